@@ -1,0 +1,146 @@
+import { createHash } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  createApiKey,
+  findActiveApiKey,
+  generateApiKey,
+  hashApiKeySecret,
+  revokeApiKey,
+  touchApiKey,
+} from './api-keys.js';
+import type { DatabaseHandle } from './client.js';
+import { apiKeys, organizations, users } from './schema/index.js';
+import { createTestDatabase } from './testing.js';
+
+const ORG_A = '3f0c2a4e-8b1d-4e6f-9a2b-1c3d5e7f9a01';
+const ORG_B = '3f0c2a4e-8b1d-4e6f-9a2b-1c3d5e7f9a02';
+
+describe('generateApiKey', () => {
+  it.each(['live', 'test'] as const)('makes a %s secret from 32 random bytes, its hash, last four', (environment) => {
+    const key = generateApiKey(environment);
+    expect(key.secret).toMatch(new RegExp(`^sk_${environment}_[A-Za-z0-9_-]{43}$`));
+    expect(Buffer.from(key.secret.slice(`sk_${environment}_`.length), 'base64url')).toHaveLength(32);
+    expect(key.secretHash).toBe(createHash('sha256').update(key.secret).digest('hex'));
+    expect(key.lastFour).toBe(key.secret.slice(-4));
+  });
+
+  it('never repeats a secret', () => {
+    const secrets = new Set(Array.from({ length: 200 }, () => generateApiKey('test').secret));
+    expect(secrets.size).toBe(200);
+  });
+
+  it('hashes to 64 lowercase hex characters', () => {
+    expect(hashApiKeySecret('sk_test_abc')).toMatch(/^[0-9a-f]{64}$/);
+    expect(hashApiKeySecret('sk_test_abc')).not.toBe(hashApiKeySecret('sk_test_abd'));
+  });
+});
+
+describe('API keys in the database', () => {
+  let handle: DatabaseHandle;
+
+  beforeAll(async () => {
+    handle = await createTestDatabase();
+    await handle.db.insert(users).values({ id: 'user_owner', email: 'owner@example.com' });
+    await handle.db.insert(organizations).values([
+      { id: ORG_A, name: 'Org A' },
+      { id: ORG_B, name: 'Org B' },
+    ]);
+  });
+  afterAll(async () => {
+    await handle.close();
+  });
+
+  it('creates a key, stores only its hash and last four, and finds it by the secret', async () => {
+    const created = await createApiKey(handle.db, {
+      organizationId: ORG_A,
+      environment: 'live',
+      name: 'Production',
+      createdByUserId: 'user_owner',
+      rateLimitPerMinute: 600,
+    });
+    expect(created).toMatchObject({ organizationId: ORG_A, environment: 'live', name: 'Production' });
+    expect(created.secret.startsWith('sk_live_')).toBe(true);
+    expect(created.lastFour).toBe(created.secret.slice(-4));
+    expect(created.createdAt).toBeInstanceOf(Date);
+
+    const [stored] = await handle.db.select().from(apiKeys).where(eq(apiKeys.id, created.id));
+    expect(stored?.secretHash).toBe(hashApiKeySecret(created.secret));
+    expect(JSON.stringify(stored)).not.toContain(created.secret);
+
+    expect(await findActiveApiKey(handle.db, created.secret)).toEqual({
+      id: created.id,
+      organizationId: ORG_A,
+      environment: 'live',
+      rateLimitPerMinute: 600,
+    });
+  });
+
+  it('names a key "Default" and leaves the rate limit to the service unless told otherwise', async () => {
+    const created = await createApiKey(handle.db, { organizationId: ORG_A, environment: 'test' });
+    expect(created.name).toBe('Default');
+    expect(await findActiveApiKey(handle.db, created.secret)).toMatchObject({
+      environment: 'test',
+      rateLimitPerMinute: null,
+    });
+  });
+
+  it('finds nothing for an unknown or malformed secret', async () => {
+    expect(await findActiveApiKey(handle.db, generateApiKey('live').secret)).toBeNull();
+    expect(await findActiveApiKey(handle.db, 'not-a-key')).toBeNull();
+    expect(await findActiveApiKey(handle.db, '')).toBeNull();
+  });
+
+  it('finds nothing when the prefix names another environment than the stored key', async () => {
+    const secret = generateApiKey('test').secret;
+    const [row] = await handle.db
+      .insert(apiKeys)
+      .values({ organizationId: ORG_A, environment: 'live', secretHash: hashApiKeySecret(secret), lastFour: 'abcd' })
+      .returning({ id: apiKeys.id });
+    expect(row).toBeDefined();
+    expect(await findActiveApiKey(handle.db, secret)).toBeNull();
+
+    await handle.db.update(apiKeys).set({ environment: 'test' }).where(eq(apiKeys.id, row?.id ?? ''));
+    expect(await findActiveApiKey(handle.db, secret)).toMatchObject({ id: row?.id, environment: 'test' });
+  });
+
+  it('revokes a key once; a revoked key is no longer found', async () => {
+    const created = await createApiKey(handle.db, { organizationId: ORG_A, environment: 'test' });
+    expect(await revokeApiKey(handle.db, { id: created.id })).toBe(true);
+    expect(await findActiveApiKey(handle.db, created.secret)).toBeNull();
+    expect(await revokeApiKey(handle.db, { id: created.id })).toBe(false);
+
+    const [stored] = await handle.db.select().from(apiKeys).where(eq(apiKeys.id, created.id));
+    expect(stored?.revokedAt).toBeInstanceOf(Date);
+  });
+
+  it("does not revoke another organization's key, an unknown id or a malformed id", async () => {
+    const created = await createApiKey(handle.db, { organizationId: ORG_A, environment: 'live' });
+    expect(await revokeApiKey(handle.db, { id: created.id, organizationId: ORG_B })).toBe(false);
+    expect(await revokeApiKey(handle.db, { id: '3f0c2a4e-8b1d-4e6f-9a2b-1c3d5e7f9aff' })).toBe(false);
+    expect(await revokeApiKey(handle.db, { id: 'key_123' })).toBe(false);
+    expect(await findActiveApiKey(handle.db, created.secret)).not.toBeNull();
+
+    expect(await revokeApiKey(handle.db, { id: created.id, organizationId: ORG_A })).toBe(true);
+    expect(await findActiveApiKey(handle.db, created.secret)).toBeNull();
+  });
+
+  it('records use at most once per interval', async () => {
+    const created = await createApiKey(handle.db, { organizationId: ORG_B, environment: 'live' });
+    const lastUsedAt = async () =>
+      (await handle.db.select().from(apiKeys).where(eq(apiKeys.id, created.id)))[0]?.lastUsedAt;
+    const start = new Date('2026-01-05T10:00:00.000Z');
+
+    expect(await lastUsedAt()).toBeNull();
+    expect(await touchApiKey(handle.db, created.id, { now: start })).toBe(true);
+    expect(await lastUsedAt()).toEqual(start);
+
+    const soon = new Date(start.getTime() + 30_000);
+    expect(await touchApiKey(handle.db, created.id, { now: soon })).toBe(false);
+    expect(await lastUsedAt()).toEqual(start);
+
+    const later = new Date(start.getTime() + 61_000);
+    expect(await touchApiKey(handle.db, created.id, { now: later })).toBe(true);
+    expect(await lastUsedAt()).toEqual(later);
+  });
+});

@@ -1,0 +1,163 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
+import type { DatabaseExecutor } from './client.js';
+import type { ApiKeyEnvironment } from './enums.js';
+import { apiKeys } from './schema/index.js';
+
+const SECRET_RANDOM_BYTES = 32;
+const SECRET_PREFIX: Record<ApiKeyEnvironment, string> = { live: 'sk_live_', test: 'sk_test_' };
+const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export interface GeneratedApiKey {
+  /** Shown to the customer once; never stored. */
+  secret: string;
+  secretHash: string;
+  lastFour: string;
+}
+
+export interface CreateApiKeyInput {
+  organizationId: string;
+  environment: ApiKeyEnvironment;
+  name?: string;
+  createdByUserId?: string | null;
+  rateLimitPerMinute?: number | null;
+}
+
+export interface CreatedApiKey {
+  id: string;
+  organizationId: string;
+  /** The only time the secret is available. */
+  secret: string;
+  environment: ApiKeyEnvironment;
+  lastFour: string;
+  name: string;
+  rateLimitPerMinute: number | null;
+  createdAt: Date;
+}
+
+export interface ActiveApiKey {
+  id: string;
+  organizationId: string;
+  environment: ApiKeyEnvironment;
+  rateLimitPerMinute: number | null;
+}
+
+export function hashApiKeySecret(secret: string): string {
+  return createHash('sha256').update(secret, 'utf8').digest('hex');
+}
+
+/** A fresh secret (`sk_live_` / `sk_test_` + base64url of 32 random bytes) with what gets stored about it. */
+export function generateApiKey(environment: ApiKeyEnvironment): GeneratedApiKey {
+  const secret = SECRET_PREFIX[environment] + randomBytes(SECRET_RANDOM_BYTES).toString('base64url');
+  return { secret, secretHash: hashApiKeySecret(secret), lastFour: secret.slice(-4) };
+}
+
+/** The environment a secret's prefix claims, or null when it is not shaped like one of our keys. */
+export function apiKeyEnvironmentOf(secret: string): ApiKeyEnvironment | null {
+  if (secret.startsWith(SECRET_PREFIX.live)) return 'live';
+  if (secret.startsWith(SECRET_PREFIX.test)) return 'test';
+  return null;
+}
+
+export async function createApiKey(db: DatabaseExecutor, input: CreateApiKeyInput): Promise<CreatedApiKey> {
+  const { secret, secretHash, lastFour } = generateApiKey(input.environment);
+  const [row] = await db
+    .insert(apiKeys)
+    .values({
+      organizationId: input.organizationId,
+      environment: input.environment,
+      ...(input.name === undefined ? {} : { name: input.name }),
+      secretHash,
+      lastFour,
+      createdByUserId: input.createdByUserId ?? null,
+      rateLimitPerMinute: input.rateLimitPerMinute ?? null,
+    })
+    .returning();
+  if (row === undefined) throw new Error('Inserting the API key returned no row');
+  return {
+    id: row.id,
+    organizationId: row.organizationId,
+    secret,
+    environment: row.environment,
+    lastFour: row.lastFour,
+    name: row.name,
+    rateLimitPerMinute: row.rateLimitPerMinute,
+    createdAt: row.createdAt,
+  };
+}
+
+/**
+ * Revokes an active key, optionally only within one organization. True when this call revoked it; false
+ * when no active key matched (unknown id, another organization's key, or already revoked).
+ */
+export async function revokeApiKey(
+  db: DatabaseExecutor,
+  input: { id: string; organizationId?: string; now?: Date },
+): Promise<boolean> {
+  // A malformed id cannot match any key; checking here spares PostgreSQL's "invalid input syntax for uuid".
+  if (!UUID_PATTERN.test(input.id)) return false;
+  if (input.organizationId !== undefined && !UUID_PATTERN.test(input.organizationId)) return false;
+  const revoked = await db
+    .update(apiKeys)
+    .set({ revokedAt: input.now ?? sql`now()` })
+    .where(
+      and(
+        eq(apiKeys.id, input.id),
+        isNull(apiKeys.revokedAt),
+        input.organizationId === undefined ? undefined : eq(apiKeys.organizationId, input.organizationId),
+      ),
+    )
+    .returning({ id: apiKeys.id });
+  return revoked.length > 0;
+}
+
+/**
+ * The active key a secret belongs to, or null when the secret is unknown, revoked, or its prefix names
+ * another environment than the stored key. This runs on every authenticated request: one indexed lookup,
+ * no writes (see touchApiKey).
+ */
+export async function findActiveApiKey(db: DatabaseExecutor, secret: string): Promise<ActiveApiKey | null> {
+  const claimedEnvironment = apiKeyEnvironmentOf(secret);
+  if (claimedEnvironment === null) return null;
+  const [row] = await db
+    .select({
+      id: apiKeys.id,
+      organizationId: apiKeys.organizationId,
+      environment: apiKeys.environment,
+      rateLimitPerMinute: apiKeys.rateLimitPerMinute,
+      revokedAt: apiKeys.revokedAt,
+    })
+    .from(apiKeys)
+    .where(eq(apiKeys.secretHash, hashApiKeySecret(secret)))
+    .limit(1);
+  if (row === undefined || row.revokedAt !== null || row.environment !== claimedEnvironment) return null;
+  return {
+    id: row.id,
+    organizationId: row.organizationId,
+    environment: row.environment,
+    rateLimitPerMinute: row.rateLimitPerMinute,
+  };
+}
+
+const DEFAULT_TOUCH_INTERVAL_MS = 60_000;
+
+/**
+ * Records that a key was used. Writes only when the stored lastUsedAt is older than `minIntervalMs`
+ * (default one minute), so callers may call it per request without a write per request.
+ * True when it wrote.
+ */
+export async function touchApiKey(
+  db: DatabaseExecutor,
+  id: string,
+  options: { now?: Date; minIntervalMs?: number } = {},
+): Promise<boolean> {
+  if (!UUID_PATTERN.test(id)) return false;
+  const now = options.now ?? new Date();
+  const staleBefore = new Date(now.getTime() - (options.minIntervalMs ?? DEFAULT_TOUCH_INTERVAL_MS));
+  const touched = await db
+    .update(apiKeys)
+    .set({ lastUsedAt: now })
+    .where(and(eq(apiKeys.id, id), or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, staleBefore))))
+    .returning({ id: apiKeys.id });
+  return touched.length > 0;
+}

@@ -1,0 +1,100 @@
+import { PGlite } from '@electric-sql/pglite';
+import { type ExtractTablesWithRelations, type SQL, sql } from 'drizzle-orm';
+import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
+import postgres from 'postgres';
+import * as schema from './schema/index.js';
+
+export type Schema = typeof schema;
+
+/** A drizzle database on either driver; code written against it runs on PGlite and PostgreSQL alike. */
+export type Database = PgDatabase<PgQueryResultHKT, Schema>;
+
+/** The `tx` handed to `db.transaction(async (tx) => ...)`. */
+export type Transaction = PgTransaction<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
+
+/** Anything queries can run on: the database itself or an open transaction. */
+export type DatabaseExecutor = Database | Transaction;
+
+export type DatabaseDriver = 'postgres' | 'pglite';
+
+export interface DatabaseHandle {
+  db: Database;
+  driver: DatabaseDriver;
+  /** Resolves when the database answers `select 1`; rejects otherwise. For readiness checks. */
+  ping(): Promise<void>;
+  /** Releases every connection (or shuts PGlite down). */
+  close(): Promise<void>;
+}
+
+export interface CreateDatabaseOptions {
+  /** PostgreSQL connection URL. Without it (or when empty) the database is an embedded PGlite. */
+  url?: string;
+  /** PGlite only: directory that persists the data. Without it PGlite keeps everything in memory. */
+  dataDir?: string;
+  /** PostgreSQL only: size of the connection pool. */
+  maxConnections?: number;
+}
+
+const DEFAULT_MAX_CONNECTIONS = 10;
+
+// migrateDatabase needs the URL to open its own connection for the advisory lock; kept out of the handle so
+// the credentials it contains never end up in logs or serialised objects.
+const connectionUrls = new WeakMap<Database, string>();
+
+/** The PostgreSQL URL a database created by createDatabase() connects to, if it is on PostgreSQL. */
+export function connectionUrlOf(db: Database): string | undefined {
+  return connectionUrls.get(db);
+}
+
+export async function createDatabase(options: CreateDatabaseOptions = {}): Promise<DatabaseHandle> {
+  // An empty URL counts as unset, as it does for every setting read from the environment.
+  return options.url === undefined || options.url === ''
+    ? createPgliteDatabase(options.dataDir)
+    : createPostgresDatabase(options.url, options.maxConnections);
+}
+
+function createPostgresDatabase(url: string, maxConnections = DEFAULT_MAX_CONNECTIONS): DatabaseHandle {
+  // Notices ("relation already exists, skipping" during migrations) are not errors; keep them out of the logs.
+  const client = postgres(url, { max: maxConnections, onnotice: () => {} });
+  const db: Database = drizzlePostgres({ client, schema });
+  connectionUrls.set(db, url);
+  return {
+    db,
+    driver: 'postgres',
+    ping: () => selectOne(db),
+    close: () => client.end({ timeout: 5 }),
+  };
+}
+
+async function createPgliteDatabase(dataDir: string | undefined): Promise<DatabaseHandle> {
+  const client = dataDir === undefined ? await PGlite.create() : await PGlite.create(dataDir);
+  return wrapPglite(client);
+}
+
+/** Wraps an open PGlite instance in a handle; close() shuts that instance down. */
+export function wrapPglite(client: PGlite): DatabaseHandle {
+  const db: Database = drizzlePglite({ client, schema });
+  return {
+    db,
+    driver: 'pglite',
+    ping: () => selectOne(db),
+    close: async () => {
+      if (!client.closed) await client.close();
+    },
+  };
+}
+
+async function selectOne(db: Database): Promise<void> {
+  await db.execute(sql`select 1`);
+}
+
+/**
+ * Rows of a raw SQL query on either driver. `db.execute` returns an array on postgres.js and `{ rows }` on
+ * PGlite; this hides the difference.
+ */
+export async function queryRows<Row extends Record<string, unknown>>(db: DatabaseExecutor, query: SQL): Promise<Row[]> {
+  const result: unknown = await db.execute(query);
+  return (Array.isArray(result) ? result : (result as { rows: Row[] }).rows) as Row[];
+}

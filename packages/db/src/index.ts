@@ -1,0 +1,42 @@
+export * as schema from './schema/index.js';
+export * from './schema/index.js';
+export * from './enums.js';
+export {
+  createDatabase,
+  type CreateDatabaseOptions,
+  type Database,
+  type DatabaseDriver,
+  type DatabaseExecutor,
+  type DatabaseHandle,
+  queryRows,
+  type Schema,
+  type Transaction,
+} from './client.js';
+export { countAppliedMigrations, migrateDatabase, migrationsFolder } from './migrate.js';
+export {
+  type ActiveApiKey,
+  apiKeyEnvironmentOf,
+  createApiKey,
+  type CreateApiKeyInput,
+  type CreatedApiKey,
+  findActiveApiKey,
+  type GeneratedApiKey,
+  generateApiKey,
+  hashApiKeySecret,
+  revokeApiKey,
+  touchApiKey,
+} from './api-keys.js';
+export {
+  type NotificationContent,
+  notifyOrganizationMembers,
+  notifyUser,
+  type NotifyUserInput,
+} from './notifications.js';
+export {
+  DEMO_ORGANIZATION_ID,
+  DEMO_USER_ID,
+  type DemoData,
+  OTHER_ORGANIZATION_ID,
+  OTHER_USER_ID,
+  seedDemoData,
+} from './seed.js';

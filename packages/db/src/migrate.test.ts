@@ -1,0 +1,55 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { sql } from 'drizzle-orm';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type DatabaseHandle, queryRows } from './client.js';
+import { countAppliedMigrations, migrateDatabase, migrationsFolder } from './migrate.js';
+import { createTestDatabase } from './testing.js';
+
+const journal = JSON.parse(readFileSync(join(migrationsFolder, 'meta', '_journal.json'), 'utf8')) as {
+  entries: { tag: string }[];
+};
+
+async function publicTables(handle: DatabaseHandle): Promise<string[]> {
+  const rows = await queryRows<{ name: string }>(
+    handle.db,
+    sql`select table_name as name from information_schema.tables where table_schema = 'public' order by 1`,
+  );
+  return rows.map((row) => row.name);
+}
+
+describe('migrateDatabase', () => {
+  let handle: DatabaseHandle;
+  beforeEach(async () => {
+    handle = await createTestDatabase();
+  });
+  afterEach(async () => {
+    await handle.close();
+  });
+
+  it('has applied every committed migration and created every table', async () => {
+    expect(journal.entries.length).toBeGreaterThan(0);
+    expect(await countAppliedMigrations(handle)).toBe(journal.entries.length);
+    expect(await publicTables(handle)).toEqual(
+      ['api_keys', 'avatar_uploads', 'memberships', 'notifications', 'organizations', 'users'].sort(),
+    );
+  });
+
+  it('does nothing when run again on an up-to-date database', async () => {
+    await migrateDatabase(handle);
+    expect(await countAppliedMigrations(handle)).toBe(journal.entries.length);
+  });
+
+  it('migrates an empty database from scratch, also with two migrators starting at once', async () => {
+    await handle.db.execute(sql`drop schema public cascade`);
+    await handle.db.execute(sql`create schema public`);
+    await handle.db.execute(sql`drop schema drizzle cascade`);
+    expect(await countAppliedMigrations(handle)).toBe(0);
+    expect(await publicTables(handle)).toEqual([]);
+
+    await Promise.all([migrateDatabase(handle), migrateDatabase(handle)]);
+
+    expect(await countAppliedMigrations(handle)).toBe(journal.entries.length);
+    expect(await publicTables(handle)).toHaveLength(6);
+  });
+});

@@ -1,0 +1,7 @@
+// The whole database schema: tables (one file per domain) and their relations. drizzle-kit reads this file.
+export * from './users.js';
+export * from './organizations.js';
+export * from './api-keys.js';
+export * from './notifications.js';
+export * from './avatar-uploads.js';
+export * from './relations.js';

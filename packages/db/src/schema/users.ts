@@ -1,0 +1,28 @@
+import { check, date, pgTable, text } from 'drizzle-orm/pg-core';
+import { kycStatuses } from '../enums.js';
+import { createdAt, isOneOf, timestamptz } from './columns.js';
+
+/** A platform user. `id` is the bearer token's `sub`, so users are created by the identity provider's ids. */
+export const users = pgTable(
+  'users',
+  {
+    id: text('id').primaryKey(),
+    email: text('email').notNull().unique(),
+    firstName: text('first_name'),
+    lastName: text('last_name'),
+    /** E.164, normalised by the service before it is stored. */
+    phone: text('phone'),
+    dob: date('dob', { mode: 'string' }),
+    avatarUrl: text('avatar_url'),
+    kycStatus: text('kyc_status', { enum: kycStatuses }).notNull().default('unverified'),
+    createdAt: createdAt(),
+    updatedAt: timestamptz('updated_at')
+      .notNull()
+      .defaultNow()
+      .$onUpdate(() => new Date()),
+  },
+  (table) => [check('users_kyc_status_check', isOneOf(table.kycStatus, kycStatuses))],
+);
+
+export type User = typeof users.$inferSelect;
+export type NewUser = typeof users.$inferInsert;
