@@ -1,0 +1,174 @@
+import type { Static, TObject, TSchema } from '@sinclair/typebox';
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import addFormats from 'ajv-formats';
+
+export type ConfigProblem = { name: string; message: string };
+
+/** Thrown by loadConfig; the message names every bad variable and why. */
+export class ConfigError extends Error {
+  readonly problems: readonly ConfigProblem[];
+
+  constructor(problems: ConfigProblem[]) {
+    super(`Invalid configuration: ${problems.map((p) => p.message).join('; ')}`);
+    this.name = 'ConfigError';
+    this.problems = problems;
+  }
+}
+
+type JsonSchema = TSchema & {
+  type?: string | string[];
+  anyOf?: JsonSchema[];
+  items?: JsonSchema;
+  const?: unknown;
+  enum?: unknown[];
+  minimum?: number;
+  maximum?: number;
+  exclusiveMinimum?: number;
+  exclusiveMaximum?: number;
+  minLength?: number;
+  maxLength?: number;
+  pattern?: string;
+  format?: string;
+  default?: unknown;
+};
+
+const booleanWords: Readonly<Record<string, boolean>> = {
+  true: true,
+  false: false,
+  '1': true,
+  '0': false,
+  yes: true,
+  no: false,
+  on: true,
+  off: false,
+};
+
+function typesOf(schema: JsonSchema): string[] {
+  if (Array.isArray(schema.anyOf)) return schema.anyOf.flatMap(typesOf);
+  if (Array.isArray(schema.type)) return schema.type;
+  return schema.type === undefined ? [] : [schema.type];
+}
+
+// Env values are strings: turn them into what the schema asks for, or leave them for validation to reject.
+function convert(raw: string, schema: JsonSchema): unknown {
+  const types = typesOf(schema);
+  if (types.includes('array')) {
+    const items = raw.split(',').map((item) => item.trim()).filter((item) => item !== '');
+    return schema.items === undefined ? items : items.map((item) => convert(item, schema.items as JsonSchema));
+  }
+  if (types.includes('integer') && /^[+-]?\d+$/.test(raw)) return Number(raw);
+  if (types.includes('number') && raw !== '' && Number.isFinite(Number(raw))) return Number(raw);
+  const word = booleanWords[raw.toLowerCase()];
+  if (types.includes('boolean') && word !== undefined) return word;
+  return raw;
+}
+
+function range(schema: JsonSchema): string {
+  const { minimum, maximum } = schema;
+  if (minimum !== undefined && maximum !== undefined) return ` between ${minimum} and ${maximum}`;
+  if (minimum !== undefined) return ` >= ${minimum}`;
+  if (maximum !== undefined) return ` <= ${maximum}`;
+  if (schema.exclusiveMinimum !== undefined) return ` > ${schema.exclusiveMinimum}`;
+  if (schema.exclusiveMaximum !== undefined) return ` < ${schema.exclusiveMaximum}`;
+  return '';
+}
+
+const formatNames: Readonly<Record<string, string>> = {
+  uri: 'an absolute URL',
+  url: 'an absolute URL',
+  email: 'an email address',
+  uuid: 'a UUID',
+  hostname: 'a host name',
+  'date-time': 'an ISO 8601 date-time',
+  date: 'a date (YYYY-MM-DD)',
+};
+
+/** What a variable must be, in words: "an integer between 0 and 65535", "one of: live, test". */
+export function describeExpectation(schema: JsonSchema): string {
+  const literals = schema.anyOf?.every((branch) => branch.const !== undefined);
+  if (literals === true) return `one of: ${schema.anyOf?.map((branch) => String(branch.const)).join(', ')}`;
+  if (schema.enum !== undefined) return `one of: ${schema.enum.map(String).join(', ')}`;
+  if (schema.const !== undefined) return `exactly ${String(schema.const)}`;
+  const [type] = typesOf(schema);
+  switch (type) {
+    case 'integer':
+      return `an integer${range(schema)}`;
+    case 'number':
+      return `a number${range(schema)}`;
+    case 'boolean':
+      return 'a boolean (true/false, 1/0, yes/no, on/off)';
+    case 'array':
+      return `a comma-separated list of ${schema.items === undefined ? 'values' : describeExpectation(schema.items)}`;
+    case 'string': {
+      if (schema.format !== undefined) return formatNames[schema.format] ?? `a valid ${schema.format}`;
+      const parts: string[] = [];
+      if (schema.minLength !== undefined) parts.push(`at least ${schema.minLength} characters`);
+      if (schema.maxLength !== undefined) parts.push(`at most ${schema.maxLength} characters`);
+      if (schema.pattern !== undefined) parts.push(`matching ${schema.pattern}`);
+      return parts.length === 0 ? 'a string' : `a string of ${parts.join(', ')}`.replace('of matching', 'matching');
+    }
+    default:
+      return 'a valid value';
+  }
+}
+
+// Keep secrets out of error messages (and so out of logs).
+const secretName = /SECRET|PASSWORD|PASSPHRASE|TOKEN|PRIVATE|CREDENTIAL|(^|_)KEY($|_)/i;
+
+function shownValue(name: string, raw: string): string {
+  if (secretName.test(name)) return ' (value hidden)';
+  const withoutCredentials = raw.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^@/]*@/i, '$1***@');
+  const shortened = withoutCredentials.length > 80 ? `${withoutCredentials.slice(0, 77)}...` : withoutCredentials;
+  return ` (got ${JSON.stringify(shortened)})`;
+}
+
+function propertyOf(error: ErrorObject): string | undefined {
+  if (error.keyword === 'required') return String(error.params['missingProperty']);
+  return error.instancePath.split('/')[1];
+}
+
+function compileValidator(schema: TObject): ValidateFunction {
+  // A fresh instance per call: Ajv keeps schemas by $id, and loading runs once at boot anyway.
+  const ajv = new Ajv({ allErrors: true, strictTypes: false, strictTuples: false, keywords: ['example'] });
+  addFormats.default(ajv);
+  return ajv.compile(schema);
+}
+
+/**
+ * Reads configuration from environment variables. Each property of `schema` is an env var name;
+ * values are converted to the property's type, defaults apply, empty strings count as unset.
+ */
+export function loadConfig<T extends TObject>(schema: T, env: NodeJS.ProcessEnv = process.env): Static<T> {
+  const properties = schema.properties as Record<string, JsonSchema>;
+  const values: Record<string, unknown> = {};
+  const raws: Record<string, string> = {};
+  for (const [name, propertySchema] of Object.entries(properties)) {
+    const raw = env[name]?.trim();
+    if (raw === undefined || raw === '') {
+      if (propertySchema.default !== undefined) values[name] = structuredClone(propertySchema.default);
+      continue;
+    }
+    raws[name] = raw;
+    values[name] = convert(raw, propertySchema);
+  }
+
+  const validate = compileValidator(schema);
+  if (validate(values)) return values as Static<T>;
+
+  const problems = new Map<string, ConfigProblem>();
+  for (const error of validate.errors ?? []) {
+    const name = propertyOf(error);
+    if (name === undefined || problems.has(name)) continue;
+    const propertySchema = properties[name];
+    const raw = raws[name];
+    const message =
+      raw === undefined || propertySchema === undefined
+        ? `${name} is required`
+        : `${name} must be ${describeExpectation(propertySchema)}${shownValue(name, raw)}`;
+    problems.set(name, { name, message });
+  }
+  if (problems.size === 0) {
+    throw new ConfigError([{ name: '', message: validate.errors?.map((e) => e.message).join('; ') ?? 'invalid' }]);
+  }
+  throw new ConfigError([...problems.values()]);
+}

@@ -1,0 +1,115 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import helmet, { type FastifyHelmetOptions } from '@fastify/helmet';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { errorEnvelope, sendErrorEnvelope } from '@platform/errors';
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyServerOptions,
+  type RawServerDefault,
+} from 'fastify';
+import fp from 'fastify-plugin';
+import { registerHealthRoutes, type ReadinessCheck } from './health.js';
+import { registerOpenApi, type SecurityScheme, type ServiceInfo } from './openapi.js';
+import { requestIdFrom, requestIdHeader } from './request-id.js';
+import { shareRouteSchemas } from './shared-schemas.js';
+import { createValidatorFactory } from './validator-compiler.js';
+import type {} from './route-config.js';
+
+export type AppServer = FastifyInstance<
+  RawServerDefault,
+  IncomingMessage,
+  ServerResponse,
+  FastifyBaseLogger,
+  TypeBoxTypeProvider
+>;
+
+export type CreateServerOptions = {
+  service: ServiceInfo;
+  /** Fastify logger options (`false` silences it), or a ready pino logger. Default: info-level JSON. */
+  logger?: FastifyServerOptions['logger'] | FastifyBaseLogger;
+  /** Largest accepted request body in bytes (default 1 MiB). */
+  bodyLimit?: number;
+  trustProxy?: boolean;
+  /** OpenAPI security schemes, by name (components.securitySchemes). */
+  security?: Record<string, SecurityScheme>;
+  /** Run by GET /readyz, by name (e.g. database, redis). */
+  readinessChecks?: Record<string, ReadinessCheck>;
+  readinessTimeoutMs?: number;
+  /** @fastify/helmet options, replacing the defaults (CSP without upgrade-insecure-requests, cross-origin CORP). */
+  helmet?: FastifyHelmetOptions;
+};
+
+type BuildValidator = NonNullable<
+  NonNullable<NonNullable<FastifyServerOptions['schemaController']>['compilersFactory']>['buildValidator']
+>;
+
+const defaultBodyLimit = 1024 * 1024;
+
+function isLoggerInstance(logger: CreateServerOptions['logger']): logger is FastifyBaseLogger {
+  return (
+    typeof logger === 'object' &&
+    logger !== null &&
+    typeof (logger as FastifyBaseLogger).child === 'function' &&
+    typeof (logger as FastifyBaseLogger).info === 'function'
+  );
+}
+
+const defaultHelmetOptions: FastifyHelmetOptions = {
+  // Local runs serve plain http on loopback; upgrading their subresources to https would break pages.
+  contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } },
+  // Files this API serves (avatars) are meant to be shown by front ends on other origins.
+  crossOriginResourcePolicy: { policy: 'cross-origin' },
+};
+
+/**
+ * A Fastify instance with the platform's shared plumbing: request ids, strict validation, security
+ * headers, the error envelope, OpenAPI at /openapi.json and /docs, and /healthz and /readyz.
+ * Register routes inside plugins (`app.register(routes)`) so they are documented.
+ */
+export function createServer(options: CreateServerOptions): AppServer {
+  const serverOptions: FastifyServerOptions = {
+    bodyLimit: options.bodyLimit ?? defaultBodyLimit,
+    trustProxy: options.trustProxy ?? false,
+    requestIdHeader: false,
+    genReqId: (request) => requestIdFrom(request.headers[requestIdHeader]),
+    schemaController: {
+      // Fastify's published type for this factory does not match what it calls; ours does.
+      compilersFactory: { buildValidator: createValidatorFactory() as unknown as BuildValidator },
+    },
+    // Errors raised by the router before any hook runs (malformed URL...) still get the envelope.
+    frameworkErrors: (error, request, reply) => {
+      reply.header(requestIdHeader, request.id);
+      sendErrorEnvelope(error, request, reply);
+    },
+  };
+  const logging: FastifyServerOptions = isLoggerInstance(options.logger)
+    ? { loggerInstance: options.logger }
+    : { logger: options.logger ?? true };
+  const app: AppServer = Fastify({ ...serverOptions, ...logging }).withTypeProvider<TypeBoxTypeProvider>();
+
+  let documentationReady = false;
+  app.addHook('onRoute', (route) => {
+    if (!documentationReady && route.schema?.hide !== true) {
+      throw new Error(
+        `Route ${String(route.method)} ${route.url} was added before createServer's plugins loaded, so it would be ` +
+          'missing from /openapi.json: declare routes inside a plugin (app.register(...)).',
+      );
+    }
+  });
+  app.addHook('onRoute', shareRouteSchemas);
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header(requestIdHeader, request.id);
+  });
+
+  app.register(helmet, options.helmet ?? defaultHelmetOptions);
+  app.register(errorEnvelope);
+  app.register(
+    fp(async (instance: FastifyInstance) => registerOpenApi(instance, options), { name: '@platform/http/openapi' }),
+  );
+  app.register(async () => {
+    documentationReady = true;
+  });
+  app.register(async (instance) => registerHealthRoutes(instance, options));
+  return app;
+}
