@@ -205,6 +205,16 @@ describe('error envelope', () => {
     expect(response.json()).toMatchObject({ code: 'invalid_json', requestId: response.headers['x-request-id'] });
   });
 
+  it('reads an empty JSON body as no body: bodiless routes work, routes that need one refuse it', async () => {
+    const { app } = build();
+    const headers = { 'content-type': 'application/json' };
+    const bodiless = await app.inject({ method: 'PATCH', url: '/v1/notifications/read-all', headers, payload: '' });
+    expect(bodiless.statusCode).toBe(200);
+    const needsBody = await app.inject({ method: 'POST', url: '/v1/payments', headers, payload: '' });
+    expect(needsBody.statusCode).toBe(400);
+    expect(needsBody.json()).toMatchObject({ code: 'validation_error' });
+  });
+
   it('answers a body over the configured limit with 413', async () => {
     const { app } = build({ bodyLimit: 100 });
     const response = await app.inject({ method: 'POST', url: '/v1/payments', payload: { amount: 1, method: 'card', pad: 'x'.repeat(200) } });

@@ -63,6 +63,20 @@ const defaultHelmetOptions: FastifyHelmetOptions = {
 };
 
 /**
+ * Some clients send `content-type: application/json` on every request, bodiless PATCHes included.
+ * An empty body reads as no body; routes that need one still refuse it through their schema.
+ */
+function acceptEmptyJsonBodies(app: AppServer): void {
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = body.toString();
+    if (text === '') return done(null, undefined);
+    parseJson(request, text, done);
+  });
+}
+
+/**
  * A Fastify instance with the platform's shared plumbing: request ids, strict validation, security
  * headers, the error envelope, OpenAPI at /openapi.json and /docs, and /healthz and /readyz.
  * Register routes inside plugins (`app.register(routes)`) so they are documented.
@@ -98,6 +112,7 @@ export function createServer(options: CreateServerOptions): AppServer {
     }
   });
   app.addHook('onRoute', shareRouteSchemas);
+  acceptEmptyJsonBodies(app);
   app.addHook('onRequest', async (request, reply) => {
     reply.header(requestIdHeader, request.id);
   });
