@@ -1,0 +1,102 @@
+import { createRequire } from 'node:module';
+import cors from '@fastify/cors';
+import type { DatabaseHandle } from '@platform/db';
+import { createServer, SuccessMessage, SuccessOnly } from '@platform/http';
+import type { TSchema } from '@sinclair/typebox';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import type { Redis } from 'ioredis';
+import { createTokenVerifier, type TokenVerifier } from './auth/token-verifier.js';
+import type { MainApiConfig } from './config.js';
+import { accountRoutes } from './modules/accounts/routes.js';
+import { accountSharedSchemas } from './modules/accounts/schemas.js';
+import { avatarRoutes } from './modules/avatars/routes.js';
+import { AvatarUploadResponseSchema } from './modules/avatars/schemas.js';
+import { notificationRoutes } from './modules/notifications/routes.js';
+import { notificationSharedSchemas } from './modules/notifications/schemas.js';
+import { authentication } from './plugins/authentication.js';
+import { rateLimiting } from './plugins/rate-limit.js';
+import { bearerSecurityScheme } from './route-schemas.js';
+import type { ObjectStorage } from './storage/object-storage.js';
+
+/** What main-api runs on. The composition root (server.ts) or a test provides them. */
+export interface MainApiDeps {
+  database: DatabaseHandle;
+  /** Where uploaded avatars go. */
+  storage: ObjectStorage;
+  /** Shares rate-limit counters between instances; checked by /readyz. */
+  redis?: Redis;
+  /** Replaces the verifier config describes (AUTH_JWT_SECRET / AUTH_JWKS_URL). */
+  tokenVerifier?: TokenVerifier;
+  /** The service's clock; defaults to the system time. */
+  now?: () => Date;
+  /** Replaces the pino logger built from LOG_LEVEL. */
+  logger?: FastifyBaseLogger;
+}
+
+const { version } = createRequire(import.meta.url)('../package.json') as { version: string };
+
+/**
+ * Builds main-api, the bearer-token service. Never listens: server.ts does,
+ * tests use inject. Returned before `ready()`, so callers may still add routes and hooks.
+ */
+export function buildApp(deps: MainApiDeps, config: MainApiConfig) {
+  const now = deps.now ?? (() => new Date());
+  const { db } = deps.database;
+  const { redis } = deps;
+
+  const app = createServer({
+    service: {
+      name: 'main-api',
+      version,
+      description: 'Account profile, avatars and in-app notifications for the authenticated user (bearer token).',
+    },
+    logger: deps.logger ?? { level: config.logLevel },
+    bodyLimit: config.bodyLimitBytes,
+    trustProxy: config.trustProxy,
+    security: bearerSecurityScheme,
+    readinessChecks: {
+      database: () => deps.database.ping(),
+      ...(redis === undefined ? {} : { redis: async () => void (await redis.ping()) }),
+    },
+  });
+
+  app.register(sharedSchemas, {
+    schemas: [SuccessOnly, SuccessMessage, ...accountSharedSchemas, ...notificationSharedSchemas, AvatarUploadResponseSchema],
+  });
+
+  // CORS first: it answers preflight requests before authentication would refuse them.
+  app.register(cors, {
+    origin: config.corsOrigins.length > 0 ? config.corsOrigins : false,
+    methods: ['GET', 'HEAD', 'POST', 'PATCH', 'OPTIONS'],
+    exposedHeaders: ['x-request-id', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'retry-after'],
+    maxAge: 600,
+  });
+  app.register(authentication, {
+    verifyToken:
+      deps.tokenVerifier ??
+      createTokenVerifier({ keys: config.auth.keys, issuer: config.auth.issuer, audience: config.auth.audience, now }),
+  });
+  app.register(rateLimiting, { perMinute: config.rateLimitPerMinute, ...(redis === undefined ? {} : { redis }) });
+
+  app.register(accountRoutes, { db, now });
+  app.register(notificationRoutes, { db, now });
+  app.register(avatarRoutes, { db, storage: deps.storage, maxBytes: config.avatars.maxBytes });
+
+  return app;
+}
+
+export type MainApiApp = ReturnType<typeof buildApp>;
+
+/**
+ * Registers the schemas routes refer to by `$id` on the root instance, once, so OpenAPI lists each under its
+ * name. Runs as a plugin, after createServer's plugins, so it sees (and skips) schemas they registered.
+ */
+const sharedSchemas = fp(
+  async (app: FastifyInstance, { schemas }: { schemas: TSchema[] }) => {
+    for (const schema of schemas) {
+      if (schema.$id !== undefined && app.getSchema(schema.$id) === undefined) app.addSchema(schema);
+    }
+  },
+  { name: 'main-api-shared-schemas' },
+);

@@ -1,0 +1,87 @@
+import { createRemoteJWKSet, errors, type JWTPayload, type JWTVerifyGetKey, jwtVerify } from 'jose';
+import type { TokenKeySource } from '../config.js';
+
+/** The identity a valid access token proves. */
+export interface AuthenticatedUser {
+  id: string;
+}
+
+/** Verifies a bearer token; resolves to its user or rejects with InvalidTokenError. */
+export type TokenVerifier = (token: string) => Promise<AuthenticatedUser>;
+
+/** Where verification keys come from: config's sources, or a ready key set (e.g. jose's createLocalJWKSet). */
+export type TokenKeys = TokenKeySource | { kind: 'keySet'; keySet: JWTVerifyGetKey };
+
+export interface TokenVerifierOptions {
+  keys: TokenKeys;
+  issuer: string;
+  audience: string;
+  /** Clock used for exp/nbf; defaults to the system time. */
+  now?: () => Date;
+}
+
+/** The token itself is not acceptable: the client must obtain a new one. */
+export class InvalidTokenError extends Error {
+  override readonly name = 'InvalidTokenError';
+}
+
+/** The key set could not be fetched, so no token can be judged right now: a server-side fault. */
+export class KeySetUnavailableError extends Error {
+  override readonly name = 'KeySetUnavailableError';
+}
+
+const MAX_SUBJECT_LENGTH = 255;
+// Allowance for clock drift between the identity provider and this service.
+const CLOCK_TOLERANCE_SECONDS = 5;
+
+export function createTokenVerifier(options: TokenVerifierOptions): TokenVerifier {
+  const verifySignatureAndClaims = signatureVerifier(options);
+  const now = options.now ?? (() => new Date());
+
+  return async (token) => {
+    let payload: JWTPayload;
+    try {
+      payload = await verifySignatureAndClaims(token, now());
+    } catch (error) {
+      if (error instanceof KeySetUnavailableError) throw error;
+      throw new InvalidTokenError('Access token rejected', { cause: error });
+    }
+    const subject = payload.sub;
+    if (typeof subject !== 'string' || subject.length === 0 || subject.length > MAX_SUBJECT_LENGTH) {
+      throw new InvalidTokenError('Access token has no usable subject');
+    }
+    return { id: subject };
+  };
+}
+
+// The algorithm list is pinned per key source, so a token cannot choose another algorithm (or `none`).
+function signatureVerifier({ keys, issuer, audience }: TokenVerifierOptions) {
+  const claims = { issuer, audience, requiredClaims: ['exp', 'sub'], clockTolerance: CLOCK_TOLERANCE_SECONDS };
+  if (keys.kind === 'secret') {
+    const secret = new TextEncoder().encode(keys.secret);
+    return async (token: string, currentDate: Date) =>
+      (await jwtVerify(token, secret, { ...claims, algorithms: ['HS256'], currentDate })).payload;
+  }
+  const keySet = tellOutagesApart(keys.kind === 'jwks' ? createRemoteJWKSet(keys.jwksUrl) : keys.keySet);
+  return async (token: string, currentDate: Date) =>
+    (await jwtVerify(token, keySet, { ...claims, algorithms: ['RS256', 'ES256'], currentDate })).payload;
+}
+
+// A key set that has no key for the token's `kid` judges the token; a key set that cannot be fetched
+// (network error, timeout, bad response) judges nothing, and must not log every user out with 401s.
+function tellOutagesApart(keySet: JWTVerifyGetKey): JWTVerifyGetKey {
+  return async (header, token) => {
+    try {
+      return await keySet(header, token);
+    } catch (error) {
+      if (
+        error instanceof errors.JWKSNoMatchingKey ||
+        error instanceof errors.JWKSMultipleMatchingKeys ||
+        error instanceof errors.JOSENotSupported
+      ) {
+        throw error;
+      }
+      throw new KeySetUnavailableError('Key set unavailable', { cause: error });
+    }
+  };
+}

@@ -1,0 +1,123 @@
+import path from 'node:path';
+import { ConfigError } from '@platform/http';
+import { describe, expect, it } from 'vitest';
+import { loadMainApiConfig } from './config.js';
+
+const required = {
+  AUTH_JWT_SECRET: 's'.repeat(32),
+  AUTH_ISSUER: 'https://identity.example.com/',
+  AUTH_AUDIENCE: 'main-api',
+};
+
+function configError(env: NodeJS.ProcessEnv): ConfigError {
+  try {
+    loadMainApiConfig(env, '/srv/app');
+  } catch (error) {
+    if (error instanceof ConfigError) return error;
+    throw error;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('loadMainApiConfig', () => {
+  it('applies the defaults', () => {
+    expect(loadMainApiConfig(required, '/srv/app')).toEqual({
+      port: 3000,
+      host: '0.0.0.0',
+      logLevel: 'info',
+      auth: { keys: { kind: 'secret', secret: 's'.repeat(32) }, issuer: required.AUTH_ISSUER, audience: 'main-api' },
+      corsOrigins: [],
+      publicUrl: 'http://localhost:3000',
+      avatars: { storage: { kind: 'local', directory: path.resolve('/srv/app/.data/avatars') }, maxBytes: 5 * 1024 * 1024 },
+      bodyLimitBytes: 1024 * 1024,
+      rateLimitPerMinute: 300,
+      trustProxy: false,
+      migrateOnStart: false,
+    });
+  });
+
+  it('reads every variable', () => {
+    const config = loadMainApiConfig(
+      {
+        ...required,
+        PORT: '8080',
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'debug',
+        DATABASE_URL: 'postgres://db/main',
+        REDIS_URL: 'redis://cache:6379',
+        CORS_ORIGINS: 'https://app.example.com, https://admin.example.com/',
+        PUBLIC_URL: 'https://api.example.com/',
+        AVATAR_MAX_BYTES: '1000',
+        BODY_LIMIT_BYTES: '2000',
+        RATE_LIMIT_PER_MINUTE: '60',
+        TRUST_PROXY: 'true',
+        MIGRATE_ON_START: 'true',
+        AVATAR_LOCAL_DIR: 'uploads',
+      },
+      '/srv/app',
+    );
+    expect(config).toMatchObject({
+      port: 8080,
+      host: '127.0.0.1',
+      logLevel: 'debug',
+      databaseUrl: 'postgres://db/main',
+      redisUrl: 'redis://cache:6379',
+      corsOrigins: ['https://app.example.com', 'https://admin.example.com'],
+      publicUrl: 'https://api.example.com',
+      avatars: { storage: { kind: 'local', directory: path.resolve('/srv/app/uploads') }, maxBytes: 1000 },
+      bodyLimitBytes: 2000,
+      rateLimitPerMinute: 60,
+      trustProxy: true,
+      migrateOnStart: true,
+    });
+  });
+
+  it('takes a JWKS URL instead of a secret', () => {
+    const { AUTH_JWT_SECRET: _secret, ...withoutSecret } = required;
+    const config = loadMainApiConfig({ ...withoutSecret, AUTH_JWKS_URL: 'https://identity.example.com/jwks.json' });
+    expect(config.auth.keys).toEqual({ kind: 'jwks', jwksUrl: new URL('https://identity.example.com/jwks.json') });
+  });
+
+  it('builds the S3 settings', () => {
+    const config = loadMainApiConfig({
+      ...required,
+      AVATAR_STORAGE: 's3',
+      S3_BUCKET: 'avatars',
+      S3_PUBLIC_URL: 'https://cdn.example.com/',
+      S3_ENDPOINT: 'http://minio:9000',
+      S3_ACCESS_KEY_ID: 'id',
+      S3_SECRET_ACCESS_KEY: 'key',
+    });
+    expect(config.avatars.storage).toEqual({
+      kind: 's3',
+      region: 'us-east-1',
+      bucket: 'avatars',
+      publicUrl: 'https://cdn.example.com',
+      endpoint: 'http://minio:9000',
+      accessKeyId: 'id',
+      secretAccessKey: 'key',
+    });
+  });
+
+  it.each([
+    ['neither a secret nor a JWKS URL', { AUTH_JWT_SECRET: undefined }, /one of AUTH_JWT_SECRET .* and AUTH_JWKS_URL is required/],
+    ['both a secret and a JWKS URL', { AUTH_JWKS_URL: 'https://id.example.com/jwks' }, /exactly one of AUTH_JWT_SECRET and AUTH_JWKS_URL/],
+    ['a short secret', { AUTH_JWT_SECRET: 'short' }, /AUTH_JWT_SECRET must be a string of at least 32 characters \(value hidden\)/],
+    ['a JWKS URL that is not http(s)', { AUTH_JWT_SECRET: undefined, AUTH_JWKS_URL: 'ftp://x/jwks' }, /AUTH_JWKS_URL must be an absolute http\(s\) URL/],
+    ['a missing issuer', { AUTH_ISSUER: undefined }, /AUTH_ISSUER is required/],
+    ['a missing audience', { AUTH_AUDIENCE: '' }, /AUTH_AUDIENCE is required/],
+    ['a bad port', { PORT: 'abc' }, /PORT must be an integer between 0 and 65535 \(got "abc"\)/],
+    ['an unknown storage', { AVATAR_STORAGE: 'ftp' }, /AVATAR_STORAGE must be one of: local, s3/],
+    ['s3 without bucket and public URL', { AVATAR_STORAGE: 's3' }, /S3_BUCKET is required when AVATAR_STORAGE is s3; S3_PUBLIC_URL is required/],
+    ['half of the S3 credentials', { AVATAR_STORAGE: 's3', S3_BUCKET: 'b', S3_PUBLIC_URL: 'https://cdn.example.com', S3_ACCESS_KEY_ID: 'id' }, /must be set together/],
+    ['a relative public URL', { PUBLIC_URL: 'api.example.com' }, /PUBLIC_URL must be an absolute http\(s\) URL/],
+    ['a zero avatar limit', { AVATAR_MAX_BYTES: '0' }, /AVATAR_MAX_BYTES must be an integer >= 1/],
+  ])('refuses %s with a message naming the variable', (_label, overrides, message) => {
+    expect(configError({ ...required, ...overrides }).message).toMatch(message);
+  });
+
+  it('names every bad variable at once', () => {
+    const message = configError({ PORT: '-1', LOG_LEVEL: 'loud' }).message;
+    for (const name of ['PORT', 'LOG_LEVEL', 'AUTH_ISSUER', 'AUTH_AUDIENCE']) expect(message).toContain(name);
+  });
+});

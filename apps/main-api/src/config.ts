@@ -1,0 +1,184 @@
+import path from 'node:path';
+import { ConfigError, type ConfigProblem, loadConfig } from '@platform/http';
+import { type Static, Type } from '@sinclair/typebox';
+
+const MEBIBYTE = 1024 * 1024;
+
+/**
+ * Environment variables read by main-api. Property names are the variable names; loadConfig converts and
+ * validates them. Rules spanning several variables are checked in loadMainApiConfig.
+ */
+export const MainApiEnvSchema = Type.Object({
+  PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3000 }),
+  HOST: Type.String({ minLength: 1, default: '0.0.0.0' }),
+  LOG_LEVEL: Type.Union(
+    [
+      Type.Literal('fatal'),
+      Type.Literal('error'),
+      Type.Literal('warn'),
+      Type.Literal('info'),
+      Type.Literal('debug'),
+      Type.Literal('trace'),
+      Type.Literal('silent'),
+    ],
+    { default: 'info' },
+  ),
+  DATABASE_URL: Type.Optional(Type.String({ minLength: 1 })),
+  PGLITE_DATA_DIR: Type.Optional(Type.String({ minLength: 1 })),
+  REDIS_URL: Type.Optional(Type.String({ minLength: 1 })),
+  AUTH_JWT_SECRET: Type.Optional(Type.String({ minLength: 32 })),
+  AUTH_JWKS_URL: Type.Optional(Type.String({ minLength: 1 })),
+  AUTH_ISSUER: Type.String({ minLength: 1 }),
+  AUTH_AUDIENCE: Type.String({ minLength: 1 }),
+  CORS_ORIGINS: Type.Optional(Type.String()),
+  PUBLIC_URL: Type.Optional(Type.String({ minLength: 1 })),
+  AVATAR_STORAGE: Type.Union([Type.Literal('local'), Type.Literal('s3')], { default: 'local' }),
+  AVATAR_LOCAL_DIR: Type.Optional(Type.String({ minLength: 1 })),
+  S3_ENDPOINT: Type.Optional(Type.String({ minLength: 1 })),
+  S3_REGION: Type.String({ minLength: 1, default: 'us-east-1' }),
+  S3_BUCKET: Type.Optional(Type.String({ minLength: 1 })),
+  S3_ACCESS_KEY_ID: Type.Optional(Type.String({ minLength: 1 })),
+  S3_SECRET_ACCESS_KEY: Type.Optional(Type.String({ minLength: 1 })),
+  S3_PUBLIC_URL: Type.Optional(Type.String({ minLength: 1 })),
+  AVATAR_MAX_BYTES: Type.Integer({ minimum: 1, default: 5 * MEBIBYTE }),
+  BODY_LIMIT_BYTES: Type.Integer({ minimum: 1, default: MEBIBYTE }),
+  RATE_LIMIT_PER_MINUTE: Type.Integer({ minimum: 1, default: 300 }),
+  TRUST_PROXY: Type.Boolean({ default: false }),
+  MIGRATE_ON_START: Type.Boolean({ default: false }),
+});
+
+export type MainApiEnv = Static<typeof MainApiEnvSchema>;
+
+export type LogLevel = MainApiEnv['LOG_LEVEL'];
+
+/** How bearer tokens are verified: a shared HS256 secret, or the identity provider's JWKS (RS256/ES256). */
+export type TokenKeySource = { kind: 'secret'; secret: string } | { kind: 'jwks'; jwksUrl: URL };
+
+export type S3StorageConfig = {
+  endpoint?: string;
+  region: string;
+  bucket: string;
+  accessKeyId?: string;
+  secretAccessKey?: string;
+  publicUrl: string;
+};
+
+export type AvatarStorageConfig = { kind: 'local'; directory: string } | ({ kind: 's3' } & S3StorageConfig);
+
+/** main-api's validated configuration, in the shape the code uses it. */
+export interface MainApiConfig {
+  port: number;
+  host: string;
+  logLevel: LogLevel;
+  databaseUrl?: string;
+  /** PGlite data folder, used only without databaseUrl; without either the database lives in memory. */
+  pgliteDataDir?: string;
+  redisUrl?: string;
+  auth: { keys: TokenKeySource; issuer: string; audience: string };
+  corsOrigins: string[];
+  /** Base URL clients reach this service at, without a trailing slash. */
+  publicUrl: string;
+  avatars: { storage: AvatarStorageConfig; maxBytes: number };
+  bodyLimitBytes: number;
+  rateLimitPerMinute: number;
+  /** Take the client address from X-Forwarded-For (behind a load balancer). */
+  trustProxy: boolean;
+  migrateOnStart: boolean;
+}
+
+/**
+ * Reads and validates main-api's configuration from `env`. Throws ConfigError naming every bad variable.
+ * `cwd` anchors the default avatar folder.
+ */
+export function loadMainApiConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): MainApiConfig {
+  const values = loadConfig(MainApiEnvSchema, env);
+  const problems: ConfigProblem[] = [];
+
+  const keys = tokenKeySource(values, problems);
+  const publicUrl = httpUrl('PUBLIC_URL', values.PUBLIC_URL ?? `http://localhost:${values.PORT}`, problems);
+  const storage = avatarStorage(values, cwd, problems);
+
+  if (problems.length > 0 || keys === undefined || storage === undefined || publicUrl === undefined) {
+    throw new ConfigError(problems);
+  }
+
+  return {
+    port: values.PORT,
+    host: values.HOST,
+    logLevel: values.LOG_LEVEL,
+    ...(values.DATABASE_URL === undefined ? {} : { databaseUrl: values.DATABASE_URL }),
+    ...(values.PGLITE_DATA_DIR === undefined ? {} : { pgliteDataDir: values.PGLITE_DATA_DIR }),
+    ...(values.REDIS_URL === undefined ? {} : { redisUrl: values.REDIS_URL }),
+    auth: { keys, issuer: values.AUTH_ISSUER, audience: values.AUTH_AUDIENCE },
+    corsOrigins: parseOriginList(values.CORS_ORIGINS),
+    publicUrl,
+    avatars: { storage, maxBytes: values.AVATAR_MAX_BYTES },
+    bodyLimitBytes: values.BODY_LIMIT_BYTES,
+    rateLimitPerMinute: values.RATE_LIMIT_PER_MINUTE,
+    trustProxy: values.TRUST_PROXY,
+    migrateOnStart: values.MIGRATE_ON_START,
+  };
+}
+
+function tokenKeySource(values: MainApiEnv, problems: ConfigProblem[]): TokenKeySource | undefined {
+  const { AUTH_JWT_SECRET: secret, AUTH_JWKS_URL: jwksUrl } = values;
+  if (secret !== undefined && jwksUrl !== undefined) {
+    problems.push({ name: 'AUTH_JWKS_URL', message: 'set exactly one of AUTH_JWT_SECRET and AUTH_JWKS_URL, not both' });
+    return undefined;
+  }
+  if (secret !== undefined) return { kind: 'secret', secret };
+  if (jwksUrl !== undefined) {
+    const url = httpUrl('AUTH_JWKS_URL', jwksUrl, problems);
+    return url === undefined ? undefined : { kind: 'jwks', jwksUrl: new URL(url) };
+  }
+  problems.push({
+    name: 'AUTH_JWT_SECRET',
+    message: 'one of AUTH_JWT_SECRET (HS256, at least 32 characters) and AUTH_JWKS_URL is required',
+  });
+  return undefined;
+}
+
+function avatarStorage(values: MainApiEnv, cwd: string, problems: ConfigProblem[]): AvatarStorageConfig | undefined {
+  if (values.AVATAR_STORAGE === 'local') {
+    return { kind: 'local', directory: path.resolve(cwd, values.AVATAR_LOCAL_DIR ?? '.data/avatars') };
+  }
+  const missing = (['S3_BUCKET', 'S3_PUBLIC_URL'] as const).filter((name) => values[name] === undefined);
+  for (const name of missing) problems.push({ name, message: `${name} is required when AVATAR_STORAGE is s3` });
+  if ((values.S3_ACCESS_KEY_ID === undefined) !== (values.S3_SECRET_ACCESS_KEY === undefined)) {
+    problems.push({
+      name: 'S3_ACCESS_KEY_ID',
+      message: 'S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together',
+    });
+  }
+  const endpoint = values.S3_ENDPOINT === undefined ? undefined : httpUrl('S3_ENDPOINT', values.S3_ENDPOINT, problems);
+  const publicUrl =
+    values.S3_PUBLIC_URL === undefined ? undefined : httpUrl('S3_PUBLIC_URL', values.S3_PUBLIC_URL, problems);
+  if (values.S3_BUCKET === undefined || publicUrl === undefined) return undefined;
+  return {
+    kind: 's3',
+    region: values.S3_REGION,
+    bucket: values.S3_BUCKET,
+    publicUrl,
+    ...(endpoint === undefined ? {} : { endpoint }),
+    ...(values.S3_ACCESS_KEY_ID === undefined ? {} : { accessKeyId: values.S3_ACCESS_KEY_ID }),
+    ...(values.S3_SECRET_ACCESS_KEY === undefined ? {} : { secretAccessKey: values.S3_SECRET_ACCESS_KEY }),
+  };
+}
+
+/** Validates an absolute http(s) URL and returns it without a trailing slash. */
+function httpUrl(name: string, value: string, problems: ConfigProblem[]): string | undefined {
+  const url = URL.canParse(value) ? new URL(value) : undefined;
+  if (url === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+    problems.push({ name, message: `${name} must be an absolute http(s) URL (got ${JSON.stringify(value)})` });
+    return undefined;
+  }
+  return value.replace(/\/+$/, '');
+}
+
+function parseOriginList(value: string | undefined): string[] {
+  if (value === undefined) return [];
+  return value
+    .split(',')
+    .map((origin) => origin.trim().replace(/\/+$/, ''))
+    .filter((origin) => origin.length > 0);
+}

@@ -1,0 +1,119 @@
+import multipart from '@fastify/multipart';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { Database } from '@platform/db';
+import { AppError, badRequest, isAppError, notFound, validationError } from '@platform/errors';
+import { errorResponses } from '@platform/http';
+import type { FastifyRequest } from 'fastify';
+import { bearerSecurity } from '../../route-schemas.js';
+import { ref } from '../../schema-ref.js';
+import { LOCAL_FILES_ROUTE_PREFIX } from '../../storage/local-folder.js';
+import type { ObjectStorage, StoredObject } from '../../storage/object-storage.js';
+import { userExists } from '../accounts/service.js';
+import { AvatarFileParams, AvatarUploadResponseSchema } from './schemas.js';
+import { detectAvatarFormat, isAvatarKey, storeAvatar } from './service.js';
+
+export interface AvatarRoutesOptions {
+  db: Database;
+  storage: ObjectStorage;
+  /** Largest accepted image, in bytes (AVATAR_MAX_BYTES). */
+  maxBytes: number;
+}
+
+/** Form fields the image may be sent in; `file` is documented, `avatar` is accepted too. */
+const FILE_FIELDS = new Set(['file', 'avatar']);
+
+export const avatarRoutes: FastifyPluginAsyncTypebox<AvatarRoutesOptions> = async (app, { db, storage, maxBytes }) => {
+  const tags = ['avatars'];
+  // Multipart is only needed here, so it stays inside this plugin. Text fields are not used, only tolerated.
+  await app.register(multipart, { limits: { fileSize: maxBytes, files: 1, fields: 10, fieldSize: 1024, parts: 11 } });
+
+  app.post(
+    '/v1/auth/avatar',
+    {
+      schema: {
+        tags,
+        summary: 'Upload a profile photo',
+        description:
+          `multipart/form-data with one file in the field \`file\` (or \`avatar\`): a PNG, JPEG or WebP image ` +
+          `of at most ${maxBytes} bytes, recognised by its content. Returns the image's public URL, which the ` +
+          'user can then set as avatarUrl with PATCH /v1/accounts/me.',
+        consumes: ['multipart/form-data'],
+        security: bearerSecurity,
+        response: { 201: ref(AvatarUploadResponseSchema), ...errorResponses(400, 401, 404, 413, 415) },
+      },
+    },
+    async (request, reply) => {
+      const userId = request.user.id;
+      if (!request.isMultipart()) {
+        throw new AppError('unsupported_media_type', 'Send the avatar as multipart/form-data in a field named "file"');
+      }
+      // avatar_uploads rows belong to a user record; refuse before receiving the file.
+      if (!(await userExists(db, userId))) throw notFound('Profile not found');
+
+      const bytes = await readImageField(request, maxBytes);
+      const image = await detectAvatarFormat(bytes);
+      if (image === null) throw new AppError('unsupported_media_type', 'The avatar must be a PNG, JPEG or WebP image');
+
+      const { url } = await storeAvatar(db, storage, { userId, bytes, image });
+      return reply.code(201).send({ success: true as const, data: { url } });
+    },
+  );
+
+  // Only adapters that keep files where clients cannot reach them (the local folder) need this route.
+  const read = storage.read?.bind(storage);
+  if (read !== undefined) {
+    app.get(
+      `${LOCAL_FILES_ROUTE_PREFIX}*`,
+      {
+        config: { public: true },
+        schema: {
+          tags,
+          summary: 'Fetch a stored profile photo',
+          description: 'Serves the images of the local avatar storage. Public, like any CDN URL.',
+          params: AvatarFileParams,
+          response: errorResponses(404),
+        },
+      },
+      async (request, reply) => {
+        const key = request.params['*'];
+        const object: StoredObject | null = isAvatarKey(key) ? await read(key) : null;
+        if (object === null) throw notFound('Avatar not found');
+        return reply
+          .type(object.contentType)
+          .header('content-length', object.sizeBytes)
+          .header('cache-control', 'public, max-age=31536000, immutable')
+          // Front ends on other origins display these images.
+          .header('cross-origin-resource-policy', 'cross-origin')
+          .send(object.body);
+      },
+    );
+  }
+};
+
+async function readImageField(request: FastifyRequest, maxBytes: number): Promise<Buffer> {
+  let bytes: Buffer;
+  try {
+    const part = await request.file();
+    if (part === undefined || !FILE_FIELDS.has(part.fieldname)) {
+      part?.file.resume();
+      throw validationError('Send the image in a multipart file field named "file"', [
+        { path: '/file', message: 'is required' },
+      ]);
+    }
+    bytes = await part.toBuffer();
+  } catch (error) {
+    throw asUploadError(error, maxBytes);
+  }
+  if (bytes.length === 0) throw validationError('The avatar file is empty', [{ path: '/file', message: 'is empty' }]);
+  return bytes;
+}
+
+// @fastify/multipart's own errors carry a status; the parser's (busboy) do not, and mean a malformed body.
+function asUploadError(error: unknown, maxBytes: number): unknown {
+  const { code, statusCode } = (error ?? {}) as { code?: unknown; statusCode?: unknown };
+  if (code === 'FST_REQ_FILE_TOO_LARGE') {
+    return new AppError('payload_too_large', `The avatar must be at most ${maxBytes} bytes`);
+  }
+  if (isAppError(error) || typeof statusCode === 'number') return error;
+  return badRequest('The multipart/form-data body is malformed');
+}

@@ -1,0 +1,68 @@
+import { notFound } from '@platform/errors';
+import type { Database } from '@platform/db';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { errorResponses, SuccessOnly } from '@platform/http';
+import { bearerSecurity } from '../../route-schemas.js';
+import { ref } from '../../schema-ref.js';
+import { NotificationIdParams, NotificationListSchema } from './schemas.js';
+import { listRecentNotifications, markAllNotificationsRead, markNotificationRead } from './service.js';
+
+export interface NotificationRoutesOptions {
+  db: Database;
+  now: () => Date;
+}
+
+export const notificationRoutes: FastifyPluginAsyncTypebox<NotificationRoutesOptions> = async (app, { db, now }) => {
+  const tags = ['notifications'];
+
+  app.get(
+    '/v1/notifications',
+    {
+      schema: {
+        tags,
+        summary: "List the user's 50 most recent notifications with the unread count",
+        security: bearerSecurity,
+        response: { 200: ref(NotificationListSchema), ...errorResponses(401) },
+      },
+    },
+    async (request) => ({ success: true as const, data: await listRecentNotifications(db, request.user.id) }),
+  );
+
+  // A static segment, so it never competes with /:id/read (find-my-way prefers static matches anyway).
+  app.patch(
+    '/v1/notifications/read-all',
+    {
+      schema: {
+        tags,
+        summary: "Mark all of the user's notifications read",
+        security: bearerSecurity,
+        response: { 200: ref(SuccessOnly), ...errorResponses(401) },
+      },
+    },
+    async (request) => {
+      await markAllNotificationsRead(db, request.user.id, now());
+      return { success: true as const };
+    },
+  );
+
+  app.patch(
+    '/v1/notifications/:id/read',
+    {
+      schema: {
+        tags,
+        summary: 'Mark one notification read',
+        description:
+          'Marking an already read notification succeeds and keeps its first read time. An unknown id and ' +
+          "another user's id give the same 404.",
+        security: bearerSecurity,
+        params: NotificationIdParams,
+        response: { 200: ref(SuccessOnly), ...errorResponses(401, 404) },
+      },
+    },
+    async (request) => {
+      const marked = await markNotificationRead(db, request.user.id, request.params.id, now());
+      if (!marked) throw notFound('Notification not found');
+      return { success: true as const };
+    },
+  );
+};

@@ -1,0 +1,56 @@
+import { type Database, notifications } from '@platform/db';
+import { and, desc, eq, isNull, sql } from 'drizzle-orm';
+import type { NotificationView } from './schemas.js';
+
+/** How many notifications the list returns (spec section 8). */
+export const NOTIFICATION_LIST_LIMIT = 50;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The user's newest notifications and the count of all their unread ones (not only those listed). */
+export async function listRecentNotifications(
+  db: Database,
+  userId: string,
+): Promise<{ notifications: NotificationView[]; unreadCount: number }> {
+  const rows = await db
+    .select()
+    .from(notifications)
+    .where(eq(notifications.userId, userId))
+    .orderBy(desc(notifications.createdAt), desc(notifications.id))
+    .limit(NOTIFICATION_LIST_LIMIT);
+  const unreadCount = await db.$count(notifications, and(eq(notifications.userId, userId), isNull(notifications.readAt)));
+  return {
+    notifications: rows.map((row) => ({
+      id: row.id,
+      title: row.title,
+      message: row.message,
+      type: row.type,
+      isRead: row.readAt !== null,
+      createdAt: row.createdAt.toISOString(),
+      actionUrl: row.actionUrl,
+    })),
+    unreadCount,
+  };
+}
+
+/**
+ * Marks one of the user's notifications read. An already read one keeps its original read time. Returns
+ * false when the user has no notification with that id (including ids that are not UUIDs at all).
+ */
+export async function markNotificationRead(db: Database, userId: string, id: string, now: Date): Promise<boolean> {
+  if (!UUID.test(id)) return false;
+  const updated = await db
+    .update(notifications)
+    .set({ readAt: sql`coalesce(${notifications.readAt}, ${now.toISOString()}::timestamptz)` })
+    .where(and(eq(notifications.id, id), eq(notifications.userId, userId)))
+    .returning({ id: notifications.id });
+  return updated.length > 0;
+}
+
+/** Marks every unread notification of the user read, in one statement. */
+export async function markAllNotificationsRead(db: Database, userId: string, now: Date): Promise<void> {
+  await db
+    .update(notifications)
+    .set({ readAt: now })
+    .where(and(eq(notifications.userId, userId), isNull(notifications.readAt)));
+}
