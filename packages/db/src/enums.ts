@@ -12,3 +12,47 @@ export type ApiKeyEnvironment = (typeof apiKeyEnvironments)[number];
 
 export const notificationTypes = ['info', 'warning', 'success', 'error'] as const;
 export type NotificationType = (typeof notificationTypes)[number];
+
+export const mailPlans = ['core', 'growth', 'scale'] as const;
+export type MailPlan = (typeof mailPlans)[number];
+
+export const billingCycles = ['monthly', 'yearly'] as const;
+export type BillingCycle = (typeof billingCycles)[number];
+
+/** active and past_due subscriptions still grant their plan; canceled and expired ones do not. */
+export const mailSubscriptionStatuses = ['active', 'past_due', 'canceled', 'expired'] as const;
+export type MailSubscriptionStatus = (typeof mailSubscriptionStatuses)[number];
+
+export const idempotencyRecordStatuses = ['in_progress', 'completed'] as const;
+export type IdempotencyRecordStatus = (typeof idempotencyRecordStatuses)[number];
+
+/** The wallet and everything paid from it is kept apart per environment, like API keys. */
+export const walletEnvironments = apiKeyEnvironments;
+
+/** Movements of money through a wallet; each is one balanced ledger transaction. */
+export const ledgerTransactionKinds = ['top_up', 'hold', 'capture', 'release'] as const;
+export type LedgerTransactionKind = (typeof ledgerTransactionKinds)[number];
+
+/**
+ * Ledger accounts. `available` and `held` belong to a wallet; `funding` is where top-ups come from and
+ * `revenue` where captured holds go (one per environment, shared by every wallet).
+ */
+export const ledgerAccounts = ['available', 'held', 'funding', 'revenue'] as const;
+export type LedgerAccount = (typeof ledgerAccounts)[number];
+
+export const verificationTypes = ['kyc', 'kyb'] as const;
+export type VerificationType = (typeof verificationTypes)[number];
+
+export const verificationStatuses = [
+  'pending',
+  'processing',
+  'requires_input',
+  'verified',
+  'rejected',
+  'expired',
+  'canceled',
+] as const;
+export type VerificationStatus = (typeof verificationStatuses)[number];
+
+export const webhookEventStatuses = ['pending', 'delivered', 'failed'] as const;
+export type WebhookEventStatus = (typeof webhookEventStatuses)[number];

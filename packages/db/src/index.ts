@@ -40,3 +40,17 @@ export {
   OTHER_USER_ID,
   seedDemoData,
 } from './seed.js';
+export {
+  captureHold,
+  ensureWallet,
+  HoldAlreadyResolvedError,
+  InsufficientFundsError,
+  ledgerBalances,
+  type Movement,
+  type MovementResult,
+  placeHold,
+  releaseHold,
+  topUpWallet,
+  type WalletBalances,
+  type WalletRef,
+} from './ledger.js';

@@ -1,6 +1,8 @@
 import { relations } from 'drizzle-orm';
 import { apiKeys } from './api-keys.js';
 import { avatarUploads } from './avatar-uploads.js';
+import { driveFolders } from './drive.js';
+import { mailSubscriptions } from './mail-subscriptions.js';
 import { notifications } from './notifications.js';
 import { memberships, organizations } from './organizations.js';
 import { users } from './users.js';
@@ -14,9 +16,11 @@ export const usersRelations = relations(users, ({ many }) => ({
   avatarUploads: many(avatarUploads),
 }));
 
-export const organizationsRelations = relations(organizations, ({ many }) => ({
+export const organizationsRelations = relations(organizations, ({ many, one }) => ({
   memberships: many(memberships),
   apiKeys: many(apiKeys),
+  driveFolders: many(driveFolders),
+  mailSubscription: one(mailSubscriptions),
 }));
 
 export const membershipsRelations = relations(memberships, ({ one }) => ({
@@ -36,4 +40,12 @@ export const notificationsRelations = relations(notifications, ({ one }) => ({
 
 export const avatarUploadsRelations = relations(avatarUploads, ({ one }) => ({
   user: one(users, { fields: [avatarUploads.userId], references: [users.id] }),
+}));
+
+export const driveFoldersRelations = relations(driveFolders, ({ one }) => ({
+  organization: one(organizations, { fields: [driveFolders.organizationId], references: [organizations.id] }),
+}));
+
+export const mailSubscriptionsRelations = relations(mailSubscriptions, ({ one }) => ({
+  organization: one(organizations, { fields: [mailSubscriptions.organizationId], references: [organizations.id] }),
 }));
