@@ -1,0 +1,57 @@
+import { isAppError } from '@platform/errors';
+import { describe, expect, it } from 'vitest';
+import { readIdempotencyKey } from './key-header.js';
+
+function rejection(run: () => unknown) {
+  try {
+    run();
+  } catch (error) {
+    if (isAppError(error)) return error;
+    throw error;
+  }
+  throw new Error('Expected the key to be rejected');
+}
+
+describe('readIdempotencyKey', () => {
+  const names = ['x-idempotency-key'];
+
+  it('returns undefined when no key is sent, so the request simply runs', () => {
+    expect(readIdempotencyKey({}, names)).toBeUndefined();
+  });
+
+  it.each([
+    ['a UUID', '5f0c1a9e-7b1d-4d2a-9c55-0e1f2a3b4c5d'],
+    ['one character', 'k'],
+    ['255 characters', 'k'.repeat(255)],
+    ['every visible ASCII character', '!"#$%&\'()*+,-./0123456789:;<=>?@AZ[\\]^_`az{|}~'],
+  ])('accepts %s', (_label, key) => {
+    expect(readIdempotencyKey({ 'x-idempotency-key': key }, names)).toBe(key);
+  });
+
+  it.each([
+    ['empty', ''],
+    ['256 characters long', 'k'.repeat(256)],
+    ['containing a space', 'order 42'],
+    ['containing a tab', 'order\t42'],
+    ['not ASCII', 'clé-42'],
+    ['containing DEL', 'key\u007f'],
+  ])('rejects a key that is %s with a 400 validation error naming the header', (_label, key) => {
+    const error = rejection(() => readIdempotencyKey({ 'x-idempotency-key': key }, names));
+    expect(error.statusCode).toBe(400);
+    expect(error.code).toBe('validation_error');
+    expect(error.message).toMatch(/^headers\/x-idempotency-key /);
+    expect(error.details).toEqual([{ path: 'headers/x-idempotency-key', message: expect.any(String) }]);
+  });
+
+  it('rejects the header sent twice', () => {
+    expect(rejection(() => readIdempotencyKey({ 'x-idempotency-key': ['a', 'b'] }, names)).statusCode).toBe(400);
+  });
+
+  it('reads any of several header names, whatever their case', () => {
+    const both = ['x-idempotency-key', 'Idempotency-Key'];
+    expect(readIdempotencyKey({ 'idempotency-key': 'abc' }, both)).toBe('abc');
+    expect(readIdempotencyKey({ 'x-idempotency-key': 'abc', 'idempotency-key': 'abc' }, both)).toBe('abc');
+    const error = rejection(() => readIdempotencyKey({ 'x-idempotency-key': 'abc', 'idempotency-key': 'xyz' }, both));
+    expect(error.message).toContain('differs from x-idempotency-key');
+  });
+});

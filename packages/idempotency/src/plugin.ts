@@ -1,0 +1,278 @@
+import type { Database, Transaction } from '@platform/db';
+import { idempotencyKeyInUse } from '@platform/errors';
+import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema } from 'fastify';
+import fp from 'fastify-plugin';
+import { claimIdempotencyKey } from './claim.js';
+import { requestFingerprint } from './fingerprint.js';
+import { DEFAULT_KEY_HEADERS, keyHeaderSchema, readIdempotencyKey } from './key-header.js';
+import { type PurgeSchedule, startIdempotencyPurge } from './purge.js';
+import { completeRecord, type KeyClaim, releaseClaim, type StoredResponse } from './store.js';
+
+/**
+ * How a state-changing route takes part:
+ * - `transaction`: the handler writes through `request.idempotency.transaction(db, work)`, which stores the
+ *   answer in the same transaction as the business rows (use it for everything that only writes locally);
+ * - `response`: the answer is stored once it is sent (for operations that also call out, e.g. a provider);
+ * - `none`: the route ignores idempotency keys (say why in the route).
+ */
+export type IdempotencyMode = 'transaction' | 'response' | 'none';
+
+/** What a transactional handler returns: the status, the body, and any headers to send (and replay). */
+export interface IdempotentResponse<T> {
+  statusCode: number;
+  body: T;
+  headers?: Record<string, string>;
+}
+
+export interface IdempotencyContext {
+  /** The key the client sent, or undefined: then the request simply runs. */
+  readonly key: string | undefined;
+  /**
+   * Runs `work` in one transaction. When the request holds an idempotency key and the result is 2xx, the
+   * result is stored inside that same transaction, so the business rows and the stored answer commit
+   * together or not at all. Sets the reply's status and headers and returns the body to send.
+   */
+  transaction<T>(db: Database, work: (tx: Transaction) => Promise<IdempotentResponse<T>>): Promise<T>;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Required on every POST, PUT, PATCH and DELETE route registered after the idempotency plugin. */
+    idempotency?: IdempotencyMode;
+  }
+  interface FastifyRequest {
+    idempotency: IdempotencyContext;
+  }
+}
+
+export interface IdempotencyOptions {
+  db: Database;
+  /** Who the key belongs to, from the request's credential (e.g. `api_key:<id>`). Runs after authentication. */
+  scopeOf: (request: FastifyRequest) => string;
+  /** Headers that carry the key, first match wins. Default `x-idempotency-key`. */
+  headerNames?: readonly string[];
+  /** The service's clock. */
+  now?: () => Date;
+  /** How long answers are replayed. Default 24 h. */
+  ttlMs?: number;
+  /** After how long an unanswered claim counts as abandoned and may be taken over. Default 60 s. */
+  lockTimeoutMs?: number;
+  /** Retry-After of the 409 while the first request runs. Default 1 s. */
+  retryAfterSeconds?: number;
+  /** Called for every replayed answer (e.g. to count them). */
+  onReplay?: (request: FastifyRequest) => void;
+  /** Purge expired records every `intervalMs` while the app runs; false (the default) to leave it to others. */
+  purge?: { intervalMs: number; batchSize?: number } | false;
+}
+
+export const REPLAYED_HEADER = 'Idempotent-Replayed';
+export const DEFAULT_TTL_MS = 24 * 60 * 60 * 1000;
+export const DEFAULT_LOCK_TIMEOUT_MS = 60 * 1000;
+
+const MUTATING_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+// Headers worth replaying with a stored answer; the rest (dates, rate-limit counters) belong to the replay.
+const REPLAYED_RESPONSE_HEADERS = ['content-type', 'location'];
+
+type RequestState =
+  | { phase: 'claimed'; claim: KeyClaim; mode: IdempotencyMode }
+  | { phase: 'stored' }
+  | { phase: 'replayed' }
+  | { phase: 'finished' };
+
+const isSuccess = (statusCode: number) => statusCode >= 200 && statusCode < 300;
+
+/**
+ * Idempotent retries for state-changing routes (DECISIONS 6). Register it after authentication; every
+ * POST/PUT/PATCH/DELETE route registered after it must declare `config.idempotency`, or the app fails to
+ * start. A request with a key either runs (owning the key), replays the stored 2xx answer with
+ * `Idempotent-Replayed: true` without running, or gets 422 (the key was used for another request) or 409
+ * (the first request is still running). Only 2xx answers are stored; anything else releases the key.
+ */
+export const idempotency = fp<IdempotencyOptions>(
+  async (app: FastifyInstance, options) => {
+    const { db, scopeOf, onReplay } = options;
+    const headerNames = options.headerNames ?? DEFAULT_KEY_HEADERS;
+    const now = options.now ?? (() => new Date());
+    const ttlMs = options.ttlMs ?? DEFAULT_TTL_MS;
+    const lockTimeoutMs = options.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
+    const retryAfterSeconds = options.retryAfterSeconds ?? 1;
+    const states = new WeakMap<FastifyRequest, RequestState>();
+
+    app.addHook('onRoute', (route) => {
+      const methods = [route.method].flat().map((method) => method.toUpperCase());
+      if (!methods.some((method) => MUTATING_METHODS.has(method))) return;
+      const mode = route.config?.idempotency;
+      if (mode === undefined) {
+        throw new Error(
+          `Route ${methods.join(',')} ${route.url} changes state, so it must declare config.idempotency ` +
+            "('transaction', 'response' or 'none')",
+        );
+      }
+      if (mode !== 'none') route.schema = withKeyHeaders(route.schema, headerNames);
+    });
+
+    app.decorateRequest('idempotency', null as unknown as IdempotencyContext);
+
+    app.addHook('preHandler', async (request, reply) => {
+      const mode = request.routeOptions.config?.idempotency;
+      const guarded = mode === 'transaction' || mode === 'response';
+      const key = guarded ? readIdempotencyKey(request.headers, headerNames) : undefined;
+      request.idempotency = contextFor(request, reply, key);
+      if (key === undefined || !guarded) return;
+
+      const fingerprint = requestFingerprint({
+        method: request.method,
+        route: request.routeOptions.url ?? request.url,
+        params: request.params,
+        query: request.query,
+        body: request.body,
+      });
+      const outcome = await claimIdempotencyKey(
+        db,
+        { scope: scopeOf(request), key, fingerprint },
+        { now: now(), ttlMs, lockTimeoutMs, retryAfterSeconds },
+      );
+      if (outcome.kind === 'replay') {
+        states.set(request, { phase: 'replayed' });
+        request.log.info({ idempotencyKey: key }, 'Replaying the stored answer of an idempotent request');
+        onReplay?.(request);
+        replay(reply, outcome.response);
+        return reply;
+      }
+      if (outcome.tookOver === 'abandoned') {
+        request.log.warn({ idempotencyKey: key }, 'Took over an idempotency key whose request stopped answering');
+      }
+      states.set(request, { phase: 'claimed', claim: outcome.claim, mode });
+      return undefined;
+    });
+
+    // Stores a 2xx answer that no transaction stored, and releases the key after any other answer.
+    app.addHook('onSend', async (request, reply, payload) => {
+      const state = states.get(request);
+      if (state?.phase !== 'claimed') return payload;
+      states.set(request, { phase: 'finished' });
+      const { claim } = state;
+      try {
+        const response = isSuccess(reply.statusCode) ? storableResponse(reply, payload) : undefined;
+        if (response === undefined) {
+          if (isSuccess(reply.statusCode)) request.log.warn('An idempotent answer that is not text cannot be stored');
+          await releaseClaim(db, claim);
+          return payload;
+        }
+        if (state.mode === 'transaction') {
+          request.log.error(
+            { route: request.routeOptions.url },
+            'A transactional idempotent route answered without request.idempotency.transaction; stored afterwards',
+          );
+        }
+        if (!(await completeRecord(db, claim, response))) {
+          request.log.warn({ idempotencyKey: claim.key }, 'The idempotency key was taken over before the answer was stored');
+        }
+      } catch (error) {
+        // The operation's outcome stands; an unstored answer only means a retry after 60 s runs it again.
+        request.log.error({ err: error, idempotencyKey: claim.key }, 'Could not store or release an idempotency key');
+      }
+      return payload;
+    });
+
+    if (options.purge) {
+      const { intervalMs, batchSize } = options.purge;
+      let schedule: PurgeSchedule | undefined;
+      app.addHook('onReady', async () => {
+        schedule = startIdempotencyPurge({ db, now, intervalMs, logger: app.log, ...(batchSize ? { batchSize } : {}) });
+      });
+      app.addHook('onClose', async () => {
+        await schedule?.stop();
+      });
+    }
+
+    function contextFor(request: FastifyRequest, reply: FastifyReply, key: string | undefined): IdempotencyContext {
+      return {
+        key,
+        transaction: async (database, work) => {
+          const state = states.get(request);
+          const claim = state?.phase === 'claimed' ? state.claim : undefined;
+          const result = await database.transaction(async (tx) => {
+            const outcome = await work(tx);
+            if (claim !== undefined && isSuccess(outcome.statusCode)) {
+              const stored = await completeRecord(tx, claim, storedFromResult(outcome));
+              // Another request took the key over while this one ran: undo this one's writes.
+              if (!stored) throw idempotencyKeyInUse(retryAfterSeconds);
+            }
+            return outcome;
+          });
+          if (claim !== undefined && isSuccess(result.statusCode)) states.set(request, { phase: 'stored' });
+          reply.code(result.statusCode);
+          if (result.headers !== undefined) reply.headers(result.headers);
+          return result.body;
+        },
+      };
+    }
+  },
+  { name: '@platform/idempotency', fastify: '5.x' },
+);
+
+/** Documents (and validates) the key headers on a guarded route, unless its headers schema is a shared one. */
+function withKeyHeaders(schema: FastifySchema | undefined, headerNames: readonly string[]): FastifySchema {
+  const keyHeaders = Object.fromEntries(headerNames.map((name) => [name.toLowerCase(), { ...keyHeaderSchema }]));
+  const headers = schema?.headers as Record<string, unknown> | undefined;
+  if (headers === undefined) return { ...schema, headers: { type: 'object', properties: keyHeaders } };
+  const properties = headers['properties'];
+  if (headers['type'] !== 'object' || headers['$id'] !== undefined || typeof properties !== 'object') {
+    return schema ?? {};
+  }
+  return { ...schema, headers: { ...headers, properties: { ...keyHeaders, ...properties } } };
+}
+
+function storedFromResult(result: IdempotentResponse<unknown>): StoredResponse {
+  return {
+    statusCode: result.statusCode,
+    // What JSON serialisation would send (Dates become strings), so the replay sends the same.
+    body: result.body === undefined ? null : (JSON.parse(JSON.stringify(result.body)) as unknown),
+    headers: result.headers ?? {},
+  };
+}
+
+/** The sent answer as it can be stored, or undefined for one that is not text (a stream, binary data). */
+function storableResponse(reply: FastifyReply, payload: unknown): StoredResponse | undefined {
+  const headers: Record<string, string> = {};
+  for (const name of REPLAYED_RESPONSE_HEADERS) {
+    const value = reply.getHeader(name);
+    if (typeof value === 'string') headers[name] = value;
+  }
+  const contentType = headers['content-type'] ?? '';
+  const text = payloadText(payload, contentType);
+  if (text === undefined) return undefined;
+  let body: unknown = text === '' ? null : text;
+  if (text !== '' && /\bjson\b/i.test(contentType)) {
+    try {
+      body = JSON.parse(text) as unknown;
+    } catch {
+      body = text;
+      headers['content-type'] = 'text/plain; charset=utf-8';
+    }
+  }
+  return { statusCode: reply.statusCode, body, headers };
+}
+
+function payloadText(payload: unknown, contentType: string): string | undefined {
+  if (payload === undefined || payload === null) return '';
+  if (typeof payload === 'string') return payload;
+  if (Buffer.isBuffer(payload) && (/^text\//i.test(contentType) || /\bjson\b/i.test(contentType))) {
+    return payload.toString('utf8');
+  }
+  return undefined;
+}
+
+/** Sends a stored answer as the route would: JSON bodies go through the route's serializer again. */
+function replay(reply: FastifyReply, response: StoredResponse): void {
+  reply.code(response.statusCode);
+  for (const [name, value] of Object.entries(response.headers)) reply.header(name, value);
+  reply.header(REPLAYED_HEADER, 'true');
+  const contentType = response.headers['content-type'];
+  const isJson = contentType === undefined || /\bjson\b/i.test(contentType);
+  if (response.body === null) reply.send();
+  else if (!isJson) reply.send(String(response.body));
+  else if (typeof response.body === 'string') reply.type('application/json; charset=utf-8').send(JSON.stringify(response.body));
+  else reply.send(response.body);
+}

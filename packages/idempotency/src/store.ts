@@ -1,0 +1,123 @@
+import { type DatabaseExecutor, type IdempotencyRecord, idempotencyRecords } from '@platform/db';
+import { and, eq, lte, gt } from 'drizzle-orm';
+
+/** Which request a record belongs to. */
+export interface RecordKey {
+  scope: string;
+  key: string;
+}
+
+/** A request that owns its key: `lockedAt` is its claim, so a request that lost the key cannot touch it. */
+export interface KeyClaim extends RecordKey {
+  fingerprint: string;
+  lockedAt: Date;
+}
+
+/** The answer kept for replays. */
+export interface StoredResponse {
+  statusCode: number;
+  body: unknown;
+  headers: Record<string, string>;
+}
+
+const byKey = ({ scope, key }: RecordKey) => and(eq(idempotencyRecords.scope, scope), eq(idempotencyRecords.key, key));
+
+/** Claims a key nobody holds. False when a record exists already (whatever its state). */
+export async function insertClaim(db: DatabaseExecutor, claim: KeyClaim, expiresAt: Date): Promise<boolean> {
+  const inserted = await db
+    .insert(idempotencyRecords)
+    .values({
+      scope: claim.scope,
+      key: claim.key,
+      fingerprint: claim.fingerprint,
+      status: 'in_progress',
+      lockedAt: claim.lockedAt,
+      createdAt: claim.lockedAt,
+      expiresAt,
+    })
+    .onConflictDoNothing()
+    .returning({ key: idempotencyRecords.key });
+  return inserted.length > 0;
+}
+
+export async function findRecord(db: DatabaseExecutor, recordKey: RecordKey): Promise<IdempotencyRecord | undefined> {
+  const [record] = await db.select().from(idempotencyRecords).where(byKey(recordKey));
+  return record;
+}
+
+/**
+ * Reuses the record of a key whose 24 hours are over, as if it were absent. Conditional on the record
+ * still being expired at `now`, so of two requests doing this at once only one wins.
+ */
+export async function takeOverExpired(
+  db: DatabaseExecutor,
+  claim: KeyClaim,
+  expiresAt: Date,
+): Promise<boolean> {
+  const updated = await db
+    .update(idempotencyRecords)
+    .set({
+      fingerprint: claim.fingerprint,
+      status: 'in_progress',
+      lockedAt: claim.lockedAt,
+      createdAt: claim.lockedAt,
+      expiresAt,
+      responseStatus: null,
+      responseBody: null,
+      responseHeaders: null,
+    })
+    .where(and(byKey(claim), lte(idempotencyRecords.expiresAt, claim.lockedAt)))
+    .returning({ key: idempotencyRecords.key });
+  return updated.length > 0;
+}
+
+/**
+ * Takes over a key whose owner stopped answering: still in progress, same request, and locked at or before
+ * `staleBefore`. Conditional, so of two requests doing this at once only one wins; the old owner's
+ * completion then matches nothing (its `lockedAt` is no longer the record's).
+ */
+export async function takeOverAbandoned(db: DatabaseExecutor, claim: KeyClaim, staleBefore: Date): Promise<boolean> {
+  const updated = await db
+    .update(idempotencyRecords)
+    .set({ lockedAt: claim.lockedAt })
+    .where(
+      and(
+        byKey(claim),
+        eq(idempotencyRecords.status, 'in_progress'),
+        eq(idempotencyRecords.fingerprint, claim.fingerprint),
+        lte(idempotencyRecords.lockedAt, staleBefore),
+        gt(idempotencyRecords.expiresAt, claim.lockedAt),
+      ),
+    )
+    .returning({ key: idempotencyRecords.key });
+  return updated.length > 0;
+}
+
+/** Stores the answer of the claim's owner. False when the claim is no longer the owner's. */
+export async function completeRecord(db: DatabaseExecutor, claim: KeyClaim, response: StoredResponse): Promise<boolean> {
+  const updated = await db
+    .update(idempotencyRecords)
+    .set({
+      status: 'completed',
+      responseStatus: response.statusCode,
+      responseBody: response.body,
+      responseHeaders: response.headers,
+    })
+    .where(ownedBy(claim))
+    .returning({ key: idempotencyRecords.key });
+  return updated.length > 0;
+}
+
+/** Gives the key up (the request did not succeed), so a retry runs again. Only the owner's claim is removed. */
+export async function releaseClaim(db: DatabaseExecutor, claim: KeyClaim): Promise<boolean> {
+  const deleted = await db.delete(idempotencyRecords).where(ownedBy(claim)).returning({ key: idempotencyRecords.key });
+  return deleted.length > 0;
+}
+
+function ownedBy(claim: KeyClaim) {
+  return and(
+    byKey(claim),
+    eq(idempotencyRecords.status, 'in_progress'),
+    eq(idempotencyRecords.lockedAt, claim.lockedAt),
+  );
+}
