@@ -10,6 +10,7 @@ import Fastify, {
 } from 'fastify';
 import fp from 'fastify-plugin';
 import { registerHealthRoutes, type ReadinessCheck } from './health.js';
+import { createMetrics, recordRequestMetrics, registerMetricsRoute } from './metrics.js';
 import { registerOpenApi, type SecurityScheme, type ServiceInfo } from './openapi.js';
 import { requestIdFrom, requestIdHeader } from './request-id.js';
 import { shareRouteSchemas } from './shared-schemas.js';
@@ -38,6 +39,8 @@ export type CreateServerOptions = {
   readinessTimeoutMs?: number;
   /** @fastify/helmet options, replacing the defaults (CSP without upgrade-insecure-requests, cross-origin CORP). */
   helmet?: FastifyHelmetOptions;
+  /** When set, `GET /metrics` requires `Authorization: Bearer <metricsToken>`; otherwise it is open. */
+  metricsToken?: string;
 };
 
 type BuildValidator = NonNullable<
@@ -78,7 +81,8 @@ function acceptEmptyJsonBodies(app: AppServer): void {
 
 /**
  * A Fastify instance with the platform's shared plumbing: request ids, strict validation, security
- * headers, the error envelope, OpenAPI at /openapi.json and /docs, and /healthz and /readyz.
+ * headers, the error envelope, OpenAPI at /openapi.json and /docs, /healthz and /readyz, and Prometheus
+ * metrics at /metrics (`app.metrics` holds the counters other modules increment).
  * Register routes inside plugins (`app.register(routes)`) so they are documented.
  */
 export function createServer(options: CreateServerOptions): AppServer {
@@ -116,6 +120,9 @@ export function createServer(options: CreateServerOptions): AppServer {
   app.addHook('onRequest', async (request, reply) => {
     reply.header(requestIdHeader, request.id);
   });
+  const metrics = createMetrics();
+  app.decorate('metrics', metrics);
+  recordRequestMetrics(app, metrics);
 
   app.register(helmet, options.helmet ?? defaultHelmetOptions);
   app.register(errorEnvelope);
@@ -126,5 +133,8 @@ export function createServer(options: CreateServerOptions): AppServer {
     documentationReady = true;
   });
   app.register(async (instance) => registerHealthRoutes(instance, options));
+  app.register(async (instance) =>
+    registerMetricsRoute(instance, { metrics, ...(options.metricsToken === undefined ? {} : { token: options.metricsToken }) }),
+  );
   return app;
 }

@@ -7,3 +7,4 @@ export type { ReadinessCheck } from './health.js';
 export { isAcceptableRequestId, requestIdFrom, requestIdHeader } from './request-id.js';
 export { createValidatorFactory } from './validator-compiler.js';
 export type { PlatformRouteConfig } from './route-config.js';
+export { createMetrics, metricsPath, unmatchedRoute, type PlatformMetrics } from './metrics.js';

@@ -1,0 +1,46 @@
+import { pino } from 'pino';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Redis } from 'ioredis';
+import { createRedisClient, logRedisAvailability } from './redis-client.js';
+
+const clients: Redis[] = [];
+afterEach(() => {
+  clients.splice(0).forEach((client) => client.disconnect());
+});
+
+function client(url: string): Redis {
+  const redis = createRedisClient(url);
+  clients.push(redis);
+  return redis;
+}
+
+describe('createRedisClient', () => {
+  it('fails a command at once while Redis is unreachable, instead of queueing it', async () => {
+    const redis = client('redis://127.0.0.1:6390');
+    await redis.connect().catch(() => undefined);
+    const started = performance.now();
+    await expect(redis.incr('anything')).rejects.toThrow();
+    expect(performance.now() - started).toBeLessThan(500);
+    expect(redis.options).toMatchObject({ maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: true });
+  });
+});
+
+describe('logRedisAvailability', () => {
+  it('logs an outage once when it starts and once when it ends', () => {
+    const lines: { level: number; msg: string }[] = [];
+    const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line)) });
+    const redis = client('redis://127.0.0.1:6390');
+    logRedisAvailability(redis, logger);
+
+    for (let i = 0; i < 5; i += 1) redis.emit('error', new Error('connect ECONNREFUSED'));
+    redis.emit('ready');
+    redis.emit('ready');
+    redis.emit('error', new Error('connect ECONNREFUSED'));
+
+    expect(lines.map(({ level, msg }) => [level, msg])).toEqual([
+      [40, 'Redis is unreachable; retrying in the background'],
+      [30, 'Redis is reachable again'],
+      [40, 'Redis is unreachable; retrying in the background'],
+    ]);
+  });
+});
