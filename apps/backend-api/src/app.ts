@@ -1,23 +1,28 @@
-import type { Database } from '@platform/db';
+import type { DatabaseHandle } from '@platform/db';
 import { createServer } from '@platform/http';
+import { rateLimiting } from '@platform/rate-limit';
 import type { Redis } from 'ioredis';
 import type { FastifyBaseLogger } from 'fastify';
 import type { BackendApiConfig } from './config.js';
-import { apiKeyAuthentication, API_KEY_HEADER } from './plugins/api-key-authentication.js';
+import { folderQuotasOf } from './modules/drive/quota.js';
+import { driveRoutes } from './modules/drive/routes.js';
+import { apiKeyAuthentication, apiKeyOf, API_KEY_HEADER } from './plugins/api-key-authentication.js';
+import { idempotentRequests } from './plugins/idempotency.js';
 
 export interface BackendApiDeps {
-  db: Database;
-  /** Pings the database for /readyz. */
-  pingDatabase: () => Promise<void>;
+  database: DatabaseHandle;
+  /** Shares rate-limit counters between instances; checked by /readyz. */
   redis?: Redis;
   logger?: FastifyBaseLogger;
+  /** The service's clock; defaults to the system time. Tests move it instead of sleeping. */
+  now?: () => Date;
 }
 
 export const SERVICE_VERSION = '0.1.0';
 
 /** Builds the API-key service: verification sessions and drive folders. Never listens. */
 export function buildApp(deps: BackendApiDeps, config: BackendApiConfig) {
-  const readinessChecks: Record<string, () => Promise<void>> = { database: deps.pingDatabase };
+  const readinessChecks: Record<string, () => Promise<void>> = { database: () => deps.database.ping() };
   const redis = deps.redis;
   if (redis) readinessChecks.redis = async () => void (await redis.ping());
 
@@ -30,13 +35,34 @@ export function buildApp(deps: BackendApiDeps, config: BackendApiConfig) {
     },
     logger: deps.logger ?? { level: config.LOG_LEVEL },
     bodyLimit: config.BODY_LIMIT_BYTES,
+    trustProxy: config.TRUST_PROXY,
+    ...(config.METRICS_TOKEN === undefined ? {} : { metricsToken: config.METRICS_TOKEN }),
     security: {
       apiKey: { type: 'apiKey', in: 'header', name: API_KEY_HEADER },
     },
     readinessChecks,
   });
 
-  app.register(apiKeyAuthentication, { db: deps.db });
+  app.register(apiKeyAuthentication, { db: deps.database.db });
+  app.register(rateLimiting, {
+    defaultPerMinute: config.RATE_LIMIT_PER_MINUTE,
+    namespace: 'backend-api:rate-limit',
+    identify: (request) => {
+      const apiKey = apiKeyOf(request);
+      if (apiKey === null) return null;
+      return { key: `apikey:${apiKey.id}`, ...(apiKey.rateLimitPerMinute === null ? {} : { perMinute: apiKey.rateLimitPerMinute }) };
+    },
+    metrics: app.metrics,
+    ...(redis === undefined ? {} : { redis }),
+  });
+  const now = deps.now ?? (() => new Date());
+  app.register(idempotentRequests, {
+    db: deps.database.db,
+    now,
+    purgeIntervalMs: config.IDEMPOTENCY_PURGE_INTERVAL_MS,
+    onReplay: () => app.metrics.idempotentReplays.inc(),
+  });
+  app.register(driveRoutes, { db: deps.database.db, now, quotas: folderQuotasOf(config) });
   return app;
 }
 

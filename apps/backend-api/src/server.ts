@@ -1,6 +1,6 @@
 import { createDatabase, migrateDatabase } from '@platform/db';
 import { listen } from '@platform/http';
-import { Redis } from 'ioredis';
+import { createRedisClient, logRedisAvailability } from '@platform/rate-limit';
 import { buildApp } from './app.js';
 import { loadBackendApiConfig } from './config.js';
 
@@ -8,14 +8,16 @@ import { loadBackendApiConfig } from './config.js';
 const config = loadBackendApiConfig();
 const database = await createDatabase({ url: config.DATABASE_URL, dataDir: config.PGLITE_DATA_DIR });
 if (config.MIGRATE_ON_START) await migrateDatabase(database);
-const redis = config.REDIS_URL
-  ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1, enableOfflineQueue: false, connectTimeout: 2_000 })
-  : undefined;
+const redis = config.REDIS_URL ? createRedisClient(config.REDIS_URL) : undefined;
 
-redis?.on('error', () => {}); // failures surface through /readyz and the callers' own error handling
-const app = buildApp({ db: database.db, pingDatabase: database.ping, redis }, config);
+const app = buildApp({ database, redis }, config);
 app.addHook('onClose', async () => {
   redis?.disconnect();
   await database.close();
 });
+if (redis) {
+  logRedisAvailability(redis, app.log);
+  // Not fatal: requests are served without rate limits until Redis answers, and /readyz reports it meanwhile.
+  await redis.connect().catch(() => undefined);
+}
 await listen(app, { host: config.HOST, port: config.PORT });

@@ -21,7 +21,7 @@ describe('API-key authentication', () => {
       .secret;
 
     app = buildApp(
-      { db: database.db, pingDatabase: database.ping },
+      { database },
       loadBackendApiConfig({ LOG_LEVEL: 'silent' }),
     );
     // A probe route standing in for the verification and drive routes of later modules.
@@ -95,8 +95,7 @@ describe('API-key authentication', () => {
     const lines: string[] = [];
     const capturing = buildApp(
       {
-        db: database.db,
-        pingDatabase: database.ping,
+        database,
         logger: pino({ level: 'trace' }, { write: (line: string) => void lines.push(line) }),
       },
       loadBackendApiConfig({}),
