@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import cors from '@fastify/cors';
 import type { DatabaseHandle } from '@platform/db';
 import { createServer, SuccessMessage, SuccessOnly } from '@platform/http';
+import { rateLimiting } from '@platform/rate-limit';
 import type { TSchema } from '@sinclair/typebox';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
@@ -10,12 +11,14 @@ import { createTokenVerifier, type TokenVerifier } from './auth/token-verifier.j
 import type { MainApiConfig } from './config.js';
 import { accountRoutes } from './modules/accounts/routes.js';
 import { accountSharedSchemas } from './modules/accounts/schemas.js';
+import { apiKeyRoutes } from './modules/api-keys/routes.js';
+import { apiKeySharedSchemas } from './modules/api-keys/schemas.js';
 import { avatarRoutes } from './modules/avatars/routes.js';
 import { AvatarUploadResponseSchema } from './modules/avatars/schemas.js';
 import { notificationRoutes } from './modules/notifications/routes.js';
 import { notificationSharedSchemas } from './modules/notifications/schemas.js';
-import { authentication } from './plugins/authentication.js';
-import { rateLimiting } from './plugins/rate-limit.js';
+import { authenticatedUserOf, authentication } from './plugins/authentication.js';
+import { organizationAccess } from './plugins/organization-access.js';
 import { bearerSecurityScheme } from './route-schemas.js';
 import type { ObjectStorage } from './storage/object-storage.js';
 
@@ -49,11 +52,14 @@ export function buildApp(deps: MainApiDeps, config: MainApiConfig) {
     service: {
       name: 'main-api',
       version,
-      description: 'Account profile, avatars and in-app notifications for the authenticated user (bearer token).',
+      description:
+        "Account profile, avatars and in-app notifications for the authenticated user, and the organization's " +
+        'API keys (bearer token).',
     },
     logger: deps.logger ?? { level: config.logLevel },
     bodyLimit: config.bodyLimitBytes,
     trustProxy: config.trustProxy,
+    ...(config.metricsToken === undefined ? {} : { metricsToken: config.metricsToken }),
     security: bearerSecurityScheme,
     readinessChecks: {
       database: () => deps.database.ping(),
@@ -62,13 +68,20 @@ export function buildApp(deps: MainApiDeps, config: MainApiConfig) {
   });
 
   app.register(sharedSchemas, {
-    schemas: [SuccessOnly, SuccessMessage, ...accountSharedSchemas, ...notificationSharedSchemas, AvatarUploadResponseSchema],
+    schemas: [
+      SuccessOnly,
+      SuccessMessage,
+      ...accountSharedSchemas,
+      ...notificationSharedSchemas,
+      AvatarUploadResponseSchema,
+      ...apiKeySharedSchemas,
+    ],
   });
 
   // CORS first: it answers preflight requests before authentication would refuse them.
   app.register(cors, {
     origin: config.corsOrigins.length > 0 ? config.corsOrigins : false,
-    methods: ['GET', 'HEAD', 'POST', 'PATCH', 'OPTIONS'],
+    methods: ['GET', 'HEAD', 'POST', 'PATCH', 'DELETE', 'OPTIONS'],
     exposedHeaders: ['x-request-id', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'retry-after'],
     maxAge: 600,
   });
@@ -77,11 +90,22 @@ export function buildApp(deps: MainApiDeps, config: MainApiConfig) {
       deps.tokenVerifier ??
       createTokenVerifier({ keys: config.auth.keys, issuer: config.auth.issuer, audience: config.auth.audience, now }),
   });
-  app.register(rateLimiting, { perMinute: config.rateLimitPerMinute, ...(redis === undefined ? {} : { redis }) });
+  app.register(rateLimiting, {
+    defaultPerMinute: config.rateLimitPerMinute,
+    namespace: 'main-api:rate-limit',
+    identify: (request) => {
+      const user = authenticatedUserOf(request);
+      return user === null ? null : { key: `user:${user.id}` };
+    },
+    metrics: app.metrics,
+    ...(redis === undefined ? {} : { redis }),
+  });
+  app.register(organizationAccess, { db });
 
   app.register(accountRoutes, { db, now });
   app.register(notificationRoutes, { db, now });
   app.register(avatarRoutes, { db, storage: deps.storage, maxBytes: config.avatars.maxBytes });
+  app.register(apiKeyRoutes, { db, now });
 
   return app;
 }

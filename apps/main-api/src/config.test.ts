@@ -51,6 +51,7 @@ describe('loadMainApiConfig', () => {
         BODY_LIMIT_BYTES: '2000',
         RATE_LIMIT_PER_MINUTE: '60',
         TRUST_PROXY: 'true',
+        METRICS_TOKEN: 'metrics-token-0123456789',
         MIGRATE_ON_START: 'true',
         AVATAR_LOCAL_DIR: 'uploads',
       },
@@ -68,6 +69,7 @@ describe('loadMainApiConfig', () => {
       bodyLimitBytes: 2000,
       rateLimitPerMinute: 60,
       trustProxy: true,
+      metricsToken: 'metrics-token-0123456789',
       migrateOnStart: true,
     });
   });

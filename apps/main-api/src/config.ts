@@ -44,6 +44,7 @@ export const MainApiEnvSchema = Type.Object({
   BODY_LIMIT_BYTES: Type.Integer({ minimum: 1, default: MEBIBYTE }),
   RATE_LIMIT_PER_MINUTE: Type.Integer({ minimum: 1, default: 300 }),
   TRUST_PROXY: Type.Boolean({ default: false }),
+  METRICS_TOKEN: Type.Optional(Type.String({ minLength: 16 })),
   MIGRATE_ON_START: Type.Boolean({ default: false }),
 });
 
@@ -83,6 +84,8 @@ export interface MainApiConfig {
   rateLimitPerMinute: number;
   /** Take the client address from X-Forwarded-For (behind a load balancer). */
   trustProxy: boolean;
+  /** When set, GET /metrics requires `Authorization: Bearer <metricsToken>`. */
+  metricsToken?: string;
   migrateOnStart: boolean;
 }
 
@@ -116,6 +119,7 @@ export function loadMainApiConfig(env: NodeJS.ProcessEnv = process.env, cwd = pr
     bodyLimitBytes: values.BODY_LIMIT_BYTES,
     rateLimitPerMinute: values.RATE_LIMIT_PER_MINUTE,
     trustProxy: values.TRUST_PROXY,
+    ...(values.METRICS_TOKEN === undefined ? {} : { metricsToken: values.METRICS_TOKEN }),
     migrateOnStart: values.MIGRATE_ON_START,
   };
 }

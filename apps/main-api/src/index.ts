@@ -23,4 +23,3 @@ export type { ObjectStorage, ObjectToStore, StoredObject } from './storage/objec
 export { createLocalFolderStorage, type LocalFolderStorageOptions } from './storage/local-folder.js';
 export { createS3Storage } from './storage/s3.js';
 export { createAvatarStorage } from './storage/from-config.js';
-export { createRedisClient, logRedisAvailability } from './redis.js';

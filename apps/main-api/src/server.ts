@@ -1,9 +1,9 @@
 // The composition root: reads config, opens the database, Redis and storage, builds the app and listens.
 import { createDatabase, migrateDatabase } from '@platform/db';
 import { ConfigError, listen } from '@platform/http';
+import { createRedisClient, logRedisAvailability } from '@platform/rate-limit';
 import { buildApp } from './app.js';
 import { loadMainApiConfig, type MainApiConfig } from './config.js';
-import { createRedisClient, logRedisAvailability } from './redis.js';
 import { createAvatarStorage } from './storage/from-config.js';
 
 async function main(): Promise<void> {

@@ -1,7 +1,14 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { type Database, type DatabaseHandle, users } from '@platform/db';
+import {
+  type Database,
+  type DatabaseHandle,
+  type MembershipRole,
+  memberships,
+  organizations,
+  users,
+} from '@platform/db';
 import { createTestDatabase } from '@platform/db/testing';
 import { buildApp, type MainApiDeps } from '../src/app.js';
 import { signAccessToken } from '../src/auth/tokens.js';
@@ -85,4 +92,24 @@ export async function insertUser(
   user: { id: string } & Partial<typeof users.$inferInsert>,
 ): Promise<void> {
   await db.insert(users).values({ email: `${user.id}@example.com`, ...user });
+}
+
+/** Inserts an organization (random id unless given) with the given members; returns its id. */
+export async function insertOrganization(
+  db: Database,
+  organization: { id?: string; name?: string; members?: { userId: string; role?: MembershipRole }[] } = {},
+): Promise<string> {
+  const [row] = await db
+    .insert(organizations)
+    .values({
+      name: organization.name ?? 'Test organization',
+      ...(organization.id === undefined ? {} : { id: organization.id }),
+    })
+    .returning({ id: organizations.id });
+  if (row === undefined) throw new Error('Inserting the organization returned no row');
+  const members = organization.members ?? [];
+  if (members.length > 0) {
+    await db.insert(memberships).values(members.map((member) => ({ organizationId: row.id, ...member })));
+  }
+  return row.id;
 }

@@ -99,6 +99,19 @@ describe('with an HS256 secret', () => {
     await expectUnauthorized(t, await header());
   });
 
+  it('refuses an unauthenticated request before reading its body', async () => {
+    for (const payload of ['{ not json', JSON.stringify({ firstName: 'x'.repeat(t.config.bodyLimitBytes) })]) {
+      const response = await t.app.inject({
+        method: 'PATCH',
+        url: '/v1/accounts/me',
+        headers: { authorization: 'Bearer not.a.jwt', 'content-type': 'application/json' },
+        payload,
+      });
+      expect(response.statusCode).toBe(401);
+      expect(response.json()).toMatchObject({ code: 'unauthorized' });
+    }
+  });
+
   it('keeps health, docs and the OpenAPI document public', async () => {
     for (const url of ['/healthz', '/readyz', '/openapi.json', '/docs']) {
       const response = await t.app.inject({ method: 'GET', url });

@@ -1,0 +1,112 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { Database } from '@platform/db';
+import { notFound, validationError } from '@platform/errors';
+import { errorResponses, SuccessMessage } from '@platform/http';
+import { bearerSecurity } from '../../route-schemas.js';
+import { ref } from '../../schema-ref.js';
+import {
+  API_KEY_NAME_MAX_LENGTH,
+  ApiKeyIdParams,
+  ApiKeyListSchema,
+  CreateApiKeyBodySchema,
+  CreatedApiKeySchema,
+  ListApiKeysQuerySchema,
+} from './schemas.js';
+import { issueApiKey, listApiKeys, normaliseApiKeyName, revokeOrganizationApiKey } from './service.js';
+
+export interface ApiKeyRoutesOptions {
+  db: Database;
+  now: () => Date;
+}
+
+export const API_KEY_CREATED = 'API key created. Copy the secret now: it is shown only once.';
+export const API_KEY_REVOKED = 'API key revoked';
+export const API_KEY_NOT_FOUND = 'API key not found';
+
+/**
+ * Management of the organization's keys for the backend service. Any member may create, list and revoke;
+ * the organization is the one named by X-Organization-Id (see plugins/organization-access.ts).
+ */
+export const apiKeyRoutes: FastifyPluginAsyncTypebox<ApiKeyRoutesOptions> = async (app, { db, now }) => {
+  const tags = ['api-keys'];
+  const config = { organization: true };
+
+  app.post(
+    '/v1/api-keys',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Create an API key for the organization',
+        description:
+          'The response carries the full secret; it is shown only this once (only a hash is stored). ' +
+          'Unknown body fields are refused.',
+        security: bearerSecurity,
+        body: CreateApiKeyBodySchema,
+        response: { 201: ref(CreatedApiKeySchema), ...errorResponses(400, 401, 403) },
+      },
+    },
+    async (request, reply) => {
+      const { environment, rateLimitPerMinute } = request.body;
+      const name = normaliseApiKeyName(request.body.name, API_KEY_NAME_MAX_LENGTH);
+      if (typeof name !== 'string') {
+        throw validationError(`body/name ${name.problem}`, [{ path: '/name', message: name.problem }]);
+      }
+      const created = await issueApiKey(db, {
+        organizationId: request.organization.id,
+        userId: request.user.id,
+        environment,
+        name,
+        ...(rateLimitPerMinute === undefined ? {} : { rateLimitPerMinute }),
+      });
+      request.log.info({ apiKeyId: created.id, organizationId: request.organization.id }, 'API key created');
+      return reply.code(201).send({ success: true as const, message: API_KEY_CREATED, data: created });
+    },
+  );
+
+  app.get(
+    '/v1/api-keys',
+    {
+      config,
+      schema: {
+        tags,
+        summary: "List the organization's API keys",
+        description:
+          'Newest first, with the prefix and last four characters only; never the secret. Active keys only ' +
+          'unless includeRevoked=true.',
+        security: bearerSecurity,
+        querystring: ListApiKeysQuerySchema,
+        response: { 200: ref(ApiKeyListSchema), ...errorResponses(400, 401, 403) },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      data: {
+        apiKeys: await listApiKeys(db, request.organization.id, { includeRevoked: request.query.includeRevoked }),
+      },
+    }),
+  );
+
+  app.delete(
+    '/v1/api-keys/:id',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Revoke an API key',
+        description:
+          'The key stops working at once. Revoking an already revoked key succeeds and keeps its first ' +
+          "revocation time. An unknown id and another organization's key give the same 404.",
+        security: bearerSecurity,
+        params: ApiKeyIdParams,
+        response: { 200: ref(SuccessMessage), ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request) => {
+      const revoked = await revokeOrganizationApiKey(db, request.organization.id, request.params.id, now());
+      if (!revoked) throw notFound(API_KEY_NOT_FOUND);
+      request.log.info({ apiKeyId: request.params.id, organizationId: request.organization.id }, 'API key revoked');
+      return { success: true as const, message: API_KEY_REVOKED };
+    },
+  );
+};

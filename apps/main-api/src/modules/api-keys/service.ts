@@ -1,0 +1,106 @@
+import { type ApiKeyEnvironment, apiKeys, createApiKey, type Database } from '@platform/db';
+import { and, desc, eq, isNull, sql } from 'drizzle-orm';
+import type { ApiKeyView, CreatedApiKeyView } from './schemas.js';
+
+export const DEFAULT_API_KEY_NAME = 'Default';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The visible start of every secret of an environment (`sk_live_`, `sk_test_`). */
+export function secretPrefixOf(environment: ApiKeyEnvironment): 'sk_live_' | 'sk_test_' {
+  return environment === 'live' ? 'sk_live_' : 'sk_test_';
+}
+
+export interface NewApiKeyRequest {
+  organizationId: string;
+  userId: string;
+  environment: ApiKeyEnvironment;
+  /** Already trimmed and checked. */
+  name: string;
+  rateLimitPerMinute?: number;
+}
+
+/** Creates a key for the organization; the returned secret is never available again. */
+export async function issueApiKey(db: Database, request: NewApiKeyRequest): Promise<CreatedApiKeyView> {
+  const created = await createApiKey(db, {
+    organizationId: request.organizationId,
+    environment: request.environment,
+    name: request.name,
+    createdByUserId: request.userId,
+    ...(request.rateLimitPerMinute === undefined ? {} : { rateLimitPerMinute: request.rateLimitPerMinute }),
+  });
+  return {
+    id: created.id,
+    name: created.name,
+    environment: created.environment,
+    secret: created.secret,
+    lastFour: created.lastFour,
+    prefix: secretPrefixOf(created.environment),
+    rateLimitPerMinute: created.rateLimitPerMinute,
+    createdAt: created.createdAt.toISOString(),
+  };
+}
+
+/** The organization's keys, newest first; revoked ones only when asked for. Selects no secret material. */
+export async function listApiKeys(
+  db: Database,
+  organizationId: string,
+  options: { includeRevoked: boolean },
+): Promise<ApiKeyView[]> {
+  const rows = await db
+    .select({
+      id: apiKeys.id,
+      name: apiKeys.name,
+      environment: apiKeys.environment,
+      lastFour: apiKeys.lastFour,
+      rateLimitPerMinute: apiKeys.rateLimitPerMinute,
+      createdAt: apiKeys.createdAt,
+      lastUsedAt: apiKeys.lastUsedAt,
+      revokedAt: apiKeys.revokedAt,
+    })
+    .from(apiKeys)
+    .where(
+      and(eq(apiKeys.organizationId, organizationId), options.includeRevoked ? undefined : isNull(apiKeys.revokedAt)),
+    )
+    .orderBy(desc(apiKeys.createdAt), desc(apiKeys.id));
+  return rows.map((row) => ({
+    id: row.id,
+    name: row.name,
+    environment: row.environment,
+    prefix: secretPrefixOf(row.environment),
+    lastFour: row.lastFour,
+    rateLimitPerMinute: row.rateLimitPerMinute,
+    createdAt: row.createdAt.toISOString(),
+    lastUsedAt: row.lastUsedAt?.toISOString() ?? null,
+    revokedAt: row.revokedAt?.toISOString() ?? null,
+  }));
+}
+
+/**
+ * Revokes one of the organization's keys. Revoking a key that is already revoked succeeds and keeps the first
+ * revocation time. False when the organization has no key with that id (including ids that are not UUIDs).
+ */
+export async function revokeOrganizationApiKey(
+  db: Database,
+  organizationId: string,
+  id: string,
+  now: Date,
+): Promise<boolean> {
+  if (!UUID.test(id)) return false;
+  const revoked = await db
+    .update(apiKeys)
+    .set({ revokedAt: sql`coalesce(${apiKeys.revokedAt}, ${now.toISOString()}::timestamptz)` })
+    .where(and(eq(apiKeys.id, id), eq(apiKeys.organizationId, organizationId)))
+    .returning({ id: apiKeys.id });
+  return revoked.length > 0;
+}
+
+/** The trimmed name, or what is wrong with it. No name at all means the default name. */
+export function normaliseApiKeyName(value: string | undefined, maxLength: number): string | { problem: string } {
+  if (value === undefined) return DEFAULT_API_KEY_NAME;
+  const name = value.trim();
+  const length = [...name].length;
+  if (length < 1 || length > maxLength) return { problem: `must be 1-${maxLength} characters after trimming spaces` };
+  if (/\p{Cc}/u.test(name)) return { problem: 'must not contain control characters' };
+  return name;
+}

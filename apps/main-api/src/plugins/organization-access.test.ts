@@ -1,0 +1,203 @@
+import { users } from '@platform/db';
+import { Type } from '@sinclair/typebox';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { buildApp } from '../app.js';
+import { createLocalFolderStorage } from '../storage/local-folder.js';
+import { authHeader, createTestApp, insertOrganization, insertUser, type TestApp } from '../../test/helpers.js';
+import { NOT_A_MEMBER } from './organization-access.js';
+
+const MEMBER = 'user_org_member';
+const OUTSIDER = 'user_org_outsider';
+const UNKNOWN_ORGANIZATION = '7d9f3c2a-1b4e-4c5d-8e6f-0a1b2c3d4e5f';
+
+let t: TestApp;
+let organizationId: string;
+let otherOrganizationId: string;
+
+beforeAll(async () => {
+  t = await createTestApp({
+    setup: (app) =>
+      app.register(async (routes) => {
+        const config = { organization: true };
+        routes.get('/v1/test/organization', { config }, async (request) => request.organization);
+        routes.post(
+          '/v1/test/organization',
+          {
+            config: { organization: true },
+            schema: { body: Type.Object({ amount: Type.Integer() }, { additionalProperties: false }) },
+          },
+          async (request) => request.organization,
+        );
+        routes.get(
+          '/v1/test/organization-with-headers',
+          {
+            config: { organization: true },
+            schema: {
+              headers: Type.Object({ 'x-trace': Type.Optional(Type.String({ description: 'A header of its own' })) }),
+            },
+          },
+          async (request) => request.organization,
+        );
+        routes.get('/v1/test/no-organization', async (request) => ({ organization: request.organization }));
+      }),
+  });
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+beforeEach(async () => {
+  await t.db.delete(users);
+  await insertUser(t.db, { id: MEMBER });
+  await insertUser(t.db, { id: OUTSIDER });
+  organizationId = await insertOrganization(t.db, { members: [{ userId: MEMBER, role: 'admin' }] });
+  otherOrganizationId = await insertOrganization(t.db, { members: [{ userId: OUTSIDER, role: 'owner' }] });
+});
+
+async function get(userId: string, organizationHeader?: string | string[]) {
+  return t.app.inject({
+    method: 'GET',
+    url: '/v1/test/organization',
+    headers: {
+      ...(await authHeader(userId)),
+      ...(organizationHeader === undefined ? {} : { 'x-organization-id': organizationHeader }),
+    },
+  });
+}
+
+function withoutRequestId(body: Record<string, unknown>) {
+  const { requestId, ...rest } = body;
+  expect(requestId).toEqual(expect.any(String));
+  return rest;
+}
+
+describe('organization guard', () => {
+  it("sets the organization and the user's role for a member", async () => {
+    const response = await get(MEMBER, organizationId);
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ id: organizationId, role: 'admin' });
+  });
+
+  it('accepts the id in upper case and reports it in canonical form', async () => {
+    const response = await get(MEMBER, organizationId.toUpperCase());
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ id: organizationId, role: 'admin' });
+  });
+
+  it.each([
+    ['missing', undefined, 'is required'],
+    ['empty', '', 'is required'],
+  ])('answers 400 naming the header when it is %s', async (_label, value, message) => {
+    const response = await get(MEMBER, value);
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({
+      success: false,
+      error: 'X-Organization-Id header is required',
+      code: 'validation_error',
+      requestId: response.headers['x-request-id'],
+      details: [{ path: 'headers/x-organization-id', message }],
+    });
+  });
+
+  it.each<[string, string | string[]]>([
+    ['not a UUID', 'org_123'],
+    ['a UUID with extra characters', `${'7d9f3c2a-1b4e-4c5d-8e6f-0a1b2c3d4e5f'} `],
+    ['a UUID without dashes', '7d9f3c2a1b4e4c5d8e6f0a1b2c3d4e5f'],
+    ['sent twice', ['7d9f3c2a-1b4e-4c5d-8e6f-0a1b2c3d4e5f', '7d9f3c2a-1b4e-4c5d-8e6f-0a1b2c3d4e5f']],
+  ])('answers 400 when the header is %s', async (_label, value) => {
+    const response = await get(MEMBER, value);
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toMatchObject({
+      error: 'X-Organization-Id header must be a UUID',
+      code: 'validation_error',
+      details: [{ path: 'headers/x-organization-id', message: 'must be a UUID' }],
+    });
+  });
+
+  it('answers the same 403 for an unknown organization and for one the user is not in', async () => {
+    const unknown = await get(MEMBER, UNKNOWN_ORGANIZATION);
+    const notMember = await get(MEMBER, otherOrganizationId);
+    expect(unknown.statusCode).toBe(403);
+    expect(notMember.statusCode).toBe(403);
+    expect(withoutRequestId(unknown.json())).toEqual({ success: false, error: NOT_A_MEMBER, code: 'forbidden' });
+    expect(withoutRequestId(notMember.json())).toEqual(withoutRequestId(unknown.json()));
+    expect(notMember.headers['content-length']).toBe(unknown.headers['content-length']);
+  });
+
+  it('refuses a member of another organization even though they belong to one', async () => {
+    const response = await get(OUTSIDER, organizationId);
+    expect(response.statusCode).toBe(403);
+    expect((await get(OUTSIDER, otherOrganizationId)).json()).toEqual({ id: otherOrganizationId, role: 'owner' });
+  });
+
+  it('checks membership before the body, so a non-member learns nothing about the input rules', async () => {
+    const send = async (userId: string, payload: unknown) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/v1/test/organization',
+        headers: { ...(await authHeader(userId)), 'x-organization-id': organizationId },
+        payload: payload as object,
+      });
+    expect((await send(OUTSIDER, { amount: 'many' })).statusCode).toBe(403);
+    const invalid = await send(MEMBER, { amount: 'many' });
+    expect(invalid.statusCode).toBe(400);
+    expect(invalid.json().details).toEqual([{ path: '/amount', message: 'must be integer' }]);
+    expect((await send(MEMBER, { amount: 5 })).json()).toEqual({ id: organizationId, role: 'admin' });
+  });
+
+  it('asks for the token first: 401 without one, header or not', async () => {
+    for (const headers of [{}, { 'x-organization-id': organizationId }]) {
+      const response = await t.app.inject({ method: 'GET', url: '/v1/test/organization', headers });
+      expect(response.statusCode).toBe(401);
+      expect(response.json().code).toBe('unauthorized');
+    }
+  });
+
+  it('leaves routes that do not opt in alone', async () => {
+    const response = await t.app.inject({
+      method: 'GET',
+      url: '/v1/test/no-organization',
+      headers: { ...(await authHeader(MEMBER)), 'x-organization-id': 'not-a-uuid' },
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ organization: null });
+  });
+
+  it("keeps a route's own headers and adds the organization header to them", async () => {
+    const response = await t.app.inject({
+      method: 'GET',
+      url: '/v1/test/organization-with-headers',
+      headers: { ...(await authHeader(MEMBER)), 'x-organization-id': organizationId, 'x-trace': 'abc' },
+    });
+    expect(response.statusCode).toBe(200);
+    const document = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json();
+    const parameters = document.paths['/v1/test/organization-with-headers'].get.parameters as { name: string }[];
+    expect(parameters.map((parameter) => parameter.name).sort()).toEqual(['x-organization-id', 'x-trace']);
+  });
+
+  it('documents the header as a required UUID header parameter', async () => {
+    const document = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json();
+    const parameters = document.paths['/v1/test/organization'].post.parameters as Record<string, unknown>[];
+    expect(parameters).toContainEqual(
+      expect.objectContaining({
+        in: 'header',
+        name: 'x-organization-id',
+        required: true,
+        schema: expect.objectContaining({ type: 'string', pattern: expect.stringContaining('[0-9a-fA-F]{8}') }),
+      }),
+    );
+    expect(document.paths['/v1/test/no-organization'].get.parameters ?? []).toEqual([]);
+  });
+});
+
+describe('organization guard setup', () => {
+  it('refuses a route that is both public and organization-scoped', async () => {
+    const storage = createLocalFolderStorage({ directory: t.avatarDir, publicUrl: t.config.publicUrl });
+    const app = buildApp({ database: t.database, storage }, t.config);
+    app.register(async (routes) => {
+      routes.get('/v1/test/both', { config: { public: true, organization: true } }, async () => ({}));
+    });
+    await expect(app.ready()).rejects.toThrow(/cannot be both public and organization-scoped/);
+    await app.close();
+  });
+});
