@@ -8,7 +8,8 @@ export default defineConfig({
   ssr: { resolve: { conditions: ['source', 'node', 'default'], externalConditions: ['source'] } },
   test: {
     environment: 'node',
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // Generous: CI runs every package's suite at once on two cores, and PGlite migrations are CPU-bound.
+    testTimeout: 120_000,
+    hookTimeout: 120_000,
   },
 });
