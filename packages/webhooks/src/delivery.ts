@@ -1,0 +1,331 @@
+import { performance } from 'node:perf_hooks';
+import {
+  type ApiKeyEnvironment,
+  type Database,
+  disabledWebhookTargets,
+  type WebhookEndpoint,
+  webhookDeliveryAttempts,
+  webhookEvents,
+} from '@platform/db';
+import { and, asc, eq, inArray, isNull, lte, or } from 'drizzle-orm';
+import { ensureWebhookEndpoint, signingSecretsOf } from './endpoints.js';
+import { createWebhookSender, type WebhookSender } from './http-sender.js';
+import type { WebhookEventBody } from './outbox.js';
+import { MAX_ATTEMPTS, retryDelayMs } from './retry-schedule.js';
+import { signWebhook } from './signature.js';
+import { type HostResolver, WebhookTargetRefusedError } from './target-guard.js';
+
+/** The logging the worker needs; a pino or Fastify logger fits. */
+export interface WebhookLogger {
+  info(details: Record<string, unknown>, message: string): void;
+  warn(details: Record<string, unknown>, message: string): void;
+  error(details: Record<string, unknown>, message: string): void;
+}
+
+export interface WebhookDeliveryOptions {
+  db: Database;
+  /** Allow http and private or loopback targets (local runs and tests only). */
+  allowPrivateTargets: boolean;
+  now?: () => Date;
+  logger?: WebhookLogger;
+  /** Pause between polls when the last one found less than a full batch; default 1 s. */
+  intervalMs?: number;
+  /** Events claimed (and sent in parallel) per poll; default 20. */
+  batchSize?: number;
+  /** How long a claim keeps other instances off an event; default 60 s, well above the send timeout. */
+  leaseMs?: number;
+  /** Replaces the HTTP client (the SSRF guard lives in the default one). */
+  send?: WebhookSender;
+  /** Replaces DNS for the default HTTP client (tests). */
+  resolve?: HostResolver;
+  /** Source of the retry jitter, in [0, 1); default Math.random. */
+  random?: () => number;
+}
+
+export interface DeliveryRunSummary {
+  /** Events this run claimed. */
+  claimed: number;
+  delivered: number;
+  /** Failed tries with another try scheduled. */
+  retrying: number;
+  /** Events given up on (last try failed, 410 Gone, disabled or refused target, no URL). */
+  failed: number;
+}
+
+export interface WebhookDelivery {
+  /** Claims the due events (one batch) and sends them. Safe to run on several instances at once. */
+  runOnce(): Promise<DeliveryRunSummary>;
+  /** Polls every `intervalMs` until stopped (timers do not keep the process alive). */
+  start(): void;
+  /** Stops polling and waits for sends in flight. */
+  stop(): Promise<void>;
+}
+
+const DEFAULT_INTERVAL_MS = 1000;
+const DEFAULT_BATCH_SIZE = 20;
+const DEFAULT_LEASE_MS = 60_000;
+
+export const NO_TARGET_ERROR =
+  'No callback URL: the session has no callbackUrl and the organization has no default endpoint for this environment';
+
+type Outcome = 'delivered' | 'retrying' | 'failed' | 'lost';
+type ClaimedEvent = Pick<
+  typeof webhookEvents.$inferSelect,
+  'id' | 'organizationId' | 'environment' | 'payload' | 'targetUrl' | 'attempts'
+>;
+
+/**
+ * The outbox's delivery worker. Each poll claims due events with `FOR UPDATE SKIP LOCKED` and sets a lease in
+ * the same statement, which commits before anything is sent; the result of each try is written afterwards,
+ * only if the lease is still this worker's. Instances that poll together therefore never send one try twice.
+ * A worker that dies mid-send leaves its lease to expire, and the event is tried again: delivery is at least
+ * once, and receivers dedupe by `webhook-id`.
+ */
+export function createWebhookDelivery(options: WebhookDeliveryOptions): WebhookDelivery {
+  const { db } = options;
+  const now = options.now ?? (() => new Date());
+  const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
+  const intervalMs = options.intervalMs ?? DEFAULT_INTERVAL_MS;
+  const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
+  const random = options.random ?? Math.random;
+  const send =
+    options.send ??
+    createWebhookSender({
+      allowPrivateTargets: options.allowPrivateTargets,
+      ...(options.resolve === undefined ? {} : { resolve: options.resolve }),
+    });
+  const running = new Set<Promise<unknown>>();
+  let timer: NodeJS.Timeout | undefined;
+  let polling = false;
+
+  async function claimDueEvents(): Promise<{ events: ClaimedEvent[]; leaseUntil: Date }> {
+    const claimedAt = now();
+    const leaseUntil = new Date(claimedAt.getTime() + leaseMs);
+    const due = db
+      .select({ id: webhookEvents.id })
+      .from(webhookEvents)
+      .where(
+        and(
+          eq(webhookEvents.status, 'pending'),
+          lte(webhookEvents.nextAttemptAt, claimedAt),
+          or(isNull(webhookEvents.lockedUntil), lte(webhookEvents.lockedUntil, claimedAt)),
+        ),
+      )
+      .orderBy(asc(webhookEvents.nextAttemptAt), asc(webhookEvents.id))
+      .limit(batchSize)
+      .for('update', { skipLocked: true });
+    // One statement, so the claim is committed before any network call.
+    const events = await db
+      .update(webhookEvents)
+      .set({ lockedUntil: leaseUntil })
+      .where(inArray(webhookEvents.id, due))
+      .returning({
+        id: webhookEvents.id,
+        organizationId: webhookEvents.organizationId,
+        environment: webhookEvents.environment,
+        payload: webhookEvents.payload,
+        targetUrl: webhookEvents.targetUrl,
+        attempts: webhookEvents.attempts,
+      });
+    return { events, leaseUntil };
+  }
+
+  async function deliver(
+    event: ClaimedEvent,
+    leaseUntil: Date,
+    endpointOf: (organizationId: string, environment: ApiKeyEnvironment) => Promise<WebhookEndpoint>,
+  ): Promise<Outcome> {
+    const stillOurs = and(
+      eq(webhookEvents.id, event.id),
+      eq(webhookEvents.status, 'pending'),
+      eq(webhookEvents.lockedUntil, leaseUntil),
+    );
+    const giveUp = async (lastError: string): Promise<Outcome> => {
+      const updated = await db
+        .update(webhookEvents)
+        .set({ status: 'failed', lastError, lockedUntil: null })
+        .where(stillOurs)
+        .returning({ id: webhookEvents.id });
+      return updated.length > 0 ? 'failed' : 'lost';
+    };
+
+    const endpoint = await endpointOf(event.organizationId, event.environment);
+    const url = event.targetUrl ?? endpoint.defaultUrl;
+    if (url === null) return giveUp(NO_TARGET_ERROR);
+
+    const [disabled] = await db
+      .select({ reason: disabledWebhookTargets.reason, createdAt: disabledWebhookTargets.createdAt })
+      .from(disabledWebhookTargets)
+      .where(
+        and(
+          eq(disabledWebhookTargets.organizationId, event.organizationId),
+          eq(disabledWebhookTargets.environment, event.environment),
+          eq(disabledWebhookTargets.url, url),
+        ),
+      );
+    if (disabled !== undefined) {
+      return giveUp(`Not sent: ${url} is disabled since ${disabled.createdAt.toISOString()} (${disabled.reason})`);
+    }
+
+    const body = bodyOf(event.payload as WebhookEventBody);
+    const sentAt = now();
+    const headers = signWebhook({ id: event.id, body, secrets: signingSecretsOf(endpoint, sentAt), sentAt });
+    const started = performance.now();
+    let status: number | null = null;
+    let error: string | null = null;
+    let refused = false;
+    try {
+      status = (await send({ url, headers, body })).status;
+    } catch (caught) {
+      refused = caught instanceof WebhookTargetRefusedError;
+      error = caught instanceof Error ? caught.message : String(caught);
+    }
+    const durationMs = Math.round(performance.now() - started);
+    const finishedAt = now();
+    const attempt = event.attempts + 1;
+    const result = classify(status, error, refused, attempt);
+    const nextDelay = result.kind === 'retry' ? retryDelayMs(attempt, random) : null;
+
+    return db.transaction(async (tx) => {
+      await tx.insert(webhookDeliveryAttempts).values({
+        eventId: event.id,
+        attempt,
+        url,
+        responseStatus: status,
+        error,
+        durationMs,
+        createdAt: finishedAt,
+      });
+      if (result.kind === 'gone') {
+        await tx
+          .insert(disabledWebhookTargets)
+          .values({
+            organizationId: event.organizationId,
+            environment: event.environment,
+            url,
+            reason: `answered 410 Gone to ${event.id}`,
+            createdAt: finishedAt,
+          })
+          .onConflictDoNothing();
+      }
+      const common = { attempts: attempt, lastResponseStatus: status, lockedUntil: null };
+      const finalError = result.kind === 'retry' ? `${result.error}; gave up after ${MAX_ATTEMPTS} tries` : null;
+      const changes =
+        result.kind === 'delivered'
+          ? { ...common, status: 'delivered' as const, deliveredAt: finishedAt, lastError: null }
+          : nextDelay === null
+            ? { ...common, status: 'failed' as const, lastError: finalError ?? result.error }
+            : { ...common, lastError: result.error, nextAttemptAt: new Date(finishedAt.getTime() + nextDelay) };
+      const updated = await tx.update(webhookEvents).set(changes).where(stillOurs).returning({ id: webhookEvents.id });
+      if (updated.length === 0) return 'lost';
+      return result.kind === 'delivered' ? 'delivered' : nextDelay === null ? 'failed' : 'retrying';
+    });
+  }
+
+  async function runOnce(): Promise<DeliveryRunSummary> {
+    const work = (async () => {
+      const { events, leaseUntil } = await claimDueEvents();
+      // One endpoint lookup per organization and environment per run.
+      const endpoints = new Map<string, Promise<WebhookEndpoint>>();
+      const endpointOf = (organizationId: string, environment: ApiKeyEnvironment) => {
+        const key = `${organizationId}:${environment}`;
+        let endpoint = endpoints.get(key);
+        if (endpoint === undefined) {
+          endpoint = ensureWebhookEndpoint(db, { organizationId, environment });
+          endpoints.set(key, endpoint);
+        }
+        return endpoint;
+      };
+      const outcomes = await Promise.all(
+        events.map((event) =>
+          deliver(event, leaseUntil, endpointOf).catch((error: unknown) => {
+            // The lease runs out and a later poll tries again.
+            options.logger?.error({ err: error, eventId: event.id }, 'Webhook delivery failed unexpectedly');
+            return 'lost' as const;
+          }),
+        ),
+      );
+      for (const [index, outcome] of outcomes.entries()) {
+        const event = events[index]!;
+        if (outcome === 'lost') options.logger?.warn({ eventId: event.id }, 'Webhook event left for a later poll');
+        else if (outcome === 'failed') options.logger?.warn({ eventId: event.id }, 'Webhook event failed for good');
+      }
+      return {
+        claimed: events.length,
+        delivered: outcomes.filter((outcome) => outcome === 'delivered').length,
+        retrying: outcomes.filter((outcome) => outcome === 'retrying').length,
+        failed: outcomes.filter((outcome) => outcome === 'failed').length,
+      };
+    })();
+    running.add(work);
+    try {
+      return await work;
+    } finally {
+      running.delete(work);
+    }
+  }
+
+  async function poll(): Promise<void> {
+    timer = undefined;
+    let fullBatch = false;
+    try {
+      fullBatch = (await runOnce()).claimed === batchSize;
+    } catch (error) {
+      options.logger?.error({ err: error }, 'Webhook delivery poll failed');
+    }
+    if (polling) schedule(fullBatch ? 0 : intervalMs);
+  }
+
+  function schedule(delayMs: number): void {
+    timer = setTimeout(() => void poll(), delayMs);
+    timer.unref();
+  }
+
+  return {
+    runOnce,
+    start() {
+      if (polling) return;
+      polling = true;
+      schedule(0);
+    },
+    async stop() {
+      polling = false;
+      if (timer !== undefined) clearTimeout(timer);
+      timer = undefined;
+      await Promise.allSettled([...running]);
+    },
+  };
+}
+
+/** Creates the worker and starts polling. */
+export function startWebhookDelivery(options: WebhookDeliveryOptions): WebhookDelivery {
+  const delivery = createWebhookDelivery(options);
+  delivery.start();
+  return delivery;
+}
+
+/** The exact text sent and signed: the stored body with its fields in their documented order. */
+export function bodyOf(payload: WebhookEventBody): string {
+  return JSON.stringify({ id: payload.id, type: payload.type, timestamp: payload.timestamp, data: payload.data });
+}
+
+type Classified =
+  | { kind: 'delivered' }
+  | { kind: 'gone'; error: string }
+  | { kind: 'refused'; error: string }
+  | { kind: 'retry'; error: string };
+
+function classify(status: number | null, error: string | null, refused: boolean, attempt: number): Classified {
+  if (status !== null && status >= 200 && status < 300) return { kind: 'delivered' };
+  if (status === 410) {
+    return { kind: 'gone', error: 'The target answered 410 Gone: it is disabled and gets no more events' };
+  }
+  if (refused) return { kind: 'refused', error: `Refused: ${error ?? 'target not allowed'}` };
+  const what =
+    status === null
+      ? (error ?? 'Request failed')
+      : status >= 300 && status < 400
+        ? `HTTP ${status} (redirects are not followed)`
+        : `HTTP ${status}`;
+  return { kind: 'retry', error: `Try ${attempt}: ${what}` };
+}

@@ -1,0 +1,74 @@
+import { randomBytes } from 'node:crypto';
+import { type ApiKeyEnvironment, type DatabaseExecutor, webhookEvents } from '@platform/db';
+
+/** The JSON body of every callback (DECISIONS 11); `id` is also the `webhook-id` header. */
+export interface WebhookEventBody {
+  id: string;
+  type: string;
+  /** When the event happened (ISO 8601), not when this attempt was sent. */
+  timestamp: string;
+  data: Record<string, unknown>;
+}
+
+export interface EnqueueWebhookEventInput {
+  organizationId: string;
+  environment: ApiKeyEnvironment;
+  /** e.g. `verification_session.verified`. */
+  type: string;
+  data: Record<string, unknown>;
+  /** The session's callbackUrl; null sends to the organization's default endpoint as it is at delivery time. */
+  targetUrl: string | null;
+  now: Date;
+}
+
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+const TIME_CHARS = 9;
+const RANDOM_CHARS = 18;
+
+/**
+ * `msg_` + 27 base62 characters: the event time in milliseconds (so ids sort roughly by time, like a ULID)
+ * followed by 18 random characters (~107 bits).
+ */
+export function newWebhookEventId(now: Date = new Date()): string {
+  let time = '';
+  for (let value = Math.max(0, Math.floor(now.getTime())); time.length < TIME_CHARS; value = Math.floor(value / 62)) {
+    time = BASE62[value % 62]! + time;
+  }
+  let random = '';
+  while (random.length < RANDOM_CHARS) {
+    for (const byte of randomBytes(RANDOM_CHARS * 2)) {
+      // 248 = 4 * 62: bytes above it are skipped so every character is equally likely.
+      if (byte < 248 && random.length < RANDOM_CHARS) random += BASE62[byte % 62]!;
+    }
+  }
+  return `msg_${time}${random}`;
+}
+
+/**
+ * Writes an event to the outbox. Call it with the transaction that makes the change the event reports, so
+ * the event exists exactly when the change does; the delivery worker sends it afterwards (no network call
+ * happens here). The stored payload is the exact body that will be sent and signed.
+ */
+export async function enqueueWebhookEvent(
+  tx: DatabaseExecutor,
+  input: EnqueueWebhookEventInput,
+): Promise<{ id: string }> {
+  const id = newWebhookEventId(input.now);
+  const payload: WebhookEventBody = {
+    id,
+    type: input.type,
+    timestamp: input.now.toISOString(),
+    data: input.data,
+  };
+  await tx.insert(webhookEvents).values({
+    id,
+    organizationId: input.organizationId,
+    environment: input.environment,
+    type: input.type,
+    payload,
+    targetUrl: input.targetUrl,
+    nextAttemptAt: input.now,
+    createdAt: input.now,
+  });
+  return { id };
+}
