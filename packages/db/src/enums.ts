@@ -56,3 +56,31 @@ export type VerificationStatus = (typeof verificationStatuses)[number];
 
 export const webhookEventStatuses = ['pending', 'delivered', 'failed'] as const;
 export type WebhookEventStatus = (typeof webhookEventStatuses)[number];
+
+/** How a payment was asked for (POST /v1/billing/pay `method`). */
+export const paymentMethodKinds = ['card', 'mobile_money', 'saved_method'] as const;
+export type PaymentMethodKind = (typeof paymentMethodKinds)[number];
+
+/** What actually moves the money: a card, or an M-Pesa STK push. A saved method is one of the two. */
+export const paymentChannels = ['card', 'mobile_money'] as const;
+export type PaymentChannel = (typeof paymentChannels)[number];
+
+/** pending -> succeeded | failed | cancelled | expired; a late success may still move expired -> succeeded. */
+export const paymentStatuses = ['pending', 'succeeded', 'failed', 'cancelled', 'expired'] as const;
+export type PaymentStatus = (typeof paymentStatuses)[number];
+
+export const paymentPurposes = ['wallet_topup', 'mail_subscription'] as const;
+export type PaymentPurpose = (typeof paymentPurposes)[number];
+
+export const paymentProviders = ['paystack', 'daraja', 'sandbox'] as const;
+export type PaymentProvider = (typeof paymentProviders)[number];
+
+/** What a payment event records: its creation, the provider's answers and events, and every status change. */
+export const paymentEventTypes = [
+  'created',
+  'provider_accepted',
+  'provider_error',
+  'provider_event',
+  'status_changed',
+] as const;
+export type PaymentEventType = (typeof paymentEventTypes)[number];

@@ -10,4 +10,5 @@ export * from './mail-subscriptions.js';
 export * from './wallets.js';
 export * from './verification.js';
 export * from './webhooks.js';
+export * from './payments.js';
 export * from './relations.js';

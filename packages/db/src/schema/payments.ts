@@ -1,0 +1,177 @@
+import { sql } from 'drizzle-orm';
+import { check, index, integer, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  billingCycles,
+  mailPlans,
+  paymentChannels,
+  paymentEventTypes,
+  paymentMethodKinds,
+  paymentProviders,
+  paymentPurposes,
+  paymentStatuses,
+} from '../enums.js';
+import { createdAt, isOneOf, timestamptz } from './columns.js';
+import { organizations } from './organizations.js';
+import { users } from './users.js';
+import { kes } from './wallets.js';
+
+/**
+ * A card or M-Pesa number an organization can pay with again. Cards come from a provider's reusable
+ * authorization (`authorization_code` is a secret: it is never returned by the API); numbers from a
+ * successful M-Pesa payment. Removing one sets `deleted_at`; payments keep pointing at it.
+ */
+export const paymentMethods = pgTable(
+  'payment_methods',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    type: text('type', { enum: paymentChannels }).notNull(),
+    /** The provider that can charge it (cards are bound to the provider that issued the authorization). */
+    provider: text('provider', { enum: paymentProviders }).notNull(),
+    /** What makes two saves the same method: the card's provider signature, or the phone number. */
+    fingerprint: text('fingerprint').notNull(),
+    authorizationCode: text('authorization_code'),
+    /** The email the authorization belongs to; the provider requires it to charge the card again. */
+    customerEmail: text('customer_email'),
+    brand: text('brand'),
+    last4: text('last4'),
+    expMonth: integer('exp_month'),
+    expYear: integer('exp_year'),
+    bank: text('bank'),
+    /** `254` + 9 digits. */
+    phone: text('phone'),
+    createdByUserId: text('created_by_user_id').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    updatedAt: timestamptz('updated_at').notNull().defaultNow(),
+    lastUsedAt: timestamptz('last_used_at'),
+    deletedAt: timestamptz('deleted_at'),
+  },
+  (table) => [
+    // One live entry per card or number; saving it again refreshes that entry.
+    uniqueIndex('payment_methods_active_unique')
+      .on(table.organizationId, table.type, table.fingerprint)
+      .where(sql`${table.deletedAt} is null`),
+    index('payment_methods_organization_idx').on(table.organizationId, table.createdAt.desc(), table.id.desc()),
+    check('payment_methods_type_check', isOneOf(table.type, paymentChannels)),
+    check('payment_methods_provider_check', isOneOf(table.provider, paymentProviders)),
+    check(
+      'payment_methods_details_check',
+      sql`(${table.type} = 'card' and ${table.authorizationCode} is not null and ${table.last4} is not null)
+        or (${table.type} = 'mobile_money' and ${table.phone} is not null)`,
+    ),
+    check('payment_methods_phone_check', sql`${table.phone} is null or ${table.phone} ~ '^254[0-9]{9}$'`),
+  ],
+);
+
+/**
+ * One payment: its amount in whole KES, what it pays for, how, and where it stands. `reference`
+ * (`PAY-<uuid>`) is ours and is sent to the provider; `provider_reference` is the provider's handle on it
+ * (Paystack: our reference; Daraja: the CheckoutRequestID). `next_check_at` is when the reconciliation job
+ * next asks the provider about a payment that is still pending.
+ */
+export const payments = pgTable(
+  'payments',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    reference: text('reference').notNull().unique(),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    /** The user who started the payment; notified when it succeeds. */
+    userId: text('user_id').references(() => users.id, { onDelete: 'set null' }),
+    method: text('method', { enum: paymentMethodKinds }).notNull(),
+    channel: text('channel', { enum: paymentChannels }).notNull(),
+    purpose: text('purpose', { enum: paymentPurposes }).notNull(),
+    provider: text('provider', { enum: paymentProviders }).notNull(),
+    status: text('status', { enum: paymentStatuses }).notNull().default('pending'),
+    amount: kes('amount').notNull(),
+    currency: text('currency').notNull().default('KES'),
+    /** The M-Pesa number prompted (`254` + 9 digits). */
+    phone: text('phone'),
+    /** The saved method charged, or the one this payment saved. */
+    paymentMethodId: uuid('payment_method_id').references(() => paymentMethods.id, { onDelete: 'set null' }),
+    /** Terms of a mail subscription purchase. */
+    plan: text('plan', { enum: mailPlans }),
+    seats: integer('seats'),
+    billingCycle: text('billing_cycle', { enum: billingCycles }),
+    providerReference: text('provider_reference'),
+    /** The short reference shown in the M-Pesa prompt (at most 12 characters). */
+    accountReference: text('account_reference'),
+    checkoutUrl: text('checkout_url'),
+    failureReason: text('failure_reason'),
+    nextCheckAt: timestamptz('next_check_at').notNull(),
+    createdAt: createdAt(),
+    updatedAt: timestamptz('updated_at').notNull().defaultNow(),
+    completedAt: timestamptz('completed_at'),
+  },
+  (table) => [
+    uniqueIndex('payments_provider_reference_unique').on(table.provider, table.providerReference),
+    index('payments_organization_idx').on(table.organizationId, table.createdAt.desc()),
+    // The reconciliation job's queue: pending payments by when they are due for a check.
+    index('payments_due_check_idx')
+      .on(table.nextCheckAt)
+      .where(sql`${table.status} = 'pending'`),
+    index('payments_account_reference_idx').on(table.accountReference),
+    check('payments_reference_check', sql`${table.reference} ~ '^PAY-[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$'`),
+    check('payments_method_check', isOneOf(table.method, paymentMethodKinds)),
+    check('payments_channel_check', isOneOf(table.channel, paymentChannels)),
+    check('payments_method_channel_check', sql`${table.method} = 'saved_method' or ${table.method} = ${table.channel}`),
+    check('payments_purpose_check', isOneOf(table.purpose, paymentPurposes)),
+    check('payments_provider_check', isOneOf(table.provider, paymentProviders)),
+    check('payments_status_check', isOneOf(table.status, paymentStatuses)),
+    check('payments_amount_check', sql`${table.amount} > 0`),
+    check('payments_currency_check', sql`${table.currency} = 'KES'`),
+    check('payments_phone_check', sql`${table.phone} is null or ${table.phone} ~ '^254[0-9]{9}$'`),
+    check('payments_mobile_money_phone_check', sql`${table.channel} <> 'mobile_money' or ${table.phone} is not null`),
+    check(
+      'payments_subscription_terms_check',
+      sql`(${table.purpose} = 'mail_subscription') = (${table.plan} is not null and ${table.seats} is not null and ${table.billingCycle} is not null)`,
+    ),
+    check('payments_plan_check', sql`${table.plan} is null or ${isOneOf(table.plan, mailPlans)}`),
+    check('payments_billing_cycle_check', sql`${table.billingCycle} is null or ${isOneOf(table.billingCycle, billingCycles)}`),
+    check('payments_seats_check', sql`${table.seats} is null or ${table.seats} between 1 and 1000000`),
+    check('payments_account_reference_check', sql`${table.accountReference} is null or char_length(${table.accountReference}) <= 12`),
+    check('payments_completed_at_check', sql`(${table.status} = 'pending') = (${table.completedAt} is null)`),
+  ],
+);
+
+/**
+ * The history of a payment: its creation, every answer and event from the provider, and every status
+ * change. `provider_event_key` is unique, so a provider event delivered twice is recorded once and
+ * recognised as a duplicate. Events that match no payment (an authentic callback for an unknown checkout)
+ * are kept with `payment_id` null for support.
+ */
+export const paymentEvents = pgTable(
+  'payment_events',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    paymentId: uuid('payment_id').references(() => payments.id, { onDelete: 'cascade' }),
+    type: text('type', { enum: paymentEventTypes }).notNull(),
+    /** Who or what caused it: `api`, `paystack_webhook`, `daraja_callback`, `daraja_query`, `reconciliation`, ... */
+    source: text('source').notNull(),
+    fromStatus: text('from_status', { enum: paymentStatuses }),
+    toStatus: text('to_status', { enum: paymentStatuses }),
+    providerEventKey: text('provider_event_key').unique(),
+    payload: jsonb('payload'),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    index('payment_events_payment_idx').on(table.paymentId, table.createdAt),
+    check('payment_events_type_check', isOneOf(table.type, paymentEventTypes)),
+    check('payment_events_from_status_check', sql`${table.fromStatus} is null or ${isOneOf(table.fromStatus, paymentStatuses)}`),
+    check('payment_events_to_status_check', sql`${table.toStatus} is null or ${isOneOf(table.toStatus, paymentStatuses)}`),
+    check(
+      'payment_events_transition_check',
+      sql`(${table.type} = 'status_changed') = (${table.toStatus} is not null)`,
+    ),
+  ],
+);
+
+export type PaymentMethod = typeof paymentMethods.$inferSelect;
+export type NewPaymentMethod = typeof paymentMethods.$inferInsert;
+export type Payment = typeof payments.$inferSelect;
+export type NewPayment = typeof payments.$inferInsert;
+export type PaymentEvent = typeof paymentEvents.$inferSelect;
+export type NewPaymentEvent = typeof paymentEvents.$inferInsert;
