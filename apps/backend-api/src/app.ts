@@ -6,8 +6,13 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { BackendApiConfig } from './config.js';
 import { folderQuotasOf } from './modules/drive/quota.js';
 import { driveRoutes } from './modules/drive/routes.js';
+import { hostedPageRoutes } from './modules/verification/hosted-page/routes.js';
+import { verificationRoutes } from './modules/verification/routes.js';
+import { verificationSettingsOf } from './modules/verification/settings.js';
+import { walletRoutes } from './modules/wallet/routes.js';
 import { apiKeyAuthentication, apiKeyOf, API_KEY_HEADER } from './plugins/api-key-authentication.js';
 import { idempotentRequests } from './plugins/idempotency.js';
+import { webhookDelivery } from './plugins/webhook-delivery.js';
 
 export interface BackendApiDeps {
   database: DatabaseHandle;
@@ -63,6 +68,18 @@ export function buildApp(deps: BackendApiDeps, config: BackendApiConfig) {
     onReplay: () => app.metrics.idempotentReplays.inc(),
   });
   app.register(driveRoutes, { db: deps.database.db, now, quotas: folderQuotasOf(config) });
+  const verification = verificationSettingsOf(config);
+  app.register(walletRoutes, { db: deps.database.db });
+  app.register(verificationRoutes, { db: deps.database.db, now, ...verification });
+  app.register(hostedPageRoutes, { db: deps.database.db, now, ...verification });
+  app.register(webhookDelivery, {
+    db: deps.database.db,
+    now,
+    enabled: config.WEBHOOK_DELIVERY_ENABLED,
+    allowPrivateTargets: config.WEBHOOK_ALLOW_PRIVATE_TARGETS,
+    intervalMs: config.WEBHOOK_DELIVERY_INTERVAL_MS,
+    batchSize: config.WEBHOOK_DELIVERY_BATCH_SIZE,
+  });
   return app;
 }
 

@@ -26,6 +26,29 @@ export const BackendApiConfigSchema = Type.Object({
   FOLDER_QUOTA_CORE: Type.Integer({ minimum: 0, default: 100 }),
   FOLDER_QUOTA_GROWTH: Type.Integer({ minimum: 0, default: 1_000 }),
   FOLDER_QUOTA_SCALE: Type.Integer({ minimum: 0, default: 10_000 }),
+  /** Where the hosted verification page is served (`{verify_url}`); unset: http://localhost:<PORT>. */
+  VERIFY_URL: Type.Optional(Type.String({ format: 'uri', pattern: '^https?://' })),
+  /** Default price of a session in whole KES; an organization's own price in verification_prices wins. */
+  VERIFICATION_PRICE_KYC: Type.Integer({ minimum: 1, default: 50 }),
+  VERIFICATION_PRICE_KYB: Type.Integer({ minimum: 1, default: 200 }),
+  /** A session still pending or awaiting input this long after creation expires and its hold is released. */
+  VERIFICATION_SESSION_TTL_HOURS: Type.Integer({ minimum: 1, maximum: 720, default: 24 }),
+  /** How often this instance runs the session expiry job; 0 leaves it to other instances. */
+  VERIFICATION_EXPIRY_INTERVAL_MS: Type.Integer({ minimum: 0, default: 60_000 }),
+  /** The platform's own organization: its live kyc sessions set the kycStatus of the user they name. */
+  PLATFORM_ORGANIZATION_ID: Type.Optional(Type.String({ format: 'uuid' })),
+  /** Offer the hosted page's sandbox controls on live sessions too (test sessions always have them). */
+  HOSTED_PAGE_LIVE_SANDBOX: Type.Boolean({ default: false }),
+  /** Signs the hosted page's form tokens; every instance needs the same one. Unset: random per process. */
+  HOSTED_PAGE_SECRET: Type.Optional(Type.String({ minLength: 32 })),
+  /** Allow http and private or loopback callback URLs (local runs and tests only). */
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: Type.Boolean({ default: false }),
+  /** Run the callback delivery worker in this instance (every instance may: they share the work). */
+  WEBHOOK_DELIVERY_ENABLED: Type.Boolean({ default: true }),
+  /** Pause between polls of the outbox when the last poll found less than a full batch. */
+  WEBHOOK_DELIVERY_INTERVAL_MS: Type.Integer({ minimum: 10, default: 1_000 }),
+  /** Events claimed and sent in parallel per poll. */
+  WEBHOOK_DELIVERY_BATCH_SIZE: Type.Integer({ minimum: 1, maximum: 500, default: 20 }),
 });
 
 export type BackendApiConfig = Static<typeof BackendApiConfigSchema>;

@@ -36,8 +36,8 @@ export function testClock(start = new Date('2026-03-02T09:00:00.000Z')) {
 }
 
 /**
- * backend-api on `database`, ready, with silent logs, no purge timer and a rate limit no suite reaches
- * (suites share one key across many requests) unless `env` says otherwise.
+ * backend-api on `database`, ready, with silent logs, no purge, expiry or webhook delivery timer and a rate
+ * limit no suite reaches (suites share one key across many requests) unless `env` says otherwise.
  */
 export async function buildTestApp(
   database: DatabaseHandle,
@@ -45,7 +45,14 @@ export async function buildTestApp(
 ): Promise<BackendApp> {
   const app = buildApp(
     { database, ...(now === undefined ? {} : { now }) },
-    loadBackendApiConfig({ LOG_LEVEL: 'silent', IDEMPOTENCY_PURGE_INTERVAL_MS: '0', RATE_LIMIT_PER_MINUTE: '100000', ...env }),
+    loadBackendApiConfig({
+      LOG_LEVEL: 'silent',
+      IDEMPOTENCY_PURGE_INTERVAL_MS: '0',
+      VERIFICATION_EXPIRY_INTERVAL_MS: '0',
+      WEBHOOK_DELIVERY_ENABLED: 'false',
+      RATE_LIMIT_PER_MINUTE: '100000',
+      ...env,
+    }),
   );
   await app.ready();
   return app;

@@ -1,0 +1,37 @@
+import type { Transaction, VerificationSession, VerificationStatus } from '@platform/db';
+import { enqueueWebhookEvent } from '@platform/webhooks';
+
+export type VerificationEventType = `verification_session.${'created' | Exclude<VerificationStatus, 'pending'>}`;
+
+/** The event type that reports a session reaching `status` (`pending` is only ever reached by creation). */
+export function eventTypeFor(status: VerificationStatus): VerificationEventType {
+  return status === 'pending' ? 'verification_session.created' : `verification_session.${status}`;
+}
+
+/**
+ * Writes the session's event to the outbox in the caller's transaction (DECISIONS 11), so it is sent if and
+ * only if the change it reports commits. The data names the session, never the person behind it.
+ */
+export async function recordSessionEvent(
+  tx: Transaction,
+  session: VerificationSession,
+  previousStatus: VerificationStatus | null,
+  now: Date,
+): Promise<void> {
+  await enqueueWebhookEvent(tx, {
+    organizationId: session.organizationId,
+    environment: session.environment,
+    type: eventTypeFor(session.status),
+    data: {
+      sessionId: session.id,
+      type: session.type,
+      status: session.status,
+      previousStatus,
+      environment: session.environment,
+      externalEndUserId: session.externalEndUserId,
+      lastError: session.lastError,
+    },
+    targetUrl: session.callbackUrl,
+    now,
+  });
+}

@@ -1,0 +1,258 @@
+import { type DatabaseHandle, organizations, verificationSessions } from '@platform/db';
+import { createTestDatabase } from '@platform/db/testing';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { buildTestApp, createTestOrganization, type TestOrganization, testClock } from '../../../../test/drive-fixtures.js';
+import {
+  createdSessionId,
+  fundWallet,
+  holdMovements,
+  statusOf,
+  transitionsOf,
+  truncateVerificationData,
+} from '../../../../test/verification-fixtures.js';
+import type { BackendApp } from '../../../app.js';
+import { formTokenFor } from './form-token.js';
+
+const SECRET = 'a-hosted-page-secret-of-at-least-32-characters';
+const CSP = "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+
+describe('the hosted verification page', () => {
+  let database: DatabaseHandle;
+  let app: BackendApp;
+  let acme: TestOrganization;
+  const clock = testClock();
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    app = await buildTestApp(database, { now: clock.now, env: { HOSTED_PAGE_SECRET: SECRET } });
+  });
+  afterAll(async () => {
+    await app.close();
+    await database.close();
+  });
+  beforeEach(async () => {
+    await truncateVerificationData(database.db);
+    await database.db.delete(organizations);
+    acme = await createTestOrganization(database.db, 'Acme Secret Holdings');
+    await fundWallet(database.db, acme.id, 'live', 1_000);
+    await fundWallet(database.db, acme.id, 'test', 1_000);
+  });
+
+  const page = (id: string, query = '', on: BackendApp = app) => on.inject({ method: 'GET', url: `/session/${id}${query}` });
+  const post = (id: string, fields: Record<string, string>, on: BackendApp = app) =>
+    on.inject({
+      method: 'POST',
+      url: `/session/${id}`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams(fields).toString(),
+    });
+  // A second passes between clicks, so the history reads in order.
+  const act = (id: string, action: string, extra: Record<string, string> = {}) => {
+    clock.advance(1000);
+    return post(id, { token: formTokenFor(SECRET, id), action, ...extra });
+  };
+  const testSession = (body: object = {}) =>
+    createdSessionId(app, acme.testKey, { type: 'kyc', externalEndUserId: 'private-end-user-77', appName: 'Acme Wallet', ...body });
+
+  describe('GET /session/:id', () => {
+    it('shows a test session as accessible HTML with its own strict CSP and no-store caching', async () => {
+      const id = await testSession();
+      const response = await page(id);
+      expect(response.statusCode).toBe(200);
+      expect(response.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(response.headers['content-security-policy']).toBe(CSP);
+      expect(response.headers['cache-control']).toBe('no-store');
+      expect(response.headers['x-robots-tag']).toBe('noindex');
+      const html = response.body;
+      expect(html).toMatch(/^<!doctype html>\n<html lang="en">/);
+      expect(html).toContain('<h1>Verify your identity</h1>');
+      expect(html).toContain('Requested by <strong>Acme Wallet</strong>');
+      expect(html).toContain('id="session-status">Waiting for documents</p>');
+      expect(html).toContain('<li>National ID card or passport</li>');
+      expect(html).toContain('<li>A selfie: a clear photo of your face</li>');
+      expect(html).toContain('Test session');
+      expect(html).toContain('<button type="submit" class="primary">Submit</button>');
+      expect(html).not.toContain('Approve');
+      expect(html).toContain(`name="token" value="${formTokenFor(SECRET, id)}"`);
+      expect(html).toContain(':focus-visible');
+      // No script, no external asset.
+      expect(html).not.toMatch(/<script|<link|src=|https?:\/\//);
+    });
+
+    it('never shows the organization, the end user id or the price', async () => {
+      const id = await testSession();
+      const html = (await page(id)).body;
+      expect(html).not.toContain('Acme Secret Holdings');
+      expect(html).not.toContain('private-end-user-77');
+      expect(html).not.toContain(acme.id);
+      expect(html).not.toMatch(/\b50\b.*KES|KES/);
+    });
+
+    it("lists a kyb session's business documents", async () => {
+      const id = await testSession({ type: 'kyb' });
+      const html = (await page(id)).body;
+      expect(html).toContain('<h1>Verify your business</h1>');
+      for (const document of [
+        'Certificate of incorporation',
+        'CR12: the official list of directors and shareholders',
+        'KRA PIN certificate of the business',
+        'National ID card or passport of each director',
+      ]) {
+        expect(html).toContain(`<li>${document}</li>`);
+      }
+    });
+
+    it('escapes what the customer sent', async () => {
+      const id = await testSession({ appName: '<img src=x onerror=alert(1)>' });
+      const html = (await page(id)).body;
+      expect(html).toContain('Requested by <strong>&lt;img src=x onerror=alert(1)&gt;</strong>');
+      expect(html).not.toContain('<img');
+    });
+
+    it.each([
+      ['an unknown id', crypto.randomUUID()],
+      ['an id that is not a UUID', 'not-a-session'],
+    ])('answers a friendly 404 page for %s', async (_label, id) => {
+      const response = await page(id);
+      expect(response.statusCode).toBe(404);
+      expect(response.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(response.headers['content-security-policy']).toBe(CSP);
+      expect(response.body).toContain('<h1>Verification not found</h1>');
+    });
+
+    it('shows only known notices, never text from the URL', async () => {
+      const id = await testSession();
+      expect((await page(id, '?notice=submitted')).body).toContain('role="status">The documents were submitted for checking.</p>');
+      const forged = await page(id, '?notice=%3Cb%3Epwned%3C%2Fb%3E');
+      expect(forged.statusCode).toBe(200);
+      expect(forged.body).not.toContain('pwned');
+    });
+
+    it('has no sandbox controls on a live session unless configured', async () => {
+      const id = await createdSessionId(app, acme.liveKey, { type: 'kyc', externalEndUserId: 'live-user' });
+      const html = (await page(id)).body;
+      expect(html).toContain('Waiting for documents');
+      expect(html).not.toContain('Sandbox controls');
+      expect(html).not.toContain('<form');
+
+      const liveSandbox = await buildTestApp(database, { now: clock.now, env: { HOSTED_PAGE_SECRET: SECRET, HOSTED_PAGE_LIVE_SANDBOX: 'true' } });
+      try {
+        expect((await page(id, '', liveSandbox)).body).toContain('Sandbox controls');
+      } finally {
+        await liveSandbox.close();
+      }
+    });
+
+    it('needs no API key and is not documented in OpenAPI', async () => {
+      const id = await testSession();
+      expect((await page(id)).statusCode).toBe(200);
+      const openapi = (await app.inject({ method: 'GET', url: '/openapi.json' })).json();
+      expect(Object.keys(openapi.paths)).not.toContain('/session/{id}');
+      expect(Object.keys(openapi.paths)).toContain('/v1/verify/sessions');
+    });
+  });
+
+  describe('POST /session/:id (sandbox controls)', () => {
+    it('submit, request resubmission, submit, approve: each a POST-redirect-GET through the lifecycle', async () => {
+      const id = await testSession();
+      const submitted = await act(id, 'submit');
+      expect(submitted.statusCode).toBe(303);
+      expect(submitted.headers.location).toBe(`${id}?notice=submitted`);
+      expect(await statusOf(database.db, id)).toBe('processing');
+      const processingPage = (await page(id, '?notice=submitted')).body;
+      expect(processingPage).toContain('id="session-status">Processing</p>');
+      expect(processingPage).toContain('>Approve</button>');
+      expect(processingPage).toContain('>Reject</button>');
+      expect(processingPage).toContain('>Request resubmission</button>');
+      expect(processingPage).toContain('<label for="reject-reason">');
+
+      expect((await act(id, 'request_resubmission', { reason: 'The selfie is too dark' })).headers.location).toBe(
+        `${id}?notice=resubmission_requested`,
+      );
+      const resubmitPage = (await page(id)).body;
+      expect(resubmitPage).toContain('More information needed');
+      expect(resubmitPage).toContain('<strong>Reason:</strong> The selfie is too dark');
+
+      await act(id, 'submit');
+      expect((await act(id, 'approve')).headers.location).toBe(`${id}?notice=approved`);
+      expect(await statusOf(database.db, id)).toBe('verified');
+      expect(await holdMovements(database.db, id)).toEqual(['capture', 'hold']);
+      expect((await transitionsOf(database.db, id)).map((step) => `${step.to}:${step.actor}`)).toEqual([
+        `pending:api_key:${(await apiKeyIdOfSession(id))}`,
+        'processing:hosted_page',
+        'requires_input:hosted_page',
+        'processing:hosted_page',
+        'verified:hosted_page',
+      ]);
+      const done = (await page(id)).body;
+      expect(done).toContain('id="session-status">Verified</p>');
+      expect(done).toContain('This session is finished');
+      expect(done).not.toContain('<form');
+    });
+
+    it('rejects with the reason given', async () => {
+      const id = await testSession();
+      await act(id, 'submit');
+      expect((await act(id, 'reject', { reason: 'Document expired' })).headers.location).toBe(`${id}?notice=rejected`);
+      const [session] = await database.db.select().from(verificationSessions).where(eq(verificationSessions.id, id));
+      expect(session).toMatchObject({ status: 'rejected', lastError: 'Document expired' });
+      expect((await page(id)).body).toContain('<strong>Reason:</strong> Document expired');
+    });
+
+    it('refuses a post without the right form token and changes nothing', async () => {
+      const id = await testSession();
+      const other = await testSession();
+      for (const token of ['', 'forged', formTokenFor(SECRET, other), formTokenFor('another-secret-of-at-least-32-characters!', id)]) {
+        const response = await post(id, { token, action: 'submit' });
+        expect(response.statusCode).toBe(303);
+        expect(response.headers.location).toBe(`${id}?notice=form_expired`);
+      }
+      expect(await statusOf(database.db, id)).toBe('pending');
+      expect((await page(id, '?notice=form_expired')).body).toContain('role="alert">That form has expired');
+    });
+
+    it('answers a stale button with the current state and changes nothing', async () => {
+      const id = await testSession();
+      const approveTooEarly = await act(id, 'approve');
+      expect(approveTooEarly.headers.location).toBe(`${id}?notice=moved_on`);
+      expect(await statusOf(database.db, id)).toBe('pending');
+      await act(id, 'submit');
+      const submitTwice = await act(id, 'submit');
+      expect(submitTwice.headers.location).toBe(`${id}?notice=moved_on`);
+      expect(await transitionsOf(database.db, id)).toHaveLength(2);
+    });
+
+    it('refuses sandbox actions on live sessions unless configured', async () => {
+      const id = await createdSessionId(app, acme.liveKey, { type: 'kyc', externalEndUserId: 'live-user' });
+      const response = await act(id, 'submit');
+      expect(response.headers.location).toBe(`${id}?notice=sandbox_off`);
+      expect(await statusOf(database.db, id)).toBe('pending');
+
+      const liveSandbox = await buildTestApp(database, { now: clock.now, env: { HOSTED_PAGE_SECRET: SECRET, HOSTED_PAGE_LIVE_SANDBOX: 'true' } });
+      try {
+        const allowed = await post(id, { token: formTokenFor(SECRET, id), action: 'submit' }, liveSandbox);
+        expect(allowed.headers.location).toBe(`${id}?notice=submitted`);
+        expect(await statusOf(database.db, id)).toBe('processing');
+      } finally {
+        await liveSandbox.close();
+      }
+    });
+
+    it('answers 404 for an unknown session and 400 for an unknown action', async () => {
+      const unknown = crypto.randomUUID();
+      expect((await post(unknown, { token: formTokenFor(SECRET, unknown), action: 'submit' })).statusCode).toBe(404);
+      const id = await testSession();
+      expect((await act(id, 'self_destruct')).statusCode).toBe(400);
+      expect(await statusOf(database.db, id)).toBe('pending');
+    });
+  });
+
+  async function apiKeyIdOfSession(id: string) {
+    const [session] = await database.db
+      .select({ apiKeyId: verificationSessions.apiKeyId })
+      .from(verificationSessions)
+      .where(eq(verificationSessions.id, id));
+    return session?.apiKeyId;
+  }
+});

@@ -1,0 +1,229 @@
+import {
+  type ApiKeyEnvironment,
+  captureHold,
+  type KycStatus,
+  notifyOrganizationMembers,
+  releaseHold,
+  type Transaction,
+  users,
+  type VerificationSession,
+  verificationSessions,
+  verificationSessionTransitions,
+  type VerificationStatus,
+} from '@platform/db';
+import { conflict, notFound } from '@platform/errors';
+import { and, eq } from 'drizzle-orm';
+import { recordSessionEvent } from './events.js';
+
+// The one place a verification session changes status (DECISIONS 10). Every move, whoever asks for it (the API,
+// the hosted page, the expiry job), runs here inside the caller's transaction and does all of its consequences
+// there: the transition row, the outbox event, the hold's capture or release, the platform user's kycStatus and
+// the members' notifications. They commit together with the status or not at all.
+
+export const SESSION_NOT_FOUND = 'Verification session not found';
+
+/** The statuses each status may move to. verified, rejected, expired and canceled are final. */
+export const allowedMoves: Readonly<Record<VerificationStatus, readonly VerificationStatus[]>> = {
+  pending: ['processing', 'expired', 'canceled'],
+  processing: ['verified', 'rejected', 'requires_input'],
+  requires_input: ['processing', 'expired', 'canceled'],
+  verified: [],
+  rejected: [],
+  expired: [],
+  canceled: [],
+};
+
+/** Statuses the expiry job looks for: nothing is being checked, so the end user has stopped. */
+export const expirableStatuses = ['pending', 'requires_input'] as const satisfies readonly VerificationStatus[];
+
+export function canMove(from: VerificationStatus, to: VerificationStatus): boolean {
+  return allowedMoves[from].includes(to);
+}
+
+export function isFinal(status: VerificationStatus): boolean {
+  return allowedMoves[status].length === 0;
+}
+
+/** verified/rejected mean the check was done: the money is taken. expired/canceled give it back. */
+const holdResolution: Partial<Record<VerificationStatus, 'capture' | 'release'>> = {
+  verified: 'capture',
+  rejected: 'capture',
+  expired: 'release',
+  canceled: 'release',
+};
+
+/** The kycStatus a platform user gets from their session's status; expired/canceled leave it as it is. */
+const kycStatusFollowing: Partial<Record<VerificationStatus, KycStatus>> = {
+  pending: 'pending',
+  processing: 'pending',
+  requires_input: 'pending',
+  verified: 'verified',
+  rejected: 'rejected',
+};
+
+/** Shown to the end user and sent in callbacks when a mover gives no reason. */
+const defaultReasons: Partial<Record<VerificationStatus, string>> = {
+  rejected: 'The documents could not be verified',
+  requires_input: 'Please submit your documents again',
+};
+
+export interface LifecycleOptions {
+  /**
+   * The platform's own organization: its live kyc sessions whose externalEndUserId is a user id set that user's
+   * kycStatus. Unset: no session touches users.
+   */
+  platformOrganizationId?: string | undefined;
+}
+
+export interface SessionOwner {
+  organizationId: string;
+  environment: ApiKeyEnvironment;
+}
+
+export interface MoveRequest {
+  sessionId: string;
+  to: VerificationStatus;
+  /** Who moves it: `api_key:<id>`, `hosted_page`, `expiry_job`. */
+  actor: string;
+  /** Why (rejected, requires_input); becomes the session's lastError. */
+  reason?: string | null;
+  now: Date;
+  /** Only a session of this organization and environment; any other is not found. */
+  owner?: SessionOwner;
+}
+
+export interface MoveResult {
+  session: VerificationSession;
+  previousStatus: VerificationStatus;
+}
+
+/**
+ * Moves a session to `to`, or throws 404 (unknown, or not the owner's) or 409 (not a legal move from its
+ * current status). The update is conditional on the status just read, so of two racing moves exactly one
+ * wins and the other gets the 409 from the status it lost to.
+ */
+export async function moveSession(tx: Transaction, request: MoveRequest, options: LifecycleOptions): Promise<MoveResult> {
+  const { sessionId, to, now } = request;
+  const current = await findSession(tx, sessionId, request.owner);
+  if (current === undefined) throw notFound(SESSION_NOT_FOUND);
+  if (!canMove(current.status, to)) throw illegalMove(current.status, to);
+
+  const lastError =
+    to === 'rejected' || to === 'requires_input'
+      ? request.reason?.trim() || defaultReasons[to]!
+      : to === 'processing'
+        ? null
+        : current.lastError;
+  const [moved] = await tx
+    .update(verificationSessions)
+    .set({ status: to, lastError, updatedAt: now, completedAt: isFinal(to) ? now : null })
+    .where(and(eq(verificationSessions.id, sessionId), eq(verificationSessions.status, current.status)))
+    .returning();
+  if (moved === undefined) {
+    // Another move committed in between; report the status it left.
+    const latest = await findSession(tx, sessionId, request.owner);
+    throw illegalMove(latest?.status ?? current.status, to);
+  }
+
+  await recordStatusChange(tx, moved, current.status, request.actor, request.reason ?? null, now, options);
+  return { session: moved, previousStatus: current.status };
+}
+
+/** Records a newly created (pending) session as its first transition, with its event and kycStatus. */
+export async function recordSessionCreated(
+  tx: Transaction,
+  session: VerificationSession,
+  actor: string,
+  options: LifecycleOptions,
+): Promise<void> {
+  await recordStatusChange(tx, session, null, actor, null, session.createdAt, options);
+}
+
+async function recordStatusChange(
+  tx: Transaction,
+  session: VerificationSession,
+  previousStatus: VerificationStatus | null,
+  actor: string,
+  reason: string | null,
+  now: Date,
+  options: LifecycleOptions,
+): Promise<void> {
+  await tx.insert(verificationSessionTransitions).values({
+    sessionId: session.id,
+    fromStatus: previousStatus,
+    toStatus: session.status,
+    actor,
+    reason,
+    createdAt: now,
+  });
+  await resolveHold(tx, session);
+  await recordSessionEvent(tx, session, previousStatus, now);
+  await followKycStatus(tx, session, now, options);
+  await notifyMembers(tx, session);
+}
+
+export function holdReferenceOf(sessionId: string): string {
+  return `verification_session:${sessionId}`;
+}
+
+async function resolveHold(tx: Transaction, session: VerificationSession): Promise<void> {
+  const resolution = holdResolution[session.status];
+  // A session priced at 0 KES never held anything.
+  if (resolution === undefined || session.price === 0) return;
+  const wallet = { organizationId: session.organizationId, environment: session.environment };
+  const reference = holdReferenceOf(session.id);
+  if (resolution === 'capture') await captureHold(tx, wallet, reference, `${session.type} verification ${session.status}`);
+  else await releaseHold(tx, wallet, reference, `${session.type} verification ${session.status}`);
+}
+
+/**
+ * DECISIONS 10. Only live sessions count: a test key and the sandbox buttons of the hosted page must never make a
+ * real user verified.
+ */
+async function followKycStatus(tx: Transaction, session: VerificationSession, now: Date, options: LifecycleOptions) {
+  if (
+    options.platformOrganizationId === undefined ||
+    session.organizationId !== options.platformOrganizationId ||
+    session.type !== 'kyc' ||
+    session.environment !== 'live'
+  ) {
+    return;
+  }
+  const kycStatus = kycStatusFollowing[session.status];
+  if (kycStatus === undefined) return;
+  await tx.update(users).set({ kycStatus, updatedAt: now }).where(eq(users.id, session.externalEndUserId));
+}
+
+async function notifyMembers(tx: Transaction, session: VerificationSession): Promise<void> {
+  if (session.status !== 'verified' && session.status !== 'rejected') return;
+  const what = `The ${session.type.toUpperCase()} verification of "${session.externalEndUserId}" (${session.environment})`;
+  await notifyOrganizationMembers(
+    tx,
+    session.organizationId,
+    session.status === 'verified'
+      ? { title: 'Verification completed', message: `${what} was verified.`, type: 'success' }
+      : { title: 'Verification rejected', message: `${what} was rejected: ${session.lastError}`, type: 'error' },
+  );
+}
+
+async function findSession(
+  tx: Transaction,
+  sessionId: string,
+  owner: SessionOwner | undefined,
+): Promise<VerificationSession | undefined> {
+  const [session] = await tx
+    .select()
+    .from(verificationSessions)
+    .where(
+      and(
+        eq(verificationSessions.id, sessionId),
+        owner && eq(verificationSessions.organizationId, owner.organizationId),
+        owner && eq(verificationSessions.environment, owner.environment),
+      ),
+    );
+  return session;
+}
+
+function illegalMove(from: VerificationStatus, to: VerificationStatus) {
+  return conflict(`Cannot move a verification session from ${from} to ${to}`);
+}

@@ -1,0 +1,427 @@
+import {
+  type DatabaseHandle,
+  idempotencyRecords,
+  ledgerTransactions,
+  organizations,
+  verificationPrices,
+  verificationSessions,
+  verificationSessionTransitions,
+  webhookEvents,
+  wallets,
+} from '@platform/db';
+import { createTestDatabase } from '@platform/db/testing';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { buildTestApp, createTestOrganization, type TestOrganization, testClock } from '../../../test/drive-fixtures.js';
+import {
+  countSessions,
+  createdSessionId,
+  createSessionRequest,
+  eventTypesOf,
+  fundWallet,
+  holdMovements,
+  TEST_VERIFY_URL,
+  transitionsOf,
+  truncateVerificationData,
+  walletState,
+} from '../../../test/verification-fixtures.js';
+import type { BackendApp } from '../../app.js';
+
+const HOUR = 60 * 60 * 1000;
+
+describe('verification sessions API', () => {
+  let database: DatabaseHandle;
+  let app: BackendApp;
+  let acme: TestOrganization;
+  let globex: TestOrganization;
+  const clock = testClock();
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    app = await buildTestApp(database, { now: clock.now, env: { VERIFY_URL: `${TEST_VERIFY_URL}/` } });
+  });
+  afterAll(async () => {
+    await app.close();
+    await database.close();
+  });
+  beforeEach(async () => {
+    clock.set(new Date('2026-03-02T09:00:00.000Z'));
+    await truncateVerificationData(database.db);
+    await database.db.delete(organizations);
+    acme = await createTestOrganization(database.db, 'Acme');
+    globex = await createTestOrganization(database.db, 'Globex');
+    await fundWallet(database.db, acme.id, 'live', 1_000);
+    await fundWallet(database.db, acme.id, 'test', 1_000);
+  });
+
+  const create = (key: string, body: unknown, idempotencyKey?: string) => createSessionRequest(app, key, body, idempotencyKey);
+  const get = (key: string, id: string) =>
+    app.inject({ method: 'GET', url: `/v1/verify/sessions/${id}`, headers: { 'x-service-api-key': key } });
+  const list = (key: string, query = '') =>
+    app.inject({ method: 'GET', url: `/v1/verify/sessions${query}`, headers: { 'x-service-api-key': key } });
+  const cancel = (key: string, id: string, idempotencyKey?: string) =>
+    app.inject({
+      method: 'POST',
+      url: `/v1/verify/sessions/${id}/cancel`,
+      headers: { 'x-service-api-key': key, ...(idempotencyKey === undefined ? {} : { 'x-idempotency-key': idempotencyKey }) },
+    });
+
+  describe('POST /v1/verify/sessions', () => {
+    it('creates a pending kyc session, holds its price and answers as the spec shows', async () => {
+      const response = await create(acme.liveKey, {
+        type: 'kyc',
+        externalEndUserId: 'customer-42',
+        appName: 'Acme Wallet',
+        callbackUrl: 'https://acme.example.com/callbacks',
+      });
+      expect(response.statusCode).toBe(201);
+      const body = response.json();
+      const sessionId = body.data.sessionId as string;
+      expect(body).toEqual({
+        success: true,
+        message: 'Verification session created',
+        data: {
+          sessionId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+          verificationUrl: `${TEST_VERIFY_URL}/session/${sessionId}`,
+          type: 'kyc',
+          environment: 'live',
+          status: 'pending',
+          externalEndUserId: 'customer-42',
+          appName: 'Acme Wallet',
+          callbackUrl: 'https://acme.example.com/callbacks',
+          requiredDocuments: ['national_id_or_passport', 'selfie'],
+          lastError: null,
+          price: 50,
+          createdAt: '2026-03-02T09:00:00.000Z',
+          updatedAt: '2026-03-02T09:00:00.000Z',
+          expiresAt: '2026-03-03T09:00:00.000Z',
+          completedAt: null,
+        },
+      });
+      expect(await walletState(database.db, acme.id, 'live')).toEqual({
+        available: 950,
+        held: 50,
+        ledger: { available: 950, held: 50 },
+      });
+      expect(await holdMovements(database.db, sessionId)).toEqual(['hold']);
+      expect(await transitionsOf(database.db, sessionId)).toEqual([
+        { from: null, to: 'pending', actor: `api_key:${acme.liveKeyId}` },
+      ]);
+      expect(await eventTypesOf(database.db, sessionId)).toEqual(['verification_session.created']);
+    });
+
+    it('writes the created event for the callback, without personal data', async () => {
+      const sessionId = await createdSessionId(app, acme.liveKey, {
+        type: 'kyb',
+        externalEndUserId: 'company-7',
+        callbackUrl: 'https://acme.example.com/kyb',
+      });
+      const [event] = await database.db.select().from(webhookEvents);
+      expect(event).toMatchObject({
+        organizationId: acme.id,
+        environment: 'live',
+        type: 'verification_session.created',
+        targetUrl: 'https://acme.example.com/kyb',
+        status: 'pending',
+      });
+      expect(event?.payload).toEqual({
+        id: event?.id,
+        type: 'verification_session.created',
+        timestamp: '2026-03-02T09:00:00.000Z',
+        data: {
+          sessionId,
+          type: 'kyb',
+          status: 'pending',
+          previousStatus: null,
+          environment: 'live',
+          externalEndUserId: 'company-7',
+          lastError: null,
+        },
+      });
+    });
+
+    it('asks kyb sessions for business documents and holds the kyb price', async () => {
+      const response = await create(acme.liveKey, { type: 'kyb', externalEndUserId: 'company-7' });
+      expect(response.statusCode).toBe(201);
+      expect(response.json().data).toMatchObject({
+        type: 'kyb',
+        price: 200,
+        appName: null,
+        callbackUrl: null,
+        requiredDocuments: ['certificate_of_incorporation', 'cr12', 'kra_pin_certificate', 'director_ids'],
+      });
+      expect((await walletState(database.db, acme.id, 'live')).held).toBe(200);
+    });
+
+    it("charges a test key's sessions to the test wallet only", async () => {
+      const response = await create(acme.testKey, { type: 'kyc', externalEndUserId: 'tester' });
+      expect(response.json().data.environment).toBe('test');
+      expect(await walletState(database.db, acme.id, 'test')).toMatchObject({ available: 950, held: 50 });
+      expect(await walletState(database.db, acme.id, 'live')).toMatchObject({ available: 1_000, held: 0 });
+    });
+
+    it("uses the organization's own price over the default", async () => {
+      await database.db.insert(verificationPrices).values({ organizationId: acme.id, type: 'kyc', price: 35 });
+      const response = await create(acme.liveKey, { type: 'kyc', externalEndUserId: 'discounted' });
+      expect(response.json().data.price).toBe(35);
+      expect(await walletState(database.db, acme.id, 'live')).toMatchObject({ available: 965, held: 35 });
+      // Other organizations keep the default.
+      await fundWallet(database.db, globex.id, 'live', 100);
+      expect((await create(globex.liveKey, { type: 'kyc', externalEndUserId: 'x' })).json().data.price).toBe(50);
+    });
+
+    it('creates a free session without touching the wallet when the price is 0', async () => {
+      await database.db.insert(verificationPrices).values({ organizationId: globex.id, type: 'kyc', price: 0 });
+      const response = await create(globex.liveKey, { type: 'kyc', externalEndUserId: 'free' });
+      expect(response.statusCode).toBe(201);
+      expect(await holdMovements(database.db, response.json().data.sessionId)).toEqual([]);
+    });
+
+    it('answers 402 asking for a top-up and writes nothing when the balance is too low', async () => {
+      await fundWallet(database.db, globex.id, 'live', 20);
+      const before = await snapshot();
+      const response = await create(globex.liveKey, { type: 'kyc', externalEndUserId: 'poor' }, 'too-poor');
+      expect(response.statusCode).toBe(402);
+      expect(response.json()).toEqual({
+        success: false,
+        code: 'insufficient_funds',
+        error:
+          'Insufficient wallet balance: a kyc verification costs 50 KES and your live wallet has 20 KES available. ' +
+          'Top up your wallet and try again.',
+        requestId: response.headers['x-request-id'],
+      });
+      expect(await snapshot()).toEqual(before);
+      expect(await walletState(database.db, globex.id, 'live')).toMatchObject({ available: 20, held: 0 });
+    });
+
+    it('answers 402 for a wallet never funded, without creating the wallet', async () => {
+      const before = await snapshot();
+      const response = await create(globex.testKey, { type: 'kyb', externalEndUserId: 'new' });
+      expect(response.statusCode).toBe(402);
+      expect(response.json().error).toBe(
+        'Insufficient wallet balance: a kyb verification costs 200 KES and your test wallet has 0 KES available. ' +
+          'Top up your wallet and try again.',
+      );
+      expect(await snapshot()).toEqual(before);
+    });
+
+    it('replays a create with the same idempotency key: same sessionId, one hold', async () => {
+      const body = { type: 'kyc', externalEndUserId: 'retry-me' };
+      const first = await create(acme.liveKey, body, 'create-once');
+      const retry = await create(acme.liveKey, body, 'create-once');
+      expect(first.statusCode).toBe(201);
+      expect(retry.statusCode).toBe(201);
+      expect(retry.headers['idempotent-replayed']).toBe('true');
+      expect(retry.json().data.sessionId).toBe(first.json().data.sessionId);
+      expect(retry.body).toBe(first.body);
+      expect(await countSessions(database.db)).toBe(1);
+      expect(await database.db.$count(ledgerTransactions, undefined)).toBe(3); // two top-ups and one hold
+      expect(await walletState(database.db, acme.id, 'live')).toMatchObject({ available: 950, held: 50 });
+
+      const reused = await create(acme.liveKey, { ...body, type: 'kyb' }, 'create-once');
+      expect(reused.statusCode).toBe(422);
+      expect(await countSessions(database.db)).toBe(1);
+    });
+
+    it('commits the session, the hold and the stored answer together', async () => {
+      const response = await create(acme.liveKey, { type: 'kyc', externalEndUserId: 'stored' }, 'stored-key');
+      const [record] = await database.db.select().from(idempotencyRecords);
+      expect(record).toMatchObject({ key: 'stored-key', status: 'completed', responseStatus: 201 });
+      expect(record?.responseBody).toEqual(response.json());
+    });
+
+    it('accepts an http callback URL only when private targets are allowed', async () => {
+      const body = { type: 'kyc', externalEndUserId: 'local', callbackUrl: 'http://127.0.0.1:9999/hook' };
+      expect((await create(acme.liveKey, body)).statusCode).toBe(400);
+      const local = await buildTestApp(database, { now: clock.now, env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } });
+      try {
+        const response = await createSessionRequest(local, acme.liveKey, body);
+        expect(response.statusCode).toBe(201);
+        expect(response.json().data.callbackUrl).toBe('http://127.0.0.1:9999/hook');
+      } finally {
+        await local.close();
+      }
+    });
+  });
+
+  describe('bad input: 400 envelope and nothing written', () => {
+    it.each([
+      ['no type', { externalEndUserId: 'a' }, "body must have required property 'type'"],
+      ['an unknown type', { type: 'kyx', externalEndUserId: 'a' }, 'body/type'],
+      ['no externalEndUserId', { type: 'kyc' }, "body must have required property 'externalEndUserId'"],
+      ['an empty externalEndUserId', { type: 'kyc', externalEndUserId: '' }, 'body/externalEndUserId'],
+      ['an externalEndUserId of 256 characters', { type: 'kyc', externalEndUserId: 'u'.repeat(256) }, 'body/externalEndUserId'],
+      ['a numeric externalEndUserId', { type: 'kyc', externalEndUserId: 42 }, 'body/externalEndUserId must be string'],
+      ['an empty appName', { type: 'kyc', externalEndUserId: 'a', appName: '' }, 'body/appName'],
+      ['an appName of 101 characters', { type: 'kyc', externalEndUserId: 'a', appName: 'n'.repeat(101) }, 'body/appName'],
+      ['a relative callbackUrl', { type: 'kyc', externalEndUserId: 'a', callbackUrl: '/hooks' }, 'body/callbackUrl must be an absolute URL'],
+      ['an http callbackUrl', { type: 'kyc', externalEndUserId: 'a', callbackUrl: 'http://acme.example.com/h' }, 'body/callbackUrl must use https'],
+      ['a callbackUrl with a password', { type: 'kyc', externalEndUserId: 'a', callbackUrl: 'https://u:p@acme.example.com/h' }, 'body/callbackUrl must not contain a user name or password'],
+      ['a loopback callbackUrl', { type: 'kyc', externalEndUserId: 'a', callbackUrl: 'https://127.0.0.1/h' }, 'body/callbackUrl must not point to 127.0.0.1'],
+    ])('POST with %s', async (_label, body, error) => {
+      const before = await snapshot();
+      const response = await create(acme.liveKey, body, 'bad-input');
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toMatchObject({ success: false, code: 'validation_error' });
+      expect(response.json().error).toContain(error);
+      expect(await snapshot()).toEqual(before);
+    });
+
+    it('POST with malformed JSON', async () => {
+      const before = await snapshot();
+      const response = await app.inject({
+        method: 'POST',
+        url: '/v1/verify/sessions',
+        headers: { 'x-service-api-key': acme.liveKey, 'content-type': 'application/json' },
+        payload: '{"type": "kyc",',
+      });
+      expect(response.statusCode).toBe(400);
+      expect(response.json().code).toBe('invalid_json');
+      expect(await snapshot()).toEqual(before);
+    });
+
+    it.each([
+      ['a limit above 100', '?limit=101'],
+      ['a limit of 0', '?limit=0'],
+      ['an unknown status', '?status=done'],
+      ['a cursor this API did not issue', '?cursor=bm90LWEtY3Vyc29y'],
+    ])('GET list with %s', async (_label, query) => {
+      const response = await list(acme.liveKey, query);
+      expect(response.statusCode).toBe(400);
+      expect(response.json().code).toBe('validation_error');
+    });
+
+    it('GET and cancel with an id that is not a UUID', async () => {
+      expect((await get(acme.liveKey, 'session-1')).statusCode).toBe(400);
+      expect((await cancel(acme.liveKey, 'session-1')).statusCode).toBe(400);
+    });
+
+    it('without an API key: 401', async () => {
+      const response = await app.inject({ method: 'POST', url: '/v1/verify/sessions', payload: { type: 'kyc', externalEndUserId: 'a' } });
+      expect(response.statusCode).toBe(401);
+      expect(await countSessions(database.db)).toBe(0);
+    });
+  });
+
+  describe('GET /v1/verify/sessions/:id', () => {
+    it('shows the session with its required documents', async () => {
+      const created = (await create(acme.liveKey, { type: 'kyb', externalEndUserId: 'company-1' })).json().data;
+      const response = await get(acme.liveKey, created.sessionId);
+      expect(response.statusCode).toBe(200);
+      expect(response.json()).toEqual({ success: true, data: created });
+    });
+
+    it("answers 404 for unknown ids and for other organizations' and environments' sessions alike", async () => {
+      const id = await createdSessionId(app, acme.liveKey);
+      const unknown = await get(acme.liveKey, crypto.randomUUID());
+      const otherOrganization = await get(globex.liveKey, id);
+      const otherEnvironment = await get(acme.testKey, id);
+      for (const response of [unknown, otherOrganization, otherEnvironment]) {
+        expect(response.statusCode).toBe(404);
+        expect(response.json()).toMatchObject({ success: false, code: 'not_found', error: 'Verification session not found' });
+      }
+      const sameOrganizationOtherKey = await get(acme.secondLiveKey, id);
+      expect(sameOrganizationOtherKey.statusCode).toBe(200);
+    });
+  });
+
+  describe('GET /v1/verify/sessions', () => {
+    const createAt = async (key: string, body: object, minutesLater: number) => {
+      clock.set(new Date(Date.parse('2026-03-02T09:00:00.000Z') + minutesLater * 60_000));
+      return createdSessionId(app, key, body);
+    };
+
+    it('pages newest first with a cursor until nextCursor is null', async () => {
+      const ids: string[] = [];
+      for (let index = 0; index < 5; index += 1) ids.push(await createAt(acme.liveKey, { type: 'kyc', externalEndUserId: `user-${index}` }, index));
+      const seen: string[] = [];
+      let cursor: string | null = null;
+      let pages = 0;
+      do {
+        const response = await list(acme.liveKey, `?limit=2${cursor === null ? '' : `&cursor=${cursor}`}`);
+        expect(response.statusCode).toBe(200);
+        const { sessions, nextCursor } = response.json().data as { sessions: Array<{ sessionId: string }>; nextCursor: string | null };
+        seen.push(...sessions.map((session) => session.sessionId));
+        cursor = nextCursor;
+        pages += 1;
+      } while (cursor !== null);
+      expect(pages).toBe(3);
+      expect(seen).toEqual([...ids].reverse());
+    });
+
+    it('defaults to 20 a page', async () => {
+      await fundWallet(database.db, acme.id, 'live', 10_000);
+      for (let index = 0; index < 21; index += 1) await createdSessionId(app, acme.liveKey, { type: 'kyc', externalEndUserId: `bulk-${index}` });
+      const response = await list(acme.liveKey);
+      expect(response.json().data.sessions).toHaveLength(20);
+      expect(response.json().data.nextCursor).not.toBeNull();
+    });
+
+    it('filters by status and by externalEndUserId, and shows only its own organization and environment', async () => {
+      const first = await createAt(acme.liveKey, { type: 'kyc', externalEndUserId: 'alice' }, 0);
+      const second = await createAt(acme.liveKey, { type: 'kyb', externalEndUserId: 'alice' }, 1);
+      const third = await createAt(acme.liveKey, { type: 'kyc', externalEndUserId: 'bob' }, 2);
+      await createAt(acme.testKey, { type: 'kyc', externalEndUserId: 'alice' }, 3);
+      await fundWallet(database.db, globex.id, 'live', 100);
+      await createAt(globex.liveKey, { type: 'kyc', externalEndUserId: 'alice' }, 4);
+      expect((await cancel(acme.liveKey, second)).statusCode).toBe(200);
+
+      const ids = async (query: string) =>
+        ((await list(acme.liveKey, query)).json().data.sessions as Array<{ sessionId: string }>).map((session) => session.sessionId);
+      expect(await ids('')).toEqual([third, second, first]);
+      expect(await ids('?externalEndUserId=alice')).toEqual([second, first]);
+      expect(await ids('?status=pending')).toEqual([third, first]);
+      expect(await ids('?status=canceled&externalEndUserId=alice')).toEqual([second]);
+      expect(await ids('?status=verified')).toEqual([]);
+    });
+  });
+
+  describe('POST /v1/verify/sessions/:id/cancel', () => {
+    it('cancels a pending session and releases its hold', async () => {
+      const id = await createdSessionId(app, acme.liveKey);
+      clock.advance(HOUR);
+      const response = await cancel(acme.liveKey, id, 'cancel-1');
+      expect(response.statusCode).toBe(200);
+      expect(response.json()).toMatchObject({
+        success: true,
+        message: 'Verification session canceled',
+        data: { sessionId: id, status: 'canceled', completedAt: '2026-03-02T10:00:00.000Z', updatedAt: '2026-03-02T10:00:00.000Z' },
+      });
+      expect(await walletState(database.db, acme.id, 'live')).toEqual({ available: 1_000, held: 0, ledger: { available: 1_000, held: 0 } });
+      expect(await holdMovements(database.db, id)).toEqual(['hold', 'release']);
+      expect(await eventTypesOf(database.db, id)).toEqual(['verification_session.created', 'verification_session.canceled']);
+
+      const replay = await cancel(acme.liveKey, id, 'cancel-1');
+      expect(replay.statusCode).toBe(200);
+      expect(replay.headers['idempotent-replayed']).toBe('true');
+      expect(replay.body).toBe(response.body);
+    });
+
+    it('refuses a second cancel (new key) with 409 and releases nothing more', async () => {
+      const id = await createdSessionId(app, acme.liveKey);
+      expect((await cancel(acme.liveKey, id, 'first')).statusCode).toBe(200);
+      const again = await cancel(acme.liveKey, id, 'second');
+      expect(again.statusCode).toBe(409);
+      expect(again.json()).toMatchObject({ code: 'conflict', error: 'Cannot move a verification session from canceled to canceled' });
+      expect(await holdMovements(database.db, id)).toEqual(['hold', 'release']);
+    });
+
+    it("answers 404 for another organization's session and leaves it alone", async () => {
+      const id = await createdSessionId(app, acme.liveKey);
+      expect((await cancel(globex.liveKey, id)).statusCode).toBe(404);
+      expect((await cancel(acme.testKey, id)).statusCode).toBe(404);
+      expect((await get(acme.liveKey, id)).json().data.status).toBe('pending');
+      expect(await database.db.$count(verificationSessionTransitions)).toBe(1);
+    });
+  });
+
+  async function snapshot() {
+    return {
+      sessions: await database.db.$count(verificationSessions),
+      transitions: await database.db.$count(verificationSessionTransitions),
+      ledger: await database.db.$count(ledgerTransactions),
+      wallets: await database.db.$count(wallets),
+      events: await database.db.$count(webhookEvents),
+      records: await database.db.$count(idempotencyRecords),
+    };
+  }
+});

@@ -1,0 +1,169 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { Database } from '@platform/db';
+import { errorResponses } from '@platform/http';
+import { checkCallbackUrl } from './callback-url.js';
+import { type ExpirySchedule, startSessionExpiry } from './expiry.js';
+import { type LifecycleOptions, moveSession, type SessionOwner } from './lifecycle.js';
+import type { VerificationPriceList } from './prices.js';
+import {
+  CreateVerificationSessionBody,
+  ListVerificationSessionsQuery,
+  VerificationSessionCanceledSchema,
+  VerificationSessionCreatedSchema,
+  VerificationSessionIdParams,
+  VerificationSessionListSchema,
+  VerificationSessionResponseSchema,
+} from './schemas.js';
+import { createSession, getSession, listSessions, sessionView } from './service.js';
+
+export interface VerificationRoutesOptions extends LifecycleOptions {
+  db: Database;
+  now: () => Date;
+  /** Where the hosted page is served, without a trailing slash. */
+  verifyUrl: string;
+  prices: VerificationPriceList;
+  sessionTtlMs: number;
+  /** Accept http and private or loopback callback URLs (local runs and tests). */
+  allowPrivateCallbackTargets: boolean;
+  /** How often this instance runs the expiry job; 0 leaves it to other instances. */
+  expiryIntervalMs: number;
+}
+
+const tags = ['verification'];
+const security = [{ apiKey: [] }];
+
+/** Verification sessions (spec 4.7, DECISIONS 10), scoped to the API key's organization and environment. */
+export const verificationRoutes: FastifyPluginAsyncTypebox<VerificationRoutesOptions> = async (app, options) => {
+  const { db, now, verifyUrl } = options;
+  const lifecycle: LifecycleOptions = { platformOrganizationId: options.platformOrganizationId };
+  const ownerOf = (request: { apiKey: SessionOwner }): SessionOwner => ({
+    organizationId: request.apiKey.organizationId,
+    environment: request.apiKey.environment,
+  });
+
+  app.post(
+    '/v1/verify/sessions',
+    {
+      config: { idempotency: 'transaction' },
+      schema: {
+        tags,
+        summary: 'Create a verification session',
+        description:
+          'Creates a KYC (person) or KYB (business) session and holds its price (default kyc 50 KES, kyb 200 KES) on ' +
+          "the wallet of the key's environment. Pass `verificationUrl` to your front end. Call it from your server " +
+          'only. Too little available balance: 402 insufficient_funds, and nothing is created.',
+        security,
+        body: CreateVerificationSessionBody,
+        response: { 201: VerificationSessionCreatedSchema, ...errorResponses(400, 401, 402, 409, 422) },
+      },
+    },
+    async (request) => {
+      const { type, externalEndUserId, appName, callbackUrl } = request.body;
+      const input = {
+        type,
+        externalEndUserId,
+        appName: appName ?? null,
+        callbackUrl:
+          callbackUrl === undefined ? null : checkCallbackUrl(callbackUrl, { allowPrivateTargets: options.allowPrivateCallbackTargets }),
+      };
+      return request.idempotency.transaction(db, async (tx) => {
+        const session = await createSession(tx, input, {
+          ...lifecycle,
+          owner: ownerOf(request),
+          actor: `api_key:${request.apiKey.id}`,
+          apiKeyId: request.apiKey.id,
+          now: now(),
+          ttlMs: options.sessionTtlMs,
+          prices: options.prices,
+        });
+        return {
+          statusCode: 201,
+          body: { success: true as const, message: 'Verification session created', data: sessionView(session, verifyUrl) },
+        };
+      });
+    },
+  );
+
+  app.get(
+    '/v1/verify/sessions',
+    {
+      schema: {
+        tags,
+        summary: 'List verification sessions',
+        description: 'Newest first, a page at a time. Filter by `status` and `externalEndUserId`.',
+        security,
+        querystring: ListVerificationSessionsQuery,
+        response: { 200: VerificationSessionListSchema, ...errorResponses(400, 401) },
+      },
+    },
+    async (request) => {
+      const { status, externalEndUserId, limit, cursor } = request.query;
+      const page = await listSessions(db, ownerOf(request), { status, externalEndUserId, limit, cursor });
+      return {
+        success: true as const,
+        data: { sessions: page.sessions.map((session) => sessionView(session, verifyUrl)), nextCursor: page.nextCursor },
+      };
+    },
+  );
+
+  app.get(
+    '/v1/verify/sessions/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Get a verification session',
+        security,
+        params: VerificationSessionIdParams,
+        response: { 200: VerificationSessionResponseSchema, ...errorResponses(400, 401, 404) },
+      },
+    },
+    async (request) => {
+      const session = await getSession(db, ownerOf(request), request.params.id);
+      return { success: true as const, data: sessionView(session, verifyUrl) };
+    },
+  );
+
+  app.post(
+    '/v1/verify/sessions/:id/cancel',
+    {
+      config: { idempotency: 'transaction' },
+      schema: {
+        tags,
+        summary: 'Cancel a verification session',
+        description:
+          'Cancels a session that is `pending` or `requires_input` and releases its hold. Any other status: 409.',
+        security,
+        params: VerificationSessionIdParams,
+        response: { 200: VerificationSessionCanceledSchema, ...errorResponses(400, 401, 404, 409, 422) },
+      },
+    },
+    async (request) =>
+      request.idempotency.transaction(db, async (tx) => {
+        const { session } = await moveSession(
+          tx,
+          {
+            sessionId: request.params.id,
+            to: 'canceled',
+            actor: `api_key:${request.apiKey.id}`,
+            now: now(),
+            owner: ownerOf(request),
+          },
+          lifecycle,
+        );
+        return {
+          statusCode: 200,
+          body: { success: true as const, message: 'Verification session canceled', data: sessionView(session, verifyUrl) },
+        };
+      }),
+  );
+
+  if (options.expiryIntervalMs > 0) {
+    let schedule: ExpirySchedule | undefined;
+    app.addHook('onReady', async () => {
+      schedule = startSessionExpiry({ db, now, intervalMs: options.expiryIntervalMs, logger: app.log, ...lifecycle });
+    });
+    app.addHook('onClose', async () => {
+      await schedule?.stop();
+    });
+  }
+};

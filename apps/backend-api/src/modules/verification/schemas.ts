@@ -1,0 +1,132 @@
+import { verificationStatuses, verificationTypes } from '@platform/db';
+import { type Static, Type } from '@sinclair/typebox';
+import { requiredDocumentKinds } from './required-documents.js';
+
+export const MAX_PAGE_SIZE = 100;
+export const DEFAULT_PAGE_SIZE = 20;
+export const MAX_CALLBACK_URL_LENGTH = 2048;
+
+const VerificationType = Type.Union(
+  verificationTypes.map((type) => Type.Literal(type)),
+  { description: '`kyc` verifies a person, `kyb` a business (the documents asked for differ).' },
+);
+const VerificationStatus = Type.Union(
+  verificationStatuses.map((status) => Type.Literal(status)),
+  {
+    description:
+      '`pending` at creation; `processing` while documents are checked; `requires_input` when the end user must ' +
+      'submit again; then `verified`, `rejected`, `expired` (24 h without a result) or `canceled`.',
+  },
+);
+const Timestamp = (description: string) => Type.String({ format: 'date-time', description });
+
+export const VerificationSessionSchema = Type.Object(
+  {
+    sessionId: Type.String({ format: 'uuid' }),
+    verificationUrl: Type.String({
+      description: 'The hosted verification page, `{verify_url}/session/<sessionId>`; pass it unchanged to the front end.',
+    }),
+    type: VerificationType,
+    environment: Type.Union([Type.Literal('live'), Type.Literal('test')], {
+      description: 'The environment of the API key that created it.',
+    }),
+    status: VerificationStatus,
+    externalEndUserId: Type.String({ description: 'Your identifier of the end user or company.' }),
+    appName: Type.Union([Type.String(), Type.Null()], { description: 'Shown to the end user on the hosted page.' }),
+    callbackUrl: Type.Union([Type.String(), Type.Null()], {
+      description: "Where this session's events are sent; null means the organization's default endpoint.",
+    }),
+    requiredDocuments: Type.Array(Type.Union(requiredDocumentKinds.map((kind) => Type.Literal(kind))), {
+      description: 'The documents the end user is asked for.',
+    }),
+    lastError: Type.Union([Type.String(), Type.Null()], {
+      description: 'Why the last submission was rejected or needs more input.',
+    }),
+    price: Type.Integer({ description: 'Whole KES held from the wallet for this session.' }),
+    createdAt: Timestamp('ISO 8601, UTC.'),
+    updatedAt: Timestamp('When the status or any field last changed.'),
+    expiresAt: Timestamp('A session still pending or awaiting input at this time expires and its hold is released.'),
+    completedAt: Type.Union([Timestamp('When it reached a final status.'), Type.Null()]),
+  },
+  { $id: 'VerificationSession', additionalProperties: false },
+);
+export type VerificationSessionView = Static<typeof VerificationSessionSchema>;
+
+export const CreateVerificationSessionBody = Type.Object(
+  {
+    type: VerificationType,
+    externalEndUserId: Type.String({
+      minLength: 1,
+      maxLength: 255,
+      description: 'Your own identifier of the end user or company, 1-255 characters.',
+    }),
+    appName: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 100,
+        description: 'Your application name, 1-100 characters, shown to the end user.',
+      }),
+    ),
+    callbackUrl: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: MAX_CALLBACK_URL_LENGTH,
+        description:
+          "An absolute https URL that receives this session's signed events. Omit it to use the organization's " +
+          'default endpoint.',
+      }),
+    ),
+  },
+  { $id: 'CreateVerificationSession' },
+);
+export type CreateVerificationSessionInput = Static<typeof CreateVerificationSessionBody>;
+
+const sessionEnvelope = (id: string, withMessage: boolean) =>
+  Type.Object(
+    {
+      success: Type.Literal(true),
+      ...(withMessage ? { message: Type.String() } : {}),
+      data: VerificationSessionSchema,
+    },
+    { $id: id, additionalProperties: false },
+  );
+
+export const VerificationSessionCreatedSchema = sessionEnvelope('VerificationSessionCreated', true);
+export const VerificationSessionCanceledSchema = sessionEnvelope('VerificationSessionCanceled', true);
+export const VerificationSessionResponseSchema = sessionEnvelope('VerificationSessionResponse', false);
+
+export const VerificationSessionIdParams = Type.Object({
+  id: Type.String({ format: 'uuid', description: 'The sessionId.' }),
+});
+
+export const ListVerificationSessionsQuery = Type.Object({
+  status: Type.Optional(VerificationStatus),
+  externalEndUserId: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 255, description: 'Only the sessions of this end user or company.' }),
+  ),
+  limit: Type.Integer({
+    minimum: 1,
+    maximum: MAX_PAGE_SIZE,
+    default: DEFAULT_PAGE_SIZE,
+    description: `Page size, 1-${MAX_PAGE_SIZE}.`,
+  }),
+  cursor: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 200, description: 'The nextCursor of the previous page.' }),
+  ),
+});
+
+export const VerificationSessionListSchema = Type.Object(
+  {
+    success: Type.Literal(true),
+    data: Type.Object(
+      {
+        sessions: Type.Array(VerificationSessionSchema, { description: 'Newest first.' }),
+        nextCursor: Type.Union([Type.String(), Type.Null()], {
+          description: 'Pass as `cursor` for the next page; null on the last page.',
+        }),
+      },
+      { additionalProperties: false },
+    ),
+  },
+  { $id: 'VerificationSessionList', additionalProperties: false },
+);

@@ -1,0 +1,32 @@
+import { randomBytes } from 'node:crypto';
+import type { BackendApiConfig } from '../../config.js';
+import type { VerificationPriceList } from './prices.js';
+
+/** Everything the verification routes, the expiry job and the hosted page take from configuration. */
+export interface VerificationSettings {
+  /** `{verify_url}` without a trailing slash. */
+  verifyUrl: string;
+  prices: VerificationPriceList;
+  sessionTtlMs: number;
+  expiryIntervalMs: number;
+  platformOrganizationId: string | undefined;
+  allowPrivateCallbackTargets: boolean;
+  liveSandbox: boolean;
+  formSecret: string;
+}
+
+const HOUR = 60 * 60 * 1000;
+
+export function verificationSettingsOf(config: BackendApiConfig): VerificationSettings {
+  return {
+    verifyUrl: (config.VERIFY_URL ?? `http://localhost:${config.PORT}`).replace(/\/+$/, ''),
+    prices: { kyc: config.VERIFICATION_PRICE_KYC, kyb: config.VERIFICATION_PRICE_KYB },
+    sessionTtlMs: config.VERIFICATION_SESSION_TTL_HOURS * HOUR,
+    expiryIntervalMs: config.VERIFICATION_EXPIRY_INTERVAL_MS,
+    platformOrganizationId: config.PLATFORM_ORGANIZATION_ID,
+    allowPrivateCallbackTargets: config.WEBHOOK_ALLOW_PRIVATE_TARGETS,
+    liveSandbox: config.HOSTED_PAGE_LIVE_SANDBOX,
+    // A random secret works for one process (the local start); instances behind a load balancer must share one.
+    formSecret: config.HOSTED_PAGE_SECRET ?? randomBytes(32).toString('base64url'),
+  };
+}

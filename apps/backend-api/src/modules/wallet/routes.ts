@@ -1,0 +1,28 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { type Database, ensureWallet } from '@platform/db';
+import { errorResponses } from '@platform/http';
+import { WalletResponseSchema } from './schemas.js';
+
+/** The prepaid wallet that verification sessions are paid from (DECISIONS 10). */
+export const walletRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async (app, { db }) => {
+  app.get(
+    '/v1/wallet',
+    {
+      schema: {
+        tags: ['wallet'],
+        summary: "The wallet of the key's organization and environment",
+        description: 'Balances in whole KES. A wallet that was never used shows 0 and 0.',
+        security: [{ apiKey: [] }],
+        response: { 200: WalletResponseSchema, ...errorResponses(401) },
+      },
+    },
+    async (request) => {
+      const { organizationId, environment } = request.apiKey;
+      const wallet = await ensureWallet(db, { organizationId, environment });
+      return {
+        success: true as const,
+        data: { environment, currency: 'KES' as const, available: wallet.availableBalance, held: wallet.heldBalance },
+      };
+    },
+  );
+};

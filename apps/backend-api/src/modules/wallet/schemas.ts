@@ -1,0 +1,20 @@
+import { Type } from '@sinclair/typebox';
+
+export const WalletSchema = Type.Object(
+  {
+    environment: Type.Union([Type.Literal('live'), Type.Literal('test')], {
+      description: "The API key's environment; live and test wallets are kept apart.",
+    }),
+    currency: Type.Literal('KES'),
+    available: Type.Integer({ description: 'Whole KES that new sessions can hold.' }),
+    held: Type.Integer({
+      description: 'Whole KES held for sessions not finished yet: taken when they are verified or rejected, given back when they expire or are canceled.',
+    }),
+  },
+  { $id: 'Wallet', additionalProperties: false },
+);
+
+export const WalletResponseSchema = Type.Object(
+  { success: Type.Literal(true), data: WalletSchema },
+  { $id: 'WalletResponse', additionalProperties: false },
+);
