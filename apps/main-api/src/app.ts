@@ -13,7 +13,10 @@ import { accountRoutes } from './modules/accounts/routes.js';
 import { accountSharedSchemas } from './modules/accounts/schemas.js';
 import { apiKeyRoutes } from './modules/api-keys/routes.js';
 import { apiKeySharedSchemas } from './modules/api-keys/schemas.js';
+import { webhookRoutes } from './modules/webhooks/routes.js';
+import { webhookSharedSchemas } from './modules/webhooks/schemas.js';
 import { avatarRoutes } from './modules/avatars/routes.js';
+import { billingRoutes, billingSharedSchemas } from './modules/billing/routes.js';
 import { AvatarUploadResponseSchema } from './modules/avatars/schemas.js';
 import { notificationRoutes } from './modules/notifications/routes.js';
 import { notificationSharedSchemas } from './modules/notifications/schemas.js';
@@ -54,7 +57,7 @@ export function buildApp(deps: MainApiDeps, config: MainApiConfig) {
       version,
       description:
         "Account profile, avatars and in-app notifications for the authenticated user, and the organization's " +
-        'API keys (bearer token).',
+        'API keys and callback settings (bearer token).',
     },
     logger: deps.logger ?? { level: config.logLevel },
     bodyLimit: config.bodyLimitBytes,
@@ -75,13 +78,15 @@ export function buildApp(deps: MainApiDeps, config: MainApiConfig) {
       ...notificationSharedSchemas,
       AvatarUploadResponseSchema,
       ...apiKeySharedSchemas,
+      ...billingSharedSchemas,
+      ...webhookSharedSchemas,
     ],
   });
 
   // CORS first: it answers preflight requests before authentication would refuse them.
   app.register(cors, {
     origin: config.corsOrigins.length > 0 ? config.corsOrigins : false,
-    methods: ['GET', 'HEAD', 'POST', 'PATCH', 'DELETE', 'OPTIONS'],
+    methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
     exposedHeaders: ['x-request-id', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'retry-after'],
     maxAge: 600,
   });
@@ -106,6 +111,14 @@ export function buildApp(deps: MainApiDeps, config: MainApiConfig) {
   app.register(notificationRoutes, { db, now });
   app.register(avatarRoutes, { db, storage: deps.storage, maxBytes: config.avatars.maxBytes });
   app.register(apiKeyRoutes, { db, now });
+  app.register(billingRoutes, {
+    db,
+    now,
+    config: config.payments,
+    publicUrl: config.publicUrl,
+    bodyLimit: config.bodyLimitBytes,
+  });
+  app.register(webhookRoutes, { db, now, allowPrivateTargets: config.webhooks.allowPrivateTargets });
 
   return app;
 }

@@ -33,6 +33,9 @@ describe('loadMainApiConfig', () => {
       rateLimitPerMinute: 300,
       trustProxy: false,
       migrateOnStart: false,
+      webhooks: { allowPrivateTargets: false },
+      // Payments' own defaults are checked in modules/billing/config.test.ts.
+      payments: expect.objectContaining({ card: { kind: 'sandbox' } }),
     });
   });
 
@@ -53,6 +56,7 @@ describe('loadMainApiConfig', () => {
         TRUST_PROXY: 'true',
         METRICS_TOKEN: 'metrics-token-0123456789',
         MIGRATE_ON_START: 'true',
+        WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
         AVATAR_LOCAL_DIR: 'uploads',
       },
       '/srv/app',
@@ -71,6 +75,7 @@ describe('loadMainApiConfig', () => {
       trustProxy: true,
       metricsToken: 'metrics-token-0123456789',
       migrateOnStart: true,
+      webhooks: { allowPrivateTargets: true },
     });
   });
 

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { ConfigError, type ConfigProblem, loadConfig } from '@platform/http';
 import { type Static, Type } from '@sinclair/typebox';
+import { type PaymentsConfig, paymentsConfigFrom, PaymentsEnvSchema } from './modules/billing/config.js';
 
 const MEBIBYTE = 1024 * 1024;
 
@@ -46,6 +47,9 @@ export const MainApiEnvSchema = Type.Object({
   TRUST_PROXY: Type.Boolean({ default: false }),
   METRICS_TOKEN: Type.Optional(Type.String({ minLength: 16 })),
   MIGRATE_ON_START: Type.Boolean({ default: false }),
+  /** Accept http and private or loopback default callback URLs (local runs and tests only). */
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: Type.Boolean({ default: false }),
+  ...PaymentsEnvSchema.properties,
 });
 
 export type MainApiEnv = Static<typeof MainApiEnvSchema>;
@@ -87,6 +91,10 @@ export interface MainApiConfig {
   /** When set, GET /metrics requires `Authorization: Bearer <metricsToken>`. */
   metricsToken?: string;
   migrateOnStart: boolean;
+  /** Callback settings: whether default URLs may be http or private addresses (local runs and tests only). */
+  webhooks: { allowPrivateTargets: boolean };
+  /** Payment providers, limits and reconciliation (modules/billing/config.ts). */
+  payments: PaymentsConfig;
 }
 
 /**
@@ -100,8 +108,15 @@ export function loadMainApiConfig(env: NodeJS.ProcessEnv = process.env, cwd = pr
   const keys = tokenKeySource(values, problems);
   const publicUrl = httpUrl('PUBLIC_URL', values.PUBLIC_URL ?? `http://localhost:${values.PORT}`, problems);
   const storage = avatarStorage(values, cwd, problems);
+  const payments = paymentsConfigFrom(values, publicUrl, problems);
 
-  if (problems.length > 0 || keys === undefined || storage === undefined || publicUrl === undefined) {
+  if (
+    problems.length > 0 ||
+    keys === undefined ||
+    storage === undefined ||
+    publicUrl === undefined ||
+    payments === undefined
+  ) {
     throw new ConfigError(problems);
   }
 
@@ -121,6 +136,8 @@ export function loadMainApiConfig(env: NodeJS.ProcessEnv = process.env, cwd = pr
     trustProxy: values.TRUST_PROXY,
     ...(values.METRICS_TOKEN === undefined ? {} : { metricsToken: values.METRICS_TOKEN }),
     migrateOnStart: values.MIGRATE_ON_START,
+    webhooks: { allowPrivateTargets: values.WEBHOOK_ALLOW_PRIVATE_TARGETS },
+    payments,
   };
 }
 

@@ -1,0 +1,70 @@
+import { ConfigError } from '@platform/http';
+import { describe, expect, it } from 'vitest';
+import { testConfig } from '../../../test/helpers.js';
+import { FAKE_DARAJA, fakeDarajaEnv } from '../../../test/fake-daraja.js';
+
+function problemsOf(env: NodeJS.ProcessEnv): string {
+  try {
+    testConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.message;
+    throw error;
+  }
+  throw new Error('The configuration was accepted');
+}
+
+describe('payments configuration', () => {
+  it('uses the sandbox for both methods without credentials, with the documented defaults', () => {
+    const { payments } = testConfig();
+    expect(payments).toEqual({
+      card: { kind: 'sandbox' },
+      mobileMoney: { kind: 'sandbox', stkDelayMs: 3000 },
+      returnUrl: 'http://main-api.test/v1/billing/checkout/complete',
+      maxAmount: { card: 1_000_000, mobile_money: 150_000 },
+      providerTimeoutMs: 15_000,
+      reconciliation: {
+        intervalMs: 30_000,
+        mobileMoneyCheckAfterMs: 120_000,
+        mobileMoneyExpireAfterMs: 900_000,
+        cardCheckoutExpireAfterMs: 3_600_000,
+      },
+    });
+  });
+
+  it('uses Paystack and Daraja when their credentials are set', () => {
+    const { payments } = testConfig({
+      PAYSTACK_SECRET_KEY: 'sk_live_x',
+      ...fakeDarajaEnv('https://api.safaricom.co.ke/'),
+      DARAJA_TRANSACTION_TYPE: 'CustomerBuyGoodsOnline',
+      DARAJA_PARTY_B: '654321',
+      PAYMENT_RETURN_URL: 'https://app.example.com/billing/done',
+    });
+    expect(payments.card).toEqual({ kind: 'paystack', secretKey: 'sk_live_x', baseUrl: 'https://api.paystack.co' });
+    expect(payments.mobileMoney).toEqual({
+      kind: 'daraja',
+      consumerKey: FAKE_DARAJA.consumerKey,
+      consumerSecret: FAKE_DARAJA.consumerSecret,
+      shortcode: FAKE_DARAJA.shortcode,
+      passkey: FAKE_DARAJA.passkey,
+      baseUrl: 'https://api.safaricom.co.ke',
+      transactionType: 'CustomerBuyGoodsOnline',
+      partyB: '654321',
+      callbackToken: FAKE_DARAJA.callbackToken,
+    });
+    expect(payments.returnUrl).toBe('https://app.example.com/billing/done');
+  });
+
+  it('names every missing Daraja setting when only some are set', () => {
+    const message = problemsOf({ DARAJA_CONSUMER_KEY: 'key', DARAJA_SHORTCODE: '174379' });
+    expect(message).toContain('DARAJA_CONSUMER_SECRET is required');
+    expect(message).toContain('DARAJA_PASSKEY is required');
+    expect(message).toContain('DARAJA_CALLBACK_TOKEN');
+    expect(message).not.toContain('DARAJA_CONSUMER_KEY is required');
+  });
+
+  it('refuses an M-Pesa limit above M-Pesa\'s own, a short callback token and a bad return URL', () => {
+    expect(problemsOf({ MAX_AMOUNT_MOBILE_MONEY: '250001' })).toContain('MAX_AMOUNT_MOBILE_MONEY');
+    expect(problemsOf({ ...fakeDarajaEnv('https://x.example'), DARAJA_CALLBACK_TOKEN: 'short' })).toContain('DARAJA_CALLBACK_TOKEN');
+    expect(problemsOf({ PAYMENT_RETURN_URL: 'javascript:alert(1)' })).toContain('PAYMENT_RETURN_URL');
+  });
+});

@@ -1,0 +1,165 @@
+import type { ConfigProblem } from '@platform/http';
+import { type Static, Type } from '@sinclair/typebox';
+
+/** M-Pesa's own ceiling for one customer-to-business payment, in KES. */
+export const MPESA_TRANSACTION_LIMIT = 250_000;
+
+/**
+ * Environment variables of payments; merged into main-api's environment schema (config.ts). A provider is
+ * used when its credentials are set; without them the sandbox provider stands in for it.
+ */
+export const PaymentsEnvSchema = Type.Object({
+  PAYSTACK_SECRET_KEY: Type.Optional(Type.String({ minLength: 1 })),
+  PAYSTACK_BASE_URL: Type.String({ minLength: 1, default: 'https://api.paystack.co' }),
+  DARAJA_CONSUMER_KEY: Type.Optional(Type.String({ minLength: 1 })),
+  DARAJA_CONSUMER_SECRET: Type.Optional(Type.String({ minLength: 1 })),
+  DARAJA_SHORTCODE: Type.Optional(Type.String({ pattern: '^[0-9]{5,7}$' })),
+  DARAJA_PASSKEY: Type.Optional(Type.String({ minLength: 1 })),
+  DARAJA_BASE_URL: Type.String({ minLength: 1, default: 'https://api.safaricom.co.ke' }),
+  DARAJA_TRANSACTION_TYPE: Type.Union([Type.Literal('CustomerPayBillOnline'), Type.Literal('CustomerBuyGoodsOnline')], {
+    default: 'CustomerPayBillOnline',
+  }),
+  DARAJA_PARTY_B: Type.Optional(Type.String({ pattern: '^[0-9]{5,7}$' })),
+  DARAJA_CALLBACK_TOKEN: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9_-]{32,128}$' })),
+  PAYMENT_RETURN_URL: Type.Optional(Type.String({ minLength: 1 })),
+  MAX_AMOUNT_CARD: Type.Integer({ minimum: 1, default: 1_000_000 }),
+  MAX_AMOUNT_MOBILE_MONEY: Type.Integer({ minimum: 1, maximum: MPESA_TRANSACTION_LIMIT, default: 150_000 }),
+  PROVIDER_TIMEOUT_MS: Type.Integer({ minimum: 1, default: 15_000 }),
+  PAYMENT_RECONCILE_INTERVAL_MS: Type.Integer({ minimum: 0, default: 30_000 }),
+  MOBILE_MONEY_CHECK_AFTER_MS: Type.Integer({ minimum: 0, default: 2 * 60_000 }),
+  MOBILE_MONEY_EXPIRE_AFTER_MS: Type.Integer({ minimum: 0, default: 15 * 60_000 }),
+  CARD_CHECKOUT_EXPIRE_AFTER_MS: Type.Integer({ minimum: 0, default: 60 * 60_000 }),
+  SANDBOX_STK_DELAY_MS: Type.Integer({ minimum: 0, default: 3_000 }),
+  SANDBOX_CHECKOUT_SECRET: Type.Optional(Type.String({ minLength: 32 })),
+});
+
+export type PaymentsEnv = Static<typeof PaymentsEnvSchema>;
+
+export type CardProviderConfig =
+  | { kind: 'paystack'; secretKey: string; baseUrl: string }
+  /** `formSecret` signs the sandbox checkout's form tokens; unset, each process makes its own. */
+  | { kind: 'sandbox'; formSecret?: string };
+
+export interface DarajaConfig {
+  kind: 'daraja';
+  consumerKey: string;
+  consumerSecret: string;
+  shortcode: string;
+  passkey: string;
+  baseUrl: string;
+  transactionType: 'CustomerPayBillOnline' | 'CustomerBuyGoodsOnline';
+  /** Who receives the money: the shortcode for a paybill, the till number for buy goods. */
+  partyB: string;
+  /** The secret path segment of the callback URL. */
+  callbackToken: string;
+}
+
+export type MobileMoneyProviderConfig = DarajaConfig | { kind: 'sandbox'; stkDelayMs: number };
+
+/** Payments as the code uses them. */
+export interface PaymentsConfig {
+  card: CardProviderConfig;
+  mobileMoney: MobileMoneyProviderConfig;
+  /** Where the payer's browser goes after the hosted card checkout (`?reference=` is added). */
+  returnUrl: string;
+  /** Largest amount per payment, by what moves the money, in KES. */
+  maxAmount: { card: number; mobile_money: number };
+  providerTimeoutMs: number;
+  reconciliation: {
+    /** How often this instance runs the job; 0: never (another instance does). */
+    intervalMs: number;
+    mobileMoneyCheckAfterMs: number;
+    mobileMoneyExpireAfterMs: number;
+    cardCheckoutExpireAfterMs: number;
+  };
+}
+
+const DARAJA_CREDENTIALS = ['DARAJA_CONSUMER_KEY', 'DARAJA_CONSUMER_SECRET', 'DARAJA_SHORTCODE', 'DARAJA_PASSKEY'] as const;
+
+/** The payments section of main-api's config; problems are added to `problems`. */
+export function paymentsConfigFrom(
+  values: PaymentsEnv,
+  publicUrl: string | undefined,
+  problems: ConfigProblem[],
+): PaymentsConfig | undefined {
+  const card = cardProvider(values, problems);
+  const mobileMoney = mobileMoneyProvider(values, problems);
+  const returnUrl =
+    values.PAYMENT_RETURN_URL === undefined
+      ? publicUrl === undefined
+        ? undefined
+        : `${publicUrl}/v1/billing/checkout/complete`
+      : httpUrl('PAYMENT_RETURN_URL', values.PAYMENT_RETURN_URL, problems);
+  if (card === undefined || mobileMoney === undefined || returnUrl === undefined) return undefined;
+  return {
+    card,
+    mobileMoney,
+    returnUrl,
+    maxAmount: { card: values.MAX_AMOUNT_CARD, mobile_money: values.MAX_AMOUNT_MOBILE_MONEY },
+    providerTimeoutMs: values.PROVIDER_TIMEOUT_MS,
+    reconciliation: {
+      intervalMs: values.PAYMENT_RECONCILE_INTERVAL_MS,
+      mobileMoneyCheckAfterMs: values.MOBILE_MONEY_CHECK_AFTER_MS,
+      mobileMoneyExpireAfterMs: values.MOBILE_MONEY_EXPIRE_AFTER_MS,
+      cardCheckoutExpireAfterMs: values.CARD_CHECKOUT_EXPIRE_AFTER_MS,
+    },
+  };
+}
+
+function cardProvider(values: PaymentsEnv, problems: ConfigProblem[]): CardProviderConfig | undefined {
+  if (values.PAYSTACK_SECRET_KEY === undefined) {
+    return values.SANDBOX_CHECKOUT_SECRET === undefined
+      ? { kind: 'sandbox' }
+      : { kind: 'sandbox', formSecret: values.SANDBOX_CHECKOUT_SECRET };
+  }
+  const baseUrl = httpUrl('PAYSTACK_BASE_URL', values.PAYSTACK_BASE_URL, problems);
+  return baseUrl === undefined ? undefined : { kind: 'paystack', secretKey: values.PAYSTACK_SECRET_KEY, baseUrl };
+}
+
+function mobileMoneyProvider(values: PaymentsEnv, problems: ConfigProblem[]): MobileMoneyProviderConfig | undefined {
+  const set = DARAJA_CREDENTIALS.filter((name) => values[name] !== undefined);
+  if (set.length === 0) return { kind: 'sandbox', stkDelayMs: values.SANDBOX_STK_DELAY_MS };
+  const missing = DARAJA_CREDENTIALS.filter((name) => values[name] === undefined);
+  for (const name of missing) {
+    problems.push({ name, message: `${name} is required when any of ${DARAJA_CREDENTIALS.join(', ')} is set` });
+  }
+  if (values.DARAJA_CALLBACK_TOKEN === undefined) {
+    problems.push({
+      name: 'DARAJA_CALLBACK_TOKEN',
+      message: 'DARAJA_CALLBACK_TOKEN (32-128 letters, digits, - or _) is required with the Daraja credentials',
+    });
+  }
+  const baseUrl = httpUrl('DARAJA_BASE_URL', values.DARAJA_BASE_URL, problems);
+  const { DARAJA_CONSUMER_KEY: consumerKey, DARAJA_CONSUMER_SECRET: consumerSecret } = values;
+  const { DARAJA_SHORTCODE: shortcode, DARAJA_PASSKEY: passkey, DARAJA_CALLBACK_TOKEN: callbackToken } = values;
+  if (
+    consumerKey === undefined ||
+    consumerSecret === undefined ||
+    shortcode === undefined ||
+    passkey === undefined ||
+    callbackToken === undefined ||
+    baseUrl === undefined
+  ) {
+    return undefined;
+  }
+  return {
+    kind: 'daraja',
+    consumerKey,
+    consumerSecret,
+    shortcode,
+    passkey,
+    baseUrl,
+    transactionType: values.DARAJA_TRANSACTION_TYPE,
+    partyB: values.DARAJA_PARTY_B ?? shortcode,
+    callbackToken,
+  };
+}
+
+function httpUrl(name: string, value: string, problems: ConfigProblem[]): string | undefined {
+  const url = URL.canParse(value) ? new URL(value) : undefined;
+  if (url === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+    problems.push({ name, message: `${name} must be an absolute http(s) URL (got ${JSON.stringify(value)})` });
+    return undefined;
+  }
+  return value.replace(/\/+$/, '');
+}

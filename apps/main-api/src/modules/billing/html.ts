@@ -1,0 +1,44 @@
+// Minimal server-rendered pages (the sandbox checkout and the page after a checkout): plain HTML forms,
+// no scripts, readable without CSS.
+
+const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (character) => ESCAPES[character] ?? character);
+}
+
+const STYLE = `
+  body { font-family: system-ui, sans-serif; max-width: 28rem; margin: 3rem auto; padding: 0 1rem; color: #1a1a1a; }
+  main { border: 1px solid #d0d0d0; border-radius: 0.5rem; padding: 1.5rem; }
+  dl { display: grid; grid-template-columns: max-content 1fr; gap: 0.25rem 1rem; }
+  dt { color: #555; } dd { margin: 0; }
+  .actions { display: flex; gap: 0.75rem; margin-top: 1.5rem; }
+  button { font: inherit; padding: 0.6rem 1.2rem; border-radius: 0.4rem; border: 1px solid #1a1a1a; cursor: pointer; }
+  button.primary { background: #0b6b3a; border-color: #0b6b3a; color: #fff; }
+  button:focus-visible { outline: 3px solid #1d4ed8; outline-offset: 2px; }
+  .note { color: #555; font-size: 0.9rem; }
+`;
+
+/** A complete page; `body` is trusted HTML (escape every value put into it). */
+export function htmlPage(title: string, body: string): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex">
+<title>${escapeHtml(title)}</title>
+<style>${STYLE}</style>
+</head>
+<body>
+<main>
+${body}
+</main>
+</body>
+</html>
+`;
+}
+
+export function formatKes(amount: number): string {
+  return `KES ${amount.toLocaleString('en-KE')}`;
+}

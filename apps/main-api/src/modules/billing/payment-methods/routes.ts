@@ -1,0 +1,72 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { Database, PaymentMethod } from '@platform/db';
+import { notFound } from '@platform/errors';
+import { errorResponses, SuccessMessage } from '@platform/http';
+import { bearerSecurity } from '../../../route-schemas.js';
+import { ref } from '../../../schema-ref.js';
+import { listActivePaymentMethods, removePaymentMethod } from './repository.js';
+import { PaymentMethodIdParams, PaymentMethodListSchema, type PaymentMethodView } from './schemas.js';
+
+export const PAYMENT_METHOD_REMOVED = 'Payment method removed';
+export const PAYMENT_METHOD_NOT_FOUND = 'Payment method not found';
+
+export function toPaymentMethodView(method: PaymentMethod): PaymentMethodView {
+  return {
+    id: method.id,
+    type: method.type,
+    card:
+      method.type === 'card' && method.last4 !== null
+        ? { brand: method.brand, last4: method.last4, expMonth: method.expMonth, expYear: method.expYear, bank: method.bank }
+        : null,
+    phone: method.type === 'mobile_money' ? method.phone : null,
+    createdAt: method.createdAt.toISOString(),
+    lastUsedAt: method.lastUsedAt?.toISOString() ?? null,
+  };
+}
+
+/** The organization's saved cards and M-Pesa numbers: list and remove. */
+export const paymentMethodRoutes: FastifyPluginAsyncTypebox<{ db: Database; now: () => Date }> = async (app, { db, now }) => {
+  const tags = ['billing'];
+
+  app.get(
+    '/v1/billing/payment-methods',
+    {
+      config: { organization: true },
+      schema: {
+        tags,
+        summary: "The organization's saved payment methods",
+        description: 'Cards saved from checkouts with a reusable authorization, and M-Pesa numbers that paid. Newest first.',
+        security: bearerSecurity,
+        response: { 200: ref(PaymentMethodListSchema), ...errorResponses(400, 401, 403) },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      data: { paymentMethods: (await listActivePaymentMethods(db, request.organization.id)).map(toPaymentMethodView) },
+    }),
+  );
+
+  app.delete(
+    '/v1/billing/payment-methods/:id',
+    {
+      // Only writes locally: the removal and the stored answer commit together.
+      config: { organization: true, idempotency: 'transaction' },
+      schema: {
+        tags,
+        summary: 'Remove a saved payment method',
+        description:
+          "It can no longer be charged; past payments keep their record. Removing it again succeeds. Another " +
+          "organization's method and an unknown id give the same 404.",
+        security: bearerSecurity,
+        params: PaymentMethodIdParams,
+        response: { 200: ref(SuccessMessage), ...errorResponses(400, 401, 403, 404, 409, 422) },
+      },
+    },
+    async (request) =>
+      request.idempotency.transaction(db, async (tx) => {
+        const removed = await removePaymentMethod(tx, request.organization.id, request.params.id, now());
+        if (!removed) throw notFound(PAYMENT_METHOD_NOT_FOUND);
+        return { statusCode: 200, body: { success: true as const, message: PAYMENT_METHOD_REMOVED } };
+      }),
+  );
+};

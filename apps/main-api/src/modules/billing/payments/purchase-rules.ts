@@ -1,0 +1,39 @@
+import { type DatabaseExecutor, mailSubscriptions, type PaymentChannel } from '@platform/db';
+import { conflict, validationError } from '@platform/errors';
+import { and, eq, gt } from 'drizzle-orm';
+
+const CHANNEL_NAMES: Record<PaymentChannel, string> = { card: 'card', mobile_money: 'M-Pesa' };
+
+/** The amount must fit the method's limit (MAX_AMOUNT_CARD, MAX_AMOUNT_MOBILE_MONEY). */
+export function checkAmountLimit(
+  amount: number,
+  channel: PaymentChannel,
+  limits: Record<PaymentChannel, number>,
+  isSubscription: boolean,
+): void {
+  const limit = limits[channel];
+  if (amount <= limit) return;
+  const message = isSubscription
+    ? `The price of this subscription (KES ${amount}) is above the KES ${limit} limit of ${CHANNEL_NAMES[channel]} payments`
+    : `must be at most ${limit} KES for ${CHANNEL_NAMES[channel]} payments`;
+  const path = isSubscription ? '/metadata' : '/amount';
+  throw validationError(isSubscription ? message : `body/amount ${message}`, [{ path, message }]);
+}
+
+export const SUBSCRIPTION_ALREADY_ACTIVE =
+  'The organization already has an active mail subscription; change it with the upgrade endpoints';
+
+/** A subscription cannot be bought while one is active (DECISIONS 8): 409. */
+export async function ensureNoActiveSubscription(db: DatabaseExecutor, organizationId: string, now: Date): Promise<void> {
+  const [active] = await db
+    .select({ id: mailSubscriptions.id })
+    .from(mailSubscriptions)
+    .where(
+      and(
+        eq(mailSubscriptions.organizationId, organizationId),
+        eq(mailSubscriptions.status, 'active'),
+        gt(mailSubscriptions.currentPeriodEnd, now),
+      ),
+    );
+  if (active !== undefined) throw conflict(SUBSCRIPTION_ALREADY_ACTIVE);
+}

@@ -1,0 +1,102 @@
+import { billingCycles, mailPlans, paymentChannels, paymentMethodKinds, paymentPurposes, paymentStatuses } from '@platform/db';
+import { MAX_SEATS, MIN_SEATS } from '@platform/pricing';
+import { type Static, type TLiteral, Type, type TUnion } from '@sinclair/typebox';
+import { ref } from '../../../schema-ref.js';
+
+function oneOf<T extends string>(values: readonly T[], options: { description?: string } = {}): TUnion<TLiteral<T>[]> {
+  return Type.Union(values.map((value) => Type.Literal(value)), options);
+}
+
+/** POST /v1/billing/pay. Unknown fields are refused, so a misspelt field is not silently ignored. */
+export const PayBodySchema = Type.Object(
+  {
+    method: oneOf(paymentMethodKinds, {
+      description: 'card: hosted checkout; mobile_money: M-Pesa prompt to `phone`; saved_method: charge `paymentMethodId`.',
+    }),
+    amount: Type.Optional(
+      Type.Number({
+        description:
+          'Whole KES. Required for wallet top-ups (1 up to the limit of the method). Ignored for mail_subscription, ' +
+          'whose price the server sets: send 0.',
+        examples: [1000],
+      }),
+    ),
+    phone: Type.Optional(
+      Type.String({
+        maxLength: 32,
+        description: 'For mobile_money: a Safaricom number in any common notation (0712345678, +254 712 345 678).',
+      }),
+    ),
+    paymentMethodId: Type.Optional(
+      Type.String({ maxLength: 64, description: 'For saved_method: the id of one of the organization\'s saved methods.' }),
+    ),
+    metadata: Type.Optional(
+      Type.Object(
+        {
+          type: Type.Optional(oneOf(paymentPurposes, { description: 'What the payment buys. Default wallet_topup.' })),
+          plan: Type.Optional(oneOf(mailPlans)),
+          seats: Type.Optional(Type.Integer({ minimum: MIN_SEATS, maximum: MAX_SEATS, description: 'Number of mailboxes.' })),
+          billingCycle: Type.Optional(oneOf(billingCycles)),
+        },
+        { additionalProperties: false, description: 'For mail_subscription: type, plan, seats and billingCycle.' },
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export type PayBody = Static<typeof PayBodySchema>;
+
+/** The answer to POST /v1/billing/pay (spec 2.1): checkoutUrl for card, message for the others; always the reference. */
+export const PaymentStartedSchema = Type.Object(
+  {
+    success: Type.Literal(true),
+    checkoutUrl: Type.Optional(Type.String({ description: 'card: where the payer completes the payment.' })),
+    reference: Type.String({ description: 'PAY-<uuid>; GET /v1/billing/payments/:reference gives the outcome.' }),
+    message: Type.Optional(Type.String({ description: 'mobile_money and saved_method: what happens next.' })),
+  },
+  { $id: 'PaymentStarted', additionalProperties: false },
+);
+
+export type PaymentStarted = Static<typeof PaymentStartedSchema>;
+
+const nullableString = (description?: string) =>
+  Type.Union([Type.String(), Type.Null()], description === undefined ? {} : { description });
+
+export const PaymentSchema = Type.Object(
+  {
+    reference: Type.String(),
+    status: oneOf(paymentStatuses, {
+      description: 'pending until the provider answers; then succeeded, failed, cancelled or expired.',
+    }),
+    method: oneOf(paymentMethodKinds),
+    channel: oneOf(paymentChannels, { description: 'What moved the money (a saved method is a card or a number).' }),
+    purpose: oneOf(paymentPurposes),
+    amount: Type.Integer({ description: 'Whole KES.' }),
+    currency: Type.Literal('KES'),
+    phone: nullableString('The M-Pesa number prompted (254 + 9 digits).'),
+    paymentMethodId: nullableString('The saved method charged, or saved by this payment.'),
+    subscription: Type.Union([
+      Type.Object({ plan: oneOf(mailPlans), seats: Type.Integer(), billingCycle: oneOf(billingCycles) }),
+      Type.Null(),
+    ]),
+    checkoutUrl: nullableString('card: the hosted checkout, while the payment is pending.'),
+    failureReason: nullableString('Why it did not succeed.'),
+    createdAt: Type.String({ format: 'date-time' }),
+    completedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  },
+  { $id: 'Payment', additionalProperties: false },
+);
+
+export type PaymentView = Static<typeof PaymentSchema>;
+
+export const PaymentResponseSchema = Type.Object(
+  { success: Type.Literal(true), data: ref(PaymentSchema) },
+  { $id: 'PaymentResponse' },
+);
+
+export const PaymentReferenceParams = Type.Object({
+  reference: Type.String({ maxLength: 64, description: 'The payment reference, PAY-<uuid>.' }),
+});
+
+export const paymentSharedSchemas = [PaymentStartedSchema, PaymentSchema, PaymentResponseSchema];

@@ -1,0 +1,133 @@
+import { type Database, type Payment, paymentEvents, payments, type PaymentStatus, type Transaction } from '@platform/db';
+import { and, eq } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import type { ProviderOutcome } from '../providers/ports.js';
+import type { PaymentSuccessHooks } from './hooks.js';
+import { findPayment, lockProviderReference, type PaymentMatch, recordPaymentEvent } from './repository.js';
+import { applySuccessEffects } from './success-effects.js';
+
+/** What settling needs: the database, the clock, the success hooks and a logger. */
+export interface SettlementContext {
+  db: Database;
+  now: () => Date;
+  hooks: PaymentSuccessHooks;
+  log: FastifyBaseLogger;
+}
+
+/**
+ * A decision about a payment: a provider's outcome (with the key of its event, unless that event is already
+ * recorded), or one of ours (the provider failed to take the request, or the payment ran out of time).
+ */
+export type Settlement = Omit<ProviderOutcome, 'eventKey' | 'payload'> & { eventKey?: string; payload?: unknown };
+
+export type SettlementResult =
+  /** An authentic provider message about no payment we know; its event was kept for support. */
+  | { kind: 'unmatched' }
+  /** The provider event had been received before: nothing was done. */
+  | { kind: 'duplicate'; payment: Payment | undefined }
+  /** Recorded, but the payment's status did not change (still pending, or already final). */
+  | { kind: 'unchanged'; payment: Payment }
+  | { kind: 'changed'; from: PaymentStatus; payment: Payment };
+
+/**
+ * Applies an outcome to a payment in one transaction: the provider event is recorded (a duplicate stops
+ * here), the status moves with a conditional UPDATE (pending -> any final state; expired -> succeeded for a
+ * late success; nothing else), the transition is recorded, and on success the effects run in the same
+ * transaction. However many copies of an outcome arrive, at the same time or later, the effects run once.
+ */
+export async function settlePayment(
+  ctx: SettlementContext,
+  match: PaymentMatch,
+  settlement: Settlement,
+): Promise<SettlementResult> {
+  const result = await ctx.db.transaction(async (tx): Promise<SettlementResult> => {
+    const now = ctx.now();
+    if ('providerReference' in match) await lockProviderReference(tx, match.provider, match.providerReference);
+    const found = await findPayment(tx, match);
+    if (settlement.eventKey !== undefined) {
+      const fresh = await recordPaymentEvent(tx, {
+        paymentId: found?.id ?? null,
+        type: 'provider_event',
+        source: settlement.source,
+        providerEventKey: settlement.eventKey,
+        payload: settlement.payload ?? null,
+        createdAt: now,
+      });
+      if (!fresh) return { kind: 'duplicate', payment: found };
+    }
+    if (found === undefined) return { kind: 'unmatched' };
+    if (settlement.status === 'pending') return { kind: 'unchanged', payment: found };
+
+    const { status, reason } = finalStatusOf(found, settlement);
+    const moved = await move(tx, found, status, reason, now);
+    if (moved === undefined) return { kind: 'unchanged', payment: found };
+    await tx.insert(paymentEvents).values({
+      paymentId: found.id,
+      type: 'status_changed',
+      source: settlement.source,
+      fromStatus: moved.from,
+      toStatus: status,
+      payload: reason === null ? null : { reason },
+      createdAt: now,
+    });
+    if (status === 'succeeded') {
+      await applySuccessEffects(tx, moved.payment, { reusableCard: settlement.reusableCard, now, hooks: ctx.hooks });
+    }
+    return { kind: 'changed', from: moved.from, payment: moved.payment };
+  });
+  logResult(ctx.log, match, settlement, result);
+  return result;
+}
+
+/** A success whose amount or currency differs from the payment's is not a success of this payment. */
+function finalStatusOf(payment: Payment, settlement: Settlement): { status: PaymentStatus; reason: string | null } {
+  if (settlement.status !== 'succeeded') return { status: settlement.status, reason: settlement.reason ?? null };
+  const { paid } = settlement;
+  if (paid !== undefined && (paid.amount !== payment.amount || paid.currency !== payment.currency)) {
+    return {
+      status: 'failed',
+      reason: `The provider reported ${paid.amount} ${paid.currency} paid for a payment of ${payment.amount} ${payment.currency}`,
+    };
+  }
+  return { status: 'succeeded', reason: null };
+}
+
+// The states a payment may leave for `to`: only pending, except that a late success still counts after expiry.
+function sourcesOf(to: PaymentStatus): PaymentStatus[] {
+  return to === 'succeeded' ? ['pending', 'expired'] : ['pending'];
+}
+
+async function move(
+  tx: Transaction,
+  payment: Payment,
+  to: PaymentStatus,
+  reason: string | null,
+  now: Date,
+): Promise<{ from: PaymentStatus; payment: Payment } | undefined> {
+  for (const from of sourcesOf(to)) {
+    const [updated] = await tx
+      .update(payments)
+      .set({ status: to, failureReason: reason, completedAt: now, updatedAt: now })
+      .where(and(eq(payments.id, payment.id), eq(payments.status, from)))
+      .returning();
+    if (updated !== undefined) return { from, payment: updated };
+  }
+  return undefined;
+}
+
+function logResult(log: FastifyBaseLogger, match: PaymentMatch, settlement: Settlement, result: SettlementResult): void {
+  const context = { match, source: settlement.source, outcome: settlement.status, eventKey: settlement.eventKey };
+  if (result.kind === 'unmatched') {
+    // Either a callback that overtook the provider's answer (applied once the answer is stored) or a payment
+    // we never made: the event is kept either way.
+    log.warn(context, 'A provider reported a payment that matches none of ours (yet); its event is kept');
+  } else if (result.kind === 'changed') {
+    const level = result.payment.status === 'failed' && settlement.status === 'succeeded' ? 'error' : 'info';
+    log[level](
+      { ...context, reference: result.payment.reference, from: result.from, to: result.payment.status },
+      'Payment status changed',
+    );
+  } else {
+    log.info({ ...context, result: result.kind }, 'Payment event recorded without a status change');
+  }
+}

@@ -1,0 +1,126 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { FAKE_DARAJA, type FakeDaraja, startFakeDaraja } from '../../../../../test/fake-daraja.js';
+import type { DarajaConfig } from '../../config.js';
+import { newPaymentReference } from '../../payments/reference.js';
+import { createDarajaMobileMoneyProvider } from './client.js';
+import { darajaTimestamp } from './password.js';
+
+let daraja: FakeDaraja;
+let clock: number;
+
+function config(overrides: Partial<DarajaConfig> = {}): DarajaConfig {
+  return {
+    kind: 'daraja',
+    consumerKey: FAKE_DARAJA.consumerKey,
+    consumerSecret: FAKE_DARAJA.consumerSecret,
+    shortcode: FAKE_DARAJA.shortcode,
+    passkey: FAKE_DARAJA.passkey,
+    baseUrl: daraja.url,
+    transactionType: 'CustomerPayBillOnline',
+    partyB: FAKE_DARAJA.shortcode,
+    callbackToken: FAKE_DARAJA.callbackToken,
+    ...overrides,
+  };
+}
+
+const provider = (overrides: Partial<DarajaConfig> = {}) =>
+  createDarajaMobileMoneyProvider({
+    config: config(overrides),
+    callbackUrl: `https://pay.example.com/v1/billing/webhooks/mpesa/${FAKE_DARAJA.callbackToken}`,
+    timeoutMs: 500,
+    now: () => new Date(clock),
+  });
+
+const request = () => ({
+  reference: newPaymentReference(),
+  accountReference: 'PAY1A2B3C4D',
+  amount: 1500,
+  phone: '254708374149',
+  description: 'Wallet top-up',
+});
+
+beforeAll(async () => {
+  daraja = await startFakeDaraja();
+});
+afterAll(async () => {
+  await daraja?.close();
+});
+beforeEach(() => {
+  daraja.behaviour('normal');
+  clock = Date.now();
+});
+
+describe('Daraja M-Pesa Express provider', () => {
+  it('sends an STK push with the Password and Timestamp rules and returns the CheckoutRequestID', async () => {
+    const prompt = request();
+    const { providerReference } = await provider().requestPayment(prompt);
+    expect(providerReference).toBe(daraja.lastPrompt().checkoutRequestId);
+    const body = daraja.pushBodies.at(-1);
+    const timestamp = darajaTimestamp(new Date(clock));
+    expect(body).toEqual({
+      BusinessShortCode: FAKE_DARAJA.shortcode,
+      Password: Buffer.from(`${FAKE_DARAJA.shortcode}${FAKE_DARAJA.passkey}${timestamp}`).toString('base64'),
+      Timestamp: timestamp,
+      TransactionType: 'CustomerPayBillOnline',
+      Amount: 1500,
+      PartyA: '254708374149',
+      PartyB: FAKE_DARAJA.shortcode,
+      PhoneNumber: '254708374149',
+      CallBackURL: `https://pay.example.com/v1/billing/webhooks/mpesa/${FAKE_DARAJA.callbackToken}`,
+      AccountReference: 'PAY1A2B3C4D',
+      TransactionDesc: 'Wallet top-up',
+    });
+  });
+
+  it('reuses its OAuth token until shortly before it expires', async () => {
+    const mpesa = provider();
+    const issuedBefore = daraja.tokensIssued.length;
+    await mpesa.requestPayment(request());
+    await Promise.all([mpesa.requestPayment(request()), mpesa.requestPayment(request())]);
+    expect(daraja.tokensIssued.length).toBe(issuedBefore + 1);
+    clock += 3599 * 1000 - 59_000; // within a minute of expiry
+    await mpesa.requestPayment(request());
+    expect(daraja.tokensIssued.length).toBe(issuedBefore + 2);
+  });
+
+  it('renews a token Daraja no longer accepts and retries once', async () => {
+    const mpesa = provider();
+    await mpesa.requestPayment(request());
+    const current = daraja.tokensIssued.at(-1) ?? '';
+    daraja.revokedTokens.add(current);
+    await mpesa.requestPayment(request());
+    expect(daraja.tokensIssued.at(-1)).not.toBe(current);
+  });
+
+  it('queries a prompt: still being processed, then the result code', async () => {
+    const mpesa = provider();
+    const { providerReference } = await mpesa.requestPayment(request());
+    expect(await mpesa.queryPayment(providerReference)).toMatchObject({
+      status: 'pending',
+      eventKey: `daraja:query:${providerReference}:processing`,
+    });
+    daraja.answer(providerReference, 1032);
+    expect(await mpesa.queryPayment(providerReference)).toMatchObject({ status: 'cancelled', reason: 'Request cancelled by user' });
+    daraja.answer(providerReference, 0);
+    expect(await mpesa.queryPayment(providerReference)).toMatchObject({ status: 'succeeded', source: 'daraja_query' });
+  });
+
+  it('reports refusals, bad credentials, 5xx and silence', async () => {
+    await expect(provider().requestPayment({ ...request(), amount: 0 })).rejects.toMatchObject({
+      name: 'ProviderRejectedError',
+      providerMessage: 'Bad Request - Invalid Amount',
+    });
+    await expect(provider({ consumerSecret: 'wrong' }).requestPayment(request())).rejects.toMatchObject({
+      kind: 'credentials_refused',
+    });
+    await expect(provider({ passkey: 'wrong' }).requestPayment(request())).rejects.toMatchObject({
+      providerMessage: 'Bad Request - Invalid Password',
+    });
+    const mpesa = provider();
+    await mpesa.requestPayment(request());
+    daraja.behaviour('server_error');
+    await expect(mpesa.requestPayment(request())).rejects.toMatchObject({ kind: 'server_error' });
+    daraja.behaviour('hang');
+    await expect(mpesa.requestPayment(request())).rejects.toMatchObject({ kind: 'timeout' });
+  });
+});

@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import { outcomeOfStkQuery, readStkCallback, statusOfResultCode } from './results.js';
+
+describe('statusOfResultCode', () => {
+  it.each([
+    [0, 'succeeded'],
+    [1032, 'cancelled'],
+    [1037, 'expired'],
+    [1019, 'expired'],
+    [1, 'failed'],
+    [2001, 'failed'],
+    [1025, 'failed'],
+    [9999, 'failed'],
+  ] as const)('maps %i to %s', (code, status) => {
+    expect(statusOfResultCode(code)).toBe(status);
+  });
+});
+
+describe('readStkCallback', () => {
+  const success = {
+    Body: {
+      stkCallback: {
+        MerchantRequestID: '29115-34620561-1',
+        CheckoutRequestID: 'ws_CO_191220191020363925',
+        ResultCode: 0,
+        ResultDesc: 'The service request is processed successfully.',
+        CallbackMetadata: {
+          Item: [
+            { Name: 'Amount', Value: 1.0 },
+            { Name: 'MpesaReceiptNumber', Value: 'NLJ7RT61SV' },
+            { Name: 'TransactionDate', Value: 20191219102115 },
+            { Name: 'PhoneNumber', Value: 254708374149 },
+          ],
+        },
+      },
+    },
+  };
+
+  it('reads a success with the amount paid', () => {
+    expect(readStkCallback(success, 'daraja_callback')).toEqual({
+      checkoutRequestId: 'ws_CO_191220191020363925',
+      outcome: {
+        status: 'succeeded',
+        eventKey: 'daraja:callback:ws_CO_191220191020363925:0',
+        source: 'daraja_callback',
+        payload: success,
+        paid: { amount: 1, currency: 'KES' },
+      },
+    });
+  });
+
+  it('reads a cancellation with its description', () => {
+    const cancelled = {
+      Body: { stkCallback: { MerchantRequestID: 'm', CheckoutRequestID: 'ws_CO_1', ResultCode: 1032, ResultDesc: 'Request cancelled by user' } },
+    };
+    expect(readStkCallback(cancelled, 'daraja_callback')?.outcome).toMatchObject({
+      status: 'cancelled',
+      reason: 'Request cancelled by user',
+      eventKey: 'daraja:callback:ws_CO_1:1032',
+    });
+  });
+
+  it.each([[undefined], [{}], [{ Body: {} }], [{ Body: { stkCallback: { CheckoutRequestID: 'x' } } }], [{ Body: { stkCallback: { ResultCode: 0 } } }]])(
+    'refuses what is not a callback: %j',
+    (body) => {
+      expect(readStkCallback(body, 'daraja_callback')).toBeUndefined();
+    },
+  );
+});
+
+describe('outcomeOfStkQuery', () => {
+  it('reads the string result code of a query answer', () => {
+    const answer = { ResponseCode: '0', CheckoutRequestID: 'ws_CO_2', ResultCode: '1037', ResultDesc: 'DS timeout user cannot be reached' };
+    expect(outcomeOfStkQuery('ws_CO_2', answer, 'daraja_query')).toMatchObject({
+      status: 'expired',
+      eventKey: 'daraja:query:ws_CO_2:1037',
+      reason: 'DS timeout user cannot be reached',
+    });
+  });
+});

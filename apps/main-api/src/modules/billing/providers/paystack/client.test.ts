@@ -1,0 +1,110 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { asRecord } from '../../../../../test/fake-http-server.js';
+import { FAKE_PAYSTACK_SECRET, type FakePaystack, startFakePaystack } from '../../../../../test/fake-paystack.js';
+import { newPaymentReference } from '../../payments/reference.js';
+import { ProviderRejectedError, ProviderUnavailableError } from '../errors.js';
+import { createPaystackCardProvider } from './client.js';
+
+let paystack: FakePaystack;
+const provider = () => createPaystackCardProvider({ secretKey: FAKE_PAYSTACK_SECRET, baseUrl: paystack.url, timeoutMs: 500 });
+
+beforeAll(async () => {
+  paystack = await startFakePaystack();
+});
+afterAll(async () => {
+  await paystack?.close();
+});
+beforeEach(() => {
+  paystack.behaviour('normal');
+});
+
+const checkout = (reference = newPaymentReference()) => ({
+  reference,
+  amount: 1234,
+  email: 'payer@example.com',
+  returnUrl: 'https://app.example.com/billing/done',
+  metadata: { payment_reference: reference },
+});
+
+describe('Paystack card provider', () => {
+  it('initializes a transaction in subunits with our reference and returns its authorization_url', async () => {
+    const request = checkout();
+    const started = await provider().startCheckout(request);
+    const sent = asRecord(paystack.server.requests.at(-1)?.body);
+    expect(sent).toMatchObject({
+      email: 'payer@example.com',
+      amount: 123_400,
+      currency: 'KES',
+      reference: request.reference,
+      callback_url: 'https://app.example.com/billing/done',
+      channels: ['card'],
+    });
+    expect(paystack.server.requests.at(-1)?.headers.authorization).toBe(`Bearer ${FAKE_PAYSTACK_SECRET}`);
+    const transaction = paystack.transactions.get(request.reference);
+    expect(started).toEqual({
+      checkoutUrl: `https://checkout.paystack.com/${transaction?.accessCode}`,
+      providerReference: request.reference,
+    });
+  });
+
+  it('looks a transaction up by reference: pending until paid, then a success in whole KES with the card', async () => {
+    const request = checkout();
+    await provider().startCheckout(request);
+    expect((await provider().lookUp(request.reference))?.status).toBe('pending');
+    paystack.completeCheckout(request.reference);
+    const outcome = await provider().lookUp(request.reference);
+    expect(outcome).toMatchObject({
+      status: 'succeeded',
+      paid: { amount: 1234, currency: 'KES' },
+      source: 'paystack_verify',
+      reusableCard: { last4: '4081', signature: 'SIG_fake_visa_4081', customerEmail: 'payer@example.com', expMonth: 12, expYear: 2030 },
+    });
+    expect(outcome?.reusableCard?.authorizationCode).toMatch(/^AUTH_/);
+    expect(await provider().lookUp(newPaymentReference())).toBeUndefined();
+  });
+
+  it('charges an authorization: approved and declined', async () => {
+    paystack.approvedAuthorizations.add('AUTH_approved');
+    const approved = await provider().chargeSavedCard({
+      reference: newPaymentReference(),
+      amount: 500,
+      email: 'payer@example.com',
+      authorizationCode: 'AUTH_approved',
+    });
+    expect(asRecord(paystack.server.requests.at(-1)?.body)).toMatchObject({ amount: 50_000, authorization_code: 'AUTH_approved' });
+    expect(approved).toMatchObject({ status: 'succeeded', paid: { amount: 500, currency: 'KES' } });
+    const declined = await provider().chargeSavedCard({
+      reference: newPaymentReference(),
+      amount: 500,
+      email: 'payer@example.com',
+      authorizationCode: 'AUTH_unknown',
+    });
+    expect(declined).toMatchObject({ status: 'failed', reason: 'Declined' });
+  });
+
+  it('reports a refusal (4xx) as rejected and our bad key as unavailable', async () => {
+    const request = checkout();
+    await provider().startCheckout(request);
+    await expect(provider().startCheckout(request)).rejects.toMatchObject({
+      name: 'ProviderRejectedError',
+      status: 400,
+      providerMessage: 'Duplicate Transaction Reference',
+    });
+    const wrongKey = createPaystackCardProvider({ secretKey: 'sk_test_wrong', baseUrl: paystack.url, timeoutMs: 500 });
+    const error = await wrongKey.startCheckout(checkout()).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ProviderUnavailableError);
+    expect(error).toMatchObject({ kind: 'credentials_refused' });
+    expect(error).not.toBeInstanceOf(ProviderRejectedError);
+  });
+
+  it('reports a 5xx, a silence past the timeout and an unreachable server as unavailable', async () => {
+    paystack.behaviour('server_error');
+    await expect(provider().startCheckout(checkout())).rejects.toMatchObject({ kind: 'server_error' });
+    paystack.behaviour('hang');
+    const started = Date.now();
+    await expect(provider().startCheckout(checkout())).rejects.toMatchObject({ kind: 'timeout' });
+    expect(Date.now() - started).toBeLessThan(5_000);
+    const nowhere = createPaystackCardProvider({ secretKey: FAKE_PAYSTACK_SECRET, baseUrl: 'http://127.0.0.1:9', timeoutMs: 500 });
+    await expect(nowhere.startCheckout(checkout())).rejects.toMatchObject({ kind: 'unreachable' });
+  });
+});

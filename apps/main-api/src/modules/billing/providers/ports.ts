@@ -1,0 +1,79 @@
+import type { PaymentStatus } from '@platform/db';
+
+/** A card the provider lets us charge again, as it will be saved. The authorization code is a secret. */
+export interface ReusableCard {
+  authorizationCode: string;
+  /** The provider's identifier of the card itself, the same across authorizations. */
+  signature: string;
+  customerEmail: string;
+  brand: string | null;
+  last4: string;
+  expMonth: number | null;
+  expYear: number | null;
+  bank: string | null;
+}
+
+/**
+ * What a provider says about a payment, in our terms: from a callback, a webhook, the answer to a charge, or a
+ * status query. `pending` settles nothing (the event is only recorded).
+ */
+export interface ProviderOutcome {
+  status: PaymentStatus;
+  /** Unique per provider event: a second delivery with the same key is a duplicate and changes nothing. */
+  eventKey: string;
+  /** Where it came from: `paystack_webhook`, `daraja_callback`, `daraja_query`, `sandbox_checkout`, ... */
+  source: string;
+  /** The provider's message as received, stored with the event. */
+  payload: unknown;
+  /** What the provider says was paid, whole KES (success only): must match the payment. */
+  paid?: { amount: number; currency: string };
+  /** Why it did not succeed, in the provider's words. */
+  reason?: string;
+  reusableCard?: ReusableCard;
+}
+
+export interface CheckoutRequest {
+  reference: string;
+  /** Whole KES. */
+  amount: number;
+  /** The paying user's email (the provider sends the receipt there). */
+  email: string;
+  /** Where the browser goes after the checkout. */
+  returnUrl: string;
+  metadata: Record<string, string>;
+}
+
+export interface SavedCardCharge {
+  reference: string;
+  amount: number;
+  email: string;
+  authorizationCode: string;
+}
+
+/** Cards: a hosted checkout, charges to saved cards, and a status lookup by our reference. */
+export interface CardProvider {
+  readonly name: 'paystack' | 'sandbox';
+  startCheckout(request: CheckoutRequest): Promise<{ checkoutUrl: string; providerReference: string }>;
+  /** Charges a saved card; the outcome may already be final. */
+  chargeSavedCard(charge: SavedCardCharge): Promise<ProviderOutcome>;
+  /** The provider's view of a payment, or undefined when it does not know the reference. */
+  lookUp(reference: string): Promise<ProviderOutcome | undefined>;
+}
+
+export interface MobileMoneyRequest {
+  reference: string;
+  /** At most 12 characters, shown in the prompt. */
+  accountReference: string;
+  amount: number;
+  /** `254` + 9 digits. */
+  phone: string;
+  description: string;
+}
+
+/** M-Pesa Express: a PIN prompt on the phone, with the result sent to our callback, and a status query. */
+export interface MobileMoneyProvider {
+  readonly name: 'daraja' | 'sandbox';
+  requestPayment(request: MobileMoneyRequest): Promise<{ providerReference: string }>;
+  /** The outcome of a prompt by its provider reference; `pending` while it is still being processed. */
+  queryPayment(providerReference: string): Promise<ProviderOutcome>;
+}

@@ -1,0 +1,118 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import { darajaTimestamp } from '../daraja/password.js';
+import { outcomeOfStkQuery, STILL_PROCESSING_ERROR_CODE, stillProcessing } from '../daraja/results.js';
+import type { MobileMoneyProvider, MobileMoneyRequest, ProviderOutcome } from '../ports.js';
+import { resultOfScenario, type SandboxPhoneScenario, scenarioOfPhone, SANDBOX_PHONE_SCENARIOS } from './phone-scenarios.js';
+
+export interface SandboxMobileMoneyOptions {
+  /** How long the sandbox "phone" takes to answer. */
+  delayMs: number;
+  /** Delivers a Daraja-shaped callback body to the same handler the real callback route uses. */
+  deliverCallback: (body: unknown) => Promise<unknown>;
+  now: () => Date;
+  log: FastifyBaseLogger;
+}
+
+export interface SandboxMobileMoneyProvider extends MobileMoneyProvider {
+  /** Cancels callbacks not yet delivered (the app is closing). */
+  close(): void;
+}
+
+const scenarios = new Set<string>(Object.values(SANDBOX_PHONE_SCENARIOS));
+const CHECKOUT_ID = /^ws_CO_SANDBOX_([a-z_]+)_[0-9a-f]{32}$/;
+
+/**
+ * M-Pesa Express without Safaricom: the prompt "happens" in this process and its result comes back as a
+ * Daraja-shaped callback (or query answer) through the same code as Daraja's. The scenario is carried in
+ * the CheckoutRequestID, so a status query answers the same on any instance, even after a restart.
+ */
+export function createSandboxMobileMoneyProvider(options: SandboxMobileMoneyOptions): SandboxMobileMoneyProvider {
+  const timers = new Set<NodeJS.Timeout>();
+
+  function scheduleCallback(checkoutRequestId: string, request: MobileMoneyRequest, scenario: SandboxPhoneScenario) {
+    const result = resultOfScenario(scenario);
+    if (result === undefined || scenario === 'callback_lost') return;
+    const timer = setTimeout(() => {
+      timers.delete(timer);
+      const body = callbackBody(checkoutRequestId, request, result, options.now());
+      options.deliverCallback(body).catch((error: unknown) => {
+        options.log.error({ err: error, checkoutRequestId }, 'The sandbox could not deliver an M-Pesa callback');
+      });
+    }, options.delayMs);
+    timer.unref();
+    timers.add(timer);
+  }
+
+  return {
+    name: 'sandbox',
+
+    async requestPayment(request) {
+      const scenario = scenarioOfPhone(request.phone);
+      const checkoutRequestId = `ws_CO_SANDBOX_${scenario}_${randomUUID().replaceAll('-', '')}`;
+      scheduleCallback(checkoutRequestId, request, scenario);
+      return { providerReference: checkoutRequestId };
+    },
+
+    async queryPayment(checkoutRequestId): Promise<ProviderOutcome> {
+      const scenario = CHECKOUT_ID.exec(checkoutRequestId)?.[1];
+      const known = scenario !== undefined && scenarios.has(scenario);
+      const result = known ? resultOfScenario(scenario as SandboxPhoneScenario) : undefined;
+      if (result === undefined) {
+        const answer = {
+          requestId: randomUUID(),
+          errorCode: STILL_PROCESSING_ERROR_CODE,
+          errorMessage: 'The transaction is being processed',
+        };
+        return stillProcessing(checkoutRequestId, 'sandbox_query', answer);
+      }
+      const answer = {
+        ResponseCode: '0',
+        ResponseDescription: 'The service request has been accepted successsfully',
+        MerchantRequestID: `sandbox-${checkoutRequestId.slice(-8)}`,
+        CheckoutRequestID: checkoutRequestId,
+        ResultCode: String(result.code),
+        ResultDesc: result.description,
+      };
+      const outcome = outcomeOfStkQuery(checkoutRequestId, answer, 'sandbox_query');
+      if (outcome === undefined) throw new Error('The sandbox built an unreadable STK query answer');
+      return outcome;
+    },
+
+    close() {
+      for (const timer of timers) clearTimeout(timer);
+      timers.clear();
+    },
+  };
+}
+
+/** The body Daraja posts to the CallBackURL. */
+function callbackBody(
+  checkoutRequestId: string,
+  request: MobileMoneyRequest,
+  result: { code: number; description: string },
+  at: Date,
+) {
+  return {
+    Body: {
+      stkCallback: {
+        MerchantRequestID: `sandbox-${checkoutRequestId.slice(-8)}`,
+        CheckoutRequestID: checkoutRequestId,
+        ResultCode: result.code,
+        ResultDesc: result.description,
+        ...(result.code === 0
+          ? {
+              CallbackMetadata: {
+                Item: [
+                  { Name: 'Amount', Value: request.amount },
+                  { Name: 'MpesaReceiptNumber', Value: `SBX${checkoutRequestId.slice(-7).toUpperCase()}` },
+                  { Name: 'TransactionDate', Value: Number(darajaTimestamp(at)) },
+                  { Name: 'PhoneNumber', Value: Number(request.phone) },
+                ],
+              },
+            }
+          : {}),
+      },
+    },
+  };
+}

@@ -1,0 +1,106 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { Database } from '@platform/db';
+import { idempotency } from '@platform/idempotency';
+import type { PaymentsConfig } from './config.js';
+import { paymentMethodRoutes } from './payment-methods/routes.js';
+import { paymentMethodSharedSchemas } from './payment-methods/schemas.js';
+import { checkoutCompleteRoute } from './payments/checkout-complete-route.js';
+import type { PaymentSuccessHooks } from './payments/hooks.js';
+import { activateMailSubscription } from './payments/mail-subscription-activation.js';
+import { type ReconciliationSchedule, startPaymentReconciliation } from './payments/reconciliation.js';
+import { paymentRoutes } from './payments/routes.js';
+import { paymentSharedSchemas } from './payments/schemas.js';
+import type { SettlementContext } from './payments/settle.js';
+import { processStkCallback } from './providers/daraja/callbacks.js';
+import { mpesaCallbackRoutes } from './providers/daraja/callback-routes.js';
+import { createPaymentProviders } from './providers/from-config.js';
+import { paystackWebhookRoutes } from './providers/paystack/webhook-routes.js';
+import { sandboxCheckoutRoutes } from './providers/sandbox/checkout-routes.js';
+
+export interface BillingRoutesOptions {
+  db: Database;
+  now: () => Date;
+  config: PaymentsConfig;
+  /** Public base URL of this service (sandbox checkout and M-Pesa callback URLs). */
+  publicUrl: string;
+  /** Largest webhook body. */
+  bodyLimit: number;
+  /** What a successful payment does in other modules; by default a paid purchase starts the subscription. */
+  hooks?: PaymentSuccessHooks;
+}
+
+/** Schemas the billing routes refer to by `$id`, registered once on the app. */
+export const billingSharedSchemas = [...paymentSharedSchemas, ...paymentMethodSharedSchemas];
+
+/** Idempotency keys of billing requests belong to the user acting for the organization. */
+export const BILLING_IDEMPOTENCY_HEADERS = ['x-idempotency-key', 'Idempotency-Key'];
+const IDEMPOTENCY_PURGE_INTERVAL_MS = 60 * 60 * 1000;
+
+/**
+ * Payments: the client routes (behind the organization guard and idempotency keys), the providers'
+ * callbacks (Paystack's webhook, M-Pesa's callback) or the sandbox checkout standing in for them, and the
+ * reconciliation job.
+ */
+export const billingRoutes: FastifyPluginAsyncTypebox<BillingRoutesOptions> = async (app, options) => {
+  const { db, now, config } = options;
+  const log = app.log.child({ module: 'billing' });
+  const ctx: SettlementContext = {
+    db,
+    now,
+    hooks: options.hooks ?? { onMailSubscriptionPaid: activateMailSubscription },
+    log,
+  };
+  const providers = createPaymentProviders(config, {
+    publicUrl: options.publicUrl,
+    now,
+    log,
+    deliverSandboxStkCallback: (body) => processStkCallback(ctx, 'sandbox', body, 'sandbox_callback'),
+  });
+  if (providers.card.name === 'sandbox' || providers.mobileMoney.name === 'sandbox') {
+    // Info, not a warning: the local start runs on the sandbox by design (production logs at info).
+    log.info(
+      { card: providers.card.name, mobileMoney: providers.mobileMoney.name },
+      'Payments use the sandbox provider where no credentials are configured: no real money moves there',
+    );
+  }
+
+  await app.register(async (clientRoutes) => {
+    await clientRoutes.register(idempotency, {
+      db,
+      now,
+      scopeOf: (request) => `user:${request.user.id}:organization:${request.organization.id}`,
+      headerNames: BILLING_IDEMPOTENCY_HEADERS,
+      onReplay: () => app.metrics.idempotentReplays.inc(),
+      purge: { intervalMs: IDEMPOTENCY_PURGE_INTERVAL_MS },
+    });
+    await clientRoutes.register(paymentRoutes, { ctx, providers, config });
+    await clientRoutes.register(paymentMethodRoutes, { db, now });
+  });
+
+  if (config.card.kind === 'paystack') {
+    await app.register(paystackWebhookRoutes, { ctx, secretKey: config.card.secretKey, bodyLimit: options.bodyLimit });
+  } else {
+    await app.register(sandboxCheckoutRoutes, {
+      db,
+      ctx,
+      publicUrl: options.publicUrl,
+      returnUrl: config.returnUrl,
+      ...(config.card.formSecret === undefined ? {} : { formSecret: config.card.formSecret }),
+    });
+  }
+  if (config.mobileMoney.kind === 'daraja') {
+    await app.register(mpesaCallbackRoutes, { ctx, callbackToken: config.mobileMoney.callbackToken });
+  }
+  await app.register(checkoutCompleteRoute, { db });
+
+  let reconciliation: ReconciliationSchedule | undefined;
+  if (config.reconciliation.intervalMs > 0) {
+    app.addHook('onReady', async () => {
+      reconciliation = startPaymentReconciliation({ ctx, providers, config }, config.reconciliation.intervalMs);
+    });
+  }
+  app.addHook('onClose', async () => {
+    await reconciliation?.stop();
+    providers.close();
+  });
+};

@@ -1,0 +1,68 @@
+import type { ApiKeyEnvironment, Database } from '@platform/db';
+import { conflict } from '@platform/errors';
+import {
+  getWebhookEndpointSettings,
+  revealWebhookSecret,
+  rotateWebhookSecret,
+  setDefaultWebhookUrl,
+  type WebhookEndpointSettings,
+} from '@platform/webhooks';
+import type { WebhookEndpointView, WebhookSecretView } from './schemas.js';
+
+export const SECRET_ALREADY_REVEALED = 'The signing secret was already revealed; rotate it to get a new one';
+
+interface Scope {
+  organizationId: string;
+  now: Date;
+}
+
+/** Both environments' settings, live first. */
+export async function listWebhookEndpoints(db: Database, { organizationId, now }: Scope): Promise<WebhookEndpointView[]> {
+  return (await getWebhookEndpointSettings(db, organizationId, now)).map(endpointView);
+}
+
+/** Sets or clears the default URL (already validated) and returns the environment's settings. */
+export async function updateWebhookEndpoint(
+  db: Database,
+  { organizationId, now, environment, defaultUrl }: Scope & { environment: ApiKeyEnvironment; defaultUrl: string | null },
+): Promise<WebhookEndpointView> {
+  await setDefaultWebhookUrl(db, { organizationId, environment, defaultUrl, now });
+  const endpoints = await listWebhookEndpoints(db, { organizationId, now });
+  const updated = endpoints.find((endpoint) => endpoint.environment === environment);
+  if (updated === undefined) throw new Error(`No ${environment} webhook settings after the update`);
+  return updated;
+}
+
+/** The current secret, once; a 409 afterwards. */
+export async function revealSecret(
+  db: Database,
+  { organizationId, now, environment }: Scope & { environment: ApiKeyEnvironment },
+): Promise<WebhookSecretView> {
+  const revealed = await revealWebhookSecret(db, { organizationId, environment, now });
+  if (revealed === null) throw conflict(SECRET_ALREADY_REVEALED);
+  return { environment, secret: revealed.secret, previousSecretExpiresAt: null };
+}
+
+/** A new secret, shown in this answer only; the old one keeps signing for the grace period. */
+export async function rotateSecret(
+  db: Database,
+  { organizationId, now, environment }: Scope & { environment: ApiKeyEnvironment },
+): Promise<WebhookSecretView> {
+  const rotated = await rotateWebhookSecret(db, { organizationId, environment, now });
+  return { environment, secret: rotated.secret, previousSecretExpiresAt: rotated.previousSecretExpiresAt.toISOString() };
+}
+
+function endpointView(settings: WebhookEndpointSettings): WebhookEndpointView {
+  return {
+    environment: settings.environment,
+    defaultUrl: settings.defaultUrl,
+    secretRevealed: settings.secretRevealed,
+    secretRevealedAt: settings.secretRevealedAt?.toISOString() ?? null,
+    previousSecretExpiresAt: settings.previousSecretExpiresAt?.toISOString() ?? null,
+    disabledTargets: settings.disabledTargets.map((target) => ({
+      url: target.url,
+      reason: target.reason,
+      disabledAt: target.disabledAt.toISOString(),
+    })),
+  };
+}

@@ -1,0 +1,180 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import {
+  type Database,
+  type DatabaseHandle,
+  ledgerTransactions,
+  notifications,
+  type Payment,
+  paymentEvents,
+  payments,
+  wallets,
+} from '@platform/db';
+import { createTestDatabase } from '@platform/db/testing';
+import { and, asc, eq } from 'drizzle-orm';
+import pino from 'pino';
+import { buildApp } from '../src/app.js';
+import type { MainApiConfig } from '../src/config.js';
+import { activateMailSubscription } from '../src/modules/billing/payments/mail-subscription-activation.js';
+import { type ReconciliationRound, reconcilePayments } from '../src/modules/billing/payments/reconciliation.js';
+import type { SettlementContext } from '../src/modules/billing/payments/settle.js';
+import { processStkCallback } from '../src/modules/billing/providers/daraja/callbacks.js';
+import { createPaymentProviders } from '../src/modules/billing/providers/from-config.js';
+import { createLocalFolderStorage } from '../src/storage/local-folder.js';
+import { insertOrganization, insertUser, testConfig, tokenFor } from './helpers.js';
+
+export const PAYER_ID = 'user_payer';
+export const PAYER_EMAIL = 'payer@example.com';
+export const OUTSIDER_ID = 'user_outsider';
+
+/** A port nothing listens on right now, so PUBLIC_URL can name the address before the app listens. */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  if (address === null || typeof address === 'string') throw new Error('No port was assigned');
+  return address.port;
+}
+
+export interface BillingTestApp {
+  app: ReturnType<typeof buildApp>;
+  database: DatabaseHandle;
+  db: Database;
+  config: MainApiConfig;
+  /** The listening address (when started with listen: true), equal to PUBLIC_URL. */
+  url: string;
+  organizationId: string;
+  otherOrganizationId: string;
+  /** Headers of the payer acting for their organization. */
+  headers(extra?: Record<string, string>): Promise<Record<string, string>>;
+  /** The app's clock: starts at the real time and moves only when told to. */
+  clock: { now(): Date; advance(ms: number): void };
+  /** One round of the reconciliation job, with the app's configuration and clock. */
+  reconcile(): Promise<ReconciliationRound>;
+  close(): Promise<void>;
+}
+
+/**
+ * main-api on a fresh database with a payer (PAYER_ID, a member of `organizationId`) and an outsider in
+ * another organization. Billing settings come from `env`; the reconciliation job does not run on its own
+ * (tests call `reconcile`). With `listen`, the app serves on 127.0.0.1 at PUBLIC_URL, so providers' fakes
+ * can call it back.
+ */
+export async function startBillingApp(
+  options: { env?: NodeJS.ProcessEnv; listen?: boolean; maxConnections?: number } = {},
+): Promise<BillingTestApp> {
+  const database = await createTestDatabase(options.maxConnections === undefined ? {} : { maxConnections: options.maxConnections });
+  const port = options.listen === true ? await freePort() : 0;
+  const url = options.listen === true ? `http://127.0.0.1:${port}` : 'http://main-api.test';
+  const avatarDir = await mkdtemp(path.join(tmpdir(), 'main-api-billing-'));
+  const config = testConfig({
+    AVATAR_LOCAL_DIR: avatarDir,
+    PUBLIC_URL: url,
+    PAYMENT_RECONCILE_INTERVAL_MS: '0',
+    SANDBOX_STK_DELAY_MS: '0',
+    ...options.env,
+  });
+  const storage = createLocalFolderStorage({ directory: avatarDir, publicUrl: config.publicUrl });
+  let offsetMs = 0;
+  const now = () => new Date(Date.now() + offsetMs);
+  const app = buildApp({ database, storage, now }, config);
+  await app.ready();
+  if (options.listen === true) await app.listen({ host: '127.0.0.1', port });
+
+  const { db } = database;
+  await insertUser(db, { id: PAYER_ID, email: PAYER_EMAIL });
+  await insertUser(db, { id: OUTSIDER_ID });
+  const organizationId = await insertOrganization(db, { members: [{ userId: PAYER_ID, role: 'owner' }] });
+  const otherOrganizationId = await insertOrganization(db, { members: [{ userId: OUTSIDER_ID, role: 'owner' }] });
+
+  const log = pino({ level: 'silent' });
+  const ctx: SettlementContext = { db, now, hooks: { onMailSubscriptionPaid: activateMailSubscription }, log };
+  const providers = createPaymentProviders(config.payments, {
+    publicUrl: url,
+    now,
+    log,
+    deliverSandboxStkCallback: (body) => processStkCallback(ctx, 'sandbox', body, 'sandbox_callback'),
+  });
+
+  return {
+    app,
+    database,
+    db,
+    config,
+    url,
+    organizationId,
+    otherOrganizationId,
+    async headers(extra = {}) {
+      return { authorization: `Bearer ${await tokenFor(PAYER_ID, { now: now(), expiresIn: 3600 })}`, 'x-organization-id': organizationId, ...extra };
+    },
+    clock: {
+      now,
+      advance(ms) {
+        offsetMs += ms;
+      },
+    },
+    reconcile() {
+      return reconcilePayments({ ctx, providers, config: config.payments });
+    },
+    async close() {
+      providers.close();
+      await app.close();
+      await database.close();
+      await rm(avatarDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function paymentByReference(db: Database, reference: string): Promise<Payment> {
+  const [payment] = await db.select().from(payments).where(eq(payments.reference, reference));
+  if (payment === undefined) throw new Error(`No payment ${reference}`);
+  return payment;
+}
+
+export async function allPayments(db: Database): Promise<Payment[]> {
+  return db.select().from(payments).orderBy(asc(payments.createdAt));
+}
+
+/** The organization's live wallet balance (0 when it has no wallet yet). */
+export async function liveBalance(db: Database, organizationId: string): Promise<number> {
+  const [wallet] = await db
+    .select({ available: wallets.availableBalance })
+    .from(wallets)
+    .where(and(eq(wallets.organizationId, organizationId), eq(wallets.environment, 'live')));
+  return wallet?.available ?? 0;
+}
+
+/** How many top-up ledger transactions a payment produced (must never exceed 1). */
+export async function topUpsOf(db: Database, reference: string): Promise<number> {
+  const rows = await db
+    .select({ id: ledgerTransactions.id })
+    .from(ledgerTransactions)
+    .where(and(eq(ledgerTransactions.kind, 'top_up'), eq(ledgerTransactions.reference, `payment:${reference}`)));
+  return rows.length;
+}
+
+/** The status changes recorded for a payment, oldest first, as `from->to`. */
+export async function transitionsOf(db: Database, paymentId: string): Promise<string[]> {
+  const rows = await db
+    .select({ from: paymentEvents.fromStatus, to: paymentEvents.toStatus })
+    .from(paymentEvents)
+    .where(and(eq(paymentEvents.paymentId, paymentId), eq(paymentEvents.type, 'status_changed')))
+    .orderBy(asc(paymentEvents.createdAt), asc(paymentEvents.id));
+  return rows.map((row) => `${row.from}->${row.to}`);
+}
+
+export async function notificationsOf(db: Database, userId: string) {
+  return db.select().from(notifications).where(eq(notifications.userId, userId));
+}
+
+/** Waits until `check` holds, polling; fails after `timeoutMs`. */
+export async function eventually(check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('The condition did not hold in time');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
