@@ -1,4 +1,4 @@
-import type { LocalCredentials } from './credentials.js';
+import { DEMO_WALLET_CREDIT_KES, type LocalCredentials } from './credentials.js';
 
 export function printBanner(c: LocalCredentials, credentialsFile: string): void {
   const lines = [
@@ -15,11 +15,17 @@ export function printBanner(c: LocalCredentials, credentialsFile: string): void 
     `  other user's token ${c.otherToken}`,
     `  live API key       ${c.liveApiKey}`,
     `  test API key       ${c.testApiKey}`,
+    `  webhook secrets    live ${c.webhookSecrets.live}`,
+    `                     test ${c.webhookSecrets.test}`,
     '',
     `Credentials file: ${credentialsFile}`,
     '',
     'Try it:',
     `  curl -H "Authorization: Bearer $(node -p "require('${credentialsFile}').token")" ${c.mainUrl}/v1/accounts/me`,
+    `  curl -X POST ${c.backendUrl}/v1/verify/sessions -H "x-service-api-key: ${c.testApiKey}" \\`,
+    `    -H 'content-type: application/json' -d '{"type":"kyc","externalEndUserId":"${c.userId}"}'`,
+    '  then open the verificationUrl it answers in a browser and finish the session with the sandbox buttons.',
+    `  The demo wallets got ${DEMO_WALLET_CREDIT_KES.toLocaleString('en-US')} KES each on the first start: curl -H "x-service-api-key: ${c.testApiKey}" ${c.backendUrl}/v1/wallet`,
     '',
     'Data persists in the folder above; start with --fresh (pnpm start -- --fresh) to begin empty. Ctrl-C stops.',
     '',

@@ -1,5 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { creditWallet } from '@platform/backend-api';
 import { createApiKey, findActiveApiKey, type Database, type DemoData } from '@platform/db';
+import { ensureWebhookEndpoint } from '@platform/webhooks';
 
 export interface LocalCredentials {
   mainUrl: string;
@@ -12,6 +14,8 @@ export interface LocalCredentials {
   otherOrganizationId: string;
   liveApiKey: string;
   testApiKey: string;
+  /** The demo organization's callback signing secrets, to verify callbacks with (e.g. the standardwebhooks library). */
+  webhookSecrets: { live: string; test: string };
 }
 
 interface StoredKeys {
@@ -50,6 +54,35 @@ export async function ensureDemoApiKeys(
     liveApiKey: (await usable(stored.liveApiKey, 'live')) ?? (await create('live')),
     testApiKey: (await usable(stored.testApiKey, 'test')) ?? (await create('test')),
   };
+}
+
+/**
+ * The demo organization's signing secrets, read straight from the database (created on first use). A member
+ * could instead reveal each once through main-api; the local start shows them every time for convenience.
+ */
+export async function demoWebhookSecrets(db: Database, demo: DemoData): Promise<{ live: string; test: string }> {
+  const secretOf = async (environment: 'live' | 'test') =>
+    (await ensureWebhookEndpoint(db, { organizationId: demo.organizationId, environment })).secret;
+  return { live: await secretOf('live'), test: await secretOf('test') };
+}
+
+/** What the local start puts in each of the demo organization's wallets, once (not again on a restart). */
+export const DEMO_WALLET_CREDIT_KES = 10_000;
+
+/**
+ * Credits the demo organization's live and test wallets, so sessions can be created at once. The fixed
+ * references make it happen once per data folder: a restart finds them and credits nothing.
+ */
+export async function creditDemoWallets(db: Database, demo: DemoData): Promise<void> {
+  for (const environment of ['live', 'test'] as const) {
+    await creditWallet(db, {
+      organizationId: demo.organizationId,
+      environment,
+      amount: DEMO_WALLET_CREDIT_KES,
+      reference: `seed:local-start:${environment}`,
+      description: 'Local start demo credit',
+    });
+  }
 }
 
 export function writeCredentials(file: string, credentials: LocalCredentials): void {

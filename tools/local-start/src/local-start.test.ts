@@ -108,6 +108,43 @@ describe('the one-command local start', () => {
     }
     expect(credentials.liveApiKey).toMatch(/^sk_live_/);
     expect(credentials.testApiKey).toMatch(/^sk_test_/);
+    expect(credentials.webhookSecrets.live).toMatch(/^whsec_/);
+    expect(credentials.webhookSecrets.test).toMatch(/^whsec_/);
+    expect(credentials.webhookSecrets.live).not.toBe(credentials.webhookSecrets.test);
+    // They are the organization's real signing secrets: main-api's one-time reveal shows the same one.
+    const revealed = await fetch(`${credentials.mainUrl}/v1/webhooks/endpoints/test/secret/reveal`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${credentials.token}`, 'x-organization-id': credentials.organizationId },
+    });
+    expect(revealed.status).toBe(200);
+    expect(((await revealed.json()) as { data: { secret: string } }).data.secret).toBe(credentials.webhookSecrets.test);
+
+    // The demo wallets are credited, a test session's page opens, and the demo organization plays the platform.
+    const backend = (key: string, path: string, init: RequestInit = {}) =>
+      fetch(`${credentials.backendUrl}${path}`, {
+        ...init,
+        headers: { 'x-service-api-key': key, 'content-type': 'application/json', ...init.headers },
+      });
+    const walletOf = async (key: string) => ((await (await backend(key, '/v1/wallet')).json()) as { data: { available: number } }).data;
+    expect(await walletOf(credentials.liveApiKey)).toMatchObject({ available: 10_000 });
+    expect(await walletOf(credentials.testApiKey)).toMatchObject({ available: 10_000 });
+    const session = await backend(credentials.testApiKey, '/v1/verify/sessions', {
+      method: 'POST',
+      body: JSON.stringify({ type: 'kyc', externalEndUserId: 'someone' }),
+    });
+    expect(session.status).toBe(201);
+    const { verificationUrl } = ((await session.json()) as { data: { verificationUrl: string } }).data;
+    expect(verificationUrl.startsWith(`${credentials.backendUrl}/session/`)).toBe(true);
+    const hostedPage = await fetch(verificationUrl);
+    expect(hostedPage.status).toBe(200);
+    expect(await hostedPage.text()).toContain('Sandbox controls');
+    const platformSession = await backend(credentials.liveApiKey, '/v1/verify/sessions', {
+      method: 'POST',
+      body: JSON.stringify({ type: 'kyc', externalEndUserId: credentials.userId }),
+    });
+    expect(platformSession.status).toBe(201);
+    const kyc = await fetch(`${credentials.mainUrl}/v1/accounts/me`, { headers: { authorization: `Bearer ${credentials.token}` } });
+    expect(((await kyc.json()) as { data: { kycStatus: string } }).data.kycStatus).toBe('pending');
 
     // A profile change survives a restart; so do the API keys.
     const patch = await fetch(`${credentials.mainUrl}/v1/accounts/me`, {
@@ -121,6 +158,15 @@ describe('the one-command local start', () => {
     const second = await start(dataDir);
     running.push(second);
     expect(second.credentials.liveApiKey).toBe(credentials.liveApiKey);
+    expect(second.credentials.webhookSecrets).toEqual(credentials.webhookSecrets);
+    // The demo credit is made once: the restart finds it and credits nothing more.
+    const testWallet = await fetch(`${second.credentials.backendUrl}/v1/wallet`, {
+      headers: { 'x-service-api-key': second.credentials.testApiKey },
+    });
+    expect(((await testWallet.json()) as { data: { available: number; held: number } }).data).toMatchObject({
+      available: 9_950,
+      held: 50,
+    });
     const again = await fetch(`${second.credentials.mainUrl}/v1/accounts/me`, {
       headers: { authorization: `Bearer ${second.credentials.token}` },
     });

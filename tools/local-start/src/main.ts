@@ -8,7 +8,13 @@ import { parseArgs } from 'node:util';
 import { buildApp as buildBackendApi, loadBackendApiConfig } from '@platform/backend-api';
 import { createDatabase, migrateDatabase, seedDemoData } from '@platform/db';
 import { buildApp as buildMainApi, createAvatarStorage, loadMainApiConfig, signAccessToken } from '@platform/main-api';
-import { ensureDemoApiKeys, writeCredentials, type LocalCredentials } from './credentials.js';
+import {
+  creditDemoWallets,
+  demoWebhookSecrets,
+  ensureDemoApiKeys,
+  writeCredentials,
+  type LocalCredentials,
+} from './credentials.js';
 import { loadOrCreateSecrets, prepareDataDir, REPO_ROOT } from './data-dir.js';
 import { printBanner } from './banner.js';
 
@@ -30,6 +36,8 @@ const database = await createDatabase({ dataDir: path.join(dataDir, 'pglite') })
 await migrateDatabase(database);
 const demo = await seedDemoData(database.db);
 const keys = await ensureDemoApiKeys(database.db, demo, credentialsFile);
+await creditDemoWallets(database.db, demo);
+const webhookSecrets = await demoWebhookSecrets(database.db, demo);
 
 const mainConfig = loadMainApiConfig({
   ...process.env,
@@ -44,6 +52,8 @@ const mainConfig = loadMainApiConfig({
   AUTH_AUDIENCE: audience,
   AVATAR_STORAGE: 'local',
   AVATAR_LOCAL_DIR: path.join(dataDir, 'avatars'),
+  // Callbacks and default callback URLs may point at this machine (http://localhost:...).
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
   PUBLIC_URL: process.env.MAIN_PUBLIC_URL ?? `http://localhost:${process.env.MAIN_PORT ?? '3000'}`,
 });
 const backendConfig = loadBackendApiConfig({
@@ -53,6 +63,12 @@ const backendConfig = loadBackendApiConfig({
   LOG_LEVEL: logLevel,
   DATABASE_URL: '',
   REDIS_URL: '',
+  // The delivery worker runs here (WEBHOOK_DELIVERY_ENABLED defaults to true) and may call back to loopback.
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+  // The demo organization plays the platform: its live kyc sessions of user_demo set the demo user's kycStatus,
+  // and on this machine live sessions can be finished with the hosted page's sandbox controls too.
+  PLATFORM_ORGANIZATION_ID: process.env.PLATFORM_ORGANIZATION_ID || demo.organizationId,
+  HOSTED_PAGE_LIVE_SANDBOX: process.env.HOSTED_PAGE_LIVE_SANDBOX || 'true',
 });
 
 const shutdownList: Array<() => Promise<unknown>> = [];
@@ -86,6 +102,7 @@ const credentials: LocalCredentials = {
   otherOrganizationId: demo.otherOrganizationId,
   liveApiKey: keys.liveApiKey,
   testApiKey: keys.testApiKey,
+  webhookSecrets,
 };
 writeCredentials(credentialsFile, credentials);
 printBanner(credentials, credentialsFile);
