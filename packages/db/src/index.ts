@@ -2,6 +2,7 @@ export * as schema from './schema/index.js';
 export * from './schema/index.js';
 export * from './enums.js';
 export {
+  connectionUrlOf,
   createDatabase,
   type CreateDatabaseOptions,
   type Database,

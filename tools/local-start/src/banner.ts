@@ -1,9 +1,11 @@
 import { DEMO_WALLET_CREDIT_KES, type LocalCredentials } from './credentials.js';
 
-export function printBanner(c: LocalCredentials, credentialsFile: string): void {
+export function printBanner(c: LocalCredentials, credentialsFile: string, mode: 'embedded' | 'separate'): void {
   const lines = [
     '',
-    'Both services are running on an embedded database.',
+    mode === 'embedded'
+      ? 'Both services are running in this process on an embedded database.'
+      : 'Each service is running as its own process on DATABASE_URL' + (process.env.REDIS_URL ? ' and REDIS_URL.' : '.'),
     '',
     `  main API     ${c.mainUrl}      docs ${c.mainUrl}/docs`,
     `  backend API  ${c.backendUrl}   docs ${c.backendUrl}/docs`,
@@ -27,7 +29,9 @@ export function printBanner(c: LocalCredentials, credentialsFile: string): void 
     '  then open the verificationUrl it answers in a browser and finish the session with the sandbox buttons.',
     `  The demo wallets got ${DEMO_WALLET_CREDIT_KES.toLocaleString('en-US')} KES each on the first start: curl -H "x-service-api-key: ${c.testApiKey}" ${c.backendUrl}/v1/wallet`,
     '',
-    'Data persists in the folder above; start with --fresh (pnpm start -- --fresh) to begin empty. Ctrl-C stops.',
+    mode === 'embedded'
+      ? 'Data persists in the folder above; start with --fresh (pnpm start -- --fresh) to begin empty. Ctrl-C stops.'
+      : 'Data lives in DATABASE_URL (--fresh clears only the local folder above). Ctrl-C stops.',
     '',
   ];
   console.log(lines.join('\n'));

@@ -3,6 +3,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { connectionUrlOf } from '@platform/db';
+import { createTestDatabase } from '@platform/db/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { LocalCredentials } from './credentials.js';
 import { REPO_ROOT } from './data-dir.js';
@@ -27,7 +29,12 @@ interface Started {
   output: string;
 }
 
-async function start(dataDir: string, extraArgs: string[] = []): Promise<Started> {
+/** Without extra env the embedded mode runs, even where the test process itself has DATABASE_URL (CI). */
+async function start(
+  dataDir: string,
+  extraArgs: string[] = [],
+  env: NodeJS.ProcessEnv = { DATABASE_URL: '', REDIS_URL: '' },
+): Promise<Started> {
   const [mainPort, backendPort] = [await freePort(), await freePort()];
   const child = spawn('corepack', ['pnpm', 'start', ...extraArgs], {
     cwd: REPO_ROOT,
@@ -37,6 +44,7 @@ async function start(dataDir: string, extraArgs: string[] = []): Promise<Started
       LOCAL_DATA_DIR: dataDir,
       MAIN_PORT: String(mainPort),
       BACKEND_PORT: String(backendPort),
+      ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
     // Its own process group, so Ctrl-C can be sent to the whole tree (corepack, pnpm, tsx, node).
@@ -184,3 +192,40 @@ describe('the one-command local start', () => {
     await stop(fresh);
   }, 240_000);
 });
+
+describe.skipIf(!process.env.DATABASE_URL || !process.env.REDIS_URL)(
+  'the local start with DATABASE_URL and REDIS_URL (needs real PostgreSQL and Redis)',
+  () => {
+    it('runs each service as its own process on them', async () => {
+      const database = await createTestDatabase();
+      const dataDir = mkdtempSync(path.join(tmpdir(), 'local-start-pg-'));
+      let started: Started | undefined;
+      try {
+        started = await start(dataDir, [], {
+          DATABASE_URL: connectionUrlOf(database.db)!,
+          REDIS_URL: process.env.REDIS_URL!,
+        });
+        const { credentials, output } = started;
+        expect(output).toContain('Each service is running as its own process');
+
+        // Only a service started by its own server.ts checks Redis: the embedded mode has none.
+        for (const url of [credentials.mainUrl, credentials.backendUrl]) {
+          const ready = await fetch(`${url}/readyz`);
+          expect(await ready.json()).toMatchObject({ status: 'ok', checks: { database: 'ok', redis: 'ok' } });
+        }
+        const me = await fetch(`${credentials.mainUrl}/v1/accounts/me`, {
+          headers: { authorization: `Bearer ${credentials.token}` },
+        });
+        expect(((await me.json()) as { data: { email: string } }).data.email).toBe('demo@example.com');
+        const wallet = await fetch(`${credentials.backendUrl}/v1/wallet`, {
+          headers: { 'x-service-api-key': credentials.testApiKey },
+        });
+        expect(((await wallet.json()) as { data: { available: number } }).data.available).toBeGreaterThan(0);
+      } finally {
+        if (started) await stop(started);
+        rmSync(dataDir, { recursive: true, force: true });
+        await database.close();
+      }
+    }, 240_000);
+  },
+);

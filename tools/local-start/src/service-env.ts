@@ -1,0 +1,58 @@
+import path from 'node:path';
+
+/** How both services are configured for a local run; the same variables production sets. */
+export interface LocalSettings {
+  host: string;
+  mainPort: string;
+  backendPort: string;
+  logLevel: string;
+  jwtSecret: string;
+  issuer: string;
+  audience: string;
+  dataDir: string;
+  platformOrganizationId: string;
+  /** Set when the services run as their own processes on PostgreSQL and Redis. */
+  databaseUrl?: string;
+  redisUrl?: string;
+}
+
+export function mainApiEnv(s: LocalSettings): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    PORT: s.mainPort,
+    HOST: s.host,
+    LOG_LEVEL: s.logLevel,
+    DATABASE_URL: s.databaseUrl ?? '',
+    REDIS_URL: s.redisUrl ?? '',
+    AUTH_JWT_SECRET: s.jwtSecret,
+    AUTH_JWKS_URL: '',
+    AUTH_ISSUER: s.issuer,
+    AUTH_AUDIENCE: s.audience,
+    AVATAR_STORAGE: 'local',
+    AVATAR_LOCAL_DIR: path.join(s.dataDir, 'avatars'),
+    // Callbacks and default callback URLs may point at this machine (http://localhost:...).
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+    PUBLIC_URL: process.env.MAIN_PUBLIC_URL ?? `http://localhost:${s.mainPort}`,
+  };
+}
+
+export function backendApiEnv(s: LocalSettings): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    PORT: s.backendPort,
+    HOST: s.host,
+    LOG_LEVEL: s.logLevel,
+    DATABASE_URL: s.databaseUrl ?? '',
+    REDIS_URL: s.redisUrl ?? '',
+    // The delivery worker runs here (WEBHOOK_DELIVERY_ENABLED defaults to true) and may call back to loopback.
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+    // The demo organization plays the platform: its live kyc sessions of user_demo set the demo user's kycStatus,
+    // and on this machine live sessions can be finished with the hosted page's sandbox controls too.
+    PLATFORM_ORGANIZATION_ID: process.env.PLATFORM_ORGANIZATION_ID || s.platformOrganizationId,
+    HOSTED_PAGE_LIVE_SANDBOX: process.env.HOSTED_PAGE_LIVE_SANDBOX || 'true',
+  };
+}
+
+export function localUrl(address: string): string {
+  return address.replace('127.0.0.1', 'localhost').replace('[::1]', 'localhost');
+}
