@@ -45,7 +45,7 @@ export const BackendApiConfigSchema = Type.Object({
   WEBHOOK_ALLOW_PRIVATE_TARGETS: Type.Boolean({ default: false }),
   /** Run the callback delivery worker in this instance (every instance may: they share the work). */
   WEBHOOK_DELIVERY_ENABLED: Type.Boolean({ default: true }),
-  /** Pause between polls of the outbox when the last poll found less than a full batch. */
+  /** How often to poll the outbox; a poll whose batch comes back full claims the next one at once. */
   WEBHOOK_DELIVERY_INTERVAL_MS: Type.Integer({ minimum: 10, default: 1_000 }),
   /** Events claimed and sent in parallel per poll. */
   WEBHOOK_DELIVERY_BATCH_SIZE: Type.Integer({ minimum: 1, maximum: 500, default: 20 }),

@@ -8,3 +8,4 @@ export { isAcceptableRequestId, requestIdFrom, requestIdHeader } from './request
 export { createValidatorFactory } from './validator-compiler.js';
 export type { PlatformRouteConfig } from './route-config.js';
 export { createMetrics, metricsPath, unmatchedRoute, type PlatformMetrics } from './metrics.js';
+export { startPeriodicJob, type PeriodicJob, type PeriodicJobLogger, type PeriodicJobOptions } from './periodic-job.js';

@@ -1,4 +1,5 @@
 import { type DatabaseExecutor, queryRows } from '@platform/db';
+import { startPeriodicJob } from '@platform/http/periodic-job';
 import { sql } from 'drizzle-orm';
 
 export const DEFAULT_PURGE_BATCH_SIZE = 500;
@@ -53,32 +54,15 @@ export interface PurgeSchedule {
  * alive; runs never overlap; a failed run is logged and the next tick tries again.
  */
 export function startIdempotencyPurge({ db, now, intervalMs, batchSize, logger }: PurgeScheduleOptions): PurgeSchedule {
-  if (!Number.isFinite(intervalMs) || intervalMs <= 0) throw new RangeError('intervalMs must be a positive number');
-  let running: Promise<number> | undefined;
-
-  const runNow = (): Promise<number> => {
-    running ??= purgeExpiredIdempotencyRecords(db, now(), batchSize === undefined ? {} : { batchSize })
-      .then((purged) => {
-        if (purged > 0) logger?.info({ purged }, 'Purged expired idempotency records');
-        return purged;
-      })
-      .catch((error: unknown) => {
-        logger?.error({ err: error }, 'Purging expired idempotency records failed');
-        return 0;
-      })
-      .finally(() => {
-        running = undefined;
-      });
-    return running;
-  };
-
-  const timer = setInterval(() => void runNow(), intervalMs);
-  timer.unref();
-  return {
-    runNow,
-    stop: async () => {
-      clearInterval(timer);
-      await running;
+  const job = startPeriodicJob({
+    name: 'Purging expired idempotency records',
+    intervalMs,
+    logger,
+    run: async () => {
+      const purged = await purgeExpiredIdempotencyRecords(db, now(), batchSize === undefined ? {} : { batchSize });
+      if (purged > 0) logger?.info({ purged }, 'Purged expired idempotency records');
+      return purged;
     },
-  };
+  });
+  return { runNow: async () => (await job.runNow()) ?? 0, stop: job.stop };
 }

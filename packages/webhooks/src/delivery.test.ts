@@ -338,6 +338,44 @@ describe('polling', () => {
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect((await eventRow(id)).status).toBe('pending');
   });
+
+  it('claims batch after batch at once while they come back full, without waiting for the next tick', async () => {
+    const ids = [];
+    for (let i = 0; i < 5; i++) ids.push((await enqueue()).id);
+    const delivery = startWebhookDelivery({ db: handle.db, allowPrivateTargets: true, batchSize: 2, intervalMs: 60 * 60_000 });
+    try {
+      await vi.waitFor(async () => expect(receiver.requests).toHaveLength(5), { timeout: 5_000 });
+      for (const id of ids) expect((await eventRow(id)).status).toBe('delivered');
+    } finally {
+      await delivery.stop();
+    }
+  });
+
+  it('logs a failed poll and polls again on the next tick', async () => {
+    const errors: string[] = [];
+    const logger = { info: () => undefined, warn: () => undefined, error: (_details: object, message: string) => errors.push(message) };
+    let polls = 0;
+    const flaky = createWebhookDelivery({
+      db: handle.db,
+      allowPrivateTargets: true,
+      intervalMs: 10,
+      logger,
+      // The first poll's clock fails before anything is claimed.
+      now: () => {
+        polls += 1;
+        if (polls === 1) throw new Error('clock unavailable');
+        return new Date();
+      },
+    });
+    const { id } = await enqueue();
+    flaky.start();
+    try {
+      await vi.waitFor(async () => expect((await eventRow(id)).status).toBe('delivered'), { timeout: 5_000 });
+      expect(errors).toEqual(['Webhook delivery poll failed']);
+    } finally {
+      await flaky.stop();
+    }
+  });
 });
 
 describe.skipIf(!process.env.DATABASE_URL)('several instances on one PostgreSQL (needs DATABASE_URL)', () => {

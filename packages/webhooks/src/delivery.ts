@@ -7,6 +7,7 @@ import {
   webhookDeliveryAttempts,
   webhookEvents,
 } from '@platform/db';
+import { type PeriodicJob, startPeriodicJob } from '@platform/http/periodic-job';
 import { and, asc, eq, inArray, isNull, lte, or } from 'drizzle-orm';
 import { ensureWebhookEndpoint, signingSecretsOf } from './endpoints.js';
 import { createWebhookSender, type WebhookSender } from './http-sender.js';
@@ -28,7 +29,7 @@ export interface WebhookDeliveryOptions {
   allowPrivateTargets: boolean;
   now?: () => Date;
   logger?: WebhookLogger;
-  /** Pause between polls when the last one found less than a full batch; default 1 s. */
+  /** How often to poll; a poll whose batch comes back full claims the next one at once. Default 1 s. */
   intervalMs?: number;
   /** Events claimed (and sent in parallel) per poll; default 20. */
   batchSize?: number;
@@ -95,7 +96,7 @@ export function createWebhookDelivery(options: WebhookDeliveryOptions): WebhookD
       ...(options.resolve === undefined ? {} : { resolve: options.resolve }),
     });
   const running = new Set<Promise<unknown>>();
-  let timer: NodeJS.Timeout | undefined;
+  let poller: PeriodicJob<void> | undefined;
   let polling = false;
 
   async function claimDueEvents(): Promise<{ events: ClaimedEvent[]; leaseUntil: Date }> {
@@ -265,20 +266,10 @@ export function createWebhookDelivery(options: WebhookDeliveryOptions): WebhookD
     }
   }
 
-  async function poll(): Promise<void> {
-    timer = undefined;
-    let fullBatch = false;
-    try {
-      fullBatch = (await runOnce()).claimed === batchSize;
-    } catch (error) {
-      options.logger?.error({ err: error }, 'Webhook delivery poll failed');
-    }
-    if (polling) schedule(fullBatch ? 0 : intervalMs);
-  }
-
-  function schedule(delayMs: number): void {
-    timer = setTimeout(() => void poll(), delayMs);
-    timer.unref();
+  /** Claims batch after batch while each comes back full, so a backlog drains without waiting for ticks. */
+  async function drainDueEvents(): Promise<void> {
+    let fullBatch = true;
+    while (polling && fullBatch) fullBatch = (await runOnce()).claimed === batchSize;
   }
 
   return {
@@ -286,12 +277,14 @@ export function createWebhookDelivery(options: WebhookDeliveryOptions): WebhookD
     start() {
       if (polling) return;
       polling = true;
-      schedule(0);
+      poller = startPeriodicJob({ name: 'Webhook delivery poll', intervalMs, run: drainDueEvents, logger: options.logger });
+      void poller.runNow();
     },
     async stop() {
       polling = false;
-      if (timer !== undefined) clearTimeout(timer);
-      timer = undefined;
+      const stopping = poller;
+      poller = undefined;
+      await stopping?.stop();
       await Promise.allSettled([...running]);
     },
   };

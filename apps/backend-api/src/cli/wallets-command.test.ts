@@ -1,19 +1,13 @@
-import { type DatabaseHandle, organizations } from '@platform/db';
-import { createTestDatabase } from '@platform/db/testing';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { organizations } from '@platform/db';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { useTestDatabase } from '../../test/app-fixtures.js';
 import { truncateVerificationData, walletState } from '../../test/verification-fixtures.js';
 import { runWalletsCommand } from './wallets-command.js';
 
 describe('the wallets command', () => {
-  let database: DatabaseHandle;
+  const database = useTestDatabase();
   let organizationId: string;
 
-  beforeAll(async () => {
-    database = await createTestDatabase();
-  });
-  afterAll(async () => {
-    await database.close();
-  });
   beforeEach(async () => {
     await truncateVerificationData(database.db);
     await database.db.delete(organizations);

@@ -5,7 +5,7 @@ import { createTestDatabase } from '@platform/db/testing';
 import { enqueueWebhookEvent } from '@platform/webhooks';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { buildApp } from '../app.js';
+import { buildTestApp } from '../../test/app-fixtures.js';
 import { loadBackendApiConfig } from '../config.js';
 
 let database: DatabaseHandle;
@@ -36,15 +36,6 @@ beforeEach(async () => {
   organizationId = organization!.id;
 });
 
-async function appWith(env: NodeJS.ProcessEnv, now?: () => Date) {
-  const app = buildApp(
-    { database, ...(now === undefined ? {} : { now }) },
-    loadBackendApiConfig({ LOG_LEVEL: 'silent', IDEMPOTENCY_PURGE_INTERVAL_MS: '0', VERIFICATION_EXPIRY_INTERVAL_MS: '0', ...env }),
-  );
-  await app.ready();
-  return app;
-}
-
 function enqueue(now: Date, targetUrl = `${origin}/hooks`) {
   return enqueueWebhookEvent(database.db, {
     organizationId,
@@ -72,7 +63,10 @@ describe('webhook delivery in backend-api', () => {
 
   it('sends nothing by itself when disabled; runOnce with the app clock delivers what is due', async () => {
     let clock = new Date('2024-06-15T12:00:00.000Z');
-    const app = await appWith({ WEBHOOK_DELIVERY_ENABLED: 'false', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' }, () => clock);
+    const app = await buildTestApp(database, {
+      now: () => clock,
+      env: { WEBHOOK_DELIVERY_ENABLED: 'false', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' },
+    });
     try {
       const { id } = await enqueue(new Date(clock.getTime() + 60_000));
       await new Promise((resolve) => setTimeout(resolve, 100));
@@ -87,7 +81,9 @@ describe('webhook delivery in backend-api', () => {
   });
 
   it('polls once ready when enabled, and stops when the app closes', async () => {
-    const app = await appWith({ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_DELIVERY_INTERVAL_MS: '20' });
+    const app = await buildTestApp(database, {
+      env: { WEBHOOK_DELIVERY_ENABLED: 'true', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_DELIVERY_INTERVAL_MS: '20' },
+    });
     const { id } = await enqueue(new Date());
     await vi.waitFor(async () => expect(await statusOf(id)).toBe('delivered'), { timeout: 5_000 });
     await app.close();
@@ -97,7 +93,7 @@ describe('webhook delivery in backend-api', () => {
   });
 
   it('refuses loopback callbacks unless WEBHOOK_ALLOW_PRIVATE_TARGETS is set', async () => {
-    const app = await appWith({ WEBHOOK_DELIVERY_ENABLED: 'false' });
+    const app = await buildTestApp(database);
     try {
       const { id } = await enqueue(new Date());
       expect(await app.webhookDelivery.runOnce()).toMatchObject({ claimed: 1, failed: 1 });

@@ -1,41 +1,31 @@
-import { type DatabaseHandle, idempotencyRecords, organizations } from '@platform/db';
-import { createTestDatabase } from '@platform/db/testing';
+import { idempotencyRecords } from '@platform/db';
 import { requestFingerprint } from '@platform/idempotency';
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   buildTestApp,
-  countFolders,
-  createTestOrganization,
-  insertFolders,
-  setMailPlan,
+  replaceOrganizations,
   type TestOrganization,
   testClock,
-} from '../../../test/drive-fixtures.js';
+  useTestDatabase,
+} from '../../../test/app-fixtures.js';
+import { countFolders, insertFolders, setMailPlan } from '../../../test/drive-fixtures.js';
 import type { BackendApp } from '../../app.js';
 
 const SECOND = 1000;
 
 describe('idempotent retries of drive folder requests', () => {
-  let database: DatabaseHandle;
+  const database = useTestDatabase({ maxConnections: 10 });
   let app: BackendApp;
   let acme: TestOrganization;
   let globex: TestOrganization;
   let clock: ReturnType<typeof testClock>;
 
-  beforeAll(async () => {
-    database = await createTestDatabase({ maxConnections: 10 });
-  });
-  afterAll(async () => {
-    await database.close();
-  });
   beforeEach(async () => {
     await database.db.execute(sql`truncate drive_folders, idempotency_records`);
-    await database.db.delete(organizations);
-    acme = await createTestOrganization(database.db, 'Acme');
-    globex = await createTestOrganization(database.db, 'Globex');
+    [acme, globex] = await replaceOrganizations(database.db, 'Acme', 'Globex');
     clock = testClock();
-    app = await buildTestApp(database, { now: clock.now });
+    app = await buildTestApp(database.handle, { now: clock.now });
   });
   afterEach(async () => {
     await app.close();
@@ -67,7 +57,7 @@ describe('idempotent retries of drive folder requests', () => {
 
     await app.close();
     clock.advance(23 * 60 * 60 * SECOND);
-    app = await buildTestApp(database, { now: clock.now });
+    app = await buildTestApp(database.handle, { now: clock.now });
     const afterRestart = await create(acme.liveKey, { name: 'Invoices' }, 'create-invoices');
     expect(afterRestart.statusCode).toBe(201);
     expect(afterRestart.headers['idempotent-replayed']).toBe('true');

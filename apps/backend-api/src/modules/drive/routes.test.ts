@@ -1,47 +1,27 @@
-import { type DatabaseHandle, driveFolders, idempotencyRecords, organizations } from '@platform/db';
-import { createTestDatabase } from '@platform/db/testing';
+import { driveFolders, idempotencyRecords, organizations } from '@platform/db';
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import {
-  buildTestApp,
-  countFolders,
-  createTestOrganization,
-  insertFolders,
-  setMailPlan,
-  type TestOrganization,
-  testClock,
-} from '../../../test/drive-fixtures.js';
-import type { BackendApp } from '../../app.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { buildTestApp, replaceOrganizations, type TestOrganization, useTestApp } from '../../../test/app-fixtures.js';
+import { countFolders, insertFolders, setMailPlan } from '../../../test/drive-fixtures.js';
 
 describe('drive folders', () => {
-  let database: DatabaseHandle;
-  let app: BackendApp;
+  const suite = useTestApp();
+  const { clock } = suite;
   let acme: TestOrganization;
   let globex: TestOrganization;
-  const clock = testClock();
 
-  beforeAll(async () => {
-    database = await createTestDatabase();
-    app = await buildTestApp(database, { now: clock.now });
-  });
-  afterAll(async () => {
-    await app.close();
-    await database.close();
-  });
   beforeEach(async () => {
     // Truncating first is much faster than letting the organizations take thousands of folders with them.
-    await database.db.execute(sql`truncate drive_folders, idempotency_records`);
-    await database.db.delete(organizations);
-    acme = await createTestOrganization(database.db, 'Acme');
-    globex = await createTestOrganization(database.db, 'Globex');
+    await suite.db.execute(sql`truncate drive_folders, idempotency_records`);
+    [acme, globex] = await replaceOrganizations(suite.db, 'Acme', 'Globex');
   });
 
   const create = (key: string, body: unknown, headers: Record<string, string> = {}) =>
-    app.inject({ method: 'POST', url: '/v1/drive/folders', headers: { 'x-service-api-key': key, ...headers }, payload: body as object });
+    suite.app.inject({ method: 'POST', url: '/v1/drive/folders', headers: { 'x-service-api-key': key, ...headers }, payload: body as object });
   const list = (key: string, query = '') =>
-    app.inject({ method: 'GET', url: `/v1/drive/folders${query}`, headers: { 'x-service-api-key': key } });
+    suite.app.inject({ method: 'GET', url: `/v1/drive/folders${query}`, headers: { 'x-service-api-key': key } });
   const remove = (key: string, id: string, headers: Record<string, string> = {}) =>
-    app.inject({ method: 'DELETE', url: `/v1/drive/folders/${id}`, headers: { 'x-service-api-key': key, ...headers } });
+    suite.app.inject({ method: 'DELETE', url: `/v1/drive/folders/${id}`, headers: { 'x-service-api-key': key, ...headers } });
   const createdId = async (key: string, body: unknown) => {
     const response = await create(key, body);
     expect(response.statusCode).toBe(201);
@@ -58,7 +38,7 @@ describe('drive folders', () => {
         message: 'Folder created',
         data: { id: expect.any(String), name: 'Invoices 2026', parentId: null, createdAt: clock.now().toISOString() },
       });
-      const [row] = await database.db.select().from(driveFolders);
+      const [row] = await suite.db.select().from(driveFolders);
       expect(row).toMatchObject({ id: body.data.id, organizationId: acme.id, environment: 'live', name: 'Invoices 2026' });
     });
 
@@ -96,13 +76,13 @@ describe('drive folders', () => {
         expect(response.statusCode).toBe(404);
         expect(response.json()).toMatchObject({ code: 'not_found', error: 'Parent folder not found' });
       }
-      expect(await countFolders(database.db, acme.id)).toBe(1);
+      expect(await countFolders(suite.db, acme.id)).toBe(1);
     });
 
     it('needs an API key', async () => {
-      const response = await app.inject({ method: 'POST', url: '/v1/drive/folders', payload: { name: 'X' } });
+      const response = await suite.app.inject({ method: 'POST', url: '/v1/drive/folders', payload: { name: 'X' } });
       expect(response.statusCode).toBe(401);
-      expect(await countFolders(database.db)).toBe(0);
+      expect(await countFolders(suite.db)).toBe(0);
     });
   });
 
@@ -113,30 +93,30 @@ describe('drive folders', () => {
       ['growth', 1_000, 'growth', 'Folder limit reached: the growth plan allows 1,000 folders. Upgrade to scale for 10,000.'],
       ['scale', 10_000, 'scale', 'Folder limit reached: the scale plan allows 10,000 folders. Contact support to raise the limit.'],
     ] as const)('on %s, allows %i folders, then answers 403 naming the limit and the upgrade', async (_tier, limit, plan, message) => {
-      if (plan !== undefined) await setMailPlan(database.db, acme.id, plan);
-      await insertFolders(database.db, acme.id, 'live', limit - 1);
+      if (plan !== undefined) await setMailPlan(suite.db, acme.id, plan);
+      await insertFolders(suite.db, acme.id, 'live', limit - 1);
 
       expect((await create(acme.liveKey, { name: 'The last one' })).statusCode).toBe(201);
       const over = await create(acme.liveKey, { name: 'One too many' });
       expect(over.statusCode).toBe(403);
       expect(over.json()).toMatchObject({ success: false, code: 'quota_exceeded', error: message });
-      expect(await countFolders(database.db, acme.id)).toBe(limit);
+      expect(await countFolders(suite.db, acme.id)).toBe(limit);
       // Each environment has its own quota.
       expect((await create(acme.testKey, { name: 'Test folder' })).statusCode).toBe(201);
     });
 
     it('counts a past_due subscription and ignores a canceled or expired one', async () => {
-      await insertFolders(database.db, acme.id, 'live', 10);
-      await setMailPlan(database.db, acme.id, 'core', 'past_due');
+      await insertFolders(suite.db, acme.id, 'live', 10);
+      await setMailPlan(suite.db, acme.id, 'core', 'past_due');
       expect((await create(acme.liveKey, { name: 'Eleventh' })).statusCode).toBe(201);
-      await setMailPlan(database.db, acme.id, 'core', 'canceled');
+      await setMailPlan(suite.db, acme.id, 'core', 'canceled');
       expect((await create(acme.liveKey, { name: 'Twelfth' })).json().code).toBe('quota_exceeded');
-      await setMailPlan(database.db, acme.id, 'scale', 'expired');
+      await setMailPlan(suite.db, acme.id, 'scale', 'expired');
       expect((await create(acme.liveKey, { name: 'Twelfth' })).json().code).toBe('quota_exceeded');
     });
 
     it('uses the quotas from configuration', async () => {
-      const small = await buildTestApp(database, { env: { FOLDER_QUOTA_NONE: '1', FOLDER_QUOTA_CORE: '2' } });
+      const small = await buildTestApp(suite.handle, { env: { FOLDER_QUOTA_NONE: '1', FOLDER_QUOTA_CORE: '2' } });
       try {
         const post = (name: string) =>
           small.inject({ method: 'POST', url: '/v1/drive/folders', headers: { 'x-service-api-key': acme.liveKey }, payload: { name } });
@@ -188,11 +168,11 @@ describe('drive folders', () => {
     });
 
     it('pages through every folder exactly once with the cursor (default 50 per page)', async () => {
-      await setMailPlan(database.db, acme.id, 'growth');
-      await insertFolders(database.db, acme.id, 'live', 120); // all at one instant: the id breaks the tie
+      await setMailPlan(suite.db, acme.id, 'growth');
+      await insertFolders(suite.db, acme.id, 'live', 120); // all at one instant: the id breaks the tie
       // Within one millisecond, a microsecond apart: a cursor of millisecond precision would skip or repeat them.
       for (const micros of ['000001', '000002', '000003']) {
-        await database.db.execute(sql`insert into drive_folders (organization_id, environment, name, created_at)
+        await suite.db.execute(sql`insert into drive_folders (organization_id, environment, name, created_at)
           values (${acme.id}, 'live', ${`Micro ${micros}`}, ${`2026-03-01T18:00:00.${micros}Z`}::timestamptz)`);
       }
       for (let index = 0; index < 3; index += 1) {
@@ -236,7 +216,7 @@ describe('drive folders', () => {
       const response = await remove(acme.liveKey, id);
       expect(response.statusCode).toBe(200);
       expect(response.json()).toEqual({ success: true, message: 'Folder deleted', data: { id } });
-      expect(await countFolders(database.db)).toBe(0);
+      expect(await countFolders(suite.db)).toBe(0);
     });
 
     it('refuses a folder with folders inside, until they are gone', async () => {
@@ -258,19 +238,19 @@ describe('drive folders', () => {
         answers.push([response.statusCode, response.json().error]);
       }
       expect(answers).toEqual(Array(3).fill([404, 'Folder not found']));
-      expect(await countFolders(database.db)).toBe(2);
+      expect(await countFolders(suite.db)).toBe(2);
     });
 
     it('removes an organization\'s whole tree with the organization', async () => {
       const parent = await createdId(acme.liveKey, { name: 'Parent' });
       await createdId(acme.liveKey, { name: 'Child', parentId: parent });
-      await database.db.delete(organizations).where(eq(organizations.id, acme.id));
-      expect(await countFolders(database.db)).toBe(0);
+      await suite.db.delete(organizations).where(eq(organizations.id, acme.id));
+      expect(await countFolders(suite.db)).toBe(0);
     });
   });
 
   describe('bad input: 400 envelope and nothing written', () => {
-    const snapshot = async () => [await countFolders(database.db), await database.db.$count(idempotencyRecords)];
+    const snapshot = async () => [await countFolders(suite.db), await suite.db.$count(idempotencyRecords)];
 
     it.each([
       ['no name', {}, 'body must have required property \'name\''],
@@ -299,7 +279,7 @@ describe('drive folders', () => {
 
     it('POST with malformed JSON', async () => {
       const before = await snapshot();
-      const response = await app.inject({
+      const response = await suite.app.inject({
         method: 'POST',
         url: '/v1/drive/folders',
         headers: { 'x-service-api-key': acme.liveKey, 'content-type': 'application/json' },
@@ -333,7 +313,7 @@ describe('drive folders', () => {
   });
 
   it('documents the routes, their schemas and the idempotency key header', async () => {
-    const document = (await app.inject({ method: 'GET', url: '/openapi.json' })).json();
+    const document = (await suite.app.inject({ method: 'GET', url: '/openapi.json' })).json();
     const post = document.paths['/v1/drive/folders'].post;
     expect(post.parameters.map((parameter: { name: string }) => parameter.name)).toContain('x-idempotency-key');
     expect(post.responses['201'].content['application/json'].schema.$ref).toContain('DriveFolderCreated');

@@ -1,6 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
+import { nextCursorSchema, pageQueryProperties } from '../../pagination.js';
 
-export const MAX_PAGE_SIZE = 100;
 export const DEFAULT_PAGE_SIZE = 50;
 
 export const DriveFolderSchema = Type.Object(
@@ -48,15 +48,7 @@ export const ListDriveFoldersQuery = Type.Object({
       description: 'Only the folders directly inside this folder; `root` for the top-level folders. Omit for all folders.',
     }),
   ),
-  limit: Type.Integer({
-    minimum: 1,
-    maximum: MAX_PAGE_SIZE,
-    default: DEFAULT_PAGE_SIZE,
-    description: `Page size, 1-${MAX_PAGE_SIZE}.`,
-  }),
-  cursor: Type.Optional(
-    Type.String({ minLength: 1, maxLength: 200, description: 'The nextCursor of the previous page.' }),
-  ),
+  ...pageQueryProperties(DEFAULT_PAGE_SIZE),
 });
 
 export const DriveFolderListSchema = Type.Object(
@@ -64,9 +56,7 @@ export const DriveFolderListSchema = Type.Object(
     success: Type.Literal(true),
     data: Type.Object({
       folders: Type.Array(DriveFolderSchema, { description: 'Newest first.' }),
-      nextCursor: Type.Union([Type.String(), Type.Null()], {
-        description: 'Pass as `cursor` for the next page; null on the last page.',
-      }),
+      nextCursor: nextCursorSchema(),
     }),
   },
   { $id: 'DriveFolderList', additionalProperties: false },

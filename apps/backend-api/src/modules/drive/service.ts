@@ -5,8 +5,9 @@ import {
   mailSubscriptions,
   type MailSubscriptionStatus,
 } from '@platform/db';
-import { conflict, notFound, quotaExceeded, validationError } from '@platform/errors';
+import { conflict, notFound, quotaExceeded } from '@platform/errors';
 import { and, desc, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
+import { afterCursor, cursorTimeOf, pageOf } from '../../pagination.js';
 import { folderQuotaMessage, type FolderQuotas, type FolderQuotaTier } from './quota.js';
 import type { DriveFolderView } from './schemas.js';
 
@@ -93,10 +94,7 @@ export async function listFolders(
     if (!(await folderExists(db, owner, parentId))) throw notFound(PARENT_NOT_FOUND);
     conditions.push(eq(driveFolders.parentId, parentId));
   }
-  if (cursor !== undefined) {
-    const after = decodeCursor(cursor);
-    conditions.push(sql`(${driveFolders.createdAt}, ${driveFolders.id}) < (${after.createdAt}::timestamptz, ${after.id}::uuid)`);
-  }
+  if (cursor !== undefined) conditions.push(afterCursor(driveFolders, cursor));
 
   const rows = await db
     .select({
@@ -104,20 +102,15 @@ export async function listFolders(
       name: driveFolders.name,
       parentId: driveFolders.parentId,
       createdAt: driveFolders.createdAt,
-      // Full precision: a millisecond Date could skip or repeat rows whose times differ in microseconds.
-      position: sql<string>`to_char(${driveFolders.createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`,
+      position: cursorTimeOf(driveFolders.createdAt),
     })
     .from(driveFolders)
     .where(and(...conditions))
     .orderBy(desc(driveFolders.createdAt), desc(driveFolders.id))
     .limit(limit + 1);
 
-  const page = rows.slice(0, limit);
-  const last = page.at(-1);
-  return {
-    folders: page.map(toView),
-    nextCursor: rows.length > limit && last !== undefined ? encodeCursor(last.position, last.id) : null,
-  };
+  const { page, nextCursor } = pageOf(rows, limit, (row) => ({ createdAt: row.position, id: row.id }));
+  return { folders: page.map(toView), nextCursor };
 }
 
 /**
@@ -157,22 +150,6 @@ async function folderExists(db: DatabaseExecutor, owner: FolderOwner, id: string
 
 function toView(row: { id: string; name: string; parentId: string | null; createdAt: Date }): DriveFolderView {
   return { id: row.id, name: row.name, parentId: row.parentId, createdAt: row.createdAt.toISOString() };
-}
-
-const CURSOR_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-function encodeCursor(createdAt: string, id: string): string {
-  return Buffer.from(`${createdAt}|${id}`).toString('base64url');
-}
-
-function decodeCursor(cursor: string): { createdAt: string; id: string } {
-  const [createdAt = '', id = '', ...rest] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
-  if (rest.length > 0 || !CURSOR_TIME.test(createdAt) || !UUID.test(id)) {
-    const problem = 'is not a cursor this API returned';
-    throw validationError(`querystring/cursor ${problem}`, [{ path: 'querystring/cursor', message: problem }]);
-  }
-  return { createdAt, id };
 }
 
 /** The PostgreSQL error behind drizzle's wrapper, on either driver. */

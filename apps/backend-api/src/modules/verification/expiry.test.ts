@@ -1,8 +1,7 @@
-import { type DatabaseHandle, organizations, verificationSessions } from '@platform/db';
-import { createTestDatabase } from '@platform/db/testing';
+import { verificationSessions } from '@platform/db';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { buildTestApp, createTestOrganization, type TestOrganization, testClock } from '../../../test/drive-fixtures.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { buildTestApp, replaceOrganizations, TEST_START, type TestOrganization, useTestApp } from '../../../test/app-fixtures.js';
 import {
   createdSessionId,
   eventTypesOf,
@@ -13,82 +12,71 @@ import {
   truncateVerificationData,
   walletState,
 } from '../../../test/verification-fixtures.js';
-import type { BackendApp } from '../../app.js';
 import { expireDueSessions, startSessionExpiry } from './expiry.js';
 
 const HOUR = 60 * 60 * 1000;
 
 describe('session expiry', () => {
-  let database: DatabaseHandle;
-  let app: BackendApp;
+  const suite = useTestApp();
+  const { clock } = suite;
   let acme: TestOrganization;
-  const clock = testClock();
 
-  beforeAll(async () => {
-    database = await createTestDatabase();
-    app = await buildTestApp(database, { now: clock.now });
-  });
-  afterAll(async () => {
-    await app.close();
-    await database.close();
-  });
   beforeEach(async () => {
-    clock.set(new Date('2026-03-02T09:00:00.000Z'));
-    await truncateVerificationData(database.db);
-    await database.db.delete(organizations);
-    acme = await createTestOrganization(database.db, 'Acme');
-    await fundWallet(database.db, acme.id, 'live', 1_000);
+    clock.set(TEST_START);
+    await truncateVerificationData(suite.db);
+    [acme] = await replaceOrganizations(suite.db, 'Acme');
+    await fundWallet(suite.db, acme.id, 'live', 1_000);
   });
 
-  const expireAt = (at: Date, batchSize?: number) => expireDueSessions(database.db, at, batchSize === undefined ? {} : { batchSize });
+  const expireAt = (at: Date, batchSize?: number) => expireDueSessions(suite.db, at, batchSize === undefined ? {} : { batchSize });
   const setStatus = (id: string, status: 'processing' | 'requires_input') =>
-    database.db.update(verificationSessions).set({ status }).where(eq(verificationSessions.id, id));
+    suite.db.update(verificationSessions).set({ status }).where(eq(verificationSessions.id, id));
 
   it('expires a pending session 24 hours after creation, not a moment before, and releases its hold', async () => {
-    const id = await createdSessionId(app, acme.liveKey);
+    const id = await createdSessionId(suite.app, acme.liveKey);
     const created = clock.now().getTime();
 
     expect(await expireAt(new Date(created + 24 * HOUR - 1))).toBe(0);
-    expect(await statusOf(database.db, id)).toBe('pending');
-    expect((await walletState(database.db, acme.id, 'live')).held).toBe(50);
+    expect(await statusOf(suite.db, id)).toBe('pending');
+    expect((await walletState(suite.db, acme.id, 'live')).held).toBe(50);
 
     expect(await expireAt(new Date(created + 24 * HOUR))).toBe(1);
-    expect(await statusOf(database.db, id)).toBe('expired');
-    expect(await holdMovements(database.db, id)).toEqual(['hold', 'release']);
-    expect(await walletState(database.db, acme.id, 'live')).toEqual({ available: 1_000, held: 0, ledger: { available: 1_000, held: 0 } });
-    expect((await transitionsOf(database.db, id)).at(-1)).toEqual({ from: 'pending', to: 'expired', actor: 'expiry_job' });
-    expect(await eventTypesOf(database.db, id)).toEqual(['verification_session.created', 'verification_session.expired']);
+    expect(await statusOf(suite.db, id)).toBe('expired');
+    expect(await holdMovements(suite.db, id)).toEqual(['hold', 'release']);
+    expect(await walletState(suite.db, acme.id, 'live')).toEqual({ available: 1_000, held: 0, ledger: { available: 1_000, held: 0 } });
+    expect((await transitionsOf(suite.db, id)).at(-1)).toEqual({ from: 'pending', to: 'expired', actor: 'expiry_job' });
+    expect(await eventTypesOf(suite.db, id)).toEqual(['verification_session.created', 'verification_session.expired']);
 
     // Nothing left to do: a second run changes nothing.
     expect(await expireAt(new Date(created + 48 * HOUR))).toBe(0);
-    expect(await holdMovements(database.db, id)).toEqual(['hold', 'release']);
+    expect(await holdMovements(suite.db, id)).toEqual(['hold', 'release']);
   });
 
   it('expires sessions awaiting input, but never one being processed', async () => {
-    const waiting = await createdSessionId(app, acme.liveKey);
-    const processing = await createdSessionId(app, acme.liveKey);
+    const waiting = await createdSessionId(suite.app, acme.liveKey);
+    const processing = await createdSessionId(suite.app, acme.liveKey);
     await setStatus(waiting, 'requires_input');
     await setStatus(processing, 'processing');
     expect(await expireAt(new Date(clock.now().getTime() + 25 * HOUR))).toBe(1);
-    expect(await statusOf(database.db, waiting)).toBe('expired');
-    expect(await statusOf(database.db, processing)).toBe('processing');
+    expect(await statusOf(suite.db, waiting)).toBe('expired');
+    expect(await statusOf(suite.db, processing)).toBe('processing');
   });
 
   it('works in batches of the given size', async () => {
     const ids = [];
-    for (let index = 0; index < 5; index += 1) ids.push(await createdSessionId(app, acme.liveKey));
+    for (let index = 0; index < 5; index += 1) ids.push(await createdSessionId(suite.app, acme.liveKey));
     const later = new Date(clock.now().getTime() + 25 * HOUR);
     expect(await expireAt(later, 2)).toBe(2);
     expect(await expireAt(later, 2)).toBe(2);
     expect(await expireAt(later, 2)).toBe(1);
-    for (const id of ids) expect(await statusOf(database.db, id)).toBe('expired');
+    for (const id of ids) expect(await statusOf(suite.db, id)).toBe('expired');
   });
 
   it('takes the lifetime from VERIFICATION_SESSION_TTL_HOURS', async () => {
-    const shortLived = await buildTestApp(database, { now: clock.now, env: { VERIFICATION_SESSION_TTL_HOURS: '2' } });
+    const shortLived = await buildTestApp(suite.handle, { now: clock.now, env: { VERIFICATION_SESSION_TTL_HOURS: '2' } });
     try {
       const id = await createdSessionId(shortLived, acme.liveKey);
-      const [session] = await database.db.select().from(verificationSessions).where(eq(verificationSessions.id, id));
+      const [session] = await suite.db.select().from(verificationSessions).where(eq(verificationSessions.id, id));
       expect(session?.expiresAt).toEqual(new Date(clock.now().getTime() + 2 * HOUR));
       expect(await expireAt(new Date(clock.now().getTime() + 2 * HOUR))).toBe(1);
     } finally {
@@ -97,9 +85,9 @@ describe('session expiry', () => {
   });
 
   it('a schedule runs every batch until nothing is due, and stops', async () => {
-    for (let index = 0; index < 3; index += 1) await createdSessionId(app, acme.liveKey);
+    for (let index = 0; index < 3; index += 1) await createdSessionId(suite.app, acme.liveKey);
     clock.advance(24 * HOUR);
-    const schedule = startSessionExpiry({ db: database.db, now: clock.now, intervalMs: 60 * 60 * 1000, batchSize: 2 });
+    const schedule = startSessionExpiry({ db: suite.db, now: clock.now, intervalMs: 60 * 60 * 1000, batchSize: 2 });
     try {
       expect(await schedule.runNow()).toBe(3);
       expect(await schedule.runNow()).toBe(0);
@@ -109,17 +97,17 @@ describe('session expiry', () => {
   });
 
   it('the app runs the job on its interval with its clock, and closes cleanly', async () => {
-    const withJob = await buildTestApp(database, { now: clock.now, env: { VERIFICATION_EXPIRY_INTERVAL_MS: '20' } });
+    const withJob = await buildTestApp(suite.handle, { now: clock.now, env: { VERIFICATION_EXPIRY_INTERVAL_MS: '20' } });
     try {
       const id = await createdSessionId(withJob, acme.liveKey);
       await new Promise((resolve) => setTimeout(resolve, 100));
-      expect(await statusOf(database.db, id)).toBe('pending');
+      expect(await statusOf(suite.db, id)).toBe('pending');
       clock.advance(24 * HOUR);
       const deadline = Date.now() + 5_000;
-      while ((await statusOf(database.db, id)) !== 'expired' && Date.now() < deadline) {
+      while ((await statusOf(suite.db, id)) !== 'expired' && Date.now() < deadline) {
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
-      expect(await statusOf(database.db, id)).toBe('expired');
+      expect(await statusOf(suite.db, id)).toBe('expired');
     } finally {
       await withJob.close();
     }

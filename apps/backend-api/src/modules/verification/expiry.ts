@@ -1,4 +1,5 @@
 import { type Database, verificationSessions } from '@platform/db';
+import { startPeriodicJob } from '@platform/http';
 import { and, asc, inArray, lte } from 'drizzle-orm';
 import { expirableStatuses, type LifecycleOptions, moveSession } from './lifecycle.js';
 
@@ -59,42 +60,21 @@ export interface ExpirySchedule {
  * next tick tries again.
  */
 export function startSessionExpiry({ db, now, intervalMs, batchSize, logger, ...lifecycle }: ExpiryScheduleOptions): ExpirySchedule {
-  if (!Number.isFinite(intervalMs) || intervalMs <= 0) throw new RangeError('intervalMs must be a positive number');
   const size = batchSize ?? DEFAULT_EXPIRY_BATCH_SIZE;
-  let running: Promise<number> | undefined;
-
-  const expireAllDue = async (): Promise<number> => {
-    let total = 0;
-    for (;;) {
-      const expired = await expireDueSessions(db, now(), { ...lifecycle, batchSize: size });
-      total += expired;
-      if (expired < size) return total;
-    }
-  };
-
-  const runNow = (): Promise<number> => {
-    running ??= expireAllDue()
-      .then((expired) => {
-        if (expired > 0) logger?.info({ expired }, 'Expired verification sessions');
-        return expired;
-      })
-      .catch((error: unknown) => {
-        logger?.error({ err: error }, 'Expiring verification sessions failed');
-        return 0;
-      })
-      .finally(() => {
-        running = undefined;
-      });
-    return running;
-  };
-
-  const timer = setInterval(() => void runNow(), intervalMs);
-  timer.unref();
-  return {
-    runNow,
-    stop: async () => {
-      clearInterval(timer);
-      await running;
+  const job = startPeriodicJob({
+    name: 'Expiring verification sessions',
+    intervalMs,
+    logger,
+    run: async () => {
+      let total = 0;
+      for (;;) {
+        const expired = await expireDueSessions(db, now(), { ...lifecycle, batchSize: size });
+        total += expired;
+        if (expired < size) break;
+      }
+      if (total > 0) logger?.info({ expired: total }, 'Expired verification sessions');
+      return total;
     },
-  };
+  });
+  return { runNow: async () => (await job.runNow()) ?? 0, stop: job.stop };
 }

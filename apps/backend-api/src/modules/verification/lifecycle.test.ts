@@ -1,5 +1,4 @@
 import {
-  type DatabaseHandle,
   memberships,
   notifications,
   organizations,
@@ -11,9 +10,9 @@ import {
   type VerificationType,
   webhookEvents,
 } from '@platform/db';
-import { createTestDatabase } from '@platform/db/testing';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { useTestDatabase } from '../../../test/app-fixtures.js';
 import {
   fundWallet,
   holdMovements,
@@ -28,16 +27,10 @@ const NOW = new Date('2026-03-02T09:00:00.000Z');
 const LATER = new Date('2026-03-02T09:30:00.000Z');
 
 describe('the verification session lifecycle', () => {
-  let database: DatabaseHandle;
+  const database = useTestDatabase();
   let organizationId: string;
   let otherOrganizationId: string;
 
-  beforeAll(async () => {
-    database = await createTestDatabase();
-  });
-  afterAll(async () => {
-    await database.close();
-  });
   beforeEach(async () => {
     await truncateVerificationData(database.db);
     await database.db.delete(organizations);

@@ -1,17 +1,14 @@
 import {
-  type DatabaseHandle,
   idempotencyRecords,
   ledgerTransactions,
-  organizations,
   verificationPrices,
   verificationSessions,
   verificationSessionTransitions,
   webhookEvents,
   wallets,
 } from '@platform/db';
-import { createTestDatabase } from '@platform/db/testing';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { buildTestApp, createTestOrganization, type TestOrganization, testClock } from '../../../test/drive-fixtures.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { buildTestApp, replaceOrganizations, TEST_START, type TestOrganization, useTestApp } from '../../../test/app-fixtures.js';
 import {
   countSessions,
   createdSessionId,
@@ -24,42 +21,30 @@ import {
   truncateVerificationData,
   walletState,
 } from '../../../test/verification-fixtures.js';
-import type { BackendApp } from '../../app.js';
 
 const HOUR = 60 * 60 * 1000;
 
 describe('verification sessions API', () => {
-  let database: DatabaseHandle;
-  let app: BackendApp;
+  const suite = useTestApp({ env: { VERIFY_URL: `${TEST_VERIFY_URL}/` } });
+  const { clock } = suite;
   let acme: TestOrganization;
   let globex: TestOrganization;
-  const clock = testClock();
 
-  beforeAll(async () => {
-    database = await createTestDatabase();
-    app = await buildTestApp(database, { now: clock.now, env: { VERIFY_URL: `${TEST_VERIFY_URL}/` } });
-  });
-  afterAll(async () => {
-    await app.close();
-    await database.close();
-  });
   beforeEach(async () => {
-    clock.set(new Date('2026-03-02T09:00:00.000Z'));
-    await truncateVerificationData(database.db);
-    await database.db.delete(organizations);
-    acme = await createTestOrganization(database.db, 'Acme');
-    globex = await createTestOrganization(database.db, 'Globex');
-    await fundWallet(database.db, acme.id, 'live', 1_000);
-    await fundWallet(database.db, acme.id, 'test', 1_000);
+    clock.set(TEST_START);
+    await truncateVerificationData(suite.db);
+    [acme, globex] = await replaceOrganizations(suite.db, 'Acme', 'Globex');
+    await fundWallet(suite.db, acme.id, 'live', 1_000);
+    await fundWallet(suite.db, acme.id, 'test', 1_000);
   });
 
-  const create = (key: string, body: unknown, idempotencyKey?: string) => createSessionRequest(app, key, body, idempotencyKey);
+  const create = (key: string, body: unknown, idempotencyKey?: string) => createSessionRequest(suite.app, key, body, idempotencyKey);
   const get = (key: string, id: string) =>
-    app.inject({ method: 'GET', url: `/v1/verify/sessions/${id}`, headers: { 'x-service-api-key': key } });
+    suite.app.inject({ method: 'GET', url: `/v1/verify/sessions/${id}`, headers: { 'x-service-api-key': key } });
   const list = (key: string, query = '') =>
-    app.inject({ method: 'GET', url: `/v1/verify/sessions${query}`, headers: { 'x-service-api-key': key } });
+    suite.app.inject({ method: 'GET', url: `/v1/verify/sessions${query}`, headers: { 'x-service-api-key': key } });
   const cancel = (key: string, id: string, idempotencyKey?: string) =>
-    app.inject({
+    suite.app.inject({
       method: 'POST',
       url: `/v1/verify/sessions/${id}/cancel`,
       headers: { 'x-service-api-key': key, ...(idempotencyKey === undefined ? {} : { 'x-idempotency-key': idempotencyKey }) },
@@ -97,25 +82,25 @@ describe('verification sessions API', () => {
           completedAt: null,
         },
       });
-      expect(await walletState(database.db, acme.id, 'live')).toEqual({
+      expect(await walletState(suite.db, acme.id, 'live')).toEqual({
         available: 950,
         held: 50,
         ledger: { available: 950, held: 50 },
       });
-      expect(await holdMovements(database.db, sessionId)).toEqual(['hold']);
-      expect(await transitionsOf(database.db, sessionId)).toEqual([
+      expect(await holdMovements(suite.db, sessionId)).toEqual(['hold']);
+      expect(await transitionsOf(suite.db, sessionId)).toEqual([
         { from: null, to: 'pending', actor: `api_key:${acme.liveKeyId}` },
       ]);
-      expect(await eventTypesOf(database.db, sessionId)).toEqual(['verification_session.created']);
+      expect(await eventTypesOf(suite.db, sessionId)).toEqual(['verification_session.created']);
     });
 
     it('writes the created event for the callback, without personal data', async () => {
-      const sessionId = await createdSessionId(app, acme.liveKey, {
+      const sessionId = await createdSessionId(suite.app, acme.liveKey, {
         type: 'kyb',
         externalEndUserId: 'company-7',
         callbackUrl: 'https://acme.example.com/kyb',
       });
-      const [event] = await database.db.select().from(webhookEvents);
+      const [event] = await suite.db.select().from(webhookEvents);
       expect(event).toMatchObject({
         organizationId: acme.id,
         environment: 'live',
@@ -149,35 +134,35 @@ describe('verification sessions API', () => {
         callbackUrl: null,
         requiredDocuments: ['certificate_of_incorporation', 'cr12', 'kra_pin_certificate', 'director_ids'],
       });
-      expect((await walletState(database.db, acme.id, 'live')).held).toBe(200);
+      expect((await walletState(suite.db, acme.id, 'live')).held).toBe(200);
     });
 
     it("charges a test key's sessions to the test wallet only", async () => {
       const response = await create(acme.testKey, { type: 'kyc', externalEndUserId: 'tester' });
       expect(response.json().data.environment).toBe('test');
-      expect(await walletState(database.db, acme.id, 'test')).toMatchObject({ available: 950, held: 50 });
-      expect(await walletState(database.db, acme.id, 'live')).toMatchObject({ available: 1_000, held: 0 });
+      expect(await walletState(suite.db, acme.id, 'test')).toMatchObject({ available: 950, held: 50 });
+      expect(await walletState(suite.db, acme.id, 'live')).toMatchObject({ available: 1_000, held: 0 });
     });
 
     it("uses the organization's own price over the default", async () => {
-      await database.db.insert(verificationPrices).values({ organizationId: acme.id, type: 'kyc', price: 35 });
+      await suite.db.insert(verificationPrices).values({ organizationId: acme.id, type: 'kyc', price: 35 });
       const response = await create(acme.liveKey, { type: 'kyc', externalEndUserId: 'discounted' });
       expect(response.json().data.price).toBe(35);
-      expect(await walletState(database.db, acme.id, 'live')).toMatchObject({ available: 965, held: 35 });
+      expect(await walletState(suite.db, acme.id, 'live')).toMatchObject({ available: 965, held: 35 });
       // Other organizations keep the default.
-      await fundWallet(database.db, globex.id, 'live', 100);
+      await fundWallet(suite.db, globex.id, 'live', 100);
       expect((await create(globex.liveKey, { type: 'kyc', externalEndUserId: 'x' })).json().data.price).toBe(50);
     });
 
     it('creates a free session without touching the wallet when the price is 0', async () => {
-      await database.db.insert(verificationPrices).values({ organizationId: globex.id, type: 'kyc', price: 0 });
+      await suite.db.insert(verificationPrices).values({ organizationId: globex.id, type: 'kyc', price: 0 });
       const response = await create(globex.liveKey, { type: 'kyc', externalEndUserId: 'free' });
       expect(response.statusCode).toBe(201);
-      expect(await holdMovements(database.db, response.json().data.sessionId)).toEqual([]);
+      expect(await holdMovements(suite.db, response.json().data.sessionId)).toEqual([]);
     });
 
     it('answers 402 asking for a top-up and writes nothing when the balance is too low', async () => {
-      await fundWallet(database.db, globex.id, 'live', 20);
+      await fundWallet(suite.db, globex.id, 'live', 20);
       const before = await snapshot();
       const response = await create(globex.liveKey, { type: 'kyc', externalEndUserId: 'poor' }, 'too-poor');
       expect(response.statusCode).toBe(402);
@@ -190,7 +175,7 @@ describe('verification sessions API', () => {
         requestId: response.headers['x-request-id'],
       });
       expect(await snapshot()).toEqual(before);
-      expect(await walletState(database.db, globex.id, 'live')).toMatchObject({ available: 20, held: 0 });
+      expect(await walletState(suite.db, globex.id, 'live')).toMatchObject({ available: 20, held: 0 });
     });
 
     it('answers 402 for a wallet never funded, without creating the wallet', async () => {
@@ -213,18 +198,18 @@ describe('verification sessions API', () => {
       expect(retry.headers['idempotent-replayed']).toBe('true');
       expect(retry.json().data.sessionId).toBe(first.json().data.sessionId);
       expect(retry.body).toBe(first.body);
-      expect(await countSessions(database.db)).toBe(1);
-      expect(await database.db.$count(ledgerTransactions, undefined)).toBe(3); // two top-ups and one hold
-      expect(await walletState(database.db, acme.id, 'live')).toMatchObject({ available: 950, held: 50 });
+      expect(await countSessions(suite.db)).toBe(1);
+      expect(await suite.db.$count(ledgerTransactions, undefined)).toBe(3); // two top-ups and one hold
+      expect(await walletState(suite.db, acme.id, 'live')).toMatchObject({ available: 950, held: 50 });
 
       const reused = await create(acme.liveKey, { ...body, type: 'kyb' }, 'create-once');
       expect(reused.statusCode).toBe(422);
-      expect(await countSessions(database.db)).toBe(1);
+      expect(await countSessions(suite.db)).toBe(1);
     });
 
     it('commits the session, the hold and the stored answer together', async () => {
       const response = await create(acme.liveKey, { type: 'kyc', externalEndUserId: 'stored' }, 'stored-key');
-      const [record] = await database.db.select().from(idempotencyRecords);
+      const [record] = await suite.db.select().from(idempotencyRecords);
       expect(record).toMatchObject({ key: 'stored-key', status: 'completed', responseStatus: 201 });
       expect(record?.responseBody).toEqual(response.json());
     });
@@ -232,7 +217,7 @@ describe('verification sessions API', () => {
     it('accepts an http callback URL only when private targets are allowed', async () => {
       const body = { type: 'kyc', externalEndUserId: 'local', callbackUrl: 'http://127.0.0.1:9999/hook' };
       expect((await create(acme.liveKey, body)).statusCode).toBe(400);
-      const local = await buildTestApp(database, { now: clock.now, env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } });
+      const local = await buildTestApp(suite.handle, { now: clock.now, env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } });
       try {
         const response = await createSessionRequest(local, acme.liveKey, body);
         expect(response.statusCode).toBe(201);
@@ -268,7 +253,7 @@ describe('verification sessions API', () => {
 
     it('POST with malformed JSON', async () => {
       const before = await snapshot();
-      const response = await app.inject({
+      const response = await suite.app.inject({
         method: 'POST',
         url: '/v1/verify/sessions',
         headers: { 'x-service-api-key': acme.liveKey, 'content-type': 'application/json' },
@@ -296,9 +281,9 @@ describe('verification sessions API', () => {
     });
 
     it('without an API key: 401', async () => {
-      const response = await app.inject({ method: 'POST', url: '/v1/verify/sessions', payload: { type: 'kyc', externalEndUserId: 'a' } });
+      const response = await suite.app.inject({ method: 'POST', url: '/v1/verify/sessions', payload: { type: 'kyc', externalEndUserId: 'a' } });
       expect(response.statusCode).toBe(401);
-      expect(await countSessions(database.db)).toBe(0);
+      expect(await countSessions(suite.db)).toBe(0);
     });
   });
 
@@ -311,7 +296,7 @@ describe('verification sessions API', () => {
     });
 
     it("answers 404 for unknown ids and for other organizations' and environments' sessions alike", async () => {
-      const id = await createdSessionId(app, acme.liveKey);
+      const id = await createdSessionId(suite.app, acme.liveKey);
       const unknown = await get(acme.liveKey, crypto.randomUUID());
       const otherOrganization = await get(globex.liveKey, id);
       const otherEnvironment = await get(acme.testKey, id);
@@ -327,7 +312,7 @@ describe('verification sessions API', () => {
   describe('GET /v1/verify/sessions', () => {
     const createAt = async (key: string, body: object, minutesLater: number) => {
       clock.set(new Date(Date.parse('2026-03-02T09:00:00.000Z') + minutesLater * 60_000));
-      return createdSessionId(app, key, body);
+      return createdSessionId(suite.app, key, body);
     };
 
     it('pages newest first with a cursor until nextCursor is null', async () => {
@@ -349,8 +334,8 @@ describe('verification sessions API', () => {
     });
 
     it('defaults to 20 a page', async () => {
-      await fundWallet(database.db, acme.id, 'live', 10_000);
-      for (let index = 0; index < 21; index += 1) await createdSessionId(app, acme.liveKey, { type: 'kyc', externalEndUserId: `bulk-${index}` });
+      await fundWallet(suite.db, acme.id, 'live', 10_000);
+      for (let index = 0; index < 21; index += 1) await createdSessionId(suite.app, acme.liveKey, { type: 'kyc', externalEndUserId: `bulk-${index}` });
       const response = await list(acme.liveKey);
       expect(response.json().data.sessions).toHaveLength(20);
       expect(response.json().data.nextCursor).not.toBeNull();
@@ -361,7 +346,7 @@ describe('verification sessions API', () => {
       const second = await createAt(acme.liveKey, { type: 'kyb', externalEndUserId: 'alice' }, 1);
       const third = await createAt(acme.liveKey, { type: 'kyc', externalEndUserId: 'bob' }, 2);
       await createAt(acme.testKey, { type: 'kyc', externalEndUserId: 'alice' }, 3);
-      await fundWallet(database.db, globex.id, 'live', 100);
+      await fundWallet(suite.db, globex.id, 'live', 100);
       await createAt(globex.liveKey, { type: 'kyc', externalEndUserId: 'alice' }, 4);
       expect((await cancel(acme.liveKey, second)).statusCode).toBe(200);
 
@@ -377,7 +362,7 @@ describe('verification sessions API', () => {
 
   describe('POST /v1/verify/sessions/:id/cancel', () => {
     it('cancels a pending session and releases its hold', async () => {
-      const id = await createdSessionId(app, acme.liveKey);
+      const id = await createdSessionId(suite.app, acme.liveKey);
       clock.advance(HOUR);
       const response = await cancel(acme.liveKey, id, 'cancel-1');
       expect(response.statusCode).toBe(200);
@@ -386,9 +371,9 @@ describe('verification sessions API', () => {
         message: 'Verification session canceled',
         data: { sessionId: id, status: 'canceled', completedAt: '2026-03-02T10:00:00.000Z', updatedAt: '2026-03-02T10:00:00.000Z' },
       });
-      expect(await walletState(database.db, acme.id, 'live')).toEqual({ available: 1_000, held: 0, ledger: { available: 1_000, held: 0 } });
-      expect(await holdMovements(database.db, id)).toEqual(['hold', 'release']);
-      expect(await eventTypesOf(database.db, id)).toEqual(['verification_session.created', 'verification_session.canceled']);
+      expect(await walletState(suite.db, acme.id, 'live')).toEqual({ available: 1_000, held: 0, ledger: { available: 1_000, held: 0 } });
+      expect(await holdMovements(suite.db, id)).toEqual(['hold', 'release']);
+      expect(await eventTypesOf(suite.db, id)).toEqual(['verification_session.created', 'verification_session.canceled']);
 
       const replay = await cancel(acme.liveKey, id, 'cancel-1');
       expect(replay.statusCode).toBe(200);
@@ -397,31 +382,31 @@ describe('verification sessions API', () => {
     });
 
     it('refuses a second cancel (new key) with 409 and releases nothing more', async () => {
-      const id = await createdSessionId(app, acme.liveKey);
+      const id = await createdSessionId(suite.app, acme.liveKey);
       expect((await cancel(acme.liveKey, id, 'first')).statusCode).toBe(200);
       const again = await cancel(acme.liveKey, id, 'second');
       expect(again.statusCode).toBe(409);
       expect(again.json()).toMatchObject({ code: 'conflict', error: 'Cannot move a verification session from canceled to canceled' });
-      expect(await holdMovements(database.db, id)).toEqual(['hold', 'release']);
+      expect(await holdMovements(suite.db, id)).toEqual(['hold', 'release']);
     });
 
     it("answers 404 for another organization's session and leaves it alone", async () => {
-      const id = await createdSessionId(app, acme.liveKey);
+      const id = await createdSessionId(suite.app, acme.liveKey);
       expect((await cancel(globex.liveKey, id)).statusCode).toBe(404);
       expect((await cancel(acme.testKey, id)).statusCode).toBe(404);
       expect((await get(acme.liveKey, id)).json().data.status).toBe('pending');
-      expect(await database.db.$count(verificationSessionTransitions)).toBe(1);
+      expect(await suite.db.$count(verificationSessionTransitions)).toBe(1);
     });
   });
 
   async function snapshot() {
     return {
-      sessions: await database.db.$count(verificationSessions),
-      transitions: await database.db.$count(verificationSessionTransitions),
-      ledger: await database.db.$count(ledgerTransactions),
-      wallets: await database.db.$count(wallets),
-      events: await database.db.$count(webhookEvents),
-      records: await database.db.$count(idempotencyRecords),
+      sessions: await suite.db.$count(verificationSessions),
+      transitions: await suite.db.$count(verificationSessionTransitions),
+      ledger: await suite.db.$count(ledgerTransactions),
+      wallets: await suite.db.$count(wallets),
+      events: await suite.db.$count(webhookEvents),
+      records: await suite.db.$count(idempotencyRecords),
     };
   }
 });

@@ -1,8 +1,8 @@
 import { verificationStatuses, verificationTypes } from '@platform/db';
 import { type Static, Type } from '@sinclair/typebox';
+import { nextCursorSchema, pageQueryProperties } from '../../pagination.js';
 import { requiredDocumentKinds } from './required-documents.js';
 
-export const MAX_PAGE_SIZE = 100;
 export const DEFAULT_PAGE_SIZE = 20;
 export const MAX_CALLBACK_URL_LENGTH = 2048;
 
@@ -104,15 +104,7 @@ export const ListVerificationSessionsQuery = Type.Object({
   externalEndUserId: Type.Optional(
     Type.String({ minLength: 1, maxLength: 255, description: 'Only the sessions of this end user or company.' }),
   ),
-  limit: Type.Integer({
-    minimum: 1,
-    maximum: MAX_PAGE_SIZE,
-    default: DEFAULT_PAGE_SIZE,
-    description: `Page size, 1-${MAX_PAGE_SIZE}.`,
-  }),
-  cursor: Type.Optional(
-    Type.String({ minLength: 1, maxLength: 200, description: 'The nextCursor of the previous page.' }),
-  ),
+  ...pageQueryProperties(DEFAULT_PAGE_SIZE),
 });
 
 export const VerificationSessionListSchema = Type.Object(
@@ -121,9 +113,7 @@ export const VerificationSessionListSchema = Type.Object(
     data: Type.Object(
       {
         sessions: Type.Array(VerificationSessionSchema, { description: 'Newest first.' }),
-        nextCursor: Type.Union([Type.String(), Type.Null()], {
-          description: 'Pass as `cursor` for the next page; null on the last page.',
-        }),
+        nextCursor: nextCursorSchema(),
       },
       { additionalProperties: false },
     ),

@@ -10,8 +10,9 @@ import {
   type VerificationStatus,
   type VerificationType,
 } from '@platform/db';
-import { insufficientFunds, notFound, validationError } from '@platform/errors';
-import { and, desc, eq, type SQL, sql } from 'drizzle-orm';
+import { insufficientFunds, notFound } from '@platform/errors';
+import { and, desc, eq, type SQL } from 'drizzle-orm';
+import { afterCursor, cursorTimeOf, pageOf } from '../../pagination.js';
 import { holdReferenceOf, type LifecycleOptions, recordSessionCreated, SESSION_NOT_FOUND, type SessionOwner } from './lifecycle.js';
 import { type VerificationPriceList, verificationPriceOf } from './prices.js';
 import { requiredDocumentsFor } from './required-documents.js';
@@ -136,30 +137,20 @@ export async function listSessions(
   const conditions: Array<SQL | undefined> = [ownedBy(owner)];
   if (status !== undefined) conditions.push(eq(verificationSessions.status, status));
   if (externalEndUserId !== undefined) conditions.push(eq(verificationSessions.externalEndUserId, externalEndUserId));
-  if (cursor !== undefined) {
-    const after = decodeCursor(cursor);
-    conditions.push(
-      sql`(${verificationSessions.createdAt}, ${verificationSessions.id}) < (${after.createdAt}::timestamptz, ${after.id}::uuid)`,
-    );
-  }
+  if (cursor !== undefined) conditions.push(afterCursor(verificationSessions, cursor));
 
   const rows = await db
     .select({
       session: verificationSessions,
-      // Full precision: a millisecond Date could skip or repeat rows whose times differ in microseconds.
-      position: sql<string>`to_char(${verificationSessions.createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`,
+      position: cursorTimeOf(verificationSessions.createdAt),
     })
     .from(verificationSessions)
     .where(and(...conditions))
     .orderBy(desc(verificationSessions.createdAt), desc(verificationSessions.id))
     .limit(limit + 1);
 
-  const page = rows.slice(0, limit);
-  const last = page.at(-1);
-  return {
-    sessions: page.map((row) => row.session),
-    nextCursor: rows.length > limit && last !== undefined ? encodeCursor(last.position, last.session.id) : null,
-  };
+  const { page, nextCursor } = pageOf(rows, limit, (row) => ({ createdAt: row.position, id: row.session.id }));
+  return { sessions: page.map((row) => row.session), nextCursor };
 }
 
 /** The session as the API shows it. `verifyUrl` is where the hosted page is served. */
@@ -189,19 +180,3 @@ export function verificationUrlOf(verifyUrl: string, sessionId: string): string 
 
 const ownedBy = ({ organizationId, environment }: SessionOwner) =>
   and(eq(verificationSessions.organizationId, organizationId), eq(verificationSessions.environment, environment));
-
-const CURSOR_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-function encodeCursor(createdAt: string, id: string): string {
-  return Buffer.from(`${createdAt}|${id}`).toString('base64url');
-}
-
-function decodeCursor(cursor: string): { createdAt: string; id: string } {
-  const [createdAt = '', id = '', ...rest] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
-  if (rest.length > 0 || !CURSOR_TIME.test(createdAt) || !UUID.test(id)) {
-    const problem = 'is not a cursor this API returned';
-    throw validationError(`querystring/cursor ${problem}`, [{ path: 'querystring/cursor', message: problem }]);
-  }
-  return { createdAt, id };
-}

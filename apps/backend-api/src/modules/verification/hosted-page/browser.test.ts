@@ -10,7 +10,7 @@ import { eq } from 'drizzle-orm';
 import { type BrowserContext, chromium } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, createTestOrganization, type TestOrganization } from '../../../../test/drive-fixtures.js';
+import { buildTestApp, createTestOrganization, type TestOrganization } from '../../../../test/app-fixtures.js';
 import { createSessionRequest, fundWallet, holdMovements, statusOf } from '../../../../test/verification-fixtures.js';
 import type { BackendApp } from '../../../app.js';
 

@@ -1,8 +1,7 @@
-import { type DatabaseHandle, organizations, verificationSessions } from '@platform/db';
-import { createTestDatabase } from '@platform/db/testing';
+import { verificationSessions } from '@platform/db';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { buildTestApp, createTestOrganization, type TestOrganization, testClock } from '../../../../test/drive-fixtures.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { buildTestApp, replaceOrganizations, type TestOrganization, useTestApp } from '../../../../test/app-fixtures.js';
 import {
   createdSessionId,
   fundWallet,
@@ -18,29 +17,19 @@ const SECRET = 'a-hosted-page-secret-of-at-least-32-characters';
 const CSP = "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
 describe('the hosted verification page', () => {
-  let database: DatabaseHandle;
-  let app: BackendApp;
+  const suite = useTestApp({ env: { HOSTED_PAGE_SECRET: SECRET } });
+  const { clock } = suite;
   let acme: TestOrganization;
-  const clock = testClock();
 
-  beforeAll(async () => {
-    database = await createTestDatabase();
-    app = await buildTestApp(database, { now: clock.now, env: { HOSTED_PAGE_SECRET: SECRET } });
-  });
-  afterAll(async () => {
-    await app.close();
-    await database.close();
-  });
   beforeEach(async () => {
-    await truncateVerificationData(database.db);
-    await database.db.delete(organizations);
-    acme = await createTestOrganization(database.db, 'Acme Secret Holdings');
-    await fundWallet(database.db, acme.id, 'live', 1_000);
-    await fundWallet(database.db, acme.id, 'test', 1_000);
+    await truncateVerificationData(suite.db);
+    [acme] = await replaceOrganizations(suite.db, 'Acme Secret Holdings');
+    await fundWallet(suite.db, acme.id, 'live', 1_000);
+    await fundWallet(suite.db, acme.id, 'test', 1_000);
   });
 
-  const page = (id: string, query = '', on: BackendApp = app) => on.inject({ method: 'GET', url: `/session/${id}${query}` });
-  const post = (id: string, fields: Record<string, string>, on: BackendApp = app) =>
+  const page = (id: string, query = '', on: BackendApp = suite.app) => on.inject({ method: 'GET', url: `/session/${id}${query}` });
+  const post = (id: string, fields: Record<string, string>, on: BackendApp = suite.app) =>
     on.inject({
       method: 'POST',
       url: `/session/${id}`,
@@ -53,7 +42,7 @@ describe('the hosted verification page', () => {
     return post(id, { token: formTokenFor(SECRET, id), action, ...extra });
   };
   const testSession = (body: object = {}) =>
-    createdSessionId(app, acme.testKey, { type: 'kyc', externalEndUserId: 'private-end-user-77', appName: 'Acme Wallet', ...body });
+    createdSessionId(suite.app, acme.testKey, { type: 'kyc', externalEndUserId: 'private-end-user-77', appName: 'Acme Wallet', ...body });
 
   describe('GET /session/:id', () => {
     it('shows a test session as accessible HTML with its own strict CSP and no-store caching', async () => {
@@ -130,13 +119,13 @@ describe('the hosted verification page', () => {
     });
 
     it('has no sandbox controls on a live session unless configured', async () => {
-      const id = await createdSessionId(app, acme.liveKey, { type: 'kyc', externalEndUserId: 'live-user' });
+      const id = await createdSessionId(suite.app, acme.liveKey, { type: 'kyc', externalEndUserId: 'live-user' });
       const html = (await page(id)).body;
       expect(html).toContain('Waiting for documents');
       expect(html).not.toContain('Sandbox controls');
       expect(html).not.toContain('<form');
 
-      const liveSandbox = await buildTestApp(database, { now: clock.now, env: { HOSTED_PAGE_SECRET: SECRET, HOSTED_PAGE_LIVE_SANDBOX: 'true' } });
+      const liveSandbox = await buildTestApp(suite.handle, { now: clock.now, env: { HOSTED_PAGE_SECRET: SECRET, HOSTED_PAGE_LIVE_SANDBOX: 'true' } });
       try {
         expect((await page(id, '', liveSandbox)).body).toContain('Sandbox controls');
       } finally {
@@ -147,7 +136,7 @@ describe('the hosted verification page', () => {
     it('needs no API key and is not documented in OpenAPI', async () => {
       const id = await testSession();
       expect((await page(id)).statusCode).toBe(200);
-      const openapi = (await app.inject({ method: 'GET', url: '/openapi.json' })).json();
+      const openapi = (await suite.app.inject({ method: 'GET', url: '/openapi.json' })).json();
       expect(Object.keys(openapi.paths)).not.toContain('/session/{id}');
       expect(Object.keys(openapi.paths)).toContain('/v1/verify/sessions');
     });
@@ -159,7 +148,7 @@ describe('the hosted verification page', () => {
       const submitted = await act(id, 'submit');
       expect(submitted.statusCode).toBe(303);
       expect(submitted.headers.location).toBe(`${id}?notice=submitted`);
-      expect(await statusOf(database.db, id)).toBe('processing');
+      expect(await statusOf(suite.db, id)).toBe('processing');
       const processingPage = (await page(id, '?notice=submitted')).body;
       expect(processingPage).toContain('id="session-status">Processing</p>');
       expect(processingPage).toContain('>Approve</button>');
@@ -176,9 +165,9 @@ describe('the hosted verification page', () => {
 
       await act(id, 'submit');
       expect((await act(id, 'approve')).headers.location).toBe(`${id}?notice=approved`);
-      expect(await statusOf(database.db, id)).toBe('verified');
-      expect(await holdMovements(database.db, id)).toEqual(['capture', 'hold']);
-      expect((await transitionsOf(database.db, id)).map((step) => `${step.to}:${step.actor}`)).toEqual([
+      expect(await statusOf(suite.db, id)).toBe('verified');
+      expect(await holdMovements(suite.db, id)).toEqual(['capture', 'hold']);
+      expect((await transitionsOf(suite.db, id)).map((step) => `${step.to}:${step.actor}`)).toEqual([
         `pending:api_key:${(await apiKeyIdOfSession(id))}`,
         'processing:hosted_page',
         'requires_input:hosted_page',
@@ -195,7 +184,7 @@ describe('the hosted verification page', () => {
       const id = await testSession();
       await act(id, 'submit');
       expect((await act(id, 'reject', { reason: 'Document expired' })).headers.location).toBe(`${id}?notice=rejected`);
-      const [session] = await database.db.select().from(verificationSessions).where(eq(verificationSessions.id, id));
+      const [session] = await suite.db.select().from(verificationSessions).where(eq(verificationSessions.id, id));
       expect(session).toMatchObject({ status: 'rejected', lastError: 'Document expired' });
       expect((await page(id)).body).toContain('<strong>Reason:</strong> Document expired');
     });
@@ -208,7 +197,7 @@ describe('the hosted verification page', () => {
         expect(response.statusCode).toBe(303);
         expect(response.headers.location).toBe(`${id}?notice=form_expired`);
       }
-      expect(await statusOf(database.db, id)).toBe('pending');
+      expect(await statusOf(suite.db, id)).toBe('pending');
       expect((await page(id, '?notice=form_expired')).body).toContain('role="alert">That form has expired');
     });
 
@@ -216,24 +205,24 @@ describe('the hosted verification page', () => {
       const id = await testSession();
       const approveTooEarly = await act(id, 'approve');
       expect(approveTooEarly.headers.location).toBe(`${id}?notice=moved_on`);
-      expect(await statusOf(database.db, id)).toBe('pending');
+      expect(await statusOf(suite.db, id)).toBe('pending');
       await act(id, 'submit');
       const submitTwice = await act(id, 'submit');
       expect(submitTwice.headers.location).toBe(`${id}?notice=moved_on`);
-      expect(await transitionsOf(database.db, id)).toHaveLength(2);
+      expect(await transitionsOf(suite.db, id)).toHaveLength(2);
     });
 
     it('refuses sandbox actions on live sessions unless configured', async () => {
-      const id = await createdSessionId(app, acme.liveKey, { type: 'kyc', externalEndUserId: 'live-user' });
+      const id = await createdSessionId(suite.app, acme.liveKey, { type: 'kyc', externalEndUserId: 'live-user' });
       const response = await act(id, 'submit');
       expect(response.headers.location).toBe(`${id}?notice=sandbox_off`);
-      expect(await statusOf(database.db, id)).toBe('pending');
+      expect(await statusOf(suite.db, id)).toBe('pending');
 
-      const liveSandbox = await buildTestApp(database, { now: clock.now, env: { HOSTED_PAGE_SECRET: SECRET, HOSTED_PAGE_LIVE_SANDBOX: 'true' } });
+      const liveSandbox = await buildTestApp(suite.handle, { now: clock.now, env: { HOSTED_PAGE_SECRET: SECRET, HOSTED_PAGE_LIVE_SANDBOX: 'true' } });
       try {
         const allowed = await post(id, { token: formTokenFor(SECRET, id), action: 'submit' }, liveSandbox);
         expect(allowed.headers.location).toBe(`${id}?notice=submitted`);
-        expect(await statusOf(database.db, id)).toBe('processing');
+        expect(await statusOf(suite.db, id)).toBe('processing');
       } finally {
         await liveSandbox.close();
       }
@@ -244,12 +233,12 @@ describe('the hosted verification page', () => {
       expect((await post(unknown, { token: formTokenFor(SECRET, unknown), action: 'submit' })).statusCode).toBe(404);
       const id = await testSession();
       expect((await act(id, 'self_destruct')).statusCode).toBe(400);
-      expect(await statusOf(database.db, id)).toBe('pending');
+      expect(await statusOf(suite.db, id)).toBe('pending');
     });
   });
 
   async function apiKeyIdOfSession(id: string) {
-    const [session] = await database.db
+    const [session] = await suite.db
       .select({ apiKeyId: verificationSessions.apiKeyId })
       .from(verificationSessions)
       .where(eq(verificationSessions.id, id));

@@ -1,0 +1,87 @@
+/**
+ * Lists are newest first, paged by a cursor: the (createdAt, id) of the last row of the page, so rows created
+ * while a client pages never shift the pages it has not read yet.
+ */
+import { validationError } from '@platform/errors';
+import { Type } from '@sinclair/typebox';
+import { type AnyColumn, type SQL, sql } from 'drizzle-orm';
+
+export const MAX_PAGE_SIZE = 100;
+
+/** The `limit` and `cursor` query parameters of a list route, with the route's default page size. */
+export function pageQueryProperties(defaultPageSize: number) {
+  return {
+    limit: Type.Integer({
+      minimum: 1,
+      maximum: MAX_PAGE_SIZE,
+      default: defaultPageSize,
+      description: `Page size, 1-${MAX_PAGE_SIZE}.`,
+    }),
+    cursor: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 200, description: 'The nextCursor of the previous page.' }),
+    ),
+  };
+}
+
+/** The `nextCursor` of a list response. */
+export function nextCursorSchema() {
+  return Type.Union([Type.String(), Type.Null()], {
+    description: 'Pass as `cursor` for the next page; null on the last page.',
+  });
+}
+
+/** Where a row stands in a list: its creation time to the microsecond (UTC, ISO 8601) and its id. */
+export interface PagePosition {
+  createdAt: string;
+  id: string;
+}
+
+/** The columns a list is ordered by. */
+export interface PagedColumns {
+  createdAt: AnyColumn;
+  id: AnyColumn;
+}
+
+/**
+ * `createdAt` as the cursor holds it. Full precision: a millisecond Date could skip or repeat rows whose times
+ * differ in microseconds.
+ */
+export function cursorTimeOf(createdAt: AnyColumn): SQL<string> {
+  return sql<string>`to_char(${createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+}
+
+/** The rows after the cursor's row, newest first; a cursor this API did not return is a 400. */
+export function afterCursor(columns: PagedColumns, cursor: string): SQL {
+  const after = decodeCursor(cursor);
+  return sql`(${columns.createdAt}, ${columns.id}) < (${after.createdAt}::timestamptz, ${after.id}::uuid)`;
+}
+
+/**
+ * Splits the `limit + 1` rows a list query fetched into the page and the cursor of the next page (null on the
+ * last one): the extra row only says whether there is more.
+ */
+export function pageOf<Row>(
+  rows: Row[],
+  limit: number,
+  positionOf: (row: Row) => PagePosition,
+): { page: Row[]; nextCursor: string | null } {
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  return { page, nextCursor: rows.length > limit && last !== undefined ? encodeCursor(positionOf(last)) : null };
+}
+
+const CURSOR_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function encodeCursor({ createdAt, id }: PagePosition): string {
+  return Buffer.from(`${createdAt}|${id}`).toString('base64url');
+}
+
+export function decodeCursor(cursor: string): PagePosition {
+  const [createdAt = '', id = '', ...rest] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
+  if (rest.length > 0 || !CURSOR_TIME.test(createdAt) || !UUID.test(id)) {
+    const problem = 'is not a cursor this API returned';
+    throw validationError(`querystring/cursor ${problem}`, [{ path: 'querystring/cursor', message: problem }]);
+  }
+  return { createdAt, id };
+}
