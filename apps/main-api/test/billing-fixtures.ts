@@ -17,7 +17,8 @@ import { and, asc, eq } from 'drizzle-orm';
 import pino from 'pino';
 import { buildApp } from '../src/app.js';
 import type { MainApiConfig } from '../src/config.js';
-import { activateMailSubscription } from '../src/modules/billing/payments/mail-subscription-activation.js';
+import { subscriptionPaymentHooks } from '../src/modules/billing/subscriptions/payment-hooks.js';
+import { type RenewalRound, renewDueSubscriptions } from '../src/modules/billing/subscriptions/renewal-job.js';
 import { type ReconciliationRound, reconcilePayments } from '../src/modules/billing/payments/reconciliation.js';
 import type { SettlementContext } from '../src/modules/billing/payments/settle.js';
 import { processStkCallback } from '../src/modules/billing/providers/daraja/callbacks.js';
@@ -51,16 +52,18 @@ export interface BillingTestApp {
   /** Headers of the payer acting for their organization. */
   headers(extra?: Record<string, string>): Promise<Record<string, string>>;
   /** The app's clock: starts at the real time and moves only when told to. */
-  clock: { now(): Date; advance(ms: number): void };
+  clock: { now(): Date; advance(ms: number): void; set(at: Date): void };
   /** One round of the reconciliation job, with the app's configuration and clock. */
   reconcile(): Promise<ReconciliationRound>;
+  /** One round of the subscription renewal job, with the app's configuration and clock. */
+  renew(): Promise<RenewalRound>;
   close(): Promise<void>;
 }
 
 /**
  * main-api on a fresh database with a payer (PAYER_ID, a member of `organizationId`) and an outsider in
- * another organization. Billing settings come from `env`; the reconciliation job does not run on its own
- * (tests call `reconcile`). With `listen`, the app serves on 127.0.0.1 at PUBLIC_URL, so providers' fakes
+ * another organization. Billing settings come from `env`; the reconciliation and renewal jobs do not run on
+ * their own (tests call `reconcile` and `renew`). With `listen`, the app serves on 127.0.0.1 at PUBLIC_URL, so providers' fakes
  * can call it back.
  */
 export async function startBillingApp(
@@ -74,6 +77,7 @@ export async function startBillingApp(
     AVATAR_LOCAL_DIR: avatarDir,
     PUBLIC_URL: url,
     PAYMENT_RECONCILE_INTERVAL_MS: '0',
+    RENEWAL_INTERVAL_MS: '0',
     SANDBOX_STK_DELAY_MS: '0',
     ...options.env,
   });
@@ -91,7 +95,7 @@ export async function startBillingApp(
   const otherOrganizationId = await insertOrganization(db, { members: [{ userId: OUTSIDER_ID, role: 'owner' }] });
 
   const log = pino({ level: 'silent' });
-  const ctx: SettlementContext = { db, now, hooks: { onMailSubscriptionPaid: activateMailSubscription }, log };
+  const ctx: SettlementContext = { db, now, hooks: subscriptionPaymentHooks, log };
   const providers = createPaymentProviders(config.payments, {
     publicUrl: url,
     now,
@@ -115,9 +119,15 @@ export async function startBillingApp(
       advance(ms) {
         offsetMs += ms;
       },
+      set(at) {
+        offsetMs = at.getTime() - Date.now();
+      },
     },
     reconcile() {
       return reconcilePayments({ ctx, providers, config: config.payments });
+    },
+    renew() {
+      return renewDueSubscriptions({ ctx, providers, config: config.payments });
     },
     async close() {
       providers.close();

@@ -27,6 +27,10 @@ export interface FakePaystack {
   webhookUrl: string;
   /** Authorization codes charge_authorization approves; any other code is declined. */
   approvedAuthorizations: Set<string>;
+  /** How long charge_authorization takes to answer (0 by default), to hold races open. */
+  chargeDelayMs: number;
+  /** The charge_authorization requests received, in order. */
+  charges(): FakeRequest[];
   /** The customer pays at the checkout: the transaction succeeds with a card authorization. */
   completeCheckout(reference: string, options?: { reusable?: boolean; paidSubunits?: number }): FakePaystackTransaction;
   /** The `charge.success` event body for a successful transaction, exactly as it will be signed. */
@@ -82,7 +86,7 @@ export async function startFakePaystack(options: { webhookUrl?: string } = {}): 
     plan: null,
   });
 
-  function handle(request: FakeRequest): FakeReply {
+  async function handle(request: FakeRequest): Promise<FakeReply> {
     if (request.headers.authorization !== `Bearer ${FAKE_PAYSTACK_SECRET}`) {
       return { status: 401, body: { status: false, message: 'Invalid key' } };
     }
@@ -120,6 +124,7 @@ export async function startFakePaystack(options: { webhookUrl?: string } = {}): 
       };
     }
     if (request.method === 'POST' && request.url === '/transaction/charge_authorization') {
+      if (fake.chargeDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, fake.chargeDelayMs));
       const code = String(body['authorization_code']);
       const reference = String(body['reference']);
       if (transactions.has(reference)) {
@@ -157,6 +162,8 @@ export async function startFakePaystack(options: { webhookUrl?: string } = {}): 
     transactions,
     webhookUrl: options.webhookUrl ?? '',
     approvedAuthorizations,
+    chargeDelayMs: 0,
+    charges: () => server.requests.filter((request) => request.url === '/transaction/charge_authorization'),
     completeCheckout(reference, completion = {}) {
       const transaction = transactions.get(reference);
       if (transaction === undefined) throw new Error(`Fake Paystack knows no transaction ${reference}`);

@@ -23,6 +23,27 @@ export type BillingCycle = (typeof billingCycles)[number];
 export const mailSubscriptionStatuses = ['active', 'past_due', 'canceled', 'expired'] as const;
 export type MailSubscriptionStatus = (typeof mailSubscriptionStatuses)[number];
 
+/**
+ * A change of a mail subscription: of plan, seats or cycle (`upgrade` when it costs more, `downgrade` when it
+ * leaves a credit, `change` when the price is the same), or the move to the next period (`renewal`).
+ */
+export const mailSubscriptionChangeKinds = ['upgrade', 'downgrade', 'change', 'renewal'] as const;
+export type MailSubscriptionChangeKind = (typeof mailSubscriptionChangeKinds)[number];
+
+/**
+ * charging (claimed: its card is being charged) -> applied | failed | superseded. `superseded`: the charge
+ * succeeded but the subscription had changed meanwhile, so the money went to the credit balance instead.
+ */
+export const mailSubscriptionChangeStatuses = ['charging', 'applied', 'failed', 'superseded'] as const;
+export type MailSubscriptionChangeStatus = (typeof mailSubscriptionChangeStatuses)[number];
+
+/**
+ * Why an organization's credit balance moved. Credit comes from a downgrade, a second purchase paid while a
+ * subscription was active, or a charge that could not be applied; it is used by upgrades and renewals.
+ */
+export const creditBalanceReasons = ['downgrade', 'duplicate_purchase', 'unapplied_charge', 'upgrade', 'renewal'] as const;
+export type CreditBalanceReason = (typeof creditBalanceReasons)[number];
+
 export const idempotencyRecordStatuses = ['in_progress', 'completed'] as const;
 export type IdempotencyRecordStatus = (typeof idempotencyRecordStatuses)[number];
 
@@ -69,8 +90,21 @@ export type PaymentChannel = (typeof paymentChannels)[number];
 export const paymentStatuses = ['pending', 'succeeded', 'failed', 'cancelled', 'expired'] as const;
 export type PaymentStatus = (typeof paymentStatuses)[number];
 
-export const paymentPurposes = ['wallet_topup', 'mail_subscription'] as const;
+/**
+ * What a payment pays for: a wallet top-up, a mail subscription purchase, or a charge to a saved card for a
+ * change of the subscription (upgrade) or its renewal. Only the first two can be asked for with
+ * POST /v1/billing/pay.
+ */
+export const paymentPurposes = [
+  'wallet_topup',
+  'mail_subscription',
+  'mail_subscription_change',
+  'mail_subscription_renewal',
+] as const;
 export type PaymentPurpose = (typeof paymentPurposes)[number];
+
+/** Purposes whose payment carries the mail subscription terms it pays for (plan, seats, billing cycle). */
+export const subscriptionPaymentPurposes = ['mail_subscription', 'mail_subscription_change', 'mail_subscription_renewal'] as const;
 
 export const paymentProviders = ['paystack', 'daraja', 'sandbox'] as const;
 export type PaymentProvider = (typeof paymentProviders)[number];

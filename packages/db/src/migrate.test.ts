@@ -13,11 +13,13 @@ const journal = JSON.parse(readFileSync(join(migrationsFolder, 'meta', '_journal
 const everyTable = [
   'api_keys',
   'avatar_uploads',
+  'credit_balance_entries',
   'disabled_webhook_targets',
   'drive_folders',
   'idempotency_records',
   'ledger_entries',
   'ledger_transactions',
+  'mail_subscription_changes',
   'mail_subscriptions',
   'memberships',
   'notifications',

@@ -1,12 +1,28 @@
 import { sql } from 'drizzle-orm';
-import { check, integer, pgTable, text, uuid } from 'drizzle-orm/pg-core';
-import { billingCycles, mailPlans, mailSubscriptionStatuses } from '../enums.js';
+import { check, date, index, integer, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  billingCycles,
+  creditBalanceReasons,
+  mailPlans,
+  mailSubscriptionChangeKinds,
+  mailSubscriptionChangeStatuses,
+  mailSubscriptionStatuses,
+} from '../enums.js';
 import { createdAt, isOneOf, timestamptz } from './columns.js';
 import { organizations } from './organizations.js';
+import { paymentMethods, payments } from './payments.js';
+import { users } from './users.js';
+import { kes } from './wallets.js';
 
 /**
  * The mail (mailbox) subscription of an organization: at most one per organization. An organization
  * without an active or past_due subscription is on no plan.
+ *
+ * Periods are whole UTC days counted from `billing_anchor` (the purchase day, or the day of the last cycle
+ * change): period n runs from addBillingPeriod(anchor, cycle, n) to addBillingPeriod(anchor, cycle, n + 1),
+ * and `period_index` is n. `version` grows with every change, so work decided on one state (an upgrade
+ * being charged, a renewal) applies only if the row is still in that state. `credit_balance` caches the
+ * organization's credit (the sum of its credit_balance_entries), changed in the same transaction as them.
  */
 export const mailSubscriptions = pgTable(
   'mail_subscriptions',
@@ -22,6 +38,15 @@ export const mailSubscriptions = pgTable(
     status: text('status', { enum: mailSubscriptionStatuses }).notNull(),
     currentPeriodStart: timestamptz('current_period_start').notNull(),
     currentPeriodEnd: timestamptz('current_period_end').notNull(),
+    /** `YYYY-MM-DD`. Null only on rows written before periods had an anchor: read as the day of current_period_start. */
+    billingAnchor: date('billing_anchor', { mode: 'string' }),
+    periodIndex: integer('period_index').notNull().default(0),
+    version: integer('version').notNull().default(0),
+    creditBalance: kes('credit_balance').notNull().default(0),
+    /** The saved card renewals charge: the one that paid last. */
+    paymentMethodId: uuid('payment_method_id').references(() => paymentMethods.id, { onDelete: 'set null' }),
+    /** When the renewal job next takes it up: the period end, or the next retry of a past_due one; null: never. */
+    renewalDueAt: timestamptz('renewal_due_at'),
     createdAt: createdAt(),
     updatedAt: timestamptz('updated_at')
       .notNull()
@@ -29,6 +54,10 @@ export const mailSubscriptions = pgTable(
       .$onUpdate(() => new Date()),
   },
   (table) => [
+    // The renewal job's queue.
+    index('mail_subscriptions_renewal_due_idx')
+      .on(table.renewalDueAt)
+      .where(sql`${table.renewalDueAt} is not null`),
     check('mail_subscriptions_plan_check', isOneOf(table.plan, mailPlans)),
     check('mail_subscriptions_billing_cycle_check', isOneOf(table.billingCycle, billingCycles)),
     check('mail_subscriptions_status_check', isOneOf(table.status, mailSubscriptionStatuses)),
@@ -37,8 +66,106 @@ export const mailSubscriptions = pgTable(
       'mail_subscriptions_period_check',
       sql`${table.currentPeriodEnd} > ${table.currentPeriodStart}`,
     ),
+    check('mail_subscriptions_period_index_check', sql`${table.periodIndex} >= 0`),
+    check('mail_subscriptions_version_check', sql`${table.version} >= 0`),
+    check('mail_subscriptions_credit_balance_check', sql`${table.creditBalance} >= 0`),
+  ],
+);
+
+/**
+ * Every change of a subscription's terms or period, with what it cost: an upgrade, a downgrade, a renewal.
+ * A change that needs a card charge is first claimed (`charging`, at most one per subscription, enforced by
+ * a partial unique index), charged outside any transaction, then applied only if the subscription's
+ * `version` still equals `base_version`. `net` is the prorated price (negative for a downgrade),
+ * `credit_applied` what the credit balance paid, `amount_due` what the card paid.
+ */
+export const mailSubscriptionChanges = pgTable(
+  'mail_subscription_changes',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    subscriptionId: uuid('subscription_id')
+      .notNull()
+      .references(() => mailSubscriptions.id, { onDelete: 'cascade' }),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: mailSubscriptionChangeKinds }).notNull(),
+    status: text('status', { enum: mailSubscriptionChangeStatuses }).notNull(),
+    baseVersion: integer('base_version').notNull(),
+    fromPlan: text('from_plan', { enum: mailPlans }).notNull(),
+    fromSeats: integer('from_seats').notNull(),
+    fromBillingCycle: text('from_billing_cycle', { enum: billingCycles }).notNull(),
+    plan: text('plan', { enum: mailPlans }).notNull(),
+    seats: integer('seats').notNull(),
+    billingCycle: text('billing_cycle', { enum: billingCycles }).notNull(),
+    /** The period after the change. */
+    billingAnchor: date('billing_anchor', { mode: 'string' }).notNull(),
+    periodIndex: integer('period_index').notNull(),
+    periodStart: timestamptz('period_start').notNull(),
+    periodEnd: timestamptz('period_end').notNull(),
+    net: kes('net').notNull(),
+    creditApplied: kes('credit_applied').notNull(),
+    amountDue: kes('amount_due').notNull(),
+    /** The card charge, when amount_due > 0. */
+    paymentId: uuid('payment_id').references(() => payments.id, { onDelete: 'set null' }),
+    requestedByUserId: text('requested_by_user_id').references(() => users.id, { onDelete: 'set null' }),
+    failureReason: text('failure_reason'),
+    createdAt: createdAt(),
+    completedAt: timestamptz('completed_at'),
+  },
+  (table) => [
+    uniqueIndex('mail_subscription_changes_one_charging').on(table.subscriptionId).where(sql`${table.status} = 'charging'`),
+    uniqueIndex('mail_subscription_changes_payment_unique').on(table.paymentId),
+    index('mail_subscription_changes_subscription_idx').on(table.subscriptionId, table.createdAt),
+    check('mail_subscription_changes_kind_check', isOneOf(table.kind, mailSubscriptionChangeKinds)),
+    check('mail_subscription_changes_status_check', isOneOf(table.status, mailSubscriptionChangeStatuses)),
+    check('mail_subscription_changes_from_plan_check', isOneOf(table.fromPlan, mailPlans)),
+    check('mail_subscription_changes_plan_check', isOneOf(table.plan, mailPlans)),
+    check('mail_subscription_changes_from_billing_cycle_check', isOneOf(table.fromBillingCycle, billingCycles)),
+    check('mail_subscription_changes_billing_cycle_check', isOneOf(table.billingCycle, billingCycles)),
+    check(
+      'mail_subscription_changes_seats_check',
+      sql`${table.seats} between 1 and 1000000 and ${table.fromSeats} between 1 and 1000000`,
+    ),
+    check('mail_subscription_changes_period_check', sql`${table.periodEnd} > ${table.periodStart} and ${table.periodIndex} >= 0`),
+    check(
+      'mail_subscription_changes_amounts_check',
+      sql`${table.creditApplied} >= 0 and ${table.amountDue} >= 0 and ${table.amountDue} + ${table.creditApplied} = greatest(${table.net}, 0)`,
+    ),
+    check('mail_subscription_changes_completed_at_check', sql`(${table.status} = 'charging') = (${table.completedAt} is null)`),
+  ],
+);
+
+/**
+ * The organization's credit balance, one row per movement, never updated or deleted: positive adds credit,
+ * negative uses it. `(reason, reference)` is unique, so the same movement cannot happen twice. The balance
+ * is the sum; mail_subscriptions.credit_balance caches it (CHECK >= 0), changed in the same transaction.
+ */
+export const creditBalanceEntries = pgTable(
+  'credit_balance_entries',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    /** Whole KES, signed, never 0. */
+    amount: kes('amount').notNull(),
+    reason: text('reason', { enum: creditBalanceReasons }).notNull(),
+    /** What caused it: `change:<id>` or `payment:<reference>`. */
+    reference: text('reference').notNull(),
+    description: text('description'),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    uniqueIndex('credit_balance_entries_reason_reference_unique').on(table.reason, table.reference),
+    index('credit_balance_entries_organization_idx').on(table.organizationId, table.createdAt),
+    check('credit_balance_entries_reason_check', isOneOf(table.reason, creditBalanceReasons)),
+    check('credit_balance_entries_amount_check', sql`${table.amount} <> 0`),
   ],
 );
 
 export type MailSubscription = typeof mailSubscriptions.$inferSelect;
 export type NewMailSubscription = typeof mailSubscriptions.$inferInsert;
+export type MailSubscriptionChange = typeof mailSubscriptionChanges.$inferSelect;
+export type NewMailSubscriptionChange = typeof mailSubscriptionChanges.$inferInsert;
+export type CreditBalanceEntry = typeof creditBalanceEntries.$inferSelect;

@@ -9,6 +9,7 @@ import {
   paymentProviders,
   paymentPurposes,
   paymentStatuses,
+  subscriptionPaymentPurposes,
 } from '../enums.js';
 import { createdAt, isOneOf, timestamptz } from './columns.js';
 import { organizations } from './organizations.js';
@@ -92,7 +93,7 @@ export const payments = pgTable(
     phone: text('phone'),
     /** The saved method charged, or the one this payment saved. */
     paymentMethodId: uuid('payment_method_id').references(() => paymentMethods.id, { onDelete: 'set null' }),
-    /** Terms of a mail subscription purchase. */
+    /** The mail subscription terms paid for (purchases, changes and renewals). */
     plan: text('plan', { enum: mailPlans }),
     seats: integer('seats'),
     billingCycle: text('billing_cycle', { enum: billingCycles }),
@@ -127,7 +128,7 @@ export const payments = pgTable(
     check('payments_mobile_money_phone_check', sql`${table.channel} <> 'mobile_money' or ${table.phone} is not null`),
     check(
       'payments_subscription_terms_check',
-      sql`(${table.purpose} = 'mail_subscription') = (${table.plan} is not null and ${table.seats} is not null and ${table.billingCycle} is not null)`,
+      sql`(${isOneOf(table.purpose, subscriptionPaymentPurposes)}) = (${table.plan} is not null and ${table.seats} is not null and ${table.billingCycle} is not null)`,
     ),
     check('payments_plan_check', sql`${table.plan} is null or ${isOneOf(table.plan, mailPlans)}`),
     check('payments_billing_cycle_check', sql`${table.billingCycle} is null or ${isOneOf(table.billingCycle, billingCycles)}`),

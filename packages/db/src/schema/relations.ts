@@ -2,7 +2,7 @@ import { relations } from 'drizzle-orm';
 import { apiKeys } from './api-keys.js';
 import { avatarUploads } from './avatar-uploads.js';
 import { driveFolders } from './drive.js';
-import { mailSubscriptions } from './mail-subscriptions.js';
+import { creditBalanceEntries, mailSubscriptionChanges, mailSubscriptions } from './mail-subscriptions.js';
 import { notifications } from './notifications.js';
 import { memberships, organizations } from './organizations.js';
 import { users } from './users.js';
@@ -46,6 +46,18 @@ export const driveFoldersRelations = relations(driveFolders, ({ one }) => ({
   organization: one(organizations, { fields: [driveFolders.organizationId], references: [organizations.id] }),
 }));
 
-export const mailSubscriptionsRelations = relations(mailSubscriptions, ({ one }) => ({
+export const mailSubscriptionsRelations = relations(mailSubscriptions, ({ one, many }) => ({
   organization: one(organizations, { fields: [mailSubscriptions.organizationId], references: [organizations.id] }),
+  changes: many(mailSubscriptionChanges),
+}));
+
+export const mailSubscriptionChangesRelations = relations(mailSubscriptionChanges, ({ one }) => ({
+  subscription: one(mailSubscriptions, {
+    fields: [mailSubscriptionChanges.subscriptionId],
+    references: [mailSubscriptions.id],
+  }),
+}));
+
+export const creditBalanceEntriesRelations = relations(creditBalanceEntries, ({ one }) => ({
+  organization: one(organizations, { fields: [creditBalanceEntries.organizationId], references: [organizations.id] }),
 }));

@@ -28,7 +28,13 @@ describe('payments configuration', () => {
         mobileMoneyExpireAfterMs: 900_000,
         cardCheckoutExpireAfterMs: 3_600_000,
       },
+      renewalIntervalMs: 60_000,
     });
+  });
+
+  it('reads how often the renewal job runs, 0 turning it off', () => {
+    expect(testConfig({ RENEWAL_INTERVAL_MS: '0' }).payments.renewalIntervalMs).toBe(0);
+    expect(problemsOf({ RENEWAL_INTERVAL_MS: '-1' })).toContain('RENEWAL_INTERVAL_MS');
   });
 
   it('uses Paystack and Daraja when their credentials are set', () => {

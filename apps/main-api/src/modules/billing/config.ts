@@ -31,6 +31,7 @@ export const PaymentsEnvSchema = Type.Object({
   CARD_CHECKOUT_EXPIRE_AFTER_MS: Type.Integer({ minimum: 0, default: 60 * 60_000 }),
   SANDBOX_STK_DELAY_MS: Type.Integer({ minimum: 0, default: 3_000 }),
   SANDBOX_CHECKOUT_SECRET: Type.Optional(Type.String({ minLength: 32 })),
+  RENEWAL_INTERVAL_MS: Type.Integer({ minimum: 0, default: 60_000 }),
 });
 
 export type PaymentsEnv = Static<typeof PaymentsEnvSchema>;
@@ -72,6 +73,8 @@ export interface PaymentsConfig {
     mobileMoneyExpireAfterMs: number;
     cardCheckoutExpireAfterMs: number;
   };
+  /** How often this instance runs the mail subscription renewal job; 0: never (another instance does). */
+  renewalIntervalMs: number;
 }
 
 const DARAJA_CREDENTIALS = ['DARAJA_CONSUMER_KEY', 'DARAJA_CONSUMER_SECRET', 'DARAJA_SHORTCODE', 'DARAJA_PASSKEY'] as const;
@@ -103,6 +106,7 @@ export function paymentsConfigFrom(
       mobileMoneyExpireAfterMs: values.MOBILE_MONEY_EXPIRE_AFTER_MS,
       cardCheckoutExpireAfterMs: values.CARD_CHECKOUT_EXPIRE_AFTER_MS,
     },
+    renewalIntervalMs: values.RENEWAL_INTERVAL_MS,
   };
 }
 

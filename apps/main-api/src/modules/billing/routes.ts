@@ -5,8 +5,7 @@ import type { PaymentsConfig } from './config.js';
 import { paymentMethodRoutes } from './payment-methods/routes.js';
 import { paymentMethodSharedSchemas } from './payment-methods/schemas.js';
 import { checkoutCompleteRoute } from './payments/checkout-complete-route.js';
-import type { PaymentSuccessHooks } from './payments/hooks.js';
-import { activateMailSubscription } from './payments/mail-subscription-activation.js';
+import type { PaymentHooks } from './payments/hooks.js';
 import { type ReconciliationSchedule, startPaymentReconciliation } from './payments/reconciliation.js';
 import { paymentRoutes } from './payments/routes.js';
 import { paymentSharedSchemas } from './payments/schemas.js';
@@ -16,6 +15,10 @@ import { mpesaCallbackRoutes } from './providers/daraja/callback-routes.js';
 import { createPaymentProviders } from './providers/from-config.js';
 import { paystackWebhookRoutes } from './providers/paystack/webhook-routes.js';
 import { sandboxCheckoutRoutes } from './providers/sandbox/checkout-routes.js';
+import { subscriptionPaymentHooks } from './subscriptions/payment-hooks.js';
+import { type RenewalSchedule, startRenewalJob } from './subscriptions/renewal-job.js';
+import { subscriptionRoutes } from './subscriptions/routes.js';
+import { subscriptionSharedSchemas } from './subscriptions/schemas.js';
 
 export interface BillingRoutesOptions {
   db: Database;
@@ -25,21 +28,21 @@ export interface BillingRoutesOptions {
   publicUrl: string;
   /** Largest webhook body. */
   bodyLimit: number;
-  /** What a successful payment does in other modules; by default a paid purchase starts the subscription. */
-  hooks?: PaymentSuccessHooks;
+  /** What a payment's outcome does in other modules; by default the mail subscription hooks. */
+  hooks?: PaymentHooks;
 }
 
 /** Schemas the billing routes refer to by `$id`, registered once on the app. */
-export const billingSharedSchemas = [...paymentSharedSchemas, ...paymentMethodSharedSchemas];
+export const billingSharedSchemas = [...paymentSharedSchemas, ...paymentMethodSharedSchemas, ...subscriptionSharedSchemas];
 
 /** Idempotency keys of billing requests belong to the user acting for the organization. */
 export const BILLING_IDEMPOTENCY_HEADERS = ['x-idempotency-key', 'Idempotency-Key'];
 const IDEMPOTENCY_PURGE_INTERVAL_MS = 60 * 60 * 1000;
 
 /**
- * Payments: the client routes (behind the organization guard and idempotency keys), the providers'
- * callbacks (Paystack's webhook, M-Pesa's callback) or the sandbox checkout standing in for them, and the
- * reconciliation job.
+ * Payments and mail subscriptions: the client routes (behind the organization guard and idempotency keys),
+ * the providers' callbacks (Paystack's webhook, M-Pesa's callback) or the sandbox checkout standing in for
+ * them, the reconciliation job and the renewal job.
  */
 export const billingRoutes: FastifyPluginAsyncTypebox<BillingRoutesOptions> = async (app, options) => {
   const { db, now, config } = options;
@@ -47,7 +50,7 @@ export const billingRoutes: FastifyPluginAsyncTypebox<BillingRoutesOptions> = as
   const ctx: SettlementContext = {
     db,
     now,
-    hooks: options.hooks ?? { onMailSubscriptionPaid: activateMailSubscription },
+    hooks: options.hooks ?? subscriptionPaymentHooks,
     log,
   };
   const providers = createPaymentProviders(config, {
@@ -75,6 +78,7 @@ export const billingRoutes: FastifyPluginAsyncTypebox<BillingRoutesOptions> = as
     });
     await clientRoutes.register(paymentRoutes, { ctx, providers, config });
     await clientRoutes.register(paymentMethodRoutes, { db, now });
+    await clientRoutes.register(subscriptionRoutes, { ctx, providers, config });
   });
 
   if (config.card.kind === 'paystack') {
@@ -99,8 +103,15 @@ export const billingRoutes: FastifyPluginAsyncTypebox<BillingRoutesOptions> = as
       reconciliation = startPaymentReconciliation({ ctx, providers, config }, config.reconciliation.intervalMs);
     });
   }
+  let renewals: RenewalSchedule | undefined;
+  if (config.renewalIntervalMs > 0) {
+    app.addHook('onReady', async () => {
+      renewals = startRenewalJob({ ctx, providers, config }, config.renewalIntervalMs);
+    });
+  }
   app.addHook('onClose', async () => {
     await reconciliation?.stop();
+    await renewals?.stop();
     providers.close();
   });
 };

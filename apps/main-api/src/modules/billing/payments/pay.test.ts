@@ -229,7 +229,10 @@ describe('POST /v1/billing/pay for a mail subscription', () => {
     const payment = await paymentByReference(t.db, reference);
     const [active] = await t.db.select().from(mailSubscriptions).where(eq(mailSubscriptions.organizationId, t.organizationId));
     expect(active).toMatchObject({ plan: 'core', seats: 10, billingCycle: 'monthly', status: 'active' });
-    expect(active?.currentPeriodStart).toEqual(payment.completedAt);
+    // Periods are whole UTC days: the first one starts on the day of payment.
+    const paidOn = payment.completedAt?.toISOString().slice(0, 10);
+    expect(active?.currentPeriodStart).toEqual(new Date(`${paidOn}T00:00:00.000Z`));
+    expect(active?.billingAnchor).toBe(paidOn);
     expect(await liveBalance(t.db, t.organizationId)).toBe(before);
 
     const again = await pay({ method: 'card', amount: 0, metadata: { ...subscription, plan: 'scale' } });

@@ -8,6 +8,7 @@ import {
   paymentEvents,
   type PaymentProvider,
   payments,
+  type Transaction,
 } from '@platform/db';
 import { and, asc, eq, inArray, isNull, like, lte, sql } from 'drizzle-orm';
 
@@ -25,21 +26,24 @@ export type NewPendingPayment = Omit<NewPayment, 'id' | 'status' | 'createdAt' |
 
 /** Inserts a pending payment and its `created` event, together. */
 export async function createPendingPayment(db: Database, values: NewPendingPayment): Promise<Payment> {
-  return db.transaction(async (tx) => {
-    const [payment] = await tx
-      .insert(payments)
-      .values({ ...values, status: 'pending', updatedAt: values.createdAt })
-      .returning();
-    if (payment === undefined) throw new Error('Inserting the payment returned no row');
-    await tx.insert(paymentEvents).values({
-      paymentId: payment.id,
-      type: 'created',
-      source: 'api',
-      payload: { amount: payment.amount, method: payment.method, purpose: payment.purpose, provider: payment.provider },
-      createdAt: values.createdAt,
-    });
-    return payment;
+  return db.transaction((tx) => insertPendingPayment(tx, values));
+}
+
+/** Inserts a pending payment and its `created` event in the caller's transaction. */
+export async function insertPendingPayment(tx: Transaction, values: NewPendingPayment): Promise<Payment> {
+  const [payment] = await tx
+    .insert(payments)
+    .values({ ...values, status: 'pending', updatedAt: values.createdAt })
+    .returning();
+  if (payment === undefined) throw new Error('Inserting the payment returned no row');
+  await tx.insert(paymentEvents).values({
+    paymentId: payment.id,
+    type: 'created',
+    source: 'api',
+    payload: { amount: payment.amount, method: payment.method, purpose: payment.purpose, provider: payment.provider },
+    createdAt: values.createdAt,
   });
+  return payment;
 }
 
 /**

@@ -1,11 +1,23 @@
-import { billingCycles, mailPlans, paymentChannels, paymentMethodKinds, paymentPurposes, paymentStatuses } from '@platform/db';
+import {
+  billingCycles,
+  mailPlans,
+  paymentChannels,
+  paymentMethodKinds,
+  type PaymentPurpose,
+  paymentPurposes,
+  paymentStatuses,
+} from '@platform/db';
 import { MAX_SEATS, MIN_SEATS } from '@platform/pricing';
 import { type Static, type TLiteral, Type, type TUnion } from '@sinclair/typebox';
 import { ref } from '../../../schema-ref.js';
 
-function oneOf<T extends string>(values: readonly T[], options: { description?: string } = {}): TUnion<TLiteral<T>[]> {
+/** A string that is one of `values`, as a union of literals (so OpenAPI lists them). */
+export function oneOf<T extends string>(values: readonly T[], options: { description?: string } = {}): TUnion<TLiteral<T>[]> {
   return Type.Union(values.map((value) => Type.Literal(value)), options);
 }
+
+/** What POST /v1/billing/pay can buy; subscription changes and renewals are charged by the service itself. */
+export const payPurposes = ['wallet_topup', 'mail_subscription'] as const satisfies readonly PaymentPurpose[];
 
 /** POST /v1/billing/pay. Unknown fields are refused, so a misspelt field is not silently ignored. */
 export const PayBodySchema = Type.Object(
@@ -33,7 +45,7 @@ export const PayBodySchema = Type.Object(
     metadata: Type.Optional(
       Type.Object(
         {
-          type: Type.Optional(oneOf(paymentPurposes, { description: 'What the payment buys. Default wallet_topup.' })),
+          type: Type.Optional(oneOf(payPurposes, { description: 'What the payment buys. Default wallet_topup.' })),
           plan: Type.Optional(oneOf(mailPlans)),
           seats: Type.Optional(Type.Integer({ minimum: MIN_SEATS, maximum: MAX_SEATS, description: 'Number of mailboxes.' })),
           billingCycle: Type.Optional(oneOf(billingCycles)),

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { liveBalance, paymentByReference, topUpsOf, transitionsOf } from '../../../../test/billing-fixtures.js';
 import { insertOrganization, insertUser } from '../../../../test/helpers.js';
 import type { ProviderOutcome } from '../providers/ports.js';
-import { activateMailSubscription } from './mail-subscription-activation.js';
+import { subscriptionPaymentHooks } from '../subscriptions/payment-hooks.js';
 import { newPaymentReference } from './reference.js';
 import { createPendingPayment } from './repository.js';
 import { settlePayment, type SettlementContext } from './settle.js';
@@ -20,7 +20,7 @@ beforeAll(async () => {
   ctx = {
     db: database.db,
     now: () => new Date(clock),
-    hooks: { onMailSubscriptionPaid: activateMailSubscription },
+    hooks: subscriptionPaymentHooks,
     log: pino({ level: 'silent' }),
   };
   await insertUser(database.db, { id: 'user_settle' });

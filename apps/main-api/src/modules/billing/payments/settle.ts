@@ -2,15 +2,15 @@ import { type Database, type Payment, paymentEvents, payments, type PaymentStatu
 import { and, eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ProviderOutcome } from '../providers/ports.js';
-import type { PaymentSuccessHooks } from './hooks.js';
+import { isSubscriptionCharge, type PaymentHooks } from './hooks.js';
 import { findPayment, lockProviderReference, type PaymentMatch, recordPaymentEvent } from './repository.js';
 import { applySuccessEffects } from './success-effects.js';
 
-/** What settling needs: the database, the clock, the success hooks and a logger. */
+/** What settling needs: the database, the clock, the payment hooks and a logger. */
 export interface SettlementContext {
   db: Database;
   now: () => Date;
-  hooks: PaymentSuccessHooks;
+  hooks: PaymentHooks;
   log: FastifyBaseLogger;
 }
 
@@ -33,7 +33,8 @@ export type SettlementResult =
  * Applies an outcome to a payment in one transaction: the provider event is recorded (a duplicate stops
  * here), the status moves with a conditional UPDATE (pending -> any final state; expired -> succeeded for a
  * late success; nothing else), the transition is recorded, and on success the effects run in the same
- * transaction. However many copies of an outcome arrive, at the same time or later, the effects run once.
+ * transaction (a subscription charge that ends otherwise runs its failure hook there too). However many
+ * copies of an outcome arrive, at the same time or later, the effects run once.
  */
 export async function settlePayment(
   ctx: SettlementContext,
@@ -72,6 +73,8 @@ export async function settlePayment(
     });
     if (status === 'succeeded') {
       await applySuccessEffects(tx, moved.payment, { reusableCard: settlement.reusableCard, now, hooks: ctx.hooks });
+    } else if (isSubscriptionCharge(moved.payment)) {
+      await ctx.hooks.onSubscriptionChargeFailed(tx, moved.payment);
     }
     return { kind: 'changed', from: moved.from, payment: moved.payment };
   });

@@ -9,12 +9,13 @@ import { PAYMENT_METHOD_NOT_FOUND } from '../payment-methods/routes.js';
 import { applyEarlyStkCallbacks } from '../providers/daraja/callbacks.js';
 import type { PaymentProviders } from '../providers/from-config.js';
 import { askProvider } from './ask-provider.js';
+import { chargeSavedCardPayment } from './charge-saved-card.js';
 import { readPayIntent, type PayIntent } from './pay-request.js';
 import { checkAmountLimit, ensureNoActiveSubscription } from './purchase-rules.js';
 import { accountReferenceOf, newPaymentReference } from './reference.js';
-import { createPendingPayment, findPayment, recordProviderAcceptance } from './repository.js';
+import { createPendingPayment, recordProviderAcceptance } from './repository.js';
 import type { PayBody, PaymentStarted } from './schemas.js';
-import { settlePayment, type SettlementContext } from './settle.js';
+import type { SettlementContext } from './settle.js';
 
 export interface PaymentStartDeps {
   ctx: SettlementContext;
@@ -126,19 +127,11 @@ async function chargeSavedCard(start: Start, card: PaymentMethod): Promise<Payme
   if (card.provider !== provider.name || card.authorizationCode === null) {
     throw conflict('This card was saved with another card provider and can no longer be charged; pay by card to save it again');
   }
-  const authorizationCode = card.authorizationCode;
   const payment = await recordPending(start, { channel: 'card', provider: provider.name, paymentMethodId: card.id });
-  const outcome = await askProvider(deps.ctx, payment, () =>
-    provider.chargeSavedCard({
-      reference: payment.reference,
-      amount: payment.amount,
-      email: card.customerEmail ?? start.email,
-      authorizationCode,
-    }),
-  );
-  await recordProviderAcceptance(deps.ctx.db, payment, { providerReference: payment.reference, payload: null }, deps.ctx.now());
-  await settlePayment(deps.ctx, { reference: payment.reference, provider: provider.name }, outcome);
-  const settled = (await findPayment(deps.ctx.db, { reference: payment.reference })) ?? payment;
+  const settled = await chargeSavedCardPayment(deps.ctx, provider, payment, {
+    authorizationCode: card.authorizationCode,
+    email: card.customerEmail ?? start.email,
+  });
   if (settled.status === 'succeeded') {
     return { success: true, message: `Payment of ${formatKes(settled.amount)} successful.`, reference: settled.reference };
   }
@@ -191,7 +184,7 @@ function recordPending(
  * time (the webhook normally settles them first); saved-card charges answer at once, so one still
  * pending is checked soon after.
  */
-function checkDelayOf(config: PaymentsConfig, channel: PaymentChannel, saved: boolean): number {
+export function checkDelayOf(config: PaymentsConfig, channel: PaymentChannel, saved: boolean): number {
   if (channel === 'mobile_money') return config.reconciliation.mobileMoneyCheckAfterMs;
   return saved ? 2 * config.providerTimeoutMs : config.reconciliation.cardCheckoutExpireAfterMs;
 }

@@ -2,43 +2,44 @@ import { notifyUser, type Payment, payments, topUpWallet, type Transaction } fro
 import { eq } from 'drizzle-orm';
 import { saveCard, saveMobileMoneyNumber } from '../payment-methods/repository.js';
 import type { ReusableCard } from '../providers/ports.js';
-import type { PaymentSuccessHooks } from './hooks.js';
+import { isSubscriptionCharge, type PaymentHooks } from './hooks.js';
 
 /** Wallet top-ups credit the live wallet: test-environment balances are topped up by the wallets command. */
 export const TOP_UP_ENVIRONMENT = 'live';
 
 /**
- * What a successful payment causes, run inside the transaction that records the success: the wallet is
- * credited (top-ups) or the subscription started (purchases, through the hook), the card or M-Pesa number
- * is saved for next time, and the paying user is notified.
+ * What a successful payment causes, run inside the transaction that records the success: the card or
+ * M-Pesa number is saved for next time, the wallet is credited (top-ups) or the subscription module does
+ * its part through the hooks (purchases, changes, renewals), and the paying user is notified.
  */
 export async function applySuccessEffects(
   tx: Transaction,
   payment: Payment,
-  context: { reusableCard: ReusableCard | undefined; now: Date; hooks: PaymentSuccessHooks },
+  context: { reusableCard: ReusableCard | undefined; now: Date; hooks: PaymentHooks },
 ): Promise<void> {
-  if (payment.purpose === 'wallet_topup') {
+  // Saved first, so the subscription hooks see the card a purchase was paid with (renewals charge it).
+  const savedMethodId = await saveMethod(tx, payment, context);
+  const paid = savedMethodId !== undefined && payment.paymentMethodId === null ? await linkMethod(tx, payment, savedMethodId) : payment;
+
+  if (paid.purpose === 'wallet_topup') {
     await topUpWallet(
       tx,
-      { organizationId: payment.organizationId, environment: TOP_UP_ENVIRONMENT },
-      { amount: payment.amount, reference: `payment:${payment.reference}`, description: `Wallet top-up ${payment.reference}` },
+      { organizationId: paid.organizationId, environment: TOP_UP_ENVIRONMENT },
+      { amount: paid.amount, reference: `payment:${paid.reference}`, description: `Wallet top-up ${paid.reference}` },
     );
+  } else if (isSubscriptionCharge(paid)) {
+    await context.hooks.onSubscriptionChargePaid(tx, paid);
   } else {
-    await context.hooks.onMailSubscriptionPaid(tx, payment);
+    await context.hooks.onMailSubscriptionPaid(tx, paid);
   }
 
-  const savedMethodId = await saveMethod(tx, payment, context);
-  if (savedMethodId !== undefined && payment.paymentMethodId === null) {
-    await tx.update(payments).set({ paymentMethodId: savedMethodId }).where(eq(payments.id, payment.id));
-  }
-
-  if (payment.userId !== null) {
+  if (paid.userId !== null) {
     await notifyUser(tx, {
-      userId: payment.userId,
-      organizationId: payment.organizationId,
+      userId: paid.userId,
+      organizationId: paid.organizationId,
       type: 'success',
       title: 'Payment received',
-      message: `${describePurpose(payment)}: KES ${payment.amount.toLocaleString('en-KE')} received (${payment.reference}).`,
+      message: `${describePurpose(paid)}: KES ${paid.amount.toLocaleString('en-KE')} received (${paid.reference}).`,
       actionUrl: null,
     });
   }
@@ -55,7 +56,21 @@ async function saveMethod(
   return undefined;
 }
 
+async function linkMethod(tx: Transaction, payment: Payment, paymentMethodId: string): Promise<Payment> {
+  const [linked] = await tx.update(payments).set({ paymentMethodId }).where(eq(payments.id, payment.id)).returning();
+  return linked ?? payment;
+}
+
 function describePurpose(payment: Payment): string {
-  if (payment.purpose === 'wallet_topup') return 'Wallet top-up';
-  return `Mail subscription (${payment.plan}, ${payment.seats} seats, ${payment.billingCycle})`;
+  const terms = `${payment.plan}, ${payment.seats} seats, ${payment.billingCycle}`;
+  switch (payment.purpose) {
+    case 'wallet_topup':
+      return 'Wallet top-up';
+    case 'mail_subscription':
+      return `Mail subscription (${terms})`;
+    case 'mail_subscription_change':
+      return `Mail subscription change (${terms})`;
+    case 'mail_subscription_renewal':
+      return `Mail subscription renewal (${terms})`;
+  }
 }

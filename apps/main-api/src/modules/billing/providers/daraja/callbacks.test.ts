@@ -5,7 +5,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { liveBalance, paymentByReference, transitionsOf } from '../../../../../test/billing-fixtures.js';
 import { insertOrganization, insertUser } from '../../../../../test/helpers.js';
-import { activateMailSubscription } from '../../payments/mail-subscription-activation.js';
+import { subscriptionPaymentHooks } from '../../subscriptions/payment-hooks.js';
 import { newPaymentReference } from '../../payments/reference.js';
 import { createPendingPayment, recordProviderAcceptance } from '../../payments/repository.js';
 import type { SettlementContext } from '../../payments/settle.js';
@@ -17,7 +17,7 @@ let organizationId: string;
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  ctx = { db: database.db, now: () => new Date(), hooks: { onMailSubscriptionPaid: activateMailSubscription }, log: pino({ level: 'silent' }) };
+  ctx = { db: database.db, now: () => new Date(), hooks: subscriptionPaymentHooks, log: pino({ level: 'silent' }) };
   await insertUser(database.db, { id: 'user_early' });
   organizationId = await insertOrganization(database.db, { members: [{ userId: 'user_early' }] });
 });

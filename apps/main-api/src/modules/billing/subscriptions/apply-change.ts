@@ -1,0 +1,59 @@
+import { type MailSubscription, type MailSubscriptionChange, notifyOrganizationMembers, type Transaction } from '@platform/db';
+import { addCredit, useCredit } from './credit-balance.js';
+import { subscriptionChanged, subscriptionRenewed } from './notifications.js';
+import { updateSubscriptionAt } from './repository.js';
+
+export interface ApplyChangeOptions {
+  /** The saved card that paid, which renewals charge from now on. */
+  paidWithCardId?: string | null;
+  /** The payment that paid the card part, named in the notification. */
+  paymentReference?: string;
+}
+
+/**
+ * Applies a recorded change or renewal to the subscription, but only if the subscription is still at the
+ * change's base version: the terms and period of the change, status active, the next renewal at the end of
+ * the period. In the same transaction the credit the change uses or earns moves and the organization's
+ * members are notified. False when the subscription changed since the change was decided: nothing is done.
+ */
+export async function applyChange(
+  tx: Transaction,
+  subscription: MailSubscription,
+  change: MailSubscriptionChange,
+  options: ApplyChangeOptions = {},
+): Promise<boolean> {
+  const updated = await updateSubscriptionAt(tx, subscription, change.baseVersion, {
+    plan: change.plan,
+    seats: change.seats,
+    billingCycle: change.billingCycle,
+    status: 'active',
+    currentPeriodStart: change.periodStart,
+    currentPeriodEnd: change.periodEnd,
+    billingAnchor: change.billingAnchor,
+    periodIndex: change.periodIndex,
+    renewalDueAt: change.periodEnd,
+    ...(options.paidWithCardId ? { paymentMethodId: options.paidWithCardId } : {}),
+  });
+  if (updated === undefined) return false;
+
+  const reference = `change:${change.id}`;
+  if (change.creditApplied > 0) {
+    await useCredit(tx, updated, {
+      amount: change.creditApplied,
+      reason: change.kind === 'renewal' ? 'renewal' : 'upgrade',
+      reference,
+      description: change.kind === 'renewal' ? 'Paid part of a renewal' : 'Paid part of a subscription change',
+    });
+  }
+  if (change.net < 0) {
+    await addCredit(tx, updated, { amount: -change.net, reason: 'downgrade', reference, description: 'Unused value of a downgrade' });
+  }
+  await notifyOrganizationMembers(
+    tx,
+    change.organizationId,
+    change.kind === 'renewal'
+      ? subscriptionRenewed(change, options.paymentReference)
+      : subscriptionChanged(change, options.paymentReference),
+  );
+  return true;
+}

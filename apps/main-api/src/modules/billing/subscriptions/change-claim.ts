@@ -1,0 +1,121 @@
+import {
+  type MailSubscription,
+  type MailSubscriptionChange,
+  type NewMailSubscriptionChange,
+  type Payment,
+  type Transaction,
+  users,
+} from '@platform/db';
+import { conflict, validationError } from '@platform/errors';
+import type { SubscriptionTerms } from '@platform/pricing';
+import { eq } from 'drizzle-orm';
+import type { PaymentsConfig } from '../config.js';
+import { formatKes } from '../html.js';
+import { newPaymentReference } from '../payments/reference.js';
+import { insertPendingPayment } from '../payments/repository.js';
+import { checkDelayOf } from '../payments/start-payment.js';
+import type { CardProvider } from '../providers/ports.js';
+import { applyChange } from './apply-change.js';
+import { NO_ACTIVE_SUBSCRIPTION, type PlannedChange, planChange } from './plan-change.js';
+import { findChargingChange, insertChange, lockSubscription, updateSubscriptionAt } from './repository.js';
+import { type ChargeableCard, cardForChange } from './saved-cards.js';
+
+export const CHANGE_IN_PROGRESS =
+  'Another change of this subscription is being paid for right now; try again once it has finished';
+
+export interface ChangeRequest {
+  organizationId: string;
+  userId: string;
+  next: SubscriptionTerms;
+  paymentMethodId?: string;
+}
+
+export type ChangeClaim =
+  /** Nothing to charge (a downgrade, or credit covers it): the change is already applied. */
+  | { kind: 'applied'; change: MailSubscriptionChange }
+  /** The change is claimed and its payment recorded as pending: charge `card` now, outside any transaction. */
+  | { kind: 'charge'; change: MailSubscriptionChange; payment: Payment; card: ChargeableCard };
+
+/**
+ * The first, short transaction of an upgrade. With the subscription row locked it prices the change
+ * (planChange, the preview's code), and then either applies it at once when the card pays nothing, or claims
+ * it: the subscription's version moves on (so nothing decided on the old state can apply), a `charging`
+ * change records the terms and amounts (at most one per subscription), and the card payment is recorded
+ * as pending. Every refusal (400, 404, 409) is thrown before anything is written.
+ */
+export async function claimChange(
+  tx: Transaction,
+  request: ChangeRequest,
+  context: { now: Date; card: CardProvider; config: PaymentsConfig },
+): Promise<ChangeClaim> {
+  const { now } = context;
+  const subscription = await lockSubscription(tx, request.organizationId);
+  if (subscription === undefined) throw conflict(NO_ACTIVE_SUBSCRIPTION);
+  const plan = planChange(subscription, request.next, now);
+  if ((await findChargingChange(tx, subscription.id)) !== undefined) throw conflict(CHANGE_IN_PROGRESS);
+  const values = changeValues(subscription, plan, request.userId);
+
+  if (plan.amountDueToday === 0) {
+    const change = await insertChange(tx, { ...values, status: 'applied', baseVersion: subscription.version, completedAt: now });
+    if (!(await applyChange(tx, subscription, change))) throw new Error('A locked subscription changed under its lock');
+    return { kind: 'applied', change };
+  }
+
+  const [payer] = await tx.select({ email: users.email }).from(users).where(eq(users.id, request.userId));
+  const card = await cardForChange(tx, request.organizationId, request.paymentMethodId, context.card.name, payer?.email);
+  checkCardLimit(plan.amountDueToday, context.config.maxAmount.card);
+
+  const claimed = await updateSubscriptionAt(tx, subscription, subscription.version, {});
+  if (claimed === undefined) throw new Error('A locked subscription changed under its lock');
+  const payment = await insertPendingPayment(tx, {
+    reference: newPaymentReference(),
+    organizationId: request.organizationId,
+    userId: request.userId,
+    method: 'saved_method',
+    channel: 'card',
+    purpose: 'mail_subscription_change',
+    provider: context.card.name,
+    amount: plan.amountDueToday,
+    paymentMethodId: card.id,
+    plan: plan.next.plan,
+    seats: plan.next.seats,
+    billingCycle: plan.next.cycle,
+    nextCheckAt: new Date(now.getTime() + checkDelayOf(context.config, 'card', true)),
+    createdAt: now,
+  });
+  const change = await insertChange(tx, { ...values, status: 'charging', baseVersion: claimed.version, paymentId: payment.id });
+  return { kind: 'charge', change, payment, card };
+}
+
+function changeValues(
+  subscription: MailSubscription,
+  plan: PlannedChange,
+  userId: string,
+): Omit<NewMailSubscriptionChange, 'status' | 'baseVersion'> {
+  return {
+    subscriptionId: subscription.id,
+    organizationId: subscription.organizationId,
+    kind: plan.kind,
+    fromPlan: subscription.plan,
+    fromSeats: subscription.seats,
+    fromBillingCycle: subscription.billingCycle,
+    plan: plan.next.plan,
+    seats: plan.next.seats,
+    billingCycle: plan.next.cycle,
+    billingAnchor: plan.period.anchor,
+    periodIndex: plan.period.index,
+    periodStart: plan.period.start,
+    periodEnd: plan.period.end,
+    net: plan.net,
+    creditApplied: plan.creditApplied,
+    amountDue: plan.amountDueToday,
+    requestedByUserId: userId,
+  };
+}
+
+/** One card payment may not exceed MAX_AMOUNT_CARD, whatever it pays for. */
+function checkCardLimit(amount: number, limit: number): void {
+  if (amount <= limit) return;
+  const message = `The amount due today (${formatKes(amount)}) is above the ${formatKes(limit)} limit of card payments`;
+  throw validationError(message, [{ path: '/', message }]);
+}

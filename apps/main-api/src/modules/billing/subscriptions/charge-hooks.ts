@@ -1,0 +1,60 @@
+import { notifyOrganizationMembers, type Payment, type Transaction } from '@platform/db';
+import { applyChange } from './apply-change.js';
+import { addCredit } from './credit-balance.js';
+import { paymentCredited } from './notifications.js';
+import { markPastDue } from './past-due.js';
+import { finishChange, lockChangeOfPayment, lockSubscriptionById } from './repository.js';
+
+// The second transaction of a change or renewal paid by card: run by settlePayment when the card charge
+// ends, in the transaction that records it, whoever reports the outcome (the request that charged, or the
+// reconciliation job after a crash).
+
+/**
+ * The card paid: the claimed change applies if the subscription is still in the state it was priced on.
+ * Otherwise (the subscription changed meanwhile, or the charge had already been given up as failed) the money
+ * is not lost: it goes to the credit balance.
+ */
+export async function applyPaidCharge(tx: Transaction, payment: Payment): Promise<void> {
+  const change = await lockChangeOfPayment(tx, payment.id);
+  if (change === undefined) throw new Error(`Payment ${payment.reference} pays for no subscription change`);
+  const subscription = await lockSubscriptionById(tx, change.subscriptionId);
+  if (subscription === undefined) return;
+  const at = payment.completedAt ?? payment.updatedAt;
+
+  if (
+    change.status === 'charging' &&
+    (await applyChange(tx, subscription, change, { paidWithCardId: payment.paymentMethodId, paymentReference: payment.reference }))
+  ) {
+    await finishChange(tx, change, { status: 'applied', at });
+    return;
+  }
+  const why =
+    change.status === 'charging'
+      ? 'The subscription changed while the card was being charged'
+      : 'The card payment went through after the change had been given up';
+  if (change.status === 'charging') await finishChange(tx, change, { status: 'superseded', at, failureReason: why });
+  const credited = await addCredit(tx, subscription, {
+    amount: payment.amount,
+    reason: 'unapplied_charge',
+    reference: `payment:${payment.reference}`,
+    description: why,
+  });
+  if (credited) {
+    await notifyOrganizationMembers(tx, subscription.organizationId, paymentCredited(payment.amount, payment.reference, why));
+  }
+}
+
+/**
+ * The card did not pay (declined, refused, cancelled or timed out): the claim is released and the subscription
+ * stays as it was. A renewal that was not paid makes the subscription past_due.
+ */
+export async function releaseFailedCharge(tx: Transaction, payment: Payment): Promise<void> {
+  const change = await lockChangeOfPayment(tx, payment.id);
+  if (change === undefined || change.status !== 'charging') return;
+  const at = payment.completedAt ?? payment.updatedAt;
+  const reason = payment.failureReason ?? `the card payment ${payment.status}`;
+  await finishChange(tx, change, { status: 'failed', at, failureReason: reason });
+  if (change.kind !== 'renewal') return;
+  const subscription = await lockSubscriptionById(tx, change.subscriptionId);
+  if (subscription !== undefined) await markPastDue(tx, subscription, change.baseVersion, reason, at);
+}

@@ -1,0 +1,10 @@
+import type { PaymentHooks } from '../payments/hooks.js';
+import { applyPaidCharge, releaseFailedCharge } from './charge-hooks.js';
+import { activatePurchasedSubscription } from './purchase.js';
+
+/** What payments do to mail subscriptions: purchases start them, card charges apply changes and renewals. */
+export const subscriptionPaymentHooks: PaymentHooks = {
+  onMailSubscriptionPaid: activatePurchasedSubscription,
+  onSubscriptionChargePaid: applyPaidCharge,
+  onSubscriptionChargeFailed: releaseFailedCharge,
+};

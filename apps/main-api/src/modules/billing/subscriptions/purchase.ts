@@ -1,0 +1,66 @@
+import { notifyOrganizationMembers, type Payment, type Transaction, mailSubscriptions } from '@platform/db';
+import { addCredit } from './credit-balance.js';
+import { paymentCredited, subscriptionStarted } from './notifications.js';
+import { billingPeriod, dayOf } from './periods.js';
+import { lockSubscription, updateSubscriptionAt } from './repository.js';
+
+/**
+ * The purchase hook: a paid mail_subscription payment starts the organization's subscription with the
+ * payment's plan, seats and cycle, anchored on the UTC day of payment (period 0 runs from that day to the
+ * same day a month or year later), or replaces one that no longer runs (past_due, canceled, expired, or
+ * active but past its period). A card that paid becomes the card renewals charge. The credit balance stays.
+ *
+ * A purchase is refused while a subscription is active, so one paid while another is active means two
+ * purchases raced and both were paid: the later one is not lost, it goes to the credit balance (DECISIONS 8).
+ */
+export async function activatePurchasedSubscription(tx: Transaction, payment: Payment): Promise<void> {
+  const { plan, seats, billingCycle, completedAt } = payment;
+  if (plan === null || seats === null || billingCycle === null || completedAt === null) {
+    throw new Error(`Payment ${payment.reference} is not a paid mail subscription purchase`);
+  }
+  const period = billingPeriod(dayOf(completedAt), billingCycle, 0);
+  const terms = {
+    plan,
+    seats,
+    billingCycle,
+    status: 'active' as const,
+    currentPeriodStart: period.start,
+    currentPeriodEnd: period.end,
+    billingAnchor: period.anchor,
+    periodIndex: 0,
+    renewalDueAt: period.end,
+    ...(payment.channel === 'card' && payment.paymentMethodId !== null ? { paymentMethodId: payment.paymentMethodId } : {}),
+  };
+
+  const current = await lockSubscription(tx, payment.organizationId);
+  if (current === undefined) {
+    const [started] = await tx
+      .insert(mailSubscriptions)
+      .values({ organizationId: payment.organizationId, ...terms })
+      .onConflictDoNothing({ target: mailSubscriptions.organizationId })
+      .returning();
+    // Another purchase of the organization started one meanwhile: decide again against it.
+    if (started === undefined) return activatePurchasedSubscription(tx, payment);
+    await notifyOrganizationMembers(tx, payment.organizationId, subscriptionStarted(started, false));
+    return;
+  }
+
+  if (current.status === 'active' && current.currentPeriodEnd > completedAt) {
+    const why = 'A mail subscription was already active when this purchase was paid';
+    const credited = await addCredit(tx, current, {
+      amount: payment.amount,
+      reason: 'duplicate_purchase',
+      reference: `payment:${payment.reference}`,
+      description: why,
+    });
+    if (credited) {
+      await notifyOrganizationMembers(tx, payment.organizationId, paymentCredited(payment.amount, payment.reference, why));
+    }
+    return;
+  }
+
+  const started = await updateSubscriptionAt(tx, current, current.version, terms);
+  if (started === undefined) throw new Error(`The subscription of payment ${payment.reference} changed while it was locked`);
+  const reactivated = current.status === 'active' || current.status === 'past_due';
+  await notifyOrganizationMembers(tx, payment.organizationId, subscriptionStarted(started, reactivated));
+}

@@ -1,0 +1,91 @@
+import {
+  type DatabaseExecutor,
+  type MailSubscription,
+  type MailSubscriptionChange,
+  mailSubscriptionChanges,
+  mailSubscriptions,
+  type NewMailSubscriptionChange,
+  type Transaction,
+} from '@platform/db';
+import { and, eq } from 'drizzle-orm';
+
+export async function findSubscription(db: DatabaseExecutor, organizationId: string): Promise<MailSubscription | undefined> {
+  const [row] = await db.select().from(mailSubscriptions).where(eq(mailSubscriptions.organizationId, organizationId));
+  return row;
+}
+
+/** The organization's subscription, locked until the transaction ends: changes to it take turns. */
+export async function lockSubscription(tx: Transaction, organizationId: string): Promise<MailSubscription | undefined> {
+  const [row] = await tx
+    .select()
+    .from(mailSubscriptions)
+    .where(eq(mailSubscriptions.organizationId, organizationId))
+    .for('update');
+  return row;
+}
+
+export async function lockSubscriptionById(tx: Transaction, id: string): Promise<MailSubscription | undefined> {
+  const [row] = await tx.select().from(mailSubscriptions).where(eq(mailSubscriptions.id, id)).for('update');
+  return row;
+}
+
+/**
+ * Updates the subscription only if it is still at `version`, and moves it to the next version. Undefined
+ * when it has changed since (the caller's decision was about an older state).
+ */
+export async function updateSubscriptionAt(
+  tx: Transaction,
+  subscription: MailSubscription,
+  version: number,
+  values: Partial<Omit<MailSubscription, 'id' | 'organizationId' | 'version' | 'creditBalance'>>,
+): Promise<MailSubscription | undefined> {
+  const [updated] = await tx
+    .update(mailSubscriptions)
+    .set({ ...values, version: version + 1 })
+    .where(and(eq(mailSubscriptions.id, subscription.id), eq(mailSubscriptions.version, version)))
+    .returning();
+  return updated;
+}
+
+export async function findChargingChange(db: DatabaseExecutor, subscriptionId: string): Promise<MailSubscriptionChange | undefined> {
+  const [row] = await db
+    .select()
+    .from(mailSubscriptionChanges)
+    .where(and(eq(mailSubscriptionChanges.subscriptionId, subscriptionId), eq(mailSubscriptionChanges.status, 'charging')));
+  return row;
+}
+
+export async function findChange(db: DatabaseExecutor, id: string): Promise<MailSubscriptionChange | undefined> {
+  const [row] = await db.select().from(mailSubscriptionChanges).where(eq(mailSubscriptionChanges.id, id));
+  return row;
+}
+
+/** The change a card charge paid for, locked until the transaction ends. */
+export async function lockChangeOfPayment(tx: Transaction, paymentId: string): Promise<MailSubscriptionChange | undefined> {
+  const [row] = await tx
+    .select()
+    .from(mailSubscriptionChanges)
+    .where(eq(mailSubscriptionChanges.paymentId, paymentId))
+    .for('update');
+  return row;
+}
+
+export async function insertChange(tx: Transaction, values: NewMailSubscriptionChange): Promise<MailSubscriptionChange> {
+  const [row] = await tx.insert(mailSubscriptionChanges).values(values).returning();
+  if (row === undefined) throw new Error('Inserting the subscription change returned no row');
+  return row;
+}
+
+/** Ends a change that is still being charged; undefined when it had already ended. */
+export async function finishChange(
+  tx: Transaction,
+  change: MailSubscriptionChange,
+  outcome: { status: 'applied' | 'failed' | 'superseded'; at: Date; failureReason?: string | null },
+): Promise<MailSubscriptionChange | undefined> {
+  const [row] = await tx
+    .update(mailSubscriptionChanges)
+    .set({ status: outcome.status, completedAt: outcome.at, failureReason: outcome.failureReason ?? null })
+    .where(and(eq(mailSubscriptionChanges.id, change.id), eq(mailSubscriptionChanges.status, 'charging')))
+    .returning();
+  return row;
+}

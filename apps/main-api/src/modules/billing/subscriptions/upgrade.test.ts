@@ -1,0 +1,398 @@
+import { type BillingCycle, idempotencyRecords, mailSubscriptionChanges, type MailPlan, payments } from '@platform/db';
+import { prorate } from '@platform/pricing';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type BillingTestApp, PAYER_ID, startBillingApp } from '../../../../test/billing-fixtures.js';
+import {
+  changesOf,
+  clearBilling,
+  creditBalanceOf,
+  insertSavedCard,
+  insertSavedNumber,
+  insertSubscription,
+  subscriptionChargesOf,
+  subscriptionOf,
+  titlesNotified,
+} from '../../../../test/subscription-fixtures.js';
+import { billingPeriod } from './periods.js';
+
+// Preview and upgrade through the API, paid with a saved sandbox card (always approved).
+
+let t: BillingTestApp;
+
+beforeAll(async () => {
+  t = await startBillingApp();
+});
+afterAll(async () => {
+  await t?.close();
+});
+beforeEach(async () => {
+  await clearBilling(t.db);
+  await t.db.delete(idempotencyRecords);
+});
+
+interface Terms {
+  plan: MailPlan;
+  seats: number;
+  cycle: BillingCycle;
+}
+
+async function preview(next: Terms | Record<string, string>) {
+  const query = 'plan' in next && typeof next.seats === 'number'
+    ? new URLSearchParams({ newPlan: next.plan, newSeats: String(next.seats), newCycle: next.cycle })
+    : new URLSearchParams(next as Record<string, string>);
+  return t.app.inject({ method: 'GET', url: `/v1/billing/upgrade/preview?${query}`, headers: await t.headers() });
+}
+
+async function upgrade(body: object, extraHeaders: Record<string, string> = {}) {
+  return t.app.inject({ method: 'POST', url: '/v1/billing/upgrade', headers: await t.headers(extraHeaders), payload: body });
+}
+
+function upgradeBody(next: Terms, paymentMethodId?: string) {
+  return { newPlan: next.plan, newSeats: next.seats, newCycle: next.cycle, ...(paymentMethodId === undefined ? {} : { paymentMethodId }) };
+}
+
+interface Case {
+  name: string;
+  current: Terms & { anchor: string; periodIndex?: number; credit?: number };
+  next: Terms;
+  /** The day of the change, UTC. */
+  on: string;
+}
+
+const cases: Case[] = [
+  {
+    name: 'same cycle, up, mid-period, no credit',
+    current: { plan: 'core', seats: 10, cycle: 'monthly', anchor: '2024-01-01' },
+    next: { plan: 'growth', seats: 25, cycle: 'monthly' },
+    on: '2024-01-17',
+  },
+  {
+    name: 'same cycle, down, mid-period, with credit',
+    current: { plan: 'growth', seats: 25, cycle: 'monthly', anchor: '2024-01-01', credit: 300 },
+    next: { plan: 'core', seats: 10, cycle: 'monthly' },
+    on: '2024-01-17',
+  },
+  {
+    name: 'same cycle, fewer seats crossing into a dearer tier (51 -> 50 growth costs more)',
+    current: { plan: 'growth', seats: 51, cycle: 'yearly', anchor: '2023-09-10' },
+    next: { plan: 'growth', seats: 50, cycle: 'yearly' },
+    on: '2024-03-02',
+  },
+  {
+    name: 'monthly to yearly on the first day of a period',
+    current: { plan: 'core', seats: 10, cycle: 'monthly', anchor: '2024-01-31', periodIndex: 1 },
+    next: { plan: 'core', seats: 10, cycle: 'yearly' },
+    on: '2024-02-29',
+  },
+  {
+    name: 'monthly to yearly on the last day of a period, with credit',
+    current: { plan: 'growth', seats: 60, cycle: 'monthly', anchor: '2024-01-31', periodIndex: 1, credit: 2_000 },
+    next: { plan: 'scale', seats: 60, cycle: 'yearly' },
+    on: '2024-03-30',
+  },
+  {
+    name: 'yearly to monthly on the last day of a period',
+    current: { plan: 'scale', seats: 600, cycle: 'yearly', anchor: '2023-06-15' },
+    next: { plan: 'scale', seats: 600, cycle: 'monthly' },
+    on: '2024-06-14',
+  },
+  {
+    name: 'yearly to monthly on the first day of a period, with credit: the unused year becomes credit',
+    current: { plan: 'core', seats: 5, cycle: 'yearly', anchor: '2023-06-15', periodIndex: 1, credit: 150 },
+    next: { plan: 'core', seats: 5, cycle: 'monthly' },
+    on: '2024-06-15',
+  },
+  {
+    name: 'same cycle, up, on the first day, credit covering all of it',
+    current: { plan: 'core', seats: 10, cycle: 'monthly', anchor: '2024-04-30', credit: 5_000 },
+    next: { plan: 'core', seats: 60, cycle: 'monthly' },
+    on: '2024-04-30',
+  },
+  {
+    name: 'same cycle, up, on the last day, with partial credit',
+    current: { plan: 'core', seats: 100, cycle: 'monthly', anchor: '2024-04-30', credit: 100 },
+    next: { plan: 'scale', seats: 100, cycle: 'monthly' },
+    on: '2024-05-29',
+  },
+];
+
+describe('the preview and the upgrade made the same day agree to the shilling', () => {
+  it.each(cases)('$name', async ({ current, next, on }) => {
+    await insertSubscription(t.db, t.organizationId, current);
+    const cardId = await insertSavedCard(t.db, t.organizationId);
+    t.clock.set(new Date(`${on}T08:30:00.000Z`));
+
+    const period = billingPeriod(current.anchor, current.cycle, current.periodIndex ?? 0);
+    const expected = prorate({
+      current: { ...current, periodStart: period.start, periodEnd: period.end },
+      next,
+      today: on,
+      creditBalance: current.credit ?? 0,
+    });
+
+    const previewed = await preview(next);
+    expect(previewed.statusCode).toBe(200);
+    const data = previewed.json().data;
+    expect(data).toMatchObject({
+      amountDueToday: expected.amountDueToday,
+      net: expected.net,
+      creditBalance: current.credit ?? 0,
+      daysInPeriod: expected.daysInPeriod,
+      daysRemaining: expected.daysRemaining,
+      cycleChanged: expected.cycleChanged,
+      newPeriod: expected.newPeriod,
+      newPrice: expected.nextQuote.total,
+    });
+
+    // Later the same day.
+    t.clock.set(new Date(`${on}T21:45:00.000Z`));
+    const response = await upgrade(upgradeBody(next, cardId));
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json()).toEqual({ success: true, message: expect.any(String) });
+
+    const charges = await subscriptionChargesOf(t.db, t.organizationId);
+    expect(charges.map((charge) => charge.amount)).toEqual(data.amountDueToday > 0 ? [data.amountDueToday] : []);
+    expect(charges.every((charge) => charge.status === 'succeeded' && charge.method === 'saved_method')).toBe(true);
+    expect(charges.every((charge) => charge.reference.startsWith('PAY-') && charge.paymentMethodId === cardId)).toBe(true);
+    expect(await creditBalanceOf(t.db, t.organizationId)).toBe((current.credit ?? 0) - data.creditApplied + data.creditAdded);
+
+    const subscription = await subscriptionOf(t.db, t.organizationId);
+    expect(subscription).toMatchObject({
+      plan: next.plan,
+      seats: next.seats,
+      billingCycle: next.cycle,
+      status: 'active',
+      currentPeriodStart: new Date(`${expected.newPeriod.start}T00:00:00.000Z`),
+      currentPeriodEnd: new Date(`${expected.newPeriod.end}T00:00:00.000Z`),
+      renewalDueAt: new Date(`${expected.newPeriod.end}T00:00:00.000Z`),
+    });
+    if (expected.cycleChanged) expect(subscription).toMatchObject({ billingAnchor: on, periodIndex: 0 });
+    const [change] = await changesOf(t.db, t.organizationId);
+    expect(change).toMatchObject({ status: 'applied', net: expected.net, amountDue: expected.amountDueToday });
+  });
+});
+
+describe('POST /v1/billing/upgrade', () => {
+  const core10 = { plan: 'core', seats: 10, cycle: 'monthly', anchor: '2024-01-01' } as const;
+  const growth25: Terms = { plan: 'growth', seats: 25, cycle: 'monthly' };
+
+  it('charges an upgrade, then credits the immediate downgrade: no net charge, and the credit pays the next upgrade', async () => {
+    await insertSubscription(t.db, t.organizationId, core10);
+    const cardId = await insertSavedCard(t.db, t.organizationId);
+    t.clock.set(new Date('2024-01-17T10:00:00.000Z'));
+
+    expect((await upgrade(upgradeBody(growth25, cardId))).statusCode).toBe(200);
+    const [charge] = await subscriptionChargesOf(t.db, t.organizationId);
+    expect(charge?.amount).toBeGreaterThan(0);
+
+    const back = await upgrade(upgradeBody({ plan: 'core', seats: 10, cycle: 'monthly' }));
+    expect(back.statusCode).toBe(200);
+    expect(back.json().message).toContain('added to the credit balance');
+    expect(await subscriptionChargesOf(t.db, t.organizationId)).toHaveLength(1);
+    expect(await creditBalanceOf(t.db, t.organizationId)).toBe(charge?.amount);
+
+    const again = await preview(growth25);
+    expect(again.json().data).toMatchObject({ amountDueToday: 0, creditApplied: charge?.amount });
+    expect((await upgrade(upgradeBody(growth25))).statusCode).toBe(200);
+    expect(await subscriptionChargesOf(t.db, t.organizationId)).toHaveLength(1);
+    expect(await creditBalanceOf(t.db, t.organizationId)).toBe(0);
+    expect(await titlesNotified(t.db, PAYER_ID)).toEqual([
+      'Mail subscription upgraded',
+      'Payment received',
+      'Mail subscription downgraded',
+      'Mail subscription upgraded',
+    ]);
+  });
+
+  it('answers with the message only, naming what was charged', async () => {
+    await insertSubscription(t.db, t.organizationId, core10);
+    const cardId = await insertSavedCard(t.db, t.organizationId);
+    t.clock.set(new Date('2024-01-17T10:00:00.000Z'));
+    const response = await upgrade(upgradeBody(growth25, cardId));
+    const [charge] = await subscriptionChargesOf(t.db, t.organizationId);
+    expect(response.json()).toEqual({
+      success: true,
+      message: `Mail subscription upgraded. Now on the growth plan, 25 mailboxes, billed monthly, until 2024-02-01. KES 1,331 charged to the card (${charge?.reference}).`,
+    });
+    expect((await subscriptionOf(t.db, t.organizationId)).paymentMethodId).toBe(cardId);
+  });
+
+  it('replays a retried upgrade with the same Idempotency-Key without charging again', async () => {
+    await insertSubscription(t.db, t.organizationId, core10);
+    const cardId = await insertSavedCard(t.db, t.organizationId);
+    t.clock.set(new Date('2024-01-17T10:00:00.000Z'));
+    const key = { 'idempotency-key': 'upgrade-growth-25' };
+    const first = await upgrade(upgradeBody(growth25, cardId), key);
+    const second = await upgrade(upgradeBody(growth25, cardId), key);
+    expect(first.statusCode).toBe(200);
+    expect(second.statusCode).toBe(200);
+    expect(second.headers['idempotent-replayed']).toBe('true');
+    expect(second.body).toBe(first.body);
+    expect(await subscriptionChargesOf(t.db, t.organizationId)).toHaveLength(1);
+    const reused = await upgrade(upgradeBody({ ...growth25, seats: 30 }, cardId), key);
+    expect(reused.statusCode).toBe(422);
+  });
+
+  it('answers 409 without an active subscription, for the preview and the upgrade', async () => {
+    t.clock.set(new Date('2024-01-17T10:00:00.000Z'));
+    expect((await preview(growth25)).statusCode).toBe(409);
+    expect((await upgrade(upgradeBody(growth25))).json()).toMatchObject({ success: false, code: 'conflict' });
+
+    await insertSubscription(t.db, t.organizationId, { ...core10, status: 'past_due' });
+    expect((await preview(growth25)).statusCode).toBe(409);
+    expect((await upgrade(upgradeBody(growth25))).statusCode).toBe(409);
+    await clearBilling(t.db);
+
+    // Active, but its period is over and it is waiting for the renewal job.
+    await insertSubscription(t.db, t.organizationId, core10);
+    t.clock.set(new Date('2024-02-01T00:00:01.000Z'));
+    expect((await preview(growth25)).json()).toMatchObject({ code: 'conflict', error: expect.stringContaining('renewed') });
+    expect(await changesOf(t.db, t.organizationId)).toEqual([]);
+  });
+
+  it('answers 400 when nothing would change', async () => {
+    await insertSubscription(t.db, t.organizationId, core10);
+    t.clock.set(new Date('2024-01-17T10:00:00.000Z'));
+    const same = { plan: 'core', seats: 10, cycle: 'monthly' } as const;
+    expect((await preview(same)).json()).toMatchObject({ code: 'validation_error', error: expect.stringContaining('Nothing would change') });
+    expect((await upgrade(upgradeBody(same))).statusCode).toBe(400);
+    expect(await changesOf(t.db, t.organizationId)).toEqual([]);
+  });
+});
+
+describe('bad input: 400 (404 for an unknown card) and nothing changes', () => {
+  const core10 = { plan: 'core', seats: 10, cycle: 'monthly', anchor: '2024-01-01' } as const;
+
+  async function expectNothingChanged(before: { version: number }) {
+    expect((await subscriptionOf(t.db, t.organizationId)).version).toBe(before.version);
+    expect(await t.db.select().from(mailSubscriptionChanges)).toEqual([]);
+    expect(await t.db.select().from(payments)).toEqual([]);
+  }
+
+  it.each([
+    ['no parameters', {}, ['newPlan', 'newSeats', 'newCycle']],
+    ['no newSeats', { newPlan: 'growth', newCycle: 'monthly' }, ['newSeats']],
+    ['zero seats', { newPlan: 'growth', newSeats: '0', newCycle: 'monthly' }, ['newSeats']],
+    ['too many seats', { newPlan: 'growth', newSeats: '1000001', newCycle: 'monthly' }, ['newSeats']],
+    ['fractional seats', { newPlan: 'growth', newSeats: '1.5', newCycle: 'monthly' }, ['newSeats']],
+    ['seats that are not a number', { newPlan: 'growth', newSeats: 'ten', newCycle: 'monthly' }, ['newSeats']],
+    ['an unknown plan', { newPlan: 'gold', newSeats: '10', newCycle: 'monthly' }, ['newPlan']],
+    ['an unknown cycle', { newPlan: 'growth', newSeats: '10', newCycle: 'weekly' }, ['newCycle']],
+  ])('preview with %s', async (_name, query, fields) => {
+    const before = await insertSubscription(t.db, t.organizationId, core10);
+    t.clock.set(new Date('2024-01-17T10:00:00.000Z'));
+    const response = await preview(query as Record<string, string>);
+    expect(response.statusCode).toBe(400);
+    const body = response.json();
+    expect(body.code).toBe('validation_error');
+    for (const field of fields) {
+      expect(body.details.map((detail: { path: string }) => detail.path).join(' ')).toContain(field);
+    }
+    await expectNothingChanged(before);
+  });
+
+  it('accepts newSeats written as a number in the query string', async () => {
+    await insertSubscription(t.db, t.organizationId, core10);
+    t.clock.set(new Date('2024-01-17T10:00:00.000Z'));
+    const response = await preview({ newPlan: 'growth', newSeats: '25', newCycle: 'monthly' });
+    expect(response.statusCode).toBe(200);
+  });
+
+  it.each([
+    ['no body fields', {}],
+    ['seats as a string', { newPlan: 'growth', newSeats: '25', newCycle: 'monthly' }],
+    ['an unknown field', { newPlan: 'growth', newSeats: 25, newCycle: 'monthly', coupon: 'FREE' }],
+    ['an unknown plan', { newPlan: 'gold', newSeats: 25, newCycle: 'monthly' }],
+    ['no card for a change that costs something', { newPlan: 'growth', newSeats: 25, newCycle: 'monthly' }],
+  ])('upgrade with %s', async (_name, body) => {
+    const before = await insertSubscription(t.db, t.organizationId, core10);
+    t.clock.set(new Date('2024-01-17T10:00:00.000Z'));
+    const response = await upgrade(body);
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toMatchObject({ success: false, code: 'validation_error' });
+    await expectNothingChanged(before);
+  });
+
+  it('refuses an M-Pesa number with 400, and an unknown, removed or other organization\'s card with 404', async () => {
+    const before = await insertSubscription(t.db, t.organizationId, core10);
+    t.clock.set(new Date('2024-01-17T10:00:00.000Z'));
+    const body = (paymentMethodId: string) => ({ newPlan: 'growth', newSeats: 25, newCycle: 'monthly', paymentMethodId });
+
+    const number = await upgrade(body(await insertSavedNumber(t.db, t.organizationId)));
+    expect(number.statusCode).toBe(400);
+    expect(number.json().error).toContain('Only a saved bank card');
+
+    const otherCard = await insertSavedCard(t.db, t.otherOrganizationId);
+    for (const id of ['00000000-0000-4000-8000-000000000000', 'not-a-uuid', otherCard]) {
+      const response = await upgrade(body(id));
+      expect(response.statusCode, id).toBe(404);
+      expect(response.json().error).toBe('Payment method not found');
+    }
+    await expectNothingChanged(before);
+  });
+});
+
+describe('GET /v1/billing/subscription', () => {
+  it('shows the subscription with its price and the credit balance, or null without one', async () => {
+    const empty = await t.app.inject({ method: 'GET', url: '/v1/billing/subscription', headers: await t.headers() });
+    expect(empty.json()).toEqual({ success: true, data: null });
+
+    const cardId = await insertSavedCard(t.db, t.organizationId);
+    await insertSubscription(t.db, t.organizationId, {
+      plan: 'growth',
+      seats: 120,
+      cycle: 'yearly',
+      anchor: '2024-01-31',
+      credit: 450,
+      paymentMethodId: cardId,
+    });
+    const response = await t.app.inject({ method: 'GET', url: '/v1/billing/subscription', headers: await t.headers() });
+    expect(response.json()).toEqual({
+      success: true,
+      data: {
+        plan: 'growth',
+        seats: 120,
+        billingCycle: 'yearly',
+        status: 'active',
+        currentPeriodStart: '2024-01-31T00:00:00.000Z',
+        currentPeriodEnd: '2025-01-31T00:00:00.000Z',
+        renewsAt: '2025-01-31T00:00:00.000Z',
+        price: { tier: '51-500', pricePerSeatMonthly: 130, monthlyTotal: 15_600, total: 156_000 },
+        creditBalance: 450,
+        paymentMethodId: cardId,
+        changeInProgress: false,
+      },
+    });
+  });
+
+  it('shows only the organization in X-Organization-Id, to its members', async () => {
+    await insertSubscription(t.db, t.otherOrganizationId, { plan: 'scale', seats: 5, cycle: 'monthly', anchor: '2024-01-01' });
+    const mine = await t.app.inject({ method: 'GET', url: '/v1/billing/subscription', headers: await t.headers() });
+    expect(mine.json().data).toBeNull();
+    const theirs = await t.app.inject({
+      method: 'GET',
+      url: '/v1/billing/subscription',
+      headers: await t.headers({ 'x-organization-id': t.otherOrganizationId }),
+    });
+    expect(theirs.statusCode).toBe(403);
+  });
+});
+
+describe('OpenAPI', () => {
+  it('documents the subscription routes, with the three preview parameters required', async () => {
+    const document = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json();
+    expect(Object.keys(document.paths)).toEqual(
+      expect.arrayContaining(['/v1/billing/subscription', '/v1/billing/upgrade/preview', '/v1/billing/upgrade']),
+    );
+    const parameters = document.paths['/v1/billing/upgrade/preview'].get.parameters as { name: string; in: string; required: boolean }[];
+    const query = parameters.filter((parameter) => parameter.in === 'query');
+    expect(query.map((parameter) => [parameter.name, parameter.required])).toEqual([
+      ['newPlan', true],
+      ['newSeats', true],
+      ['newCycle', true],
+    ]);
+    expect(Object.keys(document.components.schemas)).toEqual(
+      expect.arrayContaining(['UpgradePreview', 'UpgradePreviewResponse', 'MailSubscription', 'MailSubscriptionResponse']),
+    );
+  });
+});
