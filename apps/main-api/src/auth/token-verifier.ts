@@ -1,5 +1,7 @@
 import { createRemoteJWKSet, errors, type JWTPayload, type JWTVerifyGetKey, jwtVerify } from 'jose';
 import type { TokenKeySource } from '../config.js';
+import { importHmacVerificationKey } from './hmac-verification-key.js';
+import { rememberVerifiedTokens } from './verified-token-cache.js';
 
 /** The identity a valid access token proves. */
 export interface AuthenticatedUser {
@@ -33,9 +35,16 @@ export class KeySetUnavailableError extends Error {
 const MAX_SUBJECT_LENGTH = 255;
 // Allowance for clock drift between the identity provider and this service.
 const CLOCK_TOLERANCE_SECONDS = 5;
+// Shorter than jose's own cache of a remote key set (10 minutes), so remembering adds no staleness to key removal.
+const VERIFIED_TOKEN_MAX_AGE_MS = 60_000;
+const VERIFIED_TOKEN_MAX_ENTRIES = 10_000;
 
 export function createTokenVerifier(options: TokenVerifierOptions): TokenVerifier {
-  const verifySignatureAndClaims = signatureVerifier(options);
+  const verifySignatureAndClaims = rememberVerifiedTokens(signatureVerifier(options), {
+    maxAgeMs: VERIFIED_TOKEN_MAX_AGE_MS,
+    maxEntries: VERIFIED_TOKEN_MAX_ENTRIES,
+    clockToleranceSeconds: CLOCK_TOLERANCE_SECONDS,
+  });
   const now = options.now ?? (() => new Date());
 
   return async (token) => {
@@ -58,9 +67,9 @@ export function createTokenVerifier(options: TokenVerifierOptions): TokenVerifie
 function signatureVerifier({ keys, issuer, audience }: TokenVerifierOptions) {
   const claims = { issuer, audience, requiredClaims: ['exp', 'sub'], clockTolerance: CLOCK_TOLERANCE_SECONDS };
   if (keys.kind === 'secret') {
-    const secret = new TextEncoder().encode(keys.secret);
+    const secret = importHmacVerificationKey(keys.secret);
     return async (token: string, currentDate: Date) =>
-      (await jwtVerify(token, secret, { ...claims, algorithms: ['HS256'], currentDate })).payload;
+      (await jwtVerify(token, await secret, { ...claims, algorithms: ['HS256'], currentDate })).payload;
   }
   const keySet = tellOutagesApart(keys.kind === 'jwks' ? createRemoteJWKSet(keys.jwksUrl) : keys.keySet);
   return async (token: string, currentDate: Date) =>

@@ -1,11 +1,16 @@
 import { avatarUploads, type Database, users } from '@platform/db';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
+import { preparedPerDatabase } from '../../prepared-queries.js';
 import type { ProfileChanges } from './profile-fields.js';
 import type { AccountProfile } from './schemas.js';
 
+const userById = preparedPerDatabase((db) =>
+  db.select().from(users).where(eq(users.id, sql.placeholder('userId'))).prepare('account_profile_user'),
+);
+
 /** The user's profile, or null when the user has no record. */
 export async function findProfile(db: Database, userId: string): Promise<AccountProfile | null> {
-  const [user] = await db.select().from(users).where(eq(users.id, userId));
+  const [user] = await userById(db).execute({ userId });
   if (user === undefined) return null;
 
   const name = [user.firstName, user.lastName]

@@ -1,5 +1,6 @@
 import { type Database, notifications } from '@platform/db';
-import { and, desc, eq, isNull, sql } from 'drizzle-orm';
+import { and, count, desc, eq, isNull, sql } from 'drizzle-orm';
+import { preparedPerDatabase } from '../../prepared-queries.js';
 import type { NotificationView } from './schemas.js';
 
 /** How many notifications the list returns (spec section 8). */
@@ -7,18 +8,32 @@ export const NOTIFICATION_LIST_LIMIT = 50;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+const newestOfUser = preparedPerDatabase((db) =>
+  db
+    .select()
+    .from(notifications)
+    .where(eq(notifications.userId, sql.placeholder('userId')))
+    .orderBy(desc(notifications.createdAt), desc(notifications.id))
+    .limit(NOTIFICATION_LIST_LIMIT)
+    .prepare('notifications_newest_of_user'),
+);
+
+const unreadCountOfUser = preparedPerDatabase((db) =>
+  db
+    .select({ unread: count() })
+    .from(notifications)
+    .where(and(eq(notifications.userId, sql.placeholder('userId')), isNull(notifications.readAt)))
+    .prepare('notifications_unread_count_of_user'),
+);
+
 /** The user's newest notifications and the count of all their unread ones (not only those listed). */
 export async function listRecentNotifications(
   db: Database,
   userId: string,
 ): Promise<{ notifications: NotificationView[]; unreadCount: number }> {
-  const rows = await db
-    .select()
-    .from(notifications)
-    .where(eq(notifications.userId, userId))
-    .orderBy(desc(notifications.createdAt), desc(notifications.id))
-    .limit(NOTIFICATION_LIST_LIMIT);
-  const unreadCount = await db.$count(notifications, and(eq(notifications.userId, userId), isNull(notifications.readAt)));
+  const rows = await newestOfUser(db).execute({ userId });
+  const [unread] = await unreadCountOfUser(db).execute({ userId });
+  const unreadCount = unread?.unread ?? 0;
   return {
     notifications: rows.map((row) => ({
       id: row.id,

@@ -1,0 +1,229 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { signAccessToken } from '@platform/main-api';
+import { Redis } from 'ioredis';
+import { type BaselineRoute, type BaselineSpec, type CannedResponse } from './baselines/spec.js';
+import { type BenchRequest, benchEndpoints, type Endpoint, type ServiceName } from './endpoints.js';
+import type { BenchOptions } from './options.js';
+import { type BenchDatabase, createBenchDatabase, openDatabase } from './setup/database.js';
+import { freePort, type ServerProcess, startServerProcess } from './setup/processes.js';
+import { type BenchFixture, seedBenchData } from './setup/seed.js';
+import { recordingEnv, serviceEnv, type ServiceEnvInput, TOKEN_AUDIENCE, TOKEN_ISSUER } from './setup/service-env.js';
+import { type RecordedEndpoint, recordEndpointTemplates } from './sql/record-endpoints.js';
+
+export const REPO_ROOT = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '../../..');
+const BASELINES = path.join(REPO_ROOT, 'tools/bench/src/baselines');
+/** The services' pool size: createDatabase's default, which server.ts uses. */
+export const POOL_SIZE = 10;
+
+export interface MeasuredEndpoint extends RecordedEndpoint {
+  /** What the service answered to one real request; the baselines answer the same bytes. */
+  response: CannedResponse;
+}
+
+export interface BenchEnvironment {
+  /** The run's own database. */
+  databaseUrl: string;
+  fixture: BenchFixture;
+  token: string;
+  endpoints: MeasuredEndpoint[];
+  skipped: Array<{ label: string; reason: string }>;
+  services: Record<ServiceName, ServerProcess>;
+  /** Each service's RSS once it first answered. */
+  bootRssKib: Record<ServiceName, number>;
+  sameSql: ServerProcess;
+  nodeHttp: ServerProcess;
+  runtime: string;
+  workDir: string;
+  close(): Promise<void>;
+}
+
+export interface EnvironmentOptions {
+  /** Extra node flags per service process (e.g. --cpu-prof). */
+  nodeFlags?: Partial<Record<ServiceName, string[]>>;
+  log?: (line: string) => void;
+}
+
+/**
+ * The bench itself imports the workspace packages' compiled JS too (its script runs tsx without the
+ * `source` condition), so the SQL it records comes from the very code the service processes run.
+ *
+ * Everything a run measures: a fresh database with the bench data, both services in processes of their
+ * own, the endpoints' SQL recorded, and the two baseline servers. close() stops the processes, drops the
+ * database and deletes this run's rate-limit counters; it is safe to call after a failure part-way.
+ */
+export async function startBenchEnvironment(options: BenchOptions, settings: EnvironmentOptions = {}): Promise<BenchEnvironment> {
+  const log = settings.log ?? ((line: string) => console.log(line));
+  const runId = `${new Date().toISOString().replace(/\D/g, '').slice(0, 14)}_${randomBytes(2).toString('hex')}`;
+  const workDir = mkdtempSync(path.join(tmpdir(), `bench-${runId}-`));
+  const processes: ServerProcess[] = [];
+  let database: BenchDatabase | undefined;
+  let fixture: BenchFixture | undefined;
+
+  const close = async () => {
+    await Promise.allSettled(processes.map((server) => server.stop()));
+    if (fixture !== undefined) await deleteRateLimitCounters(options.redisUrl, fixture).catch(() => undefined);
+    if (database !== undefined && !options.keepDatabase) await database.drop();
+    rmSync(workDir, { recursive: true, force: true });
+  };
+
+  try {
+    assertBuilt();
+    log(`Creating database bench_${runId} and seeding it`);
+    database = await createBenchDatabase(options.databaseUrl, runId);
+    const seeding = await openDatabase(database.url, 4);
+    try {
+      fixture = await seedBenchData(seeding.db, runId);
+    } finally {
+      await seeding.close();
+    }
+
+    const jwtSecret = randomBytes(48).toString('base64url');
+    const token = await signAccessToken({
+      secret: jwtSecret,
+      issuer: TOKEN_ISSUER,
+      audience: TOKEN_AUDIENCE,
+      subject: fixture.userId,
+      expiresIn: '3h',
+    });
+    const envInput = (port: number): ServiceEnvInput => ({
+      databaseUrl: database!.url,
+      redisUrl: options.redisUrl,
+      port,
+      jwtSecret,
+      avatarDir: path.join(workDir, 'avatars'),
+      logLevel: options.logLevel,
+    });
+
+    const services = {} as Record<ServiceName, ServerProcess>;
+    const bootRssKib = {} as Record<ServiceName, number>;
+    for (const service of ['main-api', 'backend-api'] as const) {
+      const port = await freePort();
+      log(`Starting ${service} on port ${port}`);
+      const server = await startServerProcess({
+        name: service,
+        args: [...(settings.nodeFlags?.[service] ?? []), path.join(REPO_ROOT, 'apps', service, 'dist/server.js')],
+        env: serviceEnv(service, envInput(port)),
+        port,
+        logFile: path.join(workDir, `${service}.log`),
+        cwd: REPO_ROOT,
+        readyPath: '/readyz',
+      });
+      processes.push(server);
+      services[service] = server;
+      bootRssKib[service] = server.rssKib();
+    }
+
+    const all = benchEndpoints(fixture, token).filter((endpoint) => options.only.length === 0 || options.only.includes(endpoint.id));
+    const available: Array<{ endpoint: Endpoint; response: CannedResponse }> = [];
+    const skipped: Array<{ label: string; reason: string }> = [];
+    for (const endpoint of all) {
+      const baseUrl = services[endpoint.service].url;
+      if (endpoint.prime !== undefined) await send(baseUrl, endpoint.prime);
+      const response = await send(baseUrl, endpoint.request());
+      if (response.statusCode >= 200 && response.statusCode < 300) available.push({ endpoint, response });
+      else skipped.push({ label: endpoint.label, reason: `it answers ${response.statusCode} (${summarise(response.body)})` });
+    }
+    for (const entry of skipped) log(`Skipping ${entry.label}: ${entry.reason}`);
+
+    log('Recording the SQL of each endpoint');
+    const recorded = await recordEndpointTemplates(
+      database.url,
+      available.map(({ endpoint }) => endpoint),
+      (service) => recordingEnv(service, envInput(0)),
+      POOL_SIZE,
+    );
+    const endpoints: MeasuredEndpoint[] = recorded.map((entry, index) => ({ ...entry, response: available[index]!.response }));
+
+    const routes: BaselineRoute[] = endpoints.map(({ endpoint, response, template }) => {
+      const request = endpoint.request();
+      return { id: endpoint.id, method: request.method, path: request.path.split('?', 1)[0]!, response, template };
+    });
+    const startBaseline = async (name: string, script: string, spec: Omit<BaselineSpec, 'port'>) => {
+      const port = await freePort();
+      const specFile = path.join(workDir, `${name}.json`);
+      writeFileSync(specFile, JSON.stringify({ ...spec, port }));
+      const server = await startServerProcess({
+        name,
+        args: ['--import', 'tsx', path.join(BASELINES, script), specFile],
+        env: { PATH: process.env.PATH, NODE_ENV: 'production' },
+        port,
+        logFile: path.join(workDir, `${name}.log`),
+        cwd: REPO_ROOT,
+        readyPath: '/healthz',
+      });
+      processes.push(server);
+      return server;
+    };
+    log('Starting the baselines (same-SQL Fastify, bare node:http)');
+    const sameSql = await startBaseline('same-sql', 'same-sql-server.ts', {
+      routes,
+      databaseUrl: database.url,
+      poolSize: POOL_SIZE,
+    });
+    const nodeHttp = await startBaseline('node-http', 'node-http-server.ts', {
+      routes: routes.map(({ template: _template, ...route }) => route),
+    });
+
+    return {
+      databaseUrl: database.url,
+      fixture,
+      token,
+      endpoints,
+      skipped,
+      services,
+      bootRssKib,
+      sameSql,
+      nodeHttp,
+      runtime: 'compiled JS (`node apps/<service>/dist/server.js`)',
+      workDir,
+      close,
+    };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+function assertBuilt(): void {
+  for (const service of ['main-api', 'backend-api']) {
+    const entry = path.join(REPO_ROOT, 'apps', service, 'dist/server.js');
+    if (!existsSync(entry)) {
+      throw new Error(`${entry} is missing: run \`corepack pnpm build\` first (\`pnpm bench\` does)`);
+    }
+  }
+}
+
+export async function send(baseUrl: string, request: BenchRequest): Promise<CannedResponse> {
+  const response = await fetch(`${baseUrl}${request.path}`, {
+    method: request.method,
+    headers: request.headers,
+    ...(request.body === undefined ? {} : { body: request.body }),
+  });
+  return {
+    statusCode: response.status,
+    contentType: response.headers.get('content-type') ?? 'application/json; charset=utf-8',
+    body: await response.text(),
+  };
+}
+
+function summarise(body: string): string {
+  return body.length > 160 ? `${body.slice(0, 160)}...` : body;
+}
+
+/** The rate-limit counters this run's user and keys left in Redis. */
+async function deleteRateLimitCounters(redisUrl: string, fixture: BenchFixture): Promise<void> {
+  const redis = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  try {
+    await redis.connect();
+    await redis.del(
+      `main-api:rate-limit:user:${fixture.userId}`,
+      ...fixture.apiKeyIds.map((id) => `backend-api:rate-limit:apikey:${id}`),
+    );
+  } finally {
+    redis.disconnect();
+  }
+}

@@ -1,0 +1,143 @@
+/**
+ * `pnpm bench`: measures both services against same-SQL and bare node:http baselines on real PostgreSQL and
+ * Redis, and writes the table to docs/benchmarks.md. Settings: see options.ts and docs/benchmarks.md.
+ */
+import os from 'node:os';
+import path from 'node:path';
+import { baselinePath } from './baselines/spec.js';
+import { type BenchRequest, memoryProbeRequests, type ServiceName } from './endpoints.js';
+import { type BenchEnvironment, POOL_SIZE, REPO_ROOT, startBenchEnvironment } from './environment.js';
+import { type LoadResult, type LoadSettings, type LoadTarget, measure, sendAmount } from './load.js';
+import { readOptions } from './options.js';
+import { describeMachine } from './report/machine.js';
+import { type EndpointRow, endpointNumbers, renderConsoleTable, renderResults, writeResults } from './report/markdown.js';
+import { judgeTargets, type MemoryNumbers } from './report/targets.js';
+import { describeTemplate } from './sql/describe.js';
+
+const options = readOptions(process.env, path.join(REPO_ROOT, 'docs/benchmarks.md'));
+const settings: LoadSettings = { connections: options.connections, durationS: options.durationS, warmupS: options.warmupS };
+const started = Date.now();
+const loadAtStart = os.loadavg()[0] ?? 0;
+const elapsed = () => `${Math.round((Date.now() - started) / 1000)} s`;
+
+const environment = await startBenchEnvironment(options);
+let interrupted = false;
+process.once('SIGINT', () => {
+  interrupted = true;
+  console.log('\nInterrupted: stopping the processes and dropping the database');
+  void environment.close().finally(() => process.exit(130));
+});
+
+if (process.env.BENCH_SHOW_SQL === '1') {
+  for (const { endpoint, template } of environment.endpoints) {
+    console.log(`\n${endpoint.label}: ${template.statements} statements\n${describeTemplate(template)}`);
+  }
+}
+
+try {
+  const machine = await describeMachine(options.databaseUrl, options.redisUrl);
+  const rows = await measureEndpoints(environment);
+  const memory = await measureMemory(environment);
+  const verdicts = judgeTargets(rows.map(endpointNumbers), memory, { firstId: 'session-create', replayId: 'session-replay' });
+
+  console.log(`\n${renderConsoleTable(rows)}\n`);
+  for (const entry of memory) {
+    const mib = (kib: number) => (kib / 1024).toFixed(1);
+    console.log(`${entry.service}: RSS ${mib(entry.beforeKib)} MiB -> ${entry.checkpointsKib.map(mib).join(' -> ')} MiB`);
+  }
+  for (const verdict of verdicts) console.log(`${verdict.met ? 'met    ' : 'NOT MET'}  ${verdict.target} (${verdict.detail})`);
+
+  if (options.output !== undefined) {
+    const results = renderResults(
+      {
+        date: new Date(),
+        machine,
+        runtime: environment.runtime,
+        connections: options.connections,
+        durationS: options.durationS,
+        warmupS: options.warmupS,
+        memoryRequests: options.memoryRequests,
+        logLevel: options.logLevel,
+        poolSize: POOL_SIZE,
+        loadAverage: { start: loadAtStart, end: os.loadavg()[0] ?? 0 },
+      },
+      rows,
+      environment.skipped,
+      memory,
+      verdicts,
+    );
+    writeResults(options.output, results);
+    console.log(`\nWrote ${path.relative(process.cwd(), options.output)} (${elapsed()})`);
+  }
+} finally {
+  if (!interrupted) await environment.close();
+}
+
+async function measureEndpoints(env: BenchEnvironment): Promise<EndpointRow[]> {
+  const rows: EndpointRow[] = [];
+  for (const { endpoint, template } of env.endpoints) {
+    const prefixed = (): BenchRequest => {
+      const request = endpoint.request();
+      return { ...request, path: baselinePath(endpoint.id, request.path) };
+    };
+    const target = (baseUrl: string, request: () => BenchRequest): LoadTarget => ({ baseUrl, request, varies: endpoint.varies });
+    // The baseline runs first: writes leave rows behind (folder creates count the folders), so the service
+    // meets at least as much data as its baseline did.
+    const sameSql = await measure(target(env.sameSql.url, prefixed), settings);
+    const service = await measure(target(env.services[endpoint.service].url, () => endpoint.request()), settings);
+    const nodeHttp = await measure(target(env.nodeHttp.url, prefixed), settings);
+    const row: EndpointRow = {
+      id: endpoint.id,
+      label: endpoint.label,
+      kind: endpoint.kind,
+      statements: template.statements,
+      service,
+      sameSql,
+      nodeHttp,
+    };
+    rows.push(row);
+    if (sameSql.failures > 0) console.log(`The same-SQL baseline failed requests; its log ends:\n${env.sameSql.logTail()}`);
+    if (service.failures > 0) console.log(`${endpoint.service} failed requests; its log ends:\n${env.services[endpoint.service].logTail(5)}`);
+    console.log(
+      `${endpoint.label}: ${describe(service)}; same-SQL ${describe(sameSql)}; node:http ${describe(nodeHttp)} (${elapsed()})`,
+    );
+  }
+  return rows;
+}
+
+async function measureMemory(env: BenchEnvironment): Promise<MemoryNumbers[]> {
+  if (options.memoryRequests === 0) return [];
+  const probes = memoryProbeRequests(env.fixture, env.token);
+  const quarter = Math.ceil(options.memoryRequests / 4);
+  const results: MemoryNumbers[] = [];
+  for (const service of ['main-api', 'backend-api'] as ServiceName[]) {
+    const server = env.services[service];
+    const request = probes[service];
+    const target: LoadTarget = { baseUrl: server.url, request: () => request, varies: false };
+    // A quarter of the count first, unmeasured: a process grows its heap to a working size over its first
+    // tens of thousands of requests, and only growth past that would be a leak.
+    await sendAmount(target, options.connections, quarter);
+    const beforeKib = server.rssKib();
+    const checkpointsKib: number[] = [];
+    let last: LoadResult | undefined;
+    for (let part = 0; part < 4; part += 1) {
+      last = await sendAmount(target, options.connections, quarter);
+      checkpointsKib.push(server.rssKib());
+    }
+    console.log(`${service} memory run (${request.method} ${request.path}): ${last === undefined ? '' : describe(last)} (${elapsed()})`);
+    results.push({
+      service,
+      endpoint: `${request.method} ${request.path}`,
+      bootKib: env.bootRssKib[service],
+      beforeKib,
+      checkpointsKib,
+      afterKib: checkpointsKib.at(-1) ?? beforeKib,
+    });
+  }
+  return results;
+}
+
+function describe(result: LoadResult): string {
+  const failures = result.failures > 0 ? `, ${result.failures} failed ${JSON.stringify(result.statusCounts)}` : '';
+  return `${Math.round(result.requestsPerSecond)} req/s, p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms${failures}`;
+}

@@ -1,0 +1,45 @@
+export interface BenchOptions {
+  databaseUrl: string;
+  redisUrl: string;
+  connections: number;
+  durationS: number;
+  warmupS: number;
+  /** Requests of the long run each service's memory is watched over. */
+  memoryRequests: number;
+  /** Endpoint ids to run; all when empty. */
+  only: string[];
+  logLevel: string;
+  /** Where the results table goes; undefined: printed only. */
+  output: string | undefined;
+  keepDatabase: boolean;
+}
+
+export const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
+export const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';
+
+/**
+ * Settings from the environment. BENCH_QUICK=1 makes a short run (1 s warm-up, 3 s per row, 20,000 requests
+ * for memory) that prints its table without writing docs/benchmarks.md unless BENCH_OUTPUT says where.
+ */
+export function readOptions(env: NodeJS.ProcessEnv, defaultOutput: string): BenchOptions {
+  const quick = env.BENCH_QUICK === '1' || env.BENCH_QUICK === 'true';
+  const number = (name: string, fallback: number) => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return fallback;
+    const value = Number(raw);
+    if (!Number.isFinite(value) || value < 0) throw new Error(`${name} must be a number of at least 0 (got ${raw})`);
+    return value;
+  };
+  return {
+    databaseUrl: env.DATABASE_URL || DEFAULT_DATABASE_URL,
+    redisUrl: env.REDIS_URL || DEFAULT_REDIS_URL,
+    connections: number('BENCH_CONNECTIONS', 50),
+    durationS: number('BENCH_DURATION_S', quick ? 3 : 10),
+    warmupS: number('BENCH_WARMUP_S', quick ? 1 : 2),
+    memoryRequests: number('BENCH_MEMORY_REQUESTS', quick ? 20_000 : 200_000),
+    only: (env.BENCH_ENDPOINTS ?? '').split(',').map((id) => id.trim()).filter((id) => id !== ''),
+    logLevel: env.BENCH_LOG_LEVEL || 'info',
+    output: env.BENCH_OUTPUT || (quick ? undefined : defaultOutput),
+    keepDatabase: env.BENCH_KEEP_DATABASE === '1',
+  };
+}

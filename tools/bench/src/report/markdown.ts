@@ -1,0 +1,151 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import type { LoadResult } from '../load.js';
+import { type EndpointNumbers, type MemoryNumbers, ratioToBaseline, rssGrowth, type TargetVerdict } from './targets.js';
+
+export interface MachineDescription {
+  cpu: string;
+  cpuCount: number;
+  memoryGib: number;
+  os: string;
+  node: string;
+  postgres: string;
+  redis: string;
+}
+
+export interface EndpointRow {
+  id: string;
+  label: string;
+  kind: 'read' | 'write';
+  statements: number;
+  service: LoadResult;
+  sameSql: LoadResult;
+  nodeHttp: LoadResult;
+}
+
+export interface SkippedEndpoint {
+  label: string;
+  reason: string;
+}
+
+export interface RunDescription {
+  date: Date;
+  machine: MachineDescription;
+  /** How the services ran, e.g. `compiled JS (node apps/<service>/dist/server.js)`. */
+  runtime: string;
+  connections: number;
+  durationS: number;
+  warmupS: number;
+  memoryRequests: number;
+  logLevel: string;
+  poolSize: number;
+  /** The machine's 1-minute load average at the start and end of the run: other work skews the numbers. */
+  loadAverage: { start: number; end: number };
+}
+
+export const RESULTS_START = '<!-- bench:results:start -->';
+export const RESULTS_END = '<!-- bench:results:end -->';
+
+const rps = (value: number) => Math.round(value).toLocaleString('en-US');
+const ms = (value: number) => (Number.isInteger(value) ? String(value) : value.toFixed(1));
+const mib = (kib: number) => `${(kib / 1024).toFixed(0)} MiB`;
+const ratio = (value: number) => `${(value * 100).toFixed(0)}%`;
+
+export function endpointNumbers(row: EndpointRow): EndpointNumbers {
+  return {
+    id: row.id,
+    label: row.label,
+    kind: row.kind,
+    serviceRps: row.service.requestsPerSecond,
+    serviceP99Ms: row.service.p99Ms,
+    sameSqlRps: row.sameSql.requestsPerSecond,
+  };
+}
+
+/** The generated part of docs/benchmarks.md: machine, settings, the table, memory and the targets. */
+export function renderResults(
+  run: RunDescription,
+  rows: readonly EndpointRow[],
+  skipped: readonly SkippedEndpoint[],
+  memory: readonly MemoryNumbers[],
+  verdicts: readonly TargetVerdict[],
+): string {
+  const { machine } = run;
+  const lines = [
+    `Last full run: ${run.date.toISOString().slice(0, 16).replace('T', ' ')} UTC.`,
+    '',
+    `- Machine: ${machine.cpuCount} x ${machine.cpu}, ${machine.memoryGib.toFixed(1)} GiB memory, ${machine.os}`,
+    `- Node.js ${machine.node}, PostgreSQL ${machine.postgres}, Redis ${machine.redis}`,
+    `- Load average of the machine (1 min): ${run.loadAverage.start.toFixed(2)} when the run started, ${run.loadAverage.end.toFixed(2)} when it ended (2 would be both cores busy before the run added any load)`,
+    `- Services: ${run.runtime}, each in its own process, \`LOG_LEVEL=${run.logLevel}\` (logs to a file), database pool ${run.poolSize}`,
+    `- Load: autocannon, ${run.connections} connections, ${run.warmupS} s warm-up then ${run.durationS} s measured per row and target; the load generator runs on the same machine`,
+    '',
+    '| Endpoint | SQL statements | Service req/s | Service p50 / p99 ms | Same-SQL req/s | Same-SQL p50 / p99 ms | Service / same-SQL | node:http req/s | Service / node:http |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
+  ];
+  for (const row of rows) {
+    const flagged = (result: LoadResult) => (result.failures > 0 ? ` (${result.failures} failed)` : '');
+    lines.push(
+      `| ${row.label} | ${row.statements} | ${rps(row.service.requestsPerSecond)}${flagged(row.service)} | ` +
+        `${ms(row.service.p50Ms)} / ${ms(row.service.p99Ms)} | ${rps(row.sameSql.requestsPerSecond)}${flagged(row.sameSql)} | ` +
+        `${ms(row.sameSql.p50Ms)} / ${ms(row.sameSql.p99Ms)} | **${ratio(ratioToBaseline(endpointNumbers(row)))}** | ` +
+        `${rps(row.nodeHttp.requestsPerSecond)} | ${ratio(row.service.requestsPerSecond / Math.max(row.nodeHttp.requestsPerSecond, 1))} |`,
+    );
+  }
+  for (const entry of skipped) lines.push(`| ${entry.label} | - | not measured: ${entry.reason} | | | | | | |`);
+
+  if (memory.length > 0) {
+    const quarter = Math.ceil(run.memoryRequests / 4);
+    lines.push(
+      '',
+      `Memory: VmRSS of each service process when it first answered, after ${quarter.toLocaleString('en-US')} requests to a ` +
+        `read endpoint to settle (before), then after each further ${quarter.toLocaleString('en-US')} of ` +
+        `${run.memoryRequests.toLocaleString('en-US')} requests (the last is after). Growth is after against before.`,
+      '',
+      '| Service | Endpoint | At first answer | Before | During and after the counted requests | Growth |',
+      '|---|---|---:|---:|---:|---:|',
+    );
+    for (const entry of memory) {
+      lines.push(
+        `| ${entry.service} | ${entry.endpoint} | ${mib(entry.bootKib)} | ${mib(entry.beforeKib)} | ` +
+          `${entry.checkpointsKib.map(mib).join(', ')} | ${(rssGrowth(entry) * 100).toFixed(1)}% |`,
+      );
+    }
+  }
+
+  lines.push('', 'Targets:', '');
+  for (const verdict of verdicts) lines.push(`- ${verdict.met ? 'met' : '**not met**'}: ${verdict.target} (${verdict.detail})`);
+  return lines.join('\n');
+}
+
+/** The console version: the same table with fewer columns. */
+export function renderConsoleTable(rows: readonly EndpointRow[]): string {
+  const header = ['endpoint', 'req/s', 'p50', 'p99', 'same-SQL req/s', 'ratio', 'node:http req/s'];
+  const body = rows.map((row) => [
+    row.label,
+    rps(row.service.requestsPerSecond),
+    `${ms(row.service.p50Ms)} ms`,
+    `${ms(row.service.p99Ms)} ms`,
+    rps(row.sameSql.requestsPerSecond),
+    ratio(ratioToBaseline(endpointNumbers(row))),
+    rps(row.nodeHttp.requestsPerSecond),
+  ]);
+  const widths = header.map((title, column) => Math.max(title.length, ...body.map((cells) => cells[column]!.length)));
+  const format = (cells: string[]) => cells.map((cell, column) => cell.padEnd(widths[column]!)).join('  ');
+  return [format(header), ...body.map(format)].join('\n');
+}
+
+/**
+ * Puts `results` between the result markers of `file`, keeping everything around them (the hand-written
+ * analysis); a file without markers gets them appended.
+ */
+export function writeResults(file: string, results: string): void {
+  const block = `${RESULTS_START}\n${results}\n${RESULTS_END}`;
+  const current = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmarks\n';
+  const start = current.indexOf(RESULTS_START);
+  const end = current.indexOf(RESULTS_END);
+  const next =
+    start >= 0 && end > start
+      ? `${current.slice(0, start)}${block}${current.slice(end + RESULTS_END.length)}`
+      : `${current.trimEnd()}\n\n## Results\n\n${block}\n`;
+  writeFileSync(file, next);
+}

@@ -1,0 +1,67 @@
+import type { ServiceName } from '../endpoints.js';
+
+export interface ServiceEnvInput {
+  databaseUrl: string;
+  redisUrl: string;
+  port: number;
+  jwtSecret: string;
+  avatarDir: string;
+  logLevel: string;
+}
+
+export const TOKEN_ISSUER = 'http://localhost/bench';
+export const TOKEN_AUDIENCE = 'platform-bench';
+/** Well above anything a run sends, so the limiter counts (one Redis call per request) but never refuses. */
+export const BENCH_RATE_LIMIT_PER_MINUTE = '100000000';
+const UNLIMITED_FOLDERS = '100000000';
+
+/**
+ * The environment each service runs with in the bench: production defaults, except raised rate limits and
+ * folder quotas, and no callback delivery (sessions created by the bench have no callback URL, and the
+ * worker's polling would be load no request caused).
+ */
+export function serviceEnv(service: ServiceName, input: ServiceEnvInput): NodeJS.ProcessEnv {
+  const common = {
+    PATH: process.env.PATH,
+    NODE_ENV: 'production',
+    HOST: '127.0.0.1',
+    PORT: String(input.port),
+    LOG_LEVEL: input.logLevel,
+    DATABASE_URL: input.databaseUrl,
+    REDIS_URL: input.redisUrl,
+    RATE_LIMIT_PER_MINUTE: BENCH_RATE_LIMIT_PER_MINUTE,
+  };
+  if (service === 'main-api') {
+    return {
+      ...common,
+      AUTH_JWT_SECRET: input.jwtSecret,
+      AUTH_ISSUER: TOKEN_ISSUER,
+      AUTH_AUDIENCE: TOKEN_AUDIENCE,
+      AVATAR_STORAGE: 'local',
+      AVATAR_LOCAL_DIR: input.avatarDir,
+      PUBLIC_URL: `http://127.0.0.1:${input.port}`,
+    };
+  }
+  return {
+    ...common,
+    VERIFY_URL: `http://127.0.0.1:${input.port}`,
+    WEBHOOK_DELIVERY_ENABLED: 'false',
+    FOLDER_QUOTA_NONE: UNLIMITED_FOLDERS,
+    FOLDER_QUOTA_CORE: UNLIMITED_FOLDERS,
+    FOLDER_QUOTA_GROWTH: UNLIMITED_FOLDERS,
+    FOLDER_QUOTA_SCALE: UNLIMITED_FOLDERS,
+  };
+}
+
+/** The same settings for an in-process copy that only records SQL: no Redis, no timers of its own. */
+export function recordingEnv(service: ServiceName, input: ServiceEnvInput): NodeJS.ProcessEnv {
+  const env = serviceEnv(service, input);
+  delete env.REDIS_URL;
+  return {
+    ...env,
+    LOG_LEVEL: 'silent',
+    IDEMPOTENCY_PURGE_INTERVAL_MS: '0',
+    VERIFICATION_EXPIRY_INTERVAL_MS: '0',
+    PAYMENT_RECONCILE_INTERVAL_MS: '0',
+  };
+}
