@@ -1,12 +1,13 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Database } from '@platform/db';
+import { type PeriodicJob, startPeriodicJob } from '@platform/http';
 import { idempotency } from '@platform/idempotency';
 import type { PaymentsConfig } from './config.js';
 import { paymentMethodRoutes } from './payment-methods/routes.js';
 import { paymentMethodSharedSchemas } from './payment-methods/schemas.js';
 import { checkoutCompleteRoute } from './payments/checkout-complete-route.js';
 import type { PaymentHooks } from './payments/hooks.js';
-import { type ReconciliationSchedule, startPaymentReconciliation } from './payments/reconciliation.js';
+import { reconcilePayments } from './payments/reconciliation.js';
 import { paymentRoutes } from './payments/routes.js';
 import { paymentSharedSchemas } from './payments/schemas.js';
 import type { SettlementContext } from './payments/settle.js';
@@ -16,7 +17,7 @@ import { createPaymentProviders } from './providers/from-config.js';
 import { paystackWebhookRoutes } from './providers/paystack/webhook-routes.js';
 import { sandboxCheckoutRoutes } from './providers/sandbox/checkout-routes.js';
 import { subscriptionPaymentHooks } from './subscriptions/payment-hooks.js';
-import { type RenewalSchedule, startRenewalJob } from './subscriptions/renewal-job.js';
+import { renewDueSubscriptions } from './subscriptions/renewal-job.js';
 import { subscriptionRoutes } from './subscriptions/routes.js';
 import { subscriptionSharedSchemas } from './subscriptions/schemas.js';
 
@@ -97,21 +98,33 @@ export const billingRoutes: FastifyPluginAsyncTypebox<BillingRoutesOptions> = as
   }
   await app.register(checkoutCompleteRoute, { db });
 
-  let reconciliation: ReconciliationSchedule | undefined;
+  const jobs: PeriodicJob<unknown>[] = [];
   if (config.reconciliation.intervalMs > 0) {
     app.addHook('onReady', async () => {
-      reconciliation = startPaymentReconciliation({ ctx, providers, config }, config.reconciliation.intervalMs);
+      jobs.push(
+        startPeriodicJob({
+          name: 'Payment reconciliation round',
+          intervalMs: config.reconciliation.intervalMs,
+          run: () => reconcilePayments({ ctx, providers, config }),
+          logger: ctx.log,
+        }),
+      );
     });
   }
-  let renewals: RenewalSchedule | undefined;
   if (config.renewalIntervalMs > 0) {
     app.addHook('onReady', async () => {
-      renewals = startRenewalJob({ ctx, providers, config }, config.renewalIntervalMs);
+      jobs.push(
+        startPeriodicJob({
+          name: 'Mail subscription renewal round',
+          intervalMs: config.renewalIntervalMs,
+          run: () => renewDueSubscriptions({ ctx, providers, config }),
+          logger: ctx.log,
+        }),
+      );
     });
   }
   app.addHook('onClose', async () => {
-    await reconciliation?.stop();
-    await renewals?.stop();
+    await Promise.all(jobs.map((job) => job.stop()));
     providers.close();
   });
 };

@@ -92,32 +92,3 @@ function expiryReasonOf(payment: Payment): string {
     ? 'The M-Pesa prompt was never confirmed by the provider'
     : 'No result came from M-Pesa in time';
 }
-
-export interface ReconciliationSchedule {
-  /** Runs one round now (and waits for it). */
-  runNow(): Promise<ReconciliationRound>;
-  /** Stops the timer and waits for a running round. */
-  stop(): Promise<void>;
-}
-
-/** Runs reconcilePayments every `intervalMs` (unref'd timer), one round at a time. */
-export function startPaymentReconciliation(deps: ReconciliationDeps, intervalMs: number): ReconciliationSchedule {
-  let running: Promise<ReconciliationRound> | undefined;
-  const runNow = () => {
-    running ??= reconcilePayments(deps).finally(() => {
-      running = undefined;
-    });
-    return running;
-  };
-  const timer = setInterval(() => {
-    runNow().catch((error: unknown) => deps.ctx.log.error({ err: error }, 'Payment reconciliation round failed'));
-  }, intervalMs);
-  timer.unref();
-  return {
-    runNow,
-    async stop() {
-      clearInterval(timer);
-      await running?.catch(() => undefined);
-    },
-  };
-}

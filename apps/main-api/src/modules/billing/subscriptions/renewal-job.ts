@@ -61,32 +61,3 @@ export async function renewDueSubscriptions(deps: RenewalDeps): Promise<RenewalR
   }
   return round;
 }
-
-export interface RenewalSchedule {
-  /** Runs one round now (and waits for it). */
-  runNow(): Promise<RenewalRound>;
-  /** Stops the timer and waits for a running round. */
-  stop(): Promise<void>;
-}
-
-/** Runs renewDueSubscriptions every `intervalMs` (unref'd timer), one round at a time. */
-export function startRenewalJob(deps: RenewalDeps, intervalMs: number): RenewalSchedule {
-  let running: Promise<RenewalRound> | undefined;
-  const runNow = () => {
-    running ??= renewDueSubscriptions(deps).finally(() => {
-      running = undefined;
-    });
-    return running;
-  };
-  const timer = setInterval(() => {
-    runNow().catch((error: unknown) => deps.ctx.log.error({ err: error }, 'Mail subscription renewal round failed'));
-  }, intervalMs);
-  timer.unref();
-  return {
-    runNow,
-    async stop() {
-      clearInterval(timer);
-      await running?.catch(() => undefined);
-    },
-  };
-}
