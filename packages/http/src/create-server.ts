@@ -1,5 +1,4 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import helmet, { type FastifyHelmetOptions } from '@fastify/helmet';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { errorEnvelope, sendErrorEnvelope } from '@platform/errors';
 import Fastify, {
@@ -13,6 +12,7 @@ import { registerHealthRoutes, type ReadinessCheck } from './health.js';
 import { createMetrics, recordRequestMetrics, registerMetricsRoute } from './metrics.js';
 import { registerOpenApi, type SecurityScheme, type ServiceInfo } from './openapi.js';
 import { requestIdFrom, requestIdHeader } from './request-id.js';
+import { type HelmetOptions, registerSecurityHeaders } from './security-headers.js';
 import { shareRouteSchemas } from './shared-schemas.js';
 import { createValidatorFactory } from './validator-compiler.js';
 import type {} from './route-config.js';
@@ -37,8 +37,8 @@ export type CreateServerOptions = {
   /** Run by GET /readyz, by name (e.g. database, redis). */
   readinessChecks?: Record<string, ReadinessCheck>;
   readinessTimeoutMs?: number;
-  /** @fastify/helmet options, replacing the defaults (CSP without upgrade-insecure-requests, cross-origin CORP). */
-  helmet?: FastifyHelmetOptions;
+  /** helmet options, replacing the defaults (CSP without upgrade-insecure-requests, cross-origin CORP). */
+  helmet?: HelmetOptions;
   /** When set, `GET /metrics` requires `Authorization: Bearer <metricsToken>`; otherwise it is open. */
   metricsToken?: string;
 };
@@ -58,7 +58,7 @@ function isLoggerInstance(logger: CreateServerOptions['logger']): logger is Fast
   );
 }
 
-const defaultHelmetOptions: FastifyHelmetOptions = {
+const defaultHelmetOptions: HelmetOptions = {
   // Local runs serve plain http on loopback; upgrading their subresources to https would break pages.
   contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } },
   // Files this API serves (avatars) are meant to be shown by front ends on other origins.
@@ -124,7 +124,7 @@ export function createServer(options: CreateServerOptions): AppServer {
   app.decorate('metrics', metrics);
   recordRequestMetrics(app, metrics);
 
-  app.register(helmet, options.helmet ?? defaultHelmetOptions);
+  registerSecurityHeaders(app, options.helmet ?? defaultHelmetOptions);
   app.register(errorEnvelope);
   app.register(
     fp(async (instance: FastifyInstance) => registerOpenApi(instance, options), { name: '@platform/http/openapi' }),

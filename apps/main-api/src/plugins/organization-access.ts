@@ -1,9 +1,10 @@
 import { type Database, type MembershipRole, memberships, organizations } from '@platform/db';
 import { forbidden, validationError } from '@platform/errors';
 import { type TObject, Type } from '@sinclair/typebox';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { preparedPerDatabase } from '../prepared-queries.js';
 
 /** The organization a request acts for, after its membership was checked. */
 export interface OrganizationAccess {
@@ -41,18 +42,26 @@ export const OrganizationHeadersSchema = Type.Object({
   }),
 });
 
+// Runs on every organization route: prepared once, so neither drizzle nor PostgreSQL plans it per request.
+const membershipOf = preparedPerDatabase((db) =>
+  db
+    .select({ id: organizations.id, role: memberships.role })
+    .from(memberships)
+    .innerJoin(organizations, eq(organizations.id, memberships.organizationId))
+    .where(
+      and(eq(memberships.userId, sql.placeholder('userId')), eq(memberships.organizationId, sql.placeholder('organizationId'))),
+    )
+    .limit(1)
+    .prepare('organization_membership_of_user'),
+);
+
 /** The user's role in the organization, or null when the organization does not exist or the user is not in it. */
 export async function findMembershipRole(
   db: Database,
   userId: string,
   organizationId: string,
 ): Promise<OrganizationAccess | null> {
-  const [row] = await db
-    .select({ id: organizations.id, role: memberships.role })
-    .from(memberships)
-    .innerJoin(organizations, eq(organizations.id, memberships.organizationId))
-    .where(and(eq(memberships.userId, userId), eq(memberships.organizationId, organizationId)))
-    .limit(1);
+  const [row] = await membershipOf(db).execute({ userId, organizationId });
   return row ?? null;
 }
 

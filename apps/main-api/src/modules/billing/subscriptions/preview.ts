@@ -1,7 +1,7 @@
 import type { Database } from '@platform/db';
 import type { SubscriptionTerms } from '@platform/pricing';
 import { planChange } from './plan-change.js';
-import { findSubscription } from './repository.js';
+import { readSubscription } from './repository.js';
 import type { UpgradePreview } from './schemas.js';
 
 /**
@@ -9,7 +9,7 @@ import type { UpgradePreview } from './schemas.js';
  * prices the upgrade, so the two agree to the shilling on the same UTC day and the same stored state.
  */
 export async function previewUpgrade(db: Database, organizationId: string, next: SubscriptionTerms, now: Date): Promise<UpgradePreview> {
-  const subscription = await findSubscription(db, organizationId);
+  const subscription = await readSubscription(db, organizationId);
   const plan = planChange(subscription, next, now);
   const { proration } = plan;
   return {

@@ -1,4 +1,5 @@
 import {
+  type Database,
   type DatabaseExecutor,
   type MailSubscription,
   type MailSubscriptionChange,
@@ -7,10 +8,20 @@ import {
   type NewMailSubscriptionChange,
   type Transaction,
 } from '@platform/db';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
+import { preparedPerDatabase } from '../../../prepared-queries.js';
 
-export async function findSubscription(db: DatabaseExecutor, organizationId: string): Promise<MailSubscription | undefined> {
-  const [row] = await db.select().from(mailSubscriptions).where(eq(mailSubscriptions.organizationId, organizationId));
+const subscriptionOf = preparedPerDatabase((db) =>
+  db
+    .select()
+    .from(mailSubscriptions)
+    .where(eq(mailSubscriptions.organizationId, sql.placeholder('organizationId')))
+    .prepare('mail_subscription_of_organization'),
+);
+
+/** The organization's subscription, read without a lock (a prepared query: the preview is a busy endpoint). */
+export async function readSubscription(db: Database, organizationId: string): Promise<MailSubscription | undefined> {
+  const [row] = await subscriptionOf(db).execute({ organizationId });
   return row;
 }
 

@@ -3,7 +3,7 @@ import { errorResponses, SuccessMessage } from '@platform/http';
 import { bearerSecurity } from '../../../route-schemas.js';
 import { ref } from '../../../schema-ref.js';
 import { previewUpgrade } from './preview.js';
-import { findChargingChange, findSubscription } from './repository.js';
+import { findChargingChange, readSubscription } from './repository.js';
 import {
   MailSubscriptionResponseSchema,
   UpgradeBodySchema,
@@ -33,7 +33,7 @@ export const subscriptionRoutes: FastifyPluginAsyncTypebox<SubscriptionDeps> = a
       },
     },
     async (request) => {
-      const subscription = await findSubscription(db, request.organization.id);
+      const subscription = await readSubscription(db, request.organization.id);
       if (subscription === undefined) return { success: true as const, data: null };
       const changeInProgress = (await findChargingChange(db, subscription.id)) !== undefined;
       return { success: true as const, data: toSubscriptionView(subscription, changeInProgress) };
