@@ -1,5 +1,5 @@
 import { notifications, users } from '@platform/db';
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { authHeader, createTestApp, insertUser, type TestApp } from '../../../test/helpers.js';
 
@@ -84,6 +84,16 @@ describe('GET /v1/notifications', () => {
     });
     expect(body.data.notifications[0]).toMatchObject({ isRead: false, actionUrl: null });
     expect(tied).toHaveLength(2);
+  });
+
+  it('writes createdAt as Date#toISOString does: UTC, milliseconds, microseconds dropped', async () => {
+    const [row] = await seed([{ userId: ALICE, minute: 3 }]);
+    // 23:59:59.999 and 987 microseconds: rounding instead of truncating would move the day.
+    await t.db.execute(sql`update notifications set created_at = '2024-12-31 23:59:59.999987+00' where id = ${row?.id}`);
+    const [stored] = await t.db.select().from(notifications).where(eq(notifications.id, row?.id ?? ''));
+    const body = (await list(ALICE)).json();
+    expect(body.data.notifications[0].createdAt).toBe('2024-12-31T23:59:59.999Z');
+    expect(body.data.notifications[0].createdAt).toBe(stored?.createdAt.toISOString());
   });
 
   it('returns the 50 most recent and counts all unread, beyond the 50', async () => {
