@@ -91,7 +91,11 @@ describe('request ids', () => {
     const { app, logs } = build();
     const response = await app.inject({ method: 'GET', url: '/healthz', headers: { 'x-request-id': 'req-abc.123' } });
     expect(response.headers['x-request-id']).toBe('req-abc.123');
-    expect(logs.some((line) => line.reqId === 'req-abc.123' && line.msg === 'incoming request')).toBe(true);
+    const lines = logs.filter((line) => line.reqId === 'req-abc.123');
+    // One line per request, when it ends.
+    expect(lines).toEqual([
+      expect.objectContaining({ msg: 'request completed', method: 'GET', url: '/healthz', statusCode: 200, responseTime: expect.any(Number) }),
+    ]);
   });
 
   it('generates a UUID when the header is missing', async () => {

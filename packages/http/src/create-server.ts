@@ -90,6 +90,8 @@ export function createServer(options: CreateServerOptions): AppServer {
     bodyLimit: options.bodyLimit ?? defaultBodyLimit,
     trustProxy: options.trustProxy ?? false,
     requestIdHeader: false,
+    // One line per request, written when it ends (see below), instead of Fastify's pair.
+    disableRequestLogging: true,
     genReqId: (request) => requestIdFrom(request.headers[requestIdHeader]),
     schemaController: {
       // Fastify's published type for this factory does not match what it calls; ours does.
@@ -117,8 +119,18 @@ export function createServer(options: CreateServerOptions): AppServer {
   });
   app.addHook('onRoute', shareRouteSchemas);
   acceptEmptyJsonBodies(app);
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header(requestIdHeader, request.id);
+    done();
+  });
+  // Half the logging work of Fastify's "incoming request" + "request completed" pair, with the same facts.
+  // A route with a higher `logLevel` (e.g. one whose URL holds a secret) keeps its line out.
+  app.addHook('onResponse', (request, reply, done) => {
+    request.log.info(
+      { method: request.method, url: request.url, statusCode: reply.statusCode, responseTime: reply.elapsedTime },
+      'request completed',
+    );
+    done();
   });
   const metrics = createMetrics();
   app.decorate('metrics', metrics);

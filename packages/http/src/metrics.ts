@@ -84,10 +84,11 @@ function routeLabel(request: FastifyRequest): string {
 
 /** Counts and times every answer by route pattern and status. */
 export function recordRequestMetrics(app: FastifyInstance, metrics: PlatformMetrics): void {
-  app.addHook('onResponse', async (request: FastifyRequest, reply: FastifyReply) => {
+  app.addHook('onResponse', (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
     const labels = { method: request.method, route: routeLabel(request), status_code: String(reply.statusCode) };
     metrics.httpRequests.inc(labels);
     metrics.httpRequestDuration.observe(labels, reply.elapsedTime / 1000);
+    done();
   });
 }
 
