@@ -12,6 +12,8 @@ import { registerHealthRoutes, type ReadinessCheck } from './health.js';
 import { createMetrics, recordRequestMetrics, registerMetricsRoute } from './metrics.js';
 import { registerOpenApi, type SecurityScheme, type ServiceInfo } from './openapi.js';
 import { requestIdFrom, requestIdHeader } from './request-id.js';
+import { SingleLineRequestLog } from './request-log.js';
+import { recordRouteInventory } from './route-inventory.js';
 import { type HelmetOptions, registerSecurityHeaders } from './security-headers.js';
 import { shareRouteSchemas } from './shared-schemas.js';
 import { createValidatorFactory } from './validator-compiler.js';
@@ -90,8 +92,7 @@ export function createServer(options: CreateServerOptions): AppServer {
     bodyLimit: options.bodyLimit ?? defaultBodyLimit,
     trustProxy: options.trustProxy ?? false,
     requestIdHeader: false,
-    // One line per request, written when it ends (see below), instead of Fastify's pair.
-    disableRequestLogging: true,
+    logController: new SingleLineRequestLog(),
     genReqId: (request) => requestIdFrom(request.headers[requestIdHeader]),
     schemaController: {
       // Fastify's published type for this factory does not match what it calls; ours does.
@@ -118,18 +119,10 @@ export function createServer(options: CreateServerOptions): AppServer {
     }
   });
   app.addHook('onRoute', shareRouteSchemas);
+  recordRouteInventory(app);
   acceptEmptyJsonBodies(app);
   app.addHook('onRequest', (request, reply, done) => {
     reply.header(requestIdHeader, request.id);
-    done();
-  });
-  // Half the logging work of Fastify's "incoming request" + "request completed" pair, with the same facts.
-  // A route with a higher `logLevel` (e.g. one whose URL holds a secret) keeps its line out.
-  app.addHook('onResponse', (request, reply, done) => {
-    request.log.info(
-      { method: request.method, url: request.url, statusCode: reply.statusCode, responseTime: reply.elapsedTime },
-      'request completed',
-    );
     done();
   });
   const metrics = createMetrics();

@@ -9,3 +9,4 @@ export { createValidatorFactory } from './validator-compiler.js';
 export type { PlatformRouteConfig } from './route-config.js';
 export { createMetrics, metricsPath, unmatchedRoute, type PlatformMetrics } from './metrics.js';
 export { startPeriodicJob, type PeriodicJob, type PeriodicJobLogger, type PeriodicJobOptions } from './periodic-job.js';
+export { compareRoutesWithOpenApi, openApiPathOf, type RegisteredRoute, type RouteInventoryComparison } from './route-inventory.js';
