@@ -29,7 +29,6 @@ import {
 } from './dockerfile.js';
 import {
   type ConfigMap,
-  type Container,
   type Deployment,
   findObject,
   type HorizontalPodAutoscaler,
@@ -50,63 +49,12 @@ import {
   type ServiceUnderTest,
   shutdownDelaySeconds,
 } from './services.js';
+import { containerOf, deploymentOf, environmentFrom, manifestEnvironment, secretTemplate } from './manifest-environment.js';
 import { infraDir, repositoryRoot, yamlFilesUnder } from './yaml-files.js';
 
 const objects = kubernetesObjects();
 const composeServices = compose().services;
 const composeVariables = composeEnvExample();
-
-function deploymentOf(service: ServiceUnderTest): Deployment {
-  return findObject<Deployment>(objects, 'Deployment', service.name);
-}
-
-function containerOf(service: ServiceUnderTest): Container {
-  const container = deploymentOf(service).spec.template.spec.containers.find(({ name }) => name === service.name);
-  if (container === undefined) throw new Error(`the ${service.name} Deployment has no container named ${service.name}`);
-  return container;
-}
-
-function secretTemplate(name: string): Record<string, string> {
-  const secret = objects.find(
-    (object): object is Secret & { file: string } =>
-      object.kind === 'Secret' && object.metadata.name === name && object.file === SECRET_TEMPLATE_FILE,
-  );
-  if (secret?.stringData === undefined) {
-    throw new Error(`${SECRET_TEMPLATE_FILE} has no Secret ${name} with stringData`);
-  }
-  return secret.stringData;
-}
-
-/** Where each variable of a container comes from, and its value (placeholders for secrets). */
-function manifestEnvironment(container: Container): { source: string; name: string; value: string }[] {
-  const variables: { source: string; name: string; value: string }[] = [];
-  for (const reference of container.envFrom ?? []) {
-    if (reference.configMapRef !== undefined) {
-      const { name } = reference.configMapRef;
-      const data = findObject<ConfigMap>(objects, 'ConfigMap', name).data ?? {};
-      for (const [key, value] of Object.entries(data)) {
-        variables.push({ source: `ConfigMap ${name}`, name: key, value });
-      }
-    }
-    if (reference.secretRef !== undefined) {
-      const { name } = reference.secretRef;
-      for (const [key, value] of Object.entries(secretTemplate(name))) {
-        variables.push({ source: `Secret ${name}`, name: key, value });
-      }
-    }
-  }
-  for (const variable of container.env ?? []) {
-    const secretKey = variable.valueFrom?.secretKeyRef;
-    const value = secretKey === undefined ? variable.value : secretTemplate(secretKey.name)[secretKey.key];
-    if (value === undefined) throw new Error(`${container.name}: ${variable.name} has no value the test can resolve`);
-    variables.push({ source: `env of ${container.name}`, name: variable.name, value });
-  }
-  return variables;
-}
-
-function environmentFrom(variables: { name: string; value: string }[]): NodeJS.ProcessEnv {
-  return Object.fromEntries(variables.map(({ name, value }) => [name, value]));
-}
 
 function composeService(name: string): ComposeService {
   const service = composeServices[name];

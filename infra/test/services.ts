@@ -16,13 +16,16 @@ import {
 } from '@platform/main-api';
 import { repositoryRoot } from './yaml-files.js';
 
-/** What the test does with a built app: inject requests, then close it. */
+/** What the tests do with a built app: inject requests, look up routes, then close it. */
 export interface InjectableApp {
   inject(request: {
-    method: 'GET';
+    method: 'GET' | 'POST';
     url: string;
     headers?: Record<string, string>;
-  }): Promise<{ statusCode: number; body: string }>;
+    payload?: string | Record<string, unknown>;
+  }): Promise<{ statusCode: number; body: string; json(): any }>;
+  hasRoute(route: { method: 'GET' | 'POST'; url: string }): boolean;
+  ready(): PromiseLike<unknown>;
   close(): Promise<unknown>;
 }
 

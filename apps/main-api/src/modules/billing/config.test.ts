@@ -60,6 +60,21 @@ describe('payments configuration', () => {
     expect(payments.returnUrl).toBe('https://app.example.com/billing/done');
   });
 
+  it('refuses to start without provider credentials when the sandbox is not allowed (production)', () => {
+    const problems = problemsOf({ PAYMENTS_SANDBOX_ALLOWED: 'false' });
+    expect(problems).toContain('PAYSTACK_SECRET_KEY is required when PAYMENTS_SANDBOX_ALLOWED is false');
+    for (const name of ['DARAJA_CONSUMER_KEY', 'DARAJA_CONSUMER_SECRET', 'DARAJA_SHORTCODE', 'DARAJA_PASSKEY']) {
+      expect(problems).toContain(`${name} is required when PAYMENTS_SANDBOX_ALLOWED is false`);
+    }
+    expect(problems).toContain('DARAJA_CALLBACK_TOKEN');
+  });
+
+  it('runs the real providers alone when the sandbox is not allowed', () => {
+    const { payments } = testConfig({ PAYMENTS_SANDBOX_ALLOWED: 'false', PAYSTACK_SECRET_KEY: 'sk_live_x', ...fakeDarajaEnv('https://daraja.example') });
+    expect(payments.card.kind).toBe('paystack');
+    expect(payments.mobileMoney.kind).toBe('daraja');
+  });
+
   it('names every missing Daraja setting when only some are set', () => {
     const message = problemsOf({ DARAJA_CONSUMER_KEY: 'key', DARAJA_SHORTCODE: '174379' });
     expect(message).toContain('DARAJA_CONSUMER_SECRET is required');

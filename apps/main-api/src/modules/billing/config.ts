@@ -6,7 +6,9 @@ export const MPESA_TRANSACTION_LIMIT = 250_000;
 
 /**
  * Environment variables of payments; merged into main-api's environment schema (config.ts). A provider is
- * used when its credentials are set; without them the sandbox provider stands in for it.
+ * used when its credentials are set; without them the sandbox provider stands in for it, unless
+ * PAYMENTS_SANDBOX_ALLOWED is false (production): then missing credentials stop the service at start, so a
+ * deployment can never take "payments" that a sandbox button approves.
  */
 export const PaymentsEnvSchema = Type.Object({
   PAYSTACK_SECRET_KEY: Type.Optional(Type.String({ minLength: 1 })),
@@ -32,6 +34,7 @@ export const PaymentsEnvSchema = Type.Object({
   SANDBOX_STK_DELAY_MS: Type.Integer({ minimum: 0, default: 3_000 }),
   SANDBOX_CHECKOUT_SECRET: Type.Optional(Type.String({ minLength: 32 })),
   RENEWAL_INTERVAL_MS: Type.Integer({ minimum: 0, default: 60_000 }),
+  PAYMENTS_SANDBOX_ALLOWED: Type.Boolean({ default: true }),
 });
 
 export type PaymentsEnv = Static<typeof PaymentsEnvSchema>;
@@ -112,6 +115,10 @@ export function paymentsConfigFrom(
 
 function cardProvider(values: PaymentsEnv, problems: ConfigProblem[]): CardProviderConfig | undefined {
   if (values.PAYSTACK_SECRET_KEY === undefined) {
+    if (!values.PAYMENTS_SANDBOX_ALLOWED) {
+      problems.push({ name: 'PAYSTACK_SECRET_KEY', message: 'PAYSTACK_SECRET_KEY is required when PAYMENTS_SANDBOX_ALLOWED is false' });
+      return undefined;
+    }
     return values.SANDBOX_CHECKOUT_SECRET === undefined
       ? { kind: 'sandbox' }
       : { kind: 'sandbox', formSecret: values.SANDBOX_CHECKOUT_SECRET };
@@ -122,10 +129,11 @@ function cardProvider(values: PaymentsEnv, problems: ConfigProblem[]): CardProvi
 
 function mobileMoneyProvider(values: PaymentsEnv, problems: ConfigProblem[]): MobileMoneyProviderConfig | undefined {
   const set = DARAJA_CREDENTIALS.filter((name) => values[name] !== undefined);
-  if (set.length === 0) return { kind: 'sandbox', stkDelayMs: values.SANDBOX_STK_DELAY_MS };
+  if (set.length === 0 && values.PAYMENTS_SANDBOX_ALLOWED) return { kind: 'sandbox', stkDelayMs: values.SANDBOX_STK_DELAY_MS };
   const missing = DARAJA_CREDENTIALS.filter((name) => values[name] === undefined);
   for (const name of missing) {
-    problems.push({ name, message: `${name} is required when any of ${DARAJA_CREDENTIALS.join(', ')} is set` });
+    const why = set.length === 0 ? 'PAYMENTS_SANDBOX_ALLOWED is false' : `any of ${DARAJA_CREDENTIALS.join(', ')} is set`;
+    problems.push({ name, message: `${name} is required when ${why}` });
   }
   if (values.DARAJA_CALLBACK_TOKEN === undefined) {
     problems.push({
