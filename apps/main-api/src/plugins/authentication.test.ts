@@ -1,6 +1,6 @@
 import { createServer as createHttpServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { exportJWK, generateKeyPair, createLocalJWKSet, SignJWT, UnsecuredJWT, type JWK } from 'jose';
+import { exportJWK, exportSPKI, generateKeyPair, createLocalJWKSet, SignJWT, UnsecuredJWT, type JWK } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTokenVerifier } from '../auth/token-verifier.js';
 import {
@@ -149,10 +149,12 @@ describe('with a JWKS URL (RS256)', () => {
   let jwksServer: Server;
   let jwks: { keys: JWK[] };
   let rsaPrivateKey: CryptoKey;
+  let rsaPublicKeyPem: string;
 
   beforeAll(async () => {
-    const { publicKey, privateKey } = await generateKeyPair('RS256');
+    const { publicKey, privateKey } = await generateKeyPair('RS256', { extractable: true });
     rsaPrivateKey = privateKey;
+    rsaPublicKeyPem = await exportSPKI(publicKey);
     jwks = { keys: [{ ...(await exportJWK(publicKey)), kid: 'key-1', alg: 'RS256', use: 'sig' }] };
     jwksServer = createHttpServer((_request, response) => {
       response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(jwks));
@@ -189,6 +191,25 @@ describe('with a JWKS URL (RS256)', () => {
 
   it('refuses an HS256 token, even one signed with the secret the HS256 setup would use', async () => {
     await expectUnauthorized(t, `Bearer ${await hs256({ sub: USER, exp: '1h' })}`);
+  });
+
+  it('refuses an HS256 token whose HMAC key is the public key of the set (algorithm confusion)', async () => {
+    const forged = await new SignJWT({})
+      .setProtectedHeader({ alg: 'HS256', kid: 'key-1' })
+      .setSubject(USER)
+      .setIssuer(TEST_ISSUER)
+      .setAudience(TEST_AUDIENCE)
+      .setExpirationTime('5m')
+      .sign(new TextEncoder().encode(rsaPublicKeyPem));
+    await expectUnauthorized(t, `Bearer ${forged}`);
+    const forgedWithJwk = await new SignJWT({})
+      .setProtectedHeader({ alg: 'HS256', kid: 'key-1' })
+      .setSubject(USER)
+      .setIssuer(TEST_ISSUER)
+      .setAudience(TEST_AUDIENCE)
+      .setExpirationTime('5m')
+      .sign(new TextEncoder().encode(JSON.stringify(jwks.keys[0])));
+    await expectUnauthorized(t, `Bearer ${forgedWithJwk}`);
   });
 
   it('refuses a token whose kid is not in the set', async () => {
