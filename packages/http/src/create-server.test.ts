@@ -89,13 +89,21 @@ const routesUnderTest: FastifyPluginAsyncTypebox = async (routes) => {
 describe('request ids', () => {
   it("echoes the caller's x-request-id and logs it", async () => {
     const { app, logs } = build();
-    const response = await app.inject({ method: 'GET', url: '/healthz', headers: { 'x-request-id': 'req-abc.123' } });
+    const response = await app.inject({
+      method: 'GET',
+      url: '/healthz',
+      headers: { 'x-request-id': 'req-abc.123', authorization: 'Bearer a-secret-token', 'x-service-api-key': 'sk_live_secret' },
+    });
     expect(response.headers['x-request-id']).toBe('req-abc.123');
     const lines = logs.filter((line) => line.reqId === 'req-abc.123');
-    // One line per request, when it ends.
+    // One line per request, when it ends, with no headers: credentials never reach the logs.
     expect(lines).toEqual([
       expect.objectContaining({ msg: 'request completed', method: 'GET', url: '/healthz', statusCode: 200, responseTime: expect.any(Number) }),
     ]);
+    expect(Object.keys(lines[0] ?? {}).sort()).toEqual(
+      ['hostname', 'level', 'method', 'msg', 'pid', 'reqId', 'responseTime', 'statusCode', 'time', 'url'].sort(),
+    );
+    expect(JSON.stringify(logs)).not.toMatch(/a-secret-token|sk_live_secret/);
   });
 
   it('generates a UUID when the header is missing', async () => {
