@@ -1,5 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import { isAppError, type ErrorCode, type ValidationDetail } from './app-error.js';
+import { isBackingServiceOutage } from './backing-service-outage.js';
 import { summarizeValidation, type SchemaValidationIssue } from './validation-details.js';
 
 /** What the client is told about a failed request, and whether it is our fault (logged as an error). */
@@ -30,6 +31,9 @@ type ErrorLike = {
 };
 
 export const genericServerErrorMessage = 'Internal server error';
+
+// A dropped database connection is usually back within seconds (a failover, a restart).
+const OUTAGE_RETRY_AFTER_SECONDS = 5;
 
 function clientError(statusCode: number, code: ErrorCode, message: string): ClassifiedError {
   return { statusCode, code, message, serverFault: false };
@@ -155,6 +159,13 @@ export function classifyError(thrown: unknown, context: ErrorRequestContext = {}
   if (typeof error.code === 'string') {
     const framework = classifyFrameworkError(error.code, context);
     if (framework !== undefined) return framework;
+  }
+
+  if (isBackingServiceOutage(error)) {
+    return {
+      ...serverError(503, 'service_unavailable', 'Service temporarily unavailable; retry shortly'),
+      headers: { 'retry-after': String(OUTAGE_RETRY_AFTER_SECONDS) },
+    };
   }
 
   const status = statusOf(error);

@@ -53,6 +53,14 @@ async function buildApp(): Promise<{ app: FastifyInstance; logs: LogLine[] }> {
     async () => ({ success: true }),
   );
   instance.post('/small', { bodyLimit: 64 }, async () => ({ success: true }));
+  instance.get('/database-down', async () => {
+    // As drizzle reports a query whose connection was refused: the driver's error is the cause.
+    const driverError = Object.assign(new Error('connect ECONNREFUSED 10.0.0.5:5432'), { code: 'ECONNREFUSED' });
+    throw new Error('Failed query: select * from "wallets" where "id" = $1', { cause: driverError });
+  });
+  instance.get('/database-restarting', async () => {
+    throw Object.assign(new Error('the database system is starting up'), { code: '57P03' });
+  });
   instance.get('/boom', async () => {
     throw new Error('password=hunter2 at db.internal:5432');
   });
@@ -313,6 +321,23 @@ describe('errorEnvelope: server faults', () => {
     expect(response.statusCode).toBe(503);
     expect(response.json().code).toBe('provider_unavailable');
     expect(logs.some((line) => line.level === 50 && line.reqId === response.json().requestId)).toBe(true);
+  });
+
+  it('answers a lost or refused database connection with 503 service_unavailable and Retry-After, no internals', async () => {
+    const { app, logs } = await buildApp();
+    for (const url of ['/database-down', '/database-restarting']) {
+      const response = await app.inject({ method: 'GET', url });
+      expect(response.statusCode, url).toBe(503);
+      expect(response.headers['retry-after']).toBe('5');
+      expect(response.json()).toEqual({
+        success: false,
+        error: 'Service temporarily unavailable; retry shortly',
+        code: 'service_unavailable',
+        requestId: expect.any(String),
+      });
+      expect(response.body).not.toMatch(/wallets|10\.0\.0\.5|starting up/);
+      expect(logs.some((line) => line.level === 50 && line.reqId === response.json().requestId)).toBe(true);
+    }
   });
 
   it('turns 5xx errors from plugins into generic responses', async () => {
