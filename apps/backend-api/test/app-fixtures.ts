@@ -57,7 +57,11 @@ export type TestClock = ReturnType<typeof testClock>;
  */
 export async function buildTestApp(
   database: DatabaseHandle,
-  { now, env = {} }: { now?: () => Date; env?: NodeJS.ProcessEnv } = {},
+  {
+    now,
+    env = {},
+    setup,
+  }: { now?: () => Date; env?: NodeJS.ProcessEnv; /** Runs before ready(), e.g. to record routes. */ setup?: (app: BackendApp) => void } = {},
 ): Promise<BackendApp> {
   const app = buildApp(
     { database, ...(now === undefined ? {} : { now }) },
@@ -70,6 +74,7 @@ export async function buildTestApp(
       ...env,
     }),
   );
+  setup?.(app);
   await app.ready();
   return app;
 }

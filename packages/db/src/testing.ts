@@ -9,6 +9,8 @@ import postgres from 'postgres';
 import { createDatabase, type DatabaseHandle, wrapPglite } from './client.js';
 import { migrateDatabase, migrationsFolder } from './migrate.js';
 
+export { tableChecksums } from './table-checksums.js';
+
 export interface CreateTestDatabaseOptions {
   /** PostgreSQL only: pool size of the test database. Many test files run at once, so keep it small. */
   maxConnections?: number;

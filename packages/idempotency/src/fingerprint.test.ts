@@ -22,6 +22,14 @@ describe('canonicalJson', () => {
     );
   });
 
+  it('handles bodies nested deeper than the call stack allows', () => {
+    const depth = 200_000;
+    const nestedArrays = JSON.parse(`${'['.repeat(depth)}${']'.repeat(depth)}`) as unknown;
+    expect(canonicalJson(nestedArrays)).toBe(`${'['.repeat(depth)}${']'.repeat(depth)}`);
+    const nestedObjects = JSON.parse(`${'{"b":1,"a":'.repeat(depth)}null${'}'.repeat(depth)}`) as unknown;
+    expect(canonicalJson(nestedObjects)).toBe(`${'{"a":'.repeat(depth)}null${',"b":1}'.repeat(depth)}`);
+  });
+
   it('does not depend on the order keys were written in', () => {
     fc.assert(
       fc.property(fc.dictionary(fc.string(), fc.jsonValue()), (object) => {

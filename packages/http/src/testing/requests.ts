@@ -1,0 +1,208 @@
+import fc from 'fast-check';
+import type { InjectOptions } from 'fastify';
+import { hostileJson, hostileKeys, hostileStrings, malformedJsonText, pollutingObjects } from './hostile-values.js';
+import type { RouteUnderTest } from './routes.js';
+import { type SchemaLookup, valuesOf } from './schema-values.js';
+
+/** A request for `app.inject`, with the route it was made for. */
+export interface FuzzRequest {
+  route: string;
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  payload?: string;
+}
+
+export interface FuzzRequestOptions {
+  /** Resolves `$ref`s in route schemas, e.g. `(id) => app.getSchema(id)`. */
+  lookup?: SchemaLookup;
+  /** Header sets standing for who calls: real credentials, broken ones, none (`{}`). */
+  credentials: fc.Arbitrary<Record<string, string>>;
+  /** Headers the service reads besides credentials (X-Organization-Id, Idempotency-Key...), mostly good values. */
+  headers?: fc.Arbitrary<Record<string, string>>;
+  /** Bodies that make sense together, by route (`POST /v1/things`), beyond what its schema can say. */
+  bodyExamples?: Record<string, fc.Arbitrary<unknown>>;
+  /** Known good values per path parameter name (ids of seeded rows), mixed with generated ones. */
+  pathValues?: Record<string, fc.Arbitrary<string>>;
+}
+
+/** Header values as a client can send them: visible latin-1 text (anything else is refused by Node itself). */
+const headerText = fc.oneof(
+  fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((code) => String.fromCharCode(code)), maxLength: 60 }),
+  fc.constantFrom('', ' ', 'null', '__proto__', '0', '-0', '1e308', 'NaN', 'x'.repeat(8_000), '\u00e9\u00ff'),
+);
+
+/** Mostly JSON, as clients send; then every other kind, or none. */
+const contentTypes: fc.Arbitrary<string | undefined> = fc.oneof(
+  { weight: 8, arbitrary: fc.constant('application/json') },
+  { weight: 1, arbitrary: fc.constant(undefined) },
+  {
+    weight: 3,
+    arbitrary: fc.constantFrom(
+      'application/json; charset=utf-8',
+      'application/json; charset=utf-16',
+      'APPLICATION/JSON',
+      'text/plain',
+      'application/x-www-form-urlencoded',
+      'multipart/form-data',
+      'multipart/form-data; boundary=x',
+      'application/octet-stream',
+      'application/xml',
+      '*/*',
+      '',
+    ),
+  },
+);
+
+/** Body text: mostly JSON near the schema, then anything. */
+function bodies(schema: unknown, lookup: SchemaLookup): fc.Arbitrary<string | undefined> {
+  const valid = valuesOf(schema, lookup);
+  const oneFieldBroken = fc
+    .tuple(valid, hostileKeys, hostileJson)
+    .map(([value, key, broken]) => (isObject(value) ? withOwnKey(value, key, broken) : broken));
+  const polluted = fc.tuple(valid, pollutingObjects).map(([value, pollution]) => (isObject(value) ? { ...value, ...pollution } : pollution));
+  return fc.oneof(
+    { weight: 4, arbitrary: valid.map(stringify) },
+    { weight: 3, arbitrary: oneFieldBroken.map(stringify) },
+    { weight: 1, arbitrary: polluted.map(stringify) },
+    { weight: 2, arbitrary: hostileJson.map(stringify) },
+    { weight: 1, arbitrary: fc.constantFrom(undefined, '', 'null', '""') },
+    { weight: 1, arbitrary: malformedJsonText },
+  );
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Sets `key` as an own property even when it is `__proto__`, as JSON.parse would. */
+function withOwnKey(value: Record<string, unknown>, key: string, field: unknown): Record<string, unknown> {
+  const copy = { ...value };
+  Object.defineProperty(copy, key, { value: field, enumerable: true, writable: true, configurable: true });
+  return copy;
+}
+
+function stringify(value: unknown): string | undefined {
+  return value === undefined ? undefined : JSON.stringify(value);
+}
+
+function pathValue(name: string, paramsSchema: unknown, options: FuzzRequestOptions, lookup: SchemaLookup): fc.Arbitrary<string> {
+  const properties = (paramsSchema as { properties?: Record<string, unknown> } | undefined)?.properties;
+  const fromSchema = valuesOf(properties?.[name] ?? { type: 'string' }, lookup).map((value) => String(value ?? ''));
+  const known = options.pathValues?.[name];
+  return fc.oneof(
+    { weight: 3, arbitrary: fromSchema },
+    { weight: known === undefined ? 0 : 3, arbitrary: known ?? fc.constant('') },
+    { weight: 2, arbitrary: hostileStrings.filter((text) => text.length < 3_000) },
+  );
+}
+
+/** Fills `:name` segments and a trailing `*`; values are URL-encoded, except some raw odd paths. */
+function paths(route: RouteUnderTest, options: FuzzRequestOptions, lookup: SchemaLookup): fc.Arbitrary<string> {
+  const segments = route.url.split('/').map((segment) => {
+    if (segment.startsWith(':')) return pathValue(segment.slice(1), route.schema.params, options, lookup).map(encodeSegment);
+    if (segment === '*') {
+      return fc.oneof(
+        fc.array(hostileStrings.filter((text) => text.length < 200).map(encodeSegment), { maxLength: 4 }).map((parts) => parts.join('/')),
+        fc.constantFrom('..%2f..%2fetc%2fpasswd', '../../../etc/passwd', 'avatars/u/00000000-0000-4000-8000-000000000000.png', '%', '%zz'),
+      );
+    }
+    return fc.constant(segment);
+  });
+  return fc.tuple(...segments).map((parts) => parts.join('/'));
+}
+
+function encodeSegment(value: string): string {
+  try {
+    return encodeURIComponent(value);
+  } catch {
+    // Lone surrogates cannot be encoded: send them percent-broken instead.
+    return '%ED%A0%80';
+  }
+}
+
+function queries(route: RouteUnderTest, lookup: SchemaLookup): fc.Arbitrary<string> {
+  const valid = valuesOf(route.schema.querystring, lookup);
+  const extra = fc.array(fc.tuple(hostileKeys, hostileStrings.filter((text) => text.length < 3_000)), { maxLength: 3 });
+  return fc.oneof(
+    { weight: 3, arbitrary: fc.tuple(valid, extra).map(([value, pairs]) => toQuery(value, pairs)) },
+    { weight: 1, arbitrary: fc.constantFrom('', '?', '?&&', '?a=%', '?a=%zz', '?a[b]=1', '?__proto__[x]=1', '?a=1&a=2') },
+  );
+}
+
+function toQuery(value: unknown, pairs: [string, string][]): string {
+  const search = new URLSearchParams();
+  if (isObject(value)) {
+    for (const [key, field] of Object.entries(value)) {
+      for (const item of Array.isArray(field) ? field : [field]) search.append(key, typeof item === 'string' ? item : JSON.stringify(item));
+    }
+  }
+  for (const [key, field] of pairs) search.append(key, field);
+  const text = safeToString(search);
+  return text === '' ? '' : `?${text}`;
+}
+
+function safeToString(search: URLSearchParams): string {
+  try {
+    return search.toString();
+  } catch {
+    return 'a=%ED%A0%80';
+  }
+}
+
+const junkHeaders = fc.array(
+  fc.tuple(fc.constantFrom('x-forwarded-for', 'x-request-id', 'accept', 'accept-encoding', 'origin', 'cookie', 'x-http-method-override', 'x-organization-id', 'idempotency-key'), headerText),
+  { maxLength: 2 },
+);
+
+function headerSets(options: FuzzRequestOptions, clean: boolean): fc.Arbitrary<Record<string, string>> {
+  const contentType = clean ? fc.constant('application/json') : contentTypes;
+  const junk = clean ? fc.constant([]) : junkHeaders;
+  return fc.tuple(options.credentials, options.headers ?? fc.constant({}), contentType, junk).map(([credentials, named, type, extra]) => {
+    const headers: Record<string, string> = { ...named };
+    for (const [name, value] of extra) headers[name] = value;
+    Object.assign(headers, credentials);
+    if (type !== undefined) headers['content-type'] = type;
+    return headers;
+  });
+}
+
+const methodsWithBody = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/**
+ * Requests for one route: a third are clean (a body from its schema, JSON, the service's usual headers) so
+ * handlers are reached; the rest break any part: body, query, path, headers, content type.
+ */
+export function requestsFor(route: RouteUnderTest, options: FuzzRequestOptions): fc.Arbitrary<FuzzRequest> {
+  const lookup = options.lookup ?? (() => undefined);
+  const hasBody = methodsWithBody.has(route.method);
+  const example = options.bodyExamples?.[`${route.method} ${route.url}`];
+  const fromSchema = valuesOf(route.schema.body, lookup);
+  const cleanBody = hasBody ? (example === undefined ? fromSchema : fc.oneof(example, fromSchema)).map(stringify) : fc.constant(undefined);
+  const anyBody = hasBody ? bodies(route.schema.body, lookup) : fc.constant(undefined);
+  const cleanQuery = valuesOf(route.schema.querystring, lookup).map((value) => toQuery(value, []));
+  const build = ([path, query, headers, payload]: [string, string, Record<string, string>, string | undefined]) => {
+    const request: FuzzRequest = { route: `${route.method} ${route.url}`, method: route.method, url: `${path}${query}`, headers };
+    if (payload !== undefined) request.payload = payload;
+    return request;
+  };
+  return fc.oneof(
+    { weight: 1, arbitrary: fc.tuple(paths(route, options, lookup), cleanQuery, headerSets(options, true), cleanBody).map(build) },
+    { weight: 2, arbitrary: fc.tuple(paths(route, options, lookup), queries(route, lookup), headerSets(options, false), anyBody).map(build) },
+  );
+}
+
+/** Requests for any of `routes`, each route equally likely. */
+export function requestsForRoutes(routes: readonly RouteUnderTest[], options: FuzzRequestOptions): fc.Arbitrary<FuzzRequest> {
+  return fc.oneof(...routes.map((route) => requestsFor(route, options)));
+}
+
+/** The request as `app.inject` takes it. */
+export function toInjectOptions(request: FuzzRequest): InjectOptions {
+  return {
+    method: request.method as InjectOptions['method'],
+    url: request.url,
+    headers: request.headers,
+    ...(request.payload === undefined ? {} : { payload: request.payload }),
+  };
+}
