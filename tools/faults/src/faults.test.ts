@@ -1,0 +1,282 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import {
+  connectionUrlOf,
+  createApiKey,
+  type Database,
+  type DatabaseHandle,
+  ledgerBalances,
+  ledgerTransactions,
+  organizations,
+  topUpWallet,
+  verificationSessions,
+  wallets,
+  webhookDeliveryAttempts,
+  webhookEvents,
+} from '@platform/db';
+import { createTestDatabase } from '@platform/db/testing';
+import { and, between, count, eq, like } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type BackendInstance, startBackendInstance } from './backend-instance.js';
+import { startTcpProxy, type TcpProxy } from './tcp-proxy.js';
+
+// Faults a deployment meets: Redis or PostgreSQL going away while requests run, and an instance dying in the
+// middle of an idempotent request or of a callback delivery. Servers are taken away from one instance with a
+// TCP proxy (the real servers are shared with other suites); an instance "dies" when its connections are cut
+// and it is dropped without a graceful close.
+
+const databaseUrl = process.env.DATABASE_URL;
+const redisUrl = process.env.REDIS_URL;
+const KYC_PRICE = 50;
+
+function hostAndPort(url: string): { host: string; port: number } {
+  const parsed = new URL(url);
+  return { host: parsed.hostname, port: Number(parsed.port || (parsed.protocol.startsWith('redis') ? 6379 : 5432)) };
+}
+
+async function eventually<T>(check: () => Promise<T | undefined | false>, timeoutMs = 15_000, pollMs = 50): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const result = await check();
+    if (result !== undefined && result !== false) return result;
+    if (Date.now() > deadline) throw new Error('The condition did not hold in time');
+    await new Promise((resolve) => setTimeout(resolve, pollMs));
+  }
+}
+
+const ENVELOPE = { success: false, error: expect.any(String), code: expect.any(String), requestId: expect.any(String) };
+
+describe.skipIf(!databaseUrl || !redisUrl)(
+  'faults: servers lost mid-run and instances killed mid-request (needs real PostgreSQL and Redis: set DATABASE_URL and REDIS_URL)',
+  () => {
+    let database: DatabaseHandle;
+    let db: Database;
+    let url: string;
+    const toClose: Array<() => Promise<void>> = [];
+
+    beforeAll(async () => {
+      database = await createTestDatabase();
+      db = database.db;
+      const own = connectionUrlOf(db);
+      if (own === undefined) throw new Error('the test database has no connection URL');
+      url = own;
+    });
+    afterAll(async () => {
+      for (const close of toClose.reverse()) await close().catch(() => undefined);
+      await database?.close();
+    });
+
+    async function proxyTo(serverUrl: string): Promise<TcpProxy> {
+      const proxy = await startTcpProxy(hostAndPort(serverUrl));
+      toClose.push(() => proxy.close());
+      return proxy;
+    }
+
+    async function instance(options: { databaseUrl?: string; redisUrl?: string; env?: NodeJS.ProcessEnv; now?: () => Date }) {
+      const started = await startBackendInstance({
+        databaseUrl: options.databaseUrl ?? url,
+        redisUrl: options.redisUrl ?? redisUrl!,
+        ...(options.env === undefined ? {} : { env: options.env }),
+        ...(options.now === undefined ? {} : { now: options.now }),
+      });
+      toClose.push(() => started.kill());
+      return started;
+    }
+
+    /** A fresh organization with a funded live wallet and a live key of its own. */
+    async function organizationWithKey(rateLimitPerMinute?: number) {
+      const [organization] = await db.insert(organizations).values({ name: `Faults ${randomUUID().slice(0, 8)}` }).returning();
+      const organizationId = organization!.id;
+      await db.transaction((tx) =>
+        topUpWallet(tx, { organizationId, environment: 'live' }, { amount: 10_000, reference: `faults:${organizationId}` }),
+      );
+      const key = await createApiKey(db, {
+        organizationId,
+        environment: 'live',
+        ...(rateLimitPerMinute === undefined ? {} : { rateLimitPerMinute }),
+      });
+      return { organizationId, secret: key.secret };
+    }
+
+    const createSession = (on: BackendInstance, secret: string, body: object, idempotencyKey?: string) =>
+      on.app.inject({
+        method: 'POST',
+        url: '/v1/verify/sessions',
+        headers: { 'x-service-api-key': secret, ...(idempotencyKey === undefined ? {} : { 'x-idempotency-key': idempotencyKey }) },
+        payload: body,
+      });
+
+    /** The wallet's balances as stored, as its ledger sums them, and its sessions and their holds. */
+    async function moneyOf(organizationId: string) {
+      const [wallet] = await db
+        .select()
+        .from(wallets)
+        .where(and(eq(wallets.organizationId, organizationId), eq(wallets.environment, 'live')));
+      const sessions = await db.select().from(verificationSessions).where(eq(verificationSessions.organizationId, organizationId));
+      const holds = await db
+        .select()
+        .from(ledgerTransactions)
+        .where(and(eq(ledgerTransactions.walletId, wallet!.id), eq(ledgerTransactions.kind, 'hold')));
+      return {
+        stored: { available: wallet!.availableBalance, held: wallet!.heldBalance },
+        ledger: await ledgerBalances(db, wallet!.id),
+        sessions,
+        holds,
+      };
+    }
+
+    it('goes on serving when Redis goes away, without limits, says so, and limits again when it is back', async () => {
+      const redisProxy = await proxyTo(redisUrl!);
+      const backend = await instance({ redisUrl: redisProxy.urlThrough(redisUrl!) });
+      const { secret } = await organizationWithKey(3);
+      const wallet = () => backend.app.inject({ method: 'GET', url: '/v1/wallet', headers: { 'x-service-api-key': secret } });
+      const failures = async () => {
+        const metrics = await backend.app.inject({ method: 'GET', url: '/metrics' });
+        return Number(/^redis_failures_total (\d+)/m.exec(metrics.body)?.[1] ?? 0);
+      };
+
+      expect([(await wallet()).statusCode, (await wallet()).statusCode, (await wallet()).statusCode]).toEqual([200, 200, 200]);
+      expect((await wallet()).statusCode).toBe(429);
+
+      await redisProxy.cut();
+      const during = await Promise.all(Array.from({ length: 5 }, () => wallet()));
+      expect(during.map((response) => response.statusCode)).toEqual([200, 200, 200, 200, 200]);
+      expect(await failures()).toBeGreaterThanOrEqual(5);
+      const ready = await backend.app.inject({ method: 'GET', url: '/readyz' });
+      expect(ready.statusCode).toBe(503);
+      expect(ready.json()).toMatchObject({ success: false, code: 'service_unavailable' });
+
+      await redisProxy.restore();
+      // The client reconnects on its own; the window's count was kept in Redis.
+      await eventually(async () => (await wallet()).statusCode === 429);
+    });
+
+    it('answers 503 envelopes while PostgreSQL is away, writes no half a movement, and recovers on its own', async () => {
+      const databaseProxy = await proxyTo(url);
+      const backend = await instance({ databaseUrl: databaseProxy.urlThrough(url) });
+      const { organizationId, secret } = await organizationWithKey();
+      const create = (index: number) => createSession(backend, secret, { type: 'kyc', externalEndUserId: `outage-${index}` });
+
+      const before = await Promise.all(Array.from({ length: 10 }, (_, index) => create(index)));
+      expect(before.map((response) => response.statusCode)).toEqual(Array(10).fill(201));
+
+      // Cut while a wave of creations is in flight: each either committed before the cut or left nothing.
+      const wave = Promise.all(Array.from({ length: 60 }, (_, index) => create(100 + index)));
+      await eventually(async () => {
+        const [row] = await db
+          .select({ created: count() })
+          .from(verificationSessions)
+          .where(and(eq(verificationSessions.organizationId, organizationId), like(verificationSessions.externalEndUserId, 'outage-1%')));
+        return (row?.created ?? 0) > 0;
+      }, 10_000, 1);
+      await databaseProxy.cut();
+      const cutWave = await wave;
+      const during = await Promise.all(Array.from({ length: 5 }, (_, index) => create(200 + index)));
+      for (const response of [...cutWave, ...during]) {
+        expect([201, 503]).toContain(response.statusCode);
+        if (response.statusCode === 503) {
+          expect(response.json()).toEqual({ ...ENVELOPE, code: 'service_unavailable' });
+          expect(response.headers['retry-after']).toBe('5');
+        }
+      }
+      expect(during.map((response) => response.statusCode)).toEqual(Array(5).fill(503));
+
+      await databaseProxy.restore();
+      await eventually(async () => (await create(300)).statusCode === 201);
+
+      const money = await moneyOf(organizationId);
+      expect(money.ledger).toEqual(money.stored);
+      expect(money.holds).toHaveLength(money.sessions.length);
+      expect(money.stored.held).toBe(KYC_PRICE * money.sessions.length);
+      expect(money.stored.available + money.stored.held).toBe(10_000);
+      const created = [...before, ...cutWave].filter((response) => response.statusCode === 201).length;
+      expect(money.sessions.length).toBe(created + 1);
+    });
+
+    it('lets a retry succeed exactly once after an instance died holding the idempotency key', async () => {
+      const databaseProxy = await proxyTo(url);
+      const dying = await instance({ databaseUrl: databaseProxy.urlThrough(url) });
+      let clock = Date.now();
+      const survivor = await instance({ now: () => new Date(clock) });
+      const { organizationId, secret } = await organizationWithKey();
+      const key = randomUUID();
+      const body = { type: 'kyc', externalEndUserId: 'killed-mid-request' };
+
+      // The instance claims the key, then dies just as it sends the session's INSERT.
+      const killedAt = databaseProxy.freezeWhen('insert into "verification_sessions"');
+      const lost = createSession(dying, secret, body, key).catch(() => undefined);
+      await killedAt;
+      await databaseProxy.cut();
+      await dying.kill();
+      await lost;
+
+      const early = await createSession(survivor, secret, body, key);
+      expect(early.statusCode).toBe(409);
+      expect(early.json()).toMatchObject({ ...ENVELOPE, code: 'idempotency_key_in_use' });
+      expect(Number(early.headers['retry-after'])).toBeGreaterThan(0);
+
+      clock += 61_000; // the dead owner's lock has expired
+      const retried = await createSession(survivor, secret, body, key);
+      expect(retried.statusCode).toBe(201);
+      const replayed = await createSession(survivor, secret, body, key);
+      expect(replayed.statusCode).toBe(201);
+      expect(replayed.headers['idempotent-replayed']).toBe('true');
+      expect(replayed.json()).toEqual(retried.json());
+
+      const money = await moneyOf(organizationId);
+      expect(money.sessions).toHaveLength(1);
+      expect(money.holds).toHaveLength(1);
+      expect(money.ledger).toEqual(money.stored);
+    });
+
+    it('delivers a callback after the instance delivering it died, under the same webhook-id', async () => {
+      const received: Array<{ headers: IncomingHttpHeaders; body: string }> = [];
+      let firstArrived: () => void = () => undefined;
+      const firstDelivery = new Promise<void>((resolve) => (firstArrived = resolve));
+      const receiver: Server = createServer((request, response) => {
+        let body = '';
+        request.on('data', (chunk: Buffer) => (body += chunk.toString()));
+        request.on('end', () => {
+          received.push({ headers: request.headers, body });
+          firstArrived();
+          response.writeHead(204).end();
+        });
+      });
+      await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+      toClose.push(() => new Promise((resolve) => receiver.close(() => resolve())));
+      const callbackUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+
+      const { organizationId, secret } = await organizationWithKey();
+      const delivering = { WEBHOOK_DELIVERY_ENABLED: 'true', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_DELIVERY_INTERVAL_MS: '20' };
+      const databaseProxy = await proxyTo(url);
+      const dying = await instance({ databaseUrl: databaseProxy.urlThrough(url), env: delivering });
+      const created = await createSession(dying, secret, { type: 'kyc', externalEndUserId: 'callback-kill', callbackUrl });
+      expect(created.statusCode).toBe(201);
+
+      // The callback reaches the customer, and the instance dies before it can record that.
+      await firstDelivery;
+      await databaseProxy.cut();
+      await dying.kill();
+      const [event] = await db.select().from(webhookEvents).where(eq(webhookEvents.organizationId, organizationId));
+      expect(event?.status).not.toBe('delivered');
+
+      // A restarted instance, once the dead one's lease is over, delivers it again and records it once.
+      let clock = Date.now() + 61_000;
+      await instance({ env: delivering, now: () => new Date((clock += 10)) });
+      const delivered = await eventually(async () => {
+        const [row] = await db.select().from(webhookEvents).where(eq(webhookEvents.id, event!.id));
+        return row?.status === 'delivered' ? row : undefined;
+      });
+      expect(delivered.id).toBe(event!.id);
+      const successes = await db
+        .select()
+        .from(webhookDeliveryAttempts)
+        .where(and(eq(webhookDeliveryAttempts.eventId, event!.id), between(webhookDeliveryAttempts.responseStatus, 200, 299)));
+      expect(successes).toHaveLength(1);
+      // At least once for the customer, deduplicated by the webhook-id both deliveries carry.
+      expect(received.length).toBeGreaterThanOrEqual(2);
+      expect(new Set(received.map((delivery) => delivery.headers['webhook-id']))).toEqual(new Set([event!.id]));
+    });
+  },
+);
