@@ -17,6 +17,8 @@ WORKDIR /repo
 
 # Dependencies first, from the lockfile alone, so this layer is reused until pnpm-lock.yaml changes.
 COPY package.json pnpm-lock.yaml pnpm-workspace.yaml ./
+# Dependency patches (pnpm-workspace.yaml patchedDependencies) are part of what the lockfile installs.
+COPY patches ./patches
 RUN corepack pnpm fetch --frozen-lockfile
 
 COPY . .
