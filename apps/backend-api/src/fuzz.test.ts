@@ -5,7 +5,7 @@ import {
   envelopeProblem,
   type FuzzRequest,
   fuzzRunSettings,
-  recordRoutes,
+  routesUnderTest,
   requestsForRoutes,
   type RouteUnderTest,
   toInjectOptions,
@@ -32,16 +32,12 @@ const clock = testClock();
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  let recorded: RouteUnderTest[] = [];
   app = await buildTestApp(database, {
     now: clock.now,
     // The default test limit is already out of reach; keep it so whatever the fixture says.
     env: { RATE_LIMIT_PER_MINUTE: '100000000' },
-    setup: (built) => {
-      recorded = recordRoutes(built);
-    },
   });
-  routes = recorded.filter((route) => !isDocumentation(route));
+  routes = routesUnderTest(app).filter((route) => !isDocumentation(route));
 
   const { db } = database;
   const organization = await createTestOrganization(db, 'Fuzzed');

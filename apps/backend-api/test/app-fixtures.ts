@@ -57,11 +57,7 @@ export type TestClock = ReturnType<typeof testClock>;
  */
 export async function buildTestApp(
   database: DatabaseHandle,
-  {
-    now,
-    env = {},
-    setup,
-  }: { now?: () => Date; env?: NodeJS.ProcessEnv; /** Runs before ready(), e.g. to record routes. */ setup?: (app: BackendApp) => void } = {},
+  { now, env = {} }: { now?: () => Date; env?: NodeJS.ProcessEnv } = {},
 ): Promise<BackendApp> {
   const app = buildApp(
     { database, ...(now === undefined ? {} : { now }) },
@@ -74,7 +70,6 @@ export async function buildTestApp(
       ...env,
     }),
   );
-  setup?.(app);
   await app.ready();
   return app;
 }

@@ -5,7 +5,7 @@ import {
   type FuzzRequest,
   fuzzRunSettings,
   hostileJson,
-  recordRoutes,
+  routesUnderTest,
   requestsForRoutes,
   type RouteUnderTest,
   toInjectOptions,
@@ -38,7 +38,6 @@ let requests: fc.Arbitrary<FuzzRequest>;
 beforeAll(async () => {
   paystack = await startFakePaystack();
   daraja = await startFakeDaraja();
-  let recorded: RouteUnderTest[] = [];
   t = await createTestApp({
     env: {
       // Providers configured (against local fakes) so their callback routes exist and payments get answers.
@@ -51,11 +50,8 @@ beforeAll(async () => {
       // One user sends every request: the limit must not be what answers.
       RATE_LIMIT_PER_MINUTE: '100000000',
     },
-    setup: (app) => {
-      recorded = recordRoutes(app);
-    },
   });
-  routes = recorded.filter((route) => !isDocumentation(route));
+  routes = routesUnderTest(t.app).filter((route) => !isDocumentation(route));
 
   const { db } = t;
   await insertUser(db, { id: MEMBER_ID });
@@ -206,15 +202,11 @@ describe('fuzzing the routes that exist only with the sandbox providers', () => 
   let sandboxRequests: fc.Arbitrary<FuzzRequest>;
 
   beforeAll(async () => {
-    let recorded: RouteUnderTest[] = [];
     sandbox = await createTestApp({
       env: { PAYMENT_RECONCILE_INTERVAL_MS: '0', RENEWAL_INTERVAL_MS: '0', RATE_LIMIT_PER_MINUTE: '100000000' },
-      setup: (app) => {
-        recorded = recordRoutes(app);
-      },
     });
     const withProviders = new Set(routes.map(routeName));
-    sandboxRoutes = recorded.filter((route) => !isDocumentation(route) && !withProviders.has(routeName(route)));
+    sandboxRoutes = routesUnderTest(sandbox.app).filter((route) => !isDocumentation(route) && !withProviders.has(routeName(route)));
 
     await insertUser(sandbox.db, { id: MEMBER_ID });
     const organizationId = await insertOrganization(sandbox.db, { members: [{ userId: MEMBER_ID, role: 'owner' }] });

@@ -6,6 +6,9 @@ export interface RegisteredRoute {
   url: string;
   /** Left out of /openapi.json on purpose (`schema.hide`). */
   hidden: boolean;
+  /** The route's input schemas, as declared. */
+  schema: { body?: unknown; querystring?: unknown; params?: unknown; headers?: unknown };
+  config: Record<string, unknown>;
 }
 
 declare module 'fastify' {
@@ -21,8 +24,15 @@ export function recordRouteInventory(app: FastifyInstance): void {
   app.decorate('registeredRoutes', routes);
   app.addHook('onRoute', (route: RouteOptions) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
+    const schema = (route.schema ?? {}) as Record<string, unknown>;
     for (const method of methods) {
-      routes.push({ method, url: route.url, hidden: route.schema?.hide === true });
+      routes.push({
+        method,
+        url: route.url,
+        hidden: schema['hide'] === true,
+        schema: { body: schema['body'], querystring: schema['querystring'], params: schema['params'], headers: schema['headers'] },
+        config: (route.config ?? {}) as Record<string, unknown>,
+      });
     }
   });
 }

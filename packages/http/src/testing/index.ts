@@ -1,6 +1,6 @@
 export { envelopeProblem } from './envelope.js';
 export { deeplyNested, hostileJson, hostileKeys, hostileNumbers, hostileStrings, malformedJsonText, pollutingKeys, pollutingObjects } from './hostile-values.js';
 export { type FuzzRequest, type FuzzRequestOptions, requestsFor, requestsForRoutes, toInjectOptions } from './requests.js';
-export { recordRoutes, type RouteUnderTest } from './routes.js';
+export { routesUnderTest, type RouteUnderTest } from './routes.js';
 export { fuzzRunSettings } from './run-settings.js';
 export { type JsonSchema, type SchemaLookup, valuesOf } from './schema-values.js';
