@@ -12,7 +12,6 @@ import {
   mailSubscriptions,
   memberships,
   organizations,
-  paymentMethods,
   payments,
   queryRows,
   topUpWallet,
@@ -25,6 +24,7 @@ import { signAccessToken } from '@platform/main-api';
 import { eq, sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertMonthlySubscription, insertSandboxCard } from './fixtures.js';
 import { type Fleet, startFleet, TOKEN_AUDIENCE, TOKEN_ISSUER, urlOfDatabase } from './instances.js';
 
 // Money invariants under load: thousands of random operations run concurrently against two instances of each
@@ -130,39 +130,11 @@ describe.skipIf(!databaseUrl || !redisUrl)(
         topUpWallet(tx, { organizationId: id, environment: 'live' }, { amount: SEED_FUNDS, reference: `seed:${id}` }),
       );
       const { secret } = await createApiKey(db, { organizationId: id, environment: 'live', rateLimitPerMinute: 1_000_000 });
-      const [card] = await db
-        .insert(paymentMethods)
-        .values({
-          organizationId: id,
-          type: 'card',
-          provider: 'sandbox',
-          fingerprint: `SIG_${randomUUID()}`,
-          authorizationCode: `AUTH_${randomUUID().slice(0, 8)}`,
-          customerEmail: 'billing@example.com',
-          brand: 'visa',
-          last4: '4081',
-          expMonth: 12,
-          expYear: 2040,
-        })
-        .returning({ id: paymentMethods.id });
-      // A monthly core subscription in the middle of its period, anchored on a day every month has.
-      const start = new Date(Date.now() - 10 * DAY);
-      const anchor = new Date(Date.UTC(start.getUTCFullYear(), start.getUTCMonth(), Math.min(start.getUTCDate(), 28)));
-      const end = new Date(Date.UTC(anchor.getUTCFullYear(), anchor.getUTCMonth() + 1, anchor.getUTCDate()));
-      await db.insert(mailSubscriptions).values({
-        organizationId: id,
-        plan: 'core',
-        seats: 5,
-        billingCycle: 'monthly',
-        status: 'active',
-        billingAnchor: anchor.toISOString().slice(0, 10),
-        currentPeriodStart: anchor,
-        currentPeriodEnd: end,
-        renewalDueAt: end,
-        paymentMethodId: card!.id,
-      });
+      const cardId = await insertSandboxCard(db, id);
+      // A monthly core subscription in the middle of its period.
+      await insertMonthlySubscription(db, id, cardId, 10);
       const token = await signAccessToken({ secret: fleet.jwtSecret, issuer: TOKEN_ISSUER, audience: TOKEN_AUDIENCE, subject: userId });
-      return { id, token, apiKey: secret, cardId: card!.id, sessions: [] };
+      return { id, token, apiKey: secret, cardId, sessions: [] };
     }
 
     const mainRequest = (target: Organization, on: 0 | 1, method: 'POST', url: string, body: object, key: string) =>
@@ -261,6 +233,8 @@ describe.skipIf(!databaseUrl || !redisUrl)(
         const answers = await Promise.all(schedule.slice(start, start + CONCURRENCY).map(run));
         for (const status of answers.flat()) statuses.set(status, (statuses.get(status) ?? 0) + 1);
       }
+      // The books are read at rest: the expiring instance stops first.
+      await expirer.close();
       const serverErrors = [...statuses].filter(([status]) => status >= 500);
       expect(serverErrors, `seed ${SEED}: ${JSON.stringify([...statuses])}`).toEqual([]);
       // The run did move money: payments, holds, releases and subscription changes all happened.
@@ -364,10 +338,11 @@ async function startExpiringInstance(url: string): Promise<{ close(): Promise<vo
     }),
   );
   await app.ready();
+  let closed: Promise<void> | undefined;
   return {
-    async close() {
-      await app.close();
-      await database.close();
+    close() {
+      closed ??= app.close().then(() => database.close());
+      return closed;
     },
   };
 }

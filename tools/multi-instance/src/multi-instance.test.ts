@@ -10,7 +10,6 @@ import {
   ledgerTransactions,
   mailSubscriptions,
   organizations,
-  paymentMethods,
   payments,
   topUpWallet,
   users,
@@ -23,6 +22,7 @@ import { signAccessToken } from '@platform/main-api';
 import { and, eq, inArray } from 'drizzle-orm';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertMonthlySubscription, insertSandboxCard } from './fixtures.js';
 import { type Fleet, startFleet, TOKEN_AUDIENCE, TOKEN_ISSUER, urlOfDatabase } from './instances.js';
 
 // Two instances of each service, built as server.ts builds them, each with its own database pool and Redis
@@ -31,7 +31,6 @@ import { type Fleet, startFleet, TOKEN_AUDIENCE, TOKEN_ISSUER, urlOfDatabase } f
 const MAIN_RATE_LIMIT = 6;
 const KEY_RATE_LIMIT = 8;
 const KYC_PRICE = 50;
-const DAY = 24 * 60 * 60 * 1000;
 
 const databaseUrl = process.env.DATABASE_URL;
 const redisUrl = process.env.REDIS_URL;
@@ -235,45 +234,11 @@ describe.skipIf(!databaseUrl || !redisUrl)(
   },
 );
 
-/** An organization whose core subscription's first monthly period ended yesterday, with a saved sandbox card. */
+/** An organization whose core subscription's first monthly period has ended, with a saved sandbox card. */
 async function dueSubscriptionWithCard(db: Database): Promise<string> {
   const [organization] = await db.insert(organizations).values({ name: `Renewing ${randomUUID().slice(0, 8)}` }).returning();
   const organizationId = organization!.id;
-  const [card] = await db
-    .insert(paymentMethods)
-    .values({
-      organizationId,
-      type: 'card',
-      provider: 'sandbox',
-      fingerprint: `SIG_${randomUUID()}`,
-      authorizationCode: `AUTH_${randomUUID().slice(0, 8)}`,
-      customerEmail: 'billing@example.com',
-      brand: 'visa',
-      last4: '4081',
-      expMonth: 12,
-      expYear: 2040,
-    })
-    .returning({ id: paymentMethods.id });
-  // Anchored on a day every month has, so the period is exactly one calendar month of whole UTC days.
-  const start = new Date(Date.now() - 40 * DAY);
-  const anchor = new Date(Date.UTC(start.getUTCFullYear(), start.getUTCMonth(), Math.min(start.getUTCDate(), 28)));
-  const end = new Date(Date.UTC(anchor.getUTCFullYear(), anchor.getUTCMonth() + 1, anchor.getUTCDate()));
-  const [subscription] = await db
-    .insert(mailSubscriptions)
-    .values({
-      organizationId,
-      plan: 'core',
-      seats: 5,
-      billingCycle: 'monthly',
-      status: 'active',
-      billingAnchor: anchor.toISOString().slice(0, 10),
-      currentPeriodStart: anchor,
-      currentPeriodEnd: end,
-      renewalDueAt: end,
-      paymentMethodId: card!.id,
-    })
-    .returning({ id: mailSubscriptions.id });
-  return subscription!.id;
+  return insertMonthlySubscription(db, organizationId, await insertSandboxCard(db, organizationId), 40);
 }
 
 interface CallbackReceiver {
