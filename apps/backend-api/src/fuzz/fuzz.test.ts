@@ -1,0 +1,83 @@
+import { createApiKey, type DatabaseHandle, driveFolders, revokeApiKey } from '@platform/db';
+import { createTestDatabase } from '@platform/db/testing';
+import { type FuzzRequest, fuzzRunSettings, requestsForRoutes, type RouteUnderTest, routesUnderTest } from '@platform/http/testing';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, createTestOrganization, testClock } from '../../test/app-fixtures.js';
+import { createdSessionId, fundWallet } from '../../test/verification-fixtures.js';
+import type { BackendApp } from '../app.js';
+import { API_KEY_HEADER } from '../plugins/api-key-authentication.js';
+import { checkAnswers } from './check-answers.js';
+import { apiKeyCredentials, idempotencyHeaders } from './headers.js';
+import { isDocumentation, routeName } from './route-kinds.js';
+
+// Every route backend-api registers gets generated requests (valid-looking and hostile bodies, queries, headers
+// and path parameters, with a live or test key, another organization's, a revoked or made-up one, or none).
+// None may answer 5xx, every error answer is the envelope, and a refused request (4xx) changes no row.
+
+const { seed, numRuns } = fuzzRunSettings({ seed: 20_261_124, numRuns: 3_000 });
+
+let database: DatabaseHandle;
+let app: BackendApp;
+let routes: RouteUnderTest[];
+let requests: fc.Arbitrary<FuzzRequest>;
+// A clock that stands still: a key's lastUsedAt is then written once (below) and never again during the run.
+const clock = testClock();
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  app = await buildTestApp(database, {
+    now: clock.now,
+    // Two keys send every request: the limit must not be what answers, whatever the fixture's default.
+    env: { RATE_LIMIT_PER_MINUTE: '100000000' },
+  });
+  routes = routesUnderTest(app).filter((route) => !isDocumentation(route));
+
+  const { db } = database;
+  const organization = await createTestOrganization(db, 'Fuzzed');
+  const other = await createTestOrganization(db, 'Other');
+  const revoked = await createApiKey(db, { organizationId: organization.id, environment: 'live', name: 'Revoked' });
+  await revokeApiKey(db, { organizationId: organization.id, id: revoked.id });
+  await fundWallet(db, organization.id, 'live', 1_000_000);
+  await fundWallet(db, organization.id, 'test', 1_000_000);
+  const sessionId = await createdSessionId(app, organization.testKey);
+  const [folder] = await db.insert(driveFolders).values({ organizationId: organization.id, environment: 'test', name: 'Seeded' }).returning();
+  // Each key's first use records lastUsedAt; do it now, so the fuzzed requests find it already set.
+  for (const key of [organization.liveKey, organization.testKey, other.liveKey]) {
+    await app.inject({ method: 'GET', url: '/v1/wallet', headers: { [API_KEY_HEADER]: key } });
+  }
+
+  requests = requestsForRoutes(routes, {
+    lookup: (id) => app.getSchema(id) as Record<string, unknown> | undefined,
+    credentials: apiKeyCredentials({ live: organization.liveKey, test: organization.testKey, otherOrganization: other.liveKey, revoked: revoked.secret }),
+    headers: idempotencyHeaders(),
+    bodyExamples: {
+      'POST /v1/verify/sessions': fc.record(
+        {
+          type: fc.constantFrom('kyc', 'kyb'),
+          externalEndUserId: fc.string({ minLength: 1, maxLength: 300 }),
+          appName: fc.string({ maxLength: 300 }),
+          callbackUrl: fc.constantFrom('https://hooks.example.com/kyc', 'http://127.0.0.1/x', 'https://user:pass@example.com/', 'ftp://example.com'),
+        },
+        { requiredKeys: ['type', 'externalEndUserId'] },
+      ),
+      'POST /v1/drive/folders': fc.record({ name: fc.string({ maxLength: 300 }), parentId: fc.constantFrom(folder!.id, '00000000-0000-4000-8000-000000000000') }, { requiredKeys: ['name'] }),
+    },
+    pathValues: { id: fc.constantFrom(sessionId, folder!.id) },
+  });
+});
+
+afterAll(async () => {
+  await app?.close();
+  await database?.close();
+});
+
+describe('fuzzing every backend-api route', () => {
+  it('finds the routes to fuzz', () => {
+    expect(routes.map(routeName)).toEqual(expect.arrayContaining(['POST /v1/verify/sessions', 'POST /v1/drive/folders', 'GET /session/:id']));
+  });
+
+  it('never answers 5xx, answers errors with the envelope, and changes no row when it refuses', async () => {
+    await checkAnswers(app, database, requests, { seed, numRuns });
+  });
+});

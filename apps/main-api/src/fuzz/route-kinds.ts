@@ -1,0 +1,30 @@
+import type { FuzzRequest, RouteUnderTest } from '@platform/http/testing';
+import { FAKE_DARAJA } from '../../test/fake-daraja.js';
+import { MPESA_CALLBACK_PATH } from '../modules/billing/providers/daraja/callback-routes.js';
+import { PAYSTACK_WEBHOOK_PATH } from '../modules/billing/providers/paystack/webhook-routes.js';
+
+export function routeName(route: RouteUnderTest): string {
+  return `${route.method} ${route.url}`;
+}
+
+/** The API documentation is served by a plugin, not by the service's handlers. */
+export function isDocumentation(route: RouteUnderTest): boolean {
+  return route.url === '/docs' || route.url.startsWith('/docs/') || route.url === '/openapi.json' || route.url === '*';
+}
+
+/** Pages for a payer's browser answer their errors as HTML pages, not the envelope. */
+const browserPages = new Set([
+  'GET /v1/billing/checkout/complete',
+  'GET /v1/billing/sandbox/checkout/:reference',
+  'POST /v1/billing/sandbox/checkout/:reference',
+]);
+
+export function isBrowserPage(request: FuzzRequest, contentType: unknown): boolean {
+  return browserPages.has(request.route) && String(contentType).startsWith('text/html');
+}
+
+/** A provider callback nobody could have sent legitimately: an unsigned Paystack event or the wrong M-Pesa token. */
+export function isForgedCallback(request: FuzzRequest): boolean {
+  if (request.route === `POST ${PAYSTACK_WEBHOOK_PATH}`) return true;
+  return request.url.startsWith(`${MPESA_CALLBACK_PATH}/`) && !request.url.startsWith(`${MPESA_CALLBACK_PATH}/${FAKE_DARAJA.callbackToken}`);
+}
