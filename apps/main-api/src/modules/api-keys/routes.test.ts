@@ -143,6 +143,26 @@ describe('POST /v1/api-keys', () => {
     expect(listed.json().data.apiKeys[0]).not.toHaveProperty('secret');
   });
 
+  it('answers no stored hash or internal column in the JSON of create, list and revoke', async () => {
+    // Internal columns of api_keys (and their snake_case spellings) that no answer may carry.
+    const forbidden = ['secretHash', 'secret_hash', 'hash', 'organizationId', 'organization_id'];
+    const created = await create({ environment: 'live' });
+    const listed = await list();
+    const revoked = await revoke(created.json().data.id);
+    const keys = new Set<string>();
+    const collect = (value: unknown): void => {
+      if (Array.isArray(value)) value.forEach(collect);
+      else if (value && typeof value === 'object')
+        for (const [key, inner] of Object.entries(value)) {
+          keys.add(key);
+          collect(inner);
+        }
+    };
+    for (const response of [created, listed, revoked]) if (response.body) collect(response.json());
+    expect(keys.size).toBeGreaterThan(3);
+    expect(forbidden.filter((key) => keys.has(key))).toEqual([]);
+  });
+
   it.each<[string, unknown, string]>([
     ['no body', undefined, '/'],
     ['no environment', { name: 'x' }, '/environment'],
