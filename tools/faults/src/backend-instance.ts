@@ -24,7 +24,7 @@ export interface BackendInstanceOptions {
 const KILL_WAIT_MS = 2_000;
 
 export async function startBackendInstance(options: BackendInstanceOptions): Promise<BackendInstance> {
-  const database = await createDatabase({ url: options.databaseUrl, maxConnections: 4 });
+  const database = await createDatabase({ url: options.databaseUrl, maxConnections: 2 });
   const redis = createRedisClient(options.redisUrl);
   await redis.connect().catch(() => undefined);
   const app = buildApp(

@@ -197,8 +197,9 @@ describe.skipIf(!databaseUrl || !redisUrl)(
     it('lets a retry succeed exactly once after an instance died holding the idempotency key', async () => {
       const databaseProxy = await proxyTo(url);
       const dying = await instance({ databaseUrl: databaseProxy.urlThrough(url) });
-      let clock = Date.now();
-      const survivor = await instance({ now: () => new Date(clock) });
+      // The survivor runs on real time until the test moves its clock past the dead owner's lock.
+      let movedTo: number | undefined;
+      const survivor = await instance({ now: () => new Date(movedTo ?? Date.now()) });
       const { organizationId, secret } = await organizationWithKey();
       const key = randomUUID();
       const body = { type: 'kyc', externalEndUserId: 'killed-mid-request' };
@@ -216,7 +217,7 @@ describe.skipIf(!databaseUrl || !redisUrl)(
       expect(early.json()).toMatchObject({ ...ENVELOPE, code: 'idempotency_key_in_use' });
       expect(Number(early.headers['retry-after'])).toBeGreaterThan(0);
 
-      clock += 61_000; // the dead owner's lock has expired
+      movedTo = Date.now() + 61_000; // the dead owner's lock (taken moments ago) has expired
       const retried = await createSession(survivor, secret, body, key);
       expect(retried.statusCode).toBe(201);
       const replayed = await createSession(survivor, secret, body, key);

@@ -26,6 +26,8 @@ export interface FleetOptions {
   redisUrl: string;
   mainEnv?: NodeJS.ProcessEnv;
   backendEnv?: NodeJS.ProcessEnv;
+  /** Each instance's pool; small, because CI runs every suite on one PostgreSQL (100 connections). Default 3. */
+  maxConnections?: number;
 }
 
 /** The connection URL of the database `handle` is connected to, built from `serverUrl` (its server). */
@@ -43,7 +45,7 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
   const resources: Array<{ database: DatabaseHandle; redis: Redis }> = [];
 
   const connect = async () => {
-    const database = await createDatabase({ url: options.databaseUrl, maxConnections: 5 });
+    const database = await createDatabase({ url: options.databaseUrl, maxConnections: options.maxConnections ?? 3 });
     const redis = createRedisClient(options.redisUrl);
     await redis.connect();
     resources.push({ database, redis });

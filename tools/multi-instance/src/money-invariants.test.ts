@@ -110,6 +110,7 @@ describe.skipIf(!databaseUrl || !redisUrl)(
         // One sandbox checkout secret, so a checkout page served by one instance is confirmed on either.
         mainEnv: { RATE_LIMIT_PER_MINUTE: '1000000', RENEWAL_INTERVAL_MS: '0', SANDBOX_CHECKOUT_SECRET: HOSTED_PAGE_SECRET },
         backendEnv: { WEBHOOK_DELIVERY_ENABLED: 'false', HOSTED_PAGE_LIVE_SANDBOX: 'true', HOSTED_PAGE_SECRET },
+        maxConnections: 2,
       });
       expirer = await startExpiringInstance(await urlOfDatabase(database, databaseUrl!));
       for (let index = 0; index < ORGANIZATIONS; index += 1) orgs.push(await organization(index));
