@@ -38,6 +38,7 @@ const redisUrl = process.env.REDIS_URL;
 const SEED = Number(process.env.MONEY_SEED ?? 20261124);
 const OPERATIONS = Number(process.env.MONEY_OPS ?? 2_000);
 const CONCURRENCY = 40;
+const OPERATION_DEADLINE_MS = 60_000;
 const ORGANIZATIONS = 3;
 const SEED_FUNDS = 2_000;
 const DAY = 24 * 60 * 60 * 1000;
@@ -227,11 +228,24 @@ describe.skipIf(!databaseUrl || !redisUrl)(
       }
     }
 
+    /** run(), failing with the operation's description if it has not finished in time (instead of a silent hang). */
+    async function withDeadline(op: Operation): Promise<number[]> {
+      let timer: NodeJS.Timeout | undefined;
+      const deadline = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`seed ${SEED}: unfinished after ${OPERATION_DEADLINE_MS} ms: ${JSON.stringify(op)}`)), OPERATION_DEADLINE_MS);
+      });
+      try {
+        return await Promise.race([run(op), deadline]);
+      } finally {
+        clearTimeout(timer);
+      }
+    }
+
     it('keeps every balance equal to its ledger, resolves no hold twice and applies no payment twice', async () => {
       const schedule = fc.sample(fc.array(operation, { minLength: OPERATIONS, maxLength: OPERATIONS }), { seed: SEED, numRuns: 1 })[0]!;
       const statuses = new Map<number, number>();
       for (let start = 0; start < schedule.length; start += CONCURRENCY) {
-        const answers = await Promise.all(schedule.slice(start, start + CONCURRENCY).map(run));
+        const answers = await Promise.all(schedule.slice(start, start + CONCURRENCY).map(withDeadline));
         for (const status of answers.flat()) statuses.set(status, (statuses.get(status) ?? 0) + 1);
       }
       // The books are read at rest: the expiring instance stops first.
