@@ -1,5 +1,14 @@
 import { createApiKey, notifyUser } from '@platform/db';
-import { type FuzzRequest, fuzzRunSettings, requestsForRoutes, type RouteUnderTest, routesUnderTest } from '@platform/http/testing';
+import { tableChecksums } from '@platform/db/testing';
+import {
+  checkFuzzedAnswers,
+  type FuzzRequest,
+  type FuzzTarget,
+  fuzzRunSettings,
+  requestsForRoutes,
+  type RouteUnderTest,
+  routesUnderTest,
+} from '@platform/http/testing';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FAKE_DARAJA, fakeDarajaEnv, type FakeDaraja, startFakeDaraja } from '../../test/fake-daraja.js';
@@ -8,9 +17,8 @@ import { createTestApp, insertOrganization, insertUser, type TestApp, tokenFor }
 import { insertSavedCard, insertSubscription } from '../../test/subscription-fixtures.js';
 import { MPESA_CALLBACK_PATH } from '../modules/billing/providers/daraja/callback-routes.js';
 import { PAYSTACK_WEBHOOK_PATH } from '../modules/billing/providers/paystack/webhook-routes.js';
-import { checkAnswers } from './check-answers.js';
 import { bearerCredentials, organizationHeaders, signedPaystackEvents } from './headers.js';
-import { isDocumentation, routeName } from './route-kinds.js';
+import { isBrowserPage, isDocumentation, isForgedCallback, routeName } from './route-kinds.js';
 
 // Every route main-api registers gets generated requests (valid-looking and hostile bodies, queries, headers
 // and path parameters, as the seeded member, another user, or nobody). None may answer 5xx, every error answer
@@ -119,7 +127,7 @@ describe('fuzzing every main-api route', () => {
   });
 
   it('never answers 5xx, answers errors with the envelope, and changes no row when it refuses', async () => {
-    await checkAnswers(t, requests, { seed, numRuns });
+    await checkFuzzedAnswers(fuzzTarget(t), requests, { seed, numRuns });
   });
 });
 
@@ -164,6 +172,16 @@ describe('fuzzing the routes that exist only with the sandbox providers', () => 
   });
 
   it('never answers 5xx, answers errors with the envelope or an error page, and changes no row when it refuses', async () => {
-    await checkAnswers(sandbox, sandboxRequests, { seed, numRuns: Math.ceil(numRuns / 10) });
+    await checkFuzzedAnswers(fuzzTarget(sandbox), sandboxRequests, { seed, numRuns: Math.ceil(numRuns / 10) });
   });
 });
+
+/** The app under test, its tables as the stored state, HTML pages for the payer's browser, forged callbacks. */
+function fuzzTarget(target: TestApp): FuzzTarget {
+  return {
+    inject: target.app.inject.bind(target.app),
+    snapshot: () => tableChecksums(target.db),
+    isBrowserPage,
+    mustChangeNothing: isForgedCallback,
+  };
+}
