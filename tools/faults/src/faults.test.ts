@@ -84,18 +84,14 @@ describe.skipIf(!databaseUrl || !redisUrl)(
       return started;
     }
 
-    /** A fresh organization with a funded live wallet and a live key of its own. */
-    async function organizationWithKey(rateLimitPerMinute?: number) {
+    /** A fresh organization with a funded live wallet and a live key of its own (limited only when asked). */
+    async function organizationWithKey(rateLimitPerMinute = 100_000) {
       const [organization] = await db.insert(organizations).values({ name: `Faults ${randomUUID().slice(0, 8)}` }).returning();
       const organizationId = organization!.id;
       await db.transaction((tx) =>
         topUpWallet(tx, { organizationId, environment: 'live' }, { amount: 10_000, reference: `faults:${organizationId}` }),
       );
-      const key = await createApiKey(db, {
-        organizationId,
-        environment: 'live',
-        ...(rateLimitPerMinute === undefined ? {} : { rateLimitPerMinute }),
-      });
+      const key = await createApiKey(db, { organizationId, environment: 'live', rateLimitPerMinute });
       return { organizationId, secret: key.secret };
     }
 
