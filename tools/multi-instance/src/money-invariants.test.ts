@@ -39,6 +39,9 @@ const SEED = Number(process.env.MONEY_SEED ?? 20261124);
 const OPERATIONS = Number(process.env.MONEY_OPS ?? 2_000);
 const CONCURRENCY = 40;
 const OPERATION_DEADLINE_MS = 60_000;
+// The whole run's budget: ample for a loaded CI machine (about 15 s when it has the machine to itself). A hang
+// is caught sooner by the per-operation deadline, which names the operation.
+const RUN_BUDGET_MS = Math.max(120_000, OPERATIONS * 150);
 const ORGANIZATIONS = 3;
 const SEED_FUNDS = 2_000;
 const DAY = 24 * 60 * 60 * 1000;
@@ -336,7 +339,7 @@ describe.skipIf(!databaseUrl || !redisUrl)(
             group by ${creditBalanceEntries.reference}, ${creditBalanceEntries.reason} having count(*) > 1`,
       );
       expect(changeCharges).toEqual([]);
-    });
+    }, RUN_BUDGET_MS);
   },
 );
 
