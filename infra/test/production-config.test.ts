@@ -3,6 +3,8 @@
 import { createApiKey, organizations, topUpWallet } from '@platform/db';
 import { createTestDatabase } from '@platform/db/testing';
 import { describe, expect, it } from 'vitest';
+// The hosted page's own signer, so the posts below carry the token the page would put in its form.
+import { formTokenFor } from '../../apps/backend-api/src/modules/verification/hosted-page/form-token.js';
 import { productionEnvironment } from './manifest-environment.js';
 import { backendApi, mainApi } from './services.js';
 
@@ -29,41 +31,65 @@ describe('the production configuration', () => {
 
   it('runs backend-api without sandbox controls on live verification sessions', async () => {
     const environment = productionEnvironment(backendApi);
+    expect(environment.HOSTED_PAGE_LIVE_SANDBOX).toBe('false');
+    const formSecret = environment.HOSTED_PAGE_SECRET;
+    if (formSecret === undefined) throw new Error('the production environment sets no HOSTED_PAGE_SECRET');
     const database = await createTestDatabase();
     const app = backendApi.build(environment, database);
     try {
       await app.ready();
       const [organization] = await database.db.insert(organizations).values({ name: 'Production Check' }).returning();
       if (organization === undefined) throw new Error('no organization');
-      const { secret } = await createApiKey(database.db, { organizationId: organization.id, environment: 'live' });
-      await database.db.transaction((tx) =>
-        topUpWallet(tx, { organizationId: organization.id, environment: 'live' }, { amount: 1_000, reference: 'production-check' }),
-      );
-      const created = await app.inject({
-        method: 'POST',
-        url: '/v1/verify/sessions',
-        headers: { 'x-service-api-key': secret },
-        payload: { type: 'kyc', externalEndUserId: 'production-check' },
-      });
-      expect(created.statusCode).toBe(201);
-      const { sessionId } = created.json().data as { sessionId: string };
+      const createSession = async (environmentOfKey: 'live' | 'test') => {
+        const { secret } = await createApiKey(database.db, { organizationId: organization.id, environment: environmentOfKey });
+        await database.db.transaction((tx) =>
+          topUpWallet(
+            tx,
+            { organizationId: organization.id, environment: environmentOfKey },
+            { amount: 1_000, reference: `production-check:${environmentOfKey}` },
+          ),
+        );
+        const created = await app.inject({
+          method: 'POST',
+          url: '/v1/verify/sessions',
+          headers: { 'x-service-api-key': secret },
+          payload: { type: 'kyc', externalEndUserId: 'production-check' },
+        });
+        expect(created.statusCode).toBe(201);
+        const { sessionId } = created.json().data as { sessionId: string };
+        return { sessionId, secret };
+      };
+      // A form post as the page itself would send it: the token is valid (signed with the deployment's secret),
+      // so only the sandbox setting can refuse it.
+      const sandboxAction = (sessionId: string, action: string) =>
+        app.inject({
+          method: 'POST',
+          url: `/session/${sessionId}`,
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          payload: new URLSearchParams({ action, token: formTokenFor(formSecret, sessionId) }).toString(),
+        });
+      const statusOf = async (session: { sessionId: string; secret: string }) =>
+        (
+          await app.inject({
+            method: 'GET',
+            url: `/v1/verify/sessions/${session.sessionId}`,
+            headers: { 'x-service-api-key': session.secret },
+          })
+        ).json().data.status as string;
 
-      const page = await app.inject({ method: 'GET', url: `/session/${sessionId}` });
+      // The same post moves a test session, so the token is right and the app is the one under test.
+      const test = await createSession('test');
+      expect((await sandboxAction(test.sessionId, 'submit')).statusCode).toBe(303);
+      expect(await statusOf(test)).toBe('processing');
+
+      const live = await createSession('live');
+      const page = await app.inject({ method: 'GET', url: `/session/${live.sessionId}` });
       expect(page.statusCode).toBe(200);
       expect(page.body).not.toContain('Sandbox controls');
-      const action = await app.inject({
-        method: 'POST',
-        url: `/session/${sessionId}`,
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        payload: new URLSearchParams({ action: 'approve', token: 'x' }).toString(),
-      });
-      expect(action.statusCode).toBeLessThan(500);
-      const after = await app.inject({
-        method: 'GET',
-        url: `/v1/verify/sessions/${sessionId}`,
-        headers: { 'x-service-api-key': secret },
-      });
-      expect(after.json().data.status).toBe('pending');
+      for (const action of ['submit', 'approve', 'reject']) {
+        expect((await sandboxAction(live.sessionId, action)).statusCode).toBe(303);
+      }
+      expect(await statusOf(live)).toBe('pending');
     } finally {
       await app.close();
       await database.close();
