@@ -1,4 +1,6 @@
 import type { Database } from '@platform/db';
+import type { PgPreparedQuery, PreparedQueryConfig } from 'drizzle-orm/pg-core';
+import type { Query } from 'drizzle-orm';
 
 /**
  * One prepared query per database handle, built on first use. drizzle then builds the SQL once instead of
@@ -16,4 +18,26 @@ export function preparedPerDatabase<Query>(prepare: (db: Database) => Query): (d
     }
     return query;
   };
+}
+
+/** A built query whose SQL can be read: any drizzle select, insert, update or delete builder. */
+interface BuiltQuery {
+  toSQL(): Query;
+}
+
+/**
+ * Like a drizzle builder's `.prepare(name)`, but the driver's rows (arrays of cells, in select order) go
+ * through `toRow` instead of drizzle's generic per-cell mapping, which costs more than parsing the rows on a
+ * list endpoint (docs/benchmarks.md). The statement is still named and prepared on each pooled connection.
+ * Use it only where `toRow` is simple: the cells come as the driver parses them (text, booleans, numbers).
+ */
+export function prepareWithRowMapper<Row>(
+  db: Database,
+  name: string,
+  query: BuiltQuery,
+  toRow: (cells: unknown[]) => Row,
+): PgPreparedQuery<PreparedQueryConfig & { execute: Row[] }> {
+  return db._.session.prepareQuery<PreparedQueryConfig & { execute: Row[] }>(query.toSQL(), undefined, name, true, (rows) =>
+    rows.map(toRow),
+  );
 }

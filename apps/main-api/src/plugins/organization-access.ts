@@ -4,7 +4,7 @@ import { type TObject, Type } from '@sinclair/typebox';
 import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { preparedPerDatabase } from '../prepared-queries.js';
+import { preparedPerDatabase, prepareWithRowMapper } from '../prepared-queries.js';
 
 /** The organization a request acts for, after its membership was checked. */
 export interface OrganizationAccess {
@@ -44,15 +44,19 @@ export const OrganizationHeadersSchema = Type.Object({
 
 // Runs on every organization route: prepared once, so neither drizzle nor PostgreSQL plans it per request.
 const membershipOf = preparedPerDatabase((db) =>
-  db
-    .select({ id: organizations.id, role: memberships.role })
-    .from(memberships)
-    .innerJoin(organizations, eq(organizations.id, memberships.organizationId))
-    .where(
-      and(eq(memberships.userId, sql.placeholder('userId')), eq(memberships.organizationId, sql.placeholder('organizationId'))),
-    )
-    .limit(1)
-    .prepare('organization_membership_of_user'),
+  prepareWithRowMapper(
+    db,
+    'organization_membership_of_user',
+    db
+      .select({ id: organizations.id, role: memberships.role })
+      .from(memberships)
+      .innerJoin(organizations, eq(organizations.id, memberships.organizationId))
+      .where(
+        and(eq(memberships.userId, sql.placeholder('userId')), eq(memberships.organizationId, sql.placeholder('organizationId'))),
+      )
+      .limit(1),
+    (cells): OrganizationAccess => ({ id: cells[0] as string, role: cells[1] as OrganizationAccess['role'] }),
+  ),
 );
 
 /** The user's role in the organization, or null when the organization does not exist or the user is not in it. */

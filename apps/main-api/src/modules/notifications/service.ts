@@ -1,6 +1,6 @@
 import { type Database, notifications } from '@platform/db';
-import { and, count, desc, eq, isNull, sql } from 'drizzle-orm';
-import { preparedPerDatabase } from '../../prepared-queries.js';
+import { and, desc, eq, isNull, sql } from 'drizzle-orm';
+import { preparedPerDatabase, prepareWithRowMapper } from '../../prepared-queries.js';
 import type { NotificationView } from './schemas.js';
 
 /** How many notifications the list returns (spec section 8). */
@@ -8,33 +8,50 @@ export const NOTIFICATION_LIST_LIMIT = 50;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-// The rows come out of PostgreSQL in the answer's shape: turning each timestamp into a Date and back into
-// ISO text took more CPU than the query itself (docs/benchmarks.md). `to_char` with MS truncates to the
-// millisecond, as Date#toISOString does.
+// The rows come out of PostgreSQL in the answer's shape and are turned into objects by position: turning
+// each timestamp into a Date and back into ISO text, and drizzle's generic per-cell mapping, took more CPU
+// than the query itself (docs/benchmarks.md). `to_char` with MS truncates to the millisecond, as
+// Date#toISOString does.
 const newestOfUser = preparedPerDatabase((db) =>
-  db
-    .select({
-      id: notifications.id,
-      title: notifications.title,
-      message: notifications.message,
-      type: notifications.type,
-      isRead: sql<boolean>`${notifications.readAt} is not null`,
-      createdAt: sql<string>`to_char(${notifications.createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`,
-      actionUrl: notifications.actionUrl,
-    })
-    .from(notifications)
-    .where(eq(notifications.userId, sql.placeholder('userId')))
-    .orderBy(desc(notifications.createdAt), desc(notifications.id))
-    .limit(NOTIFICATION_LIST_LIMIT)
-    .prepare('notifications_newest_of_user'),
+  prepareWithRowMapper(
+    db,
+    'notifications_newest_of_user',
+    db
+      .select({
+        id: notifications.id,
+        title: notifications.title,
+        message: notifications.message,
+        type: notifications.type,
+        isRead: sql<boolean>`${notifications.readAt} is not null`,
+        createdAt: sql<string>`to_char(${notifications.createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`,
+        actionUrl: notifications.actionUrl,
+      })
+      .from(notifications)
+      .where(eq(notifications.userId, sql.placeholder('userId')))
+      .orderBy(desc(notifications.createdAt), desc(notifications.id))
+      .limit(NOTIFICATION_LIST_LIMIT),
+    (cells): NotificationView => ({
+      id: cells[0] as string,
+      title: cells[1] as string,
+      message: cells[2] as string,
+      type: cells[3] as NotificationView['type'],
+      isRead: cells[4] as boolean,
+      createdAt: cells[5] as string,
+      actionUrl: cells[6] as string | null,
+    }),
+  ),
 );
 
 const unreadCountOfUser = preparedPerDatabase((db) =>
-  db
-    .select({ unread: count() })
-    .from(notifications)
-    .where(and(eq(notifications.userId, sql.placeholder('userId')), isNull(notifications.readAt)))
-    .prepare('notifications_unread_count_of_user'),
+  prepareWithRowMapper(
+    db,
+    'notifications_unread_count_of_user',
+    db
+      .select({ unread: sql<number>`count(*)::int` })
+      .from(notifications)
+      .where(and(eq(notifications.userId, sql.placeholder('userId')), isNull(notifications.readAt))),
+    (cells) => cells[0] as number,
+  ),
 );
 
 /** The user's newest notifications and the count of all their unread ones (not only those listed). */
@@ -46,7 +63,7 @@ export async function listRecentNotifications(
     newestOfUser(db).execute({ userId }),
     unreadCountOfUser(db).execute({ userId }),
   ]);
-  return { notifications: rows, unreadCount: unread?.unread ?? 0 };
+  return { notifications: rows, unreadCount: unread ?? 0 };
 }
 
 /**

@@ -1,0 +1,50 @@
+import { type DatabaseHandle, notifications, users } from '@platform/db';
+import { createTestDatabase } from '@platform/db/testing';
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { prepareWithRowMapper } from './prepared-queries.js';
+
+// Runs on PGlite by default and on PostgreSQL (postgres.js) when DATABASE_URL is set: the two drivers must give
+// the mapper the same cells.
+describe('prepareWithRowMapper', () => {
+  let database: DatabaseHandle;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    await database.db.insert(users).values({ id: 'user_rows', email: 'rows@example.com' });
+    await database.db.insert(notifications).values([
+      { userId: 'user_rows', title: 'First', message: 'one', type: 'info', createdAt: new Date('2026-01-02T03:04:05.678Z') },
+      { userId: 'user_rows', title: 'Second', message: 'two', type: 'error', actionUrl: '/x', readAt: new Date() },
+    ]);
+  });
+  afterAll(async () => {
+    await database.close();
+  });
+
+  it('hands the mapper the cells in select order, parsed by the driver, with placeholders filled per call', async () => {
+    const { db } = database;
+    const query = prepareWithRowMapper(
+      db,
+      'test_rows_of_user',
+      db
+        .select({
+          title: notifications.title,
+          isRead: sql<boolean>`${notifications.readAt} is not null`,
+          actionUrl: notifications.actionUrl,
+          createdAt: sql<string>`to_char(${notifications.createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`,
+          count: sql<number>`(count(*) over ())::int`,
+        })
+        .from(notifications)
+        .where(eq(notifications.userId, sql.placeholder('userId')))
+        .orderBy(notifications.title),
+      (cells) => ({ cells }),
+    );
+
+    const rows = await query.execute({ userId: 'user_rows' });
+    expect(rows).toHaveLength(2);
+    expect(rows[0]!.cells).toEqual(['First', false, null, '2026-01-02T03:04:05.678Z', 2]);
+    expect(rows[1]!.cells.slice(0, 3)).toEqual(['Second', true, '/x']);
+    // The same prepared statement again, with another value for the placeholder.
+    expect(await query.execute({ userId: 'nobody' })).toEqual([]);
+  });
+});
