@@ -1,11 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import { type DatabaseHandle, mailSubscriptions, type Payment } from '@platform/db';
+import { type DatabaseHandle, mailSubscriptions, type Payment, payments } from '@platform/db';
 import { createTestDatabase } from '@platform/db/testing';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { liveBalance } from '../../../../test/billing-fixtures.js';
+import { type BillingTestApp, liveBalance, PAYER_ID, startBillingApp } from '../../../../test/billing-fixtures.js';
 import { insertOrganization, insertUser } from '../../../../test/helpers.js';
-import { creditBalanceOf, insertSavedCard, titlesNotified } from '../../../../test/subscription-fixtures.js';
+import {
+  clearBilling,
+  creditBalanceOf,
+  insertSavedCard,
+  insertSubscription,
+  subscriptionOf as storedSubscriptionOf,
+  titlesNotified,
+} from '../../../../test/subscription-fixtures.js';
 import { newPaymentReference } from '../payments/reference.js';
 import { activatePurchasedSubscription } from './purchase.js';
 
@@ -112,5 +119,81 @@ describe('activatePurchasedSubscription (a paid mail subscription purchase)', ()
     const card = await insertSavedCard(database.db, organizationId);
     await activate(paidPurchase(new Date('2024-05-01T00:00:00.000Z'), { paymentMethodId: card }));
     expect((await subscriptionOf())?.paymentMethodId).toBe(card);
+  });
+});
+
+describe('POST /v1/billing/pay buying a mail subscription when the last one was canceled', () => {
+  let t: BillingTestApp;
+
+  beforeAll(async () => {
+    t = await startBillingApp();
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+  beforeEach(async () => {
+    await clearBilling(t.db);
+  });
+
+  const buy = async (paymentMethodId: string, terms: { plan: string; seats: number; billingCycle: string }) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/v1/billing/pay',
+      headers: await t.headers(),
+      payload: { method: 'saved_method', paymentMethodId, amount: 0, metadata: { type: 'mail_subscription', ...terms } },
+    });
+
+  it('replaces the canceled subscription in place, from the day of payment, keeping its credit', async () => {
+    // There is no cancel endpoint yet: the row is written canceled, its period not yet over.
+    const canceled = await insertSubscription(t.db, t.organizationId, {
+      plan: 'core',
+      seats: 10,
+      cycle: 'monthly',
+      anchor: '2024-01-01',
+      status: 'canceled',
+      credit: 500,
+    });
+    const card = await insertSavedCard(t.db, t.organizationId);
+    t.clock.set(new Date('2024-01-17T10:00:00.000Z'));
+
+    // A canceled subscription cannot be changed, only bought again.
+    const preview = await t.app.inject({
+      method: 'GET',
+      url: '/v1/billing/upgrade/preview?newPlan=growth&newSeats=25&newCycle=yearly',
+      headers: await t.headers(),
+    });
+    expect(preview.statusCode).toBe(409);
+
+    const response = await buy(card, { plan: 'growth', seats: 25, billingCycle: 'yearly' });
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json()).toMatchObject({ success: true });
+    // growth, 25 seats (tier 1-50: 150 a seat a month), yearly = 10 months: 37,500, paid in full by the card.
+    const [payment] = await t.db.select().from(payments);
+    expect(payment).toMatchObject({ purpose: 'mail_subscription', status: 'succeeded', amount: 37_500, paymentMethodId: card });
+
+    expect(await storedSubscriptionOf(t.db, t.organizationId)).toMatchObject({
+      id: canceled.id,
+      plan: 'growth',
+      seats: 25,
+      billingCycle: 'yearly',
+      status: 'active',
+      billingAnchor: '2024-01-17',
+      periodIndex: 0,
+      currentPeriodStart: new Date('2024-01-17T00:00:00.000Z'),
+      currentPeriodEnd: new Date('2025-01-17T00:00:00.000Z'),
+      renewalDueAt: new Date('2025-01-17T00:00:00.000Z'),
+      paymentMethodId: card,
+    });
+    expect(await creditBalanceOf(t.db, t.organizationId)).toBe(500);
+    expect(await titlesNotified(t.db, PAYER_ID)).toContain('Mail subscription started');
+
+    // Now it is active again: another purchase is refused, and it can be changed.
+    expect((await buy(card, { plan: 'scale', seats: 25, billingCycle: 'yearly' })).statusCode).toBe(409);
+    const changed = await t.app.inject({
+      method: 'GET',
+      url: '/v1/billing/upgrade/preview?newPlan=scale&newSeats=25&newCycle=yearly',
+      headers: await t.headers(),
+    });
+    expect(changed.statusCode).toBe(200);
   });
 });

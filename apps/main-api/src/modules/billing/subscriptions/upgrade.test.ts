@@ -57,6 +57,11 @@ interface Case {
   next: Terms;
   /** The day of the change, UTC. */
   on: string;
+  /**
+   * Worked out by hand from the spec's price table (2.2) and DECISIONS 3, not by the pricing package, so a
+   * mistake there cannot hide in both sides: D days in the period, r left from today, net and amount due.
+   */
+  worked: { D: number; r: number; net: number; amountDueToday: number };
 }
 
 const cases: Case[] = [
@@ -65,59 +70,98 @@ const cases: Case[] = [
     current: { plan: 'core', seats: 10, cycle: 'monthly', anchor: '2024-01-01' },
     next: { plan: 'growth', seats: 25, cycle: 'monthly' },
     on: '2024-01-17',
+    // core 10 = 1,000; growth 25 = 3,750. Jan: D 31, r 15 (17th-31st). (3,750 - 1,000) x 15 / 31 = 1,330.6 -> 1,331.
+    worked: { D: 31, r: 15, net: 1331, amountDueToday: 1331 },
   },
   {
     name: 'same cycle, down, mid-period, with credit',
     current: { plan: 'growth', seats: 25, cycle: 'monthly', anchor: '2024-01-01', credit: 300 },
     next: { plan: 'core', seats: 10, cycle: 'monthly' },
     on: '2024-01-17',
+    // 1,000 - 3,750 = -2,750; x 15 / 31 = -1,330.6 -> -1,331 credit; nothing due.
+    worked: { D: 31, r: 15, net: -1331, amountDueToday: 0 },
   },
   {
     name: 'same cycle, fewer seats crossing into a dearer tier (51 -> 50 growth costs more)',
     current: { plan: 'growth', seats: 51, cycle: 'yearly', anchor: '2023-09-10' },
     next: { plan: 'growth', seats: 50, cycle: 'yearly' },
     on: '2024-03-02',
+    // growth 51 yearly = 51 x 130 x 10 = 66,300; growth 50 yearly = 50 x 150 x 10 = 75,000.
+    // 2023-09-10..2024-09-10: D 366 (29 Feb); r 192 from 2 Mar. 8,700 x 192 / 366 = 4,563.9 -> 4,564.
+    worked: { D: 366, r: 192, net: 4564, amountDueToday: 4564 },
   },
   {
     name: 'monthly to yearly on the first day of a period',
     current: { plan: 'core', seats: 10, cycle: 'monthly', anchor: '2024-01-31', periodIndex: 1 },
     next: { plan: 'core', seats: 10, cycle: 'yearly' },
     on: '2024-02-29',
+    // Period 1 of a 31 Jan anchor: 29 Feb..31 Mar, D 31, r 31. core 10 yearly 10,000 - 1,000 x 31/31 = 9,000.
+    worked: { D: 31, r: 31, net: 9000, amountDueToday: 9000 },
   },
   {
     name: 'monthly to yearly on the last day of a period, with credit',
     current: { plan: 'growth', seats: 60, cycle: 'monthly', anchor: '2024-01-31', periodIndex: 1, credit: 2_000 },
     next: { plan: 'scale', seats: 60, cycle: 'yearly' },
     on: '2024-03-30',
+    // growth 60 monthly = 60 x 130 = 7,800; scale 60 yearly = 60 x 200 x 10 = 120,000. D 31, r 1.
+    // 120,000 - round(7,800 / 31 = 251.6 -> 252) = 119,748; the 2,000 credit leaves 117,748.
+    worked: { D: 31, r: 1, net: 119748, amountDueToday: 117748 },
   },
   {
     name: 'yearly to monthly on the last day of a period',
     current: { plan: 'scale', seats: 600, cycle: 'yearly', anchor: '2023-06-15' },
     next: { plan: 'scale', seats: 600, cycle: 'monthly' },
     on: '2024-06-14',
+    // scale 600 = 600 x 180 = 108,000 a month, 1,080,000 a year. D 366, r 1.
+    // 108,000 - round(1,080,000 / 366 = 2,950.8 -> 2,951) = 105,049.
+    worked: { D: 366, r: 1, net: 105049, amountDueToday: 105049 },
   },
   {
     name: 'yearly to monthly on the first day of a period, with credit: the unused year becomes credit',
     current: { plan: 'core', seats: 5, cycle: 'yearly', anchor: '2023-06-15', periodIndex: 1, credit: 150 },
     next: { plan: 'core', seats: 5, cycle: 'monthly' },
     on: '2024-06-15',
+    // core 5 = 500 a month, 5,000 a year. 2024-06-15..2025-06-15: D 365, r 365. 500 - 5,000 = -4,500.
+    worked: { D: 365, r: 365, net: -4500, amountDueToday: 0 },
   },
   {
     name: 'same cycle, up, on the first day, credit covering all of it',
     current: { plan: 'core', seats: 10, cycle: 'monthly', anchor: '2024-04-30', credit: 5_000 },
     next: { plan: 'core', seats: 60, cycle: 'monthly' },
     on: '2024-04-30',
+    // core 10 = 1,000; core 60 = 60 x 80 = 4,800. 30 Apr..30 May: D 30, r 30. net 3,800, all paid by 5,000 credit.
+    worked: { D: 30, r: 30, net: 3800, amountDueToday: 0 },
   },
   {
     name: 'same cycle, up, on the last day, with partial credit',
     current: { plan: 'core', seats: 100, cycle: 'monthly', anchor: '2024-04-30', credit: 100 },
     next: { plan: 'scale', seats: 100, cycle: 'monthly' },
     on: '2024-05-29',
+    // core 100 = 100 x 80 = 8,000; scale 100 = 100 x 200 = 20,000. D 30, r 1. 12,000 / 30 = 400; 100 credit -> 300.
+    worked: { D: 30, r: 1, net: 400, amountDueToday: 300 },
+  },
+  {
+    name: 'same cycle, down, no credit: a half shilling of credit rounds away from zero',
+    current: { plan: 'growth', seats: 7, cycle: 'monthly', anchor: '2023-02-01' },
+    next: { plan: 'core', seats: 7, cycle: 'monthly' },
+    on: '2023-02-26',
+    // growth 7 = 7 x 150 = 1,050; core 7 = 700. Feb 2023: D 28, r 3 (26th-28th).
+    // -350 x 3 / 28 = -37.5 -> -38: the credit mirrors what the same upgrade would charge (37.5 -> 38).
+    worked: { D: 28, r: 3, net: -38, amountDueToday: 0 },
+  },
+  {
+    name: 'same cycle, yearly, down to a cheaper plan, no credit',
+    current: { plan: 'growth', seats: 120, cycle: 'yearly', anchor: '2024-01-31' },
+    next: { plan: 'core', seats: 120, cycle: 'yearly' },
+    on: '2024-07-04',
+    // growth 120 yearly = 120 x 130 x 10 = 156,000; core 120 yearly = 120 x 80 x 10 = 96,000.
+    // 2024-01-31..2025-01-31: D 366; r 211 from 4 Jul. -60,000 x 211 / 366 = -34,590.2 -> -34,590.
+    worked: { D: 366, r: 211, net: -34_590, amountDueToday: 0 },
   },
 ];
 
 describe('the preview and the upgrade made the same day agree to the shilling', () => {
-  it.each(cases)('$name', async ({ current, next, on }) => {
+  it.each(cases)('$name', async ({ current, next, on, worked }) => {
     await insertSubscription(t.db, t.organizationId, current);
     const cardId = await insertSavedCard(t.db, t.organizationId);
     t.clock.set(new Date(`${on}T08:30:00.000Z`));
@@ -133,6 +177,14 @@ describe('the preview and the upgrade made the same day agree to the shilling', 
     const previewed = await preview(next);
     expect(previewed.statusCode).toBe(200);
     const data = previewed.json().data;
+    expect(data).toMatchObject({
+      amountDueToday: worked.amountDueToday,
+      net: worked.net,
+      daysInPeriod: worked.D,
+      daysRemaining: worked.r,
+      kind: worked.net > 0 ? 'upgrade' : 'downgrade',
+      creditAdded: Math.max(0, -worked.net),
+    });
     expect(data).toMatchObject({
       amountDueToday: expected.amountDueToday,
       net: expected.net,
@@ -151,7 +203,7 @@ describe('the preview and the upgrade made the same day agree to the shilling', 
     expect(response.json()).toEqual({ success: true, message: expect.any(String) });
 
     const charges = await subscriptionChargesOf(t.db, t.organizationId);
-    expect(charges.map((charge) => charge.amount)).toEqual(data.amountDueToday > 0 ? [data.amountDueToday] : []);
+    expect(charges.map((charge) => charge.amount)).toEqual(worked.amountDueToday > 0 ? [worked.amountDueToday] : []);
     expect(charges.every((charge) => charge.status === 'succeeded' && charge.method === 'saved_method')).toBe(true);
     expect(charges.every((charge) => charge.reference.startsWith('PAY-') && charge.paymentMethodId === cardId)).toBe(true);
     expect(await creditBalanceOf(t.db, t.organizationId)).toBe((current.credit ?? 0) - data.creditApplied + data.creditAdded);
@@ -217,6 +269,58 @@ describe('POST /v1/billing/upgrade', () => {
     expect((await subscriptionOf(t.db, t.organizationId)).paymentMethodId).toBe(cardId);
   });
 
+  it('moves monthly to yearly and straight back: the year is charged, then all of it credited back', async () => {
+    const growth25Monthly = { plan: 'growth', seats: 25, cycle: 'monthly', anchor: '2024-01-01' } as const;
+    await insertSubscription(t.db, t.organizationId, growth25Monthly);
+    const cardId = await insertSavedCard(t.db, t.organizationId);
+    const yearly: Terms = { plan: 'growth', seats: 25, cycle: 'yearly' };
+    const monthly: Terms = { plan: 'growth', seats: 25, cycle: 'monthly' };
+
+    // 17 Jan, period 1 Jan..1 Feb: D 31, r 15. growth 25 = 25 x 150 = 3,750 a month, 37,500 a year.
+    // To yearly: a year from today, 37,500, less the unused 15/31 of January, 3,750 x 15 / 31 = 1,814.52 -> 1,815.
+    t.clock.set(new Date('2024-01-17T09:00:00.000Z'));
+    const toYearly = (await preview(yearly)).json().data;
+    expect(toYearly).toMatchObject({ amountDueToday: 35_685, net: 35_685, newPeriod: { start: '2024-01-17', end: '2025-01-17' } });
+    expect((await upgrade(upgradeBody(yearly, cardId))).statusCode).toBe(200);
+    expect((await subscriptionChargesOf(t.db, t.organizationId)).map((charge) => charge.amount)).toEqual([35_685]);
+
+    // Back the same day, on day 1 of the new year (D 366 with 29 Feb 2024, r 366): a month from today,
+    // 3,750, less the whole unused year, 37,500: 33,750 of credit, nothing charged.
+    t.clock.set(new Date('2024-01-17T16:00:00.000Z'));
+    const back = (await preview(monthly)).json().data;
+    expect(back).toMatchObject({
+      amountDueToday: 0,
+      kind: 'downgrade',
+      net: -33_750,
+      creditAdded: 33_750,
+      daysInPeriod: 366,
+      daysRemaining: 366,
+      newPeriod: { start: '2024-01-17', end: '2024-02-17' },
+    });
+    const response = await upgrade(upgradeBody(monthly));
+    expect(response.statusCode).toBe(200);
+    expect(response.json().message).toContain('added to the credit balance');
+
+    expect((await subscriptionChargesOf(t.db, t.organizationId)).map((charge) => charge.amount)).toEqual([35_685]);
+    expect(await creditBalanceOf(t.db, t.organizationId)).toBe(33_750);
+    // What stays paid, 35,685 - 33,750 = 1,935, is the 16 days the round trip added (the month now ends
+    // 17 Feb, not 1 Feb): 3,750 - 1,815, the new month less the unused rest of the old one.
+    expect(await subscriptionOf(t.db, t.organizationId)).toMatchObject({
+      plan: 'growth',
+      seats: 25,
+      billingCycle: 'monthly',
+      status: 'active',
+      billingAnchor: '2024-01-17',
+      periodIndex: 0,
+      currentPeriodStart: new Date('2024-01-17T00:00:00.000Z'),
+      currentPeriodEnd: new Date('2024-02-17T00:00:00.000Z'),
+    });
+    expect((await changesOf(t.db, t.organizationId)).map((change) => [change.status, change.net, change.amountDue])).toEqual([
+      ['applied', 35_685, 35_685],
+      ['applied', -33_750, 0],
+    ]);
+  });
+
   it('replays a retried upgrade with the same Idempotency-Key without charging again', async () => {
     await insertSubscription(t.db, t.organizationId, core10);
     const cardId = await insertSavedCard(t.db, t.organizationId);
@@ -276,6 +380,15 @@ describe('bad input: 400 (404 for an unknown card) and nothing changes', () => {
     ['too many seats', { newPlan: 'growth', newSeats: '1000001', newCycle: 'monthly' }, ['newSeats']],
     ['fractional seats', { newPlan: 'growth', newSeats: '1.5', newCycle: 'monthly' }, ['newSeats']],
     ['seats that are not a number', { newPlan: 'growth', newSeats: 'ten', newCycle: 'monthly' }, ['newSeats']],
+    // Query text is read as an integer only in its ordinary decimal form (DECISIONS 4: no loose coercion).
+    ['seats in hexadecimal', { newPlan: 'growth', newSeats: '0x19', newCycle: 'monthly' }, ['newSeats']],
+    ['seats in exponent notation', { newPlan: 'growth', newSeats: '1e1', newCycle: 'monthly' }, ['newSeats']],
+    ['seats in binary', { newPlan: 'growth', newSeats: '0b11', newCycle: 'monthly' }, ['newSeats']],
+    ['seats with a leading space', { newPlan: 'growth', newSeats: ' 25', newCycle: 'monthly' }, ['newSeats']],
+    ['seats with a leading zero', { newPlan: 'growth', newSeats: '025', newCycle: 'monthly' }, ['newSeats']],
+    ['seats with a plus sign', { newPlan: 'growth', newSeats: '+25', newCycle: 'monthly' }, ['newSeats']],
+    ['seats with a decimal point', { newPlan: 'growth', newSeats: '25.0', newCycle: 'monthly' }, ['newSeats']],
+    ['empty seats', { newPlan: 'growth', newSeats: '', newCycle: 'monthly' }, ['newSeats']],
     ['an unknown plan', { newPlan: 'gold', newSeats: '10', newCycle: 'monthly' }, ['newPlan']],
     ['an unknown cycle', { newPlan: 'growth', newSeats: '10', newCycle: 'weekly' }, ['newCycle']],
   ])('preview with %s', async (_name, query, fields) => {
@@ -296,6 +409,26 @@ describe('bad input: 400 (404 for an unknown card) and nothing changes', () => {
     t.clock.set(new Date('2024-01-17T10:00:00.000Z'));
     const response = await preview({ newPlan: 'growth', newSeats: '25', newCycle: 'monthly' });
     expect(response.statusCode).toBe(200);
+    expect(response.json().data).toMatchObject({ amountDueToday: 1331, newPrice: 3750 });
+  });
+
+  it('names newSeats and says it must be an integer when it is not written as one, and refuses it repeated', async () => {
+    await insertSubscription(t.db, t.organizationId, core10);
+    t.clock.set(new Date('2024-01-17T10:00:00.000Z'));
+    const hex = await preview({ newPlan: 'growth', newSeats: '0x19', newCycle: 'monthly' });
+    expect(hex.json()).toMatchObject({
+      success: false,
+      code: 'validation_error',
+      error: 'querystring/newSeats must be integer',
+      details: [{ path: 'querystring/newSeats', message: 'must be integer' }],
+    });
+    const twice = await t.app.inject({
+      method: 'GET',
+      url: '/v1/billing/upgrade/preview?newPlan=growth&newSeats=25&newSeats=25&newCycle=monthly',
+      headers: await t.headers(),
+    });
+    expect(twice.statusCode).toBe(400);
+    expect(twice.json().details).toEqual([{ path: 'querystring/newSeats', message: 'must be integer' }]);
   });
 
   it.each([
