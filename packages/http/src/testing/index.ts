@@ -1,3 +1,4 @@
+export { type Answer, answerOf } from './answer.js';
 export { checkFuzzedAnswers, type FuzzTarget } from './check-answers.js';
 export { envelopeProblem } from './envelope.js';
 export { deeplyNested, hostileJson, hostileKeys, hostileNumbers, hostileStrings, malformedJsonText, pollutingKeys, pollutingObjects } from './hostile-values.js';
