@@ -1,7 +1,9 @@
-import { type BillingCycle, idempotencyRecords, mailSubscriptionChanges, type MailPlan, payments } from '@platform/db';
+import { randomUUID } from 'node:crypto';
+import { type BillingCycle, idempotencyRecords, mailSubscriptionChanges, type MailPlan, memberships, payments } from '@platform/db';
 import { prorate } from '@platform/pricing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type BillingTestApp, PAYER_ID, startBillingApp } from '../../../../test/billing-fixtures.js';
+import { insertUser, tokenFor } from '../../../../test/helpers.js';
 import {
   changesOf,
   clearBilling,
@@ -335,6 +337,25 @@ describe('POST /v1/billing/upgrade', () => {
     expect(await subscriptionChargesOf(t.db, t.organizationId)).toHaveLength(1);
     const reused = await upgrade(upgradeBody({ ...growth25, seats: 30 }, cardId), key);
     expect(reused.statusCode).toBe(422);
+  });
+
+  it.each(['member', 'admin'] as const)('lets a %s of the organization, not only its owner, upgrade and charge its saved card', async (role) => {
+    const userId = `user_${role}_${randomUUID().slice(0, 8)}`;
+    await insertUser(t.db, { id: userId });
+    await t.db.insert(memberships).values({ organizationId: t.organizationId, userId, role });
+    await insertSubscription(t.db, t.organizationId, core10);
+    const cardId = await insertSavedCard(t.db, t.organizationId);
+    t.clock.set(new Date('2024-01-17T10:00:00.000Z'));
+
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/v1/billing/upgrade',
+      headers: { authorization: `Bearer ${await tokenFor(userId, { now: t.clock.now() })}`, 'x-organization-id': t.organizationId },
+      payload: upgradeBody(growth25, cardId),
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    const charges = await subscriptionChargesOf(t.db, t.organizationId);
+    expect(charges.map((charge) => [charge.amount, charge.userId, charge.status])).toEqual([[1331, userId, 'succeeded']]);
   });
 
   it('answers 409 without an active subscription, for the preview and the upgrade', async () => {
