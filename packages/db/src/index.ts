@@ -14,6 +14,7 @@ export {
   type Transaction,
 } from './client.js';
 export { countAppliedMigrations, migrateDatabase, migrationsFolder } from './migrate.js';
+export { findRepositoryRoot, localDataDir, localPgliteDataDir } from './local-data-dir.js';
 export {
   type ActiveApiKey,
   apiKeyEnvironmentOf,

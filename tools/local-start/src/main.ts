@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { createDatabase, migrateDatabase, seedDemoData } from '@platform/db';
+import { createDatabase, localDataDir, migrateDatabase, seedDemoData } from '@platform/db';
 import { signAccessToken } from '@platform/main-api';
 import { printBanner } from './banner.js';
 import { startAsProcesses } from './child-processes.js';
@@ -16,7 +16,7 @@ import {
   writeCredentials,
   type LocalCredentials,
 } from './credentials.js';
-import { loadOrCreateSecrets, prepareDataDir, REPO_ROOT } from './data-dir.js';
+import { loadOrCreateSecrets, prepareDataDir } from './data-dir.js';
 import { startInProcess, type RunningServices } from './in-process.js';
 import type { LocalSettings } from './service-env.js';
 
@@ -24,7 +24,8 @@ import type { LocalSettings } from './service-env.js';
 const args = process.argv.slice(2).filter((arg) => arg !== '--');
 const { values: flags } = parseArgs({ args, options: { fresh: { type: 'boolean', default: false } } });
 
-const dataDir = path.resolve(process.env.LOCAL_DATA_DIR ?? path.join(REPO_ROOT, '.data'));
+// LOCAL_DATA_DIR, default .data at the repository root: the folder the backend-api commands look in too.
+const dataDir = localDataDir();
 prepareDataDir(dataDir, { fresh: flags.fresh || process.env.LOCAL_FRESH === 'true' });
 const secrets = loadOrCreateSecrets(dataDir);
 const credentialsFile = path.join(dataDir, 'local-credentials.json');
