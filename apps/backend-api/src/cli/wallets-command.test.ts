@@ -1,8 +1,8 @@
-import { organizations } from '@platform/db';
+import { organizations, wallets } from '@platform/db';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { useTestDatabase } from '../../test/app-fixtures.js';
 import { truncateVerificationData, walletState } from '../../test/verification-fixtures.js';
-import { runWalletsCommand } from './wallets-command.js';
+import { parseWalletsCommand, runWalletsCommand } from './wallets-command.js';
 
 describe('the wallets command', () => {
   const database = useTestDatabase();
@@ -56,30 +56,37 @@ describe('the wallets command', () => {
     });
   });
 
+  // A well-formed id that names no organization: every other argument is checked first.
+  const someId = '00000000-0000-4000-8000-000000000000';
+
   it.each([
-    ['no command', [], 'Name a command'],
-    ['an unknown command', ['debit', '--organization', 'x'], 'Unknown command: debit'],
+    ['no command', [], 'Name a command: credit or show'],
+    ['an unknown command', ['debit', '--organization', someId], 'Unknown command: debit'],
+    ['an extra argument', ['show', 'now', '--organization', someId], 'Unexpected argument: now'],
     ['no organization', ['credit', '--environment', 'live', '--amount', '1'], '--organization is required'],
-    ['a bad environment', ['credit', '--organization', 'x', '--environment', 'prod', '--amount', '1'], '--environment must be live or test'],
-    ['a fractional amount', ['credit', '--organization', 'x', '--environment', 'live', '--amount', '10.5'], '--amount must be a whole number of KES above 0'],
-    ['a zero amount', ['credit', '--organization', 'x', '--environment', 'live', '--amount', '0'], '--amount must be a whole number of KES above 0'],
-    ['an amount in words', ['credit', '--organization', 'x', '--environment', 'live', '--amount', 'ten'], '--amount must be a whole number of KES above 0'],
+    ['an organization id that is not a UUID', ['show', '--organization', 'acme'], '--organization must be a UUID (got "acme")'],
+    ['a bad environment', ['credit', '--organization', someId, '--environment', 'prod', '--amount', '1'], '--environment must be live or test'],
+    ['a fractional amount', ['credit', '--organization', someId, '--environment', 'live', '--amount', '10.5'], '--amount must be a whole number of KES above 0'],
+    ['a zero amount', ['credit', '--organization', someId, '--environment', 'live', '--amount', '0'], '--amount must be a whole number of KES above 0'],
+    ['an amount in words', ['credit', '--organization', someId, '--environment', 'live', '--amount', 'ten'], '--amount must be a whole number of KES above 0'],
+    ['an empty reference', ['credit', '--organization', someId, '--environment', 'live', '--amount', '1', '--reference', ' '], '--reference must not be empty'],
     ['an unknown option', ['credit', '--organisation', 'x'], "Unknown option '--organisation'"],
-  ])('refuses %s with the usage', async (_label, args, message) => {
-    const result = await run(...args);
-    expect(result.exitCode).toBe(2);
-    expect(result.lines[0]).toContain(message);
-    expect(result.lines.at(-1)).toContain('wallets credit --organization <id>');
+  ])('refuses %s with the usage, before opening any database', (_label, args, message) => {
+    const result = parseWalletsCommand(args);
+    expect(result).not.toHaveProperty('execute');
+    expect(result).toMatchObject({ exitCode: 2 });
+    const { lines } = result as { lines: string[] };
+    expect(lines[0]).toContain(message);
+    expect(lines.at(-1)).toContain('wallets credit --organization <id>');
   });
 
-  it.each([['an unknown organization', crypto.randomUUID()], ['an organization id that is not a UUID', 'acme']])(
-    'fails for %s without writing',
-    async (_label, id) => {
-      const result = await run('credit', '--organization', id, '--environment', 'live', '--amount', '10');
-      expect(result).toEqual({ exitCode: 1, lines: [`No organization with id ${id}`] });
-      expect((await run('show', '--organization', id)).exitCode).toBe(1);
-    },
-  );
+  it('fails for an unknown organization without writing', async () => {
+    const id = crypto.randomUUID();
+    const result = await run('credit', '--organization', id, '--environment', 'live', '--amount', '10');
+    expect(result).toEqual({ exitCode: 1, lines: [`No organization with id ${id}`] });
+    expect(await run('show', '--organization', id)).toEqual({ exitCode: 1, lines: [`No organization with id ${id}`] });
+    expect(await database.db.select().from(wallets)).toEqual([]);
+  });
 
   it('prints the usage on --help', async () => {
     const result = await run('--help');

@@ -1,7 +1,15 @@
 import { parseArgs } from 'node:util';
-import { apiKeyEnvironments, type Database, ensureWallet, organizations } from '@platform/db';
-import { eq } from 'drizzle-orm';
+import { apiKeyEnvironments, type Database, ensureWallet } from '@platform/db';
 import { creditWallet } from '../modules/wallet/credit.js';
+import {
+  type CommandResult,
+  failure,
+  findOrganization,
+  type ParsedCommand,
+  runParsed,
+  usageError,
+  uuidProblem,
+} from './command.js';
 
 export const walletsUsage = `Credit and inspect an organization's wallets (whole KES).
 
@@ -9,20 +17,15 @@ export const walletsUsage = `Credit and inspect an organization's wallets (whole
   wallets show   --organization <id>
 
 A credit with a --reference is made once: running the same command again changes nothing.
-Uses DATABASE_URL, or the local PGlite folder (PGLITE_DATA_DIR, default .data/pglite) when it is unset.
+Uses DATABASE_URL, or else the local start's PGlite folder (.data/pglite at the repository root;
+LOCAL_DATA_DIR or PGLITE_DATA_DIR name another), migrating it first.
 A PGlite folder can be opened by one process at a time: stop the local start first.`;
 
-export interface CommandResult {
-  exitCode: number;
-  /** Lines for stdout (exit code 0) or stderr (otherwise). */
-  lines: string[];
-}
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const kes = (amount: number) => `${amount.toLocaleString('en-US')} KES`;
+const usage = (message: string) => usageError(message, walletsUsage);
 
-/** The `wallets` command without the process around it: parses `args`, works on `db`, says what happened. */
-export async function runWalletsCommand(args: readonly string[], db: Database): Promise<CommandResult> {
+/** Parses a `wallets` command line; the mistakes in it are answered without a database. */
+export function parseWalletsCommand(args: readonly string[]): ParsedCommand {
   let parsed;
   try {
     parsed = parseArgs({
@@ -38,61 +41,62 @@ export async function runWalletsCommand(args: readonly string[], db: Database): 
       },
     });
   } catch (error) {
-    return usageError((error as Error).message);
+    return usage((error as Error).message);
   }
   const { positionals, values } = parsed;
-  const command = positionals[0];
   if (values.help) return { exitCode: 0, lines: [walletsUsage] };
-  if (command === undefined) return usageError('Name a command');
+  const [command, ...extra] = positionals;
+  if (command === undefined) return usage('Name a command: credit or show');
+  if (extra.length > 0) return usage(`Unexpected argument: ${extra[0]}`);
+  if (command !== 'credit' && command !== 'show') return usage(`Unknown command: ${command}`);
 
   const organizationId = values.organization;
-  if (organizationId === undefined) return usageError('--organization is required');
+  if (organizationId === undefined) return usage('--organization is required');
+  const problem = uuidProblem('--organization', organizationId);
+  if (problem !== undefined) return usage(problem);
+  if (command === 'show') return { execute: (db) => show(db, organizationId) };
+
+  const environment = apiKeyEnvironments.find((name) => name === values.environment);
+  if (environment === undefined) return usage('--environment must be live or test');
+  const amount = /^\d+$/.test(values.amount ?? '') ? Number(values.amount) : Number.NaN;
+  if (!Number.isSafeInteger(amount) || amount < 1) return usage('--amount must be a whole number of KES above 0');
+  const reference = values.reference;
+  if (reference !== undefined && reference.trim() === '') return usage('--reference must not be empty');
+  return { execute: (db) => credit(db, { organizationId, environment, amount, ...(reference === undefined ? {} : { reference }) }) };
+}
+
+/** The `wallets` command without the process around it: parses `args`, works on `db`, says what happened. */
+export function runWalletsCommand(args: readonly string[], db: Database): Promise<CommandResult> {
+  return runParsed(parseWalletsCommand(args), db);
+}
+
+async function credit(db: Database, input: Parameters<typeof creditWallet>[1]): Promise<CommandResult> {
+  let result;
   try {
-    if (command === 'credit') {
-      const environment = apiKeyEnvironments.find((name) => name === values.environment);
-      if (environment === undefined) return usageError('--environment must be live or test');
-      const amount = /^\d+$/.test(values.amount ?? '') ? Number(values.amount) : Number.NaN;
-      if (!Number.isSafeInteger(amount) || amount < 1) return usageError('--amount must be a whole number of KES above 0');
-      if (values.reference !== undefined && values.reference.trim() === '') return usageError('--reference must not be empty');
-      const result = await creditWallet(db, {
-        organizationId,
-        environment,
-        amount,
-        ...(values.reference === undefined ? {} : { reference: values.reference }),
-      });
-      const balance = `available ${kes(result.available)}, held ${kes(result.held)}`;
-      return {
-        exitCode: 0,
-        lines: [
-          result.applied
-            ? `Credited ${kes(amount)} to the ${environment} wallet (reference ${result.reference}): ${balance}.`
-            : `The credit ${result.reference} was already made; nothing changed: ${balance}.`,
-        ],
-      };
-    }
-    if (command === 'show') {
-      if (!(await organizationExists(db, organizationId))) {
-        return { exitCode: 1, lines: [`No organization with id ${organizationId}`] };
-      }
-      const lines: string[] = [];
-      for (const environment of apiKeyEnvironments) {
-        const wallet = await ensureWallet(db, { organizationId, environment });
-        lines.push(`${environment}: available ${kes(wallet.availableBalance)}, held ${kes(wallet.heldBalance)}`);
-      }
-      return { exitCode: 0, lines };
-    }
+    result = await creditWallet(db, input);
   } catch (error) {
-    return { exitCode: 1, lines: [(error as Error).message] };
+    // creditWallet says why it refused (unknown organization, a reference used for another wallet).
+    return failure((error as Error).message);
   }
-  return usageError(`Unknown command: ${command}`);
+  const balance = `available ${kes(result.available)}, held ${kes(result.held)}`;
+  return {
+    exitCode: 0,
+    lines: [
+      result.applied
+        ? `Credited ${kes(input.amount)} to the ${input.environment} wallet (reference ${result.reference}): ${balance}.`
+        : `The credit ${result.reference} was already made; nothing changed: ${balance}.`,
+    ],
+  };
 }
 
-async function organizationExists(db: Database, id: string): Promise<boolean> {
-  if (!UUID.test(id)) return false;
-  const [organization] = await db.select({ id: organizations.id }).from(organizations).where(eq(organizations.id, id));
-  return organization !== undefined;
-}
-
-function usageError(message: string): CommandResult {
-  return { exitCode: 2, lines: [message, '', walletsUsage] };
+async function show(db: Database, organizationId: string): Promise<CommandResult> {
+  if ((await findOrganization(db, organizationId)) === undefined) {
+    return failure(`No organization with id ${organizationId}`);
+  }
+  const lines: string[] = [];
+  for (const environment of apiKeyEnvironments) {
+    const wallet = await ensureWallet(db, { organizationId, environment });
+    lines.push(`${environment}: available ${kes(wallet.availableBalance)}, held ${kes(wallet.heldBalance)}`);
+  }
+  return { exitCode: 0, lines };
 }

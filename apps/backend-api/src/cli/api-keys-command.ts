@@ -1,0 +1,141 @@
+import { parseArgs } from 'node:util';
+import { apiKeyEnvironments, apiKeys, createApiKey, type Database, revokeApiKey } from '@platform/db';
+import { and, asc, eq, isNull } from 'drizzle-orm';
+import {
+  type CommandResult,
+  failure,
+  findOrganization,
+  type ParsedCommand,
+  runParsed,
+  usageError,
+  uuidProblem,
+} from './command.js';
+
+export const apiKeysUsage = `Manage an organization's API keys.
+
+  api-keys create --organization <id> --environment live|test [--name <name>] [--rate-limit <per minute>]
+  api-keys list   --organization <id>
+  api-keys revoke --id <key id>
+
+The secret of a new key is printed once. Uses DATABASE_URL, or else the local start's PGlite folder
+(.data/pglite at the repository root; LOCAL_DATA_DIR or PGLITE_DATA_DIR name another), migrating it first.
+A PGlite folder can be opened by one process at a time: stop the local start first.`;
+
+// The bounds main-api's POST /v1/api-keys applies, so a key made here could have been made there.
+const NAME_MAX_LENGTH = 100;
+const RATE_LIMIT_MAX = 100_000;
+
+const usage = (message: string) => usageError(message, apiKeysUsage);
+
+/** Parses an `api-keys` command line; the mistakes in it are answered without a database. */
+export function parseApiKeysCommand(args: readonly string[]): ParsedCommand {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      // `pnpm api-keys -- create ...` passes the separator through.
+      args: args.filter((arg) => arg !== '--'),
+      allowPositionals: true,
+      options: {
+        organization: { type: 'string' },
+        environment: { type: 'string' },
+        name: { type: 'string' },
+        'rate-limit': { type: 'string' },
+        id: { type: 'string' },
+        help: { type: 'boolean' },
+      },
+    });
+  } catch (error) {
+    return usage((error as Error).message);
+  }
+  const { positionals, values } = parsed;
+  if (values.help) return { exitCode: 0, lines: [apiKeysUsage] };
+  const [command, ...extra] = positionals;
+  if (command === undefined) return usage('Name a command: create, list or revoke');
+  if (extra.length > 0) return usage(`Unexpected argument: ${extra[0]}`);
+
+  if (command === 'revoke') {
+    if (values.id === undefined) return usage('--id is required');
+    const problem = uuidProblem('--id', values.id);
+    if (problem !== undefined) return usage(problem);
+    const id = values.id;
+    return { execute: (db) => revoke(db, id) };
+  }
+  if (command !== 'create' && command !== 'list') return usage(`Unknown command: ${command}`);
+
+  const organizationId = values.organization;
+  if (organizationId === undefined) return usage('--organization is required');
+  const problem = uuidProblem('--organization', organizationId);
+  if (problem !== undefined) return usage(problem);
+  if (command === 'list') return { execute: (db) => list(db, organizationId) };
+
+  const environment = apiKeyEnvironments.find((name) => name === values.environment);
+  if (environment === undefined) return usage('--environment must be live or test');
+  let name: string | undefined;
+  if (values.name !== undefined) {
+    name = values.name.trim();
+    const length = [...name].length;
+    if (length < 1 || length > NAME_MAX_LENGTH) return usage(`--name must be 1-${NAME_MAX_LENGTH} characters`);
+    if (/\p{Cc}/u.test(name)) return usage('--name must not contain control characters');
+  }
+  let rateLimitPerMinute: number | undefined;
+  if (values['rate-limit'] !== undefined) {
+    rateLimitPerMinute = /^\d+$/.test(values['rate-limit']) ? Number(values['rate-limit']) : Number.NaN;
+    if (!(rateLimitPerMinute >= 1 && rateLimitPerMinute <= RATE_LIMIT_MAX)) {
+      return usage(`--rate-limit must be a whole number of requests per minute from 1 to ${RATE_LIMIT_MAX}`);
+    }
+  }
+  const input = {
+    organizationId,
+    environment,
+    ...(name === undefined ? {} : { name }),
+    ...(rateLimitPerMinute === undefined ? {} : { rateLimitPerMinute }),
+  };
+  return { execute: (db) => create(db, input) };
+}
+
+/** The `api-keys` command without the process around it: parses `args`, works on `db`, says what happened. */
+export function runApiKeysCommand(args: readonly string[], db: Database): Promise<CommandResult> {
+  return runParsed(parseApiKeysCommand(args), db);
+}
+
+async function create(db: Database, input: Parameters<typeof createApiKey>[1]): Promise<CommandResult> {
+  const organization = await findOrganization(db, input.organizationId);
+  if (organization === undefined) return failure(`No organization with id ${input.organizationId}`);
+  const key = await createApiKey(db, input);
+  return {
+    exitCode: 0,
+    lines: [
+      `Created ${key.environment} key ${key.id} (${key.name}) for ${organization.name}.`,
+      `Secret (shown once, store it now): ${key.secret}`,
+    ],
+  };
+}
+
+async function list(db: Database, organizationId: string): Promise<CommandResult> {
+  if ((await findOrganization(db, organizationId)) === undefined) {
+    return failure(`No organization with id ${organizationId}`);
+  }
+  const rows = await db
+    .select()
+    .from(apiKeys)
+    .where(and(eq(apiKeys.organizationId, organizationId), isNull(apiKeys.revokedAt)))
+    .orderBy(asc(apiKeys.createdAt), asc(apiKeys.id));
+  if (rows.length === 0) return { exitCode: 0, lines: ['No active keys.'] };
+  return {
+    exitCode: 0,
+    lines: rows.map((row) =>
+      [
+        row.id,
+        `sk_${row.environment}_...${row.lastFour}`,
+        row.name,
+        `${row.rateLimitPerMinute ?? 'default'} per minute`,
+        `created ${row.createdAt.toISOString()}`,
+      ].join('  '),
+    ),
+  };
+}
+
+async function revoke(db: Database, id: string): Promise<CommandResult> {
+  if (!(await revokeApiKey(db, { id }))) return failure(`No active key with id ${id}`);
+  return { exitCode: 0, lines: [`Revoked key ${id}. It stops working at once.`] };
+}
