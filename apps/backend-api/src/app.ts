@@ -16,7 +16,7 @@ import { webhookDelivery } from './plugins/webhook-delivery.js';
 
 export interface BackendApiDeps {
   database: DatabaseHandle;
-  /** Shares rate-limit counters between instances; checked by /readyz. */
+  /** Shares rate-limit counters between instances; reported by /readyz. */
   redis?: Redis;
   logger?: FastifyBaseLogger;
   /** The service's clock; defaults to the system time. Tests move it instead of sleeping. */
@@ -27,9 +27,7 @@ export const SERVICE_VERSION = '0.1.0';
 
 /** Builds the API-key service: verification sessions and drive folders. Never listens. */
 export function buildApp(deps: BackendApiDeps, config: BackendApiConfig) {
-  const readinessChecks: Record<string, () => Promise<void>> = { database: () => deps.database.ping() };
   const redis = deps.redis;
-  if (redis) readinessChecks.redis = async () => void (await redis.ping());
 
   const app = createServer({
     service: {
@@ -45,7 +43,9 @@ export function buildApp(deps: BackendApiDeps, config: BackendApiConfig) {
     security: {
       apiKey: { type: 'apiKey', in: 'header', name: API_KEY_HEADER },
     },
-    readinessChecks,
+    readinessChecks: { database: () => deps.database.ping() },
+    // Reported, not required: without Redis requests are served and rate limits fail open (DECISIONS 7).
+    ...(redis === undefined ? {} : { optionalChecks: { redis: async () => void (await redis.ping()) } }),
   });
 
   app.register(apiKeyAuthentication, { db: deps.database.db });

@@ -165,7 +165,7 @@ describe('rate limits in process', () => {
 });
 
 describe('rate limits with Redis unreachable', () => {
-  it('serves requests, logs one warning and counts each failed Redis call', async () => {
+  it('serves requests, logs one warning, counts each failed Redis call and reports Redis down while ready', async () => {
     // Nothing listens on this port.
     const redis = createRedisClient('redis://127.0.0.1:6390');
     clients.push(redis);
@@ -177,7 +177,10 @@ describe('rate limits with Redis unreachable', () => {
 
     expect(lines.filter((line) => line.includes('Rate limits are not enforced'))).toHaveLength(1);
     expect(await scrape(app)).toMatch(/^redis_failures_total 4$/m);
-    expect((await app.inject({ method: 'GET', url: '/readyz' })).statusCode).toBe(503);
+    // Still ready (the database answers): an orchestrator must not take every instance out over Redis.
+    const ready = await app.inject({ method: 'GET', url: '/readyz' });
+    expect(ready.statusCode).toBe(200);
+    expect(ready.json()).toEqual({ status: 'degraded', checks: { database: 'ok', redis: 'unavailable' } });
   });
 });
 

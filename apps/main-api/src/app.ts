@@ -30,7 +30,7 @@ export interface MainApiDeps {
   database: DatabaseHandle;
   /** Where uploaded avatars go. */
   storage: ObjectStorage;
-  /** Shares rate-limit counters between instances; checked by /readyz. */
+  /** Shares rate-limit counters between instances; reported by /readyz. */
   redis?: Redis;
   /** Replaces the verifier config describes (AUTH_JWT_SECRET / AUTH_JWKS_URL). */
   tokenVerifier?: TokenVerifier;
@@ -64,10 +64,9 @@ export function buildApp(deps: MainApiDeps, config: MainApiConfig) {
     trustProxy: config.trustProxy,
     ...(config.metricsToken === undefined ? {} : { metricsToken: config.metricsToken }),
     security: bearerSecurityScheme,
-    readinessChecks: {
-      database: () => deps.database.ping(),
-      ...(redis === undefined ? {} : { redis: async () => void (await redis.ping()) }),
-    },
+    readinessChecks: { database: () => deps.database.ping() },
+    // Reported, not required: without Redis requests are served and rate limits fail open (DECISIONS 7).
+    ...(redis === undefined ? {} : { optionalChecks: { redis: async () => void (await redis.ping()) } }),
   });
 
   app.register(sharedSchemas, {

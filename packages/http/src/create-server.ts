@@ -36,8 +36,10 @@ export type CreateServerOptions = {
   trustProxy?: boolean;
   /** OpenAPI security schemes, by name (components.securitySchemes). */
   security?: Record<string, SecurityScheme>;
-  /** Run by GET /readyz, by name (e.g. database, redis). */
+  /** Run by GET /readyz, by name (e.g. database): one failing makes the service not ready (503). */
   readinessChecks?: Record<string, ReadinessCheck>;
+  /** Also run by GET /readyz (e.g. redis), but only reported: the service serves without them (degraded). */
+  optionalChecks?: Record<string, ReadinessCheck>;
   readinessTimeoutMs?: number;
   /** helmet options, replacing the defaults (CSP without upgrade-insecure-requests, cross-origin CORP). */
   helmet?: HelmetOptions;

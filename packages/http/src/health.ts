@@ -7,14 +7,27 @@ import { errorResponses } from './schemas.js';
 export type ReadinessCheck = () => Promise<void>;
 
 export type HealthOptions = {
+  /** Dependencies the service cannot serve without (the database): one failing makes /readyz 503. */
   readinessChecks?: Record<string, ReadinessCheck>;
+  /**
+   * Dependencies the service serves without, in a degraded mode (Redis: rate limits fail open). Reported in
+   * /readyz's body, never a 503: an orchestrator would otherwise take every instance out of service at once.
+   */
+  optionalChecks?: Record<string, ReadinessCheck>;
   /** A check that takes longer counts as failed (default 5 s), so the probe itself never hangs. */
   readinessTimeoutMs?: number;
 };
 
 const HealthStatus = Type.Object({ status: Type.Literal('ok') }, { additionalProperties: false });
 const ReadinessStatus = Type.Object(
-  { status: Type.Literal('ok'), checks: Type.Record(Type.String(), Type.Literal('ok')) },
+  {
+    status: Type.Union([Type.Literal('ok'), Type.Literal('degraded')], {
+      description: '`degraded` when an optional dependency is unavailable; the service still serves requests',
+    }),
+    checks: Type.Record(Type.String(), Type.Union([Type.Literal('ok'), Type.Literal('unavailable')]), {
+      description: 'Each dependency by name (database, redis): `ok` or `unavailable`',
+    }),
+  },
   { additionalProperties: false },
 );
 
@@ -31,7 +44,10 @@ async function withTimeout(check: ReadinessCheck, timeoutMs: number): Promise<vo
 }
 
 export async function registerHealthRoutes(app: FastifyInstance, options: HealthOptions): Promise<void> {
-  const checks = Object.entries(options.readinessChecks ?? {});
+  const checks = [
+    ...Object.entries(options.readinessChecks ?? {}).map(([name, check]) => ({ name, check, required: true })),
+    ...Object.entries(options.optionalChecks ?? {}).map(([name, check]) => ({ name, check, required: false })),
+  ];
   const timeoutMs = options.readinessTimeoutMs ?? 5_000;
 
   app.get(
@@ -49,22 +65,32 @@ export async function registerHealthRoutes(app: FastifyInstance, options: Health
       config: { public: true },
       schema: {
         tags: ['Operations'],
-        summary: 'Readiness probe: every dependency answers',
+        summary: 'Readiness probe: required dependencies answer; optional ones are reported',
         response: { 200: ReadinessStatus, ...errorResponses(503) },
       },
     },
     async (request) => {
-      const results = await Promise.allSettled(checks.map(([, check]) => withTimeout(check, timeoutMs)));
-      const failed: string[] = [];
-      results.forEach((result, index) => {
-        const name = checks[index]?.[0] ?? String(index);
-        if (result.status === 'rejected') {
-          failed.push(name);
-          request.log.error({ err: result.reason, check: name }, 'readiness check failed');
-        }
-      });
-      if (failed.length > 0) throw serviceUnavailable(`Service not ready: ${failed.join(', ')} unavailable`);
-      return { status: 'ok' as const, checks: Object.fromEntries(checks.map(([name]) => [name, 'ok' as const])) };
+      const outcomes = await Promise.all(
+        checks.map(async ({ name, check, required }) => {
+          try {
+            await withTimeout(check, timeoutMs);
+            return 'ok' as const;
+          } catch (error) {
+            if (required) request.log.error({ err: error, check: name }, 'readiness check failed');
+            else request.log.warn({ err: error, check: name }, 'optional dependency unavailable: serving degraded');
+            return 'unavailable' as const;
+          }
+        }),
+      );
+      const failedRequired = checks.filter(({ required }, index) => required && outcomes[index] === 'unavailable');
+      if (failedRequired.length > 0) {
+        const names = failedRequired.map(({ name }) => name).join(', ');
+        throw serviceUnavailable(`Service not ready: ${names} unavailable`);
+      }
+      return {
+        status: outcomes.includes('unavailable') ? ('degraded' as const) : ('ok' as const),
+        checks: Object.fromEntries(checks.map(({ name }, index) => [name, outcomes[index] ?? 'unavailable'])),
+      };
     },
   );
 }
