@@ -1,7 +1,8 @@
 import { notifications, users } from '@platform/db';
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { authHeader, createTestApp, insertUser, type TestApp } from '../../../test/helpers.js';
+import { signAccessToken } from '../../auth/tokens.js';
+import { authHeader, createTestApp, insertUser, TEST_AUDIENCE, TEST_ISSUER, type TestApp, tokenFor } from '../../../test/helpers.js';
 
 const ALICE = 'user_notifications_alice';
 const BOB = 'user_notifications_bob';
@@ -49,6 +50,42 @@ async function list(userId: string) {
 
 async function patch(userId: string, url: string) {
   return t.app.inject({ method: 'PATCH', url, headers: await authHeader(userId) });
+}
+
+const MISSING = { challenge: 'Bearer', error: 'Authentication required' };
+const INVALID = { challenge: 'Bearer error="invalid_token"', error: 'Invalid or expired access token' };
+
+/** Authorization headers that must not get past authentication, with the challenge and message each gets. */
+const refusedAuthorizations: [string, () => Promise<string | undefined>, typeof MISSING][] = [
+  ['no token', async () => undefined, MISSING],
+  ['a malformed token', async () => 'Bearer not.a.jwt', INVALID],
+  // Expired by the app's clock (NOW), which judges exp.
+  ['an expired token', async () => `Bearer ${await tokenFor(ALICE, { now: new Date(NOW.getTime() - 7_200_000), expiresIn: 3600 })}`, INVALID],
+  ['a token signed with another secret', async () =>
+    `Bearer ${await signAccessToken({ secret: 'another-signing-secret-of-32-characters', issuer: TEST_ISSUER, audience: TEST_AUDIENCE, subject: ALICE })}`,
+    INVALID],
+  ['a token whose signature was altered', async () => {
+    const token = await tokenFor(ALICE);
+    // Change the signature's first character (its last one may carry unused bits).
+    const [header, payload, signature] = token.split('.');
+    return `Bearer ${header}.${payload}.${signature!.startsWith('A') ? 'B' : 'A'}${signature!.slice(1)}`;
+  }, INVALID],
+];
+
+async function patchWith(url: string, authorization: string | undefined) {
+  return t.app.inject({ method: 'PATCH', url, headers: authorization === undefined ? {} : { authorization } });
+}
+
+/** 401 in the error envelope, with the request id and the Bearer challenge. */
+function expectRefused(response: Awaited<ReturnType<typeof patchWith>>, expected: typeof MISSING) {
+  expect(response.statusCode).toBe(401);
+  expect(response.headers['www-authenticate']).toBe(expected.challenge);
+  expect(response.json()).toEqual({
+    success: false,
+    error: expected.error,
+    code: 'unauthorized',
+    requestId: response.headers['x-request-id'],
+  });
 }
 
 async function notificationRow(id: string) {
@@ -156,10 +193,10 @@ describe('PATCH /v1/notifications/:id/read', () => {
     expect((await notificationRow(bobs!.id))?.readAt).toBeNull();
   });
 
-  it('answers 401 without a token', async () => {
-    const response = await t.app.inject({ method: 'PATCH', url: '/v1/notifications/read-all' });
-    expect(response.statusCode).toBe(401);
-    expect(response.headers['www-authenticate']).toMatch(/^Bearer/);
+  it.each(refusedAuthorizations)('answers 401 for %s and leaves the notification unread', async (_label, authorization, expected) => {
+    const [row] = await seed([{ userId: ALICE, minute: 1 }]);
+    expectRefused(await patchWith(`/v1/notifications/${row?.id}/read`, await authorization()), expected);
+    expect((await notificationRow(row!.id))?.readAt).toBeNull();
   });
 });
 
@@ -184,6 +221,16 @@ describe('PATCH /v1/notifications/read-all', () => {
     const bobs = await t.db.select().from(notifications).where(eq(notifications.userId, BOB));
     expect(bobs.map((n) => n.readAt)).toEqual([null]);
     expect((await list(BOB)).json().data.unreadCount).toBe(1);
+  });
+
+  it.each(refusedAuthorizations)('answers 401 for %s and marks nothing read', async (_label, authorization, expected) => {
+    await seed([
+      { userId: ALICE, minute: 1 },
+      { userId: ALICE, minute: 2 },
+    ]);
+    expectRefused(await patchWith('/v1/notifications/read-all', await authorization()), expected);
+    const unread = await t.db.select().from(notifications).where(and(eq(notifications.userId, ALICE), isNull(notifications.readAt)));
+    expect(unread).toHaveLength(2);
   });
 
   it('succeeds when there is nothing to mark', async () => {
