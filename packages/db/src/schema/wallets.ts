@@ -44,7 +44,7 @@ export const ledgerTransactions = pgTable(
     id: uuid('id').primaryKey().defaultRandom(),
     walletId: uuid('wallet_id')
       .notNull()
-      .references(() => wallets.id, { onDelete: 'cascade' }),
+      .references(() => wallets.id, { onDelete: 'restrict' }),
     kind: text('kind', { enum: ledgerTransactionKinds }).notNull(),
     amount: kes('amount').notNull(),
     /** What caused it, e.g. `verification_session:<id>` or `payment:<reference>`. */
@@ -70,10 +70,10 @@ export const ledgerEntries = pgTable(
     id: uuid('id').primaryKey().defaultRandom(),
     transactionId: uuid('transaction_id')
       .notNull()
-      .references(() => ledgerTransactions.id, { onDelete: 'cascade' }),
+      .references(() => ledgerTransactions.id, { onDelete: 'restrict' }),
     walletId: uuid('wallet_id')
       .notNull()
-      .references(() => wallets.id, { onDelete: 'cascade' }),
+      .references(() => wallets.id, { onDelete: 'restrict' }),
     account: text('account', { enum: ledgerAccounts }).notNull(),
     /** Signed: positive adds to the account, negative takes from it. */
     amount: kes('amount').notNull(),
