@@ -64,7 +64,12 @@ export interface PodTemplate {
 }
 
 export interface Deployment extends KubernetesObject {
-  spec: { replicas?: number; selector: { matchLabels: Record<string, string> }; template: PodTemplate };
+  spec: {
+    replicas?: number;
+    selector: { matchLabels: Record<string, string> };
+    strategy?: { type?: string; rollingUpdate?: { maxSurge?: number | string; maxUnavailable?: number | string } };
+    template: PodTemplate;
+  };
 }
 
 export interface Service extends KubernetesObject {
@@ -92,7 +97,7 @@ export interface PodDisruptionBudget extends KubernetesObject {
 }
 
 export interface Job extends KubernetesObject {
-  spec: { backoffLimit?: number; ttlSecondsAfterFinished?: number; template: PodTemplate };
+  spec: { backoffLimit?: number; parallelism?: number; ttlSecondsAfterFinished?: number; template: PodTemplate };
 }
 
 export interface ConfigMap extends KubernetesObject {

@@ -43,6 +43,7 @@ import {
 } from './kubernetes.js';
 import {
   MIGRATION_COMMAND,
+  MIGRATION_CONNECTIONS,
   MIGRATION_VARIABLES,
   mainApi,
   services,
@@ -385,6 +386,49 @@ describe('the migration', () => {
     expect(migrate.depends_on).toEqual({ postgres: { condition: 'service_healthy' } });
     for (const name of Object.keys(composeEnvironment('migrate'))) {
       expect(MIGRATION_VARIABLES.has(name), name).toBe(true);
+    }
+  });
+});
+
+// PostgreSQL's defaults: max_connections 100, of which superuser_reserved_connections (3) only a superuser may
+// use. Operators keep a few more for psql, the api-keys and wallets commands, and monitoring.
+const POSTGRES_MAX_CONNECTIONS = 100;
+const SUPERUSER_RESERVED_CONNECTIONS = 3;
+const OPERATOR_CONNECTIONS = 5;
+
+/** Pods a Deployment may run at once: the autoscaler's maximum plus the rolling update's surge. */
+function mostPods(service: ServiceUnderTest): number {
+  const autoscaler = findObject<HorizontalPodAutoscaler>(objects, 'HorizontalPodAutoscaler', service.name);
+  const surge = deploymentOf(service).spec.strategy?.rollingUpdate?.maxSurge ?? '25%';
+  const surgePods =
+    typeof surge === 'number' ? surge : Math.ceil((autoscaler.spec.maxReplicas * Number.parseInt(surge, 10)) / 100);
+  return autoscaler.spec.maxReplicas + surgePods;
+}
+
+describe('PostgreSQL connections', () => {
+  it("fit under PostgreSQL's default max_connections with every pod of both services and the migration open", () => {
+    const pools = services.map((service) => {
+      const environment = environmentFrom(manifestEnvironment(containerOf(service)));
+      expect(environment.DATABASE_POOL_SIZE, `${service.name}'s ConfigMap sets DATABASE_POOL_SIZE`).toBeDefined();
+      const poolSize = service.databasePoolSize(environment);
+      return { name: service.name, poolSize, connections: mostPods(service) * poolSize };
+    });
+    const job = findObject<Job>(objects, 'Job', 'platform-migrate');
+    const migration = (job.spec.parallelism ?? 1) * MIGRATION_CONNECTIONS;
+    const total = pools.reduce((sum, { connections }) => sum + connections, 0) + migration;
+    expect(total, JSON.stringify(pools)).toBeLessThanOrEqual(
+      POSTGRES_MAX_CONNECTIONS - SUPERUSER_RESERVED_CONNECTIONS - OPERATOR_CONNECTIONS,
+    );
+  });
+
+  it('are what docs/operations.md works out', () => {
+    const operations = readFileSync(path.join(repositoryRoot, 'docs/operations.md'), 'utf8');
+    for (const service of services) {
+      const poolSize = service.databasePoolSize(environmentFrom(manifestEnvironment(containerOf(service))));
+      const autoscaler = findObject<HorizontalPodAutoscaler>(objects, 'HorizontalPodAutoscaler', service.name);
+      expect(operations).toContain(
+        `| ${service.name} | ${autoscaler.spec.maxReplicas} + ${mostPods(service) - autoscaler.spec.maxReplicas} | ${poolSize} | ${mostPods(service) * poolSize} |`,
+      );
     }
   });
 });

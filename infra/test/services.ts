@@ -39,6 +39,8 @@ export interface ServiceUnderTest {
   defaultPort: number;
   /** Validates `env` as the service does at boot; throws ConfigError naming every bad variable. */
   loadConfig(env: NodeJS.ProcessEnv): void;
+  /** The PostgreSQL pool size each instance opens with `env` (DATABASE_POOL_SIZE or its default). */
+  databasePoolSize(env: NodeJS.ProcessEnv): number;
   /** Builds the service from `env` on `database`, logging nothing. */
   build(env: NodeJS.ProcessEnv, database: DatabaseHandle): InjectableApp;
 }
@@ -55,6 +57,7 @@ export const mainApi: ServiceUnderTest = {
   variables: new Set(Object.keys(MainApiEnvSchema.properties)),
   defaultPort: defaultPortOf(MainApiEnvSchema),
   loadConfig: (env) => void loadMainApiConfig(env),
+  databasePoolSize: (env) => loadMainApiConfig(env).databasePoolSize,
   build(env, database) {
     const config = loadMainApiConfig({ ...env, LOG_LEVEL: 'silent' });
     return buildMainApi({ database, storage: createAvatarStorage(config.avatars.storage, config.publicUrl) }, config);
@@ -67,10 +70,14 @@ export const backendApi: ServiceUnderTest = {
   variables: new Set(Object.keys(BackendApiConfigSchema.properties)),
   defaultPort: defaultPortOf(BackendApiConfigSchema),
   loadConfig: (env) => void loadBackendApiConfig(env),
+  databasePoolSize: (env) => loadBackendApiConfig(env).DATABASE_POOL_SIZE,
   build: (env, database) => buildBackendApi({ database }, loadBackendApiConfig({ ...env, LOG_LEVEL: 'silent' })),
 };
 
 export const services: readonly ServiceUnderTest[] = [mainApi, backendApi];
+
+/** Connections one run of the migration command opens (packages/db/src/migrate.ts: `max: 1`). */
+export const MIGRATION_CONNECTIONS = 1;
 
 /** Variables @platform/db's migration command reads (packages/db/src/cli/migrate.ts). */
 export const MIGRATION_VARIABLES: ReadonlySet<string> = new Set(['DATABASE_URL', 'PGLITE_DATA_DIR']);

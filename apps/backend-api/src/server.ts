@@ -1,12 +1,17 @@
 import { createDatabase, migrateDatabase } from '@platform/db';
-import { listen } from '@platform/http';
+import { listen, loadConfigOrExit } from '@platform/http';
 import { createRedisClient, logRedisAvailability } from '@platform/rate-limit';
 import { buildApp } from './app.js';
 import { loadBackendApiConfig } from './config.js';
 
 // The composition root of one backend-api process, as it runs in production.
-const config = loadBackendApiConfig();
-const database = await createDatabase({ url: config.DATABASE_URL, dataDir: config.PGLITE_DATA_DIR });
+// A bad variable stops the process with one line naming it, not a stack trace.
+const config = loadConfigOrExit(() => loadBackendApiConfig());
+const database = await createDatabase({
+  url: config.DATABASE_URL,
+  dataDir: config.PGLITE_DATA_DIR,
+  maxConnections: config.DATABASE_POOL_SIZE,
+});
 if (config.MIGRATE_ON_START) await migrateDatabase(database);
 const redis = config.REDIS_URL ? createRedisClient(config.REDIS_URL) : undefined;
 

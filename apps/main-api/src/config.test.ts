@@ -33,6 +33,7 @@ describe('loadMainApiConfig', () => {
       rateLimitPerMinute: 300,
       trustProxy: false,
       migrateOnStart: false,
+      databasePoolSize: 10,
       webhooks: { allowPrivateTargets: false },
       // Payments' own defaults are checked in modules/billing/config.test.ts.
       payments: expect.objectContaining({ card: { kind: 'sandbox' } }),
@@ -58,6 +59,7 @@ describe('loadMainApiConfig', () => {
         MIGRATE_ON_START: 'true',
         WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
         AVATAR_LOCAL_DIR: 'uploads',
+        DATABASE_POOL_SIZE: '6',
       },
       '/srv/app',
     );
@@ -75,6 +77,7 @@ describe('loadMainApiConfig', () => {
       trustProxy: true,
       metricsToken: 'metrics-token-0123456789',
       migrateOnStart: true,
+      databasePoolSize: 6,
       webhooks: { allowPrivateTargets: true },
     });
   });
@@ -119,6 +122,9 @@ describe('loadMainApiConfig', () => {
     ['half of the S3 credentials', { AVATAR_STORAGE: 's3', S3_BUCKET: 'b', S3_PUBLIC_URL: 'https://cdn.example.com', S3_ACCESS_KEY_ID: 'id' }, /must be set together/],
     ['a relative public URL', { PUBLIC_URL: 'api.example.com' }, /PUBLIC_URL must be an absolute http\(s\) URL/],
     ['a zero avatar limit', { AVATAR_MAX_BYTES: '0' }, /AVATAR_MAX_BYTES must be an integer >= 1/],
+    ['an empty pool', { DATABASE_POOL_SIZE: '0' }, /DATABASE_POOL_SIZE must be an integer between 1 and 100 \(got "0"\)/],
+    ['a pool larger than PostgreSQL allows', { DATABASE_POOL_SIZE: '101' }, /DATABASE_POOL_SIZE must be an integer between 1 and 100/],
+    ['a fractional pool', { DATABASE_POOL_SIZE: '2.5' }, /DATABASE_POOL_SIZE must be an integer/],
   ])('refuses %s with a message naming the variable', (_label, overrides, message) => {
     expect(configError({ ...required, ...overrides }).message).toMatch(message);
   });

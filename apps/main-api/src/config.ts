@@ -25,6 +25,8 @@ export const MainApiEnvSchema = Type.Object({
     { default: 'info' },
   ),
   DATABASE_URL: Type.Optional(Type.String({ minLength: 1 })),
+  /** PostgreSQL connections this instance may open (replicas x this must fit under max_connections). */
+  DATABASE_POOL_SIZE: Type.Integer({ minimum: 1, maximum: 100, default: 10 }),
   PGLITE_DATA_DIR: Type.Optional(Type.String({ minLength: 1 })),
   REDIS_URL: Type.Optional(Type.String({ minLength: 1 })),
   AUTH_JWT_SECRET: Type.Optional(Type.String({ minLength: 32 })),
@@ -76,6 +78,8 @@ export interface MainApiConfig {
   host: string;
   logLevel: LogLevel;
   databaseUrl?: string;
+  /** Size of the PostgreSQL connection pool (ignored on PGlite). */
+  databasePoolSize: number;
   /** PGlite data folder, used only without databaseUrl; without either the database lives in memory. */
   pgliteDataDir?: string;
   redisUrl?: string;
@@ -125,6 +129,7 @@ export function loadMainApiConfig(env: NodeJS.ProcessEnv = process.env, cwd = pr
     host: values.HOST,
     logLevel: values.LOG_LEVEL,
     ...(values.DATABASE_URL === undefined ? {} : { databaseUrl: values.DATABASE_URL }),
+    databasePoolSize: values.DATABASE_POOL_SIZE,
     ...(values.PGLITE_DATA_DIR === undefined ? {} : { pgliteDataDir: values.PGLITE_DATA_DIR }),
     ...(values.REDIS_URL === undefined ? {} : { redisUrl: values.REDIS_URL }),
     auth: { keys, issuer: values.AUTH_ISSUER, audience: values.AUTH_AUDIENCE },

@@ -1,16 +1,18 @@
 // The composition root: reads config, opens the database, Redis and storage, builds the app and listens.
 import { createDatabase, migrateDatabase } from '@platform/db';
-import { ConfigError, listen } from '@platform/http';
+import { listen, loadConfigOrExit } from '@platform/http';
 import { createRedisClient, logRedisAvailability } from '@platform/rate-limit';
 import { buildApp } from './app.js';
-import { loadMainApiConfig, type MainApiConfig } from './config.js';
+import { loadMainApiConfig } from './config.js';
 import { createAvatarStorage } from './storage/from-config.js';
 
 async function main(): Promise<void> {
-  const config = readConfigOrExit();
+  // A bad variable stops the process with one line naming it, not a stack trace.
+  const config = loadConfigOrExit(() => loadMainApiConfig());
 
   const database = await createDatabase({
     ...(config.databaseUrl === undefined ? {} : { url: config.databaseUrl }),
+    maxConnections: config.databasePoolSize,
     ...(config.pgliteDataDir === undefined ? {} : { dataDir: config.pgliteDataDir }),
   });
   if (config.migrateOnStart) await migrateDatabase(database);
@@ -30,16 +32,6 @@ async function main(): Promise<void> {
     await redis.connect().catch(() => undefined);
   }
   await listen(app, { host: config.host, port: config.port });
-}
-
-function readConfigOrExit(): MainApiConfig {
-  try {
-    return loadMainApiConfig();
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    console.error(error.message);
-    process.exit(1);
-  }
 }
 
 await main();

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './config.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ConfigError, loadConfig, loadConfigOrExit } from './config.js';
 
 const Schema = Type.Object({
   PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3000 }),
@@ -118,5 +118,44 @@ describe('loadConfig', () => {
     } finally {
       delete process.env['PLATFORM_TEST_ONLY_VALUE'];
     }
+  });
+});
+
+describe('loadConfigOrExit', () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  /** Runs loadConfigOrExit with process.exit stopped, and reports what it printed and its exit code. */
+  function run(load: () => unknown): { exitCode: number | undefined; printed: unknown[][]; result?: unknown } {
+    const printed: unknown[][] = [];
+    let exitCode: number | undefined;
+    vi.spyOn(console, 'error').mockImplementation((...args: unknown[]) => void printed.push(args));
+    vi.spyOn(process, 'exit').mockImplementation(((code?: number) => {
+      exitCode = code;
+      throw new Error('process.exit');
+    }) as typeof process.exit);
+    try {
+      return { exitCode, printed, result: loadConfigOrExit(load) };
+    } catch (error) {
+      if ((error as Error).message !== 'process.exit') throw error;
+      return { exitCode, printed };
+    }
+  }
+
+  it('returns the configuration when it is valid', () => {
+    expect(run(() => loadConfig(Schema, { PORT: '8080' }))).toMatchObject({ exitCode: undefined, printed: [], result: { PORT: 8080 } });
+  });
+
+  it('prints the one-line message naming the variable and exits with 1, without a stack trace', () => {
+    const outcome = run(() => loadConfig(Schema, { PORT: 'abc' }));
+    expect(outcome.exitCode).toBe(1);
+    expect(outcome.printed).toEqual([['Invalid configuration: PORT must be an integer between 0 and 65535 (got "abc")']]);
+  });
+
+  it('lets other errors through: they are bugs, not configuration', () => {
+    expect(() => run(() => {
+      throw new TypeError('boom');
+    })).toThrow(TypeError);
   });
 });

@@ -172,3 +172,18 @@ export function loadConfig<T extends TObject>(schema: T, env: NodeJS.ProcessEnv 
   }
   throw new ConfigError([...problems.values()]);
 }
+
+/**
+ * For a process entry point: runs `load` and, when it throws a ConfigError, prints its one-line message (every
+ * bad variable, secret values hidden) to stderr and exits with code 1 instead of a stack trace. Other errors
+ * are bugs and propagate.
+ */
+export function loadConfigOrExit<T>(load: () => T): T {
+  try {
+    return load();
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    console.error(error.message);
+    return process.exit(1);
+  }
+}

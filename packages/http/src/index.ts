@@ -1,5 +1,5 @@
 export { createServer, type AppServer, type CreateServerOptions } from './create-server.js';
-export { loadConfig, ConfigError, describeExpectation, type ConfigProblem } from './config.js';
+export { loadConfig, loadConfigOrExit, ConfigError, describeExpectation, type ConfigProblem } from './config.js';
 export { listen, type ListenOptions } from './listen.js';
 export { ErrorEnvelopeRef, SuccessMessage, SuccessOnly, errorResponses } from './schemas.js';
 export { docsPrefix, type SecurityScheme, type ServiceInfo } from './openapi.js';
