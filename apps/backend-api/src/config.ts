@@ -1,4 +1,4 @@
-import { loadConfig } from '@platform/http';
+import { ConfigError, type ConfigProblem, loadConfig } from '@platform/http';
 import { Type, type Static } from '@sinclair/typebox';
 
 export const BackendApiConfigSchema = Type.Object({
@@ -28,7 +28,10 @@ export const BackendApiConfigSchema = Type.Object({
   FOLDER_QUOTA_CORE: Type.Integer({ minimum: 0, default: 100 }),
   FOLDER_QUOTA_GROWTH: Type.Integer({ minimum: 0, default: 1_000 }),
   FOLDER_QUOTA_SCALE: Type.Integer({ minimum: 0, default: 10_000 }),
-  /** Where the hosted verification page is served (`{verify_url}`); unset: http://localhost:<PORT>. */
+  /**
+   * Where the hosted verification page is served (`{verify_url}`). Required with DATABASE_URL; without it
+   * (embedded database, local runs) http://localhost:<PORT>.
+   */
   VERIFY_URL: Type.Optional(Type.String({ format: 'uri', pattern: '^https?://' })),
   /** Default price of a session in whole KES; an organization's own price in verification_prices wins. */
   VERIFICATION_PRICE_KYC: Type.Integer({ minimum: 1, default: 50 }),
@@ -41,7 +44,10 @@ export const BackendApiConfigSchema = Type.Object({
   PLATFORM_ORGANIZATION_ID: Type.Optional(Type.String({ format: 'uuid' })),
   /** Offer the hosted page's sandbox controls on live sessions too (test sessions always have them). */
   HOSTED_PAGE_LIVE_SANDBOX: Type.Boolean({ default: false }),
-  /** Signs the hosted page's form tokens; every instance needs the same one. Unset: random per process. */
+  /**
+   * Signs the hosted page's form tokens; every instance needs the same one. Required with DATABASE_URL;
+   * without it (embedded database: one process) random per process.
+   */
   HOSTED_PAGE_SECRET: Type.Optional(Type.String({ minLength: 32 })),
   /** Allow http and private or loopback callback URLs (local runs and tests only). */
   WEBHOOK_ALLOW_PRIVATE_TARGETS: Type.Boolean({ default: false }),
@@ -55,6 +61,37 @@ export const BackendApiConfigSchema = Type.Object({
 
 export type BackendApiConfig = Static<typeof BackendApiConfigSchema>;
 
+/** Reads and validates backend-api's configuration from `env`. Throws ConfigError naming every bad variable. */
 export function loadBackendApiConfig(env: NodeJS.ProcessEnv = process.env): BackendApiConfig {
-  return loadConfig(BackendApiConfigSchema, env);
+  const config = loadConfig(BackendApiConfigSchema, env);
+  const problems = deploymentProblems(config);
+  if (problems.length > 0) throw new ConfigError(problems);
+  return config;
+}
+
+/**
+ * On an external database the service is deployed, usually as several instances: settings whose fallback only
+ * suits one local process must then be chosen, or it would answer localhost URLs and refuse other instances'
+ * hosted-page forms.
+ */
+function deploymentProblems(config: BackendApiConfig): ConfigProblem[] {
+  if (config.DATABASE_URL === undefined) return [];
+  const problems: ConfigProblem[] = [];
+  if (config.VERIFY_URL === undefined) {
+    problems.push({
+      name: 'VERIFY_URL',
+      message:
+        'VERIFY_URL is required when DATABASE_URL is set: the public address of the hosted verification page ' +
+        `(verificationUrl would otherwise be http://localhost:${config.PORT}/session/<id>)`,
+    });
+  }
+  if (config.HOSTED_PAGE_SECRET === undefined) {
+    problems.push({
+      name: 'HOSTED_PAGE_SECRET',
+      message:
+        'HOSTED_PAGE_SECRET is required when DATABASE_URL is set: 32+ characters, the same on every instance ' +
+        '(a random one per process breaks hosted-page forms behind a load balancer)',
+    });
+  }
+  return problems;
 }

@@ -24,4 +24,11 @@ describe('backend-api started with bad configuration', () => {
     expect(result.stderr).toBe('Invalid configuration: PORT must be an integer between 0 and 65535 (got "abc")\n');
   });
 
+  it('refuses an external database without VERIFY_URL and HOSTED_PAGE_SECRET, in one line', () => {
+    const result = startServer({ DATABASE_URL: 'postgres://platform@127.0.0.1:1/none' });
+    expect(result.status).toBe(1);
+    const lines = result.stderr.trimEnd().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^Invalid configuration: VERIFY_URL is required when DATABASE_URL is set: .*; HOSTED_PAGE_SECRET is required when DATABASE_URL is set/);
+  });
 });

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 
 /** How both services are configured for a local run; the same variables production sets. */
@@ -50,6 +51,9 @@ export function backendApiEnv(s: LocalSettings): NodeJS.ProcessEnv {
     // and on this machine live sessions can be finished with the hosted page's sandbox controls too.
     PLATFORM_ORGANIZATION_ID: process.env.PLATFORM_ORGANIZATION_ID || s.platformOrganizationId,
     HOSTED_PAGE_LIVE_SANDBOX: process.env.HOSTED_PAGE_LIVE_SANDBOX || 'true',
+    // backend-api on DATABASE_URL refuses to start without these; one local process needs no shared secret.
+    VERIFY_URL: process.env.VERIFY_URL || `http://localhost:${s.backendPort}`,
+    HOSTED_PAGE_SECRET: process.env.HOSTED_PAGE_SECRET || randomBytes(32).toString('base64url'),
   };
 }
 

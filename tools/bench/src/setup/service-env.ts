@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { ServiceName } from '../endpoints.js';
 
 export interface ServiceEnvInput {
@@ -14,6 +15,8 @@ export const TOKEN_AUDIENCE = 'platform-bench';
 /** Well above anything a run sends, so the limiter counts (one Redis call per request) but never refuses. */
 export const BENCH_RATE_LIMIT_PER_MINUTE = '100000000';
 const UNLIMITED_FOLDERS = '100000000';
+/** One per run, shared by every backend-api process of the run (required on DATABASE_URL). */
+const HOSTED_PAGE_SECRET = randomBytes(32).toString('base64url');
 
 /**
  * The environment each service runs with in the bench: production defaults, except raised rate limits and
@@ -45,6 +48,7 @@ export function serviceEnv(service: ServiceName, input: ServiceEnvInput): NodeJS
   return {
     ...common,
     VERIFY_URL: `http://127.0.0.1:${input.port}`,
+    HOSTED_PAGE_SECRET,
     WEBHOOK_DELIVERY_ENABLED: 'false',
     FOLDER_QUOTA_NONE: UNLIMITED_FOLDERS,
     FOLDER_QUOTA_CORE: UNLIMITED_FOLDERS,

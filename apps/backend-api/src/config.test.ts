@@ -1,0 +1,57 @@
+import { ConfigError } from '@platform/http';
+import { describe, expect, it } from 'vitest';
+import { loadBackendApiConfig } from './config.js';
+
+const external = { DATABASE_URL: 'postgres://platform@db.internal:5432/platform' };
+const deployed = {
+  ...external,
+  VERIFY_URL: 'https://verify.example.com',
+  HOSTED_PAGE_SECRET: 'h'.repeat(32),
+};
+
+function configError(env: NodeJS.ProcessEnv): ConfigError {
+  try {
+    loadBackendApiConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error;
+    throw error;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('loadBackendApiConfig', () => {
+  it('runs on the embedded database without VERIFY_URL or HOSTED_PAGE_SECRET (one local process)', () => {
+    const config = loadBackendApiConfig({});
+    expect(config.VERIFY_URL).toBeUndefined();
+    expect(config.HOSTED_PAGE_SECRET).toBeUndefined();
+    expect(config.DATABASE_POOL_SIZE).toBe(10);
+  });
+
+  it('requires VERIFY_URL and HOSTED_PAGE_SECRET on an external database, naming both in one message', () => {
+    const error = configError(external);
+    expect(error.problems.map(({ name }) => name)).toEqual(['VERIFY_URL', 'HOSTED_PAGE_SECRET']);
+    expect(error.message).toMatch(/^Invalid configuration: VERIFY_URL is required when DATABASE_URL is set: .*; HOSTED_PAGE_SECRET is required when DATABASE_URL is set: /);
+    expect(error.message).toContain('http://localhost:3001/session/<id>');
+    expect(error.message).not.toContain('\n');
+  });
+
+  it.each([
+    ['VERIFY_URL', { VERIFY_URL: undefined }],
+    ['HOSTED_PAGE_SECRET', { HOSTED_PAGE_SECRET: '' }],
+  ])('refuses an external database without %s alone', (name, overrides) => {
+    expect(configError({ ...deployed, ...overrides }).problems.map((problem) => problem.name)).toEqual([name]);
+  });
+
+  it('accepts an external database with both, and reads the pool size', () => {
+    const config = loadBackendApiConfig({ ...deployed, DATABASE_POOL_SIZE: '6' });
+    expect(config).toMatchObject({ ...deployed, DATABASE_POOL_SIZE: 6 });
+  });
+
+  it.each([
+    ['0', /DATABASE_POOL_SIZE must be an integer between 1 and 100 \(got "0"\)/],
+    ['101', /DATABASE_POOL_SIZE must be an integer between 1 and 100 \(got "101"\)/],
+    ['ten', /DATABASE_POOL_SIZE must be an integer between 1 and 100 \(got "ten"\)/],
+  ])('refuses DATABASE_POOL_SIZE=%s', (value, message) => {
+    expect(configError({ DATABASE_POOL_SIZE: value }).message).toMatch(message);
+  });
+});
