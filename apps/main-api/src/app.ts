@@ -116,6 +116,7 @@ export function buildApp(deps: MainApiDeps, config: MainApiConfig) {
     config: config.payments,
     publicUrl: config.publicUrl,
     bodyLimit: config.bodyLimitBytes,
+    idempotencyPurgeIntervalMs: config.idempotencyPurgeIntervalMs,
   });
   app.register(webhookRoutes, { db, now, allowPrivateTargets: config.webhooks.allowPrivateTargets });
 

@@ -34,6 +34,7 @@ describe('loadMainApiConfig', () => {
       trustProxy: false,
       migrateOnStart: false,
       databasePoolSize: 10,
+      idempotencyPurgeIntervalMs: 3_600_000,
       webhooks: { allowPrivateTargets: false },
       // Payments' own defaults are checked in modules/billing/config.test.ts.
       payments: expect.objectContaining({ card: { kind: 'sandbox' } }),
@@ -60,6 +61,7 @@ describe('loadMainApiConfig', () => {
         WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
         AVATAR_LOCAL_DIR: 'uploads',
         DATABASE_POOL_SIZE: '6',
+        IDEMPOTENCY_PURGE_INTERVAL_MS: '0',
       },
       '/srv/app',
     );
@@ -78,6 +80,7 @@ describe('loadMainApiConfig', () => {
       metricsToken: 'metrics-token-0123456789',
       migrateOnStart: true,
       databasePoolSize: 6,
+      idempotencyPurgeIntervalMs: 0,
       webhooks: { allowPrivateTargets: true },
     });
   });
@@ -125,6 +128,7 @@ describe('loadMainApiConfig', () => {
     ['an empty pool', { DATABASE_POOL_SIZE: '0' }, /DATABASE_POOL_SIZE must be an integer between 1 and 100 \(got "0"\)/],
     ['a pool larger than PostgreSQL allows', { DATABASE_POOL_SIZE: '101' }, /DATABASE_POOL_SIZE must be an integer between 1 and 100/],
     ['a fractional pool', { DATABASE_POOL_SIZE: '2.5' }, /DATABASE_POOL_SIZE must be an integer/],
+    ['a negative purge interval', { IDEMPOTENCY_PURGE_INTERVAL_MS: '-1' }, /IDEMPOTENCY_PURGE_INTERVAL_MS must be an integer >= 0/],
   ])('refuses %s with a message naming the variable', (_label, overrides, message) => {
     expect(configError({ ...required, ...overrides }).message).toMatch(message);
   });

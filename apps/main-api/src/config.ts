@@ -49,6 +49,8 @@ export const MainApiEnvSchema = Type.Object({
   TRUST_PROXY: Type.Boolean({ default: false }),
   METRICS_TOKEN: Type.Optional(Type.String({ minLength: 16 })),
   MIGRATE_ON_START: Type.Boolean({ default: false }),
+  /** How often this instance deletes idempotency records older than 24 h; 0 leaves it to other instances. */
+  IDEMPOTENCY_PURGE_INTERVAL_MS: Type.Integer({ minimum: 0, default: 3_600_000 }),
   /** Accept http and private or loopback default callback URLs (local runs and tests only). */
   WEBHOOK_ALLOW_PRIVATE_TARGETS: Type.Boolean({ default: false }),
   ...PaymentsEnvSchema.properties,
@@ -95,6 +97,8 @@ export interface MainApiConfig {
   /** When set, GET /metrics requires `Authorization: Bearer <metricsToken>`. */
   metricsToken?: string;
   migrateOnStart: boolean;
+  /** How often this instance purges expired idempotency records; 0: never (another instance does). */
+  idempotencyPurgeIntervalMs: number;
   /** Callback settings: whether default URLs may be http or private addresses (local runs and tests only). */
   webhooks: { allowPrivateTargets: boolean };
   /** Payment providers, limits and reconciliation (modules/billing/config.ts). */
@@ -141,6 +145,7 @@ export function loadMainApiConfig(env: NodeJS.ProcessEnv = process.env, cwd = pr
     trustProxy: values.TRUST_PROXY,
     ...(values.METRICS_TOKEN === undefined ? {} : { metricsToken: values.METRICS_TOKEN }),
     migrateOnStart: values.MIGRATE_ON_START,
+    idempotencyPurgeIntervalMs: values.IDEMPOTENCY_PURGE_INTERVAL_MS,
     webhooks: { allowPrivateTargets: values.WEBHOOK_ALLOW_PRIVATE_TARGETS },
     payments,
   };

@@ -29,6 +29,8 @@ export interface BillingRoutesOptions {
   publicUrl: string;
   /** Largest webhook body. */
   bodyLimit: number;
+  /** How often this instance purges expired idempotency records (IDEMPOTENCY_PURGE_INTERVAL_MS); 0: never. */
+  idempotencyPurgeIntervalMs: number;
   /** What a payment's outcome does in other modules; by default the mail subscription hooks. */
   hooks?: PaymentHooks;
 }
@@ -38,7 +40,6 @@ export const billingSharedSchemas = [...paymentSharedSchemas, ...paymentMethodSh
 
 /** Idempotency keys of billing requests belong to the user acting for the organization. */
 export const BILLING_IDEMPOTENCY_HEADERS = ['x-idempotency-key', 'Idempotency-Key'];
-const IDEMPOTENCY_PURGE_INTERVAL_MS = 60 * 60 * 1000;
 
 /**
  * Payments and mail subscriptions: the client routes (behind the organization guard and idempotency keys),
@@ -75,7 +76,7 @@ export const billingRoutes: FastifyPluginAsyncTypebox<BillingRoutesOptions> = as
       scopeOf: (request) => `user:${request.user.id}:organization:${request.organization.id}`,
       headerNames: BILLING_IDEMPOTENCY_HEADERS,
       onReplay: () => app.metrics.idempotentReplays.inc(),
-      purge: { intervalMs: IDEMPOTENCY_PURGE_INTERVAL_MS },
+      purge: options.idempotencyPurgeIntervalMs > 0 ? { intervalMs: options.idempotencyPurgeIntervalMs } : false,
     });
     await clientRoutes.register(paymentRoutes, { ctx, providers, config });
     await clientRoutes.register(paymentMethodRoutes, { db, now });
