@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { createApiKey, organizations, type DatabaseHandle } from '@platform/db';
 import { createTestDatabase } from '@platform/db/testing';
 import { createRedisClient } from '@platform/rate-limit';
@@ -141,6 +142,26 @@ describe('rate limits in process', () => {
     for (let i = 0; i < 2; i += 1) expect((await app.inject({ method: 'GET', url: `/v1/unknown/${i}` })).statusCode).toBe(404);
     expectRateLimited(await app.inject({ method: 'GET', url: '/v1/unknown/2' }), 2);
     expect(await scrape(app)).toMatch(/^http_requests_total\{method="GET",route="unmatched",status_code="429"\} 1$/m);
+  });
+
+  it("counts the hosted verification page (GET and POST /session/:id) against the client IP's budget", async () => {
+    const app = await build({}, { RATE_LIMIT_PER_MINUTE: '3' });
+    const page = `/session/${randomUUID()}`;
+    const form = { 'content-type': 'application/x-www-form-urlencoded' };
+    const view = await app.inject({ method: 'GET', url: page });
+    expect(view.statusCode).toBe(404);
+    expect(view.headers['x-ratelimit-remaining']).toBe('2');
+    const post = await app.inject({ method: 'POST', url: page, headers: form, payload: 'token=x&action=submit' });
+    expect(post.statusCode).not.toBe(429);
+    expect(post.headers['x-ratelimit-remaining']).toBe('1');
+    // The same address's requests without a valid key share that budget.
+    expect((await listFolders(app)).statusCode).toBe(401);
+    expectRateLimited(await app.inject({ method: 'GET', url: page }), 3);
+    expectRateLimited(await app.inject({ method: 'POST', url: page, headers: form, payload: 'token=x&action=submit' }), 3);
+
+    // Another address, and a valid key behind this one, keep their own budgets.
+    expect((await app.inject({ method: 'GET', url: page, remoteAddress: '10.1.2.3' })).statusCode).toBe(404);
+    expect((await listFolders(app, await newKey())).statusCode).toBe(200);
   });
 
   it('never limits the operational routes', async () => {

@@ -1,6 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import { createRedisClient } from '@platform/rate-limit';
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
+import { FAKE_DARAJA, fakeDarajaEnv } from '../test/fake-daraja.js';
+import { FAKE_PAYSTACK_SECRET } from '../test/fake-paystack.js';
 import { authHeader, createTestApp, type TestApp } from '../test/helpers.js';
 
 async function notifications(t: TestApp, userId: string) {
@@ -60,6 +63,62 @@ describe('per-user rate limit', () => {
       expectRateLimited(await guess());
       // A real user behind the same address has a budget of their own.
       expect((await notifications(t, 'user_rl_d')).statusCode).toBe(200);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it("counts the public payment pages against the client IP's budget", async () => {
+    const t = await createTestApp({ env: { RATE_LIMIT_PER_MINUTE: '3' } });
+    const reference = `PAY-${randomUUID()}`;
+    const checkout = `/v1/billing/sandbox/checkout/${reference}`;
+    const pages = [
+      () => t.app.inject({ method: 'GET', url: checkout }),
+      () =>
+        t.app.inject({
+          method: 'POST',
+          url: checkout,
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          payload: 'token=x&action=pay',
+        }),
+      () => t.app.inject({ method: 'GET', url: `/v1/billing/checkout/complete?reference=${reference}` }),
+    ];
+    try {
+      for (const [index, page] of pages.entries()) {
+        const response = await page();
+        expect(response.statusCode).not.toBe(429);
+        expect(response.headers['x-ratelimit-remaining']).toBe(String(2 - index));
+      }
+      for (const page of pages) expectRateLimited(await page());
+      const elsewhere = await t.app.inject({ method: 'GET', url: checkout, remoteAddress: '10.1.2.3' });
+      expect(elsewhere.statusCode).toBe(404);
+      // A signed-in user behind the same address keeps a budget of their own.
+      expect((await notifications(t, 'user_rl_pages')).statusCode).toBe(200);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it("never limits the providers' callbacks or the avatar files", async () => {
+    const providers = { PAYSTACK_SECRET_KEY: FAKE_PAYSTACK_SECRET, PAYSTACK_BASE_URL: 'http://127.0.0.1:9', ...fakeDarajaEnv('http://127.0.0.1:9') };
+    const t = await createTestApp({ env: { RATE_LIMIT_PER_MINUTE: '1', ...providers } });
+    const calls = [
+      // Unsigned: answered 200 and ignored, like every Paystack webhook.
+      () => t.app.inject({ method: 'POST', url: '/v1/billing/webhooks/paystack', payload: { event: 'charge.success' } }),
+      () => t.app.inject({ method: 'POST', url: `/v1/billing/webhooks/mpesa/${FAKE_DARAJA.callbackToken}`, payload: {} }),
+      () => t.app.inject({ method: 'GET', url: '/v1/files/avatars/none.png' }),
+    ];
+    try {
+      for (const call of calls) {
+        for (let i = 0; i < 3; i += 1) {
+          const response = await call();
+          expect(response.statusCode).not.toBe(429);
+          expect(response.headers['x-ratelimit-limit']).toBeUndefined();
+        }
+      }
+      // The budget itself is 1: a request that is limited gets 429 at the second try.
+      expect((await notifications(t, 'user_rl_hooks')).statusCode).toBe(200);
+      expectRateLimited(await notifications(t, 'user_rl_hooks'));
     } finally {
       await t.close();
     }

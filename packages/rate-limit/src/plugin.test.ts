@@ -73,6 +73,7 @@ async function build(options: Partial<RateLimitOptions> = {}): Promise<{ app: Ap
     routes.get('/v1/things', async () => ({ ok: true }));
     routes.post('/v1/things', async () => ({ created: true }));
     routes.get('/v1/open', { config: { public: true } }, async () => ({ open: true }));
+    routes.post('/v1/hook', { config: { public: true, rateLimit: false } }, async () => ({ received: true }));
   });
   apps.push(app);
   await app.ready();
@@ -164,14 +165,37 @@ describe('rate limiting in process', () => {
     expectRateLimited(await app.inject({ method: 'GET', url: '/v1/scan/again' }), 3);
   });
 
-  it('never limits public routes', async () => {
+  it('never limits the probes, /metrics and the documentation', async () => {
     const { app } = await build({ defaultPerMinute: 1 });
-    for (const url of ['/healthz', '/readyz', '/openapi.json', '/metrics', '/v1/open', '/docs/json']) {
+    for (const url of ['/healthz', '/readyz', '/openapi.json', '/metrics', '/docs/json']) {
       for (let i = 0; i < 3; i += 1) {
         const response = await app.inject({ method: 'GET', url });
         expect(response.statusCode, url).toBe(200);
         expect(response.headers['x-ratelimit-limit'], url).toBeUndefined();
       }
+    }
+  });
+
+  it("counts public routes against the client IP's budget, shared with requests without a valid credential", async () => {
+    const { app } = await build();
+    const open = (remoteAddress = '127.0.0.1') => app.inject({ method: 'GET', url: '/v1/open', remoteAddress });
+    for (let i = 0; i < 2; i += 1) {
+      const response = await open();
+      expect(response.statusCode).toBe(200);
+      expect(response.headers['x-ratelimit-remaining']).toBe(String(2 - i));
+    }
+    expect((await things(app, 'bad')).statusCode).toBe(401);
+    expectRateLimited(await open(), 3);
+    // Another address has its own budget.
+    expect((await open('192.0.2.7')).statusCode).toBe(200);
+  });
+
+  it('never limits a route that says rateLimit: false', async () => {
+    const { app } = await build({ defaultPerMinute: 1 });
+    for (let i = 0; i < 5; i += 1) {
+      const response = await app.inject({ method: 'POST', url: '/v1/hook' });
+      expect(response.statusCode).toBe(200);
+      expect(response.headers['x-ratelimit-limit']).toBeUndefined();
     }
   });
 

@@ -7,7 +7,10 @@ import { redisStore, type StoreOutcomes } from './redis-store.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** The route needs no credentials; it is never rate limited either. */
+    /**
+     * The route needs no credentials. Its requests spend their client IP's budget, like any request without a
+     * valid credential, unless the route also says `rateLimit: false` (@fastify/rate-limit's own switch).
+     */
     public?: boolean;
   }
 }
@@ -47,8 +50,6 @@ export interface RateLimitOptions {
 
 export const RATE_LIMIT_WINDOW_MS = 60_000;
 
-const isPublic = (request: FastifyRequest) => request.routeOptions.config.public === true;
-
 /** Logs the first failure of an outage and the first success after it; counts every failure. */
 function storeOutcomes(app: FastifyInstance, metrics: RateLimitMetrics | undefined): StoreOutcomes {
   let failing = false;
@@ -69,8 +70,11 @@ function storeOutcomes(app: FastifyInstance, metrics: RateLimitMetrics | undefin
 
 /**
  * Limits every request to the routes registered after this plugin (DECISIONS 7): per credential when
- * `identify` finds one, per client IP otherwise, including requests to unknown routes. Public routes
- * (`config.public`) are never limited. Every answer of a limited route carries `x-ratelimit-limit`,
+ * `identify` finds one, per client IP otherwise, including requests to unknown routes and to public routes
+ * (`config.public`: browser pages such as the hosted verification page). A route that must never be limited
+ * says `config: { rateLimit: false }` (providers' webhooks, which arrive in bursts from a few addresses).
+ * Routes registered before this plugin (createServer's probes, /metrics and the documentation) are not
+ * limited either. Every answer of a limited route carries `x-ratelimit-limit`,
  * `x-ratelimit-remaining` and `x-ratelimit-reset`; past the limit it is 429 rate_limited with `Retry-After`.
  * When the Redis store fails, requests are served (fail open), the outage is logged once and each failed call
  * is counted in `metrics.redisFailures`.
@@ -92,12 +96,10 @@ export const rateLimiting = fp<RateLimitOptions>(
       hook: 'onRequest',
       timeWindow: RATE_LIMIT_WINDOW_MS,
       keyGenerator: (request) => {
-        if (isPublic(request)) return 'public';
         const identity = identityOf(request);
         identities.set(request, identity);
         return identity.key;
       },
-      allowList: (request) => isPublic(request),
       max: (request) => identities.get(request)?.perMinute ?? options.defaultPerMinute,
       skipOnError: true,
       ...(options.redis === undefined

@@ -113,7 +113,8 @@ describe.skipIf(!databaseUrl || !redisUrl)(
         redisUrl: redisUrl!,
         // One sandbox checkout secret, so a checkout page served by one instance is confirmed on either.
         mainEnv: { RATE_LIMIT_PER_MINUTE: '1000000', RENEWAL_INTERVAL_MS: '0', SANDBOX_CHECKOUT_SECRET: HOSTED_PAGE_SECRET },
-        backendEnv: { WEBHOOK_DELIVERY_ENABLED: 'false', HOSTED_PAGE_LIVE_SANDBOX: 'true', HOSTED_PAGE_SECRET },
+        // The hosted page spends the test's one client address's budget: raised, as for main-api.
+        backendEnv: { WEBHOOK_DELIVERY_ENABLED: 'false', HOSTED_PAGE_LIVE_SANDBOX: 'true', HOSTED_PAGE_SECRET, RATE_LIMIT_PER_MINUTE: '1000000' },
         maxConnections: 2,
       });
       expirer = await startExpiringInstance(await urlOfDatabase(database, databaseUrl!));

@@ -65,7 +65,8 @@ export const avatarRoutes: FastifyPluginAsyncTypebox<AvatarRoutesOptions> = asyn
     app.get(
       `${LOCAL_FILES_ROUTE_PREFIX}*`,
       {
-        config: { public: true },
+        // Not rate limited, like a CDN: a page may show many avatars at once.
+        config: { public: true, rateLimit: false },
         schema: {
           tags,
           summary: 'Fetch a stored profile photo',

@@ -31,7 +31,8 @@ export const mpesaCallbackRoutes: FastifyPluginAsyncTypebox<MpesaCallbackOptions
   app.post(
     `${MPESA_CALLBACK_PATH}/:token`,
     {
-      config: { public: true },
+      // Not rate limited: Safaricom sends bursts of callbacks from a few addresses.
+      config: { public: true, rateLimit: false },
       // The URL holds the secret token: keep this route's request lines (info level) out of the logs.
       logLevel: 'warn',
       schema: {

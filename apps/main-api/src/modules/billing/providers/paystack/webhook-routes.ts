@@ -31,7 +31,8 @@ export const paystackWebhookRoutes: FastifyPluginAsyncTypebox<PaystackWebhookOpt
   app.post(
     PAYSTACK_WEBHOOK_PATH,
     {
-      config: { public: true },
+      // Not rate limited: Paystack sends bursts from a few addresses, and every call is signed.
+      config: { public: true, rateLimit: false },
       schema: {
         tags: ['billing-webhooks'],
         summary: 'Paystack webhook',
