@@ -1,4 +1,4 @@
-import { verificationSessions } from '@platform/db';
+import { captureHold, verificationSessions } from '@platform/db';
 import { eq } from 'drizzle-orm';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { buildTestApp, replaceOrganizations, TEST_START, type TestOrganization, useTestApp } from '../../../test/app-fixtures.js';
@@ -12,7 +12,8 @@ import {
   truncateVerificationData,
   walletState,
 } from '../../../test/verification-fixtures.js';
-import { expireDueSessions, startSessionExpiry } from './expiry.js';
+import { expireDueSessions, type ExpiryLogger, startSessionExpiry } from './expiry.js';
+import { holdReferenceOf } from './lifecycle.js';
 
 const HOUR = 60 * 60 * 1000;
 
@@ -70,6 +71,73 @@ describe('session expiry', () => {
     expect(await expireAt(later, 2)).toBe(2);
     expect(await expireAt(later, 2)).toBe(1);
     for (const id of ids) expect(await statusOf(suite.db, id)).toBe('expired');
+  });
+
+  /** Records what the job logs at error level. */
+  function recordingLogger() {
+    const errors: Array<{ details: Record<string, unknown>; message: string }> = [];
+    const logger: ExpiryLogger & { info(): void } = {
+      error: (details, message) => errors.push({ details: details as Record<string, unknown>, message }),
+      info: () => {},
+    };
+    return { logger, errors };
+  }
+
+  /**
+   * The oldest due session, whose hold was captured behind the lifecycle's back: releasing it on expiry throws
+   * (the ledger refuses to resolve a hold twice), so that session cannot be expired.
+   */
+  async function sessionThatCannotExpire() {
+    const id = await createdSessionId(suite.app, acme.liveKey, { type: 'kyc', externalEndUserId: 'broken' });
+    await suite.db.transaction((tx) => captureHold(tx, { organizationId: acme.id, environment: 'live' }, holdReferenceOf(id)));
+    return id;
+  }
+
+  it('logs a session that cannot be expired and passes over it, so the rest of the batch and later runs proceed', async () => {
+    const broken = await sessionThatCannotExpire();
+    clock.advance(60 * 1000);
+    const healthy = [await createdSessionId(suite.app, acme.liveKey), await createdSessionId(suite.app, acme.liveKey)];
+    const later = new Date(clock.now().getTime() + 25 * HOUR);
+    const { logger, errors } = recordingLogger();
+
+    expect(await expireDueSessions(suite.db, later, { logger, batchSize: 1 })).toBe(1);
+    expect(await expireDueSessions(suite.db, later, { logger, batchSize: 1 })).toBe(1);
+    for (const id of healthy) {
+      expect(await statusOf(suite.db, id)).toBe('expired');
+      expect(await holdMovements(suite.db, id)).toEqual(['hold', 'release']);
+    }
+    // The broken one was tried first each time, rolled back and left as it was.
+    expect(errors.map((entry) => [entry.message, entry.details.sessionId])).toEqual([
+      ['Could not expire a verification session; passing over it', broken],
+      ['Could not expire a verification session; passing over it', broken],
+    ]);
+    expect(String(errors[0]!.details.err)).toContain('has already been resolved');
+    expect(await statusOf(suite.db, broken)).toBe('pending');
+    expect(await holdMovements(suite.db, broken)).toEqual(['capture', 'hold']);
+    expect(await transitionsOf(suite.db, broken)).toEqual([{ from: null, to: 'pending', actor: 'api_key:' + acme.liveKeyId }]);
+    const wallet = await walletState(suite.db, acme.id, 'live');
+    expect(wallet).toEqual({ available: 950, held: 0, ledger: { available: 950, held: 0 } });
+
+    // A later run still does not fail: it has nothing else to expire.
+    expect(await expireDueSessions(suite.db, later, { logger })).toBe(0);
+    expect(errors).toHaveLength(3);
+  });
+
+  it('a scheduled run tries a failing session once, expires every other one, and does not fail', async () => {
+    const broken = await sessionThatCannotExpire();
+    clock.advance(60 * 1000);
+    for (let index = 0; index < 3; index += 1) await createdSessionId(suite.app, acme.liveKey);
+    clock.advance(24 * HOUR);
+    const { logger, errors } = recordingLogger();
+    const schedule = startSessionExpiry({ db: suite.db, now: clock.now, intervalMs: 60 * 60 * 1000, batchSize: 2, logger });
+    try {
+      expect(await schedule.runNow()).toBe(3);
+      expect(errors.map((entry) => entry.details.sessionId)).toEqual([broken]);
+      expect(await schedule.runNow()).toBe(0);
+      expect(errors.map((entry) => entry.details.sessionId)).toEqual([broken, broken]);
+    } finally {
+      await schedule.stop();
+    }
   });
 
   it('takes the lifetime from VERIFICATION_SESSION_TTL_HOURS', async () => {

@@ -1,39 +1,68 @@
 import { type Database, verificationSessions } from '@platform/db';
 import { startPeriodicJob } from '@platform/http';
-import { and, asc, inArray, lte } from 'drizzle-orm';
+import { and, asc, inArray, lte, notInArray } from 'drizzle-orm';
 import { expirableStatuses, type LifecycleOptions, moveSession } from './lifecycle.js';
 
 export const DEFAULT_EXPIRY_BATCH_SIZE = 100;
+
+export interface ExpiryLogger {
+  error(details: object, message: string): void;
+}
+
+export interface ExpiryOptions extends LifecycleOptions {
+  batchSize?: number;
+  /** Where a session that could not be expired is reported, at error level with its id. */
+  logger?: ExpiryLogger | undefined;
+  /**
+   * Sessions to pass over; the ids of sessions that fail in this call are added. A scheduled run shares one set
+   * across its batches, so it tries each failing session once.
+   */
+  skip?: Set<string>;
+}
 
 /**
  * Expires the sessions still pending or awaiting input whose expiresAt has passed at `now`, at most
  * `batchSize` per call, and returns how many it expired. Each session is claimed with FOR UPDATE SKIP LOCKED
  * and moved in a transaction of its own: several instances (and a cancel racing the job) never move one
  * session twice, and no transaction holds the locks of many wallets at once, so none can deadlock another.
+ *
+ * A session whose move fails (say its hold is missing or was already resolved) is rolled back, logged and
+ * passed over, so it cannot stop the sessions behind it; it stays due, and each later run tries it (and logs
+ * it) again until someone puts it right. Failing to claim at all (the database is down) ends the call.
  */
-export async function expireDueSessions(
-  db: Database,
-  now: Date,
-  options: LifecycleOptions & { batchSize?: number },
-): Promise<number> {
-  const batchSize = options.batchSize ?? DEFAULT_EXPIRY_BATCH_SIZE;
+export async function expireDueSessions(db: Database, now: Date, options: ExpiryOptions): Promise<number> {
+  const { batchSize = DEFAULT_EXPIRY_BATCH_SIZE, logger, skip = new Set<string>(), ...lifecycle } = options;
   if (!Number.isInteger(batchSize) || batchSize < 1) throw new RangeError('batchSize must be a positive integer');
   let expired = 0;
   while (expired < batchSize) {
-    const moved = await db.transaction(async (tx) => {
-      const [due] = await tx
-        .select({ id: verificationSessions.id })
-        .from(verificationSessions)
-        .where(and(inArray(verificationSessions.status, [...expirableStatuses]), lte(verificationSessions.expiresAt, now)))
-        .orderBy(asc(verificationSessions.expiresAt))
-        .limit(1)
-        .for('update', { skipLocked: true });
-      if (due === undefined) return false;
-      await moveSession(tx, { sessionId: due.id, to: 'expired', actor: 'expiry_job', now }, options);
-      return true;
-    });
-    if (!moved) break;
-    expired += 1;
+    let claimed: string | undefined;
+    try {
+      const moved = await db.transaction(async (tx) => {
+        const [due] = await tx
+          .select({ id: verificationSessions.id })
+          .from(verificationSessions)
+          .where(
+            and(
+              inArray(verificationSessions.status, [...expirableStatuses]),
+              lte(verificationSessions.expiresAt, now),
+              skip.size > 0 ? notInArray(verificationSessions.id, [...skip]) : undefined,
+            ),
+          )
+          .orderBy(asc(verificationSessions.expiresAt))
+          .limit(1)
+          .for('update', { skipLocked: true });
+        if (due === undefined) return false;
+        claimed = due.id;
+        await moveSession(tx, { sessionId: due.id, to: 'expired', actor: 'expiry_job', now }, lifecycle);
+        return true;
+      });
+      if (!moved) break;
+      expired += 1;
+    } catch (error) {
+      if (claimed === undefined) throw error;
+      skip.add(claimed);
+      logger?.error({ err: error, sessionId: claimed }, 'Could not expire a verification session; passing over it');
+    }
   }
   return expired;
 }
@@ -44,7 +73,7 @@ export interface ExpiryScheduleOptions extends LifecycleOptions {
   now: () => Date;
   intervalMs: number;
   batchSize?: number;
-  logger?: { info(details: object, message: string): void; error(details: object, message: string): void };
+  logger?: ExpiryLogger & { info(details: object, message: string): void };
 }
 
 export interface ExpirySchedule {
@@ -56,8 +85,8 @@ export interface ExpirySchedule {
 
 /**
  * Runs the expiry job every `intervalMs` until stopped. The timer is unref'd, so it never keeps a process alive;
- * runs never overlap; a run expires batch after batch until nothing is due; a failed run is logged and the
- * next tick tries again.
+ * runs never overlap; a run expires batch after batch until nothing is due (passing over, and logging, each session
+ * that fails); a run that fails as a whole is logged and the next tick tries again.
  */
 export function startSessionExpiry({ db, now, intervalMs, batchSize, logger, ...lifecycle }: ExpiryScheduleOptions): ExpirySchedule {
   const size = batchSize ?? DEFAULT_EXPIRY_BATCH_SIZE;
@@ -67,8 +96,9 @@ export function startSessionExpiry({ db, now, intervalMs, batchSize, logger, ...
     logger,
     run: async () => {
       let total = 0;
+      const skip = new Set<string>();
       for (;;) {
-        const expired = await expireDueSessions(db, now(), { ...lifecycle, batchSize: size });
+        const expired = await expireDueSessions(db, now(), { ...lifecycle, batchSize: size, logger, skip });
         total += expired;
         if (expired < size) break;
       }
