@@ -1,5 +1,5 @@
-import { ledgerTransactions } from '@platform/db';
-import { eq } from 'drizzle-orm';
+import { ensureWallet, ledgerTransactions, queryRows, wallets } from '@platform/db';
+import { eq, sql } from 'drizzle-orm';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { replaceOrganizations, TEST_START, type TestOrganization, useTestApp } from '../../../test/app-fixtures.js';
 import {
@@ -63,35 +63,146 @@ describe.skipIf(!process.env.DATABASE_URL)(
       expect(await expectLedgerToAgree()).toMatchObject({ available: 0, held: n * KYC_PRICE });
     });
 
-    it('when the expiry job and a cancel race, exactly one wins and the hold is released once', async () => {
-      const rounds = 25;
+    /**
+     * How many times each of the wallet's holds was resolved (captured or released), by hold reference. The
+     * ledger's unique (kind, reference) stops a second release, not a capture after a release: this counts both.
+     */
+    const resolutionsPerHold = async () => {
+      const rows = await queryRows<{ reference: string; resolutions: number }>(
+        suite.db,
+        sql`select hold.reference, count(resolution.id)::int as resolutions
+            from ${ledgerTransactions} hold
+            left join ${ledgerTransactions} resolution
+              on resolution.reference = hold.reference and resolution.kind in ('capture', 'release')
+            where hold.kind = 'hold'
+            group by hold.reference`,
+      );
+      return rows.map((row) => row.resolutions);
+    };
+
+    /**
+     * Locks acme's live wallet from a connection of its own until release() is called. Both the expiry job and a
+     * cancel lock the wallet to release the hold, after they have changed the session's status: holding it
+     * stops whichever comes first in the middle of its move, still holding the session row.
+     */
+    async function lockWallet() {
+      const wallet = await ensureWallet(suite.db, { organizationId: acme.id, environment: 'live' });
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      let locked!: () => void;
+      const isLocked = new Promise<void>((resolve) => (locked = resolve));
+      const holder = suite.db.transaction(async (tx) => {
+        await tx.select({ id: wallets.id }).from(wallets).where(eq(wallets.id, wallet.id)).for('update');
+        locked();
+        await released;
+      });
+      await Promise.race([isLocked, holder]);
+      return {
+        release: async () => {
+          release();
+          await holder;
+        },
+      };
+    }
+
+    /**
+     * Resolves true once another connection waits for a lock in a statement matching `pattern` (SQL LIKE); false
+     * if `signal` aborts first; throws after 10 s.
+     */
+    async function untilWaitingForLock(pattern: string, signal?: AbortSignal): Promise<boolean> {
+      const deadline = Date.now() + 10_000;
+      while (signal?.aborted !== true) {
+        const rows = await queryRows<{ query: string; matches: boolean }>(
+          suite.db,
+          sql`select query, query like ${pattern} as matches from pg_stat_activity
+              where datname = current_database() and pid <> pg_backend_pid() and wait_event_type = 'Lock'`,
+        );
+        if (rows.some((row) => row.matches)) return true;
+        if (Date.now() > deadline) {
+          throw new Error(`No statement like ${pattern} waited for a lock; waiting: ${JSON.stringify(rows)}`);
+        }
+        await sleep(10);
+      }
+      return false;
+    }
+
+    it('the expiry job claims a session first: a cancel waits for it, then gets 409, and the hold is released once', async () => {
+      await fundWallet(suite.db, acme.id, 'live', KYC_PRICE);
+      const id = await createdSessionId(suite.app, acme.liveKey);
+      const due = new Date(clock.now().getTime() + 24 * HOUR);
+      const wallet = await lockWallet();
+      let job: Promise<number> | undefined;
+      let canceling: ReturnType<typeof cancel> | undefined;
+      try {
+        job = expireDueSessions(suite.db, due, {});
+        // The job has claimed the session and marked it expired, and now waits for the wallet.
+        await untilWaitingForLock('%"wallets"%for update%');
+        canceling = cancel(id, 'cancel-behind-the-job');
+        // The cancel read the session as pending; its conditional update waits for the job's row lock.
+        await untilWaitingForLock('update "verification_sessions"%');
+      } finally {
+        await wallet.release();
+      }
+      const [expired, canceled] = await Promise.all([job, canceling]);
+      expect(expired).toBe(1);
+      expect(canceled!.statusCode).toBe(409);
+      expect(canceled!.json().error).toBe('Cannot move a verification session from expired to canceled');
+      expect(await statusOf(suite.db, id)).toBe('expired');
+      expect(await holdMovements(suite.db, id)).toEqual(['hold', 'release']);
+      expect(await resolutionsPerHold()).toEqual([1]);
+      expect(await expectLedgerToAgree()).toMatchObject({ available: KYC_PRICE, held: 0 });
+    });
+
+    it('a cancel moves a session first: the expiry job passes over the locked row, and the hold is released once', async () => {
+      await fundWallet(suite.db, acme.id, 'live', KYC_PRICE);
+      const id = await createdSessionId(suite.app, acme.liveKey);
+      const due = new Date(clock.now().getTime() + 24 * HOUR);
+      const wallet = await lockWallet();
+      let canceling: ReturnType<typeof cancel> | undefined;
+      try {
+        canceling = cancel(id, 'cancel-before-the-job');
+        // The cancel has marked the session canceled and now waits for the wallet.
+        await untilWaitingForLock('%"wallets"%for update%');
+        // Meanwhile the job finds the session due but locked, and passes over it (SKIP LOCKED) without waiting;
+        // a job that waited for the row would wait for the cancel, which waits for the wallet: seen as blocked.
+        const job = expireDueSessions(suite.db, due, {});
+        const watching = new AbortController();
+        const blocked = untilWaitingForLock('%"verification_sessions"%for update%', watching.signal).then(() => 'blocked');
+        try {
+          expect(await Promise.race([job, blocked])).toBe(0);
+        } finally {
+          watching.abort();
+          await blocked;
+        }
+      } finally {
+        await wallet.release();
+      }
+      const canceled = await canceling;
+      expect(canceled!.statusCode).toBe(200);
+      expect(canceled!.json().data.status).toBe('canceled');
+      // Once the cancel has committed the session is no longer due.
+      expect(await expireDueSessions(suite.db, due, {})).toBe(0);
+      expect(await holdMovements(suite.db, id)).toEqual(['hold', 'release']);
+      expect(await resolutionsPerHold()).toEqual([1]);
+      expect(await expectLedgerToAgree()).toMatchObject({ available: KYC_PRICE, held: 0 });
+    });
+
+    it('when the expiry job and cancels race freely, each session ends one way and each hold is resolved once', async () => {
+      const rounds = 16;
       await fundWallet(suite.db, acme.id, 'live', rounds * KYC_PRICE);
-      const outcomes = { expired: 0, canceled: 0 };
       for (let round = 0; round < rounds; round += 1) {
         const id = await createdSessionId(suite.app, acme.liveKey, { type: 'kyc', externalEndUserId: `race-${round}` });
         const due = new Date(clock.now().getTime() + 24 * HOUR);
-        // The cancel has more to do before it reaches the session (key lookup, idempotency claim), so the job starts
-        // a little later in some rounds: both orders, and the overlaps in between, get their turn.
-        const jobDelayMs = round % 8;
+        // Unforced timing (the two tests above force each order): the job starts a little later in some rounds.
         const [expired, canceled] = await Promise.all([
-          sleep(jobDelayMs).then(() => expireDueSessions(suite.db, due, {})),
+          sleep(round % 8).then(() => expireDueSessions(suite.db, due, {})),
           cancel(id, `cancel-${round}`),
         ]);
         const status = await statusOf(suite.db, id);
-        if (status === 'expired') {
-          expect(expired).toBe(1);
-          expect(canceled.statusCode).toBe(409);
-          expect(canceled.json().error).toBe('Cannot move a verification session from expired to canceled');
-          outcomes.expired += 1;
-        } else {
-          expect(status).toBe('canceled');
-          expect(expired).toBe(0);
-          expect(canceled.statusCode).toBe(200);
-          outcomes.canceled += 1;
-        }
-        expect(await holdMovements(suite.db, id)).toEqual(['hold', 'release']);
+        if (status === 'expired') expect([expired, canceled.statusCode]).toEqual([1, 409]);
+        else expect([status, expired, canceled.statusCode]).toEqual(['canceled', 0, 200]);
       }
-      expect(outcomes.expired + outcomes.canceled).toBe(rounds);
+      expect(await resolutionsPerHold()).toEqual(Array.from({ length: rounds }, () => 1));
       expect(await expectLedgerToAgree()).toMatchObject({ available: rounds * KYC_PRICE, held: 0 });
     });
 
