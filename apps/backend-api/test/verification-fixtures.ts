@@ -14,7 +14,10 @@ import type { BackendApp } from '../src/app.js';
 
 export const TEST_VERIFY_URL = 'https://verify.example.test';
 
-/** Tables a verification suite empties between tests (organizations take the rest with them). */
+/**
+ * Tables a verification suite empties between tests (organizations take the rest with them). TRUNCATE, because
+ * the ledger refuses DELETE, and an organization whose wallet has ledger history cannot be deleted before it.
+ */
 export async function truncateVerificationData(db: Database): Promise<void> {
   await db.execute(
     sql`truncate verification_session_transitions, verification_sessions, verification_prices, ledger_entries,

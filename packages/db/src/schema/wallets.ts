@@ -36,7 +36,9 @@ export const wallets = pgTable(
 
 /**
  * One movement of money: a top-up, a hold, its capture or its release. `(kind, reference)` is unique, so
- * the same hold cannot be taken, captured or released twice whatever races happen above it.
+ * the same hold cannot be taken, captured or released twice whatever races happen above it. Append-only:
+ * triggers (migration 0006) refuse UPDATE and DELETE here and on the entries, and check at commit that each
+ * transaction's entries balance; the restrict keys keep a wallet with history from being deleted.
  */
 export const ledgerTransactions = pgTable(
   'ledger_transactions',
