@@ -133,7 +133,8 @@ describe('the one-command local start', () => {
         ...init,
         headers: { 'x-service-api-key': key, 'content-type': 'application/json', ...init.headers },
       });
-    const walletOf = async (key: string) => ((await (await backend(key, '/v1/wallet')).json()) as { data: { available: number } }).data;
+    const walletOf = async (key: string) =>
+      ((await (await backend(key, '/v1/wallet')).json()) as { data: { available: number; held: number } }).data;
     expect(await walletOf(credentials.liveApiKey)).toMatchObject({ available: 10_000 });
     expect(await walletOf(credentials.testApiKey)).toMatchObject({ available: 10_000 });
     const session = await backend(credentials.testApiKey, '/v1/verify/sessions', {
@@ -141,11 +142,31 @@ describe('the one-command local start', () => {
       body: JSON.stringify({ type: 'kyc', externalEndUserId: 'someone' }),
     });
     expect(session.status).toBe(201);
-    const { verificationUrl } = ((await session.json()) as { data: { verificationUrl: string } }).data;
+    const { sessionId, verificationUrl } = ((await session.json()) as { data: { sessionId: string; verificationUrl: string } }).data;
     expect(verificationUrl.startsWith(`${credentials.backendUrl}/session/`)).toBe(true);
     const hostedPage = await fetch(verificationUrl);
     expect(hostedPage.status).toBe(200);
-    expect(await hostedPage.text()).toContain('Sandbox controls');
+    const pageHtml = await hostedPage.text();
+    expect(pageHtml).toContain('Sandbox controls');
+
+    // A tester finishes it there: the sandbox buttons are plain HTML forms posting the page's form token back.
+    const formToken = /name="token" value="([^"]+)"/.exec(pageHtml)?.[1];
+    expect(formToken).toBeDefined();
+    const press = async (action: 'submit' | 'approve') => {
+      const answer = await fetch(verificationUrl, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ token: formToken!, action }),
+      });
+      return { status: answer.status, location: answer.headers.get('location') };
+    };
+    expect(await press('submit')).toEqual({ status: 303, location: `${sessionId}?notice=submitted` });
+    expect(await press('approve')).toEqual({ status: 303, location: `${sessionId}?notice=approved` });
+    const verified = await backend(credentials.testApiKey, `/v1/verify/sessions/${sessionId}`);
+    expect(((await verified.json()) as { data: { status: string } }).data.status).toBe('verified');
+    // The 50 KES held when it was created are captured: gone from held, not back in available.
+    expect(await walletOf(credentials.testApiKey)).toMatchObject({ available: 9_950, held: 0 });
     const platformSession = await backend(credentials.liveApiKey, '/v1/verify/sessions', {
       method: 'POST',
       body: JSON.stringify({ type: 'kyc', externalEndUserId: credentials.userId }),
@@ -173,7 +194,7 @@ describe('the one-command local start', () => {
     });
     expect(((await testWallet.json()) as { data: { available: number; held: number } }).data).toMatchObject({
       available: 9_950,
-      held: 50,
+      held: 0,
     });
     const again = await fetch(`${second.credentials.mainUrl}/v1/accounts/me`, {
       headers: { authorization: `Bearer ${second.credentials.token}` },
