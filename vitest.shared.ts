@@ -1,10 +1,15 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 // Tests run on the packages' TypeScript sources (the "source" export condition), so no build is needed first.
 export default defineConfig({
   // No 'import' condition: with it, CommonJS packages that require() an ESM-capable dependency
   // (@fastify/helmet -> helmet) would receive the ES module namespace instead of the function.
-  resolve: { conditions: ['source', 'node', 'default'] },
+  resolve: {
+    conditions: ['source', 'node', 'default'],
+    // Shared test helpers outside any package (tsconfig.base.json maps the same name for TypeScript).
+    alias: { '#test-prerequisites': fileURLToPath(new URL('./vitest.prerequisites.ts', import.meta.url)) },
+  },
   ssr: { resolve: { conditions: ['source', 'node', 'default'], externalConditions: ['source'] } },
   test: {
     environment: 'node',

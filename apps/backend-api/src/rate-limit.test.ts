@@ -4,6 +4,7 @@ import { createTestDatabase } from '@platform/db/testing';
 import { createRedisClient } from '@platform/rate-limit';
 import type { Redis } from 'ioredis';
 import { pino } from 'pino';
+import { missing, redisServer } from '#test-prerequisites';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type BackendApiDeps, type BackendApp } from './app.js';
 import { loadBackendApiConfig } from './config.js';
@@ -205,7 +206,7 @@ describe('rate limits with Redis unreachable', () => {
   });
 });
 
-describe.runIf(process.env.REDIS_URL)('rate limits on Redis (REDIS_URL)', () => {
+describe.skipIf(missing(redisServer))('rate limits on Redis (REDIS_URL)', () => {
   const url = process.env.REDIS_URL as string;
   const connectedClient = async () => {
     const redis = createRedisClient(url);

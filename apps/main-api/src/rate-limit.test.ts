@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createRedisClient } from '@platform/rate-limit';
 import { pino } from 'pino';
+import { missing, redisServer } from '#test-prerequisites';
 import { describe, expect, it } from 'vitest';
 import { FAKE_DARAJA, fakeDarajaEnv } from '../test/fake-daraja.js';
 import { FAKE_PAYSTACK_SECRET } from '../test/fake-paystack.js';
@@ -149,7 +150,7 @@ describe('per-user rate limit', () => {
 });
 
 // Counting in Redis is what lets several instances share one limit; this needs a Redis server.
-describe.runIf(process.env.REDIS_URL)('with Redis (REDIS_URL)', () => {
+describe.skipIf(missing(redisServer))('with Redis (REDIS_URL)', () => {
   it('shares the count between two instances', async () => {
     const url = process.env.REDIS_URL as string;
     const clients = [createRedisClient(url), createRedisClient(url)];

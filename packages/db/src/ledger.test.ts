@@ -1,4 +1,5 @@
 import { eq, sql } from 'drizzle-orm';
+import { missing, postgresServer } from '#test-prerequisites';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from './client.js';
 import {
@@ -122,7 +123,7 @@ describe('wallet ledger', () => {
   });
 });
 
-describe.skipIf(!process.env.DATABASE_URL)('wallet ledger under concurrency (real PostgreSQL)', () => {
+describe.skipIf(missing(postgresServer))('wallet ledger under concurrency (real PostgreSQL)', () => {
   it('with balance for exactly N holds, 3N concurrent holds give exactly N', async () => {
     const ref = await newWallet();
     const price = 50;

@@ -6,6 +6,7 @@ import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { Redis } from 'ioredis';
 import { pino } from 'pino';
+import { missing, redisServer } from '#test-prerequisites';
 import { afterEach, describe, expect, it } from 'vitest';
 import { rateLimiting, type RateLimitIdentity, type RateLimitOptions } from './plugin.js';
 import { createRedisClient } from './redis-client.js';
@@ -227,7 +228,7 @@ describe('rate limiting with Redis unreachable', () => {
   });
 });
 
-describe.runIf(process.env.REDIS_URL)('rate limiting on Redis (REDIS_URL)', () => {
+describe.skipIf(missing(redisServer))('rate limiting on Redis (REDIS_URL)', () => {
   const url = process.env.REDIS_URL as string;
   const client = async () => {
     const redis = createRedisClient(url);

@@ -9,6 +9,7 @@ import {
 import { createTestDatabase } from '@platform/db/testing';
 import { asc, eq, sql } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
+import { missing, postgresServer } from '#test-prerequisites';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { insertOrganization } from '../test/fixtures.js';
 import { startReceiver, type Receiver } from '../test/receiver.js';
@@ -378,7 +379,7 @@ describe('polling', () => {
   });
 });
 
-describe.skipIf(!process.env.DATABASE_URL)('several instances on one PostgreSQL (needs DATABASE_URL)', () => {
+describe.skipIf(missing(postgresServer))('several instances on one PostgreSQL (needs DATABASE_URL)', () => {
   it('delivers each event exactly once when two workers with their own connection pools race', async () => {
     const [database] = await queryRows<{ name: string }>(handle.db, sql`select current_database() as name`);
     const url = new URL(process.env.DATABASE_URL!);

@@ -17,6 +17,7 @@ import {
 } from '@platform/db';
 import { createTestDatabase } from '@platform/db/testing';
 import { and, between, count, eq, like } from 'drizzle-orm';
+import { missing, postgresServer, redisServer } from '#test-prerequisites';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BackendInstance, startBackendInstance } from './backend-instance.js';
 import { startTcpProxy, type TcpProxy } from './tcp-proxy.js';
@@ -47,7 +48,7 @@ async function eventually<T>(check: () => Promise<T | undefined | false>, timeou
 
 const ENVELOPE = { success: false, error: expect.any(String), code: expect.any(String), requestId: expect.any(String) };
 
-describe.skipIf(!databaseUrl || !redisUrl)(
+describe.skipIf(missing(postgresServer, redisServer))(
   'faults: servers lost mid-run and instances killed mid-request (needs real PostgreSQL and Redis: set DATABASE_URL and REDIS_URL)',
   () => {
     let database: DatabaseHandle;

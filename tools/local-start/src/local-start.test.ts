@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { connectionUrlOf } from '@platform/db';
 import { createTestDatabase } from '@platform/db/testing';
+import { missing, postgresServer, redisServer } from '#test-prerequisites';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { LocalCredentials } from './credentials.js';
 import { REPO_ROOT } from './data-dir.js';
@@ -214,7 +215,7 @@ describe('the one-command local start', () => {
   }, 240_000);
 });
 
-describe.skipIf(!process.env.DATABASE_URL || !process.env.REDIS_URL)(
+describe.skipIf(missing(postgresServer, redisServer))(
   'the local start with DATABASE_URL and REDIS_URL (needs real PostgreSQL and Redis)',
   () => {
     it('runs each service as its own process on them', async () => {

@@ -23,6 +23,7 @@ import { createTestDatabase } from '@platform/db/testing';
 import { signAccessToken } from '@platform/main-api';
 import { eq, sql } from 'drizzle-orm';
 import fc from 'fast-check';
+import { missing, postgresServer, redisServer } from '#test-prerequisites';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertMonthlySubscription, insertSandboxCard } from './fixtures.js';
 import { type Fleet, startFleet, TOKEN_AUDIENCE, TOKEN_ISSUER, urlOfDatabase } from './instances.js';
@@ -96,7 +97,7 @@ interface Organization {
   sessions: string[];
 }
 
-describe.skipIf(!databaseUrl || !redisUrl)(
+describe.skipIf(missing(postgresServer, redisServer))(
   `money invariants under ${OPERATIONS} concurrent random operations (seed ${SEED}; needs real PostgreSQL and Redis: set DATABASE_URL and REDIS_URL)`,
   () => {
     let database: DatabaseHandle;

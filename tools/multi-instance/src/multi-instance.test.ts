@@ -23,6 +23,7 @@ import { createTestDatabase } from '@platform/db/testing';
 import { signAccessToken } from '@platform/main-api';
 import { and, eq, inArray } from 'drizzle-orm';
 import { Redis } from 'ioredis';
+import { missing, postgresServer, redisServer } from '#test-prerequisites';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertMonthlySubscription, insertSandboxCard } from './fixtures.js';
 import { type Fleet, startFleet, TOKEN_AUDIENCE, TOKEN_ISSUER, urlOfDatabase } from './instances.js';
@@ -37,7 +38,7 @@ const KYC_PRICE = 50;
 const databaseUrl = process.env.DATABASE_URL;
 const redisUrl = process.env.REDIS_URL;
 
-describe.skipIf(!databaseUrl || !redisUrl)(
+describe.skipIf(missing(postgresServer, redisServer))(
   'two instances of each service on one PostgreSQL and one Redis (needs real PostgreSQL and Redis: set DATABASE_URL and REDIS_URL)',
   () => {
     let database: DatabaseHandle;

@@ -1,6 +1,7 @@
 import { idempotencyRecords } from '@platform/db';
 import { requestFingerprint } from '@platform/idempotency';
 import { eq, sql } from 'drizzle-orm';
+import { missing, postgresServer } from '#test-prerequisites';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   buildTestApp,
@@ -170,7 +171,7 @@ describe('idempotent retries of drive folder requests', () => {
     expect(record?.responseBody).toMatchObject({ success: true, data: { name: 'Invoices' } });
   });
 
-  describe.skipIf(!process.env.DATABASE_URL)(
+  describe.skipIf(missing(postgresServer))(
     'under concurrency (needs PostgreSQL: set DATABASE_URL; PGlite runs one statement at a time)',
     () => {
       it('20 concurrent requests with one key create exactly one folder; the rest are 409s or identical replays', async () => {

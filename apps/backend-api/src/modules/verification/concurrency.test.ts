@@ -1,5 +1,6 @@
 import { ensureWallet, ledgerTransactions, queryRows, wallets } from '@platform/db';
 import { eq, sql } from 'drizzle-orm';
+import { missing, postgresServer } from '#test-prerequisites';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { replaceOrganizations, TEST_START, type TestOrganization, useTestApp } from '../../../test/app-fixtures.js';
 import {
@@ -18,7 +19,7 @@ const HOUR = 60 * 60 * 1000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const KYC_PRICE = 50;
 
-describe.skipIf(!process.env.DATABASE_URL)(
+describe.skipIf(missing(postgresServer))(
   'verification sessions under concurrency (needs PostgreSQL: set DATABASE_URL; PGlite runs one statement at a time)',
   () => {
     const suite = useTestApp({ maxConnections: 20 });

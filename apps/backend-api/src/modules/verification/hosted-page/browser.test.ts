@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -9,18 +9,17 @@ import { ensureWebhookEndpoint } from '@platform/webhooks';
 import { eq } from 'drizzle-orm';
 import { type BrowserContext, chromium } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
+import { chromiumBrowser, chromiumPath, missing } from '#test-prerequisites';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, createTestOrganization, type TestOrganization } from '../../../../test/app-fixtures.js';
 import { createSessionRequest, fundWallet, holdMovements, statusOf } from '../../../../test/verification-fixtures.js';
 import type { BackendApp } from '../../../app.js';
 
-const chromiumPath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-const chromiumAvailable = existsSync(chromiumPath);
 // The page is opened at its real verificationUrl; Chromium resolves this host to the test server.
 const VERIFY_HOST = 'verify.test';
 
-describe.skipIf(!chromiumAvailable)(
-  'the hosted page in headless Chromium, without JavaScript (Chromium not installed: apt-get install chromium)',
+describe.skipIf(missing(chromiumBrowser))(
+  'the hosted page in headless Chromium, without JavaScript',
   () => {
     let database: DatabaseHandle;
     let app: BackendApp;
@@ -54,7 +53,7 @@ describe.skipIf(!chromiumAvailable)(
 
       userDataDir = mkdtempSync(path.join(tmpdir(), 'hosted-page-chromium-'));
       browser = await chromium.launchPersistentContext(userDataDir, {
-        executablePath: chromiumPath,
+        executablePath: chromiumPath(),
         headless: true,
         // The page must work with plain forms: no script runs in this browser.
         javaScriptEnabled: false,

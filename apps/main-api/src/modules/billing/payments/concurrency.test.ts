@@ -1,5 +1,6 @@
 import { paymentEvents, payments } from '@platform/db';
 import { eq } from 'drizzle-orm';
+import { missing, postgresServer } from '#test-prerequisites';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type BillingTestApp,
@@ -16,7 +17,7 @@ import { FAKE_PAYSTACK_SECRET, type FakePaystack, startFakePaystack } from '../.
 
 // Races need real concurrent connections: PGlite runs one query at a time, so these run on PostgreSQL only
 // (CI sets DATABASE_URL).
-describe.skipIf(!process.env.DATABASE_URL)('concurrent provider callbacks (PostgreSQL only: PGlite has no concurrent transactions)', () => {
+describe.skipIf(missing(postgresServer))('concurrent provider callbacks (PostgreSQL only: PGlite has no concurrent transactions)', () => {
   let t: BillingTestApp;
   let paystack: FakePaystack;
   let daraja: FakeDaraja;

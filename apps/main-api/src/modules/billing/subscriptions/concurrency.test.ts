@@ -1,5 +1,6 @@
 import { type BillingCycle, type MailPlan } from '@platform/db';
 import { prorate } from '@platform/pricing';
+import { missing, postgresServer } from '#test-prerequisites';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type BillingTestApp, startBillingApp } from '../../../../test/billing-fixtures.js';
 import { FAKE_PAYSTACK_SECRET, type FakePaystack, startFakePaystack } from '../../../../test/fake-paystack.js';
@@ -17,7 +18,7 @@ import { CHANGE_IN_PROGRESS } from './change-claim.js';
 
 // Races need real concurrent connections: PGlite runs one query at a time, so these run on PostgreSQL only
 // (CI sets DATABASE_URL). Paystack answers charges slowly here, so the requests overlap while one is charged.
-describe.skipIf(!process.env.DATABASE_URL)('concurrent upgrades and renewals (PostgreSQL only: PGlite has no concurrent transactions)', () => {
+describe.skipIf(missing(postgresServer))('concurrent upgrades and renewals (PostgreSQL only: PGlite has no concurrent transactions)', () => {
   let t: BillingTestApp;
   let paystack: FakePaystack;
 

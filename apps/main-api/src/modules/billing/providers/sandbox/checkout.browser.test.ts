@@ -1,16 +1,15 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { paymentMethods } from '@platform/db';
 import { type BrowserContext, chromium } from 'playwright-core';
+import { chromiumBrowser, chromiumPath, missing } from '#test-prerequisites';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BillingTestApp, liveBalance, paymentByReference, startBillingApp } from '../../../../../test/billing-fixtures.js';
 
-const chromiumPath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-const chromiumAvailable = existsSync(chromiumPath);
 
-describe.skipIf(!chromiumAvailable)(
-  'the sandbox card checkout in headless Chromium, without JavaScript (Chromium not installed: apt-get install chromium)',
+describe.skipIf(missing(chromiumBrowser))(
+  'the sandbox card checkout in headless Chromium, without JavaScript',
   () => {
     let t: BillingTestApp;
     let browser: BrowserContext;
@@ -20,7 +19,7 @@ describe.skipIf(!chromiumAvailable)(
       t = await startBillingApp({ listen: true });
       userDataDir = mkdtempSync(path.join(tmpdir(), 'sandbox-checkout-chromium-'));
       browser = await chromium.launchPersistentContext(userDataDir, {
-        executablePath: chromiumPath,
+        executablePath: chromiumPath(),
         headless: true,
         // The checkout is plain HTML forms: it must work with no script at all.
         javaScriptEnabled: false,
