@@ -25,6 +25,7 @@ describe('idempotency plugin', () => {
   let clock: Date;
   let echoRuns: number;
   let failNext: 'conflict' | 'crash' | undefined;
+  let jobFinished: boolean;
   let heldGates: Array<ReturnType<typeof gate>>;
   let replays: number;
   let logLines: string[];
@@ -74,6 +75,24 @@ describe('idempotency plugin', () => {
       run: (echoRuns += 1),
     }));
     app.post('/v1/unguarded', { config: { idempotency: 'none' } }, async () => ({ run: (echoRuns += 1) }));
+    // Answers 202 while a job is unfinished (not stored), 200 once it is (stored); shows what the route sees.
+    app.post('/v1/jobs', { config: { idempotency: 'response' } }, async (request, reply) => {
+      echoRuns += 1;
+      const seen = { run: echoRuns, key: request.idempotency.key ?? null, scope: request.idempotency.scope ?? null };
+      if (jobFinished) return { ...seen, fingerprint: request.idempotency.fingerprint ?? null };
+      request.idempotency.skipStoring();
+      return reply.code(202).send(seen);
+    });
+    app.post(
+      '/v1/transactional-jobs',
+      { config: { idempotency: 'transaction' }, schema: { body: OrganizationBody } },
+      async (request) =>
+        request.idempotency.transaction(db, async (tx) => {
+          const [organization] = await tx.insert(organizations).values({ name: request.body.name }).returning();
+          if (!jobFinished) request.idempotency.skipStoring();
+          return { statusCode: jobFinished ? 201 : 202, body: { id: organization!.id } };
+        }),
+    );
     app.post(
       '/v1/with-headers',
       { config: { idempotency: 'response' }, schema: { headers: Type.Object({ 'x-tenant': Type.String() }) } },
@@ -115,6 +134,7 @@ describe('idempotency plugin', () => {
     clock = start;
     echoRuns = 0;
     failNext = undefined;
+    jobFinished = false;
     heldGates = [];
     replays = 0;
     logLines = [];
@@ -223,6 +243,44 @@ describe('idempotency plugin', () => {
     expect(second.headers.location).toBe('/v1/echo/1');
     expect(second.headers['x-not-replayed']).toBeUndefined();
     expect(echoRuns).toBe(1);
+  });
+
+  it('keeps an answer the route asks not to store out of the store, so a retry runs again', async () => {
+    const headers = { 'x-idempotency-key': 'k-job', 'x-client': 'b' };
+    const pending = await post('/v1/jobs', { job: 1 }, headers);
+    expect(pending.statusCode).toBe(202);
+    expect(pending.json()).toEqual({ run: 1, key: 'k-job', scope: 'client:b' });
+    expect(await handle.db.$count(idempotencyRecords)).toBe(0);
+    const stillPending = await post('/v1/jobs', { job: 1 }, headers);
+    expect(stillPending.statusCode).toBe(202);
+    expect(stillPending.headers['idempotent-replayed']).toBeUndefined();
+
+    jobFinished = true;
+    const finished = await post('/v1/jobs', { job: 1 }, headers);
+    expect(finished.statusCode).toBe(200);
+    expect(finished.json()).toMatchObject({ run: 3, fingerprint: expect.stringMatching(/^POST \/v1\/jobs [0-9a-f]{64}$/) });
+    const replayed = await post('/v1/jobs', { job: 1 }, headers);
+    expect(replayed.headers['idempotent-replayed']).toBe('true');
+    expect(replayed.json()).toEqual(finished.json());
+    expect(echoRuns).toBe(3);
+  });
+
+  it('tells a route without a key nothing about scope or fingerprint', async () => {
+    jobFinished = true;
+    expect((await post('/v1/jobs', {})).json()).toEqual({ run: 1, key: null, scope: null, fingerprint: null });
+  });
+
+  it('commits the business rows of a transactional answer kept out of the store, and releases the key', async () => {
+    const headers = { 'x-idempotency-key': 'k-tx-job' };
+    expect((await post('/v1/transactional-jobs', { name: 'Acme' }, headers)).statusCode).toBe(202);
+    expect(await countOrganizations()).toBe(1);
+    expect(await handle.db.$count(idempotencyRecords)).toBe(0);
+    jobFinished = true;
+    expect((await post('/v1/transactional-jobs', { name: 'Acme' }, headers)).statusCode).toBe(201);
+    const replayed = await post('/v1/transactional-jobs', { name: 'Acme' }, headers);
+    expect(replayed.statusCode).toBe(201);
+    expect(replayed.headers['idempotent-replayed']).toBe('true');
+    expect(await countOrganizations()).toBe(2);
   });
 
   it('counts the path parameters as part of the request', async () => {

@@ -27,6 +27,16 @@ export interface IdempotentResponse<T> {
 export interface IdempotencyContext {
   /** The key the client sent, or undefined: then the request simply runs. */
   readonly key: string | undefined;
+  /** Who the key belongs to (the plugin's `scopeOf`), when a key was sent. */
+  readonly scope: string | undefined;
+  /** What makes this request "the same request" (method, route and data), when a key was sent. */
+  readonly fingerprint: string | undefined;
+  /**
+   * Keeps this answer out of the store although it is a 2xx, because it describes a state that is still
+   * changing (a 202 "being confirmed", say): the key is released once the answer is sent, so a retry runs the
+   * route again and answers from the state then. The route must make that retry safe itself.
+   */
+  skipStoring(): void;
   /**
    * Runs `work` in one transaction. When the request holds an idempotency key and the result is 2xx, the
    * result is stored inside that same transaction, so the business rows and the stored answer commit
@@ -74,7 +84,7 @@ const MUTATING_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const REPLAYED_RESPONSE_HEADERS = ['content-type', 'location'];
 
 type RequestState =
-  | { phase: 'claimed'; claim: KeyClaim; mode: IdempotencyMode }
+  | { phase: 'claimed'; claim: KeyClaim; mode: IdempotencyMode; skipStoring: boolean }
   | { phase: 'stored' }
   | { phase: 'replayed' }
   | { phase: 'finished' };
@@ -86,7 +96,8 @@ const isSuccess = (statusCode: number) => statusCode >= 200 && statusCode < 300;
  * POST/PUT/PATCH/DELETE route registered after it must declare `config.idempotency`, or the app fails to
  * start. A request with a key either runs (owning the key), replays the stored 2xx answer with
  * `Idempotent-Replayed: true` without running, or gets 422 (the key was used for another request) or 409
- * (the first request is still running). Only 2xx answers are stored; anything else releases the key.
+ * (the first request is still running). Only 2xx answers are stored (unless the route calls
+ * `skipStoring()`); anything else releases the key.
  */
 export const idempotency = fp<IdempotencyOptions>(
   async (app: FastifyInstance, options) => {
@@ -117,9 +128,12 @@ export const idempotency = fp<IdempotencyOptions>(
       const mode = request.routeOptions.config?.idempotency;
       const guarded = mode === 'transaction' || mode === 'response';
       const key = guarded ? readIdempotencyKey(request.headers, headerNames) : undefined;
-      request.idempotency = contextFor(request, reply, key);
-      if (key === undefined || !guarded) return;
+      if (key === undefined || !guarded) {
+        request.idempotency = contextFor(request, reply, undefined);
+        return;
+      }
 
+      const scope = scopeOf(request);
       const fingerprint = requestFingerprint({
         method: request.method,
         route: request.routeOptions.url ?? request.url,
@@ -127,9 +141,10 @@ export const idempotency = fp<IdempotencyOptions>(
         query: request.query,
         body: request.body,
       });
+      request.idempotency = contextFor(request, reply, { key, scope, fingerprint });
       const outcome = await claimIdempotencyKey(
         db,
-        { scope: scopeOf(request), key, fingerprint },
+        { scope, key, fingerprint },
         { now: now(), ttlMs, lockTimeoutMs, retryAfterSeconds },
       );
       if (outcome.kind === 'replay') {
@@ -142,7 +157,7 @@ export const idempotency = fp<IdempotencyOptions>(
       if (outcome.tookOver === 'abandoned') {
         request.log.warn({ idempotencyKey: key }, 'Took over an idempotency key whose request stopped answering');
       }
-      states.set(request, { phase: 'claimed', claim: outcome.claim, mode });
+      states.set(request, { phase: 'claimed', claim: outcome.claim, mode, skipStoring: false });
       return undefined;
     });
 
@@ -153,9 +168,10 @@ export const idempotency = fp<IdempotencyOptions>(
       states.set(request, { phase: 'finished' });
       const { claim } = state;
       try {
-        const response = isSuccess(reply.statusCode) ? storableResponse(reply, payload) : undefined;
+        const storable = isSuccess(reply.statusCode) && !state.skipStoring;
+        const response = storable ? storableResponse(reply, payload) : undefined;
         if (response === undefined) {
-          if (isSuccess(reply.statusCode)) request.log.warn('An idempotent answer that is not text cannot be stored');
+          if (storable) request.log.warn('An idempotent answer that is not text cannot be stored');
           await releaseClaim(db, claim);
           return payload;
         }
@@ -186,22 +202,35 @@ export const idempotency = fp<IdempotencyOptions>(
       });
     }
 
-    function contextFor(request: FastifyRequest, reply: FastifyReply, key: string | undefined): IdempotencyContext {
+    function contextFor(
+      request: FastifyRequest,
+      reply: FastifyReply,
+      keyed: { key: string; scope: string; fingerprint: string } | undefined,
+    ): IdempotencyContext {
       return {
-        key,
+        key: keyed?.key,
+        scope: keyed?.scope,
+        fingerprint: keyed?.fingerprint,
+        skipStoring: () => {
+          const state = states.get(request);
+          if (state?.phase === 'claimed') state.skipStoring = true;
+        },
         transaction: async (database, work) => {
           const state = states.get(request);
           const claim = state?.phase === 'claimed' ? state.claim : undefined;
+          // Asked again after `work`, which may itself call skipStoring().
+          const storing = (statusCode: number) =>
+            claim !== undefined && isSuccess(statusCode) && !(state?.phase === 'claimed' && state.skipStoring);
           const result = await database.transaction(async (tx) => {
             const outcome = await work(tx);
-            if (claim !== undefined && isSuccess(outcome.statusCode)) {
+            if (claim !== undefined && storing(outcome.statusCode)) {
               const stored = await completeRecord(tx, claim, storedFromResult(outcome));
               // Another request took the key over while this one ran: undo this one's writes.
               if (!stored) throw idempotencyKeyInUse(retryAfterSeconds);
             }
             return outcome;
           });
-          if (claim !== undefined && isSuccess(result.statusCode)) states.set(request, { phase: 'stored' });
+          if (storing(result.statusCode)) states.set(request, { phase: 'stored' });
           reply.code(result.statusCode);
           if (result.headers !== undefined) reply.headers(result.headers);
           return result.body;
