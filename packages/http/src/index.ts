@@ -7,6 +7,6 @@ export type { ReadinessCheck } from './health.js';
 export { isAcceptableRequestId, requestIdFrom, requestIdHeader } from './request-id.js';
 export { createValidatorFactory } from './validator-compiler.js';
 export type { PlatformRouteConfig } from './route-config.js';
-export { createMetrics, metricsPath, unmatchedRoute, type PlatformMetrics } from './metrics.js';
+export { createMetrics, metricsPath, moduleCounter, unmatchedRoute, type PlatformMetrics } from './metrics.js';
 export { startPeriodicJob, type PeriodicJob, type PeriodicJobLogger, type PeriodicJobOptions } from './periodic-job.js';
 export { compareRoutesWithOpenApi, openApiPathOf, type RegisteredRoute, type RouteInventoryComparison } from './route-inventory.js';

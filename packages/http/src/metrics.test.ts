@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createServer, type AppServer, type CreateServerOptions } from './create-server.js';
+import { moduleCounter } from './metrics.js';
 
 const service = { name: 'metrics-test', version: '1.0.0', description: 'Service under test' };
 
@@ -113,5 +114,22 @@ describe('GET /metrics', () => {
       const app = await build({ metricsToken: token });
       expect(await scrape(app, { authorization: `Bearer ${token}` })).toContain('http_requests_total');
     });
+  });
+});
+
+describe('moduleCounter', () => {
+  it("adds a module's labelled counter to the app's scrape, once however often it is asked for", async () => {
+    const app = await build();
+    const first = moduleCounter(app.metrics, { name: 'widgets_total', help: 'Widgets made', labelNames: ['kind'] });
+    const again = moduleCounter(app.metrics, { name: 'widgets_total', help: 'Widgets made', labelNames: ['kind'] });
+    expect(again).toBe(first);
+    first.inc({ kind: 'round' });
+    again.inc({ kind: 'round' });
+    first.inc({ kind: 'square' });
+    const text = await scrape(app);
+    expect(sample(text, 'widgets_total', { kind: 'round' })).toBe(2);
+    expect(sample(text, 'widgets_total', { kind: 'square' })).toBe(1);
+    // Another app's registry does not see it.
+    expect(await scrape(await build())).not.toContain('widgets_total');
   });
 });

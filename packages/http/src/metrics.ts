@@ -78,6 +78,19 @@ export function createMetrics(): PlatformMetrics {
   };
 }
 
+/**
+ * A counter a module keeps in this app's registry, with its own name and labels: created on first use and
+ * found again by name after that (so building a module twice in one app shares it).
+ */
+export function moduleCounter<Label extends string>(
+  metrics: PlatformMetrics,
+  options: { name: string; help: string; labelNames: readonly Label[] },
+): Counter<Label> {
+  const existing = metrics.registry.getSingleMetric(options.name);
+  if (existing instanceof Counter) return existing as Counter<Label>;
+  return new Counter({ name: options.name, help: options.help, labelNames: options.labelNames, registers: [metrics.registry] });
+}
+
 function routeLabel(request: FastifyRequest): string {
   return request.is404 ? unmatchedRoute : (request.routeOptions.url ?? unmatchedRoute);
 }

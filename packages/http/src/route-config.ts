@@ -2,6 +2,11 @@
 export type PlatformRouteConfig = {
   /** The route needs no credentials; the services' authentication hooks skip it. */
   public?: boolean;
+  /**
+   * The route's URL carries a secret (a callback token in the path, say): log lines name the route pattern
+   * (`/callbacks/:token`), never the URL as requested.
+   */
+  urlCarriesSecret?: boolean;
 };
 
 declare module 'fastify' {
