@@ -1,4 +1,4 @@
-import { idempotencyRecords } from '@platform/db';
+import { createApiKey, idempotencyRecords } from '@platform/db';
 import { requestFingerprint } from '@platform/idempotency';
 import { eq, sql } from 'drizzle-orm';
 import { missing, postgresServer } from '#test-prerequisites';
@@ -73,6 +73,23 @@ describe('idempotent retries of drive folder requests', () => {
       expect(response.headers['idempotent-replayed']).toBeUndefined();
     }
     expect(await countFolders(database.db)).toBe(3);
+  });
+
+  it('runs the request again for a second key of the same organization and environment', async () => {
+    // Same organization, same environment, same idempotency key and body: only the API key differs. A scope of
+    // organization + environment would replay the first 201 here; the scope is the API key, so it runs again
+    // and meets the folder the first key made.
+    const secondLiveKey = (await createApiKey(database.db, { organizationId: acme.id, environment: 'live' })).secret;
+    const first = await create(acme.liveKey, { name: 'Invoices' }, 'same-key');
+    expect(first.statusCode).toBe(201);
+
+    const second = await create(secondLiveKey, { name: 'Invoices' }, 'same-key');
+    expect(second.statusCode).toBe(409);
+    expect(second.headers['idempotent-replayed']).toBeUndefined();
+    expect(second.json()).toMatchObject({ success: false, code: 'conflict' });
+    expect(await countFolders(database.db, acme.id)).toBe(1);
+    // Only the first key's answer is stored: a 409 frees the key.
+    expect(await storedRecords()).toBe(1);
   });
 
   it('does not store a 409, so the key works once the duplicate is gone', async () => {

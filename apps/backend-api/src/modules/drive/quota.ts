@@ -10,6 +10,9 @@ export const DEFAULT_FOLDER_QUOTAS: FolderQuotas = { none: 10, core: 100, growth
 
 const tiersInOrder: readonly FolderQuotaTier[] = ['none', ...mailPlans];
 const count = (value: number) => value.toLocaleString('en-US');
+const plural = new Intl.PluralRules('en-US');
+/** "1 folder", "0 folders", "1,000 folders". */
+const folders = (value: number) => `${count(value)} ${plural.select(value) === 'one' ? 'folder' : 'folders'}`;
 
 /**
  * The 403 message at the limit: names the limit and the cheapest tier that allows more, e.g.
@@ -19,8 +22,8 @@ export function folderQuotaMessage(tier: FolderQuotaTier, quotas: FolderQuotas):
   const limit = quotas[tier];
   const current =
     tier === 'none'
-      ? `without a mail plan an organization can have ${count(limit)} folders`
-      : `the ${tier} plan allows ${count(limit)} folders`;
+      ? `without a mail plan an organization can have ${folders(limit)}`
+      : `the ${tier} plan allows ${folders(limit)}`;
   const next = tiersInOrder.slice(tiersInOrder.indexOf(tier) + 1).find((candidate) => quotas[candidate] > limit);
   const advice =
     next === undefined

@@ -122,7 +122,7 @@ describe('drive folders', () => {
           small.inject({ method: 'POST', url: '/v1/drive/folders', headers: { 'x-service-api-key': acme.liveKey }, payload: { name } });
         expect((await post('One')).statusCode).toBe(201);
         expect((await post('Two')).json().error).toBe(
-          'Folder limit reached: without a mail plan an organization can have 1 folders. Subscribe to core for 2.',
+          'Folder limit reached: without a mail plan an organization can have 1 folder. Subscribe to core for 2.',
         );
       } finally {
         await small.close();
