@@ -124,6 +124,14 @@ describe('POST /v1/billing/pay with card', () => {
     expect(forged.statusCode).toBe(403);
     expect((await paymentByReference(t.db, reference)).status).toBe('pending');
   });
+
+  it('shows "not found" for a checkout link that names no payment reference, whatever bytes it holds', async () => {
+    for (const reference of ['PAY-%00', 'a%00b', 'not-a-reference', 'PAY-00000000-0000-4000-8000-000000000000']) {
+      const page = await t.app.inject({ method: 'GET', url: `/v1/billing/sandbox/checkout/${reference}` });
+      expect(page.statusCode, reference).toBe(404);
+      expect(page.body).toContain('Checkout not found');
+    }
+  });
 });
 
 describe('POST /v1/billing/pay with mobile_money', () => {

@@ -4,6 +4,7 @@ import { Type } from '@sinclair/typebox';
 import { eq } from 'drizzle-orm';
 import type { FastifyReply } from 'fastify';
 import { escapeHtml, formatKes, htmlPage } from '../../html.js';
+import { isPaymentReference } from '../../payments/reference.js';
 import { findPayment } from '../../payments/repository.js';
 import { returnUrlFor } from '../../payments/return-url.js';
 import type { SettlementContext } from '../../payments/settle.js';
@@ -59,6 +60,8 @@ export const sandboxCheckoutRoutes: FastifyPluginAsyncTypebox<SandboxCheckoutOpt
       .send(htmlPage(title, body));
 
   const findCheckout = async (reference: string) => {
+    // Anything but a PAY- reference (a NUL byte, say) is no checkout, and never reaches the database.
+    if (!isPaymentReference(reference)) return undefined;
     const payment = await findPayment(db, { reference, provider: 'sandbox' });
     return payment?.channel === 'card' && payment.method === 'card' ? payment : undefined;
   };
