@@ -14,12 +14,14 @@ import {
 } from '@platform/db';
 import { createTestDatabase } from '@platform/db/testing';
 import { and, asc, eq } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
 import pino from 'pino';
 import { buildApp } from '../src/app.js';
 import type { MainApiConfig } from '../src/config.js';
 import { subscriptionPaymentHooks } from '../src/modules/billing/subscriptions/payment-hooks.js';
 import { type RenewalRound, renewDueSubscriptions } from '../src/modules/billing/subscriptions/renewal-job.js';
 import { type ReconciliationRound, reconcilePayments } from '../src/modules/billing/payments/reconciliation.js';
+import { PAYMENT_ALARMS_METRIC, type PaymentAlarmKind, paymentAlarmsIn } from '../src/modules/billing/payments/alarms.js';
 import type { SettlementContext } from '../src/modules/billing/payments/settle.js';
 import { processStkCallback } from '../src/modules/billing/providers/daraja/callbacks.js';
 import { createPaymentProviders } from '../src/modules/billing/providers/from-config.js';
@@ -67,7 +69,13 @@ export interface BillingTestApp {
  * can call it back.
  */
 export async function startBillingApp(
-  options: { env?: NodeJS.ProcessEnv; listen?: boolean; maxConnections?: number } = {},
+  options: {
+    env?: NodeJS.ProcessEnv;
+    listen?: boolean;
+    maxConnections?: number;
+    /** Where the app and the test's job runs log (silent by default). */
+    logger?: FastifyBaseLogger;
+  } = {},
 ): Promise<BillingTestApp> {
   const database = await createTestDatabase(options.maxConnections === undefined ? {} : { maxConnections: options.maxConnections });
   const port = options.listen === true ? await freePort() : 0;
@@ -84,7 +92,7 @@ export async function startBillingApp(
   const storage = createLocalFolderStorage({ directory: avatarDir, publicUrl: config.publicUrl });
   let offsetMs = 0;
   const now = () => new Date(Date.now() + offsetMs);
-  const app = buildApp({ database, storage, now }, config);
+  const app = buildApp({ database, storage, now, ...(options.logger === undefined ? {} : { logger: options.logger }) }, config);
   await app.ready();
   if (options.listen === true) await app.listen({ host: '127.0.0.1', port });
 
@@ -94,8 +102,8 @@ export async function startBillingApp(
   const organizationId = await insertOrganization(db, { members: [{ userId: PAYER_ID, role: 'owner' }] });
   const otherOrganizationId = await insertOrganization(db, { members: [{ userId: OUTSIDER_ID, role: 'owner' }] });
 
-  const log = pino({ level: 'silent' });
-  const ctx: SettlementContext = { db, now, hooks: subscriptionPaymentHooks, log };
+  const log = options.logger ?? pino({ level: 'silent' });
+  const ctx: SettlementContext = { db, now, hooks: subscriptionPaymentHooks, log, alarms: paymentAlarmsIn(app.metrics) };
   const providers = createPaymentProviders(config.payments, {
     publicUrl: url,
     now,
@@ -187,4 +195,19 @@ export async function eventually(check: () => Promise<boolean>, timeoutMs = 10_0
     if (Date.now() > deadline) throw new Error('The condition did not hold in time');
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
+}
+
+/** A logger that keeps every line at `level` and above, parsed, for tests that read what was logged. */
+export function capturingLogger(level: 'warn' | 'error' = 'warn'): { logger: FastifyBaseLogger; lines: Array<Record<string, unknown>> } {
+  const lines: Array<Record<string, unknown>> = [];
+  const logger = pino({ level }, { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) });
+  return { logger, lines };
+}
+
+/** How often `payment_alarms_total{kind}` was raised in this app (as /metrics reports it). */
+export async function alarmsRaised(app: BillingTestApp['app'], kind: PaymentAlarmKind): Promise<number> {
+  const metric = app.metrics.registry.getSingleMetric(PAYMENT_ALARMS_METRIC);
+  if (metric === undefined) return 0;
+  const { values } = await metric.get();
+  return values.find((value) => value.labels['kind'] === kind)?.value ?? 0;
 }

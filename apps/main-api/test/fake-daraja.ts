@@ -36,7 +36,10 @@ export interface FakeStkPrompt {
 export interface FakeDaraja {
   server: FakeHttpServer;
   url: string;
-  /** Answer normally, never (`hang`), or with 500 (`server_error`). */
+  /**
+   * Answer normally, or misbehave before or after acting on the request (FakeBehaviour). `server_error` is
+   * Daraja's own failure (500, errorCode 500.003.1001), never the "being processed" answer of the query.
+   */
   behaviour(behaviour: FakeBehaviour): void;
   prompts: Map<string, FakeStkPrompt>;
   /** Access tokens issued. */
@@ -48,12 +51,20 @@ export interface FakeDaraja {
   lastPrompt(): FakeStkPrompt;
   /** The customer answers the prompt; the result becomes visible to the STK query. */
   answer(checkoutRequestId: string, code: number, description?: string): FakeStkPrompt;
-  /** The callback body Daraja sends for an answered prompt. */
-  callbackBody(checkoutRequestId: string): Record<string, unknown>;
+  /** The callback body Daraja sends for an answered prompt (`omitItems`: CallbackMetadata items left out). */
+  callbackBody(checkoutRequestId: string, options?: CallbackOptions): Record<string, unknown>;
   /** POSTs the callback to the CallBackURL of the prompt (or to `url` when given). */
-  deliverCallback(checkoutRequestId: string, url?: string): Promise<{ status: number; body: string }>;
+  deliverCallback(checkoutRequestId: string, url?: string, options?: CallbackOptions): Promise<{ status: number; body: string }>;
   close(): Promise<void>;
 }
+
+export interface CallbackOptions {
+  /** CallbackMetadata items the callback leaves out (e.g. `Amount`). */
+  omitItems?: string[];
+}
+
+/** Daraja's answer when it fails itself (a 5xx that is not about the transaction). */
+export const DARAJA_SERVER_ERROR = { errorCode: '500.003.1001', errorMessage: 'Internal Server Error' } as const;
 
 const DESCRIPTIONS: Record<number, string> = {
   0: 'The service request is processed successfully.',
@@ -62,6 +73,7 @@ const DESCRIPTIONS: Record<number, string> = {
   1032: 'Request cancelled by user',
   1037: 'DS timeout user cannot be reached',
   2001: 'The initiator information is invalid.',
+  4999: 'The transaction is still under processing',
 };
 
 const badRequest = (field: string): FakeReply => ({
@@ -72,7 +84,8 @@ const badRequest = (field: string): FakeReply => ({
 /**
  * A stand-in for Safaricom Daraja that speaks its formats: OAuth client-credentials tokens (expires_in as a
  * string), M-Pesa Express STK push with the Password = base64(Shortcode + Passkey + Timestamp) check, the STK
- * query ("being processed" is 500 with errorCode 500.001.1001), and result callbacks to the CallBackURL.
+ * query ("being processed" is 500 with errorCode 500.001.1001 before the customer answers; `answer(id, 4999)`
+ * makes it ResultCode 4999, "still under processing"), and result callbacks to the CallBackURL.
  */
 export async function startFakeDaraja(): Promise<FakeDaraja> {
   const prompts = new Map<string, FakeStkPrompt>();
@@ -177,11 +190,7 @@ export async function startFakeDaraja(): Promise<FakeDaraja> {
     return { status: 404, body: { requestId: randomUUID(), errorCode: '404.001.01', errorMessage: 'Resource not found' } };
   }
 
-  const server = await startFakeHttpServer(handle, {
-    requestId: randomUUID(),
-    errorCode: '500.001.1001',
-    errorMessage: 'Unable to lock subscriber, a transaction is already in process for the current subscriber',
-  });
+  const server = await startFakeHttpServer(handle, { requestId: randomUUID(), ...DARAJA_SERVER_ERROR });
 
   const promptOf = (checkoutRequestId: string) => {
     const prompt = prompts.get(checkoutRequestId);
@@ -206,9 +215,10 @@ export async function startFakeDaraja(): Promise<FakeDaraja> {
       prompt.result = { code, description: description ?? DESCRIPTIONS[code] ?? `Result ${code}` };
       return prompt;
     },
-    callbackBody(checkoutRequestId) {
+    callbackBody(checkoutRequestId, options = {}) {
       const prompt = promptOf(checkoutRequestId);
       if (prompt.result === undefined) throw new Error('The prompt has not been answered');
+      const omitted = new Set(options.omitItems ?? []);
       return {
         Body: {
           stkCallback: {
@@ -225,7 +235,7 @@ export async function startFakeDaraja(): Promise<FakeDaraja> {
                       { Name: 'Balance' },
                       { Name: 'TransactionDate', Value: 20240117143015 },
                       { Name: 'PhoneNumber', Value: Number(prompt.phone) },
-                    ],
+                    ].filter((item) => !omitted.has(item.Name)),
                   },
                 }
               : {}),
@@ -233,11 +243,11 @@ export async function startFakeDaraja(): Promise<FakeDaraja> {
         },
       };
     },
-    async deliverCallback(checkoutRequestId, url) {
+    async deliverCallback(checkoutRequestId, url, options) {
       const response = await fetch(url ?? promptOf(checkoutRequestId).callbackUrl, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(fake.callbackBody(checkoutRequestId)),
+        body: JSON.stringify(fake.callbackBody(checkoutRequestId, options)),
       });
       return { status: response.status, body: await response.text() };
     },

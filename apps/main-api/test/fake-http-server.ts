@@ -15,8 +15,19 @@ export interface FakeReply {
   body?: unknown;
 }
 
-/** How a fake provider misbehaves, for the failure tests. */
-export type FakeBehaviour = 'normal' | 'hang' | 'server_error';
+/**
+ * How a fake provider misbehaves, for the failure tests: before it acts on the request (`hang`: never
+ * answers; `server_error`: answers 500), or after it has acted on it (`*_after_processing`: the charge is
+ * made, the prompt sent, but the answer never comes, the connection is reset, or it answers 500), the cases
+ * where the caller cannot know what happened.
+ */
+export type FakeBehaviour =
+  | 'normal'
+  | 'hang'
+  | 'server_error'
+  | 'hang_after_processing'
+  | 'reset_after_processing'
+  | 'server_error_after_processing';
 
 export interface FakeHttpServer {
   url: string;
@@ -28,7 +39,7 @@ export interface FakeHttpServer {
 
 /**
  * A JSON HTTP server on 127.0.0.1 and a random port, answering through `handle`. `behaviour` makes it
- * never answer (`hang`) or answer 500 (`server_error`) instead.
+ * misbehave instead, before or after `handle` has acted on the request (see FakeBehaviour).
  */
 export async function startFakeHttpServer(
   handle: (request: FakeRequest) => FakeReply | Promise<FakeReply>,
@@ -50,16 +61,26 @@ export async function startFakeHttpServer(
         body: parse(text),
       };
       requests.push(request);
-      if (fake.behaviour === 'hang') {
+      const { behaviour } = fake;
+      if (behaviour === 'hang') {
         hanging.add(response);
         return;
       }
       const reply =
-        fake.behaviour === 'server_error' ? Promise.resolve({ status: 500, body: serverErrorBody }) : Promise.resolve(handle(request));
+        behaviour === 'server_error' ? Promise.resolve({ status: 500, body: serverErrorBody }) : Promise.resolve(handle(request));
       reply.then(
         ({ status, body }) => {
-          response.writeHead(status, { 'content-type': 'application/json' });
-          response.end(body === undefined ? '' : JSON.stringify(body));
+          if (behaviour === 'hang_after_processing') {
+            hanging.add(response);
+            return;
+          }
+          if (behaviour === 'reset_after_processing') {
+            incoming.socket.destroy();
+            return;
+          }
+          const [sentStatus, sentBody] = behaviour === 'server_error_after_processing' ? [500, serverErrorBody] : [status, body];
+          response.writeHead(sentStatus, { 'content-type': 'application/json' });
+          response.end(sentBody === undefined ? '' : JSON.stringify(sentBody));
         },
         (error: unknown) => {
           response.writeHead(500, { 'content-type': 'text/plain' });

@@ -10,7 +10,8 @@ export interface FakePaystackTransaction {
   amount: number;
   currency: string;
   email: string;
-  status: 'abandoned' | 'success' | 'failed';
+  /** `abandoned`: initialized, not paid; `pending`: a charge still being processed. */
+  status: 'abandoned' | 'pending' | 'success' | 'failed';
   callbackUrl: string | undefined;
   accessCode: string;
   gatewayResponse: string | null;
@@ -20,13 +21,17 @@ export interface FakePaystackTransaction {
 export interface FakePaystack {
   server: FakeHttpServer;
   url: string;
-  /** Answer normally, never (`hang`), or with 500 (`server_error`). */
+  /** Answer normally, or misbehave before or after acting on the request (FakeBehaviour). */
   behaviour(behaviour: FakeBehaviour): void;
   transactions: Map<string, FakePaystackTransaction>;
   /** Where signed webhooks are posted (the service's /v1/billing/webhooks/paystack). */
   webhookUrl: string;
-  /** Authorization codes charge_authorization approves; any other code is declined. */
+  /** Authorization codes charge_authorization approves; any other code is declined (unless pending). */
   approvedAuthorizations: Set<string>;
+  /** Authorization codes whose charges stay `pending` until settleCharge (the bank has not answered yet). */
+  pendingAuthorizations: Set<string>;
+  /** The bank answers a pending charge: verify (and a `charge.success` event) then report it. */
+  settleCharge(reference: string, status: 'success' | 'failed'): FakePaystackTransaction;
   /** How long charge_authorization takes to answer (0 by default), to hold races open. */
   chargeDelayMs: number;
   /** The charge_authorization requests received, in order. */
@@ -48,6 +53,7 @@ export interface FakePaystack {
 export async function startFakePaystack(options: { webhookUrl?: string } = {}): Promise<FakePaystack> {
   const transactions = new Map<string, FakePaystackTransaction>();
   const approvedAuthorizations = new Set<string>();
+  const pendingAuthorizations = new Set<string>();
   let nextId = 4_000_000;
 
   const authorizationFor = (reusable: boolean) => ({
@@ -131,16 +137,17 @@ export async function startFakePaystack(options: { webhookUrl?: string } = {}): 
         return { status: 400, body: { status: false, message: 'Duplicate Transaction Reference' } };
       }
       const approved = approvedAuthorizations.has(code);
+      const pending = pendingAuthorizations.has(code);
       const transaction: FakePaystackTransaction = {
         id: nextId++,
         reference,
         amount: Number(body['amount']),
         currency: String(body['currency'] ?? 'NGN'),
         email: String(body['email']),
-        status: approved ? 'success' : 'failed',
+        status: pending ? 'pending' : approved ? 'success' : 'failed',
         callbackUrl: undefined,
         accessCode: '',
-        gatewayResponse: approved ? 'Approved' : 'Declined',
+        gatewayResponse: pending ? 'Transaction in progress' : approved ? 'Approved' : 'Declined',
         authorization: { ...authorizationFor(true), authorization_code: code },
       };
       transactions.set(reference, transaction);
@@ -162,6 +169,7 @@ export async function startFakePaystack(options: { webhookUrl?: string } = {}): 
     transactions,
     webhookUrl: options.webhookUrl ?? '',
     approvedAuthorizations,
+    pendingAuthorizations,
     chargeDelayMs: 0,
     charges: () => server.requests.filter((request) => request.url === '/transaction/charge_authorization'),
     completeCheckout(reference, completion = {}) {
@@ -171,6 +179,13 @@ export async function startFakePaystack(options: { webhookUrl?: string } = {}): 
       transaction.gatewayResponse = 'Successful';
       transaction.authorization = authorizationFor(completion.reusable ?? true);
       if (completion.paidSubunits !== undefined) transaction.amount = completion.paidSubunits;
+      return transaction;
+    },
+    settleCharge(reference, status) {
+      const transaction = transactions.get(reference);
+      if (transaction === undefined) throw new Error(`Fake Paystack knows no transaction ${reference}`);
+      transaction.status = status;
+      transaction.gatewayResponse = status === 'success' ? 'Approved' : 'Declined';
       return transaction;
     },
     chargeSuccessEvent(reference) {

@@ -6,6 +6,7 @@ import type { PaymentsConfig } from './config.js';
 import { paymentMethodRoutes } from './payment-methods/routes.js';
 import { paymentMethodSharedSchemas } from './payment-methods/schemas.js';
 import { checkoutCompleteRoute } from './payments/checkout-complete-route.js';
+import { paymentAlarmsIn } from './payments/alarms.js';
 import type { PaymentHooks } from './payments/hooks.js';
 import { reconcilePayments } from './payments/reconciliation.js';
 import { paymentRoutes } from './payments/routes.js';
@@ -54,6 +55,7 @@ export const billingRoutes: FastifyPluginAsyncTypebox<BillingRoutesOptions> = as
     now,
     hooks: options.hooks ?? subscriptionPaymentHooks,
     log,
+    alarms: paymentAlarmsIn(app.metrics),
   };
   const providers = createPaymentProviders(config, {
     publicUrl: options.publicUrl,

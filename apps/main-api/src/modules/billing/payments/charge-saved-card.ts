@@ -10,11 +10,54 @@ export interface SavedCardToCharge {
   email: string;
 }
 
+export interface SavedCardCharged {
+  /** The payment as it now stands: succeeded, failed, or still pending. */
+  payment: Payment;
+  /**
+   * False when the provider's answer never came (a timeout, a broken connection, a 5xx): the charge may have
+   * been made, so the payment stays pending until the reconciliation job (or Paystack's webhook) confirms it.
+   */
+  answered: boolean;
+  /** Why no answer came, when none did. */
+  error?: unknown;
+}
+
 /**
  * Charges a saved card for a payment already recorded as pending, outside any transaction, and settles the
- * payment with the provider's answer (the success or failure hooks run in that settlement). Returns the
- * payment as it then stands: succeeded, failed, or still pending when the provider has no final answer yet.
- * A provider that refuses or cannot be reached ends the payment and throws 402 or 503 (askProvider).
+ * payment with the provider's answer (the success or failure hooks run in that settlement). A provider that
+ * refuses, or certainly did not get the request, ends the payment and throws 402 or 503 (askProvider).
+ */
+export async function chargeSavedCard(
+  ctx: SettlementContext,
+  provider: CardProvider,
+  payment: Payment,
+  card: SavedCardToCharge,
+  options: { confirmAfterMs: number },
+): Promise<SavedCardCharged> {
+  // The card provider's transaction reference is ours: a charge whose answer is lost can still be verified.
+  const reply = await askProvider(
+    ctx,
+    payment,
+    () =>
+      provider.chargeSavedCard({
+        reference: payment.reference,
+        amount: payment.amount,
+        email: card.email,
+        authorizationCode: card.authorizationCode,
+      }),
+    { providerReference: payment.reference, confirmAfterMs: options.confirmAfterMs },
+  );
+  if (reply.answered) {
+    await recordProviderAcceptance(ctx.db, payment, { providerReference: payment.reference, payload: null }, ctx.now());
+    await settlePayment(ctx, { reference: payment.reference, provider: provider.name }, reply.value);
+  }
+  const now = (await findPayment(ctx.db, { reference: payment.reference })) ?? payment;
+  return reply.answered ? { payment: now, answered: true } : { payment: now, answered: false, error: reply.error };
+}
+
+/**
+ * chargeSavedCard for callers that only need where the payment stands (the renewal job): pending covers both
+ * a provider still processing and an unknown outcome; the reconciliation job settles either.
  */
 export async function chargeSavedCardPayment(
   ctx: SettlementContext,
@@ -22,15 +65,7 @@ export async function chargeSavedCardPayment(
   payment: Payment,
   card: SavedCardToCharge,
 ): Promise<Payment> {
-  const outcome = await askProvider(ctx, payment, () =>
-    provider.chargeSavedCard({
-      reference: payment.reference,
-      amount: payment.amount,
-      email: card.email,
-      authorizationCode: card.authorizationCode,
-    }),
-  );
-  await recordProviderAcceptance(ctx.db, payment, { providerReference: payment.reference, payload: null }, ctx.now());
-  await settlePayment(ctx, { reference: payment.reference, provider: provider.name }, outcome);
-  return (await findPayment(ctx.db, { reference: payment.reference })) ?? payment;
+  // The first check was scheduled when the payment was recorded (checkDelayOf): keep the same delay.
+  const confirmAfterMs = Math.max(0, payment.nextCheckAt.getTime() - payment.createdAt.getTime());
+  return (await chargeSavedCard(ctx, provider, payment, card, { confirmAfterMs })).payment;
 }

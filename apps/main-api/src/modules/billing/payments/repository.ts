@@ -10,7 +10,7 @@ import {
   payments,
   type Transaction,
 } from '@platform/db';
-import { and, asc, eq, inArray, isNull, like, lte, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, inArray, isNull, like, lte, sql } from 'drizzle-orm';
 
 /**
  * How a message finds its payment: by our reference (of a given provider's payment, when from a provider),
@@ -24,13 +24,24 @@ export type NewPendingPayment = Omit<NewPayment, 'id' | 'status' | 'createdAt' |
   createdAt: Date;
 };
 
+/**
+ * The idempotent request that started a payment: the key's scope, the key, and the request's fingerprint
+ * (method, route and body). Kept in the payment's `created` event, so a retry with the same key finds the
+ * payment even when the first answer (a 503, say) was not stored for replay.
+ */
+export interface StartedBy {
+  scope: string;
+  key: string;
+  fingerprint: string;
+}
+
 /** Inserts a pending payment and its `created` event, together. */
-export async function createPendingPayment(db: Database, values: NewPendingPayment): Promise<Payment> {
-  return db.transaction((tx) => insertPendingPayment(tx, values));
+export async function createPendingPayment(db: Database, values: NewPendingPayment, startedBy?: StartedBy): Promise<Payment> {
+  return db.transaction((tx) => insertPendingPayment(tx, values, startedBy));
 }
 
 /** Inserts a pending payment and its `created` event in the caller's transaction. */
-export async function insertPendingPayment(tx: Transaction, values: NewPendingPayment): Promise<Payment> {
+export async function insertPendingPayment(tx: Transaction, values: NewPendingPayment, startedBy?: StartedBy): Promise<Payment> {
   const [payment] = await tx
     .insert(payments)
     .values({ ...values, status: 'pending', updatedAt: values.createdAt })
@@ -40,10 +51,111 @@ export async function insertPendingPayment(tx: Transaction, values: NewPendingPa
     paymentId: payment.id,
     type: 'created',
     source: 'api',
-    payload: { amount: payment.amount, method: payment.method, purpose: payment.purpose, provider: payment.provider },
+    payload: {
+      amount: payment.amount,
+      method: payment.method,
+      purpose: payment.purpose,
+      provider: payment.provider,
+      ...(startedBy === undefined ? {} : { idempotency: startedBy }),
+    },
     createdAt: values.createdAt,
   });
   return payment;
+}
+
+/**
+ * The organization's most recent payment started since `since` by a request with this idempotency scope
+ * and key, with that request's fingerprint. Reads the organization's recent payments only (by its index).
+ */
+export async function findPaymentStartedWith(
+  db: DatabaseExecutor,
+  organizationId: string,
+  startedBy: Pick<StartedBy, 'scope' | 'key'>,
+  since: Date,
+): Promise<{ payment: Payment; fingerprint: string | undefined } | undefined> {
+  const [found] = await db
+    .select({ payment: payments, fingerprint: sql<string | null>`${paymentEvents.payload} -> 'idempotency' ->> 'fingerprint'` })
+    .from(payments)
+    .innerJoin(paymentEvents, and(eq(paymentEvents.paymentId, payments.id), eq(paymentEvents.type, 'created')))
+    .where(
+      and(
+        eq(payments.organizationId, organizationId),
+        gte(payments.createdAt, since),
+        sql`${paymentEvents.payload} -> 'idempotency' ->> 'scope' = ${startedBy.scope}`,
+        sql`${paymentEvents.payload} -> 'idempotency' ->> 'key' = ${startedBy.key}`,
+      ),
+    )
+    .orderBy(desc(payments.createdAt))
+    .limit(1);
+  return found === undefined ? undefined : { payment: found.payment, fingerprint: found.fingerprint ?? undefined };
+}
+
+/**
+ * The provider may have acted on a request whose answer never came: the payment stays pending, with the
+ * provider's reference when it is known in advance (card providers use ours), and is asked about at
+ * `nextCheckAt` by the reconciliation job.
+ */
+export async function awaitConfirmation(
+  db: Database,
+  payment: Payment,
+  confirmation: { providerReference?: string; nextCheckAt: Date; now: Date },
+): Promise<void> {
+  await db.transaction(async (tx) => {
+    const { providerReference } = confirmation;
+    if (providerReference !== undefined) await lockProviderReference(tx, payment.provider, providerReference);
+    await tx
+      .update(payments)
+      .set({
+        ...(providerReference === undefined ? {} : { providerReference: sql`coalesce(${payments.providerReference}, ${providerReference})` }),
+        nextCheckAt: confirmation.nextCheckAt,
+        updatedAt: confirmation.now,
+      })
+      .where(and(eq(payments.id, payment.id), eq(payments.status, 'pending')));
+  });
+}
+
+/**
+ * Mobile-money prompts of `provider` whose push is still in flight: pending, without the provider's reference
+ * and without a recorded provider error. With `payer`, only those for that number and amount.
+ */
+export async function findPushesInFlight(
+  db: DatabaseExecutor,
+  provider: PaymentProvider,
+  payer?: { phone: string; amount: number },
+): Promise<Payment[]> {
+  return db
+    .select()
+    .from(payments)
+    .where(
+      and(
+        eq(payments.status, 'pending'),
+        eq(payments.provider, provider),
+        eq(payments.channel, 'mobile_money'),
+        isNull(payments.providerReference),
+        payer === undefined ? undefined : and(eq(payments.phone, payer.phone), eq(payments.amount, payer.amount)),
+        sql`not exists (select 1 from ${paymentEvents} where ${paymentEvents.paymentId} = ${payments.id} and ${paymentEvents.type} = 'provider_error')`,
+      ),
+    );
+}
+
+/** Provider events kept without a payment (no payment matched them), from `sources`, received since `since`. */
+export async function findUnmatchedProviderEvents(
+  db: DatabaseExecutor,
+  sources: readonly string[],
+  since: Date,
+): Promise<PaymentEvent[]> {
+  return db
+    .select()
+    .from(paymentEvents)
+    .where(
+      and(
+        isNull(paymentEvents.paymentId),
+        eq(paymentEvents.type, 'provider_event'),
+        inArray(paymentEvents.source, [...sources]),
+        gte(paymentEvents.createdAt, since),
+      ),
+    )
+    .orderBy(asc(paymentEvents.createdAt));
 }
 
 /**

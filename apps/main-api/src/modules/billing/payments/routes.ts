@@ -1,8 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { notFound } from '@platform/errors';
 import { errorResponses } from '@platform/http';
+import { REPLAYED_HEADER } from '@platform/idempotency';
 import { bearerSecurity } from '../../../route-schemas.js';
 import { ref } from '../../../schema-ref.js';
+import { startedByOf } from './attempts.js';
 import { isPaymentReference } from './reference.js';
 import { findOrganizationPayment } from './repository.js';
 import { PayBodySchema, PaymentReferenceParams, PaymentResponseSchema, PaymentStartedSchema } from './schemas.js';
@@ -27,20 +29,31 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<PaymentStartDeps> = async 
           'card: returns the hosted checkoutUrl. mobile_money: sends an M-Pesa prompt to a Safaricom number. ' +
           'saved_method: charges a saved card or prompts a saved number. metadata.type mail_subscription buys a ' +
           'mailbox plan at the price the server computes (amount is ignored); otherwise the payment tops up the ' +
-          "organization's wallet. Send Idempotency-Key so a retried request makes one payment.",
+          "organization's wallet. Send Idempotency-Key so a retried request makes one payment: a retry after a 503 " +
+          'whose payment is still being confirmed with the provider gets 409 idempotency_key_in_use with Retry-After, ' +
+          'and once that payment has succeeded, its success (Idempotent-Replayed: true).',
         security: bearerSecurity,
         body: PayBodySchema,
         response: { 200: ref(PaymentStartedSchema), ...errorResponses(400, 401, 402, 403, 404, 409, 422, 503) },
       },
     },
-    async (request) => {
+    async (request, reply) => {
+      const startedBy = startedByOf(request.idempotency);
       const started = await startPayment(
         deps,
-        { organizationId: request.organization.id, userId: request.user.id },
+        { organizationId: request.organization.id, userId: request.user.id, ...(startedBy === undefined ? {} : { startedBy }) },
         request.body,
       );
-      request.log.info({ reference: started.reference, organizationId: request.organization.id }, 'Payment started');
-      return started;
+      if (started.replayed) {
+        // The first request with this key was answered 503 while its payment was being confirmed; it has
+        // succeeded since, so this retry gets the answer the first one would have had.
+        reply.header(REPLAYED_HEADER, 'true');
+        request.server.metrics.idempotentReplays.inc();
+        request.log.info({ reference: started.answer.reference }, 'Answered a retry with the success of the payment its key started');
+        return started.answer;
+      }
+      request.log.info({ reference: started.answer.reference, organizationId: request.organization.id }, 'Payment started');
+      return started.answer;
     },
   );
 

@@ -112,3 +112,32 @@ describe('the payment state machine', () => {
     });
   });
 });
+
+describe('alarms for money taken but not credited', () => {
+  const raised: string[] = [];
+  const alarmed = (): SettlementContext => ({ ...ctx, alarms: { raise: (kind) => void raised.push(kind) } });
+
+  it.each(['failed', 'cancelled'] as const)('raises one for a success reported after the payment %s, once per event', async (status) => {
+    raised.length = 0;
+    const payment = await pendingPayment();
+    await settlePayment(alarmed(), { reference: payment.reference }, outcome(status));
+    const late = outcome('succeeded');
+    expect(await settlePayment(alarmed(), { reference: payment.reference }, late)).toMatchObject({ kind: 'unchanged' });
+    expect(await settlePayment(alarmed(), { reference: payment.reference }, late)).toMatchObject({ kind: 'duplicate' });
+    expect(raised).toEqual(['success_after_final']);
+  });
+
+  it('raises one for a success of another amount, and none for ordinary outcomes', async () => {
+    raised.length = 0;
+    const paid = await pendingPayment(500);
+    await settlePayment(alarmed(), { reference: paid.reference }, outcome('succeeded'));
+    await settlePayment(alarmed(), { reference: paid.reference }, outcome('succeeded'));
+    const expired = await pendingPayment(500);
+    await settlePayment(alarmed(), { reference: expired.reference }, outcome('expired'));
+    await settlePayment(alarmed(), { reference: expired.reference }, outcome('succeeded'));
+    expect(raised).toEqual([]);
+    const wrong = await pendingPayment(500);
+    await settlePayment(alarmed(), { reference: wrong.reference }, outcome('succeeded', { paid: { amount: 50, currency: 'KES' } }));
+    expect(raised).toEqual(['amount_mismatch']);
+  });
+});

@@ -2,16 +2,19 @@ import { type Database, type Payment, paymentEvents, payments, type PaymentStatu
 import { and, eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ProviderOutcome } from '../providers/ports.js';
+import { type PaymentAlarms, raisePaymentAlarm } from './alarms.js';
 import { isSubscriptionCharge, type PaymentHooks } from './hooks.js';
 import { findPayment, lockProviderReference, type PaymentMatch, recordPaymentEvent } from './repository.js';
 import { applySuccessEffects } from './success-effects.js';
 
-/** What settling needs: the database, the clock, the payment hooks and a logger. */
+/** What settling needs: the database, the clock, the payment hooks, a logger and the alarm counter. */
 export interface SettlementContext {
   db: Database;
   now: () => Date;
   hooks: PaymentHooks;
   log: FastifyBaseLogger;
+  /** Counts money taken but not credited (payment_alarms_total); the error log line is written either way. */
+  alarms?: PaymentAlarms;
 }
 
 /**
@@ -61,7 +64,10 @@ export async function settlePayment(
 
     const { status, reason } = finalStatusOf(found, settlement);
     const moved = await move(tx, found, status, reason, now);
-    if (moved === undefined) return { kind: 'unchanged', payment: found };
+    if (moved === undefined) {
+      // Where it stands now (another message may have moved it since it was read), for the alarm below.
+      return { kind: 'unchanged', payment: (await findPayment(tx, { reference: found.reference })) ?? found };
+    }
     await tx.insert(paymentEvents).values({
       paymentId: found.id,
       type: 'status_changed',
@@ -78,7 +84,7 @@ export async function settlePayment(
     }
     return { kind: 'changed', from: moved.from, payment: moved.payment };
   });
-  logResult(ctx.log, match, settlement, result);
+  logResult(ctx, match, settlement, result);
   return result;
 }
 
@@ -118,17 +124,31 @@ async function move(
   return undefined;
 }
 
-function logResult(log: FastifyBaseLogger, match: PaymentMatch, settlement: Settlement, result: SettlementResult): void {
+// Final states a success cannot leave: money the provider took would then be credited nowhere.
+const SUCCESS_LOST_IN: ReadonlySet<PaymentStatus> = new Set(['failed', 'cancelled']);
+
+function logResult(ctx: SettlementContext, match: PaymentMatch, settlement: Settlement, result: SettlementResult): void {
+  const { log } = ctx;
   const context = { match, source: settlement.source, outcome: settlement.status, eventKey: settlement.eventKey };
   if (result.kind === 'unmatched') {
     // Either a callback that overtook the provider's answer (applied once the answer is stored) or a payment
-    // we never made: the event is kept either way.
+    // we never made: the event is kept either way, and the provider's handler raises the alarm if it must.
     log.warn(context, 'A provider reported a payment that matches none of ours (yet); its event is kept');
   } else if (result.kind === 'changed') {
-    const level = result.payment.status === 'failed' && settlement.status === 'succeeded' ? 'error' : 'info';
-    log[level](
-      { ...context, reference: result.payment.reference, from: result.from, to: result.payment.status },
-      'Payment status changed',
+    const reportedSuccess = settlement.status === 'succeeded';
+    const details = { ...context, reference: result.payment.reference, from: result.from, to: result.payment.status };
+    if (reportedSuccess && result.payment.status !== 'succeeded') {
+      const alarm = { ...details, reason: result.payment.failureReason };
+      raisePaymentAlarm(ctx, 'amount_mismatch', alarm, 'A provider reported a success for another amount: nothing was credited');
+    } else {
+      log.info(details, 'Payment status changed');
+    }
+  } else if (result.kind === 'unchanged' && settlement.status === 'succeeded' && SUCCESS_LOST_IN.has(result.payment.status)) {
+    raisePaymentAlarm(
+      ctx,
+      'success_after_final',
+      { ...context, reference: result.payment.reference, status: result.payment.status },
+      `A provider reported a success for a payment recorded as ${result.payment.status}: the money was taken but nothing was credited`,
     );
   } else {
     log.info({ ...context, result: result.kind }, 'Payment event recorded without a status change');

@@ -6,14 +6,15 @@ import type { PaymentsConfig } from '../config.js';
 import { formatKes } from '../html.js';
 import { findActivePaymentMethod } from '../payment-methods/repository.js';
 import { PAYMENT_METHOD_NOT_FOUND } from '../payment-methods/routes.js';
-import { applyEarlyStkCallbacks } from '../providers/daraja/callbacks.js';
+import { alarmEarlyUnmatchedStkSuccesses, applyEarlyStkCallbacks } from '../providers/daraja/callbacks.js';
 import type { PaymentProviders } from '../providers/from-config.js';
-import { askProvider } from './ask-provider.js';
-import { chargeSavedCardPayment } from './charge-saved-card.js';
+import { askProvider, outcomeUnknown } from './ask-provider.js';
+import { beingConfirmed, earlierAttemptOf } from './attempts.js';
+import { chargeSavedCard } from './charge-saved-card.js';
 import { readPayIntent, type PayIntent } from './pay-request.js';
 import { checkAmountLimit, ensureNoActiveSubscription } from './purchase-rules.js';
 import { accountReferenceOf, newPaymentReference } from './reference.js';
-import { createPendingPayment, recordProviderAcceptance } from './repository.js';
+import { createPendingPayment, recordProviderAcceptance, type StartedBy } from './repository.js';
 import type { PayBody, PaymentStarted } from './schemas.js';
 import type { SettlementContext } from './settle.js';
 
@@ -26,16 +27,32 @@ export interface PaymentStartDeps {
 export interface PaymentRequester {
   organizationId: string;
   userId: string;
+  /** The idempotent request starting the payment, when it carries a key: remembered on the payment. */
+  startedBy?: StartedBy;
+}
+
+export interface PaymentStartResult {
+  answer: PaymentStarted;
+  /** The answer of an earlier request with the same key, whose payment has succeeded since. */
+  replayed: boolean;
 }
 
 /**
  * POST /v1/billing/pay. Everything about the request is checked before anything is written. The payment
  * is then recorded as pending, the provider is called outside any transaction, and its answer recorded:
- * the provider's handle on the payment when it took it, or the end of the payment when it did not.
+ * the provider's handle on the payment when it took it, the end of the payment when it certainly did not,
+ * and when its answer never came (it may have acted) the payment stays pending for the reconciliation job
+ * while the client gets 503. A retry with the same idempotency key is checked against the payment the key
+ * started first (attempts.ts), so it cannot pay twice.
  */
-export async function startPayment(deps: PaymentStartDeps, requester: PaymentRequester, body: PayBody): Promise<PaymentStarted> {
+export async function startPayment(deps: PaymentStartDeps, requester: PaymentRequester, body: PayBody): Promise<PaymentStartResult> {
   const { db } = deps.ctx;
   const intent = readPayIntent(body);
+  // A retry of a request whose answer was not stored (a 503) must not start a second payment.
+  const earlier = await earlierAttemptOf(db, requester.organizationId, requester.startedBy, deps.ctx.now());
+  if (earlier.kind === 'pending') throw beingConfirmed(earlier.payment, deps.ctx.now());
+  if (earlier.kind === 'succeeded') return { answer: successAnswerOf(earlier.payment), replayed: true };
+
   const savedMethod =
     intent.paymentMethodId === undefined
       ? undefined
@@ -50,9 +67,19 @@ export async function startPayment(deps: PaymentStartDeps, requester: PaymentReq
   if (payer === undefined) throw notFound('Profile not found');
 
   const start = { deps, requester, intent, amount, email: payer.email };
-  if (channel === 'mobile_money') return startMobileMoney(start, savedMethod);
-  if (savedMethod !== undefined) return chargeSavedCard(start, savedMethod);
-  return startCardCheckout(start);
+  const answer =
+    channel === 'mobile_money'
+      ? await startMobileMoney(start, savedMethod)
+      : savedMethod !== undefined
+        ? await chargeCard(start, savedMethod)
+        : await startCardCheckout(start);
+  return { answer, replayed: false };
+}
+
+/** What the request that started a payment answered once it had succeeded (for a retry with its key). */
+function successAnswerOf(payment: Payment): PaymentStarted {
+  const paid = `Payment of ${formatKes(payment.amount)} successful.`;
+  return { success: true, message: paid, reference: payment.reference };
 }
 
 interface Start {
@@ -74,15 +101,22 @@ async function startCardCheckout(start: Start): Promise<PaymentStarted> {
   const { deps } = start;
   const card = deps.providers.card;
   const payment = await recordPending(start, { channel: 'card', provider: card.name });
-  const checkout = await askProvider(deps.ctx, payment, () =>
-    card.startCheckout({
-      reference: payment.reference,
-      amount: payment.amount,
-      email: start.email,
-      returnUrl: deps.config.returnUrl,
-      metadata: { payment_reference: payment.reference, organization_id: payment.organizationId, purpose: payment.purpose },
-    }),
+  const reply = await askProvider(
+    deps.ctx,
+    payment,
+    () =>
+      card.startCheckout({
+        reference: payment.reference,
+        amount: payment.amount,
+        email: start.email,
+        returnUrl: deps.config.returnUrl,
+        metadata: { payment_reference: payment.reference, organization_id: payment.organizationId, purpose: payment.purpose },
+      }),
+    // The transaction reference is ours; whether the transaction exists is looked up soon.
+    { providerReference: payment.reference, confirmAfterMs: confirmationDelayOf(deps.config) },
   );
+  if (!reply.answered) throw outcomeUnknown(payment, reply.error);
+  const checkout = reply.value;
   await recordProviderAcceptance(
     deps.ctx.db,
     payment,
@@ -103,15 +137,26 @@ async function startMobileMoney(start: Start, savedMethod: PaymentMethod | undef
     phone,
     paymentMethodId: savedMethod?.id ?? null,
   });
-  const prompt = await askProvider(deps.ctx, payment, () =>
-    mobileMoney.requestPayment({
-      reference: payment.reference,
-      accountReference: payment.accountReference ?? accountReferenceOf(payment.reference),
-      amount: payment.amount,
-      phone,
-      description: payment.purpose === 'wallet_topup' ? 'Wallet top-up' : 'Subscription',
-    }),
+  const reply = await askProvider(
+    deps.ctx,
+    payment,
+    () =>
+      mobileMoney.requestPayment({
+        reference: payment.reference,
+        accountReference: payment.accountReference ?? accountReferenceOf(payment.reference),
+        amount: payment.amount,
+        phone,
+        description: payment.purpose === 'wallet_topup' ? 'Wallet top-up' : 'Subscription',
+      }),
+    // Without a CheckoutRequestID nothing can be queried: the payment is closed at its first check, once
+    // the prompt (about a minute) can no longer be answered.
+    { confirmAfterMs: deps.config.reconciliation.mobileMoneyCheckAfterMs },
   );
+  if (!reply.answered) {
+    await alarmEarlyUnmatchedStkSuccesses(deps.ctx, payment);
+    throw outcomeUnknown(payment, reply.error);
+  }
+  const prompt = reply.value;
   await recordProviderAcceptance(deps.ctx.db, payment, { ...prompt, payload: prompt }, deps.ctx.now());
   await applyEarlyStkCallbacks(deps.ctx, payment, prompt.providerReference);
   return {
@@ -121,20 +166,24 @@ async function startMobileMoney(start: Start, savedMethod: PaymentMethod | undef
   };
 }
 
-async function chargeSavedCard(start: Start, card: PaymentMethod): Promise<PaymentStarted> {
+async function chargeCard(start: Start, card: PaymentMethod): Promise<PaymentStarted> {
   const { deps } = start;
   const provider = deps.providers.card;
   if (card.provider !== provider.name || card.authorizationCode === null) {
     throw conflict('This card was saved with another card provider and can no longer be charged; pay by card to save it again');
   }
   const payment = await recordPending(start, { channel: 'card', provider: provider.name, paymentMethodId: card.id });
-  const settled = await chargeSavedCardPayment(deps.ctx, provider, payment, {
-    authorizationCode: card.authorizationCode,
-    email: card.customerEmail ?? start.email,
-  });
-  if (settled.status === 'succeeded') {
-    return { success: true, message: `Payment of ${formatKes(settled.amount)} successful.`, reference: settled.reference };
-  }
+  const charged = await chargeSavedCard(
+    deps.ctx,
+    provider,
+    payment,
+    { authorizationCode: card.authorizationCode, email: card.customerEmail ?? start.email },
+    { confirmAfterMs: confirmationDelayOf(deps.config) },
+  );
+  // The charge may have been made: 503, and the payment is confirmed by reconciliation (or the webhook).
+  if (!charged.answered) throw outcomeUnknown(charged.payment, charged.error);
+  const settled = charged.payment;
+  if (settled.status === 'succeeded') return successAnswerOf(settled);
   if (settled.status === 'pending') {
     return {
       success: true,
@@ -159,24 +208,28 @@ function recordPending(
   const now = deps.ctx.now();
   const reference = newPaymentReference();
   const firstCheckAfterMs = checkDelayOf(deps.config, details.channel, intent.method === 'saved_method');
-  return createPendingPayment(deps.ctx.db, {
-    reference,
-    organizationId: requester.organizationId,
-    userId: requester.userId,
-    method: intent.method,
-    channel: details.channel,
-    purpose: intent.purpose,
-    provider: details.provider,
-    amount: start.amount,
-    phone: details.phone ?? null,
-    paymentMethodId: details.paymentMethodId ?? null,
-    plan: intent.subscription?.plan ?? null,
-    seats: intent.subscription?.seats ?? null,
-    billingCycle: intent.subscription?.cycle ?? null,
-    accountReference: details.channel === 'mobile_money' ? accountReferenceOf(reference) : null,
-    nextCheckAt: new Date(now.getTime() + firstCheckAfterMs),
-    createdAt: now,
-  });
+  return createPendingPayment(
+    deps.ctx.db,
+    {
+      reference,
+      organizationId: requester.organizationId,
+      userId: requester.userId,
+      method: intent.method,
+      channel: details.channel,
+      purpose: intent.purpose,
+      provider: details.provider,
+      amount: start.amount,
+      phone: details.phone ?? null,
+      paymentMethodId: details.paymentMethodId ?? null,
+      plan: intent.subscription?.plan ?? null,
+      seats: intent.subscription?.seats ?? null,
+      billingCycle: intent.subscription?.cycle ?? null,
+      accountReference: details.channel === 'mobile_money' ? accountReferenceOf(reference) : null,
+      nextCheckAt: new Date(now.getTime() + firstCheckAfterMs),
+      createdAt: now,
+    },
+    requester.startedBy,
+  );
 }
 
 /**
@@ -186,5 +239,13 @@ function recordPending(
  */
 export function checkDelayOf(config: PaymentsConfig, channel: PaymentChannel, saved: boolean): number {
   if (channel === 'mobile_money') return config.reconciliation.mobileMoneyCheckAfterMs;
-  return saved ? 2 * config.providerTimeoutMs : config.reconciliation.cardCheckoutExpireAfterMs;
+  return saved ? confirmationDelayOf(config) : config.reconciliation.cardCheckoutExpireAfterMs;
+}
+
+/**
+ * When a card payment whose answer never came is first looked up: late enough for a request still inside
+ * the provider to have finished, soon enough for a retry to learn the outcome.
+ */
+export function confirmationDelayOf(config: PaymentsConfig): number {
+  return 2 * config.providerTimeoutMs;
 }

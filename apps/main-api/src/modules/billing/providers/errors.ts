@@ -1,17 +1,55 @@
+export type ProviderUnavailableKind =
+  /** No answer within the timeout: the request may have been sent and acted on. */
+  | 'timeout'
+  /** The connection could not be opened (refused, no such host, bad certificate): nothing was sent. */
+  | 'unreachable'
+  /** The connection broke after it was opened (reset, closed early): the request may have been acted on. */
+  | 'connection_lost'
+  /** A 5xx answer: the provider failed somewhere, possibly after acting on the request. */
+  | 'server_error'
+  /** A 429 answer: the provider refused to look at the request now. */
+  | 'rate_limited'
+  /** Our credentials were refused (401/403), or a token could not be had: the request itself was not taken. */
+  | 'credentials_refused'
+  /** A 2xx (or other) answer without the fields we need: the provider may have acted on it. */
+  | 'unexpected_answer';
+
+// Kinds after which the provider may have acted on the request: its outcome is unknown until we ask it.
+const MAY_HAVE_ACTED: ReadonlySet<ProviderUnavailableKind> = new Set(['timeout', 'connection_lost', 'server_error', 'unexpected_answer']);
+
 /**
- * A provider could not be asked: it did not answer in time, could not be reached, failed (5xx), refused our
- * credentials or answered something unreadable. After a `timeout` the fate of the request is unknown.
+ * A provider could not be asked: it did not answer in time, could not be reached, broke the connection,
+ * failed (5xx), refused our credentials or answered something unreadable. `mayHaveActed` says whether the
+ * request may nonetheless have been acted on (a charge made, a prompt sent): then its outcome is unknown, and
+ * only asking the provider later tells. False only when the request certainly never reached it (or was
+ * refused before being looked at).
  */
 export class ProviderUnavailableError extends Error {
+  readonly mayHaveActed: boolean;
+
   constructor(
     readonly provider: string,
-    readonly kind: 'timeout' | 'unreachable' | 'server_error' | 'credentials_refused' | 'unexpected_answer',
+    readonly kind: ProviderUnavailableKind,
     message: string,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; mayHaveActed?: boolean },
   ) {
-    super(`${provider}: ${message}`, options);
+    super(`${provider}: ${message}`, options?.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'ProviderUnavailableError';
+    this.mayHaveActed = options?.mayHaveActed ?? MAY_HAVE_ACTED.has(kind);
   }
+}
+
+/**
+ * The same failure, known to have happened before the request that matters was sent (e.g. while fetching
+ * the access token it needs): nothing was acted on.
+ */
+export function beforeSending(error: unknown): unknown {
+  if (!(error instanceof ProviderUnavailableError) || !error.mayHaveActed) return error;
+  const message = error.message.startsWith(`${error.provider}: `) ? error.message.slice(error.provider.length + 2) : error.message;
+  return new ProviderUnavailableError(error.provider, error.kind, `${message} (before the request was sent)`, {
+    cause: error,
+    mayHaveActed: false,
+  });
 }
 
 /** The provider answered and refused the request (a 4xx other than a credentials problem). */

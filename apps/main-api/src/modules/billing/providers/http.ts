@@ -16,8 +16,9 @@ export interface ProviderAnswer {
 
 /**
  * Sends one JSON request to a provider and reads the answer, whatever its status (callers decide what a
- * status means). Throws ProviderUnavailableError when no answer arrives in time or the provider cannot be
- * reached.
+ * status means). Throws ProviderUnavailableError when no answer arrives in time (the request may have been
+ * acted on), when the provider cannot be reached (nothing was sent), or when the connection breaks (it may
+ * have been acted on).
  */
 export async function requestProvider(
   http: ProviderHttp,
@@ -43,8 +44,59 @@ export async function requestProvider(
     if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) {
       throw new ProviderUnavailableError(http.provider, 'timeout', `no answer within ${http.timeoutMs} ms`, { cause: error });
     }
-    throw new ProviderUnavailableError(http.provider, 'unreachable', 'could not be reached', { cause: error });
+    if (neverSent(error)) {
+      throw new ProviderUnavailableError(http.provider, 'unreachable', 'could not be reached', { cause: error });
+    }
+    throw new ProviderUnavailableError(http.provider, 'connection_lost', 'the connection broke before an answer came', {
+      cause: error,
+    });
   }
+}
+
+// Errors raised before a request can have left this machine: the connection was never opened. Anything else
+// (a reset, a socket closed early, an unknown failure) may have happened after the provider got the request.
+const NOT_SENT_CODES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EAI_FAIL',
+  'EAI_NONAME',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENETDOWN',
+  'EADDRNOTAVAIL',
+  'UND_ERR_CONNECT_TIMEOUT',
+  // The TLS handshake failed: nothing was sent over it.
+  'CERT_HAS_EXPIRED',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+]);
+
+/** True when every underlying cause of a failed fetch is one that happens before anything is sent. */
+function neverSent(error: unknown): boolean {
+  // fetch refuses ports the Fetch standard blocks before opening any connection.
+  if (error instanceof Error && error.cause instanceof Error && error.cause.message === 'bad port') return true;
+  const codes = causeCodes(error);
+  return codes.length > 0 && codes.every((code) => NOT_SENT_CODES.has(code));
+}
+
+// fetch wraps the socket error in `cause`; connecting to several addresses at once gives an AggregateError.
+function causeCodes(error: unknown, depth = 0): string[] {
+  if (typeof error !== 'object' || error === null || depth > 5) return [];
+  const { cause, errors, code } = error as { cause?: unknown; errors?: unknown; code?: unknown };
+  if (Array.isArray(errors) && errors.length > 0) return errors.flatMap((inner) => leafCodes(inner, depth + 1));
+  if (cause !== undefined) return causeCodes(cause, depth + 1);
+  return typeof code === 'string' && depth > 0 ? [code] : [];
+}
+
+function leafCodes(error: unknown, depth: number): string[] {
+  const codes = causeCodes(error, depth);
+  if (codes.length > 0) return codes;
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? [code] : ['unknown'];
 }
 
 function parseJson(text: string): unknown {
@@ -56,14 +108,18 @@ function parseJson(text: string): unknown {
   }
 }
 
-/** The error for an answer that is not a success: our credentials, the provider's fault, or a refusal. */
+/**
+ * The error for an answer that is not a success: our credentials or a rate limit (not looked at), the
+ * provider's fault (5xx: it may have acted before failing), or a refusal.
+ */
 export function failureOf(provider: string, answer: ProviderAnswer, providerMessage: string): Error {
   const { status } = answer;
   if (status === 401 || status === 403) {
     const message = `refused our credentials (${status}): ${providerMessage}`;
     return new ProviderUnavailableError(provider, 'credentials_refused', message);
   }
-  if (status === 429 || status >= 500) {
+  if (status === 429) return new ProviderUnavailableError(provider, 'rate_limited', `answered 429: ${providerMessage}`);
+  if (status >= 500) {
     return new ProviderUnavailableError(provider, 'server_error', `answered ${status}: ${providerMessage}`);
   }
   if (status >= 400) return new ProviderRejectedError(provider, status, providerMessage);

@@ -50,13 +50,20 @@ export interface SavedCardCharge {
   authorizationCode: string;
 }
 
-/** Cards: a hosted checkout, charges to saved cards, and a status lookup by our reference. */
+/**
+ * Cards: a hosted checkout, charges to saved cards, and a status lookup by our reference. The provider's
+ * transaction reference is ours (`providerReference` is always the payment's reference), so a payment can be
+ * looked up even when the provider's answer to our request never came.
+ */
 export interface CardProvider {
   readonly name: 'paystack' | 'sandbox';
   startCheckout(request: CheckoutRequest): Promise<{ checkoutUrl: string; providerReference: string }>;
   /** Charges a saved card; the outcome may already be final. */
   chargeSavedCard(charge: SavedCardCharge): Promise<ProviderOutcome>;
-  /** The provider's view of a payment, or undefined when it does not know the reference. */
+  /**
+   * The provider's view of a payment by our reference (card providers use it as their transaction
+   * reference), or undefined when the provider has no transaction with that reference: it never happened.
+   */
   lookUp(reference: string): Promise<ProviderOutcome | undefined>;
 }
 

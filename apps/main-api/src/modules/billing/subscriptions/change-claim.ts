@@ -12,7 +12,7 @@ import { eq } from 'drizzle-orm';
 import type { PaymentsConfig } from '../config.js';
 import { formatKes } from '../html.js';
 import { newPaymentReference } from '../payments/reference.js';
-import { insertPendingPayment } from '../payments/repository.js';
+import { insertPendingPayment, type StartedBy } from '../payments/repository.js';
 import { checkDelayOf } from '../payments/start-payment.js';
 import type { CardProvider } from '../providers/ports.js';
 import { applyChange } from './apply-change.js';
@@ -28,6 +28,8 @@ export interface ChangeRequest {
   userId: string;
   next: SubscriptionTerms;
   paymentMethodId?: string;
+  /** The idempotent request asking for the change, remembered on its payment (a retry finds it). */
+  startedBy?: StartedBy;
 }
 
 export type ChangeClaim =
@@ -82,7 +84,7 @@ export async function claimChange(
     billingCycle: plan.next.cycle,
     nextCheckAt: new Date(now.getTime() + checkDelayOf(context.config, 'card', true)),
     createdAt: now,
-  });
+  }, request.startedBy);
   const change = await insertChange(tx, { ...values, status: 'charging', baseVersion: claimed.version, paymentId: payment.id });
   return { kind: 'charge', change, payment, card };
 }

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { errorResponses, SuccessMessage } from '@platform/http';
+import { REPLAYED_HEADER } from '@platform/idempotency';
 import { bearerSecurity } from '../../../route-schemas.js';
 import { ref } from '../../../schema-ref.js';
 import { previewUpgrade } from './preview.js';
@@ -75,7 +76,9 @@ export const subscriptionRoutes: FastifyPluginAsyncTypebox<SubscriptionDeps> = a
           'Recomputes the preview; when amountDueToday is above 0 it is charged at once to paymentMethodId, a saved ' +
           'card of the organization (M-Pesa numbers: 400). On success the new plan, seats and cycle apply immediately; ' +
           'a declined card is 402 and changes nothing. A downgrade adds its unused value to the credit balance. 202 when ' +
-          'the card provider has not confirmed the charge yet. Send Idempotency-Key so a retry charges once.',
+          'the card provider has not confirmed the charge yet (or its answer never came); that answer is not stored for replay: ' +
+          'a retry with the same Idempotency-Key charges nothing and answers from where the change stands then ' +
+          '(202 while it is being confirmed, 200 once applied). Send Idempotency-Key so a retry charges once.',
         security: bearerSecurity,
         body: UpgradeBodySchema,
         response: {
@@ -92,8 +95,10 @@ export const subscriptionRoutes: FastifyPluginAsyncTypebox<SubscriptionDeps> = a
         { organizationId: request.organization.id, userId: request.user.id },
         { plan: newPlan, seats: newSeats, cycle: newCycle },
         paymentMethodId,
+        request.idempotency,
       );
       request.log.info({ organizationId: request.organization.id, statusCode: result.statusCode }, 'Subscription change requested');
+      if (result.replayed) reply.header(REPLAYED_HEADER, 'true');
       return reply.code(result.statusCode).send({ success: true as const, message: result.message });
     },
   );

@@ -74,21 +74,22 @@ describe('an upgrade whose card charge fails', () => {
     expect(await titlesNotified(t.db, PAYER_ID)).toEqual(['Mail subscription upgraded', 'Payment received']);
   });
 
-  it('answers 503 when Paystack does not answer, changes nothing, and keeps a late success as credit', async () => {
+  it('answers 202 when Paystack does not answer, changes nothing meanwhile, and applies the change once its success comes', async () => {
     await insertSubscription(t.db, t.organizationId, core10);
     paystack.approvedAuthorizations.add('AUTH_slow');
     const card = await insertSavedCard(t.db, t.organizationId, { provider: 'paystack', authorizationCode: 'AUTH_slow' });
     paystack.behaviour('hang');
 
+    // The charge may have reached Paystack: the change stays claimed until Paystack says what happened.
     const response = await upgradeToGrowth(card);
-    expect(response.statusCode).toBe(503);
-    expect(await subscriptionOf(t.db, t.organizationId)).toMatchObject({ plan: 'core', seats: 10 });
+    expect(response.statusCode).toBe(202);
     const [charge] = await subscriptionChargesOf(t.db, t.organizationId);
-    expect(charge?.status).toBe('expired');
-    expect((await changesOf(t.db, t.organizationId)).map((change) => change.status)).toEqual(['failed']);
+    expect(response.json()).toEqual({ success: true, message: expect.stringContaining(`(${charge?.reference}) is being confirmed`) });
+    expect(await subscriptionOf(t.db, t.organizationId)).toMatchObject({ plan: 'core', seats: 10 });
+    expect(charge?.status).toBe('pending');
+    expect((await changesOf(t.db, t.organizationId)).map((change) => change.status)).toEqual(['charging']);
 
-    // The charge had reached Paystack after all, and its webhook reports the success. The change was given
-    // up, so the money goes to the credit balance rather than being lost or applying a change nobody expects.
+    // The charge had reached Paystack after all, and its webhook reports the success: the change applies.
     const reference = charge?.reference ?? '';
     paystack.transactions.set(reference, {
       id: 99,
@@ -114,8 +115,9 @@ describe('an upgrade whose card charge fails', () => {
     });
     expect(delivered.statusCode).toBe(200);
     expect((await subscriptionChargesOf(t.db, t.organizationId)).map((payment) => payment.status)).toEqual(['succeeded']);
-    expect(await subscriptionOf(t.db, t.organizationId)).toMatchObject({ plan: 'core', seats: 10 });
-    expect(await creditBalanceOf(t.db, t.organizationId)).toBe(charge?.amount);
-    expect(await titlesNotified(t.db, COLLEAGUE_ID)).toEqual(['Payment added to your credit']);
+    expect(await subscriptionOf(t.db, t.organizationId)).toMatchObject({ plan: 'growth', seats: 25, paymentMethodId: card });
+    expect(await creditBalanceOf(t.db, t.organizationId)).toBe(0);
+    expect((await changesOf(t.db, t.organizationId)).map((change) => change.status)).toEqual(['applied']);
+    expect(await titlesNotified(t.db, COLLEAGUE_ID)).toEqual(['Mail subscription upgraded']);
   });
 });

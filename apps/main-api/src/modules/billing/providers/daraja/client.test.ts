@@ -105,6 +105,41 @@ describe('Daraja M-Pesa Express provider', () => {
     expect(await mpesa.queryPayment(providerReference)).toMatchObject({ status: 'succeeded', source: 'daraja_query' });
   });
 
+  it('reads ResultCode 4999 ("still under processing") as pending, and its own 5xx as a failure to answer', async () => {
+    const mpesa = provider();
+    const { providerReference } = await mpesa.requestPayment(request());
+    daraja.answer(providerReference, 4999);
+    expect(await mpesa.queryPayment(providerReference)).toMatchObject({
+      status: 'pending',
+      eventKey: `daraja:query:${providerReference}:processing`,
+      payload: expect.objectContaining({ ResultCode: '4999' }),
+    });
+    daraja.behaviour('server_error');
+    await expect(mpesa.queryPayment(providerReference)).rejects.toMatchObject({
+      kind: 'server_error',
+      message: expect.stringContaining('Internal Server Error'),
+    });
+  });
+
+  it('tells a push that certainly was not sent (no token could be had) from one Daraja may have acted on', async () => {
+    const failure = (work: Promise<unknown>) => work.then(() => undefined, (error: unknown) => error);
+    // A fresh provider has no token yet: fetching it fails, so the push itself was never sent.
+    daraja.behaviour('server_error');
+    expect(await failure(provider().requestPayment(request()))).toMatchObject({ kind: 'server_error', mayHaveActed: false });
+    daraja.behaviour('hang');
+    expect(await failure(provider().requestPayment(request()))).toMatchObject({ kind: 'timeout', mayHaveActed: false });
+
+    daraja.behaviour('normal');
+    const mpesa = provider();
+    await mpesa.requestPayment(request());
+    const promptsBefore = daraja.prompts.size;
+    daraja.behaviour('hang_after_processing');
+    expect(await failure(mpesa.requestPayment(request()))).toMatchObject({ kind: 'timeout', mayHaveActed: true });
+    expect(daraja.prompts.size).toBe(promptsBefore + 1); // the prompt went out all the same
+    daraja.behaviour('server_error');
+    expect(await failure(mpesa.requestPayment(request()))).toMatchObject({ kind: 'server_error', mayHaveActed: true });
+  });
+
   it('reports refusals, bad credentials, 5xx and silence', async () => {
     await expect(provider().requestPayment({ ...request(), amount: 0 })).rejects.toMatchObject({
       name: 'ProviderRejectedError',

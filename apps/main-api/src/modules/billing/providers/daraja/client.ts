@@ -1,5 +1,5 @@
 import type { DarajaConfig } from '../../config.js';
-import { ProviderUnavailableError } from '../errors.js';
+import { beforeSending, ProviderUnavailableError } from '../errors.js';
 import { failureOf, isRecord, type ProviderAnswer, type ProviderHttp, requestProvider } from '../http.js';
 import type { MobileMoneyProvider, MobileMoneyRequest, ProviderOutcome } from '../ports.js';
 import { type AccessToken, createAccessTokenCache } from './access-token.js';
@@ -27,10 +27,17 @@ export function createDarajaMobileMoneyProvider(options: DarajaOptions): MobileM
     refreshMarginMs: TOKEN_REFRESH_MARGIN_MS,
   });
 
-  /** POSTs with the cached token; a refused token is renewed and the request sent once more. */
+  /**
+   * POSTs with the cached token; a refused token is renewed and the request sent once more. A token that
+   * cannot be had fails before anything is sent, so that failure is never an unknown outcome.
+   */
   async function post(path: string, body: Record<string, unknown>): Promise<ProviderAnswer> {
-    const send = async () =>
-      requestProvider(http, path, { method: 'POST', headers: { authorization: `Bearer ${await tokens.get()}` }, body });
+    const send = async () => {
+      const token = await tokens.get().catch((error: unknown) => {
+        throw beforeSending(error);
+      });
+      return requestProvider(http, path, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body });
+    };
     const answer = await send();
     if (answer.status !== 401) return answer;
     tokens.invalidate();
@@ -75,6 +82,7 @@ export function createDarajaMobileMoneyProvider(options: DarajaOptions): MobileM
         CheckoutRequestID: checkoutRequestId,
       });
       const body = isRecord(answer.body) ? answer.body : {};
+      // "The transaction is being processed": an error answer that only means "no result yet".
       if (body['errorCode'] === STILL_PROCESSING_ERROR_CODE) {
         return stillProcessing(checkoutRequestId, 'daraja_query', body);
       }

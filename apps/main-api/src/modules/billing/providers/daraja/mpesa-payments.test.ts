@@ -1,9 +1,12 @@
 import { paymentEvents, paymentMethods, payments } from '@platform/db';
-import { eq, isNull } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
+  alarmsRaised,
   allPayments,
   type BillingTestApp,
+  capturingLogger,
+  eventually,
   liveBalance,
   paymentByReference,
   startBillingApp,
@@ -18,10 +21,11 @@ import { FAKE_DARAJA, type FakeDaraja, fakeDarajaEnv, startFakeDaraja } from '..
 const MINUTE = 60_000;
 let t: BillingTestApp;
 let daraja: FakeDaraja;
+const logs = capturingLogger('warn');
 
 beforeAll(async () => {
   daraja = await startFakeDaraja();
-  t = await startBillingApp({ listen: true, env: { ...fakeDarajaEnv(daraja.url), PROVIDER_TIMEOUT_MS: '1000' } });
+  t = await startBillingApp({ listen: true, logger: logs.logger, env: { ...fakeDarajaEnv(daraja.url), PROVIDER_TIMEOUT_MS: '1000' } });
 });
 afterAll(async () => {
   await t?.close();
@@ -29,10 +33,27 @@ afterAll(async () => {
 });
 beforeEach(async () => {
   daraja.behaviour('normal');
+  logs.lines.length = 0;
   await t.db.delete(payments);
   await t.db.delete(paymentEvents);
   await t.db.delete(paymentMethods);
 });
+
+/** The provider events recorded for a payment. */
+async function providerEventsOf(paymentId: string) {
+  return t.db.select().from(paymentEvents).where(and(eq(paymentEvents.paymentId, paymentId), eq(paymentEvents.type, 'provider_event')));
+}
+
+const alarmLines = (kind: string) => logs.lines.filter((line) => line['level'] === 50 && line['alarm'] === kind);
+
+async function pay(amount: number, headers: Record<string, string> = {}) {
+  return t.app.inject({
+    method: 'POST',
+    url: '/v1/billing/pay',
+    headers: await t.headers(headers),
+    payload: { method: 'mobile_money', amount, phone: '0708374149' },
+  });
+}
 
 async function prompt(amount = 1500, phone = '0708 374 149') {
   const response = await t.app.inject({
@@ -140,6 +161,15 @@ describe('M-Pesa Express through Daraja', () => {
     expect(await liveBalance(t.db, t.organizationId)).toBe(before + 400);
   });
 
+  it('credits a success whose callback does not report the amount (M-Pesa charges the prompt\'s amount)', async () => {
+    const before = await liveBalance(t.db, t.organizationId);
+    const { reference, checkoutRequestId } = await prompt(1100);
+    daraja.answer(checkoutRequestId, 0);
+    expect((await daraja.deliverCallback(checkoutRequestId, undefined, { omitItems: ['Amount'] })).status).toBe(200);
+    expect(await paymentByReference(t.db, reference)).toMatchObject({ status: 'succeeded', failureReason: null });
+    expect(await liveBalance(t.db, t.organizationId)).toBe(before + 1100);
+  });
+
   it('ignores a failure that arrives after a success', async () => {
     const { reference, checkoutRequestId } = await prompt(400);
     daraja.answer(checkoutRequestId, 0);
@@ -183,42 +213,123 @@ describe('reconciliation of M-Pesa prompts through the STK query', () => {
 
   it('waits for Daraja to come back when the query fails', async () => {
     const { reference, checkoutRequestId } = await prompt(650);
+    const payment = await paymentByReference(t.db, reference);
     daraja.answer(checkoutRequestId, 1032);
     daraja.behaviour('server_error');
     t.clock.advance(3 * MINUTE);
     expect(await t.reconcile()).toEqual({ checked: 1, settled: 0 });
+    // Daraja's own failure is not its "being processed" answer: nothing was heard from it, nothing recorded.
+    expect(await providerEventsOf(payment.id)).toEqual([]);
+    expect(logs.lines).toContainEqual(
+      expect.objectContaining({ level: 40, reference, msg: 'The provider could not be asked about a pending payment' }),
+    );
     daraja.behaviour('normal');
     t.clock.advance(MINUTE);
     expect(await t.reconcile()).toEqual({ checked: 1, settled: 1 });
     expect((await paymentByReference(t.db, reference)).status).toBe('cancelled');
   });
+
+  it('keeps a prompt pending while the query answers ResultCode 4999, still under processing', async () => {
+    const { reference, checkoutRequestId } = await prompt(650);
+    const payment = await paymentByReference(t.db, reference);
+    daraja.answer(checkoutRequestId, 4999);
+    t.clock.advance(3 * MINUTE);
+    expect(await t.reconcile()).toEqual({ checked: 1, settled: 0 });
+    expect((await paymentByReference(t.db, reference)).status).toBe('pending');
+    expect((await providerEventsOf(payment.id)).map((event) => event.providerEventKey)).toEqual([
+      `daraja:query:${checkoutRequestId}:processing`,
+    ]);
+    daraja.answer(checkoutRequestId, 0);
+    t.clock.advance(MINUTE);
+    expect(await t.reconcile()).toEqual({ checked: 1, settled: 1 });
+    expect((await paymentByReference(t.db, reference)).status).toBe('succeeded');
+  });
 });
 
-describe('Daraja unavailable', () => {
-  it('answers 503 when the STK push times out, leaving no prompt in flight without a CheckoutRequestID', async () => {
+describe('Daraja unavailable or silent', () => {
+  it('keeps a push that got no answer pending, refuses a retry with its key, and expires it once the prompt is over', async () => {
     daraja.behaviour('hang');
-    const response = await t.app.inject({
-      method: 'POST',
-      url: '/v1/billing/pay',
-      headers: await t.headers(),
-      payload: { method: 'mobile_money', amount: 100, phone: '0708374149' },
-    });
+    const key = { 'idempotency-key': 'stk-timeout-1' };
+    const response = await pay(100, key);
     expect(response.statusCode).toBe(503);
-    expect(response.json()).toMatchObject({ success: false, code: 'provider_unavailable' });
-    expect(await allPayments(t.db)).toEqual([
-      expect.objectContaining({ status: 'expired', providerReference: null, failureReason: 'The payment provider did not answer in time' }),
-    ]);
+    const [payment] = await allPayments(t.db);
+    if (payment === undefined) throw new Error('No payment was recorded');
+    expect(response.json()).toMatchObject({ success: false, code: 'provider_unavailable', error: expect.stringContaining(payment.reference) });
+    // Daraja may have sent the prompt: the payment waits for the reconciliation job, which cannot query it
+    // (no CheckoutRequestID) and closes it once the prompt can no longer be answered.
+    expect(payment).toMatchObject({ status: 'pending', providerReference: null });
+
+    daraja.behaviour('normal');
+    const promptsBefore = daraja.prompts.size;
+    const retry = await pay(100, key);
+    expect(retry.statusCode).toBe(409);
+    expect(retry.json()).toMatchObject({ code: 'idempotency_key_in_use', error: expect.stringContaining(payment.reference) });
+    expect(Number(retry.headers['retry-after'])).toBeGreaterThanOrEqual(60);
+    expect(daraja.prompts.size).toBe(promptsBefore);
+
+    t.clock.advance(2 * MINUTE);
+    expect(await t.reconcile()).toEqual({ checked: 1, settled: 1 });
+    expect(await paymentByReference(t.db, payment.reference)).toMatchObject({
+      status: 'expired',
+      failureReason: 'The M-Pesa prompt was never confirmed by the provider',
+    });
+    const again = await pay(100, key);
+    expect(again.statusCode).toBe(200);
+    expect(daraja.prompts.size).toBe(promptsBefore + 1);
   });
 
-  it('answers 503 when Daraja fails, recording the payment as failed', async () => {
+  it('treats a 5xx to the push as an unknown outcome too, not as a failure', async () => {
     daraja.behaviour('server_error');
-    const response = await t.app.inject({
-      method: 'POST',
-      url: '/v1/billing/pay',
-      headers: await t.headers(),
-      payload: { method: 'mobile_money', amount: 100, phone: '0708374149' },
-    });
+    const response = await pay(100);
     expect(response.statusCode).toBe(503);
-    expect(await allPayments(t.db)).toEqual([expect.objectContaining({ status: 'failed', providerReference: null })]);
+    const [payment] = await allPayments(t.db);
+    expect(payment).toMatchObject({ status: 'pending', providerReference: null });
+    t.clock.advance(2 * MINUTE);
+    await t.reconcile();
+    expect((await paymentByReference(t.db, payment?.reference ?? '')).status).toBe('expired');
+  });
+
+  it('raises an alarm for a success callback of a push whose answer never came, and keeps it for support', async () => {
+    const before = await liveBalance(t.db, t.organizationId);
+    const alarmsBefore = await alarmsRaised(t.app, 'unmatched_success');
+    daraja.behaviour('hang_after_processing');
+    expect((await pay(250)).statusCode).toBe(503);
+    daraja.behaviour('normal');
+
+    // The customer saw the prompt all the same, and paid.
+    const { checkoutRequestId } = daraja.lastPrompt();
+    daraja.answer(checkoutRequestId, 0);
+    expect(await daraja.deliverCallback(checkoutRequestId)).toEqual({ status: 200, body: '{"ResultCode":0,"ResultDesc":"Accepted"}' });
+
+    const kept = await t.db.select().from(paymentEvents).where(isNull(paymentEvents.paymentId));
+    expect(kept).toEqual([expect.objectContaining({ providerEventKey: `daraja:callback:${checkoutRequestId}:0`, source: 'daraja_callback' })]);
+    expect(await alarmsRaised(t.app, 'unmatched_success')).toBe(alarmsBefore + 1);
+    expect(alarmLines('unmatched_success')).toEqual([
+      expect.objectContaining({ checkoutRequestId, payer: { phone: '254708374149', amount: 250 } }),
+    ]);
+    // Nothing guesses which payment it was: support credits it by hand.
+    expect(await liveBalance(t.db, t.organizationId)).toBe(before);
+    const [payment] = await allPayments(t.db);
+    t.clock.advance(2 * MINUTE);
+    await t.reconcile();
+    expect((await paymentByReference(t.db, payment?.reference ?? '')).status).toBe('expired');
+  });
+
+  it('raises the alarm for a success that came while the push was still waiting for its answer, once that answer is lost', async () => {
+    const alarmsBefore = await alarmsRaised(t.app, 'unmatched_success');
+    daraja.behaviour('hang_after_processing');
+    const promptsBefore = daraja.prompts.size;
+    const paying = pay(300);
+    await eventually(async () => daraja.prompts.size > promptsBefore);
+    const { checkoutRequestId } = daraja.lastPrompt();
+    daraja.answer(checkoutRequestId, 0);
+    // While the push waits, the callback may simply have overtaken Daraja's answer: a warning, no alarm yet.
+    expect((await daraja.deliverCallback(checkoutRequestId)).status).toBe(200);
+    expect(await alarmsRaised(t.app, 'unmatched_success')).toBe(alarmsBefore);
+
+    expect((await paying).statusCode).toBe(503);
+    const [payment] = await allPayments(t.db);
+    expect(await alarmsRaised(t.app, 'unmatched_success')).toBe(alarmsBefore + 1);
+    expect(alarmLines('unmatched_success')).toEqual([expect.objectContaining({ checkoutRequestId, pushOf: payment?.reference })]);
   });
 });

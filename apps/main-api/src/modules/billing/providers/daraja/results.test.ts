@@ -11,6 +11,7 @@ describe('statusOfResultCode', () => {
     [2001, 'failed'],
     [1025, 'failed'],
     [9999, 'failed'],
+    [4999, 'pending'],
   ] as const)('maps %i to %s', (code, status) => {
     expect(statusOfResultCode(code)).toBe(status);
   });
@@ -49,6 +50,18 @@ describe('readStkCallback', () => {
     });
   });
 
+  it('reads a success whose metadata has no Amount as "amount not reported", never as another amount', () => {
+    const items = success.Body.stkCallback.CallbackMetadata.Item.filter((item) => item.Name !== 'Amount');
+    const withoutAmount = { Body: { stkCallback: { ...success.Body.stkCallback, CallbackMetadata: { Item: items } } } };
+    const outcome = readStkCallback(withoutAmount, 'daraja_callback')?.outcome;
+    expect(outcome).toMatchObject({ status: 'succeeded' });
+    expect(outcome).not.toHaveProperty('paid');
+    expect(outcome).not.toHaveProperty('reason');
+    // An Amount that is there but unreadable is still compared, and matches nothing.
+    const unreadable = { Body: { stkCallback: { ...success.Body.stkCallback, CallbackMetadata: { Item: [{ Name: 'Amount', Value: 'ten' }] } } } };
+    expect(readStkCallback(unreadable, 'daraja_callback')?.outcome.paid?.amount).toBeNaN();
+  });
+
   it('reads a cancellation with its description', () => {
     const cancelled = {
       Body: { stkCallback: { MerchantRequestID: 'm', CheckoutRequestID: 'ws_CO_1', ResultCode: 1032, ResultDesc: 'Request cancelled by user' } },
@@ -69,6 +82,16 @@ describe('readStkCallback', () => {
 });
 
 describe('outcomeOfStkQuery', () => {
+  it('reads ResultCode 4999 as still being processed', () => {
+    const answer = { ResponseCode: '0', CheckoutRequestID: 'ws_CO_3', ResultCode: '4999', ResultDesc: 'The transaction is still under processing' };
+    expect(outcomeOfStkQuery('ws_CO_3', answer, 'daraja_query')).toEqual({
+      status: 'pending',
+      eventKey: 'daraja:query:ws_CO_3:processing',
+      source: 'daraja_query',
+      payload: answer,
+    });
+  });
+
   it('reads the string result code of a query answer', () => {
     const answer = { ResponseCode: '0', CheckoutRequestID: 'ws_CO_2', ResultCode: '1037', ResultDesc: 'DS timeout user cannot be reached' };
     expect(outcomeOfStkQuery('ws_CO_2', answer, 'daraja_query')).toMatchObject({

@@ -2,12 +2,17 @@ import type { PaymentStatus } from '@platform/db';
 import { isRecord } from '../http.js';
 import type { ProviderOutcome } from '../ports.js';
 
+/** The result code of an STK query whose prompt has no result yet ("The transaction is still under processing"). */
+export const STILL_UNDER_PROCESSING_RESULT_CODE = 4999;
+
 /**
  * M-Pesa Express result codes: 0 paid; 1032 cancelled by the customer; 1037 (no answer from the phone)
- * and 1019 (the transaction expired) expired; anything else (wrong PIN, insufficient balance, ...) failed.
+ * and 1019 (the transaction expired) expired; 4999 (still under processing) no result yet, so pending;
+ * anything else (wrong PIN, insufficient balance, ...) failed.
  */
 export function statusOfResultCode(resultCode: number): PaymentStatus {
   if (resultCode === 0) return 'succeeded';
+  if (resultCode === STILL_UNDER_PROCESSING_RESULT_CODE) return 'pending';
   if (resultCode === 1032) return 'cancelled';
   if (resultCode === 1037 || resultCode === 1019) return 'expired';
   return 'failed';
@@ -33,8 +38,7 @@ export function readStkCallback(body: unknown, source: string): StkCallback | un
   const resultCode = toResultCode(callback['ResultCode']);
   if (typeof checkoutRequestId !== 'string' || checkoutRequestId === '' || resultCode === undefined) return undefined;
   const status = statusOfResultCode(resultCode);
-  const items = metadataItems(callback['CallbackMetadata']);
-  const amount = items.get('Amount');
+  const paid = status === 'succeeded' ? paidAmountOf(callback['CallbackMetadata']) : undefined;
   return {
     checkoutRequestId,
     outcome: {
@@ -42,11 +46,31 @@ export function readStkCallback(body: unknown, source: string): StkCallback | un
       eventKey: `daraja:callback:${checkoutRequestId}:${resultCode}`,
       source,
       payload: body,
-      ...(status === 'succeeded'
-        ? { paid: { amount: typeof amount === 'number' ? amount : Number(amount), currency: 'KES' } }
-        : { reason: describe(callback['ResultDesc'], resultCode) }),
+      // Without an Amount item the amount is "not reported" (as by the STK query): M-Pesa Express charges
+      // exactly the prompt's amount. An Amount that is there but unreadable still fails the comparison.
+      ...(paid === undefined ? {} : { paid }),
+      ...(status === 'succeeded' || status === 'pending' ? {} : { reason: describe(callback['ResultDesc'], resultCode) }),
     },
   };
+}
+
+/** What a success callback says was paid, or undefined when its metadata carries no Amount item. */
+function paidAmountOf(metadata: unknown): { amount: number; currency: string } | undefined {
+  const items = metadataItems(metadata);
+  if (!items.has('Amount')) return undefined;
+  const amount = items.get('Amount');
+  return { amount: typeof amount === 'number' ? amount : Number(amount), currency: 'KES' };
+}
+
+/** The paying number and amount of a success callback, when it reports them (for support and alarms). */
+export function payerOfStkCallback(body: unknown): { phone: string; amount: number } | undefined {
+  const callback = isRecord(body) && isRecord(body['Body']) ? body['Body']['stkCallback'] : undefined;
+  if (!isRecord(callback)) return undefined;
+  const items = metadataItems(callback['CallbackMetadata']);
+  const phone = items.get('PhoneNumber');
+  const amount = Number(items.get('Amount'));
+  if ((typeof phone !== 'number' && typeof phone !== 'string') || !Number.isSafeInteger(amount)) return undefined;
+  return { phone: String(phone), amount };
 }
 
 /**
@@ -62,6 +86,7 @@ export function outcomeOfStkQuery(
   const resultCode = toResultCode(answer['ResultCode']);
   if (resultCode === undefined) return undefined;
   const status = statusOfResultCode(resultCode);
+  if (status === 'pending') return stillProcessing(checkoutRequestId, source, answer);
   return {
     status,
     eventKey: `daraja:query:${checkoutRequestId}:${resultCode}`,

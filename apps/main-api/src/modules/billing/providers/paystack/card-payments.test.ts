@@ -3,8 +3,10 @@ import { paymentEvents, paymentMethods, payments } from '@platform/db';
 import { eq, isNull } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
+  alarmsRaised,
   allPayments,
   type BillingTestApp,
+  capturingLogger,
   liveBalance,
   paymentByReference,
   startBillingApp,
@@ -20,11 +22,15 @@ import { newPaymentReference } from '../../payments/reference.js';
 const HOUR = 60 * 60 * 1000;
 let t: BillingTestApp;
 let paystack: FakePaystack;
+const logs = capturingLogger('warn');
+// PROVIDER_TIMEOUT_MS is 1000 below: a card payment whose answer never came is first looked up 2 s later.
+const CONFIRMATION_DELAY_MS = 2_000;
 
 beforeAll(async () => {
   paystack = await startFakePaystack();
   t = await startBillingApp({
     listen: true,
+    logger: logs.logger,
     env: { PAYSTACK_SECRET_KEY: FAKE_PAYSTACK_SECRET, PAYSTACK_BASE_URL: paystack.url, PROVIDER_TIMEOUT_MS: '1000' },
   });
   paystack.webhookUrl = `${t.url}/v1/billing/webhooks/paystack`;
@@ -35,14 +41,18 @@ afterAll(async () => {
 });
 beforeEach(async () => {
   paystack.behaviour('normal');
+  logs.lines.length = 0;
   await t.db.delete(payments);
   await t.db.delete(paymentEvents);
   await t.db.delete(paymentMethods);
 });
 
-async function pay(body: object) {
-  return t.app.inject({ method: 'POST', url: '/v1/billing/pay', headers: await t.headers(), payload: body });
+async function pay(body: object, headers: Record<string, string> = {}) {
+  return t.app.inject({ method: 'POST', url: '/v1/billing/pay', headers: await t.headers(headers), payload: body });
 }
+
+/** Error lines that raised a payment alarm of `kind`. */
+const alarmLines = (kind: string) => logs.lines.filter((line) => line['level'] === 50 && line['alarm'] === kind);
 
 async function startCheckout(amount: number) {
   const response = await pay({ method: 'card', amount });
@@ -135,10 +145,17 @@ describe('card checkout through Paystack', () => {
       event: 'charge.success',
       data: { id: 77, reference: newPaymentReference(), status: 'success', amount: 5000, currency: 'KES' },
     });
+    const alarmsBefore = await alarmsRaised(t.app, 'unmatched_success');
     expect((await paystack.deliverWebhook(event)).status).toBe(200);
     const orphans = await t.db.select().from(paymentEvents).where(isNull(paymentEvents.paymentId));
     expect(orphans).toHaveLength(1);
     expect(await liveBalance(t.db, t.organizationId)).toBe(before);
+    // Money taken that nothing credits is never silent: an error line and the alarm counter.
+    expect(await alarmsRaised(t.app, 'unmatched_success')).toBe(alarmsBefore + 1);
+    expect(alarmLines('unmatched_success')).toEqual([expect.objectContaining({ eventKey: orphans[0]?.providerEventKey })]);
+    // A redelivery is a duplicate: recorded once, counted once.
+    await paystack.deliverWebhook(event);
+    expect(await alarmsRaised(t.app, 'unmatched_success')).toBe(alarmsBefore + 1);
   });
 });
 
@@ -210,25 +227,205 @@ describe('saved cards through Paystack charge_authorization', () => {
     expect(failed).toMatchObject({ status: 'failed', failureReason: 'Declined', method: 'saved_method' });
     expect(await liveBalance(t.db, t.organizationId)).toBe(before);
   });
+
+  /** The saved-card payment made last. */
+  async function lastCharge() {
+    const payment = (await allPayments(t.db)).filter((row) => row.method === 'saved_method').at(-1);
+    if (payment === undefined) throw new Error('No saved-card payment was recorded');
+    return payment;
+  }
+
+  it('keeps a charge whose answer never came pending, refuses retries with its key, and answers them with the success once verified', async () => {
+    const card = await savedCard();
+    paystack.approvedAuthorizations.add(card.authorizationCode ?? '');
+    const before = await liveBalance(t.db, t.organizationId);
+    const body = { method: 'saved_method', amount: 6000, paymentMethodId: card.id };
+    const key = { 'idempotency-key': 'lost-answer-1' };
+    const chargesBefore = paystack.charges().length;
+    const charges = () => paystack.charges().length - chargesBefore;
+
+    paystack.behaviour('hang_after_processing');
+    const first = await pay(body, key);
+    expect(first.statusCode).toBe(503);
+    const payment = await lastCharge();
+    expect(first.json()).toMatchObject({ code: 'provider_unavailable', error: expect.stringContaining(payment.reference) });
+    expect(payment).toMatchObject({ status: 'pending', providerReference: payment.reference });
+    expect(charges()).toBe(1);
+    expect(paystack.transactions.get(payment.reference)?.status).toBe('success'); // Paystack did charge the card
+
+    // The 503 was not stored, but the key still cannot start a second charge while the first is unknown.
+    paystack.behaviour('normal');
+    const retry = await pay(body, key);
+    expect(retry.statusCode).toBe(409);
+    expect(retry.json()).toMatchObject({ code: 'idempotency_key_in_use', error: expect.stringContaining(payment.reference) });
+    expect(Number(retry.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    expect((await pay({ ...body, amount: 6001 }, key)).json().code).toBe('idempotency_key_reused');
+    expect(charges()).toBe(1);
+
+    t.clock.advance(CONFIRMATION_DELAY_MS);
+    expect(await t.reconcile()).toEqual({ checked: 1, settled: 1 });
+    expect((await paymentByReference(t.db, payment.reference)).status).toBe('succeeded');
+    expect(await liveBalance(t.db, t.organizationId)).toBe(before + 6000);
+
+    const replayed = await pay(body, key);
+    expect(replayed.statusCode).toBe(200);
+    expect(replayed.headers['idempotent-replayed']).toBe('true');
+    expect(replayed.json()).toEqual({ success: true, message: 'Payment of KES 6,000 successful.', reference: payment.reference });
+    const again = await pay(body, key);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.json()).toEqual(replayed.json());
+    expect(charges()).toBe(1);
+    expect(await topUpsOf(t.db, payment.reference)).toBe(1);
+  });
+
+  it('settles a charge whose connection was reset by the charge.success webhook', async () => {
+    const card = await savedCard();
+    paystack.approvedAuthorizations.add(card.authorizationCode ?? '');
+    const before = await liveBalance(t.db, t.organizationId);
+    paystack.behaviour('reset_after_processing');
+    expect((await pay({ method: 'saved_method', amount: 700, paymentMethodId: card.id })).statusCode).toBe(503);
+    const payment = await lastCharge();
+    expect(payment.status).toBe('pending');
+
+    paystack.behaviour('normal');
+    await paystack.deliverWebhook(paystack.chargeSuccessEvent(payment.reference));
+    expect((await paymentByReference(t.db, payment.reference)).status).toBe('succeeded');
+    expect(await transitionsOf(t.db, payment.id)).toEqual(['pending->succeeded']);
+    expect(await liveBalance(t.db, t.organizationId)).toBe(before + 700);
+  });
+
+  it('lets the same key charge again once the unanswered charge is known to have failed', async () => {
+    const card = await savedCard();
+    const before = await liveBalance(t.db, t.organizationId);
+    const body = { method: 'saved_method', amount: 900, paymentMethodId: card.id };
+    const key = { 'x-idempotency-key': 'declined-then-retried' };
+    const chargesBefore = paystack.charges().length;
+    // Declined by the bank, but the answer is lost: a 5xx.
+    paystack.behaviour('server_error_after_processing');
+    expect((await pay(body, key)).statusCode).toBe(503);
+    const lost = await lastCharge();
+    paystack.behaviour('normal');
+    t.clock.advance(CONFIRMATION_DELAY_MS);
+    await t.reconcile();
+    expect(await paymentByReference(t.db, lost.reference)).toMatchObject({ status: 'failed', failureReason: 'Declined' });
+
+    paystack.approvedAuthorizations.add(card.authorizationCode ?? '');
+    const retried = await pay(body, key);
+    expect(retried.statusCode).toBe(200);
+    expect(retried.headers['idempotent-replayed']).toBeUndefined();
+    expect(retried.json().reference).not.toBe(lost.reference);
+    expect(paystack.charges().length - chargesBefore).toBe(2);
+    expect(await liveBalance(t.db, t.organizationId)).toBe(before + 900);
+  });
 });
 
-describe('Paystack unavailable', () => {
-  it('answers 503 when Paystack does not answer in time, leaving no payment in flight', async () => {
+describe('Paystack unavailable or silent', () => {
+  it('keeps a checkout whose initialize was never answered pending under our reference, and fails it once Paystack says it never saw it', async () => {
     paystack.behaviour('hang');
     const response = await pay({ method: 'card', amount: 1000 });
     expect(response.statusCode).toBe(503);
-    expect(response.json()).toMatchObject({ success: false, code: 'provider_unavailable', requestId: expect.any(String) });
     const [payment] = await allPayments(t.db);
-    expect(payment).toMatchObject({ status: 'expired', failureReason: 'The payment provider did not answer in time' });
-    expect((await allPayments(t.db)).filter((row) => row.status === 'pending')).toEqual([]);
+    if (payment === undefined) throw new Error('No payment was recorded');
+    expect(response.json()).toMatchObject({ success: false, code: 'provider_unavailable', requestId: expect.any(String) });
+    expect(response.json().error).toContain(`GET /v1/billing/payments/${payment.reference}`);
+    // Paystack may have made the transaction: the payment can still be settled, under our own reference.
+    expect(payment).toMatchObject({ status: 'pending', providerReference: payment.reference, checkoutUrl: null });
+
+    paystack.behaviour('normal');
+    expect(await t.reconcile()).toEqual({ checked: 0, settled: 0 });
+    t.clock.advance(CONFIRMATION_DELAY_MS);
+    expect(await t.reconcile()).toEqual({ checked: 1, settled: 1 });
+    expect(paystack.server.requests.at(-1)?.url).toBe(`/transaction/verify/${payment.reference}`);
+    expect(await paymentByReference(t.db, payment.reference)).toMatchObject({
+      status: 'failed',
+      failureReason: 'The payment provider has no record of this payment: nothing was charged',
+    });
+    expect(await transitionsOf(t.db, payment.id)).toEqual(['pending->failed']);
   });
 
-  it('answers 503 when Paystack fails with a 5xx and records the payment as failed', async () => {
-    paystack.behaviour('server_error');
+  it('answers 503 for a 5xx too, and expires a checkout Paystack made whose link never reached us', async () => {
+    paystack.behaviour('server_error_after_processing');
     const response = await pay({ method: 'card', amount: 1000 });
     expect(response.statusCode).toBe(503);
     expect(response.json().code).toBe('provider_unavailable');
     const [payment] = await allPayments(t.db);
-    expect(payment).toMatchObject({ status: 'failed', failureReason: 'The payment provider could not take the payment', providerReference: null });
+    expect(payment).toMatchObject({ status: 'pending', checkoutUrl: null });
+    expect(paystack.transactions.get(payment?.reference ?? '')?.status).toBe('abandoned');
+
+    paystack.behaviour('normal');
+    t.clock.advance(CONFIRMATION_DELAY_MS);
+    expect(await t.reconcile()).toEqual({ checked: 1, settled: 1 });
+    expect(await paymentByReference(t.db, payment?.reference ?? '')).toMatchObject({
+      status: 'expired',
+      failureReason: 'The checkout link was never received from the payment provider',
+    });
+  });
+
+  it('raises an alarm when Paystack reports a success for a payment recorded as failed', async () => {
+    paystack.behaviour('hang');
+    expect((await pay({ method: 'card', amount: 1200 })).statusCode).toBe(503);
+    const [payment] = await allPayments(t.db);
+    if (payment === undefined) throw new Error('No payment was recorded');
+    paystack.behaviour('normal');
+    t.clock.advance(CONFIRMATION_DELAY_MS);
+    await t.reconcile();
+    expect((await paymentByReference(t.db, payment.reference)).status).toBe('failed');
+
+    // Paystack made the transaction after all, later than its "not found", and reports it paid.
+    paystack.transactions.set(payment.reference, {
+      id: 77_001,
+      reference: payment.reference,
+      amount: 120_000,
+      currency: 'KES',
+      email: 'payer@example.com',
+      status: 'success',
+      callbackUrl: undefined,
+      accessCode: 'late',
+      gatewayResponse: 'Successful',
+      authorization: null,
+    });
+    const before = await liveBalance(t.db, t.organizationId);
+    const alarmsBefore = await alarmsRaised(t.app, 'success_after_final');
+    expect((await paystack.deliverWebhook(paystack.chargeSuccessEvent(payment.reference))).status).toBe(200);
+    expect((await paymentByReference(t.db, payment.reference)).status).toBe('failed');
+    expect(await liveBalance(t.db, t.organizationId)).toBe(before);
+    expect(await alarmsRaised(t.app, 'success_after_final')).toBe(alarmsBefore + 1);
+    expect(alarmLines('success_after_final')).toEqual([
+      expect.objectContaining({ reference: payment.reference, status: 'failed', msg: expect.stringContaining('nothing was credited') }),
+    ]);
+  });
+});
+
+describe('Paystack unreachable', () => {
+  it('fails the payment at once: the connection was refused, so nothing was sent', async () => {
+    const gone = await startFakePaystack();
+    await gone.close();
+    const unreachable = await startBillingApp({
+      env: { PAYSTACK_SECRET_KEY: FAKE_PAYSTACK_SECRET, PAYSTACK_BASE_URL: gone.url, PROVIDER_TIMEOUT_MS: '1000' },
+    });
+    try {
+      const response = await unreachable.app.inject({
+        method: 'POST',
+        url: '/v1/billing/pay',
+        headers: await unreachable.headers({ 'idempotency-key': 'refused-1' }),
+        payload: { method: 'card', amount: 1000 },
+      });
+      expect(response.statusCode).toBe(503);
+      expect(response.json().code).toBe('provider_unavailable');
+      expect(await allPayments(unreachable.db)).toEqual([
+        expect.objectContaining({ status: 'failed', failureReason: 'The payment provider could not take the payment', providerReference: null }),
+      ]);
+      // Nothing can be charged, so the same key may try again at once (and fails the same way here).
+      const retried = await unreachable.app.inject({
+        method: 'POST',
+        url: '/v1/billing/pay',
+        headers: await unreachable.headers({ 'idempotency-key': 'refused-1' }),
+        payload: { method: 'card', amount: 1000 },
+      });
+      expect(retried.statusCode).toBe(503);
+      expect(await allPayments(unreachable.db)).toHaveLength(2);
+    } finally {
+      await unreachable.close();
+    }
   });
 });

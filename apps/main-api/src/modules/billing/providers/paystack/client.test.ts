@@ -107,4 +107,36 @@ describe('Paystack card provider', () => {
     const nowhere = createPaystackCardProvider({ secretKey: FAKE_PAYSTACK_SECRET, baseUrl: 'http://127.0.0.1:9', timeoutMs: 500 });
     await expect(nowhere.startCheckout(checkout())).rejects.toMatchObject({ kind: 'unreachable' });
   });
+
+  it('tells a request that certainly never reached Paystack from one it may have acted on', async () => {
+    const charge = () =>
+      provider().chargeSavedCard({ reference: newPaymentReference(), amount: 500, email: 'payer@example.com', authorizationCode: 'AUTH_x' });
+    const failure = (work: Promise<unknown>) => work.then(() => undefined, (error: unknown) => error);
+    const nowhere = createPaystackCardProvider({ secretKey: FAKE_PAYSTACK_SECRET, baseUrl: 'http://127.0.0.1:9', timeoutMs: 500 });
+    expect(await failure(nowhere.startCheckout(checkout()))).toMatchObject({ kind: 'unreachable', mayHaveActed: false });
+    const wrongKey = createPaystackCardProvider({ secretKey: 'sk_test_wrong', baseUrl: paystack.url, timeoutMs: 500 });
+    expect(await failure(wrongKey.startCheckout(checkout()))).toMatchObject({ kind: 'credentials_refused', mayHaveActed: false });
+
+    for (const [behaviour, kind] of [
+      ['hang', 'timeout'],
+      ['hang_after_processing', 'timeout'],
+      ['reset_after_processing', 'connection_lost'],
+      ['server_error', 'server_error'],
+      ['server_error_after_processing', 'server_error'],
+    ] as const) {
+      paystack.behaviour(behaviour);
+      const error = await failure(charge());
+      expect(error, behaviour).toBeInstanceOf(ProviderUnavailableError);
+      expect(error, behaviour).toMatchObject({ kind, mayHaveActed: true });
+    }
+  });
+
+  it('answers a lookup of a reference Paystack never heard of with undefined, and a failed lookup with an error', async () => {
+    const unknown = newPaymentReference();
+    expect(await provider().lookUp(unknown)).toBeUndefined();
+    expect(paystack.server.requests.at(-1)?.url).toBe(`/transaction/verify/${unknown}`);
+    // A lookup that fails tells nothing about the transaction: it is not "never happened".
+    paystack.behaviour('server_error');
+    await expect(provider().lookUp(unknown)).rejects.toMatchObject({ kind: 'server_error' });
+  });
 });

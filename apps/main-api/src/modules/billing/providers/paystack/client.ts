@@ -62,8 +62,9 @@ export function createPaystackCardProvider(options: PaystackOptions): CardProvid
         method: 'GET',
         headers,
       });
-      // An unknown reference is a 400 or 404 "Transaction reference not found".
-      if (answer.status === 400 || answer.status === 404) return undefined;
+      // An unknown reference is a 400 (or 404) "Transaction reference not found": Paystack never made that
+      // transaction. Any other refusal says nothing about it, so it is an error (asked again later).
+      if ((answer.status === 400 || answer.status === 404) && referenceNotFound(answer)) return undefined;
       const transaction = readPaystackTransaction(successData(answer));
       if (transaction === undefined) throw unexpected(answer);
       return outcomeOfPaystackTransaction(transaction, 'verify', 'paystack_verify', answer.body);
@@ -79,6 +80,11 @@ function successData(answer: ProviderAnswer): Record<string, unknown> {
   }
   const message = typeof body?.['message'] === 'string' ? body['message'] : 'no message';
   throw failureOf(PROVIDER, answer, message);
+}
+
+function referenceNotFound(answer: ProviderAnswer): boolean {
+  const message = isRecord(answer.body) ? answer.body['message'] : undefined;
+  return typeof message === 'string' && /reference not found/i.test(message);
 }
 
 function unexpected(answer: ProviderAnswer): ProviderUnavailableError {

@@ -1,4 +1,5 @@
 import type { PaymentProvider } from '@platform/db';
+import { raisePaymentAlarm } from '../../payments/alarms.js';
 import { settlePayment, type SettlementContext, type SettlementResult } from '../../payments/settle.js';
 import { isRecord } from '../http.js';
 import { outcomeOfPaystackTransaction, type PaystackTransaction, readPaystackTransaction } from './transaction.js';
@@ -20,7 +21,17 @@ export async function processPaystackEvent(
   const outcome = outcomeOfPaystackTransaction(transaction, event, source, body);
   // Only a charge event says anything about whether the payment was made.
   const settlement = event === 'charge.success' ? outcome : { ...outcome, status: 'pending' as const };
-  return applyPaystackOutcome(ctx, provider, transaction, settlement);
+  const result = await applyPaystackOutcome(ctx, provider, transaction, settlement);
+  if (result.kind === 'unmatched' && settlement.status === 'succeeded') {
+    // Our payment row exists before Paystack hears of the reference, so no success can come "too early".
+    raisePaymentAlarm(
+      ctx,
+      'unmatched_success',
+      { provider, reference: transaction.reference, transactionId: transaction.id, eventKey: settlement.eventKey },
+      'A Paystack charge succeeded that matches none of our payments: the money was taken and nothing was credited; its event is kept for support',
+    );
+  }
+  return result;
 }
 
 /** Settles the payment a Paystack transaction belongs to (verify answers, charges, declines in the sandbox). */

@@ -33,9 +33,15 @@ export function createSandboxCardProvider(options: { publicUrl: string; now: () 
       return outcomeOfPaystackTransaction(transaction, 'charge_authorization', 'sandbox_charge', answer);
     },
 
-    // A checkout left open has no result yet: the payment expires when its time is up.
-    async lookUp() {
-      return undefined;
+    // The sandbox makes every transaction it is asked for, and its checkout page reports the result itself:
+    // a checkout still open has no result yet, and the payment expires when its time is up.
+    async lookUp(reference) {
+      return {
+        status: 'pending',
+        eventKey: `sandbox:lookup:${reference}:open`,
+        source: 'sandbox_lookup',
+        payload: { reference, status: 'open' },
+      };
     },
   };
 }

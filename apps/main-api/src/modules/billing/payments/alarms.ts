@@ -1,0 +1,41 @@
+import { moduleCounter, type PlatformMetrics } from '@platform/http';
+import type { FastifyBaseLogger } from 'fastify';
+
+/**
+ * Money the provider took that we did not credit (or may not have): each needs a person to look at it, so
+ * each is logged at error level and counted in `payment_alarms_total{kind}` for alerting.
+ */
+export type PaymentAlarmKind =
+  /** A provider reported a success for a payment we had recorded as failed or cancelled. */
+  | 'success_after_final'
+  /** An authentic provider success matched none of our payments (e.g. an M-Pesa push whose answer never came). */
+  | 'unmatched_success'
+  /** A provider reported a success for another amount or currency than the payment's. */
+  | 'amount_mismatch';
+
+export interface PaymentAlarms {
+  raise(kind: PaymentAlarmKind): void;
+}
+
+export const PAYMENT_ALARMS_METRIC = 'payment_alarms_total';
+
+/** The alarm counter in this app's metrics registry. */
+export function paymentAlarmsIn(metrics: PlatformMetrics): PaymentAlarms {
+  const counter = moduleCounter(metrics, {
+    name: PAYMENT_ALARMS_METRIC,
+    help: 'Provider successes that were not credited as reported (success after failure, unmatched, wrong amount): each needs support',
+    labelNames: ['kind'],
+  });
+  return { raise: (kind) => counter.inc({ kind }) };
+}
+
+/** Logs the alarm at error level and counts it. */
+export function raisePaymentAlarm(
+  ctx: { log: FastifyBaseLogger; alarms?: PaymentAlarms | undefined },
+  kind: PaymentAlarmKind,
+  context: Record<string, unknown>,
+  message: string,
+): void {
+  ctx.log.error({ ...context, alarm: kind }, message);
+  ctx.alarms?.raise(kind);
+}
