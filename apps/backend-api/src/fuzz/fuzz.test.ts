@@ -4,15 +4,18 @@ import {
   checkFuzzedAnswers,
   type FuzzRequest,
   fuzzRunSettings,
+  type NoSuccessReason,
   requestsForRoutes,
   type RouteUnderTest,
   routesUnderTest,
+  successCoverageProblems,
 } from '@platform/http/testing';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, createTestOrganization, testClock } from '../../test/app-fixtures.js';
 import { createdSessionId, fundWallet } from '../../test/verification-fixtures.js';
 import type { BackendApp } from '../app.js';
+import { formTokenFor } from '../modules/verification/hosted-page/form-token.js';
 import { API_KEY_HEADER } from '../plugins/api-key-authentication.js';
 import { apiKeyCredentials, idempotencyHeaders } from './headers.js';
 import { isBrowserPage, isDocumentation, routeName } from './route-kinds.js';
@@ -22,6 +25,14 @@ import { isBrowserPage, isDocumentation, routeName } from './route-kinds.js';
 // None may answer 5xx, every error answer is the envelope, and a refused request (4xx) changes no row.
 
 const { seed, numRuns } = fuzzRunSettings({ seed: 20_261_124, numRuns: 3_000 });
+
+// Routes that cannot answer 2xx to the requests this harness makes, and why (with what shows they were reached).
+// Every other route must answer 2xx at least once in a run, so the run is known to reach its handlers and not only
+// its validation.
+const NO_SUCCESS_HERE: Record<string, NoSuccessReason> = {
+  'POST /session/:id': { reason: 'a browser form: post-redirect-get answers 303 back to the page', instead: [303] },
+};
+const HOSTED_PAGE_SECRET = 'a-fuzzing-hosted-page-secret-of-32-characters';
 
 let database: DatabaseHandle;
 let app: BackendApp;
@@ -35,7 +46,7 @@ beforeAll(async () => {
   app = await buildTestApp(database, {
     now: clock.now,
     // Two keys send every request: the limit must not be what answers, whatever the fixture's default.
-    env: { RATE_LIMIT_PER_MINUTE: '100000000' },
+    env: { RATE_LIMIT_PER_MINUTE: '100000000', HOSTED_PAGE_SECRET },
   });
   routes = routesUnderTest(app).filter((route) => !isDocumentation(route));
 
@@ -46,8 +57,15 @@ beforeAll(async () => {
   await revokeApiKey(db, { organizationId: organization.id, id: revoked.id });
   await fundWallet(db, organization.id, 'live', 1_000_000);
   await fundWallet(db, organization.id, 'test', 1_000_000);
-  const sessionId = await createdSessionId(app, organization.testKey);
+  // Test sessions: one whose hosted page gets sandbox actions with its real form token, and others to get and cancel.
+  const pageSessionId = await createdSessionId(app, organization.testKey);
+  const sessionIds = [pageSessionId, await createdSessionId(app, organization.testKey), await createdSessionId(app, organization.testKey)];
   const [folder] = await db.insert(driveFolders).values({ organizationId: organization.id, environment: 'test', name: 'Seeded' }).returning();
+  // Folders nothing is created in, so that deleting one can succeed.
+  const leaves = await db
+    .insert(driveFolders)
+    .values(Array.from({ length: 4 }, (_, index) => ({ organizationId: organization.id, environment: 'test' as const, name: `Leaf ${index}` })))
+    .returning({ id: driveFolders.id });
   // Each key's first use records lastUsedAt; do it now, so the fuzzed requests find it already set.
   for (const key of [organization.liveKey, organization.testKey, other.liveKey]) {
     await app.inject({ method: 'GET', url: '/v1/wallet', headers: { [API_KEY_HEADER]: key } });
@@ -57,6 +75,11 @@ beforeAll(async () => {
     lookup: (id) => app.getSchema(id) as Record<string, unknown> | undefined,
     credentials: apiKeyCredentials({ live: organization.liveKey, test: organization.testKey, otherOrganization: other.liveKey, revoked: revoked.secret }),
     headers: idempotencyHeaders(),
+    // Clean requests carry the organization's own keys and at most a fresh idempotency key, so they can succeed.
+    clean: {
+      credentials: fc.constantFrom(organization.liveKey, organization.testKey).map((key) => ({ [API_KEY_HEADER]: key })),
+      headers: fc.option(fc.uuid(), { nil: undefined }).map((key): Record<string, string> => (key === undefined ? {} : { 'x-idempotency-key': key })),
+    },
     bodyExamples: {
       'POST /v1/verify/sessions': fc.record(
         {
@@ -67,9 +90,17 @@ beforeAll(async () => {
         },
         { requiredKeys: ['type', 'externalEndUserId'] },
       ),
+      'POST /session/:id': fc.record(
+        {
+          token: fc.oneof({ weight: 3, arbitrary: fc.constant(formTokenFor(HOSTED_PAGE_SECRET, pageSessionId)) }, { weight: 1, arbitrary: fc.string() }),
+          action: fc.constantFrom('submit', 'approve', 'reject', 'request_resubmission'),
+          reason: fc.string({ maxLength: 600 }),
+        },
+        { requiredKeys: ['token', 'action'] },
+      ),
       'POST /v1/drive/folders': fc.record({ name: fc.string({ maxLength: 300 }), parentId: fc.constantFrom(folder!.id, '00000000-0000-4000-8000-000000000000') }, { requiredKeys: ['name'] }),
     },
-    pathValues: { id: fc.constantFrom(sessionId, folder!.id) },
+    pathValues: { id: fc.constantFrom(...sessionIds, folder!.id, ...leaves.map((leaf) => leaf.id)) },
   });
 });
 
@@ -83,8 +114,9 @@ describe('fuzzing every backend-api route', () => {
     expect(routes.map(routeName)).toEqual(expect.arrayContaining(['POST /v1/verify/sessions', 'POST /v1/drive/folders', 'GET /session/:id']));
   });
 
-  it('never answers 5xx, answers errors with the envelope, and changes no row when it refuses', async () => {
+  it('never answers 5xx, answers errors with the envelope, changes no row when it refuses, and reaches every handler', async () => {
     const target = { inject: app.inject.bind(app), snapshot: () => tableChecksums(database.db), isBrowserPage };
-    await checkFuzzedAnswers(target, requests, { seed, numRuns });
+    const coverage = await checkFuzzedAnswers(target, requests, { seed, numRuns });
+    expect(successCoverageProblems(routes.map(routeName), coverage, NO_SUCCESS_HERE), `FUZZ_SEED=${seed}`).toEqual([]);
   });
 });

@@ -45,6 +45,11 @@ export function organizationHeaders(organizationId: string, otherOrganizationId:
     }));
 }
 
+/** The member's organization and, half the time, a fresh idempotency key: headers a request can succeed with. */
+export function goodOrganizationHeaders(organizationId: string): fc.Arbitrary<Record<string, string>> {
+  return fc.option(fc.uuid(), { nil: undefined }).map((key) => ({ 'x-organization-id': organizationId, ...(key === undefined ? {} : { 'idempotency-key': key }) }));
+}
+
 /** At most one idempotency key usually, sometimes both headers (which must then agree). */
 function idempotencyHeaders(): fc.Arbitrary<Record<string, string>> {
   return fc.oneof(

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { checkFuzzedAnswers, type FuzzTarget } from './check-answers.js';
+import { checkFuzzedAnswers, type FuzzTarget, successCoverageProblems } from './check-answers.js';
 import type { FuzzRequest } from './requests.js';
 
 const ENVELOPE = JSON.stringify({ success: false, error: 'Bad request', code: 'validation_error', requestId: 'r1' });
@@ -19,7 +19,7 @@ function target(answer: { statusCode: number; body: string; contentType?: string
 
 describe('checkFuzzedAnswers', () => {
   it('passes a service that refuses with the envelope and changes nothing', async () => {
-    await expect(checkFuzzedAnswers(target({ statusCode: 400, body: ENVELOPE }), requests, settings)).resolves.toBeUndefined();
+    await expect(checkFuzzedAnswers(target({ statusCode: 400, body: ENVELOPE }), requests, settings)).resolves.toBeDefined();
   });
 
   it('fails on a 5xx, naming the seed', async () => {
@@ -29,16 +29,56 @@ describe('checkFuzzedAnswers', () => {
   it('fails on an error that is not the envelope, unless it is a browser page', async () => {
     const html = { statusCode: 404, body: '<h1>Not found</h1>', contentType: 'text/html' };
     await expect(checkFuzzedAnswers(target(html), requests, settings)).rejects.toThrow(/not JSON/);
-    await expect(checkFuzzedAnswers(target(html, { isBrowserPage: () => true }), requests, settings)).resolves.toBeUndefined();
+    await expect(checkFuzzedAnswers(target(html, { isBrowserPage: () => true }), requests, settings)).resolves.toBeDefined();
   });
 
   it('fails when a refused request, or one that must change nothing, changed the stored state', async () => {
     let version = 0;
     const changing = { snapshot: async () => ({ things: String((version += 1)) }) };
     await expect(checkFuzzedAnswers(target({ statusCode: 400, body: ENVELOPE }, changing), requests, settings)).rejects.toThrow(/Changed things/);
-    await expect(checkFuzzedAnswers(target({ statusCode: 200, body: '{}' }, changing), requests, settings)).resolves.toBeUndefined();
+    await expect(checkFuzzedAnswers(target({ statusCode: 200, body: '{}' }, changing), requests, settings)).resolves.toBeDefined();
     await expect(
       checkFuzzedAnswers(target({ statusCode: 200, body: '{}' }, { ...changing, mustChangeNothing: () => true }), requests, settings),
     ).rejects.toThrow(/Changed things/);
+  });
+
+  it('returns how often each route answered each status', async () => {
+    const coverage = await checkFuzzedAnswers(target({ statusCode: 400, body: ENVELOPE }), requests, settings);
+    expect([...coverage].map(([route, statuses]) => [route, [...statuses]])).toEqual([['POST /things', [[400, 5]]]]);
+  });
+});
+
+describe('successCoverageProblems', () => {
+  const coverage = new Map([
+    ['GET /things', new Map([[200, 3], [404, 1]])],
+    ['POST /things', new Map([[400, 7]])],
+    ['GET /health', new Map([[204, 1]])],
+  ]);
+
+  it('passes when every route answered 2xx once, or is listed with its reason', () => {
+    expect(successCoverageProblems(['GET /things', 'GET /health'], coverage)).toEqual([]);
+    expect(successCoverageProblems(['GET /things', 'POST /things'], coverage, { 'POST /things': { reason: 'needs a file upload' } })).toEqual([]);
+  });
+
+  it('names a route that never succeeded, with what it answered, and one never requested', () => {
+    expect(successCoverageProblems(['POST /things', 'DELETE /things/:id'], coverage)).toEqual([
+      'POST /things never answered 2xx (400 x7)',
+      'DELETE /things/:id never answered 2xx (never requested)',
+    ]);
+  });
+
+  it('refuses a listed route that succeeded after all, or that is not a route', () => {
+    expect(successCoverageProblems(['GET /things'], coverage, { 'GET /things': { reason: 'x' }, 'PUT /gone': { reason: 'y' } })).toEqual([
+      'GET /things answered 2xx but is listed as unable to: x',
+      'PUT /gone is listed as unable to answer 2xx but is not a route under test',
+    ]);
+  });
+
+  it('takes the statuses a listed route answers instead of 2xx, and requires one of them', () => {
+    const once = { reason: 'shows it once', instead: [409] };
+    expect(successCoverageProblems(['POST /things'], coverage, { 'POST /things': { ...once, instead: [400] } })).toEqual([]);
+    expect(successCoverageProblems(['POST /things'], coverage, { 'POST /things': once })).toEqual(['POST /things answered neither 2xx nor 409 (400 x7)']);
+    // It may also succeed: it was reached either way.
+    expect(successCoverageProblems(['GET /things'], coverage, { 'GET /things': once })).toEqual([]);
   });
 });

@@ -14,20 +14,28 @@ export interface FuzzTarget {
   mustChangeNothing?(request: FuzzRequest): boolean;
 }
 
+/** How often each route (`FuzzRequest.route`) answered each status during a run. */
+export type FuzzCoverage = ReadonlyMap<string, ReadonlyMap<number, number>>;
+
 /**
  * Sends every generated request: none may answer 5xx, every error answer is the envelope (browser pages may be
  * HTML), and a refused request (4xx), or one `mustChangeNothing` names, leaves the stored state as it was.
- * A failure reports the seed, so the run can be repeated with FUZZ_SEED.
+ * A failure reports the seed, so the run can be repeated with FUZZ_SEED. Returns what each route answered, for
+ * `successCoverageProblems`.
  */
 export async function checkFuzzedAnswers(
   target: FuzzTarget,
   arbitrary: fc.Arbitrary<FuzzRequest>,
   settings: { seed: number; numRuns: number },
-): Promise<void> {
+): Promise<FuzzCoverage> {
+  const coverage = new Map<string, Map<number, number>>();
   await fc.assert(
     fc.asyncProperty(arbitrary, async (request) => {
       const before = await target.snapshot();
       const response = await target.inject(toInjectOptions(request));
+      const statuses = coverage.get(request.route) ?? new Map<number, number>();
+      statuses.set(response.statusCode, (statuses.get(response.statusCode) ?? 0) + 1);
+      coverage.set(request.route, statuses);
       const what = `${request.route} -> ${response.statusCode} ${response.body.slice(0, 300)}`;
       if (response.statusCode >= 500) throw new Error(`A server error: ${what}`);
       if (response.statusCode >= 400 && target.isBrowserPage?.(request, response.headers['content-type']) !== true) {
@@ -41,6 +49,7 @@ export async function checkFuzzedAnswers(
     }),
     { seed: settings.seed, numRuns: settings.numRuns, endOnFailure: true, reporter: reportWithSeed },
   );
+  return coverage;
 }
 
 function changedKeys(before: Record<string, string>, after: Record<string, string>): string[] {
@@ -52,4 +61,45 @@ function reportWithSeed(details: fc.RunDetails<[FuzzRequest]>): void {
   throw new Error(
     `Fuzzing failed with FUZZ_SEED=${details.seed} (FUZZ_RUNS=${details.runConfiguration.numRuns ?? ''})\n${fc.defaultReportMessage(details) ?? ''}\n${String(details.errorInstance)}`,
   );
+}
+
+/**
+ * Why a route cannot answer 2xx to a harness, and, where its handler still answers in its own way (a 303 of a
+ * browser form, a 409 of a once-only action), the statuses that show it was reached.
+ */
+export interface NoSuccessReason {
+  reason: string;
+  instead?: readonly number[];
+}
+
+/**
+ * A run that never got past validation proves little about the handlers. Every route in `routes` must have
+ * answered a 2xx at least once, unless `listed` names it with the reason this harness cannot reach a success:
+ * then one of its `instead` statuses is required, or nothing when it has none. A listed route without `instead`
+ * that did succeed, or a listed name that is not a route, is a problem too, so the list stays true.
+ * Returns the problems, one sentence each (none: the run reached every handler it could).
+ */
+export function successCoverageProblems(
+  routes: readonly string[],
+  coverage: FuzzCoverage,
+  listed: Readonly<Record<string, NoSuccessReason>> = {},
+): string[] {
+  const problems: string[] = [];
+  for (const route of routes) {
+    const statuses = [...(coverage.get(route) ?? new Map<number, number>())];
+    const answered = statuses.map(([status, times]) => `${status} x${times}`).join(', ') || 'never requested';
+    const succeeded = statuses.some(([status]) => status >= 200 && status < 300);
+    const exception = listed[route];
+    if (exception === undefined) {
+      if (!succeeded) problems.push(`${route} never answered 2xx (${answered})`);
+    } else if (exception.instead === undefined) {
+      if (succeeded) problems.push(`${route} answered 2xx but is listed as unable to: ${exception.reason}`);
+    } else if (!succeeded && !statuses.some(([status]) => exception.instead?.includes(status))) {
+      problems.push(`${route} answered neither 2xx nor ${exception.instead.join(' or ')} (${answered})`);
+    }
+  }
+  for (const route of Object.keys(listed)) {
+    if (!routes.includes(route)) problems.push(`${route} is listed as unable to answer 2xx but is not a route under test`);
+  }
+  return problems;
 }

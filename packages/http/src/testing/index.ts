@@ -1,5 +1,5 @@
 export { type Answer, answerOf } from './answer.js';
-export { checkFuzzedAnswers, type FuzzTarget } from './check-answers.js';
+export { checkFuzzedAnswers, type FuzzCoverage, type FuzzTarget, type NoSuccessReason, successCoverageProblems } from './check-answers.js';
 export { envelopeProblem } from './envelope.js';
 export { deeplyNested, hostileJson, hostileKeys, hostileNumbers, hostileStrings, malformedJsonText, pollutingKeys, pollutingObjects } from './hostile-values.js';
 export { type FuzzRequest, type FuzzRequestOptions, requestsFor, requestsForRoutes, toInjectOptions } from './requests.js';

@@ -10,7 +10,8 @@ export interface FuzzRequest {
   method: string;
   url: string;
   headers: Record<string, string>;
-  payload?: string;
+  /** Text mostly; bytes for bodies that are not text (a multipart upload of an image). */
+  payload?: string | Buffer;
 }
 
 export interface FuzzRequestOptions {
@@ -20,10 +21,20 @@ export interface FuzzRequestOptions {
   credentials: fc.Arbitrary<Record<string, string>>;
   /** Headers the service reads besides credentials (X-Organization-Id, Idempotency-Key...), mostly good values. */
   headers?: fc.Arbitrary<Record<string, string>>;
+  /**
+   * Credentials and headers of the clean requests (a third of them), when they should be good ones only, so
+   * those requests reach the handlers; by default the same as the others.
+   */
+  clean?: { credentials?: fc.Arbitrary<Record<string, string>>; headers?: fc.Arbitrary<Record<string, string>> };
   /** Bodies that make sense together, by route (`POST /v1/things`), beyond what its schema can say. */
   bodyExamples?: Record<string, fc.Arbitrary<unknown>>;
-  /** Known good values per path parameter name (ids of seeded rows), mixed with generated ones. */
+  /**
+   * Known good values per path parameter name (ids of seeded rows), mixed with generated ones; `*` for what a
+   * trailing wildcard stands for (the path of a stored file).
+   */
   pathValues?: Record<string, fc.Arbitrary<string>>;
+  /** Query strings that make sense, by route (a reference that exists), beyond what its schema can say. */
+  queryExamples?: Record<string, fc.Arbitrary<Record<string, string>>>;
 }
 
 /** Header values as a client can send them: visible latin-1 text (anything else is refused by Node itself). */
@@ -86,10 +97,12 @@ function stringify(value: unknown): string | undefined {
   return value === undefined ? undefined : JSON.stringify(value);
 }
 
-function pathValue(name: string, paramsSchema: unknown, options: FuzzRequestOptions, lookup: SchemaLookup): fc.Arbitrary<string> {
+/** A value for path parameter `name`: mostly a known one in clean requests (to reach the handler), anything otherwise. */
+function pathValue(name: string, paramsSchema: unknown, options: FuzzRequestOptions, lookup: SchemaLookup, clean: boolean): fc.Arbitrary<string> {
   const properties = (paramsSchema as { properties?: Record<string, unknown> } | undefined)?.properties;
   const fromSchema = valuesOf(properties?.[name] ?? { type: 'string' }, lookup).map((value) => String(value ?? ''));
   const known = options.pathValues?.[name];
+  if (clean) return known === undefined ? fromSchema : fc.oneof({ weight: 4, arbitrary: known }, { weight: 1, arbitrary: fromSchema });
   return fc.oneof(
     { weight: 3, arbitrary: fromSchema },
     { weight: known === undefined ? 0 : 3, arbitrary: known ?? fc.constant('') },
@@ -98,13 +111,18 @@ function pathValue(name: string, paramsSchema: unknown, options: FuzzRequestOpti
 }
 
 /** Fills `:name` segments and a trailing `*`; values are URL-encoded, except some raw odd paths. */
-function paths(route: RouteUnderTest, options: FuzzRequestOptions, lookup: SchemaLookup): fc.Arbitrary<string> {
+function paths(route: RouteUnderTest, options: FuzzRequestOptions, lookup: SchemaLookup, clean: boolean): fc.Arbitrary<string> {
   const segments = route.url.split('/').map((segment) => {
-    if (segment.startsWith(':')) return pathValue(segment.slice(1), route.schema.params, options, lookup).map(encodeSegment);
+    if (segment.startsWith(':')) return pathValue(segment.slice(1), route.schema.params, options, lookup, clean).map(encodeSegment);
     if (segment === '*') {
+      const known = options.pathValues?.['*'];
       return fc.oneof(
-        fc.array(hostileStrings.filter((text) => text.length < 200).map(encodeSegment), { maxLength: 4 }).map((parts) => parts.join('/')),
-        fc.constantFrom('..%2f..%2fetc%2fpasswd', '../../../etc/passwd', 'avatars/u/00000000-0000-4000-8000-000000000000.png', '%', '%zz'),
+        { weight: 1, arbitrary: fc.array(hostileStrings.filter((text) => text.length < 200).map(encodeSegment), { maxLength: 4 }).map((parts) => parts.join('/')) },
+        {
+          weight: 1,
+          arbitrary: fc.constantFrom('..%2f..%2fetc%2fpasswd', '../../../etc/passwd', 'avatars/u/00000000-0000-4000-8000-000000000000.png', '%', '%zz'),
+        },
+        { weight: known === undefined ? 0 : clean ? 8 : 1, arbitrary: known ?? fc.constant('') },
       );
     }
     return fc.constant(segment);
@@ -158,7 +176,9 @@ const junkHeaders = fc.array(
 function headerSets(options: FuzzRequestOptions, clean: boolean): fc.Arbitrary<Record<string, string>> {
   const contentType = clean ? fc.constant('application/json') : contentTypes;
   const junk = clean ? fc.constant([]) : junkHeaders;
-  return fc.tuple(options.credentials, options.headers ?? fc.constant({}), contentType, junk).map(([credentials, named, type, extra]) => {
+  const who = (clean ? options.clean?.credentials : undefined) ?? options.credentials;
+  const others = (clean ? options.clean?.headers : undefined) ?? options.headers ?? fc.constant({});
+  return fc.tuple(who, others, contentType, junk).map(([credentials, named, type, extra]) => {
     const headers: Record<string, string> = { ...named };
     for (const [name, value] of extra) headers[name] = value;
     Object.assign(headers, credentials);
@@ -170,25 +190,31 @@ function headerSets(options: FuzzRequestOptions, clean: boolean): fc.Arbitrary<R
 const methodsWithBody = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /**
- * Requests for one route: a third are clean (a body from its schema, JSON, the service's usual headers) so
- * handlers are reached; the rest break any part: body, query, path, headers, content type.
+ * Requests for one route: a third are clean (mostly the examples and known ids, else values from its schemas;
+ * JSON; the good credentials and headers) so handlers are reached; the rest break any part: body, query, path,
+ * headers, content type.
  */
 export function requestsFor(route: RouteUnderTest, options: FuzzRequestOptions): fc.Arbitrary<FuzzRequest> {
   const lookup = options.lookup ?? (() => undefined);
   const hasBody = methodsWithBody.has(route.method);
   const example = options.bodyExamples?.[`${route.method} ${route.url}`];
   const fromSchema = valuesOf(route.schema.body, lookup);
-  const cleanBody = hasBody ? (example === undefined ? fromSchema : fc.oneof(example, fromSchema)).map(stringify) : fc.constant(undefined);
+  // Mostly the example where there is one: it is there because the schema alone rarely gets past the handler.
+  const cleanBody = hasBody
+    ? (example === undefined ? fromSchema : fc.oneof({ weight: 3, arbitrary: example }, { weight: 1, arbitrary: fromSchema })).map(stringify)
+    : fc.constant(undefined);
   const anyBody = hasBody ? bodies(route.schema.body, lookup) : fc.constant(undefined);
-  const cleanQuery = valuesOf(route.schema.querystring, lookup).map((value) => toQuery(value, []));
+  const queryExample = options.queryExamples?.[`${route.method} ${route.url}`];
+  const fromQuerySchema = valuesOf(route.schema.querystring, lookup);
+  const cleanQuery = (queryExample === undefined ? fromQuerySchema : fc.oneof(queryExample, fromQuerySchema)).map((value) => toQuery(value, []));
   const build = ([path, query, headers, payload]: [string, string, Record<string, string>, string | undefined]) => {
     const request: FuzzRequest = { route: `${route.method} ${route.url}`, method: route.method, url: `${path}${query}`, headers };
     if (payload !== undefined) request.payload = payload;
     return request;
   };
   return fc.oneof(
-    { weight: 1, arbitrary: fc.tuple(paths(route, options, lookup), cleanQuery, headerSets(options, true), cleanBody).map(build) },
-    { weight: 2, arbitrary: fc.tuple(paths(route, options, lookup), queries(route, lookup), headerSets(options, false), anyBody).map(build) },
+    { weight: 1, arbitrary: fc.tuple(paths(route, options, lookup, true), cleanQuery, headerSets(options, true), cleanBody).map(build) },
+    { weight: 2, arbitrary: fc.tuple(paths(route, options, lookup, false), queries(route, lookup), headerSets(options, false), anyBody).map(build) },
   );
 }
 
