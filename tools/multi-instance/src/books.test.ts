@@ -1,0 +1,40 @@
+import { type Database, type DatabaseHandle, mailSubscriptions, organizations, topUpWallet, wallets } from '@platform/db';
+import { createTestDatabase } from '@platform/db/testing';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readBooks } from './books.js';
+import { insertMonthlySubscription, insertSandboxCard } from './fixtures.js';
+
+// The books check must be able to fail: books that were right until a cached figure moved on its own are wrong.
+
+describe('readBooks', () => {
+  let database: DatabaseHandle;
+  let db: Database;
+  let organizationId: string;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    db = database.db;
+    const [organization] = await db.insert(organizations).values({ name: 'Books' }).returning();
+    organizationId = organization!.id;
+    await db.transaction((tx) => topUpWallet(tx, { organizationId, environment: 'live' }, { amount: 500, reference: 'books:seed' }));
+    await insertMonthlySubscription(db, organizationId, await insertSandboxCard(db, organizationId), 10);
+  });
+  afterAll(async () => {
+    await database?.close();
+  });
+
+  it('finds nothing wrong with books kept by the ledger', async () => {
+    expect((await readBooks(db)).problems).toEqual([]);
+  });
+
+  it('names a wallet whose balance is not its ledger, and a credit balance that is not its movements', async () => {
+    await db.update(wallets).set({ availableBalance: 501 }).where(eq(wallets.organizationId, organizationId));
+    await db.update(mailSubscriptions).set({ creditBalance: 7 }).where(eq(mailSubscriptions.organizationId, organizationId));
+    const { problems } = await readBooks(db);
+    expect(problems).toEqual([
+      expect.stringMatching(/^wallet .* stores 501\/0 available\/held, its ledger says 500\/0$/),
+      expect.stringMatching(/^subscription .* caches a credit of 7, its movements sum to 0$/),
+    ]);
+  });
+});
