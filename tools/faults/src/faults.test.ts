@@ -20,6 +20,7 @@ import { and, between, count, eq, like } from 'drizzle-orm';
 import { missing, postgresServer, redisServer } from '#test-prerequisites';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BackendInstance, startBackendInstance } from './backend-instance.js';
+import { ENVELOPE, eventually, hostAndPort } from './helpers.js';
 import { startTcpProxy, type TcpProxy } from './tcp-proxy.js';
 
 // Faults a deployment meets: Redis or PostgreSQL going away while requests run, and an instance dying in the
@@ -30,23 +31,6 @@ import { startTcpProxy, type TcpProxy } from './tcp-proxy.js';
 const databaseUrl = process.env.DATABASE_URL;
 const redisUrl = process.env.REDIS_URL;
 const KYC_PRICE = 50;
-
-function hostAndPort(url: string): { host: string; port: number } {
-  const parsed = new URL(url);
-  return { host: parsed.hostname, port: Number(parsed.port || (parsed.protocol.startsWith('redis') ? 6379 : 5432)) };
-}
-
-async function eventually<T>(check: () => Promise<T | undefined | false>, timeoutMs = 15_000, pollMs = 50): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const result = await check();
-    if (result !== undefined && result !== false) return result;
-    if (Date.now() > deadline) throw new Error('The condition did not hold in time');
-    await new Promise((resolve) => setTimeout(resolve, pollMs));
-  }
-}
-
-const ENVELOPE = { success: false, error: expect.any(String), code: expect.any(String), requestId: expect.any(String) };
 
 describe.skipIf(missing(postgresServer, redisServer))(
   'faults: servers lost mid-run and instances killed mid-request (needs real PostgreSQL and Redis: set DATABASE_URL and REDIS_URL)',
