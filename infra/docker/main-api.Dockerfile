@@ -32,7 +32,9 @@ RUN corepack pnpm run build --filter=@platform/main-api...
 # A self-contained copy of main-api: its dist/, its production dependencies, and each workspace package
 # it uses as a plain copy of that package's published files (dist/, and migrations/ for @platform/db).
 # --legacy: the default deploy of pnpm 10 needs inject-workspace-packages, which this workspace leaves off.
-RUN corepack pnpm --filter @platform/main-api deploy --prod --legacy --offline /out
+# --prefer-offline, not --offline: `pnpm fetch` stored the packages but not the registry metadata deploy
+# resolves against, so --offline fails with ERR_PNPM_NO_OFFLINE_META.
+RUN corepack pnpm --filter @platform/main-api deploy --prod --legacy --prefer-offline /out
 
 # -------------------------------------------------------------------------------------------- runtime
 FROM ${NODE_IMAGE} AS runtime
