@@ -299,7 +299,7 @@ describe.each(services.map((service) => [service.name, service] as const))('%s',
     const runs = file.stages.flatMap((stage) => argsOf(stage, 'RUN'));
     expect(runs).toContain('corepack pnpm install --frozen-lockfile --offline');
     expect(runs).toContain(`corepack pnpm run build --filter=@platform/${service.name}...`);
-    expect(runs).toContain(`corepack pnpm --filter @platform/${service.name} deploy --prod --legacy --offline /out`);
+    expect(runs).toContain(`corepack pnpm --filter @platform/${service.name} deploy --prod --legacy --prefer-offline /out`);
 
     const runtime = finalStage(file);
     const runtimeRuns = argsOf(runtime, 'RUN');
