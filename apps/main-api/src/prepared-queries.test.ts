@@ -2,11 +2,11 @@ import { type DatabaseHandle, notifications, users } from '@platform/db';
 import { createTestDatabase } from '@platform/db/testing';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { prepareWithRowMapper } from './prepared-queries.js';
+import { prepareWithRowsMapper } from './prepared-queries.js';
 
 // Runs on PGlite by default and on PostgreSQL (postgres.js) when DATABASE_URL is set: the two drivers must give
 // the mapper the same cells.
-describe('prepareWithRowMapper', () => {
+describe('prepareWithRowsMapper', () => {
   let database: DatabaseHandle;
 
   beforeAll(async () => {
@@ -21,9 +21,9 @@ describe('prepareWithRowMapper', () => {
     await database.close();
   });
 
-  it('hands the mapper the cells in select order, parsed by the driver, with placeholders filled per call', async () => {
+  it('hands the mapper the rows as cells in select order, parsed by the driver, with placeholders filled per call', async () => {
     const { db } = database;
-    const query = prepareWithRowMapper(
+    const query = prepareWithRowsMapper(
       db,
       'test_rows_of_user',
       db
@@ -37,13 +37,13 @@ describe('prepareWithRowMapper', () => {
         .from(notifications)
         .where(eq(notifications.userId, sql.placeholder('userId')))
         .orderBy(notifications.title),
-      (cells) => ({ cells }),
+      (rows) => rows,
     );
 
     const rows = await query.execute({ userId: 'user_rows' });
     expect(rows).toHaveLength(2);
-    expect(rows[0]!.cells).toEqual(['First', false, null, '2026-01-02T03:04:05.678Z', 2]);
-    expect(rows[1]!.cells.slice(0, 3)).toEqual(['Second', true, '/x']);
+    expect(rows[0]).toEqual(['First', false, null, '2026-01-02T03:04:05.678Z', 2]);
+    expect(rows[1]!.slice(0, 3)).toEqual(['Second', true, '/x']);
     // The same prepared statement again, with another value for the placeholder.
     expect(await query.execute({ userId: 'nobody' })).toEqual([]);
   });

@@ -27,17 +27,15 @@ interface BuiltQuery {
 
 /**
  * Like a drizzle builder's `.prepare(name)`, but the driver's rows (arrays of cells, in select order) go
- * through `toRow` instead of drizzle's generic per-cell mapping, which costs more than parsing the rows on a
+ * through `mapRows` instead of drizzle's generic per-cell mapping, which costs more than parsing the rows on a
  * list endpoint (docs/benchmarks.md). The statement is still named and prepared on each pooled connection.
- * Use it only where `toRow` is simple: the cells come as the driver parses them (text, booleans, numbers).
+ * Use it only where the mapping is simple: the cells come as the driver parses them (text, booleans, numbers).
  */
-export function prepareWithRowMapper<Row>(
+export function prepareWithRowsMapper<Result>(
   db: Database,
   name: string,
   query: BuiltQuery,
-  toRow: (cells: unknown[]) => Row,
-): PgPreparedQuery<PreparedQueryConfig & { execute: Row[] }> {
-  return db._.session.prepareQuery<PreparedQueryConfig & { execute: Row[] }>(query.toSQL(), undefined, name, true, (rows) =>
-    rows.map(toRow),
-  );
+  mapRows: (rows: unknown[][]) => Result,
+): PgPreparedQuery<PreparedQueryConfig & { execute: Result }> {
+  return db._.session.prepareQuery<PreparedQueryConfig & { execute: Result }>(query.toSQL(), undefined, name, true, mapRows);
 }

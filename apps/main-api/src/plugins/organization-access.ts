@@ -4,7 +4,7 @@ import { type TObject, Type } from '@sinclair/typebox';
 import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { preparedPerDatabase, prepareWithRowMapper } from '../prepared-queries.js';
+import { preparedPerDatabase, prepareWithRowsMapper } from '../prepared-queries.js';
 
 /** The organization a request acts for, after its membership was checked. */
 export interface OrganizationAccess {
@@ -44,7 +44,7 @@ export const OrganizationHeadersSchema = Type.Object({
 
 // Runs on every organization route: prepared once, so neither drizzle nor PostgreSQL plans it per request.
 const membershipOf = preparedPerDatabase((db) =>
-  prepareWithRowMapper(
+  prepareWithRowsMapper(
     db,
     'organization_membership_of_user',
     db
@@ -55,7 +55,8 @@ const membershipOf = preparedPerDatabase((db) =>
         and(eq(memberships.userId, sql.placeholder('userId')), eq(memberships.organizationId, sql.placeholder('organizationId'))),
       )
       .limit(1),
-    (cells): OrganizationAccess => ({ id: cells[0] as string, role: cells[1] as OrganizationAccess['role'] }),
+    ([cells]): OrganizationAccess | null =>
+      cells === undefined ? null : { id: cells[0] as string, role: cells[1] as OrganizationAccess['role'] },
   ),
 );
 
@@ -65,8 +66,7 @@ export async function findMembershipRole(
   userId: string,
   organizationId: string,
 ): Promise<OrganizationAccess | null> {
-  const [row] = await membershipOf(db).execute({ userId, organizationId });
-  return row ?? null;
+  return membershipOf(db).execute({ userId, organizationId });
 }
 
 /** The header's value, or a 400 naming the header when it is missing or not a UUID. */

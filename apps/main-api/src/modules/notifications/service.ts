@@ -1,6 +1,6 @@
 import { type Database, notifications } from '@platform/db';
 import { and, desc, eq, isNull, sql } from 'drizzle-orm';
-import { preparedPerDatabase, prepareWithRowMapper } from '../../prepared-queries.js';
+import { preparedPerDatabase, prepareWithRowsMapper } from '../../prepared-queries.js';
 import type { NotificationView } from './schemas.js';
 
 /** How many notifications the list returns (spec section 8). */
@@ -8,14 +8,16 @@ export const NOTIFICATION_LIST_LIMIT = 50;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-// The rows come out of PostgreSQL in the answer's shape and are turned into objects by position: turning
-// each timestamp into a Date and back into ISO text, and drizzle's generic per-cell mapping, took more CPU
-// than the query itself (docs/benchmarks.md). `to_char` with MS truncates to the millisecond, as
+// One statement answers the whole list: the newest notifications, each row carrying the user's unread count
+// (an uncorrelated subquery, run once per statement). A user without notifications gets no row and has none
+// unread. The rows come out of PostgreSQL in the answer's shape and are turned into objects by position:
+// turning each timestamp into a Date and back into ISO text, and drizzle's generic per-cell mapping, took more
+// CPU than the query itself (docs/benchmarks.md). `to_char` with MS truncates to the millisecond, as
 // Date#toISOString does.
-const newestOfUser = preparedPerDatabase((db) =>
-  prepareWithRowMapper(
+const recentOfUser = preparedPerDatabase((db) =>
+  prepareWithRowsMapper(
     db,
-    'notifications_newest_of_user',
+    'notifications_recent_of_user',
     db
       .select({
         id: notifications.id,
@@ -25,45 +27,33 @@ const newestOfUser = preparedPerDatabase((db) =>
         isRead: sql<boolean>`${notifications.readAt} is not null`,
         createdAt: sql<string>`to_char(${notifications.createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`,
         actionUrl: notifications.actionUrl,
+        unreadCount: sql<number>`(select count(*)::int from ${notifications} where ${notifications.userId} = ${sql.placeholder('userId')} and ${notifications.readAt} is null)`,
       })
       .from(notifications)
       .where(eq(notifications.userId, sql.placeholder('userId')))
       .orderBy(desc(notifications.createdAt), desc(notifications.id))
       .limit(NOTIFICATION_LIST_LIMIT),
-    (cells): NotificationView => ({
-      id: cells[0] as string,
-      title: cells[1] as string,
-      message: cells[2] as string,
-      type: cells[3] as NotificationView['type'],
-      isRead: cells[4] as boolean,
-      createdAt: cells[5] as string,
-      actionUrl: cells[6] as string | null,
+    (rows): { notifications: NotificationView[]; unreadCount: number } => ({
+      notifications: rows.map((cells) => ({
+        id: cells[0] as string,
+        title: cells[1] as string,
+        message: cells[2] as string,
+        type: cells[3] as NotificationView['type'],
+        isRead: cells[4] as boolean,
+        createdAt: cells[5] as string,
+        actionUrl: cells[6] as string | null,
+      })),
+      unreadCount: (rows[0]?.[7] as number | undefined) ?? 0,
     }),
   ),
 );
 
-const unreadCountOfUser = preparedPerDatabase((db) =>
-  prepareWithRowMapper(
-    db,
-    'notifications_unread_count_of_user',
-    db
-      .select({ unread: sql<number>`count(*)::int` })
-      .from(notifications)
-      .where(and(eq(notifications.userId, sql.placeholder('userId')), isNull(notifications.readAt))),
-    (cells) => cells[0] as number,
-  ),
-);
-
 /** The user's newest notifications and the count of all their unread ones (not only those listed). */
-export async function listRecentNotifications(
+export function listRecentNotifications(
   db: Database,
   userId: string,
 ): Promise<{ notifications: NotificationView[]; unreadCount: number }> {
-  const [rows, [unread]] = await Promise.all([
-    newestOfUser(db).execute({ userId }),
-    unreadCountOfUser(db).execute({ userId }),
-  ]);
-  return { notifications: rows, unreadCount: unread ?? 0 };
+  return recentOfUser(db).execute({ userId });
 }
 
 /**
