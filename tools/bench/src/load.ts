@@ -75,3 +75,31 @@ async function run(
     statusCounts,
   };
 }
+
+/**
+ * One result from several rounds of the same target: throughput over all of them (the rounds are equally
+ * long), the median of their p50s and p99s, and every request and failure counted. Rounds of a service and its
+ * baselines taken in turns see the same drift of a shared machine, so their ratio is steadier than that of
+ * one long run each.
+ */
+export function combineRounds(rounds: readonly LoadResult[]): LoadResult {
+  if (rounds.length === 0) throw new Error('combineRounds needs at least one round');
+  const statusCounts: Record<string, number> = {};
+  for (const round of rounds) {
+    for (const [status, count] of Object.entries(round.statusCounts)) statusCounts[status] = (statusCounts[status] ?? 0) + count;
+  }
+  return {
+    requestsPerSecond: rounds.reduce((sum, round) => sum + round.requestsPerSecond, 0) / rounds.length,
+    p50Ms: median(rounds.map((round) => round.p50Ms)),
+    p99Ms: median(rounds.map((round) => round.p99Ms)),
+    total: rounds.reduce((sum, round) => sum + round.total, 0),
+    failures: rounds.reduce((sum, round) => sum + round.failures, 0),
+    statusCounts,
+  };
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}

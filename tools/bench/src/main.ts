@@ -7,7 +7,7 @@ import path from 'node:path';
 import { baselinePath } from './baselines/spec.js';
 import { type BenchRequest, memoryProbeRequests, type ServiceName } from './endpoints.js';
 import { type BenchEnvironment, POOL_SIZE, REPO_ROOT, startBenchEnvironment } from './environment.js';
-import { type LoadResult, type LoadSettings, type LoadTarget, measure, sendAmount } from './load.js';
+import { combineRounds, type LoadResult, type LoadSettings, type LoadTarget, measure, sendAmount } from './load.js';
 import { readOptions } from './options.js';
 import { describeMachine } from './report/machine.js';
 import { type EndpointRow, endpointNumbers, renderConsoleTable, renderResults, writeResults } from './report/markdown.js';
@@ -56,6 +56,7 @@ try {
         connections: options.connections,
         durationS: options.durationS,
         warmupS: options.warmupS,
+        rounds: options.rounds,
         memoryRequests: options.memoryRequests,
         logLevel: options.logLevel,
         poolSize: POOL_SIZE,
@@ -81,11 +82,17 @@ async function measureEndpoints(env: BenchEnvironment): Promise<EndpointRow[]> {
       return { ...request, path: baselinePath(endpoint.id, request.path) };
     };
     const target = (baseUrl: string, request: () => BenchRequest): LoadTarget => ({ baseUrl, request, varies: endpoint.varies });
-    // The baseline runs first: writes leave rows behind (folder creates count the folders), so the service
+    // In rounds, taken in turns, so the service and its baselines share whatever else the machine does. The
+    // baseline runs first in each: writes leave rows behind (folder creates count the folders), so the service
     // meets at least as much data as its baseline did.
-    const sameSql = await measure(target(env.sameSql.url, prefixed), settings);
-    const service = await measure(target(env.services[endpoint.service].url, () => endpoint.request()), settings);
-    const nodeHttp = await measure(target(env.nodeHttp.url, prefixed), settings);
+    const rounds: Record<'sameSql' | 'service' | 'nodeHttp', LoadResult[]> = { sameSql: [], service: [], nodeHttp: [] };
+    for (let round = 0; round < options.rounds; round += 1) {
+      const slice: LoadSettings = { ...settings, durationS: settings.durationS / options.rounds, warmupS: round === 0 ? settings.warmupS : 0 };
+      rounds.sameSql.push(await measure(target(env.sameSql.url, prefixed), slice));
+      rounds.service.push(await measure(target(env.services[endpoint.service].url, () => endpoint.request()), slice));
+      rounds.nodeHttp.push(await measure(target(env.nodeHttp.url, prefixed), slice));
+    }
+    const [sameSql, service, nodeHttp] = [combineRounds(rounds.sameSql), combineRounds(rounds.service), combineRounds(rounds.nodeHttp)];
     const row: EndpointRow = {
       id: endpoint.id,
       label: endpoint.label,

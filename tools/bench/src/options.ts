@@ -4,6 +4,8 @@ export interface BenchOptions {
   connections: number;
   durationS: number;
   warmupS: number;
+  /** The measured seconds of each row and target are split into this many rounds, taken in turns. */
+  rounds: number;
   /** Requests of the long run each service's memory is watched over. */
   memoryRequests: number;
   /** Endpoint ids to run; all when empty. */
@@ -36,6 +38,7 @@ export function readOptions(env: NodeJS.ProcessEnv, defaultOutput: string): Benc
     connections: number('BENCH_CONNECTIONS', 50),
     durationS: number('BENCH_DURATION_S', quick ? 3 : 10),
     warmupS: number('BENCH_WARMUP_S', quick ? 1 : 2),
+    rounds: Math.max(1, Math.round(number('BENCH_ROUNDS', quick ? 1 : 3))),
     memoryRequests: number('BENCH_MEMORY_REQUESTS', quick ? 20_000 : 200_000),
     only: (env.BENCH_ENDPOINTS ?? '').split(',').map((id) => id.trim()).filter((id) => id !== ''),
     logLevel: env.BENCH_LOG_LEVEL || 'info',

@@ -35,6 +35,7 @@ export interface RunDescription {
   connections: number;
   durationS: number;
   warmupS: number;
+  rounds: number;
   memoryRequests: number;
   logLevel: string;
   poolSize: number;
@@ -77,7 +78,7 @@ export function renderResults(
     `- Node.js ${machine.node}, PostgreSQL ${machine.postgres}, Redis ${machine.redis}`,
     `- Load average of the machine (1 min): ${run.loadAverage.start.toFixed(2)} when the run started, ${run.loadAverage.end.toFixed(2)} when it ended (2 would be both cores busy before the run added any load)`,
     `- Services: ${run.runtime}, each in its own process, \`LOG_LEVEL=${run.logLevel}\` (logs to a file), database pool ${run.poolSize}`,
-    `- Load: autocannon, ${run.connections} connections, ${run.warmupS} s warm-up then ${run.durationS} s measured per row and target; the load generator runs on the same machine`,
+    `- Load: autocannon, ${run.connections} connections, ${run.warmupS} s warm-up then ${run.durationS} s measured per row and target${run.rounds > 1 ? `, in ${run.rounds} rounds taken in turns with the baselines (throughput over all rounds, the median round's latencies)` : ''}; the load generator runs on the same machine`,
     '',
     '| Endpoint | SQL statements | Service req/s | Service p50 / p99 ms | Same-SQL req/s | Same-SQL p50 / p99 ms | Service / same-SQL | node:http req/s | Service / node:http |',
     '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
