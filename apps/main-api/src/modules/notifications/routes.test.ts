@@ -1,7 +1,10 @@
 import { notifications, users } from '@platform/db';
 import { and, eq, isNull, sql } from 'drizzle-orm';
+import { FormatRegistry } from '@sinclair/typebox';
+import { Value } from '@sinclair/typebox/value';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { signAccessToken } from '../../auth/tokens.js';
+import { NotificationListSchema, NotificationSchema } from './schemas.js';
 import { authHeader, createTestApp, insertUser, TEST_AUDIENCE, TEST_ISSUER, type TestApp, tokenFor } from '../../../test/helpers.js';
 
 const ALICE = 'user_notifications_alice';
@@ -150,6 +153,21 @@ describe('GET /v1/notifications', () => {
     const body = (await list(BOB)).json();
     expect(body.data.notifications.map((n: { title: string }) => n.title)).toEqual(['Title 2']);
     expect(body.data.unreadCount).toBe(1);
+  });
+
+  // PostgreSQL writes the list's JSON itself (service.ts): text that JSON must escape, and text beyond ASCII,
+  // comes back exactly as stored, and the answer is what NotificationListSchema describes.
+  it('returns stored text exactly, whatever JSON has to escape, in the documented shape', async () => {
+    const title = 'Quote " backslash \\ slash / tab \t newline \n bell \u0007 del \u007f';
+    const message = 'Jambo ✓ 😀 \u2028 \u2029 </script><b>x</b> {"a": [1]}';
+    await t.db.insert(notifications).values({ userId: ALICE, title, message, type: 'warning', actionUrl: '/a?b=c&d="e"' });
+    const response = await list(ALICE);
+    expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
+    const body = response.json();
+    expect(body.data.notifications[0]).toMatchObject({ title, message, type: 'warning', actionUrl: '/a?b=c&d="e"' });
+    if (!FormatRegistry.Has('date-time')) FormatRegistry.Set('date-time', (value) => !Number.isNaN(Date.parse(value)));
+    expect([...Value.Errors(NotificationListSchema, [NotificationSchema], body)]).toEqual([]);
+    expect(Object.keys(body)).toEqual(['success', 'data']);
   });
 
   it('returns an empty list for a user with none', async () => {

@@ -5,7 +5,7 @@ import { errorResponses, SuccessOnly } from '@platform/http';
 import { bearerSecurity } from '../../route-schemas.js';
 import { ref } from '../../schema-ref.js';
 import { NotificationIdParams, NotificationListSchema } from './schemas.js';
-import { listRecentNotifications, markAllNotificationsRead, markNotificationRead } from './service.js';
+import { listRecentNotificationsJson, markAllNotificationsRead, markNotificationRead } from './service.js';
 
 export interface NotificationRoutesOptions {
   db: Database;
@@ -25,7 +25,11 @@ export const notificationRoutes: FastifyPluginAsyncTypebox<NotificationRoutesOpt
         response: { 200: ref(NotificationListSchema), ...errorResponses(401) },
       },
     },
-    async (request) => ({ success: true as const, data: await listRecentNotifications(db, request.user.id) }),
+    // PostgreSQL answers `data` as JSON text in the schema's shape; it goes out as it is (see the service).
+    async (request, reply) => {
+      const data = await listRecentNotificationsJson(db, request.user.id);
+      return reply.type('application/json; charset=utf-8').send(`{"success":true,"data":${data}}`);
+    },
   );
 
   // A static segment, so it never competes with /:id/read (find-my-way prefers static matches anyway).

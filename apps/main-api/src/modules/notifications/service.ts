@@ -1,59 +1,59 @@
 import { type Database, notifications } from '@platform/db';
 import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import { preparedPerDatabase, prepareWithRowsMapper } from '../../prepared-queries.js';
-import type { NotificationView } from './schemas.js';
 
 /** How many notifications the list returns (spec section 8). */
 export const NOTIFICATION_LIST_LIMIT = 50;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-// One statement answers the whole list: the newest notifications, each row carrying the user's unread count
-// (an uncorrelated subquery, run once per statement). A user without notifications gets no row and has none
-// unread. The rows come out of PostgreSQL in the answer's shape and are turned into objects by position:
-// turning each timestamp into a Date and back into ISO text, and drizzle's generic per-cell mapping, took more
-// CPU than the query itself (docs/benchmarks.md). `to_char` with MS truncates to the millisecond, as
-// Date#toISOString does.
-const recentOfUser = preparedPerDatabase((db) =>
-  prepareWithRowsMapper(
+// The whole answer's `data` in one statement, as JSON text built by PostgreSQL: the newest notifications in
+// the answer's shape and the user's unread count (an uncorrelated subquery, run once). Parsing 50 rows in the
+// driver and serializing them again cost more CPU than everything else the request does (docs/benchmarks.md);
+// this way the service splices the text into the answer untouched. Keys and formats follow
+// NotificationListSchema: `to_char` with MS truncates to the millisecond, as Date#toISOString does.
+const recentOfUserAsJson = preparedPerDatabase((db) => {
+  const newest = db
+    .select({
+      id: notifications.id,
+      title: notifications.title,
+      message: notifications.message,
+      type: notifications.type,
+      readAt: notifications.readAt,
+      createdAt: notifications.createdAt,
+      actionUrl: notifications.actionUrl,
+    })
+    .from(notifications)
+    .where(eq(notifications.userId, sql.placeholder('userId')))
+    .orderBy(desc(notifications.createdAt), desc(notifications.id))
+    .limit(NOTIFICATION_LIST_LIMIT)
+    .as('newest');
+  return prepareWithRowsMapper(
     db,
-    'notifications_recent_of_user',
+    'notifications_recent_of_user_json',
     db
       .select({
-        id: notifications.id,
-        title: notifications.title,
-        message: notifications.message,
-        type: notifications.type,
-        isRead: sql<boolean>`${notifications.readAt} is not null`,
-        createdAt: sql<string>`to_char(${notifications.createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`,
-        actionUrl: notifications.actionUrl,
-        unreadCount: sql<number>`(select count(*)::int from ${notifications} where ${notifications.userId} = ${sql.placeholder('userId')} and ${notifications.readAt} is null)`,
+        data: sql<string>`json_build_object(
+          'notifications', coalesce(json_agg(json_build_object(
+            'id', ${newest.id}, 'title', ${newest.title}, 'message', ${newest.message}, 'type', ${newest.type},
+            'isRead', ${newest.readAt} is not null,
+            'createdAt', to_char(${newest.createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+            'actionUrl', ${newest.actionUrl}
+          ) order by ${newest.createdAt} desc, ${newest.id} desc), '[]'),
+          'unreadCount', (select count(*)::int from ${notifications} where ${notifications.userId} = ${sql.placeholder('userId')} and ${notifications.readAt} is null)
+        )::text`,
       })
-      .from(notifications)
-      .where(eq(notifications.userId, sql.placeholder('userId')))
-      .orderBy(desc(notifications.createdAt), desc(notifications.id))
-      .limit(NOTIFICATION_LIST_LIMIT),
-    (rows): { notifications: NotificationView[]; unreadCount: number } => ({
-      notifications: rows.map((cells) => ({
-        id: cells[0] as string,
-        title: cells[1] as string,
-        message: cells[2] as string,
-        type: cells[3] as NotificationView['type'],
-        isRead: cells[4] as boolean,
-        createdAt: cells[5] as string,
-        actionUrl: cells[6] as string | null,
-      })),
-      unreadCount: (rows[0]?.[7] as number | undefined) ?? 0,
-    }),
-  ),
-);
+      .from(newest),
+    (rows) => rows[0]![0] as string,
+  );
+});
 
-/** The user's newest notifications and the count of all their unread ones (not only those listed). */
-export function listRecentNotifications(
-  db: Database,
-  userId: string,
-): Promise<{ notifications: NotificationView[]; unreadCount: number }> {
-  return recentOfUser(db).execute({ userId });
+/**
+ * The user's newest notifications and the count of all their unread ones (not only those listed), as the
+ * JSON text of the list answer's `data` (NotificationListSchema).
+ */
+export function listRecentNotificationsJson(db: Database, userId: string): Promise<string> {
+  return recentOfUserAsJson(db).execute({ userId });
 }
 
 /**
