@@ -52,6 +52,7 @@ describe('loadMainApiConfig', () => {
         REDIS_URL: 'redis://cache:6379',
         CORS_ORIGINS: 'https://app.example.com, https://admin.example.com/',
         PUBLIC_URL: 'https://api.example.com/',
+        SANDBOX_CHECKOUT_SECRET: 'c'.repeat(32),
         AVATAR_MAX_BYTES: '1000',
         BODY_LIMIT_BYTES: '2000',
         RATE_LIMIT_PER_MINUTE: '60',
@@ -82,6 +83,55 @@ describe('loadMainApiConfig', () => {
       databasePoolSize: 6,
       idempotencyPurgeIntervalMs: 0,
       webhooks: { allowPrivateTargets: true },
+      payments: expect.objectContaining({ card: { kind: 'sandbox', formSecret: 'c'.repeat(32) } }),
+    });
+  });
+
+  describe('on an external database (DATABASE_URL)', () => {
+    const external = { ...required, DATABASE_URL: 'postgres://platform@db.internal:5432/platform' };
+    const deployed = { ...external, PUBLIC_URL: 'https://api.example.com', SANDBOX_CHECKOUT_SECRET: 'c'.repeat(32) };
+
+    it('keeps the local fallbacks on the embedded database: localhost URL, a form secret per process', () => {
+      const config = loadMainApiConfig({ ...required, PORT: '4000' }, '/srv/app');
+      expect(config.publicUrl).toBe('http://localhost:4000');
+      expect(config.payments.card).toEqual({ kind: 'sandbox' });
+      expect(config.payments.returnUrl).toBe('http://localhost:4000/v1/billing/checkout/complete');
+    });
+
+    it('requires PUBLIC_URL and SANDBOX_CHECKOUT_SECRET, naming both in one line', () => {
+      const error = configError(external);
+      expect(error.problems.map(({ name }) => name)).toEqual(['PUBLIC_URL', 'SANDBOX_CHECKOUT_SECRET']);
+      expect(error.message).toMatch(
+        /^Invalid configuration: PUBLIC_URL is required when DATABASE_URL is set: .*; SANDBOX_CHECKOUT_SECRET is required when DATABASE_URL is set and the sandbox card checkout is in use /,
+      );
+      expect(error.message).toContain('http://localhost:3000');
+      expect(error.message).not.toContain('\n');
+    });
+
+    it.each([
+      ['PUBLIC_URL', { PUBLIC_URL: undefined }],
+      ['SANDBOX_CHECKOUT_SECRET', { SANDBOX_CHECKOUT_SECRET: '' }],
+    ])('refuses it without %s alone', (name, overrides) => {
+      expect(configError({ ...deployed, ...overrides }).problems.map((problem) => problem.name)).toEqual([name]);
+    });
+
+    it('accepts it with both, and uses them', () => {
+      const config = loadMainApiConfig(deployed, '/srv/app');
+      expect(config.publicUrl).toBe('https://api.example.com');
+      expect(config.payments.card).toEqual({ kind: 'sandbox', formSecret: 'c'.repeat(32) });
+      expect(config.payments.returnUrl).toBe('https://api.example.com/v1/billing/checkout/complete');
+    });
+
+    it('needs no SANDBOX_CHECKOUT_SECRET when Paystack takes the cards', () => {
+      const config = loadMainApiConfig({ ...deployed, SANDBOX_CHECKOUT_SECRET: undefined, PAYSTACK_SECRET_KEY: 'sk_live_x' });
+      expect(config.payments.card).toMatchObject({ kind: 'paystack' });
+    });
+
+    it('reports only the Paystack key when the sandbox is not allowed', () => {
+      const error = configError({ ...deployed, SANDBOX_CHECKOUT_SECRET: undefined, PAYMENTS_SANDBOX_ALLOWED: 'false' });
+      const names = error.problems.map(({ name }) => name);
+      expect(names).toContain('PAYSTACK_SECRET_KEY');
+      expect(names).not.toContain('SANDBOX_CHECKOUT_SECRET');
     });
   });
 

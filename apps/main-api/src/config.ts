@@ -34,6 +34,10 @@ export const MainApiEnvSchema = Type.Object({
   AUTH_ISSUER: Type.String({ minLength: 1 }),
   AUTH_AUDIENCE: Type.String({ minLength: 1 }),
   CORS_ORIGINS: Type.Optional(Type.String()),
+  /**
+   * Base URL clients reach this service at (avatar links, the card checkout's return, the M-Pesa callback).
+   * Required with DATABASE_URL; without it (embedded database, local runs) http://localhost:<PORT>.
+   */
   PUBLIC_URL: Type.Optional(Type.String({ minLength: 1 })),
   AVATAR_STORAGE: Type.Union([Type.Literal('local'), Type.Literal('s3')], { default: 'local' }),
   AVATAR_LOCAL_DIR: Type.Optional(Type.String({ minLength: 1 })),
@@ -113,10 +117,13 @@ export function loadMainApiConfig(env: NodeJS.ProcessEnv = process.env, cwd = pr
   const values = loadConfig(MainApiEnvSchema, env);
   const problems: ConfigProblem[] = [];
 
+  // On an external database the service is deployed, usually as several instances: a fallback that only suits
+  // one local process (a localhost URL, a random secret per process) must then be chosen instead.
+  const deployed = values.DATABASE_URL !== undefined;
   const keys = tokenKeySource(values, problems);
-  const publicUrl = httpUrl('PUBLIC_URL', values.PUBLIC_URL ?? `http://localhost:${values.PORT}`, problems);
+  const publicUrl = publicUrlOf(values, deployed, problems);
   const storage = avatarStorage(values, cwd, problems);
-  const payments = paymentsConfigFrom(values, publicUrl, problems);
+  const payments = paymentsConfigFrom(values, publicUrl, problems, { deployed });
 
   if (
     problems.length > 0 ||
@@ -165,6 +172,18 @@ function tokenKeySource(values: MainApiEnv, problems: ConfigProblem[]): TokenKey
   problems.push({
     name: 'AUTH_JWT_SECRET',
     message: 'one of AUTH_JWT_SECRET (HS256, at least 32 characters) and AUTH_JWKS_URL is required',
+  });
+  return undefined;
+}
+
+function publicUrlOf(values: MainApiEnv, deployed: boolean, problems: ConfigProblem[]): string | undefined {
+  if (values.PUBLIC_URL !== undefined) return httpUrl('PUBLIC_URL', values.PUBLIC_URL, problems);
+  if (!deployed) return `http://localhost:${values.PORT}`;
+  problems.push({
+    name: 'PUBLIC_URL',
+    message:
+      'PUBLIC_URL is required when DATABASE_URL is set: the public address of this service ' +
+      `(avatar links, the card checkout's return and the M-Pesa callback would otherwise go to http://localhost:${values.PORT})`,
   });
   return undefined;
 }

@@ -33,7 +33,9 @@ export function mainApiEnv(s: LocalSettings): NodeJS.ProcessEnv {
     AVATAR_LOCAL_DIR: path.join(s.dataDir, 'avatars'),
     // Callbacks and default callback URLs may point at this machine (http://localhost:...).
     WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
-    PUBLIC_URL: process.env.MAIN_PUBLIC_URL ?? `http://localhost:${s.mainPort}`,
+    // main-api on DATABASE_URL refuses to start without these; one local process needs no shared secret.
+    PUBLIC_URL: process.env.MAIN_PUBLIC_URL || `http://localhost:${s.mainPort}`,
+    SANDBOX_CHECKOUT_SECRET: process.env.SANDBOX_CHECKOUT_SECRET || randomBytes(32).toString('base64url'),
   };
 }
 

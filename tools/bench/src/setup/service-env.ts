@@ -17,6 +17,8 @@ export const BENCH_RATE_LIMIT_PER_MINUTE = '100000000';
 const UNLIMITED_FOLDERS = '100000000';
 /** One per run, shared by every backend-api process of the run (required on DATABASE_URL). */
 const HOSTED_PAGE_SECRET = randomBytes(32).toString('base64url');
+/** One per run, shared by every main-api process of the run (required on DATABASE_URL with the sandbox card). */
+const SANDBOX_CHECKOUT_SECRET = randomBytes(32).toString('base64url');
 
 /**
  * The environment each service runs with in the bench: production defaults, except raised rate limits and
@@ -43,6 +45,7 @@ export function serviceEnv(service: ServiceName, input: ServiceEnvInput): NodeJS
       AVATAR_STORAGE: 'local',
       AVATAR_LOCAL_DIR: input.avatarDir,
       PUBLIC_URL: `http://127.0.0.1:${input.port}`,
+      SANDBOX_CHECKOUT_SECRET,
     };
   }
   return {

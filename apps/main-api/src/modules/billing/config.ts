@@ -32,6 +32,10 @@ export const PaymentsEnvSchema = Type.Object({
   MOBILE_MONEY_EXPIRE_AFTER_MS: Type.Integer({ minimum: 0, default: 15 * 60_000 }),
   CARD_CHECKOUT_EXPIRE_AFTER_MS: Type.Integer({ minimum: 0, default: 60 * 60_000 }),
   SANDBOX_STK_DELAY_MS: Type.Integer({ minimum: 0, default: 3_000 }),
+  /**
+   * Signs the sandbox checkout's form tokens; every instance needs the same one. Required with DATABASE_URL
+   * while the sandbox checkout is in use; without DATABASE_URL (embedded database: one process) random per process.
+   */
   SANDBOX_CHECKOUT_SECRET: Type.Optional(Type.String({ minLength: 32 })),
   RENEWAL_INTERVAL_MS: Type.Integer({ minimum: 0, default: 60_000 }),
   PAYMENTS_SANDBOX_ALLOWED: Type.Boolean({ default: true }),
@@ -41,7 +45,7 @@ export type PaymentsEnv = Static<typeof PaymentsEnvSchema>;
 
 export type CardProviderConfig =
   | { kind: 'paystack'; secretKey: string; baseUrl: string }
-  /** `formSecret` signs the sandbox checkout's form tokens; unset, each process makes its own. */
+  /** `formSecret` signs the sandbox checkout's form tokens; unset (embedded database only), each process makes one. */
   | { kind: 'sandbox'; formSecret?: string };
 
 export interface DarajaConfig {
@@ -82,13 +86,17 @@ export interface PaymentsConfig {
 
 const DARAJA_CREDENTIALS = ['DARAJA_CONSUMER_KEY', 'DARAJA_CONSUMER_SECRET', 'DARAJA_SHORTCODE', 'DARAJA_PASSKEY'] as const;
 
-/** The payments section of main-api's config; problems are added to `problems`. */
+/**
+ * The payments section of main-api's config; problems are added to `problems`. `deployed`: on an external
+ * database (DATABASE_URL), where instances must share the sandbox checkout's secret.
+ */
 export function paymentsConfigFrom(
   values: PaymentsEnv,
   publicUrl: string | undefined,
   problems: ConfigProblem[],
+  { deployed }: { deployed: boolean },
 ): PaymentsConfig | undefined {
-  const card = cardProvider(values, problems);
+  const card = cardProvider(values, deployed, problems);
   const mobileMoney = mobileMoneyProvider(values, problems);
   const returnUrl =
     values.PAYMENT_RETURN_URL === undefined
@@ -113,15 +121,22 @@ export function paymentsConfigFrom(
   };
 }
 
-function cardProvider(values: PaymentsEnv, problems: ConfigProblem[]): CardProviderConfig | undefined {
+function cardProvider(values: PaymentsEnv, deployed: boolean, problems: ConfigProblem[]): CardProviderConfig | undefined {
   if (values.PAYSTACK_SECRET_KEY === undefined) {
     if (!values.PAYMENTS_SANDBOX_ALLOWED) {
       problems.push({ name: 'PAYSTACK_SECRET_KEY', message: 'PAYSTACK_SECRET_KEY is required when PAYMENTS_SANDBOX_ALLOWED is false' });
       return undefined;
     }
-    return values.SANDBOX_CHECKOUT_SECRET === undefined
-      ? { kind: 'sandbox' }
-      : { kind: 'sandbox', formSecret: values.SANDBOX_CHECKOUT_SECRET };
+    if (values.SANDBOX_CHECKOUT_SECRET !== undefined) return { kind: 'sandbox', formSecret: values.SANDBOX_CHECKOUT_SECRET };
+    if (!deployed) return { kind: 'sandbox' };
+    problems.push({
+      name: 'SANDBOX_CHECKOUT_SECRET',
+      message:
+        'SANDBOX_CHECKOUT_SECRET is required when DATABASE_URL is set and the sandbox card checkout is in use ' +
+        '(no PAYSTACK_SECRET_KEY, PAYMENTS_SANDBOX_ALLOWED true): 32+ characters, the same on every instance ' +
+        "(a random one per process breaks the sandbox checkout's forms behind a load balancer)",
+    });
+    return undefined;
   }
   const baseUrl = httpUrl('PAYSTACK_BASE_URL', values.PAYSTACK_BASE_URL, problems);
   return baseUrl === undefined ? undefined : { kind: 'paystack', secretKey: values.PAYSTACK_SECRET_KEY, baseUrl };
