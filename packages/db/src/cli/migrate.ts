@@ -1,20 +1,10 @@
-// `pnpm db:migrate`: applies the committed migrations to DATABASE_URL, or to the local PGlite data directory
-// (PGLITE_DATA_DIR, default .data/pglite at the repository root) when DATABASE_URL is not set.
-import { existsSync, mkdirSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+// `pnpm db:migrate`: applies the committed migrations to DATABASE_URL or, when DATABASE_URL is not set, to the
+// local PGlite folder as the backend-api commands find it (localPgliteDataDir): PGLITE_DATA_DIR when set, else
+// the local start's LOCAL_DATA_DIR/pglite (default .data/pglite at the repository root).
+import { mkdirSync } from 'node:fs';
 import { createDatabase, type DatabaseHandle } from '../client.js';
+import { localPgliteDataDir } from '../local-data-dir.js';
 import { countAppliedMigrations, migrateDatabase, migrationsFolder } from '../migrate.js';
-
-function findRepositoryRoot(): string {
-  let directory = dirname(fileURLToPath(import.meta.url));
-  while (!existsSync(resolve(directory, 'pnpm-workspace.yaml'))) {
-    const parent = dirname(directory);
-    if (parent === directory) throw new Error('Could not find the repository root (pnpm-workspace.yaml)');
-    directory = parent;
-  }
-  return directory;
-}
 
 /** The URL with its password masked, for printing. */
 function redact(url: string): string {
@@ -33,7 +23,7 @@ async function openTarget(): Promise<{ handle: DatabaseHandle; description: stri
     return { handle: await createDatabase({ url, maxConnections: 1 }), description: `PostgreSQL at ${redact(url)}` };
   }
   // Relative paths are taken from the repository root, wherever the command is started.
-  const dataDir = resolve(findRepositoryRoot(), process.env.PGLITE_DATA_DIR || '.data/pglite');
+  const dataDir = localPgliteDataDir();
   mkdirSync(dataDir, { recursive: true });
   return { handle: await createDatabase({ dataDir }), description: `PGlite in ${dataDir}` };
 }
