@@ -10,12 +10,11 @@ import {
   mailSubscriptions,
   type MailSubscriptionStatus,
   notifications,
-  paymentEvents,
   paymentMethods,
   type PaymentProvider,
   payments,
 } from '@platform/db';
-import { and, asc, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { creditBalanceFromEntries } from '../src/modules/billing/subscriptions/credit-balance.js';
 import { billingPeriod } from '../src/modules/billing/subscriptions/periods.js';
 
@@ -37,34 +36,37 @@ export interface SubscriptionSetup {
 export async function insertSubscription(db: Database, organizationId: string, setup: SubscriptionSetup): Promise<MailSubscription> {
   const period = billingPeriod(setup.anchor, setup.cycle, setup.periodIndex ?? 0);
   const status = setup.status ?? 'active';
-  const [subscription] = await db
-    .insert(mailSubscriptions)
-    .values({
-      organizationId,
-      plan: setup.plan,
-      seats: setup.seats,
-      billingCycle: setup.cycle,
-      status,
-      currentPeriodStart: period.start,
-      currentPeriodEnd: period.end,
-      billingAnchor: setup.anchor,
-      periodIndex: period.index,
-      renewalDueAt: status === 'active' || status === 'past_due' ? period.end : null,
-      creditBalance: setup.credit ?? 0,
-      paymentMethodId: setup.paymentMethodId ?? null,
-    })
-    .returning();
-  if (subscription === undefined) throw new Error('Inserting the subscription returned no row');
-  if ((setup.credit ?? 0) > 0) {
-    await db.insert(creditBalanceEntries).values({
-      organizationId,
-      amount: setup.credit ?? 0,
-      reason: 'downgrade',
-      reference: `change:${randomUUID()}`,
-      description: 'Credit from an earlier downgrade',
-    });
-  }
-  return subscription;
+  // One transaction: the database checks at commit that the cached balance equals the entries' sum.
+  return db.transaction(async (tx) => {
+    const [subscription] = await tx
+      .insert(mailSubscriptions)
+      .values({
+        organizationId,
+        plan: setup.plan,
+        seats: setup.seats,
+        billingCycle: setup.cycle,
+        status,
+        currentPeriodStart: period.start,
+        currentPeriodEnd: period.end,
+        billingAnchor: setup.anchor,
+        periodIndex: period.index,
+        renewalDueAt: status === 'active' || status === 'past_due' ? period.end : null,
+        creditBalance: setup.credit ?? 0,
+        paymentMethodId: setup.paymentMethodId ?? null,
+      })
+      .returning();
+    if (subscription === undefined) throw new Error('Inserting the subscription returned no row');
+    if ((setup.credit ?? 0) > 0) {
+      await tx.insert(creditBalanceEntries).values({
+        organizationId,
+        amount: setup.credit ?? 0,
+        reason: 'downgrade',
+        reference: `change:${randomUUID()}`,
+        description: 'Credit from an earlier downgrade',
+      });
+    }
+    return subscription;
+  });
 }
 
 /** A saved card of the organization that `provider` can charge. */
@@ -153,13 +155,12 @@ export async function titlesNotified(db: Database, userId: string): Promise<stri
   return rows.map((row) => row.title);
 }
 
-/** Empties everything billing wrote, so each test starts from the organizations alone. */
+/**
+ * Empties everything billing wrote, so each test starts from the organizations alone. TRUNCATE, because the
+ * database refuses to DELETE credit movements (they are append-only).
+ */
 export async function clearBilling(db: Database): Promise<void> {
-  await db.delete(mailSubscriptionChanges);
-  await db.delete(creditBalanceEntries);
-  await db.delete(mailSubscriptions);
-  await db.delete(paymentEvents);
-  await db.delete(payments);
-  await db.delete(paymentMethods);
-  await db.delete(notifications);
+  await db.execute(
+    sql`truncate mail_subscription_changes, credit_balance_entries, mail_subscriptions, payment_events, payments, payment_methods, notifications`,
+  );
 }

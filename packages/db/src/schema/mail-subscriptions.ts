@@ -140,6 +140,8 @@ export const mailSubscriptionChanges = pgTable(
  * The organization's credit balance, one row per movement, never updated or deleted: positive adds credit,
  * negative uses it. `(reason, reference)` is unique, so the same movement cannot happen twice. The balance
  * is the sum; mail_subscriptions.credit_balance caches it (CHECK >= 0), changed in the same transaction.
+ * The database enforces it (migration 0008): UPDATE and DELETE are refused, and the cache must equal the sum
+ * at every commit. An organization with credit history cannot be deleted (RESTRICT): it is retired instead.
  */
 export const creditBalanceEntries = pgTable(
   'credit_balance_entries',
@@ -147,7 +149,7 @@ export const creditBalanceEntries = pgTable(
     id: uuid('id').primaryKey().defaultRandom(),
     organizationId: uuid('organization_id')
       .notNull()
-      .references(() => organizations.id, { onDelete: 'cascade' }),
+      .references(() => organizations.id, { onDelete: 'restrict' }),
     /** Whole KES, signed, never 0. */
     amount: kes('amount').notNull(),
     reason: text('reason', { enum: creditBalanceReasons }).notNull(),

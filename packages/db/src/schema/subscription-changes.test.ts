@@ -94,15 +94,17 @@ describe('subscription changes, credit balances and subscription payments', () =
   });
 
   it('records a credit movement once per reason and reference, and never a zero one', async () => {
-    const entry = { organizationId: acme, amount: 500, reason: 'downgrade' as const, reference: 'change:1' };
-    await handle.db.insert(creditBalanceEntries).values(entry);
-    await expectViolation(handle.db.insert(creditBalanceEntries).values(entry), '23505', 'credit_balance_entries_reason_reference_unique');
-    await handle.db.insert(creditBalanceEntries).values({ ...entry, reason: 'upgrade', amount: -500 });
-    await expectViolation(
-      handle.db.insert(creditBalanceEntries).values({ ...entry, reference: 'change:2', amount: 0 }),
-      '23514',
-      'credit_balance_entries_amount_check',
-    );
+    // A movement and the cached balance change together (the cache is checked against the entries at commit).
+    const move = (values: Partial<typeof creditBalanceEntries.$inferInsert> = {}) =>
+      handle.db.transaction(async (tx) => {
+        const entry = { organizationId: acme, amount: 500, reason: 'downgrade' as const, reference: 'change:1', ...values };
+        await tx.insert(creditBalanceEntries).values(entry);
+        await tx.update(mailSubscriptions).set({ creditBalance: sql`${mailSubscriptions.creditBalance} + ${entry.amount}` });
+      });
+    await move();
+    await expectViolation(move(), '23505', 'credit_balance_entries_reason_reference_unique');
+    await move({ reason: 'upgrade', amount: -500 });
+    await expectViolation(move({ reference: 'change:2', amount: 0 }), '23514', 'credit_balance_entries_amount_check');
   });
 
   it('requires the subscription terms on every subscription payment, and none on a top-up', async () => {

@@ -11,8 +11,9 @@ import { eq, sql } from 'drizzle-orm';
 // The organization's credit balance: whole KES that downgrades and unapplied payments leave behind, used
 // first by later subscription charges (upgrades, renewals) and never paid out. Every movement is a row in
 // credit_balance_entries, once per (reason, reference); mail_subscriptions.credit_balance caches the sum
-// and changes in the same transaction, its CHECK (>= 0) making an overdraw impossible. Callers hold the
-// subscription row's lock (FOR UPDATE), so movements of one organization happen one at a time.
+// and changes in the same transaction, its CHECK (>= 0) making an overdraw impossible. The database refuses
+// edits and deletes of entries and, at commit, a cache that is not their sum (migration 0008). Callers hold
+// the subscription row's lock (FOR UPDATE), so movements of one organization happen one at a time.
 
 export interface CreditMovement {
   /** Whole KES above 0. */
