@@ -67,9 +67,10 @@ function createPostgresDatabase(url: string, maxConnections = DEFAULT_MAX_CONNEC
     max: maxConnections,
     // Notices ("relation already exists, skipping" during migrations) are not errors; keep them out of the logs.
     onnotice: () => {},
-    // While the database is away, queries wait for the next reconnection attempt, then fail (503 to the
-    // client). The driver's own backoff grows to 20 s, holding every request that long; ours stays under 1 s,
-    // which a handful of pooled connections per instance cannot turn into a storm.
+    // While the database is away, a query waits for the next reconnection attempt, then fails (503 to the
+    // client); a failed attempt fails every query waiting for a connection, not just one (patched, see
+    // patches/postgres@3.4.9.patch). The driver's own backoff grows to 20 s, holding every request that long;
+    // ours stays under 1 s, which a handful of pooled connections per instance cannot turn into a storm.
     backoff: reconnectDelaySeconds,
     // A database that does not answer at all (a dropped route) fails a connection attempt after 5 s, not 30.
     connect_timeout: CONNECT_TIMEOUT_SECONDS,

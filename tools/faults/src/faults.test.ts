@@ -176,6 +176,39 @@ describe.skipIf(missing(postgresServer, redisServer))(
       expect(money.sessions.length).toBe(created + 1);
     });
 
+    it('answers every request waiting for PostgreSQL with a 503 while it is away, not one per reconnection attempt', async () => {
+      const databaseProxy = await proxyTo(url);
+      const backend = await instance({ databaseUrl: databaseProxy.urlThrough(url) });
+      const { secret } = await organizationWithKey();
+      const wallet = () => backend.app.inject({ method: 'GET', url: '/v1/wallet', headers: { 'x-service-api-key': secret } });
+      expect((await wallet()).statusCode).toBe(200);
+
+      await databaseProxy.cut();
+      // The outage lasts OUTAGE_MS. Each wave of requests queues for the pool's two connections; every request
+      // must have its 503 before the outage ends. (Before postgres.js was patched to fail the waiting queries
+      // with a failed connection attempt, each attempt answered one request, and attempts back off to one a
+      // second per connection: 60 requests took about 30 s.) A second wave, sent after the first was answered,
+      // starts new attempts and is answered the same way.
+      const OUTAGE_MS = 8_000;
+      let timer: NodeJS.Timeout | undefined;
+      const outageOver = new Promise<'outage over'>((resolve) => (timer = setTimeout(() => resolve('outage over'), OUTAGE_MS)));
+      try {
+        for (const size of [60, 60]) {
+          const answers = await Promise.race([Promise.all(Array.from({ length: size }, () => wallet())), outageOver]);
+          if (answers === 'outage over') throw new Error(`A wave of ${size} requests was not all answered during the outage`);
+          expect(answers.map((response) => response.statusCode)).toEqual(Array(size).fill(503));
+          for (const response of answers) expect(response.json()).toEqual({ ...ENVELOPE, code: 'service_unavailable' });
+        }
+      } finally {
+        clearTimeout(timer);
+      }
+
+      await databaseProxy.restore();
+      await eventually(async () => (await wallet()).statusCode === 200);
+      const after = await Promise.all(Array.from({ length: 20 }, () => wallet()));
+      expect(after.map((response) => response.statusCode)).toEqual(Array(20).fill(200));
+    });
+
     it('lets a retry succeed exactly once after an instance died holding the idempotency key', async () => {
       const databaseProxy = await proxyTo(url);
       const dying = await instance({ databaseUrl: databaseProxy.urlThrough(url) });
