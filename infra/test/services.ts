@@ -80,7 +80,7 @@ export const services: readonly ServiceUnderTest[] = [mainApi, backendApi];
 export const MIGRATION_CONNECTIONS = 1;
 
 /** Variables @platform/db's migration command reads (packages/db/src/cli/migrate.ts). */
-export const MIGRATION_VARIABLES: ReadonlySet<string> = new Set(['DATABASE_URL', 'PGLITE_DATA_DIR']);
+export const MIGRATION_VARIABLES: ReadonlySet<string> = new Set(['DATABASE_URL', 'PGLITE_DATA_DIR', 'LOCAL_DATA_DIR']);
 
 /** The migration command, run from the main-api image's working directory (the deployed main-api package). */
 export const MIGRATION_COMMAND = ['node', 'node_modules/@platform/db/dist/cli/migrate.js'];
