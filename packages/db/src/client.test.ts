@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createDatabase } from './client.js';
+import { createDatabase, redactConnectionUrl } from './client.js';
 import { countAppliedMigrations, migrateDatabase } from './migrate.js';
 import { organizations } from './schema/index.js';
 
@@ -35,5 +35,13 @@ describe('createDatabase without a URL (PGlite)', () => {
     await expect(reopened.ping()).resolves.toBeUndefined();
     expect((await reopened.db.select().from(organizations)).map((row) => row.name)).toEqual(['Persisted']);
     await reopened.close();
+  });
+});
+
+describe('redactConnectionUrl', () => {
+  it('masks the password and keeps the rest, and never prints what it cannot parse', () => {
+    expect(redactConnectionUrl('postgres://app:s3cret@db.internal:5432/platform')).toBe('postgres://app:***@db.internal:5432/platform');
+    expect(redactConnectionUrl('postgres://postgres@127.0.0.1:5432/postgres')).toBe('postgres://postgres@127.0.0.1:5432/postgres');
+    expect(redactConnectionUrl('not a url with s3cret')).toBe('(unparseable DATABASE_URL)');
   });
 });

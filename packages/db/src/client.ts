@@ -115,3 +115,14 @@ export async function queryRows<Row extends Record<string, unknown>>(db: Databas
   const result: unknown = await db.execute(query);
   return (Array.isArray(result) ? result : (result as { rows: Row[] }).rows) as Row[];
 }
+
+/** A connection URL with its password masked, for printing. */
+export function redactConnectionUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password !== '') parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return '(unparseable DATABASE_URL)';
+  }
+}

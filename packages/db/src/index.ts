@@ -3,6 +3,7 @@ export * from './schema/index.js';
 export * from './enums.js';
 export {
   connectionUrlOf,
+  redactConnectionUrl,
   createDatabase,
   type CreateDatabaseOptions,
   type Database,

@@ -8,6 +8,7 @@ import {
   localPgliteDataDir,
   migrateDatabase,
   migrationsFolder,
+  redactConnectionUrl,
 } from '@platform/db';
 import { readMigrationFiles } from 'drizzle-orm/migrator';
 import { type CommandResult, failure, type ParsedCommand } from './command.js';
@@ -16,7 +17,7 @@ import { type CommandResult, failure, type ParsedCommand } from './command.js';
 export type CommandDatabaseTarget = { url: string; description: string } | { dataDir: string; description: string };
 
 export function commandDatabaseTarget(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): CommandDatabaseTarget {
-  if (env.DATABASE_URL) return { url: env.DATABASE_URL, description: `PostgreSQL at ${redact(env.DATABASE_URL)}` };
+  if (env.DATABASE_URL) return { url: env.DATABASE_URL, description: `PostgreSQL at ${redactConnectionUrl(env.DATABASE_URL)}` };
   const dataDir = localPgliteDataDir(env, cwd);
   return { dataDir, description: `the PGlite folder ${dataDir}` };
 }
@@ -123,17 +124,6 @@ export function messageOf(error: unknown): string {
   const code = (current as { code?: unknown }).code;
   const message = current.message || (typeof code === 'string' ? code : current.name);
   return message.replace(/\s*\n\s*/g, ' ').trim();
-}
-
-/** The URL with its password masked, for printing. */
-function redact(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password !== '') parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return '(unparseable DATABASE_URL)';
-  }
 }
 
 /** Runs a command as a process: prints its answer (stdout on success, stderr otherwise) and sets the exit code. */

@@ -2,25 +2,14 @@
 // local PGlite folder as the backend-api commands find it (localPgliteDataDir): PGLITE_DATA_DIR when set, else
 // the local start's LOCAL_DATA_DIR/pglite (default .data/pglite at the repository root).
 import { mkdirSync } from 'node:fs';
-import { createDatabase, type DatabaseHandle } from '../client.js';
+import { createDatabase, type DatabaseHandle, redactConnectionUrl } from '../client.js';
 import { localPgliteDataDir } from '../local-data-dir.js';
 import { countAppliedMigrations, migrateDatabase, migrationsFolder } from '../migrate.js';
-
-/** The URL with its password masked, for printing. */
-function redact(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password !== '') parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return '(unparseable DATABASE_URL)';
-  }
-}
 
 async function openTarget(): Promise<{ handle: DatabaseHandle; description: string }> {
   const url = process.env.DATABASE_URL;
   if (url !== undefined && url !== '') {
-    return { handle: await createDatabase({ url, maxConnections: 1 }), description: `PostgreSQL at ${redact(url)}` };
+    return { handle: await createDatabase({ url, maxConnections: 1 }), description: `PostgreSQL at ${redactConnectionUrl(url)}` };
   }
   // Relative paths are taken from the repository root, wherever the command is started.
   const dataDir = localPgliteDataDir();
