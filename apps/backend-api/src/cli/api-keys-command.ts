@@ -1,11 +1,14 @@
-import { parseArgs } from 'node:util';
-import { apiKeyEnvironments, apiKeys, createApiKey, type Database, revokeApiKey } from '@platform/db';
+import { apiKeys, createApiKey, type Database, revokeApiKey } from '@platform/db';
 import { and, asc, eq, isNull } from 'drizzle-orm';
 import {
   type CommandResult,
+  environmentOption,
   failure,
   findOrganization,
+  isAnswer,
+  organizationOption,
   type ParsedCommand,
+  readCommandLine,
   runParsed,
   usageError,
   uuidProblem,
@@ -29,29 +32,15 @@ const usage = (message: string) => usageError(message, apiKeysUsage);
 
 /** Parses an `api-keys` command line; the mistakes in it are answered without a database. */
 export function parseApiKeysCommand(args: readonly string[]): ParsedCommand {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      // `pnpm api-keys -- create ...` passes the separator through.
-      args: args.filter((arg) => arg !== '--'),
-      allowPositionals: true,
-      options: {
-        organization: { type: 'string' },
-        environment: { type: 'string' },
-        name: { type: 'string' },
-        'rate-limit': { type: 'string' },
-        id: { type: 'string' },
-        help: { type: 'boolean' },
-      },
-    });
-  } catch (error) {
-    return usage((error as Error).message);
-  }
-  const { positionals, values } = parsed;
-  if (values.help) return { exitCode: 0, lines: [apiKeysUsage] };
-  const [command, ...extra] = positionals;
-  if (command === undefined) return usage('Name a command: create, list or revoke');
-  if (extra.length > 0) return usage(`Unexpected argument: ${extra[0]}`);
+  const line = readCommandLine(args, apiKeysUsage, ['create', 'list', 'revoke'], {
+    organization: { type: 'string' },
+    environment: { type: 'string' },
+    name: { type: 'string' },
+    'rate-limit': { type: 'string' },
+    id: { type: 'string' },
+  });
+  if (isAnswer(line)) return line;
+  const { command, values } = line;
 
   if (command === 'revoke') {
     if (values.id === undefined) return usage('--id is required');
@@ -60,16 +49,14 @@ export function parseApiKeysCommand(args: readonly string[]): ParsedCommand {
     const id = values.id;
     return { execute: (db) => revoke(db, id) };
   }
-  if (command !== 'create' && command !== 'list') return usage(`Unknown command: ${command}`);
 
-  const organizationId = values.organization;
-  if (organizationId === undefined) return usage('--organization is required');
-  const problem = uuidProblem('--organization', organizationId);
-  if (problem !== undefined) return usage(problem);
+  const organization = organizationOption(values.organization, apiKeysUsage);
+  if (isAnswer(organization)) return organization;
+  const { organizationId } = organization;
   if (command === 'list') return { execute: (db) => list(db, organizationId) };
 
-  const environment = apiKeyEnvironments.find((name) => name === values.environment);
-  if (environment === undefined) return usage('--environment must be live or test');
+  const environment = environmentOption(values.environment, apiKeysUsage);
+  if (isAnswer(environment)) return environment;
   let name: string | undefined;
   if (values.name !== undefined) {
     name = values.name.trim();
@@ -86,7 +73,7 @@ export function parseApiKeysCommand(args: readonly string[]): ParsedCommand {
   }
   const input = {
     organizationId,
-    environment,
+    environment: environment.environment,
     ...(name === undefined ? {} : { name }),
     ...(rateLimitPerMinute === undefined ? {} : { rateLimitPerMinute }),
   };

@@ -1,4 +1,5 @@
-import { type Database, organizations } from '@platform/db';
+import { type ParseArgsConfig, parseArgs } from 'node:util';
+import { type ApiKeyEnvironment, apiKeyEnvironments, type Database, organizations } from '@platform/db';
 import { eq } from 'drizzle-orm';
 
 export interface CommandResult {
@@ -45,4 +46,63 @@ export async function findOrganization(db: Database, id: string): Promise<{ id: 
     .from(organizations)
     .where(eq(organizations.id, id));
   return organization;
+}
+
+type OptionsConfig = NonNullable<ParseArgsConfig['options']>;
+type OptionValues<Options extends OptionsConfig> = ReturnType<
+  typeof parseArgs<{ args: string[]; allowPositionals: true; options: Options & { help: { type: 'boolean' } } }>
+>['values'];
+
+/**
+ * The front of every command line: `--help`, exactly one of `commands`, and the options parsed with node's
+ * parseArgs. Anything else is a usage error, answered without a database.
+ */
+export function readCommandLine<Command extends string, const Options extends OptionsConfig>(
+  args: readonly string[],
+  usage: string,
+  commands: readonly Command[],
+  options: Options,
+): CommandResult | { command: Command; values: OptionValues<Options> } {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      // `pnpm <command> -- create ...` passes the separator through.
+      args: args.filter((arg) => arg !== '--'),
+      allowPositionals: true,
+      options: { ...options, help: { type: 'boolean' } },
+    });
+  } catch (error) {
+    return usageError((error as Error).message, usage);
+  }
+  const { positionals, values } = parsed;
+  if ((values as { help?: boolean }).help) return { exitCode: 0, lines: [usage] };
+  const [command, ...extra] = positionals;
+  if (command === undefined) return usageError(`Name a command: ${spokenList(commands)}`, usage);
+  if (extra.length > 0) return usageError(`Unexpected argument: ${extra[0]}`, usage);
+  const known = commands.find((name) => name === command);
+  if (known === undefined) return usageError(`Unknown command: ${command}`, usage);
+  return { command: known, values: values as OptionValues<Options> };
+}
+
+/** `--organization`: required, a UUID. */
+export function organizationOption(value: string | undefined, usage: string): CommandResult | { organizationId: string } {
+  if (value === undefined) return usageError('--organization is required', usage);
+  const problem = uuidProblem('--organization', value);
+  return problem === undefined ? { organizationId: value } : usageError(problem, usage);
+}
+
+/** `--environment`: required, live or test. */
+export function environmentOption(value: string | undefined, usage: string): CommandResult | { environment: ApiKeyEnvironment } {
+  const environment = apiKeyEnvironments.find((name) => name === value);
+  return environment === undefined ? usageError('--environment must be live or test', usage) : { environment };
+}
+
+/** Whether a step of parsing ended in an answer (a usage error or help) rather than a value. */
+export function isAnswer<Value extends object>(step: CommandResult | Value): step is CommandResult {
+  return 'exitCode' in step;
+}
+
+/** `a, b or c`, as the usage lines read. */
+function spokenList(words: readonly string[]): string {
+  return words.length < 2 ? words.join('') : `${words.slice(0, -1).join(', ')} or ${words.at(-1)}`;
 }

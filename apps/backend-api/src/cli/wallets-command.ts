@@ -1,14 +1,16 @@
-import { parseArgs } from 'node:util';
 import { apiKeyEnvironments, type Database, ensureWallet } from '@platform/db';
 import { creditWallet } from '../modules/wallet/credit.js';
 import {
   type CommandResult,
+  environmentOption,
   failure,
   findOrganization,
+  isAnswer,
+  organizationOption,
   type ParsedCommand,
+  readCommandLine,
   runParsed,
   usageError,
-  uuidProblem,
 } from './command.js';
 
 export const walletsUsage = `Credit and inspect an organization's wallets (whole KES).
@@ -26,43 +28,29 @@ const usage = (message: string) => usageError(message, walletsUsage);
 
 /** Parses a `wallets` command line; the mistakes in it are answered without a database. */
 export function parseWalletsCommand(args: readonly string[]): ParsedCommand {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      // `pnpm wallets -- credit ...` passes the separator through.
-      args: args.filter((arg) => arg !== '--'),
-      allowPositionals: true,
-      options: {
-        organization: { type: 'string' },
-        environment: { type: 'string' },
-        amount: { type: 'string' },
-        reference: { type: 'string' },
-        help: { type: 'boolean' },
-      },
-    });
-  } catch (error) {
-    return usage((error as Error).message);
-  }
-  const { positionals, values } = parsed;
-  if (values.help) return { exitCode: 0, lines: [walletsUsage] };
-  const [command, ...extra] = positionals;
-  if (command === undefined) return usage('Name a command: credit or show');
-  if (extra.length > 0) return usage(`Unexpected argument: ${extra[0]}`);
-  if (command !== 'credit' && command !== 'show') return usage(`Unknown command: ${command}`);
-
-  const organizationId = values.organization;
-  if (organizationId === undefined) return usage('--organization is required');
-  const problem = uuidProblem('--organization', organizationId);
-  if (problem !== undefined) return usage(problem);
+  const line = readCommandLine(args, walletsUsage, ['credit', 'show'], {
+    organization: { type: 'string' },
+    environment: { type: 'string' },
+    amount: { type: 'string' },
+    reference: { type: 'string' },
+  });
+  if (isAnswer(line)) return line;
+  const { command, values } = line;
+  const organization = organizationOption(values.organization, walletsUsage);
+  if (isAnswer(organization)) return organization;
+  const { organizationId } = organization;
   if (command === 'show') return { execute: (db) => show(db, organizationId) };
 
-  const environment = apiKeyEnvironments.find((name) => name === values.environment);
-  if (environment === undefined) return usage('--environment must be live or test');
+  const environment = environmentOption(values.environment, walletsUsage);
+  if (isAnswer(environment)) return environment;
   const amount = /^\d+$/.test(values.amount ?? '') ? Number(values.amount) : Number.NaN;
   if (!Number.isSafeInteger(amount) || amount < 1) return usage('--amount must be a whole number of KES above 0');
   const reference = values.reference;
   if (reference !== undefined && reference.trim() === '') return usage('--reference must not be empty');
-  return { execute: (db) => credit(db, { organizationId, environment, amount, ...(reference === undefined ? {} : { reference }) }) };
+  return {
+    execute: (db) =>
+      credit(db, { organizationId, environment: environment.environment, amount, ...(reference === undefined ? {} : { reference }) }),
+  };
 }
 
 /** The `wallets` command without the process around it: parses `args`, works on `db`, says what happened. */
