@@ -16,6 +16,7 @@ import { SingleLineRequestLog } from './request-log.js';
 import { recordRouteInventory } from './route-inventory.js';
 import { type HelmetOptions, registerSecurityHeaders } from './security-headers.js';
 import { shareRouteSchemas } from './shared-schemas.js';
+import { refuseUnstorableText } from './storable-text.js';
 import { createValidatorFactory } from './validator-compiler.js';
 import type {} from './route-config.js';
 
@@ -127,6 +128,8 @@ export function createServer(options: CreateServerOptions): AppServer {
     reply.header(requestIdHeader, request.id);
     done();
   });
+  // Text PostgreSQL cannot store (U+0000, lone surrogates) is refused before any handler sees it.
+  app.addHook('preHandler', refuseUnstorableText);
   const metrics = createMetrics();
   app.decorate('metrics', metrics);
   recordRequestMetrics(app, metrics);

@@ -10,3 +10,4 @@ export type { PlatformRouteConfig } from './route-config.js';
 export { createMetrics, metricsPath, moduleCounter, unmatchedRoute, type PlatformMetrics } from './metrics.js';
 export { startPeriodicJob, type PeriodicJob, type PeriodicJobLogger, type PeriodicJobOptions } from './periodic-job.js';
 export { compareRoutesWithOpenApi, openApiPathOf, type RegisteredRoute, type RouteInventoryComparison } from './route-inventory.js';
+export { isStorableText, refuseUnstorableText, toStorableText, unstorableTextMessage } from './storable-text.js';

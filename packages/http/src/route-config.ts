@@ -7,6 +7,12 @@ export type PlatformRouteConfig = {
    * (`/callbacks/:token`), never the URL as requested.
    */
   urlCarriesSecret?: boolean;
+  /**
+   * The route takes a payment provider's messages (a webhook, a result callback). Text PostgreSQL cannot store is
+   * not refused there, as it is everywhere else: the handler makes it storable (`toStorableText`), so that an
+   * authentic result is recorded rather than bounced back to a provider that would retry it for days.
+   */
+  sentByProvider?: boolean;
 };
 
 declare module 'fastify' {

@@ -9,6 +9,7 @@ import {
   type RouteUnderTest,
   routesUnderTest,
   successCoverageProblems,
+  unstorableTextCoverageProblems,
 } from '@platform/http/testing';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -118,5 +119,6 @@ describe('fuzzing every backend-api route', () => {
     const target = { inject: app.inject.bind(app), snapshot: () => tableChecksums(database.db), isBrowserPage };
     const coverage = await checkFuzzedAnswers(target, requests, { seed, numRuns });
     expect(successCoverageProblems(routes.map(routeName), coverage, NO_SUCCESS_HERE), `FUZZ_SEED=${seed}`).toEqual([]);
+    expect(unstorableTextCoverageProblems(routes, coverage), `FUZZ_SEED=${seed}`).toEqual([]);
   });
 });

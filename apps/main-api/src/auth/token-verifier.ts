@@ -1,4 +1,5 @@
 import { createRemoteJWKSet, errors, type JWTPayload, type JWTVerifyGetKey, jwtVerify } from 'jose';
+import { isStorableText } from '@platform/http';
 import type { TokenKeySource } from '../config.js';
 import { importHmacVerificationKey } from './hmac-verification-key.js';
 import { rememberVerifiedTokens } from './verified-token-cache.js';
@@ -56,7 +57,8 @@ export function createTokenVerifier(options: TokenVerifierOptions): TokenVerifie
       throw new InvalidTokenError('Access token rejected', { cause: error });
     }
     const subject = payload.sub;
-    if (typeof subject !== 'string' || subject.length === 0 || subject.length > MAX_SUBJECT_LENGTH) {
+    // The subject is the user id stored in every row the user owns: text PostgreSQL refuses makes the token unusable.
+    if (typeof subject !== 'string' || subject.length === 0 || subject.length > MAX_SUBJECT_LENGTH || !isStorableText(subject)) {
       throw new InvalidTokenError('Access token has no usable subject');
     }
     return { id: subject };

@@ -10,6 +10,7 @@ import {
   type RouteUnderTest,
   routesUnderTest,
   successCoverageProblems,
+  unstorableTextCoverageProblems,
 } from '@platform/http/testing';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -180,6 +181,7 @@ describe('fuzzing every main-api route', () => {
   it('never answers 5xx, answers errors with the envelope, changes no row when it refuses, and reaches every handler', async () => {
     const coverage = await checkFuzzedAnswers(fuzzTarget(t), requests, { seed, numRuns });
     expect(successCoverageProblems(routes.map(routeName), coverage, NO_SUCCESS_HERE), `FUZZ_SEED=${seed}`).toEqual([]);
+    expect(unstorableTextCoverageProblems(routes, coverage), `FUZZ_SEED=${seed}`).toEqual([]);
   });
 });
 
@@ -237,6 +239,7 @@ describe('fuzzing the routes that exist only with the sandbox providers', () => 
     const coverage = await checkFuzzedAnswers(fuzzTarget(sandbox), sandboxRequests, { seed, numRuns: Math.ceil(numRuns / 10) });
     const listed = { 'POST /v1/billing/sandbox/checkout/:reference': { reason: 'a browser form: it answers 303 to the return page', instead: [303] } };
     expect(successCoverageProblems(sandboxRoutes.map(routeName), coverage, listed), `FUZZ_SEED=${seed}`).toEqual([]);
+    expect(unstorableTextCoverageProblems(sandboxRoutes, coverage), `FUZZ_SEED=${seed}`).toEqual([]);
   });
 });
 

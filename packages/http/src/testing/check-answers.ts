@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import type { InjectOptions } from 'fastify';
 import { envelopeProblem } from './envelope.js';
 import { type FuzzRequest, toInjectOptions } from './requests.js';
+import type { RouteUnderTest } from './routes.js';
 
 /** What the fuzz check needs of a service under test. */
 export interface FuzzTarget {
@@ -33,11 +34,15 @@ export async function checkFuzzedAnswers(
     fc.asyncProperty(arbitrary, async (request) => {
       const before = await target.snapshot();
       const response = await target.inject(toInjectOptions(request));
-      const statuses = coverage.get(request.route) ?? new Map<number, number>();
+      const covered = request.probe === undefined ? request.route : probeCoverageKey(request.route);
+      const statuses = coverage.get(covered) ?? new Map<number, number>();
       statuses.set(response.statusCode, (statuses.get(response.statusCode) ?? 0) + 1);
-      coverage.set(request.route, statuses);
+      coverage.set(covered, statuses);
       const what = `${request.route} -> ${response.statusCode} ${response.body.slice(0, 300)}`;
       if (response.statusCode >= 500) throw new Error(`A server error: ${what}`);
+      if (request.probe === 'unstorable-text' && response.statusCode < 400) {
+        throw new Error(`Accepted text PostgreSQL cannot store (${JSON.stringify(request.url)}, ${JSON.stringify(request.payload ?? '')}): ${what}`);
+      }
       if (response.statusCode >= 400 && target.isBrowserPage?.(request, response.headers['content-type']) !== true) {
         const problem = envelopeProblem(response.body);
         if (problem !== undefined) throw new Error(`${problem} (${what})`);
@@ -50,6 +55,29 @@ export async function checkFuzzedAnswers(
     { seed: settings.seed, numRuns: settings.numRuns, endOnFailure: true, reporter: reportWithSeed },
   );
   return coverage;
+}
+
+/** Where the answers to a route's unstorable-text probes are counted in a run's coverage. */
+export function probeCoverageKey(route: string): string {
+  return `${route} (unstorable text)`;
+}
+
+/**
+ * Every route in `routes` must have refused unstorable text with a 400 at least once in a run, so the probes are
+ * known to reach its validation and not only its authentication. Provider callbacks (`config.sentByProvider`) keep
+ * such text instead, and are left out. Returns the problems, one sentence each.
+ */
+export function unstorableTextCoverageProblems(routes: readonly RouteUnderTest[], coverage: FuzzCoverage): string[] {
+  const problems: string[] = [];
+  for (const { method, url, config } of routes) {
+    if (config['sentByProvider'] === true) continue;
+    const route = `${method} ${url}`;
+    const statuses = [...(coverage.get(probeCoverageKey(route)) ?? new Map<number, number>())];
+    if (statuses.some(([status]) => status === 400)) continue;
+    const answered = statuses.map(([status, times]) => `${status} x${times}`).join(', ') || 'never probed';
+    problems.push(`${route} never refused unstorable text with 400 (${answered})`);
+  }
+  return problems;
 }
 
 function changedKeys(before: Record<string, string>, after: Record<string, string>): string[] {

@@ -37,6 +37,17 @@ export const hostileStrings: fc.Arbitrary<string> = fc.oneof(
   fc.integer({ min: 1_000, max: 70_000 }).map((length) => 'x'.repeat(length)),
 );
 
+/**
+ * Text PostgreSQL cannot store (U+0000; UTF-16 surrogates without their pair, which JSON can carry as escapes),
+ * alone or inside ordinary text: every field that reaches the database must refuse it with a 400.
+ */
+export const unstorableCharacters = ['\u0000', '\ud800', '\udbff', '\udc00', '\udfff'] as const;
+export const unstorableStrings: fc.Arbitrary<string> = fc
+  .tuple(fc.string({ maxLength: 8 }), fc.constantFrom(...unstorableCharacters), fc.string({ maxLength: 8 }))
+  .map(([before, character, after]) => `${before}${character}${after}`)
+  // Ordinary text around it may complete a surrogate pair; keep only what is still unstorable.
+  .filter((text) => text.includes('\u0000') || !text.isWellFormed());
+
 /** Numbers at the edges of what JSON, JavaScript and PostgreSQL can hold. */
 export const hostileNumbers: fc.Arbitrary<number> = fc.oneof(
   fc.constantFrom(0, -0, 1, -1, 0.5, 1e308, -1e308, Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER + 2, 2 ** 31, -(2 ** 31) - 1, 5e-324),

@@ -1,7 +1,15 @@
 export { type Answer, answerOf } from './answer.js';
-export { checkFuzzedAnswers, type FuzzCoverage, type FuzzTarget, type NoSuccessReason, successCoverageProblems } from './check-answers.js';
+export {
+  checkFuzzedAnswers,
+  type FuzzCoverage,
+  type FuzzTarget,
+  type NoSuccessReason,
+  probeCoverageKey,
+  successCoverageProblems,
+  unstorableTextCoverageProblems,
+} from './check-answers.js';
 export { envelopeProblem } from './envelope.js';
-export { deeplyNested, hostileJson, hostileKeys, hostileNumbers, hostileStrings, malformedJsonText, pollutingKeys, pollutingObjects } from './hostile-values.js';
+export { deeplyNested, hostileJson, hostileKeys, hostileNumbers, hostileStrings, malformedJsonText, pollutingKeys, pollutingObjects, unstorableCharacters, unstorableStrings } from './hostile-values.js';
 export { type FuzzRequest, type FuzzRequestOptions, requestsFor, requestsForRoutes, toInjectOptions } from './requests.js';
 export { routesUnderTest, type RouteUnderTest } from './routes.js';
 export { fuzzRunSettings } from './run-settings.js';

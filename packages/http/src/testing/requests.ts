@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import type { InjectOptions } from 'fastify';
-import { hostileJson, hostileKeys, hostileStrings, malformedJsonText, pollutingObjects } from './hostile-values.js';
+import { hostileJson, hostileKeys, hostileStrings, malformedJsonText, pollutingObjects, unstorableStrings } from './hostile-values.js';
 import type { RouteUnderTest } from './routes.js';
 import { type SchemaLookup, valuesOf } from './schema-values.js';
 
@@ -12,6 +12,11 @@ export interface FuzzRequest {
   headers: Record<string, string>;
   /** Text mostly; bytes for bodies that are not text (a multipart upload of an image). */
   payload?: string | Buffer;
+  /**
+   * Set on a clean request that carries text PostgreSQL cannot store in one place (a body string at any depth, a
+   * query value, a path parameter or a header): whoever sends it, it must never succeed.
+   */
+  probe?: 'unstorable-text';
 }
 
 export interface FuzzRequestOptions {
@@ -130,6 +135,39 @@ function paths(route: RouteUnderTest, options: FuzzRequestOptions, lookup: Schem
   return fc.tuple(...segments).map((parts) => parts.join('/'));
 }
 
+/** A clean path whose `probed`-th parameter also carries U+0000 (percent-encoded, as a client would send it). */
+function pathsWithNul(route: RouteUnderTest, options: FuzzRequestOptions, lookup: SchemaLookup, probed: number): fc.Arbitrary<string> {
+  let index = -1;
+  const segments = route.url.split('/').map((segment) => {
+    if (!segment.startsWith(':')) return fc.constant(segment);
+    index += 1;
+    const value = pathValue(segment.slice(1), route.schema.params, options, lookup, true);
+    return index === probed ? value.map((text) => `${encodeSegment(text)}%00`) : value.map(encodeSegment);
+  });
+  return fc.tuple(...segments).map((parts) => parts.join('/'));
+}
+
+/** The JSON pointers of the string values in `value`, at any depth (objects and arrays). */
+function stringLeaves(value: unknown, pointer: string[] = []): string[][] {
+  if (typeof value === 'string') return [pointer];
+  if (Array.isArray(value)) return value.flatMap((item, index) => stringLeaves(item, [...pointer, String(index)]));
+  if (isObject(value)) return Object.entries(value).flatMap(([key, item]) => stringLeaves(item, [...pointer, key]));
+  return [];
+}
+
+/** `value` with the string at `pointer` replaced by `text`; an object without strings gains a field instead. */
+function withUnstorableText(value: unknown, text: string, choice: number): unknown {
+  const leaves = stringLeaves(value);
+  if (leaves.length === 0) return isObject(value) ? withOwnKey(value, 'note', text) : { note: text };
+  const pointer = leaves[choice % leaves.length] ?? [];
+  const copy: unknown = structuredClone(value);
+  if (pointer.length === 0) return text;
+  let parent = copy as Record<string, unknown>;
+  for (const key of pointer.slice(0, -1)) parent = parent[key] as Record<string, unknown>;
+  parent[pointer.at(-1) as string] = text;
+  return copy;
+}
+
 function encodeSegment(value: string): string {
   try {
     return encodeURIComponent(value);
@@ -215,7 +253,61 @@ export function requestsFor(route: RouteUnderTest, options: FuzzRequestOptions):
   return fc.oneof(
     { weight: 1, arbitrary: fc.tuple(paths(route, options, lookup, true), cleanQuery, headerSets(options, true), cleanBody).map(build) },
     { weight: 2, arbitrary: fc.tuple(paths(route, options, lookup, false), queries(route, lookup), headerSets(options, false), anyBody).map(build) },
+    { weight: 1, arbitrary: unstorableTextProbes(route, options, lookup, { cleanQuery, cleanBody: hasBody ? (example ?? fromSchema) : undefined }) },
   );
+}
+
+/**
+ * Clean requests with unstorable text (U+0000, lone surrogates) in exactly one place: a string of the body at any
+ * depth (or a new field), a query value, a path parameter or a header. Generated for every route, so a route added
+ * later is probed without anyone listing its fields.
+ */
+function unstorableTextProbes(
+  route: RouteUnderTest,
+  options: FuzzRequestOptions,
+  lookup: SchemaLookup,
+  clean: { cleanQuery: fc.Arbitrary<string>; cleanBody: fc.Arbitrary<unknown> | undefined },
+): fc.Arbitrary<FuzzRequest> {
+  const parameters = route.url.split('/').filter((segment) => segment.startsWith(':')).length;
+  const cleanPath = paths(route, options, lookup, true);
+  const cleanBodyText = clean.cleanBody === undefined ? fc.constant(undefined) : clean.cleanBody.map(stringify);
+  const request = (path: string, query: string, headers: Record<string, string>, payload: string | undefined): FuzzRequest => ({
+    route: `${route.method} ${route.url}`,
+    method: route.method,
+    url: `${path}${query}`,
+    headers,
+    ...(payload === undefined ? {} : { payload }),
+    // A provider's message keeps such text (made storable by its handler), so it is only held to the usual rules.
+    ...(route.config['sentByProvider'] === true ? {} : { probe: 'unstorable-text' as const }),
+  });
+  const places: fc.Arbitrary<FuzzRequest>[] = [
+    // A query value (U+0000: percent-encoded UTF-8 has no form for a lone surrogate).
+    fc
+      .tuple(cleanPath, clean.cleanQuery, fc.constantFrom('%00', 'a%00b'), fc.constantFrom('q', 'note'), headerSets(options, true), cleanBodyText)
+      .map(([path, query, value, name, headers, body]) => request(path, `${query === '' ? '?' : `${query}&`}${name}=${value}`, headers, body)),
+    // A header the service does not expect (Node refuses U+0000 in headers on a real socket; inject does not).
+    fc
+      .tuple(cleanPath, clean.cleanQuery, headerSets(options, true), cleanBodyText)
+      .map(([path, query, headers, body]) => request(path, query, { ...headers, 'x-note': 'a\u0000b' }, body)),
+  ];
+  if (parameters > 0) {
+    places.push(
+      fc
+        .integer({ min: 0, max: parameters - 1 })
+        .chain((probed) => fc.tuple(pathsWithNul(route, options, lookup, probed), clean.cleanQuery, headerSets(options, true), cleanBodyText))
+        .map(([path, query, headers, body]) => request(path, query, headers, body)),
+    );
+  }
+  if (clean.cleanBody !== undefined) {
+    places.push(
+      fc
+        .tuple(cleanPath, clean.cleanQuery, headerSets(options, true), clean.cleanBody, unstorableStrings, fc.nat())
+        .map(([path, query, headers, body, text, choice]) => request(path, query, headers, stringify(withUnstorableText(body, text, choice)))),
+    );
+    // Bodies are where most text arrives: weigh them as much as the other places together.
+    return fc.oneof({ weight: places.length - 1, arbitrary: places.at(-1) as fc.Arbitrary<FuzzRequest> }, ...places.slice(0, -1));
+  }
+  return fc.oneof(...places);
 }
 
 /** Requests for any of `routes`, each route equally likely. */

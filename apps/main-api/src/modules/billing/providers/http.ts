@@ -1,3 +1,4 @@
+import { toStorableText } from '@platform/http';
 import { ProviderRejectedError, ProviderUnavailableError } from './errors.js';
 
 export interface ProviderHttp {
@@ -102,7 +103,8 @@ function leafCodes(error: unknown, depth: number): string[] {
 function parseJson(text: string): unknown {
   if (text === '') return undefined;
   try {
-    return JSON.parse(text) as unknown;
+    // A provider's answer is recorded as it came, except text PostgreSQL cannot store (U+0000 -> U+FFFD).
+    return toStorableText(JSON.parse(text));
   } catch {
     return undefined;
   }

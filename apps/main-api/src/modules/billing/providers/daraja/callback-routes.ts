@@ -1,6 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { sendRouteNotFound, validationError } from '@platform/errors';
+import { toStorableText } from '@platform/http';
 import { Type } from '@sinclair/typebox';
 import type { SettlementContext } from '../../payments/settle.js';
 import { processStkCallback } from './callbacks.js';
@@ -34,7 +35,7 @@ export const mpesaCallbackRoutes: FastifyPluginAsyncTypebox<MpesaCallbackOptions
       // The URL holds the secret token: this route's log lines name its pattern, never the URL, and its
       // request lines (info level) stay out of the logs altogether.
       // Not rate limited: Safaricom sends bursts of callbacks from a few addresses.
-      config: { public: true, urlCarriesSecret: true, rateLimit: false },
+      config: { public: true, urlCarriesSecret: true, rateLimit: false, sentByProvider: true },
       logLevel: 'warn',
       schema: {
         tags: ['billing-webhooks'],
@@ -51,7 +52,8 @@ export const mpesaCallbackRoutes: FastifyPluginAsyncTypebox<MpesaCallbackOptions
         request.log.warn('Ignored an M-Pesa callback without the right token');
         return sendRouteNotFound(request, reply);
       }
-      const result = await processStkCallback(ctx, 'daraja', request.body, 'daraja_callback');
+      // Text PostgreSQL cannot store becomes U+FFFD: the result is recorded, never bounced (route config).
+      const result = await processStkCallback(ctx, 'daraja', toStorableText(request.body), 'daraja_callback');
       if (result === undefined) {
         throw validationError('body must be an M-Pesa Express callback ({Body: {stkCallback: {...}}})');
       }

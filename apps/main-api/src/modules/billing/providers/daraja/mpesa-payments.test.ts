@@ -134,6 +134,16 @@ describe('M-Pesa Express through Daraja', () => {
     expect(await t.db.select().from(paymentEvents).where(eq(paymentEvents.type, 'provider_event'))).toEqual([]);
   });
 
+  it('records a failure whose description carries text PostgreSQL cannot store, with U+FFFD in its place', async () => {
+    const { reference, checkoutRequestId } = await prompt();
+    daraja.answer(checkoutRequestId, 1032);
+    const body = daraja.callbackBody(checkoutRequestId) as { Body: { stkCallback: Record<string, unknown> } };
+    body.Body.stkCallback['ResultDesc'] = 'Request cancelled\u0000 by user\ud800';
+    const answer = await fetch(daraja.lastPrompt().callbackUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    expect(answer.status).toBe(200);
+    expect(await paymentByReference(t.db, reference)).toMatchObject({ status: 'cancelled', failureReason: 'Request cancelled\ufffd by user\ufffd' });
+  });
+
   it('keeps an authentic callback for an unknown prompt for support', async () => {
     const { checkoutRequestId } = await prompt();
     daraja.answer(checkoutRequestId, 0);

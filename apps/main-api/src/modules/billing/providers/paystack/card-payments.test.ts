@@ -103,6 +103,22 @@ describe('card checkout through Paystack', () => {
     expect(providerEvents).toHaveLength(1);
   });
 
+  it('settles an authentic event carrying text PostgreSQL cannot store, keeping it with U+FFFD in its place', async () => {
+    const { reference } = await startCheckout(1000);
+    paystack.completeCheckout(reference);
+    const event = JSON.parse(paystack.chargeSuccessEvent(reference)) as { data: Record<string, unknown> & { authorization: Record<string, unknown> } };
+    event.data['gateway_response'] = 'Approved\u0000';
+    event.data.authorization['bank'] = '\ud800Bank';
+    // JSON.stringify writes both as \u escapes, as Paystack's encoder would.
+    const delivered = await paystack.deliverWebhook(JSON.stringify(event));
+    expect(delivered).toEqual({ status: 200, body: '{"success":true}' });
+    expect((await paymentByReference(t.db, reference)).status).toBe('succeeded');
+    const [recorded] = await t.db.select().from(paymentEvents).where(eq(paymentEvents.type, 'provider_event'));
+    expect(JSON.stringify(recorded?.payload)).toContain('Approved\ufffd');
+    const [card] = await t.db.select().from(paymentMethods);
+    expect(card?.bank).toBe('\ufffdBank');
+  });
+
   it('ignores forged webhooks, answering them exactly like genuine ones', async () => {
     const { reference } = await startCheckout(1000);
     paystack.completeCheckout(reference);

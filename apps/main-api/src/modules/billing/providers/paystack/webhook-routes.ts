@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { SuccessOnly } from '@platform/http';
+import { SuccessOnly, toStorableText } from '@platform/http';
 import { ref } from '../../../../schema-ref.js';
 import type { SettlementContext } from '../../payments/settle.js';
 import { processPaystackEvent } from './events.js';
@@ -32,7 +32,7 @@ export const paystackWebhookRoutes: FastifyPluginAsyncTypebox<PaystackWebhookOpt
     PAYSTACK_WEBHOOK_PATH,
     {
       // Not rate limited: Paystack sends bursts from a few addresses, and every call is signed.
-      config: { public: true, rateLimit: false },
+      config: { public: true, rateLimit: false, sentByProvider: true },
       schema: {
         tags: ['billing-webhooks'],
         summary: 'Paystack webhook',
@@ -53,9 +53,10 @@ export const paystackWebhookRoutes: FastifyPluginAsyncTypebox<PaystackWebhookOpt
   );
 };
 
+/** The event as sent, with any text PostgreSQL cannot store (U+0000, lone surrogates) replaced by U+FFFD. */
 function parseJson(raw: Buffer): unknown {
   try {
-    return JSON.parse(raw.toString('utf8')) as unknown;
+    return toStorableText(JSON.parse(raw.toString('utf8')));
   } catch {
     return undefined;
   }

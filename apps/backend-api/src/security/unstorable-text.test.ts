@@ -1,0 +1,80 @@
+import { tableChecksums } from '@platform/db/testing';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { replaceOrganizations, type TestOrganization, useTestApp } from '../../test/app-fixtures.js';
+import { createdSessionId, createSessionRequest, fundWallet, truncateVerificationData } from '../../test/verification-fixtures.js';
+import { formTokenFor } from '../modules/verification/hosted-page/form-token.js';
+
+const SECRET = 'a-hosted-page-secret-of-at-least-32-characters';
+// What PostgreSQL cannot store as text: U+0000, and UTF-16 surrogates without their pair.
+const unstorable = ['a\u0000b', '\ud800', 'x\udfff'] as const;
+
+describe('text PostgreSQL cannot store', () => {
+  const suite = useTestApp({ env: { HOSTED_PAGE_SECRET: SECRET } });
+  let acme: TestOrganization;
+
+  beforeEach(async () => {
+    await truncateVerificationData(suite.db);
+    [acme] = await replaceOrganizations(suite.db, 'Acme');
+    await fundWallet(suite.db, acme.id, 'test', 1_000);
+  });
+
+  /** Sends the request and expects a 400 naming `path` that changed nothing. */
+  async function expectRefused(send: () => Promise<{ statusCode: number; json(): unknown }>, path: string, message: unknown = expect.stringContaining('U+0000')) {
+    const before = await tableChecksums(suite.db);
+    const response = await send();
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toMatchObject({ success: false, code: 'validation_error', details: expect.arrayContaining([{ path, message }]) });
+    expect(await tableChecksums(suite.db)).toEqual(before);
+  }
+
+  describe.each(unstorable)('%j', (text) => {
+    it.each(['externalEndUserId', 'appName', 'callbackUrl'])('in a session’s %s', async (field) => {
+      const body: Record<string, string> = { type: 'kyc', externalEndUserId: 'end-user-1', callbackUrl: 'https://acme.example.com/hook', [field]: `${field === 'callbackUrl' ? 'https://acme.example.com/' : ''}${text}` };
+      await expectRefused(() => createSessionRequest(suite.app, acme.testKey, body, crypto.randomUUID()), `/${field}`);
+    });
+
+    it('in a drive folder name sent as a JSON escape', async () => {
+      const escaped = JSON.stringify({ name: text });
+      await expectRefused(
+        () =>
+          suite.app.inject({
+            method: 'POST',
+            url: '/v1/drive/folders',
+            headers: { 'x-service-api-key': acme.testKey, 'content-type': 'application/json' },
+            payload: escaped,
+          }),
+        '/name',
+      );
+    });
+  });
+
+  // Query strings, paths and forms are percent-encoded UTF-8, which has no form for a lone surrogate (%ED%A0%80
+  // stays that text or becomes U+FFFD): U+0000 is what they can carry.
+  it('U+0000 in a session-list filter', async () => {
+    await expectRefused(
+      () => suite.app.inject({ method: 'GET', url: '/v1/verify/sessions?externalEndUserId=a%00b', headers: { 'x-service-api-key': acme.testKey } }),
+      'querystring/externalEndUserId',
+    );
+  });
+
+  it('U+0000 in the hosted page’s reject reason', async () => {
+    const id = await createdSessionId(suite.app, acme.testKey);
+    const form = (fields: Record<string, string>) =>
+      suite.app.inject({
+        method: 'POST',
+        url: `/session/${id}`,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: new URLSearchParams({ token: formTokenFor(SECRET, id), ...fields }).toString(),
+      });
+    expect((await form({ action: 'submit' })).statusCode).toBe(303);
+    await expectRefused(() => form({ action: 'reject', reason: 'blurry\u0000photo' }), '/reason');
+  });
+
+  it('U+0000 in a path parameter (a session id is a UUID, so its format already refuses it)', async () => {
+    await expectRefused(
+      () => suite.app.inject({ method: 'GET', url: '/v1/verify/sessions/a%00b', headers: { 'x-service-api-key': acme.testKey } }),
+      'params/id',
+      expect.any(String),
+    );
+  });
+});
