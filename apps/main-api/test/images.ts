@@ -50,7 +50,8 @@ export function tinyWebp(): Buffer {
   return Buffer.from('UklGRhoAAABXRUJQVlA4TA0AAAAvAAAAEAcQERGIiP4HAA==', 'base64');
 }
 
-export type FilePart = { field: string; filename: string; contentType: string; data: Buffer };
+/** A file part, or a text field when it has no `filename`. */
+export type FilePart = { field: string; filename: string; contentType: string; data: Buffer } | { field: string; filename?: undefined; data: Buffer };
 
 /** A multipart/form-data body and its content type, for app.inject. */
 export function multipart(parts: FilePart[]): { payload: Buffer; headers: { 'content-type': string } } {
@@ -59,8 +60,10 @@ export function multipart(parts: FilePart[]): { payload: Buffer; headers: { 'con
   for (const part of parts) {
     pieces.push(
       Buffer.from(
-        `--${boundary}\r\nContent-Disposition: form-data; name="${part.field}"; filename="${part.filename}"\r\n` +
-          `Content-Type: ${part.contentType}\r\n\r\n`,
+        part.filename === undefined
+          ? `--${boundary}\r\nContent-Disposition: form-data; name="${part.field}"\r\n\r\n`
+          : `--${boundary}\r\nContent-Disposition: form-data; name="${part.field}"; filename="${part.filename}"\r\n` +
+              `Content-Type: ${part.contentType}\r\n\r\n`,
       ),
       part.data,
       Buffer.from('\r\n'),

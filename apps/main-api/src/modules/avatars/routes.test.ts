@@ -115,10 +115,40 @@ describe('POST /v1/auth/avatar', () => {
     expect(await storedFiles()).toEqual(filesBefore);
   });
 
-  it('answers 400 when the file is in another field', async () => {
+  it('answers 400 naming the field when the file is in another field', async () => {
     const response = await upload(USER, [image(tinyPng(), { field: 'picture' })]);
     expect(response.statusCode).toBe(400);
-    expect(response.json()).toMatchObject({ code: 'validation_error', details: [{ path: '/file' }] });
+    expect(response.json()).toMatchObject({ code: 'validation_error', details: [{ path: '/picture', message: 'is not allowed' }] });
+    expect(await uploadsOf(USER)).toEqual([]);
+  });
+
+  it.each([
+    ['two files in "file"', [image(tinyPng()), image(tinyJpeg())]],
+    ['a file in "file" and one in "avatar"', [image(tinyPng()), image(tinyPng(), { field: 'avatar' })]],
+  ])('answers 413 for %s and stores nothing', async (_label, parts) => {
+    const filesBefore = await storedFiles();
+    const response = await upload(USER, parts);
+    expect(response.statusCode).toBe(413);
+    expect(response.json()).toMatchObject({ code: 'payload_too_large', error: expect.stringContaining('one image') });
+    expect(await uploadsOf(USER)).toEqual([]);
+    expect(await storedFiles()).toEqual(filesBefore);
+  });
+
+  it.each([
+    ['after the file', [image(tinyPng()), { field: 'caption', data: Buffer.from('me') }]],
+    ['before the file', [{ field: 'userId', data: Buffer.from('user_avatar_b') }, image(tinyPng())]],
+  ] as const)('answers 400 naming a text field %s, and stores nothing', async (_label, parts) => {
+    const response = await upload(USER, [...parts] as FilePart[]);
+    expect(response.statusCode).toBe(400);
+    const field = parts.find((part) => !('filename' in part))?.field;
+    expect(response.json()).toMatchObject({ code: 'validation_error', details: [{ path: `/${field}`, message: 'is not allowed' }] });
+    expect(await uploadsOf(USER)).toEqual([]);
+  });
+
+  it('answers 400 for the "file" field sent as text', async () => {
+    const response = await upload(USER, [{ field: 'file', data: Buffer.from('iVBORw0KGgo=') }]);
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toMatchObject({ code: 'validation_error', details: [{ path: '/file', message: 'must be a file' }] });
   });
 
   it('answers 400 for an empty file', async () => {

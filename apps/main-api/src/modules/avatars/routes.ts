@@ -24,8 +24,8 @@ const FILE_FIELDS = new Set(['file', 'avatar']);
 
 export const avatarRoutes: FastifyPluginAsyncTypebox<AvatarRoutesOptions> = async (app, { db, storage, maxBytes }) => {
   const tags = ['avatars'];
-  // Multipart is only needed here, so it stays inside this plugin. Text fields are not used, only tolerated.
-  await app.register(multipart, { limits: { fileSize: maxBytes, files: 1, fields: 10, fieldSize: 1024, parts: 11 } });
+  // Multipart is only needed here, so it stays inside this plugin. One file part and nothing else is accepted.
+  await app.register(multipart, { limits: { fileSize: maxBytes, files: 2, fields: 1, fieldSize: 1024, parts: 3 } });
 
   app.post(
     '/v1/auth/avatar',
@@ -91,19 +91,35 @@ export const avatarRoutes: FastifyPluginAsyncTypebox<AvatarRoutesOptions> = asyn
   }
 };
 
+/**
+ * The bytes of the one image the request carries. Every part is read, so nothing is silently dropped: a second
+ * file is a 413 (one file per upload, like the size limit), and a field under any other name, file or text, a
+ * 400 naming it.
+ */
 async function readImageField(request: FastifyRequest, maxBytes: number): Promise<Buffer> {
-  let bytes: Buffer;
+  let bytes: Buffer | undefined;
   try {
-    const part = await request.file();
-    if (part === undefined || !FILE_FIELDS.has(part.fieldname)) {
-      part?.file.resume();
-      throw validationError('Send the image in a multipart file field named "file"', [
-        { path: '/file', message: 'is required' },
-      ]);
+    for await (const part of request.parts()) {
+      if (!FILE_FIELDS.has(part.fieldname)) {
+        if (part.type === 'file') part.file.resume();
+        throw validationError(`Unexpected multipart field "${part.fieldname.slice(0, 100)}": send the image in a field named "file"`, [
+          { path: `/${part.fieldname.slice(0, 100)}`, message: 'is not allowed' },
+        ]);
+      }
+      if (part.type !== 'file') {
+        throw validationError(`The field "${part.fieldname}" must be a file`, [{ path: `/${part.fieldname}`, message: 'must be a file' }]);
+      }
+      if (bytes !== undefined) {
+        part.file.resume();
+        throw new AppError('payload_too_large', 'Send one image per upload: the request has more than one file');
+      }
+      bytes = await part.toBuffer();
     }
-    bytes = await part.toBuffer();
   } catch (error) {
     throw asUploadError(error, maxBytes);
+  }
+  if (bytes === undefined) {
+    throw validationError('Send the image in a multipart file field named "file"', [{ path: '/file', message: 'is required' }]);
   }
   if (bytes.length === 0) throw validationError('The avatar file is empty', [{ path: '/file', message: 'is empty' }]);
   return bytes;
