@@ -1,4 +1,5 @@
 import { DEMO_WALLET_CREDIT_KES, type LocalCredentials } from './credentials.js';
+import { allowsPrivateTargets, privateTargetsSetting } from './service-env.js';
 
 export function printBanner(c: LocalCredentials, credentialsFile: string, mode: 'embedded' | 'separate'): void {
   const lines = [
@@ -21,6 +22,10 @@ export function printBanner(c: LocalCredentials, credentialsFile: string, mode: 
     `                     test ${c.webhookSecrets.test}`,
     '',
     `Credentials file: ${credentialsFile}`,
+    '',
+    allowsPrivateTargets()
+      ? `Callbacks may go to this machine and other private addresses (WEBHOOK_ALLOW_PRIVATE_TARGETS=${privateTargetsSetting()}; set it to false to refuse them, as production does).`
+      : `Callbacks go only to public https addresses, as in production (WEBHOOK_ALLOW_PRIVATE_TARGETS=${privateTargetsSetting()}).`,
     '',
     'Try it:',
     `  curl -H "Authorization: Bearer $(node -p "require('${credentialsFile}').token")" ${c.mainUrl}/v1/accounts/me`,

@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
+import { loadConfig } from '@platform/http';
+import { Type } from '@sinclair/typebox';
 
 /** How both services are configured for a local run; the same variables production sets. */
 export interface LocalSettings {
@@ -17,6 +19,20 @@ export interface LocalSettings {
   redisUrl?: string;
 }
 
+/**
+ * WEBHOOK_ALLOW_PRIVATE_TARGETS for both services: the caller's value when one is set (`false` to try the SSRF
+ * guard locally), else true, so that callbacks can reach a receiver on this machine (http://localhost:...).
+ */
+export function privateTargetsSetting(env: NodeJS.ProcessEnv = process.env): string {
+  return env.WEBHOOK_ALLOW_PRIVATE_TARGETS?.trim() || 'true';
+}
+
+/** Whether the setting in force lets callbacks reach private and loopback addresses, read as the services read it. */
+export function allowsPrivateTargets(env: NodeJS.ProcessEnv = process.env): boolean {
+  const schema = Type.Object({ WEBHOOK_ALLOW_PRIVATE_TARGETS: Type.Boolean() });
+  return loadConfig(schema, { WEBHOOK_ALLOW_PRIVATE_TARGETS: privateTargetsSetting(env) }).WEBHOOK_ALLOW_PRIVATE_TARGETS;
+}
+
 export function mainApiEnv(s: LocalSettings): NodeJS.ProcessEnv {
   return {
     ...process.env,
@@ -31,8 +47,8 @@ export function mainApiEnv(s: LocalSettings): NodeJS.ProcessEnv {
     AUTH_AUDIENCE: s.audience,
     AVATAR_STORAGE: 'local',
     AVATAR_LOCAL_DIR: path.join(s.dataDir, 'avatars'),
-    // Callbacks and default callback URLs may point at this machine (http://localhost:...).
-    WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+    // Callbacks and default callback URLs may point at this machine (http://localhost:...), unless the caller says no.
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: privateTargetsSetting(),
     // main-api on DATABASE_URL refuses to start without these; one local process needs no shared secret.
     PUBLIC_URL: process.env.MAIN_PUBLIC_URL || `http://localhost:${s.mainPort}`,
     SANDBOX_CHECKOUT_SECRET: process.env.SANDBOX_CHECKOUT_SECRET || randomBytes(32).toString('base64url'),
@@ -48,7 +64,7 @@ export function backendApiEnv(s: LocalSettings): NodeJS.ProcessEnv {
     DATABASE_URL: s.databaseUrl ?? '',
     REDIS_URL: s.redisUrl ?? '',
     // The delivery worker runs here (WEBHOOK_DELIVERY_ENABLED defaults to true) and may call back to loopback.
-    WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: privateTargetsSetting(),
     // The demo organization plays the platform: its live kyc sessions of user_demo set the demo user's kycStatus,
     // and on this machine live sessions can be finished with the hosted page's sandbox controls too.
     PLATFORM_ORGANIZATION_ID: process.env.PLATFORM_ORGANIZATION_ID || s.platformOrganizationId,

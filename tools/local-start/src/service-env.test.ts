@@ -1,0 +1,64 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { printBanner } from './banner.js';
+import type { LocalCredentials } from './credentials.js';
+import { allowsPrivateTargets, backendApiEnv, type LocalSettings, mainApiEnv } from './service-env.js';
+
+const settings: LocalSettings = {
+  host: '127.0.0.1',
+  mainPort: '0',
+  backendPort: '0',
+  logLevel: 'warn',
+  jwtSecret: 'x'.repeat(32),
+  issuer: 'local',
+  audience: 'local',
+  dataDir: '/tmp/local-start-test',
+  platformOrganizationId: '00000000-0000-4000-8000-000000000000',
+};
+
+const credentials = {
+  mainUrl: 'http://localhost:1',
+  backendUrl: 'http://localhost:2',
+  userId: 'user_demo',
+  token: 't',
+  organizationId: 'o',
+  otherUserId: 'u',
+  otherToken: 't2',
+  otherOrganizationId: 'o2',
+  liveApiKey: 'sk_live_x',
+  testApiKey: 'sk_test_x',
+  webhookSecrets: { live: 'whsec_a', test: 'whsec_b' },
+} as LocalCredentials;
+
+afterEach(() => {
+  vi.unstubAllEnvs();
+  vi.restoreAllMocks();
+});
+
+function bannerText(): string {
+  const log = vi.spyOn(console, 'log').mockImplementation(() => {});
+  printBanner(credentials, '/tmp/credentials.json', 'embedded');
+  return log.mock.calls.map((call) => call.join(' ')).join('\n');
+}
+
+describe('callbacks to private addresses on the local start', () => {
+  it('are allowed by default, and the banner says how to refuse them', () => {
+    vi.stubEnv('WEBHOOK_ALLOW_PRIVATE_TARGETS', undefined);
+    expect(mainApiEnv(settings).WEBHOOK_ALLOW_PRIVATE_TARGETS).toBe('true');
+    expect(backendApiEnv(settings).WEBHOOK_ALLOW_PRIVATE_TARGETS).toBe('true');
+    expect(allowsPrivateTargets()).toBe(true);
+    expect(bannerText()).toContain('Callbacks may go to this machine and other private addresses (WEBHOOK_ALLOW_PRIVATE_TARGETS=true;');
+  });
+
+  it.each(['false', '0', 'no', 'FALSE'])('are refused when the caller sets WEBHOOK_ALLOW_PRIVATE_TARGETS=%s, and the banner says so', (value) => {
+    vi.stubEnv('WEBHOOK_ALLOW_PRIVATE_TARGETS', value);
+    expect(mainApiEnv(settings).WEBHOOK_ALLOW_PRIVATE_TARGETS).toBe(value);
+    expect(backendApiEnv(settings).WEBHOOK_ALLOW_PRIVATE_TARGETS).toBe(value);
+    expect(allowsPrivateTargets()).toBe(false);
+    expect(bannerText()).toContain(`Callbacks go only to public https addresses, as in production (WEBHOOK_ALLOW_PRIVATE_TARGETS=${value}).`);
+  });
+
+  it('treats an empty value as unset', () => {
+    vi.stubEnv('WEBHOOK_ALLOW_PRIVATE_TARGETS', '');
+    expect(mainApiEnv(settings).WEBHOOK_ALLOW_PRIVATE_TARGETS).toBe('true');
+  });
+});
