@@ -8,6 +8,7 @@ import Fastify, {
   type RawServerDefault,
 } from 'fastify';
 import fp from 'fastify-plugin';
+import { answerClientError } from './client-error.js';
 import { registerHealthRoutes, type ReadinessCheck } from './health.js';
 import { createMetrics, recordRequestMetrics, registerMetricsRoute } from './metrics.js';
 import { registerOpenApi, type SecurityScheme, type ServiceInfo } from './openapi.js';
@@ -16,6 +17,7 @@ import { SingleLineRequestLog } from './request-log.js';
 import { recordRouteInventory } from './route-inventory.js';
 import { type HelmetOptions, registerSecurityHeaders } from './security-headers.js';
 import { shareRouteSchemas } from './shared-schemas.js';
+import { defaultUnreadBodyDrain, drainUnreadBodies, type UnreadBodyDrain } from './unread-body.js';
 import { createValidatorFactory } from './validator-compiler.js';
 import type {} from './route-config.js';
 
@@ -33,6 +35,12 @@ export type CreateServerOptions = {
   logger?: FastifyServerOptions['logger'] | FastifyBaseLogger;
   /** Largest accepted request body in bytes (default 1 MiB). */
   bodyLimit?: number;
+  /**
+   * How much of a body answered before it was read (413 over bodyLimit, 401...) is still read and discarded so
+   * the client, still sending, can read the answer (default 64 MiB within 30 s); past that the connection is
+   * destroyed.
+   */
+  unreadBodyDrain?: Partial<UnreadBodyDrain>;
   trustProxy?: boolean;
   /** OpenAPI security schemes, by name (components.securitySchemes). */
   security?: Record<string, SecurityScheme>;
@@ -105,6 +113,8 @@ export function createServer(options: CreateServerOptions): AppServer {
       reply.header(requestIdHeader, request.id);
       sendErrorEnvelope(error, request, reply);
     },
+    // What Node's parser refuses before there is a request (431, malformed HTTP) also gets the envelope.
+    clientErrorHandler: answerClientError,
   };
   const logging: FastifyServerOptions = isLoggerInstance(options.logger)
     ? { loggerInstance: options.logger }
@@ -123,6 +133,7 @@ export function createServer(options: CreateServerOptions): AppServer {
   app.addHook('onRoute', shareRouteSchemas);
   recordRouteInventory(app);
   acceptEmptyJsonBodies(app);
+  drainUnreadBodies(app, { ...defaultUnreadBodyDrain, ...options.unreadBodyDrain });
   app.addHook('onRequest', (request, reply, done) => {
     reply.header(requestIdHeader, request.id);
     done();
