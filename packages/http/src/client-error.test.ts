@@ -128,6 +128,14 @@ describe('answerClientError, like Node', () => {
     expect(String(socket.write.mock.calls[0]?.[0])).toMatch(/^HTTP\/1\.1 408 Request Timeout\r\nconnection: close\r\nx-request-id: \S+\r\n\r\n$/);
   });
 
+  it("answers chunk extensions over Node's limit with 413 payload_too_large, as Node answers 413", () => {
+    const socket = fakeSocket();
+    answer(parserError('HPE_CHUNK_EXTENSIONS_OVERFLOW'), socket);
+    const written = String(socket.write.mock.calls[0]?.[0]);
+    expect(written).toMatch(/^HTTP\/1\.1 413 Payload Too Large\r\n/);
+    expect(written).toContain('"code":"payload_too_large"');
+  });
+
   it('never logs the raw packet or the parser message', () => {
     const lines = answer(parserError('HPE_INVALID_HEADER_TOKEN'), fakeSocket());
     expect(lines).toHaveLength(1);
