@@ -80,6 +80,21 @@ describe('requests refused by the HTTP parser', () => {
     if (!reachesFastify) expect(lines).toHaveLength(1);
   });
 
+  it('answers an HTTP/1.1 request without a Host header with 400 bad_request in the envelope', async () => {
+    const { baseUrl } = await listening();
+    const answer = await sendRawRequest(baseUrl, 'GET /healthz HTTP/1.1\r\nconnection: close\r\n\r\n');
+    expect(answer.statusLine).toBe('HTTP/1.1 400 Bad Request');
+    expect(answer.headers['x-request-id']).toMatch(uuid);
+    expect(JSON.parse(answer.body)).toEqual({
+      success: false,
+      error: 'HTTP/1.1 requests need a Host header',
+      code: 'bad_request',
+      requestId: answer.headers['x-request-id'],
+    });
+    // HTTP/1.0 has no such rule.
+    expect((await sendRawRequest(baseUrl, 'GET /healthz HTTP/1.0\r\n\r\n')).statusLine).toBe('HTTP/1.1 200 OK');
+  });
+
   it('still serves a well-formed request on a fresh connection afterwards', async () => {
     const { baseUrl } = await listening();
     await sendRawRequest(baseUrl, `GET /healthz HTTP/1.1\r\nhost: test\r\nx-note: ${MARKER}\x01\r\n\r\n`);

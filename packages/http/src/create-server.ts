@@ -4,12 +4,14 @@ import { errorEnvelope, sendErrorEnvelope } from '@platform/errors';
 import Fastify, {
   type FastifyBaseLogger,
   type FastifyInstance,
+  type FastifyHttpOptions,
   type FastifyServerOptions,
   type RawServerDefault,
 } from 'fastify';
 import fp from 'fastify-plugin';
 import { answerClientError } from './client-error.js';
 import { registerHealthRoutes, type ReadinessCheck } from './health.js';
+import { requireHostHeader } from './host-header.js';
 import { createMetrics, recordRequestMetrics, registerMetricsRoute } from './metrics.js';
 import { registerOpenApi, type SecurityScheme, type ServiceInfo } from './openapi.js';
 import { requestIdFrom, requestIdHeader } from './request-id.js';
@@ -98,7 +100,7 @@ function acceptEmptyJsonBodies(app: AppServer): void {
  * Register routes inside plugins (`app.register(routes)`) so they are documented.
  */
 export function createServer(options: CreateServerOptions): AppServer {
-  const serverOptions: FastifyServerOptions = {
+  const serverOptions: FastifyHttpOptions<RawServerDefault> = {
     bodyLimit: options.bodyLimit ?? defaultBodyLimit,
     trustProxy: options.trustProxy ?? false,
     requestIdHeader: false,
@@ -115,6 +117,8 @@ export function createServer(options: CreateServerOptions): AppServer {
     },
     // What Node's parser refuses before there is a request (431, malformed HTTP) also gets the envelope.
     clientErrorHandler: answerClientError,
+    // Checked by requireHostHeader instead, which answers with the envelope.
+    http: { requireHostHeader: false },
   };
   const logging: FastifyServerOptions = isLoggerInstance(options.logger)
     ? { loggerInstance: options.logger }
@@ -138,6 +142,7 @@ export function createServer(options: CreateServerOptions): AppServer {
     reply.header(requestIdHeader, request.id);
     done();
   });
+  requireHostHeader(app);
   const metrics = createMetrics();
   app.decorate('metrics', metrics);
   recordRequestMetrics(app, metrics);
