@@ -1,5 +1,6 @@
 import { createApiKey, type Database, type DatabaseHandle, organizations } from '@platform/db';
 import { createTestDatabase, type CreateTestDatabaseOptions } from '@platform/db/testing';
+import type { FastifyBaseLogger } from 'fastify';
 import { afterAll, beforeAll } from 'vitest';
 import { buildApp, type BackendApp } from '../src/app.js';
 import { loadBackendApiConfig } from '../src/config.js';
@@ -52,15 +53,15 @@ export function testClock(start = TEST_START) {
 export type TestClock = ReturnType<typeof testClock>;
 
 /**
- * backend-api on `database`, ready, with silent logs, no purge, expiry or webhook delivery timer and a rate
+ * backend-api on `database`, ready, with silent logs (or `logger`), no purge, expiry or webhook delivery timer and a rate
  * limit no suite reaches (suites share one key across many requests) unless `env` says otherwise.
  */
 export async function buildTestApp(
   database: DatabaseHandle,
-  { now, env = {} }: { now?: () => Date; env?: NodeJS.ProcessEnv } = {},
+  { now, env = {}, logger }: { now?: () => Date; env?: NodeJS.ProcessEnv; logger?: FastifyBaseLogger } = {},
 ): Promise<BackendApp> {
   const app = buildApp(
-    { database, ...(now === undefined ? {} : { now }) },
+    { database, ...(now === undefined ? {} : { now }), ...(logger === undefined ? {} : { logger }) },
     loadBackendApiConfig({
       LOG_LEVEL: 'silent',
       IDEMPOTENCY_PURGE_INTERVAL_MS: '0',

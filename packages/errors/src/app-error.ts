@@ -16,6 +16,7 @@ export type ErrorCode =
   | 'invalid_json'
   | 'unsupported_media_type'
   | 'payload_too_large'
+  | 'request_header_fields_too_large'
   | 'rate_limited'
   | 'provider_unavailable'
   | 'service_unavailable'
@@ -39,6 +40,7 @@ export const statusCodeOf: Readonly<Record<ErrorCode, number>> = Object.freeze({
   invalid_json: 400,
   unsupported_media_type: 415,
   payload_too_large: 413,
+  request_header_fields_too_large: 431,
   rate_limited: 429,
   provider_unavailable: 503,
   service_unavailable: 503,

@@ -18,6 +18,8 @@ export type ClassifiedError = {
 export type ErrorRequestContext = {
   contentType?: string | undefined;
   bodyLimit?: number | undefined;
+  /** The client's connection closed before the request arrived whole (`IncomingMessage.readableAborted`). */
+  requestAborted?: boolean | undefined;
 };
 
 type ErrorLike = {
@@ -159,6 +161,11 @@ export function classifyError(thrown: unknown, context: ErrorRequestContext = {}
   if (typeof error.code === 'string') {
     const framework = classifyFrameworkError(error.code, context);
     if (framework !== undefined) return framework;
+  }
+
+  // Node fails a request whose client went away mid-body with ECONNRESET: the client's doing, not an outage.
+  if (context.requestAborted === true && error.code === 'ECONNRESET') {
+    return clientError(400, 'bad_request', 'The connection closed before the request was complete');
   }
 
   if (isBackingServiceOutage(error)) {

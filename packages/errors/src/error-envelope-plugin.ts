@@ -28,6 +28,7 @@ export function sendErrorEnvelope(error: unknown, request: FastifyRequest, reply
   const classified = classifyError(error, {
     contentType: request.headers['content-type'],
     bodyLimit: bodyLimitOf(request),
+    requestAborted: request.raw.readableAborted,
   });
   if (classified.serverFault) {
     request.log.error({ err: error, code: classified.code }, 'request failed with a server error');

@@ -4,11 +4,14 @@ import { errorEnvelope, sendErrorEnvelope } from '@platform/errors';
 import Fastify, {
   type FastifyBaseLogger,
   type FastifyInstance,
+  type FastifyHttpOptions,
   type FastifyServerOptions,
   type RawServerDefault,
 } from 'fastify';
 import fp from 'fastify-plugin';
+import { answerClientError } from './client-error.js';
 import { registerHealthRoutes, type ReadinessCheck } from './health.js';
+import { requireHostHeader } from './host-header.js';
 import { createMetrics, recordRequestMetrics, registerMetricsRoute } from './metrics.js';
 import { registerOpenApi, type SecurityScheme, type ServiceInfo } from './openapi.js';
 import { requestIdFrom, requestIdHeader } from './request-id.js';
@@ -17,6 +20,7 @@ import { recordRouteInventory } from './route-inventory.js';
 import { type HelmetOptions, registerSecurityHeaders } from './security-headers.js';
 import { shareRouteSchemas } from './shared-schemas.js';
 import { refuseUnstorableText } from './storable-text.js';
+import { defaultUnreadBodyDrain, drainUnreadBodies, type UnreadBodyDrain } from './unread-body.js';
 import { createValidatorFactory } from './validator-compiler.js';
 import type {} from './route-config.js';
 
@@ -34,6 +38,12 @@ export type CreateServerOptions = {
   logger?: FastifyServerOptions['logger'] | FastifyBaseLogger;
   /** Largest accepted request body in bytes (default 1 MiB). */
   bodyLimit?: number;
+  /**
+   * How much of a body answered before it was read (413 over bodyLimit, 401...) is still read and discarded so
+   * the client, still sending, can read the answer (default 64 MiB within 30 s); past that the connection is
+   * destroyed.
+   */
+  unreadBodyDrain?: Partial<UnreadBodyDrain>;
   trustProxy?: boolean;
   /** OpenAPI security schemes, by name (components.securitySchemes). */
   security?: Record<string, SecurityScheme>;
@@ -91,7 +101,7 @@ function acceptEmptyJsonBodies(app: AppServer): void {
  * Register routes inside plugins (`app.register(routes)`) so they are documented.
  */
 export function createServer(options: CreateServerOptions): AppServer {
-  const serverOptions: FastifyServerOptions = {
+  const serverOptions: FastifyHttpOptions<RawServerDefault> = {
     bodyLimit: options.bodyLimit ?? defaultBodyLimit,
     trustProxy: options.trustProxy ?? false,
     requestIdHeader: false,
@@ -106,6 +116,10 @@ export function createServer(options: CreateServerOptions): AppServer {
       reply.header(requestIdHeader, request.id);
       sendErrorEnvelope(error, request, reply);
     },
+    // What Node's parser refuses before there is a request (431, malformed HTTP) also gets the envelope.
+    clientErrorHandler: answerClientError,
+    // Checked by requireHostHeader instead, which answers with the envelope.
+    http: { requireHostHeader: false },
   };
   const logging: FastifyServerOptions = isLoggerInstance(options.logger)
     ? { loggerInstance: options.logger }
@@ -124,10 +138,12 @@ export function createServer(options: CreateServerOptions): AppServer {
   app.addHook('onRoute', shareRouteSchemas);
   recordRouteInventory(app);
   acceptEmptyJsonBodies(app);
+  drainUnreadBodies(app, { ...defaultUnreadBodyDrain, ...options.unreadBodyDrain });
   app.addHook('onRequest', (request, reply, done) => {
     reply.header(requestIdHeader, request.id);
     done();
   });
+  requireHostHeader(app);
   // Text PostgreSQL cannot store (U+0000, lone surrogates) is refused before any handler sees it.
   app.addHook('preHandler', refuseUnstorableText);
   const metrics = createMetrics();

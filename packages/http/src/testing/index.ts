@@ -14,3 +14,15 @@ export { type FuzzRequest, type FuzzRequestOptions, requestsFor, requestsForRout
 export { routesUnderTest, type RouteUnderTest } from './routes.js';
 export { fuzzRunSettings } from './run-settings.js';
 export { type JsonSchema, type SchemaLookup, valuesOf } from './schema-values.js';
+export {
+  baseUrlOf,
+  capturingLogger,
+  jsonOfSize,
+  parseRawAnswer,
+  sendRawRequest,
+  type RawAnswer,
+  type UploadAnswer,
+  uploadStreamWithFetch,
+  uploadWithFetch,
+  uploadWithHttpRequest,
+} from './transport.js';

@@ -114,6 +114,9 @@ async function readImageField(request: FastifyRequest, maxBytes: number): Promis
         throw new AppError('payload_too_large', 'Send one image per upload: the request has more than one file');
       }
       bytes = await part.toBuffer();
+      // toBuffer() does not always throw when the file was cut at the limit (it depends on how the bytes
+      // arrived), and a cut image can still look like one.
+      if (part.file.truncated) throw new AppError('payload_too_large', `The avatar must be at most ${maxBytes} bytes`);
     }
   } catch (error) {
     throw asUploadError(error, maxBytes);
