@@ -118,6 +118,8 @@ async function list(db: Database, organizationId: string): Promise<CommandResult
         row.name,
         `${row.rateLimitPerMinute ?? 'default'} per minute`,
         `created ${row.createdAt.toISOString()}`,
+        // Recorded at most once a minute, after the request (plugins/api-key-usage.ts).
+        `last used ${row.lastUsedAt?.toISOString() ?? 'never'}`,
       ].join('  '),
     ),
   };
