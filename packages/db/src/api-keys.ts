@@ -114,7 +114,7 @@ export async function revokeApiKey(
 /**
  * The active key a secret belongs to, or null when the secret is unknown, revoked, or its prefix names
  * another environment than the stored key. This runs on every authenticated request: one indexed lookup,
- * no writes (see touchApiKey).
+ * no writes (backend-api records lastUsedAt after the answer, at most once a minute: touchApiKeys).
  */
 export async function findActiveApiKey(db: DatabaseExecutor, secret: string): Promise<ActiveApiKey | null> {
   const claimedEnvironment = apiKeyEnvironmentOf(secret);
