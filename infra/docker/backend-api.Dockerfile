@@ -1,7 +1,8 @@
 # syntax=docker/dockerfile:1
 # The backend-api image (API-key service). Build from the repository root:
 #   docker build -f infra/docker/backend-api.Dockerfile -t platform/backend-api:<version> .
-# Operator commands run in the same image: node dist/cli/api-keys.js ..., node dist/cli/wallets.js ...
+# Operator commands run in the same image: node dist/cli/api-keys.js ..., node dist/cli/wallets.js ...,
+# node dist/cli/organizations.js ...
 
 # Pin a digest in your registry mirror for fully reproducible builds: node:20-bookworm-slim@sha256:...
 ARG NODE_IMAGE=node:20-bookworm-slim

@@ -21,6 +21,8 @@ export interface BackendApiDeps {
   logger?: FastifyBaseLogger;
   /** The service's clock; defaults to the system time. Tests move it instead of sleeping. */
   now?: () => Date;
+  /** Stores that API keys were used; defaults to touchApiKeys on the database. Tests count or hold the writes. */
+  recordApiKeyUses?: (ids: string[], now: Date, intervalMs: number) => Promise<unknown>;
 }
 
 export const SERVICE_VERSION = '0.1.0';
@@ -48,7 +50,12 @@ export function buildApp(deps: BackendApiDeps, config: BackendApiConfig) {
     ...(redis === undefined ? {} : { optionalChecks: { redis: async () => void (await redis.ping()) } }),
   });
 
-  app.register(apiKeyAuthentication, { db: deps.database.db });
+  const now = deps.now ?? (() => new Date());
+  app.register(apiKeyAuthentication, {
+    db: deps.database.db,
+    now,
+    ...(deps.recordApiKeyUses === undefined ? {} : { recordUses: deps.recordApiKeyUses }),
+  });
   app.register(rateLimiting, {
     defaultPerMinute: config.RATE_LIMIT_PER_MINUTE,
     namespace: 'backend-api:rate-limit',
@@ -60,7 +67,6 @@ export function buildApp(deps: BackendApiDeps, config: BackendApiConfig) {
     metrics: app.metrics,
     ...(redis === undefined ? {} : { redis }),
   });
-  const now = deps.now ?? (() => new Date());
   app.register(idempotentRequests, {
     db: deps.database.db,
     now,

@@ -109,7 +109,7 @@ export function buildApp(deps: MainApiDeps, config: MainApiConfig) {
   app.register(accountRoutes, { db, now });
   app.register(notificationRoutes, { db, now });
   app.register(avatarRoutes, { db, storage: deps.storage, maxBytes: config.avatars.maxBytes });
-  app.register(apiKeyRoutes, { db, now });
+  app.register(apiKeyRoutes, { db, now, rateLimitMaxPerMinute: config.apiKeys.rateLimitMaxPerMinute });
   app.register(billingRoutes, {
     db,
     now,

@@ -31,6 +31,7 @@ describe('loadMainApiConfig', () => {
       avatars: { storage: { kind: 'local', directory: path.resolve('/srv/app/.data/avatars') }, maxBytes: 5 * 1024 * 1024 },
       bodyLimitBytes: 1024 * 1024,
       rateLimitPerMinute: 300,
+      apiKeys: { rateLimitMaxPerMinute: 600 },
       trustProxy: false,
       migrateOnStart: false,
       databasePoolSize: 10,
@@ -56,6 +57,7 @@ describe('loadMainApiConfig', () => {
         AVATAR_MAX_BYTES: '1000',
         BODY_LIMIT_BYTES: '2000',
         RATE_LIMIT_PER_MINUTE: '60',
+        API_KEY_RATE_LIMIT_MAX_PER_MINUTE: '5000',
         TRUST_PROXY: 'true',
         METRICS_TOKEN: 'metrics-token-0123456789',
         MIGRATE_ON_START: 'true',
@@ -77,6 +79,7 @@ describe('loadMainApiConfig', () => {
       avatars: { storage: { kind: 'local', directory: path.resolve('/srv/app/uploads') }, maxBytes: 1000 },
       bodyLimitBytes: 2000,
       rateLimitPerMinute: 60,
+      apiKeys: { rateLimitMaxPerMinute: 5000 },
       trustProxy: true,
       metricsToken: 'metrics-token-0123456789',
       migrateOnStart: true,
@@ -179,6 +182,9 @@ describe('loadMainApiConfig', () => {
     ['a pool larger than PostgreSQL allows', { DATABASE_POOL_SIZE: '101' }, /DATABASE_POOL_SIZE must be an integer between 1 and 100/],
     ['a fractional pool', { DATABASE_POOL_SIZE: '2.5' }, /DATABASE_POOL_SIZE must be an integer/],
     ['a negative purge interval', { IDEMPOTENCY_PURGE_INTERVAL_MS: '-1' }, /IDEMPOTENCY_PURGE_INTERVAL_MS must be an integer >= 0/],
+    ['a zero key rate limit maximum', { API_KEY_RATE_LIMIT_MAX_PER_MINUTE: '0' }, /API_KEY_RATE_LIMIT_MAX_PER_MINUTE must be an integer between 1 and 100000/],
+    ['a key rate limit maximum above the absolute bound', { API_KEY_RATE_LIMIT_MAX_PER_MINUTE: '100001' }, /API_KEY_RATE_LIMIT_MAX_PER_MINUTE must be an integer between 1 and 100000/],
+    ['a key rate limit maximum in words', { API_KEY_RATE_LIMIT_MAX_PER_MINUTE: 'lots' }, /API_KEY_RATE_LIMIT_MAX_PER_MINUTE must be an integer/],
   ])('refuses %s with a message naming the variable', (_label, overrides, message) => {
     expect(configError({ ...required, ...overrides }).message).toMatch(message);
   });

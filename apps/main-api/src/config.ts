@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { ConfigError, type ConfigProblem, loadConfig } from '@platform/http';
 import { type Static, Type } from '@sinclair/typebox';
+import { API_KEY_RATE_LIMIT_MAX } from './modules/api-keys/schemas.js';
 import { type PaymentsConfig, paymentsConfigFrom, PaymentsEnvSchema } from './modules/billing/config.js';
 
 const MEBIBYTE = 1024 * 1024;
@@ -50,6 +51,11 @@ export const MainApiEnvSchema = Type.Object({
   AVATAR_MAX_BYTES: Type.Integer({ minimum: 1, default: 5 * MEBIBYTE }),
   BODY_LIMIT_BYTES: Type.Integer({ minimum: 1, default: MEBIBYTE }),
   RATE_LIMIT_PER_MINUTE: Type.Integer({ minimum: 1, default: 300 }),
+  /**
+   * The highest rateLimitPerMinute a member may give an API key, for organizations without a maximum of their
+   * own (organizations.max_key_rate_limit_per_minute, set with backend-api's organizations command).
+   */
+  API_KEY_RATE_LIMIT_MAX_PER_MINUTE: Type.Integer({ minimum: 1, maximum: API_KEY_RATE_LIMIT_MAX, default: 600 }),
   TRUST_PROXY: Type.Boolean({ default: false }),
   METRICS_TOKEN: Type.Optional(Type.String({ minLength: 16 })),
   MIGRATE_ON_START: Type.Boolean({ default: false }),
@@ -96,6 +102,8 @@ export interface MainApiConfig {
   avatars: { storage: AvatarStorageConfig; maxBytes: number };
   bodyLimitBytes: number;
   rateLimitPerMinute: number;
+  /** API key management: the per-key rate limit a member may choose unless the organization has its own maximum. */
+  apiKeys: { rateLimitMaxPerMinute: number };
   /** Take the client address from X-Forwarded-For (behind a load balancer). */
   trustProxy: boolean;
   /** When set, GET /metrics requires `Authorization: Bearer <metricsToken>`. */
@@ -149,6 +157,7 @@ export function loadMainApiConfig(env: NodeJS.ProcessEnv = process.env, cwd = pr
     avatars: { storage, maxBytes: values.AVATAR_MAX_BYTES },
     bodyLimitBytes: values.BODY_LIMIT_BYTES,
     rateLimitPerMinute: values.RATE_LIMIT_PER_MINUTE,
+    apiKeys: { rateLimitMaxPerMinute: values.API_KEY_RATE_LIMIT_MAX_PER_MINUTE },
     trustProxy: values.TRUST_PROXY,
     ...(values.METRICS_TOKEN === undefined ? {} : { metricsToken: values.METRICS_TOKEN }),
     migrateOnStart: values.MIGRATE_ON_START,

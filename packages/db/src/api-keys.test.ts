@@ -8,6 +8,7 @@ import {
   hashApiKeySecret,
   revokeApiKey,
   touchApiKey,
+  touchApiKeys,
 } from './api-keys.js';
 import type { DatabaseHandle } from './client.js';
 import { apiKeys, organizations, users } from './schema/index.js';
@@ -142,5 +143,25 @@ describe('API keys in the database', () => {
     const later = new Date(start.getTime() + 61_000);
     expect(await touchApiKey(handle.db, created.id, { now: later })).toBe(true);
     expect(await lastUsedAt()).toEqual(later);
+  });
+
+  it('records the use of many keys in one statement, each at most once per interval', async () => {
+    const [first, second, third] = await Promise.all(
+      [1, 2, 3].map(() => createApiKey(handle.db, { organizationId: ORG_B, environment: 'test' })),
+    );
+    const usedAt = async (id: string) => (await handle.db.select().from(apiKeys).where(eq(apiKeys.id, id)))[0]?.lastUsedAt;
+    const start = new Date('2026-02-01T08:00:00.000Z');
+    expect(await touchApiKey(handle.db, first!.id, { now: start })).toBe(true);
+
+    const soon = new Date(start.getTime() + 59_000);
+    const ids = [first!.id, second!.id, 'not-a-uuid', '3f0c2a4e-8b1d-4e6f-9a2b-1c3d5e7f9aff'];
+    expect(await touchApiKeys(handle.db, ids, { now: soon })).toEqual([second!.id]);
+    expect(await usedAt(first!.id)).toEqual(start);
+    expect(await usedAt(second!.id)).toEqual(soon);
+    expect(await usedAt(third!.id)).toBeNull();
+
+    const later = new Date(start.getTime() + 60_001);
+    expect(await touchApiKeys(handle.db, [first!.id, second!.id], { now: later })).toEqual([first!.id]);
+    expect(await touchApiKeys(handle.db, [], { now: later })).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import type { DatabaseExecutor } from './client.js';
 import type { ApiKeyEnvironment } from './enums.js';
 import { apiKeys } from './schema/index.js';
@@ -114,7 +114,7 @@ export async function revokeApiKey(
 /**
  * The active key a secret belongs to, or null when the secret is unknown, revoked, or its prefix names
  * another environment than the stored key. This runs on every authenticated request: one indexed lookup,
- * no writes (see touchApiKey).
+ * no writes (backend-api records lastUsedAt after the answer, at most once a minute: touchApiKeys).
  */
 export async function findActiveApiKey(db: DatabaseExecutor, secret: string): Promise<ActiveApiKey | null> {
   const claimedEnvironment = apiKeyEnvironmentOf(secret);
@@ -170,13 +170,27 @@ export async function touchApiKey(
   id: string,
   options: { now?: Date; minIntervalMs?: number } = {},
 ): Promise<boolean> {
-  if (!UUID_PATTERN.test(id)) return false;
+  return (await touchApiKeys(db, [id], options)).length > 0;
+}
+
+/**
+ * touchApiKey for many keys in one statement: sets lastUsedAt to `now` on those whose stored lastUsedAt is
+ * null or older than `minIntervalMs`, so instances recording the same keys write each about once per
+ * interval between them. Returns the ids it wrote; ids that are not UUIDs are skipped.
+ */
+export async function touchApiKeys(
+  db: DatabaseExecutor,
+  ids: readonly string[],
+  options: { now?: Date; minIntervalMs?: number } = {},
+): Promise<string[]> {
+  const valid = ids.filter((id) => UUID_PATTERN.test(id));
+  if (valid.length === 0) return [];
   const now = options.now ?? new Date();
   const staleBefore = new Date(now.getTime() - (options.minIntervalMs ?? DEFAULT_TOUCH_INTERVAL_MS));
   const touched = await db
     .update(apiKeys)
     .set({ lastUsedAt: now })
-    .where(and(eq(apiKeys.id, id), or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, staleBefore))))
+    .where(and(inArray(apiKeys.id, valid), or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, staleBefore))))
     .returning({ id: apiKeys.id });
-  return touched.length > 0;
+  return touched.map((row) => row.id);
 }

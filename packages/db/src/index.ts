@@ -28,6 +28,7 @@ export {
   hashApiKeySecret,
   revokeApiKey,
   touchApiKey,
+  touchApiKeys,
 } from './api-keys.js';
 export {
   type NotificationContent,

@@ -123,6 +123,42 @@ describe.skipIf(missing(postgresServer, redisServer))(
       expect((await me(0)).statusCode).toBe(429);
     });
 
+    it("records a key's last use once a minute across both backend instances, and main-api lists it", async () => {
+      const userId = `user_fleet_${randomUUID().slice(0, 8)}`;
+      redisKeys.push(`main-api:rate-limit:user:${userId}`);
+      await db.insert(users).values({ id: userId, email: `${userId}@example.com` });
+      const [organization] = await db.insert(organizations).values({ name: `Keys ${userId}` }).returning();
+      const organizationId = organization!.id;
+      await db.insert(memberships).values({ organizationId, userId, role: 'member' });
+      const key = await createApiKey(db, { organizationId, environment: 'live' });
+      redisKeys.push(`backend-api:rate-limit:apikey:${key.id}`);
+      const token = await signAccessToken({ secret: fleet.jwtSecret, issuer: TOKEN_ISSUER, audience: TOKEN_AUDIENCE, subject: userId });
+      const listed = async (instance: 0 | 1): Promise<string | null> => {
+        const response = await fleet.main[instance].inject({
+          method: 'GET',
+          url: '/v1/api-keys',
+          headers: { authorization: `Bearer ${token}`, 'x-organization-id': organizationId },
+        });
+        expect(response.statusCode).toBe(200);
+        return (response.json() as { data: { apiKeys: Array<{ lastUsedAt: string | null }> } }).data.apiKeys[0]!.lastUsedAt;
+      };
+      const use = async (instance: 0 | 1) => {
+        const response = await fleet.backend[instance].inject({ method: 'GET', url: '/v1/wallet', headers: { 'x-service-api-key': key.secret } });
+        expect(response.statusCode).toBe(200);
+        await fleet.backend[instance].apiKeyUsage.flush();
+      };
+
+      expect(await listed(0)).toBeNull();
+      const before = Date.now();
+      await use(0);
+      const first = await listed(1);
+      expect(Date.parse(first!)).toBeGreaterThanOrEqual(before);
+      expect(Date.parse(first!)).toBeLessThanOrEqual(Date.now());
+      // The other instance has not recorded this key yet; its write, within the minute, changes nothing.
+      await use(1);
+      expect(await listed(0)).toBe(first);
+    });
+
     it('holds idempotency across instances: one key sent to both at once creates one folder', async () => {
       const { organizationId, secret } = await organizationWithKey();
       const key = randomUUID();

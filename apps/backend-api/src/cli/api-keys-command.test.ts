@@ -69,7 +69,7 @@ describe('the api-keys command', () => {
     expect(listed.exitCode).toBe(0);
     expect(listed.lines).toHaveLength(2);
     expect(listed.lines[0]).toMatch(
-      new RegExp(`^${liveId}  sk_live_\\.\\.\\.${liveSecret.slice(-4)}  Default  default per minute  created \\S+Z$`),
+      new RegExp(`^${liveId}  sk_live_\\.\\.\\.${liveSecret.slice(-4)}  Default  default per minute  created \\S+Z  last used never$`),
     );
     expect(listed.lines[1]).toMatch(new RegExp(`^${testId}  sk_test_\\.\\.\\.${testSecret.slice(-4)}  CI  `));
     expect(listed.lines.join('\n')).not.toContain(liveSecret.slice(8, -4));

@@ -24,7 +24,8 @@ The secret of a new key is printed once. Uses DATABASE_URL, or else the local st
 (.data/pglite at the repository root; LOCAL_DATA_DIR or PGLITE_DATA_DIR name another), migrating it first.
 A PGlite folder can be opened by one process at a time: stop the local start first.`;
 
-// The bounds main-api's POST /v1/api-keys applies, so a key made here could have been made there.
+// The absolute bounds of main-api's POST /v1/api-keys. An operator's key is not held to its organization's
+// maximum (the organizations command), which bounds only what members choose themselves.
 const NAME_MAX_LENGTH = 100;
 const RATE_LIMIT_MAX = 100_000;
 
@@ -117,6 +118,8 @@ async function list(db: Database, organizationId: string): Promise<CommandResult
         row.name,
         `${row.rateLimitPerMinute ?? 'default'} per minute`,
         `created ${row.createdAt.toISOString()}`,
+        // Recorded at most once a minute, after the request (plugins/api-key-usage.ts).
+        `last used ${row.lastUsedAt?.toISOString() ?? 'never'}`,
       ].join('  '),
     ),
   };

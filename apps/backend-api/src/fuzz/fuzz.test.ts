@@ -67,10 +67,12 @@ beforeAll(async () => {
     .insert(driveFolders)
     .values(Array.from({ length: 4 }, (_, index) => ({ organizationId: organization.id, environment: 'test' as const, name: `Leaf ${index}` })))
     .returning({ id: driveFolders.id });
-  // Each key's first use records lastUsedAt; do it now, so the fuzzed requests find it already set.
+  // Each key's first use records lastUsedAt (after the answer); do it now and wait for the writes, so the fuzzed
+  // requests find it already set.
   for (const key of [organization.liveKey, organization.testKey, other.liveKey]) {
     await app.inject({ method: 'GET', url: '/v1/wallet', headers: { [API_KEY_HEADER]: key } });
   }
+  await app.apiKeyUsage.flush();
 
   requests = requestsForRoutes(routes, {
     lookup: (id) => app.getSchema(id) as Record<string, unknown> | undefined,

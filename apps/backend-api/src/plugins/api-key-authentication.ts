@@ -1,7 +1,8 @@
 import fp from 'fastify-plugin';
-import { findActiveApiKey, type Database } from '@platform/db';
+import { findActiveApiKey, touchApiKeys, type Database } from '@platform/db';
 import { type AppError, unauthorized } from '@platform/errors';
 import type { FastifyRequest } from 'fastify';
+import { type ApiKeyUsageRecorder, createApiKeyUsageRecorder } from './api-key-usage.js';
 
 export const API_KEY_HEADER = 'x-service-api-key';
 
@@ -13,6 +14,10 @@ export interface ApiKeyPrincipal {
 }
 
 declare module 'fastify' {
+  interface FastifyInstance {
+    /** Records when keys were last used; tests `flush()` it before reading lastUsedAt. */
+    apiKeyUsage: ApiKeyUsageRecorder;
+  }
   interface FastifyRequest {
     apiKey: ApiKeyPrincipal;
     /**
@@ -35,14 +40,36 @@ export function apiKeyOf(request: FastifyRequest): ApiKeyPrincipal | null {
   return (request.apiKey as ApiKeyPrincipal | null | undefined) ?? null;
 }
 
+export interface ApiKeyAuthenticationOptions {
+  db: Database;
+  now: () => Date;
+  /** Stores that keys were used (default: touchApiKeys on `db`); tests replace it to count or hold writes. */
+  recordUses?: (ids: string[], now: Date, intervalMs: number) => Promise<unknown>;
+}
+
 /**
  * Every route needs a live or test secret key in `x-service-api-key` unless its config says
  * `public: true`. Keys are looked up by their SHA-256 hash, so the secret itself is never
  * compared, stored or logged. The key is looked up on onRequest; a refusal is thrown on preParsing, after
  * the rate limit and before the body is read, so guessing keys spends the client IP's budget.
+ *
+ * Once a request that authenticated has been answered (whatever its status, 429 included: the key was
+ * used), its key's lastUsedAt is recorded at most once a minute, off the request's path (api-key-usage.ts);
+ * what is still unwritten when the app closes is written first.
  */
-export const apiKeyAuthentication = fp<{ db: Database }>(
-  async (app, { db }) => {
+export const apiKeyAuthentication = fp<ApiKeyAuthenticationOptions>(
+  async (app, { db, now, recordUses }) => {
+    const usage = createApiKeyUsageRecorder({
+      write: recordUses ?? ((ids, at, intervalMs) => touchApiKeys(db, ids, { now: at, minIntervalMs: intervalMs })),
+      now,
+      logger: app.log,
+    });
+    app.decorate('apiKeyUsage', usage);
+    app.addHook('onResponse', async (request) => {
+      const key = apiKeyOf(request);
+      if (key !== null) usage.record(key.id);
+    });
+    app.addHook('onClose', async () => usage.flush());
     app.decorateRequest('apiKey', null as unknown as ApiKeyPrincipal);
     app.decorateRequest('apiKeyFailure', null);
     app.addHook('onRequest', async (request) => {

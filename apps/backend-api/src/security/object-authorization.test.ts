@@ -67,11 +67,12 @@ describe('object level authorization (backend-api)', () => {
     acme = await createTestOrganization(suite.db, 'Acme');
     globex = await createTestOrganization(suite.db, 'Globex');
     await fundWallet(suite.db, acme.id, 'live', 10_000);
-    // Each key's first use records when it was used; make it now, so the requests under test find it set (the
-    // suite's clock stands still, so it is not written again).
+    // Each key's first use records when it was used, after the answer; make it now and wait for the writes, so
+    // the requests under test find it set (the suite's clock stands still, so it is not written again).
     for (const key of [acme.liveKey, acme.testKey, globex.liveKey]) {
       expect((await suite.app.inject({ method: 'GET', url: '/v1/wallet', headers: { [API_KEY_HEADER]: key } })).statusCode).toBe(200);
     }
+    await suite.app.apiKeyUsage.flush();
   });
 
   async function acmeObject(object: IdRoute['object']): Promise<string> {

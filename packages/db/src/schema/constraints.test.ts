@@ -78,6 +78,15 @@ describe('schema constraints', () => {
     expect(key?.name).toBe('Default');
   });
 
+  it("rejects a non-positive maximum for an organization's key rate limits but accepts null as main-api's default", async () => {
+    await expectCheckViolation(
+      handle.db.insert(organizations).values({ name: 'Zero', maxKeyRateLimitPerMinute: 0 }),
+      'organizations_max_key_rate_limit_per_minute_check',
+    );
+    const [organization] = await handle.db.insert(organizations).values({ name: 'Unset' }).returning();
+    expect(organization?.maxKeyRateLimitPerMinute).toBeNull();
+  });
+
   it('rejects a membership role outside owner, admin, member', async () => {
     await expectCheckViolation(
       handle.db.execute(

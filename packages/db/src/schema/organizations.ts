@@ -1,14 +1,29 @@
-import { check, index, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import { check, index, integer, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
 import { membershipRoles } from '../enums.js';
 import { createdAt, isOneOf } from './columns.js';
 import { users } from './users.js';
 
 /** A customer account: billing, API keys and verification sessions belong to an organization. */
-export const organizations = pgTable('organizations', {
-  id: uuid('id').primaryKey().defaultRandom(),
-  name: text('name').notNull(),
-  createdAt: createdAt(),
-});
+export const organizations = pgTable(
+  'organizations',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    name: text('name').notNull(),
+    createdAt: createdAt(),
+    /**
+     * The highest requests-per-minute a member may give an API key (main-api's POST /v1/api-keys); null means
+     * main-api's API_KEY_RATE_LIMIT_MAX_PER_MINUTE. Set by operators (backend-api's organizations command).
+     */
+    maxKeyRateLimitPerMinute: integer('max_key_rate_limit_per_minute'),
+  },
+  (table) => [
+    check(
+      'organizations_max_key_rate_limit_per_minute_check',
+      sql`${table.maxKeyRateLimitPerMinute} is null or ${table.maxKeyRateLimitPerMinute} > 0`,
+    ),
+  ],
+);
 
 /** Which users belong to which organizations, and in what role. */
 export const memberships = pgTable(

@@ -128,11 +128,46 @@ describe('POST /v1/api-keys', () => {
     expect(await findActiveApiKey(t.db, data.secret)).toMatchObject({ environment: 'test', rateLimitPerMinute: 120 });
   });
 
-  it('accepts the bounds: a 100-character name and 1 and 100000 requests per minute', async () => {
-    const long = await create({ environment: 'live', name: 'n'.repeat(100), rateLimitPerMinute: 100_000 });
+  it("accepts the bounds: a 100-character name and 1 to the organization's maximum (600 by default) per minute", async () => {
+    const long = await create({ environment: 'live', name: 'n'.repeat(100), rateLimitPerMinute: 600 });
     expect(long.statusCode).toBe(201);
+    expect(long.json().data).toMatchObject({ rateLimitPerMinute: 600 });
     expect(long.json().data.name).toHaveLength(100);
     expect((await create({ environment: 'test', rateLimitPerMinute: 1 })).json().data.rateLimitPerMinute).toBe(1);
+  });
+
+  it("answers 400 naming the maximum for a rate limit above the organization's default maximum, and stores nothing", async () => {
+    const response = await create({ environment: 'live', rateLimitPerMinute: 601 });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toMatchObject({
+      success: false,
+      code: 'validation_error',
+      error: "body/rateLimitPerMinute must be <= 600 (this organization's maximum)",
+      details: [{ path: '/rateLimitPerMinute', message: "must be <= 600 (this organization's maximum)" }],
+    });
+    expect(await t.db.$count(apiKeys)).toBe(0);
+  });
+
+  it("applies the organization's own maximum, raised or lowered, instead of the default", async () => {
+    await t.db.update(organizations).set({ maxKeyRateLimitPerMinute: 100_000 }).where(eq(organizations.id, orgA));
+    const raised = await create({ environment: 'live', rateLimitPerMinute: 100_000 });
+    expect(raised.statusCode).toBe(201);
+    expect(raised.json().data.rateLimitPerMinute).toBe(100_000);
+    // Another organization keeps the default.
+    expect((await create({ environment: 'live', rateLimitPerMinute: 601 }, BOB, orgB)).statusCode).toBe(400);
+
+    await t.db.update(organizations).set({ maxKeyRateLimitPerMinute: 120 }).where(eq(organizations.id, orgA));
+    const lowered = await create({ environment: 'live', rateLimitPerMinute: 121 });
+    expect(lowered.statusCode).toBe(400);
+    expect(lowered.json().details).toEqual([
+      { path: '/rateLimitPerMinute', message: "must be <= 120 (this organization's maximum)" },
+    ]);
+    expect((await create({ environment: 'live', rateLimitPerMinute: 120 })).statusCode).toBe(201);
+    // Omitting the limit leaves it to the backend service's default, which the maximum does not bound.
+    expect((await create({ environment: 'live' })).json().data.rateLimitPerMinute).toBeNull();
+    // The key made above the lowered maximum keeps its limit.
+    expect((await keyRow(raised.json().data.id))?.rateLimitPerMinute).toBe(100_000);
+    expect(await t.db.$count(apiKeys)).toBe(3);
   });
 
   it('shows the secret only once: the list carries neither the secret nor its hash', async () => {
@@ -204,6 +239,35 @@ describe('POST /v1/api-keys', () => {
     expect(response.statusCode).toBe(403);
     expect(response.json()).toMatchObject({ code: 'forbidden', error: 'You are not a member of this organization' });
     expect(await t.db.$count(apiKeys)).toBe(0);
+  });
+});
+
+describe('the default maximum per key (API_KEY_RATE_LIMIT_MAX_PER_MINUTE)', () => {
+  let configured: TestApp;
+  beforeAll(async () => {
+    configured = await createTestApp({ env: { API_KEY_RATE_LIMIT_MAX_PER_MINUTE: '50' } });
+  });
+  afterAll(async () => {
+    await configured?.close();
+  });
+
+  it('caps the rate limit of organizations without a maximum of their own', async () => {
+    await insertUser(configured.db, { id: ALICE });
+    const organizationId = await insertOrganization(configured.db, { members: [{ userId: ALICE }] });
+    const send = async (rateLimitPerMinute: number) =>
+      configured.app.inject({
+        method: 'POST',
+        url: '/v1/api-keys',
+        headers: await headers(ALICE, organizationId),
+        payload: { environment: 'test', rateLimitPerMinute },
+      });
+    const refused = await send(51);
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().details).toEqual([
+      { path: '/rateLimitPerMinute', message: "must be <= 50 (this organization's maximum)" },
+    ]);
+    expect(await configured.db.$count(apiKeys)).toBe(0);
+    expect((await send(50)).statusCode).toBe(201);
   });
 });
 

@@ -12,11 +12,19 @@ import {
   CreatedApiKeySchema,
   ListApiKeysQuerySchema,
 } from './schemas.js';
-import { issueApiKey, listApiKeys, normaliseApiKeyName, revokeOrganizationApiKey } from './service.js';
+import {
+  issueApiKey,
+  keyRateLimitMaxOf,
+  listApiKeys,
+  normaliseApiKeyName,
+  revokeOrganizationApiKey,
+} from './service.js';
 
 export interface ApiKeyRoutesOptions {
   db: Database;
   now: () => Date;
+  /** The highest rateLimitPerMinute for organizations without a maximum of their own. */
+  rateLimitMaxPerMinute: number;
 }
 
 export const API_KEY_CREATED = 'API key created. Copy the secret now: it is shown only once.';
@@ -27,7 +35,7 @@ export const API_KEY_NOT_FOUND = 'API key not found';
  * Management of the organization's keys for the backend service. Any member may create, list and revoke;
  * the organization is the one named by X-Organization-Id (see plugins/organization-access.ts).
  */
-export const apiKeyRoutes: FastifyPluginAsyncTypebox<ApiKeyRoutesOptions> = async (app, { db, now }) => {
+export const apiKeyRoutes: FastifyPluginAsyncTypebox<ApiKeyRoutesOptions> = async (app, { db, now, rateLimitMaxPerMinute }) => {
   const tags = ['api-keys'];
   const config = { organization: true };
 
@@ -40,7 +48,9 @@ export const apiKeyRoutes: FastifyPluginAsyncTypebox<ApiKeyRoutesOptions> = asyn
         summary: 'Create an API key for the organization',
         description:
           'The response carries the full secret; it is shown only this once (only a hash is stored). ' +
-          'Unknown body fields are refused.',
+          "Unknown body fields are refused. rateLimitPerMinute may not exceed the organization's maximum " +
+          '(the platform default, 600 unless configured, or a maximum the platform set for the organization): ' +
+          'above it the answer is 400 validation_error on /rateLimitPerMinute naming the maximum.',
         security: bearerSecurity,
         body: CreateApiKeyBodySchema,
         response: { 201: ref(CreatedApiKeySchema), ...errorResponses(400, 401, 403) },
@@ -51,6 +61,13 @@ export const apiKeyRoutes: FastifyPluginAsyncTypebox<ApiKeyRoutesOptions> = asyn
       const name = normaliseApiKeyName(request.body.name, API_KEY_NAME_MAX_LENGTH);
       if (typeof name !== 'string') {
         throw validationError(`body/name ${name.problem}`, [{ path: '/name', message: name.problem }]);
+      }
+      if (rateLimitPerMinute !== undefined) {
+        const max = await keyRateLimitMaxOf(db, request.organization.id, rateLimitMaxPerMinute);
+        if (rateLimitPerMinute > max) {
+          const problem = `must be <= ${max} (this organization's maximum)`;
+          throw validationError(`body/rateLimitPerMinute ${problem}`, [{ path: '/rateLimitPerMinute', message: problem }]);
+        }
       }
       const created = await issueApiKey(db, {
         organizationId: request.organization.id,

@@ -3,6 +3,7 @@ import { type Static, Type } from '@sinclair/typebox';
 import { ref } from '../../schema-ref.js';
 
 export const API_KEY_NAME_MAX_LENGTH = 100;
+/** The absolute bound of a key's rate limit; each organization's maximum (at most this) is checked by the route. */
 export const API_KEY_RATE_LIMIT_MAX = 100_000;
 
 const environment = Type.Union(
@@ -32,7 +33,9 @@ export const CreateApiKeyBodySchema = Type.Object(
       Type.Integer({
         minimum: 1,
         maximum: API_KEY_RATE_LIMIT_MAX,
-        description: "Requests per minute for this key. Omitted: the backend service's default.",
+        description:
+          "Requests per minute for this key, at most the organization's maximum (600 unless the platform set " +
+          "another; the schema's 100000 is the absolute bound). Omitted: the backend service's default.",
       }),
     ),
   },

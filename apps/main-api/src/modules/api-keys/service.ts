@@ -1,4 +1,4 @@
-import { type ApiKeyEnvironment, apiKeys, createApiKey, type Database } from '@platform/db';
+import { type ApiKeyEnvironment, apiKeys, createApiKey, type Database, organizations } from '@platform/db';
 import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { ApiKeyView, CreatedApiKeyView } from './schemas.js';
 
@@ -39,6 +39,18 @@ export async function issueApiKey(db: Database, request: NewApiKeyRequest): Prom
     rateLimitPerMinute: created.rateLimitPerMinute,
     createdAt: created.createdAt.toISOString(),
   };
+}
+
+/**
+ * The highest rateLimitPerMinute the organization's members may give a key: the organization's own maximum
+ * (set by operators), or `fallback` (API_KEY_RATE_LIMIT_MAX_PER_MINUTE) when it has none.
+ */
+export async function keyRateLimitMaxOf(db: Database, organizationId: string, fallback: number): Promise<number> {
+  const [organization] = await db
+    .select({ max: organizations.maxKeyRateLimitPerMinute })
+    .from(organizations)
+    .where(eq(organizations.id, organizationId));
+  return organization?.max ?? fallback;
 }
 
 /** The organization's keys, newest first; revoked ones only when asked for. Selects no secret material. */

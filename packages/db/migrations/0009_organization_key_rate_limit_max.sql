@@ -1,0 +1,2 @@
+ALTER TABLE "organizations" ADD COLUMN "max_key_rate_limit_per_minute" integer;--> statement-breakpoint
+ALTER TABLE "organizations" ADD CONSTRAINT "organizations_max_key_rate_limit_per_minute_check" CHECK ("organizations"."max_key_rate_limit_per_minute" is null or "organizations"."max_key_rate_limit_per_minute" > 0);
