@@ -6,3 +6,4 @@ export { type FuzzRequest, type FuzzRequestOptions, requestsFor, requestsForRout
 export { routesUnderTest, type RouteUnderTest } from './routes.js';
 export { fuzzRunSettings } from './run-settings.js';
 export { type JsonSchema, type SchemaLookup, valuesOf } from './schema-values.js';
+export { captureLogs, type LogCapture, secretsIn } from './log-capture.js';
