@@ -1,5 +1,6 @@
 import { createApiKey, type Database, type DatabaseHandle, organizations } from '@platform/db';
 import { createTestDatabase, type CreateTestDatabaseOptions } from '@platform/db/testing';
+import type { FastifyBaseLogger } from 'fastify';
 import { afterAll, beforeAll } from 'vitest';
 import { buildApp, type BackendApp } from '../src/app.js';
 import { loadBackendApiConfig } from '../src/config.js';
@@ -57,10 +58,22 @@ export type TestClock = ReturnType<typeof testClock>;
  */
 export async function buildTestApp(
   database: DatabaseHandle,
-  { now, env = {} }: { now?: () => Date; env?: NodeJS.ProcessEnv } = {},
+  {
+    now,
+    env = {},
+    logger,
+    setup,
+  }: {
+    now?: () => Date;
+    env?: NodeJS.ProcessEnv;
+    /** Replaces the silent logger, e.g. to read what was logged. */
+    logger?: FastifyBaseLogger;
+    /** Runs before ready(), e.g. to add a hook. */
+    setup?: (app: BackendApp) => void;
+  } = {},
 ): Promise<BackendApp> {
   const app = buildApp(
-    { database, ...(now === undefined ? {} : { now }) },
+    { database, ...(now === undefined ? {} : { now }), ...(logger === undefined ? {} : { logger }) },
     loadBackendApiConfig({
       LOG_LEVEL: 'silent',
       IDEMPOTENCY_PURGE_INTERVAL_MS: '0',
@@ -70,6 +83,7 @@ export async function buildTestApp(
       ...env,
     }),
   );
+  setup?.(app);
   await app.ready();
   return app;
 }
