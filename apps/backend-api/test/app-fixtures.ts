@@ -58,7 +58,19 @@ export type TestClock = ReturnType<typeof testClock>;
  */
 export async function buildTestApp(
   database: DatabaseHandle,
-  { now, env = {}, logger }: { now?: () => Date; env?: NodeJS.ProcessEnv; logger?: FastifyBaseLogger } = {},
+  {
+    now,
+    env = {},
+    logger,
+    setup,
+  }: {
+    now?: () => Date;
+    env?: NodeJS.ProcessEnv;
+    /** Replaces the silent logger, e.g. to read what was logged. */
+    logger?: FastifyBaseLogger;
+    /** Runs before ready(), e.g. to add a hook. */
+    setup?: (app: BackendApp) => void;
+  } = {},
 ): Promise<BackendApp> {
   const app = buildApp(
     { database, ...(now === undefined ? {} : { now }), ...(logger === undefined ? {} : { logger }) },
@@ -71,6 +83,7 @@ export async function buildTestApp(
       ...env,
     }),
   );
+  setup?.(app);
   await app.ready();
   return app;
 }

@@ -75,6 +75,8 @@ export async function startBillingApp(
     maxConnections?: number;
     /** Where the app and the test's job runs log (silent by default). */
     logger?: FastifyBaseLogger;
+    /** Runs before ready(), e.g. to add a hook. */
+    setup?: (app: ReturnType<typeof buildApp>) => void;
   } = {},
 ): Promise<BillingTestApp> {
   const database = await createTestDatabase(options.maxConnections === undefined ? {} : { maxConnections: options.maxConnections });
@@ -93,6 +95,7 @@ export async function startBillingApp(
   let offsetMs = 0;
   const now = () => new Date(Date.now() + offsetMs);
   const app = buildApp({ database, storage, now, ...(options.logger === undefined ? {} : { logger: options.logger }) }, config);
+  options.setup?.(app);
   await app.ready();
   if (options.listen === true) await app.listen({ host: '127.0.0.1', port });
 

@@ -17,6 +17,8 @@ import { registerOpenApi, type SecurityScheme, type ServiceInfo } from './openap
 import { requestIdFrom, requestIdHeader } from './request-id.js';
 import { SingleLineRequestLog } from './request-log.js';
 import { recordRouteInventory } from './route-inventory.js';
+import { secretSafeLogging } from './secret-safe-logging.js';
+import { SecretUrls } from './secret-urls.js';
 import { type HelmetOptions, registerSecurityHeaders } from './security-headers.js';
 import { shareRouteSchemas } from './shared-schemas.js';
 import { refuseUnstorableText } from './storable-text.js';
@@ -64,15 +66,6 @@ type BuildValidator = NonNullable<
 
 const defaultBodyLimit = 1024 * 1024;
 
-function isLoggerInstance(logger: CreateServerOptions['logger']): logger is FastifyBaseLogger {
-  return (
-    typeof logger === 'object' &&
-    logger !== null &&
-    typeof (logger as FastifyBaseLogger).child === 'function' &&
-    typeof (logger as FastifyBaseLogger).info === 'function'
-  );
-}
-
 const defaultHelmetOptions: HelmetOptions = {
   // Local runs serve plain http on loopback; upgrading their subresources to https would break pages.
   contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } },
@@ -101,11 +94,12 @@ function acceptEmptyJsonBodies(app: AppServer): void {
  * Register routes inside plugins (`app.register(routes)`) so they are documented.
  */
 export function createServer(options: CreateServerOptions): AppServer {
+  const secretUrls = new SecretUrls();
   const serverOptions: FastifyHttpOptions<RawServerDefault> = {
     bodyLimit: options.bodyLimit ?? defaultBodyLimit,
     trustProxy: options.trustProxy ?? false,
     requestIdHeader: false,
-    logController: new SingleLineRequestLog(),
+    logController: new SingleLineRequestLog(secretUrls),
     genReqId: (request) => requestIdFrom(request.headers[requestIdHeader]),
     schemaController: {
       // Fastify's published type for this factory does not match what it calls; ours does.
@@ -121,10 +115,10 @@ export function createServer(options: CreateServerOptions): AppServer {
     // Checked by requireHostHeader instead, which answers with the envelope.
     http: { requireHostHeader: false },
   };
-  const logging: FastifyServerOptions = isLoggerInstance(options.logger)
-    ? { loggerInstance: options.logger }
-    : { logger: options.logger ?? true };
-  const app: AppServer = Fastify({ ...serverOptions, ...logging }).withTypeProvider<TypeBoxTypeProvider>();
+  const app: AppServer = Fastify({
+    ...serverOptions,
+    ...secretSafeLogging(options.logger, secretUrls),
+  }).withTypeProvider<TypeBoxTypeProvider>();
 
   let documentationReady = false;
   app.addHook('onRoute', (route) => {
@@ -136,6 +130,9 @@ export function createServer(options: CreateServerOptions): AppServer {
     }
   });
   app.addHook('onRoute', shareRouteSchemas);
+  app.addHook('onRoute', (route) => {
+    if (route.config?.urlCarriesSecret === true) secretUrls.add(route.url);
+  });
   recordRouteInventory(app);
   acceptEmptyJsonBodies(app);
   drainUnreadBodies(app, { ...defaultUnreadBodyDrain, ...options.unreadBodyDrain });

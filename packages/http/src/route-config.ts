@@ -4,7 +4,8 @@ export type PlatformRouteConfig = {
   public?: boolean;
   /**
    * The route's URL carries a secret (a callback token in the path, say): log lines name the route pattern
-   * (`/callbacks/:token`), never the URL as requested.
+   * (`/callbacks/:token`), never the URL as requested nor its query string; unmatched requests whose path looks
+   * like this route's, and error messages quoting such a URL, get the pattern too.
    */
   urlCarriesSecret?: boolean;
   /**

@@ -26,3 +26,4 @@ export {
   uploadWithFetch,
   uploadWithHttpRequest,
 } from './transport.js';
+export { captureLogs, type LogCapture, secretsIn } from './log-capture.js';

@@ -77,7 +77,8 @@ export const hostedPageRoutes: FastifyPluginAsyncTypebox<HostedPageOptions> = as
   app.get(
     '/session/:id',
     {
-      config: { public: true },
+      // The URL is the session's credential: log lines name the pattern, never the URL.
+      config: { public: true, urlCarriesSecret: true },
       schema: { hide: true, params: SessionPageParams, querystring: SessionPageQuery },
     },
     async (request, reply) => {
@@ -94,7 +95,7 @@ export const hostedPageRoutes: FastifyPluginAsyncTypebox<HostedPageOptions> = as
     {
       // A browser form carries no idempotency key; a repeated post meets the conditional status update instead
       // and is answered with the session as it now stands.
-      config: { public: true, idempotency: 'none' },
+      config: { public: true, urlCarriesSecret: true, idempotency: 'none' },
       schema: { hide: true, params: SessionPageParams, body: SandboxActionBody },
     },
     async (request, reply) => {
