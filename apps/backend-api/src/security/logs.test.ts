@@ -68,7 +68,15 @@ describe('backend-api logs', () => {
     const created = await app.inject({ method: 'POST', url: '/v1/verify/sessions', headers: key, payload: { type: 'kyc', externalEndUserId: 'api-user' } });
     expect(created.statusCode).toBe(201);
     const apiSession = created.json().data.sessionId as string;
+    // Its id is its hosted page's credential too.
+    secrets["an API session's id"] = apiSession;
     expect(await statusOf({ method: 'GET', url: `/v1/verify/sessions/${apiSession}`, headers: key })).toBe(200);
+    await app.inject({ method: 'POST', url: '/v1/verify/sessions', headers: key, payload: { type: 'kyc', externalEndUserId: 'api-user-2' } });
+    const firstPage = await app.inject({ method: 'GET', url: '/v1/verify/sessions?limit=1', headers: key });
+    const cursor = firstPage.json().data.nextCursor as string;
+    secrets['a list cursor (it holds a session id)'] = cursor;
+    expect(await statusOf({ method: 'GET', url: `/v1/verify/sessions?limit=1&cursor=${encodeURIComponent(cursor)}`, headers: key })).toBe(200);
+    expect(await statusOf({ method: 'POST', url: `/v1/verify/sessions/${apiSession}/cancel`, headers: key })).toBe(200);
     const hosted = await app.inject({ method: 'POST', url: '/v1/verify/sessions', headers: key, payload: { type: 'kyc', externalEndUserId: 'page-user', callbackUrl } });
     expect(hosted.statusCode).toBe(201);
     const { sessionId, verificationUrl } = hosted.json().data as { sessionId: string; verificationUrl: string };
@@ -128,7 +136,9 @@ describe('backend-api logs', () => {
         'GET /v1/wallet 200',
         'GET /v1/wallet 401',
         'DELETE /v1/wallet 404',
-        `GET /v1/verify/sessions/${apiSession} 200`,
+        'GET /v1/verify/sessions/:id 200',
+        'GET /v1/verify/sessions 200',
+        'POST /v1/verify/sessions/:id/cancel 200',
         'GET /session/:id 200',
         'HEAD /session/:id 200',
         'POST /session/:id 400',

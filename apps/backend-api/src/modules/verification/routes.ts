@@ -84,9 +84,12 @@ export const verificationRoutes: FastifyPluginAsyncTypebox<VerificationRoutesOpt
     },
   );
 
+  // A session id is also the credential of its hosted page (/session/<id>), so the routes whose URL carries one
+  // (in the path, or in the list's cursor) are logged by their pattern (docs/decisions.md, Logs).
   app.get(
     '/v1/verify/sessions',
     {
+      config: { urlCarriesSecret: true },
       schema: {
         tags,
         summary: 'List verification sessions',
@@ -109,6 +112,7 @@ export const verificationRoutes: FastifyPluginAsyncTypebox<VerificationRoutesOpt
   app.get(
     '/v1/verify/sessions/:id',
     {
+      config: { urlCarriesSecret: true },
       schema: {
         tags,
         summary: 'Get a verification session',
@@ -126,7 +130,7 @@ export const verificationRoutes: FastifyPluginAsyncTypebox<VerificationRoutesOpt
   app.post(
     '/v1/verify/sessions/:id/cancel',
     {
-      config: { idempotency: 'transaction' },
+      config: { idempotency: 'transaction', urlCarriesSecret: true },
       schema: {
         tags,
         summary: 'Cancel a verification session',
