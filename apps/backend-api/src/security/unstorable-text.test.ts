@@ -16,12 +16,16 @@ describe('text PostgreSQL cannot store', () => {
     await truncateVerificationData(suite.db);
     [acme] = await replaceOrganizations(suite.db, 'Acme');
     await fundWallet(suite.db, acme.id, 'test', 1_000);
+    // The key's first use records lastUsedAt after its answer; make it now, so the refused requests find it set.
+    await suite.app.inject({ method: 'GET', url: '/v1/wallet', headers: { 'x-service-api-key': acme.testKey } });
+    await suite.app.apiKeyUsage.flush();
   });
 
   /** Sends the request and expects a 400 naming `path` that changed nothing. */
   async function expectRefused(send: () => Promise<{ statusCode: number; json(): unknown }>, path: string, message: unknown = expect.stringContaining('U+0000')) {
     const before = await tableChecksums(suite.db);
     const response = await send();
+    await suite.app.apiKeyUsage.flush();
     expect(response.statusCode).toBe(400);
     expect(response.json()).toMatchObject({ success: false, code: 'validation_error', details: expect.arrayContaining([{ path, message }]) });
     expect(await tableChecksums(suite.db)).toEqual(before);

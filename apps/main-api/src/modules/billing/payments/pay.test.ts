@@ -125,11 +125,19 @@ describe('POST /v1/billing/pay with card', () => {
     expect((await paymentByReference(t.db, reference)).status).toBe('pending');
   });
 
-  it('shows "not found" for a checkout link that names no payment reference, whatever bytes it holds', async () => {
-    for (const reference of ['PAY-%00', 'a%00b', 'not-a-reference', 'PAY-00000000-0000-4000-8000-000000000000']) {
+  it('shows "not found" for a checkout link that names no payment reference', async () => {
+    for (const reference of ['not-a-reference', 'PAY-00000000-0000-4000-8000-000000000000', 'PAY-%E2%80%AE']) {
       const page = await t.app.inject({ method: 'GET', url: `/v1/billing/sandbox/checkout/${reference}` });
       expect(page.statusCode, reference).toBe(404);
       expect(page.body).toContain('Checkout not found');
+    }
+  });
+
+  it('refuses a checkout link holding U+0000 as any request carrying it is refused (400), never a 500', async () => {
+    for (const reference of ['PAY-%00', 'a%00b']) {
+      const page = await t.app.inject({ method: 'GET', url: `/v1/billing/sandbox/checkout/${reference}` });
+      expect(page.statusCode, reference).toBe(400);
+      expect(page.json()).toMatchObject({ code: 'validation_error', details: [{ path: 'params/reference' }] });
     }
   });
 });
