@@ -8,7 +8,10 @@ export default defineConfig({
   resolve: {
     conditions: ['source', 'node', 'default'],
     // Shared test helpers outside any package (tsconfig.base.json maps the same name for TypeScript).
-    alias: { '#test-prerequisites': fileURLToPath(new URL('./vitest.prerequisites.ts', import.meta.url)) },
+    alias: {
+      '#test-prerequisites': fileURLToPath(new URL('./vitest.prerequisites.ts', import.meta.url)),
+      '#test-timing': fileURLToPath(new URL('./vitest.timing.ts', import.meta.url)),
+    },
   },
   ssr: { resolve: { conditions: ['source', 'node', 'default'], externalConditions: ['source'] } },
   test: {
