@@ -1,9 +1,9 @@
 import { paymentEvents, payments } from '@platform/db';
 import { and, eq } from 'drizzle-orm';
+import { eventually } from '#test-timing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   type BillingTestApp,
-  eventually,
   liveBalance,
   paymentByReference,
   startBillingApp,
