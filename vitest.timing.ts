@@ -36,6 +36,16 @@ export async function eventually<T>(
 }
 
 /**
+ * Lets real time pass in a test that shows something does NOT happen (a stopped job sends nothing more, a
+ * frozen connection passes nothing), after the test has seen everything that should happen: there is no
+ * condition to poll for. A busy machine can only make such a check miss a fault, never fail a correct run.
+ * Never use it to wait for something to happen: poll with `eventually`.
+ */
+export function quietPeriod(ms = 200): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/**
  * A TCP port on 127.0.0.1 that nothing listens on: one the system just handed out for port 0 and got back,
  * so connecting to it is refused (ECONNREFUSED). Unlike a fixed "unused" port, it cannot be one that another
  * program on the machine happens to use. For fetch, `http://127.0.0.1:9` also never connects: port 9 is on the
