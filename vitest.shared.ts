@@ -8,13 +8,17 @@ export default defineConfig({
   resolve: {
     conditions: ['source', 'node', 'default'],
     // Shared test helpers outside any package (tsconfig.base.json maps the same name for TypeScript).
-    alias: { '#test-prerequisites': fileURLToPath(new URL('./vitest.prerequisites.ts', import.meta.url)) },
+    alias: {
+      '#test-prerequisites': fileURLToPath(new URL('./vitest.prerequisites.ts', import.meta.url)),
+      '#test-timing': fileURLToPath(new URL('./vitest.timing.ts', import.meta.url)),
+    },
   },
   ssr: { resolve: { conditions: ['source', 'node', 'default'], externalConditions: ['source'] } },
   test: {
     environment: 'node',
-    // Generous: CI runs every package's suite at once on two cores, and PGlite migrations are CPU-bound.
-    testTimeout: 120_000,
-    hookTimeout: 120_000,
+    // Only there to stop a test that hangs, never a claim about speed (docs/testing.md): CI runs every package's
+    // suite at once on two shared cores, where a fuzz run or a PGlite migration can take minutes.
+    testTimeout: 600_000,
+    hookTimeout: 600_000,
   },
 });

@@ -5,6 +5,7 @@ import { createRedisClient } from '@platform/rate-limit';
 import type { Redis } from 'ioredis';
 import { pino } from 'pino';
 import { missing, redisServer } from '#test-prerequisites';
+import { closedPort } from '#test-timing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type BackendApiDeps, type BackendApp } from './app.js';
 import { loadBackendApiConfig } from './config.js';
@@ -189,7 +190,7 @@ describe('rate limits in process', () => {
 describe('rate limits with Redis unreachable', () => {
   it('serves requests, logs one warning, counts each failed Redis call and reports Redis down while ready', async () => {
     // Nothing listens on this port.
-    const redis = createRedisClient('redis://127.0.0.1:6390');
+    const redis = createRedisClient(`redis://127.0.0.1:${await closedPort()}`);
     clients.push(redis);
     const lines: string[] = [];
     const logger = pino({ level: 'warn' }, { write: (line: string) => void lines.push(line) });

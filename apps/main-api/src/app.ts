@@ -17,6 +17,7 @@ import { webhookRoutes } from './modules/webhooks/routes.js';
 import { webhookSharedSchemas } from './modules/webhooks/schemas.js';
 import { avatarRoutes } from './modules/avatars/routes.js';
 import { billingRoutes, billingSharedSchemas } from './modules/billing/routes.js';
+import type { ProviderTimeout } from './modules/billing/providers/http.js';
 import { AvatarUploadResponseSchema } from './modules/avatars/schemas.js';
 import { notificationRoutes } from './modules/notifications/routes.js';
 import { notificationSharedSchemas } from './modules/notifications/schemas.js';
@@ -36,6 +37,11 @@ export interface MainApiDeps {
   tokenVerifier?: TokenVerifier;
   /** The service's clock; defaults to the system time. */
   now?: () => Date;
+  /**
+   * Starts the time limit (PROVIDER_TIMEOUT_MS) of each request to a payment provider; defaults to
+   * AbortSignal.timeout. Tests replace it to time out an unanswered request at once.
+   */
+  providerTimeout?: ProviderTimeout;
   /** Replaces the pino logger built from LOG_LEVEL. */
   logger?: FastifyBaseLogger;
 }
@@ -117,6 +123,7 @@ export function buildApp(deps: MainApiDeps, config: MainApiConfig) {
     publicUrl: config.publicUrl,
     bodyLimit: config.bodyLimitBytes,
     idempotencyPurgeIntervalMs: config.idempotencyPurgeIntervalMs,
+    ...(deps.providerTimeout === undefined ? {} : { providerTimeout: deps.providerTimeout }),
   });
   app.register(webhookRoutes, { db, now, allowPrivateTargets: config.webhooks.allowPrivateTargets });
 

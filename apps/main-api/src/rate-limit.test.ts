@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createRedisClient } from '@platform/rate-limit';
 import { pino } from 'pino';
 import { missing, redisServer } from '#test-prerequisites';
+import { closedPort } from '#test-timing';
 import { describe, expect, it } from 'vitest';
 import { FAKE_DARAJA, fakeDarajaEnv } from '../test/fake-daraja.js';
 import { FAKE_PAYSTACK_SECRET } from '../test/fake-paystack.js';
@@ -127,7 +128,7 @@ describe('per-user rate limit', () => {
 
   it('lets requests through, logs once and counts the failures when Redis is down', async () => {
     // Nothing listens on this port: every Redis command fails at once.
-    const redis = createRedisClient('redis://127.0.0.1:6390');
+    const redis = createRedisClient(`redis://127.0.0.1:${await closedPort()}`);
     const lines: string[] = [];
     const logger = pino({ level: 'warn' }, { write: (line: string) => void lines.push(line) });
     const t = await createTestApp({ env: { RATE_LIMIT_PER_MINUTE: '1' }, deps: { redis, logger } });

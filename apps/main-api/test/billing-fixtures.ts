@@ -1,5 +1,4 @@
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import {
@@ -14,6 +13,7 @@ import {
 } from '@platform/db';
 import { createTestDatabase } from '@platform/db/testing';
 import { and, asc, eq } from 'drizzle-orm';
+import { closedPort } from '#test-timing';
 import type { FastifyBaseLogger } from 'fastify';
 import pino from 'pino';
 import { buildApp } from '../src/app.js';
@@ -26,21 +26,18 @@ import type { SettlementContext } from '../src/modules/billing/payments/settle.j
 import { processStkCallback } from '../src/modules/billing/providers/daraja/callbacks.js';
 import { createPaymentProviders } from '../src/modules/billing/providers/from-config.js';
 import { createLocalFolderStorage } from '../src/storage/local-folder.js';
-import { insertOrganization, insertUser, testConfig, tokenFor } from './helpers.js';
+import { insertOrganization, insertUser, TEST_PROVIDER_TIMEOUT_MS, testConfig, tokenFor } from './helpers.js';
+import { type ManualTimeouts, manualTimeouts } from './manual-timeouts.js';
 
 export const PAYER_ID = 'user_payer';
 export const PAYER_EMAIL = 'payer@example.com';
 export const OUTSIDER_ID = 'user_outsider';
 
-/** A port nothing listens on right now, so PUBLIC_URL can name the address before the app listens. */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (address === null || typeof address === 'string') throw new Error('No port was assigned');
-  return address.port;
-}
+/**
+ * When a card payment whose answer never came is first looked up: 2 x PROVIDER_TIMEOUT_MS (the README's rule),
+ * which startBillingApp sets to TEST_PROVIDER_TIMEOUT_MS. Tests move the app's clock by it.
+ */
+export const CONFIRMATION_DELAY_MS = 2 * TEST_PROVIDER_TIMEOUT_MS;
 
 export interface BillingTestApp {
   app: ReturnType<typeof buildApp>;
@@ -55,6 +52,11 @@ export interface BillingTestApp {
   headers(extra?: Record<string, string>): Promise<Record<string, string>>;
   /** The app's clock: starts at the real time and moves only when told to. */
   clock: { now(): Date; advance(ms: number): void; set(at: Date): void };
+  /**
+   * The provider requests' time limits, run out by hand: `t.timeouts.expireOnHang(fake.server)` makes a request
+   * the fake leaves unanswered time out at once (PROVIDER_TIMEOUT_MS itself is a generous 30 s).
+   */
+  timeouts: ManualTimeouts;
   /** One round of the reconciliation job, with the app's configuration and clock. */
   reconcile(): Promise<ReconciliationRound>;
   /** One round of the subscription renewal job, with the app's configuration and clock. */
@@ -66,7 +68,8 @@ export interface BillingTestApp {
  * main-api on a fresh database with a payer (PAYER_ID, a member of `organizationId`) and an outsider in
  * another organization. Billing settings come from `env`; the reconciliation and renewal jobs do not run on
  * their own (tests call `reconcile` and `renew`). With `listen`, the app serves on 127.0.0.1 at PUBLIC_URL, so providers' fakes
- * can call it back.
+ * can call it back. PROVIDER_TIMEOUT_MS is TEST_PROVIDER_TIMEOUT_MS unless `env` says otherwise, and each
+ * provider request's limit can be run out by hand (`timeouts`).
  */
 export async function startBillingApp(
   options: {
@@ -80,7 +83,8 @@ export async function startBillingApp(
   } = {},
 ): Promise<BillingTestApp> {
   const database = await createTestDatabase(options.maxConnections === undefined ? {} : { maxConnections: options.maxConnections });
-  const port = options.listen === true ? await freePort() : 0;
+  // A port that was free a moment ago, so PUBLIC_URL can name the address before the app listens on it.
+  const port = options.listen === true ? await closedPort() : 0;
   const url = options.listen === true ? `http://127.0.0.1:${port}` : 'http://main-api.test';
   const avatarDir = await mkdtemp(path.join(tmpdir(), 'main-api-billing-'));
   const config = testConfig({
@@ -89,12 +93,17 @@ export async function startBillingApp(
     PAYMENT_RECONCILE_INTERVAL_MS: '0',
     RENEWAL_INTERVAL_MS: '0',
     SANDBOX_STK_DELAY_MS: '0',
+    PROVIDER_TIMEOUT_MS: String(TEST_PROVIDER_TIMEOUT_MS),
     ...options.env,
   });
   const storage = createLocalFolderStorage({ directory: avatarDir, publicUrl: config.publicUrl });
   let offsetMs = 0;
   const now = () => new Date(Date.now() + offsetMs);
-  const app = buildApp({ database, storage, now, ...(options.logger === undefined ? {} : { logger: options.logger }) }, config);
+  const timeouts = manualTimeouts();
+  const app = buildApp(
+    { database, storage, now, providerTimeout: timeouts.timeout, ...(options.logger === undefined ? {} : { logger: options.logger }) },
+    config,
+  );
   options.setup?.(app);
   await app.ready();
   if (options.listen === true) await app.listen({ host: '127.0.0.1', port });
@@ -111,6 +120,7 @@ export async function startBillingApp(
     publicUrl: url,
     now,
     log,
+    providerTimeout: timeouts.timeout,
     deliverSandboxStkCallback: (body) => processStkCallback(ctx, 'sandbox', body, 'sandbox_callback'),
   });
 
@@ -134,6 +144,7 @@ export async function startBillingApp(
         offsetMs = at.getTime() - Date.now();
       },
     },
+    timeouts,
     reconcile() {
       return reconcilePayments({ ctx, providers, config: config.payments });
     },
@@ -189,15 +200,6 @@ export async function transitionsOf(db: Database, paymentId: string): Promise<st
 
 export async function notificationsOf(db: Database, userId: string) {
   return db.select().from(notifications).where(eq(notifications.userId, userId));
-}
-
-/** Waits until `check` holds, polling; fails after `timeoutMs`. */
-export async function eventually(check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('The condition did not hold in time');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }
 
 /** A logger that keeps every line at `level` and above, parsed, for tests that read what was logged. */

@@ -34,6 +34,11 @@ export interface FakeHttpServer {
   /** Every request received, in order. */
   requests: FakeRequest[];
   behaviour: FakeBehaviour;
+  /**
+   * Called when the fake leaves a request unanswered (`hang`, `hang_after_processing`), so a test can time
+   * the caller out at once (manualTimeouts().expireOnHang) instead of waiting for its limit.
+   */
+  onHang: ((request: FakeRequest) => void) | undefined;
   close(): Promise<void>;
 }
 
@@ -47,7 +52,11 @@ export async function startFakeHttpServer(
 ): Promise<FakeHttpServer> {
   const requests: FakeRequest[] = [];
   const hanging = new Set<ServerResponse>();
-  const fake: FakeHttpServer = { url: '', requests, behaviour: 'normal', close: async () => undefined };
+  const fake: FakeHttpServer = { url: '', requests, behaviour: 'normal', onHang: undefined, close: async () => undefined };
+  const hang = (request: FakeRequest, response: ServerResponse) => {
+    hanging.add(response);
+    fake.onHang?.(request);
+  };
 
   const server: Server = createServer((incoming, response) => {
     const chunks: Buffer[] = [];
@@ -63,7 +72,7 @@ export async function startFakeHttpServer(
       requests.push(request);
       const { behaviour } = fake;
       if (behaviour === 'hang') {
-        hanging.add(response);
+        hang(request, response);
         return;
       }
       const reply =
@@ -71,7 +80,7 @@ export async function startFakeHttpServer(
       reply.then(
         ({ status, body }) => {
           if (behaviour === 'hang_after_processing') {
-            hanging.add(response);
+            hang(request, response);
             return;
           }
           if (behaviour === 'reset_after_processing') {

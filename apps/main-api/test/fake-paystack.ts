@@ -32,8 +32,11 @@ export interface FakePaystack {
   pendingAuthorizations: Set<string>;
   /** The bank answers a pending charge: verify (and a `charge.success` event) then report it. */
   settleCharge(reference: string, status: 'success' | 'failed'): FakePaystackTransaction;
-  /** How long charge_authorization takes to answer (0 by default), to hold races open. */
-  chargeDelayMs: number;
+  /**
+   * While set, charge_authorization answers only once this settles (the bank is slow), so a test holds a race
+   * open for as long as it needs, however slow the machine, instead of for a fixed time.
+   */
+  chargeGate: Promise<void> | undefined;
   /** The charge_authorization requests received, in order. */
   charges(): FakeRequest[];
   /** The customer pays at the checkout: the transaction succeeds with a card authorization. */
@@ -130,7 +133,7 @@ export async function startFakePaystack(options: { webhookUrl?: string } = {}): 
       };
     }
     if (request.method === 'POST' && request.url === '/transaction/charge_authorization') {
-      if (fake.chargeDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, fake.chargeDelayMs));
+      if (fake.chargeGate !== undefined) await fake.chargeGate;
       const code = String(body['authorization_code']);
       const reference = String(body['reference']);
       if (transactions.has(reference)) {
@@ -170,7 +173,7 @@ export async function startFakePaystack(options: { webhookUrl?: string } = {}): 
     webhookUrl: options.webhookUrl ?? '',
     approvedAuthorizations,
     pendingAuthorizations,
-    chargeDelayMs: 0,
+    chargeGate: undefined,
     charges: () => server.requests.filter((request) => request.url === '/transaction/charge_authorization'),
     completeCheckout(reference, completion = {}) {
       const transaction = transactions.get(reference);

@@ -19,6 +19,12 @@ export const TEST_SECRET = 'a-test-signing-secret-of-at-least-32-chars';
 export const TEST_ISSUER = 'https://identity.test.example/';
 export const TEST_AUDIENCE = 'main-api-test';
 export const TEST_PUBLIC_URL = 'http://main-api.test';
+/**
+ * PROVIDER_TIMEOUT_MS in tests: generous, so that a normal answer from a local fake provider is never taken
+ * for silence on a loaded machine. Tests that need a request to time out run its limit out by hand
+ * (test/manual-timeouts.ts) instead of waiting for it.
+ */
+export const TEST_PROVIDER_TIMEOUT_MS = 30_000;
 
 /** Config as tests use it: HS256 test secret, silent logs, avatars in `avatarDir`. */
 export function testConfig(env: NodeJS.ProcessEnv = {}): MainApiConfig {

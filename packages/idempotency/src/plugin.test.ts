@@ -5,6 +5,7 @@ import { conflict } from '@platform/errors';
 import { createServer } from '@platform/http';
 import { Type } from '@sinclair/typebox';
 import { pino } from 'pino';
+import { EVENTUALLY_TIMEOUT_MS } from '#test-timing';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { idempotency, type IdempotencyOptions } from './plugin.js';
 
@@ -304,7 +305,7 @@ describe('idempotency plugin', () => {
     heldGates.push(held);
     const headers = { 'x-idempotency-key': 'k-running' };
     const first = post('/v1/slow-organizations', { name: 'Acme' }, headers);
-    await vi.waitFor(async () => expect(await handle.db.$count(idempotencyRecords)).toBe(1));
+    await vi.waitFor(async () => expect(await handle.db.$count(idempotencyRecords)).toBe(1), { timeout: EVENTUALLY_TIMEOUT_MS });
 
     const meanwhile = await post('/v1/slow-organizations', { name: 'Acme' }, headers);
     expect(meanwhile.statusCode).toBe(409);
@@ -323,7 +324,7 @@ describe('idempotency plugin', () => {
     heldGates.push(held);
     const headers = { 'x-idempotency-key': 'k-abandoned' };
     const stuck = post('/v1/slow-organizations', { name: 'Acme' }, headers);
-    await vi.waitFor(async () => expect(await handle.db.$count(idempotencyRecords)).toBe(1));
+    await vi.waitFor(async () => expect(await handle.db.$count(idempotencyRecords)).toBe(1), { timeout: EVENTUALLY_TIMEOUT_MS });
 
     clock = new Date(start.getTime() + 60 * SECOND);
     const takeover = await post('/v1/slow-organizations', { name: 'Acme' }, headers);
@@ -395,7 +396,7 @@ describe('idempotency plugin', () => {
       await post('/v1/organizations', { name: 'Acme' }, { 'x-idempotency-key': 'k-old' });
       clock = new Date(start.getTime() + 24 * 60 * 60 * SECOND);
       await vi.advanceTimersByTimeAsync(60 * 60 * SECOND);
-      await vi.waitFor(async () => expect(await handle.db.$count(idempotencyRecords)).toBe(0));
+      await vi.waitFor(async () => expect(await handle.db.$count(idempotencyRecords)).toBe(0), { timeout: EVENTUALLY_TIMEOUT_MS });
     } finally {
       await app.close();
       vi.useRealTimers();

@@ -1,5 +1,6 @@
 import { type DatabaseHandle, idempotencyRecords } from '@platform/db';
 import { createTestDatabase } from '@platform/db/testing';
+import { EVENTUALLY_TIMEOUT_MS } from '#test-timing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { purgeExpiredIdempotencyRecords, startIdempotencyPurge } from './purge.js';
 
@@ -69,7 +70,7 @@ describe('purging expired idempotency records', () => {
       expect(await schedule.runNow()).toBe(0);
       clock = now;
       await vi.advanceTimersByTimeAsync(HOUR);
-      await vi.waitFor(async () => expect(await remainingKeys()).toEqual(['fresh']));
+      await vi.waitFor(async () => expect(await remainingKeys()).toEqual(['fresh']), { timeout: EVENTUALLY_TIMEOUT_MS });
 
       await schedule.stop();
       clock = new Date(now.getTime() + 48 * HOUR);

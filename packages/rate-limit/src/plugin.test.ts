@@ -7,6 +7,7 @@ import fp from 'fastify-plugin';
 import { Redis } from 'ioredis';
 import { pino } from 'pino';
 import { missing, redisServer } from '#test-prerequisites';
+import { closedPort } from '#test-timing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { rateLimiting, type RateLimitIdentity, type RateLimitOptions } from './plugin.js';
 import { createRedisClient } from './redis-client.js';
@@ -214,7 +215,7 @@ describe('rate limiting in process', () => {
 describe('rate limiting with Redis unreachable', () => {
   it('serves requests, logs the outage once and counts every failed store call', async () => {
     // Nothing listens on this port.
-    const redis = createRedisClient('redis://127.0.0.1:6390');
+    const redis = createRedisClient(`redis://127.0.0.1:${await closedPort()}`);
     clients.push(redis);
     const { app, logs } = await build({ defaultPerMinute: 1, redis });
     for (let i = 0; i < 4; i += 1) {

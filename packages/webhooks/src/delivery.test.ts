@@ -10,6 +10,7 @@ import { createTestDatabase } from '@platform/db/testing';
 import { asc, eq, sql } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
 import { missing, postgresServer } from '#test-prerequisites';
+import { EVENTUALLY_TIMEOUT_MS, quietPeriod } from '#test-timing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { insertOrganization } from '../test/fixtures.js';
 import { startReceiver, type Receiver } from '../test/receiver.js';
@@ -309,7 +310,7 @@ describe('claims and leases', () => {
       },
     });
     const stalledRun = stalled.runOnce();
-    await vi.waitFor(() => expect(sent).toHaveLength(1));
+    await vi.waitFor(() => expect(sent).toHaveLength(1), { timeout: EVENTUALLY_TIMEOUT_MS });
 
     const other = worker({ now: () => clock });
     expect((await other.runOnce()).claimed).toBe(0);
@@ -331,12 +332,13 @@ describe('polling', () => {
     const delivery = startWebhookDelivery({ db: handle.db, allowPrivateTargets: true, intervalMs: 10 });
     try {
       const { id } = await enqueue();
-      await vi.waitFor(async () => expect((await eventRow(id)).status).toBe('delivered'), { timeout: 5_000 });
+      await vi.waitFor(async () => expect((await eventRow(id)).status).toBe('delivered'), { timeout: EVENTUALLY_TIMEOUT_MS });
     } finally {
       await delivery.stop();
     }
     const { id } = await enqueue();
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // A poller still running (every 10 ms) would have sent it by now.
+    await quietPeriod();
     expect((await eventRow(id)).status).toBe('pending');
   });
 
@@ -345,7 +347,7 @@ describe('polling', () => {
     for (let i = 0; i < 5; i++) ids.push((await enqueue()).id);
     const delivery = startWebhookDelivery({ db: handle.db, allowPrivateTargets: true, batchSize: 2, intervalMs: 60 * 60_000 });
     try {
-      await vi.waitFor(async () => expect(receiver.requests).toHaveLength(5), { timeout: 5_000 });
+      await vi.waitFor(async () => expect(receiver.requests).toHaveLength(5), { timeout: EVENTUALLY_TIMEOUT_MS });
       for (const id of ids) expect((await eventRow(id)).status).toBe('delivered');
     } finally {
       await delivery.stop();
@@ -371,7 +373,7 @@ describe('polling', () => {
     const { id } = await enqueue();
     flaky.start();
     try {
-      await vi.waitFor(async () => expect((await eventRow(id)).status).toBe('delivered'), { timeout: 5_000 });
+      await vi.waitFor(async () => expect((await eventRow(id)).status).toBe('delivered'), { timeout: EVENTUALLY_TIMEOUT_MS });
       expect(errors).toEqual(['Webhook delivery poll failed']);
     } finally {
       await flaky.stop();
@@ -389,6 +391,7 @@ describe.skipIf(missing(postgresServer))('several instances on one PostgreSQL (n
       const count = 120;
       const ids = new Set<string>();
       for (let i = 0; i < count; i++) ids.add((await enqueue()).id);
+      // A receiver that takes a moment, so the workers' batches overlap more (the outcome holds however they do).
       receiver.respond = async () => {
         await new Promise((resolve) => setTimeout(resolve, 2));
         return { status: 204 };

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startReceiver, type Receiver } from '../test/receiver.js';
-import { createWebhookSender } from './http-sender.js';
+import { createWebhookSender, DEFAULT_TIMEOUT_MS, startRequestTimer } from './http-sender.js';
 import type { HostResolver } from './target-guard.js';
 import { WebhookTargetRefusedError } from './target-guard.js';
 
@@ -45,15 +45,74 @@ describe('createWebhookSender', () => {
     receiver.respond = (request) =>
       request.path === '/moved' ? { status: 302, headers: { location: `${receiver.origin}/elsewhere` } } : { status: 204 };
     const send = createWebhookSender({ allowPrivateTargets: true });
+    // A sender that followed it would answer with the target's 204, after asking it: nothing to wait for.
     expect(await send(webhook(`${receiver.origin}/moved`))).toEqual({ status: 302 });
-    await new Promise((resolve) => setTimeout(resolve, 50));
     expect(receiver.requests.map((request) => request.path)).toEqual(['/moved']);
   });
 
   it('gives up on a receiver that does not answer within the timeout', async () => {
-    receiver.respond = () => new Promise(() => {});
-    const send = createWebhookSender({ allowPrivateTargets: true, timeoutMs: 200 });
-    await expect(send(webhook(`${receiver.origin}/slow`))).rejects.toThrow('No response within 0.2 s');
+    // The limit runs out, by hand, once the receiver has the request and stays silent: no waiting for it.
+    const limits: Array<{ ms: number; expire: () => void }> = [];
+    const send = createWebhookSender({
+      allowPrivateTargets: true,
+      timeoutMs: 20_000,
+      startTimer: (ms, expire) => {
+        limits.push({ ms, expire });
+        return () => undefined;
+      },
+    });
+    receiver.respond = () => {
+      for (const { expire } of limits) expire();
+      return new Promise(() => {});
+    };
+    await expect(send(webhook(`${receiver.origin}/slow`))).rejects.toThrow('No response within 20 s');
+    expect(limits.map(({ ms }) => ms)).toEqual([20_000]);
+  });
+
+  it('limits each request to 15 s by default, and stops the limit once the answer came', async () => {
+    const timers: Array<{ ms: number; stopped: boolean }> = [];
+    const send = createWebhookSender({
+      allowPrivateTargets: true,
+      startTimer: (ms, expire) => {
+        const timer = { ms, stopped: false };
+        timers.push(timer);
+        const stop = startRequestTimer(ms, expire);
+        return () => {
+          timer.stopped = true;
+          stop();
+        };
+      },
+    });
+    expect(await send(webhook(`${receiver.origin}/hook`))).toEqual({ status: 204 });
+    expect(timers).toEqual([{ ms: DEFAULT_TIMEOUT_MS, stopped: true }]);
+    expect(DEFAULT_TIMEOUT_MS).toBe(15_000);
+  });
+
+  it("starts the real limit as a timer that never keeps the process alive", () => {
+    const setTimeoutSpy = vi.spyOn(globalThis, 'setTimeout');
+    const stop = startRequestTimer(15_000, () => undefined);
+    const timer = setTimeoutSpy.mock.results[0]?.value as NodeJS.Timeout;
+    expect(timer.hasRef()).toBe(false);
+    stop();
+    setTimeoutSpy.mockRestore();
+  });
+
+  it('expires the real limit once due, and never once stopped', () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      let expired = 0;
+      startRequestTimer(15_000, () => (expired += 1));
+      vi.advanceTimersByTime(14_999);
+      expect(expired).toBe(0);
+      vi.advanceTimersByTime(1);
+      expect(expired).toBe(1);
+      const stop = startRequestTimer(15_000, () => (expired += 1));
+      stop();
+      vi.advanceTimersByTime(60_000);
+      expect(expired).toBe(1);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it.each([

@@ -28,12 +28,27 @@ export type WebhookSender = (request: WebhookRequest) => Promise<WebhookResponse
 export const DEFAULT_TIMEOUT_MS = 15_000;
 const USER_AGENT = 'platform-webhooks/1';
 
+/**
+ * Starts a request's time limit: calls `expire` once `ms` have passed, unless the returned function (called
+ * when the answer comes or the request fails) stops it first.
+ */
+export type RequestTimer = (ms: number, expire: () => void) => () => void;
+
+/** The real time limit: an unref'd timer, so a pending limit never keeps the process alive. */
+export const startRequestTimer: RequestTimer = (ms, expire) => {
+  const timer = setTimeout(expire, ms);
+  timer.unref();
+  return () => clearTimeout(timer);
+};
+
 export interface WebhookSenderOptions {
   allowPrivateTargets: boolean;
   /** Replaces DNS (tests). */
   resolve?: HostResolver;
   /** Whole request, from connecting to the response status; default 15 s. */
   timeoutMs?: number;
+  /** Starts each request's time limit (startRequestTimer by default); tests run it out by hand. */
+  startTimer?: RequestTimer;
 }
 
 /**
@@ -47,6 +62,7 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
     ...(options.resolve === undefined ? {} : { resolve: options.resolve }),
   });
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const startTimer = options.startTimer ?? startRequestTimer;
 
   return (webhook) =>
     new Promise<WebhookResponse>((resolve, reject) => {
@@ -72,19 +88,15 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
         lookup,
         agent: false,
       });
-      const timer = setTimeout(
-        () => request.destroy(new Error(`No response within ${timeoutMs / 1000} s`)),
-        timeoutMs,
-      );
-      timer.unref();
+      const stopTimer = startTimer(timeoutMs, () => request.destroy(new Error(`No response within ${timeoutMs / 1000} s`)));
       request.once('response', (response) => {
-        clearTimeout(timer);
+        stopTimer();
         // Only the status matters; the connection is not reused, so the body is not read.
         response.destroy();
         resolve({ status: response.statusCode ?? 0 });
       });
       request.once('error', (error) => {
-        clearTimeout(timer);
+        stopTimer();
         reject(error);
       });
       request.end(body);

@@ -42,6 +42,8 @@ export {
 export {
   createWebhookSender,
   DEFAULT_TIMEOUT_MS,
+  type RequestTimer,
+  startRequestTimer,
   type WebhookRequest,
   type WebhookResponse,
   type WebhookSender,

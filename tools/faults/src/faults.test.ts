@@ -18,9 +18,10 @@ import {
 import { createTestDatabase } from '@platform/db/testing';
 import { and, between, count, eq, like } from 'drizzle-orm';
 import { missing, postgresServer, redisServer } from '#test-prerequisites';
+import { eventually } from '#test-timing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BackendInstance, startBackendInstance } from './backend-instance.js';
-import { ENVELOPE, eventually, hostAndPort } from './helpers.js';
+import { ENVELOPE, hostAndPort } from './helpers.js';
 import { startTcpProxy, type TcpProxy } from './tcp-proxy.js';
 
 // Faults a deployment meets: Redis or PostgreSQL going away while requests run, and an instance dying in the
@@ -151,7 +152,7 @@ describe.skipIf(missing(postgresServer, redisServer))(
           .from(verificationSessions)
           .where(and(eq(verificationSessions.organizationId, organizationId), like(verificationSessions.externalEndUserId, 'outage-1%')));
         return (row?.created ?? 0) > 0;
-      }, 10_000, 1);
+      }, { intervalMs: 1 });
       await databaseProxy.cut();
       const cutWave = await wave;
       const during = await Promise.all(Array.from({ length: 5 }, (_, index) => create(200 + index)));
@@ -188,8 +189,10 @@ describe.skipIf(missing(postgresServer, redisServer))(
       // must have its 503 before the outage ends. (Before postgres.js was patched to fail the waiting queries
       // with a failed connection attempt, each attempt answered one request, and attempts back off to one a
       // second per connection: 60 requests took about 30 s.) A second wave, sent after the first was answered,
-      // starts new attempts and is answered the same way.
-      const OUTAGE_MS = 8_000;
+      // starts new attempts and is answered the same way. What tells the two apart is how many reconnection
+      // attempts (each a second of back-off) a wave needs, not how fast the machine is: the outage is half the
+      // faulty 30 s, many times what the fixed waves need even on a loaded machine.
+      const OUTAGE_MS = 15_000;
       let timer: NodeJS.Timeout | undefined;
       const outageOver = new Promise<'outage over'>((resolve) => (timer = setTimeout(() => resolve('outage over'), OUTAGE_MS)));
       try {

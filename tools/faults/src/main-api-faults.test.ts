@@ -4,11 +4,12 @@ import { createTestDatabase } from '@platform/db/testing';
 import { count } from 'drizzle-orm';
 import { pino } from 'pino';
 import { missing, postgresServer, redisServer } from '#test-prerequisites';
+import { eventually } from '#test-timing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // The books check and fixtures of the money-invariant run: the same facts, read the same way.
 import { readBooks } from '../../multi-instance/src/books.js';
 import { insertMonthlySubscription, insertSandboxCard } from '../../multi-instance/src/fixtures.js';
-import { ENVELOPE, eventually, hostAndPort } from './helpers.js';
+import { ENVELOPE, hostAndPort } from './helpers.js';
 import { type MainInstance, startMainInstance } from './main-instance.js';
 import { startTcpProxy, type TcpProxy } from './tcp-proxy.js';
 
@@ -136,7 +137,7 @@ describe.skipIf(missing(postgresServer, redisServer))(
         const [row] = await db.select({ paid: count() }).from(payments);
         // Requests of the wave are half-way: payments written, answers not sent yet.
         return (row?.paid ?? 0) >= paidBefore + 5;
-      }, 10_000, 1);
+      }, { intervalMs: 1 });
       await databaseProxy.cut();
       const cutWave = await wave;
       const during = await Promise.all(Array.from({ length: 3 }, (_, index) => operation(200 + index)()));

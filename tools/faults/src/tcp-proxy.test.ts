@@ -1,4 +1,5 @@
 import net from 'node:net';
+import { quietPeriod } from '#test-timing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startTcpProxy, type TcpProxy } from './tcp-proxy.js';
 
@@ -12,19 +13,33 @@ async function startEcho(): Promise<{ port: number; close(): Promise<void> }> {
   };
 }
 
-function exchange(port: number, message: string, waitMs = 300): Promise<{ reply: string; closed: boolean }> {
+/**
+ * Connects, sends `message`, and resolves once the echo is complete or the connection closed: however long the
+ * machine takes, never after a fixed wait. With `quiet`, traffic is expected to stop: resolves with whatever
+ * came back during a quiet period instead.
+ */
+function exchange(port: number, message: string, options: { quiet?: boolean } = {}): Promise<{ reply: string; closed: boolean }> {
   return new Promise((resolve) => {
     const socket = net.connect(port, '127.0.0.1');
     let reply = '';
     let closed = false;
-    socket.on('data', (chunk) => (reply += chunk.toString()));
-    socket.on('error', () => undefined);
-    socket.on('close', () => (closed = true));
-    socket.on('connect', () => socket.write(message));
-    setTimeout(() => {
+    const done = () => {
       socket.destroy();
       resolve({ reply, closed });
-    }, waitMs);
+    };
+    socket.on('data', (chunk) => {
+      reply += chunk.toString();
+      if (!options.quiet && reply.length >= message.length) done();
+    });
+    socket.on('error', () => undefined);
+    socket.on('close', () => {
+      closed = true;
+      done();
+    });
+    socket.on('connect', () => {
+      socket.write(message);
+      if (options.quiet) void quietPeriod().then(done);
+    });
   });
 }
 
@@ -65,8 +80,8 @@ describe('the TCP proxy', () => {
     const proxy = await echoBehindProxy();
     const frozen = proxy.freezeWhen('STOP');
     expect((await exchange(proxy.port, 'before')).reply).toBe('before');
-    expect((await exchange(proxy.port, 'please STOP here')).reply).toBe('');
+    expect((await exchange(proxy.port, 'please STOP here', { quiet: true })).reply).toBe('');
     await expect(frozen).resolves.toBeUndefined();
-    expect((await exchange(proxy.port, 'after')).reply).toBe('');
+    expect((await exchange(proxy.port, 'after', { quiet: true })).reply).toBe('');
   });
 });

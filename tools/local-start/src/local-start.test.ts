@@ -1,11 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { connectionUrlOf } from '@platform/db';
 import { createTestDatabase } from '@platform/db/testing';
 import { missing, postgresServer, redisServer } from '#test-prerequisites';
+import { closedPort } from '#test-timing';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { LocalCredentials } from './credentials.js';
 import { REPO_ROOT } from './data-dir.js';
@@ -13,16 +13,10 @@ import { REPO_ROOT } from './data-dir.js';
 // Starts the local start exactly as the README tells a newcomer to (`pnpm start`), on free ports
 // and a scratch data folder, and calls the API with the credentials it prints.
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
+// How long one start may take to print its credentials, and a test of several starts in all: only a failing
+// start waits this long, while a loaded CI machine can take minutes to install, compile and migrate.
+const START_DEADLINE_MS = 180_000;
+const TEST_DEADLINE_MS = 600_000;
 
 interface Started {
   child: ChildProcess;
@@ -36,7 +30,7 @@ async function start(
   extraArgs: string[] = [],
   env: NodeJS.ProcessEnv = { DATABASE_URL: '', REDIS_URL: '' },
 ): Promise<Started> {
-  const [mainPort, backendPort] = [await freePort(), await freePort()];
+  const [mainPort, backendPort] = [await closedPort(), await closedPort()];
   const child = spawn('corepack', ['pnpm', 'start', ...extraArgs], {
     cwd: REPO_ROOT,
     env: {
@@ -53,7 +47,7 @@ async function start(
   });
   let output = '';
   const credentialsPath = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`local start did not print credentials:\n${output}`)), 90_000);
+    const timer = setTimeout(() => reject(new Error(`local start did not print credentials:\n${output}`)), START_DEADLINE_MS);
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
       const match = /Credentials file: (.+)/.exec(output);
@@ -212,7 +206,7 @@ describe('the one-command local start', () => {
     });
     expect(((await reset.json()) as { data: { name: string } }).data.name).not.toMatch(/^Restarted /);
     await stop(fresh);
-  }, 240_000);
+  }, TEST_DEADLINE_MS);
 });
 
 describe.skipIf(missing(postgresServer, redisServer))(
@@ -248,6 +242,6 @@ describe.skipIf(missing(postgresServer, redisServer))(
         rmSync(dataDir, { recursive: true, force: true });
         await database.close();
       }
-    }, 240_000);
+    }, TEST_DEADLINE_MS);
   },
 );

@@ -24,6 +24,7 @@ import { signAccessToken } from '@platform/main-api';
 import { and, eq, inArray } from 'drizzle-orm';
 import { Redis } from 'ioredis';
 import { missing, postgresServer, redisServer } from '#test-prerequisites';
+import { eventually, quietPeriod } from '#test-timing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertMonthlySubscription, insertSandboxCard } from './fixtures.js';
 import { type Fleet, startFleet, TOKEN_AUDIENCE, TOKEN_ISSUER, urlOfDatabase } from './instances.js';
@@ -337,9 +338,9 @@ describe.skipIf(missing(postgresServer, redisServer))(
       expect(events).toHaveLength(count);
       const ids = events.map((event) => event.id);
 
-      await waitFor(async () => ids.every((id) => receiver.deliveries.has(id)), 20_000);
+      await eventually(async () => ids.every((id) => receiver.deliveries.has(id)));
       // Give a second (wrong) delivery time to arrive before counting.
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await quietPeriod(300);
       expect(ids.map((id) => receiver.deliveries.get(id))).toEqual(Array(count).fill(1));
       const statuses = await db
         .select({ status: webhookEvents.status })
@@ -353,15 +354,15 @@ describe.skipIf(missing(postgresServer, redisServer))(
       const subscriptionIds: string[] = [];
       for (let index = 0; index < count; index += 1) subscriptionIds.push(await dueSubscriptionWithCard(db));
 
-      await waitFor(async () => {
+      await eventually(async () => {
         const renewed = await db
           .select({ periodIndex: mailSubscriptions.periodIndex })
           .from(mailSubscriptions)
           .where(inArray(mailSubscriptions.id, subscriptionIds));
         return renewed.every((subscription) => subscription.periodIndex === 1);
-      }, 20_000);
+      });
       // Both jobs keep polling every 50 ms: nothing more may be charged.
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await quietPeriod(300);
 
       const organizationIds = (
         await db.select({ id: mailSubscriptions.organizationId }).from(mailSubscriptions).where(inArray(mailSubscriptions.id, subscriptionIds))
@@ -411,13 +412,6 @@ async function startCallbackReceiver(): Promise<CallbackReceiver> {
   };
 }
 
-async function waitFor(check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`Not done within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 async function deleteRedisKeys(url: string, keys: string[]): Promise<void> {
   const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1 });

@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { closedPort } from '#test-timing';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ParsedCommand } from './command.js';
 import { answerCommand, commandDatabaseTarget } from './database.js';
@@ -65,11 +66,12 @@ describe('the database a command works on', () => {
 
   it('says which database it could not reach, in one line', async () => {
     const command = probe();
-    // Port 1 on the loopback: nothing listens there, so the connection is refused at once.
-    const result = await answerCommand(command.parsed, { env: { DATABASE_URL: 'postgres://app:s3cret@127.0.0.1:1/platform' } });
+    // Nothing listens on that port, so the connection is refused at once.
+    const port = await closedPort();
+    const result = await answerCommand(command.parsed, { env: { DATABASE_URL: `postgres://app:s3cret@127.0.0.1:${port}/platform` } });
     expect(result.exitCode).toBe(1);
     expect(result.lines).toHaveLength(1);
-    expect(result.lines[0]).toMatch(/^Could not open PostgreSQL at postgres:\/\/app:\*\*\*@127\.0\.0\.1:1\/platform: \S/);
+    expect(result.lines[0]).toMatch(new RegExp(`^Could not open PostgreSQL at postgres://app:\\*\\*\\*@127\\.0\\.0\\.1:${port}/platform: \\S`));
     expect(result.lines[0]).not.toMatch(/s3cret|Failed query|\n/);
     expect(command.ran()).toBe(false);
   });

@@ -4,6 +4,7 @@ import { type DatabaseHandle, organizations, webhookEvents } from '@platform/db'
 import { createTestDatabase } from '@platform/db/testing';
 import { enqueueWebhookEvent } from '@platform/webhooks';
 import { eq } from 'drizzle-orm';
+import { EVENTUALLY_TIMEOUT_MS, quietPeriod } from '#test-timing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { buildTestApp } from '../../test/app-fixtures.js';
 import { loadBackendApiConfig } from '../config.js';
@@ -65,11 +66,18 @@ describe('webhook delivery in backend-api', () => {
     let clock = new Date('2024-06-15T12:00:00.000Z');
     const app = await buildTestApp(database, {
       now: () => clock,
-      env: { WEBHOOK_DELIVERY_ENABLED: 'false', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' },
+      env: { WEBHOOK_DELIVERY_ENABLED: 'false', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_DELIVERY_INTERVAL_MS: '20' },
     });
     try {
+      const due = await enqueue(clock);
+      // Due now, and a poller would run every 20 ms: none runs, so it is still there for runOnce.
+      await quietPeriod();
+      expect(received).toEqual([]);
+      expect(await app.webhookDelivery.runOnce()).toEqual({ claimed: 1, delivered: 1, retrying: 0, failed: 0 });
+      expect(received).toEqual([due.id]);
+      received = [];
+
       const { id } = await enqueue(new Date(clock.getTime() + 60_000));
-      await new Promise((resolve) => setTimeout(resolve, 100));
       expect(await app.webhookDelivery.runOnce()).toMatchObject({ claimed: 0 });
       clock = new Date(clock.getTime() + 60_000);
       expect(await app.webhookDelivery.runOnce()).toEqual({ claimed: 1, delivered: 1, retrying: 0, failed: 0 });
@@ -85,10 +93,11 @@ describe('webhook delivery in backend-api', () => {
       env: { WEBHOOK_DELIVERY_ENABLED: 'true', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_DELIVERY_INTERVAL_MS: '20' },
     });
     const { id } = await enqueue(new Date());
-    await vi.waitFor(async () => expect(await statusOf(id)).toBe('delivered'), { timeout: 5_000 });
+    await vi.waitFor(async () => expect(await statusOf(id)).toBe('delivered'), { timeout: EVENTUALLY_TIMEOUT_MS });
     await app.close();
     const after = await enqueue(new Date());
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // A poller still running (every 20 ms) would have sent it by now.
+    await quietPeriod();
     expect(await statusOf(after.id)).toBe('pending');
   });
 

@@ -16,7 +16,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FAKE_DARAJA, fakeDarajaEnv, type FakeDaraja, startFakeDaraja } from '../../test/fake-daraja.js';
 import { FAKE_PAYSTACK_SECRET, type FakePaystack, startFakePaystack } from '../../test/fake-paystack.js';
-import { createTestApp, insertOrganization, insertUser, type TestApp, tokenFor } from '../../test/helpers.js';
+import { createTestApp, insertOrganization, insertUser, TEST_PROVIDER_TIMEOUT_MS, type TestApp, tokenFor } from '../../test/helpers.js';
 import { insertSavedCard, insertSubscription } from '../../test/subscription-fixtures.js';
 import { MPESA_CALLBACK_PATH } from '../modules/billing/providers/daraja/callback-routes.js';
 import { PAYSTACK_WEBHOOK_PATH } from '../modules/billing/providers/paystack/webhook-routes.js';
@@ -60,7 +60,7 @@ beforeAll(async () => {
       PAYSTACK_SECRET_KEY: FAKE_PAYSTACK_SECRET,
       PAYSTACK_BASE_URL: paystack.url,
       ...fakeDarajaEnv(daraja.url),
-      PROVIDER_TIMEOUT_MS: '5000',
+      PROVIDER_TIMEOUT_MS: String(TEST_PROVIDER_TIMEOUT_MS),
       PAYMENT_RECONCILE_INTERVAL_MS: '0',
       RENEWAL_INTERVAL_MS: '0',
       RATE_LIMIT_PER_MINUTE: UNREACHABLE_RATE_LIMIT,

@@ -1,6 +1,7 @@
 import { ensureWallet, ledgerTransactions, queryRows, wallets } from '@platform/db';
 import { eq, sql } from 'drizzle-orm';
 import { missing, postgresServer } from '#test-prerequisites';
+import { EVENTUALLY_TIMEOUT_MS } from '#test-timing';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { replaceOrganizations, TEST_START, type TestOrganization, useTestApp } from '../../../test/app-fixtures.js';
 import {
@@ -108,10 +109,10 @@ describe.skipIf(missing(postgresServer))(
 
     /**
      * Resolves true once another connection waits for a lock in a statement matching `pattern` (SQL LIKE); false
-     * if `signal` aborts first; throws after 10 s.
+     * if `signal` aborts first; throws after EVENTUALLY_TIMEOUT_MS.
      */
     async function untilWaitingForLock(pattern: string, signal?: AbortSignal): Promise<boolean> {
-      const deadline = Date.now() + 10_000;
+      const deadline = Date.now() + EVENTUALLY_TIMEOUT_MS;
       while (signal?.aborted !== true) {
         const rows = await queryRows<{ query: string; matches: boolean }>(
           suite.db,

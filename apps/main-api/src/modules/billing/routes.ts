@@ -15,6 +15,7 @@ import type { SettlementContext } from './payments/settle.js';
 import { processStkCallback } from './providers/daraja/callbacks.js';
 import { mpesaCallbackRoutes } from './providers/daraja/callback-routes.js';
 import { createPaymentProviders } from './providers/from-config.js';
+import type { ProviderTimeout } from './providers/http.js';
 import { paystackWebhookRoutes } from './providers/paystack/webhook-routes.js';
 import { sandboxCheckoutRoutes } from './providers/sandbox/checkout-routes.js';
 import { subscriptionPaymentHooks } from './subscriptions/payment-hooks.js';
@@ -34,6 +35,8 @@ export interface BillingRoutesOptions {
   idempotencyPurgeIntervalMs: number;
   /** What a payment's outcome does in other modules; by default the mail subscription hooks. */
   hooks?: PaymentHooks;
+  /** Starts each provider request's time limit (AbortSignal.timeout by default). */
+  providerTimeout?: ProviderTimeout;
 }
 
 /** Schemas the billing routes refer to by `$id`, registered once on the app. */
@@ -61,6 +64,7 @@ export const billingRoutes: FastifyPluginAsyncTypebox<BillingRoutesOptions> = as
     publicUrl: options.publicUrl,
     now,
     log,
+    ...(options.providerTimeout === undefined ? {} : { providerTimeout: options.providerTimeout }),
     deliverSandboxStkCallback: (body) => processStkCallback(ctx, 'sandbox', body, 'sandbox_callback'),
   });
   if (providers.card.name === 'sandbox' || providers.mobileMoney.name === 'sandbox') {

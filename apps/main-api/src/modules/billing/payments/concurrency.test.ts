@@ -1,10 +1,11 @@
 import { paymentEvents, paymentMethods, payments } from '@platform/db';
 import { desc, eq } from 'drizzle-orm';
 import { missing, postgresServer } from '#test-prerequisites';
+import { eventually } from '#test-timing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type BillingTestApp,
-  eventually,
+  CONFIRMATION_DELAY_MS,
   liveBalance,
   notificationsOf,
   PAYER_ID,
@@ -107,7 +108,7 @@ describe.skipIf(missing(postgresServer))('retries of a charge whose outcome is u
     t = await startBillingApp({
       listen: true,
       maxConnections: 12,
-      env: { PAYSTACK_SECRET_KEY: FAKE_PAYSTACK_SECRET, PAYSTACK_BASE_URL: paystack.url, PROVIDER_TIMEOUT_MS: '1000' },
+      env: { PAYSTACK_SECRET_KEY: FAKE_PAYSTACK_SECRET, PAYSTACK_BASE_URL: paystack.url },
     });
     paystack.webhookUrl = `${t.url}/v1/billing/webhooks/paystack`;
   });
@@ -143,9 +144,11 @@ describe.skipIf(missing(postgresServer))('retries of a charge whose outcome is u
     paystack.behaviour('hang_after_processing');
     const first = pay();
     await eventually(async () => charges() === 1);
-    // While the first request waits for Paystack, its key is held: retries get 409 at once.
+    // While the first request waits for Paystack, its key is held: retries get 409 at once. It waits until the
+    // test runs its time limit out.
     const during = await Promise.all(Array.from({ length: 6 }, pay));
     expect(during.map((response) => response.statusCode)).toEqual(Array(6).fill(409));
+    t.timeouts.expire(`${paystack.url}/transaction/charge_authorization`);
     expect((await first).statusCode).toBe(503);
     paystack.behaviour('normal');
     const [payment] = await savedCardPayments();
@@ -162,7 +165,7 @@ describe.skipIf(missing(postgresServer))('retries of a charge whose outcome is u
     expect(charges()).toBe(1);
     expect(await savedCardPayments()).toHaveLength(1);
 
-    t.clock.advance(2_000);
+    t.clock.advance(CONFIRMATION_DELAY_MS);
     expect(await t.reconcile()).toEqual({ checked: 1, settled: 1 });
     const confirmed = await Promise.all(Array.from({ length: 8 }, pay));
     for (const response of confirmed) expect([200, 409]).toContain(response.statusCode);
@@ -191,7 +194,7 @@ describe.skipIf(missing(postgresServer))('retries of a charge whose outcome is u
     paystack.behaviour('normal');
     const lost = (await savedCardPayments()).find((payment) => !known.has(payment.reference));
     if (lost === undefined) throw new Error('No saved-card payment was recorded');
-    t.clock.advance(2_000);
+    t.clock.advance(CONFIRMATION_DELAY_MS);
     await t.reconcile();
     expect(await paymentByReference(t.db, lost.reference)).toMatchObject({ status: 'failed', failureReason: 'Declined' });
 

@@ -1,11 +1,11 @@
 import { mailSubscriptions, paymentEvents, paymentMethods, payments } from '@platform/db';
 import { quote } from '@platform/pricing';
 import { eq } from 'drizzle-orm';
+import { eventually } from '#test-timing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   allPayments,
   type BillingTestApp,
-  eventually,
   liveBalance,
   notificationsOf,
   PAYER_ID,

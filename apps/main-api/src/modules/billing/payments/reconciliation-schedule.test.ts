@@ -1,7 +1,7 @@
+import { eventually } from '#test-timing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type BillingTestApp,
-  eventually,
   liveBalance,
   paymentByReference,
   startBillingApp,

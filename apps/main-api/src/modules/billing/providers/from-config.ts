@@ -2,6 +2,7 @@ import type { PaymentProvider } from '@platform/db';
 import type { FastifyBaseLogger } from 'fastify';
 import type { PaymentsConfig } from '../config.js';
 import { createDarajaMobileMoneyProvider } from './daraja/client.js';
+import type { ProviderTimeout } from './http.js';
 import { MPESA_CALLBACK_PATH } from './daraja/callback-routes.js';
 import { createPaystackCardProvider } from './paystack/client.js';
 import type { CardProvider, MobileMoneyProvider } from './ports.js';
@@ -19,6 +20,8 @@ export interface PaymentProvidersOptions {
   publicUrl: string;
   now: () => Date;
   log: FastifyBaseLogger;
+  /** Starts each provider request's time limit of PROVIDER_TIMEOUT_MS (AbortSignal.timeout by default). */
+  providerTimeout?: ProviderTimeout;
   /** Where the sandbox delivers its Daraja-shaped callbacks: the handler of the real callback route. */
   deliverSandboxStkCallback: (body: unknown) => Promise<unknown>;
 }
@@ -26,15 +29,17 @@ export interface PaymentProvidersOptions {
 /** The providers configuration names: Paystack and Daraja when their credentials are set, else the sandbox. */
 export function createPaymentProviders(config: PaymentsConfig, options: PaymentProvidersOptions): PaymentProviders {
   const timeoutMs = config.providerTimeoutMs;
+  const timeout = options.providerTimeout;
   const card =
     config.card.kind === 'paystack'
-      ? createPaystackCardProvider({ secretKey: config.card.secretKey, baseUrl: config.card.baseUrl, timeoutMs })
+      ? createPaystackCardProvider({ secretKey: config.card.secretKey, baseUrl: config.card.baseUrl, timeoutMs, timeout })
       : createSandboxCardProvider({ publicUrl: options.publicUrl, now: options.now });
   if (config.mobileMoney.kind === 'daraja') {
     const mobileMoney = createDarajaMobileMoneyProvider({
       config: config.mobileMoney,
       callbackUrl: `${options.publicUrl}${MPESA_CALLBACK_PATH}/${config.mobileMoney.callbackToken}`,
       timeoutMs,
+      timeout,
       now: options.now,
     });
     return { card, mobileMoney, close: () => undefined };

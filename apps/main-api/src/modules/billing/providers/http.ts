@@ -1,12 +1,23 @@
 import { toStorableText } from '@platform/http';
 import { ProviderRejectedError, ProviderUnavailableError } from './errors.js';
 
+/**
+ * Starts the time limit of one request to a provider: a signal that aborts (with a TimeoutError) once `ms` have
+ * passed. Injected so that tests decide when a request left unanswered times out, instead of waiting for it.
+ */
+export type ProviderTimeout = (ms: number, request: { provider: string; url: string }) => AbortSignal;
+
+/** The real time limit. */
+export const providerTimeoutAfter: ProviderTimeout = (ms) => AbortSignal.timeout(ms);
+
 export interface ProviderHttp {
   /** Provider name, for errors and logs. */
   provider: string;
   baseUrl: string;
   /** The whole exchange (connect, send, read the answer) must finish within this. */
   timeoutMs: number;
+  /** Starts each request's time limit; providerTimeoutAfter (AbortSignal.timeout) by default. */
+  timeout?: ProviderTimeout;
 }
 
 export interface ProviderAnswer {
@@ -37,7 +48,7 @@ export async function requestProvider(
       },
       ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
       redirect: 'error',
-      signal: AbortSignal.timeout(http.timeoutMs),
+      signal: (http.timeout ?? providerTimeoutAfter)(http.timeoutMs, { provider: http.provider, url }),
     });
     const text = await response.text();
     return { status: response.status, body: parseJson(text) };

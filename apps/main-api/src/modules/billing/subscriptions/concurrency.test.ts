@@ -1,6 +1,7 @@
 import { type BillingCycle, type MailPlan } from '@platform/db';
 import { prorate } from '@platform/pricing';
 import { missing, postgresServer } from '#test-prerequisites';
+import { eventually } from '#test-timing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type BillingTestApp, startBillingApp } from '../../../../test/billing-fixtures.js';
 import { FAKE_PAYSTACK_SECRET, type FakePaystack, startFakePaystack } from '../../../../test/fake-paystack.js';
@@ -17,7 +18,8 @@ import {
 import { CHANGE_IN_PROGRESS } from './change-claim.js';
 
 // Races need real concurrent connections: PGlite runs one query at a time, so these run on PostgreSQL only
-// (CI sets DATABASE_URL). Paystack answers charges slowly here, so the requests overlap while one is charged.
+// (CI sets DATABASE_URL). Paystack holds a charge's answer until the test lets it go, so the requests overlap
+// while one is charged, however slow the machine.
 describe.skipIf(missing(postgresServer))('concurrent upgrades and renewals (PostgreSQL only: PGlite has no concurrent transactions)', () => {
   let t: BillingTestApp;
   let paystack: FakePaystack;
@@ -25,7 +27,6 @@ describe.skipIf(missing(postgresServer))('concurrent upgrades and renewals (Post
   beforeAll(async () => {
     paystack = await startFakePaystack();
     paystack.approvedAuthorizations.add('AUTH_good');
-    paystack.chargeDelayMs = 150;
     t = await startBillingApp({
       maxConnections: 12,
       env: { PAYSTACK_SECRET_KEY: FAKE_PAYSTACK_SECRET, PAYSTACK_BASE_URL: paystack.url },
@@ -93,7 +94,21 @@ describe.skipIf(missing(postgresServer))('concurrent upgrades and renewals (Post
     for (const targets of waves) {
       const prices = await Promise.all(targets.map(priceFromNow));
       const chargesBefore = paystack.charges().length;
-      const answers = await Promise.all(targets.map((target) => upgrade(target, card)));
+      // The first change to claim the subscription is charged; Paystack answers once every other request
+      // has had its answer, so they all met the claim while it was held.
+      let releaseCharge: () => void = () => undefined;
+      paystack.chargeGate = new Promise<void>((resolve) => (releaseCharge = resolve));
+      let answered = 0;
+      const requests = targets.map((target) => upgrade(target, card).finally(() => (answered += 1)));
+      try {
+        await eventually(() => answered === targets.length - 1 && paystack.charges().length === chargesBefore + 1, {
+          what: 'One charge at Paystack and every other request answered',
+        });
+      } finally {
+        paystack.chargeGate = undefined;
+        releaseCharge();
+      }
+      const answers = await Promise.all(requests);
 
       const won = answers.flatMap((answer, index) => (answer.statusCode === 200 ? [index] : []));
       expect(won, answers.map((answer) => answer.body).join('\n')).toHaveLength(1);

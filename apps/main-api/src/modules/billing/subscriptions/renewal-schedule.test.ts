@@ -1,5 +1,6 @@
+import { eventually } from '#test-timing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type BillingTestApp, eventually, startBillingApp } from '../../../../test/billing-fixtures.js';
+import { type BillingTestApp, startBillingApp } from '../../../../test/billing-fixtures.js';
 import { insertSavedCard, insertSubscription, subscriptionOf } from '../../../../test/subscription-fixtures.js';
 
 // The app runs the renewal job on its own every RENEWAL_INTERVAL_MS once ready, and stops it on close.

@@ -23,9 +23,9 @@ let paystack: FakePaystack;
 
 beforeAll(async () => {
   paystack = await startFakePaystack();
-  t = await startBillingApp({
-    env: { PAYSTACK_SECRET_KEY: FAKE_PAYSTACK_SECRET, PAYSTACK_BASE_URL: paystack.url, PROVIDER_TIMEOUT_MS: '2000' },
-  });
+  t = await startBillingApp({ env: { PAYSTACK_SECRET_KEY: FAKE_PAYSTACK_SECRET, PAYSTACK_BASE_URL: paystack.url } });
+  // A charge Paystack leaves unanswered times out at once, not after PROVIDER_TIMEOUT_MS.
+  t.timeouts.expireOnHang(paystack.server);
   await insertUser(t.db, { id: COLLEAGUE_ID });
   await t.db.insert(memberships).values({ organizationId: t.organizationId, userId: COLLEAGUE_ID, role: 'member' });
 });

@@ -1,7 +1,7 @@
 import { idempotencyRecords } from '@platform/db';
 import { missing, postgresServer } from '#test-prerequisites';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type BillingTestApp, startBillingApp } from '../../../../test/billing-fixtures.js';
+import { type BillingTestApp, CONFIRMATION_DELAY_MS, startBillingApp } from '../../../../test/billing-fixtures.js';
 import { FAKE_PAYSTACK_SECRET, type FakePaystack, startFakePaystack } from '../../../../test/fake-paystack.js';
 import {
   changesOf,
@@ -17,8 +17,6 @@ import {
 // comes): 202, the reconciliation job settles the charge later, the change applies exactly once, and a
 // retry with the same Idempotency-Key answers from where the change stands, never charging again.
 
-// PROVIDER_TIMEOUT_MS is 1000 below: an unconfirmed card charge is looked up 2 s after it was made.
-const CONFIRMATION_DELAY_MS = 2_000;
 const core10 = { plan: 'core', seats: 10, cycle: 'monthly', anchor: '2024-01-01' } as const;
 const APPLIED =
   'Mail subscription upgraded. Now on the growth plan, 25 mailboxes, billed monthly, until 2024-02-01. KES 1,331 charged to the card';
@@ -28,9 +26,9 @@ let paystack: FakePaystack;
 
 beforeAll(async () => {
   paystack = await startFakePaystack();
-  t = await startBillingApp({
-    env: { PAYSTACK_SECRET_KEY: FAKE_PAYSTACK_SECRET, PAYSTACK_BASE_URL: paystack.url, PROVIDER_TIMEOUT_MS: '1000' },
-  });
+  t = await startBillingApp({ env: { PAYSTACK_SECRET_KEY: FAKE_PAYSTACK_SECRET, PAYSTACK_BASE_URL: paystack.url } });
+  // A charge Paystack leaves unanswered times out at once, not after PROVIDER_TIMEOUT_MS.
+  t.timeouts.expireOnHang(paystack.server);
 });
 afterAll(async () => {
   await t?.close();
@@ -165,10 +163,7 @@ describe.skipIf(missing(postgresServer))('retries of an unconfirmed upgrade at t
   let pg: BillingTestApp;
 
   beforeAll(async () => {
-    pg = await startBillingApp({
-      maxConnections: 12,
-      env: { PAYSTACK_SECRET_KEY: FAKE_PAYSTACK_SECRET, PAYSTACK_BASE_URL: paystack.url, PROVIDER_TIMEOUT_MS: '1000' },
-    });
+    pg = await startBillingApp({ maxConnections: 12, env: { PAYSTACK_SECRET_KEY: FAKE_PAYSTACK_SECRET, PAYSTACK_BASE_URL: paystack.url } });
   });
   afterAll(async () => {
     await pg?.close();

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FAKE_DARAJA, type FakeDaraja, startFakeDaraja } from '../../../../../test/fake-daraja.js';
+import { TEST_PROVIDER_TIMEOUT_MS } from '../../../../../test/helpers.js';
+import { manualTimeouts } from '../../../../../test/manual-timeouts.js';
 import type { DarajaConfig } from '../../config.js';
 import { newPaymentReference } from '../../payments/reference.js';
 import { createDarajaMobileMoneyProvider } from './client.js';
@@ -7,6 +9,8 @@ import { darajaTimestamp } from './password.js';
 
 let daraja: FakeDaraja;
 let clock: number;
+// A request the fake leaves unanswered times out at once; any other gets a generous limit.
+const timeouts = manualTimeouts();
 
 function config(overrides: Partial<DarajaConfig> = {}): DarajaConfig {
   return {
@@ -27,7 +31,8 @@ const provider = (overrides: Partial<DarajaConfig> = {}) =>
   createDarajaMobileMoneyProvider({
     config: config(overrides),
     callbackUrl: `https://pay.example.com/v1/billing/webhooks/mpesa/${FAKE_DARAJA.callbackToken}`,
-    timeoutMs: 500,
+    timeoutMs: TEST_PROVIDER_TIMEOUT_MS,
+    timeout: timeouts.timeout,
     now: () => new Date(clock),
   });
 
@@ -41,6 +46,7 @@ const request = () => ({
 
 beforeAll(async () => {
   daraja = await startFakeDaraja();
+  timeouts.expireOnHang(daraja.server);
 });
 afterAll(async () => {
   await daraja?.close();

@@ -1,6 +1,6 @@
 import type { DarajaConfig } from '../../config.js';
 import { beforeSending, ProviderUnavailableError } from '../errors.js';
-import { failureOf, isRecord, type ProviderAnswer, type ProviderHttp, requestProvider } from '../http.js';
+import { failureOf, isRecord, type ProviderAnswer, type ProviderHttp, type ProviderTimeout, requestProvider } from '../http.js';
 import type { MobileMoneyProvider, MobileMoneyRequest, ProviderOutcome } from '../ports.js';
 import { type AccessToken, createAccessTokenCache } from './access-token.js';
 import { darajaPassword, darajaTimestamp } from './password.js';
@@ -11,6 +11,8 @@ export interface DarajaOptions {
   /** Where Daraja posts the result: `${PUBLIC_URL}/v1/billing/webhooks/mpesa/<token>`. */
   callbackUrl: string;
   timeoutMs: number;
+  /** Starts each request's time limit (AbortSignal.timeout by default). */
+  timeout?: ProviderTimeout;
   now: () => Date;
 }
 
@@ -21,7 +23,7 @@ const TOKEN_REFRESH_MARGIN_MS = 60_000;
 /** Safaricom Daraja M-Pesa Express (STK push) for mobile money, with the STK query for reconciliation. */
 export function createDarajaMobileMoneyProvider(options: DarajaOptions): MobileMoneyProvider {
   const { config, now } = options;
-  const http: ProviderHttp = { provider: PROVIDER, baseUrl: config.baseUrl, timeoutMs: options.timeoutMs };
+  const http: ProviderHttp = { provider: PROVIDER, baseUrl: config.baseUrl, timeoutMs: options.timeoutMs, timeout: options.timeout };
   const tokens = createAccessTokenCache(() => fetchAccessToken(http, config, now), {
     now,
     refreshMarginMs: TOKEN_REFRESH_MARGIN_MS,

@@ -1,12 +1,12 @@
 import { paymentEvents, paymentMethods, payments } from '@platform/db';
 import { and, eq, isNull } from 'drizzle-orm';
+import { eventually } from '#test-timing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   alarmsRaised,
   allPayments,
   type BillingTestApp,
   capturingLogger,
-  eventually,
   liveBalance,
   paymentByReference,
   startBillingApp,
@@ -25,7 +25,7 @@ const logs = capturingLogger('warn');
 
 beforeAll(async () => {
   daraja = await startFakeDaraja();
-  t = await startBillingApp({ listen: true, logger: logs.logger, env: { ...fakeDarajaEnv(daraja.url), PROVIDER_TIMEOUT_MS: '1000' } });
+  t = await startBillingApp({ listen: true, logger: logs.logger, env: fakeDarajaEnv(daraja.url) });
 });
 afterAll(async () => {
   await t?.close();
@@ -33,6 +33,8 @@ afterAll(async () => {
 });
 beforeEach(async () => {
   daraja.behaviour('normal');
+  // A request Daraja leaves unanswered times out at once, not after PROVIDER_TIMEOUT_MS.
+  t.timeouts.expireOnHang(daraja.server);
   logs.lines.length = 0;
   await t.db.delete(payments);
   await t.db.delete(paymentEvents);
@@ -328,6 +330,8 @@ describe('Daraja unavailable or silent', () => {
   it('raises the alarm for a success that came while the push was still waiting for its answer, once that answer is lost', async () => {
     const alarmsBefore = await alarmsRaised(t.app, 'unmatched_success');
     daraja.behaviour('hang_after_processing');
+    // The push stays unanswered until the test runs its time limit out, after the callback has come.
+    daraja.server.onHang = undefined;
     const promptsBefore = daraja.prompts.size;
     const paying = pay(300);
     await eventually(async () => daraja.prompts.size > promptsBefore);
@@ -337,6 +341,7 @@ describe('Daraja unavailable or silent', () => {
     expect((await daraja.deliverCallback(checkoutRequestId)).status).toBe(200);
     expect(await alarmsRaised(t.app, 'unmatched_success')).toBe(alarmsBefore);
 
+    t.timeouts.expire(`${daraja.url}/mpesa/stkpush/v1/processrequest`);
     expect((await paying).statusCode).toBe(503);
     const [payment] = await allPayments(t.db);
     expect(await alarmsRaised(t.app, 'unmatched_success')).toBe(alarmsBefore + 1);

@@ -7,6 +7,7 @@ import {
   allPayments,
   type BillingTestApp,
   capturingLogger,
+  CONFIRMATION_DELAY_MS,
   liveBalance,
   paymentByReference,
   startBillingApp,
@@ -23,17 +24,17 @@ const HOUR = 60 * 60 * 1000;
 let t: BillingTestApp;
 let paystack: FakePaystack;
 const logs = capturingLogger('warn');
-// PROVIDER_TIMEOUT_MS is 1000 below: a card payment whose answer never came is first looked up 2 s later.
-const CONFIRMATION_DELAY_MS = 2_000;
 
 beforeAll(async () => {
   paystack = await startFakePaystack();
   t = await startBillingApp({
     listen: true,
     logger: logs.logger,
-    env: { PAYSTACK_SECRET_KEY: FAKE_PAYSTACK_SECRET, PAYSTACK_BASE_URL: paystack.url, PROVIDER_TIMEOUT_MS: '1000' },
+    env: { PAYSTACK_SECRET_KEY: FAKE_PAYSTACK_SECRET, PAYSTACK_BASE_URL: paystack.url },
   });
   paystack.webhookUrl = `${t.url}/v1/billing/webhooks/paystack`;
+  // A request Paystack leaves unanswered times out at once, not after PROVIDER_TIMEOUT_MS.
+  t.timeouts.expireOnHang(paystack.server);
 });
 afterAll(async () => {
   await t?.close();
@@ -340,6 +341,12 @@ describe('Paystack unavailable or silent', () => {
     paystack.behaviour('hang');
     const response = await pay({ method: 'card', amount: 1000 });
     expect(response.statusCode).toBe(503);
+    // The request was given PROVIDER_TIMEOUT_MS, run out here as soon as Paystack stayed silent.
+    expect(t.timeouts.started.at(-1)).toEqual({
+      provider: 'paystack',
+      url: `${paystack.url}/transaction/initialize`,
+      ms: t.config.payments.providerTimeoutMs,
+    });
     const [payment] = await allPayments(t.db);
     if (payment === undefined) throw new Error('No payment was recorded');
     expect(response.json()).toMatchObject({ success: false, code: 'provider_unavailable', requestId: expect.any(String) });
@@ -417,7 +424,7 @@ describe('Paystack unreachable', () => {
     const gone = await startFakePaystack();
     await gone.close();
     const unreachable = await startBillingApp({
-      env: { PAYSTACK_SECRET_KEY: FAKE_PAYSTACK_SECRET, PAYSTACK_BASE_URL: gone.url, PROVIDER_TIMEOUT_MS: '1000' },
+      env: { PAYSTACK_SECRET_KEY: FAKE_PAYSTACK_SECRET, PAYSTACK_BASE_URL: gone.url },
     });
     try {
       const response = await unreachable.app.inject({

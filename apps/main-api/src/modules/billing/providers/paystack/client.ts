@@ -1,5 +1,5 @@
 import { ProviderUnavailableError } from '../errors.js';
-import { failureOf, isRecord, type ProviderAnswer, type ProviderHttp, requestProvider } from '../http.js';
+import { failureOf, isRecord, type ProviderAnswer, type ProviderHttp, type ProviderTimeout, requestProvider } from '../http.js';
 import type { CardProvider, CheckoutRequest, ProviderOutcome, SavedCardCharge } from '../ports.js';
 import { toPaystackSubunits } from './amounts.js';
 import { outcomeOfPaystackTransaction, readPaystackTransaction } from './transaction.js';
@@ -8,13 +8,15 @@ export interface PaystackOptions {
   secretKey: string;
   baseUrl: string;
   timeoutMs: number;
+  /** Starts each request's time limit (AbortSignal.timeout by default). */
+  timeout?: ProviderTimeout;
 }
 
 const PROVIDER = 'paystack';
 
 /** Paystack for cards: Initialize Transaction, Charge Authorization and Verify Transaction. */
 export function createPaystackCardProvider(options: PaystackOptions): CardProvider {
-  const http: ProviderHttp = { provider: PROVIDER, baseUrl: options.baseUrl, timeoutMs: options.timeoutMs };
+  const http: ProviderHttp = { provider: PROVIDER, baseUrl: options.baseUrl, timeoutMs: options.timeoutMs, timeout: options.timeout };
   const headers = { authorization: `Bearer ${options.secretKey}` };
 
   return {

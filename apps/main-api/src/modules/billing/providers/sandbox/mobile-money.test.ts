@@ -1,9 +1,9 @@
 import { paymentEvents, payments } from '@platform/db';
 import { and, eq } from 'drizzle-orm';
+import { eventually, quietPeriod } from '#test-timing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   type BillingTestApp,
-  eventually,
   liveBalance,
   paymentByReference,
   startBillingApp,
@@ -71,7 +71,8 @@ describe('sandbox M-Pesa prompts resolved by magic numbers', () => {
   it('0700000004 pays but loses its callback: the reconciliation query finds the success', async () => {
     const before = await liveBalance(t.db, t.organizationId);
     const reference = await prompt('0700000004');
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // The other numbers' callbacks come at once (SANDBOX_STK_DELAY_MS is 0); this one's never does.
+    await quietPeriod();
     expect((await paymentByReference(t.db, reference)).status).toBe('pending');
     t.clock.advance(3 * MINUTE);
     expect(await t.reconcile()).toEqual({ checked: 1, settled: 1 });
