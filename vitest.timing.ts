@@ -30,7 +30,8 @@ export async function eventually<T>(
   for (;;) {
     const result = await check();
     if (result !== undefined && result !== false) return result;
-    if (Date.now() > deadline) throw new Error(`${options.what ?? 'The condition'} did not hold within ${timeoutMs} ms`);
+    if (Date.now() > deadline)
+      throw new Error(`${options.what ?? 'The condition'} did not hold within ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, options.intervalMs ?? 20));
   }
 }

@@ -3,9 +3,10 @@
 import { spawnSync } from 'node:child_process';
 
 const pnpm = process.env.npm_execpath;
-const [command, args] = pnpm && /pnpm/.test(pnpm)
-  ? [process.execPath, [pnpm, 'install', '--frozen-lockfile', '--prefer-offline']]
-  : ['corepack', ['pnpm', 'install', '--frozen-lockfile', '--prefer-offline']];
+const [command, args] =
+  pnpm && /pnpm/.test(pnpm)
+    ? [process.execPath, [pnpm, 'install', '--frozen-lockfile', '--prefer-offline']]
+    : ['corepack', ['pnpm', 'install', '--frozen-lockfile', '--prefer-offline']];
 
 const result = spawnSync(command, args, { stdio: 'inherit' });
 process.exit(result.status ?? 1);

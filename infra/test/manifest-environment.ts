@@ -1,6 +1,6 @@
 // The production configuration: each service's environment as its Kubernetes Deployment gives it, from the
 // ConfigMap and the Secret template (placeholders where the real secrets go).
-import { SECRET_TEMPLATE_FILE, kubernetesObjects } from './deployment-files.js';
+import { kubernetesObjects, SECRET_TEMPLATE_FILE } from './deployment-files.js';
 import { type ConfigMap, type Container, type Deployment, findObject, type Secret } from './kubernetes.js';
 import type { ServiceUnderTest } from './services.js';
 

@@ -6,6 +6,7 @@ import { createTestDatabase } from '@platform/db/testing';
 import { describe, expect, it } from 'vitest';
 import { interpolate, referencedVariables } from './compose-env.js';
 import {
+  type ComposeService,
   compose,
   composeEnvExample,
   composeStrings,
@@ -16,7 +17,6 @@ import {
   kubernetesObjects,
   kustomization,
   SECRET_TEMPLATE_FILE,
-  type ComposeService,
 } from './deployment-files.js';
 import {
   argsOf,
@@ -38,19 +38,25 @@ import {
   type PodDisruptionBudget,
   resolveContainerPort,
   type Secret,
-  selects,
   type Service,
+  selects,
 } from './kubernetes.js';
+import {
+  containerOf,
+  deploymentOf,
+  environmentFrom,
+  manifestEnvironment,
+  secretTemplate,
+} from './manifest-environment.js';
 import {
   MIGRATION_COMMAND,
   MIGRATION_CONNECTIONS,
   MIGRATION_VARIABLES,
   mainApi,
-  services,
   type ServiceUnderTest,
+  services,
   shutdownDelaySeconds,
 } from './services.js';
-import { containerOf, deploymentOf, environmentFrom, manifestEnvironment, secretTemplate } from './manifest-environment.js';
 import { infraDir, repositoryRoot, yamlFilesUnder } from './yaml-files.js';
 
 const objects = kubernetesObjects();
@@ -234,7 +240,10 @@ describe.each(services.map((service) => [service.name, service] as const))('%s',
       expect(service.variables.has(name), `${source} sets ${name}, which ${service.name} does not read`).toBe(true);
     }
     const names = variables.map(({ name }) => name);
-    expect(names.filter((name, index) => names.indexOf(name) !== index), 'set twice').toEqual([]);
+    expect(
+      names.filter((name, index) => names.indexOf(name) !== index),
+      'set twice',
+    ).toEqual([]);
     expect(() => service.loadConfig(environmentFrom(variables))).not.toThrow();
   });
 
@@ -299,11 +308,16 @@ describe.each(services.map((service) => [service.name, service] as const))('%s',
     const runs = file.stages.flatMap((stage) => argsOf(stage, 'RUN'));
     expect(runs).toContain('corepack pnpm install --frozen-lockfile --offline');
     expect(runs).toContain(`corepack pnpm run build --filter=@platform/${service.name}...`);
-    expect(runs).toContain(`corepack pnpm --filter @platform/${service.name} deploy --prod --legacy --prefer-offline /out`);
+    expect(runs).toContain(
+      `corepack pnpm --filter @platform/${service.name} deploy --prod --legacy --prefer-offline /out`,
+    );
 
     const runtime = finalStage(file);
     const runtimeRuns = argsOf(runtime, 'RUN');
-    expect(runtimeRuns.some((run) => run.includes('pnpm')), 'no build tools in the runtime stage').toBe(false);
+    expect(
+      runtimeRuns.some((run) => run.includes('pnpm')),
+      'no build tools in the runtime stage',
+    ).toBe(false);
     expect(argsOf(runtime, 'COPY')).toContain('--from=build /out ./');
     expect(finalUser(runtime)).toBeDefined();
     expect(['root', '0']).not.toContain(finalUser(runtime)?.split(':')[0]);
@@ -444,8 +458,14 @@ describe('compose', () => {
 
   it('takes its variables from compose.env.example, which holds no variable compose.yaml does not use', () => {
     const used = new Set(composeStrings().flatMap((text) => [...referencedVariables(text)]));
-    expect([...used].filter((name) => !composeVariables.has(name)), 'used but not in the example').toEqual([]);
-    expect([...composeVariables.keys()].filter((name) => !used.has(name)), 'in the example but unused').toEqual([]);
+    expect(
+      [...used].filter((name) => !composeVariables.has(name)),
+      'used but not in the example',
+    ).toEqual([]);
+    expect(
+      [...composeVariables.keys()].filter((name) => !used.has(name)),
+      'in the example but unused',
+    ).toEqual([]);
     for (const [name, value] of composeVariables) {
       if (/SECRET|PASSWORD|TOKEN/.test(name) && value !== '') expect(value, name).toContain('REPLACE_ME');
     }

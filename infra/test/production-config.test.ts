@@ -41,7 +41,10 @@ describe('the production configuration', () => {
       const [organization] = await database.db.insert(organizations).values({ name: 'Production Check' }).returning();
       if (organization === undefined) throw new Error('no organization');
       const createSession = async (environmentOfKey: 'live' | 'test') => {
-        const { secret } = await createApiKey(database.db, { organizationId: organization.id, environment: environmentOfKey });
+        const { secret } = await createApiKey(database.db, {
+          organizationId: organization.id,
+          environment: environmentOfKey,
+        });
         await database.db.transaction((tx) =>
           topUpWallet(
             tx,

@@ -2,18 +2,9 @@
 // default port, and how each one boots from a given environment.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import {
-  BackendApiConfigSchema,
-  buildApp as buildBackendApi,
-  loadBackendApiConfig,
-} from '@platform/backend-api';
+import { BackendApiConfigSchema, buildApp as buildBackendApi, loadBackendApiConfig } from '@platform/backend-api';
 import type { DatabaseHandle } from '@platform/db';
-import {
-  buildApp as buildMainApi,
-  createAvatarStorage,
-  loadMainApiConfig,
-  MainApiEnvSchema,
-} from '@platform/main-api';
+import { buildApp as buildMainApi, createAvatarStorage, loadMainApiConfig, MainApiEnvSchema } from '@platform/main-api';
 import { repositoryRoot } from './yaml-files.js';
 
 /** What the tests do with a built app: inject requests, look up routes, then close it. */

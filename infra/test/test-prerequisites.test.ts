@@ -1,7 +1,8 @@
 // The guard every suite that needs a server or a browser uses (vitest.prerequisites.ts at the repository
 // root): skip with a reason on a developer's machine, fail in CI.
-import { chromiumBrowser, missing, type Prerequisite, postgresServer } from '#test-prerequisites';
+
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { chromiumBrowser, missing, type Prerequisite, postgresServer } from '#test-prerequisites';
 
 const present: Prerequisite = { description: 'something present', available: () => true };
 const absent = (what: string): Prerequisite => ({ description: what, available: () => false });

@@ -1,7 +1,7 @@
 // How every suite waits and finds a port nothing listens on (vitest.timing.ts at the repository root).
 import { connect } from 'node:net';
-import { closedPort, EVENTUALLY_TIMEOUT_MS, eventually } from '#test-timing';
 import { describe, expect, it } from 'vitest';
+import { closedPort, EVENTUALLY_TIMEOUT_MS, eventually } from '#test-timing';
 
 describe('eventually(check)', () => {
   it('polls until the check gives a value, and returns it', async () => {

@@ -1,8 +1,8 @@
 import type { DatabaseHandle } from '@platform/db';
 import { createServer } from '@platform/http';
 import { rateLimiting } from '@platform/rate-limit';
-import type { Redis } from 'ioredis';
 import type { FastifyBaseLogger } from 'fastify';
+import type { Redis } from 'ioredis';
 import type { BackendApiConfig } from './config.js';
 import { folderQuotasOf } from './modules/drive/quota.js';
 import { driveRoutes } from './modules/drive/routes.js';
@@ -10,7 +10,7 @@ import { hostedPageRoutes } from './modules/verification/hosted-page/routes.js';
 import { verificationRoutes } from './modules/verification/routes.js';
 import { verificationSettingsOf } from './modules/verification/settings.js';
 import { walletRoutes } from './modules/wallet/routes.js';
-import { apiKeyAuthentication, apiKeyOf, API_KEY_HEADER } from './plugins/api-key-authentication.js';
+import { API_KEY_HEADER, apiKeyAuthentication, apiKeyOf } from './plugins/api-key-authentication.js';
 import { idempotentRequests } from './plugins/idempotency.js';
 import { webhookDelivery } from './plugins/webhook-delivery.js';
 
@@ -36,7 +36,7 @@ export function buildApp(deps: BackendApiDeps, config: BackendApiConfig) {
       name: 'backend-api',
       version: SERVICE_VERSION,
       description:
-        'The API-key interface: identity-verification sessions and drive folders, called from customers\' servers.',
+        "The API-key interface: identity-verification sessions and drive folders, called from customers' servers.",
     },
     logger: deps.logger ?? { level: config.LOG_LEVEL },
     bodyLimit: config.BODY_LIMIT_BYTES,
@@ -62,7 +62,10 @@ export function buildApp(deps: BackendApiDeps, config: BackendApiConfig) {
     identify: (request) => {
       const apiKey = apiKeyOf(request);
       if (apiKey === null) return null;
-      return { key: `apikey:${apiKey.id}`, ...(apiKey.rateLimitPerMinute === null ? {} : { perMinute: apiKey.rateLimitPerMinute }) };
+      return {
+        key: `apikey:${apiKey.id}`,
+        ...(apiKey.rateLimitPerMinute === null ? {} : { perMinute: apiKey.rateLimitPerMinute }),
+      };
     },
     metrics: app.metrics,
     ...(redis === undefined ? {} : { redis }),

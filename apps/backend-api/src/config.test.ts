@@ -30,7 +30,9 @@ describe('loadBackendApiConfig', () => {
   it('requires VERIFY_URL and HOSTED_PAGE_SECRET on an external database, naming both in one message', () => {
     const error = configError(external);
     expect(error.problems.map(({ name }) => name)).toEqual(['VERIFY_URL', 'HOSTED_PAGE_SECRET']);
-    expect(error.message).toMatch(/^Invalid configuration: VERIFY_URL is required when DATABASE_URL is set: .*; HOSTED_PAGE_SECRET is required when DATABASE_URL is set: /);
+    expect(error.message).toMatch(
+      /^Invalid configuration: VERIFY_URL is required when DATABASE_URL is set: .*; HOSTED_PAGE_SECRET is required when DATABASE_URL is set: /,
+    );
     expect(error.message).toContain('http://localhost:3001/session/<id>');
     expect(error.message).not.toContain('\n');
   });

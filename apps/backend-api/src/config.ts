@@ -1,5 +1,5 @@
 import { ConfigError, type ConfigProblem, loadConfig } from '@platform/http';
-import { Type, type Static } from '@sinclair/typebox';
+import { type Static, Type } from '@sinclair/typebox';
 
 export const BackendApiConfigSchema = Type.Object({
   PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3001 }),

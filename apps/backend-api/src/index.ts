@@ -1,4 +1,4 @@
-export { buildApp, SERVICE_VERSION, type BackendApiDeps, type BackendApp } from './app.js';
-export { BackendApiConfigSchema, loadBackendApiConfig, type BackendApiConfig } from './config.js';
+export { type BackendApiDeps, type BackendApp, buildApp, SERVICE_VERSION } from './app.js';
+export { type BackendApiConfig, BackendApiConfigSchema, loadBackendApiConfig } from './config.js';
+export { type CreditWalletInput, type CreditWalletResult, creditWallet } from './modules/wallet/credit.js';
 export { API_KEY_HEADER, type ApiKeyPrincipal } from './plugins/api-key-authentication.js';
-export { creditWallet, type CreditWalletInput, type CreditWalletResult } from './modules/wallet/credit.js';

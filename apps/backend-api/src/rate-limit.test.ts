@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { createApiKey, organizations, type DatabaseHandle } from '@platform/db';
+import { createApiKey, type DatabaseHandle, organizations } from '@platform/db';
 import { createTestDatabase } from '@platform/db/testing';
 import { createRedisClient } from '@platform/rate-limit';
 import type { Redis } from 'ioredis';
 import { pino } from 'pino';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { missing, redisServer } from '#test-prerequisites';
 import { closedPort } from '#test-timing';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp, type BackendApiDeps, type BackendApp } from './app.js';
+import { type BackendApiDeps, type BackendApp, buildApp } from './app.js';
 import { loadBackendApiConfig } from './config.js';
 
 type Response = Awaited<ReturnType<BackendApp['inject']>>;
@@ -141,7 +141,8 @@ describe('rate limits in process', () => {
 
   it('limits unknown routes per client IP', async () => {
     const app = await build({}, { RATE_LIMIT_PER_MINUTE: '2' });
-    for (let i = 0; i < 2; i += 1) expect((await app.inject({ method: 'GET', url: `/v1/unknown/${i}` })).statusCode).toBe(404);
+    for (let i = 0; i < 2; i += 1)
+      expect((await app.inject({ method: 'GET', url: `/v1/unknown/${i}` })).statusCode).toBe(404);
     expectRateLimited(await app.inject({ method: 'GET', url: '/v1/unknown/2' }), 2);
     expect(await scrape(app)).toMatch(/^http_requests_total\{method="GET",route="unmatched",status_code="429"\} 1$/m);
   });
@@ -159,7 +160,10 @@ describe('rate limits in process', () => {
     // The same address's requests without a valid key share that budget.
     expect((await listFolders(app)).statusCode).toBe(401);
     expectRateLimited(await app.inject({ method: 'GET', url: page }), 3);
-    expectRateLimited(await app.inject({ method: 'POST', url: page, headers: form, payload: 'token=x&action=submit' }), 3);
+    expectRateLimited(
+      await app.inject({ method: 'POST', url: page, headers: form, payload: 'token=x&action=submit' }),
+      3,
+    );
 
     // Another address, and a valid key behind this one, keep their own budgets.
     expect((await app.inject({ method: 'GET', url: page, remoteAddress: '10.1.2.3' })).statusCode).toBe(404);
@@ -181,7 +185,11 @@ describe('rate limits in process', () => {
     const token = 'backend-metrics-token-0123';
     const app = await build({}, { METRICS_TOKEN: token });
     expect((await app.inject({ method: 'GET', url: '/metrics' })).statusCode).toBe(401);
-    const response = await app.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${token}` } });
+    const response = await app.inject({
+      method: 'GET',
+      url: '/metrics',
+      headers: { authorization: `Bearer ${token}` },
+    });
     expect(response.statusCode).toBe(200);
     expect(response.body).toContain('rate_limit_rejections_total');
   });

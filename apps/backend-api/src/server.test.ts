@@ -29,6 +29,8 @@ describe('backend-api started with bad configuration', () => {
     expect(result.status).toBe(1);
     const lines = result.stderr.trimEnd().split('\n');
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/^Invalid configuration: VERIFY_URL is required when DATABASE_URL is set: .*; HOSTED_PAGE_SECRET is required when DATABASE_URL is set/);
+    expect(lines[0]).toMatch(
+      /^Invalid configuration: VERIFY_URL is required when DATABASE_URL is set: .*; HOSTED_PAGE_SECRET is required when DATABASE_URL is set/,
+    );
   });
 });

@@ -3,10 +3,10 @@ import {
   capturingLogger,
   jsonOfSize,
   sendRawRequest,
+  type UploadAnswer,
   uploadStreamWithFetch,
   uploadWithFetch,
   uploadWithHttpRequest,
-  type UploadAnswer,
 } from '@platform/http/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildTestApp, replaceOrganizations, type TestOrganization, useTestDatabase } from '../test/app-fixtures.js';
@@ -58,16 +58,24 @@ describe('backend-api: requests refused by the HTTP parser', () => {
       'bad_request',
       'HPE_INVALID_HEADER_TOKEN',
     ],
-  ])('answers %s with the envelope and logs it once, without the bytes', async (_case, request, statusLine, code, parserCode) => {
-    const answer = await sendRawRequest(baseUrl, request);
-    expect(answer.statusLine).toBe(statusLine);
-    expect(answer.headers['content-type']).toBe('application/json; charset=utf-8');
-    expect(JSON.parse(answer.body)).toEqual({ success: false, error: expect.any(String), code, requestId: answer.headers['x-request-id'] });
-    expect(logLines.map((line) => JSON.parse(line) as Record<string, unknown>)).toEqual([
-      expect.objectContaining({ level: 30, code: parserCode, reqId: answer.headers['x-request-id'] }),
-    ]);
-    expect(logLines.join('')).not.toContain(MARKER);
-  });
+  ])(
+    'answers %s with the envelope and logs it once, without the bytes',
+    async (_case, request, statusLine, code, parserCode) => {
+      const answer = await sendRawRequest(baseUrl, request);
+      expect(answer.statusLine).toBe(statusLine);
+      expect(answer.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(JSON.parse(answer.body)).toEqual({
+        success: false,
+        error: expect.any(String),
+        code,
+        requestId: answer.headers['x-request-id'],
+      });
+      expect(logLines.map((line) => JSON.parse(line) as Record<string, unknown>)).toEqual([
+        expect.objectContaining({ level: 30, code: parserCode, reqId: answer.headers['x-request-id'] }),
+      ]);
+      expect(logLines.join('')).not.toContain(MARKER);
+    },
+  );
 });
 
 describe('backend-api: a JSON body over the limit, still being sent when the 413 comes', () => {

@@ -1,8 +1,8 @@
 import { createApiKey, type Database, type DatabaseHandle, organizations } from '@platform/db';
-import { createTestDatabase, type CreateTestDatabaseOptions } from '@platform/db/testing';
+import { type CreateTestDatabaseOptions, createTestDatabase } from '@platform/db/testing';
 import type { FastifyBaseLogger } from 'fastify';
 import { afterAll, beforeAll } from 'vitest';
-import { buildApp, type BackendApp } from '../src/app.js';
+import { type BackendApp, buildApp } from '../src/app.js';
 import { loadBackendApiConfig } from '../src/config.js';
 
 /** An organization with a live and a test key (and a second live key, for per-key scoping). */

@@ -1,4 +1,10 @@
-import { type Database, driveFolders, type MailPlan, mailSubscriptions, type MailSubscriptionStatus } from '@platform/db';
+import {
+  type Database,
+  driveFolders,
+  type MailPlan,
+  type MailSubscriptionStatus,
+  mailSubscriptions,
+} from '@platform/db';
 import { eq } from 'drizzle-orm';
 
 /** Gives the organization a mail subscription (or changes its plan and status). */
@@ -35,11 +41,19 @@ export async function insertFolders(
   for (let offset = 0; offset < count; offset += batch) {
     const size = Math.min(batch, count - offset);
     await db.insert(driveFolders).values(
-      Array.from({ length: size }, (_, index) => ({ organizationId, environment, name: `Bulk ${offset + index}`, createdAt })),
+      Array.from({ length: size }, (_, index) => ({
+        organizationId,
+        environment,
+        name: `Bulk ${offset + index}`,
+        createdAt,
+      })),
     );
   }
 }
 
 export function countFolders(db: Database, organizationId?: string): Promise<number> {
-  return db.$count(driveFolders, organizationId === undefined ? undefined : eq(driveFolders.organizationId, organizationId));
+  return db.$count(
+    driveFolders,
+    organizationId === undefined ? undefined : eq(driveFolders.organizationId, organizationId),
+  );
 }

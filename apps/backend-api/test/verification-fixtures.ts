@@ -54,7 +54,11 @@ export async function holdMovements(db: Database, sessionId: string): Promise<st
 
 export async function transitionsOf(db: Database, sessionId: string) {
   return db
-    .select({ from: verificationSessionTransitions.fromStatus, to: verificationSessionTransitions.toStatus, actor: verificationSessionTransitions.actor })
+    .select({
+      from: verificationSessionTransitions.fromStatus,
+      to: verificationSessionTransitions.toStatus,
+      actor: verificationSessionTransitions.actor,
+    })
     .from(verificationSessionTransitions)
     .where(eq(verificationSessionTransitions.sessionId, sessionId))
     .orderBy(verificationSessionTransitions.createdAt, verificationSessionTransitions.id);
@@ -85,23 +89,26 @@ export async function statusOf(db: Database, sessionId: string) {
 }
 
 /** POST /v1/verify/sessions through the app. */
-export function createSessionRequest(
-  app: BackendApp,
-  apiKey: string,
-  body: unknown,
-  idempotencyKey?: string,
-) {
+export function createSessionRequest(app: BackendApp, apiKey: string, body: unknown, idempotencyKey?: string) {
   return app.inject({
     method: 'POST',
     url: '/v1/verify/sessions',
-    headers: { 'x-service-api-key': apiKey, ...(idempotencyKey === undefined ? {} : { 'x-idempotency-key': idempotencyKey }) },
+    headers: {
+      'x-service-api-key': apiKey,
+      ...(idempotencyKey === undefined ? {} : { 'x-idempotency-key': idempotencyKey }),
+    },
     payload: body as object,
   });
 }
 
 /** Creates a session and returns its id (the request must succeed). */
-export async function createdSessionId(app: BackendApp, apiKey: string, body: object = { type: 'kyc', externalEndUserId: 'end-user-1' }) {
+export async function createdSessionId(
+  app: BackendApp,
+  apiKey: string,
+  body: object = { type: 'kyc', externalEndUserId: 'end-user-1' },
+) {
   const response = await createSessionRequest(app, apiKey, body);
-  if (response.statusCode !== 201) throw new Error(`Creating a session failed: ${response.statusCode} ${response.body}`);
+  if (response.statusCode !== 201)
+    throw new Error(`Creating a session failed: ${response.statusCode} ${response.body}`);
   return response.json().data.sessionId as string;
 }

@@ -39,9 +39,20 @@ describe('OpenAPI document', () => {
       ]),
     );
     expect(Object.keys(document.components.schemas)).toEqual(
-      expect.arrayContaining(['AccountProfile', 'Notification', 'NotificationList', 'SuccessOnly', 'SuccessMessage', 'ErrorEnvelope']),
+      expect.arrayContaining([
+        'AccountProfile',
+        'Notification',
+        'NotificationList',
+        'SuccessOnly',
+        'SuccessMessage',
+        'ErrorEnvelope',
+      ]),
     );
-    expect(document.components.securitySchemes.bearerAuth).toEqual({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
+    expect(document.components.securitySchemes.bearerAuth).toEqual({
+      type: 'http',
+      scheme: 'bearer',
+      bearerFormat: 'JWT',
+    });
     const getMe = document.paths['/v1/accounts/me'].get;
     expect(getMe.tags).toEqual(['accounts']);
     expect(getMe.security).toEqual([{ bearerAuth: [] }]);
@@ -96,7 +107,11 @@ describe('notification routes side by side', () => {
     const [stillUnread] = await t.db.select().from(notifications).where(eq(notifications.id, second!.id));
     expect(stillUnread?.readAt).toBeNull();
 
-    const all = await t.app.inject({ method: 'PATCH', url: '/v1/notifications/read-all', headers: await authHeader(userId) });
+    const all = await t.app.inject({
+      method: 'PATCH',
+      url: '/v1/notifications/read-all',
+      headers: await authHeader(userId),
+    });
     expect(all.statusCode).toBe(200);
     const [nowRead] = await t.db.select().from(notifications).where(eq(notifications.id, second!.id));
     expect(nowRead?.readAt).not.toBeNull();
@@ -110,7 +125,10 @@ describe('readiness without the database', () => {
     try {
       const response = await broken.app.inject({ method: 'GET', url: '/readyz' });
       expect(response.statusCode).toBe(503);
-      expect(response.json()).toMatchObject({ code: 'service_unavailable', error: expect.stringContaining('database') });
+      expect(response.json()).toMatchObject({
+        code: 'service_unavailable',
+        error: expect.stringContaining('database'),
+      });
     } finally {
       await broken.close();
     }

@@ -28,7 +28,10 @@ describe('loadMainApiConfig', () => {
       auth: { keys: { kind: 'secret', secret: 's'.repeat(32) }, issuer: required.AUTH_ISSUER, audience: 'main-api' },
       corsOrigins: [],
       publicUrl: 'http://localhost:3000',
-      avatars: { storage: { kind: 'local', directory: path.resolve('/srv/app/.data/avatars') }, maxBytes: 5 * 1024 * 1024 },
+      avatars: {
+        storage: { kind: 'local', directory: path.resolve('/srv/app/.data/avatars') },
+        maxBytes: 5 * 1024 * 1024,
+      },
       bodyLimitBytes: 1024 * 1024,
       rateLimitPerMinute: 300,
       apiKeys: { rateLimitMaxPerMinute: 600 },
@@ -126,7 +129,11 @@ describe('loadMainApiConfig', () => {
     });
 
     it('needs no SANDBOX_CHECKOUT_SECRET when Paystack takes the cards', () => {
-      const config = loadMainApiConfig({ ...deployed, SANDBOX_CHECKOUT_SECRET: undefined, PAYSTACK_SECRET_KEY: 'sk_live_x' });
+      const config = loadMainApiConfig({
+        ...deployed,
+        SANDBOX_CHECKOUT_SECRET: undefined,
+        PAYSTACK_SECRET_KEY: 'sk_live_x',
+      });
       expect(config.payments.card).toMatchObject({ kind: 'paystack' });
     });
 
@@ -166,25 +173,73 @@ describe('loadMainApiConfig', () => {
   });
 
   it.each([
-    ['neither a secret nor a JWKS URL', { AUTH_JWT_SECRET: undefined }, /one of AUTH_JWT_SECRET .* and AUTH_JWKS_URL is required/],
-    ['both a secret and a JWKS URL', { AUTH_JWKS_URL: 'https://id.example.com/jwks' }, /exactly one of AUTH_JWT_SECRET and AUTH_JWKS_URL/],
-    ['a short secret', { AUTH_JWT_SECRET: 'short' }, /AUTH_JWT_SECRET must be a string of at least 32 characters \(value hidden\)/],
-    ['a JWKS URL that is not http(s)', { AUTH_JWT_SECRET: undefined, AUTH_JWKS_URL: 'ftp://x/jwks' }, /AUTH_JWKS_URL must be an absolute http\(s\) URL/],
+    [
+      'neither a secret nor a JWKS URL',
+      { AUTH_JWT_SECRET: undefined },
+      /one of AUTH_JWT_SECRET .* and AUTH_JWKS_URL is required/,
+    ],
+    [
+      'both a secret and a JWKS URL',
+      { AUTH_JWKS_URL: 'https://id.example.com/jwks' },
+      /exactly one of AUTH_JWT_SECRET and AUTH_JWKS_URL/,
+    ],
+    [
+      'a short secret',
+      { AUTH_JWT_SECRET: 'short' },
+      /AUTH_JWT_SECRET must be a string of at least 32 characters \(value hidden\)/,
+    ],
+    [
+      'a JWKS URL that is not http(s)',
+      { AUTH_JWT_SECRET: undefined, AUTH_JWKS_URL: 'ftp://x/jwks' },
+      /AUTH_JWKS_URL must be an absolute http\(s\) URL/,
+    ],
     ['a missing issuer', { AUTH_ISSUER: undefined }, /AUTH_ISSUER is required/],
     ['a missing audience', { AUTH_AUDIENCE: '' }, /AUTH_AUDIENCE is required/],
     ['a bad port', { PORT: 'abc' }, /PORT must be an integer between 0 and 65535 \(got "abc"\)/],
     ['an unknown storage', { AVATAR_STORAGE: 'ftp' }, /AVATAR_STORAGE must be one of: local, s3/],
-    ['s3 without bucket and public URL', { AVATAR_STORAGE: 's3' }, /S3_BUCKET is required when AVATAR_STORAGE is s3; S3_PUBLIC_URL is required/],
-    ['half of the S3 credentials', { AVATAR_STORAGE: 's3', S3_BUCKET: 'b', S3_PUBLIC_URL: 'https://cdn.example.com', S3_ACCESS_KEY_ID: 'id' }, /must be set together/],
+    [
+      's3 without bucket and public URL',
+      { AVATAR_STORAGE: 's3' },
+      /S3_BUCKET is required when AVATAR_STORAGE is s3; S3_PUBLIC_URL is required/,
+    ],
+    [
+      'half of the S3 credentials',
+      { AVATAR_STORAGE: 's3', S3_BUCKET: 'b', S3_PUBLIC_URL: 'https://cdn.example.com', S3_ACCESS_KEY_ID: 'id' },
+      /must be set together/,
+    ],
     ['a relative public URL', { PUBLIC_URL: 'api.example.com' }, /PUBLIC_URL must be an absolute http\(s\) URL/],
     ['a zero avatar limit', { AVATAR_MAX_BYTES: '0' }, /AVATAR_MAX_BYTES must be an integer >= 1/],
-    ['an empty pool', { DATABASE_POOL_SIZE: '0' }, /DATABASE_POOL_SIZE must be an integer between 1 and 100 \(got "0"\)/],
-    ['a pool larger than PostgreSQL allows', { DATABASE_POOL_SIZE: '101' }, /DATABASE_POOL_SIZE must be an integer between 1 and 100/],
+    [
+      'an empty pool',
+      { DATABASE_POOL_SIZE: '0' },
+      /DATABASE_POOL_SIZE must be an integer between 1 and 100 \(got "0"\)/,
+    ],
+    [
+      'a pool larger than PostgreSQL allows',
+      { DATABASE_POOL_SIZE: '101' },
+      /DATABASE_POOL_SIZE must be an integer between 1 and 100/,
+    ],
     ['a fractional pool', { DATABASE_POOL_SIZE: '2.5' }, /DATABASE_POOL_SIZE must be an integer/],
-    ['a negative purge interval', { IDEMPOTENCY_PURGE_INTERVAL_MS: '-1' }, /IDEMPOTENCY_PURGE_INTERVAL_MS must be an integer >= 0/],
-    ['a zero key rate limit maximum', { API_KEY_RATE_LIMIT_MAX_PER_MINUTE: '0' }, /API_KEY_RATE_LIMIT_MAX_PER_MINUTE must be an integer between 1 and 100000/],
-    ['a key rate limit maximum above the absolute bound', { API_KEY_RATE_LIMIT_MAX_PER_MINUTE: '100001' }, /API_KEY_RATE_LIMIT_MAX_PER_MINUTE must be an integer between 1 and 100000/],
-    ['a key rate limit maximum in words', { API_KEY_RATE_LIMIT_MAX_PER_MINUTE: 'lots' }, /API_KEY_RATE_LIMIT_MAX_PER_MINUTE must be an integer/],
+    [
+      'a negative purge interval',
+      { IDEMPOTENCY_PURGE_INTERVAL_MS: '-1' },
+      /IDEMPOTENCY_PURGE_INTERVAL_MS must be an integer >= 0/,
+    ],
+    [
+      'a zero key rate limit maximum',
+      { API_KEY_RATE_LIMIT_MAX_PER_MINUTE: '0' },
+      /API_KEY_RATE_LIMIT_MAX_PER_MINUTE must be an integer between 1 and 100000/,
+    ],
+    [
+      'a key rate limit maximum above the absolute bound',
+      { API_KEY_RATE_LIMIT_MAX_PER_MINUTE: '100001' },
+      /API_KEY_RATE_LIMIT_MAX_PER_MINUTE must be an integer between 1 and 100000/,
+    ],
+    [
+      'a key rate limit maximum in words',
+      { API_KEY_RATE_LIMIT_MAX_PER_MINUTE: 'lots' },
+      /API_KEY_RATE_LIMIT_MAX_PER_MINUTE must be an integer/,
+    ],
   ])('refuses %s with a message naming the variable', (_label, overrides, message) => {
     expect(configError({ ...required, ...overrides }).message).toMatch(message);
   });

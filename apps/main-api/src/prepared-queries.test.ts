@@ -13,7 +13,13 @@ describe('prepareWithRowsMapper', () => {
     database = await createTestDatabase();
     await database.db.insert(users).values({ id: 'user_rows', email: 'rows@example.com' });
     await database.db.insert(notifications).values([
-      { userId: 'user_rows', title: 'First', message: 'one', type: 'info', createdAt: new Date('2026-01-02T03:04:05.678Z') },
+      {
+        userId: 'user_rows',
+        title: 'First',
+        message: 'one',
+        type: 'info',
+        createdAt: new Date('2026-01-02T03:04:05.678Z'),
+      },
       { userId: 'user_rows', title: 'Second', message: 'two', type: 'error', actionUrl: '/x', readAt: new Date() },
     ]);
   });

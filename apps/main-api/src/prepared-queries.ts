@@ -1,6 +1,6 @@
 import type { Database } from '@platform/db';
-import type { PgPreparedQuery, PreparedQueryConfig } from 'drizzle-orm/pg-core';
 import type { Query } from 'drizzle-orm';
+import type { PgPreparedQuery, PreparedQueryConfig } from 'drizzle-orm/pg-core';
 
 /**
  * One prepared query per database handle, built on first use. drizzle then builds the SQL once instead of
@@ -37,5 +37,11 @@ export function prepareWithRowsMapper<Result>(
   query: BuiltQuery,
   mapRows: (rows: unknown[][]) => Result,
 ): PgPreparedQuery<PreparedQueryConfig & { execute: Result }> {
-  return db._.session.prepareQuery<PreparedQueryConfig & { execute: Result }>(query.toSQL(), undefined, name, true, mapRows);
+  return db._.session.prepareQuery<PreparedQueryConfig & { execute: Result }>(
+    query.toSQL(),
+    undefined,
+    name,
+    true,
+    mapRows,
+  );
 }

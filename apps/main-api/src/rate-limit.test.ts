@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { createRedisClient } from '@platform/rate-limit';
 import { pino } from 'pino';
+import { describe, expect, it } from 'vitest';
 import { missing, redisServer } from '#test-prerequisites';
 import { closedPort } from '#test-timing';
-import { describe, expect, it } from 'vitest';
 import { FAKE_DARAJA, fakeDarajaEnv } from '../test/fake-daraja.js';
 import { FAKE_PAYSTACK_SECRET } from '../test/fake-paystack.js';
 import { authHeader, createTestApp, type TestApp } from '../test/helpers.js';
@@ -54,7 +54,11 @@ describe('per-user rate limit', () => {
   it('limits requests without a valid token per client IP, so tokens cannot be guessed at length', async () => {
     const t = await createTestApp({ env: { RATE_LIMIT_PER_MINUTE: '3' } });
     const guess = (authorization?: string) =>
-      t.app.inject({ method: 'GET', url: '/v1/notifications', headers: authorization === undefined ? {} : { authorization } });
+      t.app.inject({
+        method: 'GET',
+        url: '/v1/notifications',
+        headers: authorization === undefined ? {} : { authorization },
+      });
     try {
       for (const authorization of [undefined, 'Bearer not.a.token', 'Bearer another.bad.token']) {
         const refused = await guess(authorization);
@@ -102,12 +106,18 @@ describe('per-user rate limit', () => {
   });
 
   it("never limits the providers' callbacks or the avatar files", async () => {
-    const providers = { PAYSTACK_SECRET_KEY: FAKE_PAYSTACK_SECRET, PAYSTACK_BASE_URL: 'http://127.0.0.1:9', ...fakeDarajaEnv('http://127.0.0.1:9') };
+    const providers = {
+      PAYSTACK_SECRET_KEY: FAKE_PAYSTACK_SECRET,
+      PAYSTACK_BASE_URL: 'http://127.0.0.1:9',
+      ...fakeDarajaEnv('http://127.0.0.1:9'),
+    };
     const t = await createTestApp({ env: { RATE_LIMIT_PER_MINUTE: '1', ...providers } });
     const calls = [
       // Unsigned: answered 200 and ignored, like every Paystack webhook.
-      () => t.app.inject({ method: 'POST', url: '/v1/billing/webhooks/paystack', payload: { event: 'charge.success' } }),
-      () => t.app.inject({ method: 'POST', url: `/v1/billing/webhooks/mpesa/${FAKE_DARAJA.callbackToken}`, payload: {} }),
+      () =>
+        t.app.inject({ method: 'POST', url: '/v1/billing/webhooks/paystack', payload: { event: 'charge.success' } }),
+      () =>
+        t.app.inject({ method: 'POST', url: `/v1/billing/webhooks/mpesa/${FAKE_DARAJA.callbackToken}`, payload: {} }),
       () => t.app.inject({ method: 'GET', url: '/v1/files/avatars/none.png' }),
     ];
     try {
@@ -156,7 +166,9 @@ describe.skipIf(missing(redisServer))('with Redis (REDIS_URL)', () => {
     const url = process.env.REDIS_URL as string;
     const clients = [createRedisClient(url), createRedisClient(url)];
     await Promise.all(clients.map((redis) => redis.connect()));
-    const apps = await Promise.all(clients.map((redis) => createTestApp({ env: { RATE_LIMIT_PER_MINUTE: '2' }, deps: { redis } })));
+    const apps = await Promise.all(
+      clients.map((redis) => createTestApp({ env: { RATE_LIMIT_PER_MINUTE: '2' }, deps: { redis } })),
+    );
     const userId = `user_rl_shared_${Date.now()}_${Math.random().toString(36).slice(2)}`;
     try {
       expect((await notifications(apps[0]!, userId)).statusCode).toBe(200);

@@ -22,7 +22,9 @@ describe('main-api started with bad configuration', () => {
     const result = startServer({ DATABASE_POOL_SIZE: '0' });
     expect(result.status).toBe(1);
     expect(result.stdout).toBe('');
-    expect(result.stderr).toBe('Invalid configuration: DATABASE_POOL_SIZE must be an integer between 1 and 100 (got "0")\n');
+    expect(result.stderr).toBe(
+      'Invalid configuration: DATABASE_POOL_SIZE must be an integer between 1 and 100 (got "0")\n',
+    );
   });
 
   it('names PUBLIC_URL and SANDBOX_CHECKOUT_SECRET on one line when DATABASE_URL is set without them', () => {
@@ -30,6 +32,8 @@ describe('main-api started with bad configuration', () => {
     const result = startServer({ DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' });
     expect(result.status).toBe(1);
     expect(result.stdout).toBe('');
-    expect(result.stderr).toMatch(/^Invalid configuration: PUBLIC_URL is required when DATABASE_URL is set: [^\n]*; SANDBOX_CHECKOUT_SECRET is required [^\n]*\n$/);
+    expect(result.stderr).toMatch(
+      /^Invalid configuration: PUBLIC_URL is required when DATABASE_URL is set: [^\n]*; SANDBOX_CHECKOUT_SECRET is required [^\n]*\n$/,
+    );
   });
 });

@@ -4,10 +4,10 @@ import {
   capturingLogger,
   jsonOfSize,
   sendRawRequest,
+  type UploadAnswer,
   uploadStreamWithFetch,
   uploadWithFetch,
   uploadWithHttpRequest,
-  type UploadAnswer,
 } from '@platform/http/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { authHeader, createTestApp, insertUser, type TestApp } from '../test/helpers.js';
@@ -59,16 +59,24 @@ describe('main-api: requests refused by the HTTP parser', () => {
       'bad_request',
       'HPE_INVALID_HEADER_TOKEN',
     ],
-  ])('answers %s with the envelope and logs it once, without the bytes', async (_case, request, statusLine, code, parserCode) => {
-    const answer = await sendRawRequest(baseUrl, request);
-    expect(answer.statusLine).toBe(statusLine);
-    expect(answer.headers['content-type']).toBe('application/json; charset=utf-8');
-    expect(JSON.parse(answer.body)).toEqual({ success: false, error: expect.any(String), code, requestId: answer.headers['x-request-id'] });
-    expect(logLines.map((line) => JSON.parse(line) as Record<string, unknown>)).toEqual([
-      expect.objectContaining({ level: 30, code: parserCode, reqId: answer.headers['x-request-id'] }),
-    ]);
-    expect(logLines.join('')).not.toContain(MARKER);
-  });
+  ])(
+    'answers %s with the envelope and logs it once, without the bytes',
+    async (_case, request, statusLine, code, parserCode) => {
+      const answer = await sendRawRequest(baseUrl, request);
+      expect(answer.statusLine).toBe(statusLine);
+      expect(answer.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(JSON.parse(answer.body)).toEqual({
+        success: false,
+        error: expect.any(String),
+        code,
+        requestId: answer.headers['x-request-id'],
+      });
+      expect(logLines.map((line) => JSON.parse(line) as Record<string, unknown>)).toEqual([
+        expect.objectContaining({ level: 30, code: parserCode, reqId: answer.headers['x-request-id'] }),
+      ]);
+      expect(logLines.join('')).not.toContain(MARKER);
+    },
+  );
 });
 
 describe('main-api: a JSON body over the limit, still being sent when the 413 comes', () => {
@@ -99,7 +107,10 @@ describe('main-api: an avatar over the limit, uploaded with fetch', () => {
     form.append('file', new Blob([new Uint8Array(tinyPng(8 * MiB))], { type: 'image/png' }), 'me.png');
     const response = await fetch(`${baseUrl}/v1/auth/avatar`, { method: 'POST', headers: authorization, body: form });
     expect(response.status).toBe(413);
-    expect(await response.json()).toMatchObject({ code: 'payload_too_large', error: `The avatar must be at most ${5 * MiB} bytes` });
+    expect(await response.json()).toMatchObject({
+      code: 'payload_too_large',
+      error: `The avatar must be at most ${5 * MiB} bytes`,
+    });
     expect(await t.db.select().from(avatarUploads)).toEqual([]);
   });
 });

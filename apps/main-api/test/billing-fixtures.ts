@@ -13,18 +13,22 @@ import {
 } from '@platform/db';
 import { createTestDatabase } from '@platform/db/testing';
 import { and, asc, eq } from 'drizzle-orm';
-import { closedPort } from '#test-timing';
 import type { FastifyBaseLogger } from 'fastify';
 import pino from 'pino';
+import { closedPort } from '#test-timing';
 import { buildApp } from '../src/app.js';
 import type { MainApiConfig } from '../src/config.js';
-import { subscriptionPaymentHooks } from '../src/modules/billing/subscriptions/payment-hooks.js';
-import { type RenewalRound, renewDueSubscriptions } from '../src/modules/billing/subscriptions/renewal-job.js';
+import {
+  PAYMENT_ALARMS_METRIC,
+  type PaymentAlarmKind,
+  paymentAlarmsIn,
+} from '../src/modules/billing/payments/alarms.js';
 import { type ReconciliationRound, reconcilePayments } from '../src/modules/billing/payments/reconciliation.js';
-import { PAYMENT_ALARMS_METRIC, type PaymentAlarmKind, paymentAlarmsIn } from '../src/modules/billing/payments/alarms.js';
 import type { SettlementContext } from '../src/modules/billing/payments/settle.js';
 import { processStkCallback } from '../src/modules/billing/providers/daraja/callbacks.js';
 import { createPaymentProviders } from '../src/modules/billing/providers/from-config.js';
+import { subscriptionPaymentHooks } from '../src/modules/billing/subscriptions/payment-hooks.js';
+import { type RenewalRound, renewDueSubscriptions } from '../src/modules/billing/subscriptions/renewal-job.js';
 import { createLocalFolderStorage } from '../src/storage/local-folder.js';
 import { insertOrganization, insertUser, TEST_PROVIDER_TIMEOUT_MS, testConfig, tokenFor } from './helpers.js';
 import { type ManualTimeouts, manualTimeouts } from './manual-timeouts.js';
@@ -82,7 +86,9 @@ export async function startBillingApp(
     setup?: (app: ReturnType<typeof buildApp>) => void;
   } = {},
 ): Promise<BillingTestApp> {
-  const database = await createTestDatabase(options.maxConnections === undefined ? {} : { maxConnections: options.maxConnections });
+  const database = await createTestDatabase(
+    options.maxConnections === undefined ? {} : { maxConnections: options.maxConnections },
+  );
   // A port that was free a moment ago, so PUBLIC_URL can name the address before the app listens on it.
   const port = options.listen === true ? await closedPort() : 0;
   const url = options.listen === true ? `http://127.0.0.1:${port}` : 'http://main-api.test';
@@ -101,7 +107,13 @@ export async function startBillingApp(
   const now = () => new Date(Date.now() + offsetMs);
   const timeouts = manualTimeouts();
   const app = buildApp(
-    { database, storage, now, providerTimeout: timeouts.timeout, ...(options.logger === undefined ? {} : { logger: options.logger }) },
+    {
+      database,
+      storage,
+      now,
+      providerTimeout: timeouts.timeout,
+      ...(options.logger === undefined ? {} : { logger: options.logger }),
+    },
     config,
   );
   options.setup?.(app);
@@ -115,7 +127,13 @@ export async function startBillingApp(
   const otherOrganizationId = await insertOrganization(db, { members: [{ userId: OUTSIDER_ID, role: 'owner' }] });
 
   const log = options.logger ?? pino({ level: 'silent' });
-  const ctx: SettlementContext = { db, now, hooks: subscriptionPaymentHooks, log, alarms: paymentAlarmsIn(app.metrics) };
+  const ctx: SettlementContext = {
+    db,
+    now,
+    hooks: subscriptionPaymentHooks,
+    log,
+    alarms: paymentAlarmsIn(app.metrics),
+  };
   const providers = createPaymentProviders(config.payments, {
     publicUrl: url,
     now,
@@ -133,7 +151,11 @@ export async function startBillingApp(
     organizationId,
     otherOrganizationId,
     async headers(extra = {}) {
-      return { authorization: `Bearer ${await tokenFor(PAYER_ID, { now: now(), expiresIn: 3600 })}`, 'x-organization-id': organizationId, ...extra };
+      return {
+        authorization: `Bearer ${await tokenFor(PAYER_ID, { now: now(), expiresIn: 3600 })}`,
+        'x-organization-id': organizationId,
+        ...extra,
+      };
     },
     clock: {
       now,
@@ -203,9 +225,15 @@ export async function notificationsOf(db: Database, userId: string) {
 }
 
 /** A logger that keeps every line at `level` and above, parsed, for tests that read what was logged. */
-export function capturingLogger(level: 'warn' | 'error' = 'warn'): { logger: FastifyBaseLogger; lines: Array<Record<string, unknown>> } {
+export function capturingLogger(level: 'warn' | 'error' = 'warn'): {
+  logger: FastifyBaseLogger;
+  lines: Array<Record<string, unknown>>;
+} {
   const lines: Array<Record<string, unknown>> = [];
-  const logger = pino({ level }, { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) });
+  const logger = pino(
+    { level },
+    { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) },
+  );
   return { logger, lines };
 }
 

@@ -1,5 +1,12 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { asRecord, type FakeBehaviour, type FakeHttpServer, type FakeReply, type FakeRequest, startFakeHttpServer } from './fake-http-server.js';
+import {
+  asRecord,
+  type FakeBehaviour,
+  type FakeHttpServer,
+  type FakeReply,
+  type FakeRequest,
+  startFakeHttpServer,
+} from './fake-http-server.js';
 
 export const FAKE_DARAJA = {
   consumerKey: 'fake-consumer-key',
@@ -54,7 +61,11 @@ export interface FakeDaraja {
   /** The callback body Daraja sends for an answered prompt (`omitItems`: CallbackMetadata items left out). */
   callbackBody(checkoutRequestId: string, options?: CallbackOptions): Record<string, unknown>;
   /** POSTs the callback to the CallBackURL of the prompt (or to `url` when given). */
-  deliverCallback(checkoutRequestId: string, url?: string, options?: CallbackOptions): Promise<{ status: number; body: string }>;
+  deliverCallback(
+    checkoutRequestId: string,
+    url?: string,
+    options?: CallbackOptions,
+  ): Promise<{ status: number; body: string }>;
   close(): Promise<void>;
 }
 
@@ -118,7 +129,10 @@ export async function startFakeDaraja(): Promise<FakeDaraja> {
       return { status: 200, body: { access_token: token, expires_in: '3599' } };
     }
     if (!validToken(request)) {
-      return { status: 401, body: { requestId: randomUUID(), errorCode: '404.001.03', errorMessage: 'Invalid Access Token' } };
+      return {
+        status: 401,
+        body: { requestId: randomUUID(), errorCode: '404.001.03', errorMessage: 'Invalid Access Token' },
+      };
     }
     const body = asRecord(request.body);
     if (request.method === 'POST' && request.url === '/mpesa/stkpush/v1/processrequest') {
@@ -131,7 +145,8 @@ export async function startFakeDaraja(): Promise<FakeDaraja> {
       const amount = body['Amount'];
       if (typeof amount !== 'number' || !Number.isInteger(amount) || amount < 1) return badRequest('Amount');
       const phone = body['PhoneNumber'];
-      if (typeof phone !== 'string' || !/^254(7|1)[0-9]{8}$/.test(phone) || body['PartyA'] !== phone) return badRequest('PhoneNumber');
+      if (typeof phone !== 'string' || !/^254(7|1)[0-9]{8}$/.test(phone) || body['PartyA'] !== phone)
+        return badRequest('PhoneNumber');
       if (body['PartyB'] !== FAKE_DARAJA.shortcode) return badRequest('PartyB');
       const callbackUrl = body['CallBackURL'];
       if (typeof callbackUrl !== 'string' || !URL.canParse(callbackUrl)) return badRequest('CallBackURL');
@@ -172,7 +187,11 @@ export async function startFakeDaraja(): Promise<FakeDaraja> {
       if (prompt.result === undefined) {
         return {
           status: 500,
-          body: { requestId: randomUUID(), errorCode: '500.001.1001', errorMessage: 'The transaction is being processed' },
+          body: {
+            requestId: randomUUID(),
+            errorCode: '500.001.1001',
+            errorMessage: 'The transaction is being processed',
+          },
         };
       }
       return {
@@ -187,7 +206,10 @@ export async function startFakeDaraja(): Promise<FakeDaraja> {
         },
       };
     }
-    return { status: 404, body: { requestId: randomUUID(), errorCode: '404.001.01', errorMessage: 'Resource not found' } };
+    return {
+      status: 404,
+      body: { requestId: randomUUID(), errorCode: '404.001.01', errorMessage: 'Resource not found' },
+    };
   }
 
   const server = await startFakeHttpServer(handle, { requestId: randomUUID(), ...DARAJA_SERVER_ERROR });

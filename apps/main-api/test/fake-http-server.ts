@@ -52,7 +52,13 @@ export async function startFakeHttpServer(
 ): Promise<FakeHttpServer> {
   const requests: FakeRequest[] = [];
   const hanging = new Set<ServerResponse>();
-  const fake: FakeHttpServer = { url: '', requests, behaviour: 'normal', onHang: undefined, close: async () => undefined };
+  const fake: FakeHttpServer = {
+    url: '',
+    requests,
+    behaviour: 'normal',
+    onHang: undefined,
+    close: async () => undefined,
+  };
   const hang = (request: FakeRequest, response: ServerResponse) => {
     hanging.add(response);
     fake.onHang?.(request);
@@ -76,7 +82,9 @@ export async function startFakeHttpServer(
         return;
       }
       const reply =
-        behaviour === 'server_error' ? Promise.resolve({ status: 500, body: serverErrorBody }) : Promise.resolve(handle(request));
+        behaviour === 'server_error'
+          ? Promise.resolve({ status: 500, body: serverErrorBody })
+          : Promise.resolve(handle(request));
       reply.then(
         ({ status, body }) => {
           if (behaviour === 'hang_after_processing') {
@@ -87,7 +95,8 @@ export async function startFakeHttpServer(
             incoming.socket.destroy();
             return;
           }
-          const [sentStatus, sentBody] = behaviour === 'server_error_after_processing' ? [500, serverErrorBody] : [status, body];
+          const [sentStatus, sentBody] =
+            behaviour === 'server_error_after_processing' ? [500, serverErrorBody] : [status, body];
           response.writeHead(sentStatus, { 'content-type': 'application/json' });
           response.end(sentBody === undefined ? '' : JSON.stringify(sentBody));
         },

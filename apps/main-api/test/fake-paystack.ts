@@ -1,5 +1,12 @@
 import { createHmac, randomBytes } from 'node:crypto';
-import { asRecord, type FakeBehaviour, type FakeHttpServer, type FakeReply, type FakeRequest, startFakeHttpServer } from './fake-http-server.js';
+import {
+  asRecord,
+  type FakeBehaviour,
+  type FakeHttpServer,
+  type FakeReply,
+  type FakeRequest,
+  startFakeHttpServer,
+} from './fake-http-server.js';
 
 export const FAKE_PAYSTACK_SECRET = 'sk_test_fakepaystacksecretkey0000000000';
 
@@ -90,7 +97,14 @@ export async function startFakePaystack(options: { webhookUrl?: string } = {}): 
     ip_address: '127.0.0.1',
     metadata: '',
     fees: transaction.status === 'success' ? Math.round(transaction.amount * 0.029) : null,
-    customer: { id: 91, first_name: null, last_name: null, email: transaction.email, customer_code: 'CUS_fake', phone: null },
+    customer: {
+      id: 91,
+      first_name: null,
+      last_name: null,
+      email: transaction.email,
+      customer_code: 'CUS_fake',
+      phone: null,
+    },
     authorization: transaction.authorization,
     plan: null,
   });
@@ -105,7 +119,8 @@ export async function startFakePaystack(options: { webhookUrl?: string } = {}): 
       if (typeof body['email'] !== 'string' || !body['email'].includes('@')) {
         return { status: 400, body: { status: false, message: 'Invalid Email Address Passed' } };
       }
-      if (!Number.isInteger(amount) || amount <= 0) return { status: 400, body: { status: false, message: 'Invalid Amount Sent' } };
+      if (!Number.isInteger(amount) || amount <= 0)
+        return { status: 400, body: { status: false, message: 'Invalid Amount Sent' } };
       const reference = String(body['reference']);
       if (transactions.has(reference)) {
         return { status: 400, body: { status: false, message: 'Duplicate Transaction Reference' } };
@@ -128,7 +143,11 @@ export async function startFakePaystack(options: { webhookUrl?: string } = {}): 
         body: {
           status: true,
           message: 'Authorization URL created',
-          data: { authorization_url: `https://checkout.paystack.com/${accessCode}`, access_code: accessCode, reference },
+          data: {
+            authorization_url: `https://checkout.paystack.com/${accessCode}`,
+            access_code: accessCode,
+            reference,
+          },
         },
       };
     }
@@ -159,8 +178,12 @@ export async function startFakePaystack(options: { webhookUrl?: string } = {}): 
     const verify = /^\/transaction\/verify\/(.+)$/.exec(request.url);
     if (request.method === 'GET' && verify?.[1] !== undefined) {
       const transaction = transactions.get(decodeURIComponent(verify[1]));
-      if (transaction === undefined) return { status: 400, body: { status: false, message: 'Transaction reference not found' } };
-      return { status: 200, body: { status: true, message: 'Verification successful', data: transactionData(transaction) } };
+      if (transaction === undefined)
+        return { status: 400, body: { status: false, message: 'Transaction reference not found' } };
+      return {
+        status: 200,
+        body: { status: true, message: 'Verification successful', data: transactionData(transaction) },
+      };
     }
     return { status: 404, body: { status: false, message: 'Not found' } };
   }

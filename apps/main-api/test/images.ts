@@ -23,17 +23,25 @@ export function tinyPng(paddingBytes = 0): Buffer {
     pngChunk('IHDR', header),
     pngChunk('IDAT', deflateSync(Buffer.from([0, 0xff]))),
   ];
-  if (paddingBytes > 0) chunks.push(pngChunk('tEXt', Buffer.concat([Buffer.from('Comment\0'), Buffer.alloc(paddingBytes, 0x61)])));
+  if (paddingBytes > 0)
+    chunks.push(pngChunk('tEXt', Buffer.concat([Buffer.from('Comment\0'), Buffer.alloc(paddingBytes, 0x61)])));
   chunks.push(pngChunk('IEND', Buffer.alloc(0)));
   return Buffer.concat(chunks);
 }
 
 /** A 1x1 greyscale baseline JPEG: one DC and one AC Huffman code, scan data "DC 0, end of block". */
 export function tinyJpeg(): Buffer {
-  const segment = (marker: number, body: number[]) => [0xff, marker, (body.length + 2) >> 8, (body.length + 2) & 0xff, ...body];
+  const segment = (marker: number, body: number[]) => [
+    0xff,
+    marker,
+    (body.length + 2) >> 8,
+    (body.length + 2) & 0xff,
+    ...body,
+  ];
   const oneCodeOfLengthOne = [1, ...Array<number>(15).fill(0), 0];
   return Buffer.from([
-    0xff, 0xd8, // SOI
+    0xff,
+    0xd8, // SOI
     ...segment(0xe0, [0x4a, 0x46, 0x49, 0x46, 0x00, 1, 1, 0, 0, 1, 0, 1, 0, 0]), // APP0 JFIF
     ...segment(0xdb, [0x00, ...Array<number>(64).fill(1)]), // DQT
     ...segment(0xc0, [8, 0, 1, 0, 1, 1, 1, 0x11, 0]), // SOF0: 8 bit, 1x1, one component
@@ -41,7 +49,8 @@ export function tinyJpeg(): Buffer {
     ...segment(0xc4, [0x10, ...oneCodeOfLengthOne]), // DHT: AC table 0
     ...segment(0xda, [1, 1, 0x00, 0, 63, 0]), // SOS
     0x3f, // bits "00" (DC difference 0, end of block) padded with ones
-    0xff, 0xd9, // EOI
+    0xff,
+    0xd9, // EOI
   ]);
 }
 
@@ -51,7 +60,9 @@ export function tinyWebp(): Buffer {
 }
 
 /** A file part, or a text field when it has no `filename`. */
-export type FilePart = { field: string; filename: string; contentType: string; data: Buffer } | { field: string; filename?: undefined; data: Buffer };
+export type FilePart =
+  | { field: string; filename: string; contentType: string; data: Buffer }
+  | { field: string; filename?: undefined; data: Buffer };
 
 /** A multipart/form-data body and its content type, for app.inject. */
 export function multipart(parts: FilePart[]): { payload: Buffer; headers: { 'content-type': string } } {

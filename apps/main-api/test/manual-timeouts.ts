@@ -36,7 +36,8 @@ export function manualTimeouts(): ManualTimeouts {
   const expire = (url?: string): void => {
     const due = waiting.filter((entry) => url === undefined || entry.url === url);
     waiting = waiting.filter((entry) => !due.includes(entry));
-    for (const { controller } of due) controller.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError'));
+    for (const { controller } of due)
+      controller.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError'));
   };
 
   return {

@@ -6,12 +6,12 @@ import {
   type MailPlan,
   type MailSubscription,
   type MailSubscriptionChange,
+  type MailSubscriptionStatus,
   mailSubscriptionChanges,
   mailSubscriptions,
-  type MailSubscriptionStatus,
   notifications,
-  paymentMethods,
   type PaymentProvider,
+  paymentMethods,
   payments,
 } from '@platform/db';
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
@@ -33,7 +33,11 @@ export interface SubscriptionSetup {
 }
 
 /** Gives the organization a mail subscription in a known state, as if it had been bought and renewed. */
-export async function insertSubscription(db: Database, organizationId: string, setup: SubscriptionSetup): Promise<MailSubscription> {
+export async function insertSubscription(
+  db: Database,
+  organizationId: string,
+  setup: SubscriptionSetup,
+): Promise<MailSubscription> {
   const period = billingPeriod(setup.anchor, setup.cycle, setup.periodIndex ?? 0);
   const status = setup.status ?? 'active';
   // One transaction: the database checks at commit that the cached balance equals the entries' sum.
@@ -99,14 +103,23 @@ export async function insertSavedCard(
 export async function insertSavedNumber(db: Database, organizationId: string): Promise<string> {
   const [number] = await db
     .insert(paymentMethods)
-    .values({ organizationId, type: 'mobile_money', provider: 'sandbox', fingerprint: '254712345678', phone: '254712345678' })
+    .values({
+      organizationId,
+      type: 'mobile_money',
+      provider: 'sandbox',
+      fingerprint: '254712345678',
+      phone: '254712345678',
+    })
     .returning({ id: paymentMethods.id });
   if (number === undefined) throw new Error('Inserting the number returned no row');
   return number.id;
 }
 
 export async function subscriptionOf(db: Database, organizationId: string): Promise<MailSubscription> {
-  const [subscription] = await db.select().from(mailSubscriptions).where(eq(mailSubscriptions.organizationId, organizationId));
+  const [subscription] = await db
+    .select()
+    .from(mailSubscriptions)
+    .where(eq(mailSubscriptions.organizationId, organizationId));
   if (subscription === undefined) throw new Error('The organization has no subscription');
   return subscription;
 }

@@ -101,7 +101,10 @@ describe('API keys in the database', () => {
     expect(row).toBeDefined();
     expect(await findActiveApiKey(handle.db, secret)).toBeNull();
 
-    await handle.db.update(apiKeys).set({ environment: 'test' }).where(eq(apiKeys.id, row?.id ?? ''));
+    await handle.db
+      .update(apiKeys)
+      .set({ environment: 'test' })
+      .where(eq(apiKeys.id, row?.id ?? ''));
     expect(await findActiveApiKey(handle.db, secret)).toMatchObject({ id: row?.id, environment: 'test' });
   });
 
@@ -149,7 +152,8 @@ describe('API keys in the database', () => {
     const [first, second, third] = await Promise.all(
       [1, 2, 3].map(() => createApiKey(handle.db, { organizationId: ORG_B, environment: 'test' })),
     );
-    const usedAt = async (id: string) => (await handle.db.select().from(apiKeys).where(eq(apiKeys.id, id)))[0]?.lastUsedAt;
+    const usedAt = async (id: string) =>
+      (await handle.db.select().from(apiKeys).where(eq(apiKeys.id, id)))[0]?.lastUsedAt;
     const start = new Date('2026-02-01T08:00:00.000Z');
     expect(await touchApiKey(handle.db, first!.id, { now: start })).toBe(true);
 

@@ -1,7 +1,7 @@
 import net from 'node:net';
 import { sql } from 'drizzle-orm';
-import { missing, postgresServer } from '#test-prerequisites';
 import { afterEach, describe, expect, it } from 'vitest';
+import { missing, postgresServer } from '#test-prerequisites';
 import { createDatabase, type DatabaseHandle } from './client.js';
 
 // While PostgreSQL cannot be reached, every query waiting for a connection fails with the error of the failed

@@ -40,8 +40,12 @@ describe('createDatabase without a URL (PGlite)', () => {
 
 describe('redactConnectionUrl', () => {
   it('masks the password and keeps the rest, and never prints what it cannot parse', () => {
-    expect(redactConnectionUrl('postgres://app:s3cret@db.internal:5432/platform')).toBe('postgres://app:***@db.internal:5432/platform');
-    expect(redactConnectionUrl('postgres://postgres@127.0.0.1:5432/postgres')).toBe('postgres://postgres@127.0.0.1:5432/postgres');
+    expect(redactConnectionUrl('postgres://app:s3cret@db.internal:5432/platform')).toBe(
+      'postgres://app:***@db.internal:5432/platform',
+    );
+    expect(redactConnectionUrl('postgres://postgres@127.0.0.1:5432/postgres')).toBe(
+      'postgres://postgres@127.0.0.1:5432/postgres',
+    );
     expect(redactConnectionUrl('not a url with s3cret')).toBe('(unparseable DATABASE_URL)');
   });
 });

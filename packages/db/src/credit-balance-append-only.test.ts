@@ -1,6 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type DatabaseHandle, type DatabaseExecutor, queryRows } from './client.js';
+import { type DatabaseExecutor, type DatabaseHandle, queryRows } from './client.js';
 import { creditBalanceEntries, mailSubscriptions, organizations } from './schema/index.js';
 import { tableChecksums } from './table-checksums.js';
 import { createTestDatabase } from './testing.js';
@@ -83,7 +83,8 @@ async function organizationWithCredit(): Promise<{ organizationId: string; subsc
 
 const checksums = () => tableChecksums(handle.db);
 const cachedBalance = async (organizationId: string) =>
-  (await handle.db.select().from(mailSubscriptions).where(eq(mailSubscriptions.organizationId, organizationId)))[0]?.creditBalance;
+  (await handle.db.select().from(mailSubscriptions).where(eq(mailSubscriptions.organizationId, organizationId)))[0]
+    ?.creditBalance;
 const entriesOf = (organizationId: string) =>
   handle.db.$count(creditBalanceEntries, eq(creditBalanceEntries.organizationId, organizationId));
 
@@ -93,12 +94,19 @@ describe('credit balance entries are append-only', () => {
     const before = await checksums();
 
     const update = await databaseError(
-      handle.db.update(creditBalanceEntries).set({ amount: 5_000 }).where(eq(creditBalanceEntries.organizationId, organizationId)),
+      handle.db
+        .update(creditBalanceEntries)
+        .set({ amount: 5_000 })
+        .where(eq(creditBalanceEntries.organizationId, organizationId)),
     );
     expect(update.code).toBe('23001');
-    expect(update.message).toContain('Credit balance entries are append-only: UPDATE on credit_balance_entries is refused');
+    expect(update.message).toContain(
+      'Credit balance entries are append-only: UPDATE on credit_balance_entries is refused',
+    );
 
-    const remove = await databaseError(handle.db.delete(creditBalanceEntries).where(eq(creditBalanceEntries.organizationId, organizationId)));
+    const remove = await databaseError(
+      handle.db.delete(creditBalanceEntries).where(eq(creditBalanceEntries.organizationId, organizationId)),
+    );
     expect(remove.code).toBe('23001');
     expect(remove.message).toContain('DELETE on credit_balance_entries is refused');
 
@@ -112,7 +120,9 @@ describe('credit balance entries are append-only', () => {
     // A RESTRICT foreign key is reported as 23001 by newer servers (PGlite's PostgreSQL 18), as 23503 by older ones.
     const error = await databaseError(handle.db.delete(organizations).where(eq(organizations.id, organizationId)));
     expect(['23001', '23503']).toContain(error.code);
-    expect(error.message).toContain('foreign key constraint "credit_balance_entries_organization_id_organizations_id_fk"');
+    expect(error.message).toContain(
+      'foreign key constraint "credit_balance_entries_organization_id_organizations_id_fk"',
+    );
 
     expect(await checksums()).toEqual(before);
     expect(await handle.db.$count(mailSubscriptions, eq(mailSubscriptions.id, subscriptionId))).toBe(1);
@@ -135,7 +145,9 @@ describe('the cached credit balance equals the sum of the entries, checked at co
         .update(mailSubscriptions)
         .set({ creditBalance: sql`${mailSubscriptions.creditBalance} - 300` })
         .where(eq(mailSubscriptions.organizationId, organizationId));
-      await tx.insert(creditBalanceEntries).values({ organizationId, amount: -300, reason: 'renewal', reference: `change:${organizationId}:renewal` });
+      await tx
+        .insert(creditBalanceEntries)
+        .values({ organizationId, amount: -300, reason: 'renewal', reference: `change:${organizationId}:renewal` });
     });
     expect(await cachedBalance(organizationId)).toBe(0);
     expect(await entriesOf(organizationId)).toBe(3);
@@ -146,12 +158,16 @@ describe('the cached credit balance equals the sum of the entries, checked at co
     const before = await checksums();
     const error = await databaseError(
       handle.db.transaction((tx) =>
-        tx.insert(creditBalanceEntries).values({ organizationId, amount: 100, reason: 'downgrade', reference: `change:${organizationId}:lost` }),
+        tx
+          .insert(creditBalanceEntries)
+          .values({ organizationId, amount: 100, reason: 'downgrade', reference: `change:${organizationId}:lost` }),
       ),
     );
     expect(error.code).toBe('23514');
     expect(error.constraint).toBe('credit_balance_entries_cached');
-    expect(error.message).toMatch(/The credit balance of organization [0-9a-f-]{36} is not the sum of its entries: 300 KES cached, 400 KES in entries/);
+    expect(error.message).toMatch(
+      /The credit balance of organization [0-9a-f-]{36} is not the sum of its entries: 300 KES cached, 400 KES in entries/,
+    );
     expect(await checksums()).toEqual(before);
   });
 
@@ -159,7 +175,10 @@ describe('the cached credit balance equals the sum of the entries, checked at co
     const { organizationId } = await organizationWithCredit();
     const before = await checksums();
     const raise = (db: DatabaseExecutor) =>
-      db.update(mailSubscriptions).set({ creditBalance: 1_000 }).where(eq(mailSubscriptions.organizationId, organizationId));
+      db
+        .update(mailSubscriptions)
+        .set({ creditBalance: 1_000 })
+        .where(eq(mailSubscriptions.organizationId, organizationId));
 
     const alone = await databaseError(raise(handle.db));
     expect(alone.code).toBe('23514');
@@ -186,7 +205,9 @@ describe('the cached credit balance equals the sum of the entries, checked at co
   it('refuses credit for an organization without a subscription (its balance is 0)', async () => {
     const organizationId = await newOrganization('No subscription');
     const error = await databaseError(
-      handle.db.insert(creditBalanceEntries).values({ organizationId, amount: 100, reason: 'downgrade', reference: `change:${organizationId}` }),
+      handle.db
+        .insert(creditBalanceEntries)
+        .values({ organizationId, amount: 100, reason: 'downgrade', reference: `change:${organizationId}` }),
     );
     expect(error.code).toBe('23514');
     expect(error.message).toContain('0 KES cached, 100 KES in entries');
@@ -198,13 +219,18 @@ describe('the cached credit balance equals the sum of the entries, checked at co
     const other = await newOrganization('Other');
     const before = await checksums();
 
-    const deleted = await databaseError(handle.db.delete(mailSubscriptions).where(eq(mailSubscriptions.id, subscriptionId)));
+    const deleted = await databaseError(
+      handle.db.delete(mailSubscriptions).where(eq(mailSubscriptions.id, subscriptionId)),
+    );
     expect(deleted.code).toBe('23514');
     expect(deleted.message).toContain('0 KES cached, 300 KES in entries');
 
     // The organization left behind would keep entries that no balance counts.
     const moved = await databaseError(
-      handle.db.update(mailSubscriptions).set({ organizationId: other }).where(eq(mailSubscriptions.id, subscriptionId)),
+      handle.db
+        .update(mailSubscriptions)
+        .set({ organizationId: other })
+        .where(eq(mailSubscriptions.id, subscriptionId)),
     );
     expect(moved.code).toBe('23514');
     expect(await checksums()).toEqual(before);
@@ -230,9 +256,19 @@ describe('the migration', () => {
           order by t.tgname`,
     );
     expect(rows).toEqual([
-      { name: 'credit_balance_entries_append_only', table: 'credit_balance_entries', deferrable: false, deferred: false },
+      {
+        name: 'credit_balance_entries_append_only',
+        table: 'credit_balance_entries',
+        deferrable: false,
+        deferred: false,
+      },
       { name: 'credit_balance_entries_cached', table: 'credit_balance_entries', deferrable: true, deferred: true },
-      { name: 'mail_subscriptions_credit_balance_cached', table: 'mail_subscriptions', deferrable: true, deferred: true },
+      {
+        name: 'mail_subscriptions_credit_balance_cached',
+        table: 'mail_subscriptions',
+        deferrable: true,
+        deferred: true,
+      },
     ]);
   });
 });

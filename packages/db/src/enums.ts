@@ -41,7 +41,13 @@ export type MailSubscriptionChangeStatus = (typeof mailSubscriptionChangeStatuse
  * Why an organization's credit balance moved. Credit comes from a downgrade, a second purchase paid while a
  * subscription was active, or a charge that could not be applied; it is used by upgrades and renewals.
  */
-export const creditBalanceReasons = ['downgrade', 'duplicate_purchase', 'unapplied_charge', 'upgrade', 'renewal'] as const;
+export const creditBalanceReasons = [
+  'downgrade',
+  'duplicate_purchase',
+  'unapplied_charge',
+  'upgrade',
+  'renewal',
+] as const;
 export type CreditBalanceReason = (typeof creditBalanceReasons)[number];
 
 export const idempotencyRecordStatuses = ['in_progress', 'completed'] as const;
@@ -104,7 +110,11 @@ export const paymentPurposes = [
 export type PaymentPurpose = (typeof paymentPurposes)[number];
 
 /** Purposes whose payment carries the mail subscription terms it pays for (plan, seats, billing cycle). */
-export const subscriptionPaymentPurposes = ['mail_subscription', 'mail_subscription_change', 'mail_subscription_renewal'] as const;
+export const subscriptionPaymentPurposes = [
+  'mail_subscription',
+  'mail_subscription_change',
+  'mail_subscription_renewal',
+] as const;
 
 export const paymentProviders = ['paystack', 'daraja', 'sandbox'] as const;
 export type PaymentProvider = (typeof paymentProviders)[number];

@@ -1,27 +1,9 @@
-export * as schema from './schema/index.js';
-export * from './schema/index.js';
-export * from './enums.js';
-export {
-  connectionUrlOf,
-  redactConnectionUrl,
-  createDatabase,
-  type CreateDatabaseOptions,
-  type Database,
-  type DatabaseDriver,
-  type DatabaseExecutor,
-  type DatabaseHandle,
-  queryRows,
-  type Schema,
-  type Transaction,
-} from './client.js';
-export { countAppliedMigrations, migrateDatabase, migrationsFolder } from './migrate.js';
-export { findRepositoryRoot, localDataDir, localPgliteDataDir } from './local-data-dir.js';
 export {
   type ActiveApiKey,
   apiKeyEnvironmentOf,
-  createApiKey,
   type CreateApiKeyInput,
   type CreatedApiKey,
+  createApiKey,
   findActiveApiKey,
   type GeneratedApiKey,
   generateApiKey,
@@ -31,19 +13,19 @@ export {
   touchApiKeys,
 } from './api-keys.js';
 export {
-  type NotificationContent,
-  notifyOrganizationMembers,
-  notifyUser,
-  type NotifyUserInput,
-} from './notifications.js';
-export {
-  DEMO_ORGANIZATION_ID,
-  DEMO_USER_ID,
-  type DemoData,
-  OTHER_ORGANIZATION_ID,
-  OTHER_USER_ID,
-  seedDemoData,
-} from './seed.js';
+  type CreateDatabaseOptions,
+  connectionUrlOf,
+  createDatabase,
+  type Database,
+  type DatabaseDriver,
+  type DatabaseExecutor,
+  type DatabaseHandle,
+  queryRows,
+  redactConnectionUrl,
+  type Schema,
+  type Transaction,
+} from './client.js';
+export * from './enums.js';
 export {
   captureHold,
   ensureWallet,
@@ -58,3 +40,21 @@ export {
   type WalletBalances,
   type WalletRef,
 } from './ledger.js';
+export { findRepositoryRoot, localDataDir, localPgliteDataDir } from './local-data-dir.js';
+export { countAppliedMigrations, migrateDatabase, migrationsFolder } from './migrate.js';
+export {
+  type NotificationContent,
+  type NotifyUserInput,
+  notifyOrganizationMembers,
+  notifyUser,
+} from './notifications.js';
+export * as schema from './schema/index.js';
+export * from './schema/index.js';
+export {
+  DEMO_ORGANIZATION_ID,
+  DEMO_USER_ID,
+  type DemoData,
+  OTHER_ORGANIZATION_ID,
+  OTHER_USER_ID,
+  seedDemoData,
+} from './seed.js';

@@ -59,7 +59,10 @@ describe('the ledger is append-only', () => {
     expect(updateTransaction.message).toContain('The ledger is append-only: UPDATE on ledger_transactions is refused');
 
     const updateEntries = await databaseError(
-      handle.db.update(ledgerEntries).set({ amount: sql`${ledgerEntries.amount} * 2` }).where(eq(ledgerEntries.transactionId, holdTransactionId)),
+      handle.db
+        .update(ledgerEntries)
+        .set({ amount: sql`${ledgerEntries.amount} * 2` })
+        .where(eq(ledgerEntries.transactionId, holdTransactionId)),
     );
     expect(updateEntries.code).toBe('23001');
     expect(updateEntries.message).toContain('UPDATE on ledger_entries is refused');
@@ -156,7 +159,8 @@ describe('every ledger transaction balances, checked at commit', () => {
     });
   }
 
-  const movementsOf = (reference: string) => handle.db.$count(ledgerTransactions, eq(ledgerTransactions.reference, reference));
+  const movementsOf = (reference: string) =>
+    handle.db.$count(ledgerTransactions, eq(ledgerTransactions.reference, reference));
 
   it('commits a transaction whose entries sum to zero', async () => {
     const { walletId } = await organizationWithHistory();
@@ -188,7 +192,9 @@ describe('every ledger transaction balances, checked at commit', () => {
     const none = await databaseError(insertMovement(walletId, `empty:${walletId}`, []));
     expect(none.code).toBe('23514');
     expect(none.message).toContain('0 entries summing to 0 KES');
-    const single = await databaseError(insertMovement(walletId, `single:${walletId}`, [{ account: 'available', amount: 100 }]));
+    const single = await databaseError(
+      insertMovement(walletId, `single:${walletId}`, [{ account: 'available', amount: 100 }]),
+    );
     expect(single.code).toBe('23514');
     expect(single.message).toContain('1 entries summing to 100 KES');
     expect(await movementsOf(`empty:${walletId}`)).toBe(0);
@@ -200,7 +206,9 @@ describe('every ledger transaction balances, checked at commit', () => {
     const before = await checksums();
     const error = await databaseError(
       handle.db.transaction((tx) =>
-        tx.insert(ledgerEntries).values({ transactionId: holdTransactionId, walletId, account: 'available', amount: 50 }),
+        tx
+          .insert(ledgerEntries)
+          .values({ transactionId: holdTransactionId, walletId, account: 'available', amount: 50 }),
       ),
     );
     expect(error.code).toBe('23514');
@@ -212,7 +220,9 @@ describe('every ledger transaction balances, checked at commit', () => {
   it('refuses an unbalanced entry outside an explicit transaction too', async () => {
     const { walletId, holdTransactionId } = await organizationWithHistory();
     const error = await databaseError(
-      handle.db.insert(ledgerEntries).values({ transactionId: holdTransactionId, walletId, account: 'held', amount: -1 }),
+      handle.db
+        .insert(ledgerEntries)
+        .values({ transactionId: holdTransactionId, walletId, account: 'held', amount: -1 }),
     );
     expect(error.code).toBe('23514');
     expect(await handle.db.$count(ledgerEntries, eq(ledgerEntries.transactionId, holdTransactionId))).toBe(2);

@@ -1,6 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
-import { missing, postgresServer } from '#test-prerequisites';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { missing, postgresServer } from '#test-prerequisites';
 import type { DatabaseHandle } from './client.js';
 import {
   captureHold,

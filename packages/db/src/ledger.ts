@@ -1,7 +1,7 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { DatabaseExecutor, Transaction } from './client.js';
 import type { ApiKeyEnvironment, LedgerAccount, LedgerTransactionKind } from './enums.js';
-import { ledgerEntries, ledgerTransactions, wallets, type Wallet } from './schema/index.js';
+import { ledgerEntries, ledgerTransactions, type Wallet, wallets } from './schema/index.js';
 
 // The wallet ledger. Every movement is one ledger transaction with balanced entries; the wallet row's
 // balances change in the same database transaction, so the cached balances always equal the ledger.
@@ -178,9 +178,7 @@ async function resolveHold(
   const resolutions = await tx
     .select({ id: ledgerTransactions.id, kind: ledgerTransactions.kind })
     .from(ledgerTransactions)
-    .where(
-      and(inArray(ledgerTransactions.kind, ['capture', 'release']), eq(ledgerTransactions.reference, reference)),
-    );
+    .where(and(inArray(ledgerTransactions.kind, ['capture', 'release']), eq(ledgerTransactions.reference, reference)));
   const same = resolutions.find((row) => row.kind === kind);
   if (same) return { applied: false, transactionId: same.id, wallet };
   if (resolutions.length > 0) throw new HoldAlreadyResolvedError(reference);

@@ -34,7 +34,9 @@ describe('the local data folder', () => {
   });
 
   it('takes PGLITE_DATA_DIR over the local start folder', () => {
-    expect(localPgliteDataDir({ PGLITE_DATA_DIR: '/srv/pg', LOCAL_DATA_DIR: '/srv/local' }, packageDir)).toBe('/srv/pg');
+    expect(localPgliteDataDir({ PGLITE_DATA_DIR: '/srv/pg', LOCAL_DATA_DIR: '/srv/local' }, packageDir)).toBe(
+      '/srv/pg',
+    );
     expect(localPgliteDataDir({ PGLITE_DATA_DIR: 'db' }, packageDir)).toBe(path.join(root, 'db'));
     expect(localPgliteDataDir({ PGLITE_DATA_DIR: '' }, packageDir)).toBe(path.join(root, '.data/pglite'));
   });

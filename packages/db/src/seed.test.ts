@@ -43,10 +43,7 @@ describe('seedDemoData', () => {
 
     const demoMemberships = await handle.db.select().from(memberships).where(eq(memberships.userId, demo.userId));
     expect(demoMemberships).toEqual([expect.objectContaining({ organizationId: demo.organizationId, role: 'owner' })]);
-    const otherMemberships = await handle.db
-      .select()
-      .from(memberships)
-      .where(eq(memberships.userId, demo.otherUserId));
+    const otherMemberships = await handle.db.select().from(memberships).where(eq(memberships.userId, demo.otherUserId));
     expect(otherMemberships).toEqual([expect.objectContaining({ organizationId: demo.otherOrganizationId })]);
   });
 

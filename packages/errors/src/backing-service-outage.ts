@@ -31,7 +31,8 @@ export function isBackingServiceOutage(error: unknown): boolean {
   let current: unknown = error;
   for (let depth = 0; depth <= MAX_CAUSE_DEPTH && typeof current === 'object' && current !== null; depth += 1) {
     const code = (current as { code?: unknown }).code;
-    if (typeof code === 'string' && (CONNECTION_ERROR_CODES.has(code) || CONNECTION_EXCEPTION_CLASS.test(code))) return true;
+    if (typeof code === 'string' && (CONNECTION_ERROR_CODES.has(code) || CONNECTION_EXCEPTION_CLASS.test(code)))
+      return true;
     current = (current as { cause?: unknown }).cause;
   }
   return false;

@@ -1,7 +1,7 @@
 import { STATUS_CODES } from 'node:http';
-import { isAppError, type ErrorCode, type ValidationDetail } from './app-error.js';
+import { type ErrorCode, isAppError, type ValidationDetail } from './app-error.js';
 import { isBackingServiceOutage } from './backing-service-outage.js';
-import { summarizeValidation, type SchemaValidationIssue } from './validation-details.js';
+import { type SchemaValidationIssue, summarizeValidation } from './validation-details.js';
 
 /** What the client is told about a failed request, and whether it is our fault (logged as an error). */
 export type ClassifiedError = {
@@ -41,7 +41,11 @@ function clientError(statusCode: number, code: ErrorCode, message: string): Clas
   return { statusCode, code, message, serverFault: false };
 }
 
-function serverError(statusCode = 500, code: ErrorCode = 'internal_error', message = genericServerErrorMessage): ClassifiedError {
+function serverError(
+  statusCode = 500,
+  code: ErrorCode = 'internal_error',
+  message = genericServerErrorMessage,
+): ClassifiedError {
   return { statusCode, code, message, serverFault: true };
 }
 
@@ -130,8 +134,8 @@ function classifyValidation(error: ErrorLike): ClassifiedError | undefined {
 
 function stringHeaders(value: unknown): Record<string, string> | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
-  const entries = Object.entries(value).filter((entry): entry is [string, string | number] =>
-    typeof entry[1] === 'string' || typeof entry[1] === 'number',
+  const entries = Object.entries(value).filter(
+    (entry): entry is [string, string | number] => typeof entry[1] === 'string' || typeof entry[1] === 'number',
   );
   return entries.length === 0 ? undefined : Object.fromEntries(entries.map(([k, v]) => [k, String(v)]));
 }
@@ -177,19 +181,17 @@ export function classifyError(thrown: unknown, context: ErrorRequestContext = {}
 
   const status = statusOf(error);
   if (status === undefined || status >= 500) {
-    return status === 503
-      ? serverError(503, 'service_unavailable', 'Service temporarily unavailable')
-      : serverError();
+    return status === 503 ? serverError(503, 'service_unavailable', 'Service temporarily unavailable') : serverError();
   }
   if (thrown instanceof SyntaxError && status === 400) {
     return clientError(400, 'invalid_json', 'Request body is not valid JSON');
   }
 
   const code = codeByClientStatus[status] ?? 'bad_request';
-  const message = typeof error.message === 'string' && error.message !== '' ? error.message : (STATUS_CODES[status] ?? 'Bad request');
+  const message =
+    typeof error.message === 'string' && error.message !== '' ? error.message : (STATUS_CODES[status] ?? 'Bad request');
   const classified = clientError(status, code, message);
   const headers = stringHeaders(error.headers);
   if (headers !== undefined) classified.headers = headers;
   return classified;
 }
-

@@ -1,4 +1,4 @@
-import { errorCodes, type ErrorCode, type ValidationDetail } from './app-error.js';
+import { type ErrorCode, errorCodes, type ValidationDetail } from './app-error.js';
 
 /** The body of every error response. */
 export type ErrorEnvelope = {

@@ -106,7 +106,10 @@ async function buildApp(): Promise<{ app: FastifyInstance; logs: LogLine[] }> {
   return { app: instance, logs };
 }
 
-function multipartBody(files: Array<{ name: string; content: string }>): { payload: string; headers: Record<string, string> } {
+function multipartBody(files: Array<{ name: string; content: string }>): {
+  payload: string;
+  headers: Record<string, string>;
+} {
   const boundary = '----platformtestboundary';
   const parts = files.map(
     (file) =>
@@ -163,7 +166,11 @@ describe('errorEnvelope: request body errors', () => {
       payload: '{"method": "card",',
     });
     expect(response.statusCode).toBe(400);
-    expect(response.json()).toMatchObject({ success: false, code: 'invalid_json', error: 'Request body is not valid JSON' });
+    expect(response.json()).toMatchObject({
+      success: false,
+      code: 'invalid_json',
+      error: 'Request body is not valid JSON',
+    });
   });
 
   it('answers an empty JSON body with 400 invalid_json', async () => {
@@ -207,7 +214,11 @@ describe('errorEnvelope: request body errors', () => {
 describe('errorEnvelope: multipart and rate limit errors', () => {
   it('answers a file over the size limit with 413', async () => {
     const { app } = await buildApp();
-    const response = await app.inject({ method: 'POST', url: '/avatar', ...multipartBody([{ name: 'file', content: 'x'.repeat(50) }]) });
+    const response = await app.inject({
+      method: 'POST',
+      url: '/avatar',
+      ...multipartBody([{ name: 'file', content: 'x'.repeat(50) }]),
+    });
     expect(response.statusCode).toBe(413);
     expect(response.json()).toMatchObject({ code: 'payload_too_large', error: 'Uploaded file is too large' });
   });
@@ -227,7 +238,10 @@ describe('errorEnvelope: multipart and rate limit errors', () => {
     const { app } = await buildApp();
     const response = await app.inject({ method: 'POST', url: '/avatar', payload: { file: 'nope' } });
     expect(response.statusCode).toBe(415);
-    expect(response.json()).toMatchObject({ code: 'unsupported_media_type', error: 'Request must be multipart/form-data' });
+    expect(response.json()).toMatchObject({
+      code: 'unsupported_media_type',
+      error: 'Request must be multipart/form-data',
+    });
   });
 
   it('answers a rate-limited request with 429 rate_limited and keeps Retry-After', async () => {
@@ -240,7 +254,11 @@ describe('errorEnvelope: multipart and rate limit errors', () => {
     const response = await instance.inject({ method: 'GET', url: '/limited' });
     expect(response.statusCode).toBe(429);
     expect(response.headers['retry-after']).toBe('60');
-    expect(response.json()).toMatchObject({ success: false, code: 'rate_limited', error: expect.stringContaining('Rate limit exceeded') });
+    expect(response.json()).toMatchObject({
+      success: false,
+      code: 'rate_limited',
+      error: expect.stringContaining('Rate limit exceeded'),
+    });
   });
 });
 
@@ -296,7 +314,12 @@ describe('errorEnvelope: server faults', () => {
     const response = await app.inject({ method: 'GET', url: '/boom' });
     expect(response.statusCode).toBe(500);
     const body = response.json();
-    expect(body).toEqual({ success: false, error: 'Internal server error', code: 'internal_error', requestId: expect.any(String) });
+    expect(body).toEqual({
+      success: false,
+      error: 'Internal server error',
+      code: 'internal_error',
+      requestId: expect.any(String),
+    });
     expect(response.body).not.toContain('hunter2');
 
     const logged = logs.find((line) => line.level === 50 && line.reqId === body.requestId);

@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { classifyError, type ClassifiedError } from './classify-error.js';
-import { errorEnvelopeSchema, type ErrorEnvelope } from './envelope-schema.js';
+import { type ClassifiedError, classifyError } from './classify-error.js';
+import { type ErrorEnvelope, errorEnvelopeSchema } from './envelope-schema.js';
 
 function envelopeOf(classified: ClassifiedError, request: FastifyRequest): ErrorEnvelope {
   const envelope: ErrorEnvelope = {

@@ -46,10 +46,7 @@ export function idempotencyKeyInUse(retryAfterSeconds: number): AppError {
 }
 
 export function idempotencyKeyReused(): AppError {
-  return new AppError(
-    'idempotency_key_reused',
-    'This idempotency key was already used with a different request',
-  );
+  return new AppError('idempotency_key_reused', 'This idempotency key was already used with a different request');
 }
 
 export function insufficientFunds(message: string): AppError {

@@ -1,14 +1,23 @@
 export {
   AppError,
+  type AppErrorOptions,
+  type ErrorCode,
   errorCodes,
   isAppError,
   statusCodeOf,
-  type AppErrorOptions,
-  type ErrorCode,
   type ValidationDetail,
 } from './app-error.js';
 export {
+  type ClassifiedError,
+  classifyError,
+  type ErrorRequestContext,
+  genericServerErrorMessage,
+} from './classify-error.js';
+export { type ErrorEnvelope, errorEnvelopeSchema } from './envelope-schema.js';
+export { errorEnvelope, sendErrorEnvelope, sendRouteNotFound } from './error-envelope-plugin.js';
+export {
   badRequest,
+  type CauseOptions,
   conflict,
   forbidden,
   idempotencyKeyInUse,
@@ -24,14 +33,5 @@ export {
   unauthorized,
   unsupportedPhoneOperator,
   validationError,
-  type CauseOptions,
 } from './factories.js';
-export { errorEnvelopeSchema, type ErrorEnvelope } from './envelope-schema.js';
-export {
-  classifyError,
-  genericServerErrorMessage,
-  type ClassifiedError,
-  type ErrorRequestContext,
-} from './classify-error.js';
-export { summarizeValidation, type SchemaValidationIssue, type ValidationSummary } from './validation-details.js';
-export { errorEnvelope, sendErrorEnvelope, sendRouteNotFound } from './error-envelope-plugin.js';
+export { type SchemaValidationIssue, summarizeValidation, type ValidationSummary } from './validation-details.js';

@@ -27,10 +27,7 @@ function quoteValue(value: unknown): string {
 function pointerOf(issue: SchemaValidationIssue): string {
   const base = issue.instancePath ?? '';
   const property = issue.params?.['missingProperty'] ?? issue.params?.['additionalProperty'];
-  if (
-    (issue.keyword === 'required' || issue.keyword === 'additionalProperties') &&
-    typeof property === 'string'
-  ) {
+  if ((issue.keyword === 'required' || issue.keyword === 'additionalProperties') && typeof property === 'string') {
     return `${base}/${escapePointerToken(property)}`;
   }
   return base;

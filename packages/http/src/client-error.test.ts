@@ -2,8 +2,8 @@ import type { Socket } from 'node:net';
 import type { FastifyBaseLogger } from 'fastify';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { answerClientError, type ClientError } from './client-error.js';
-import { createServer, type AppServer } from './create-server.js';
-import { baseUrlOf, capturingLogger, sendRawRequest, type RawAnswer } from './testing/transport.js';
+import { type AppServer, createServer } from './create-server.js';
+import { baseUrlOf, capturingLogger, type RawAnswer, sendRawRequest } from './testing/transport.js';
 
 const service = { name: 'test-service', version: '1.2.3', description: 'Service under test' };
 const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -34,7 +34,12 @@ function expectEnvelope(answer: RawAnswer, statusLine: string, code: string): vo
   expect(Number(answer.headers['content-length'])).toBe(Buffer.byteLength(answer.body));
   expect(answer.headers['x-request-id']).toMatch(uuid);
   const envelope = JSON.parse(answer.body) as Record<string, unknown>;
-  expect(envelope).toEqual({ success: false, error: expect.any(String), code, requestId: answer.headers['x-request-id'] });
+  expect(envelope).toEqual({
+    success: false,
+    error: expect.any(String),
+    code,
+    requestId: answer.headers['x-request-id'],
+  });
   expect(answer.body).not.toContain(MARKER);
 }
 
@@ -54,7 +59,10 @@ function expectOneRefusalLine(lines: string[], parserCode: string, requestId: st
 describe('requests refused by the HTTP parser', () => {
   it('answers a header block over the limit with 431 and the envelope', async () => {
     const { baseUrl, lines } = await listening();
-    const answer = await sendRawRequest(baseUrl, `GET /healthz HTTP/1.1\r\nhost: test\r\nx-padding: ${MARKER}${'a'.repeat(20_000)}\r\n\r\n`);
+    const answer = await sendRawRequest(
+      baseUrl,
+      `GET /healthz HTTP/1.1\r\nhost: test\r\nx-padding: ${MARKER}${'a'.repeat(20_000)}\r\n\r\n`,
+    );
     expectEnvelope(answer, 'HTTP/1.1 431 Request Header Fields Too Large', 'request_header_fields_too_large');
     expectOneRefusalLine(lines, 'HPE_HEADER_OVERFLOW', answer.headers['x-request-id']);
     // Fastify never saw a request.
@@ -62,8 +70,18 @@ describe('requests refused by the HTTP parser', () => {
   });
 
   it.each([
-    ['a control character in a header value', `GET /healthz HTTP/1.1\r\nhost: test\r\nx-note: ${MARKER}\x01\r\n\r\n`, 'HPE_INVALID_HEADER_TOKEN', false],
-    ['a space in a header name', `GET /healthz HTTP/1.1\r\nhost: test\r\nx ${MARKER}: 1\r\n\r\n`, 'HPE_INVALID_HEADER_TOKEN', false],
+    [
+      'a control character in a header value',
+      `GET /healthz HTTP/1.1\r\nhost: test\r\nx-note: ${MARKER}\x01\r\n\r\n`,
+      'HPE_INVALID_HEADER_TOKEN',
+      false,
+    ],
+    [
+      'a space in a header name',
+      `GET /healthz HTTP/1.1\r\nhost: test\r\nx ${MARKER}: 1\r\n\r\n`,
+      'HPE_INVALID_HEADER_TOKEN',
+      false,
+    ],
     ['a broken request line', `GET /${MARKER} HTTP/1.1 extra\r\nhost: test\r\n\r\n`, 'HPE_INVALID_VERSION', false],
     [
       'an invalid chunk size',
@@ -104,9 +122,22 @@ describe('requests refused by the HTTP parser', () => {
 });
 
 describe('answerClientError, like Node', () => {
-  type FakeSocket = { destroyed: boolean; writable: boolean; write: ReturnType<typeof vi.fn>; destroy: ReturnType<typeof vi.fn>; _httpMessage?: unknown };
-  const fakeSocket = (state: Partial<FakeSocket> = {}): FakeSocket => ({ destroyed: false, writable: true, write: vi.fn(), destroy: vi.fn(), ...state });
-  const parserError = (code: string): ClientError => Object.assign(new Error(`Parse Error: ${MARKER}`), { code, rawPacket: Buffer.from(MARKER) });
+  type FakeSocket = {
+    destroyed: boolean;
+    writable: boolean;
+    write: ReturnType<typeof vi.fn>;
+    destroy: ReturnType<typeof vi.fn>;
+    _httpMessage?: unknown;
+  };
+  const fakeSocket = (state: Partial<FakeSocket> = {}): FakeSocket => ({
+    destroyed: false,
+    writable: true,
+    write: vi.fn(),
+    destroy: vi.fn(),
+    ...state,
+  });
+  const parserError = (code: string): ClientError =>
+    Object.assign(new Error(`Parse Error: ${MARKER}`), { code, rawPacket: Buffer.from(MARKER) });
 
   function answer(error: ClientError, socket: FakeSocket) {
     const { logger, lines } = capturingLogger('debug');
@@ -140,7 +171,9 @@ describe('answerClientError, like Node', () => {
     const socket = fakeSocket();
     answer(parserError('ERR_HTTP_REQUEST_TIMEOUT'), socket);
     expect(socket.write).toHaveBeenCalledOnce();
-    expect(String(socket.write.mock.calls[0]?.[0])).toMatch(/^HTTP\/1\.1 408 Request Timeout\r\nconnection: close\r\nx-request-id: \S+\r\n\r\n$/);
+    expect(String(socket.write.mock.calls[0]?.[0])).toMatch(
+      /^HTTP\/1\.1 408 Request Timeout\r\nconnection: close\r\nx-request-id: \S+\r\n\r\n$/,
+    );
   });
 
   it("answers chunk extensions over Node's limit with 413 payload_too_large, as Node answers 413", () => {

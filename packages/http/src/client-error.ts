@@ -1,6 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
-import { statusCodeOf, type ErrorCode, type ErrorEnvelope } from '@platform/errors';
+import { type ErrorCode, type ErrorEnvelope, statusCodeOf } from '@platform/errors';
 import type { FastifyBaseLogger } from 'fastify';
 import { requestIdFrom, requestIdHeader } from './request-id.js';
 import { isDrainingUnreadBody } from './unread-body.js';

@@ -65,7 +65,10 @@ describe('loadConfig', () => {
   });
 
   it('treats empty and blank strings as unset', () => {
-    expect(loadConfig(Schema, { PORT: '', HOST: '   ', DATABASE_URL: '' })).toMatchObject({ PORT: 3000, HOST: '0.0.0.0' });
+    expect(loadConfig(Schema, { PORT: '', HOST: '   ', DATABASE_URL: '' })).toMatchObject({
+      PORT: 3000,
+      HOST: '0.0.0.0',
+    });
     expect(loadConfig(Schema, { DATABASE_URL: '' })).not.toHaveProperty('DATABASE_URL');
   });
 
@@ -76,7 +79,9 @@ describe('loadConfig', () => {
   });
 
   it('rejects numbers out of range and non-integers', () => {
-    expect(configError(() => loadConfig(Schema, { PORT: '70000' })).message).toContain('PORT must be an integer between 0 and 65535 (got "70000")');
+    expect(configError(() => loadConfig(Schema, { PORT: '70000' })).message).toContain(
+      'PORT must be an integer between 0 and 65535 (got "70000")',
+    );
     expect(configError(() => loadConfig(Schema, { PORT: '80.5' })).message).toContain('(got "80.5")');
   });
 
@@ -84,7 +89,12 @@ describe('loadConfig', () => {
     const error = configError(() =>
       loadConfig(Schema, { PORT: '-1', TRUST_PROXY: 'maybe', LOG_LEVEL: 'loud', DATABASE_URL: 'not a url' }),
     );
-    expect(error.problems.map((problem) => problem.name).sort()).toEqual(['DATABASE_URL', 'LOG_LEVEL', 'PORT', 'TRUST_PROXY']);
+    expect(error.problems.map((problem) => problem.name).sort()).toEqual([
+      'DATABASE_URL',
+      'LOG_LEVEL',
+      'PORT',
+      'TRUST_PROXY',
+    ]);
     expect(error.message).toContain('TRUST_PROXY must be a boolean (true/false, 1/0, yes/no, on/off) (got "maybe")');
     expect(error.message).toContain('LOG_LEVEL must be one of: debug, info, warn (got "loud")');
     expect(error.message).toContain('DATABASE_URL must be an absolute URL (got "not a url")');
@@ -144,18 +154,26 @@ describe('loadConfigOrExit', () => {
   }
 
   it('returns the configuration when it is valid', () => {
-    expect(run(() => loadConfig(Schema, { PORT: '8080' }))).toMatchObject({ exitCode: undefined, printed: [], result: { PORT: 8080 } });
+    expect(run(() => loadConfig(Schema, { PORT: '8080' }))).toMatchObject({
+      exitCode: undefined,
+      printed: [],
+      result: { PORT: 8080 },
+    });
   });
 
   it('prints the one-line message naming the variable and exits with 1, without a stack trace', () => {
     const outcome = run(() => loadConfig(Schema, { PORT: 'abc' }));
     expect(outcome.exitCode).toBe(1);
-    expect(outcome.printed).toEqual([['Invalid configuration: PORT must be an integer between 0 and 65535 (got "abc")']]);
+    expect(outcome.printed).toEqual([
+      ['Invalid configuration: PORT must be an integer between 0 and 65535 (got "abc")'],
+    ]);
   });
 
   it('lets other errors through: they are bugs, not configuration', () => {
-    expect(() => run(() => {
-      throw new TypeError('boom');
-    })).toThrow(TypeError);
+    expect(() =>
+      run(() => {
+        throw new TypeError('boom');
+      }),
+    ).toThrow(TypeError);
   });
 });

@@ -53,7 +53,10 @@ function typesOf(schema: JsonSchema): string[] {
 function convert(raw: string, schema: JsonSchema): unknown {
   const types = typesOf(schema);
   if (types.includes('array')) {
-    const items = raw.split(',').map((item) => item.trim()).filter((item) => item !== '');
+    const items = raw
+      .split(',')
+      .map((item) => item.trim())
+      .filter((item) => item !== '');
     return schema.items === undefined ? items : items.map((item) => convert(item, schema.items as JsonSchema));
   }
   if (types.includes('integer') && /^[+-]?\d+$/.test(raw)) return Number(raw);

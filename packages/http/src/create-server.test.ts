@@ -4,8 +4,8 @@ import { unauthorized } from '@platform/errors';
 import { Type } from '@sinclair/typebox';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createServer, type AppServer, type CreateServerOptions } from './create-server.js';
-import { SuccessMessage, SuccessOnly, errorResponses } from './schemas.js';
+import { type AppServer, type CreateServerOptions, createServer } from './create-server.js';
+import { errorResponses, SuccessMessage, SuccessOnly } from './schemas.js';
 
 type LogLine = { level: number; reqId?: string; msg?: string; check?: string; err?: { message?: string } };
 
@@ -63,18 +63,20 @@ const routesUnderTest: FastifyPluginAsyncTypebox = async (routes) => {
         }),
       },
     },
-    async (request) => ({ newSeats: request.query.newSeats, limit: request.query.limit, type: typeof request.query.newSeats }),
+    async (request) => ({
+      newSeats: request.query.newSeats,
+      limit: request.query.limit,
+      type: typeof request.query.newSeats,
+    }),
   );
   routes.get(
     '/v1/items/:position',
     { schema: { params: Type.Object({ position: Type.Integer() }) } },
     async (request) => ({ position: request.params.position, type: typeof request.params.position }),
   );
-  routes.get(
-    '/v1/counted',
-    { schema: { headers: Type.Object({ 'x-count': Type.Integer() }) } },
-    async () => ({ success: true as const }),
-  );
+  routes.get('/v1/counted', { schema: { headers: Type.Object({ 'x-count': Type.Integer() }) } }, async () => ({
+    success: true as const,
+  }));
   routes.patch('/v1/notifications/read-all', { schema: { response: { 200: SuccessOnly } } }, async () => ({
     success: true as const,
   }));
@@ -92,13 +94,23 @@ describe('request ids', () => {
     const response = await app.inject({
       method: 'GET',
       url: '/healthz',
-      headers: { 'x-request-id': 'req-abc.123', authorization: 'Bearer a-secret-token', 'x-service-api-key': 'sk_live_secret' },
+      headers: {
+        'x-request-id': 'req-abc.123',
+        authorization: 'Bearer a-secret-token',
+        'x-service-api-key': 'sk_live_secret',
+      },
     });
     expect(response.headers['x-request-id']).toBe('req-abc.123');
     const lines = logs.filter((line) => line.reqId === 'req-abc.123');
     // One line per request, when it ends, with no headers: credentials never reach the logs.
     expect(lines).toEqual([
-      expect.objectContaining({ msg: 'request completed', method: 'GET', url: '/healthz', statusCode: 200, responseTime: expect.any(Number) }),
+      expect.objectContaining({
+        msg: 'request completed',
+        method: 'GET',
+        url: '/healthz',
+        statusCode: 200,
+        responseTime: expect.any(Number),
+      }),
     ]);
     expect(Object.keys(lines[0] ?? {}).sort()).toEqual(
       ['hostname', 'level', 'method', 'msg', 'pid', 'reqId', 'responseTime', 'statusCode', 'time', 'url'].sort(),
@@ -137,7 +149,11 @@ describe('request ids', () => {
 describe('validation', () => {
   it('does not coerce body values: "100" is not an integer', async () => {
     const { app } = build();
-    const response = await app.inject({ method: 'POST', url: '/v1/payments', payload: { amount: '100', method: 'card' } });
+    const response = await app.inject({
+      method: 'POST',
+      url: '/v1/payments',
+      payload: { amount: '100', method: 'card' },
+    });
     expect(response.statusCode).toBe(400);
     expect(response.json()).toMatchObject({
       success: false,
@@ -165,7 +181,11 @@ describe('validation', () => {
 
   it('keeps unknown body fields rather than stripping or rejecting them', async () => {
     const { app } = build();
-    const response = await app.inject({ method: 'POST', url: '/v1/payments', payload: { amount: 100, method: 'card', note: 'x' } });
+    const response = await app.inject({
+      method: 'POST',
+      url: '/v1/payments',
+      payload: { amount: 100, method: 'card', note: 'x' },
+    });
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({ success: true, message: 'keys: amount,method,note' });
   });
@@ -229,9 +249,16 @@ describe('error envelope', () => {
 
   it('answers a body over the configured limit with 413', async () => {
     const { app } = build({ bodyLimit: 100 });
-    const response = await app.inject({ method: 'POST', url: '/v1/payments', payload: { amount: 1, method: 'card', pad: 'x'.repeat(200) } });
+    const response = await app.inject({
+      method: 'POST',
+      url: '/v1/payments',
+      payload: { amount: 1, method: 'card', pad: 'x'.repeat(200) },
+    });
     expect(response.statusCode).toBe(413);
-    expect(response.json()).toMatchObject({ code: 'payload_too_large', error: 'Request body is larger than the limit of 100 bytes' });
+    expect(response.json()).toMatchObject({
+      code: 'payload_too_large',
+      error: 'Request body is larger than the limit of 100 bytes',
+    });
   });
 
   it('answers an unsupported content type with 415', async () => {
@@ -250,7 +277,12 @@ describe('error envelope', () => {
     const { app, logs } = build();
     const response = await app.inject({ method: 'GET', url: '/v1/boom', headers: { 'x-request-id': 'trace-500' } });
     expect(response.statusCode).toBe(500);
-    expect(response.json()).toEqual({ success: false, error: 'Internal server error', code: 'internal_error', requestId: 'trace-500' });
+    expect(response.json()).toEqual({
+      success: false,
+      error: 'Internal server error',
+      code: 'internal_error',
+      requestId: 'trace-500',
+    });
     expect(response.body).not.toContain('10.1.2.3');
     const logged = logs.find((line) => line.level === 50 && line.reqId === 'trace-500');
     expect(logged?.err?.message).toBe('connection to 10.1.2.3 refused');
@@ -266,10 +298,19 @@ describe('error envelope', () => {
 
   it('answers a malformed URL with the envelope', async () => {
     const { app } = build();
-    const response = await app.inject({ method: 'GET', url: '/v1/items/%E0%A4%A', headers: { 'x-request-id': 'trace-url' } });
+    const response = await app.inject({
+      method: 'GET',
+      url: '/v1/items/%E0%A4%A',
+      headers: { 'x-request-id': 'trace-url' },
+    });
     expect(response.statusCode).toBe(400);
     expect(response.headers['x-request-id']).toBe('trace-url');
-    expect(response.json()).toEqual({ success: false, error: 'Request URL is malformed', code: 'bad_request', requestId: 'trace-url' });
+    expect(response.json()).toEqual({
+      success: false,
+      error: 'Request URL is malformed',
+      code: 'bad_request',
+      requestId: 'trace-url',
+    });
   });
 });
 
@@ -305,7 +346,9 @@ describe('health', () => {
       error: 'Service not ready: database unavailable',
     });
     expect(response.body).not.toContain('ECONNREFUSED');
-    expect(logs.some((line) => line.check === 'database' && line.err?.message === 'ECONNREFUSED 127.0.0.1:5432')).toBe(true);
+    expect(logs.some((line) => line.check === 'database' && line.err?.message === 'ECONNREFUSED 127.0.0.1:5432')).toBe(
+      true,
+    );
   });
 
   it('stays ready (200, degraded) when only an optional check fails, reporting it and logging why', async () => {
@@ -321,7 +364,9 @@ describe('health', () => {
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({ status: 'degraded', checks: { database: 'ok', redis: 'unavailable' } });
     expect(response.body).not.toContain('ECONNREFUSED');
-    expect(logs.some((line) => line.check === 'redis' && line.err?.message === 'ECONNREFUSED 127.0.0.1:6379')).toBe(true);
+    expect(logs.some((line) => line.check === 'redis' && line.err?.message === 'ECONNREFUSED 127.0.0.1:6379')).toBe(
+      true,
+    );
   });
 
   it('documents the degraded answer in OpenAPI', async () => {
@@ -363,7 +408,9 @@ describe('OpenAPI and docs', () => {
     const document = response.json();
     expect(document.openapi).toBe('3.1.0');
     expect(document.info).toEqual({ title: 'test-service', version: '1.2.3', description: 'Service under test' });
-    expect(document.components.securitySchemes).toEqual({ bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } });
+    expect(document.components.securitySchemes).toEqual({
+      bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+    });
     expect(Object.keys(document.paths)).toEqual(
       expect.arrayContaining(['/healthz', '/readyz', '/v1/payments', '/v1/upgrade/preview']),
     );
@@ -378,12 +425,22 @@ describe('OpenAPI and docs', () => {
       expect.arrayContaining(['ErrorEnvelope', 'PaymentBody', 'SuccessMessage', 'SuccessOnly']),
     );
     const payment = document.paths['/v1/payments'].post;
-    expect(payment.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/PaymentBody' });
-    expect(payment.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/SuccessMessage' });
-    expect(payment.responses['401'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/ErrorEnvelope' });
-    expect(payment.responses['default'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/ErrorEnvelope' });
+    expect(payment.requestBody.content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/PaymentBody',
+    });
+    expect(payment.responses['200'].content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/SuccessMessage',
+    });
+    expect(payment.responses['401'].content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/ErrorEnvelope',
+    });
+    expect(payment.responses['default'].content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/ErrorEnvelope',
+    });
     const readAll = document.paths['/v1/notifications/read-all'].patch;
-    expect(readAll.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/SuccessOnly' });
+    expect(readAll.responses['200'].content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/SuccessOnly',
+    });
   });
 
   it('documents query parameters inline', async () => {
@@ -405,7 +462,11 @@ describe('OpenAPI and docs', () => {
     expect(page.body).toContain('<title>test-service API</title>');
     expect(page.headers['content-security-policy']).toContain("style-src 'self' https: 'unsafe-inline'");
 
-    for (const asset of ['/docs/static/swagger-ui-bundle.js', '/docs/static/swagger-ui.css', '/docs/static/swagger-initializer.js']) {
+    for (const asset of [
+      '/docs/static/swagger-ui-bundle.js',
+      '/docs/static/swagger-ui.css',
+      '/docs/static/swagger-initializer.js',
+    ]) {
       const response = await app.inject({ method: 'GET', url: asset });
       expect(response.statusCode, asset).toBe(200);
       expect(response.body.length, asset).toBeGreaterThan(100);

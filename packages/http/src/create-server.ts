@@ -3,19 +3,20 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { errorEnvelope, sendErrorEnvelope } from '@platform/errors';
 import Fastify, {
   type FastifyBaseLogger,
-  type FastifyInstance,
   type FastifyHttpOptions,
+  type FastifyInstance,
   type FastifyServerOptions,
   type RawServerDefault,
 } from 'fastify';
 import fp from 'fastify-plugin';
 import { answerClientError } from './client-error.js';
-import { registerHealthRoutes, type ReadinessCheck } from './health.js';
+import { type ReadinessCheck, registerHealthRoutes } from './health.js';
 import { requireHostHeader } from './host-header.js';
 import { createMetrics, recordRequestMetrics, registerMetricsRoute } from './metrics.js';
 import { registerOpenApi, type SecurityScheme, type ServiceInfo } from './openapi.js';
 import { requestIdFrom, requestIdHeader } from './request-id.js';
 import { SingleLineRequestLog } from './request-log.js';
+import type {} from './route-config.js';
 import { recordRouteInventory } from './route-inventory.js';
 import { secretSafeLogging } from './secret-safe-logging.js';
 import { SecretUrls } from './secret-urls.js';
@@ -24,7 +25,6 @@ import { shareRouteSchemas } from './shared-schemas.js';
 import { refuseUnstorableText } from './storable-text.js';
 import { defaultUnreadBodyDrain, drainUnreadBodies, type UnreadBodyDrain } from './unread-body.js';
 import { createValidatorFactory } from './validator-compiler.js';
-import type {} from './route-config.js';
 
 export type AppServer = FastifyInstance<
   RawServerDefault,
@@ -157,7 +157,10 @@ export function createServer(options: CreateServerOptions): AppServer {
   });
   app.register(async (instance) => registerHealthRoutes(instance, options));
   app.register(async (instance) =>
-    registerMetricsRoute(instance, { metrics, ...(options.metricsToken === undefined ? {} : { token: options.metricsToken }) }),
+    registerMetricsRoute(instance, {
+      metrics,
+      ...(options.metricsToken === undefined ? {} : { token: options.metricsToken }),
+    }),
   );
   return app;
 }

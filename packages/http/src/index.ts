@@ -1,13 +1,18 @@
-export { createServer, type AppServer, type CreateServerOptions } from './create-server.js';
-export { loadConfig, loadConfigOrExit, ConfigError, describeExpectation, type ConfigProblem } from './config.js';
-export { listen, type ListenOptions } from './listen.js';
-export { ErrorEnvelopeRef, SuccessMessage, SuccessOnly, errorResponses } from './schemas.js';
-export { docsPrefix, type SecurityScheme, type ServiceInfo } from './openapi.js';
+export { ConfigError, type ConfigProblem, describeExpectation, loadConfig, loadConfigOrExit } from './config.js';
+export { type AppServer, type CreateServerOptions, createServer } from './create-server.js';
 export type { ReadinessCheck } from './health.js';
+export { type ListenOptions, listen } from './listen.js';
+export { createMetrics, metricsPath, moduleCounter, type PlatformMetrics, unmatchedRoute } from './metrics.js';
+export { docsPrefix, type SecurityScheme, type ServiceInfo } from './openapi.js';
+export { type PeriodicJob, type PeriodicJobLogger, type PeriodicJobOptions, startPeriodicJob } from './periodic-job.js';
 export { isAcceptableRequestId, requestIdFrom, requestIdHeader } from './request-id.js';
-export { createValidatorFactory } from './validator-compiler.js';
 export type { PlatformRouteConfig } from './route-config.js';
-export { createMetrics, metricsPath, moduleCounter, unmatchedRoute, type PlatformMetrics } from './metrics.js';
-export { startPeriodicJob, type PeriodicJob, type PeriodicJobLogger, type PeriodicJobOptions } from './periodic-job.js';
-export { compareRoutesWithOpenApi, openApiPathOf, type RegisteredRoute, type RouteInventoryComparison } from './route-inventory.js';
+export {
+  compareRoutesWithOpenApi,
+  openApiPathOf,
+  type RegisteredRoute,
+  type RouteInventoryComparison,
+} from './route-inventory.js';
+export { ErrorEnvelopeRef, errorResponses, SuccessMessage, SuccessOnly } from './schemas.js';
 export { isStorableText, refuseUnstorableText, toStorableText, unstorableTextMessage } from './storable-text.js';
+export { createValidatorFactory } from './validator-compiler.js';

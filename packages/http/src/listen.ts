@@ -20,13 +20,10 @@ export async function listen(app: FastifyInstance, options: ListenOptions): Prom
   const address = await app.listen({ host: options.host, port: options.port });
   app.log.info({ address }, `listening on ${address}`);
 
-  shutdown = closeWithGrace(
-    { delay: options.shutdownDelayMs ?? 10_000, logger: app.log },
-    async ({ signal, err }) => {
-      if (err !== undefined) app.log.error({ err }, 'shutting down after an uncaught error');
-      else app.log.info({ signal }, 'shutting down');
-      await app.close();
-      app.log.info('shutdown complete');
-    },
-  );
+  shutdown = closeWithGrace({ delay: options.shutdownDelayMs ?? 10_000, logger: app.log }, async ({ signal, err }) => {
+    if (err !== undefined) app.log.error({ err }, 'shutting down after an uncaught error');
+    else app.log.info({ signal }, 'shutting down');
+    await app.close();
+    app.log.info('shutdown complete');
+  });
 }

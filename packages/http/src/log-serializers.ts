@@ -24,7 +24,14 @@ export function maskSecrets(text: string): string {
 }
 
 // Request headers that hold credentials as such, and fields of the same name an error may carry.
-const credentialHeaders = ['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-service-api-key', 'x-api-key'];
+const credentialHeaders = [
+  'authorization',
+  'proxy-authorization',
+  'cookie',
+  'set-cookie',
+  'x-service-api-key',
+  'x-api-key',
+];
 const credentialKeys = new Set(credentialHeaders);
 
 /**
@@ -48,7 +55,8 @@ function queryParameterTexts(error: unknown): string[] {
   let current = error;
   for (let depth = 0; depth < MAX_DEPTH && typeof current === 'object' && current !== null; depth += 1) {
     const { query, params, cause } = current as ErrorFields;
-    if (typeof query === 'string' && Array.isArray(params) && params.length > 0) texts.push(`params: ${String(params)}`);
+    if (typeof query === 'string' && Array.isArray(params) && params.length > 0)
+      texts.push(`params: ${String(params)}`);
     current = cause;
   }
   return texts;

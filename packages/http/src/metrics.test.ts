@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createServer, type AppServer, type CreateServerOptions } from './create-server.js';
+import { type AppServer, type CreateServerOptions, createServer } from './create-server.js';
 import { moduleCounter } from './metrics.js';
 
 const service = { name: 'metrics-test', version: '1.0.0', description: 'Service under test' };
@@ -30,9 +30,11 @@ function sample(text: string, name: string, labels: Record<string, string> = {})
   const wanted = Object.entries(labels).map(([key, value]) => `${key}="${value}"`);
   const line = text
     .split('\n')
-    .find((candidate) => candidate.startsWith(`${name}{`) || candidate.startsWith(`${name} `)
-      ? wanted.every((pair) => candidate.includes(pair))
-      : false);
+    .find((candidate) =>
+      candidate.startsWith(`${name}{`) || candidate.startsWith(`${name} `)
+        ? wanted.every((pair) => candidate.includes(pair))
+        : false,
+    );
   return line === undefined ? 0 : Number(line.slice(line.lastIndexOf(' ') + 1));
 }
 
@@ -106,7 +108,11 @@ describe('GET /metrics', () => {
       const response = await app.inject({ method: 'GET', url: '/metrics', headers });
       expect(response.statusCode).toBe(401);
       expect(response.headers['www-authenticate']).toBe('Bearer realm="metrics"');
-      expect(response.json()).toMatchObject({ success: false, code: 'unauthorized', requestId: response.headers['x-request-id'] });
+      expect(response.json()).toMatchObject({
+        success: false,
+        code: 'unauthorized',
+        requestId: response.headers['x-request-id'],
+      });
       expect(response.body).not.toContain('http_requests_total');
     });
 

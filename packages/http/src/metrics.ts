@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { unauthorized } from '@platform/errors';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client';
 
 export const metricsPath = '/metrics';
 
@@ -88,7 +88,12 @@ export function moduleCounter<Label extends string>(
 ): Counter<Label> {
   const existing = metrics.registry.getSingleMetric(options.name);
   if (existing instanceof Counter) return existing as Counter<Label>;
-  return new Counter({ name: options.name, help: options.help, labelNames: options.labelNames, registers: [metrics.registry] });
+  return new Counter({
+    name: options.name,
+    help: options.help,
+    labelNames: options.labelNames,
+    registers: [metrics.registry],
+  });
 }
 
 function routeLabel(request: FastifyRequest): string {
@@ -121,7 +126,10 @@ export type MetricsRouteOptions = {
 };
 
 /** `GET /metrics`: this app's counters and the process metrics, in Prometheus text format. */
-export async function registerMetricsRoute(app: FastifyInstance, { metrics, token }: MetricsRouteOptions): Promise<void> {
+export async function registerMetricsRoute(
+  app: FastifyInstance,
+  { metrics, token }: MetricsRouteOptions,
+): Promise<void> {
   app.get(metricsPath, { schema: { hide: true }, config: { public: true } }, async (request, reply) => {
     if (token !== undefined && !carriesToken(request.headers.authorization, token)) {
       throw unauthorized('A valid metrics token is required', 'Bearer realm="metrics"');

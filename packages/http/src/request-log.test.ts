@@ -23,22 +23,33 @@ async function build({ through = 'instance' }: { through?: 'instance' | 'options
   });
   app.register(async (routes) => {
     // Quiet at info, like a callback whose URL is its secret; its answer fails after it is sent.
-    routes.post('/callbacks/:token', { logLevel: 'warn', config: { public: true, urlCarriesSecret: true } }, async () => ({ ok: true }));
+    routes.post(
+      '/callbacks/:token',
+      { logLevel: 'warn', config: { public: true, urlCarriesSecret: true } },
+      async () => ({ ok: true }),
+    );
     // A page whose URL is its credential, logged at info.
     routes.get('/pages/:id', { config: { public: true, urlCarriesSecret: true } }, async () => ({ ok: true }));
     routes.post('/plain/:id', async () => ({ ok: true }));
     // Fails the way a library might: its message quotes the URL and a credential.
     routes.get('/broken', async (request) => {
-      throw new Error(`could not fetch https://api.example.com${String(request.headers['x-target'])} with ${String(request.headers.authorization)}`);
+      throw new Error(
+        `could not fetch https://api.example.com${String(request.headers['x-target'])} with ${String(request.headers.authorization)}`,
+      );
     });
     // Fails like a database query: its message and fields carry the statement's parameters.
     routes.get('/query-failed', async () => {
       const cause = Object.assign(new Error('duplicate key value violates unique constraint'), { code: '23505' });
-      throw Object.assign(new Error(`Failed query: insert into endpoints (secret, url) values ($1, $2)\nparams: ${SIGNING_SECRET},https://x.example/cb`), {
-        query: 'insert into endpoints (secret, url) values ($1, $2)',
-        params: [SIGNING_SECRET, 'https://x.example/cb'],
-        cause,
-      });
+      throw Object.assign(
+        new Error(
+          `Failed query: insert into endpoints (secret, url) values ($1, $2)\nparams: ${SIGNING_SECRET},https://x.example/cb`,
+        ),
+        {
+          query: 'insert into endpoints (secret, url) values ($1, $2)',
+          params: [SIGNING_SECRET, 'https://x.example/cb'],
+          cause,
+        },
+      );
     });
     // Logs the request headers, at the top of a line and inside options, as a plugin might (at trace level).
     routes.get('/logs-headers', async (request) => {
@@ -68,7 +79,9 @@ describe('the request log line', () => {
   it('names the pattern for a page whose URL is its credential, without its query string', async () => {
     const { app, lines } = await build();
     await app.inject({ method: 'GET', url: `/pages/${TOKEN}?notice=done` });
-    expect(lines).toContainEqual(expect.objectContaining({ msg: 'request completed', url: '/pages/:id', statusCode: 200 }));
+    expect(lines).toContainEqual(
+      expect.objectContaining({ msg: 'request completed', url: '/pages/:id', statusCode: 200 }),
+    );
     expect(JSON.stringify(lines)).not.toContain(TOKEN);
   });
 
@@ -80,13 +93,22 @@ describe('the request log line', () => {
     ['POST', `/callbacks%2F${TOKEN}`, '/callbacks/:token'],
     ['DELETE', `/pages/${TOKEN}`, '/pages/:id'],
     ['GET', `/pages/${TOKEN}/more`, '/pages/:id'],
-  ])('names the pattern for %s %s, which matches no route but looks like a secret-carrying one', async (method, url, pattern) => {
-    const { app, lines } = await build();
-    const response = await app.inject({ method: method as 'GET', url, ...(method === 'POST' ? { payload: {} } : {}) });
-    expect(response.statusCode).toBe(404);
-    expect(lines).toContainEqual(expect.objectContaining({ msg: 'request completed', method, url: pattern, statusCode: 404 }));
-    expect(JSON.stringify(lines)).not.toContain(TOKEN);
-  });
+  ])(
+    'names the pattern for %s %s, which matches no route but looks like a secret-carrying one',
+    async (method, url, pattern) => {
+      const { app, lines } = await build();
+      const response = await app.inject({
+        method: method as 'GET',
+        url,
+        ...(method === 'POST' ? { payload: {} } : {}),
+      });
+      expect(response.statusCode).toBe(404);
+      expect(lines).toContainEqual(
+        expect.objectContaining({ msg: 'request completed', method, url: pattern, statusCode: 404 }),
+      );
+      expect(JSON.stringify(lines)).not.toContain(TOKEN);
+    },
+  );
 
   it.each(['instance', 'options'] as const)(
     'redacts secret-carrying URLs and credentials quoted by an error message (logger given as %s)',
@@ -106,16 +128,36 @@ describe('the request log line', () => {
     },
   );
 
-  it.each(['instance', 'options'] as const)('redacts credential headers a line carries (logger given as %s)', async (through) => {
-    const { app, lines } = await build({ through });
-    const headers = { authorization: `Bearer ${TOKEN}`, 'x-service-api-key': API_KEY, cookie: `session=${TOKEN}`, 'x-trace': 'kept' };
-    expect((await app.inject({ method: 'GET', url: '/logs-headers', headers })).statusCode).toBe(200);
-    const redacted = { authorization: '[redacted]', 'x-service-api-key': '[redacted]', cookie: '[redacted]', 'x-trace': 'kept' };
-    expect(lines).toContainEqual(expect.objectContaining({ msg: 'parser options', parserOptions: { headers: expect.objectContaining(redacted), limit: 3 } }));
-    expect(lines).toContainEqual(expect.objectContaining({ msg: 'request headers', headers: expect.objectContaining(redacted) }));
-    expect(JSON.stringify(lines)).not.toContain(TOKEN);
-    expect(JSON.stringify(lines)).not.toContain(API_KEY);
-  });
+  it.each(['instance', 'options'] as const)(
+    'redacts credential headers a line carries (logger given as %s)',
+    async (through) => {
+      const { app, lines } = await build({ through });
+      const headers = {
+        authorization: `Bearer ${TOKEN}`,
+        'x-service-api-key': API_KEY,
+        cookie: `session=${TOKEN}`,
+        'x-trace': 'kept',
+      };
+      expect((await app.inject({ method: 'GET', url: '/logs-headers', headers })).statusCode).toBe(200);
+      const redacted = {
+        authorization: '[redacted]',
+        'x-service-api-key': '[redacted]',
+        cookie: '[redacted]',
+        'x-trace': 'kept',
+      };
+      expect(lines).toContainEqual(
+        expect.objectContaining({
+          msg: 'parser options',
+          parserOptions: { headers: expect.objectContaining(redacted), limit: 3 },
+        }),
+      );
+      expect(lines).toContainEqual(
+        expect.objectContaining({ msg: 'request headers', headers: expect.objectContaining(redacted) }),
+      );
+      expect(JSON.stringify(lines)).not.toContain(TOKEN);
+      expect(JSON.stringify(lines)).not.toContain(API_KEY);
+    },
+  );
 
   it("keeps a failed query's statement but not its parameters", async () => {
     const { app, lines } = await build();
@@ -134,7 +176,9 @@ describe('the request log line', () => {
   it('masks an API key or token a client put in the query string of an ordinary URL', async () => {
     const { app, lines } = await build();
     await app.inject({ method: 'POST', url: `/plain/42?api_key=${API_KEY}&page=2`, payload: {} });
-    expect(lines).toContainEqual(expect.objectContaining({ msg: 'request completed', url: '/plain/42?api_key=sk_live_[redacted]&page=2' }));
+    expect(lines).toContainEqual(
+      expect.objectContaining({ msg: 'request completed', url: '/plain/42?api_key=sk_live_[redacted]&page=2' }),
+    );
   });
 
   it('keeps the URL as requested for other routes', async () => {

@@ -18,11 +18,7 @@ export class SingleLineRequestLog extends LogController {
 
   override incomingRequest(): void {}
 
-  override requestCompleted(
-    error: Error | null | undefined,
-    request: FastifyRequest,
-    reply: FastifyReply,
-  ): void {
+  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
     if (this.isLogDisabled(request)) return;
     const line = {
       method: request.method,

@@ -30,7 +30,12 @@ export function recordRouteInventory(app: FastifyInstance): void {
         method,
         url: route.url,
         hidden: schema['hide'] === true,
-        schema: { body: schema['body'], querystring: schema['querystring'], params: schema['params'], headers: schema['headers'] },
+        schema: {
+          body: schema['body'],
+          querystring: schema['querystring'],
+          params: schema['params'],
+          headers: schema['headers'],
+        },
         config: (route.config ?? {}) as Record<string, unknown>,
       });
     }

@@ -1,5 +1,5 @@
-import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import type { ErrorEnvelope as ErrorEnvelopeBody } from '@platform/errors';
+import { type Static, type TSchema, Type } from '@sinclair/typebox';
 
 /** `{ success: true, message }`, e.g. "Payment initiated". */
 export const SuccessMessage = Type.Object(

@@ -22,8 +22,9 @@ function isLoggerInstance(logger: GivenLogger): logger is FastifyBaseLogger {
  */
 export function secretSafeLogging(logger: GivenLogger, secretUrls: SecretUrls): FastifyServerOptions {
   // Fastify types its serializers' results more narrowly than pino, which takes any value.
-  const serializers = secretSafeSerializers(secretUrls, (request) => loggedUrlOf(request, secretUrls)) as
-    NonNullable<FastifyLoggerOptions['serializers']>;
+  const serializers = secretSafeSerializers(secretUrls, (request) => loggedUrlOf(request, secretUrls)) as NonNullable<
+    FastifyLoggerOptions['serializers']
+  >;
   if (isLoggerInstance(logger)) {
     return { loggerInstance: logger.child({}, { serializers, redact: credentialHeaderRedaction }) };
   }

@@ -57,10 +57,16 @@ describe('SecretUrls.lookalikeOf', () => {
 
 describe('SecretUrls.redact', () => {
   it.each([
-    [`fetch https://api.example.com/v1/billing/webhooks/mpesa/${TOKEN}?x=1 failed`, 'fetch https://api.example.com/v1/billing/webhooks/mpesa/:token failed'],
+    [
+      `fetch https://api.example.com/v1/billing/webhooks/mpesa/${TOKEN}?x=1 failed`,
+      'fetch https://api.example.com/v1/billing/webhooks/mpesa/:token failed',
+    ],
     [`'/V1/Billing//webhooks/mpesa/${TOKEN}/' is not valid`, `'/v1/billing/webhooks/mpesa/:token' is not valid`],
     [`(url /v1/billing/webhooks%2Fmpesa/${TOKEN}), retrying`, '(url /v1/billing/webhooks/mpesa/:token), retrying'],
-    [`see https://verify.example/session/${TOKEN} and /session/other`, 'see https://verify.example/session/:id and /session/:id'],
+    [
+      `see https://verify.example/session/${TOKEN} and /session/other`,
+      'see https://verify.example/session/:id and /session/:id',
+    ],
     ['GET /v1/reports/export?key=abc', 'GET /v1/reports/export'],
   ])('replaces the URL in %s by its pattern', (text, expected) => {
     expect(registry().redact(text)).toBe(expected);

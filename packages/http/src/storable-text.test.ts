@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createServer, type AppServer } from './create-server.js';
+import { type AppServer, createServer } from './create-server.js';
 import { isStorableText } from './storable-text.js';
 
 describe('isStorableText', () => {
@@ -37,7 +37,10 @@ const routes: FastifyPluginAsyncTypebox = async (instance) => {
       schema: {
         params: Type.Object({ id: Type.String() }),
         querystring: Type.Object({ tag: Type.Optional(Type.String()) }),
-        body: Type.Object({ name: Type.String(), notes: Type.Optional(Type.Array(Type.Object({ text: Type.String() }))) }),
+        body: Type.Object({
+          name: Type.String(),
+          notes: Type.Optional(Type.Array(Type.Object({ text: Type.String() }))),
+        }),
       },
     },
     async (request) => {

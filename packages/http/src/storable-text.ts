@@ -1,4 +1,9 @@
-import { summarizeValidation, validationError, type SchemaValidationIssue, type ValidationDetail } from '@platform/errors';
+import {
+  type SchemaValidationIssue,
+  summarizeValidation,
+  type ValidationDetail,
+  validationError,
+} from '@platform/errors';
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import type {} from './route-config.js';
 
@@ -16,14 +21,20 @@ export function isStorableText(text: string): boolean {
  * authentic message.
  */
 export function toStorableText(value: unknown, depth = 0): unknown {
-  if (typeof value === 'string') return isStorableText(value) ? value : value.replaceAll('\u0000', '\ufffd').toWellFormed();
+  if (typeof value === 'string')
+    return isStorableText(value) ? value : value.replaceAll('\u0000', '\ufffd').toWellFormed();
   // JSON.parse has no depth limit, but a provider's message nests a few levels: deeper ones are dropped, not walked.
   if (depth > 64) return null;
   if (Array.isArray(value)) return value.map((item) => toStorableText(item, depth + 1));
   if (!isPlainData(value)) return value;
   const copy: Record<string, unknown> = {};
   for (const [key, field] of Object.entries(value)) {
-    Object.defineProperty(copy, toStorableText(key) as string, { value: toStorableText(field, depth + 1), enumerable: true, writable: true, configurable: true });
+    Object.defineProperty(copy, toStorableText(key) as string, {
+      value: toStorableText(field, depth + 1),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   }
   return copy;
 }
@@ -62,7 +73,11 @@ function isPlainData(value: unknown): value is Record<string, unknown> {
   return prototype === null || prototype === Object.prototype || Object.getPrototypeOf(prototype) === null;
 }
 
-const issueAt = (instancePath: string): SchemaValidationIssue => ({ instancePath, keyword: 'storableText', message: unstorableTextMessage });
+const issueAt = (instancePath: string): SchemaValidationIssue => ({
+  instancePath,
+  keyword: 'storableText',
+  message: unstorableTextMessage,
+});
 
 /**
  * preHandler: every string a request carries (path parameters, query, headers, a parsed body, at any depth, keys
@@ -72,7 +87,11 @@ const issueAt = (instancePath: string): SchemaValidationIssue => ({ instancePath
  * database, with text PostgreSQL would refuse with a 500. Provider callbacks (`config.sentByProvider`) keep such
  * text instead, made storable by their handlers.
  */
-export function refuseUnstorableText(request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void {
+export function refuseUnstorableText(
+  request: FastifyRequest,
+  _reply: FastifyReply,
+  done: HookHandlerDoneFunction,
+): void {
   if (request.routeOptions.config?.sentByProvider === true) return done();
   const parts: [string, unknown][] = [
     ['params', request.params],

@@ -3,7 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import { PassThrough, Writable } from 'node:stream';
 import { unauthorized } from '@platform/errors';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createServer, type AppServer, type CreateServerOptions } from './create-server.js';
+import { type AppServer, type CreateServerOptions, createServer } from './create-server.js';
 import {
   baseUrlOf,
   capturingLogger,
@@ -32,7 +32,15 @@ async function listening(options: Partial<CreateServerOptions> = {}): Promise<{ 
   app.register(async (routes) => {
     routes.post('/v1/echo', async (request) => ({ received: request.body }));
     // Refused in onRequest, before its body is read, like an upload without credentials.
-    routes.post('/v1/guarded', { onRequest: async () => { throw unauthorized(); } }, async () => ({ ok: true }));
+    routes.post(
+      '/v1/guarded',
+      {
+        onRequest: async () => {
+          throw unauthorized();
+        },
+      },
+      async () => ({ ok: true }),
+    );
   });
   await app.listen({ host: '127.0.0.1', port: 0 });
   return { baseUrl: baseUrlOf(app), lines };
@@ -62,17 +70,23 @@ describe('a body over the limit, sent by a client that is still sending when the
   it.each([
     ['chunked', false],
     ['with Content-Length', true],
-  ])('reaches http.request streaming in 64 KiB writes (%s), which finishes sending without EPIPE', async (_case, contentLength) => {
-    const { baseUrl } = await listening();
-    const answer = await uploadWithHttpRequest(`${baseUrl}/v1/echo`, OVERSIZED, { contentLength });
-    expectTooLarge(answer);
-    expect(answer.clientError).toBeUndefined();
-  });
+  ])(
+    'reaches http.request streaming in 64 KiB writes (%s), which finishes sending without EPIPE',
+    async (_case, contentLength) => {
+      const { baseUrl } = await listening();
+      const answer = await uploadWithHttpRequest(`${baseUrl}/v1/echo`, OVERSIZED, { contentLength });
+      expectTooLarge(answer);
+      expect(answer.clientError).toBeUndefined();
+    },
+  );
 
   it('reaches a client that reads only once it has sent the whole body, then closes the connection', async () => {
     const { baseUrl } = await listening();
     const head = `POST /v1/echo HTTP/1.1\r\nhost: test\r\ncontent-type: application/json\r\ncontent-length: ${OVERSIZED}\r\n\r\n`;
-    const answer = await sendRawRequest(baseUrl, Buffer.concat([Buffer.from(head), Buffer.from(jsonOfSize(OVERSIZED))]));
+    const answer = await sendRawRequest(
+      baseUrl,
+      Buffer.concat([Buffer.from(head), Buffer.from(jsonOfSize(OVERSIZED))]),
+    );
     expect(answer.statusLine).toBe('HTTP/1.1 413 Payload Too Large');
     expect(answer.headers.connection).toBe('close');
     expect(JSON.parse(answer.body)).toMatchObject({ code: 'payload_too_large' });
@@ -84,7 +98,10 @@ describe('bodies answered before they are read', () => {
     const { baseUrl } = await listening();
     const body = jsonOfSize(3 * MiB);
     const guarded = `POST /v1/guarded HTTP/1.1\r\nhost: test\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n${body}`;
-    const answer = await sendRawRequest(baseUrl, `${guarded}GET /healthz HTTP/1.1\r\nhost: test\r\nconnection: close\r\n\r\n`);
+    const answer = await sendRawRequest(
+      baseUrl,
+      `${guarded}GET /healthz HTTP/1.1\r\nhost: test\r\nconnection: close\r\n\r\n`,
+    );
     expect(answer.statusLine).toBe('HTTP/1.1 401 Unauthorized');
     // The next request on the same connection was read after the body, and answered.
     expect(answer.body).toContain('HTTP/1.1 200 OK');
@@ -93,17 +110,28 @@ describe('bodies answered before they are read', () => {
   it.each([
     ['413 over the body limit', '/v1/echo'],
     ['401 before reading', '/v1/guarded'],
-  ])('destroys the connection once more than the drain bound is discarded after a %s, and logs it', async (_case, path) => {
-    const { baseUrl, lines } = await listening({ unreadBodyDrain: { maxBytes: 2 * MiB } });
-    const head = `POST ${path} HTTP/1.1\r\nhost: test\r\ncontent-type: application/json\r\ncontent-length: ${OVERSIZED}\r\n\r\n`;
-    await expect(sendRawRequest(baseUrl, Buffer.concat([Buffer.from(head), Buffer.from(jsonOfSize(OVERSIZED))]))).rejects.toMatchObject({
-      code: expect.stringMatching(/^(EPIPE|ECONNRESET)$/),
-    });
-    const closed = lines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((entry) => entry.bound !== undefined);
-    expect(closed).toEqual([
-      expect.objectContaining({ level: 30, bound: 'size', msg: 'closed a connection still sending an answered request body' }),
-    ]);
-  });
+  ])(
+    'destroys the connection once more than the drain bound is discarded after a %s, and logs it',
+    async (_case, path) => {
+      const { baseUrl, lines } = await listening({ unreadBodyDrain: { maxBytes: 2 * MiB } });
+      const head = `POST ${path} HTTP/1.1\r\nhost: test\r\ncontent-type: application/json\r\ncontent-length: ${OVERSIZED}\r\n\r\n`;
+      await expect(
+        sendRawRequest(baseUrl, Buffer.concat([Buffer.from(head), Buffer.from(jsonOfSize(OVERSIZED))])),
+      ).rejects.toMatchObject({
+        code: expect.stringMatching(/^(EPIPE|ECONNRESET)$/),
+      });
+      const closed = lines
+        .map((line) => JSON.parse(line) as Record<string, unknown>)
+        .filter((entry) => entry.bound !== undefined);
+      expect(closed).toEqual([
+        expect.objectContaining({
+          level: 30,
+          bound: 'size',
+          msg: 'closed a connection still sending an answered request body',
+        }),
+      ]);
+    },
+  );
 });
 
 describe('drainUnreadBody', () => {

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createServer, type AppServer } from './create-server.js';
+import { type AppServer, createServer } from './create-server.js';
 
 // Query strings and path params are text: declared numbers and booleans are read from their canonical
 // text only (DECISIONS 4: strict validation); bodies and headers are never converted.
@@ -24,7 +24,10 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         }),
       },
     },
-    async (request) => ({ query: request.query, types: Object.fromEntries(Object.entries(request.query).map(([key, value]) => [key, typeof value])) }),
+    async (request) => ({
+      query: request.query,
+      types: Object.fromEntries(Object.entries(request.query).map(([key, value]) => [key, typeof value])),
+    }),
   );
   app.get(
     '/items/:position',
@@ -32,14 +35,21 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => ({ position: request.params.position }),
   );
   app.get('/tags/:code', { schema: { params: Type.Ref(Tag) } }, async (request) => ({ params: request.params }));
-  app.post('/body', { schema: { body: Type.Object({ seats: Type.Integer(), flag: Type.Optional(Type.Boolean()) }) } }, async (request) => ({
-    body: request.body,
-  }));
+  app.post(
+    '/body',
+    { schema: { body: Type.Object({ seats: Type.Integer(), flag: Type.Optional(Type.Boolean()) }) } },
+    async (request) => ({
+      body: request.body,
+    }),
+  );
 };
 
 let app: AppServer;
 beforeAll(async () => {
-  app = createServer({ service: { name: 'validator-test', version: '0.0.0', description: 'validator' }, logger: false });
+  app = createServer({
+    service: { name: 'validator-test', version: '0.0.0', description: 'validator' },
+    logger: false,
+  });
   app.addSchema(Tag);
   await app.register(routes);
   await app.ready();
@@ -136,7 +146,10 @@ describe('path params are read the same way', () => {
   it.each(['0x0c', '1e1', '012', '%2012'])('refuses /items/%s naming the parameter', async (value) => {
     const response = await get(`/items/${value}`);
     expect(response.statusCode).toBe(400);
-    expect(response.json()).toMatchObject({ code: 'validation_error', details: [{ path: 'params/position', message: 'must be integer' }] });
+    expect(response.json()).toMatchObject({
+      code: 'validation_error',
+      details: [{ path: 'params/position', message: 'must be integer' }],
+    });
   });
 
   it('refuses a non-canonical value through a $ref schema', async () => {

@@ -159,7 +159,9 @@ export function createValidatorFactory(): ValidatorFactory {
     };
     const compiler: ValidatorCompiler = ({ schema, httpPart }) => {
       const validate = compileWith(ajv, schema as Record<string, unknown>);
-      return httpPart !== undefined && textParts.has(httpPart) ? withTextConversion(validate, convertersOf(schema, resolve)) : validate;
+      return httpPart !== undefined && textParts.has(httpPart)
+        ? withTextConversion(validate, convertersOf(schema, resolve))
+        : validate;
     };
     byExternalSchemas.set(key, compiler);
     return compiler;

@@ -16,7 +16,11 @@ const at = (offsetMs: number): ClaimTiming => ({
 });
 
 const request = { scope: 'api_key:1', key: 'order-42', fingerprint: 'POST /v1/things aaa' };
-const answer = { statusCode: 201, body: { success: true, data: { id: 'thing_1' } }, headers: { location: '/v1/things/thing_1' } };
+const answer = {
+  statusCode: 201,
+  body: { success: true, data: { id: 'thing_1' } },
+  headers: { location: '/v1/things/thing_1' },
+};
 
 async function failure(work: Promise<unknown>): Promise<AppError> {
   try {
@@ -75,7 +79,10 @@ describe('claimIdempotencyKey', () => {
   it('replays the stored answer until the 24 hours are over', async () => {
     const claim = await claimed(claimIdempotencyKey(handle.db, request, at(0)));
     expect(await completeRecord(handle.db, claim, answer)).toBe(true);
-    expect(await claimIdempotencyKey(handle.db, request, at(24 * HOUR - 1))).toEqual({ kind: 'replay', response: answer });
+    expect(await claimIdempotencyKey(handle.db, request, at(24 * HOUR - 1))).toEqual({
+      kind: 'replay',
+      response: answer,
+    });
   });
 
   it('treats a record whose 24 hours are over as absent', async () => {
@@ -112,7 +119,10 @@ describe('claimIdempotencyKey', () => {
     const claim = await claimed(claimIdempotencyKey(handle.db, request, at(0)));
     expect(await releaseClaim(handle.db, claim)).toBe(true);
     expect(await findRecord(handle.db, request)).toBeUndefined();
-    expect(await claimIdempotencyKey(handle.db, request, at(SECOND))).toMatchObject({ kind: 'claimed', tookOver: false });
+    expect(await claimIdempotencyKey(handle.db, request, at(SECOND))).toMatchObject({
+      kind: 'claimed',
+      tookOver: false,
+    });
   });
 
   it('keeps keys of different scopes apart', async () => {

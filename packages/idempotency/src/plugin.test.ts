@@ -5,9 +5,9 @@ import { conflict } from '@platform/errors';
 import { createServer } from '@platform/http';
 import { Type } from '@sinclair/typebox';
 import { pino } from 'pino';
-import { EVENTUALLY_TIMEOUT_MS } from '#test-timing';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { idempotency, type IdempotencyOptions } from './plugin.js';
+import { EVENTUALLY_TIMEOUT_MS } from '#test-timing';
+import { type IdempotencyOptions, idempotency } from './plugin.js';
 
 const SECOND = 1000;
 const start = new Date('2026-03-02T09:00:00.000Z');
@@ -31,11 +31,18 @@ describe('idempotency plugin', () => {
   let replays: number;
   let logLines: string[];
 
-  const OrganizationBody = Type.Object({ name: Type.String({ minLength: 1 }), tags: Type.Optional(Type.Array(Type.String())) });
+  const OrganizationBody = Type.Object({
+    name: Type.String({ minLength: 1 }),
+    tags: Type.Optional(Type.Array(Type.String())),
+  });
   // A response schema makes the replay byte-identical: it is serialized by the same schema.
   const Created = Type.Object({
     success: Type.Literal(true),
-    data: Type.Object({ id: Type.String(), name: Type.Optional(Type.String()), createdAt: Type.Optional(Type.String()) }),
+    data: Type.Object({
+      id: Type.String(),
+      name: Type.Optional(Type.String()),
+      createdAt: Type.Optional(Type.String()),
+    }),
   });
 
   const routes: FastifyPluginAsyncTypebox<{ db: DatabaseHandle['db'] }> = async (app, { db }) => {
@@ -47,24 +54,32 @@ describe('idempotency plugin', () => {
           const [organization] = await tx.insert(organizations).values({ name: request.body.name }).returning();
           if (failNext === 'conflict') throw conflict('An organization with this name is being reviewed');
           const data = { ...organization!, createdAt: organization!.createdAt.toISOString() };
-          return { statusCode: 201, body: { success: true as const, data }, headers: { location: `/v1/organizations/${organization!.id}` } };
+          return {
+            statusCode: 201,
+            body: { success: true as const, data },
+            headers: { location: `/v1/organizations/${organization!.id}` },
+          };
         }),
     );
     app.post(
       '/v1/slow-organizations',
       { config: { idempotency: 'transaction' }, schema: { body: OrganizationBody, response: { 201: Created } } },
       async (request) => {
-      await heldGates.shift()?.opened;
-      return request.idempotency.transaction(db, async (tx) => {
-        const [organization] = await tx.insert(organizations).values({ name: request.body.name }).returning();
-        return { statusCode: 201, body: { success: true as const, data: { id: organization!.id } } };
-      });
+        await heldGates.shift()?.opened;
+        return request.idempotency.transaction(db, async (tx) => {
+          const [organization] = await tx.insert(organizations).values({ name: request.body.name }).returning();
+          return { statusCode: 201, body: { success: true as const, data: { id: organization!.id } } };
+        });
       },
     );
-    app.post('/v1/forgetful', { config: { idempotency: 'transaction' }, schema: { body: OrganizationBody } }, async (request, reply) => {
-      const [organization] = await db.insert(organizations).values({ name: request.body.name }).returning();
-      return reply.code(201).send({ id: organization!.id });
-    });
+    app.post(
+      '/v1/forgetful',
+      { config: { idempotency: 'transaction' }, schema: { body: OrganizationBody } },
+      async (request, reply) => {
+        const [organization] = await db.insert(organizations).values({ name: request.body.name }).returning();
+        return reply.code(201).send({ id: organization!.id });
+      },
+    );
     app.post('/v1/echo', { config: { idempotency: 'response' } }, async (request, reply) => {
       echoRuns += 1;
       if (failNext === 'crash') throw new Error('provider exploded');
@@ -165,8 +180,18 @@ describe('idempotency plugin', () => {
 
   it('replays for the same body written in another key order', async () => {
     const headers = { 'x-idempotency-key': 'k-order' };
-    const first = await app.inject({ method: 'POST', url: '/v1/organizations', headers: { ...headers, 'content-type': 'application/json' }, payload: '{"name":"Acme","tags":["a","b"]}' });
-    const second = await app.inject({ method: 'POST', url: '/v1/organizations', headers: { ...headers, 'content-type': 'application/json' }, payload: '{"tags":["a","b"],"name":"Acme"}' });
+    const first = await app.inject({
+      method: 'POST',
+      url: '/v1/organizations',
+      headers: { ...headers, 'content-type': 'application/json' },
+      payload: '{"name":"Acme","tags":["a","b"]}',
+    });
+    const second = await app.inject({
+      method: 'POST',
+      url: '/v1/organizations',
+      headers: { ...headers, 'content-type': 'application/json' },
+      payload: '{"tags":["a","b"],"name":"Acme"}',
+    });
     expect(second.headers['idempotent-replayed']).toBe('true');
     expect(second.body).toBe(first.body);
     expect(await countOrganizations()).toBe(1);
@@ -259,7 +284,10 @@ describe('idempotency plugin', () => {
     jobFinished = true;
     const finished = await post('/v1/jobs', { job: 1 }, headers);
     expect(finished.statusCode).toBe(200);
-    expect(finished.json()).toMatchObject({ run: 3, fingerprint: expect.stringMatching(/^POST \/v1\/jobs [0-9a-f]{64}$/) });
+    expect(finished.json()).toMatchObject({
+      run: 3,
+      fingerprint: expect.stringMatching(/^POST \/v1\/jobs [0-9a-f]{64}$/),
+    });
     const replayed = await post('/v1/jobs', { job: 1 }, headers);
     expect(replayed.headers['idempotent-replayed']).toBe('true');
     expect(replayed.json()).toEqual(finished.json());
@@ -305,7 +333,9 @@ describe('idempotency plugin', () => {
     heldGates.push(held);
     const headers = { 'x-idempotency-key': 'k-running' };
     const first = post('/v1/slow-organizations', { name: 'Acme' }, headers);
-    await vi.waitFor(async () => expect(await handle.db.$count(idempotencyRecords)).toBe(1), { timeout: EVENTUALLY_TIMEOUT_MS });
+    await vi.waitFor(async () => expect(await handle.db.$count(idempotencyRecords)).toBe(1), {
+      timeout: EVENTUALLY_TIMEOUT_MS,
+    });
 
     const meanwhile = await post('/v1/slow-organizations', { name: 'Acme' }, headers);
     expect(meanwhile.statusCode).toBe(409);
@@ -324,7 +354,9 @@ describe('idempotency plugin', () => {
     heldGates.push(held);
     const headers = { 'x-idempotency-key': 'k-abandoned' };
     const stuck = post('/v1/slow-organizations', { name: 'Acme' }, headers);
-    await vi.waitFor(async () => expect(await handle.db.$count(idempotencyRecords)).toBe(1), { timeout: EVENTUALLY_TIMEOUT_MS });
+    await vi.waitFor(async () => expect(await handle.db.$count(idempotencyRecords)).toBe(1), {
+      timeout: EVENTUALLY_TIMEOUT_MS,
+    });
 
     clock = new Date(start.getTime() + 60 * SECOND);
     const takeover = await post('/v1/slow-organizations', { name: 'Acme' }, headers);
@@ -346,7 +378,9 @@ describe('idempotency plugin', () => {
     const replay = await post('/v1/forgetful', { name: 'Acme' }, headers);
     expect(replay.headers['idempotent-replayed']).toBe('true');
     expect(await countOrganizations()).toBe(1);
-    expect(logLines.some((line) => line.includes('without request.idempotency.transaction') && line.includes('"level":50'))).toBe(true);
+    expect(
+      logLines.some((line) => line.includes('without request.idempotency.transaction') && line.includes('"level":50')),
+    ).toBe(true);
   });
 
   it('reads the key from the configured headers', async () => {
@@ -361,7 +395,9 @@ describe('idempotency plugin', () => {
   it('documents the key header on guarded routes only', async () => {
     const document = (await app.inject({ method: 'GET', url: '/openapi.json' })).json();
     const parameters = (path: string, method: string) =>
-      (document.paths[path][method].parameters ?? []).map((parameter: { name: string; in: string }) => `${parameter.in}:${parameter.name}`);
+      (document.paths[path][method].parameters ?? []).map(
+        (parameter: { name: string; in: string }) => `${parameter.in}:${parameter.name}`,
+      );
     expect(parameters('/v1/organizations', 'post')).toContain('header:x-idempotency-key');
     expect(parameters('/v1/things/{id}', 'delete')).toContain('header:x-idempotency-key');
     expect(parameters('/v1/unguarded', 'post')).not.toContain('header:x-idempotency-key');
@@ -369,7 +405,9 @@ describe('idempotency plugin', () => {
 
   it("adds the key header to a route's own headers schema", async () => {
     const document = (await app.inject({ method: 'GET', url: '/openapi.json' })).json();
-    const names = document.paths['/v1/with-headers'].post.parameters.map((parameter: { name: string }) => parameter.name);
+    const names = document.paths['/v1/with-headers'].post.parameters.map(
+      (parameter: { name: string }) => parameter.name,
+    );
     expect(names).toEqual(expect.arrayContaining(['x-tenant', 'x-idempotency-key']));
     expect((await post('/v1/with-headers', {}, { 'x-idempotency-key': 'k-tenant' })).statusCode).toBe(400);
     const headers = { 'x-idempotency-key': 'k-tenant', 'x-tenant': 'acme' };
@@ -384,7 +422,9 @@ describe('idempotency plugin', () => {
     broken.register(async (scope) => {
       scope.patch('/v1/anything', async () => ({ ok: true }));
     });
-    await expect(broken.ready()).rejects.toThrow(/PATCH \/v1\/anything changes state, so it must declare config.idempotency/);
+    await expect(broken.ready()).rejects.toThrow(
+      /PATCH \/v1\/anything changes state, so it must declare config.idempotency/,
+    );
     await broken.close();
   });
 
@@ -396,7 +436,9 @@ describe('idempotency plugin', () => {
       await post('/v1/organizations', { name: 'Acme' }, { 'x-idempotency-key': 'k-old' });
       clock = new Date(start.getTime() + 24 * 60 * 60 * SECOND);
       await vi.advanceTimersByTimeAsync(60 * 60 * SECOND);
-      await vi.waitFor(async () => expect(await handle.db.$count(idempotencyRecords)).toBe(0), { timeout: EVENTUALLY_TIMEOUT_MS });
+      await vi.waitFor(async () => expect(await handle.db.$count(idempotencyRecords)).toBe(0), {
+        timeout: EVENTUALLY_TIMEOUT_MS,
+      });
     } finally {
       await app.close();
       vi.useRealTimers();

@@ -182,7 +182,10 @@ export const idempotency = fp<IdempotencyOptions>(
           );
         }
         if (!(await completeRecord(db, claim, response))) {
-          request.log.warn({ idempotencyKey: claim.key }, 'The idempotency key was taken over before the answer was stored');
+          request.log.warn(
+            { idempotencyKey: claim.key },
+            'The idempotency key was taken over before the answer was stored',
+          );
         }
       } catch (error) {
         // The operation's outcome stands; an unstored answer only means a retry after 60 s runs it again.
@@ -302,6 +305,7 @@ function replay(reply: FastifyReply, response: StoredResponse): void {
   const isJson = contentType === undefined || /\bjson\b/i.test(contentType);
   if (response.body === null) reply.send();
   else if (!isJson) reply.send(String(response.body));
-  else if (typeof response.body === 'string') reply.type('application/json; charset=utf-8').send(JSON.stringify(response.body));
+  else if (typeof response.body === 'string')
+    reply.type('application/json; charset=utf-8').send(JSON.stringify(response.body));
   else reply.send(response.body);
 }

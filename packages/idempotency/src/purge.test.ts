@@ -1,7 +1,7 @@
 import { type DatabaseHandle, idempotencyRecords } from '@platform/db';
 import { createTestDatabase } from '@platform/db/testing';
-import { EVENTUALLY_TIMEOUT_MS } from '#test-timing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { EVENTUALLY_TIMEOUT_MS } from '#test-timing';
 import { purgeExpiredIdempotencyRecords, startIdempotencyPurge } from './purge.js';
 
 const HOUR = 60 * 60 * 1000;
@@ -70,7 +70,9 @@ describe('purging expired idempotency records', () => {
       expect(await schedule.runNow()).toBe(0);
       clock = now;
       await vi.advanceTimersByTimeAsync(HOUR);
-      await vi.waitFor(async () => expect(await remainingKeys()).toEqual(['fresh']), { timeout: EVENTUALLY_TIMEOUT_MS });
+      await vi.waitFor(async () => expect(await remainingKeys()).toEqual(['fresh']), {
+        timeout: EVENTUALLY_TIMEOUT_MS,
+      });
 
       await schedule.stop();
       clock = new Date(now.getTime() + 48 * HOUR);

@@ -1,5 +1,5 @@
 import { type DatabaseExecutor, type IdempotencyRecord, idempotencyRecords } from '@platform/db';
-import { and, eq, lte, gt } from 'drizzle-orm';
+import { and, eq, gt, lte } from 'drizzle-orm';
 
 /** Which request a record belongs to. */
 export interface RecordKey {
@@ -49,11 +49,7 @@ export async function findRecord(db: DatabaseExecutor, recordKey: RecordKey): Pr
  * Reuses the record of a key whose 24 hours are over, as if it were absent. Conditional on the record
  * still being expired at `now`, so of two requests doing this at once only one wins.
  */
-export async function takeOverExpired(
-  db: DatabaseExecutor,
-  claim: KeyClaim,
-  expiresAt: Date,
-): Promise<boolean> {
+export async function takeOverExpired(db: DatabaseExecutor, claim: KeyClaim, expiresAt: Date): Promise<boolean> {
   const updated = await db
     .update(idempotencyRecords)
     .set({
@@ -94,7 +90,11 @@ export async function takeOverAbandoned(db: DatabaseExecutor, claim: KeyClaim, s
 }
 
 /** Stores the answer of the claim's owner. False when the claim is no longer the owner's. */
-export async function completeRecord(db: DatabaseExecutor, claim: KeyClaim, response: StoredResponse): Promise<boolean> {
+export async function completeRecord(
+  db: DatabaseExecutor,
+  claim: KeyClaim,
+  response: StoredResponse,
+): Promise<boolean> {
   const updated = await db
     .update(idempotencyRecords)
     .set({

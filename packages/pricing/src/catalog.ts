@@ -35,9 +35,24 @@ function freezeTier(tier: SeatTier): SeatTier {
  */
 export const SEAT_TIERS: readonly SeatTier[] = Object.freeze([
   freezeTier({ minSeats: 1, maxSeats: 50, label: '1-50', pricePerSeatMonthly: { core: 100, growth: 150, scale: 220 } }),
-  freezeTier({ minSeats: 51, maxSeats: 500, label: '51-500', pricePerSeatMonthly: { core: 80, growth: 130, scale: 200 } }),
-  freezeTier({ minSeats: 501, maxSeats: 5_000, label: '501-5,000', pricePerSeatMonthly: { core: 60, growth: 110, scale: 180 } }),
-  freezeTier({ minSeats: 5_001, maxSeats: null, label: '5,001+', pricePerSeatMonthly: { core: 40, growth: 90, scale: 160 } }),
+  freezeTier({
+    minSeats: 51,
+    maxSeats: 500,
+    label: '51-500',
+    pricePerSeatMonthly: { core: 80, growth: 130, scale: 200 },
+  }),
+  freezeTier({
+    minSeats: 501,
+    maxSeats: 5_000,
+    label: '501-5,000',
+    pricePerSeatMonthly: { core: 60, growth: 110, scale: 180 },
+  }),
+  freezeTier({
+    minSeats: 5_001,
+    maxSeats: null,
+    label: '5,001+',
+    pricePerSeatMonthly: { core: 40, growth: 90, scale: 160 },
+  }),
 ]);
 
 /** Months charged for one billing period of the cycle. */

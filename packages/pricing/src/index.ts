@@ -1,24 +1,24 @@
+export type { DateInput } from './calendar.js';
 export {
   BILLING_CYCLES,
+  type BillingCycle,
   MAX_SEATS,
   MIN_SEATS,
   PLANS,
-  SEAT_TIERS,
-  YEARLY_MONTHS,
-  type BillingCycle,
   type Plan,
+  SEAT_TIERS,
   type SeatRange,
   type SeatTier,
+  YEARLY_MONTHS,
 } from './catalog.js';
-export type { DateInput } from './calendar.js';
 export { PricingError, type PricingErrorCode } from './errors.js';
 export { addBillingPeriod } from './period.js';
 export {
-  isSameSubscription,
-  prorate,
   type CurrentSubscription,
+  isSameSubscription,
   type ProrateInput,
   type Proration,
+  prorate,
 } from './prorate.js';
-export { quote, type Quote, type SubscriptionTerms } from './quote.js';
+export { type Quote, quote, type SubscriptionTerms } from './quote.js';
 export { isBillingCycle, isPlan } from './validate.js';

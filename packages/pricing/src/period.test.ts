@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { cycleArb, daysBetween, isoDayArb } from '../test/arbitraries.js';
-import { addBillingPeriod, PricingError, type BillingCycle } from './index.js';
+import { addBillingPeriod, type BillingCycle, PricingError } from './index.js';
 
 describe('addBillingPeriod: calendar months and years from the anchor', () => {
   it.each<[string, BillingCycle, number, string]>([
@@ -68,18 +68,28 @@ describe('addBillingPeriod: calendar months and years from the anchor', () => {
     );
   });
 
-  it.each(['2023-02-29', '2024-13-01', '2024-00-10', '2024-04-31', '2024-1-01', '2024-01-01T00:00:00Z', '', '0000-01-01'])(
-    'rejects the start %s',
-    (start) => {
-      expect(() => addBillingPeriod(start, 'monthly')).toThrow(
-        expect.objectContaining({ code: 'invalid_date', field: 'start' }),
-      );
-    },
-  );
+  it.each([
+    '2023-02-29',
+    '2024-13-01',
+    '2024-00-10',
+    '2024-04-31',
+    '2024-1-01',
+    '2024-01-01T00:00:00Z',
+    '',
+    '0000-01-01',
+  ])('rejects the start %s', (start) => {
+    expect(() => addBillingPeriod(start, 'monthly')).toThrow(
+      expect.objectContaining({ code: 'invalid_date', field: 'start' }),
+    );
+  });
 
   it('rejects an invalid Date, an unknown cycle and a bad count', () => {
     expect(() => addBillingPeriod(new Date('not a date'), 'monthly')).toThrow(
-      new PricingError('invalid_date', 'start', 'start must be a real calendar date as YYYY-MM-DD or a Date (got Invalid Date)'),
+      new PricingError(
+        'invalid_date',
+        'start',
+        'start must be a real calendar date as YYYY-MM-DD or a Date (got Invalid Date)',
+      ),
     );
     expect(() => addBillingPeriod('2024-01-01', 'weekly' as BillingCycle)).toThrow(
       expect.objectContaining({ code: 'unknown_cycle', field: 'cycle' }),

@@ -1,5 +1,12 @@
-import { periodMonths, type BillingCycle } from './catalog.js';
-import { daysInMonth, formatCalendarDay, MAX_YEAR, toCalendarDay, type CalendarDay, type DateInput } from './calendar.js';
+import {
+  type CalendarDay,
+  type DateInput,
+  daysInMonth,
+  formatCalendarDay,
+  MAX_YEAR,
+  toCalendarDay,
+} from './calendar.js';
+import { type BillingCycle, periodMonths } from './catalog.js';
 import { describeValue, PricingError } from './errors.js';
 import { assertBillingCycle } from './validate.js';
 
@@ -16,7 +23,11 @@ export function addBillingPeriod(start: DateInput, cycle: BillingCycle, count = 
   const anchor = toCalendarDay(start, 'start');
   const checkedCycle = assertBillingCycle(cycle, 'cycle');
   if (!Number.isSafeInteger(count) || count < 0) {
-    throw new PricingError('invalid_period', 'count', `count must be a whole number, 0 or more (got ${describeValue(count)})`);
+    throw new PricingError(
+      'invalid_period',
+      'count',
+      `count must be a whole number, 0 or more (got ${describeValue(count)})`,
+    );
   }
   return formatCalendarDay(addBillingPeriods(anchor, checkedCycle, count));
 }

@@ -17,7 +17,9 @@ describe('the shipped code is portable', () => {
 
   it.each(shippedFiles)('%s imports only sibling modules and uses no Node globals', (name) => {
     const source = readFileSync(new URL(name, sourceDir), 'utf8');
-    const specifiers = [...source.matchAll(/\bfrom\s+'([^']+)'|\bimport\s*\(?\s*'([^']+)'/g)].map((match) => match[1] ?? match[2]);
+    const specifiers = [...source.matchAll(/\bfrom\s+'([^']+)'|\bimport\s*\(?\s*'([^']+)'/g)].map(
+      (match) => match[1] ?? match[2],
+    );
     for (const specifier of specifiers) expect(specifier).toMatch(/^\.\/[\w-]+\.js$/);
     expect(source).not.toMatch(/\b(Buffer|process|require|__dirname|globalThis\.process)\b/);
   });

@@ -3,12 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { addDays, cycleArb, daysBetween, isoDayArb, referenceRound, termsArb } from '../test/arbitraries.js';
 import {
   addBillingPeriod,
-  isSameSubscription,
-  prorate,
-  quote,
   type BillingCycle,
   type CurrentSubscription,
+  isSameSubscription,
   type Plan,
+  prorate,
+  quote,
   type SubscriptionTerms,
 } from './index.js';
 
@@ -51,8 +51,14 @@ describe('prorate: worked examples', () => {
       next: { plan: 'growth', seats: 10, cycle: 'monthly' },
       today: '2024-01-17',
     } as const;
-    expect(prorate({ ...change, creditBalance: 100 })).toMatchObject({ amountDueToday: 142, creditBalanceChange: -100 });
-    expect(prorate({ ...change, creditBalance: 1_000 })).toMatchObject({ amountDueToday: 0, creditBalanceChange: -242 });
+    expect(prorate({ ...change, creditBalance: 100 })).toMatchObject({
+      amountDueToday: 142,
+      creditBalanceChange: -100,
+    });
+    expect(prorate({ ...change, creditBalance: 1_000 })).toMatchObject({
+      amountDueToday: 0,
+      creditBalanceChange: -242,
+    });
   });
 
   // February 2023 has 28 days; on the 22nd, r = 7. A 50 KES difference: 50 x 7 / 28 = 12.5.
@@ -194,9 +200,12 @@ describe('isSameSubscription', () => {
   });
 
   it('validates both sides', () => {
-    expect(() => isSameSubscription({ plan: 'growth', seats: 20, cycle: 'monthly' }, { plan: 'growth', seats: -3, cycle: 'monthly' })).toThrow(
-      expect.objectContaining({ code: 'invalid_seats' }),
-    );
+    expect(() =>
+      isSameSubscription(
+        { plan: 'growth', seats: 20, cycle: 'monthly' },
+        { plan: 'growth', seats: -3, cycle: 'monthly' },
+      ),
+    ).toThrow(expect.objectContaining({ code: 'invalid_seats' }));
   });
 });
 
@@ -326,7 +335,8 @@ describe('prorate: properties', () => {
         });
         const oldTotal = quote(original).total;
         const r = daysBetween(period.today, period.periodEnd);
-        const netPayment = first.amountDueToday + back.amountDueToday - (first.creditBalanceChange + back.creditBalanceChange);
+        const netPayment =
+          first.amountDueToday + back.amountDueToday - (first.creditBalanceChange + back.creditBalanceChange);
 
         expect(netPayment).toBe(oldTotal - referenceRound(oldTotal * r, period.days));
         expect(netPayment).toBeGreaterThanOrEqual(0);

@@ -1,7 +1,7 @@
-import { dayNumber, formatCalendarDay, toCalendarDay, type DateInput } from './calendar.js';
+import { type DateInput, dayNumber, formatCalendarDay, toCalendarDay } from './calendar.js';
 import { PricingError } from './errors.js';
 import { addBillingPeriods } from './period.js';
-import { quoteTerms, type Quote, type SubscriptionTerms } from './quote.js';
+import { type Quote, quoteTerms, type SubscriptionTerms } from './quote.js';
 import { divideRoundHalfAwayFromZero } from './rounding.js';
 import { assertCreditBalance } from './validate.js';
 

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { cycleArb, planArb, seatsArb } from '../test/arbitraries.js';
-import { PricingError, quote, SEAT_TIERS, type BillingCycle, type Plan } from './index.js';
+import { type BillingCycle, type Plan, PricingError, quote, SEAT_TIERS } from './index.js';
 
 // Written by hand from the spec's table (section 2.2): seats x per-seat monthly price; yearly = 10 x monthly.
 // [plan, seats, tier label, price per seat per month, monthly total, yearly total]
@@ -33,17 +33,20 @@ const SPEC_TABLE: ReadonlyArray<readonly [Plan, number, string, number, number, 
 ];
 
 describe('quote: the spec price table at every tier edge', () => {
-  it.each(SPEC_TABLE)('%s with %i seats is in tier %s at %i KES per seat', (plan, seats, label, price, monthly, yearly) => {
-    const monthlyQuote = quote({ plan, seats, cycle: 'monthly' });
-    expect(monthlyQuote.tier.label).toBe(label);
-    expect(monthlyQuote.pricePerSeatMonthly).toBe(price);
-    expect(monthlyQuote.monthlyTotal).toBe(monthly);
-    expect(monthlyQuote.total).toBe(monthly);
+  it.each(SPEC_TABLE)(
+    '%s with %i seats is in tier %s at %i KES per seat',
+    (plan, seats, label, price, monthly, yearly) => {
+      const monthlyQuote = quote({ plan, seats, cycle: 'monthly' });
+      expect(monthlyQuote.tier.label).toBe(label);
+      expect(monthlyQuote.pricePerSeatMonthly).toBe(price);
+      expect(monthlyQuote.monthlyTotal).toBe(monthly);
+      expect(monthlyQuote.total).toBe(monthly);
 
-    const yearlyQuote = quote({ plan, seats, cycle: 'yearly' });
-    expect(yearlyQuote.monthlyTotal).toBe(monthly);
-    expect(yearlyQuote.total).toBe(yearly);
-  });
+      const yearlyQuote = quote({ plan, seats, cycle: 'yearly' });
+      expect(yearlyQuote.monthlyTotal).toBe(monthly);
+      expect(yearlyQuote.total).toBe(yearly);
+    },
+  );
 
   it('returns the terms it priced and the tier bounds', () => {
     expect(quote({ plan: 'growth', seats: 120, cycle: 'yearly' })).toEqual({

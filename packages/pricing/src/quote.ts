@@ -1,4 +1,4 @@
-import { billedMonths, SEAT_TIERS, type BillingCycle, type Plan, type SeatRange, type SeatTier } from './catalog.js';
+import { type BillingCycle, billedMonths, type Plan, SEAT_TIERS, type SeatRange, type SeatTier } from './catalog.js';
 import { assertBillingCycle, assertPlan, assertSeats } from './validate.js';
 
 /** What is being bought: plan, number of seats (mailboxes) and billing cycle. */

@@ -1,4 +1,4 @@
-import { BILLING_CYCLES, MAX_SEATS, MIN_SEATS, PLANS, type BillingCycle, type Plan } from './catalog.js';
+import { BILLING_CYCLES, type BillingCycle, MAX_SEATS, MIN_SEATS, PLANS, type Plan } from './catalog.js';
 import { describeValue, PricingError } from './errors.js';
 
 export function isPlan(value: unknown): value is Plan {
@@ -11,7 +11,11 @@ export function isBillingCycle(value: unknown): value is BillingCycle {
 
 export function assertPlan(value: unknown, field: string): Plan {
   if (isPlan(value)) return value;
-  throw new PricingError('unknown_plan', field, `${field} must be one of ${PLANS.join(', ')} (got ${describeValue(value)})`);
+  throw new PricingError(
+    'unknown_plan',
+    field,
+    `${field} must be one of ${PLANS.join(', ')} (got ${describeValue(value)})`,
+  );
 }
 
 export function assertBillingCycle(value: unknown, field: string): BillingCycle {

@@ -1,9 +1,9 @@
 export {
-  RATE_LIMIT_WINDOW_MS,
-  rateLimiting,
   type Incrementable,
+  RATE_LIMIT_WINDOW_MS,
   type RateLimitIdentity,
   type RateLimitMetrics,
   type RateLimitOptions,
+  rateLimiting,
 } from './plugin.js';
 export { createRedisClient, logRedisAvailability } from './redis-client.js';

@@ -1,15 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { unauthorized } from '@platform/errors';
-import { createServer, type AppServer } from '@platform/http';
+import { type AppServer, createServer } from '@platform/http';
 import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { Redis } from 'ioredis';
 import { pino } from 'pino';
+import { afterEach, describe, expect, it } from 'vitest';
 import { missing, redisServer } from '#test-prerequisites';
 import { closedPort } from '#test-timing';
-import { afterEach, describe, expect, it } from 'vitest';
-import { rateLimiting, type RateLimitIdentity, type RateLimitOptions } from './plugin.js';
+import { type RateLimitIdentity, type RateLimitOptions, rateLimiting } from './plugin.js';
 import { createRedisClient } from './redis-client.js';
 
 type LogLine = { level: number; msg?: string };
@@ -83,7 +83,12 @@ async function build(options: Partial<RateLimitOptions> = {}): Promise<{ app: Ap
 }
 
 const things = (app: AppServer, key?: string, remoteAddress = '127.0.0.1') =>
-  app.inject({ method: 'GET', url: '/v1/things', remoteAddress, headers: key === undefined ? {} : { 'x-test-key': key } });
+  app.inject({
+    method: 'GET',
+    url: '/v1/things',
+    remoteAddress,
+    headers: key === undefined ? {} : { 'x-test-key': key },
+  });
 
 async function counter(app: AppServer, name: 'rateLimitRejections' | 'redisFailures'): Promise<number> {
   return (await app.metrics[name].get()).values[0]?.value ?? 0;

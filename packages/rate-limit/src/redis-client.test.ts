@@ -1,7 +1,7 @@
-import { pino } from 'pino';
-import { closedPort } from '#test-timing';
-import { afterEach, describe, expect, it } from 'vitest';
 import type { Redis } from 'ioredis';
+import { pino } from 'pino';
+import { afterEach, describe, expect, it } from 'vitest';
+import { closedPort } from '#test-timing';
 import { createRedisClient, logRedisAvailability } from './redis-client.js';
 
 const clients: Redis[] = [];
@@ -20,7 +20,9 @@ describe('createRedisClient', () => {
     const redis = client(`redis://127.0.0.1:${await closedPort()}`);
     await redis.connect().catch(() => undefined);
     // Refused without being queued for a reconnection (which is what would make it slow), whatever the time.
-    await expect(redis.incr('anything')).rejects.toThrow("Stream isn't writeable and enableOfflineQueue options is false");
+    await expect(redis.incr('anything')).rejects.toThrow(
+      "Stream isn't writeable and enableOfflineQueue options is false",
+    );
     expect(redis.options).toMatchObject({ maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: true });
   });
 });

@@ -40,7 +40,11 @@ export function redisStore(redis: Redis, namespace: string, outcomes: StoreOutco
   const increment = incrementCommand(redis);
 
   class RedisCounterStore implements FastifyRateLimitStore {
-    incr(key: string, callback: (error: Error | null, result?: { current: number; ttl: number }) => void, timeWindow: number) {
+    incr(
+      key: string,
+      callback: (error: Error | null, result?: { current: number; ttl: number }) => void,
+      timeWindow: number,
+    ) {
       increment(`${namespace}:${key}`, timeWindow).then(
         ([current, ttl]) => {
           outcomes.onSuccess();

@@ -34,11 +34,16 @@ describe('nonPublicRangeOf', () => {
     expect(isPublicAddress(address)).toBe(false);
   });
 
-  it.each(['8.8.8.8', '1.1.1.1', '93.184.216.34', '172.32.0.1', '100.128.0.1', '2606:4700:4700::1111', '2a00:1450:4001::200e'])(
-    '%s is public',
-    (address) => {
-      expect(nonPublicRangeOf(address)).toBeNull();
-      expect(isPublicAddress(address)).toBe(true);
-    },
-  );
+  it.each([
+    '8.8.8.8',
+    '1.1.1.1',
+    '93.184.216.34',
+    '172.32.0.1',
+    '100.128.0.1',
+    '2606:4700:4700::1111',
+    '2a00:1450:4001::200e',
+  ])('%s is public', (address) => {
+    expect(nonPublicRangeOf(address)).toBeNull();
+    expect(isPublicAddress(address)).toBe(true);
+  });
 });

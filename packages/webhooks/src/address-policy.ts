@@ -6,7 +6,15 @@ type Family = 'ipv4' | 'ipv6';
 // and addresses that are not unicast on the public internet. IANA special-purpose registries, RFC 6890.
 const NON_PUBLIC_RANGES: { name: string; family: Family; subnets: [string, number][] }[] = [
   { name: 'unspecified', family: 'ipv4', subnets: [['0.0.0.0', 8]] },
-  { name: 'private', family: 'ipv4', subnets: [['10.0.0.0', 8], ['172.16.0.0', 12], ['192.168.0.0', 16]] },
+  {
+    name: 'private',
+    family: 'ipv4',
+    subnets: [
+      ['10.0.0.0', 8],
+      ['172.16.0.0', 12],
+      ['192.168.0.0', 16],
+    ],
+  },
   { name: 'carrier-grade NAT', family: 'ipv4', subnets: [['100.64.0.0', 10]] },
   { name: 'loopback', family: 'ipv4', subnets: [['127.0.0.0', 8]] },
   { name: 'link-local', family: 'ipv4', subnets: [['169.254.0.0', 16]] },
@@ -27,12 +35,35 @@ const NON_PUBLIC_RANGES: { name: string; family: Family; subnets: [string, numbe
   { name: 'unspecified', family: 'ipv6', subnets: [['::', 128]] },
   { name: 'loopback', family: 'ipv6', subnets: [['::1', 128]] },
   { name: 'IPv4-mapped', family: 'ipv6', subnets: [['::ffff:0:0', 96]] },
-  { name: 'IPv4-translated', family: 'ipv6', subnets: [['64:ff9b::', 96], ['64:ff9b:1::', 48]] },
+  {
+    name: 'IPv4-translated',
+    family: 'ipv6',
+    subnets: [
+      ['64:ff9b::', 96],
+      ['64:ff9b:1::', 48],
+    ],
+  },
   // 6to4 and Teredo carry an IPv4 address inside, which could be a private one.
   { name: '6to4', family: 'ipv6', subnets: [['2002::', 16]] },
-  { name: 'reserved', family: 'ipv6', subnets: [['::', 8], ['100::', 64], ['2001::', 23], ['2001:db8::', 32]] },
+  {
+    name: 'reserved',
+    family: 'ipv6',
+    subnets: [
+      ['::', 8],
+      ['100::', 64],
+      ['2001::', 23],
+      ['2001:db8::', 32],
+    ],
+  },
   { name: 'unique local', family: 'ipv6', subnets: [['fc00::', 7]] },
-  { name: 'link-local', family: 'ipv6', subnets: [['fe80::', 10], ['fec0::', 10]] },
+  {
+    name: 'link-local',
+    family: 'ipv6',
+    subnets: [
+      ['fe80::', 10],
+      ['fec0::', 10],
+    ],
+  },
   { name: 'multicast', family: 'ipv6', subnets: [['ff00::', 8]] },
 ];
 

@@ -9,12 +9,17 @@ import {
 import { createTestDatabase } from '@platform/db/testing';
 import { asc, eq, sql } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { missing, postgresServer } from '#test-prerequisites';
 import { EVENTUALLY_TIMEOUT_MS, quietPeriod } from '#test-timing';
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { insertOrganization } from '../test/fixtures.js';
-import { startReceiver, type Receiver } from '../test/receiver.js';
-import { createWebhookDelivery, NO_TARGET_ERROR, startWebhookDelivery, type WebhookDeliveryOptions } from './delivery.js';
+import { type Receiver, startReceiver } from '../test/receiver.js';
+import {
+  createWebhookDelivery,
+  NO_TARGET_ERROR,
+  startWebhookDelivery,
+  type WebhookDeliveryOptions,
+} from './delivery.js';
 import { ensureWebhookEndpoint, rotateWebhookSecret, setDefaultWebhookUrl } from './endpoints.js';
 import type { WebhookRequest, WebhookResponse } from './http-sender.js';
 import { enqueueWebhookEvent } from './outbox.js';
@@ -50,7 +55,9 @@ const data = {
   lastError: null,
 };
 
-function enqueue(overrides: { targetUrl?: string | null; now?: Date; environment?: 'live' | 'test'; organization?: string } = {}) {
+function enqueue(
+  overrides: { targetUrl?: string | null; now?: Date; environment?: 'live' | 'test'; organization?: string } = {},
+) {
   return enqueueWebhookEvent(handle.db, {
     organizationId: overrides.organization ?? organizationId,
     environment: overrides.environment ?? 'test',
@@ -97,7 +104,13 @@ describe('delivering an event', () => {
     expect(verified).toEqual({ id, type: 'verification_session.verified', timestamp: expect.any(String), data });
     expect(request!.body.startsWith(`{"id":"${id}","type":"verification_session.verified","timestamp":`)).toBe(true);
 
-    expect(stored).toMatchObject({ status: 'delivered', attempts: 1, lastResponseStatus: 204, lastError: null, lockedUntil: null });
+    expect(stored).toMatchObject({
+      status: 'delivered',
+      attempts: 1,
+      lastResponseStatus: 204,
+      lastError: null,
+      lockedUntil: null,
+    });
     expect(stored.deliveredAt).toBeInstanceOf(Date);
     expect(await attemptsOf(id)).toEqual([
       expect.objectContaining({ attempt: 1, url: `${receiver.origin}/hooks`, responseStatus: 204, error: null }),
@@ -135,8 +148,18 @@ describe('delivering an event', () => {
   });
 
   it("sends an event without a callbackUrl to the organization's default endpoint of that environment", async () => {
-    await setDefaultWebhookUrl(handle.db, { organizationId, environment: 'live', defaultUrl: `${receiver.origin}/default-live`, now: new Date() });
-    await setDefaultWebhookUrl(handle.db, { organizationId, environment: 'test', defaultUrl: `${receiver.origin}/default-test`, now: new Date() });
+    await setDefaultWebhookUrl(handle.db, {
+      organizationId,
+      environment: 'live',
+      defaultUrl: `${receiver.origin}/default-live`,
+      now: new Date(),
+    });
+    await setDefaultWebhookUrl(handle.db, {
+      organizationId,
+      environment: 'test',
+      defaultUrl: `${receiver.origin}/default-test`,
+      now: new Date(),
+    });
     await enqueue({ targetUrl: null, environment: 'live' });
     expect((await worker().runOnce()).delivered).toBe(1);
     expect(receiver.requests.map((request) => request.path)).toEqual(['/default-live']);
@@ -210,7 +233,12 @@ describe('retries', () => {
     receiver.respond = () => ({ status: 200 });
     clock = (await eventRow(id)).nextAttemptAt;
     expect((await delivery.runOnce()).delivered).toBe(1);
-    expect(await eventRow(id)).toMatchObject({ status: 'delivered', attempts: 2, lastError: null, lastResponseStatus: 200 });
+    expect(await eventRow(id)).toMatchObject({
+      status: 'delivered',
+      attempts: 2,
+      lastError: null,
+      lastResponseStatus: 200,
+    });
   });
 
   it('retries when the receiver cannot be reached', async () => {
@@ -219,7 +247,10 @@ describe('retries', () => {
     const { id } = await enqueue({ targetUrl: `${gone.origin}/hooks` });
     expect((await worker().runOnce()).retrying).toBe(1);
     expect((await eventRow(id)).lastError).toMatch(/^Try 1: .*ECONNREFUSED/);
-    expect((await attemptsOf(id))[0]).toMatchObject({ responseStatus: null, error: expect.stringMatching(/ECONNREFUSED/) });
+    expect((await attemptsOf(id))[0]).toMatchObject({
+      responseStatus: null,
+      error: expect.stringMatching(/ECONNREFUSED/),
+    });
   });
 });
 
@@ -235,15 +266,22 @@ describe('410 Gone', () => {
       lastResponseStatus: 410,
       lastError: 'The target answered 410 Gone: it is disabled and gets no more events',
     });
-    const disabled = await handle.db.select().from(disabledWebhookTargets).where(eq(disabledWebhookTargets.url, goneUrl));
-    expect(disabled).toEqual([expect.objectContaining({ organizationId, environment: 'test', reason: `answered 410 Gone to ${first.id}` })]);
+    const disabled = await handle.db
+      .select()
+      .from(disabledWebhookTargets)
+      .where(eq(disabledWebhookTargets.url, goneUrl));
+    expect(disabled).toEqual([
+      expect.objectContaining({ organizationId, environment: 'test', reason: `answered 410 Gone to ${first.id}` }),
+    ]);
 
     const later = await enqueue({ targetUrl: goneUrl });
     const elsewhere = await enqueue({ targetUrl: `${receiver.origin}/fine` });
     expect(await worker().runOnce()).toEqual({ claimed: 2, delivered: 1, retrying: 0, failed: 1 });
     const laterRow = await eventRow(later.id);
     expect(laterRow).toMatchObject({ status: 'failed', attempts: 0 });
-    expect(laterRow.lastError).toMatch(new RegExp(`^Not sent: ${goneUrl} is disabled since .* \\(answered 410 Gone to ${first.id}\\)$`));
+    expect(laterRow.lastError).toMatch(
+      new RegExp(`^Not sent: ${goneUrl} is disabled since .* \\(answered 410 Gone to ${first.id}\\)$`),
+    );
     expect((await eventRow(elsewhere.id)).status).toBe('delivered');
     expect(receiver.requests.map((request) => request.path)).toEqual(['/gone', '/fine']);
   });
@@ -263,10 +301,16 @@ describe('410 Gone', () => {
 describe('redirects', () => {
   it('does not follow a 3xx: the target is never asked and the try counts as failed', async () => {
     receiver.respond = (request) =>
-      request.path === '/hooks' ? { status: 307, headers: { location: `${receiver.origin}/followed` } } : { status: 204 };
+      request.path === '/hooks'
+        ? { status: 307, headers: { location: `${receiver.origin}/followed` } }
+        : { status: 204 };
     const { id } = await enqueue();
     expect((await worker().runOnce()).retrying).toBe(1);
-    expect(await eventRow(id)).toMatchObject({ status: 'pending', lastResponseStatus: 307, lastError: 'Try 1: HTTP 307 (redirects are not followed)' });
+    expect(await eventRow(id)).toMatchObject({
+      status: 'pending',
+      lastResponseStatus: 307,
+      lastError: 'Try 1: HTTP 307 (redirects are not followed)',
+    });
     expect(receiver.requests.map((request) => request.path)).toEqual(['/hooks']);
   });
 });
@@ -332,7 +376,9 @@ describe('polling', () => {
     const delivery = startWebhookDelivery({ db: handle.db, allowPrivateTargets: true, intervalMs: 10 });
     try {
       const { id } = await enqueue();
-      await vi.waitFor(async () => expect((await eventRow(id)).status).toBe('delivered'), { timeout: EVENTUALLY_TIMEOUT_MS });
+      await vi.waitFor(async () => expect((await eventRow(id)).status).toBe('delivered'), {
+        timeout: EVENTUALLY_TIMEOUT_MS,
+      });
     } finally {
       await delivery.stop();
     }
@@ -345,7 +391,12 @@ describe('polling', () => {
   it('claims batch after batch at once while they come back full, without waiting for the next tick', async () => {
     const ids = [];
     for (let i = 0; i < 5; i++) ids.push((await enqueue()).id);
-    const delivery = startWebhookDelivery({ db: handle.db, allowPrivateTargets: true, batchSize: 2, intervalMs: 60 * 60_000 });
+    const delivery = startWebhookDelivery({
+      db: handle.db,
+      allowPrivateTargets: true,
+      batchSize: 2,
+      intervalMs: 60 * 60_000,
+    });
     try {
       await vi.waitFor(async () => expect(receiver.requests).toHaveLength(5), { timeout: EVENTUALLY_TIMEOUT_MS });
       for (const id of ids) expect((await eventRow(id)).status).toBe('delivered');
@@ -356,7 +407,11 @@ describe('polling', () => {
 
   it('logs a failed poll and polls again on the next tick', async () => {
     const errors: string[] = [];
-    const logger = { info: () => undefined, warn: () => undefined, error: (_details: object, message: string) => errors.push(message) };
+    const logger = {
+      info: () => undefined,
+      warn: () => undefined,
+      error: (_details: object, message: string) => errors.push(message),
+    };
     let polls = 0;
     const flaky = createWebhookDelivery({
       db: handle.db,
@@ -373,7 +428,9 @@ describe('polling', () => {
     const { id } = await enqueue();
     flaky.start();
     try {
-      await vi.waitFor(async () => expect((await eventRow(id)).status).toBe('delivered'), { timeout: EVENTUALLY_TIMEOUT_MS });
+      await vi.waitFor(async () => expect((await eventRow(id)).status).toBe('delivered'), {
+        timeout: EVENTUALLY_TIMEOUT_MS,
+      });
       expect(errors).toEqual(['Webhook delivery poll failed']);
     } finally {
       await flaky.stop();

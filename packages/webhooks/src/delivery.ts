@@ -277,7 +277,12 @@ export function createWebhookDelivery(options: WebhookDeliveryOptions): WebhookD
     start() {
       if (polling) return;
       polling = true;
-      poller = startPeriodicJob({ name: 'Webhook delivery poll', intervalMs, run: drainDueEvents, logger: options.logger });
+      poller = startPeriodicJob({
+        name: 'Webhook delivery poll',
+        intervalMs,
+        run: drainDueEvents,
+        logger: options.logger,
+      });
       void poller.runNow();
     },
     async stop() {

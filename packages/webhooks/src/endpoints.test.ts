@@ -6,9 +6,9 @@ import { insertOrganization } from '../test/fixtures.js';
 import {
   ensureWebhookEndpoint,
   getWebhookEndpointSettings,
+  ROTATION_GRACE_PERIOD_MS,
   revealWebhookSecret,
   rotateWebhookSecret,
-  ROTATION_GRACE_PERIOD_MS,
   setDefaultWebhookUrl,
   signingSecretsOf,
 } from './endpoints.js';
@@ -44,7 +44,10 @@ describe('ensureWebhookEndpoint', () => {
       Array.from({ length: 8 }, () => ensureWebhookEndpoint(handle.db, { organizationId, environment: 'test' })),
     );
     expect(new Set(endpoints.map((endpoint) => endpoint.secret)).size).toBe(1);
-    const rows = await handle.db.select().from(webhookEndpoints).where(eq(webhookEndpoints.organizationId, organizationId));
+    const rows = await handle.db
+      .select()
+      .from(webhookEndpoints)
+      .where(eq(webhookEndpoints.organizationId, organizationId));
     expect(rows).toHaveLength(1);
   });
 });
@@ -62,7 +65,9 @@ describe('revealWebhookSecret', () => {
 
   it('gives the secret to one of several simultaneous callers', async () => {
     const answers = await Promise.all(
-      Array.from({ length: 6 }, () => revealWebhookSecret(handle.db, { organizationId, environment: 'test', now: NOW })),
+      Array.from({ length: 6 }, () =>
+        revealWebhookSecret(handle.db, { organizationId, environment: 'test', now: NOW }),
+      ),
     );
     expect(answers.filter((answer) => answer !== null)).toHaveLength(1);
   });
@@ -97,10 +102,29 @@ describe('rotateWebhookSecret', () => {
 describe('endpoint settings', () => {
   it('shows both environments without secrets, with defaults for one never used', async () => {
     expect(await getWebhookEndpointSettings(handle.db, organizationId, NOW)).toEqual([
-      { environment: 'live', defaultUrl: null, secretRevealed: false, secretRevealedAt: null, previousSecretExpiresAt: null, disabledTargets: [] },
-      { environment: 'test', defaultUrl: null, secretRevealed: false, secretRevealedAt: null, previousSecretExpiresAt: null, disabledTargets: [] },
+      {
+        environment: 'live',
+        defaultUrl: null,
+        secretRevealed: false,
+        secretRevealedAt: null,
+        previousSecretExpiresAt: null,
+        disabledTargets: [],
+      },
+      {
+        environment: 'test',
+        defaultUrl: null,
+        secretRevealed: false,
+        secretRevealedAt: null,
+        previousSecretExpiresAt: null,
+        disabledTargets: [],
+      },
     ]);
-    await setDefaultWebhookUrl(handle.db, { organizationId, environment: 'test', defaultUrl: 'https://hooks.example.com/t', now: NOW });
+    await setDefaultWebhookUrl(handle.db, {
+      organizationId,
+      environment: 'test',
+      defaultUrl: 'https://hooks.example.com/t',
+      now: NOW,
+    });
     await rotateWebhookSecret(handle.db, { organizationId, environment: 'test', now: NOW });
     const [live, test] = await getWebhookEndpointSettings(handle.db, organizationId, at(1000));
     expect(live).toMatchObject({ defaultUrl: null, secretRevealed: false });
@@ -120,7 +144,9 @@ describe('endpoint settings', () => {
 
   it('clears the default URL with null, and setting a disabled URL again re-enables it', async () => {
     const url = 'https://hooks.example.com/gone';
-    await handle.db.insert(disabledWebhookTargets).values({ organizationId, environment: 'live', url, reason: 'answered 410 Gone', createdAt: NOW });
+    await handle.db
+      .insert(disabledWebhookTargets)
+      .values({ organizationId, environment: 'live', url, reason: 'answered 410 Gone', createdAt: NOW });
     const [disabledView] = await getWebhookEndpointSettings(handle.db, organizationId, NOW);
     expect(disabledView?.disabledTargets).toEqual([{ url, reason: 'answered 410 Gone', disabledAt: NOW }]);
 

@@ -96,10 +96,7 @@ export async function setDefaultWebhookUrl(
   ref: EndpointRef & { defaultUrl: string | null; now: Date },
 ): Promise<void> {
   await ensureWebhookEndpoint(db, ref);
-  await db
-    .update(webhookEndpoints)
-    .set({ defaultUrl: ref.defaultUrl, updatedAt: ref.now })
-    .where(whereEndpoint(ref));
+  await db.update(webhookEndpoints).set({ defaultUrl: ref.defaultUrl, updatedAt: ref.now }).where(whereEndpoint(ref));
   if (ref.defaultUrl !== null) {
     await db
       .delete(disabledWebhookTargets)
@@ -163,5 +160,8 @@ export async function getWebhookEndpointSettings(
 }
 
 function whereEndpoint(ref: EndpointRef) {
-  return and(eq(webhookEndpoints.organizationId, ref.organizationId), eq(webhookEndpoints.environment, ref.environment));
+  return and(
+    eq(webhookEndpoints.organizationId, ref.organizationId),
+    eq(webhookEndpoints.environment, ref.environment),
+  );
 }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { startReceiver, type Receiver } from '../test/receiver.js';
+import { type Receiver, startReceiver } from '../test/receiver.js';
 import { createWebhookSender, DEFAULT_TIMEOUT_MS, startRequestTimer } from './http-sender.js';
 import type { HostResolver } from './target-guard.js';
 import { WebhookTargetRefusedError } from './target-guard.js';
@@ -38,12 +38,18 @@ describe('createWebhookSender', () => {
     expect(receiver.requests).toHaveLength(1);
     const [request] = receiver.requests;
     expect(request).toMatchObject({ method: 'POST', path: '/hooks?x=1', body: '{"id":"msg_1"}' });
-    expect(request!.headers).toMatchObject({ 'content-type': 'application/json', 'webhook-id': 'msg_1', 'content-length': '14' });
+    expect(request!.headers).toMatchObject({
+      'content-type': 'application/json',
+      'webhook-id': 'msg_1',
+      'content-length': '14',
+    });
   });
 
   it('does not follow a redirect: the 3xx is the answer and its target is never asked', async () => {
     receiver.respond = (request) =>
-      request.path === '/moved' ? { status: 302, headers: { location: `${receiver.origin}/elsewhere` } } : { status: 204 };
+      request.path === '/moved'
+        ? { status: 302, headers: { location: `${receiver.origin}/elsewhere` } }
+        : { status: 204 };
     const send = createWebhookSender({ allowPrivateTargets: true });
     // A sender that followed it would answer with the target's 204, after asking it: nothing to wait for.
     expect(await send(webhook(`${receiver.origin}/moved`))).toEqual({ status: 302 });
@@ -88,7 +94,7 @@ describe('createWebhookSender', () => {
     expect(DEFAULT_TIMEOUT_MS).toBe(15_000);
   });
 
-  it("starts the real limit as a timer that never keeps the process alive", () => {
+  it('starts the real limit as a timer that never keeps the process alive', () => {
     const setTimeoutSpy = vi.spyOn(globalThis, 'setTimeout');
     const stop = startRequestTimer(15_000, () => undefined);
     const timer = setTimeoutSpy.mock.results[0]?.value as NodeJS.Timeout;
@@ -134,7 +140,9 @@ describe('createWebhookSender', () => {
     const send = createWebhookSender({ allowPrivateTargets: false, resolve });
     const attempt = send(webhook(`https://hooks.customer.example:${port()}/hook`));
     await expect(attempt).rejects.toBeInstanceOf(WebhookTargetRefusedError);
-    await expect(attempt).rejects.toThrow('hooks.customer.example resolves to 127.0.0.1 (loopback), which is not a public address');
+    await expect(attempt).rejects.toThrow(
+      'hooks.customer.example resolves to 127.0.0.1 (loopback), which is not a public address',
+    );
     expect(calls).toEqual(['hooks.customer.example']);
     expect(receiver.requests).toHaveLength(0);
   });

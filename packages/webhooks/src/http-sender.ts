@@ -88,7 +88,9 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
         lookup,
         agent: false,
       });
-      const stopTimer = startTimer(timeoutMs, () => request.destroy(new Error(`No response within ${timeoutMs / 1000} s`)));
+      const stopTimer = startTimer(timeoutMs, () =>
+        request.destroy(new Error(`No response within ${timeoutMs / 1000} s`)),
+      );
       request.once('response', (response) => {
         stopTimer();
         // Only the status matters; the connection is not reused, so the body is not read.

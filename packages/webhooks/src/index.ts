@@ -1,11 +1,7 @@
 // The outbox (write an event in the caller's transaction) and everything that gets it to the customer:
 // signing, the SSRF guard, the delivery worker, and the per-organization endpoint settings.
-export {
-  enqueueWebhookEvent,
-  type EnqueueWebhookEventInput,
-  newWebhookEventId,
-  type WebhookEventBody,
-} from './outbox.js';
+
+export { isPublicAddress, nonPublicRangeOf } from './address-policy.js';
 export {
   bodyOf,
   createWebhookDelivery,
@@ -20,25 +16,13 @@ export {
   type EndpointRef,
   ensureWebhookEndpoint,
   getWebhookEndpointSettings,
+  ROTATION_GRACE_PERIOD_MS,
   revealWebhookSecret,
   rotateWebhookSecret,
-  ROTATION_GRACE_PERIOD_MS,
   setDefaultWebhookUrl,
   signingSecretsOf,
   type WebhookEndpointSettings,
 } from './endpoints.js';
-export { generateWebhookSecret, signatureFor, signWebhook, type WebhookHeaders } from './signature.js';
-export { JITTER, MAX_ATTEMPTS, RETRY_SCHEDULE_MS, retryDelayMs } from './retry-schedule.js';
-export { isPublicAddress, nonPublicRangeOf } from './address-policy.js';
-export {
-  type CallbackUrlCheck,
-  createGuardedLookup,
-  type HostResolver,
-  systemResolver,
-  type TargetPolicy,
-  validateCallbackUrl,
-  WebhookTargetRefusedError,
-} from './target-guard.js';
 export {
   createWebhookSender,
   DEFAULT_TIMEOUT_MS,
@@ -49,3 +33,20 @@ export {
   type WebhookSender,
   type WebhookSenderOptions,
 } from './http-sender.js';
+export {
+  type EnqueueWebhookEventInput,
+  enqueueWebhookEvent,
+  newWebhookEventId,
+  type WebhookEventBody,
+} from './outbox.js';
+export { JITTER, MAX_ATTEMPTS, RETRY_SCHEDULE_MS, retryDelayMs } from './retry-schedule.js';
+export { generateWebhookSecret, signatureFor, signWebhook, type WebhookHeaders } from './signature.js';
+export {
+  type CallbackUrlCheck,
+  createGuardedLookup,
+  type HostResolver,
+  systemResolver,
+  type TargetPolicy,
+  validateCallbackUrl,
+  WebhookTargetRefusedError,
+} from './target-guard.js';

@@ -16,7 +16,13 @@ afterAll(async () => {
 });
 
 const NOW = new Date('2024-06-15T12:00:00.000Z');
-const data = { sessionId: '8a1e2f44-5b6c-4d7e-9f80-112233445566', type: 'kyc', status: 'verified', previousStatus: 'processing', environment: 'test' };
+const data = {
+  sessionId: '8a1e2f44-5b6c-4d7e-9f80-112233445566',
+  type: 'kyc',
+  status: 'verified',
+  previousStatus: 'processing',
+  environment: 'test',
+};
 
 describe('newWebhookEventId', () => {
   it('is msg_ + 27 base62 characters, time-ordered and unique', () => {

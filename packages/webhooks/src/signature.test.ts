@@ -2,7 +2,12 @@ import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
 import { generateWebhookSecret, signWebhook } from './signature.js';
 
-const body = JSON.stringify({ id: 'msg_1', type: 'verification_session.verified', timestamp: '2024-01-01T00:00:00.000Z', data: {} });
+const body = JSON.stringify({
+  id: 'msg_1',
+  type: 'verification_session.verified',
+  timestamp: '2024-01-01T00:00:00.000Z',
+  data: {},
+});
 
 describe('generateWebhookSecret', () => {
   it('makes whsec_ + base64 of 32 random bytes, different every time', () => {

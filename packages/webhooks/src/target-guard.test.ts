@@ -1,6 +1,11 @@
 import type { LookupAddress } from 'node:dns';
 import { describe, expect, it } from 'vitest';
-import { createGuardedLookup, type HostResolver, validateCallbackUrl, WebhookTargetRefusedError } from './target-guard.js';
+import {
+  createGuardedLookup,
+  type HostResolver,
+  validateCallbackUrl,
+  WebhookTargetRefusedError,
+} from './target-guard.js';
 
 const strict = { allowPrivateTargets: false };
 const relaxed = { allowPrivateTargets: true };
@@ -26,9 +31,15 @@ describe('validateCallbackUrl', () => {
     ['https://api.localhost/hook', 'must not point to localhost'],
     ['https://127.0.0.1/hook', 'must not point to 127.0.0.1 (loopback): callbacks go to public addresses only'],
     ['https://10.0.0.5/hook', 'must not point to 10.0.0.5 (private): callbacks go to public addresses only'],
-    ['https://169.254.169.254/latest/meta-data', 'must not point to 169.254.169.254 (link-local): callbacks go to public addresses only'],
+    [
+      'https://169.254.169.254/latest/meta-data',
+      'must not point to 169.254.169.254 (link-local): callbacks go to public addresses only',
+    ],
     ['https://[::1]/hook', 'must not point to ::1 (loopback): callbacks go to public addresses only'],
-    ['https://[::ffff:7f00:1]/hook', 'must not point to ::ffff:7f00:1 (IPv4-mapped): callbacks go to public addresses only'],
+    [
+      'https://[::ffff:7f00:1]/hook',
+      'must not point to ::ffff:7f00:1 (IPv4-mapped): callbacks go to public addresses only',
+    ],
     ['https://0x7f000001/hook', 'must not point to 127.0.0.1 (loopback): callbacks go to public addresses only'],
     [`https://example.com/${'a'.repeat(2048)}`, 'must be at most 2048 characters'],
   ])('refuses %s: %s', (url, reason) => {
@@ -38,7 +49,10 @@ describe('validateCallbackUrl', () => {
   it('allows http and private hosts when private targets are allowed, but never other schemes or credentials', () => {
     expect(validateCallbackUrl('http://127.0.0.1:3000/hook', relaxed).ok).toBe(true);
     expect(validateCallbackUrl('http://localhost:3000/hook', relaxed).ok).toBe(true);
-    expect(validateCallbackUrl('ftp://127.0.0.1/hook', relaxed)).toEqual({ ok: false, reason: 'must use https or http' });
+    expect(validateCallbackUrl('ftp://127.0.0.1/hook', relaxed)).toEqual({
+      ok: false,
+      reason: 'must use https or http',
+    });
     expect(validateCallbackUrl('http://a:b@127.0.0.1/hook', relaxed).ok).toBe(false);
   });
 });
@@ -65,13 +79,21 @@ describe('createGuardedLookup', () => {
   it('refuses a name that resolves to loopback, or to any private address among public ones', async () => {
     const loopback = await lookupWith(async () => [{ address: '127.0.0.1', family: 4 }]);
     expect(loopback.error).toBeInstanceOf(WebhookTargetRefusedError);
-    expect(loopback.error?.message).toBe('hooks.example.com resolves to 127.0.0.1 (loopback), which is not a public address');
+    expect(loopback.error?.message).toBe(
+      'hooks.example.com resolves to 127.0.0.1 (loopback), which is not a public address',
+    );
 
-    const mixed = await lookupWith(async () => [
-      { address: '93.184.216.34', family: 4 },
-      { address: 'fd12::1', family: 6 },
-    ], strict, { all: true });
-    expect(mixed.error?.message).toBe('hooks.example.com resolves to fd12::1 (unique local), which is not a public address');
+    const mixed = await lookupWith(
+      async () => [
+        { address: '93.184.216.34', family: 4 },
+        { address: 'fd12::1', family: 6 },
+      ],
+      strict,
+      { all: true },
+    );
+    expect(mixed.error?.message).toBe(
+      'hooks.example.com resolves to fd12::1 (unique local), which is not a public address',
+    );
   });
 
   it('lets private addresses through when allowed', async () => {

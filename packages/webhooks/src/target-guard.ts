@@ -12,7 +12,9 @@ export type HostResolver = (hostname: string) => Promise<{ address: string; fami
 
 export const systemResolver: HostResolver = (hostname) =>
   new Promise((resolve, reject) => {
-    dnsLookup(hostname, { all: true, verbatim: true }, (error, addresses) => (error ? reject(error) : resolve(addresses)));
+    dnsLookup(hostname, { all: true, verbatim: true }, (error, addresses) =>
+      error ? reject(error) : resolve(addresses),
+    );
   });
 
 export interface TargetPolicy {
@@ -41,7 +43,8 @@ export function validateCallbackUrl(value: string, policy: TargetPolicy): Callba
   if (!allowedProtocols.includes(url.protocol)) {
     return { ok: false, reason: policy.allowPrivateTargets ? 'must use https or http' : 'must use https' };
   }
-  if (url.username !== '' || url.password !== '') return { ok: false, reason: 'must not contain a user name or password' };
+  if (url.username !== '' || url.password !== '')
+    return { ok: false, reason: 'must not contain a user name or password' };
   if (url.hostname === '') return { ok: false, reason: 'must name a host' };
   if (policy.allowPrivateTargets) return { ok: true, url };
 

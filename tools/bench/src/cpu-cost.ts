@@ -39,7 +39,10 @@ const environment = await startBenchEnvironment(options);
 try {
   for (const { endpoint } of environment.endpoints) {
     const server = environment.services[endpoint.service];
-    const service = await cpuPerThousand({ baseUrl: server.url, request: () => endpoint.request(), varies: endpoint.varies }, server.pid);
+    const service = await cpuPerThousand(
+      { baseUrl: server.url, request: () => endpoint.request(), varies: endpoint.varies },
+      server.pid,
+    );
     const sameSql = await cpuPerThousand(
       {
         baseUrl: environment.sameSql.url,

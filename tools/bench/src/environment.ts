@@ -11,7 +11,7 @@ import type { BenchOptions } from './options.js';
 import { type BenchDatabase, createBenchDatabase, openDatabase } from './setup/database.js';
 import { freePort, type ServerProcess, startServerProcess } from './setup/processes.js';
 import { type BenchFixture, seedBenchData } from './setup/seed.js';
-import { recordingEnv, serviceEnv, type ServiceEnvInput, TOKEN_AUDIENCE, TOKEN_ISSUER } from './setup/service-env.js';
+import { recordingEnv, type ServiceEnvInput, serviceEnv, TOKEN_AUDIENCE, TOKEN_ISSUER } from './setup/service-env.js';
 import { type RecordedEndpoint, recordEndpointTemplates } from './sql/record-endpoints.js';
 
 export const REPO_ROOT = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '../../..');
@@ -55,7 +55,10 @@ export interface EnvironmentOptions {
  * own, the endpoints' SQL recorded, and the two baseline servers. close() stops the processes, drops the
  * database and deletes this run's rate-limit counters; it is safe to call after a failure part-way.
  */
-export async function startBenchEnvironment(options: BenchOptions, settings: EnvironmentOptions = {}): Promise<BenchEnvironment> {
+export async function startBenchEnvironment(
+  options: BenchOptions,
+  settings: EnvironmentOptions = {},
+): Promise<BenchEnvironment> {
   const log = settings.log ?? ((line: string) => console.log(line));
   const runId = `${new Date().toISOString().replace(/\D/g, '').slice(0, 14)}_${randomBytes(2).toString('hex')}`;
   const workDir = mkdtempSync(path.join(tmpdir(), `bench-${runId}-`));
@@ -117,7 +120,9 @@ export async function startBenchEnvironment(options: BenchOptions, settings: Env
       bootRssKib[service] = server.rssKib();
     }
 
-    const all = benchEndpoints(fixture, token).filter((endpoint) => options.only.length === 0 || options.only.includes(endpoint.id));
+    const all = benchEndpoints(fixture, token).filter(
+      (endpoint) => options.only.length === 0 || options.only.includes(endpoint.id),
+    );
     const available: Array<{ endpoint: Endpoint; response: CannedResponse }> = [];
     const skipped: Array<{ label: string; reason: string }> = [];
     for (const endpoint of all) {
@@ -125,7 +130,11 @@ export async function startBenchEnvironment(options: BenchOptions, settings: Env
       if (endpoint.prime !== undefined) await send(baseUrl, endpoint.prime);
       const response = await send(baseUrl, endpoint.request());
       if (response.statusCode >= 200 && response.statusCode < 300) available.push({ endpoint, response });
-      else skipped.push({ label: endpoint.label, reason: `it answers ${response.statusCode} (${summarise(response.body)})` });
+      else
+        skipped.push({
+          label: endpoint.label,
+          reason: `it answers ${response.statusCode} (${summarise(response.body)})`,
+        });
     }
     for (const entry of skipped) log(`Skipping ${entry.label}: ${entry.reason}`);
 
@@ -136,7 +145,10 @@ export async function startBenchEnvironment(options: BenchOptions, settings: Env
       (service) => recordingEnv(service, envInput(0)),
       POOL_SIZE,
     );
-    const endpoints: MeasuredEndpoint[] = recorded.map((entry, index) => ({ ...entry, response: available[index]!.response }));
+    const endpoints: MeasuredEndpoint[] = recorded.map((entry, index) => ({
+      ...entry,
+      response: available[index]!.response,
+    }));
 
     const routes: BaselineRoute[] = endpoints.map(({ endpoint, response, template }) => {
       const request = endpoint.request();

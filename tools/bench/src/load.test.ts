@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { combineRounds, type LoadResult } from './load.js';
 
-const round = (requestsPerSecond: number, p50Ms: number, p99Ms: number, extra: Partial<LoadResult> = {}): LoadResult => ({
+const round = (
+  requestsPerSecond: number,
+  p50Ms: number,
+  p99Ms: number,
+  extra: Partial<LoadResult> = {},
+): LoadResult => ({
   requestsPerSecond,
   p50Ms,
   p99Ms,

@@ -52,7 +52,12 @@ async function run(
       ? {
           setupRequest: (current: autocannon.Request) => {
             const next = target.request();
-            return { ...current, path: next.path, headers: next.headers, ...(next.body === undefined ? {} : { body: next.body }) };
+            return {
+              ...current,
+              path: next.path,
+              headers: next.headers,
+              ...(next.body === undefined ? {} : { body: next.body }),
+            };
           },
         }
       : {}),
@@ -86,7 +91,8 @@ export function combineRounds(rounds: readonly LoadResult[]): LoadResult {
   if (rounds.length === 0) throw new Error('combineRounds needs at least one round');
   const statusCounts: Record<string, number> = {};
   for (const round of rounds) {
-    for (const [status, count] of Object.entries(round.statusCounts)) statusCounts[status] = (statusCounts[status] ?? 0) + count;
+    for (const [status, count] of Object.entries(round.statusCounts))
+      statusCounts[status] = (statusCounts[status] ?? 0) + count;
   }
   return {
     requestsPerSecond: rounds.reduce((sum, round) => sum + round.requestsPerSecond, 0) / rounds.length,

@@ -10,12 +10,22 @@ import { type BenchEnvironment, POOL_SIZE, REPO_ROOT, startBenchEnvironment } fr
 import { combineRounds, type LoadResult, type LoadSettings, type LoadTarget, measure, sendAmount } from './load.js';
 import { readOptions } from './options.js';
 import { describeMachine } from './report/machine.js';
-import { type EndpointRow, endpointNumbers, renderConsoleTable, renderResults, writeResults } from './report/markdown.js';
+import {
+  type EndpointRow,
+  endpointNumbers,
+  renderConsoleTable,
+  renderResults,
+  writeResults,
+} from './report/markdown.js';
 import { judgeTargets, type MemoryNumbers } from './report/targets.js';
 import { describeTemplate } from './sql/describe.js';
 
 const options = readOptions(process.env, path.join(REPO_ROOT, 'docs/benchmarks.md'));
-const settings: LoadSettings = { connections: options.connections, durationS: options.durationS, warmupS: options.warmupS };
+const settings: LoadSettings = {
+  connections: options.connections,
+  durationS: options.durationS,
+  warmupS: options.warmupS,
+};
 const started = Date.now();
 const loadAtStart = os.loadavg()[0] ?? 0;
 const elapsed = () => `${Math.round((Date.now() - started) / 1000)} s`;
@@ -38,14 +48,20 @@ try {
   const machine = await describeMachine(options.databaseUrl, options.redisUrl);
   const rows = await measureEndpoints(environment);
   const memory = await measureMemory(environment);
-  const verdicts = judgeTargets(rows.map(endpointNumbers), memory, { firstId: 'session-create', replayId: 'session-replay' });
+  const verdicts = judgeTargets(rows.map(endpointNumbers), memory, {
+    firstId: 'session-create',
+    replayId: 'session-replay',
+  });
 
   console.log(`\n${renderConsoleTable(rows)}\n`);
   for (const entry of memory) {
     const mib = (kib: number) => (kib / 1024).toFixed(1);
-    console.log(`${entry.service}: RSS ${mib(entry.beforeKib)} MiB -> ${entry.checkpointsKib.map(mib).join(' -> ')} MiB`);
+    console.log(
+      `${entry.service}: RSS ${mib(entry.beforeKib)} MiB -> ${entry.checkpointsKib.map(mib).join(' -> ')} MiB`,
+    );
   }
-  for (const verdict of verdicts) console.log(`${verdict.met ? 'met    ' : 'NOT MET'}  ${verdict.target} (${verdict.detail})`);
+  for (const verdict of verdicts)
+    console.log(`${verdict.met ? 'met    ' : 'NOT MET'}  ${verdict.target} (${verdict.detail})`);
 
   if (options.output !== undefined) {
     const results = renderResults(
@@ -81,18 +97,35 @@ async function measureEndpoints(env: BenchEnvironment): Promise<EndpointRow[]> {
       const request = endpoint.request();
       return { ...request, path: baselinePath(endpoint.id, request.path) };
     };
-    const target = (baseUrl: string, request: () => BenchRequest): LoadTarget => ({ baseUrl, request, varies: endpoint.varies });
+    const target = (baseUrl: string, request: () => BenchRequest): LoadTarget => ({
+      baseUrl,
+      request,
+      varies: endpoint.varies,
+    });
     // In rounds, taken in turns, so the service and its baselines share whatever else the machine does. The
     // baseline runs first in each: writes leave rows behind (folder creates count the folders), so the service
     // meets at least as much data as its baseline did.
     const rounds: Record<'sameSql' | 'service' | 'nodeHttp', LoadResult[]> = { sameSql: [], service: [], nodeHttp: [] };
     for (let round = 0; round < options.rounds; round += 1) {
-      const slice: LoadSettings = { ...settings, durationS: settings.durationS / options.rounds, warmupS: round === 0 ? settings.warmupS : 0 };
+      const slice: LoadSettings = {
+        ...settings,
+        durationS: settings.durationS / options.rounds,
+        warmupS: round === 0 ? settings.warmupS : 0,
+      };
       rounds.sameSql.push(await measure(target(env.sameSql.url, prefixed), slice));
-      rounds.service.push(await measure(target(env.services[endpoint.service].url, () => endpoint.request()), slice));
+      rounds.service.push(
+        await measure(
+          target(env.services[endpoint.service].url, () => endpoint.request()),
+          slice,
+        ),
+      );
       rounds.nodeHttp.push(await measure(target(env.nodeHttp.url, prefixed), slice));
     }
-    const [sameSql, service, nodeHttp] = [combineRounds(rounds.sameSql), combineRounds(rounds.service), combineRounds(rounds.nodeHttp)];
+    const [sameSql, service, nodeHttp] = [
+      combineRounds(rounds.sameSql),
+      combineRounds(rounds.service),
+      combineRounds(rounds.nodeHttp),
+    ];
     const row: EndpointRow = {
       id: endpoint.id,
       label: endpoint.label,
@@ -103,8 +136,10 @@ async function measureEndpoints(env: BenchEnvironment): Promise<EndpointRow[]> {
       nodeHttp,
     };
     rows.push(row);
-    if (sameSql.failures > 0) console.log(`The same-SQL baseline failed requests; its log ends:\n${env.sameSql.logTail()}`);
-    if (service.failures > 0) console.log(`${endpoint.service} failed requests; its log ends:\n${env.services[endpoint.service].logTail(5)}`);
+    if (sameSql.failures > 0)
+      console.log(`The same-SQL baseline failed requests; its log ends:\n${env.sameSql.logTail()}`);
+    if (service.failures > 0)
+      console.log(`${endpoint.service} failed requests; its log ends:\n${env.services[endpoint.service].logTail(5)}`);
     console.log(
       `${endpoint.label}: ${describe(service)}; same-SQL ${describe(sameSql)}; node:http ${describe(nodeHttp)} (${elapsed()})`,
     );
@@ -131,7 +166,9 @@ async function measureMemory(env: BenchEnvironment): Promise<MemoryNumbers[]> {
       last = await sendAmount(target, options.connections, quarter);
       checkpointsKib.push(server.rssKib());
     }
-    console.log(`${service} memory run (${request.method} ${request.path}): ${last === undefined ? '' : describe(last)} (${elapsed()})`);
+    console.log(
+      `${service} memory run (${request.method} ${request.path}): ${last === undefined ? '' : describe(last)} (${elapsed()})`,
+    );
     results.push({
       service,
       endpoint: `${request.method} ${request.path}`,

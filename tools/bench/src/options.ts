@@ -40,7 +40,10 @@ export function readOptions(env: NodeJS.ProcessEnv, defaultOutput: string): Benc
     warmupS: number('BENCH_WARMUP_S', quick ? 1 : 2),
     rounds: Math.max(1, Math.round(number('BENCH_ROUNDS', quick ? 1 : 3))),
     memoryRequests: number('BENCH_MEMORY_REQUESTS', quick ? 20_000 : 200_000),
-    only: (env.BENCH_ENDPOINTS ?? '').split(',').map((id) => id.trim()).filter((id) => id !== ''),
+    only: (env.BENCH_ENDPOINTS ?? '')
+      .split(',')
+      .map((id) => id.trim())
+      .filter((id) => id !== ''),
     logLevel: env.BENCH_LOG_LEVEL || 'info',
     output: env.BENCH_OUTPUT || (quick ? undefined : defaultOutput),
     keepDatabase: env.BENCH_KEEP_DATABASE === '1',

@@ -6,22 +6,29 @@
  */
 import { copyFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
+import { baselinePath } from './baselines/spec.js';
 import type { ServiceName } from './endpoints.js';
 import { REPO_ROOT, startBenchEnvironment } from './environment.js';
 import { measure } from './load.js';
 import { readOptions } from './options.js';
 import { readCpuProfile, renderProfileSummary, summariseProfile } from './report/cpu-profile.js';
 import { renderWaits, sampleDatabaseWaits } from './report/database-waits.js';
-import { baselinePath } from './baselines/spec.js';
 import { describeTemplate } from './sql/describe.js';
 
 const endpointId = process.env.BENCH_PROFILE_ENDPOINT;
-if (endpointId === undefined || endpointId === '') throw new Error('Set BENCH_PROFILE_ENDPOINT to an endpoint id, e.g. accounts-me');
-const options = { ...readOptions(process.env, path.join(REPO_ROOT, 'docs/benchmarks.md')), only: [endpointId], output: undefined };
+if (endpointId === undefined || endpointId === '')
+  throw new Error('Set BENCH_PROFILE_ENDPOINT to an endpoint id, e.g. accounts-me');
+const options = {
+  ...readOptions(process.env, path.join(REPO_ROOT, 'docs/benchmarks.md')),
+  only: [endpointId],
+  output: undefined,
+};
 const services: ServiceName[] = ['main-api', 'backend-api'];
 const profileDir = (service: ServiceName) => `/tmp/bench-cpu-profile-${process.pid}-${service}`;
 const environment = await startBenchEnvironment(options, {
-  nodeFlags: Object.fromEntries(services.map((service) => [service, ['--cpu-prof', `--cpu-prof-dir=${profileDir(service)}`]])),
+  nodeFlags: Object.fromEntries(
+    services.map((service) => [service, ['--cpu-prof', `--cpu-prof-dir=${profileDir(service)}`]]),
+  ),
 });
 
 try {
@@ -37,7 +44,9 @@ try {
   const result = await measure(target, { ...options, warmupS: 0 });
   const serviceWaitSamples = await serviceWaits.stop();
   const toUs = Number(process.hrtime.bigint() / 1000n);
-  console.log(`${endpoint.service}: ${Math.round(result.requestsPerSecond)} req/s, p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms, ${result.failures} failed`);
+  console.log(
+    `${endpoint.service}: ${Math.round(result.requestsPerSecond)} req/s, p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms, ${result.failures} failed`,
+  );
   console.log(`Database connections meanwhile:\n${renderWaits(serviceWaitSamples)}`);
 
   // The same load on the same-SQL baseline, for comparison of what the database did.
@@ -51,7 +60,9 @@ try {
   };
   const baselineWaits = sampleDatabaseWaits(environment.databaseUrl);
   const baseline = await measure(baselineTarget, { ...options, warmupS: 0 });
-  console.log(`same-SQL baseline: ${Math.round(baseline.requestsPerSecond)} req/s, p50 ${baseline.p50Ms} ms, p99 ${baseline.p99Ms} ms, ${baseline.failures} failed`);
+  console.log(
+    `same-SQL baseline: ${Math.round(baseline.requestsPerSecond)} req/s, p50 ${baseline.p50Ms} ms, p99 ${baseline.p99Ms} ms, ${baseline.failures} failed`,
+  );
   console.log(`Database connections meanwhile:\n${renderWaits(await baselineWaits.stop())}\n`);
 
   await server.stop();
@@ -60,7 +71,13 @@ try {
   const fullPath = path.join(profileDir(endpoint.service), file);
   const summary = summariseProfile(readCpuProfile(fullPath), {
     window: { fromUs, toUs },
-    inclusivePatterns: [/jwtVerify/, /findActiveApiKey/, /serialize|stringify/i, /pino|sonic-boom|Pino/i, /rateLimit|RedisCounterStore|incr /],
+    inclusivePatterns: [
+      /jwtVerify/,
+      /findActiveApiKey/,
+      /serialize|stringify/i,
+      /pino|sonic-boom|Pino/i,
+      /rateLimit|RedisCounterStore|incr /,
+    ],
   });
   console.log(renderProfileSummary(summary));
   if (process.env.BENCH_PROFILE_OUT) {

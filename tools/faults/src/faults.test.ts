@@ -17,9 +17,9 @@ import {
 } from '@platform/db';
 import { createTestDatabase } from '@platform/db/testing';
 import { and, between, count, eq, like } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { missing, postgresServer, redisServer } from '#test-prerequisites';
 import { eventually } from '#test-timing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BackendInstance, startBackendInstance } from './backend-instance.js';
 import { ENVELOPE, hostAndPort } from './helpers.js';
 import { startTcpProxy, type TcpProxy } from './tcp-proxy.js';
@@ -59,7 +59,12 @@ describe.skipIf(missing(postgresServer, redisServer))(
       return proxy;
     }
 
-    async function instance(options: { databaseUrl?: string; redisUrl?: string; env?: NodeJS.ProcessEnv; now?: () => Date }) {
+    async function instance(options: {
+      databaseUrl?: string;
+      redisUrl?: string;
+      env?: NodeJS.ProcessEnv;
+      now?: () => Date;
+    }) {
       const started = await startBackendInstance({
         databaseUrl: options.databaseUrl ?? url,
         redisUrl: options.redisUrl ?? redisUrl!,
@@ -72,10 +77,17 @@ describe.skipIf(missing(postgresServer, redisServer))(
 
     /** A fresh organization with a funded live wallet and a live key of its own (limited only when asked). */
     async function organizationWithKey(rateLimitPerMinute = 100_000) {
-      const [organization] = await db.insert(organizations).values({ name: `Faults ${randomUUID().slice(0, 8)}` }).returning();
+      const [organization] = await db
+        .insert(organizations)
+        .values({ name: `Faults ${randomUUID().slice(0, 8)}` })
+        .returning();
       const organizationId = organization!.id;
       await db.transaction((tx) =>
-        topUpWallet(tx, { organizationId, environment: 'live' }, { amount: 10_000, reference: `faults:${organizationId}` }),
+        topUpWallet(
+          tx,
+          { organizationId, environment: 'live' },
+          { amount: 10_000, reference: `faults:${organizationId}` },
+        ),
       );
       const key = await createApiKey(db, { organizationId, environment: 'live', rateLimitPerMinute });
       return { organizationId, secret: key.secret };
@@ -85,7 +97,10 @@ describe.skipIf(missing(postgresServer, redisServer))(
       on.app.inject({
         method: 'POST',
         url: '/v1/verify/sessions',
-        headers: { 'x-service-api-key': secret, ...(idempotencyKey === undefined ? {} : { 'x-idempotency-key': idempotencyKey }) },
+        headers: {
+          'x-service-api-key': secret,
+          ...(idempotencyKey === undefined ? {} : { 'x-idempotency-key': idempotencyKey }),
+        },
         payload: body,
       });
 
@@ -95,7 +110,10 @@ describe.skipIf(missing(postgresServer, redisServer))(
         .select()
         .from(wallets)
         .where(and(eq(wallets.organizationId, organizationId), eq(wallets.environment, 'live')));
-      const sessions = await db.select().from(verificationSessions).where(eq(verificationSessions.organizationId, organizationId));
+      const sessions = await db
+        .select()
+        .from(verificationSessions)
+        .where(eq(verificationSessions.organizationId, organizationId));
       const holds = await db
         .select()
         .from(ledgerTransactions)
@@ -112,13 +130,16 @@ describe.skipIf(missing(postgresServer, redisServer))(
       const redisProxy = await proxyTo(redisUrl!);
       const backend = await instance({ redisUrl: redisProxy.urlThrough(redisUrl!) });
       const { secret } = await organizationWithKey(3);
-      const wallet = () => backend.app.inject({ method: 'GET', url: '/v1/wallet', headers: { 'x-service-api-key': secret } });
+      const wallet = () =>
+        backend.app.inject({ method: 'GET', url: '/v1/wallet', headers: { 'x-service-api-key': secret } });
       const failures = async () => {
         const metrics = await backend.app.inject({ method: 'GET', url: '/metrics' });
         return Number(/^redis_failures_total (\d+)/m.exec(metrics.body)?.[1] ?? 0);
       };
 
-      expect([(await wallet()).statusCode, (await wallet()).statusCode, (await wallet()).statusCode]).toEqual([200, 200, 200]);
+      expect([(await wallet()).statusCode, (await wallet()).statusCode, (await wallet()).statusCode]).toEqual([
+        200, 200, 200,
+      ]);
       expect((await wallet()).statusCode).toBe(429);
 
       await redisProxy.cut();
@@ -139,20 +160,29 @@ describe.skipIf(missing(postgresServer, redisServer))(
       const databaseProxy = await proxyTo(url);
       const backend = await instance({ databaseUrl: databaseProxy.urlThrough(url) });
       const { organizationId, secret } = await organizationWithKey();
-      const create = (index: number) => createSession(backend, secret, { type: 'kyc', externalEndUserId: `outage-${index}` });
+      const create = (index: number) =>
+        createSession(backend, secret, { type: 'kyc', externalEndUserId: `outage-${index}` });
 
       const before = await Promise.all(Array.from({ length: 10 }, (_, index) => create(index)));
       expect(before.map((response) => response.statusCode)).toEqual(Array(10).fill(201));
 
       // Cut while a wave of creations is in flight: each either committed before the cut or left nothing.
       const wave = Promise.all(Array.from({ length: 60 }, (_, index) => create(100 + index)));
-      await eventually(async () => {
-        const [row] = await db
-          .select({ created: count() })
-          .from(verificationSessions)
-          .where(and(eq(verificationSessions.organizationId, organizationId), like(verificationSessions.externalEndUserId, 'outage-1%')));
-        return (row?.created ?? 0) > 0;
-      }, { intervalMs: 1 });
+      await eventually(
+        async () => {
+          const [row] = await db
+            .select({ created: count() })
+            .from(verificationSessions)
+            .where(
+              and(
+                eq(verificationSessions.organizationId, organizationId),
+                like(verificationSessions.externalEndUserId, 'outage-1%'),
+              ),
+            );
+          return (row?.created ?? 0) > 0;
+        },
+        { intervalMs: 1 },
+      );
       await databaseProxy.cut();
       const cutWave = await wave;
       const during = await Promise.all(Array.from({ length: 5 }, (_, index) => create(200 + index)));
@@ -181,7 +211,8 @@ describe.skipIf(missing(postgresServer, redisServer))(
       const databaseProxy = await proxyTo(url);
       const backend = await instance({ databaseUrl: databaseProxy.urlThrough(url) });
       const { secret } = await organizationWithKey();
-      const wallet = () => backend.app.inject({ method: 'GET', url: '/v1/wallet', headers: { 'x-service-api-key': secret } });
+      const wallet = () =>
+        backend.app.inject({ method: 'GET', url: '/v1/wallet', headers: { 'x-service-api-key': secret } });
       expect((await wallet()).statusCode).toBe(200);
 
       await databaseProxy.cut();
@@ -194,11 +225,14 @@ describe.skipIf(missing(postgresServer, redisServer))(
       // faulty 30 s, many times what the fixed waves need even on a loaded machine.
       const OUTAGE_MS = 15_000;
       let timer: NodeJS.Timeout | undefined;
-      const outageOver = new Promise<'outage over'>((resolve) => (timer = setTimeout(() => resolve('outage over'), OUTAGE_MS)));
+      const outageOver = new Promise<'outage over'>(
+        (resolve) => (timer = setTimeout(() => resolve('outage over'), OUTAGE_MS)),
+      );
       try {
         for (const size of [60, 60]) {
           const answers = await Promise.race([Promise.all(Array.from({ length: size }, () => wallet())), outageOver]);
-          if (answers === 'outage over') throw new Error(`A wave of ${size} requests was not all answered during the outage`);
+          if (answers === 'outage over')
+            throw new Error(`A wave of ${size} requests was not all answered during the outage`);
           expect(answers.map((response) => response.statusCode)).toEqual(Array(size).fill(503));
           for (const response of answers) expect(response.json()).toEqual({ ...ENVELOPE, code: 'service_unavailable' });
         }
@@ -267,10 +301,18 @@ describe.skipIf(missing(postgresServer, redisServer))(
       const callbackUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
 
       const { organizationId, secret } = await organizationWithKey();
-      const delivering = { WEBHOOK_DELIVERY_ENABLED: 'true', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_DELIVERY_INTERVAL_MS: '20' };
+      const delivering = {
+        WEBHOOK_DELIVERY_ENABLED: 'true',
+        WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+        WEBHOOK_DELIVERY_INTERVAL_MS: '20',
+      };
       const databaseProxy = await proxyTo(url);
       const dying = await instance({ databaseUrl: databaseProxy.urlThrough(url), env: delivering });
-      const created = await createSession(dying, secret, { type: 'kyc', externalEndUserId: 'callback-kill', callbackUrl });
+      const created = await createSession(dying, secret, {
+        type: 'kyc',
+        externalEndUserId: 'callback-kill',
+        callbackUrl,
+      });
       expect(created.statusCode).toBe(201);
 
       // The callback reaches the customer, and the instance dies before it can record that.
@@ -291,7 +333,12 @@ describe.skipIf(missing(postgresServer, redisServer))(
       const successes = await db
         .select()
         .from(webhookDeliveryAttempts)
-        .where(and(eq(webhookDeliveryAttempts.eventId, event!.id), between(webhookDeliveryAttempts.responseStatus, 200, 299)));
+        .where(
+          and(
+            eq(webhookDeliveryAttempts.eventId, event!.id),
+            between(webhookDeliveryAttempts.responseStatus, 200, 299),
+          ),
+        );
       expect(successes).toHaveLength(1);
       // At least once for the customer, deduplicated by the webhook-id both deliveries carry.
       expect(received.length).toBeGreaterThanOrEqual(2);

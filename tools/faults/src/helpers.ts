@@ -7,4 +7,9 @@ export function hostAndPort(url: string): { host: string; port: number } {
 }
 
 /** The error envelope, whatever its message and code. */
-export const ENVELOPE = { success: false, error: expect.any(String), code: expect.any(String), requestId: expect.any(String) };
+export const ENVELOPE = {
+  success: false,
+  error: expect.any(String),
+  code: expect.any(String),
+  requestId: expect.any(String),
+};

@@ -1,11 +1,19 @@
 import { randomUUID } from 'node:crypto';
-import { connectionUrlOf, type Database, type DatabaseHandle, memberships, organizations, payments, users } from '@platform/db';
+import {
+  connectionUrlOf,
+  type Database,
+  type DatabaseHandle,
+  memberships,
+  organizations,
+  payments,
+  users,
+} from '@platform/db';
 import { createTestDatabase } from '@platform/db/testing';
 import { count } from 'drizzle-orm';
 import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { missing, postgresServer, redisServer } from '#test-prerequisites';
 import { eventually } from '#test-timing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // The books check and fixtures of the money-invariant run: the same facts, read the same way.
 import { readBooks } from '../../multi-instance/src/books.js';
 import { insertMonthlySubscription, insertSandboxCard } from '../../multi-instance/src/fixtures.js';
@@ -49,7 +57,13 @@ describe.skipIf(missing(postgresServer, redisServer))(
       return proxy;
     }
 
-    async function instance(options: { databaseUrl?: string; redisUrl?: string; env?: NodeJS.ProcessEnv; logger?: pino.Logger; now?: () => Date }) {
+    async function instance(options: {
+      databaseUrl?: string;
+      redisUrl?: string;
+      env?: NodeJS.ProcessEnv;
+      logger?: pino.Logger;
+      now?: () => Date;
+    }) {
       const started = await startMainInstance({
         databaseUrl: options.databaseUrl ?? url,
         redisUrl: options.redisUrl ?? redisUrl!,
@@ -64,18 +78,30 @@ describe.skipIf(missing(postgresServer, redisServer))(
     it('serves every user without limits while Redis is away, says so in its log and metrics, and limits again when it is back', async () => {
       const redisProxy = await proxyTo(redisUrl!);
       const lines: Array<{ level: number; msg: string }> = [];
-      const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line) as { level: number; msg: string }) });
-      const main = await instance({ redisUrl: redisProxy.urlThrough(redisUrl!), env: { RATE_LIMIT_PER_MINUTE: '3' }, logger });
+      const logger = pino(
+        { level: 'info' },
+        { write: (line: string) => void lines.push(JSON.parse(line) as { level: number; msg: string }) },
+      );
+      const main = await instance({
+        redisUrl: redisProxy.urlThrough(redisUrl!),
+        env: { RATE_LIMIT_PER_MINUTE: '3' },
+        logger,
+      });
       // A user of this run only: the budget lives in the shared Redis for a minute.
       const token = await main.tokenFor(`user_faults_${randomUUID().slice(0, 8)}`);
-      const notifications = () => main.app.inject({ method: 'GET', url: '/v1/notifications', headers: { authorization: `Bearer ${token}` } });
+      const notifications = () =>
+        main.app.inject({ method: 'GET', url: '/v1/notifications', headers: { authorization: `Bearer ${token}` } });
       const failures = async () => {
         const metrics = await main.app.inject({ method: 'GET', url: '/metrics' });
         return Number(/^redis_failures_total (\d+)/m.exec(metrics.body)?.[1] ?? 0);
       };
       const said = (pattern: RegExp) => lines.filter((line) => pattern.test(line.msg));
 
-      expect([(await notifications()).statusCode, (await notifications()).statusCode, (await notifications()).statusCode]).toEqual([200, 200, 200]);
+      expect([
+        (await notifications()).statusCode,
+        (await notifications()).statusCode,
+        (await notifications()).statusCode,
+      ]).toEqual([200, 200, 200]);
       expect((await notifications()).statusCode).toBe(429);
       expect(said(/not enforced/)).toEqual([]);
 
@@ -111,12 +137,22 @@ describe.skipIf(missing(postgresServer, redisServer))(
         const key = randomUUID();
         let send: () => Promise<Answer>;
         if (kind === 'top_up') {
-          send = () => who.post('/v1/billing/pay', { method: 'saved_method', amount: 100 + index, paymentMethodId: who.cardId }, key);
+          send = () =>
+            who.post(
+              '/v1/billing/pay',
+              { method: 'saved_method', amount: 100 + index, paymentMethodId: who.cardId },
+              key,
+            );
         } else if (kind === 'checkout') {
           send = () => who.checkout(50 + index, key);
         } else {
           // Each plan change of a payer asks for one seat more than the last: always a change, and one to pay for.
-          const change = { newPlan: 'growth', newSeats: (who.seats += 1), newCycle: 'monthly', paymentMethodId: who.cardId };
+          const change = {
+            newPlan: 'growth',
+            newSeats: (who.seats += 1),
+            newCycle: 'monthly',
+            paymentMethodId: who.cardId,
+          };
           send = () => who.post('/v1/billing/upgrade', change, key);
         }
         const entry = { key, send, answers: [] as Answer[], kind };
@@ -133,11 +169,14 @@ describe.skipIf(missing(postgresServer, redisServer))(
       // Cut while a wave is in flight: each operation either finished before the cut or answered 503.
       const paidBefore = (await db.select({ paid: count() }).from(payments))[0]?.paid ?? 0;
       const wave = Promise.all(Array.from({ length: 15 }, (_, index) => operation(100 + index)()));
-      await eventually(async () => {
-        const [row] = await db.select({ paid: count() }).from(payments);
-        // Requests of the wave are half-way: payments written, answers not sent yet.
-        return (row?.paid ?? 0) >= paidBefore + 5;
-      }, { intervalMs: 1 });
+      await eventually(
+        async () => {
+          const [row] = await db.select({ paid: count() }).from(payments);
+          // Requests of the wave are half-way: payments written, answers not sent yet.
+          return (row?.paid ?? 0) >= paidBefore + 5;
+        },
+        { intervalMs: 1 },
+      );
       await databaseProxy.cut();
       const cutWave = await wave;
       const during = await Promise.all(Array.from({ length: 3 }, (_, index) => operation(200 + index)()));
@@ -153,7 +192,16 @@ describe.skipIf(missing(postgresServer, redisServer))(
 
       // Back without a restart: the pool reconnects by itself.
       await databaseProxy.restore();
-      await eventually(async () => (await main.app.inject({ method: 'GET', url: '/v1/billing/payment-methods', headers: payers[0]!.headers(randomUUID()) })).statusCode === 200);
+      await eventually(
+        async () =>
+          (
+            await main.app.inject({
+              method: 'GET',
+              url: '/v1/billing/payment-methods',
+              headers: payers[0]!.headers(randomUUID()),
+            })
+          ).statusCode === 200,
+      );
 
       // Clients retry what was refused, with the same keys. A request cut off mid-way could not release its key
       // while the database was away, so its retry is told the key is still in use...
@@ -170,19 +218,30 @@ describe.skipIf(missing(postgresServer, redisServer))(
         for (const entry of sent) entry.answers.push(await entry.send());
         for (const entry of sent) {
           const last = entry.answers.at(-1)!;
-          expect(isSettled(entry.kind, last), `round ${round}, ${entry.kind}: ${last.statusCode} ${last.body}`).toBe(true);
+          expect(isSettled(entry.kind, last), `round ${round}, ${entry.kind}: ${last.statusCode} ${last.body}`).toBe(
+            true,
+          );
         }
       }
 
       // One payment per idempotency key, whatever the outage did to its first try.
       for (const entry of sent.filter((candidate) => candidate.kind !== 'change_plan')) {
-        const references = new Set(entry.answers.map(paymentReferenceOf).filter((reference) => reference !== undefined));
-        expect(references.size, JSON.stringify(entry.answers.map((answer) => [answer.statusCode, answer.body.slice(0, 200)]))).toBe(1);
+        const references = new Set(
+          entry.answers.map(paymentReferenceOf).filter((reference) => reference !== undefined),
+        );
+        expect(
+          references.size,
+          JSON.stringify(entry.answers.map((answer) => [answer.statusCode, answer.body.slice(0, 200)])),
+        ).toBe(1);
       }
       const books = await readBooks(db);
       expect(books.problems).toEqual([]);
       // The run moved money of each kind, so the books had something to add up.
-      for (const kind of ['wallet_topup/sandbox/saved_method/succeeded', 'wallet_topup/sandbox/card/succeeded', 'mail_subscription_change/sandbox/saved_method/succeeded']) {
+      for (const kind of [
+        'wallet_topup/sandbox/saved_method/succeeded',
+        'wallet_topup/sandbox/card/succeeded',
+        'mail_subscription_change/sandbox/saved_method/succeeded',
+      ]) {
         expect(books.paymentsByKind.get(kind) ?? 0, JSON.stringify([...books.paymentsByKind])).toBeGreaterThan(0);
       }
     });
@@ -208,14 +267,22 @@ describe.skipIf(missing(postgresServer, redisServer))(
     async function payer(main: MainInstance) {
       const userId = `user_faults_${randomUUID().slice(0, 8)}`;
       await db.insert(users).values({ id: userId, email: `${userId}@example.com` });
-      const [organization] = await db.insert(organizations).values({ name: `Faults ${userId}` }).returning();
+      const [organization] = await db
+        .insert(organizations)
+        .values({ name: `Faults ${userId}` })
+        .returning();
       const organizationId = organization!.id;
       await db.insert(memberships).values({ organizationId, userId, role: 'owner' });
       const cardId = await insertSandboxCard(db, organizationId);
       await insertMonthlySubscription(db, organizationId, cardId, 10);
       const token = await main.tokenFor(userId);
-      const headers = (key: string) => ({ authorization: `Bearer ${token}`, 'x-organization-id': organizationId, 'idempotency-key': key });
-      const post = (path: string, payload: object, key: string): Promise<Answer> => main.app.inject({ method: 'POST', url: path, headers: headers(key), payload });
+      const headers = (key: string) => ({
+        authorization: `Bearer ${token}`,
+        'x-organization-id': organizationId,
+        'idempotency-key': key,
+      });
+      const post = (path: string, payload: object, key: string): Promise<Answer> =>
+        main.app.inject({ method: 'POST', url: path, headers: headers(key), payload });
       return {
         cardId,
         /** The seat count the payer's last plan change asked for. */

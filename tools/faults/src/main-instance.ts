@@ -3,7 +3,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createDatabase, type DatabaseHandle } from '@platform/db';
-import { buildApp, createAvatarStorage, loadMainApiConfig, type MainApiApp, type MainApiDeps, signAccessToken } from '@platform/main-api';
+import {
+  buildApp,
+  createAvatarStorage,
+  loadMainApiConfig,
+  type MainApiApp,
+  type MainApiDeps,
+  signAccessToken,
+} from '@platform/main-api';
 import { createRedisClient } from '@platform/rate-limit';
 
 const ISSUER = 'http://localhost/faults';

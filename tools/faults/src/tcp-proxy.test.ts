@@ -1,6 +1,6 @@
 import net from 'node:net';
-import { quietPeriod } from '#test-timing';
 import { afterEach, describe, expect, it } from 'vitest';
+import { quietPeriod } from '#test-timing';
 import { startTcpProxy, type TcpProxy } from './tcp-proxy.js';
 
 // An echo server behind the proxy: what goes through comes back.
@@ -18,7 +18,11 @@ async function startEcho(): Promise<{ port: number; close(): Promise<void> }> {
  * machine takes, never after a fixed wait. With `quiet`, traffic is expected to stop: resolves with whatever
  * came back during a quiet period instead.
  */
-function exchange(port: number, message: string, options: { quiet?: boolean } = {}): Promise<{ reply: string; closed: boolean }> {
+function exchange(
+  port: number,
+  message: string,
+  options: { quiet?: boolean } = {},
+): Promise<{ reply: string; closed: boolean }> {
   return new Promise((resolve) => {
     const socket = net.connect(port, '127.0.0.1');
     let reply = '';
@@ -52,7 +56,10 @@ afterEach(async () => {
 async function echoBehindProxy(): Promise<TcpProxy> {
   const echo = await startEcho();
   const proxy = await startTcpProxy({ host: '127.0.0.1', port: echo.port });
-  cleanup.push(() => proxy.close(), () => echo.close());
+  cleanup.push(
+    () => proxy.close(),
+    () => echo.close(),
+  );
   return proxy;
 }
 

@@ -6,7 +6,8 @@ export function printBanner(c: LocalCredentials, credentialsFile: string, mode: 
     '',
     mode === 'embedded'
       ? 'Both services are running in this process on an embedded database.'
-      : 'Each service is running as its own process on DATABASE_URL' + (process.env.REDIS_URL ? ' and REDIS_URL.' : '.'),
+      : 'Each service is running as its own process on DATABASE_URL' +
+        (process.env.REDIS_URL ? ' and REDIS_URL.' : '.'),
     '',
     `  main API     ${c.mainUrl}      docs ${c.mainUrl}/docs`,
     `  backend API  ${c.backendUrl}   docs ${c.backendUrl}/docs`,

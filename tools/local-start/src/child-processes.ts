@@ -1,9 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import path from 'node:path';
-import type { RunningServices } from './in-process.js';
 import { REPO_ROOT } from './data-dir.js';
-import { backendApiEnv, mainApiEnv, type LocalSettings } from './service-env.js';
+import type { RunningServices } from './in-process.js';
+import { backendApiEnv, type LocalSettings, mainApiEnv } from './service-env.js';
 
 /** Starts a service's own server.ts, exactly as production runs it, with its output passed through. */
 function startService(app: 'main-api' | 'backend-api', env: NodeJS.ProcessEnv): ChildProcess {

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { creditWallet } from '@platform/backend-api';
-import { createApiKey, findActiveApiKey, type Database, type DemoData } from '@platform/db';
+import { createApiKey, type Database, type DemoData, findActiveApiKey } from '@platform/db';
 import { ensureWebhookEndpoint } from '@platform/webhooks';
 
 export interface LocalCredentials {

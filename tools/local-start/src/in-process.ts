@@ -1,7 +1,7 @@
 import { buildApp as buildBackendApi, loadBackendApiConfig } from '@platform/backend-api';
 import type { DatabaseHandle } from '@platform/db';
 import { buildApp as buildMainApi, createAvatarStorage, loadMainApiConfig } from '@platform/main-api';
-import { backendApiEnv, localUrl, mainApiEnv, type LocalSettings } from './service-env.js';
+import { backendApiEnv, type LocalSettings, localUrl, mainApiEnv } from './service-env.js';
 
 export interface RunningServices {
   mainUrl: string;

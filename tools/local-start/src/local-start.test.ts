@@ -1,12 +1,12 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { connectionUrlOf } from '@platform/db';
 import { createTestDatabase } from '@platform/db/testing';
+import { afterAll, describe, expect, it } from 'vitest';
 import { missing, postgresServer, redisServer } from '#test-prerequisites';
 import { closedPort } from '#test-timing';
-import { afterAll, describe, expect, it } from 'vitest';
 import type { LocalCredentials } from './credentials.js';
 import { REPO_ROOT } from './data-dir.js';
 
@@ -47,7 +47,10 @@ async function start(
   });
   let output = '';
   const credentialsPath = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`local start did not print credentials:\n${output}`)), START_DEADLINE_MS);
+    const timer = setTimeout(
+      () => reject(new Error(`local start did not print credentials:\n${output}`)),
+      START_DEADLINE_MS,
+    );
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
       const match = /Credentials file: (.+)/.exec(output);
@@ -83,165 +86,179 @@ describe('the one-command local start', () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('serves the demo profile with the printed token and keeps its data across restarts', async () => {
-    const first = await start(dataDir);
-    running.push(first);
-    const { credentials } = first;
-    expect(first.output).toContain(credentials.token);
-    expect(first.output).toContain(credentials.liveApiKey);
+  it(
+    'serves the demo profile with the printed token and keeps its data across restarts',
+    async () => {
+      const first = await start(dataDir);
+      running.push(first);
+      const { credentials } = first;
+      expect(first.output).toContain(credentials.token);
+      expect(first.output).toContain(credentials.liveApiKey);
 
-    const me = await fetch(`${credentials.mainUrl}/v1/accounts/me`, {
-      headers: { authorization: `Bearer ${credentials.token}` },
-    });
-    expect(me.status).toBe(200);
-    const body = (await me.json()) as { success: boolean; data: { email: string; kycStatus: string } };
-    expect(body.success).toBe(true);
-    expect(body.data.email).toBe('demo@example.com');
-    expect(body.data.kycStatus).toBe('unverified');
-
-    const other = await fetch(`${credentials.mainUrl}/v1/accounts/me`, {
-      headers: { authorization: `Bearer ${credentials.otherToken}` },
-    });
-    expect(((await other.json()) as { data: { email: string } }).data.email).not.toBe('demo@example.com');
-
-    for (const url of [credentials.mainUrl, credentials.backendUrl]) {
-      const openapi = await fetch(`${url}/openapi.json`);
-      expect(openapi.status).toBe(200);
-      expect(((await openapi.json()) as { openapi: string }).openapi).toMatch(/^3\.1/);
-    }
-    expect(credentials.liveApiKey).toMatch(/^sk_live_/);
-    expect(credentials.testApiKey).toMatch(/^sk_test_/);
-    expect(credentials.webhookSecrets.live).toMatch(/^whsec_/);
-    expect(credentials.webhookSecrets.test).toMatch(/^whsec_/);
-    expect(credentials.webhookSecrets.live).not.toBe(credentials.webhookSecrets.test);
-    // They are the organization's real signing secrets: main-api's one-time reveal shows the same one.
-    const revealed = await fetch(`${credentials.mainUrl}/v1/webhooks/endpoints/test/secret/reveal`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${credentials.token}`, 'x-organization-id': credentials.organizationId },
-    });
-    expect(revealed.status).toBe(200);
-    expect(((await revealed.json()) as { data: { secret: string } }).data.secret).toBe(credentials.webhookSecrets.test);
-
-    // The demo wallets are credited, a test session's page opens, and the demo organization plays the platform.
-    const backend = (key: string, path: string, init: RequestInit = {}) =>
-      fetch(`${credentials.backendUrl}${path}`, {
-        ...init,
-        headers: { 'x-service-api-key': key, 'content-type': 'application/json', ...init.headers },
+      const me = await fetch(`${credentials.mainUrl}/v1/accounts/me`, {
+        headers: { authorization: `Bearer ${credentials.token}` },
       });
-    const walletOf = async (key: string) =>
-      ((await (await backend(key, '/v1/wallet')).json()) as { data: { available: number; held: number } }).data;
-    expect(await walletOf(credentials.liveApiKey)).toMatchObject({ available: 10_000 });
-    expect(await walletOf(credentials.testApiKey)).toMatchObject({ available: 10_000 });
-    const session = await backend(credentials.testApiKey, '/v1/verify/sessions', {
-      method: 'POST',
-      body: JSON.stringify({ type: 'kyc', externalEndUserId: 'someone' }),
-    });
-    expect(session.status).toBe(201);
-    const { sessionId, verificationUrl } = ((await session.json()) as { data: { sessionId: string; verificationUrl: string } }).data;
-    expect(verificationUrl.startsWith(`${credentials.backendUrl}/session/`)).toBe(true);
-    const hostedPage = await fetch(verificationUrl);
-    expect(hostedPage.status).toBe(200);
-    const pageHtml = await hostedPage.text();
-    expect(pageHtml).toContain('Sandbox controls');
+      expect(me.status).toBe(200);
+      const body = (await me.json()) as { success: boolean; data: { email: string; kycStatus: string } };
+      expect(body.success).toBe(true);
+      expect(body.data.email).toBe('demo@example.com');
+      expect(body.data.kycStatus).toBe('unverified');
 
-    // A tester finishes it there: the sandbox buttons are plain HTML forms posting the page's form token back.
-    const formToken = /name="token" value="([^"]+)"/.exec(pageHtml)?.[1];
-    expect(formToken).toBeDefined();
-    const press = async (action: 'submit' | 'approve') => {
-      const answer = await fetch(verificationUrl, {
+      const other = await fetch(`${credentials.mainUrl}/v1/accounts/me`, {
+        headers: { authorization: `Bearer ${credentials.otherToken}` },
+      });
+      expect(((await other.json()) as { data: { email: string } }).data.email).not.toBe('demo@example.com');
+
+      for (const url of [credentials.mainUrl, credentials.backendUrl]) {
+        const openapi = await fetch(`${url}/openapi.json`);
+        expect(openapi.status).toBe(200);
+        expect(((await openapi.json()) as { openapi: string }).openapi).toMatch(/^3\.1/);
+      }
+      expect(credentials.liveApiKey).toMatch(/^sk_live_/);
+      expect(credentials.testApiKey).toMatch(/^sk_test_/);
+      expect(credentials.webhookSecrets.live).toMatch(/^whsec_/);
+      expect(credentials.webhookSecrets.test).toMatch(/^whsec_/);
+      expect(credentials.webhookSecrets.live).not.toBe(credentials.webhookSecrets.test);
+      // They are the organization's real signing secrets: main-api's one-time reveal shows the same one.
+      const revealed = await fetch(`${credentials.mainUrl}/v1/webhooks/endpoints/test/secret/reveal`, {
         method: 'POST',
-        redirect: 'manual',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ token: formToken!, action }),
+        headers: { authorization: `Bearer ${credentials.token}`, 'x-organization-id': credentials.organizationId },
       });
-      return { status: answer.status, location: answer.headers.get('location') };
-    };
-    expect(await press('submit')).toEqual({ status: 303, location: `${sessionId}?notice=submitted` });
-    expect(await press('approve')).toEqual({ status: 303, location: `${sessionId}?notice=approved` });
-    const verified = await backend(credentials.testApiKey, `/v1/verify/sessions/${sessionId}`);
-    expect(((await verified.json()) as { data: { status: string } }).data.status).toBe('verified');
-    // The 50 KES held when it was created are captured: gone from held, not back in available.
-    expect(await walletOf(credentials.testApiKey)).toMatchObject({ available: 9_950, held: 0 });
-    const platformSession = await backend(credentials.liveApiKey, '/v1/verify/sessions', {
-      method: 'POST',
-      body: JSON.stringify({ type: 'kyc', externalEndUserId: credentials.userId }),
-    });
-    expect(platformSession.status).toBe(201);
-    const kyc = await fetch(`${credentials.mainUrl}/v1/accounts/me`, { headers: { authorization: `Bearer ${credentials.token}` } });
-    expect(((await kyc.json()) as { data: { kycStatus: string } }).data.kycStatus).toBe('pending');
+      expect(revealed.status).toBe(200);
+      expect(((await revealed.json()) as { data: { secret: string } }).data.secret).toBe(
+        credentials.webhookSecrets.test,
+      );
 
-    // A profile change survives a restart; so do the API keys.
-    const patch = await fetch(`${credentials.mainUrl}/v1/accounts/me`, {
-      method: 'PATCH',
-      headers: { authorization: `Bearer ${credentials.token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ firstName: 'Restarted' }),
-    });
-    expect(patch.status).toBe(200);
-    await stop(first);
+      // The demo wallets are credited, a test session's page opens, and the demo organization plays the platform.
+      const backend = (key: string, path: string, init: RequestInit = {}) =>
+        fetch(`${credentials.backendUrl}${path}`, {
+          ...init,
+          headers: { 'x-service-api-key': key, 'content-type': 'application/json', ...init.headers },
+        });
+      const walletOf = async (key: string) =>
+        ((await (await backend(key, '/v1/wallet')).json()) as { data: { available: number; held: number } }).data;
+      expect(await walletOf(credentials.liveApiKey)).toMatchObject({ available: 10_000 });
+      expect(await walletOf(credentials.testApiKey)).toMatchObject({ available: 10_000 });
+      const session = await backend(credentials.testApiKey, '/v1/verify/sessions', {
+        method: 'POST',
+        body: JSON.stringify({ type: 'kyc', externalEndUserId: 'someone' }),
+      });
+      expect(session.status).toBe(201);
+      const { sessionId, verificationUrl } = (
+        (await session.json()) as { data: { sessionId: string; verificationUrl: string } }
+      ).data;
+      expect(verificationUrl.startsWith(`${credentials.backendUrl}/session/`)).toBe(true);
+      const hostedPage = await fetch(verificationUrl);
+      expect(hostedPage.status).toBe(200);
+      const pageHtml = await hostedPage.text();
+      expect(pageHtml).toContain('Sandbox controls');
 
-    const second = await start(dataDir);
-    running.push(second);
-    expect(second.credentials.liveApiKey).toBe(credentials.liveApiKey);
-    expect(second.credentials.webhookSecrets).toEqual(credentials.webhookSecrets);
-    // The demo credit is made once: the restart finds it and credits nothing more.
-    const testWallet = await fetch(`${second.credentials.backendUrl}/v1/wallet`, {
-      headers: { 'x-service-api-key': second.credentials.testApiKey },
-    });
-    expect(((await testWallet.json()) as { data: { available: number; held: number } }).data).toMatchObject({
-      available: 9_950,
-      held: 0,
-    });
-    const again = await fetch(`${second.credentials.mainUrl}/v1/accounts/me`, {
-      headers: { authorization: `Bearer ${second.credentials.token}` },
-    });
-    expect(((await again.json()) as { data: { name: string } }).data.name).toMatch(/^Restarted /);
-    await stop(second);
+      // A tester finishes it there: the sandbox buttons are plain HTML forms posting the page's form token back.
+      const formToken = /name="token" value="([^"]+)"/.exec(pageHtml)?.[1];
+      expect(formToken).toBeDefined();
+      const press = async (action: 'submit' | 'approve') => {
+        const answer = await fetch(verificationUrl, {
+          method: 'POST',
+          redirect: 'manual',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams({ token: formToken!, action }),
+        });
+        return { status: answer.status, location: answer.headers.get('location') };
+      };
+      expect(await press('submit')).toEqual({ status: 303, location: `${sessionId}?notice=submitted` });
+      expect(await press('approve')).toEqual({ status: 303, location: `${sessionId}?notice=approved` });
+      const verified = await backend(credentials.testApiKey, `/v1/verify/sessions/${sessionId}`);
+      expect(((await verified.json()) as { data: { status: string } }).data.status).toBe('verified');
+      // The 50 KES held when it was created are captured: gone from held, not back in available.
+      expect(await walletOf(credentials.testApiKey)).toMatchObject({ available: 9_950, held: 0 });
+      const platformSession = await backend(credentials.liveApiKey, '/v1/verify/sessions', {
+        method: 'POST',
+        body: JSON.stringify({ type: 'kyc', externalEndUserId: credentials.userId }),
+      });
+      expect(platformSession.status).toBe(201);
+      const kyc = await fetch(`${credentials.mainUrl}/v1/accounts/me`, {
+        headers: { authorization: `Bearer ${credentials.token}` },
+      });
+      expect(((await kyc.json()) as { data: { kycStatus: string } }).data.kycStatus).toBe('pending');
 
-    // --fresh starts empty: the old keys are gone and new ones are printed.
-    const fresh = await start(dataDir, ['--', '--fresh']);
-    running.push(fresh);
-    expect(fresh.credentials.liveApiKey).not.toBe(credentials.liveApiKey);
-    const reset = await fetch(`${fresh.credentials.mainUrl}/v1/accounts/me`, {
-      headers: { authorization: `Bearer ${fresh.credentials.token}` },
-    });
-    expect(((await reset.json()) as { data: { name: string } }).data.name).not.toMatch(/^Restarted /);
-    await stop(fresh);
-  }, TEST_DEADLINE_MS);
+      // A profile change survives a restart; so do the API keys.
+      const patch = await fetch(`${credentials.mainUrl}/v1/accounts/me`, {
+        method: 'PATCH',
+        headers: { authorization: `Bearer ${credentials.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ firstName: 'Restarted' }),
+      });
+      expect(patch.status).toBe(200);
+      await stop(first);
+
+      const second = await start(dataDir);
+      running.push(second);
+      expect(second.credentials.liveApiKey).toBe(credentials.liveApiKey);
+      expect(second.credentials.webhookSecrets).toEqual(credentials.webhookSecrets);
+      // The demo credit is made once: the restart finds it and credits nothing more.
+      const testWallet = await fetch(`${second.credentials.backendUrl}/v1/wallet`, {
+        headers: { 'x-service-api-key': second.credentials.testApiKey },
+      });
+      expect(((await testWallet.json()) as { data: { available: number; held: number } }).data).toMatchObject({
+        available: 9_950,
+        held: 0,
+      });
+      const again = await fetch(`${second.credentials.mainUrl}/v1/accounts/me`, {
+        headers: { authorization: `Bearer ${second.credentials.token}` },
+      });
+      expect(((await again.json()) as { data: { name: string } }).data.name).toMatch(/^Restarted /);
+      await stop(second);
+
+      // --fresh starts empty: the old keys are gone and new ones are printed.
+      const fresh = await start(dataDir, ['--', '--fresh']);
+      running.push(fresh);
+      expect(fresh.credentials.liveApiKey).not.toBe(credentials.liveApiKey);
+      const reset = await fetch(`${fresh.credentials.mainUrl}/v1/accounts/me`, {
+        headers: { authorization: `Bearer ${fresh.credentials.token}` },
+      });
+      expect(((await reset.json()) as { data: { name: string } }).data.name).not.toMatch(/^Restarted /);
+      await stop(fresh);
+    },
+    TEST_DEADLINE_MS,
+  );
 });
 
 describe.skipIf(missing(postgresServer, redisServer))(
   'the local start with DATABASE_URL and REDIS_URL (needs real PostgreSQL and Redis)',
   () => {
-    it('runs each service as its own process on them', async () => {
-      const database = await createTestDatabase();
-      const dataDir = mkdtempSync(path.join(tmpdir(), 'local-start-pg-'));
-      let started: Started | undefined;
-      try {
-        started = await start(dataDir, [], {
-          DATABASE_URL: connectionUrlOf(database.db)!,
-          REDIS_URL: process.env.REDIS_URL!,
-        });
-        const { credentials, output } = started;
-        expect(output).toContain('Each service is running as its own process');
+    it(
+      'runs each service as its own process on them',
+      async () => {
+        const database = await createTestDatabase();
+        const dataDir = mkdtempSync(path.join(tmpdir(), 'local-start-pg-'));
+        let started: Started | undefined;
+        try {
+          started = await start(dataDir, [], {
+            DATABASE_URL: connectionUrlOf(database.db)!,
+            REDIS_URL: process.env.REDIS_URL!,
+          });
+          const { credentials, output } = started;
+          expect(output).toContain('Each service is running as its own process');
 
-        // Only a service started by its own server.ts checks Redis: the embedded mode has none.
-        for (const url of [credentials.mainUrl, credentials.backendUrl]) {
-          const ready = await fetch(`${url}/readyz`);
-          expect(await ready.json()).toMatchObject({ status: 'ok', checks: { database: 'ok', redis: 'ok' } });
+          // Only a service started by its own server.ts checks Redis: the embedded mode has none.
+          for (const url of [credentials.mainUrl, credentials.backendUrl]) {
+            const ready = await fetch(`${url}/readyz`);
+            expect(await ready.json()).toMatchObject({ status: 'ok', checks: { database: 'ok', redis: 'ok' } });
+          }
+          const me = await fetch(`${credentials.mainUrl}/v1/accounts/me`, {
+            headers: { authorization: `Bearer ${credentials.token}` },
+          });
+          expect(((await me.json()) as { data: { email: string } }).data.email).toBe('demo@example.com');
+          const wallet = await fetch(`${credentials.backendUrl}/v1/wallet`, {
+            headers: { 'x-service-api-key': credentials.testApiKey },
+          });
+          expect(((await wallet.json()) as { data: { available: number } }).data.available).toBeGreaterThan(0);
+        } finally {
+          if (started) await stop(started);
+          rmSync(dataDir, { recursive: true, force: true });
+          await database.close();
         }
-        const me = await fetch(`${credentials.mainUrl}/v1/accounts/me`, {
-          headers: { authorization: `Bearer ${credentials.token}` },
-        });
-        expect(((await me.json()) as { data: { email: string } }).data.email).toBe('demo@example.com');
-        const wallet = await fetch(`${credentials.backendUrl}/v1/wallet`, {
-          headers: { 'x-service-api-key': credentials.testApiKey },
-        });
-        expect(((await wallet.json()) as { data: { available: number } }).data.available).toBeGreaterThan(0);
-      } finally {
-        if (started) await stop(started);
-        rmSync(dataDir, { recursive: true, force: true });
-        await database.close();
-      }
-    }, TEST_DEADLINE_MS);
+      },
+      TEST_DEADLINE_MS,
+    );
   },
 );

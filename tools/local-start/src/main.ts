@@ -13,11 +13,11 @@ import {
   creditDemoWallets,
   demoWebhookSecrets,
   ensureDemoApiKeys,
-  writeCredentials,
   type LocalCredentials,
+  writeCredentials,
 } from './credentials.js';
 import { loadOrCreateSecrets, prepareDataDir } from './data-dir.js';
-import { startInProcess, type RunningServices } from './in-process.js';
+import { type RunningServices, startInProcess } from './in-process.js';
 import type { LocalSettings } from './service-env.js';
 
 // `pnpm start -- --fresh` passes the separator through; accept it.
@@ -63,7 +63,13 @@ if (databaseUrl) {
 }
 
 const tokenFor = (subject: string) =>
-  signAccessToken({ secret: secrets.jwtSecret, issuer: settings.issuer, audience: settings.audience, subject, expiresIn: '30d' });
+  signAccessToken({
+    secret: secrets.jwtSecret,
+    issuer: settings.issuer,
+    audience: settings.audience,
+    subject,
+    expiresIn: '30d',
+  });
 
 const credentials: LocalCredentials = {
   mainUrl: services.mainUrl,

@@ -46,16 +46,23 @@ describe('callbacks to private addresses on the local start', () => {
     expect(mainApiEnv(settings).WEBHOOK_ALLOW_PRIVATE_TARGETS).toBe('true');
     expect(backendApiEnv(settings).WEBHOOK_ALLOW_PRIVATE_TARGETS).toBe('true');
     expect(allowsPrivateTargets()).toBe(true);
-    expect(bannerText()).toContain('Callbacks may go to this machine and other private addresses (WEBHOOK_ALLOW_PRIVATE_TARGETS=true;');
+    expect(bannerText()).toContain(
+      'Callbacks may go to this machine and other private addresses (WEBHOOK_ALLOW_PRIVATE_TARGETS=true;',
+    );
   });
 
-  it.each(['false', '0', 'no', 'FALSE'])('are refused when the caller sets WEBHOOK_ALLOW_PRIVATE_TARGETS=%s, and the banner says so', (value) => {
-    vi.stubEnv('WEBHOOK_ALLOW_PRIVATE_TARGETS', value);
-    expect(mainApiEnv(settings).WEBHOOK_ALLOW_PRIVATE_TARGETS).toBe(value);
-    expect(backendApiEnv(settings).WEBHOOK_ALLOW_PRIVATE_TARGETS).toBe(value);
-    expect(allowsPrivateTargets()).toBe(false);
-    expect(bannerText()).toContain(`Callbacks go only to public https addresses, as in production (WEBHOOK_ALLOW_PRIVATE_TARGETS=${value}).`);
-  });
+  it.each(['false', '0', 'no', 'FALSE'])(
+    'are refused when the caller sets WEBHOOK_ALLOW_PRIVATE_TARGETS=%s, and the banner says so',
+    (value) => {
+      vi.stubEnv('WEBHOOK_ALLOW_PRIVATE_TARGETS', value);
+      expect(mainApiEnv(settings).WEBHOOK_ALLOW_PRIVATE_TARGETS).toBe(value);
+      expect(backendApiEnv(settings).WEBHOOK_ALLOW_PRIVATE_TARGETS).toBe(value);
+      expect(allowsPrivateTargets()).toBe(false);
+      expect(bannerText()).toContain(
+        `Callbacks go only to public https addresses, as in production (WEBHOOK_ALLOW_PRIVATE_TARGETS=${value}).`,
+      );
+    },
+  );
 
   it('treats an empty value as unset', () => {
     vi.stubEnv('WEBHOOK_ALLOW_PRIVATE_TARGETS', '');

@@ -30,7 +30,8 @@ export function privateTargetsSetting(env: NodeJS.ProcessEnv = process.env): str
 /** Whether the setting in force lets callbacks reach private and loopback addresses, read as the services read it. */
 export function allowsPrivateTargets(env: NodeJS.ProcessEnv = process.env): boolean {
   const schema = Type.Object({ WEBHOOK_ALLOW_PRIVATE_TARGETS: Type.Boolean() });
-  return loadConfig(schema, { WEBHOOK_ALLOW_PRIVATE_TARGETS: privateTargetsSetting(env) }).WEBHOOK_ALLOW_PRIVATE_TARGETS;
+  return loadConfig(schema, { WEBHOOK_ALLOW_PRIVATE_TARGETS: privateTargetsSetting(env) })
+    .WEBHOOK_ALLOW_PRIVATE_TARGETS;
 }
 
 export function mainApiEnv(s: LocalSettings): NodeJS.ProcessEnv {

@@ -1,4 +1,11 @@
-import { type Database, type DatabaseHandle, mailSubscriptions, organizations, topUpWallet, wallets } from '@platform/db';
+import {
+  type Database,
+  type DatabaseHandle,
+  mailSubscriptions,
+  organizations,
+  topUpWallet,
+  wallets,
+} from '@platform/db';
 import { createTestDatabase } from '@platform/db/testing';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,7 +24,9 @@ describe('readBooks', () => {
     db = database.db;
     const [organization] = await db.insert(organizations).values({ name: 'Books' }).returning();
     organizationId = organization!.id;
-    await db.transaction((tx) => topUpWallet(tx, { organizationId, environment: 'live' }, { amount: 500, reference: 'books:seed' }));
+    await db.transaction((tx) =>
+      topUpWallet(tx, { organizationId, environment: 'live' }, { amount: 500, reference: 'books:seed' }),
+    );
     await insertMonthlySubscription(db, organizationId, await insertSandboxCard(db, organizationId), 10);
   });
   afterAll(async () => {
@@ -34,7 +43,10 @@ describe('readBooks', () => {
     // see one, as in a copy restored without triggers, so they are switched off for this write (superuser only).
     await db.transaction(async (tx) => {
       await tx.execute(sql`set local session_replication_role = replica`);
-      await tx.update(mailSubscriptions).set({ creditBalance: 7 }).where(eq(mailSubscriptions.organizationId, organizationId));
+      await tx
+        .update(mailSubscriptions)
+        .set({ creditBalance: 7 })
+        .where(eq(mailSubscriptions.organizationId, organizationId));
     });
     const { problems } = await readBooks(db);
     expect(problems).toEqual([

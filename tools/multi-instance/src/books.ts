@@ -68,17 +68,24 @@ export async function readBooks(db: Database): Promise<Books> {
     sessionsByStatus.set(session.status, (sessionsByStatus.get(session.status) ?? 0) + 1);
     if (session.price === 0) continue;
     const reference = `verification_session:${session.id}`;
-    const expected = { hold: 1, capture: CAPTURED.has(session.status) ? 1 : 0, release: RELEASED.has(session.status) ? 1 : 0 };
+    const expected = {
+      hold: 1,
+      capture: CAPTURED.has(session.status) ? 1 : 0,
+      release: RELEASED.has(session.status) ? 1 : 0,
+    };
     for (const [kind, count] of Object.entries(expected)) {
       if (timesOf(kind, reference) !== count) {
-        problems.push(`session ${session.id} (${session.status}) has ${timesOf(kind, reference)} ${kind} movements, not ${count}`);
+        problems.push(
+          `session ${session.id} (${session.status}) has ${timesOf(kind, reference)} ${kind} movements, not ${count}`,
+        );
       }
     }
   }
   for (const wallet of allWallets) {
     const holding = sessions.filter((session) => session.walletId === wallet.id && OPEN.has(session.status));
     const expected = holding.reduce((sum, session) => sum + session.price, 0);
-    if (wallet.heldBalance !== expected) problems.push(`wallet ${wallet.id} holds ${wallet.heldBalance}, its open sessions ${expected}`);
+    if (wallet.heldBalance !== expected)
+      problems.push(`wallet ${wallet.id} holds ${wallet.heldBalance}, its open sessions ${expected}`);
   }
 
   // Payments: a succeeded top-up credited its wallet once, with its amount; nothing else credited a top-up.
@@ -92,15 +99,19 @@ export async function readBooks(db: Database): Promise<Books> {
   for (const payment of topUps) {
     const credited = timesOf('top_up', `payment:${payment.reference}`);
     const expected = payment.status === 'succeeded' ? 1 : 0;
-    if (credited !== expected) problems.push(`top-up ${payment.reference} (${payment.status}) credited ${credited} times, not ${expected}`);
+    if (credited !== expected)
+      problems.push(`top-up ${payment.reference} (${payment.status}) credited ${credited} times, not ${expected}`);
   }
   const [credited] = await queryRows<{ total: number }>(
     db,
     sql`select coalesce(sum(${ledgerTransactions.amount}), 0)::int as total from ${ledgerTransactions}
         where ${ledgerTransactions.kind} = 'top_up' and ${ledgerTransactions.reference} like 'payment:%'`,
   );
-  const paid = topUps.filter((payment) => payment.status === 'succeeded').reduce((sum, payment) => sum + payment.amount, 0);
-  if (credited?.total !== paid) problems.push(`top-ups credited ${credited?.total} in all, succeeded top-ups paid ${paid}`);
+  const paid = topUps
+    .filter((payment) => payment.status === 'succeeded')
+    .reduce((sum, payment) => sum + payment.amount, 0);
+  if (credited?.total !== paid)
+    problems.push(`top-ups credited ${credited?.total} in all, succeeded top-ups paid ${paid}`);
 
   // Subscription change charges: a succeeded one went once to its change or, if that could no longer apply, to
   // the credit balance; any other went nowhere.
@@ -108,10 +119,14 @@ export async function readBooks(db: Database): Promise<Books> {
   const entries = await db.select().from(creditBalanceEntries);
   for (const payment of allPayments.filter((candidate) => candidate.purpose === 'mail_subscription_change')) {
     const applied = changes.filter((change) => change.paymentId === payment.id && change.status === 'applied').length;
-    const toCredit = entries.filter((entry) => entry.reason === 'unapplied_charge' && entry.reference === `payment:${payment.reference}`).length;
+    const toCredit = entries.filter(
+      (entry) => entry.reason === 'unapplied_charge' && entry.reference === `payment:${payment.reference}`,
+    ).length;
     const expected = payment.status === 'succeeded' ? 1 : 0;
     if (applied + toCredit !== expected) {
-      problems.push(`change charge ${payment.reference} (${payment.status}) applied ${applied} times and credited ${toCredit} times, not ${expected} in all`);
+      problems.push(
+        `change charge ${payment.reference} (${payment.status}) applied ${applied} times and credited ${toCredit} times, not ${expected} in all`,
+      );
     }
   }
 
@@ -121,7 +136,9 @@ export async function readBooks(db: Database): Promise<Books> {
       .filter((entry) => entry.organizationId === subscription.organizationId)
       .reduce((sum, entry) => sum + entry.amount, 0);
     if (subscription.creditBalance !== total) {
-      problems.push(`subscription ${subscription.id} caches a credit of ${subscription.creditBalance}, its movements sum to ${total}`);
+      problems.push(
+        `subscription ${subscription.id} caches a credit of ${subscription.creditBalance}, its movements sum to ${total}`,
+      );
     }
     if (subscription.creditBalance < 0) problems.push(`subscription ${subscription.id} has a negative credit balance`);
   }
@@ -134,4 +151,3 @@ export async function readBooks(db: Database): Promise<Books> {
 
   return { sessionsByStatus, paymentsByKind, creditEntries: entries.length, problems };
 }
-

@@ -63,7 +63,10 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
       PAYMENT_RECONCILE_INTERVAL_MS: '0',
       ...options.mainEnv,
     });
-    const app = buildMainApi({ database, redis, storage: createAvatarStorage(config.avatars.storage, config.publicUrl) }, config);
+    const app = buildMainApi(
+      { database, redis, storage: createAvatarStorage(config.avatars.storage, config.publicUrl) },
+      config,
+    );
     await app.ready();
     return app;
   };

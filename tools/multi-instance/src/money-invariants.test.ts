@@ -1,18 +1,31 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import { buildApp as buildBackendApi, loadBackendApiConfig } from '@platform/backend-api';
-import { createApiKey, createDatabase, type Database, type DatabaseHandle, memberships, organizations, topUpWallet, users } from '@platform/db';
+import {
+  createApiKey,
+  createDatabase,
+  type Database,
+  type DatabaseHandle,
+  memberships,
+  organizations,
+  topUpWallet,
+  users,
+} from '@platform/db';
 import { createTestDatabase } from '@platform/db/testing';
 import { signAccessToken } from '@platform/main-api';
 import fc from 'fast-check';
-import { missing, postgresServer, redisServer } from '#test-prerequisites';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-// The providers' stand-ins main-api's own tests use: the real Paystack and Daraja code paths run against them.
-import { fakeDarajaEnv, type FakeDaraja, startFakeDaraja } from '../../../apps/main-api/test/fake-daraja.js';
-import { FAKE_PAYSTACK_SECRET, type FakePaystack, startFakePaystack } from '../../../apps/main-api/test/fake-paystack.js';
-import { insertSavedCard } from '../../../apps/main-api/test/subscription-fixtures.js';
+import { missing, postgresServer, redisServer } from '#test-prerequisites';
 import { accountReferenceOf } from '../../../apps/main-api/src/modules/billing/payments/reference.js';
 import { paystackSignature } from '../../../apps/main-api/src/modules/billing/providers/paystack/signature.js';
 import { PAYSTACK_WEBHOOK_PATH } from '../../../apps/main-api/src/modules/billing/providers/paystack/webhook-routes.js';
+// The providers' stand-ins main-api's own tests use: the real Paystack and Daraja code paths run against them.
+import { type FakeDaraja, fakeDarajaEnv, startFakeDaraja } from '../../../apps/main-api/test/fake-daraja.js';
+import {
+  FAKE_PAYSTACK_SECRET,
+  type FakePaystack,
+  startFakePaystack,
+} from '../../../apps/main-api/test/fake-paystack.js';
+import { insertSavedCard } from '../../../apps/main-api/test/subscription-fixtures.js';
 import { readBooks } from './books.js';
 import { insertMonthlySubscription, insertSandboxCard } from './fixtures.js';
 import { type Fleet, startFleet, TOKEN_AUDIENCE, TOKEN_ISSUER, urlOfDatabase } from './instances.js';
@@ -29,7 +42,10 @@ import { type Fleet, startFleet, TOKEN_AUDIENCE, TOKEN_ISSUER, urlOfDatabase } f
 
 const databaseUrl = process.env.DATABASE_URL;
 const redisUrl = process.env.REDIS_URL;
-const SEED = process.env.MONEY_SEED === undefined || process.env.MONEY_SEED === '' ? randomInt(2 ** 31) : Number(process.env.MONEY_SEED);
+const SEED =
+  process.env.MONEY_SEED === undefined || process.env.MONEY_SEED === ''
+    ? randomInt(2 ** 31)
+    : Number(process.env.MONEY_SEED);
 const OPERATIONS = Number(process.env.MONEY_OPS ?? 2_000);
 const CONCURRENCY = 40;
 const OPERATION_DEADLINE_MS = 60_000;
@@ -54,19 +70,52 @@ type Operation =
   | { kind: 'top_up'; org: number; instance: On; amount: number; duplicate: boolean }
   | { kind: 'create_session'; org: number; instance: On; type: 'kyc' | 'kyb'; duplicate: boolean }
   | { kind: 'cancel_session'; org: number; instance: On; pick: number; twice: boolean }
-  | { kind: 'change_plan'; org: number; instance: On; plan: 'core' | 'growth' | 'scale'; seats: number; duplicate: boolean };
+  | {
+      kind: 'change_plan';
+      org: number;
+      instance: On;
+      plan: 'core' | 'growth' | 'scale';
+      seats: number;
+      duplicate: boolean;
+    };
 
 const instance = fc.constantFrom<On>(0, 1);
 const org = fc.nat(ORGANIZATIONS - 1);
 const amount = fc.integer({ min: 1, max: 400 });
 const deliveries = fc.constantFrom<2 | 3>(2, 3);
 const operation: fc.Arbitrary<Operation> = fc.oneof(
-  fc.record({ kind: fc.constant('checkout' as const), org, instance, amount, confirmations: fc.constantFrom<1 | 2 | 3>(1, 2, 3) }),
+  fc.record({
+    kind: fc.constant('checkout' as const),
+    org,
+    instance,
+    amount,
+    confirmations: fc.constantFrom<1 | 2 | 3>(1, 2, 3),
+  }),
   fc.record({ kind: fc.constant('paystack_checkout' as const), org, instance, amount, deliveries }),
-  fc.record({ kind: fc.constant('paystack_charge' as const), org, instance, amount, duplicate: fc.boolean(), deliveries }),
-  fc.record({ kind: fc.constant('mpesa' as const), org, instance, amount, result: fc.constantFrom<0 | 1032>(0, 0, 1032), deliveries }),
+  fc.record({
+    kind: fc.constant('paystack_charge' as const),
+    org,
+    instance,
+    amount,
+    duplicate: fc.boolean(),
+    deliveries,
+  }),
+  fc.record({
+    kind: fc.constant('mpesa' as const),
+    org,
+    instance,
+    amount,
+    result: fc.constantFrom<0 | 1032>(0, 0, 1032),
+    deliveries,
+  }),
   fc.record({ kind: fc.constant('top_up' as const), org, instance, amount, duplicate: fc.boolean() }),
-  fc.record({ kind: fc.constant('create_session' as const), org, instance, type: fc.constantFrom<'kyc' | 'kyb'>('kyc', 'kyb'), duplicate: fc.boolean() }),
+  fc.record({
+    kind: fc.constant('create_session' as const),
+    org,
+    instance,
+    type: fc.constantFrom<'kyc' | 'kyb'>('kyc', 'kyb'),
+    duplicate: fc.boolean(),
+  }),
   fc.record({ kind: fc.constant('cancel_session' as const), org, instance, pick: fc.nat(), twice: fc.boolean() }),
   fc.record({
     kind: fc.constant('verify' as const),
@@ -120,9 +169,18 @@ describe.skipIf(missing(postgresServer, redisServer))(
         databaseUrl: url,
         redisUrl: redisUrl!,
         // One sandbox checkout secret, so a checkout page served by one instance is confirmed on either.
-        mainEnv: { RATE_LIMIT_PER_MINUTE: '1000000', RENEWAL_INTERVAL_MS: '0', SANDBOX_CHECKOUT_SECRET: HOSTED_PAGE_SECRET },
+        mainEnv: {
+          RATE_LIMIT_PER_MINUTE: '1000000',
+          RENEWAL_INTERVAL_MS: '0',
+          SANDBOX_CHECKOUT_SECRET: HOSTED_PAGE_SECRET,
+        },
         // The hosted page spends the test's one client address's budget: raised, as for main-api.
-        backendEnv: { WEBHOOK_DELIVERY_ENABLED: 'false', HOSTED_PAGE_LIVE_SANDBOX: 'true', HOSTED_PAGE_SECRET, RATE_LIMIT_PER_MINUTE: '1000000' },
+        backendEnv: {
+          WEBHOOK_DELIVERY_ENABLED: 'false',
+          HOSTED_PAGE_LIVE_SANDBOX: 'true',
+          HOSTED_PAGE_SECRET,
+          RATE_LIMIT_PER_MINUTE: '1000000',
+        },
         maxConnections: 2,
       });
       paystack = await startFakePaystack();
@@ -155,7 +213,10 @@ describe.skipIf(missing(postgresServer, redisServer))(
     });
 
     async function organization(index: number): Promise<Organization> {
-      const [row] = await db.insert(organizations).values({ name: `Ledger ${index} ${randomUUID().slice(0, 6)}` }).returning();
+      const [row] = await db
+        .insert(organizations)
+        .values({ name: `Ledger ${index} ${randomUUID().slice(0, 6)}` })
+        .returning();
       const id = row!.id;
       const userId = `user_money_${randomUUID().slice(0, 8)}`;
       await db.insert(users).values({ id: userId, email: `${userId}@example.com` });
@@ -163,7 +224,11 @@ describe.skipIf(missing(postgresServer, redisServer))(
       await db.transaction((tx) =>
         topUpWallet(tx, { organizationId: id, environment: 'live' }, { amount: SEED_FUNDS, reference: `seed:${id}` }),
       );
-      const { secret } = await createApiKey(db, { organizationId: id, environment: 'live', rateLimitPerMinute: 1_000_000 });
+      const { secret } = await createApiKey(db, {
+        organizationId: id,
+        environment: 'live',
+        rateLimitPerMinute: 1_000_000,
+      });
       const cardId = await insertSandboxCard(db, id);
       const authorizationCode = `AUTH_money_${randomUUID().slice(0, 8)}`;
       paystack.approvedAuthorizations.add(authorizationCode);
@@ -171,11 +236,31 @@ describe.skipIf(missing(postgresServer, redisServer))(
       // A monthly core subscription in the middle of its period.
       await insertMonthlySubscription(db, id, cardId, 10);
       const sign = (secretOf: Fleet) =>
-        signAccessToken({ secret: secretOf.jwtSecret, issuer: TOKEN_ISSUER, audience: TOKEN_AUDIENCE, subject: userId });
-      return { id, token: await sign(fleet), providerToken: await sign(providerFleet), apiKey: secret, cardId, paystackCardId, sessions: [] };
+        signAccessToken({
+          secret: secretOf.jwtSecret,
+          issuer: TOKEN_ISSUER,
+          audience: TOKEN_AUDIENCE,
+          subject: userId,
+        });
+      return {
+        id,
+        token: await sign(fleet),
+        providerToken: await sign(providerFleet),
+        apiKey: secret,
+        cardId,
+        paystackCardId,
+        sessions: [],
+      };
     }
 
-    const mainRequest = (target: Organization, on: On, url: string, body: object, key: string, through: 'sandbox' | 'providers' = 'sandbox') =>
+    const mainRequest = (
+      target: Organization,
+      on: On,
+      url: string,
+      body: object,
+      key: string,
+      through: 'sandbox' | 'providers' = 'sandbox',
+    ) =>
       (through === 'sandbox' ? fleet : providerFleet).main[on].inject({
         method: 'POST',
         url,
@@ -194,12 +279,14 @@ describe.skipIf(missing(postgresServer, redisServer))(
         ...(body === undefined ? {} : { payload: body }),
       });
     /** Instance `first`, then the other, and so on: `times` of them. */
-    const alternating = (first: On, times: number) => Array.from({ length: times }, (_, index) => ((first + index) % 2) as On);
+    const alternating = (first: On, times: number) =>
+      Array.from({ length: times }, (_, index) => ((first + index) % 2) as On);
 
     // The answers to Paystack's webhooks and Daraja's callbacks, counted by status.
     const callbackAnswers = new Map<number, number>();
     const callbacksAnswered = (responses: Array<{ statusCode: number }>) => {
-      for (const { statusCode } of responses) callbackAnswers.set(statusCode, (callbackAnswers.get(statusCode) ?? 0) + 1);
+      for (const { statusCode } of responses)
+        callbackAnswers.set(statusCode, (callbackAnswers.get(statusCode) ?? 0) + 1);
       return responses;
     };
 
@@ -229,7 +316,13 @@ describe.skipIf(missing(postgresServer, redisServer))(
         case 'checkout': {
           // A card top-up through the hosted sandbox checkout, whose Pay confirmation arrives 1 to 3 times at
           // once on both instances.
-          const started = await mainRequest(target, op.instance, '/v1/billing/pay', { method: 'card', amount: op.amount }, key);
+          const started = await mainRequest(
+            target,
+            op.instance,
+            '/v1/billing/pay',
+            { method: 'card', amount: op.amount },
+            key,
+          );
           if (started.statusCode !== 200) return [started.statusCode];
           const checkoutPath = new URL((started.json() as { checkoutUrl: string }).checkoutUrl).pathname;
           const page = await fleet.main[op.instance].inject({ method: 'GET', url: checkoutPath });
@@ -250,7 +343,14 @@ describe.skipIf(missing(postgresServer, redisServer))(
         case 'paystack_checkout': {
           // A card top-up through Paystack's checkout: the customer pays there, and Paystack's signed
           // charge.success webhook arrives 2 or 3 times at once.
-          const started = await mainRequest(target, op.instance, '/v1/billing/pay', { method: 'card', amount: op.amount }, key, 'providers');
+          const started = await mainRequest(
+            target,
+            op.instance,
+            '/v1/billing/pay',
+            { method: 'card', amount: op.amount },
+            key,
+            'providers',
+          );
           if (started.statusCode !== 200) return [started.statusCode];
           const { reference } = started.json() as { reference: string };
           paystack.completeCheckout(reference);
@@ -273,17 +373,28 @@ describe.skipIf(missing(postgresServer, redisServer))(
         case 'mpesa': {
           // An M-Pesa prompt the customer answers (paid or cancelled), whose result Daraja calls back 2 or 3 times
           // at once to the real callback route of both provider instances.
-          const started = await mainRequest(target, op.instance, '/v1/billing/pay', { method: 'mobile_money', amount: op.amount, phone: MPESA_PHONE }, key, 'providers');
+          const started = await mainRequest(
+            target,
+            op.instance,
+            '/v1/billing/pay',
+            { method: 'mobile_money', amount: op.amount, phone: MPESA_PHONE },
+            key,
+            'providers',
+          );
           if (started.statusCode !== 200) return [started.statusCode];
           const { reference } = started.json() as { reference: string };
-          const prompt = [...daraja.prompts.values()].find((candidate) => candidate.accountReference === accountReferenceOf(reference));
+          const prompt = [...daraja.prompts.values()].find(
+            (candidate) => candidate.accountReference === accountReferenceOf(reference),
+          );
           if (prompt === undefined) throw new Error(`seed ${SEED}: Daraja received no prompt for ${reference}`);
           daraja.answer(prompt.checkoutRequestId, op.result);
           const callbackPath = new URL(prompt.callbackUrl).pathname;
           const payload = daraja.callbackBody(prompt.checkoutRequestId);
           const callbacks = callbacksAnswered(
             await Promise.all(
-              alternating(op.instance, op.deliveries).map((on) => providerFleet.main[on].inject({ method: 'POST', url: callbackPath, payload })),
+              alternating(op.instance, op.deliveries).map((on) =>
+                providerFleet.main[on].inject({ method: 'POST', url: callbackPath, payload }),
+              ),
             ),
           );
           return [started.statusCode, ...callbacks.map((response) => response.statusCode)];
@@ -300,7 +411,8 @@ describe.skipIf(missing(postgresServer, redisServer))(
           if (op.duplicate) sends.push(backendRequest(target, other, '/v1/verify/sessions', body, key));
           const answers = await Promise.all(sends);
           const created = answers.find((response) => response.statusCode === 201);
-          if (created !== undefined) target.sessions.push((created.json() as { data: { sessionId: string } }).data.sessionId);
+          if (created !== undefined)
+            target.sessions.push((created.json() as { data: { sessionId: string } }).data.sessionId);
           return answers.map((response) => response.statusCode);
         }
         case 'cancel_session': {
@@ -325,7 +437,9 @@ describe.skipIf(missing(postgresServer, redisServer))(
               payload: new URLSearchParams({ token, action }).toString(),
             });
           const submitted = await act(op.instance, 'submit');
-          const decided = await Promise.all(op.twice ? [act(op.instance, op.outcome), act(other, op.outcome)] : [act(op.instance, op.outcome)]);
+          const decided = await Promise.all(
+            op.twice ? [act(op.instance, op.outcome), act(other, op.outcome)] : [act(op.instance, op.outcome)],
+          );
           return [page.statusCode, submitted.statusCode, ...decided.map((response) => response.statusCode)];
         }
         case 'change_plan': {
@@ -341,7 +455,10 @@ describe.skipIf(missing(postgresServer, redisServer))(
     async function withDeadline(op: Operation): Promise<number[]> {
       let timer: NodeJS.Timeout | undefined;
       const deadline = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`seed ${SEED}: unfinished after ${OPERATION_DEADLINE_MS} ms: ${JSON.stringify(op)}`)), OPERATION_DEADLINE_MS);
+        timer = setTimeout(
+          () => reject(new Error(`seed ${SEED}: unfinished after ${OPERATION_DEADLINE_MS} ms: ${JSON.stringify(op)}`)),
+          OPERATION_DEADLINE_MS,
+        );
       });
       try {
         return await Promise.race([run(op), deadline]);
@@ -350,62 +467,75 @@ describe.skipIf(missing(postgresServer, redisServer))(
       }
     }
 
-    it('keeps every balance equal to its ledger, resolves no hold twice and applies no payment twice', async () => {
-      const schedule = fc.sample(fc.array(operation, { minLength: OPERATIONS, maxLength: OPERATIONS }), { seed: SEED, numRuns: 1 })[0]!;
-      const statuses = new Map<number, number>();
-      const byKind = new Map<string, Map<number, number>>();
-      // A pool of CONCURRENCY workers, each taking the next operation as soon as its last one is done, so the
-      // load stays even instead of draining batch by batch.
-      let next = 0;
-      const worker = async () => {
-        while (next < schedule.length) {
-          const op = schedule[next++]!;
-          const answers = await withDeadline(op);
-          const ofKind = byKind.get(op.kind) ?? new Map<number, number>();
-          for (const status of answers) {
-            statuses.set(status, (statuses.get(status) ?? 0) + 1);
-            ofKind.set(status, (ofKind.get(status) ?? 0) + 1);
+    it(
+      'keeps every balance equal to its ledger, resolves no hold twice and applies no payment twice',
+      async () => {
+        const schedule = fc.sample(fc.array(operation, { minLength: OPERATIONS, maxLength: OPERATIONS }), {
+          seed: SEED,
+          numRuns: 1,
+        })[0]!;
+        const statuses = new Map<number, number>();
+        const byKind = new Map<string, Map<number, number>>();
+        // A pool of CONCURRENCY workers, each taking the next operation as soon as its last one is done, so the
+        // load stays even instead of draining batch by batch.
+        let next = 0;
+        const worker = async () => {
+          while (next < schedule.length) {
+            const op = schedule[next++]!;
+            const answers = await withDeadline(op);
+            const ofKind = byKind.get(op.kind) ?? new Map<number, number>();
+            for (const status of answers) {
+              statuses.set(status, (statuses.get(status) ?? 0) + 1);
+              ofKind.set(status, (ofKind.get(status) ?? 0) + 1);
+            }
+            byKind.set(op.kind, ofKind);
           }
-          byKind.set(op.kind, ofKind);
+        };
+        await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+        // The books are read at rest: the expiring instance stops first.
+        await expirer.close();
+
+        const seen = `seed ${SEED}: ${JSON.stringify([...byKind].map(([kind, answered]) => [kind, [...answered]]))}`;
+        expect(
+          [...statuses].filter(([status]) => status >= 500),
+          seen,
+        ).toEqual([]);
+        // Every Paystack webhook and M-Pesa callback was taken (200), whether it came first or as a duplicate.
+        const delivered = schedule.filter((op) => op.kind !== 'checkout' && 'deliveries' in op).length * 2;
+        expect([...callbackAnswers.keys()], seen).toEqual([200]);
+        expect(callbackAnswers.get(200), seen).toBeGreaterThanOrEqual(delivered);
+        // The run did move money: payments, holds, releases and subscription changes all happened.
+        expect(statuses.get(201) ?? 0, seen).toBeGreaterThan(OPERATIONS / 20);
+        expect(statuses.get(200) ?? 0, seen).toBeGreaterThan(OPERATIONS / 20);
+
+        const books = await readBooks(db);
+        expect(books.problems, `seed ${SEED}`).toEqual([]);
+
+        // Every way a hold ends happened in the run.
+        for (const status of ['verified', 'rejected', 'canceled', 'expired']) {
+          expect(
+            books.sessionsByStatus.get(status) ?? 0,
+            `${status}: ${JSON.stringify([...books.sessionsByStatus])}`,
+          ).toBeGreaterThan(0);
         }
-      };
-      await Promise.all(Array.from({ length: CONCURRENCY }, worker));
-      // The books are read at rest: the expiring instance stops first.
-      await expirer.close();
-
-      const seen = `seed ${SEED}: ${JSON.stringify([...byKind].map(([kind, answered]) => [kind, [...answered]]))}`;
-      expect([...statuses].filter(([status]) => status >= 500), seen).toEqual([]);
-      // Every Paystack webhook and M-Pesa callback was taken (200), whether it came first or as a duplicate.
-      const delivered = schedule.filter((op) => op.kind !== 'checkout' && 'deliveries' in op).length * 2;
-      expect([...callbackAnswers.keys()], seen).toEqual([200]);
-      expect(callbackAnswers.get(200), seen).toBeGreaterThanOrEqual(delivered);
-      // The run did move money: payments, holds, releases and subscription changes all happened.
-      expect(statuses.get(201) ?? 0, seen).toBeGreaterThan(OPERATIONS / 20);
-      expect(statuses.get(200) ?? 0, seen).toBeGreaterThan(OPERATIONS / 20);
-
-      const books = await readBooks(db);
-      expect(books.problems, `seed ${SEED}`).toEqual([]);
-
-      // Every way a hold ends happened in the run.
-      for (const status of ['verified', 'rejected', 'canceled', 'expired']) {
-        expect(books.sessionsByStatus.get(status) ?? 0, `${status}: ${JSON.stringify([...books.sessionsByStatus])}`).toBeGreaterThan(0);
-      }
-      // Every way to pay happened, and each was applied (the books say: once).
-      const payments = `seed ${SEED}: ${JSON.stringify([...books.paymentsByKind])}`;
-      for (const kind of [
-        'wallet_topup/sandbox/card/succeeded',
-        'wallet_topup/sandbox/saved_method/succeeded',
-        'wallet_topup/paystack/card/succeeded',
-        'wallet_topup/paystack/saved_method/succeeded',
-        'wallet_topup/daraja/mobile_money/succeeded',
-        'wallet_topup/daraja/mobile_money/cancelled',
-        'mail_subscription_change/sandbox/saved_method/succeeded',
-      ]) {
-        expect(books.paymentsByKind.get(kind) ?? 0, `${kind}, ${payments}`).toBeGreaterThan(0);
-      }
-      // Upgrades were charged and downgrades credited.
-      expect(books.creditEntries, payments).toBeGreaterThan(0);
-    }, RUN_BUDGET_MS);
+        // Every way to pay happened, and each was applied (the books say: once).
+        const payments = `seed ${SEED}: ${JSON.stringify([...books.paymentsByKind])}`;
+        for (const kind of [
+          'wallet_topup/sandbox/card/succeeded',
+          'wallet_topup/sandbox/saved_method/succeeded',
+          'wallet_topup/paystack/card/succeeded',
+          'wallet_topup/paystack/saved_method/succeeded',
+          'wallet_topup/daraja/mobile_money/succeeded',
+          'wallet_topup/daraja/mobile_money/cancelled',
+          'mail_subscription_change/sandbox/saved_method/succeeded',
+        ]) {
+          expect(books.paymentsByKind.get(kind) ?? 0, `${kind}, ${payments}`).toBeGreaterThan(0);
+        }
+        // Upgrades were charged and downgrades credited.
+        expect(books.creditEntries, payments).toBeGreaterThan(0);
+      },
+      RUN_BUDGET_MS,
+    );
   },
 );
 

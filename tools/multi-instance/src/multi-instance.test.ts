@@ -23,9 +23,9 @@ import { createTestDatabase } from '@platform/db/testing';
 import { signAccessToken } from '@platform/main-api';
 import { and, eq, inArray } from 'drizzle-orm';
 import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { missing, postgresServer, redisServer } from '#test-prerequisites';
 import { eventually, quietPeriod } from '#test-timing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertMonthlySubscription, insertSandboxCard } from './fixtures.js';
 import { type Fleet, startFleet, TOKEN_AUDIENCE, TOKEN_ISSUER, urlOfDatabase } from './instances.js';
 
@@ -72,10 +72,17 @@ describe.skipIf(missing(postgresServer, redisServer))(
 
     /** A fresh organization with a funded live wallet and a live key of its own (own rate-limit budget). */
     async function organizationWithKey(rateLimitPerMinute = 100_000) {
-      const [organization] = await db.insert(organizations).values({ name: `Fleet ${randomUUID().slice(0, 8)}` }).returning();
+      const [organization] = await db
+        .insert(organizations)
+        .values({ name: `Fleet ${randomUUID().slice(0, 8)}` })
+        .returning();
       const organizationId = organization!.id;
       await db.transaction((tx) =>
-        topUpWallet(tx, { organizationId, environment: 'live' }, { amount: 100_000, reference: `fleet:${organizationId}` }),
+        topUpWallet(
+          tx,
+          { organizationId, environment: 'live' },
+          { amount: 100_000, reference: `fleet:${organizationId}` },
+        ),
       );
       const key = await createApiKey(db, { organizationId, environment: 'live', rateLimitPerMinute });
       redisKeys.push(`backend-api:rate-limit:apikey:${key.id}`);
@@ -113,12 +120,22 @@ describe.skipIf(missing(postgresServer, redisServer))(
       const userId = `user_fleet_${randomUUID().slice(0, 8)}`;
       redisKeys.push(`main-api:rate-limit:user:${userId}`);
       await db.insert(users).values({ id: userId, email: `${userId}@example.com` });
-      const token = await signAccessToken({ secret: fleet.jwtSecret, issuer: TOKEN_ISSUER, audience: TOKEN_AUDIENCE, subject: userId });
+      const token = await signAccessToken({
+        secret: fleet.jwtSecret,
+        issuer: TOKEN_ISSUER,
+        audience: TOKEN_AUDIENCE,
+        subject: userId,
+      });
       const me = (instance: 0 | 1) =>
-        fleet.main[instance].inject({ method: 'GET', url: '/v1/accounts/me', headers: { authorization: `Bearer ${token}` } });
+        fleet.main[instance].inject({
+          method: 'GET',
+          url: '/v1/accounts/me',
+          headers: { authorization: `Bearer ${token}` },
+        });
 
       const statuses: number[] = [];
-      for (let index = 0; index < MAIN_RATE_LIMIT; index += 1) statuses.push((await me((index % 2) as 0 | 1)).statusCode);
+      for (let index = 0; index < MAIN_RATE_LIMIT; index += 1)
+        statuses.push((await me((index % 2) as 0 | 1)).statusCode);
       expect(statuses).toEqual(Array(MAIN_RATE_LIMIT).fill(200));
       expect((await me(1)).statusCode).toBe(429);
       expect((await me(0)).statusCode).toBe(429);
@@ -128,12 +145,20 @@ describe.skipIf(missing(postgresServer, redisServer))(
       const userId = `user_fleet_${randomUUID().slice(0, 8)}`;
       redisKeys.push(`main-api:rate-limit:user:${userId}`);
       await db.insert(users).values({ id: userId, email: `${userId}@example.com` });
-      const [organization] = await db.insert(organizations).values({ name: `Keys ${userId}` }).returning();
+      const [organization] = await db
+        .insert(organizations)
+        .values({ name: `Keys ${userId}` })
+        .returning();
       const organizationId = organization!.id;
       await db.insert(memberships).values({ organizationId, userId, role: 'member' });
       const key = await createApiKey(db, { organizationId, environment: 'live' });
       redisKeys.push(`backend-api:rate-limit:apikey:${key.id}`);
-      const token = await signAccessToken({ secret: fleet.jwtSecret, issuer: TOKEN_ISSUER, audience: TOKEN_AUDIENCE, subject: userId });
+      const token = await signAccessToken({
+        secret: fleet.jwtSecret,
+        issuer: TOKEN_ISSUER,
+        audience: TOKEN_AUDIENCE,
+        subject: userId,
+      });
       const listed = async (instance: 0 | 1): Promise<string | null> => {
         const response = await fleet.main[instance].inject({
           method: 'GET',
@@ -141,10 +166,15 @@ describe.skipIf(missing(postgresServer, redisServer))(
           headers: { authorization: `Bearer ${token}`, 'x-organization-id': organizationId },
         });
         expect(response.statusCode).toBe(200);
-        return (response.json() as { data: { apiKeys: Array<{ lastUsedAt: string | null }> } }).data.apiKeys[0]!.lastUsedAt;
+        return (response.json() as { data: { apiKeys: Array<{ lastUsedAt: string | null }> } }).data.apiKeys[0]!
+          .lastUsedAt;
       };
       const use = async (instance: 0 | 1) => {
-        const response = await fleet.backend[instance].inject({ method: 'GET', url: '/v1/wallet', headers: { 'x-service-api-key': key.secret } });
+        const response = await fleet.backend[instance].inject({
+          method: 'GET',
+          url: '/v1/wallet',
+          headers: { 'x-service-api-key': key.secret },
+        });
         expect(response.statusCode).toBe(200);
         await fleet.backend[instance].apiKeyUsage.flush();
       };
@@ -165,7 +195,9 @@ describe.skipIf(missing(postgresServer, redisServer))(
       const key = randomUUID();
       const body = { name: 'Invoices 2026' };
       const responses = await Promise.all(
-        Array.from({ length: 12 }, (_, index) => backendPost((index % 2) as 0 | 1, secret, '/v1/drive/folders', body, key)),
+        Array.from({ length: 12 }, (_, index) =>
+          backendPost((index % 2) as 0 | 1, secret, '/v1/drive/folders', body, key),
+        ),
       );
 
       expect(await db.$count(driveFolders, eq(driveFolders.organizationId, organizationId))).toBe(1);
@@ -188,7 +220,9 @@ describe.skipIf(missing(postgresServer, redisServer))(
       const key = randomUUID();
       const body = { type: 'kyc', externalEndUserId: 'customer-7' };
       const responses = await Promise.all(
-        Array.from({ length: 12 }, (_, index) => backendPost((index % 2) as 0 | 1, secret, '/v1/verify/sessions', body, key)),
+        Array.from({ length: 12 }, (_, index) =>
+          backendPost((index % 2) as 0 | 1, secret, '/v1/verify/sessions', body, key),
+        ),
       );
 
       expect(responses.every((response) => response.statusCode === 201 || response.statusCode === 409)).toBe(true);
@@ -196,7 +230,10 @@ describe.skipIf(missing(postgresServer, redisServer))(
         responses.filter((response) => response.statusCode === 201).map((response) => response.json().data.sessionId),
       );
       expect(sessionIds.size).toBe(1);
-      const sessions = await db.select().from(verificationSessions).where(eq(verificationSessions.organizationId, organizationId));
+      const sessions = await db
+        .select()
+        .from(verificationSessions)
+        .where(eq(verificationSessions.organizationId, organizationId));
       expect(sessions.map((session) => session.id)).toEqual([...sessionIds]);
 
       const [wallet] = await db
@@ -220,17 +257,29 @@ describe.skipIf(missing(postgresServer, redisServer))(
       const userId = `user_fleet_${randomUUID().slice(0, 8)}`;
       redisKeys.push(`main-api:rate-limit:user:${userId}`);
       await db.insert(users).values({ id: userId, email: `${userId}@example.com` });
-      const [organization] = await db.insert(organizations).values({ name: `Paying ${userId}` }).returning();
+      const [organization] = await db
+        .insert(organizations)
+        .values({ name: `Paying ${userId}` })
+        .returning();
       const organizationId = organization!.id;
       await db.insert(memberships).values({ organizationId, userId, role: 'member' });
       const cardId = await insertSandboxCard(db, organizationId);
       const subscriptionId = await insertMonthlySubscription(db, organizationId, cardId, 10);
-      const token = await signAccessToken({ secret: fleet.jwtSecret, issuer: TOKEN_ISSUER, audience: TOKEN_AUDIENCE, subject: userId });
+      const token = await signAccessToken({
+        secret: fleet.jwtSecret,
+        issuer: TOKEN_ISSUER,
+        audience: TOKEN_AUDIENCE,
+        subject: userId,
+      });
       const post = (instance: 0 | 1, url: string, payload: object, idempotencyKey: string) =>
         fleet.main[instance].inject({
           method: 'POST',
           url,
-          headers: { authorization: `Bearer ${token}`, 'x-organization-id': organizationId, 'idempotency-key': idempotencyKey },
+          headers: {
+            authorization: `Bearer ${token}`,
+            'x-organization-id': organizationId,
+            'idempotency-key': idempotencyKey,
+          },
           payload,
         });
       return { organizationId, cardId, subscriptionId, post };
@@ -263,7 +312,9 @@ describe.skipIf(missing(postgresServer, redisServer))(
       const body = { newPlan: 'growth', newSeats: 25, newCycle: 'monthly', paymentMethodId: cardId };
       // Two to each instance at once, then one retry to each: the user's whole budget (MAIN_RATE_LIMIT).
       const answers = await Promise.all(
-        Array.from({ length: MAIN_RATE_LIMIT - 2 }, (_, index) => post((index % 2) as 0 | 1, '/v1/billing/upgrade', body, key)),
+        Array.from({ length: MAIN_RATE_LIMIT - 2 }, (_, index) =>
+          post((index % 2) as 0 | 1, '/v1/billing/upgrade', body, key),
+        ),
       );
       const first = expectOneRunAndItsReplays(answers);
       expect(first.json().message).toContain('charged to the card');
@@ -274,7 +325,10 @@ describe.skipIf(missing(postgresServer, redisServer))(
         .where(and(eq(payments.organizationId, organizationId), eq(payments.purpose, 'mail_subscription_change')));
       expect(charges).toHaveLength(1);
       expect(charges[0]).toMatchObject({ status: 'succeeded', method: 'saved_method', paymentMethodId: cardId });
-      const changes = await db.select().from(mailSubscriptionChanges).where(eq(mailSubscriptionChanges.subscriptionId, subscriptionId));
+      const changes = await db
+        .select()
+        .from(mailSubscriptionChanges)
+        .where(eq(mailSubscriptionChanges.subscriptionId, subscriptionId));
       expect(changes.map((change) => [change.status, change.amountDue])).toEqual([['applied', charges[0]!.amount]]);
       const [subscription] = await db.select().from(mailSubscriptions).where(eq(mailSubscriptions.id, subscriptionId));
       expect(subscription).toMatchObject({ plan: 'growth', seats: 25, billingCycle: 'monthly', status: 'active' });
@@ -293,13 +347,17 @@ describe.skipIf(missing(postgresServer, redisServer))(
       const key = randomUUID();
       const body = { method: 'saved_method', paymentMethodId: cardId, amount: 2_500 };
       const answers = await Promise.all(
-        Array.from({ length: MAIN_RATE_LIMIT - 2 }, (_, index) => post((index % 2) as 0 | 1, '/v1/billing/pay', body, key)),
+        Array.from({ length: MAIN_RATE_LIMIT - 2 }, (_, index) =>
+          post((index % 2) as 0 | 1, '/v1/billing/pay', body, key),
+        ),
       );
       const first = expectOneRunAndItsReplays(answers);
       expect(first.json()).toMatchObject({ message: 'Payment of KES 2,500 successful.' });
 
       const charges = await db.select().from(payments).where(eq(payments.organizationId, organizationId));
-      expect(charges.map((charge) => [charge.reference, charge.status, charge.amount])).toEqual([[first.json().reference, 'succeeded', 2_500]]);
+      expect(charges.map((charge) => [charge.reference, charge.status, charge.amount])).toEqual([
+        [first.json().reference, 'succeeded', 2_500],
+      ]);
       const [wallet] = await db
         .select()
         .from(wallets)
@@ -365,12 +423,17 @@ describe.skipIf(missing(postgresServer, redisServer))(
       await quietPeriod(300);
 
       const organizationIds = (
-        await db.select({ id: mailSubscriptions.organizationId }).from(mailSubscriptions).where(inArray(mailSubscriptions.id, subscriptionIds))
+        await db
+          .select({ id: mailSubscriptions.organizationId })
+          .from(mailSubscriptions)
+          .where(inArray(mailSubscriptions.id, subscriptionIds))
       ).map((row) => row.id);
       const charges = await db
         .select({ organizationId: payments.organizationId, status: payments.status })
         .from(payments)
-        .where(and(inArray(payments.organizationId, organizationIds), eq(payments.purpose, 'mail_subscription_renewal')));
+        .where(
+          and(inArray(payments.organizationId, organizationIds), eq(payments.purpose, 'mail_subscription_renewal')),
+        );
       expect(charges).toHaveLength(count);
       expect(new Set(charges.map((charge) => charge.organizationId)).size).toBe(count);
       expect(charges.every((charge) => charge.status === 'succeeded')).toBe(true);
@@ -380,7 +443,10 @@ describe.skipIf(missing(postgresServer, redisServer))(
 
 /** An organization whose core subscription's first monthly period has ended, with a saved sandbox card. */
 async function dueSubscriptionWithCard(db: Database): Promise<string> {
-  const [organization] = await db.insert(organizations).values({ name: `Renewing ${randomUUID().slice(0, 8)}` }).returning();
+  const [organization] = await db
+    .insert(organizations)
+    .values({ name: `Renewing ${randomUUID().slice(0, 8)}` })
+    .returning();
   const organizationId = organization!.id;
   return insertMonthlySubscription(db, organizationId, await insertSandboxCard(db, organizationId), 40);
 }
@@ -411,7 +477,6 @@ async function startCallbackReceiver(): Promise<CallbackReceiver> {
       }),
   };
 }
-
 
 async function deleteRedisKeys(url: string, keys: string[]): Promise<void> {
   const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1 });

@@ -45,7 +45,15 @@ describe('the api-keys command', () => {
 
   it('creates a key whose secret, printed once, authenticates as the organization', async () => {
     const result = await run(
-      'create', '--organization', organizationId, '--environment', 'live', '--name', ' Billing server ', '--rate-limit', '120',
+      'create',
+      '--organization',
+      organizationId,
+      '--environment',
+      'live',
+      '--name',
+      ' Billing server ',
+      '--rate-limit',
+      '120',
     );
     expect(result.exitCode).toBe(0);
     expect(result.lines[0]).toMatch(/^Created live key [0-9a-f-]{36} \(Billing server\) for Acme\.$/);
@@ -69,7 +77,9 @@ describe('the api-keys command', () => {
     expect(listed.exitCode).toBe(0);
     expect(listed.lines).toHaveLength(2);
     expect(listed.lines[0]).toMatch(
-      new RegExp(`^${liveId}  sk_live_\\.\\.\\.${liveSecret.slice(-4)}  Default  default per minute  created \\S+Z  last used never$`),
+      new RegExp(
+        `^${liveId}  sk_live_\\.\\.\\.${liveSecret.slice(-4)}  Default  default per minute  created \\S+Z  last used never$`,
+      ),
     );
     expect(listed.lines[1]).toMatch(new RegExp(`^${testId}  sk_test_\\.\\.\\.${testSecret.slice(-4)}  CI  `));
     expect(listed.lines.join('\n')).not.toContain(liveSecret.slice(8, -4));
@@ -112,14 +122,30 @@ describe('the api-keys command', () => {
     ['an extra argument', ['list', 'all', '--organization', someId], 'Unexpected argument: all'],
     ['an unknown option', ['create', '--organisation', someId], "Unknown option '--organisation'"],
     ['no organization', ['create', '--environment', 'live'], '--organization is required'],
-    ['an organization id that is not a UUID', ['create', '--organization', 'acme', '--environment', 'live'], '--organization must be a UUID (got "acme")'],
-    ['a list for an organization id that is not a UUID', ['list', '--organization', '42'], '--organization must be a UUID (got "42")'],
+    [
+      'an organization id that is not a UUID',
+      ['create', '--organization', 'acme', '--environment', 'live'],
+      '--organization must be a UUID (got "acme")',
+    ],
+    [
+      'a list for an organization id that is not a UUID',
+      ['list', '--organization', '42'],
+      '--organization must be a UUID (got "42")',
+    ],
     ['no environment', ['create', '--organization', someId], '--environment must be live or test'],
-    ['a bad environment', ['create', '--organization', someId, '--environment', 'prod'], '--environment must be live or test'],
+    [
+      'a bad environment',
+      ['create', '--organization', someId, '--environment', 'prod'],
+      '--environment must be live or test',
+    ],
     ['an empty name', create('--name', '  '), '--name must be 1-100 characters'],
     ['a name over 100 characters', create('--name', 'n'.repeat(101)), '--name must be 1-100 characters'],
     ['a name with a control character', create('--name', 'a\u0007b'), '--name must not contain control characters'],
-    ['a zero rate limit', create('--rate-limit', '0'), '--rate-limit must be a whole number of requests per minute from 1 to 100000'],
+    [
+      'a zero rate limit',
+      create('--rate-limit', '0'),
+      '--rate-limit must be a whole number of requests per minute from 1 to 100000',
+    ],
     ['a fractional rate limit', create('--rate-limit', '1.5'), '--rate-limit must be a whole number'],
     ['a rate limit above the maximum', create('--rate-limit', '100001'), '--rate-limit must be a whole number'],
     ['a rate limit in words', create('--rate-limit', 'ten'), '--rate-limit must be a whole number'],
@@ -172,7 +198,12 @@ describe('the api-keys command as a process', () => {
 
   /** `src/cli/api-keys.ts` run in the package folder, as `corepack pnpm api-keys ...` there does. */
   const apiKeysProcess = (args: string[], env: NodeJS.ProcessEnv) =>
-    runProcess(path.join(packageDir, 'node_modules/.bin/tsx'), ['--conditions=source', 'src/cli/api-keys.ts', ...args], packageDir, env);
+    runProcess(
+      path.join(packageDir, 'node_modules/.bin/tsx'),
+      ['--conditions=source', 'src/cli/api-keys.ts', ...args],
+      packageDir,
+      env,
+    );
 
   async function closedAddress(): Promise<string> {
     const server = createServer();
@@ -190,7 +221,10 @@ describe('the api-keys command as a process', () => {
     try {
       await migrateDatabase(handle);
       // As a stopped local start leaves it: its address no longer answers.
-      writeFileSync(path.join(dataDir, 'local-credentials.json'), JSON.stringify({ backendUrl: await closedAddress() }));
+      writeFileSync(
+        path.join(dataDir, 'local-credentials.json'),
+        JSON.stringify({ backendUrl: await closedAddress() }),
+      );
       return { dataDir, organizationId: await addOrganization(handle.db, 'Local Ltd') };
     } finally {
       await handle.close();
@@ -210,21 +244,36 @@ describe('the api-keys command as a process', () => {
     const { dataDir, organizationId } = await localStartFolder('readme');
     const result = await runProcess(
       'corepack',
-      ['pnpm', '--silent', '--filter', '@platform/backend-api', 'api-keys', 'create', '--organization', organizationId, '--environment', 'test'],
+      [
+        'pnpm',
+        '--silent',
+        '--filter',
+        '@platform/backend-api',
+        'api-keys',
+        'create',
+        '--organization',
+        organizationId,
+        '--environment',
+        'test',
+      ],
       repositoryRoot,
       { DATABASE_URL: '', LOCAL_DATA_DIR: dataDir },
     );
     expect(result.exitCode, result.stderr).toBe(0);
     const secret = secretOf(result.stdout.trim().split('\n'));
-    expect(await inFolder(dataDir, (db) => findActiveApiKey(db, secret))).toMatchObject({ organizationId, environment: 'test' });
+    expect(await inFolder(dataDir, (db) => findActiveApiKey(db, secret))).toMatchObject({
+      organizationId,
+      environment: 'test',
+    });
   });
 
   it('creates and revokes a key on the database the environment names', async () => {
     // DATABASE_URL when the suite runs on PostgreSQL; otherwise a PGlite folder, as the local start leaves it.
     const url = process.env.DATABASE_URL ? connectionUrlOf(database.db) : undefined;
-    const { dataDir, organizationId } = url === undefined
-      ? await localStartFolder('target')
-      : { dataDir: path.join(scratch, 'unused'), organizationId: await addOrganization(database.db, 'Postgres Ltd') };
+    const { dataDir, organizationId } =
+      url === undefined
+        ? await localStartFolder('target')
+        : { dataDir: path.join(scratch, 'unused'), organizationId: await addOrganization(database.db, 'Postgres Ltd') };
     const env = { DATABASE_URL: url ?? '', LOCAL_DATA_DIR: dataDir };
 
     const created = await apiKeysProcess(['create', '--organization', organizationId, '--environment', 'live'], env);
@@ -245,7 +294,9 @@ describe('the api-keys command as a process', () => {
     expect(result.exitCode).toBe(1);
     expect(result.stdout).toBe('');
     expect(result.stderr).toMatch(
-      new RegExp(`^Applied \\d+ migrations to the PGlite folder ${path.join(dataDir, 'pglite')}\\.\nNo organization with id ${id}\n$`),
+      new RegExp(
+        `^Applied \\d+ migrations to the PGlite folder ${path.join(dataDir, 'pglite')}\\.\nNo organization with id ${id}\n$`,
+      ),
     );
   });
 

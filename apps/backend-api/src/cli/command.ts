@@ -85,14 +85,20 @@ export function readCommandLine<Command extends string, const Options extends Op
 }
 
 /** `--organization`: required, a UUID. */
-export function organizationOption(value: string | undefined, usage: string): CommandResult | { organizationId: string } {
+export function organizationOption(
+  value: string | undefined,
+  usage: string,
+): CommandResult | { organizationId: string } {
   if (value === undefined) return usageError('--organization is required', usage);
   const problem = uuidProblem('--organization', value);
   return problem === undefined ? { organizationId: value } : usageError(problem, usage);
 }
 
 /** `--environment`: required, live or test. */
-export function environmentOption(value: string | undefined, usage: string): CommandResult | { environment: ApiKeyEnvironment } {
+export function environmentOption(
+  value: string | undefined,
+  usage: string,
+): CommandResult | { environment: ApiKeyEnvironment } {
   const environment = apiKeyEnvironments.find((name) => name === value);
   return environment === undefined ? usageError('--environment must be live or test', usage) : { environment };
 }

@@ -2,8 +2,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { closedPort } from '#test-timing';
 import { afterAll, describe, expect, it } from 'vitest';
+import { closedPort } from '#test-timing';
 import type { ParsedCommand } from './command.js';
 import { answerCommand, commandDatabaseTarget } from './database.js';
 
@@ -26,7 +26,9 @@ describe('the database a command works on', () => {
   }
 
   it('is DATABASE_URL when set, shown without its password', () => {
-    expect(commandDatabaseTarget({ DATABASE_URL: 'postgres://app:s3cret@db:5432/platform', LOCAL_DATA_DIR: scratch })).toEqual({
+    expect(
+      commandDatabaseTarget({ DATABASE_URL: 'postgres://app:s3cret@db:5432/platform', LOCAL_DATA_DIR: scratch }),
+    ).toEqual({
       url: 'postgres://app:s3cret@db:5432/platform',
       description: 'PostgreSQL at postgres://app:***@db:5432/platform',
     });
@@ -38,7 +40,9 @@ describe('the database a command works on', () => {
 
   it('answers help and mistakes without opening anything', async () => {
     const answer = { exitCode: 2, lines: ['--organization is required'] };
-    expect(await answerCommand(answer, { env: { DATABASE_URL: '', LOCAL_DATA_DIR: path.join(scratch, 'none') } })).toBe(answer);
+    expect(await answerCommand(answer, { env: { DATABASE_URL: '', LOCAL_DATA_DIR: path.join(scratch, 'none') } })).toBe(
+      answer,
+    );
   });
 
   it('refuses to open the PGlite folder of a local start that is running', async () => {
@@ -51,7 +55,9 @@ describe('the database a command works on', () => {
       const backendUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
       writeFileSync(path.join(dataDir, 'local-credentials.json'), JSON.stringify({ backendUrl }));
       const command = probe();
-      const result = await answerCommand(command.parsed, { env: { DATABASE_URL: '', PGLITE_DATA_DIR: '', LOCAL_DATA_DIR: dataDir } });
+      const result = await answerCommand(command.parsed, {
+        env: { DATABASE_URL: '', PGLITE_DATA_DIR: '', LOCAL_DATA_DIR: dataDir },
+      });
       expect(result).toEqual({
         exitCode: 1,
         lines: [
@@ -68,10 +74,14 @@ describe('the database a command works on', () => {
     const command = probe();
     // Nothing listens on that port, so the connection is refused at once.
     const port = await closedPort();
-    const result = await answerCommand(command.parsed, { env: { DATABASE_URL: `postgres://app:s3cret@127.0.0.1:${port}/platform` } });
+    const result = await answerCommand(command.parsed, {
+      env: { DATABASE_URL: `postgres://app:s3cret@127.0.0.1:${port}/platform` },
+    });
     expect(result.exitCode).toBe(1);
     expect(result.lines).toHaveLength(1);
-    expect(result.lines[0]).toMatch(new RegExp(`^Could not open PostgreSQL at postgres://app:\\*\\*\\*@127\\.0\\.0\\.1:${port}/platform: \\S`));
+    expect(result.lines[0]).toMatch(
+      new RegExp(`^Could not open PostgreSQL at postgres://app:\\*\\*\\*@127\\.0\\.0\\.1:${port}/platform: \\S`),
+    );
     expect(result.lines[0]).not.toMatch(/s3cret|Failed query|\n/);
     expect(command.ran()).toBe(false);
   });

@@ -16,8 +16,12 @@ import { type CommandResult, failure, type ParsedCommand } from './command.js';
 /** Where a command works: DATABASE_URL, or else the local start's PGlite folder. */
 export type CommandDatabaseTarget = { url: string; description: string } | { dataDir: string; description: string };
 
-export function commandDatabaseTarget(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): CommandDatabaseTarget {
-  if (env.DATABASE_URL) return { url: env.DATABASE_URL, description: `PostgreSQL at ${redactConnectionUrl(env.DATABASE_URL)}` };
+export function commandDatabaseTarget(
+  env: NodeJS.ProcessEnv = process.env,
+  cwd = process.cwd(),
+): CommandDatabaseTarget {
+  if (env.DATABASE_URL)
+    return { url: env.DATABASE_URL, description: `PostgreSQL at ${redactConnectionUrl(env.DATABASE_URL)}` };
   const dataDir = localPgliteDataDir(env, cwd);
   return { dataDir, description: `the PGlite folder ${dataDir}` };
 }
@@ -50,7 +54,9 @@ export async function answerCommand(
 
   let handle: DatabaseHandle;
   try {
-    handle = await createDatabase('url' in target ? { url: target.url, maxConnections: 1 } : { dataDir: target.dataDir });
+    handle = await createDatabase(
+      'url' in target ? { url: target.url, maxConnections: 1 } : { dataDir: target.dataDir },
+    );
   } catch (error) {
     return failure(`Could not open ${target.description}: ${messageOf(error)}`);
   }

@@ -73,7 +73,9 @@ describe('the organizations command', () => {
     await run('set-key-rate-limit-max', '--organization', organizationId, '--max', '5000');
     expect(await run('set-key-rate-limit-max', '--organization', organizationId, '--max', 'default')).toEqual({
       exitCode: 0,
-      lines: ["Acme's key rate limit maximum is main-api's default (API_KEY_RATE_LIMIT_MAX_PER_MINUTE, 600 unless configured) again."],
+      lines: [
+        "Acme's key rate limit maximum is main-api's default (API_KEY_RATE_LIMIT_MAX_PER_MINUTE, 600 unless configured) again.",
+      ],
     });
     expect(await storedMax()).toBeNull();
   });
@@ -96,10 +98,22 @@ describe('the organizations command', () => {
     ['an extra argument', ['show', 'all', '--organization', someId], 'Unexpected argument: all'],
     ['an unknown option', ['show', '--organisation', someId], "Unknown option '--organisation'"],
     ['no organization', ['set-key-rate-limit-max', '--max', '10'], '--organization is required'],
-    ['an organization id that is not a UUID', ['show', '--organization', 'acme'], '--organization must be a UUID (got "acme")'],
-    ['a maximum given to show', ['show', '--organization', someId, '--max', '10'], '--max belongs to set-key-rate-limit-max'],
+    [
+      'an organization id that is not a UUID',
+      ['show', '--organization', 'acme'],
+      '--organization must be a UUID (got "acme")',
+    ],
+    [
+      'a maximum given to show',
+      ['show', '--organization', someId, '--max', '10'],
+      '--max belongs to set-key-rate-limit-max',
+    ],
     ['no maximum', set(), '--max is required'],
-    ['a zero maximum', set('--max', '0'), '--max must be a whole number of requests per minute from 1 to 100000, or default'],
+    [
+      'a zero maximum',
+      set('--max', '0'),
+      '--max must be a whole number of requests per minute from 1 to 100000, or default',
+    ],
     ['a maximum above the absolute bound', set('--max', '100001'), '--max must be a whole number'],
     ['a fractional maximum', set('--max', '1.5'), '--max must be a whole number'],
     ['a negative maximum', set('--max=-5'), '--max must be a whole number'],
@@ -116,7 +130,9 @@ describe('the organizations command', () => {
   it('prints the usage on --help', async () => {
     const result = await run('--help');
     expect(result.exitCode).toBe(0);
-    expect(result.lines[0]).toContain('organizations set-key-rate-limit-max --organization <id> --max <per minute>|default');
+    expect(result.lines[0]).toContain(
+      'organizations set-key-rate-limit-max --organization <id> --max <per minute>|default',
+    );
   });
 });
 
@@ -139,7 +155,13 @@ describe('the organizations command as a process', () => {
     const result = await new Promise<{ exitCode: number | null; stdout: string; stderr: string }>((resolve, reject) => {
       const child = spawn('corepack', [...args, '--organization', organizationId, '--max', '2400'], {
         cwd: findRepositoryRoot()!,
-        env: { ...process.env, COREPACK_ENABLE_DOWNLOAD_PROMPT: '0', DATABASE_URL: '', LOCAL_DATA_DIR: '', PGLITE_DATA_DIR: dataDir },
+        env: {
+          ...process.env,
+          COREPACK_ENABLE_DOWNLOAD_PROMPT: '0',
+          DATABASE_URL: '',
+          LOCAL_DATA_DIR: '',
+          PGLITE_DATA_DIR: dataDir,
+        },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       let [stdout, stderr] = ['', ''];

@@ -20,7 +20,9 @@ describe('the wallets command', () => {
   it('credits a wallet and says the new balance', async () => {
     const result = await run('credit', '--organization', organizationId, '--environment', 'live', '--amount', '10000');
     expect(result.exitCode).toBe(0);
-    expect(result.lines[0]).toMatch(/^Credited 10,000 KES to the live wallet \(reference manual:[0-9a-f-]{36}\): available 10,000 KES, held 0 KES\.$/);
+    expect(result.lines[0]).toMatch(
+      /^Credited 10,000 KES to the live wallet \(reference manual:[0-9a-f-]{36}\): available 10,000 KES, held 0 KES\.$/,
+    );
     expect(await walletState(database.db, organizationId, 'live')).toEqual({
       available: 10_000,
       held: 0,
@@ -34,16 +36,49 @@ describe('the wallets command', () => {
     await run('credit', '--organization', organizationId, '--environment', 'test', '--amount', '100');
     expect((await walletState(database.db, organizationId, 'test')).available).toBe(200);
 
-    const args = ['credit', '--organization', organizationId, '--environment', 'test', '--amount', '500', '--reference', 'invoice-17'];
+    const args = [
+      'credit',
+      '--organization',
+      organizationId,
+      '--environment',
+      'test',
+      '--amount',
+      '500',
+      '--reference',
+      'invoice-17',
+    ];
     expect((await run(...args)).exitCode).toBe(0);
     const again = await run(...args);
-    expect(again).toEqual({ exitCode: 0, lines: ['The credit invoice-17 was already made; nothing changed: available 700 KES, held 0 KES.'] });
+    expect(again).toEqual({
+      exitCode: 0,
+      lines: ['The credit invoice-17 was already made; nothing changed: available 700 KES, held 0 KES.'],
+    });
     expect((await walletState(database.db, organizationId, 'test')).available).toBe(700);
   });
 
   it('refuses a reference already used for another wallet', async () => {
-    await run('credit', '--organization', organizationId, '--environment', 'live', '--amount', '5', '--reference', 'shared');
-    const result = await run('credit', '--organization', organizationId, '--environment', 'test', '--amount', '5', '--reference', 'shared');
+    await run(
+      'credit',
+      '--organization',
+      organizationId,
+      '--environment',
+      'live',
+      '--amount',
+      '5',
+      '--reference',
+      'shared',
+    );
+    const result = await run(
+      'credit',
+      '--organization',
+      organizationId,
+      '--environment',
+      'test',
+      '--amount',
+      '5',
+      '--reference',
+      'shared',
+    );
     expect(result).toEqual({ exitCode: 1, lines: ['The reference shared was already used to credit another wallet'] });
     expect((await walletState(database.db, organizationId, 'test')).available).toBe(0);
   });
@@ -64,12 +99,36 @@ describe('the wallets command', () => {
     ['an unknown command', ['debit', '--organization', someId], 'Unknown command: debit'],
     ['an extra argument', ['show', 'now', '--organization', someId], 'Unexpected argument: now'],
     ['no organization', ['credit', '--environment', 'live', '--amount', '1'], '--organization is required'],
-    ['an organization id that is not a UUID', ['show', '--organization', 'acme'], '--organization must be a UUID (got "acme")'],
-    ['a bad environment', ['credit', '--organization', someId, '--environment', 'prod', '--amount', '1'], '--environment must be live or test'],
-    ['a fractional amount', ['credit', '--organization', someId, '--environment', 'live', '--amount', '10.5'], '--amount must be a whole number of KES above 0'],
-    ['a zero amount', ['credit', '--organization', someId, '--environment', 'live', '--amount', '0'], '--amount must be a whole number of KES above 0'],
-    ['an amount in words', ['credit', '--organization', someId, '--environment', 'live', '--amount', 'ten'], '--amount must be a whole number of KES above 0'],
-    ['an empty reference', ['credit', '--organization', someId, '--environment', 'live', '--amount', '1', '--reference', ' '], '--reference must not be empty'],
+    [
+      'an organization id that is not a UUID',
+      ['show', '--organization', 'acme'],
+      '--organization must be a UUID (got "acme")',
+    ],
+    [
+      'a bad environment',
+      ['credit', '--organization', someId, '--environment', 'prod', '--amount', '1'],
+      '--environment must be live or test',
+    ],
+    [
+      'a fractional amount',
+      ['credit', '--organization', someId, '--environment', 'live', '--amount', '10.5'],
+      '--amount must be a whole number of KES above 0',
+    ],
+    [
+      'a zero amount',
+      ['credit', '--organization', someId, '--environment', 'live', '--amount', '0'],
+      '--amount must be a whole number of KES above 0',
+    ],
+    [
+      'an amount in words',
+      ['credit', '--organization', someId, '--environment', 'live', '--amount', 'ten'],
+      '--amount must be a whole number of KES above 0',
+    ],
+    [
+      'an empty reference',
+      ['credit', '--organization', someId, '--environment', 'live', '--amount', '1', '--reference', ' '],
+      '--reference must not be empty',
+    ],
     ['an unknown option', ['credit', '--organisation', 'x'], "Unknown option '--organisation'"],
   ])('refuses %s with the usage, before opening any database', (_label, args, message) => {
     const result = parseWalletsCommand(args);

@@ -49,7 +49,12 @@ export function parseWalletsCommand(args: readonly string[]): ParsedCommand {
   if (reference !== undefined && reference.trim() === '') return usage('--reference must not be empty');
   return {
     execute: (db) =>
-      credit(db, { organizationId, environment: environment.environment, amount, ...(reference === undefined ? {} : { reference }) }),
+      credit(db, {
+        organizationId,
+        environment: environment.environment,
+        amount,
+        ...(reference === undefined ? {} : { reference }),
+      }),
   };
 }
 

@@ -5,8 +5,8 @@ import {
   type FuzzRequest,
   fuzzRunSettings,
   type NoSuccessReason,
-  requestsForRoutes,
   type RouteUnderTest,
+  requestsForRoutes,
   routesUnderTest,
   successCoverageProblems,
   unstorableTextCoverageProblems,
@@ -60,12 +60,25 @@ beforeAll(async () => {
   await fundWallet(db, organization.id, 'test', 1_000_000);
   // Test sessions: one whose hosted page gets sandbox actions with its real form token, and others to get and cancel.
   const pageSessionId = await createdSessionId(app, organization.testKey);
-  const sessionIds = [pageSessionId, await createdSessionId(app, organization.testKey), await createdSessionId(app, organization.testKey)];
-  const [folder] = await db.insert(driveFolders).values({ organizationId: organization.id, environment: 'test', name: 'Seeded' }).returning();
+  const sessionIds = [
+    pageSessionId,
+    await createdSessionId(app, organization.testKey),
+    await createdSessionId(app, organization.testKey),
+  ];
+  const [folder] = await db
+    .insert(driveFolders)
+    .values({ organizationId: organization.id, environment: 'test', name: 'Seeded' })
+    .returning();
   // Folders nothing is created in, so that deleting one can succeed.
   const leaves = await db
     .insert(driveFolders)
-    .values(Array.from({ length: 4 }, (_, index) => ({ organizationId: organization.id, environment: 'test' as const, name: `Leaf ${index}` })))
+    .values(
+      Array.from({ length: 4 }, (_, index) => ({
+        organizationId: organization.id,
+        environment: 'test' as const,
+        name: `Leaf ${index}`,
+      })),
+    )
     .returning({ id: driveFolders.id });
   // Each key's first use records lastUsedAt (after the answer); do it now and wait for the writes, so the fuzzed
   // requests find it already set.
@@ -76,12 +89,21 @@ beforeAll(async () => {
 
   requests = requestsForRoutes(routes, {
     lookup: (id) => app.getSchema(id) as Record<string, unknown> | undefined,
-    credentials: apiKeyCredentials({ live: organization.liveKey, test: organization.testKey, otherOrganization: other.liveKey, revoked: revoked.secret }),
+    credentials: apiKeyCredentials({
+      live: organization.liveKey,
+      test: organization.testKey,
+      otherOrganization: other.liveKey,
+      revoked: revoked.secret,
+    }),
     headers: idempotencyHeaders(),
     // Clean requests carry the organization's own keys and at most a fresh idempotency key, so they can succeed.
     clean: {
-      credentials: fc.constantFrom(organization.liveKey, organization.testKey).map((key) => ({ [API_KEY_HEADER]: key })),
-      headers: fc.option(fc.uuid(), { nil: undefined }).map((key): Record<string, string> => (key === undefined ? {} : { 'x-idempotency-key': key })),
+      credentials: fc
+        .constantFrom(organization.liveKey, organization.testKey)
+        .map((key) => ({ [API_KEY_HEADER]: key })),
+      headers: fc
+        .option(fc.uuid(), { nil: undefined })
+        .map((key): Record<string, string> => (key === undefined ? {} : { 'x-idempotency-key': key })),
     },
     bodyExamples: {
       'POST /v1/verify/sessions': fc.record(
@@ -89,19 +111,33 @@ beforeAll(async () => {
           type: fc.constantFrom('kyc', 'kyb'),
           externalEndUserId: fc.string({ minLength: 1, maxLength: 300 }),
           appName: fc.string({ maxLength: 300 }),
-          callbackUrl: fc.constantFrom('https://hooks.example.com/kyc', 'http://127.0.0.1/x', 'https://user:pass@example.com/', 'ftp://example.com'),
+          callbackUrl: fc.constantFrom(
+            'https://hooks.example.com/kyc',
+            'http://127.0.0.1/x',
+            'https://user:pass@example.com/',
+            'ftp://example.com',
+          ),
         },
         { requiredKeys: ['type', 'externalEndUserId'] },
       ),
       'POST /session/:id': fc.record(
         {
-          token: fc.oneof({ weight: 3, arbitrary: fc.constant(formTokenFor(HOSTED_PAGE_SECRET, pageSessionId)) }, { weight: 1, arbitrary: fc.string() }),
+          token: fc.oneof(
+            { weight: 3, arbitrary: fc.constant(formTokenFor(HOSTED_PAGE_SECRET, pageSessionId)) },
+            { weight: 1, arbitrary: fc.string() },
+          ),
           action: fc.constantFrom('submit', 'approve', 'reject', 'request_resubmission'),
           reason: fc.string({ maxLength: 600 }),
         },
         { requiredKeys: ['token', 'action'] },
       ),
-      'POST /v1/drive/folders': fc.record({ name: fc.string({ maxLength: 300 }), parentId: fc.constantFrom(folder!.id, '00000000-0000-4000-8000-000000000000') }, { requiredKeys: ['name'] }),
+      'POST /v1/drive/folders': fc.record(
+        {
+          name: fc.string({ maxLength: 300 }),
+          parentId: fc.constantFrom(folder!.id, '00000000-0000-4000-8000-000000000000'),
+        },
+        { requiredKeys: ['name'] },
+      ),
     },
     pathValues: { id: fc.constantFrom(...sessionIds, folder!.id, ...leaves.map((leaf) => leaf.id)) },
   });
@@ -114,7 +150,9 @@ afterAll(async () => {
 
 describe('fuzzing every backend-api route', () => {
   it('finds the routes to fuzz', () => {
-    expect(routes.map(routeName)).toEqual(expect.arrayContaining(['POST /v1/verify/sessions', 'POST /v1/drive/folders', 'GET /session/:id']));
+    expect(routes.map(routeName)).toEqual(
+      expect.arrayContaining(['POST /v1/verify/sessions', 'POST /v1/drive/folders', 'GET /session/:id']),
+    );
   });
 
   it('never answers 5xx, answers errors with the envelope, changes no row when it refuses, and reaches every handler', async () => {

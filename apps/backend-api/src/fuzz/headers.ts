@@ -2,7 +2,12 @@ import fc from 'fast-check';
 import { API_KEY_HEADER } from '../plugins/api-key-authentication.js';
 
 /** The organization's live or test key mostly; otherwise none, another's, a revoked, made-up or mangled one. */
-export function apiKeyCredentials(keys: { live: string; test: string; otherOrganization: string; revoked: string }): fc.Arbitrary<Record<string, string>> {
+export function apiKeyCredentials(keys: {
+  live: string;
+  test: string;
+  otherOrganization: string;
+  revoked: string;
+}): fc.Arbitrary<Record<string, string>> {
   return fc.oneof(
     { weight: 6, arbitrary: fc.constantFrom(keys.live, keys.test).map((key) => ({ [API_KEY_HEADER]: key })) },
     {

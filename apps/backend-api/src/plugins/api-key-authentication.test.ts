@@ -1,8 +1,8 @@
-import { createApiKey, organizations, revokeApiKey, type DatabaseHandle } from '@platform/db';
+import { createApiKey, type DatabaseHandle, organizations, revokeApiKey } from '@platform/db';
 import { createTestDatabase } from '@platform/db/testing';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp, type BackendApp } from '../app.js';
+import { type BackendApp, buildApp } from '../app.js';
 import { loadBackendApiConfig } from '../config.js';
 
 describe('API-key authentication', () => {
@@ -20,10 +20,7 @@ describe('API-key authentication', () => {
     testSecret = (await createApiKey(database.db, { organizationId, environment: 'test', rateLimitPerMinute: 120 }))
       .secret;
 
-    app = buildApp(
-      { database },
-      loadBackendApiConfig({ LOG_LEVEL: 'silent' }),
-    );
+    app = buildApp({ database }, loadBackendApiConfig({ LOG_LEVEL: 'silent' }));
     // A probe route standing in for the verification and drive routes of later modules.
     app.register(async (scope) => {
       scope.get('/v1/probe', async (request) => ({ apiKey: request.apiKey }));

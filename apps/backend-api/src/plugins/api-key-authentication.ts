@@ -1,7 +1,7 @@
-import fp from 'fastify-plugin';
-import { findActiveApiKey, touchApiKeys, type Database } from '@platform/db';
+import { type Database, findActiveApiKey, touchApiKeys } from '@platform/db';
 import { type AppError, unauthorized } from '@platform/errors';
 import type { FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
 import { type ApiKeyUsageRecorder, createApiKeyUsageRecorder } from './api-key-usage.js';
 
 export const API_KEY_HEADER = 'x-service-api-key';

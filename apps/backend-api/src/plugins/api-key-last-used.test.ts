@@ -2,8 +2,8 @@ import { apiKeys, createApiKey, type Database, organizations, revokeApiKey, touc
 import { eq } from 'drizzle-orm';
 import { pino } from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { testClock, type TestClock, useTestDatabase } from '../../test/app-fixtures.js';
-import { buildApp, type BackendApiDeps, type BackendApp } from '../app.js';
+import { type TestClock, testClock, useTestDatabase } from '../../test/app-fixtures.js';
+import { type BackendApiDeps, type BackendApp, buildApp } from '../app.js';
 import { runApiKeysCommand } from '../cli/api-keys-command.js';
 import { loadBackendApiConfig } from '../config.js';
 import { API_KEY_HEADER } from './api-key-authentication.js';
@@ -42,7 +42,13 @@ describe("recording an API key's last use", () => {
   async function build(deps: Partial<BackendApiDeps> = {}, env: NodeJS.ProcessEnv = {}): Promise<BackendApp> {
     const app = buildApp(
       { database: database.handle, now: clock.now, recordApiKeyUses: countedTouch(database.db), ...deps },
-      loadBackendApiConfig({ LOG_LEVEL: 'silent', IDEMPOTENCY_PURGE_INTERVAL_MS: '0', VERIFICATION_EXPIRY_INTERVAL_MS: '0', WEBHOOK_DELIVERY_ENABLED: 'false', ...env }),
+      loadBackendApiConfig({
+        LOG_LEVEL: 'silent',
+        IDEMPOTENCY_PURGE_INTERVAL_MS: '0',
+        VERIFICATION_EXPIRY_INTERVAL_MS: '0',
+        WEBHOOK_DELIVERY_ENABLED: 'false',
+        ...env,
+      }),
     );
     apps.push(app);
     await app.ready();
@@ -52,7 +58,9 @@ describe("recording an API key's last use", () => {
   const wallet = (app: BackendApp, secret = key.secret) =>
     app.inject({ method: 'GET', url: '/v1/wallet', headers: { [API_KEY_HEADER]: secret } });
   const lastUsedAt = async (id = key.id) =>
-    (await database.db.select({ at: apiKeys.lastUsedAt }).from(apiKeys).where(eq(apiKeys.id, id)))[0]?.at?.toISOString() ?? null;
+    (
+      await database.db.select({ at: apiKeys.lastUsedAt }).from(apiKeys).where(eq(apiKeys.id, id))
+    )[0]?.at?.toISOString() ?? null;
 
   it('records the time of a request with the key, which the api-keys list then prints', async () => {
     const app = await build();
@@ -168,7 +176,12 @@ describe("recording an API key's last use", () => {
           return record(ids, now, intervalMs);
         },
       },
-      loadBackendApiConfig({ LOG_LEVEL: 'silent', IDEMPOTENCY_PURGE_INTERVAL_MS: '0', VERIFICATION_EXPIRY_INTERVAL_MS: '0', WEBHOOK_DELIVERY_ENABLED: 'false' }),
+      loadBackendApiConfig({
+        LOG_LEVEL: 'silent',
+        IDEMPOTENCY_PURGE_INTERVAL_MS: '0',
+        VERIFICATION_EXPIRY_INTERVAL_MS: '0',
+        WEBHOOK_DELIVERY_ENABLED: 'false',
+      }),
     );
     let atDatabaseClose: string | null | undefined;
     app.addHook('onClose', async () => {
@@ -196,7 +209,9 @@ describe("recording an API key's last use", () => {
     expect((await wallet(app, other.secret)).statusCode).toBe(200);
     await app.apiKeyUsage.flush();
 
-    const warnings = lines.map((line) => JSON.parse(line) as { level: number; msg: string }).filter((line) => line.level === 40);
+    const warnings = lines
+      .map((line) => JSON.parse(line) as { level: number; msg: string })
+      .filter((line) => line.level === 40);
     expect(warnings.map((line) => line.msg)).toEqual([
       'Could not record when API keys were last used (requests are not affected; retried on a later use)',
     ]);

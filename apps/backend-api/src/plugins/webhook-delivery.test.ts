@@ -4,8 +4,8 @@ import { type DatabaseHandle, organizations, webhookEvents } from '@platform/db'
 import { createTestDatabase } from '@platform/db/testing';
 import { enqueueWebhookEvent } from '@platform/webhooks';
 import { eq } from 'drizzle-orm';
-import { EVENTUALLY_TIMEOUT_MS, quietPeriod } from '#test-timing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { EVENTUALLY_TIMEOUT_MS, quietPeriod } from '#test-timing';
 import { buildTestApp } from '../../test/app-fixtures.js';
 import { loadBackendApiConfig } from '../config.js';
 
@@ -66,7 +66,11 @@ describe('webhook delivery in backend-api', () => {
     let clock = new Date('2024-06-15T12:00:00.000Z');
     const app = await buildTestApp(database, {
       now: () => clock,
-      env: { WEBHOOK_DELIVERY_ENABLED: 'false', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_DELIVERY_INTERVAL_MS: '20' },
+      env: {
+        WEBHOOK_DELIVERY_ENABLED: 'false',
+        WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+        WEBHOOK_DELIVERY_INTERVAL_MS: '20',
+      },
     });
     try {
       const due = await enqueue(clock);
@@ -90,7 +94,11 @@ describe('webhook delivery in backend-api', () => {
 
   it('polls once ready when enabled, and stops when the app closes', async () => {
     const app = await buildTestApp(database, {
-      env: { WEBHOOK_DELIVERY_ENABLED: 'true', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_DELIVERY_INTERVAL_MS: '20' },
+      env: {
+        WEBHOOK_DELIVERY_ENABLED: 'true',
+        WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+        WEBHOOK_DELIVERY_INTERVAL_MS: '20',
+      },
     });
     const { id } = await enqueue(new Date());
     await vi.waitFor(async () => expect(await statusOf(id)).toBe('delivered'), { timeout: EVENTUALLY_TIMEOUT_MS });

@@ -35,7 +35,9 @@ beforeAll(async () => {
     setup: (built) =>
       built.addHook('onRequest', async (request) => {
         if (request.headers['x-test-fault'] === undefined) return;
-        throw new Error(`could not handle ${request.method} ${request.url} (key: ${String(request.headers['x-service-api-key'])})`);
+        throw new Error(
+          `could not handle ${request.method} ${request.url} (key: ${String(request.headers['x-service-api-key'])})`,
+        );
       }),
   });
   [acme] = await replaceOrganizations(database.db, 'Acme');
@@ -53,31 +55,58 @@ const statusOf = async (options: InjectOptions) => (await app.inject(options)).s
 describe('backend-api logs', () => {
   it('carry no API key, hosted page URL, form token or signing secret, whatever the requests', async () => {
     const key = { 'x-service-api-key': acme.testKey };
-    expect(await statusOf({ method: 'GET', url: '/v1/wallet', headers: { 'x-service-api-key': acme.liveKey } })).toBe(200);
+    expect(await statusOf({ method: 'GET', url: '/v1/wallet', headers: { 'x-service-api-key': acme.liveKey } })).toBe(
+      200,
+    );
     const unknownKey = 'sk_live_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
     secrets['an unknown API key'] = unknownKey;
-    expect(await statusOf({ method: 'GET', url: '/v1/wallet', headers: { 'x-service-api-key': unknownKey } })).toBe(401);
+    expect(await statusOf({ method: 'GET', url: '/v1/wallet', headers: { 'x-service-api-key': unknownKey } })).toBe(
+      401,
+    );
     expect(await statusOf({ method: 'GET', url: '/v1/wallet' })).toBe(401);
     expect(await statusOf({ method: 'DELETE', url: '/v1/wallet', headers: key })).toBe(404);
-    expect(await statusOf({ method: 'POST', url: '/v1/verify/sessions', headers: key, payload: { type: 'nope' } })).toBe(400);
+    expect(
+      await statusOf({ method: 'POST', url: '/v1/verify/sessions', headers: key, payload: { type: 'nope' } }),
+    ).toBe(400);
 
     // One session is only ever seen through the API, the other only through its hosted page.
     const callbackUrl = `${receiverUrl}/hooks/customer-path-secret-71c4?key=customer-query-secret-90ad`;
     secrets["the customer's callback path secret"] = 'customer-path-secret-71c4';
     secrets["the customer's callback query secret"] = 'customer-query-secret-90ad';
-    const created = await app.inject({ method: 'POST', url: '/v1/verify/sessions', headers: key, payload: { type: 'kyc', externalEndUserId: 'api-user' } });
+    const created = await app.inject({
+      method: 'POST',
+      url: '/v1/verify/sessions',
+      headers: key,
+      payload: { type: 'kyc', externalEndUserId: 'api-user' },
+    });
     expect(created.statusCode).toBe(201);
     const apiSession = created.json().data.sessionId as string;
     // Its id is its hosted page's credential too.
     secrets["an API session's id"] = apiSession;
     expect(await statusOf({ method: 'GET', url: `/v1/verify/sessions/${apiSession}`, headers: key })).toBe(200);
-    await app.inject({ method: 'POST', url: '/v1/verify/sessions', headers: key, payload: { type: 'kyc', externalEndUserId: 'api-user-2' } });
+    await app.inject({
+      method: 'POST',
+      url: '/v1/verify/sessions',
+      headers: key,
+      payload: { type: 'kyc', externalEndUserId: 'api-user-2' },
+    });
     const firstPage = await app.inject({ method: 'GET', url: '/v1/verify/sessions?limit=1', headers: key });
     const cursor = firstPage.json().data.nextCursor as string;
     secrets['a list cursor (it holds a session id)'] = cursor;
-    expect(await statusOf({ method: 'GET', url: `/v1/verify/sessions?limit=1&cursor=${encodeURIComponent(cursor)}`, headers: key })).toBe(200);
+    expect(
+      await statusOf({
+        method: 'GET',
+        url: `/v1/verify/sessions?limit=1&cursor=${encodeURIComponent(cursor)}`,
+        headers: key,
+      }),
+    ).toBe(200);
     expect(await statusOf({ method: 'POST', url: `/v1/verify/sessions/${apiSession}/cancel`, headers: key })).toBe(200);
-    const hosted = await app.inject({ method: 'POST', url: '/v1/verify/sessions', headers: key, payload: { type: 'kyc', externalEndUserId: 'page-user', callbackUrl } });
+    const hosted = await app.inject({
+      method: 'POST',
+      url: '/v1/verify/sessions',
+      headers: key,
+      payload: { type: 'kyc', externalEndUserId: 'page-user', callbackUrl },
+    });
     expect(hosted.statusCode).toBe(201);
     const { sessionId, verificationUrl } = hosted.json().data as { sessionId: string; verificationUrl: string };
     expect(verificationUrl).toBe(`${VERIFY_URL}/session/${sessionId}`);
@@ -95,9 +124,15 @@ describe('backend-api logs', () => {
     expect(await statusOf({ method: 'GET', url: page })).toBe(200);
     expect(await statusOf({ method: 'HEAD', url: page })).toBe(200);
     expect(await statusOf({ method: 'GET', url: `${page}?notice=submitted` })).toBe(200);
-    expect(await statusOf({ method: 'POST', url: page, headers: form, payload: `token=${token}&action=dance` })).toBe(400);
-    expect(await statusOf({ method: 'POST', url: page, headers: form, payload: `token=${token}x&action=submit` })).toBe(303);
-    expect(await statusOf({ method: 'POST', url: page, headers: form, payload: `token=${token}&action=submit` })).toBe(303);
+    expect(await statusOf({ method: 'POST', url: page, headers: form, payload: `token=${token}&action=dance` })).toBe(
+      400,
+    );
+    expect(await statusOf({ method: 'POST', url: page, headers: form, payload: `token=${token}x&action=submit` })).toBe(
+      303,
+    );
+    expect(await statusOf({ method: 'POST', url: page, headers: form, payload: `token=${token}&action=submit` })).toBe(
+      303,
+    );
     expect(await statusOf({ method: 'GET', url: '/session/00000000-0000-4000-8000-000000000000' })).toBe(404);
     const misdirected = [
       { method: 'DELETE', url: page },
@@ -129,8 +164,12 @@ describe('backend-api logs', () => {
     expect(secretsIn(logs.text(), secrets)).toEqual([]);
 
     // Nothing useful was dropped: ordinary URLs are logged as requested; the page's by its pattern.
-    const requestLines = logs.lines.filter((line) => line['msg'] === 'request completed' || line['msg'] === 'request errored');
-    const logged = requestLines.map((line) => `${String(line['method'])} ${String(line['url'])} ${String(line['statusCode'])}`);
+    const requestLines = logs.lines.filter(
+      (line) => line['msg'] === 'request completed' || line['msg'] === 'request errored',
+    );
+    const logged = requestLines.map(
+      (line) => `${String(line['method'])} ${String(line['url'])} ${String(line['statusCode'])}`,
+    );
     expect(logged).toEqual(
       expect.arrayContaining([
         'GET /v1/wallet 200',
@@ -149,7 +188,9 @@ describe('backend-api logs', () => {
       ]),
     );
     // The unknown session's page, and each look-alike GET.
-    expect(logged.filter((line) => line === 'GET /session/:id 404')).toHaveLength(1 + misdirected.filter((request) => request.method === 'GET').length);
+    expect(logged.filter((line) => line === 'GET /session/:id 404')).toHaveLength(
+      1 + misdirected.filter((request) => request.method === 'GET').length,
+    );
     const faults = logs.lines.filter((line) => line['msg'] === 'request failed with a server error');
     expect(faults.map((line) => (line['err'] as { message: string }).message)).toEqual([
       'could not handle GET /session/:id (key: sk_test_[redacted])',

@@ -28,32 +28,41 @@ const routes: IdRoute[] = [
   {
     name: 'GET /v1/verify/sessions/:id',
     object: 'session',
-    send: (app, key, id) => app.inject({ method: 'GET', url: `/v1/verify/sessions/${id}`, headers: { [API_KEY_HEADER]: key } }),
+    send: (app, key, id) =>
+      app.inject({ method: 'GET', url: `/v1/verify/sessions/${id}`, headers: { [API_KEY_HEADER]: key } }),
     ownerStatus: 200,
   },
   {
     name: 'POST /v1/verify/sessions/:id/cancel',
     object: 'session',
-    send: (app, key, id) => app.inject({ method: 'POST', url: `/v1/verify/sessions/${id}/cancel`, headers: { [API_KEY_HEADER]: key } }),
+    send: (app, key, id) =>
+      app.inject({ method: 'POST', url: `/v1/verify/sessions/${id}/cancel`, headers: { [API_KEY_HEADER]: key } }),
     ownerStatus: 200,
   },
   {
     name: 'DELETE /v1/drive/folders/:id',
     object: 'folder',
-    send: (app, key, id) => app.inject({ method: 'DELETE', url: `/v1/drive/folders/${id}`, headers: { [API_KEY_HEADER]: key } }),
+    send: (app, key, id) =>
+      app.inject({ method: 'DELETE', url: `/v1/drive/folders/${id}`, headers: { [API_KEY_HEADER]: key } }),
     ownerStatus: 200,
   },
   {
     name: 'GET /v1/drive/folders?parentId=:id',
     object: 'folder',
-    send: (app, key, id) => app.inject({ method: 'GET', url: `/v1/drive/folders?parentId=${id}`, headers: { [API_KEY_HEADER]: key } }),
+    send: (app, key, id) =>
+      app.inject({ method: 'GET', url: `/v1/drive/folders?parentId=${id}`, headers: { [API_KEY_HEADER]: key } }),
     ownerStatus: 200,
   },
   {
     name: 'POST /v1/drive/folders with parentId',
     object: 'folder',
     send: (app, key, id) =>
-      app.inject({ method: 'POST', url: '/v1/drive/folders', headers: { [API_KEY_HEADER]: key }, payload: { name: 'Inside', parentId: id } }),
+      app.inject({
+        method: 'POST',
+        url: '/v1/drive/folders',
+        headers: { [API_KEY_HEADER]: key },
+        payload: { name: 'Inside', parentId: id },
+      }),
     ownerStatus: 201,
   },
 ];
@@ -70,7 +79,9 @@ describe('object level authorization (backend-api)', () => {
     // Each key's first use records when it was used, after the answer; make it now and wait for the writes, so
     // the requests under test find it set (the suite's clock stands still, so it is not written again).
     for (const key of [acme.liveKey, acme.testKey, globex.liveKey]) {
-      expect((await suite.app.inject({ method: 'GET', url: '/v1/wallet', headers: { [API_KEY_HEADER]: key } })).statusCode).toBe(200);
+      expect(
+        (await suite.app.inject({ method: 'GET', url: '/v1/wallet', headers: { [API_KEY_HEADER]: key } })).statusCode,
+      ).toBe(200);
     }
     await suite.app.apiKeyUsage.flush();
   });

@@ -1,7 +1,12 @@
 import { tableChecksums } from '@platform/db/testing';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { replaceOrganizations, type TestOrganization, useTestApp } from '../../test/app-fixtures.js';
-import { createdSessionId, createSessionRequest, fundWallet, truncateVerificationData } from '../../test/verification-fixtures.js';
+import {
+  createdSessionId,
+  createSessionRequest,
+  fundWallet,
+  truncateVerificationData,
+} from '../../test/verification-fixtures.js';
 import { formTokenFor } from '../modules/verification/hosted-page/form-token.js';
 
 const SECRET = 'a-hosted-page-secret-of-at-least-32-characters';
@@ -22,18 +27,31 @@ describe('text PostgreSQL cannot store', () => {
   });
 
   /** Sends the request and expects a 400 naming `path` that changed nothing. */
-  async function expectRefused(send: () => Promise<{ statusCode: number; json(): unknown }>, path: string, message: unknown = expect.stringContaining('U+0000')) {
+  async function expectRefused(
+    send: () => Promise<{ statusCode: number; json(): unknown }>,
+    path: string,
+    message: unknown = expect.stringContaining('U+0000'),
+  ) {
     const before = await tableChecksums(suite.db);
     const response = await send();
     await suite.app.apiKeyUsage.flush();
     expect(response.statusCode).toBe(400);
-    expect(response.json()).toMatchObject({ success: false, code: 'validation_error', details: expect.arrayContaining([{ path, message }]) });
+    expect(response.json()).toMatchObject({
+      success: false,
+      code: 'validation_error',
+      details: expect.arrayContaining([{ path, message }]),
+    });
     expect(await tableChecksums(suite.db)).toEqual(before);
   }
 
   describe.each(unstorable)('%j', (text) => {
     it.each(['externalEndUserId', 'appName', 'callbackUrl'])('in a session’s %s', async (field) => {
-      const body: Record<string, string> = { type: 'kyc', externalEndUserId: 'end-user-1', callbackUrl: 'https://acme.example.com/hook', [field]: `${field === 'callbackUrl' ? 'https://acme.example.com/' : ''}${text}` };
+      const body: Record<string, string> = {
+        type: 'kyc',
+        externalEndUserId: 'end-user-1',
+        callbackUrl: 'https://acme.example.com/hook',
+        [field]: `${field === 'callbackUrl' ? 'https://acme.example.com/' : ''}${text}`,
+      };
       await expectRefused(() => createSessionRequest(suite.app, acme.testKey, body, crypto.randomUUID()), `/${field}`);
     });
 
@@ -56,7 +74,12 @@ describe('text PostgreSQL cannot store', () => {
   // stays that text or becomes U+FFFD): U+0000 is what they can carry.
   it('U+0000 in a session-list filter', async () => {
     await expectRefused(
-      () => suite.app.inject({ method: 'GET', url: '/v1/verify/sessions?externalEndUserId=a%00b', headers: { 'x-service-api-key': acme.testKey } }),
+      () =>
+        suite.app.inject({
+          method: 'GET',
+          url: '/v1/verify/sessions?externalEndUserId=a%00b',
+          headers: { 'x-service-api-key': acme.testKey },
+        }),
       'querystring/externalEndUserId',
     );
   });
@@ -76,7 +99,12 @@ describe('text PostgreSQL cannot store', () => {
 
   it('U+0000 in a path parameter (a session id is a UUID, so its format already refuses it)', async () => {
     await expectRefused(
-      () => suite.app.inject({ method: 'GET', url: '/v1/verify/sessions/a%00b', headers: { 'x-service-api-key': acme.testKey } }),
+      () =>
+        suite.app.inject({
+          method: 'GET',
+          url: '/v1/verify/sessions/a%00b',
+          headers: { 'x-service-api-key': acme.testKey },
+        }),
       'params/id',
       expect.any(String),
     );

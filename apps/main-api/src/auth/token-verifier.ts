@@ -1,5 +1,5 @@
-import { createRemoteJWKSet, errors, type JWTPayload, type JWTVerifyGetKey, jwtVerify } from 'jose';
 import { isStorableText } from '@platform/http';
+import { createRemoteJWKSet, errors, type JWTPayload, type JWTVerifyGetKey, jwtVerify } from 'jose';
 import type { TokenKeySource } from '../config.js';
 import { importHmacVerificationKey } from './hmac-verification-key.js';
 import { rememberVerifiedTokens } from './verified-token-cache.js';
@@ -58,7 +58,12 @@ export function createTokenVerifier(options: TokenVerifierOptions): TokenVerifie
     }
     const subject = payload.sub;
     // The subject is the user id stored in every row the user owns: text PostgreSQL refuses makes the token unusable.
-    if (typeof subject !== 'string' || subject.length === 0 || subject.length > MAX_SUBJECT_LENGTH || !isStorableText(subject)) {
+    if (
+      typeof subject !== 'string' ||
+      subject.length === 0 ||
+      subject.length > MAX_SUBJECT_LENGTH ||
+      !isStorableText(subject)
+    ) {
       throw new InvalidTokenError('Access token has no usable subject');
     }
     return { id: subject };

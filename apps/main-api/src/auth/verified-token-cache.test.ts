@@ -13,7 +13,8 @@ function countingVerifier(payloads: Record<string, JWTPayload>) {
     calls.push(token);
     const payload = payloads[token];
     if (payload === undefined) throw new Error('signature verification failed');
-    if (typeof payload.exp === 'number' && payload.exp <= epoch(currentDate) - 5) throw new Error('"exp" claim timestamp check failed');
+    if (typeof payload.exp === 'number' && payload.exp <= epoch(currentDate) - 5)
+      throw new Error('"exp" claim timestamp check failed');
     return payload;
   };
   return { verify, calls };

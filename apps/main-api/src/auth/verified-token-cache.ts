@@ -34,7 +34,8 @@ export function rememberVerifiedTokens(verify: PayloadVerifier, options: Verifie
       const seconds = Math.floor(now / 1000);
       const { exp, nbf } = entry.payload;
       const fresh = now >= entry.verifiedAt && now - entry.verifiedAt <= options.maxAgeMs;
-      const timely = typeof exp === 'number' && exp > seconds - tolerance && (nbf === undefined || nbf <= seconds + tolerance);
+      const timely =
+        typeof exp === 'number' && exp > seconds - tolerance && (nbf === undefined || nbf <= seconds + tolerance);
       if (fresh && timely) return entry.payload;
       entries.delete(token);
     }

@@ -6,21 +6,28 @@ import {
   type FuzzTarget,
   fuzzRunSettings,
   type NoSuccessReason,
-  requestsForRoutes,
   type RouteUnderTest,
+  requestsForRoutes,
   routesUnderTest,
   successCoverageProblems,
   unstorableTextCoverageProblems,
 } from '@platform/http/testing';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FAKE_DARAJA, fakeDarajaEnv, type FakeDaraja, startFakeDaraja } from '../../test/fake-daraja.js';
+import { FAKE_DARAJA, type FakeDaraja, fakeDarajaEnv, startFakeDaraja } from '../../test/fake-daraja.js';
 import { FAKE_PAYSTACK_SECRET, type FakePaystack, startFakePaystack } from '../../test/fake-paystack.js';
-import { createTestApp, insertOrganization, insertUser, TEST_PROVIDER_TIMEOUT_MS, type TestApp, tokenFor } from '../../test/helpers.js';
+import {
+  createTestApp,
+  insertOrganization,
+  insertUser,
+  TEST_PROVIDER_TIMEOUT_MS,
+  type TestApp,
+  tokenFor,
+} from '../../test/helpers.js';
+import { multipart, tinyPng } from '../../test/images.js';
 import { insertSavedCard, insertSubscription } from '../../test/subscription-fixtures.js';
 import { MPESA_CALLBACK_PATH } from '../modules/billing/providers/daraja/callback-routes.js';
 import { PAYSTACK_WEBHOOK_PATH } from '../modules/billing/providers/paystack/webhook-routes.js';
-import { multipart, tinyPng } from '../../test/images.js';
 import { bearerCredentials, goodOrganizationHeaders, organizationHeaders, signedPaystackEvents } from './headers.js';
 import { isBrowserPage, isDocumentation, isForgedCallback, routeName } from './route-kinds.js';
 import { avatarUploads } from './uploads.js';
@@ -40,7 +47,8 @@ const UNREACHABLE_RATE_LIMIT = '100000000';
 // at least once in a run, so the run is known to reach its handlers and not only its validation.
 const NO_SUCCESS_HERE: Record<string, NoSuccessReason> = {
   'POST /v1/webhooks/endpoints/:environment/secret/reveal': {
-    reason: 'shows a secret once per environment and never after a rotation, so a run that rotates first only meets its 409',
+    reason:
+      'shows a secret once per environment and never after a rotation, so a run that rotates first only meets its 409',
     instead: [409],
   },
 };
@@ -78,22 +86,45 @@ beforeAll(async () => {
   const cardId = await insertSavedCard(db, organizationId, { provider: 'paystack', authorizationCode });
   // A second card for the removal route: the first one pays for purchases and upgrades all run long.
   const removableCardId = await insertSavedCard(db, organizationId, { provider: 'paystack', authorizationCode });
-  await insertSubscription(db, organizationId, { plan: 'core', seats: 5, cycle: 'monthly', anchor: new Date().toISOString().slice(0, 10) });
+  await insertSubscription(db, organizationId, {
+    plan: 'core',
+    seats: 5,
+    cycle: 'monthly',
+    anchor: new Date().toISOString().slice(0, 10),
+  });
   const notification = await notifyUser(db, { userId: MEMBER_ID, title: 'Hello', message: 'Fuzz', type: 'info' });
   const apiKey = await createApiKey(db, { organizationId, environment: 'test' });
   const member = { authorization: `Bearer ${await tokenFor(MEMBER_ID)}` };
   // A card payment (for the payment and checkout pages), an answered M-Pesa prompt (for a callback that settles
   // it) and an uploaded avatar (for the file route), so that those routes also meet things that exist.
   const memberOf = { ...member, 'x-organization-id': organizationId };
-  const card = await t.app.inject({ method: 'POST', url: '/v1/billing/pay', headers: memberOf, payload: { method: 'card', amount: 1_000 } });
+  const card = await t.app.inject({
+    method: 'POST',
+    url: '/v1/billing/pay',
+    headers: memberOf,
+    payload: { method: 'card', amount: 1_000 },
+  });
   const { reference } = card.json<{ reference: string }>();
-  const prompt = await t.app.inject({ method: 'POST', url: '/v1/billing/pay', headers: memberOf, payload: { method: 'mobile_money', amount: 100, phone: '0712345678' } });
+  const prompt = await t.app.inject({
+    method: 'POST',
+    url: '/v1/billing/pay',
+    headers: memberOf,
+    payload: { method: 'mobile_money', amount: 100, phone: '0712345678' },
+  });
   expect(prompt.statusCode).toBe(200);
   const { checkoutRequestId } = daraja.answer(daraja.lastPrompt().checkoutRequestId, 0);
   const mpesaCallback = daraja.callbackBody(checkoutRequestId);
   const avatar = multipart([{ field: 'file', filename: 'me.png', contentType: 'image/png', data: tinyPng() }]);
-  const uploaded = await t.app.inject({ method: 'POST', url: '/v1/auth/avatar', headers: { ...member, ...avatar.headers }, payload: avatar.payload });
-  const avatarPath = new URL(uploaded.json<{ data: { url: string } }>().data.url).pathname.replace(/^\/v1\/files\//, '');
+  const uploaded = await t.app.inject({
+    method: 'POST',
+    url: '/v1/auth/avatar',
+    headers: { ...member, ...avatar.headers },
+    payload: avatar.payload,
+  });
+  const avatarPath = new URL(uploaded.json<{ data: { url: string } }>().data.url).pathname.replace(
+    /^\/v1\/files\//,
+    '',
+  );
 
   const credentials = bearerCredentials({
     member: await tokenFor(MEMBER_ID),
@@ -113,21 +144,40 @@ beforeAll(async () => {
         bodyExamples: {
           'POST /v1/billing/pay': fc.oneof(
             fc.record({ method: fc.constant('card'), amount: fc.integer({ min: -5, max: 2_000_000 }) }),
-            fc.record({ method: fc.constant('mobile_money'), amount: fc.integer({ min: 1, max: 200_000 }), phone: fc.constantFrom('0712345678', '+254 733 123 456', '254110000000', '0100000000', '0712') }),
-            fc.record({ method: fc.constant('saved_method'), amount: fc.integer({ min: 1, max: 5_000 }), paymentMethodId: fc.constantFrom(cardId, '00000000-0000-4000-8000-000000000000') }),
+            fc.record({
+              method: fc.constant('mobile_money'),
+              amount: fc.integer({ min: 1, max: 200_000 }),
+              phone: fc.constantFrom('0712345678', '+254 733 123 456', '254110000000', '0100000000', '0712'),
+            }),
+            fc.record({
+              method: fc.constant('saved_method'),
+              amount: fc.integer({ min: 1, max: 5_000 }),
+              paymentMethodId: fc.constantFrom(cardId, '00000000-0000-4000-8000-000000000000'),
+            }),
             fc.record({
               method: fc.constantFrom('card', 'mobile_money', 'saved_method'),
               amount: fc.constant(0),
-              metadata: fc.record({ type: fc.constant('mail_subscription'), plan: fc.constantFrom('core', 'growth', 'scale'), seats: fc.integer({ min: -1, max: 1e7 }), billingCycle: fc.constantFrom('monthly', 'yearly') }),
+              metadata: fc.record({
+                type: fc.constant('mail_subscription'),
+                plan: fc.constantFrom('core', 'growth', 'scale'),
+                seats: fc.integer({ min: -1, max: 1e7 }),
+                billingCycle: fc.constantFrom('monthly', 'yearly'),
+              }),
             }),
           ),
           'POST /v1/billing/upgrade': fc.record(
             {
               newPlan: fc.constantFrom('core', 'growth', 'scale'),
               // Mostly seat counts whose price a card may pay, so changes go through and are charged.
-              newSeats: fc.oneof({ weight: 3, arbitrary: fc.integer({ min: 1, max: 300 }) }, { weight: 1, arbitrary: fc.integer({ min: -1, max: 1e7 }) }),
+              newSeats: fc.oneof(
+                { weight: 3, arbitrary: fc.integer({ min: 1, max: 300 }) },
+                { weight: 1, arbitrary: fc.integer({ min: -1, max: 1e7 }) },
+              ),
               newCycle: fc.constantFrom('monthly', 'yearly'),
-              paymentMethodId: fc.oneof({ weight: 3, arbitrary: fc.constant(cardId) }, { weight: 1, arbitrary: fc.constant('00000000-0000-4000-8000-000000000000') }),
+              paymentMethodId: fc.oneof(
+                { weight: 3, arbitrary: fc.constant(cardId) },
+                { weight: 1, arbitrary: fc.constant('00000000-0000-4000-8000-000000000000') },
+              ),
             },
             { requiredKeys: ['newPlan', 'newSeats', 'newCycle'] },
           ),
@@ -145,7 +195,12 @@ beforeAll(async () => {
             }),
           ),
           'PATCH /v1/accounts/me': fc.record(
-            { firstName: fc.string({ maxLength: 120 }), lastName: fc.string(), phone: fc.constantFrom('0712345678', '0733123456', '12'), dob: fc.constantFrom('1990-04-12', '2999-01-01', '1990-02-30') },
+            {
+              firstName: fc.string({ maxLength: 120 }),
+              lastName: fc.string(),
+              phone: fc.constantFrom('0712345678', '0733123456', '12'),
+              dob: fc.constantFrom('1990-04-12', '2999-01-01', '1990-02-30'),
+            },
             { requiredKeys: [] },
           ),
         },
@@ -158,7 +213,10 @@ beforeAll(async () => {
         },
 
         queryExamples: {
-          'GET /v1/billing/checkout/complete': fc.oneof(fc.record({ reference: fc.constant(reference) }), fc.record({ trxref: fc.constant(reference) })),
+          'GET /v1/billing/checkout/complete': fc.oneof(
+            fc.record({ reference: fc.constant(reference) }),
+            fc.record({ trxref: fc.constant(reference) }),
+          ),
         },
       }),
     },
@@ -175,7 +233,14 @@ afterAll(async () => {
 
 describe('fuzzing every main-api route', () => {
   it('finds the routes to fuzz, provider callbacks included', () => {
-    expect(routes.map(routeName)).toEqual(expect.arrayContaining(['PATCH /v1/accounts/me', 'POST /v1/billing/pay', `POST ${PAYSTACK_WEBHOOK_PATH}`, `POST ${MPESA_CALLBACK_PATH}/:token`]));
+    expect(routes.map(routeName)).toEqual(
+      expect.arrayContaining([
+        'PATCH /v1/accounts/me',
+        'POST /v1/billing/pay',
+        `POST ${PAYSTACK_WEBHOOK_PATH}`,
+        `POST ${MPESA_CALLBACK_PATH}/:token`,
+      ]),
+    );
   });
 
   it('never answers 5xx, answers errors with the envelope, changes no row when it refuses, and reaches every handler', async () => {
@@ -193,10 +258,16 @@ describe('fuzzing the routes that exist only with the sandbox providers', () => 
 
   beforeAll(async () => {
     sandbox = await createTestApp({
-      env: { PAYMENT_RECONCILE_INTERVAL_MS: '0', RENEWAL_INTERVAL_MS: '0', RATE_LIMIT_PER_MINUTE: UNREACHABLE_RATE_LIMIT },
+      env: {
+        PAYMENT_RECONCILE_INTERVAL_MS: '0',
+        RENEWAL_INTERVAL_MS: '0',
+        RATE_LIMIT_PER_MINUTE: UNREACHABLE_RATE_LIMIT,
+      },
     });
     const withProviders = new Set(routes.map(routeName));
-    sandboxRoutes = routesUnderTest(sandbox.app).filter((route) => !isDocumentation(route) && !withProviders.has(routeName(route)));
+    sandboxRoutes = routesUnderTest(sandbox.app).filter(
+      (route) => !isDocumentation(route) && !withProviders.has(routeName(route)),
+    );
 
     await insertUser(sandbox.db, { id: MEMBER_ID });
     const organizationId = await insertOrganization(sandbox.db, { members: [{ userId: MEMBER_ID, role: 'owner' }] });
@@ -220,7 +291,10 @@ describe('fuzzing the routes that exist only with the sandbox providers', () => 
       bodyExamples: {
         'POST /v1/billing/sandbox/checkout/:reference': fc.record({
           action: fc.constantFrom('pay', 'decline'),
-          csrf: fc.oneof({ weight: 3, arbitrary: fc.constant(csrf) }, { weight: 1, arbitrary: fc.string({ maxLength: 200 }) }),
+          csrf: fc.oneof(
+            { weight: 3, arbitrary: fc.constant(csrf) },
+            { weight: 1, arbitrary: fc.string({ maxLength: 200 }) },
+          ),
         }),
       },
       pathValues: { reference: fc.constant(reference) },
@@ -232,12 +306,25 @@ describe('fuzzing the routes that exist only with the sandbox providers', () => 
   });
 
   it('finds the sandbox checkout routes', () => {
-    expect(sandboxRoutes.map(routeName)).toEqual(expect.arrayContaining(['GET /v1/billing/sandbox/checkout/:reference', 'POST /v1/billing/sandbox/checkout/:reference']));
+    expect(sandboxRoutes.map(routeName)).toEqual(
+      expect.arrayContaining([
+        'GET /v1/billing/sandbox/checkout/:reference',
+        'POST /v1/billing/sandbox/checkout/:reference',
+      ]),
+    );
   });
 
   it('never answers 5xx, answers errors with the envelope or an error page, changes no row when it refuses, and reaches every handler', async () => {
-    const coverage = await checkFuzzedAnswers(fuzzTarget(sandbox), sandboxRequests, { seed, numRuns: Math.ceil(numRuns / 10) });
-    const listed = { 'POST /v1/billing/sandbox/checkout/:reference': { reason: 'a browser form: it answers 303 to the return page', instead: [303] } };
+    const coverage = await checkFuzzedAnswers(fuzzTarget(sandbox), sandboxRequests, {
+      seed,
+      numRuns: Math.ceil(numRuns / 10),
+    });
+    const listed = {
+      'POST /v1/billing/sandbox/checkout/:reference': {
+        reason: 'a browser form: it answers 303 to the return page',
+        instead: [303],
+      },
+    };
     expect(successCoverageProblems(sandboxRoutes.map(routeName), coverage, listed), `FUZZ_SEED=${seed}`).toEqual([]);
     expect(unstorableTextCoverageProblems(sandboxRoutes, coverage), `FUZZ_SEED=${seed}`).toEqual([]);
   });

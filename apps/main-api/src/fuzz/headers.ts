@@ -5,7 +5,12 @@ import { paystackSignature } from '../modules/billing/providers/paystack/signatu
 import { PAYSTACK_WEBHOOK_PATH } from '../modules/billing/providers/paystack/webhook-routes.js';
 
 /** The seeded member's token mostly; otherwise nobody, another user, or a malformed, expired or forged token. */
-export function bearerCredentials(tokens: { member: string; outsider: string; expired: string; unknownUser: string }): fc.Arbitrary<Record<string, string>> {
+export function bearerCredentials(tokens: {
+  member: string;
+  outsider: string;
+  expired: string;
+  unknownUser: string;
+}): fc.Arbitrary<Record<string, string>> {
   return fc.oneof(
     { weight: 6, arbitrary: fc.constant({ authorization: `Bearer ${tokens.member}` }) },
     {
@@ -28,12 +33,24 @@ export function bearerCredentials(tokens: { member: string; outsider: string; ex
 }
 
 /** The member's organization mostly; otherwise another one, a made-up one, or not an id at all. */
-export function organizationHeaders(organizationId: string, otherOrganizationId: string): fc.Arbitrary<Record<string, string>> {
+export function organizationHeaders(
+  organizationId: string,
+  otherOrganizationId: string,
+): fc.Arbitrary<Record<string, string>> {
   return fc
     .tuple(
       fc.oneof(
         { weight: 6, arbitrary: fc.constant(organizationId) },
-        { weight: 1, arbitrary: fc.constantFrom(organizationId.toUpperCase(), otherOrganizationId, '00000000-0000-4000-8000-000000000000', 'not-a-uuid', '') },
+        {
+          weight: 1,
+          arbitrary: fc.constantFrom(
+            organizationId.toUpperCase(),
+            otherOrganizationId,
+            '00000000-0000-4000-8000-000000000000',
+            'not-a-uuid',
+            '',
+          ),
+        },
       ),
       idempotencyHeaders(),
       fc.option(fc.stringMatching(/^[0-9a-f]{128}$/), { nil: undefined }),
@@ -47,7 +64,9 @@ export function organizationHeaders(organizationId: string, otherOrganizationId:
 
 /** The member's organization and, half the time, a fresh idempotency key: headers a request can succeed with. */
 export function goodOrganizationHeaders(organizationId: string): fc.Arbitrary<Record<string, string>> {
-  return fc.option(fc.uuid(), { nil: undefined }).map((key) => ({ 'x-organization-id': organizationId, ...(key === undefined ? {} : { 'idempotency-key': key }) }));
+  return fc
+    .option(fc.uuid(), { nil: undefined })
+    .map((key) => ({ 'x-organization-id': organizationId, ...(key === undefined ? {} : { 'idempotency-key': key }) }));
 }
 
 /** At most one idempotency key usually, sometimes both headers (which must then agree). */
@@ -65,13 +84,31 @@ function idempotencyHeaders(): fc.Arbitrary<Record<string, string>> {
 export function signedPaystackEvents(): fc.Arbitrary<FuzzRequest> {
   const event = fc.record({
     event: fc.constantFrom('charge.success', 'charge.failed', 'refund.processed', 'transfer.success'),
-    data: fc.oneof(hostileJson, fc.record({ reference: fc.oneof(fc.string(), hostileJson), amount: fc.oneof(fc.integer(), hostileJson), status: fc.string() }, { requiredKeys: [] })),
+    data: fc.oneof(
+      hostileJson,
+      fc.record(
+        {
+          reference: fc.oneof(fc.string(), hostileJson),
+          amount: fc.oneof(fc.integer(), hostileJson),
+          status: fc.string(),
+        },
+        { requiredKeys: [] },
+      ),
+    ),
   });
-  return fc.oneof(event.map((value) => JSON.stringify(value)), hostileJson.map((value) => JSON.stringify(value) ?? '')).map((payload) => ({
-    route: `POST ${PAYSTACK_WEBHOOK_PATH} (signed)`,
-    method: 'POST',
-    url: PAYSTACK_WEBHOOK_PATH,
-    headers: { 'content-type': 'application/json', 'x-paystack-signature': paystackSignature(Buffer.from(payload), FAKE_PAYSTACK_SECRET) },
-    payload,
-  }));
+  return fc
+    .oneof(
+      event.map((value) => JSON.stringify(value)),
+      hostileJson.map((value) => JSON.stringify(value) ?? ''),
+    )
+    .map((payload) => ({
+      route: `POST ${PAYSTACK_WEBHOOK_PATH} (signed)`,
+      method: 'POST',
+      url: PAYSTACK_WEBHOOK_PATH,
+      headers: {
+        'content-type': 'application/json',
+        'x-paystack-signature': paystackSignature(Buffer.from(payload), FAKE_PAYSTACK_SECRET),
+      },
+      payload,
+    }));
 }

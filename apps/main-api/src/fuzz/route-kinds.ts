@@ -26,5 +26,8 @@ export function isBrowserPage(request: FuzzRequest, contentType: unknown): boole
 /** A provider callback nobody could have sent legitimately: an unsigned Paystack event or the wrong M-Pesa token. */
 export function isForgedCallback(request: FuzzRequest): boolean {
   if (request.route === `POST ${PAYSTACK_WEBHOOK_PATH}`) return true;
-  return request.url.startsWith(`${MPESA_CALLBACK_PATH}/`) && !request.url.startsWith(`${MPESA_CALLBACK_PATH}/${FAKE_DARAJA.callbackToken}`);
+  return (
+    request.url.startsWith(`${MPESA_CALLBACK_PATH}/`) &&
+    !request.url.startsWith(`${MPESA_CALLBACK_PATH}/${FAKE_DARAJA.callbackToken}`)
+  );
 }

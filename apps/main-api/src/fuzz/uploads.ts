@@ -11,7 +11,14 @@ export function avatarUploads(credentials: fc.Arbitrary<Record<string, string>>)
   const data = fc.oneof(
     { weight: 3, arbitrary: fc.constantFrom(tinyPng(), tinyJpeg(), tinyWebp()) },
     { weight: 1, arbitrary: fc.uint8Array({ maxLength: 2_000 }).map((bytes) => Buffer.from(bytes)) },
-    { weight: 1, arbitrary: fc.constantFrom(Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>'), Buffer.alloc(0), tinyPng().subarray(0, 20)) },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(
+        Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>'),
+        Buffer.alloc(0),
+        tinyPng().subarray(0, 20),
+      ),
+    },
   );
   const text = hostileStrings.filter((value) => value.length < 200 && !/[\r\n"]/.test(value));
   const part: fc.Arbitrary<FilePart> = fc.record({
@@ -20,14 +27,20 @@ export function avatarUploads(credentials: fc.Arbitrary<Record<string, string>>)
     contentType: fc.constantFrom('image/png', 'image/jpeg', 'image/webp', 'application/octet-stream', 'text/html'),
     data,
   });
-  const parts = fc.oneof({ weight: 4, arbitrary: part.map((one) => [one]) }, { weight: 1, arbitrary: fc.array(part, { maxLength: 3 }) });
+  const parts = fc.oneof(
+    { weight: 4, arbitrary: part.map((one) => [one]) },
+    { weight: 1, arbitrary: fc.array(part, { maxLength: 3 }) },
+  );
   return fc.tuple(parts, credentials, fc.boolean()).map(([files, who, brokenBoundary]) => {
     const { payload, headers } = multipart(files);
     return {
       route: 'POST /v1/auth/avatar',
       method: 'POST',
       url: '/v1/auth/avatar',
-      headers: { ...who, 'content-type': brokenBoundary ? 'multipart/form-data; boundary=not-the-one-used' : headers['content-type'] },
+      headers: {
+        ...who,
+        'content-type': brokenBoundary ? 'multipart/form-data; boundary=not-the-one-used' : headers['content-type'],
+      },
       payload,
     };
   });

@@ -1,8 +1,7 @@
 import { createServer as createHttpServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { exportJWK, exportSPKI, generateKeyPair, createLocalJWKSet, SignJWT, UnsecuredJWT, type JWK } from 'jose';
+import { createLocalJWKSet, exportJWK, exportSPKI, generateKeyPair, type JWK, SignJWT, UnsecuredJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTokenVerifier } from '../auth/token-verifier.js';
 import {
   createTestApp,
   insertUser,
@@ -12,6 +11,7 @@ import {
   type TestApp,
   tokenFor,
 } from '../../test/helpers.js';
+import { createTokenVerifier } from '../auth/token-verifier.js';
 
 const USER = 'user_auth';
 const secretKey = new TextEncoder().encode(TEST_SECRET);
@@ -81,20 +81,38 @@ describe('with an HS256 secret', () => {
     ['the scheme without a token', async () => 'Bearer '],
     ['a malformed token', async () => 'Bearer not.a.jwt'],
     ['a token with a bad signature', async () => `Bearer ${(await tokenFor(USER)).slice(0, -4)}AAAA`],
-    ['a token signed with another secret', async () =>
-      `Bearer ${await new SignJWT({}).setProtectedHeader({ alg: 'HS256' }).setSubject(USER).setIssuer(TEST_ISSUER)
-        .setAudience(TEST_AUDIENCE).setExpirationTime('1h').sign(new TextEncoder().encode('x'.repeat(40)))}`],
+    [
+      'a token signed with another secret',
+      async () =>
+        `Bearer ${await new SignJWT({})
+          .setProtectedHeader({ alg: 'HS256' })
+          .setSubject(USER)
+          .setIssuer(TEST_ISSUER)
+          .setAudience(TEST_AUDIENCE)
+          .setExpirationTime('1h')
+          .sign(new TextEncoder().encode('x'.repeat(40)))}`,
+    ],
     ['an expired token', async () => `Bearer ${await hs256({ sub: USER, exp: hourAgo() })}`],
-    ['a token not valid yet', async () => `Bearer ${await hs256({ sub: USER, exp: inAnHour() + 3600, nbf: inAnHour() })}`],
+    [
+      'a token not valid yet',
+      async () => `Bearer ${await hs256({ sub: USER, exp: inAnHour() + 3600, nbf: inAnHour() })}`,
+    ],
     ['a token without exp', async () => `Bearer ${await hs256({ sub: USER })}`],
     ['a wrong issuer', async () => `Bearer ${await hs256({ sub: USER, exp: '1h', iss: 'https://evil.example/' })}`],
     ['a wrong audience', async () => `Bearer ${await hs256({ sub: USER, exp: '1h', aud: 'another-service' })}`],
     ['no subject', async () => `Bearer ${await hs256({ exp: '1h' })}`],
     ['an empty subject', async () => `Bearer ${await hs256({ sub: '', exp: '1h' })}`],
     ['a subject over 255 characters', async () => `Bearer ${await hs256({ sub: 'u'.repeat(256), exp: '1h' })}`],
-    ['alg none', async () =>
-      `Bearer ${new UnsecuredJWT({}).setSubject(USER).setIssuer(TEST_ISSUER).setAudience(TEST_AUDIENCE)
-        .setExpirationTime('1h').encode()}`],
+    [
+      'alg none',
+      async () =>
+        `Bearer ${new UnsecuredJWT({})
+          .setSubject(USER)
+          .setIssuer(TEST_ISSUER)
+          .setAudience(TEST_AUDIENCE)
+          .setExpirationTime('1h')
+          .encode()}`,
+    ],
   ])('answers 401 with WWW-Authenticate for %s', async (_label, header) => {
     await expectUnauthorized(t, await header());
   });
@@ -258,7 +276,13 @@ describe('with an injected verifier over a local key set (ES256)', () => {
     const { publicKey, privateKey } = await generateKeyPair('ES256');
     const keySet = createLocalJWKSet({ keys: [{ ...(await exportJWK(publicKey)), kid: 'es', alg: 'ES256' }] });
     const t = await createTestApp({
-      deps: { tokenVerifier: createTokenVerifier({ keys: { kind: 'keySet', keySet }, issuer: TEST_ISSUER, audience: TEST_AUDIENCE }) },
+      deps: {
+        tokenVerifier: createTokenVerifier({
+          keys: { kind: 'keySet', keySet },
+          issuer: TEST_ISSUER,
+          audience: TEST_AUDIENCE,
+        }),
+      },
     });
     try {
       const token = await new SignJWT({})
@@ -268,7 +292,11 @@ describe('with an injected verifier over a local key set (ES256)', () => {
         .setAudience(TEST_AUDIENCE)
         .setExpirationTime('5m')
         .sign(privateKey);
-      const ok = await t.app.inject({ method: 'GET', url: '/v1/notifications', headers: { authorization: `Bearer ${token}` } });
+      const ok = await t.app.inject({
+        method: 'GET',
+        url: '/v1/notifications',
+        headers: { authorization: `Bearer ${token}` },
+      });
       expect(ok.statusCode).toBe(200);
       await expectUnauthorized(t, `Bearer ${await tokenFor(USER)}`);
     } finally {

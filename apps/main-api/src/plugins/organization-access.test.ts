@@ -1,9 +1,9 @@
 import { users } from '@platform/db';
 import { Type } from '@sinclair/typebox';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { authHeader, createTestApp, insertOrganization, insertUser, type TestApp } from '../../test/helpers.js';
 import { buildApp } from '../app.js';
 import { createLocalFolderStorage } from '../storage/local-folder.js';
-import { authHeader, createTestApp, insertOrganization, insertUser, type TestApp } from '../../test/helpers.js';
 import { NOT_A_MEMBER } from './organization-access.js';
 
 const MEMBER = 'user_org_member';

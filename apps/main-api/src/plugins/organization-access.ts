@@ -52,7 +52,10 @@ const membershipOf = preparedPerDatabase((db) =>
       .from(memberships)
       .innerJoin(organizations, eq(organizations.id, memberships.organizationId))
       .where(
-        and(eq(memberships.userId, sql.placeholder('userId')), eq(memberships.organizationId, sql.placeholder('organizationId'))),
+        and(
+          eq(memberships.userId, sql.placeholder('userId')),
+          eq(memberships.organizationId, sql.placeholder('organizationId')),
+        ),
       )
       .limit(1),
     ([cells]): OrganizationAccess | null =>

@@ -1,6 +1,6 @@
 import { compareRoutesWithOpenApi } from '@platform/http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startBillingApp, type BillingTestApp } from '../../test/billing-fixtures.js';
+import { type BillingTestApp, startBillingApp } from '../../test/billing-fixtures.js';
 import { fakeDarajaEnv } from '../../test/fake-daraja.js';
 import { FAKE_PAYSTACK_SECRET } from '../../test/fake-paystack.js';
 
@@ -21,7 +21,11 @@ const configurations = [
   {
     name: 'sandbox card checkout, Daraja',
     env: fakeDarajaEnv(NOWHERE),
-    present: ['GET /v1/billing/sandbox/checkout/:reference', 'POST /v1/billing/sandbox/checkout/:reference', 'POST /v1/billing/webhooks/mpesa/:token'],
+    present: [
+      'GET /v1/billing/sandbox/checkout/:reference',
+      'POST /v1/billing/sandbox/checkout/:reference',
+      'POST /v1/billing/webhooks/mpesa/:token',
+    ],
     absent: ['POST /v1/billing/webhooks/paystack'],
   },
   {

@@ -49,19 +49,29 @@ afterAll(async () => {
   await t?.close();
 });
 
-const inject = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, headers: Headers, payload?: object): Answered =>
-  t.app.inject({ method, url, headers, ...(payload === undefined ? {} : { payload }) });
+const inject = (
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+  url: string,
+  headers: Headers,
+  payload?: object,
+): Answered => t.app.inject({ method, url, headers, ...(payload === undefined ? {} : { payload }) });
 
 const payerCard = () => insertSavedCard(t.db, t.organizationId);
 // Each test asks for more seats than any before it, so an upgrade is due whatever earlier tests applied.
 let upgradeSeats = 20;
-const upgradeWith = (paymentMethodId: string, seats = upgradeSeats) => ({ newPlan: 'growth', newSeats: seats, newCycle: 'monthly', paymentMethodId });
+const upgradeWith = (paymentMethodId: string, seats = upgradeSeats) => ({
+  newPlan: 'growth',
+  newSeats: seats,
+  newCycle: 'monthly',
+  paymentMethodId,
+});
 const payWith = (paymentMethodId: string) => ({ method: 'saved_method', amount: 100, paymentMethodId });
 
 const routes: IdRoute[] = [
   {
     name: 'PATCH /v1/notifications/:id/read',
-    object: async () => (await notifyUser(t.db, { userId: PAYER_ID, title: 'Receipt', message: 'Paid', type: 'info' })).id,
+    object: async () =>
+      (await notifyUser(t.db, { userId: PAYER_ID, title: 'Receipt', message: 'Paid', type: 'info' })).id,
     send: (headers, id) => inject('PATCH', `/v1/notifications/${id}/read`, headers),
     ownerStatus: 200,
     unknownId: randomUUID,
@@ -120,15 +130,18 @@ describe('object level authorization (main-api)', () => {
   it.each([
     ['POST /v1/billing/pay with a saved method (paymentMethodId)', payWith],
     ['POST /v1/billing/upgrade (paymentMethodId)', upgradeWith],
-  ] as const)("%s: answers the organization's own removed method as an unknown one, and changes nothing", async (name, body) => {
-    upgradeSeats += 5;
-    const id = await payerCard();
-    expect((await inject('DELETE', `/v1/billing/payment-methods/${id}`, await t.headers())).statusCode).toBe(200);
-    const url = name.startsWith('POST /v1/billing/pay ') ? '/v1/billing/pay' : '/v1/billing/upgrade';
-    const before = await tableChecksums(t.db);
-    const unknown = answerOf(await inject('POST', url, await t.headers(), body(randomUUID())));
-    expect(unknown.status).toBe(404);
-    expect(answerOf(await inject('POST', url, await t.headers(), body(id)))).toEqual(unknown);
-    expect(await tableChecksums(t.db)).toEqual(before);
-  });
+  ] as const)(
+    "%s: answers the organization's own removed method as an unknown one, and changes nothing",
+    async (name, body) => {
+      upgradeSeats += 5;
+      const id = await payerCard();
+      expect((await inject('DELETE', `/v1/billing/payment-methods/${id}`, await t.headers())).statusCode).toBe(200);
+      const url = name.startsWith('POST /v1/billing/pay ') ? '/v1/billing/pay' : '/v1/billing/upgrade';
+      const before = await tableChecksums(t.db);
+      const unknown = answerOf(await inject('POST', url, await t.headers(), body(randomUUID())));
+      expect(unknown.status).toBe(404);
+      expect(answerOf(await inject('POST', url, await t.headers(), body(id)))).toEqual(unknown);
+      expect(await tableChecksums(t.db)).toEqual(before);
+    },
+  );
 });

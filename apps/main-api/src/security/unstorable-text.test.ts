@@ -1,7 +1,14 @@
 import { organizations, users } from '@platform/db';
 import { tableChecksums } from '@platform/db/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { authHeader, createTestApp, insertOrganization, insertUser, type TestApp, tokenFor } from '../../test/helpers.js';
+import {
+  authHeader,
+  createTestApp,
+  insertOrganization,
+  insertUser,
+  type TestApp,
+  tokenFor,
+} from '../../test/helpers.js';
 
 const ALICE = 'user_unstorable_alice';
 // What PostgreSQL cannot store as text: U+0000, and UTF-16 surrogates without their pair (sent as JSON escapes).
@@ -33,10 +40,18 @@ async function send(method: 'PATCH' | 'PUT' | 'POST', url: string, body: object)
   });
 }
 
-async function expectRefused(response: Promise<{ statusCode: number; json(): unknown }>, path: string, before: Record<string, string>) {
+async function expectRefused(
+  response: Promise<{ statusCode: number; json(): unknown }>,
+  path: string,
+  before: Record<string, string>,
+) {
   const answer = await response;
   expect(answer.statusCode).toBe(400);
-  expect(answer.json()).toMatchObject({ success: false, code: 'validation_error', details: expect.arrayContaining([{ path, message: expect.stringContaining('U+0000') }]) });
+  expect(answer.json()).toMatchObject({
+    success: false,
+    code: 'validation_error',
+    details: expect.arrayContaining([{ path, message: expect.stringContaining('U+0000') }]),
+  });
   expect(await tableChecksums(t.db)).toEqual(before);
 }
 
@@ -48,7 +63,11 @@ describe.each(unstorable)('%j is refused with a 400 that changes nothing', (text
 
   it('in the default callback URL of a webhook endpoint', async () => {
     const before = await tableChecksums(t.db);
-    await expectRefused(send('PUT', '/v1/webhooks/endpoints/test', { defaultUrl: `https://acme.example.com/${text}` }), '/defaultUrl', before);
+    await expectRefused(
+      send('PUT', '/v1/webhooks/endpoints/test', { defaultUrl: `https://acme.example.com/${text}` }),
+      '/defaultUrl',
+      before,
+    );
   });
 
   it('in an API key’s name', async () => {
@@ -60,10 +79,18 @@ describe.each(unstorable)('%j is refused with a 400 that changes nothing', (text
 describe('a bearer token whose subject PostgreSQL cannot store', () => {
   it.each(['user\u0000x', '\ud800'])('%j is a 401, like any unusable token', async (subject) => {
     const before = await tableChecksums(t.db);
-    const response = await t.app.inject({ method: 'GET', url: '/v1/accounts/me', headers: { authorization: `Bearer ${await tokenFor(subject)}` } });
+    const response = await t.app.inject({
+      method: 'GET',
+      url: '/v1/accounts/me',
+      headers: { authorization: `Bearer ${await tokenFor(subject)}` },
+    });
     expect(response.statusCode).toBe(401);
     expect(response.json()).toMatchObject({ success: false, code: 'unauthorized' });
-    const notifications = await t.app.inject({ method: 'PATCH', url: '/v1/notifications/read-all', headers: { authorization: `Bearer ${await tokenFor(subject)}` } });
+    const notifications = await t.app.inject({
+      method: 'PATCH',
+      url: '/v1/notifications/read-all',
+      headers: { authorization: `Bearer ${await tokenFor(subject)}` },
+    });
     expect(notifications.statusCode).toBe(401);
     expect(await tableChecksums(t.db)).toEqual(before);
   });

@@ -42,7 +42,9 @@ describe('local folder storage', () => {
     async (key) => {
       const storage = createLocalFolderStorage({ directory, publicUrl: 'http://localhost:3000' });
       expect(await storage.read?.(key)).toBeNull();
-      await expect(storage.put({ key, body: Buffer.from('x'), contentType: 'text/plain' })).rejects.toThrow(/unsafe key/);
+      await expect(storage.put({ key, body: Buffer.from('x'), contentType: 'text/plain' })).rejects.toThrow(
+        /unsafe key/,
+      );
       expect(await readFile(path.join(root, 'outside.txt'), 'utf8')).toBe('secret');
     },
   );

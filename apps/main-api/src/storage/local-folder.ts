@@ -1,7 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { mkdir, rename, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { randomUUID } from 'node:crypto';
 import { contentTypeOfKey, isSafeObjectKey, type ObjectStorage, type StoredObject } from './object-storage.js';
 
 export interface LocalFolderStorageOptions {

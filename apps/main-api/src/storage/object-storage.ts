@@ -43,7 +43,5 @@ export function contentTypeOfKey(key: string): string {
  */
 export function isSafeObjectKey(key: string): boolean {
   if (key.length === 0 || key.length > 512) return false;
-  return key
-    .split('/')
-    .every((segment) => /^[A-Za-z0-9_.-]+$/.test(segment) && segment !== '.' && segment !== '..');
+  return key.split('/').every((segment) => /^[A-Za-z0-9_.-]+$/.test(segment) && segment !== '.' && segment !== '..');
 }

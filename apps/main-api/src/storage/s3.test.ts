@@ -75,14 +75,18 @@ describe('S3 storage', () => {
   it('rejects when the bucket refuses the upload', async () => {
     answerStatus = 403;
     await expect(
-      storage().put({ key: 'avatars/u/5d1c7a52-2f0e-4c9b-8c1e-7a0d5b6f4e21.png', body: tinyPng(), contentType: 'image/png' }),
+      storage().put({
+        key: 'avatars/u/5d1c7a52-2f0e-4c9b-8c1e-7a0d5b6f4e21.png',
+        body: tinyPng(),
+        contentType: 'image/png',
+      }),
     ).rejects.toThrow(/Access Denied/);
   });
 
   it('refuses a key that could escape its prefix, without a request', async () => {
-    await expect(storage().put({ key: '../other/file.png', body: tinyPng(), contentType: 'image/png' })).rejects.toThrow(
-      /unsafe key/,
-    );
+    await expect(
+      storage().put({ key: '../other/file.png', body: tinyPng(), contentType: 'image/png' }),
+    ).rejects.toThrow(/unsafe key/);
     expect(requests).toHaveLength(0);
   });
 });

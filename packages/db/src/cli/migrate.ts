@@ -9,7 +9,10 @@ import { countAppliedMigrations, migrateDatabase, migrationsFolder } from '../mi
 async function openTarget(): Promise<{ handle: DatabaseHandle; description: string }> {
   const url = process.env.DATABASE_URL;
   if (url !== undefined && url !== '') {
-    return { handle: await createDatabase({ url, maxConnections: 1 }), description: `PostgreSQL at ${redactConnectionUrl(url)}` };
+    return {
+      handle: await createDatabase({ url, maxConnections: 1 }),
+      description: `PostgreSQL at ${redactConnectionUrl(url)}`,
+    };
   }
   // Relative paths are taken from the repository root, wherever the command is started.
   const dataDir = localPgliteDataDir();

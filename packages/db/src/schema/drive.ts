@@ -27,11 +27,7 @@ export const driveFolders = pgTable(
   },
   (table) => [
     // Target of the parent key: the parent must match on organization and environment, not only on id.
-    unique('drive_folders_id_organization_id_environment_unique').on(
-      table.id,
-      table.organizationId,
-      table.environment,
-    ),
+    unique('drive_folders_id_organization_id_environment_unique').on(table.id, table.organizationId, table.environment),
     foreignKey({
       name: 'drive_folders_parent_fk',
       columns: [table.parentId, table.organizationId, table.environment],

@@ -32,7 +32,9 @@ describe('drive folders, mail subscriptions and idempotency records', () => {
     await handle.close();
   });
   beforeEach(async () => {
-    await handle.db.execute(sql`truncate drive_folders, mail_subscriptions, idempotency_records, organizations cascade`);
+    await handle.db.execute(
+      sql`truncate drive_folders, mail_subscriptions, idempotency_records, organizations cascade`,
+    );
     await handle.db.insert(organizations).values([
       { id: acme, name: 'Acme' },
       { id: globex, name: 'Globex' },
@@ -50,17 +52,29 @@ describe('drive folders, mail subscriptions and idempotency records', () => {
       const [parent] = await folder({ name: 'Clients' });
       await expectViolation(folder({ name: 'CLIENTS' }), '23505', 'drive_folders_sibling_name_unique');
       await folder({ name: 'Reports', parentId: parent!.id });
-      await expectViolation(folder({ name: 'reports', parentId: parent!.id }), '23505', 'drive_folders_sibling_name_unique');
+      await expectViolation(
+        folder({ name: 'reports', parentId: parent!.id }),
+        '23505',
+        'drive_folders_sibling_name_unique',
+      );
       // The same name elsewhere is fine: another parent, environment or organization.
       await folder({ name: 'Reports' });
       await folder({ name: 'Clients', environment: 'test' });
       await folder({ name: 'Clients', organizationId: globex });
     });
 
-    it("refuses a parent of another organization or environment", async () => {
+    it('refuses a parent of another organization or environment', async () => {
       const [parent] = await folder({ name: 'Clients' });
-      await expectViolation(folder({ name: 'Sub', parentId: parent!.id, organizationId: globex }), '23503', 'drive_folders_parent_fk');
-      await expectViolation(folder({ name: 'Sub', parentId: parent!.id, environment: 'test' }), '23503', 'drive_folders_parent_fk');
+      await expectViolation(
+        folder({ name: 'Sub', parentId: parent!.id, organizationId: globex }),
+        '23503',
+        'drive_folders_parent_fk',
+      );
+      await expectViolation(
+        folder({ name: 'Sub', parentId: parent!.id, environment: 'test' }),
+        '23503',
+        'drive_folders_parent_fk',
+      );
     });
 
     it('refuses to delete a folder that has folders inside', async () => {
@@ -114,9 +128,21 @@ describe('drive folders, mail subscriptions and idempotency records', () => {
     });
 
     it.each([
-      ['plan', sql`insert into mail_subscriptions (organization_id, plan, seats, billing_cycle, status, current_period_start, current_period_end) values (${acme}, 'platinum', 1, 'monthly', 'active', now(), now() + interval '1 month')`, 'mail_subscriptions_plan_check'],
-      ['billing cycle', sql`insert into mail_subscriptions (organization_id, plan, seats, billing_cycle, status, current_period_start, current_period_end) values (${acme}, 'core', 1, 'weekly', 'active', now(), now() + interval '1 month')`, 'mail_subscriptions_billing_cycle_check'],
-      ['status', sql`insert into mail_subscriptions (organization_id, plan, seats, billing_cycle, status, current_period_start, current_period_end) values (${acme}, 'core', 1, 'monthly', 'paused', now(), now() + interval '1 month')`, 'mail_subscriptions_status_check'],
+      [
+        'plan',
+        sql`insert into mail_subscriptions (organization_id, plan, seats, billing_cycle, status, current_period_start, current_period_end) values (${acme}, 'platinum', 1, 'monthly', 'active', now(), now() + interval '1 month')`,
+        'mail_subscriptions_plan_check',
+      ],
+      [
+        'billing cycle',
+        sql`insert into mail_subscriptions (organization_id, plan, seats, billing_cycle, status, current_period_start, current_period_end) values (${acme}, 'core', 1, 'weekly', 'active', now(), now() + interval '1 month')`,
+        'mail_subscriptions_billing_cycle_check',
+      ],
+      [
+        'status',
+        sql`insert into mail_subscriptions (organization_id, plan, seats, billing_cycle, status, current_period_start, current_period_end) values (${acme}, 'core', 1, 'monthly', 'paused', now(), now() + interval '1 month')`,
+        'mail_subscriptions_status_check',
+      ],
     ])('refuses an unknown %s', async (_label, statement, constraint) => {
       await expectViolation(handle.db.execute(statement), '23514', constraint);
     });
@@ -150,7 +176,11 @@ describe('drive folders, mail subscriptions and idempotency records', () => {
     });
 
     it('stores only successful answers', async () => {
-      await expectViolation(record({ status: 'completed', responseStatus: 409 }), '23514', 'idempotency_records_response_check');
+      await expectViolation(
+        record({ status: 'completed', responseStatus: 409 }),
+        '23514',
+        'idempotency_records_response_check',
+      );
       await expectViolation(record({ status: 'completed' }), '23514', 'idempotency_records_response_check');
       await record({ status: 'completed', responseStatus: 201, responseBody: { success: true } });
     });

@@ -1,14 +1,15 @@
 // The whole database schema: tables (one file per domain) and their relations. drizzle-kit reads this file.
-export * from './users.js';
-export * from './organizations.js';
+
 export * from './api-keys.js';
-export * from './notifications.js';
 export * from './avatar-uploads.js';
-export * from './idempotency.js';
 export * from './drive.js';
+export * from './idempotency.js';
 export * from './mail-subscriptions.js';
-export * from './wallets.js';
-export * from './verification.js';
-export * from './webhooks.js';
+export * from './notifications.js';
+export * from './organizations.js';
 export * from './payments.js';
 export * from './relations.js';
+export * from './users.js';
+export * from './verification.js';
+export * from './wallets.js';
+export * from './webhooks.js';

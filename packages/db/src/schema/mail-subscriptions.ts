@@ -55,17 +55,12 @@ export const mailSubscriptions = pgTable(
   },
   (table) => [
     // The renewal job's queue.
-    index('mail_subscriptions_renewal_due_idx')
-      .on(table.renewalDueAt)
-      .where(sql`${table.renewalDueAt} is not null`),
+    index('mail_subscriptions_renewal_due_idx').on(table.renewalDueAt).where(sql`${table.renewalDueAt} is not null`),
     check('mail_subscriptions_plan_check', isOneOf(table.plan, mailPlans)),
     check('mail_subscriptions_billing_cycle_check', isOneOf(table.billingCycle, billingCycles)),
     check('mail_subscriptions_status_check', isOneOf(table.status, mailSubscriptionStatuses)),
     check('mail_subscriptions_seats_check', sql`${table.seats} between 1 and 1000000`),
-    check(
-      'mail_subscriptions_period_check',
-      sql`${table.currentPeriodEnd} > ${table.currentPeriodStart}`,
-    ),
+    check('mail_subscriptions_period_check', sql`${table.currentPeriodEnd} > ${table.currentPeriodStart}`),
     check('mail_subscriptions_period_index_check', sql`${table.periodIndex} >= 0`),
     check('mail_subscriptions_version_check', sql`${table.version} >= 0`),
     check('mail_subscriptions_credit_balance_check', sql`${table.creditBalance} >= 0`),
@@ -114,7 +109,9 @@ export const mailSubscriptionChanges = pgTable(
     completedAt: timestamptz('completed_at'),
   },
   (table) => [
-    uniqueIndex('mail_subscription_changes_one_charging').on(table.subscriptionId).where(sql`${table.status} = 'charging'`),
+    uniqueIndex('mail_subscription_changes_one_charging')
+      .on(table.subscriptionId)
+      .where(sql`${table.status} = 'charging'`),
     uniqueIndex('mail_subscription_changes_payment_unique').on(table.paymentId),
     index('mail_subscription_changes_subscription_idx').on(table.subscriptionId, table.createdAt),
     check('mail_subscription_changes_kind_check', isOneOf(table.kind, mailSubscriptionChangeKinds)),
@@ -127,12 +124,18 @@ export const mailSubscriptionChanges = pgTable(
       'mail_subscription_changes_seats_check',
       sql`${table.seats} between 1 and 1000000 and ${table.fromSeats} between 1 and 1000000`,
     ),
-    check('mail_subscription_changes_period_check', sql`${table.periodEnd} > ${table.periodStart} and ${table.periodIndex} >= 0`),
+    check(
+      'mail_subscription_changes_period_check',
+      sql`${table.periodEnd} > ${table.periodStart} and ${table.periodIndex} >= 0`,
+    ),
     check(
       'mail_subscription_changes_amounts_check',
       sql`${table.creditApplied} >= 0 and ${table.amountDue} >= 0 and ${table.amountDue} + ${table.creditApplied} = greatest(${table.net}, 0)`,
     ),
-    check('mail_subscription_changes_completed_at_check', sql`(${table.status} = 'charging') = (${table.completedAt} is null)`),
+    check(
+      'mail_subscription_changes_completed_at_check',
+      sql`(${table.status} = 'charging') = (${table.completedAt} is null)`,
+    ),
   ],
 );
 

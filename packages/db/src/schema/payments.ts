@@ -111,11 +111,12 @@ export const payments = pgTable(
     uniqueIndex('payments_provider_reference_unique').on(table.provider, table.providerReference),
     index('payments_organization_idx').on(table.organizationId, table.createdAt.desc()),
     // The reconciliation job's queue: pending payments by when they are due for a check.
-    index('payments_due_check_idx')
-      .on(table.nextCheckAt)
-      .where(sql`${table.status} = 'pending'`),
+    index('payments_due_check_idx').on(table.nextCheckAt).where(sql`${table.status} = 'pending'`),
     index('payments_account_reference_idx').on(table.accountReference),
-    check('payments_reference_check', sql`${table.reference} ~ '^PAY-[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$'`),
+    check(
+      'payments_reference_check',
+      sql`${table.reference} ~ '^PAY-[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$'`,
+    ),
     check('payments_method_check', isOneOf(table.method, paymentMethodKinds)),
     check('payments_channel_check', isOneOf(table.channel, paymentChannels)),
     check('payments_method_channel_check', sql`${table.method} = 'saved_method' or ${table.method} = ${table.channel}`),
@@ -131,9 +132,15 @@ export const payments = pgTable(
       sql`(${isOneOf(table.purpose, subscriptionPaymentPurposes)}) = (${table.plan} is not null and ${table.seats} is not null and ${table.billingCycle} is not null)`,
     ),
     check('payments_plan_check', sql`${table.plan} is null or ${isOneOf(table.plan, mailPlans)}`),
-    check('payments_billing_cycle_check', sql`${table.billingCycle} is null or ${isOneOf(table.billingCycle, billingCycles)}`),
+    check(
+      'payments_billing_cycle_check',
+      sql`${table.billingCycle} is null or ${isOneOf(table.billingCycle, billingCycles)}`,
+    ),
     check('payments_seats_check', sql`${table.seats} is null or ${table.seats} between 1 and 1000000`),
-    check('payments_account_reference_check', sql`${table.accountReference} is null or char_length(${table.accountReference}) <= 12`),
+    check(
+      'payments_account_reference_check',
+      sql`${table.accountReference} is null or char_length(${table.accountReference}) <= 12`,
+    ),
     check('payments_completed_at_check', sql`(${table.status} = 'pending') = (${table.completedAt} is null)`),
   ],
 );
@@ -161,12 +168,15 @@ export const paymentEvents = pgTable(
   (table) => [
     index('payment_events_payment_idx').on(table.paymentId, table.createdAt),
     check('payment_events_type_check', isOneOf(table.type, paymentEventTypes)),
-    check('payment_events_from_status_check', sql`${table.fromStatus} is null or ${isOneOf(table.fromStatus, paymentStatuses)}`),
-    check('payment_events_to_status_check', sql`${table.toStatus} is null or ${isOneOf(table.toStatus, paymentStatuses)}`),
     check(
-      'payment_events_transition_check',
-      sql`(${table.type} = 'status_changed') = (${table.toStatus} is not null)`,
+      'payment_events_from_status_check',
+      sql`${table.fromStatus} is null or ${isOneOf(table.fromStatus, paymentStatuses)}`,
     ),
+    check(
+      'payment_events_to_status_check',
+      sql`${table.toStatus} is null or ${isOneOf(table.toStatus, paymentStatuses)}`,
+    ),
+    check('payment_events_transition_check', sql`(${table.type} = 'status_changed') = (${table.toStatus} is not null)`),
   ],
 );
 

@@ -80,7 +80,11 @@ describe('subscription changes, credit balances and subscription payments', () =
 
   it('keeps the amounts consistent: card plus credit pays a positive net, nothing is paid for a negative one', async () => {
     await expectViolation(change({ amountDue: 1001 }), '23514', 'mail_subscription_changes_amounts_check');
-    await expectViolation(change({ net: -500, creditApplied: 0, amountDue: 1 }), '23514', 'mail_subscription_changes_amounts_check');
+    await expectViolation(
+      change({ net: -500, creditApplied: 0, amountDue: 1 }),
+      '23514',
+      'mail_subscription_changes_amounts_check',
+    );
     await change({ net: -500, creditApplied: 0, amountDue: 0, status: 'applied', completedAt: new Date() });
     await expectViolation(change({ status: 'applied' }), '23514', 'mail_subscription_changes_completed_at_check');
   });
@@ -97,9 +101,17 @@ describe('subscription changes, credit balances and subscription payments', () =
     // A movement and the cached balance change together (the cache is checked against the entries at commit).
     const move = (values: Partial<typeof creditBalanceEntries.$inferInsert> = {}) =>
       handle.db.transaction(async (tx) => {
-        const entry = { organizationId: acme, amount: 500, reason: 'downgrade' as const, reference: 'change:1', ...values };
+        const entry = {
+          organizationId: acme,
+          amount: 500,
+          reason: 'downgrade' as const,
+          reference: 'change:1',
+          ...values,
+        };
         await tx.insert(creditBalanceEntries).values(entry);
-        await tx.update(mailSubscriptions).set({ creditBalance: sql`${mailSubscriptions.creditBalance} + ${entry.amount}` });
+        await tx
+          .update(mailSubscriptions)
+          .set({ creditBalance: sql`${mailSubscriptions.creditBalance} + ${entry.amount}` });
       });
     await move();
     await expectViolation(move(), '23505', 'credit_balance_entries_reason_reference_unique');

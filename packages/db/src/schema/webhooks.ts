@@ -76,9 +76,7 @@ export const webhookEvents = pgTable(
   },
   (table) => [
     // The worker's queue: due events still pending.
-    index('webhook_events_due_idx')
-      .on(table.nextAttemptAt)
-      .where(sql`${table.status} = 'pending'`),
+    index('webhook_events_due_idx').on(table.nextAttemptAt).where(sql`${table.status} = 'pending'`),
     index('webhook_events_organization_idx').on(table.organizationId, table.createdAt),
     check('webhook_events_environment_check', isOneOf(table.environment, apiKeyEnvironments)),
     check('webhook_events_status_check', isOneOf(table.status, webhookEventStatuses)),

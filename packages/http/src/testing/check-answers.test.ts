@@ -4,14 +4,25 @@ import { checkFuzzedAnswers, type FuzzTarget, successCoverageProblems } from './
 import type { FuzzRequest } from './requests.js';
 
 const ENVELOPE = JSON.stringify({ success: false, error: 'Bad request', code: 'validation_error', requestId: 'r1' });
-const requests: fc.Arbitrary<FuzzRequest> = fc.constantFrom<FuzzRequest>(
-  { route: 'POST /things', method: 'POST', url: '/things', headers: {}, payload: '{}' },
-);
+const requests: fc.Arbitrary<FuzzRequest> = fc.constantFrom<FuzzRequest>({
+  route: 'POST /things',
+  method: 'POST',
+  url: '/things',
+  headers: {},
+  payload: '{}',
+});
 const settings = { seed: 1, numRuns: 5 };
 
-function target(answer: { statusCode: number; body: string; contentType?: string }, options: Partial<FuzzTarget> = {}): FuzzTarget {
+function target(
+  answer: { statusCode: number; body: string; contentType?: string },
+  options: Partial<FuzzTarget> = {},
+): FuzzTarget {
   return {
-    inject: async () => ({ statusCode: answer.statusCode, body: answer.body, headers: { 'content-type': answer.contentType ?? 'application/json' } }),
+    inject: async () => ({
+      statusCode: answer.statusCode,
+      body: answer.body,
+      headers: { 'content-type': answer.contentType ?? 'application/json' },
+    }),
     snapshot: async () => ({ things: 'same' }),
     ...options,
   };
@@ -19,26 +30,40 @@ function target(answer: { statusCode: number; body: string; contentType?: string
 
 describe('checkFuzzedAnswers', () => {
   it('passes a service that refuses with the envelope and changes nothing', async () => {
-    await expect(checkFuzzedAnswers(target({ statusCode: 400, body: ENVELOPE }), requests, settings)).resolves.toBeDefined();
+    await expect(
+      checkFuzzedAnswers(target({ statusCode: 400, body: ENVELOPE }), requests, settings),
+    ).resolves.toBeDefined();
   });
 
   it('fails on a 5xx, naming the seed', async () => {
-    await expect(checkFuzzedAnswers(target({ statusCode: 500, body: ENVELOPE }), requests, settings)).rejects.toThrow(/FUZZ_SEED=1/);
+    await expect(checkFuzzedAnswers(target({ statusCode: 500, body: ENVELOPE }), requests, settings)).rejects.toThrow(
+      /FUZZ_SEED=1/,
+    );
   });
 
   it('fails on an error that is not the envelope, unless it is a browser page', async () => {
     const html = { statusCode: 404, body: '<h1>Not found</h1>', contentType: 'text/html' };
     await expect(checkFuzzedAnswers(target(html), requests, settings)).rejects.toThrow(/not JSON/);
-    await expect(checkFuzzedAnswers(target(html, { isBrowserPage: () => true }), requests, settings)).resolves.toBeDefined();
+    await expect(
+      checkFuzzedAnswers(target(html, { isBrowserPage: () => true }), requests, settings),
+    ).resolves.toBeDefined();
   });
 
   it('fails when a refused request, or one that must change nothing, changed the stored state', async () => {
     let version = 0;
     const changing = { snapshot: async () => ({ things: String((version += 1)) }) };
-    await expect(checkFuzzedAnswers(target({ statusCode: 400, body: ENVELOPE }, changing), requests, settings)).rejects.toThrow(/Changed things/);
-    await expect(checkFuzzedAnswers(target({ statusCode: 200, body: '{}' }, changing), requests, settings)).resolves.toBeDefined();
     await expect(
-      checkFuzzedAnswers(target({ statusCode: 200, body: '{}' }, { ...changing, mustChangeNothing: () => true }), requests, settings),
+      checkFuzzedAnswers(target({ statusCode: 400, body: ENVELOPE }, changing), requests, settings),
+    ).rejects.toThrow(/Changed things/);
+    await expect(
+      checkFuzzedAnswers(target({ statusCode: 200, body: '{}' }, changing), requests, settings),
+    ).resolves.toBeDefined();
+    await expect(
+      checkFuzzedAnswers(
+        target({ statusCode: 200, body: '{}' }, { ...changing, mustChangeNothing: () => true }),
+        requests,
+        settings,
+      ),
     ).rejects.toThrow(/Changed things/);
   });
 
@@ -50,14 +75,24 @@ describe('checkFuzzedAnswers', () => {
 
 describe('successCoverageProblems', () => {
   const coverage = new Map([
-    ['GET /things', new Map([[200, 3], [404, 1]])],
+    [
+      'GET /things',
+      new Map([
+        [200, 3],
+        [404, 1],
+      ]),
+    ],
     ['POST /things', new Map([[400, 7]])],
     ['GET /health', new Map([[204, 1]])],
   ]);
 
   it('passes when every route answered 2xx once, or is listed with its reason', () => {
     expect(successCoverageProblems(['GET /things', 'GET /health'], coverage)).toEqual([]);
-    expect(successCoverageProblems(['GET /things', 'POST /things'], coverage, { 'POST /things': { reason: 'needs a file upload' } })).toEqual([]);
+    expect(
+      successCoverageProblems(['GET /things', 'POST /things'], coverage, {
+        'POST /things': { reason: 'needs a file upload' },
+      }),
+    ).toEqual([]);
   });
 
   it('names a route that never succeeded, with what it answered, and one never requested', () => {
@@ -68,7 +103,12 @@ describe('successCoverageProblems', () => {
   });
 
   it('refuses a listed route that succeeded after all, or that is not a route', () => {
-    expect(successCoverageProblems(['GET /things'], coverage, { 'GET /things': { reason: 'x' }, 'PUT /gone': { reason: 'y' } })).toEqual([
+    expect(
+      successCoverageProblems(['GET /things'], coverage, {
+        'GET /things': { reason: 'x' },
+        'PUT /gone': { reason: 'y' },
+      }),
+    ).toEqual([
       'GET /things answered 2xx but is listed as unable to: x',
       'PUT /gone is listed as unable to answer 2xx but is not a route under test',
     ]);
@@ -76,8 +116,12 @@ describe('successCoverageProblems', () => {
 
   it('takes the statuses a listed route answers instead of 2xx, and requires one of them', () => {
     const once = { reason: 'shows it once', instead: [409] };
-    expect(successCoverageProblems(['POST /things'], coverage, { 'POST /things': { ...once, instead: [400] } })).toEqual([]);
-    expect(successCoverageProblems(['POST /things'], coverage, { 'POST /things': once })).toEqual(['POST /things answered neither 2xx nor 409 (400 x7)']);
+    expect(
+      successCoverageProblems(['POST /things'], coverage, { 'POST /things': { ...once, instead: [400] } }),
+    ).toEqual([]);
+    expect(successCoverageProblems(['POST /things'], coverage, { 'POST /things': once })).toEqual([
+      'POST /things answered neither 2xx nor 409 (400 x7)',
+    ]);
     // It may also succeed: it was reached either way.
     expect(successCoverageProblems(['GET /things'], coverage, { 'GET /things': once })).toEqual([]);
   });

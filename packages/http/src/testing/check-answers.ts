@@ -41,7 +41,9 @@ export async function checkFuzzedAnswers(
       const what = `${request.route} -> ${response.statusCode} ${response.body.slice(0, 300)}`;
       if (response.statusCode >= 500) throw new Error(`A server error: ${what}`);
       if (request.probe === 'unstorable-text' && response.statusCode < 400) {
-        throw new Error(`Accepted text PostgreSQL cannot store (${JSON.stringify(request.url)}, ${JSON.stringify(request.payload ?? '')}): ${what}`);
+        throw new Error(
+          `Accepted text PostgreSQL cannot store (${JSON.stringify(request.url)}, ${JSON.stringify(request.payload ?? '')}): ${what}`,
+        );
       }
       if (response.statusCode >= 400 && target.isBrowserPage?.(request, response.headers['content-type']) !== true) {
         const problem = envelopeProblem(response.body);
@@ -127,7 +129,8 @@ export function successCoverageProblems(
     }
   }
   for (const route of Object.keys(listed)) {
-    if (!routes.includes(route)) problems.push(`${route} is listed as unable to answer 2xx but is not a route under test`);
+    if (!routes.includes(route))
+      problems.push(`${route} is listed as unable to answer 2xx but is not a route under test`);
   }
   return problems;
 }

@@ -1,7 +1,10 @@
 import { errorEnvelopeSchema } from '@platform/errors';
 import { Ajv } from 'ajv';
 
-const validate = new Ajv({ allErrors: true, strict: false }).compile({ ...errorEnvelopeSchema, additionalProperties: false });
+const validate = new Ajv({ allErrors: true, strict: false }).compile({
+  ...errorEnvelopeSchema,
+  additionalProperties: false,
+});
 
 /** Why `body` (a response's text) is not the error envelope, or `undefined` when it is. */
 export function envelopeProblem(body: string): string | undefined {

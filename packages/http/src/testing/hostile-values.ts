@@ -50,7 +50,20 @@ export const unstorableStrings: fc.Arbitrary<string> = fc
 
 /** Numbers at the edges of what JSON, JavaScript and PostgreSQL can hold. */
 export const hostileNumbers: fc.Arbitrary<number> = fc.oneof(
-  fc.constantFrom(0, -0, 1, -1, 0.5, 1e308, -1e308, Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER + 2, 2 ** 31, -(2 ** 31) - 1, 5e-324),
+  fc.constantFrom(
+    0,
+    -0,
+    1,
+    -1,
+    0.5,
+    1e308,
+    -1e308,
+    Number.MAX_SAFE_INTEGER,
+    Number.MAX_SAFE_INTEGER + 2,
+    2 ** 31,
+    -(2 ** 31) - 1,
+    5e-324,
+  ),
   fc.double({ noNaN: true, noDefaultInfinity: true }),
   fc.integer(),
 );
@@ -67,7 +80,10 @@ export const pollutingKeys = ['__proto__', 'constructor', 'prototype'] as const;
 
 /** `{__proto__: {...}}` etc. as JSON text would produce them (own properties, not prototypes). */
 export const pollutingObjects: fc.Arbitrary<Record<string, unknown>> = fc
-  .tuple(fc.constantFrom(...pollutingKeys), fc.constantFrom<unknown>({ polluted: true, isAdmin: true }, { prototype: { polluted: true } }, 'x', null))
+  .tuple(
+    fc.constantFrom(...pollutingKeys),
+    fc.constantFrom<unknown>({ polluted: true, isAdmin: true }, { prototype: { polluted: true } }, 'x', null),
+  )
   .map(([key, value]) => JSON.parse(`{${JSON.stringify(key)}: ${JSON.stringify(value)}}`) as Record<string, unknown>);
 
 /** Any JSON value of the wrong shape for a field: other types, edge numbers and strings, deep nesting. */
@@ -82,10 +98,26 @@ export const hostileJson: fc.Arbitrary<unknown> = fc.oneof(
 );
 
 /** Object keys worth sending: polluting keys, odd names and ordinary ones. */
-export const hostileKeys: fc.Arbitrary<string> = fc.oneof(fc.constantFrom(...pollutingKeys, '', 'id', 'organizationId', 'userId', 'success'), fc.string({ maxLength: 12 }));
+export const hostileKeys: fc.Arbitrary<string> = fc.oneof(
+  fc.constantFrom(...pollutingKeys, '', 'id', 'organizationId', 'userId', 'success'),
+  fc.string({ maxLength: 12 }),
+);
 
 /** Raw bodies that are not the JSON they claim to be. */
 export const malformedJsonText: fc.Arbitrary<string> = fc.oneof(
-  fc.constantFrom('{', '{"a":', '[1,2', '{"a":1,}', "{'a':1}", 'undefined', 'NaN', '{"a":NaN}', '\ufeff{}', '{"__proto__":', '"unterminated', '{} {}'),
+  fc.constantFrom(
+    '{',
+    '{"a":',
+    '[1,2',
+    '{"a":1,}',
+    "{'a':1}",
+    'undefined',
+    'NaN',
+    '{"a":NaN}',
+    '\ufeff{}',
+    '{"__proto__":',
+    '"unterminated',
+    '{} {}',
+  ),
   fc.string({ maxLength: 40 }).map((text) => `{${text}`),
 );

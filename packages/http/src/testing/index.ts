@@ -9,9 +9,27 @@ export {
   unstorableTextCoverageProblems,
 } from './check-answers.js';
 export { envelopeProblem } from './envelope.js';
-export { deeplyNested, hostileJson, hostileKeys, hostileNumbers, hostileStrings, malformedJsonText, pollutingKeys, pollutingObjects, unstorableCharacters, unstorableStrings } from './hostile-values.js';
-export { type FuzzRequest, type FuzzRequestOptions, requestsFor, requestsForRoutes, toInjectOptions } from './requests.js';
-export { routesUnderTest, type RouteUnderTest } from './routes.js';
+export {
+  deeplyNested,
+  hostileJson,
+  hostileKeys,
+  hostileNumbers,
+  hostileStrings,
+  malformedJsonText,
+  pollutingKeys,
+  pollutingObjects,
+  unstorableCharacters,
+  unstorableStrings,
+} from './hostile-values.js';
+export { captureLogs, type LogCapture, secretsIn } from './log-capture.js';
+export {
+  type FuzzRequest,
+  type FuzzRequestOptions,
+  requestsFor,
+  requestsForRoutes,
+  toInjectOptions,
+} from './requests.js';
+export { type RouteUnderTest, routesUnderTest } from './routes.js';
 export { fuzzRunSettings } from './run-settings.js';
 export { type JsonSchema, type SchemaLookup, valuesOf } from './schema-values.js';
 export {
@@ -19,11 +37,10 @@ export {
   capturingLogger,
   jsonOfSize,
   parseRawAnswer,
-  sendRawRequest,
   type RawAnswer,
+  sendRawRequest,
   type UploadAnswer,
   uploadStreamWithFetch,
   uploadWithFetch,
   uploadWithHttpRequest,
 } from './transport.js';
-export { captureLogs, type LogCapture, secretsIn } from './log-capture.js';

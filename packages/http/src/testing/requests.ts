@@ -1,6 +1,13 @@
 import fc from 'fast-check';
 import type { InjectOptions } from 'fastify';
-import { hostileJson, hostileKeys, hostileStrings, malformedJsonText, pollutingObjects, unstorableStrings } from './hostile-values.js';
+import {
+  hostileJson,
+  hostileKeys,
+  hostileStrings,
+  malformedJsonText,
+  pollutingObjects,
+  unstorableStrings,
+} from './hostile-values.js';
 import type { RouteUnderTest } from './routes.js';
 import { type SchemaLookup, valuesOf } from './schema-values.js';
 
@@ -76,7 +83,9 @@ function bodies(schema: unknown, lookup: SchemaLookup): fc.Arbitrary<string | un
   const oneFieldBroken = fc
     .tuple(valid, hostileKeys, hostileJson)
     .map(([value, key, broken]) => (isObject(value) ? withOwnKey(value, key, broken) : broken));
-  const polluted = fc.tuple(valid, pollutingObjects).map(([value, pollution]) => (isObject(value) ? { ...value, ...pollution } : pollution));
+  const polluted = fc
+    .tuple(valid, pollutingObjects)
+    .map(([value, pollution]) => (isObject(value) ? { ...value, ...pollution } : pollution));
   return fc.oneof(
     { weight: 4, arbitrary: valid.map(stringify) },
     { weight: 3, arbitrary: oneFieldBroken.map(stringify) },
@@ -103,11 +112,20 @@ function stringify(value: unknown): string | undefined {
 }
 
 /** A value for path parameter `name`: mostly a known one in clean requests (to reach the handler), anything otherwise. */
-function pathValue(name: string, paramsSchema: unknown, options: FuzzRequestOptions, lookup: SchemaLookup, clean: boolean): fc.Arbitrary<string> {
+function pathValue(
+  name: string,
+  paramsSchema: unknown,
+  options: FuzzRequestOptions,
+  lookup: SchemaLookup,
+  clean: boolean,
+): fc.Arbitrary<string> {
   const properties = (paramsSchema as { properties?: Record<string, unknown> } | undefined)?.properties;
   const fromSchema = valuesOf(properties?.[name] ?? { type: 'string' }, lookup).map((value) => String(value ?? ''));
   const known = options.pathValues?.[name];
-  if (clean) return known === undefined ? fromSchema : fc.oneof({ weight: 4, arbitrary: known }, { weight: 1, arbitrary: fromSchema });
+  if (clean)
+    return known === undefined
+      ? fromSchema
+      : fc.oneof({ weight: 4, arbitrary: known }, { weight: 1, arbitrary: fromSchema });
   return fc.oneof(
     { weight: 3, arbitrary: fromSchema },
     { weight: known === undefined ? 0 : 3, arbitrary: known ?? fc.constant('') },
@@ -116,16 +134,33 @@ function pathValue(name: string, paramsSchema: unknown, options: FuzzRequestOpti
 }
 
 /** Fills `:name` segments and a trailing `*`; values are URL-encoded, except some raw odd paths. */
-function paths(route: RouteUnderTest, options: FuzzRequestOptions, lookup: SchemaLookup, clean: boolean): fc.Arbitrary<string> {
+function paths(
+  route: RouteUnderTest,
+  options: FuzzRequestOptions,
+  lookup: SchemaLookup,
+  clean: boolean,
+): fc.Arbitrary<string> {
   const segments = route.url.split('/').map((segment) => {
-    if (segment.startsWith(':')) return pathValue(segment.slice(1), route.schema.params, options, lookup, clean).map(encodeSegment);
+    if (segment.startsWith(':'))
+      return pathValue(segment.slice(1), route.schema.params, options, lookup, clean).map(encodeSegment);
     if (segment === '*') {
       const known = options.pathValues?.['*'];
       return fc.oneof(
-        { weight: 1, arbitrary: fc.array(hostileStrings.filter((text) => text.length < 200).map(encodeSegment), { maxLength: 4 }).map((parts) => parts.join('/')) },
         {
           weight: 1,
-          arbitrary: fc.constantFrom('..%2f..%2fetc%2fpasswd', '../../../etc/passwd', 'avatars/u/00000000-0000-4000-8000-000000000000.png', '%', '%zz'),
+          arbitrary: fc
+            .array(hostileStrings.filter((text) => text.length < 200).map(encodeSegment), { maxLength: 4 })
+            .map((parts) => parts.join('/')),
+        },
+        {
+          weight: 1,
+          arbitrary: fc.constantFrom(
+            '..%2f..%2fetc%2fpasswd',
+            '../../../etc/passwd',
+            'avatars/u/00000000-0000-4000-8000-000000000000.png',
+            '%',
+            '%zz',
+          ),
         },
         { weight: known === undefined ? 0 : clean ? 8 : 1, arbitrary: known ?? fc.constant('') },
       );
@@ -136,7 +171,12 @@ function paths(route: RouteUnderTest, options: FuzzRequestOptions, lookup: Schem
 }
 
 /** A clean path whose `probed`-th parameter also carries U+0000 (percent-encoded, as a client would send it). */
-function pathsWithNul(route: RouteUnderTest, options: FuzzRequestOptions, lookup: SchemaLookup, probed: number): fc.Arbitrary<string> {
+function pathsWithNul(
+  route: RouteUnderTest,
+  options: FuzzRequestOptions,
+  lookup: SchemaLookup,
+  probed: number,
+): fc.Arbitrary<string> {
   let index = -1;
   const segments = route.url.split('/').map((segment) => {
     if (!segment.startsWith(':')) return fc.constant(segment);
@@ -179,10 +219,19 @@ function encodeSegment(value: string): string {
 
 function queries(route: RouteUnderTest, lookup: SchemaLookup): fc.Arbitrary<string> {
   const valid = valuesOf(route.schema.querystring, lookup);
-  const extra = fc.array(fc.tuple(hostileKeys, hostileStrings.filter((text) => text.length < 3_000)), { maxLength: 3 });
+  const extra = fc.array(
+    fc.tuple(
+      hostileKeys,
+      hostileStrings.filter((text) => text.length < 3_000),
+    ),
+    { maxLength: 3 },
+  );
   return fc.oneof(
     { weight: 3, arbitrary: fc.tuple(valid, extra).map(([value, pairs]) => toQuery(value, pairs)) },
-    { weight: 1, arbitrary: fc.constantFrom('', '?', '?&&', '?a=%', '?a=%zz', '?a[b]=1', '?__proto__[x]=1', '?a=1&a=2') },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom('', '?', '?&&', '?a=%', '?a=%zz', '?a[b]=1', '?__proto__[x]=1', '?a=1&a=2'),
+    },
   );
 }
 
@@ -190,7 +239,8 @@ function toQuery(value: unknown, pairs: [string, string][]): string {
   const search = new URLSearchParams();
   if (isObject(value)) {
     for (const [key, field] of Object.entries(value)) {
-      for (const item of Array.isArray(field) ? field : [field]) search.append(key, typeof item === 'string' ? item : JSON.stringify(item));
+      for (const item of Array.isArray(field) ? field : [field])
+        search.append(key, typeof item === 'string' ? item : JSON.stringify(item));
     }
   }
   for (const [key, field] of pairs) search.append(key, field);
@@ -207,7 +257,20 @@ function safeToString(search: URLSearchParams): string {
 }
 
 const junkHeaders = fc.array(
-  fc.tuple(fc.constantFrom('x-forwarded-for', 'x-request-id', 'accept', 'accept-encoding', 'origin', 'cookie', 'x-http-method-override', 'x-organization-id', 'idempotency-key'), headerText),
+  fc.tuple(
+    fc.constantFrom(
+      'x-forwarded-for',
+      'x-request-id',
+      'accept',
+      'accept-encoding',
+      'origin',
+      'cookie',
+      'x-http-method-override',
+      'x-organization-id',
+      'idempotency-key',
+    ),
+    headerText,
+  ),
   { maxLength: 2 },
 );
 
@@ -239,21 +302,47 @@ export function requestsFor(route: RouteUnderTest, options: FuzzRequestOptions):
   const fromSchema = valuesOf(route.schema.body, lookup);
   // Mostly the example where there is one: it is there because the schema alone rarely gets past the handler.
   const cleanBody = hasBody
-    ? (example === undefined ? fromSchema : fc.oneof({ weight: 3, arbitrary: example }, { weight: 1, arbitrary: fromSchema })).map(stringify)
+    ? (example === undefined
+        ? fromSchema
+        : fc.oneof({ weight: 3, arbitrary: example }, { weight: 1, arbitrary: fromSchema })
+      ).map(stringify)
     : fc.constant(undefined);
   const anyBody = hasBody ? bodies(route.schema.body, lookup) : fc.constant(undefined);
   const queryExample = options.queryExamples?.[`${route.method} ${route.url}`];
   const fromQuerySchema = valuesOf(route.schema.querystring, lookup);
-  const cleanQuery = (queryExample === undefined ? fromQuerySchema : fc.oneof(queryExample, fromQuerySchema)).map((value) => toQuery(value, []));
+  const cleanQuery = (queryExample === undefined ? fromQuerySchema : fc.oneof(queryExample, fromQuerySchema)).map(
+    (value) => toQuery(value, []),
+  );
   const build = ([path, query, headers, payload]: [string, string, Record<string, string>, string | undefined]) => {
-    const request: FuzzRequest = { route: `${route.method} ${route.url}`, method: route.method, url: `${path}${query}`, headers };
+    const request: FuzzRequest = {
+      route: `${route.method} ${route.url}`,
+      method: route.method,
+      url: `${path}${query}`,
+      headers,
+    };
     if (payload !== undefined) request.payload = payload;
     return request;
   };
   return fc.oneof(
-    { weight: 1, arbitrary: fc.tuple(paths(route, options, lookup, true), cleanQuery, headerSets(options, true), cleanBody).map(build) },
-    { weight: 2, arbitrary: fc.tuple(paths(route, options, lookup, false), queries(route, lookup), headerSets(options, false), anyBody).map(build) },
-    { weight: 1, arbitrary: unstorableTextProbes(route, options, lookup, { cleanQuery, cleanBody: hasBody ? (example ?? fromSchema) : undefined }) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .tuple(paths(route, options, lookup, true), cleanQuery, headerSets(options, true), cleanBody)
+        .map(build),
+    },
+    {
+      weight: 2,
+      arbitrary: fc
+        .tuple(paths(route, options, lookup, false), queries(route, lookup), headerSets(options, false), anyBody)
+        .map(build),
+    },
+    {
+      weight: 1,
+      arbitrary: unstorableTextProbes(route, options, lookup, {
+        cleanQuery,
+        cleanBody: hasBody ? (example ?? fromSchema) : undefined,
+      }),
+    },
   );
 }
 
@@ -271,7 +360,12 @@ function unstorableTextProbes(
   const parameters = route.url.split('/').filter((segment) => segment.startsWith(':')).length;
   const cleanPath = paths(route, options, lookup, true);
   const cleanBodyText = clean.cleanBody === undefined ? fc.constant(undefined) : clean.cleanBody.map(stringify);
-  const request = (path: string, query: string, headers: Record<string, string>, payload: string | undefined): FuzzRequest => ({
+  const request = (
+    path: string,
+    query: string,
+    headers: Record<string, string>,
+    payload: string | undefined,
+  ): FuzzRequest => ({
     route: `${route.method} ${route.url}`,
     method: route.method,
     url: `${path}${query}`,
@@ -283,8 +377,17 @@ function unstorableTextProbes(
   const places: fc.Arbitrary<FuzzRequest>[] = [
     // A query value (U+0000: percent-encoded UTF-8 has no form for a lone surrogate).
     fc
-      .tuple(cleanPath, clean.cleanQuery, fc.constantFrom('%00', 'a%00b'), fc.constantFrom('q', 'note'), headerSets(options, true), cleanBodyText)
-      .map(([path, query, value, name, headers, body]) => request(path, `${query === '' ? '?' : `${query}&`}${name}=${value}`, headers, body)),
+      .tuple(
+        cleanPath,
+        clean.cleanQuery,
+        fc.constantFrom('%00', 'a%00b'),
+        fc.constantFrom('q', 'note'),
+        headerSets(options, true),
+        cleanBodyText,
+      )
+      .map(([path, query, value, name, headers, body]) =>
+        request(path, `${query === '' ? '?' : `${query}&`}${name}=${value}`, headers, body),
+      ),
     // A header the service does not expect (Node refuses U+0000 in headers on a real socket; inject does not).
     fc
       .tuple(cleanPath, clean.cleanQuery, headerSets(options, true), cleanBodyText)
@@ -294,7 +397,14 @@ function unstorableTextProbes(
     places.push(
       fc
         .integer({ min: 0, max: parameters - 1 })
-        .chain((probed) => fc.tuple(pathsWithNul(route, options, lookup, probed), clean.cleanQuery, headerSets(options, true), cleanBodyText))
+        .chain((probed) =>
+          fc.tuple(
+            pathsWithNul(route, options, lookup, probed),
+            clean.cleanQuery,
+            headerSets(options, true),
+            cleanBodyText,
+          ),
+        )
         .map(([path, query, headers, body]) => request(path, query, headers, body)),
     );
   }
@@ -302,16 +412,24 @@ function unstorableTextProbes(
     places.push(
       fc
         .tuple(cleanPath, clean.cleanQuery, headerSets(options, true), clean.cleanBody, unstorableStrings, fc.nat())
-        .map(([path, query, headers, body, text, choice]) => request(path, query, headers, stringify(withUnstorableText(body, text, choice)))),
+        .map(([path, query, headers, body, text, choice]) =>
+          request(path, query, headers, stringify(withUnstorableText(body, text, choice))),
+        ),
     );
     // Bodies are where most text arrives: weigh them as much as the other places together.
-    return fc.oneof({ weight: places.length - 1, arbitrary: places.at(-1) as fc.Arbitrary<FuzzRequest> }, ...places.slice(0, -1));
+    return fc.oneof(
+      { weight: places.length - 1, arbitrary: places.at(-1) as fc.Arbitrary<FuzzRequest> },
+      ...places.slice(0, -1),
+    );
   }
   return fc.oneof(...places);
 }
 
 /** Requests for any of `routes`, each route equally likely. */
-export function requestsForRoutes(routes: readonly RouteUnderTest[], options: FuzzRequestOptions): fc.Arbitrary<FuzzRequest> {
+export function requestsForRoutes(
+  routes: readonly RouteUnderTest[],
+  options: FuzzRequestOptions,
+): fc.Arbitrary<FuzzRequest> {
   return fc.oneof(...routes.map((route) => requestsFor(route, options)));
 }
 

@@ -1,5 +1,8 @@
 /** Seed and run count of a fuzz suite: fixed by default, so a run is repeatable; FUZZ_SEED and FUZZ_RUNS override. */
-export function fuzzRunSettings(defaults: { seed: number; numRuns: number }, env: NodeJS.ProcessEnv = process.env): {
+export function fuzzRunSettings(
+  defaults: { seed: number; numRuns: number },
+  env: NodeJS.ProcessEnv = process.env,
+): {
   seed: number;
   numRuns: number;
 } {

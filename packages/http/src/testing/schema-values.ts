@@ -21,15 +21,22 @@ export function valuesOf(schema: unknown, lookup: SchemaLookup = () => undefined
     return target === undefined ? fc.constant(undefined) : valuesOf(target, lookup, depth + 1);
   }
   if ('const' in s) return fc.constant(s['const']);
-  const examples = [...(Array.isArray(s['examples']) ? (s['examples'] as unknown[]) : []), ...('default' in s ? [s['default']] : [])];
+  const examples = [
+    ...(Array.isArray(s['examples']) ? (s['examples'] as unknown[]) : []),
+    ...('default' in s ? [s['default']] : []),
+  ];
   if (examples.length > 0) {
     const { examples: _examples, default: _default, ...rest } = s;
-    return fc.oneof({ weight: 2, arbitrary: fc.constantFrom(...examples) }, { weight: 1, arbitrary: valuesOf(rest, lookup, depth) });
+    return fc.oneof(
+      { weight: 2, arbitrary: fc.constantFrom(...examples) },
+      { weight: 1, arbitrary: valuesOf(rest, lookup, depth) },
+    );
   }
   if (Array.isArray(s['enum'])) return fc.constantFrom(...(s['enum'] as unknown[]));
   for (const key of ['anyOf', 'oneOf'] as const) {
     const options = s[key];
-    if (Array.isArray(options) && options.length > 0) return fc.oneof(...options.map((option) => valuesOf(option, lookup, depth + 1)));
+    if (Array.isArray(options) && options.length > 0)
+      return fc.oneof(...options.map((option) => valuesOf(option, lookup, depth + 1)));
   }
   if (Array.isArray(s['allOf'])) return valuesOf(Object.assign({}, ...(s['allOf'] as JsonSchema[])), lookup, depth + 1);
   const type = Array.isArray(s['type']) ? s['type'][0] : s['type'];
@@ -39,7 +46,12 @@ export function valuesOf(schema: unknown, lookup: SchemaLookup = () => undefined
     case 'integer':
       return fc.integer({ min: numberOr(s['minimum'], -1000), max: numberOr(s['maximum'], 100_000) });
     case 'number':
-      return fc.double({ min: numberOr(s['minimum'], -1000), max: numberOr(s['maximum'], 100_000), noNaN: true, noDefaultInfinity: true });
+      return fc.double({
+        min: numberOr(s['minimum'], -1000),
+        max: numberOr(s['maximum'], 100_000),
+        noNaN: true,
+        noDefaultInfinity: true,
+      });
     case 'boolean':
       return fc.boolean();
     case 'null':
@@ -65,10 +77,14 @@ function objectValues(s: JsonSchema, lookup: SchemaLookup, depth: number): fc.Ar
   const absent = Symbol('absent');
   const entries = names.map((name) => {
     const value = valuesOf(properties[name], lookup, depth + 1);
-    const field = required.has(name) ? value : fc.oneof({ weight: 2, arbitrary: fc.constant<unknown>(absent) }, { weight: 1, arbitrary: value });
+    const field = required.has(name)
+      ? value
+      : fc.oneof({ weight: 2, arbitrary: fc.constant<unknown>(absent) }, { weight: 1, arbitrary: value });
     return field.map((item) => [name, item] as const);
   });
-  return fc.tuple(...entries).map((pairs) => Object.fromEntries(pairs.filter(([, item]) => item !== absent && item !== undefined)));
+  return fc
+    .tuple(...entries)
+    .map((pairs) => Object.fromEntries(pairs.filter(([, item]) => item !== absent && item !== undefined)));
 }
 
 const formatValues: Record<string, fc.Arbitrary<string>> = {
@@ -76,8 +92,12 @@ const formatValues: Record<string, fc.Arbitrary<string>> = {
   email: fc.emailAddress(),
   uri: fc.webUrl(),
   url: fc.webUrl(),
-  'date-time': fc.date({ min: new Date('1970-01-01'), max: new Date('2100-01-01'), noInvalidDate: true }).map((d) => d.toISOString()),
-  date: fc.date({ min: new Date('1900-01-01'), max: new Date('2100-01-01'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10)),
+  'date-time': fc
+    .date({ min: new Date('1970-01-01'), max: new Date('2100-01-01'), noInvalidDate: true })
+    .map((d) => d.toISOString()),
+  date: fc
+    .date({ min: new Date('1900-01-01'), max: new Date('2100-01-01'), noInvalidDate: true })
+    .map((d) => d.toISOString().slice(0, 10)),
 };
 
 function stringValues(s: JsonSchema): fc.Arbitrary<string> {
@@ -87,7 +107,9 @@ function stringValues(s: JsonSchema): fc.Arbitrary<string> {
   const maxLength = Math.max(minLength, Math.min(numberOr(s['maxLength'], 40), 200));
   if (typeof s['pattern'] === 'string') {
     try {
-      return fc.stringMatching(new RegExp(s['pattern'])).filter((value) => value.length >= minLength && value.length <= maxLength);
+      return fc
+        .stringMatching(new RegExp(s['pattern']))
+        .filter((value) => value.length >= minLength && value.length <= maxLength);
     } catch {
       // A pattern JavaScript cannot read: plain strings below.
     }

@@ -147,17 +147,21 @@ export function uploadWithHttpRequest(
     let clientError: string | undefined;
     const headers: Record<string, string> = { 'content-type': 'application/json', ...init.headers };
     if (init.contentLength === true) headers['content-length'] = String(document.length);
-    const request = httpRequest(url, { method: init.method ?? 'POST', headers, timeout: SOCKET_IDLE_LIMIT_MS }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.once('end', () => {
-        answer = {
-          status: response.statusCode ?? 0,
-          headers: Object.fromEntries(Object.entries(response.headers).map(([name, value]) => [name, String(value)])),
-          body: Buffer.concat(chunks).toString(),
-        };
-      });
-    });
+    const request = httpRequest(
+      url,
+      { method: init.method ?? 'POST', headers, timeout: SOCKET_IDLE_LIMIT_MS },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.once('end', () => {
+          answer = {
+            status: response.statusCode ?? 0,
+            headers: Object.fromEntries(Object.entries(response.headers).map(([name, value]) => [name, String(value)])),
+            body: Buffer.concat(chunks).toString(),
+          };
+        });
+      },
+    );
     request.once('timeout', () => request.destroy(new Error('The server neither answered nor closed')));
     request.on('error', (error: NodeJS.ErrnoException) => {
       clientError ??= error.code ?? error.message;

@@ -16,7 +16,10 @@ const server = createServer((request, response) => {
       return;
     }
     response
-      .writeHead(canned.statusCode, { 'content-type': canned.contentType, 'content-length': Buffer.byteLength(canned.body) })
+      .writeHead(canned.statusCode, {
+        'content-type': canned.contentType,
+        'content-length': Buffer.byteLength(canned.body),
+      })
       .end(canned.body);
   });
 });

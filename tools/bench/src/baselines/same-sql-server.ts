@@ -56,5 +56,8 @@ for (const route of spec.routes) {
 
 await app.listen({ host: '127.0.0.1', port: spec.port });
 process.once('SIGTERM', () => {
-  void app.close().then(() => sql.end({ timeout: 5 })).then(() => process.exit(0));
+  void app
+    .close()
+    .then(() => sql.end({ timeout: 5 }))
+    .then(() => process.exit(0));
 });

@@ -139,6 +139,10 @@ export function renderProfileSummary(summary: ProfileSummary): string {
     ...summary.byFunction.map((entry) => `  ${percent(entry.share)}  ${entry.name}`),
     ...(summary.inclusive.length === 0
       ? []
-      : ['', 'Inclusive time (the frame and everything beneath it):', ...summary.inclusive.map((entry) => `  ${percent(entry.share)}  ${entry.name}`)]),
+      : [
+          '',
+          'Inclusive time (the frame and everything beneath it):',
+          ...summary.inclusive.map((entry) => `  ${percent(entry.share)}  ${entry.name}`),
+        ]),
   ].join('\n');
 }

@@ -114,7 +114,8 @@ export function renderResults(
   }
 
   lines.push('', 'Targets:', '');
-  for (const verdict of verdicts) lines.push(`- ${verdict.met ? 'met' : '**not met**'}: ${verdict.target} (${verdict.detail})`);
+  for (const verdict of verdicts)
+    lines.push(`- ${verdict.met ? 'met' : '**not met**'}: ${verdict.target} (${verdict.detail})`);
   return lines.join('\n');
 }
 

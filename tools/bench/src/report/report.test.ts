@@ -2,15 +2,43 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { packageOf, summariseProfile, type CpuProfile } from './cpu-profile.js';
+import { type CpuProfile, packageOf, summariseProfile } from './cpu-profile.js';
 import { RESULTS_END, RESULTS_START, writeResults } from './markdown.js';
 import { judgeTargets, type MemoryNumbers } from './targets.js';
 
 describe('judgeTargets', () => {
-  const read = { id: 'me', label: 'GET /me', kind: 'read' as const, serviceRps: 600, serviceP99Ms: 30, sameSqlRps: 1000 };
-  const first = { id: 'create', label: 'POST /things', kind: 'write' as const, serviceRps: 100, serviceP99Ms: 500, sameSqlRps: 300 };
-  const replay = { id: 'replay', label: 'POST /things (replay)', kind: 'write' as const, serviceRps: 290, serviceP99Ms: 40, sameSqlRps: 800 };
-  const memory: MemoryNumbers = { service: 'svc', endpoint: 'GET /me', bootKib: 50_000, beforeKib: 100_000, checkpointsKib: [109_000], afterKib: 109_000 };
+  const read = {
+    id: 'me',
+    label: 'GET /me',
+    kind: 'read' as const,
+    serviceRps: 600,
+    serviceP99Ms: 30,
+    sameSqlRps: 1000,
+  };
+  const first = {
+    id: 'create',
+    label: 'POST /things',
+    kind: 'write' as const,
+    serviceRps: 100,
+    serviceP99Ms: 500,
+    sameSqlRps: 300,
+  };
+  const replay = {
+    id: 'replay',
+    label: 'POST /things (replay)',
+    kind: 'write' as const,
+    serviceRps: 290,
+    serviceP99Ms: 40,
+    sameSqlRps: 800,
+  };
+  const memory: MemoryNumbers = {
+    service: 'svc',
+    endpoint: 'GET /me',
+    bootKib: 50_000,
+    beforeKib: 100_000,
+    checkpointsKib: [109_000],
+    afterKib: 109_000,
+  };
 
   it('judges reads at 60% and p99 25 ms, writes at 40%, replays at 3x, and growth under 10%', () => {
     const verdicts = judgeTargets([read, first, replay], [memory], { firstId: 'create', replayId: 'replay' });
@@ -38,7 +66,9 @@ describe('writeResults', () => {
     const file = path.join(dir, 'benchmarks.md');
     writeFileSync(file, `# Title\n\nBefore.\n\n${RESULTS_START}\nold table\n${RESULTS_END}\n\nAfter.\n`);
     writeResults(file, 'new table');
-    expect(readFileSync(file, 'utf8')).toBe(`# Title\n\nBefore.\n\n${RESULTS_START}\nnew table\n${RESULTS_END}\n\nAfter.\n`);
+    expect(readFileSync(file, 'utf8')).toBe(
+      `# Title\n\nBefore.\n\n${RESULTS_START}\nnew table\n${RESULTS_END}\n\nAfter.\n`,
+    );
   });
 
   it('appends a results section to a file without markers', () => {
@@ -75,7 +105,10 @@ describe('CPU profile summaries', () => {
       samples: [3, 3, 2, 4, 3],
       timeDeltas: [100, 100, 100, 100, 3_600],
     };
-    const summary = summariseProfile(profile, { window: { fromUs: 1_050, toUs: 2_000 }, inclusivePatterns: [/handler/] });
+    const summary = summariseProfile(profile, {
+      window: { fromUs: 1_050, toUs: 2_000 },
+      inclusivePatterns: [/handler/],
+    });
     expect(summary.totalMs).toBeCloseTo(0.4);
     expect(summary.idle).toBeCloseTo(0.25);
     expect(summary.byPackage).toEqual([

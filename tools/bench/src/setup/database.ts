@@ -23,7 +23,10 @@ export async function createBenchDatabase(maintenanceUrl: string, runId: string)
   return {
     url,
     name,
-    drop: () => withAdminConnection(maintenanceUrl, (admin) => admin.unsafe(`drop database if exists "${name}" with (force)`)).then(() => undefined),
+    drop: () =>
+      withAdminConnection(maintenanceUrl, (admin) =>
+        admin.unsafe(`drop database if exists "${name}" with (force)`),
+      ).then(() => undefined),
   };
 }
 

@@ -25,7 +25,10 @@ export const API_KEY_RATE_LIMIT_PER_MINUTE = 100_000_000;
  * user ids (and so the Redis rate-limit keys) of this run apart from any other.
  */
 export async function seedBenchData(db: Database, runId: string, now = new Date()): Promise<BenchFixture> {
-  const [organization] = await db.insert(organizations).values({ name: `Bench ${runId}` }).returning({ id: organizations.id });
+  const [organization] = await db
+    .insert(organizations)
+    .values({ name: `Bench ${runId}` })
+    .returning({ id: organizations.id });
   if (organization === undefined) throw new Error('Creating the organization returned no row');
   const organizationId = organization.id;
   const userPrefix = `bench-${runId}-user-`;
@@ -57,7 +60,11 @@ export async function seedBenchData(db: Database, runId: string, now = new Date(
     from generate_series(0, ${SEEDED_NOTIFICATIONS - 1}::int) as n`);
 
   await db.transaction((tx) =>
-    topUpWallet(tx, { organizationId, environment: 'live' }, { amount: WALLET_BALANCE_KES, reference: `bench:${runId}` }),
+    topUpWallet(
+      tx,
+      { organizationId, environment: 'live' },
+      { amount: WALLET_BALANCE_KES, reference: `bench:${runId}` },
+    ),
   );
   // A subscription in its first monthly period, bought ten or so days ago: periods run from the anchor day
   // (UTC); a day of the month every month has keeps the period end plain.

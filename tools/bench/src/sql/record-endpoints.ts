@@ -41,7 +41,10 @@ export async function recordEndpointTemplates(
   const avatarDir = mkdtempSync(path.join(tmpdir(), 'bench-avatars-'));
   const mainConfig = loadMainApiConfig({ ...envOf('main-api'), AVATAR_LOCAL_DIR: avatarDir });
   const apps = {
-    'main-api': buildMainApi({ database, storage: createAvatarStorage(mainConfig.avatars.storage, mainConfig.publicUrl) }, mainConfig),
+    'main-api': buildMainApi(
+      { database, storage: createAvatarStorage(mainConfig.avatars.storage, mainConfig.publicUrl) },
+      mainConfig,
+    ),
     'backend-api': buildBackendApi({ database }, loadBackendApiConfig(envOf('backend-api'))),
   };
   try {

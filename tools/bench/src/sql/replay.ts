@@ -23,7 +23,14 @@ interface RequestState {
 
 /** Runs a template's statements once, as one request of its endpoint would, through `sql`. */
 export async function replayTemplate(sql: postgres.Sql, template: SqlTemplate, readInput: InputReader): Promise<void> {
-  const state: RequestState = { readInput, uuids: [], tokens: [], now: undefined, results: [], wanted: wantedSteps(template) };
+  const state: RequestState = {
+    readInput,
+    uuids: [],
+    tokens: [],
+    now: undefined,
+    results: [],
+    wanted: wantedSteps(template),
+  };
   await runSteps(sql as unknown as Client, template.steps, state);
 }
 
@@ -42,7 +49,8 @@ async function runSteps(sql: Client, steps: readonly TemplateStep[], state: Requ
   for (const step of steps) {
     if (step.kind === 'transaction') {
       const open = step.savepoint ? sql.savepoint : sql.begin;
-      if (open === undefined) throw new Error(`This client cannot open a ${step.savepoint ? 'savepoint' : 'transaction'}`);
+      if (open === undefined)
+        throw new Error(`This client cannot open a ${step.savepoint ? 'savepoint' : 'transaction'}`);
       await open.call(sql, (tx) => runSteps(tx, step.steps, state));
       continue;
     }
@@ -78,7 +86,8 @@ function segmentValue(segment: Segment, state: Omit<RequestState, 'wanted'>): st
     }
     case 'result': {
       const value = state.results[slot.step]?.[slot.row]?.[slot.column];
-      if (value === undefined) throw new Error(`Statement ${slot.step} answered no value at row ${slot.row}, column ${slot.column}`);
+      if (value === undefined)
+        throw new Error(`Statement ${slot.step} answered no value at row ${slot.row}, column ${slot.column}`);
       return String(value);
     }
     case 'uuid':

@@ -20,18 +20,26 @@ function recording(run: {
   at: string;
 }): TraceStep[] {
   return [
-    query('insert into idempotency_records (scope, key) values ($1, $2) returning id', [`api_key:${ORGANIZATION}`, run.key], [
-      [run.claimId],
-    ]),
+    query(
+      'insert into idempotency_records (scope, key) values ($1, $2) returning id',
+      [`api_key:${ORGANIZATION}`, run.key],
+      [[run.claimId]],
+    ),
     {
       kind: 'transaction',
       savepoint: false,
       steps: [
         query('select * from wallets where organization_id = $1 for update', [ORGANIZATION], [[ORGANIZATION, 1000]]),
-        query('insert into sessions (id, organization_id, created_at) values ($1, $2, $3)', [run.sessionId, ORGANIZATION, run.at]),
-        query('insert into ledger_transactions (reference) values ($1) returning id', [`verification_session:${run.sessionId}`], [
-          [run.ledgerId],
+        query('insert into sessions (id, organization_id, created_at) values ($1, $2, $3)', [
+          run.sessionId,
+          ORGANIZATION,
+          run.at,
         ]),
+        query(
+          'insert into ledger_transactions (reference) values ($1) returning id',
+          [`verification_session:${run.sessionId}`],
+          [[run.ledgerId]],
+        ),
         query('insert into ledger_entries (transaction_id, amount) values ($1, $2)', [run.ledgerId, 50]),
         query('insert into webhook_events (id, payload) values ($1, $2)', [
           run.eventId,
@@ -79,7 +87,9 @@ describe('compileTemplate', () => {
   });
 
   it('fills a request input, an id an earlier statement answered, an app-made UUID and the clock', () => {
-    expect(queries[0]!.params[1]).toEqual({ segments: [{ slot: { kind: 'input', name: 'header:x-idempotency-key' } }] });
+    expect(queries[0]!.params[1]).toEqual({
+      segments: [{ slot: { kind: 'input', name: 'header:x-idempotency-key' } }],
+    });
     expect(queries[2]!.params).toEqual([
       { segments: [{ slot: { kind: 'uuid', index: 0 } }] },
       { constant: ORGANIZATION },

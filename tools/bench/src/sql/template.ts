@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import type postgres from 'postgres';
-import { statementCount, type QueryStep, type TraceStep } from './trace.js';
+import { type QueryStep, statementCount, type TraceStep } from './trace.js';
 
 // A template is an endpoint's recorded SQL made replayable: the same statements with the same parameters,
 // except those that differ per request. Those are found by recording the endpoint twice and comparing, and
@@ -108,7 +108,8 @@ export function compileTemplate(
       if (isDeepStrictEqual(param, other) || typeof param !== 'string') return { constant: param };
       if (TIMESTAMP.test(param) && !Number.isNaN(Date.parse(param))) return { segments: [{ slot: { kind: 'now' } }] };
       const segments = segmentsOf(param, varyingInputs, answered, constantUuids, generated);
-      for (const segment of segments) if ('slot' in segment && segment.slot.kind === 'result') resultSteps.add(segment.slot.step);
+      for (const segment of segments)
+        if ('slot' in segment && segment.slot.kind === 'result') resultSteps.add(segment.slot.step);
       return { segments };
     });
     templates.set(pair, {
@@ -127,7 +128,11 @@ export function compileTemplate(
         ? templates.get(step.pair)!
         : { kind: 'transaction', savepoint: step.savepoint, steps: build(step.steps) },
     );
-  return { steps: build(shape), statements: statementCount(first), resultSteps: [...resultSteps].sort((a, b) => a - b) };
+  return {
+    steps: build(shape),
+    statements: statementCount(first),
+    resultSteps: [...resultSteps].sort((a, b) => a - b),
+  };
 }
 
 type ShapeStep = { pair: Pair } | { savepoint: boolean; steps: ShapeStep[] };

@@ -1,8 +1,8 @@
 import { createApiKey, idempotencyRecords } from '@platform/db';
 import { requestFingerprint } from '@platform/idempotency';
 import { eq, sql } from 'drizzle-orm';
-import { missing, postgresServer } from '#test-prerequisites';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { missing, postgresServer } from '#test-prerequisites';
 import {
   buildTestApp,
   replaceOrganizations,
@@ -36,7 +36,10 @@ describe('idempotent retries of drive folder requests', () => {
     on.inject({
       method: 'POST',
       url: '/v1/drive/folders',
-      headers: { 'x-service-api-key': key, ...(idempotencyKey === undefined ? {} : { 'x-idempotency-key': idempotencyKey }) },
+      headers: {
+        'x-service-api-key': key,
+        ...(idempotencyKey === undefined ? {} : { 'x-idempotency-key': idempotencyKey }),
+      },
       payload: body as object,
     });
   const remove = (key: string, id: string, idempotencyKey: string) =>
@@ -184,7 +187,12 @@ describe('idempotent retries of drive folder requests', () => {
   it('commits the folder and the stored answer together', async () => {
     await create(acme.liveKey, { name: 'Invoices' }, 'together');
     const [record] = await database.db.select().from(idempotencyRecords);
-    expect(record).toMatchObject({ scope: `api_key:${acme.liveKeyId}`, key: 'together', status: 'completed', responseStatus: 201 });
+    expect(record).toMatchObject({
+      scope: `api_key:${acme.liveKeyId}`,
+      key: 'together',
+      status: 'completed',
+      responseStatus: 201,
+    });
     expect(record?.responseBody).toMatchObject({ success: true, data: { name: 'Invoices' } });
   });
 
@@ -197,7 +205,9 @@ describe('idempotent retries of drive folder requests', () => {
         );
         expect(await countFolders(database.db)).toBe(1);
 
-        const originals = responses.filter((response) => response.statusCode === 201 && response.headers['idempotent-replayed'] === undefined);
+        const originals = responses.filter(
+          (response) => response.statusCode === 201 && response.headers['idempotent-replayed'] === undefined,
+        );
         expect(originals).toHaveLength(1);
         const original = originals[0]!;
         for (const response of responses) {
@@ -227,9 +237,15 @@ describe('idempotent retries of drive folder requests', () => {
           expiresAt: new Date(clock.now().getTime() + 24 * 60 * 60 * SECOND),
         });
         clock.advance(61 * SECOND);
-        const responses = await Promise.all(Array.from({ length: 10 }, () => create(acme.liveKey, body, 'orphaned-burst')));
+        const responses = await Promise.all(
+          Array.from({ length: 10 }, () => create(acme.liveKey, body, 'orphaned-burst')),
+        );
         expect(await countFolders(database.db)).toBe(1);
-        expect(responses.filter((response) => response.statusCode === 201 && response.headers['idempotent-replayed'] === undefined)).toHaveLength(1);
+        expect(
+          responses.filter(
+            (response) => response.statusCode === 201 && response.headers['idempotent-replayed'] === undefined,
+          ),
+        ).toHaveLength(1);
         expect(responses.every((response) => [201, 409].includes(response.statusCode))).toBe(true);
       });
 

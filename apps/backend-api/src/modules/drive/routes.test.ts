@@ -17,11 +17,20 @@ describe('drive folders', () => {
   });
 
   const create = (key: string, body: unknown, headers: Record<string, string> = {}) =>
-    suite.app.inject({ method: 'POST', url: '/v1/drive/folders', headers: { 'x-service-api-key': key, ...headers }, payload: body as object });
+    suite.app.inject({
+      method: 'POST',
+      url: '/v1/drive/folders',
+      headers: { 'x-service-api-key': key, ...headers },
+      payload: body as object,
+    });
   const list = (key: string, query = '') =>
     suite.app.inject({ method: 'GET', url: `/v1/drive/folders${query}`, headers: { 'x-service-api-key': key } });
   const remove = (key: string, id: string, headers: Record<string, string> = {}) =>
-    suite.app.inject({ method: 'DELETE', url: `/v1/drive/folders/${id}`, headers: { 'x-service-api-key': key, ...headers } });
+    suite.app.inject({
+      method: 'DELETE',
+      url: `/v1/drive/folders/${id}`,
+      headers: { 'x-service-api-key': key, ...headers },
+    });
   const createdId = async (key: string, body: unknown) => {
     const response = await create(key, body);
     expect(response.statusCode).toBe(201);
@@ -39,7 +48,12 @@ describe('drive folders', () => {
         data: { id: expect.any(String), name: 'Invoices 2026', parentId: null, createdAt: clock.now().toISOString() },
       });
       const [row] = await suite.db.select().from(driveFolders);
-      expect(row).toMatchObject({ id: body.data.id, organizationId: acme.id, environment: 'live', name: 'Invoices 2026' });
+      expect(row).toMatchObject({
+        id: body.data.id,
+        organizationId: acme.id,
+        environment: 'live',
+        name: 'Invoices 2026',
+      });
     });
 
     it('nests folders through parentId', async () => {
@@ -58,7 +72,11 @@ describe('drive folders', () => {
 
       const duplicate = await create(acme.liveKey, { name: 'reports', parentId });
       expect(duplicate.statusCode).toBe(409);
-      expect(duplicate.json()).toMatchObject({ success: false, code: 'conflict', error: 'A folder named "reports" already exists in this folder' });
+      expect(duplicate.json()).toMatchObject({
+        success: false,
+        code: 'conflict',
+        error: 'A folder named "reports" already exists in this folder',
+      });
       const topLevelDuplicate = await create(acme.liveKey, { name: ' CLIENTS ' });
       expect(topLevelDuplicate.statusCode).toBe(409);
       expect(topLevelDuplicate.json().error).toContain('at the top level');
@@ -68,7 +86,7 @@ describe('drive folders', () => {
       expect((await create(globex.liveKey, { name: 'Clients' })).statusCode).toBe(201); // another organization
     });
 
-    it('answers 404 for a parent that is unknown, another organization\'s or another environment\'s', async () => {
+    it("answers 404 for a parent that is unknown, another organization's or another environment's", async () => {
       const globexFolder = await createdId(globex.liveKey, { name: 'Private' });
       const acmeTestFolder = await createdId(acme.testKey, { name: 'Sandbox' });
       for (const parentId of [globexFolder, acmeTestFolder, '0b6f3c1e-1f7d-4c55-8f3a-5d7a1c2b9e01']) {
@@ -88,22 +106,40 @@ describe('drive folders', () => {
 
   describe('folder quota', () => {
     it.each([
-      ['none', 10, undefined, 'Folder limit reached: without a mail plan an organization can have 10 folders. Subscribe to core for 100.'],
+      [
+        'none',
+        10,
+        undefined,
+        'Folder limit reached: without a mail plan an organization can have 10 folders. Subscribe to core for 100.',
+      ],
       ['core', 100, 'core', 'Folder limit reached: the core plan allows 100 folders. Upgrade to growth for 1,000.'],
-      ['growth', 1_000, 'growth', 'Folder limit reached: the growth plan allows 1,000 folders. Upgrade to scale for 10,000.'],
-      ['scale', 10_000, 'scale', 'Folder limit reached: the scale plan allows 10,000 folders. Contact support to raise the limit.'],
-    ] as const)('on %s, allows %i folders, then answers 403 naming the limit and the upgrade', async (_tier, limit, plan, message) => {
-      if (plan !== undefined) await setMailPlan(suite.db, acme.id, plan);
-      await insertFolders(suite.db, acme.id, 'live', limit - 1);
+      [
+        'growth',
+        1_000,
+        'growth',
+        'Folder limit reached: the growth plan allows 1,000 folders. Upgrade to scale for 10,000.',
+      ],
+      [
+        'scale',
+        10_000,
+        'scale',
+        'Folder limit reached: the scale plan allows 10,000 folders. Contact support to raise the limit.',
+      ],
+    ] as const)(
+      'on %s, allows %i folders, then answers 403 naming the limit and the upgrade',
+      async (_tier, limit, plan, message) => {
+        if (plan !== undefined) await setMailPlan(suite.db, acme.id, plan);
+        await insertFolders(suite.db, acme.id, 'live', limit - 1);
 
-      expect((await create(acme.liveKey, { name: 'The last one' })).statusCode).toBe(201);
-      const over = await create(acme.liveKey, { name: 'One too many' });
-      expect(over.statusCode).toBe(403);
-      expect(over.json()).toMatchObject({ success: false, code: 'quota_exceeded', error: message });
-      expect(await countFolders(suite.db, acme.id)).toBe(limit);
-      // Each environment has its own quota.
-      expect((await create(acme.testKey, { name: 'Test folder' })).statusCode).toBe(201);
-    });
+        expect((await create(acme.liveKey, { name: 'The last one' })).statusCode).toBe(201);
+        const over = await create(acme.liveKey, { name: 'One too many' });
+        expect(over.statusCode).toBe(403);
+        expect(over.json()).toMatchObject({ success: false, code: 'quota_exceeded', error: message });
+        expect(await countFolders(suite.db, acme.id)).toBe(limit);
+        // Each environment has its own quota.
+        expect((await create(acme.testKey, { name: 'Test folder' })).statusCode).toBe(201);
+      },
+    );
 
     it('counts a past_due subscription and ignores a canceled or expired one', async () => {
       await insertFolders(suite.db, acme.id, 'live', 10);
@@ -119,7 +155,12 @@ describe('drive folders', () => {
       const small = await buildTestApp(suite.handle, { env: { FOLDER_QUOTA_NONE: '1', FOLDER_QUOTA_CORE: '2' } });
       try {
         const post = (name: string) =>
-          small.inject({ method: 'POST', url: '/v1/drive/folders', headers: { 'x-service-api-key': acme.liveKey }, payload: { name } });
+          small.inject({
+            method: 'POST',
+            url: '/v1/drive/folders',
+            headers: { 'x-service-api-key': acme.liveKey },
+            payload: { name },
+          });
         expect((await post('One')).statusCode).toBe(201);
         expect((await post('Two')).json().error).toBe(
           'Folder limit reached: without a mail plan an organization can have 1 folder. Subscribe to core for 2.',
@@ -131,7 +172,7 @@ describe('drive folders', () => {
   });
 
   describe('GET /v1/drive/folders', () => {
-    it('lists the key\'s organization and environment only, newest first', async () => {
+    it("lists the key's organization and environment only, newest first", async () => {
       const first = await createdId(acme.liveKey, { name: 'First' });
       clock.advance(1000);
       const second = await createdId(acme.liveKey, { name: 'Second', parentId: first });
@@ -150,7 +191,9 @@ describe('drive folders', () => {
           nextCursor: null,
         },
       });
-      expect((await list(acme.testKey)).json().data.folders.map((folder: { name: string }) => folder.name)).toEqual(['Test only']);
+      expect((await list(acme.testKey)).json().data.folders.map((folder: { name: string }) => folder.name)).toEqual([
+        'Test only',
+      ]);
     });
 
     it('filters by parent, or top-level folders with parentId=root', async () => {
@@ -190,7 +233,10 @@ describe('drive folders', () => {
           if (cursor !== null) query.set('cursor', cursor);
           const response = await list(acme.liveKey, `?${query.toString()}`);
           expect(response.statusCode).toBe(200);
-          const { folders, nextCursor } = response.json().data as { folders: Array<{ name: string }>; nextCursor: string | null };
+          const { folders, nextCursor } = response.json().data as {
+            folders: Array<{ name: string }>;
+            nextCursor: string | null;
+          };
           sizes.push(folders.length);
           seen.push(...folders.map((folder) => folder.name));
           cursor = nextCursor;
@@ -201,7 +247,14 @@ describe('drive folders', () => {
       const byDefault = await pageThrough();
       expect(byDefault.sizes).toEqual([50, 50, 26]);
       expect(new Set(byDefault.seen).size).toBe(126);
-      expect(byDefault.seen.slice(0, 6)).toEqual(['Made 2', 'Made 1', 'Made 0', 'Micro 000003', 'Micro 000002', 'Micro 000001']);
+      expect(byDefault.seen.slice(0, 6)).toEqual([
+        'Made 2',
+        'Made 1',
+        'Made 0',
+        'Micro 000003',
+        'Micro 000002',
+        'Micro 000001',
+      ]);
 
       const inPairs = await pageThrough(2);
       expect(inPairs.sizes).toHaveLength(63);
@@ -224,12 +277,15 @@ describe('drive folders', () => {
       const child = await createdId(acme.liveKey, { name: 'Child', parentId: parent });
       const refused = await remove(acme.liveKey, parent);
       expect(refused.statusCode).toBe(409);
-      expect(refused.json()).toMatchObject({ code: 'conflict', error: 'Folder is not empty: delete the folders inside it first' });
+      expect(refused.json()).toMatchObject({
+        code: 'conflict',
+        error: 'Folder is not empty: delete the folders inside it first',
+      });
       expect((await remove(acme.liveKey, child)).statusCode).toBe(200);
       expect((await remove(acme.liveKey, parent)).statusCode).toBe(200);
     });
 
-    it('answers the same 404 for an unknown folder and another organization\'s or environment\'s', async () => {
+    it("answers the same 404 for an unknown folder and another organization's or environment's", async () => {
       const foreign = await createdId(globex.liveKey, { name: 'Foreign' });
       const testFolder = await createdId(acme.testKey, { name: 'Sandbox' });
       const answers = [];
@@ -241,7 +297,7 @@ describe('drive folders', () => {
       expect(await countFolders(suite.db)).toBe(2);
     });
 
-    it('removes an organization\'s whole tree with the organization', async () => {
+    it("removes an organization's whole tree with the organization", async () => {
       const parent = await createdId(acme.liveKey, { name: 'Parent' });
       await createdId(acme.liveKey, { name: 'Child', parentId: parent });
       await suite.db.delete(organizations).where(eq(organizations.id, acme.id));
@@ -253,7 +309,7 @@ describe('drive folders', () => {
     const snapshot = async () => [await countFolders(suite.db), await suite.db.$count(idempotencyRecords)];
 
     it.each([
-      ['no name', {}, 'body must have required property \'name\''],
+      ['no name', {}, "body must have required property 'name'"],
       ['a name that is not a string', { name: 42 }, 'body/name must be string'],
       ['an empty name', { name: '' }, 'body/name must not be empty'],
       ['a name of spaces', { name: '   ' }, 'body/name must not be empty'],
@@ -307,7 +363,11 @@ describe('drive folders', () => {
       const before = await snapshot();
       const response = await remove(acme.liveKey, 'not-a-uuid', { 'x-idempotency-key': 'bad-delete' });
       expect(response.statusCode).toBe(400);
-      expect(response.json()).toMatchObject({ success: false, code: 'validation_error', error: 'params/id must match format "uuid"' });
+      expect(response.json()).toMatchObject({
+        success: false,
+        code: 'validation_error',
+        error: 'params/id must match format "uuid"',
+      });
       expect(await snapshot()).toEqual(before);
     });
   });
@@ -317,9 +377,11 @@ describe('drive folders', () => {
     const post = document.paths['/v1/drive/folders'].post;
     expect(post.parameters.map((parameter: { name: string }) => parameter.name)).toContain('x-idempotency-key');
     expect(post.responses['201'].content['application/json'].schema.$ref).toContain('DriveFolderCreated');
-    expect(document.paths['/v1/drive/folders/{id}'].delete.parameters.map((parameter: { name: string }) => parameter.name)).toContain(
-      'x-idempotency-key',
+    expect(
+      document.paths['/v1/drive/folders/{id}'].delete.parameters.map((parameter: { name: string }) => parameter.name),
+    ).toContain('x-idempotency-key');
+    expect(Object.keys(document.components.schemas)).toEqual(
+      expect.arrayContaining(['DriveFolder', 'DriveFolderList']),
     );
-    expect(Object.keys(document.components.schemas)).toEqual(expect.arrayContaining(['DriveFolder', 'DriveFolderList']));
   });
 });

@@ -45,7 +45,8 @@ export const DriveFolderCreatedSchema = Type.Object(
 export const ListDriveFoldersQuery = Type.Object({
   parentId: Type.Optional(
     Type.Union([Type.String({ format: 'uuid' }), Type.Literal('root')], {
-      description: 'Only the folders directly inside this folder; `root` for the top-level folders. Omit for all folders.',
+      description:
+        'Only the folders directly inside this folder; `root` for the top-level folders. Omit for all folders.',
     }),
   ),
   ...pageQueryProperties(DEFAULT_PAGE_SIZE),

@@ -2,13 +2,13 @@ import {
   type ApiKeyEnvironment,
   type DatabaseExecutor,
   driveFolders,
-  mailSubscriptions,
   type MailSubscriptionStatus,
+  mailSubscriptions,
 } from '@platform/db';
 import { conflict, notFound, quotaExceeded } from '@platform/errors';
 import { and, desc, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
 import { afterCursor, cursorTimeOf, pageOf } from '../../pagination.js';
-import { folderQuotaMessage, type FolderQuotas, type FolderQuotaTier } from './quota.js';
+import { type FolderQuotas, type FolderQuotaTier, folderQuotaMessage } from './quota.js';
 import type { DriveFolderView } from './schemas.js';
 
 /** Folders belong to an organization and an environment: the API key's. */
@@ -31,7 +31,12 @@ export async function folderQuotaTier(db: DatabaseExecutor, organizationId: stri
   const [subscription] = await db
     .select({ plan: mailSubscriptions.plan })
     .from(mailSubscriptions)
-    .where(and(eq(mailSubscriptions.organizationId, organizationId), inArray(mailSubscriptions.status, planGrantingStatuses)));
+    .where(
+      and(
+        eq(mailSubscriptions.organizationId, organizationId),
+        inArray(mailSubscriptions.status, planGrantingStatuses),
+      ),
+    );
   return subscription?.plan ?? 'none';
 }
 
@@ -48,7 +53,11 @@ export interface CreateFolderInput {
  * transaction-scoped advisory lock, so the quota count cannot be raced past; duplicate names are refused by
  * the sibling-name unique index, so they cannot be raced past either.
  */
-export async function createFolder(tx: DatabaseExecutor, owner: FolderOwner, input: CreateFolderInput): Promise<DriveFolderView> {
+export async function createFolder(
+  tx: DatabaseExecutor,
+  owner: FolderOwner,
+  input: CreateFolderInput,
+): Promise<DriveFolderView> {
   const lockName = `drive_folders:${owner.organizationId}:${owner.environment}`;
   await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${lockName}, 0))`);
 
@@ -67,7 +76,9 @@ export async function createFolder(tx: DatabaseExecutor, owner: FolderOwner, inp
   } catch (error) {
     const failure = databaseErrorOf(error);
     if (failure?.code === '23505' && failure.constraint === 'drive_folders_sibling_name_unique') {
-      throw conflict(`A folder named "${input.name}" already exists ${input.parentId === null ? 'at the top level' : 'in this folder'}`);
+      throw conflict(
+        `A folder named "${input.name}" already exists ${input.parentId === null ? 'at the top level' : 'in this folder'}`,
+      );
     }
     // The parent was deleted after the check above.
     if (failure?.code === '23503') throw notFound(PARENT_NOT_FOUND);
@@ -156,8 +167,13 @@ function toView(row: { id: string; name: string; parentId: string | null; create
 function databaseErrorOf(error: unknown): { code?: string; constraint?: string } | undefined {
   const cause = (error as { cause?: unknown } | undefined)?.cause ?? error;
   if (typeof cause !== 'object' || cause === null) return undefined;
-  const { code, constraint, constraint_name } = cause as { code?: unknown; constraint?: unknown; constraint_name?: unknown };
-  const name = typeof constraint === 'string' ? constraint : typeof constraint_name === 'string' ? constraint_name : undefined;
+  const { code, constraint, constraint_name } = cause as {
+    code?: unknown;
+    constraint?: unknown;
+    constraint_name?: unknown;
+  };
+  const name =
+    typeof constraint === 'string' ? constraint : typeof constraint_name === 'string' ? constraint_name : undefined;
   return {
     ...(typeof code === 'string' ? { code } : {}),
     ...(name === undefined ? {} : { constraint: name }),

@@ -1,8 +1,8 @@
 import { ensureWallet, ledgerTransactions, queryRows, wallets } from '@platform/db';
 import { eq, sql } from 'drizzle-orm';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { missing, postgresServer } from '#test-prerequisites';
 import { EVENTUALLY_TIMEOUT_MS } from '#test-timing';
-import { beforeEach, describe, expect, it } from 'vitest';
 import { replaceOrganizations, TEST_START, type TestOrganization, useTestApp } from '../../../test/app-fixtures.js';
 import {
   countSessions,
@@ -51,7 +51,12 @@ describe.skipIf(missing(postgresServer))(
       await fundWallet(suite.db, acme.id, 'live', n * KYC_PRICE);
       const responses = await Promise.all(
         Array.from({ length: 3 * n }, (_, index) =>
-          createSessionRequest(suite.app, acme.liveKey, { type: 'kyc', externalEndUserId: `rush-${index}` }, `rush-${index}`),
+          createSessionRequest(
+            suite.app,
+            acme.liveKey,
+            { type: 'kyc', externalEndUserId: `rush-${index}` },
+            `rush-${index}`,
+          ),
         ),
       );
       const statuses = responses.map((response) => response.statusCode);
@@ -169,7 +174,9 @@ describe.skipIf(missing(postgresServer))(
         // a job that waited for the row would wait for the cancel, which waits for the wallet: seen as blocked.
         const job = expireDueSessions(suite.db, due, {});
         const watching = new AbortController();
-        const blocked = untilWaitingForLock('%"verification_sessions"%for update%', watching.signal).then(() => 'blocked');
+        const blocked = untilWaitingForLock('%"verification_sessions"%for update%', watching.signal).then(
+          () => 'blocked',
+        );
         try {
           expect(await Promise.race([job, blocked])).toBe(0);
         } finally {
@@ -216,7 +223,9 @@ describe.skipIf(missing(postgresServer))(
         ids.push(await createdSessionId(suite.app, acme.liveKey, { type: 'kyc', externalEndUserId: `batch-${index}` }));
       }
       const due = new Date(clock.now().getTime() + 24 * HOUR);
-      const counts = await Promise.all(Array.from({ length: 4 }, () => expireDueSessions(suite.db, due, { batchSize: 100 })));
+      const counts = await Promise.all(
+        Array.from({ length: 4 }, () => expireDueSessions(suite.db, due, { batchSize: 100 })),
+      );
       expect(counts.reduce((sum, count) => sum + count, 0)).toBe(sessions);
       for (const id of ids) expect(await holdMovements(suite.db, id)).toEqual(['hold', 'release']);
       expect(await expectLedgerToAgree()).toMatchObject({ available: sessions * KYC_PRICE, held: 0 });

@@ -1,8 +1,14 @@
 import { captureHold, verificationSessions } from '@platform/db';
 import { eq } from 'drizzle-orm';
-import { eventually, quietPeriod } from '#test-timing';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { buildTestApp, replaceOrganizations, TEST_START, type TestOrganization, useTestApp } from '../../../test/app-fixtures.js';
+import { eventually, quietPeriod } from '#test-timing';
+import {
+  buildTestApp,
+  replaceOrganizations,
+  TEST_START,
+  type TestOrganization,
+  useTestApp,
+} from '../../../test/app-fixtures.js';
 import {
   createdSessionId,
   eventTypesOf,
@@ -13,7 +19,7 @@ import {
   truncateVerificationData,
   walletState,
 } from '../../../test/verification-fixtures.js';
-import { expireDueSessions, type ExpiryLogger, startSessionExpiry } from './expiry.js';
+import { type ExpiryLogger, expireDueSessions, startSessionExpiry } from './expiry.js';
 import { holdReferenceOf } from './lifecycle.js';
 
 const HOUR = 60 * 60 * 1000;
@@ -30,7 +36,8 @@ describe('session expiry', () => {
     await fundWallet(suite.db, acme.id, 'live', 1_000);
   });
 
-  const expireAt = (at: Date, batchSize?: number) => expireDueSessions(suite.db, at, batchSize === undefined ? {} : { batchSize });
+  const expireAt = (at: Date, batchSize?: number) =>
+    expireDueSessions(suite.db, at, batchSize === undefined ? {} : { batchSize });
   const setStatus = (id: string, status: 'processing' | 'requires_input') =>
     suite.db.update(verificationSessions).set({ status }).where(eq(verificationSessions.id, id));
 
@@ -45,7 +52,11 @@ describe('session expiry', () => {
     expect(await expireAt(new Date(created + 24 * HOUR))).toBe(1);
     expect(await statusOf(suite.db, id)).toBe('expired');
     expect(await holdMovements(suite.db, id)).toEqual(['hold', 'release']);
-    expect(await walletState(suite.db, acme.id, 'live')).toEqual({ available: 1_000, held: 0, ledger: { available: 1_000, held: 0 } });
+    expect(await walletState(suite.db, acme.id, 'live')).toEqual({
+      available: 1_000,
+      held: 0,
+      ledger: { available: 1_000, held: 0 },
+    });
     expect((await transitionsOf(suite.db, id)).at(-1)).toEqual({ from: 'pending', to: 'expired', actor: 'expiry_job' });
     expect(await eventTypesOf(suite.db, id)).toEqual(['verification_session.created', 'verification_session.expired']);
 
@@ -90,7 +101,9 @@ describe('session expiry', () => {
    */
   async function sessionThatCannotExpire() {
     const id = await createdSessionId(suite.app, acme.liveKey, { type: 'kyc', externalEndUserId: 'broken' });
-    await suite.db.transaction((tx) => captureHold(tx, { organizationId: acme.id, environment: 'live' }, holdReferenceOf(id)));
+    await suite.db.transaction((tx) =>
+      captureHold(tx, { organizationId: acme.id, environment: 'live' }, holdReferenceOf(id)),
+    );
     return id;
   }
 
@@ -115,7 +128,9 @@ describe('session expiry', () => {
     expect(String(errors[0]!.details.err)).toContain('has already been resolved');
     expect(await statusOf(suite.db, broken)).toBe('pending');
     expect(await holdMovements(suite.db, broken)).toEqual(['capture', 'hold']);
-    expect(await transitionsOf(suite.db, broken)).toEqual([{ from: null, to: 'pending', actor: 'api_key:' + acme.liveKeyId }]);
+    expect(await transitionsOf(suite.db, broken)).toEqual([
+      { from: null, to: 'pending', actor: 'api_key:' + acme.liveKeyId },
+    ]);
     const wallet = await walletState(suite.db, acme.id, 'live');
     expect(wallet).toEqual({ available: 950, held: 0, ledger: { available: 950, held: 0 } });
 
@@ -130,7 +145,13 @@ describe('session expiry', () => {
     for (let index = 0; index < 3; index += 1) await createdSessionId(suite.app, acme.liveKey);
     clock.advance(24 * HOUR);
     const { logger, errors } = recordingLogger();
-    const schedule = startSessionExpiry({ db: suite.db, now: clock.now, intervalMs: 60 * 60 * 1000, batchSize: 2, logger });
+    const schedule = startSessionExpiry({
+      db: suite.db,
+      now: clock.now,
+      intervalMs: 60 * 60 * 1000,
+      batchSize: 2,
+      logger,
+    });
     try {
       expect(await schedule.runNow()).toBe(3);
       expect(errors.map((entry) => entry.details.sessionId)).toEqual([broken]);
@@ -142,7 +163,10 @@ describe('session expiry', () => {
   });
 
   it('takes the lifetime from VERIFICATION_SESSION_TTL_HOURS', async () => {
-    const shortLived = await buildTestApp(suite.handle, { now: clock.now, env: { VERIFICATION_SESSION_TTL_HOURS: '2' } });
+    const shortLived = await buildTestApp(suite.handle, {
+      now: clock.now,
+      env: { VERIFICATION_SESSION_TTL_HOURS: '2' },
+    });
     try {
       const id = await createdSessionId(shortLived, acme.liveKey);
       const [session] = await suite.db.select().from(verificationSessions).where(eq(verificationSessions.id, id));
@@ -166,7 +190,10 @@ describe('session expiry', () => {
   });
 
   it('the app runs the job on its interval with its clock, and closes cleanly', async () => {
-    const withJob = await buildTestApp(suite.handle, { now: clock.now, env: { VERIFICATION_EXPIRY_INTERVAL_MS: '20' } });
+    const withJob = await buildTestApp(suite.handle, {
+      now: clock.now,
+      env: { VERIFICATION_EXPIRY_INTERVAL_MS: '20' },
+    });
     try {
       const id = await createdSessionId(withJob, acme.liveKey);
       // The job runs every 20 ms on the app's clock, which has not reached the session's end: it stays pending.

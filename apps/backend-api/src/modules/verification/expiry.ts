@@ -88,7 +88,14 @@ export interface ExpirySchedule {
  * runs never overlap; a run expires batch after batch until nothing is due (passing over, and logging, each session
  * that fails); a run that fails as a whole is logged and the next tick tries again.
  */
-export function startSessionExpiry({ db, now, intervalMs, batchSize, logger, ...lifecycle }: ExpiryScheduleOptions): ExpirySchedule {
+export function startSessionExpiry({
+  db,
+  now,
+  intervalMs,
+  batchSize,
+  logger,
+  ...lifecycle
+}: ExpiryScheduleOptions): ExpirySchedule {
   const size = batchSize ?? DEFAULT_EXPIRY_BATCH_SIZE;
   const job = startPeriodicJob({
     name: 'Expiring verification sessions',

@@ -3,11 +3,11 @@ import {
   notifications,
   organizations,
   users,
+  type VerificationStatus,
+  type VerificationType,
   verificationSessions,
   verificationSessionTransitions,
-  type VerificationStatus,
   verificationStatuses,
-  type VerificationType,
   webhookEvents,
 } from '@platform/db';
 import { eq } from 'drizzle-orm';
@@ -35,10 +35,10 @@ describe('the verification session lifecycle', () => {
     await truncateVerificationData(database.db);
     await database.db.delete(organizations);
     await database.db.delete(users);
-    [{ id: organizationId }, { id: otherOrganizationId }] = await database.db
+    [{ id: organizationId }, { id: otherOrganizationId }] = (await database.db
       .insert(organizations)
       .values([{ name: 'Platform' }, { name: 'Customer' }])
-      .returning({ id: organizations.id }) as [{ id: string }, { id: string }];
+      .returning({ id: organizations.id })) as [{ id: string }, { id: string }];
     for (const id of [organizationId, otherOrganizationId]) {
       await fundWallet(database.db, id, 'live', 1_000);
       await fundWallet(database.db, id, 'test', 1_000);
@@ -46,12 +46,22 @@ describe('the verification session lifecycle', () => {
   });
 
   const newSession = async (
-    options: LifecycleOptions & { type?: VerificationType; environment?: 'live' | 'test'; externalEndUserId?: string; organization?: string } = {},
+    options: LifecycleOptions & {
+      type?: VerificationType;
+      environment?: 'live' | 'test';
+      externalEndUserId?: string;
+      organization?: string;
+    } = {},
   ) =>
     database.db.transaction((tx) =>
       createSession(
         tx,
-        { type: options.type ?? 'kyc', externalEndUserId: options.externalEndUserId ?? 'end-user', appName: null, callbackUrl: null },
+        {
+          type: options.type ?? 'kyc',
+          externalEndUserId: options.externalEndUserId ?? 'end-user',
+          appName: null,
+          callbackUrl: null,
+        },
         {
           owner: { organizationId: options.organization ?? organizationId, environment: options.environment ?? 'live' },
           actor: 'test',
@@ -64,9 +74,17 @@ describe('the verification session lifecycle', () => {
       ),
     );
 
-  const move = (sessionId: string, to: VerificationStatus, options: LifecycleOptions & { reason?: string; at?: Date } = {}) =>
+  const move = (
+    sessionId: string,
+    to: VerificationStatus,
+    options: LifecycleOptions & { reason?: string; at?: Date } = {},
+  ) =>
     database.db.transaction((tx) =>
-      moveSession(tx, { sessionId, to, actor: 'tester', reason: options.reason ?? null, now: options.at ?? LATER }, options),
+      moveSession(
+        tx,
+        { sessionId, to, actor: 'tester', reason: options.reason ?? null, now: options.at ?? LATER },
+        options,
+      ),
     );
 
   /** Puts a fresh session straight into `status` (with its hold still in place), as a starting point. */
@@ -106,24 +124,30 @@ describe('the verification session lifecycle', () => {
     canceled: ['hold', 'release'],
   };
 
-  it.each(legalMoves)('moves %s -> %s with a transition, an event and the hold settled as it should', async (from, to) => {
-    const id = await sessionIn(from);
-    const { session, previousStatus } = await move(id, to, { reason: 'Blurry photo' });
-    expect(previousStatus).toBe(from);
-    expect(session).toMatchObject({ status: to, updatedAt: LATER });
-    const final = ['verified', 'rejected', 'expired', 'canceled'].includes(to);
-    expect(session.completedAt).toEqual(final ? LATER : null);
-    if (to === 'rejected' || to === 'requires_input') expect(session.lastError).toBe('Blurry photo');
-    if (to === 'processing') expect(session.lastError).toBeNull();
+  it.each(legalMoves)(
+    'moves %s -> %s with a transition, an event and the hold settled as it should',
+    async (from, to) => {
+      const id = await sessionIn(from);
+      const { session, previousStatus } = await move(id, to, { reason: 'Blurry photo' });
+      expect(previousStatus).toBe(from);
+      expect(session).toMatchObject({ status: to, updatedAt: LATER });
+      const final = ['verified', 'rejected', 'expired', 'canceled'].includes(to);
+      expect(session.completedAt).toEqual(final ? LATER : null);
+      if (to === 'rejected' || to === 'requires_input') expect(session.lastError).toBe('Blurry photo');
+      if (to === 'processing') expect(session.lastError).toBeNull();
 
-    expect((await transitionsOf(database.db, id)).at(-1)).toEqual({ from, to, actor: 'tester' });
-    const events = await database.db.select().from(webhookEvents).where(eq(webhookEvents.type, `verification_session.${to}`));
-    expect(events).toHaveLength(1);
-    expect(events[0]?.payload).toMatchObject({ data: { sessionId: id, status: to, previousStatus: from } });
-    expect(await holdMovements(database.db, id)).toEqual(holdAfter[to]);
-    const wallet = await walletState(database.db, organizationId, 'live');
-    expect(wallet.ledger).toEqual({ available: wallet.available, held: wallet.held });
-  });
+      expect((await transitionsOf(database.db, id)).at(-1)).toEqual({ from, to, actor: 'tester' });
+      const events = await database.db
+        .select()
+        .from(webhookEvents)
+        .where(eq(webhookEvents.type, `verification_session.${to}`));
+      expect(events).toHaveLength(1);
+      expect(events[0]?.payload).toMatchObject({ data: { sessionId: id, status: to, previousStatus: from } });
+      expect(await holdMovements(database.db, id)).toEqual(holdAfter[to]);
+      const wallet = await walletState(database.db, organizationId, 'live');
+      expect(wallet.ledger).toEqual({ available: wallet.available, held: wallet.held });
+    },
+  );
 
   it.each(illegalMoves)('refuses %s -> %s with 409 and changes nothing', async (from, to) => {
     const id = await sessionIn(from);
@@ -133,7 +157,9 @@ describe('the verification session lifecycle', () => {
       code: 'conflict',
       message: `Cannot move a verification session from ${from} to ${to}`,
     });
-    expect(await database.db.select().from(verificationSessions).where(eq(verificationSessions.id, id))).toEqual(before);
+    expect(await database.db.select().from(verificationSessions).where(eq(verificationSessions.id, id))).toEqual(
+      before,
+    );
     expect(await transitionsOf(database.db, id)).toHaveLength(1);
     expect(await holdMovements(database.db, id)).toEqual(['hold']);
   });
@@ -149,14 +175,28 @@ describe('the verification session lifecycle', () => {
     await expect(move(crypto.randomUUID(), 'canceled')).rejects.toMatchObject({ statusCode: 404, code: 'not_found' });
   });
 
-  it("answers 404 when the session belongs to another owner than the one asking", async () => {
+  it('answers 404 when the session belongs to another owner than the one asking', async () => {
     const id = await sessionIn('pending');
     const asOther = database.db.transaction((tx) =>
-      moveSession(tx, { sessionId: id, to: 'canceled', actor: 'x', now: LATER, owner: { organizationId: otherOrganizationId, environment: 'live' } }, {}),
+      moveSession(
+        tx,
+        {
+          sessionId: id,
+          to: 'canceled',
+          actor: 'x',
+          now: LATER,
+          owner: { organizationId: otherOrganizationId, environment: 'live' },
+        },
+        {},
+      ),
     );
     await expect(asOther).rejects.toMatchObject({ statusCode: 404 });
     const asTest = database.db.transaction((tx) =>
-      moveSession(tx, { sessionId: id, to: 'canceled', actor: 'x', now: LATER, owner: { organizationId, environment: 'test' } }, {}),
+      moveSession(
+        tx,
+        { sessionId: id, to: 'canceled', actor: 'x', now: LATER, owner: { organizationId, environment: 'test' } },
+        {},
+      ),
     );
     await expect(asTest).rejects.toMatchObject({ statusCode: 404 });
   });
@@ -213,18 +253,21 @@ describe('the verification session lifecycle', () => {
       ['a test session', { environment: 'test' as const }],
       ['a kyb session', { type: 'kyb' as const }],
       ["another organization's session", { otherOrganization: true }],
-    ])('is not touched by %s', async (_label, variant: { environment?: 'test'; type?: 'kyb'; otherOrganization?: boolean }) => {
-      const session = await newSession({
-        ...platform(),
-        ...(variant.environment === undefined ? {} : { environment: variant.environment }),
-        ...(variant.type === undefined ? {} : { type: variant.type }),
-        organization: variant.otherOrganization ? otherOrganizationId : organizationId,
-        externalEndUserId: 'user_amina',
-      });
-      await move(session.id, 'processing', platform());
-      await move(session.id, 'verified', platform());
-      expect(await kycStatusOf('user_amina')).toBe('unverified');
-    });
+    ])(
+      'is not touched by %s',
+      async (_label, variant: { environment?: 'test'; type?: 'kyb'; otherOrganization?: boolean }) => {
+        const session = await newSession({
+          ...platform(),
+          ...(variant.environment === undefined ? {} : { environment: variant.environment }),
+          ...(variant.type === undefined ? {} : { type: variant.type }),
+          organization: variant.otherOrganization ? otherOrganizationId : organizationId,
+          externalEndUserId: 'user_amina',
+        });
+        await move(session.id, 'processing', platform());
+        await move(session.id, 'verified', platform());
+        expect(await kycStatusOf('user_amina')).toBe('unverified');
+      },
+    );
 
     it('is not touched without a platform organization configured, and ignores ids that are not users', async () => {
       const session = await newSession({ externalEndUserId: 'user_amina' });
@@ -253,7 +296,12 @@ describe('the verification session lifecycle', () => {
     });
     const notificationsOf = (userId: string) =>
       database.db
-        .select({ title: notifications.title, message: notifications.message, type: notifications.type, organizationId: notifications.organizationId })
+        .select({
+          title: notifications.title,
+          message: notifications.message,
+          type: notifications.type,
+          organizationId: notifications.organizationId,
+        })
         .from(notifications)
         .where(eq(notifications.userId, userId));
 
@@ -299,7 +347,8 @@ describe('the verification session lifecycle', () => {
   it('writes one transition per move, in order', async () => {
     const session = await newSession();
     const steps = ['processing', 'requires_input', 'processing', 'verified'] as const;
-    for (const [index, to] of steps.entries()) await move(session.id, to, { at: new Date(LATER.getTime() + index * 1000) });
+    for (const [index, to] of steps.entries())
+      await move(session.id, to, { at: new Date(LATER.getTime() + index * 1000) });
     expect(await transitionsOf(database.db, session.id)).toEqual([
       { from: null, to: 'pending', actor: 'test' },
       { from: 'pending', to: 'processing', actor: 'tester' },

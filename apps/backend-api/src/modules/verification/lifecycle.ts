@@ -7,9 +7,9 @@ import {
   type Transaction,
   users,
   type VerificationSession,
+  type VerificationStatus,
   verificationSessions,
   verificationSessionTransitions,
-  type VerificationStatus,
 } from '@platform/db';
 import { conflict, notFound } from '@platform/errors';
 import { and, eq } from 'drizzle-orm';
@@ -102,7 +102,11 @@ export interface MoveResult {
  * current status). The update is conditional on the status just read, so of two racing moves exactly one
  * wins and the other gets the 409 from the status it lost to.
  */
-export async function moveSession(tx: Transaction, request: MoveRequest, options: LifecycleOptions): Promise<MoveResult> {
+export async function moveSession(
+  tx: Transaction,
+  request: MoveRequest,
+  options: LifecycleOptions,
+): Promise<MoveResult> {
   const { sessionId, to, now } = request;
   const current = await findSession(tx, sessionId, request.owner);
   if (current === undefined) throw notFound(SESSION_NOT_FOUND);
@@ -172,7 +176,8 @@ async function resolveHold(tx: Transaction, session: VerificationSession): Promi
   if (resolution === undefined || session.price === 0) return;
   const wallet = { organizationId: session.organizationId, environment: session.environment };
   const reference = holdReferenceOf(session.id);
-  if (resolution === 'capture') await captureHold(tx, wallet, reference, `${session.type} verification ${session.status}`);
+  if (resolution === 'capture')
+    await captureHold(tx, wallet, reference, `${session.type} verification ${session.status}`);
   else await releaseHold(tx, wallet, reference, `${session.type} verification ${session.status}`);
 }
 

@@ -1,4 +1,4 @@
-import { type DatabaseExecutor, verificationPrices, type VerificationType } from '@platform/db';
+import { type DatabaseExecutor, type VerificationType, verificationPrices } from '@platform/db';
 import { and, eq } from 'drizzle-orm';
 
 /** The service's default price per verification type, whole KES (configuration). */

@@ -4,11 +4,17 @@ import {
   verificationPrices,
   verificationSessions,
   verificationSessionTransitions,
-  webhookEvents,
   wallets,
+  webhookEvents,
 } from '@platform/db';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { buildTestApp, replaceOrganizations, TEST_START, type TestOrganization, useTestApp } from '../../../test/app-fixtures.js';
+import {
+  buildTestApp,
+  replaceOrganizations,
+  TEST_START,
+  type TestOrganization,
+  useTestApp,
+} from '../../../test/app-fixtures.js';
 import {
   countSessions,
   createdSessionId,
@@ -38,7 +44,8 @@ describe('verification sessions API', () => {
     await fundWallet(suite.db, acme.id, 'test', 1_000);
   });
 
-  const create = (key: string, body: unknown, idempotencyKey?: string) => createSessionRequest(suite.app, key, body, idempotencyKey);
+  const create = (key: string, body: unknown, idempotencyKey?: string) =>
+    createSessionRequest(suite.app, key, body, idempotencyKey);
   const get = (key: string, id: string) =>
     suite.app.inject({ method: 'GET', url: `/v1/verify/sessions/${id}`, headers: { 'x-service-api-key': key } });
   const list = (key: string, query = '') =>
@@ -47,7 +54,10 @@ describe('verification sessions API', () => {
     suite.app.inject({
       method: 'POST',
       url: `/v1/verify/sessions/${id}/cancel`,
-      headers: { 'x-service-api-key': key, ...(idempotencyKey === undefined ? {} : { 'x-idempotency-key': idempotencyKey }) },
+      headers: {
+        'x-service-api-key': key,
+        ...(idempotencyKey === undefined ? {} : { 'x-idempotency-key': idempotencyKey }),
+      },
     });
 
   describe('POST /v1/verify/sessions', () => {
@@ -217,7 +227,10 @@ describe('verification sessions API', () => {
     it('accepts an http callback URL only when private targets are allowed', async () => {
       const body = { type: 'kyc', externalEndUserId: 'local', callbackUrl: 'http://127.0.0.1:9999/hook' };
       expect((await create(acme.liveKey, body)).statusCode).toBe(400);
-      const local = await buildTestApp(suite.handle, { now: clock.now, env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } });
+      const local = await buildTestApp(suite.handle, {
+        now: clock.now,
+        env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' },
+      });
       try {
         const response = await createSessionRequest(local, acme.liveKey, body);
         expect(response.statusCode).toBe(201);
@@ -234,14 +247,38 @@ describe('verification sessions API', () => {
       ['an unknown type', { type: 'kyx', externalEndUserId: 'a' }, 'body/type'],
       ['no externalEndUserId', { type: 'kyc' }, "body must have required property 'externalEndUserId'"],
       ['an empty externalEndUserId', { type: 'kyc', externalEndUserId: '' }, 'body/externalEndUserId'],
-      ['an externalEndUserId of 256 characters', { type: 'kyc', externalEndUserId: 'u'.repeat(256) }, 'body/externalEndUserId'],
+      [
+        'an externalEndUserId of 256 characters',
+        { type: 'kyc', externalEndUserId: 'u'.repeat(256) },
+        'body/externalEndUserId',
+      ],
       ['a numeric externalEndUserId', { type: 'kyc', externalEndUserId: 42 }, 'body/externalEndUserId must be string'],
       ['an empty appName', { type: 'kyc', externalEndUserId: 'a', appName: '' }, 'body/appName'],
-      ['an appName of 101 characters', { type: 'kyc', externalEndUserId: 'a', appName: 'n'.repeat(101) }, 'body/appName'],
-      ['a relative callbackUrl', { type: 'kyc', externalEndUserId: 'a', callbackUrl: '/hooks' }, 'body/callbackUrl must be an absolute URL'],
-      ['an http callbackUrl', { type: 'kyc', externalEndUserId: 'a', callbackUrl: 'http://acme.example.com/h' }, 'body/callbackUrl must use https'],
-      ['a callbackUrl with a password', { type: 'kyc', externalEndUserId: 'a', callbackUrl: 'https://u:p@acme.example.com/h' }, 'body/callbackUrl must not contain a user name or password'],
-      ['a loopback callbackUrl', { type: 'kyc', externalEndUserId: 'a', callbackUrl: 'https://127.0.0.1/h' }, 'body/callbackUrl must not point to 127.0.0.1'],
+      [
+        'an appName of 101 characters',
+        { type: 'kyc', externalEndUserId: 'a', appName: 'n'.repeat(101) },
+        'body/appName',
+      ],
+      [
+        'a relative callbackUrl',
+        { type: 'kyc', externalEndUserId: 'a', callbackUrl: '/hooks' },
+        'body/callbackUrl must be an absolute URL',
+      ],
+      [
+        'an http callbackUrl',
+        { type: 'kyc', externalEndUserId: 'a', callbackUrl: 'http://acme.example.com/h' },
+        'body/callbackUrl must use https',
+      ],
+      [
+        'a callbackUrl with a password',
+        { type: 'kyc', externalEndUserId: 'a', callbackUrl: 'https://u:p@acme.example.com/h' },
+        'body/callbackUrl must not contain a user name or password',
+      ],
+      [
+        'a loopback callbackUrl',
+        { type: 'kyc', externalEndUserId: 'a', callbackUrl: 'https://127.0.0.1/h' },
+        'body/callbackUrl must not point to 127.0.0.1',
+      ],
     ])('POST with %s', async (_label, body, error) => {
       const before = await snapshot();
       const response = await create(acme.liveKey, body, 'bad-input');
@@ -281,7 +318,11 @@ describe('verification sessions API', () => {
     });
 
     it('without an API key: 401', async () => {
-      const response = await suite.app.inject({ method: 'POST', url: '/v1/verify/sessions', payload: { type: 'kyc', externalEndUserId: 'a' } });
+      const response = await suite.app.inject({
+        method: 'POST',
+        url: '/v1/verify/sessions',
+        payload: { type: 'kyc', externalEndUserId: 'a' },
+      });
       expect(response.statusCode).toBe(401);
       expect(await countSessions(suite.db)).toBe(0);
     });
@@ -302,7 +343,11 @@ describe('verification sessions API', () => {
       const otherEnvironment = await get(acme.testKey, id);
       for (const response of [unknown, otherOrganization, otherEnvironment]) {
         expect(response.statusCode).toBe(404);
-        expect(response.json()).toMatchObject({ success: false, code: 'not_found', error: 'Verification session not found' });
+        expect(response.json()).toMatchObject({
+          success: false,
+          code: 'not_found',
+          error: 'Verification session not found',
+        });
       }
       const sameOrganizationOtherKey = await get(acme.secondLiveKey, id);
       expect(sameOrganizationOtherKey.statusCode).toBe(200);
@@ -317,14 +362,18 @@ describe('verification sessions API', () => {
 
     it('pages newest first with a cursor until nextCursor is null', async () => {
       const ids: string[] = [];
-      for (let index = 0; index < 5; index += 1) ids.push(await createAt(acme.liveKey, { type: 'kyc', externalEndUserId: `user-${index}` }, index));
+      for (let index = 0; index < 5; index += 1)
+        ids.push(await createAt(acme.liveKey, { type: 'kyc', externalEndUserId: `user-${index}` }, index));
       const seen: string[] = [];
       let cursor: string | null = null;
       let pages = 0;
       do {
         const response = await list(acme.liveKey, `?limit=2${cursor === null ? '' : `&cursor=${cursor}`}`);
         expect(response.statusCode).toBe(200);
-        const { sessions, nextCursor } = response.json().data as { sessions: Array<{ sessionId: string }>; nextCursor: string | null };
+        const { sessions, nextCursor } = response.json().data as {
+          sessions: Array<{ sessionId: string }>;
+          nextCursor: string | null;
+        };
         seen.push(...sessions.map((session) => session.sessionId));
         cursor = nextCursor;
         pages += 1;
@@ -335,7 +384,8 @@ describe('verification sessions API', () => {
 
     it('defaults to 20 a page', async () => {
       await fundWallet(suite.db, acme.id, 'live', 10_000);
-      for (let index = 0; index < 21; index += 1) await createdSessionId(suite.app, acme.liveKey, { type: 'kyc', externalEndUserId: `bulk-${index}` });
+      for (let index = 0; index < 21; index += 1)
+        await createdSessionId(suite.app, acme.liveKey, { type: 'kyc', externalEndUserId: `bulk-${index}` });
       const response = await list(acme.liveKey);
       expect(response.json().data.sessions).toHaveLength(20);
       expect(response.json().data.nextCursor).not.toBeNull();
@@ -351,7 +401,9 @@ describe('verification sessions API', () => {
       expect((await cancel(acme.liveKey, second)).statusCode).toBe(200);
 
       const ids = async (query: string) =>
-        ((await list(acme.liveKey, query)).json().data.sessions as Array<{ sessionId: string }>).map((session) => session.sessionId);
+        ((await list(acme.liveKey, query)).json().data.sessions as Array<{ sessionId: string }>).map(
+          (session) => session.sessionId,
+        );
       expect(await ids('')).toEqual([third, second, first]);
       expect(await ids('?externalEndUserId=alice')).toEqual([second, first]);
       expect(await ids('?status=pending')).toEqual([third, first]);
@@ -369,11 +421,23 @@ describe('verification sessions API', () => {
       expect(response.json()).toMatchObject({
         success: true,
         message: 'Verification session canceled',
-        data: { sessionId: id, status: 'canceled', completedAt: '2026-03-02T10:00:00.000Z', updatedAt: '2026-03-02T10:00:00.000Z' },
+        data: {
+          sessionId: id,
+          status: 'canceled',
+          completedAt: '2026-03-02T10:00:00.000Z',
+          updatedAt: '2026-03-02T10:00:00.000Z',
+        },
       });
-      expect(await walletState(suite.db, acme.id, 'live')).toEqual({ available: 1_000, held: 0, ledger: { available: 1_000, held: 0 } });
+      expect(await walletState(suite.db, acme.id, 'live')).toEqual({
+        available: 1_000,
+        held: 0,
+        ledger: { available: 1_000, held: 0 },
+      });
       expect(await holdMovements(suite.db, id)).toEqual(['hold', 'release']);
-      expect(await eventTypesOf(suite.db, id)).toEqual(['verification_session.created', 'verification_session.canceled']);
+      expect(await eventTypesOf(suite.db, id)).toEqual([
+        'verification_session.created',
+        'verification_session.canceled',
+      ]);
 
       const replay = await cancel(acme.liveKey, id, 'cancel-1');
       expect(replay.statusCode).toBe(200);
@@ -386,7 +450,10 @@ describe('verification sessions API', () => {
       expect((await cancel(acme.liveKey, id, 'first')).statusCode).toBe(200);
       const again = await cancel(acme.liveKey, id, 'second');
       expect(again.statusCode).toBe(409);
-      expect(again.json()).toMatchObject({ code: 'conflict', error: 'Cannot move a verification session from canceled to canceled' });
+      expect(again.json()).toMatchObject({
+        code: 'conflict',
+        error: 'Cannot move a verification session from canceled to canceled',
+      });
       expect(await holdMovements(suite.db, id)).toEqual(['hold', 'release']);
     });
 

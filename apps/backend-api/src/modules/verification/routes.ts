@@ -64,7 +64,9 @@ export const verificationRoutes: FastifyPluginAsyncTypebox<VerificationRoutesOpt
         externalEndUserId,
         appName: appName ?? null,
         callbackUrl:
-          callbackUrl === undefined ? null : checkCallbackUrl(callbackUrl, { allowPrivateTargets: options.allowPrivateCallbackTargets }),
+          callbackUrl === undefined
+            ? null
+            : checkCallbackUrl(callbackUrl, { allowPrivateTargets: options.allowPrivateCallbackTargets }),
       };
       return request.idempotency.transaction(db, async (tx) => {
         const session = await createSession(tx, input, {
@@ -78,7 +80,11 @@ export const verificationRoutes: FastifyPluginAsyncTypebox<VerificationRoutesOpt
         });
         return {
           statusCode: 201,
-          body: { success: true as const, message: 'Verification session created', data: sessionView(session, verifyUrl) },
+          body: {
+            success: true as const,
+            message: 'Verification session created',
+            data: sessionView(session, verifyUrl),
+          },
         };
       });
     },
@@ -104,7 +110,10 @@ export const verificationRoutes: FastifyPluginAsyncTypebox<VerificationRoutesOpt
       const page = await listSessions(db, ownerOf(request), { status, externalEndUserId, limit, cursor });
       return {
         success: true as const,
-        data: { sessions: page.sessions.map((session) => sessionView(session, verifyUrl)), nextCursor: page.nextCursor },
+        data: {
+          sessions: page.sessions.map((session) => sessionView(session, verifyUrl)),
+          nextCursor: page.nextCursor,
+        },
       };
     },
   );
@@ -156,7 +165,11 @@ export const verificationRoutes: FastifyPluginAsyncTypebox<VerificationRoutesOpt
         );
         return {
           statusCode: 200,
-          body: { success: true as const, message: 'Verification session canceled', data: sessionView(session, verifyUrl) },
+          body: {
+            success: true as const,
+            message: 'Verification session canceled',
+            data: sessionView(session, verifyUrl),
+          },
         };
       }),
   );

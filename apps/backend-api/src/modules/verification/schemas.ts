@@ -24,7 +24,8 @@ export const VerificationSessionSchema = Type.Object(
   {
     sessionId: Type.String({ format: 'uuid' }),
     verificationUrl: Type.String({
-      description: 'The hosted verification page, `{verify_url}/session/<sessionId>`; pass it unchanged to the front end.',
+      description:
+        'The hosted verification page, `{verify_url}/session/<sessionId>`; pass it unchanged to the front end.',
     }),
     type: VerificationType,
     environment: Type.Union([Type.Literal('live'), Type.Literal('test')], {

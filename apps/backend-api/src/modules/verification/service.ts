@@ -6,14 +6,20 @@ import {
   placeHold,
   type Transaction,
   type VerificationSession,
-  verificationSessions,
   type VerificationStatus,
   type VerificationType,
+  verificationSessions,
 } from '@platform/db';
 import { insufficientFunds, notFound } from '@platform/errors';
 import { and, desc, eq, type SQL } from 'drizzle-orm';
 import { afterCursor, cursorTimeOf, pageOf } from '../../pagination.js';
-import { holdReferenceOf, type LifecycleOptions, recordSessionCreated, SESSION_NOT_FOUND, type SessionOwner } from './lifecycle.js';
+import {
+  holdReferenceOf,
+  type LifecycleOptions,
+  recordSessionCreated,
+  SESSION_NOT_FOUND,
+  type SessionOwner,
+} from './lifecycle.js';
 import { type VerificationPriceList, verificationPriceOf } from './prices.js';
 import { requiredDocumentsFor } from './required-documents.js';
 import type { VerificationSessionView } from './schemas.js';
@@ -51,9 +57,7 @@ export async function createSession(
   const id = randomUUID();
   const price = await verificationPriceOf(tx, owner.organizationId, input.type, context.prices);
   const wallet =
-    price === 0
-      ? await ensureWallet(tx, owner)
-      : await placeHeldPrice(tx, owner, { id, type: input.type, price });
+    price === 0 ? await ensureWallet(tx, owner) : await placeHeldPrice(tx, owner, { id, type: input.type, price });
 
   const [session] = await tx
     .insert(verificationSessions)

@@ -8,7 +8,8 @@ export const WalletSchema = Type.Object(
     currency: Type.Literal('KES'),
     available: Type.Integer({ description: 'Whole KES that new sessions can hold.' }),
     held: Type.Integer({
-      description: 'Whole KES held for sessions not finished yet: taken when they are verified or rejected, given back when they expire or are canceled.',
+      description:
+        'Whole KES held for sessions not finished yet: taken when they are verified or rejected, given back when they expire or are canceled.',
     }),
   },
   { $id: 'Wallet', additionalProperties: false },

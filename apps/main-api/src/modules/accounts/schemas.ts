@@ -50,9 +50,7 @@ export const UpdateProfileBodySchema = Type.Object(
         examples: ['1992-04-18'],
       }),
     ),
-    avatarUrl: Type.Optional(
-      Type.String({ description: 'A URL returned to this user by POST /v1/auth/avatar.' }),
-    ),
+    avatarUrl: Type.Optional(Type.String({ description: 'A URL returned to this user by POST /v1/auth/avatar.' })),
   },
   { additionalProperties: true },
 );

@@ -5,7 +5,11 @@ import type { ProfileChanges } from './profile-fields.js';
 import type { AccountProfile } from './schemas.js';
 
 const userById = preparedPerDatabase((db) =>
-  db.select().from(users).where(eq(users.id, sql.placeholder('userId'))).prepare('account_profile_user'),
+  db
+    .select()
+    .from(users)
+    .where(eq(users.id, sql.placeholder('userId')))
+    .prepare('account_profile_user'),
 );
 
 /** The user's profile, or null when the user has no record. */
@@ -40,7 +44,12 @@ export async function isAvatarIssuedTo(db: Database, userId: string, url: string
 }
 
 /** Writes the given (already validated) fields. Returns false when the user has no record. */
-export async function updateProfile(db: Database, userId: string, changes: ProfileChanges, now: Date): Promise<boolean> {
+export async function updateProfile(
+  db: Database,
+  userId: string,
+  changes: ProfileChanges,
+  now: Date,
+): Promise<boolean> {
   const updated = await db
     .update(users)
     .set({ ...changes, updatedAt: now })

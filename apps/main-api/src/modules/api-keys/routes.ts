@@ -35,7 +35,10 @@ export const API_KEY_NOT_FOUND = 'API key not found';
  * Management of the organization's keys for the backend service. Any member may create, list and revoke;
  * the organization is the one named by X-Organization-Id (see plugins/organization-access.ts).
  */
-export const apiKeyRoutes: FastifyPluginAsyncTypebox<ApiKeyRoutesOptions> = async (app, { db, now, rateLimitMaxPerMinute }) => {
+export const apiKeyRoutes: FastifyPluginAsyncTypebox<ApiKeyRoutesOptions> = async (
+  app,
+  { db, now, rateLimitMaxPerMinute },
+) => {
   const tags = ['api-keys'];
   const config = { organization: true };
 
@@ -66,7 +69,9 @@ export const apiKeyRoutes: FastifyPluginAsyncTypebox<ApiKeyRoutesOptions> = asyn
         const max = await keyRateLimitMaxOf(db, request.organization.id, rateLimitMaxPerMinute);
         if (rateLimitPerMinute > max) {
           const problem = `must be <= ${max} (this organization's maximum)`;
-          throw validationError(`body/rateLimitPerMinute ${problem}`, [{ path: '/rateLimitPerMinute', message: problem }]);
+          throw validationError(`body/rateLimitPerMinute ${problem}`, [
+            { path: '/rateLimitPerMinute', message: problem },
+          ]);
         }
       }
       const created = await issueApiKey(db, {

@@ -102,14 +102,12 @@ export const CreatedApiKeySchema = Type.Object(
 
 export type CreatedApiKeyView = Static<typeof CreatedApiKeySchema>['data'];
 
-export const ListApiKeysQuerySchema = Type.Object(
-  {
-    includeRevoked: Type.Boolean({
-      default: false,
-      description: 'Also list revoked keys (with their revokedAt). Default: active keys only.',
-    }),
-  },
-);
+export const ListApiKeysQuerySchema = Type.Object({
+  includeRevoked: Type.Boolean({
+    default: false,
+    description: 'Also list revoked keys (with their revokedAt). Default: active keys only.',
+  }),
+});
 
 export const ApiKeyIdParams = Type.Object({
   id: Type.String({ description: 'API key identifier.' }),

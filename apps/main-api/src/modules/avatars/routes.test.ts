@@ -57,13 +57,13 @@ describe('POST /v1/auth/avatar', () => {
     ['WebP', tinyWebp(), 'image/webp', 'webp'],
   ])('stores a %s by its content and serves it back', async (_label, bytes, contentType, extension) => {
     // The declared type and file name are deliberately wrong: only the bytes count.
-    const response = await upload(USER, [image(bytes, { filename: 'upload.bin', contentType: 'application/octet-stream' })]);
+    const response = await upload(USER, [
+      image(bytes, { filename: 'upload.bin', contentType: 'application/octet-stream' }),
+    ]);
     expect(response.statusCode).toBe(201);
     const { url } = response.json().data;
     expect(response.json()).toEqual({ success: true, data: { url } });
-    expect(url).toMatch(
-      new RegExp(`^${t.config.publicUrl}/v1/files/avatars/${USER}/[0-9a-f-]{36}\\.${extension}$`),
-    );
+    expect(url).toMatch(new RegExp(`^${t.config.publicUrl}/v1/files/avatars/${USER}/[0-9a-f-]{36}\\.${extension}$`));
 
     const [row] = await uploadsOf(USER);
     expect(row).toMatchObject({ url, contentType, sizeBytes: bytes.length, storageKey: url.split('/v1/files/')[1] });
@@ -118,7 +118,10 @@ describe('POST /v1/auth/avatar', () => {
   it('answers 400 naming the field when the file is in another field', async () => {
     const response = await upload(USER, [image(tinyPng(), { field: 'picture' })]);
     expect(response.statusCode).toBe(400);
-    expect(response.json()).toMatchObject({ code: 'validation_error', details: [{ path: '/picture', message: 'is not allowed' }] });
+    expect(response.json()).toMatchObject({
+      code: 'validation_error',
+      details: [{ path: '/picture', message: 'is not allowed' }],
+    });
     expect(await uploadsOf(USER)).toEqual([]);
   });
 
@@ -141,14 +144,20 @@ describe('POST /v1/auth/avatar', () => {
     const response = await upload(USER, [...parts] as FilePart[]);
     expect(response.statusCode).toBe(400);
     const field = parts.find((part) => !('filename' in part))?.field;
-    expect(response.json()).toMatchObject({ code: 'validation_error', details: [{ path: `/${field}`, message: 'is not allowed' }] });
+    expect(response.json()).toMatchObject({
+      code: 'validation_error',
+      details: [{ path: `/${field}`, message: 'is not allowed' }],
+    });
     expect(await uploadsOf(USER)).toEqual([]);
   });
 
   it('answers 400 for the "file" field sent as text', async () => {
     const response = await upload(USER, [{ field: 'file', data: Buffer.from('iVBORw0KGgo=') }]);
     expect(response.statusCode).toBe(400);
-    expect(response.json()).toMatchObject({ code: 'validation_error', details: [{ path: '/file', message: 'must be a file' }] });
+    expect(response.json()).toMatchObject({
+      code: 'validation_error',
+      details: [{ path: '/file', message: 'must be a file' }],
+    });
   });
 
   it('answers 400 for an empty file', async () => {
@@ -197,7 +206,7 @@ describe('POST /v1/auth/avatar', () => {
     expect(response.json()).toMatchObject({ error: 'Profile not found' });
   });
 
-  it("lets the user set the issued URL as avatarUrl, and refuses it to another user", async () => {
+  it('lets the user set the issued URL as avatarUrl, and refuses it to another user', async () => {
     const { url } = (await upload(USER, [image(tinyPng())])).json().data;
     const patch = (userId: string) =>
       authHeader(userId).then((auth) =>

@@ -79,13 +79,15 @@ export const avatarRoutes: FastifyPluginAsyncTypebox<AvatarRoutesOptions> = asyn
         const key = request.params['*'];
         const object: StoredObject | null = isAvatarKey(key) ? await read(key) : null;
         if (object === null) throw notFound('Avatar not found');
-        return reply
-          .type(object.contentType)
-          .header('content-length', object.sizeBytes)
-          .header('cache-control', 'public, max-age=31536000, immutable')
-          // Front ends on other origins display these images.
-          .header('cross-origin-resource-policy', 'cross-origin')
-          .send(object.body);
+        return (
+          reply
+            .type(object.contentType)
+            .header('content-length', object.sizeBytes)
+            .header('cache-control', 'public, max-age=31536000, immutable')
+            // Front ends on other origins display these images.
+            .header('cross-origin-resource-policy', 'cross-origin')
+            .send(object.body)
+        );
       },
     );
   }
@@ -102,12 +104,15 @@ async function readImageField(request: FastifyRequest, maxBytes: number): Promis
     for await (const part of request.parts()) {
       if (!FILE_FIELDS.has(part.fieldname)) {
         if (part.type === 'file') part.file.resume();
-        throw validationError(`Unexpected multipart field "${part.fieldname.slice(0, 100)}": send the image in a field named "file"`, [
-          { path: `/${part.fieldname.slice(0, 100)}`, message: 'is not allowed' },
-        ]);
+        throw validationError(
+          `Unexpected multipart field "${part.fieldname.slice(0, 100)}": send the image in a field named "file"`,
+          [{ path: `/${part.fieldname.slice(0, 100)}`, message: 'is not allowed' }],
+        );
       }
       if (part.type !== 'file') {
-        throw validationError(`The field "${part.fieldname}" must be a file`, [{ path: `/${part.fieldname}`, message: 'must be a file' }]);
+        throw validationError(`The field "${part.fieldname}" must be a file`, [
+          { path: `/${part.fieldname}`, message: 'must be a file' },
+        ]);
       }
       if (bytes !== undefined) {
         part.file.resume();
@@ -122,7 +127,9 @@ async function readImageField(request: FastifyRequest, maxBytes: number): Promis
     throw asUploadError(error, maxBytes);
   }
   if (bytes === undefined) {
-    throw validationError('Send the image in a multipart file field named "file"', [{ path: '/file', message: 'is required' }]);
+    throw validationError('Send the image in a multipart file field named "file"', [
+      { path: '/file', message: 'is required' },
+    ]);
   }
   if (bytes.length === 0) throw validationError('The avatar file is empty', [{ path: '/file', message: 'is empty' }]);
   return bytes;

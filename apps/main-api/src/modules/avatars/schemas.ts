@@ -4,7 +4,9 @@ export const AvatarUploadResponseSchema = Type.Object(
   {
     success: Type.Literal(true),
     data: Type.Object({
-      url: Type.String({ description: 'Public URL of the stored image; send it as avatarUrl to PATCH /v1/accounts/me.' }),
+      url: Type.String({
+        description: 'Public URL of the stored image; send it as avatarUrl to PATCH /v1/accounts/me.',
+      }),
     }),
   },
   { $id: 'AvatarUploadResponse' },

@@ -19,10 +19,13 @@ export interface DetectedImage {
 export async function detectAvatarFormat(bytes: Buffer): Promise<DetectedImage | null> {
   const detected = await fileTypeFromBuffer(bytes);
   const format = detected === undefined ? undefined : AVATAR_FORMATS[detected.mime];
-  return detected === undefined || format === undefined ? null : { contentType: detected.mime, extension: format.extension };
+  return detected === undefined || format === undefined
+    ? null
+    : { contentType: detected.mime, extension: format.extension };
 }
 
-const AVATAR_KEY = /^avatars\/[A-Za-z0-9_-]{1,64}\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.(png|jpg|webp)$/;
+const AVATAR_KEY =
+  /^avatars\/[A-Za-z0-9_-]{1,64}\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.(png|jpg|webp)$/;
 
 /** True for keys of the shape avatarKey() produces; anything else is never looked up. */
 export function isAvatarKey(key: string): boolean {

@@ -1,7 +1,7 @@
 import { ConfigError } from '@platform/http';
 import { describe, expect, it } from 'vitest';
-import { testConfig } from '../../../test/helpers.js';
 import { FAKE_DARAJA, fakeDarajaEnv } from '../../../test/fake-daraja.js';
+import { testConfig } from '../../../test/helpers.js';
 
 function problemsOf(env: NodeJS.ProcessEnv): string {
   try {
@@ -70,7 +70,11 @@ describe('payments configuration', () => {
   });
 
   it('runs the real providers alone when the sandbox is not allowed', () => {
-    const { payments } = testConfig({ PAYMENTS_SANDBOX_ALLOWED: 'false', PAYSTACK_SECRET_KEY: 'sk_live_x', ...fakeDarajaEnv('https://daraja.example') });
+    const { payments } = testConfig({
+      PAYMENTS_SANDBOX_ALLOWED: 'false',
+      PAYSTACK_SECRET_KEY: 'sk_live_x',
+      ...fakeDarajaEnv('https://daraja.example'),
+    });
     expect(payments.card.kind).toBe('paystack');
     expect(payments.mobileMoney.kind).toBe('daraja');
   });
@@ -83,9 +87,11 @@ describe('payments configuration', () => {
     expect(message).not.toContain('DARAJA_CONSUMER_KEY is required');
   });
 
-  it('refuses an M-Pesa limit above M-Pesa\'s own, a short callback token and a bad return URL', () => {
+  it("refuses an M-Pesa limit above M-Pesa's own, a short callback token and a bad return URL", () => {
     expect(problemsOf({ MAX_AMOUNT_MOBILE_MONEY: '250001' })).toContain('MAX_AMOUNT_MOBILE_MONEY');
-    expect(problemsOf({ ...fakeDarajaEnv('https://x.example'), DARAJA_CALLBACK_TOKEN: 'short' })).toContain('DARAJA_CALLBACK_TOKEN');
+    expect(problemsOf({ ...fakeDarajaEnv('https://x.example'), DARAJA_CALLBACK_TOKEN: 'short' })).toContain(
+      'DARAJA_CALLBACK_TOKEN',
+    );
     expect(problemsOf({ PAYMENT_RETURN_URL: 'javascript:alert(1)' })).toContain('PAYMENT_RETURN_URL');
   });
 });

@@ -84,7 +84,12 @@ export interface PaymentsConfig {
   renewalIntervalMs: number;
 }
 
-const DARAJA_CREDENTIALS = ['DARAJA_CONSUMER_KEY', 'DARAJA_CONSUMER_SECRET', 'DARAJA_SHORTCODE', 'DARAJA_PASSKEY'] as const;
+const DARAJA_CREDENTIALS = [
+  'DARAJA_CONSUMER_KEY',
+  'DARAJA_CONSUMER_SECRET',
+  'DARAJA_SHORTCODE',
+  'DARAJA_PASSKEY',
+] as const;
 
 /**
  * The payments section of main-api's config; problems are added to `problems`. `deployed`: on an external
@@ -121,13 +126,21 @@ export function paymentsConfigFrom(
   };
 }
 
-function cardProvider(values: PaymentsEnv, deployed: boolean, problems: ConfigProblem[]): CardProviderConfig | undefined {
+function cardProvider(
+  values: PaymentsEnv,
+  deployed: boolean,
+  problems: ConfigProblem[],
+): CardProviderConfig | undefined {
   if (values.PAYSTACK_SECRET_KEY === undefined) {
     if (!values.PAYMENTS_SANDBOX_ALLOWED) {
-      problems.push({ name: 'PAYSTACK_SECRET_KEY', message: 'PAYSTACK_SECRET_KEY is required when PAYMENTS_SANDBOX_ALLOWED is false' });
+      problems.push({
+        name: 'PAYSTACK_SECRET_KEY',
+        message: 'PAYSTACK_SECRET_KEY is required when PAYMENTS_SANDBOX_ALLOWED is false',
+      });
       return undefined;
     }
-    if (values.SANDBOX_CHECKOUT_SECRET !== undefined) return { kind: 'sandbox', formSecret: values.SANDBOX_CHECKOUT_SECRET };
+    if (values.SANDBOX_CHECKOUT_SECRET !== undefined)
+      return { kind: 'sandbox', formSecret: values.SANDBOX_CHECKOUT_SECRET };
     if (!deployed) return { kind: 'sandbox' };
     problems.push({
       name: 'SANDBOX_CHECKOUT_SECRET',
@@ -144,10 +157,12 @@ function cardProvider(values: PaymentsEnv, deployed: boolean, problems: ConfigPr
 
 function mobileMoneyProvider(values: PaymentsEnv, problems: ConfigProblem[]): MobileMoneyProviderConfig | undefined {
   const set = DARAJA_CREDENTIALS.filter((name) => values[name] !== undefined);
-  if (set.length === 0 && values.PAYMENTS_SANDBOX_ALLOWED) return { kind: 'sandbox', stkDelayMs: values.SANDBOX_STK_DELAY_MS };
+  if (set.length === 0 && values.PAYMENTS_SANDBOX_ALLOWED)
+    return { kind: 'sandbox', stkDelayMs: values.SANDBOX_STK_DELAY_MS };
   const missing = DARAJA_CREDENTIALS.filter((name) => values[name] === undefined);
   for (const name of missing) {
-    const why = set.length === 0 ? 'PAYMENTS_SANDBOX_ALLOWED is false' : `any of ${DARAJA_CREDENTIALS.join(', ')} is set`;
+    const why =
+      set.length === 0 ? 'PAYMENTS_SANDBOX_ALLOWED is false' : `any of ${DARAJA_CREDENTIALS.join(', ')} is set`;
     problems.push({ name, message: `${name} is required when ${why}` });
   }
   if (values.DARAJA_CALLBACK_TOKEN === undefined) {

@@ -1,6 +1,6 @@
 import { idempotencyRecords } from '@platform/db';
-import { EVENTUALLY_TIMEOUT_MS } from '#test-timing';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { EVENTUALLY_TIMEOUT_MS } from '#test-timing';
 import { createTestApp, type TestApp } from '../../../test/helpers.js';
 
 const MINUTE = 60_000;
@@ -38,7 +38,9 @@ describe('purging expired billing idempotency keys (IDEMPOTENCY_PURGE_INTERVAL_M
     await vi.advanceTimersByTimeAsync(10 * MINUTE - 1);
     expect(await t.db.$count(idempotencyRecords)).toBe(1);
     await vi.advanceTimersByTimeAsync(1);
-    await vi.waitFor(async () => expect(await t?.db.$count(idempotencyRecords)).toBe(0), { timeout: EVENTUALLY_TIMEOUT_MS });
+    await vi.waitFor(async () => expect(await t?.db.$count(idempotencyRecords)).toBe(0), {
+      timeout: EVENTUALLY_TIMEOUT_MS,
+    });
   });
 
   it('never runs on an instance configured with 0, leaving it to the others', async () => {

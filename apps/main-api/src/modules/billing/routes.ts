@@ -5,15 +5,15 @@ import { idempotency } from '@platform/idempotency';
 import type { PaymentsConfig } from './config.js';
 import { paymentMethodRoutes } from './payment-methods/routes.js';
 import { paymentMethodSharedSchemas } from './payment-methods/schemas.js';
-import { checkoutCompleteRoute } from './payments/checkout-complete-route.js';
 import { paymentAlarmsIn } from './payments/alarms.js';
+import { checkoutCompleteRoute } from './payments/checkout-complete-route.js';
 import type { PaymentHooks } from './payments/hooks.js';
 import { reconcilePayments } from './payments/reconciliation.js';
 import { paymentRoutes } from './payments/routes.js';
 import { paymentSharedSchemas } from './payments/schemas.js';
 import type { SettlementContext } from './payments/settle.js';
-import { processStkCallback } from './providers/daraja/callbacks.js';
 import { mpesaCallbackRoutes } from './providers/daraja/callback-routes.js';
+import { processStkCallback } from './providers/daraja/callbacks.js';
 import { createPaymentProviders } from './providers/from-config.js';
 import type { ProviderTimeout } from './providers/http.js';
 import { paystackWebhookRoutes } from './providers/paystack/webhook-routes.js';
@@ -40,7 +40,11 @@ export interface BillingRoutesOptions {
 }
 
 /** Schemas the billing routes refer to by `$id`, registered once on the app. */
-export const billingSharedSchemas = [...paymentSharedSchemas, ...paymentMethodSharedSchemas, ...subscriptionSharedSchemas];
+export const billingSharedSchemas = [
+  ...paymentSharedSchemas,
+  ...paymentMethodSharedSchemas,
+  ...subscriptionSharedSchemas,
+];
 
 /** Idempotency keys of billing requests belong to the user acting for the organization. */
 export const BILLING_IDEMPOTENCY_HEADERS = ['x-idempotency-key', 'Idempotency-Key'];

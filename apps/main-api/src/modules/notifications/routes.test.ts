@@ -1,11 +1,19 @@
 import { notifications, users } from '@platform/db';
-import { and, eq, isNull, sql } from 'drizzle-orm';
 import { FormatRegistry } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import {
+  authHeader,
+  createTestApp,
+  insertUser,
+  TEST_AUDIENCE,
+  TEST_ISSUER,
+  type TestApp,
+  tokenFor,
+} from '../../../test/helpers.js';
 import { signAccessToken } from '../../auth/tokens.js';
 import { NotificationListSchema, NotificationSchema } from './schemas.js';
-import { authHeader, createTestApp, insertUser, TEST_AUDIENCE, TEST_ISSUER, type TestApp, tokenFor } from '../../../test/helpers.js';
 
 const ALICE = 'user_notifications_alice';
 const BOB = 'user_notifications_bob';
@@ -63,16 +71,27 @@ const refusedAuthorizations: [string, () => Promise<string | undefined>, typeof 
   ['no token', async () => undefined, MISSING],
   ['a malformed token', async () => 'Bearer not.a.jwt', INVALID],
   // Expired by the app's clock (NOW), which judges exp.
-  ['an expired token', async () => `Bearer ${await tokenFor(ALICE, { now: new Date(NOW.getTime() - 7_200_000), expiresIn: 3600 })}`, INVALID],
-  ['a token signed with another secret', async () =>
-    `Bearer ${await signAccessToken({ secret: 'another-signing-secret-of-32-characters', issuer: TEST_ISSUER, audience: TEST_AUDIENCE, subject: ALICE })}`,
-    INVALID],
-  ['a token whose signature was altered', async () => {
-    const token = await tokenFor(ALICE);
-    // Change the signature's first character (its last one may carry unused bits).
-    const [header, payload, signature] = token.split('.');
-    return `Bearer ${header}.${payload}.${signature!.startsWith('A') ? 'B' : 'A'}${signature!.slice(1)}`;
-  }, INVALID],
+  [
+    'an expired token',
+    async () => `Bearer ${await tokenFor(ALICE, { now: new Date(NOW.getTime() - 7_200_000), expiresIn: 3600 })}`,
+    INVALID,
+  ],
+  [
+    'a token signed with another secret',
+    async () =>
+      `Bearer ${await signAccessToken({ secret: 'another-signing-secret-of-32-characters', issuer: TEST_ISSUER, audience: TEST_AUDIENCE, subject: ALICE })}`,
+    INVALID,
+  ],
+  [
+    'a token whose signature was altered',
+    async () => {
+      const token = await tokenFor(ALICE);
+      // Change the signature's first character (its last one may carry unused bits).
+      const [header, payload, signature] = token.split('.');
+      return `Bearer ${header}.${payload}.${signature!.startsWith('A') ? 'B' : 'A'}${signature!.slice(1)}`;
+    },
+    INVALID,
+  ],
 ];
 
 async function patchWith(url: string, authorization: string | undefined) {
@@ -129,8 +148,13 @@ describe('GET /v1/notifications', () => {
   it('writes createdAt as Date#toISOString does: UTC, milliseconds, microseconds dropped', async () => {
     const [row] = await seed([{ userId: ALICE, minute: 3 }]);
     // 23:59:59.999 and 987 microseconds: rounding instead of truncating would move the day.
-    await t.db.execute(sql`update notifications set created_at = '2024-12-31 23:59:59.999987+00' where id = ${row?.id}`);
-    const [stored] = await t.db.select().from(notifications).where(eq(notifications.id, row?.id ?? ''));
+    await t.db.execute(
+      sql`update notifications set created_at = '2024-12-31 23:59:59.999987+00' where id = ${row?.id}`,
+    );
+    const [stored] = await t.db
+      .select()
+      .from(notifications)
+      .where(eq(notifications.id, row?.id ?? ''));
     const body = (await list(ALICE)).json();
     expect(body.data.notifications[0].createdAt).toBe('2024-12-31T23:59:59.999Z');
     expect(body.data.notifications[0].createdAt).toBe(stored?.createdAt.toISOString());
@@ -160,7 +184,9 @@ describe('GET /v1/notifications', () => {
   it('returns stored text exactly, whatever JSON has to escape, in the documented shape', async () => {
     const title = 'Quote " backslash \\ slash / tab \t newline \n bell \u0007 del \u007f';
     const message = 'Jambo ✓ 😀 \u2028 \u2029 </script><b>x</b> {"a": [1]}';
-    await t.db.insert(notifications).values({ userId: ALICE, title, message, type: 'warning', actionUrl: '/a?b=c&d="e"' });
+    await t.db
+      .insert(notifications)
+      .values({ userId: ALICE, title, message, type: 'warning', actionUrl: '/a?b=c&d="e"' });
     const response = await list(ALICE);
     expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
     const body = response.json();
@@ -211,11 +237,14 @@ describe('PATCH /v1/notifications/:id/read', () => {
     expect((await notificationRow(bobs!.id))?.readAt).toBeNull();
   });
 
-  it.each(refusedAuthorizations)('answers 401 for %s and leaves the notification unread', async (_label, authorization, expected) => {
-    const [row] = await seed([{ userId: ALICE, minute: 1 }]);
-    expectRefused(await patchWith(`/v1/notifications/${row?.id}/read`, await authorization()), expected);
-    expect((await notificationRow(row!.id))?.readAt).toBeNull();
-  });
+  it.each(refusedAuthorizations)(
+    'answers 401 for %s and leaves the notification unread',
+    async (_label, authorization, expected) => {
+      const [row] = await seed([{ userId: ALICE, minute: 1 }]);
+      expectRefused(await patchWith(`/v1/notifications/${row?.id}/read`, await authorization()), expected);
+      expect((await notificationRow(row!.id))?.readAt).toBeNull();
+    },
+  );
 });
 
 describe('PATCH /v1/notifications/read-all', () => {
@@ -241,15 +270,21 @@ describe('PATCH /v1/notifications/read-all', () => {
     expect((await list(BOB)).json().data.unreadCount).toBe(1);
   });
 
-  it.each(refusedAuthorizations)('answers 401 for %s and marks nothing read', async (_label, authorization, expected) => {
-    await seed([
-      { userId: ALICE, minute: 1 },
-      { userId: ALICE, minute: 2 },
-    ]);
-    expectRefused(await patchWith('/v1/notifications/read-all', await authorization()), expected);
-    const unread = await t.db.select().from(notifications).where(and(eq(notifications.userId, ALICE), isNull(notifications.readAt)));
-    expect(unread).toHaveLength(2);
-  });
+  it.each(refusedAuthorizations)(
+    'answers 401 for %s and marks nothing read',
+    async (_label, authorization, expected) => {
+      await seed([
+        { userId: ALICE, minute: 1 },
+        { userId: ALICE, minute: 2 },
+      ]);
+      expectRefused(await patchWith('/v1/notifications/read-all', await authorization()), expected);
+      const unread = await t.db
+        .select()
+        .from(notifications)
+        .where(and(eq(notifications.userId, ALICE), isNull(notifications.readAt)));
+      expect(unread).toHaveLength(2);
+    },
+  );
 
   it('succeeds when there is nothing to mark', async () => {
     const response = await patch(ALICE, '/v1/notifications/read-all');

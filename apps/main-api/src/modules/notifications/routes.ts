@@ -1,6 +1,6 @@
-import { notFound } from '@platform/errors';
-import type { Database } from '@platform/db';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { Database } from '@platform/db';
+import { notFound } from '@platform/errors';
 import { errorResponses, SuccessOnly } from '@platform/http';
 import { bearerSecurity } from '../../route-schemas.js';
 import { ref } from '../../schema-ref.js';

@@ -155,7 +155,7 @@ describe('PUT and PATCH /v1/webhooks/endpoints/:environment', () => {
       data: { ...untouched('live'), defaultUrl: 'https://hooks.example.com/platform' },
     });
     expect((await storedEndpoint(orgA, 'live'))?.defaultUrl).toBe('https://hooks.example.com/platform');
-    expect((await storedEndpoint(orgA, 'test'))).toBeUndefined();
+    expect(await storedEndpoint(orgA, 'test')).toBeUndefined();
 
     const patch = await call('PATCH', '/v1/webhooks/endpoints/live', { payload: { defaultUrl: null } });
     expect(patch.statusCode).toBe(200);
@@ -165,7 +165,10 @@ describe('PUT and PATCH /v1/webhooks/endpoints/:environment', () => {
   it.each([
     ['http://hooks.example.com/platform', 'body/defaultUrl must use https'],
     ['https://localhost/hook', 'body/defaultUrl must not point to localhost'],
-    ['https://10.0.0.8/hook', 'body/defaultUrl must not point to 10.0.0.8 (private): callbacks go to public addresses only'],
+    [
+      'https://10.0.0.8/hook',
+      'body/defaultUrl must not point to 10.0.0.8 (private): callbacks go to public addresses only',
+    ],
     ['hooks.example.com', 'body/defaultUrl must be an absolute URL'],
   ])('refuses %s', async (defaultUrl, error) => {
     const response = await call('PUT', '/v1/webhooks/endpoints/test', { payload: { defaultUrl } });
@@ -175,7 +178,9 @@ describe('PUT and PATCH /v1/webhooks/endpoints/:environment', () => {
   });
 
   it('refuses unknown fields and a missing defaultUrl', async () => {
-    const unknownField = await call('PUT', '/v1/webhooks/endpoints/test', { payload: { defaultUrl: null, secret: 'x' } });
+    const unknownField = await call('PUT', '/v1/webhooks/endpoints/test', {
+      payload: { defaultUrl: null, secret: 'x' },
+    });
     expect(unknownField.statusCode).toBe(400);
     expect((await call('PATCH', '/v1/webhooks/endpoints/test', { payload: {} })).statusCode).toBe(400);
   });

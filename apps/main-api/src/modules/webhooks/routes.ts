@@ -45,7 +45,8 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<WebhookRoutesOptions> = as
       schema: {
         tags,
         summary: "The organization's callback settings for live and test",
-        description: 'Default URL, whether the signing secret was revealed, and any rotation in progress; never the secret.',
+        description:
+          'Default URL, whether the signing secret was revealed, and any rotation in progress; never the secret.',
         security: bearerSecurity,
         response: { 200: ref(WebhookEndpointListSchema), ...errorResponses(400, 401, 403) },
       },
@@ -65,7 +66,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<WebhookRoutesOptions> = as
         tags,
         summary: 'Set or clear the default callback URL of an environment',
         description:
-          "Events of sessions created without a callbackUrl go to this URL; null sends them nowhere. It must be an " +
+          'Events of sessions created without a callbackUrl go to this URL; null sends them nowhere. It must be an ' +
           'absolute https URL whose host is not a private or loopback address. Setting a URL that was disabled ' +
           'after answering 410 Gone enables it again.',
         security: bearerSecurity,

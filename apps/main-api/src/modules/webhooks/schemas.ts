@@ -17,7 +17,7 @@ export const WebhookEndpointSchema = Type.Object(
   {
     environment,
     defaultUrl: Type.Union([Type.String(), Type.Null()], {
-      description: "Where events of sessions without a callbackUrl are sent; null: such events are not sent.",
+      description: 'Where events of sessions without a callbackUrl are sent; null: such events are not sent.',
     }),
     secretRevealed: Type.Boolean({
       description: 'Whether the current signing secret was already shown (it is shown once; rotate for a new one).',
@@ -54,9 +54,12 @@ export const WebhookEndpointResponseSchema = Type.Object(
 /** PUT/PATCH body. Unknown fields are refused, so a misspelt field is not silently ignored. */
 export const UpdateWebhookEndpointBodySchema = Type.Object(
   {
-    defaultUrl: Type.Union([Type.String({ minLength: 1, examples: ['https://hooks.example.com/platform'] }), Type.Null()], {
-      description: 'An absolute https URL whose host is a public address, or null to send nothing by default.',
-    }),
+    defaultUrl: Type.Union(
+      [Type.String({ minLength: 1, examples: ['https://hooks.example.com/platform'] }), Type.Null()],
+      {
+        description: 'An absolute https URL whose host is a public address, or null to send nothing by default.',
+      },
+    ),
   },
   { additionalProperties: false },
 );

@@ -17,14 +17,22 @@ interface Scope {
 }
 
 /** Both environments' settings, live first. */
-export async function listWebhookEndpoints(db: Database, { organizationId, now }: Scope): Promise<WebhookEndpointView[]> {
+export async function listWebhookEndpoints(
+  db: Database,
+  { organizationId, now }: Scope,
+): Promise<WebhookEndpointView[]> {
   return (await getWebhookEndpointSettings(db, organizationId, now)).map(endpointView);
 }
 
 /** Sets or clears the default URL (already validated) and returns the environment's settings. */
 export async function updateWebhookEndpoint(
   db: Database,
-  { organizationId, now, environment, defaultUrl }: Scope & { environment: ApiKeyEnvironment; defaultUrl: string | null },
+  {
+    organizationId,
+    now,
+    environment,
+    defaultUrl,
+  }: Scope & { environment: ApiKeyEnvironment; defaultUrl: string | null },
 ): Promise<WebhookEndpointView> {
   await setDefaultWebhookUrl(db, { organizationId, environment, defaultUrl, now });
   const endpoints = await listWebhookEndpoints(db, { organizationId, now });
@@ -49,7 +57,11 @@ export async function rotateSecret(
   { organizationId, now, environment }: Scope & { environment: ApiKeyEnvironment },
 ): Promise<WebhookSecretView> {
   const rotated = await rotateWebhookSecret(db, { organizationId, environment, now });
-  return { environment, secret: rotated.secret, previousSecretExpiresAt: rotated.previousSecretExpiresAt.toISOString() };
+  return {
+    environment,
+    secret: rotated.secret,
+    previousSecretExpiresAt: rotated.previousSecretExpiresAt.toISOString(),
+  };
 }
 
 function endpointView(settings: WebhookEndpointSettings): WebhookEndpointView {

@@ -23,7 +23,10 @@ const notices: Record<NoticeCode, { text: string; problem: boolean }> = {
   approved: { text: 'The verification was approved.', problem: false },
   rejected: { text: 'The verification was rejected.', problem: false },
   resubmission_requested: { text: 'New documents were requested.', problem: false },
-  moved_on: { text: 'The session changed in the meantime, so nothing was done. Here is where it stands now.', problem: true },
+  moved_on: {
+    text: 'The session changed in the meantime, so nothing was done. Here is where it stands now.',
+    problem: true,
+  },
   form_expired: { text: 'That form has expired, so nothing was done. Please try again.', problem: true },
   sandbox_off: { text: 'Sandbox controls are not available for this session.', problem: true },
 };
@@ -111,7 +114,8 @@ function noticeHtml(code: NoticeCode): string {
   return `<p class="notice${problem ? ' notice-problem' : ''}" role="${problem ? 'alert' : 'status'}">${escapeHtml(text)}</p>`;
 }
 
-const isOpen = (status: VerificationStatus) => status === 'pending' || status === 'requires_input' || status === 'processing';
+const isOpen = (status: VerificationStatus) =>
+  status === 'pending' || status === 'requires_input' || status === 'processing';
 
 /** The buttons a tester can use from the session's current status. */
 export function sandboxActionsFor(status: VerificationStatus): SandboxAction[] {

@@ -1,7 +1,12 @@
 import { verificationSessions } from '@platform/db';
 import { eq } from 'drizzle-orm';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { buildTestApp, replaceOrganizations, type TestOrganization, useTestApp } from '../../../../test/app-fixtures.js';
+import {
+  buildTestApp,
+  replaceOrganizations,
+  type TestOrganization,
+  useTestApp,
+} from '../../../../test/app-fixtures.js';
 import {
   createdSessionId,
   fundWallet,
@@ -14,7 +19,8 @@ import type { BackendApp } from '../../../app.js';
 import { formTokenFor } from './form-token.js';
 
 const SECRET = 'a-hosted-page-secret-of-at-least-32-characters';
-const CSP = "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+const CSP =
+  "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
 describe('the hosted verification page', () => {
   const suite = useTestApp({ env: { HOSTED_PAGE_SECRET: SECRET } });
@@ -28,7 +34,8 @@ describe('the hosted verification page', () => {
     await fundWallet(suite.db, acme.id, 'test', 1_000);
   });
 
-  const page = (id: string, query = '', on: BackendApp = suite.app) => on.inject({ method: 'GET', url: `/session/${id}${query}` });
+  const page = (id: string, query = '', on: BackendApp = suite.app) =>
+    on.inject({ method: 'GET', url: `/session/${id}${query}` });
   const post = (id: string, fields: Record<string, string>, on: BackendApp = suite.app) =>
     on.inject({
       method: 'POST',
@@ -42,7 +49,12 @@ describe('the hosted verification page', () => {
     return post(id, { token: formTokenFor(SECRET, id), action, ...extra });
   };
   const testSession = (body: object = {}) =>
-    createdSessionId(suite.app, acme.testKey, { type: 'kyc', externalEndUserId: 'private-end-user-77', appName: 'Acme Wallet', ...body });
+    createdSessionId(suite.app, acme.testKey, {
+      type: 'kyc',
+      externalEndUserId: 'private-end-user-77',
+      appName: 'Acme Wallet',
+      ...body,
+    });
 
   describe('GET /session/:id', () => {
     it('shows a test session as accessible HTML with its own strict CSP and no-store caching', async () => {
@@ -112,7 +124,9 @@ describe('the hosted verification page', () => {
 
     it('shows only known notices, never text from the URL', async () => {
       const id = await testSession();
-      expect((await page(id, '?notice=submitted')).body).toContain('role="status">The documents were submitted for checking.</p>');
+      expect((await page(id, '?notice=submitted')).body).toContain(
+        'role="status">The documents were submitted for checking.</p>',
+      );
       const forged = await page(id, '?notice=%3Cb%3Epwned%3C%2Fb%3E');
       expect(forged.statusCode).toBe(200);
       expect(forged.body).not.toContain('pwned');
@@ -125,7 +139,10 @@ describe('the hosted verification page', () => {
       expect(html).not.toContain('Sandbox controls');
       expect(html).not.toContain('<form');
 
-      const liveSandbox = await buildTestApp(suite.handle, { now: clock.now, env: { HOSTED_PAGE_SECRET: SECRET, HOSTED_PAGE_LIVE_SANDBOX: 'true' } });
+      const liveSandbox = await buildTestApp(suite.handle, {
+        now: clock.now,
+        env: { HOSTED_PAGE_SECRET: SECRET, HOSTED_PAGE_LIVE_SANDBOX: 'true' },
+      });
       try {
         expect((await page(id, '', liveSandbox)).body).toContain('Sandbox controls');
       } finally {
@@ -168,7 +185,7 @@ describe('the hosted verification page', () => {
       expect(await statusOf(suite.db, id)).toBe('verified');
       expect(await holdMovements(suite.db, id)).toEqual(['capture', 'hold']);
       expect((await transitionsOf(suite.db, id)).map((step) => `${step.to}:${step.actor}`)).toEqual([
-        `pending:api_key:${(await apiKeyIdOfSession(id))}`,
+        `pending:api_key:${await apiKeyIdOfSession(id)}`,
         'processing:hosted_page',
         'requires_input:hosted_page',
         'processing:hosted_page',
@@ -192,7 +209,12 @@ describe('the hosted verification page', () => {
     it('refuses a post without the right form token and changes nothing', async () => {
       const id = await testSession();
       const other = await testSession();
-      for (const token of ['', 'forged', formTokenFor(SECRET, other), formTokenFor('another-secret-of-at-least-32-characters!', id)]) {
+      for (const token of [
+        '',
+        'forged',
+        formTokenFor(SECRET, other),
+        formTokenFor('another-secret-of-at-least-32-characters!', id),
+      ]) {
         const response = await post(id, { token, action: 'submit' });
         expect(response.statusCode).toBe(303);
         expect(response.headers.location).toBe(`${id}?notice=form_expired`);
@@ -218,7 +240,10 @@ describe('the hosted verification page', () => {
       expect(response.headers.location).toBe(`${id}?notice=sandbox_off`);
       expect(await statusOf(suite.db, id)).toBe('pending');
 
-      const liveSandbox = await buildTestApp(suite.handle, { now: clock.now, env: { HOSTED_PAGE_SECRET: SECRET, HOSTED_PAGE_LIVE_SANDBOX: 'true' } });
+      const liveSandbox = await buildTestApp(suite.handle, {
+        now: clock.now,
+        env: { HOSTED_PAGE_SECRET: SECRET, HOSTED_PAGE_LIVE_SANDBOX: 'true' },
+      });
       try {
         const allowed = await post(id, { token: formTokenFor(SECRET, id), action: 'submit' }, liveSandbox);
         expect(allowed.headers.location).toBe(`${id}?notice=submitted`);

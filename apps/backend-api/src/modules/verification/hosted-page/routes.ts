@@ -110,7 +110,11 @@ export const hostedPageRoutes: FastifyPluginAsyncTypebox<HostedPageOptions> = as
       if (!sandboxActionsFor(session.status).includes(action)) return backToPage('moved_on');
       try {
         await db.transaction((tx) =>
-          moveSession(tx, { sessionId: session.id, to: moves[action].to, actor: 'hosted_page', reason, now: now() }, lifecycle),
+          moveSession(
+            tx,
+            { sessionId: session.id, to: moves[action].to, actor: 'hosted_page', reason, now: now() },
+            lifecycle,
+          ),
         );
       } catch (error) {
         if (isAppError(error) && error.code === 'conflict') return backToPage('moved_on');

@@ -1,8 +1,8 @@
 import {
   type DatabaseExecutor,
   type PaymentMethod,
-  paymentMethods,
   type PaymentProvider,
+  paymentMethods,
   type Transaction,
 } from '@platform/db';
 import { and, desc, eq, isNull, sql } from 'drizzle-orm';
@@ -73,7 +73,13 @@ export async function findActivePaymentMethod(
   const [row] = await db
     .select()
     .from(paymentMethods)
-    .where(and(eq(paymentMethods.id, id), eq(paymentMethods.organizationId, organizationId), isNull(paymentMethods.deletedAt)));
+    .where(
+      and(
+        eq(paymentMethods.id, id),
+        eq(paymentMethods.organizationId, organizationId),
+        isNull(paymentMethods.deletedAt),
+      ),
+    );
   return row;
 }
 

@@ -16,7 +16,13 @@ export function toPaymentMethodView(method: PaymentMethod): PaymentMethodView {
     type: method.type,
     card:
       method.type === 'card' && method.last4 !== null
-        ? { brand: method.brand, last4: method.last4, expMonth: method.expMonth, expYear: method.expYear, bank: method.bank }
+        ? {
+            brand: method.brand,
+            last4: method.last4,
+            expMonth: method.expMonth,
+            expYear: method.expYear,
+            bank: method.bank,
+          }
         : null,
     phone: method.type === 'mobile_money' ? method.phone : null,
     createdAt: method.createdAt.toISOString(),
@@ -25,7 +31,10 @@ export function toPaymentMethodView(method: PaymentMethod): PaymentMethodView {
 }
 
 /** The organization's saved cards and M-Pesa numbers: list and remove. */
-export const paymentMethodRoutes: FastifyPluginAsyncTypebox<{ db: Database; now: () => Date }> = async (app, { db, now }) => {
+export const paymentMethodRoutes: FastifyPluginAsyncTypebox<{ db: Database; now: () => Date }> = async (
+  app,
+  { db, now },
+) => {
   const tags = ['billing'];
 
   app.get(
@@ -35,7 +44,8 @@ export const paymentMethodRoutes: FastifyPluginAsyncTypebox<{ db: Database; now:
       schema: {
         tags,
         summary: "The organization's saved payment methods",
-        description: 'Cards saved from checkouts with a reusable authorization, and M-Pesa numbers that paid. Newest first.',
+        description:
+          'Cards saved from checkouts with a reusable authorization, and M-Pesa numbers that paid. Newest first.',
         security: bearerSecurity,
         response: { 200: ref(PaymentMethodListSchema), ...errorResponses(400, 401, 403) },
       },
@@ -55,7 +65,7 @@ export const paymentMethodRoutes: FastifyPluginAsyncTypebox<{ db: Database; now:
         tags,
         summary: 'Remove a saved payment method',
         description:
-          "It can no longer be charged; past payments keep their record. Removing it again succeeds. Another " +
+          'It can no longer be charged; past payments keep their record. Removing it again succeeds. Another ' +
           "organization's method and an unknown id give the same 404.",
         security: bearerSecurity,
         params: PaymentMethodIdParams,

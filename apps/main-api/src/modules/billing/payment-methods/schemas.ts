@@ -19,7 +19,9 @@ export const PaymentMethodSchema = Type.Object(
       ],
       { description: 'For cards; null for M-Pesa numbers.' },
     ),
-    phone: Type.Union([Type.String(), Type.Null()], { description: 'For M-Pesa numbers (254 + 9 digits); null for cards.' }),
+    phone: Type.Union([Type.String(), Type.Null()], {
+      description: 'For M-Pesa numbers (254 + 9 digits); null for cards.',
+    }),
     createdAt: Type.String({ format: 'date-time' }),
     lastUsedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
   },
@@ -36,6 +38,8 @@ export const PaymentMethodListSchema = Type.Object(
   { $id: 'PaymentMethodList' },
 );
 
-export const PaymentMethodIdParams = Type.Object({ id: Type.String({ maxLength: 64, description: 'Payment method id.' }) });
+export const PaymentMethodIdParams = Type.Object({
+  id: Type.String({ maxLength: 64, description: 'Payment method id.' }),
+});
 
 export const paymentMethodSharedSchemas = [PaymentMethodSchema, PaymentMethodListSchema];

@@ -2,7 +2,7 @@ import type { Payment } from '@platform/db';
 import { paymentFailed, providerUnavailable } from '@platform/errors';
 import { ProviderRejectedError, ProviderUnavailableError } from '../providers/errors.js';
 import { awaitConfirmation, recordPaymentEvent } from './repository.js';
-import { settlePayment, type SettlementContext } from './settle.js';
+import { type SettlementContext, settlePayment } from './settle.js';
 
 /** The provider's answer, or the news that its outcome is unknown (it may have acted; the payment waits). */
 export type ProviderReply<T> = { answered: true; value: T } | { answered: false; error: unknown };
@@ -41,7 +41,10 @@ export async function askProvider<T>(
       paymentId: payment.id,
       type: 'provider_error',
       source: 'api',
-      payload: { error: error instanceof Error ? error.message : String(error), outcome: outcomeUnknown ? 'unknown' : 'not_taken' },
+      payload: {
+        error: error instanceof Error ? error.message : String(error),
+        outcome: outcomeUnknown ? 'unknown' : 'not_taken',
+      },
       createdAt: now,
     });
     if (outcomeUnknown) {
@@ -61,7 +64,9 @@ export async function askProvider<T>(
     const reason = reasonOf(error);
     await settlePayment(ctx, { reference: payment.reference }, { status: 'failed', source: 'api', reason });
     if (error instanceof ProviderRejectedError) throw paymentFailed(reason, { cause: error });
-    throw providerUnavailable('The payment provider is not available right now; please try again shortly', { cause: error });
+    throw providerUnavailable('The payment provider is not available right now; please try again shortly', {
+      cause: error,
+    });
   }
 }
 
@@ -82,6 +87,7 @@ function isCertainFailure(error: unknown): boolean {
 }
 
 function reasonOf(error: unknown): string {
-  if (error instanceof ProviderRejectedError) return `The payment provider refused the payment: ${error.providerMessage}`;
+  if (error instanceof ProviderRejectedError)
+    return `The payment provider refused the payment: ${error.providerMessage}`;
   return 'The payment provider could not take the payment';
 }

@@ -2,7 +2,7 @@ import type { Payment } from '@platform/db';
 import type { CardProvider } from '../providers/ports.js';
 import { askProvider } from './ask-provider.js';
 import { findPayment, recordProviderAcceptance } from './repository.js';
-import { settlePayment, type SettlementContext } from './settle.js';
+import { type SettlementContext, settlePayment } from './settle.js';
 
 export interface SavedCardToCharge {
   authorizationCode: string;

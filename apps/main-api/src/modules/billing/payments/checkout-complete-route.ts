@@ -16,7 +16,8 @@ const HEADLINES: Record<PaymentStatus, string> = {
 };
 
 const EXPLANATIONS: Record<PaymentStatus, string> = {
-  pending: 'We are waiting for the card provider to confirm it. You can close this window; the app will show the result.',
+  pending:
+    'We are waiting for the card provider to confirm it. You can close this window; the app will show the result.',
   succeeded: 'Thank you. You can close this window and return to the app.',
   failed: 'The card was not charged. Return to the app to try again.',
   cancelled: 'Nothing was charged. Return to the app to try again.',

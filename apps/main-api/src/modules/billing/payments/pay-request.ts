@@ -1,5 +1,5 @@
 import { type PaymentMethodKind, type PaymentPurpose } from '@platform/db';
-import { type ValidationDetail, unsupportedPhoneOperator, validationError } from '@platform/errors';
+import { unsupportedPhoneOperator, type ValidationDetail, validationError } from '@platform/errors';
 import type { SubscriptionTerms } from '@platform/pricing';
 import { checkMpesaPhone } from '../phone/mpesa-phone.js';
 import type { PayBody } from './schemas.js';
@@ -45,7 +45,8 @@ export function readPayIntent(body: PayBody): PayIntent {
       problem('/amount', 'must be a whole number of KES, at least 1');
     }
     for (const field of ['plan', 'seats', 'billingCycle'] as const) {
-      if (metadata?.[field] !== undefined) problem(`/metadata/${field}`, 'is only used with metadata.type mail_subscription');
+      if (metadata?.[field] !== undefined)
+        problem(`/metadata/${field}`, 'is only used with metadata.type mail_subscription');
     }
   } else {
     const { plan, seats, billingCycle } = metadata ?? {};

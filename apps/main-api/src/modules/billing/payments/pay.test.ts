@@ -1,8 +1,8 @@
 import { mailSubscriptions, paymentEvents, paymentMethods, payments } from '@platform/db';
 import { quote } from '@platform/pricing';
 import { eq } from 'drizzle-orm';
-import { eventually } from '#test-timing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { eventually } from '#test-timing';
 import {
   allPayments,
   type BillingTestApp,
@@ -41,7 +41,11 @@ async function pay(body: unknown, extraHeaders: Record<string, string> = {}) {
 }
 
 async function getPayment(reference: string, headers?: Record<string, string>) {
-  return t.app.inject({ method: 'GET', url: `/v1/billing/payments/${reference}`, headers: headers ?? (await t.headers()) });
+  return t.app.inject({
+    method: 'GET',
+    url: `/v1/billing/payments/${reference}`,
+    headers: headers ?? (await t.headers()),
+  });
 }
 
 describe('POST /v1/billing/pay with card', () => {
@@ -74,7 +78,9 @@ describe('POST /v1/billing/pay with card', () => {
     const { reference, checkoutUrl } = (await pay({ method: 'card', amount: 2500 })).json();
     const submitted = await submitSandboxCheckout(t, checkoutUrl, 'pay');
     expect(submitted.statusCode).toBe(303);
-    expect(submitted.headers.location).toBe(`${t.url}/v1/billing/checkout/complete?trxref=${reference}&reference=${reference}`);
+    expect(submitted.headers.location).toBe(
+      `${t.url}/v1/billing/checkout/complete?trxref=${reference}&reference=${reference}`,
+    );
 
     expect(await liveBalance(t.db, t.organizationId)).toBe(before + 2500);
     const payment = await paymentByReference(t.db, reference);
@@ -84,7 +90,11 @@ describe('POST /v1/billing/pay with card', () => {
     const notes = await notificationsOf(t.db, PAYER_ID);
     expect(notes.some((note) => note.type === 'success' && note.message.includes(reference))).toBe(true);
 
-    const methods = await t.app.inject({ method: 'GET', url: '/v1/billing/payment-methods', headers: await t.headers() });
+    const methods = await t.app.inject({
+      method: 'GET',
+      url: '/v1/billing/payment-methods',
+      headers: await t.headers(),
+    });
     expect(methods.statusCode).toBe(200);
     const [card] = methods.json().data.paymentMethods;
     expect(card).toEqual({
@@ -97,7 +107,10 @@ describe('POST /v1/billing/pay with card', () => {
     });
     expect(methods.body).not.toMatch(/AUTH_|authorization/i);
 
-    const page = await t.app.inject({ method: 'GET', url: new URL(submitted.headers.location as string).pathname + `?reference=${reference}` });
+    const page = await t.app.inject({
+      method: 'GET',
+      url: new URL(submitted.headers.location as string).pathname + `?reference=${reference}`,
+    });
     expect(page.body).toContain('Payment successful');
   });
 
@@ -106,7 +119,11 @@ describe('POST /v1/billing/pay with card', () => {
     const { reference, checkoutUrl } = (await pay({ method: 'card', amount: 900 })).json();
     expect((await submitSandboxCheckout(t, checkoutUrl, 'decline')).statusCode).toBe(303);
     const view = (await getPayment(reference)).json().data;
-    expect(view).toMatchObject({ status: 'failed', failureReason: 'Declined in the sandbox checkout', completedAt: expect.any(String) });
+    expect(view).toMatchObject({
+      status: 'failed',
+      failureReason: 'Declined in the sandbox checkout',
+      completedAt: expect.any(String),
+    });
     expect(await liveBalance(t.db, t.organizationId)).toBe(before);
     expect(await t.db.select().from(paymentMethods)).toEqual([]);
   });
@@ -150,7 +167,12 @@ describe('POST /v1/billing/pay with mobile_money', () => {
     expect(Object.keys(body).sort()).toEqual(['message', 'reference', 'success']);
     expect(body.message).toContain('M-Pesa PIN');
     const payment = await paymentByReference(t.db, body.reference);
-    expect(payment).toMatchObject({ method: 'mobile_money', channel: 'mobile_money', phone: '254708374149', provider: 'sandbox' });
+    expect(payment).toMatchObject({
+      method: 'mobile_money',
+      channel: 'mobile_money',
+      phone: '254708374149',
+      provider: 'sandbox',
+    });
     expect(payment.accountReference).toMatch(/^PAY[0-9A-F]{8}$/);
     expect(payment.providerReference).toMatch(/^ws_CO_SANDBOX_/);
   });
@@ -168,7 +190,12 @@ describe('POST /v1/billing/pay with mobile_money', () => {
     expect(again.statusCode).toBe(200);
     expect(again.json()).toMatchObject({ success: true, message: expect.stringContaining('M-Pesa PIN') });
     const second = await paymentByReference(t.db, again.json().reference);
-    expect(second).toMatchObject({ method: 'saved_method', channel: 'mobile_money', phone: '254708374149', paymentMethodId: method?.id });
+    expect(second).toMatchObject({
+      method: 'saved_method',
+      channel: 'mobile_money',
+      phone: '254708374149',
+      paymentMethodId: method?.id,
+    });
     await eventually(async () => (await paymentByReference(t.db, second.reference)).status === 'succeeded');
     expect(await liveBalance(t.db, t.organizationId)).toBe(before + 2200);
     expect(await t.db.select().from(paymentMethods)).toHaveLength(1);
@@ -206,7 +233,13 @@ describe('POST /v1/billing/pay with saved_method', () => {
   it("gives 404 for an unknown, removed or another organization's method", async () => {
     const [other] = await t.db
       .insert(paymentMethods)
-      .values({ organizationId: t.otherOrganizationId, type: 'mobile_money', provider: 'sandbox', fingerprint: '254711000000', phone: '254711000000' })
+      .values({
+        organizationId: t.otherOrganizationId,
+        type: 'mobile_money',
+        provider: 'sandbox',
+        fingerprint: '254711000000',
+        phone: '254711000000',
+      })
       .returning();
     for (const id of [other?.id, '6a0c9c52-52c4-4a27-9d1a-0d2a8c3f0b11', 'not-a-uuid']) {
       const response = await pay({ method: 'saved_method', amount: 100, paymentMethodId: id });
@@ -243,7 +276,10 @@ describe('POST /v1/billing/pay for a mail subscription', () => {
     const before = await liveBalance(t.db, t.organizationId);
     await submitSandboxCheckout(t, checkoutUrl, 'pay');
     const payment = await paymentByReference(t.db, reference);
-    const [active] = await t.db.select().from(mailSubscriptions).where(eq(mailSubscriptions.organizationId, t.organizationId));
+    const [active] = await t.db
+      .select()
+      .from(mailSubscriptions)
+      .where(eq(mailSubscriptions.organizationId, t.organizationId));
     expect(active).toMatchObject({ plan: 'core', seats: 10, billingCycle: 'monthly', status: 'active' });
     // Periods are whole UTC days: the first one starts on the day of payment.
     const paidOn = payment.completedAt?.toISOString().slice(0, 10);
@@ -286,16 +322,40 @@ describe('POST /v1/billing/pay input checks', () => {
     ['a foreign number', { method: 'mobile_money', amount: 100, phone: '+255712345678' }, '/phone'],
     ['a phone with a card payment', { method: 'card', amount: 100, phone: '0712345678' }, '/phone'],
     ['a saved method without its id', { method: 'saved_method', amount: 100 }, '/paymentMethodId'],
-    ['a payment method id with a card payment', { method: 'card', amount: 100, paymentMethodId: 'x' }, '/paymentMethodId'],
+    [
+      'a payment method id with a card payment',
+      { method: 'card', amount: 100, paymentMethodId: 'x' },
+      '/paymentMethodId',
+    ],
     ['an unknown field', { method: 'card', amount: 100, currency: 'USD' }, '/currency'],
     ['an unknown metadata type', { method: 'card', amount: 100, metadata: { type: 'donation' } }, '/metadata/type'],
     ['an unknown metadata field', { method: 'card', amount: 100, metadata: { orderId: 'x' } }, '/metadata/orderId'],
     ['plan fields on a top-up', { method: 'card', amount: 100, metadata: { plan: 'core' } }, '/metadata/plan'],
-    ['a subscription without its plan', { method: 'card', metadata: { type: 'mail_subscription', seats: 2, billingCycle: 'monthly' } }, '/metadata/plan'],
-    ['a subscription without seats', { method: 'card', metadata: { type: 'mail_subscription', plan: 'core', billingCycle: 'monthly' } }, '/metadata/seats'],
-    ['zero seats', { method: 'card', metadata: { type: 'mail_subscription', plan: 'core', seats: 0, billingCycle: 'monthly' } }, '/metadata/seats'],
-    ['an unknown plan', { method: 'card', metadata: { type: 'mail_subscription', plan: 'gold', seats: 2, billingCycle: 'monthly' } }, '/metadata/plan'],
-    ['an unknown cycle', { method: 'card', metadata: { type: 'mail_subscription', plan: 'core', seats: 2, billingCycle: 'weekly' } }, '/metadata/billingCycle'],
+    [
+      'a subscription without its plan',
+      { method: 'card', metadata: { type: 'mail_subscription', seats: 2, billingCycle: 'monthly' } },
+      '/metadata/plan',
+    ],
+    [
+      'a subscription without seats',
+      { method: 'card', metadata: { type: 'mail_subscription', plan: 'core', billingCycle: 'monthly' } },
+      '/metadata/seats',
+    ],
+    [
+      'zero seats',
+      { method: 'card', metadata: { type: 'mail_subscription', plan: 'core', seats: 0, billingCycle: 'monthly' } },
+      '/metadata/seats',
+    ],
+    [
+      'an unknown plan',
+      { method: 'card', metadata: { type: 'mail_subscription', plan: 'gold', seats: 2, billingCycle: 'monthly' } },
+      '/metadata/plan',
+    ],
+    [
+      'an unknown cycle',
+      { method: 'card', metadata: { type: 'mail_subscription', plan: 'core', seats: 2, billingCycle: 'weekly' } },
+      '/metadata/billingCycle',
+    ],
   ];
 
   it.each(invalid)('refuses %s with 400 and writes nothing', async (_, body, path) => {
@@ -314,9 +374,19 @@ describe('POST /v1/billing/pay input checks', () => {
 
   it('needs a token, an X-Organization-Id and membership of that organization', async () => {
     const body = { method: 'card', amount: 100 };
-    const noToken = await t.app.inject({ method: 'POST', url: '/v1/billing/pay', headers: { 'x-organization-id': t.organizationId }, payload: body });
+    const noToken = await t.app.inject({
+      method: 'POST',
+      url: '/v1/billing/pay',
+      headers: { 'x-organization-id': t.organizationId },
+      payload: body,
+    });
     expect(noToken.statusCode).toBe(401);
-    const noOrganization = await t.app.inject({ method: 'POST', url: '/v1/billing/pay', headers: await authHeader(PAYER_ID), payload: body });
+    const noOrganization = await t.app.inject({
+      method: 'POST',
+      url: '/v1/billing/pay',
+      headers: await authHeader(PAYER_ID),
+      payload: body,
+    });
     expect(noOrganization.statusCode).toBe(400);
     expect(noOrganization.json().details).toEqual([{ path: 'headers/x-organization-id', message: 'is required' }]);
     const notMember = await pay(body, { 'x-organization-id': t.otherOrganizationId });
@@ -409,11 +479,23 @@ describe('DELETE /v1/billing/payment-methods/:id', () => {
   it("removes the organization's own method only, and removing it again succeeds", async () => {
     const [own] = await t.db
       .insert(paymentMethods)
-      .values({ organizationId: t.organizationId, type: 'mobile_money', provider: 'sandbox', fingerprint: '254712000000', phone: '254712000000' })
+      .values({
+        organizationId: t.organizationId,
+        type: 'mobile_money',
+        provider: 'sandbox',
+        fingerprint: '254712000000',
+        phone: '254712000000',
+      })
       .returning();
     const [other] = await t.db
       .insert(paymentMethods)
-      .values({ organizationId: t.otherOrganizationId, type: 'mobile_money', provider: 'sandbox', fingerprint: '254712000000', phone: '254712000000' })
+      .values({
+        organizationId: t.otherOrganizationId,
+        type: 'mobile_money',
+        provider: 'sandbox',
+        fingerprint: '254712000000',
+        phone: '254712000000',
+      })
       .returning();
     const remove = async (id: string | undefined) =>
       t.app.inject({ method: 'DELETE', url: `/v1/billing/payment-methods/${id}`, headers: await t.headers() });
@@ -427,7 +509,10 @@ describe('DELETE /v1/billing/payment-methods/:id', () => {
 
     const list = await t.app.inject({ method: 'GET', url: '/v1/billing/payment-methods', headers: await t.headers() });
     expect(list.json().data.paymentMethods).toEqual([]);
-    const [otherAfter] = await t.db.select().from(paymentMethods).where(eq(paymentMethods.id, other?.id ?? ''));
+    const [otherAfter] = await t.db
+      .select()
+      .from(paymentMethods)
+      .where(eq(paymentMethods.id, other?.id ?? ''));
     expect(otherAfter?.deletedAt).toBeNull();
 
     const charge = await pay({ method: 'saved_method', amount: 100, paymentMethodId: own?.id });

@@ -24,7 +24,11 @@ export const SUBSCRIPTION_ALREADY_ACTIVE =
   'The organization already has an active mail subscription; change it with the upgrade endpoints';
 
 /** A subscription cannot be bought while one is active (DECISIONS 8): 409. */
-export async function ensureNoActiveSubscription(db: DatabaseExecutor, organizationId: string, now: Date): Promise<void> {
+export async function ensureNoActiveSubscription(
+  db: DatabaseExecutor,
+  organizationId: string,
+  now: Date,
+): Promise<void> {
   const [active] = await db
     .select({ id: mailSubscriptions.id })
     .from(mailSubscriptions)

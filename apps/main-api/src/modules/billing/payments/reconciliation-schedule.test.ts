@@ -1,5 +1,5 @@
-import { eventually } from '#test-timing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually } from '#test-timing';
 import {
   type BillingTestApp,
   liveBalance,

@@ -4,7 +4,7 @@ import { ProviderRejectedError, ProviderUnavailableError } from '../providers/er
 import { cardProviderNamed, mobileMoneyProviderNamed, type PaymentProviders } from '../providers/from-config.js';
 import type { ProviderOutcome } from '../providers/ports.js';
 import { claimPaymentsDueForCheck } from './repository.js';
-import { settlePayment, type SettlementContext } from './settle.js';
+import { type SettlementContext, settlePayment } from './settle.js';
 
 export interface ReconciliationDeps {
   ctx: SettlementContext;
@@ -46,7 +46,10 @@ export async function reconcilePayments(deps: ReconciliationDeps): Promise<Recon
     try {
       if (await checkPayment(deps, payment, now)) settled += 1;
     } catch (error) {
-      deps.ctx.log.error({ err: error, reference: payment.reference }, 'Could not reconcile a payment; it is retried later');
+      deps.ctx.log.error(
+        { err: error, reference: payment.reference },
+        'Could not reconcile a payment; it is retried later',
+      );
     }
   }
   return { checked: claimed.length, settled };
@@ -66,7 +69,9 @@ async function checkPayment(deps: ReconciliationDeps, payment: Payment, now: Dat
   const closeNow = closingReasonOf(payment, answer);
   if (closeNow !== undefined) return close(deps, payment, closeNow);
   const deadlineMs =
-    payment.channel === 'mobile_money' ? reconciliation.mobileMoneyExpireAfterMs : reconciliation.cardCheckoutExpireAfterMs;
+    payment.channel === 'mobile_money'
+      ? reconciliation.mobileMoneyExpireAfterMs
+      : reconciliation.cardCheckoutExpireAfterMs;
   if (ageMs < deadlineMs) return false;
   return close(deps, payment, { status: 'expired', reason: expiryReasonOf(payment) });
 }
@@ -83,11 +88,19 @@ type ProviderView =
  * heard of failed (its request never reached it, or was refused before anything was made); a checkout whose
  * link was never handed out cannot be paid; an M-Pesa push whose answer never came cannot be asked about.
  */
-function closingReasonOf(payment: Payment, view: ProviderView): { status: 'failed' | 'expired'; reason: string } | undefined {
+function closingReasonOf(
+  payment: Payment,
+  view: ProviderView,
+): { status: 'failed' | 'expired'; reason: string } | undefined {
   if (view.kind === 'unknown_to_provider' && payment.channel === 'card') {
     return { status: 'failed', reason: 'The payment provider has no record of this payment: nothing was charged' };
   }
-  if (view.kind === 'outcome' && payment.channel === 'card' && payment.method === 'card' && payment.checkoutUrl === null) {
+  if (
+    view.kind === 'outcome' &&
+    payment.channel === 'card' &&
+    payment.method === 'card' &&
+    payment.checkoutUrl === null
+  ) {
     return { status: 'expired', reason: 'The checkout link was never received from the payment provider' };
   }
   if (payment.channel === 'mobile_money' && payment.providerReference === null) {
@@ -123,14 +136,19 @@ async function askProvider(deps: ReconciliationDeps, payment: Payment): Promise<
     return { kind: 'outcome', outcome: await mobileMoney.queryPayment(payment.providerReference) };
   } catch (error) {
     if (!(error instanceof ProviderUnavailableError || error instanceof ProviderRejectedError)) throw error;
-    deps.ctx.log.warn({ err: error, reference: payment.reference }, 'The provider could not be asked about a pending payment');
+    deps.ctx.log.warn(
+      { err: error, reference: payment.reference },
+      'The provider could not be asked about a pending payment',
+    );
     return { kind: 'no_answer' };
   }
 }
 
 function expiryReasonOf(payment: Payment): string {
   if (payment.channel === 'card') {
-    return payment.method === 'card' ? 'The checkout was not completed in time' : 'The card payment was not confirmed in time';
+    return payment.method === 'card'
+      ? 'The checkout was not completed in time'
+      : 'The card payment was not confirmed in time';
   }
   return 'No result came from M-Pesa in time';
 }

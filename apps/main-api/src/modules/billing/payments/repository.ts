@@ -1,12 +1,12 @@
 import {
   type Database,
   type DatabaseExecutor,
-  type PaymentEvent,
   type NewPayment,
   type NewPaymentEvent,
   type Payment,
-  paymentEvents,
+  type PaymentEvent,
   type PaymentProvider,
+  paymentEvents,
   payments,
   type Transaction,
 } from '@platform/db';
@@ -36,12 +36,20 @@ export interface StartedBy {
 }
 
 /** Inserts a pending payment and its `created` event, together. */
-export async function createPendingPayment(db: Database, values: NewPendingPayment, startedBy?: StartedBy): Promise<Payment> {
+export async function createPendingPayment(
+  db: Database,
+  values: NewPendingPayment,
+  startedBy?: StartedBy,
+): Promise<Payment> {
   return db.transaction((tx) => insertPendingPayment(tx, values, startedBy));
 }
 
 /** Inserts a pending payment and its `created` event in the caller's transaction. */
-export async function insertPendingPayment(tx: Transaction, values: NewPendingPayment, startedBy?: StartedBy): Promise<Payment> {
+export async function insertPendingPayment(
+  tx: Transaction,
+  values: NewPendingPayment,
+  startedBy?: StartedBy,
+): Promise<Payment> {
   const [payment] = await tx
     .insert(payments)
     .values({ ...values, status: 'pending', updatedAt: values.createdAt })
@@ -74,7 +82,10 @@ export async function findPaymentStartedWith(
   since: Date,
 ): Promise<{ payment: Payment; fingerprint: string | undefined } | undefined> {
   const [found] = await db
-    .select({ payment: payments, fingerprint: sql<string | null>`${paymentEvents.payload} -> 'idempotency' ->> 'fingerprint'` })
+    .select({
+      payment: payments,
+      fingerprint: sql<string | null>`${paymentEvents.payload} -> 'idempotency' ->> 'fingerprint'`,
+    })
     .from(payments)
     .innerJoin(paymentEvents, and(eq(paymentEvents.paymentId, payments.id), eq(paymentEvents.type, 'created')))
     .where(
@@ -106,7 +117,9 @@ export async function awaitConfirmation(
     await tx
       .update(payments)
       .set({
-        ...(providerReference === undefined ? {} : { providerReference: sql`coalesce(${payments.providerReference}, ${providerReference})` }),
+        ...(providerReference === undefined
+          ? {}
+          : { providerReference: sql`coalesce(${payments.providerReference}, ${providerReference})` }),
         nextCheckAt: confirmation.nextCheckAt,
         updatedAt: confirmation.now,
       })
@@ -223,11 +236,20 @@ export async function findOrganizationPayment(
  * Provider events recorded before their payment was known (keys starting with `keyPrefix`), now attached to
  * it. Each is returned to one caller only.
  */
-export async function attachEarlyEvents(db: DatabaseExecutor, paymentId: string, keyPrefix: string): Promise<PaymentEvent[]> {
+export async function attachEarlyEvents(
+  db: DatabaseExecutor,
+  paymentId: string,
+  keyPrefix: string,
+): Promise<PaymentEvent[]> {
   return db
     .update(paymentEvents)
     .set({ paymentId })
-    .where(and(isNull(paymentEvents.paymentId), like(paymentEvents.providerEventKey, `${keyPrefix.replace(/[\\%_]/g, '\\$&')}%`)))
+    .where(
+      and(
+        isNull(paymentEvents.paymentId),
+        like(paymentEvents.providerEventKey, `${keyPrefix.replace(/[\\%_]/g, '\\$&')}%`),
+      ),
+    )
     .returning();
 }
 

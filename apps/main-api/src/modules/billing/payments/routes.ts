@@ -41,7 +41,11 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<PaymentStartDeps> = async 
       const startedBy = startedByOf(request.idempotency);
       const started = await startPayment(
         deps,
-        { organizationId: request.organization.id, userId: request.user.id, ...(startedBy === undefined ? {} : { startedBy }) },
+        {
+          organizationId: request.organization.id,
+          userId: request.user.id,
+          ...(startedBy === undefined ? {} : { startedBy }),
+        },
         request.body,
       );
       if (started.replayed) {
@@ -49,10 +53,16 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<PaymentStartDeps> = async 
         // succeeded since, so this retry gets the answer the first one would have had.
         reply.header(REPLAYED_HEADER, 'true');
         request.server.metrics.idempotentReplays.inc();
-        request.log.info({ reference: started.answer.reference }, 'Answered a retry with the success of the payment its key started');
+        request.log.info(
+          { reference: started.answer.reference },
+          'Answered a retry with the success of the payment its key started',
+        );
         return started.answer;
       }
-      request.log.info({ reference: started.answer.reference, organizationId: request.organization.id }, 'Payment started');
+      request.log.info(
+        { reference: started.answer.reference, organizationId: request.organization.id },
+        'Payment started',
+      );
       return started.answer;
     },
   );

@@ -1,19 +1,25 @@
 import {
   billingCycles,
   mailPlans,
+  type PaymentPurpose,
   paymentChannels,
   paymentMethodKinds,
-  type PaymentPurpose,
   paymentPurposes,
   paymentStatuses,
 } from '@platform/db';
 import { MAX_SEATS, MIN_SEATS } from '@platform/pricing';
-import { type Static, type TLiteral, Type, type TUnion } from '@sinclair/typebox';
+import { type Static, type TLiteral, type TUnion, Type } from '@sinclair/typebox';
 import { ref } from '../../../schema-ref.js';
 
 /** A string that is one of `values`, as a union of literals (so OpenAPI lists them). */
-export function oneOf<T extends string>(values: readonly T[], options: { description?: string } = {}): TUnion<TLiteral<T>[]> {
-  return Type.Union(values.map((value) => Type.Literal(value)), options);
+export function oneOf<T extends string>(
+  values: readonly T[],
+  options: { description?: string } = {},
+): TUnion<TLiteral<T>[]> {
+  return Type.Union(
+    values.map((value) => Type.Literal(value)),
+    options,
+  );
 }
 
 /** What POST /v1/billing/pay can buy; subscription changes and renewals are charged by the service itself. */
@@ -23,7 +29,8 @@ export const payPurposes = ['wallet_topup', 'mail_subscription'] as const satisf
 export const PayBodySchema = Type.Object(
   {
     method: oneOf(paymentMethodKinds, {
-      description: 'card: hosted checkout; mobile_money: M-Pesa prompt to `phone`; saved_method: charge `paymentMethodId`.',
+      description:
+        'card: hosted checkout; mobile_money: M-Pesa prompt to `phone`; saved_method: charge `paymentMethodId`.',
     }),
     amount: Type.Optional(
       Type.Number({
@@ -40,14 +47,19 @@ export const PayBodySchema = Type.Object(
       }),
     ),
     paymentMethodId: Type.Optional(
-      Type.String({ maxLength: 64, description: 'For saved_method: the id of one of the organization\'s saved methods.' }),
+      Type.String({
+        maxLength: 64,
+        description: "For saved_method: the id of one of the organization's saved methods.",
+      }),
     ),
     metadata: Type.Optional(
       Type.Object(
         {
           type: Type.Optional(oneOf(payPurposes, { description: 'What the payment buys. Default wallet_topup.' })),
           plan: Type.Optional(oneOf(mailPlans)),
-          seats: Type.Optional(Type.Integer({ minimum: MIN_SEATS, maximum: MAX_SEATS, description: 'Number of mailboxes.' })),
+          seats: Type.Optional(
+            Type.Integer({ minimum: MIN_SEATS, maximum: MAX_SEATS, description: 'Number of mailboxes.' }),
+          ),
           billingCycle: Type.Optional(oneOf(billingCycles)),
         },
         { additionalProperties: false, description: 'For mail_subscription: type, plan, seats and billingCycle.' },

@@ -8,7 +8,7 @@ import type { ProviderOutcome } from '../providers/ports.js';
 import { subscriptionPaymentHooks } from '../subscriptions/payment-hooks.js';
 import { newPaymentReference } from './reference.js';
 import { createPendingPayment } from './repository.js';
-import { settlePayment, type SettlementContext } from './settle.js';
+import { type SettlementContext, settlePayment } from './settle.js';
 
 let database: DatabaseHandle;
 let ctx: SettlementContext;
@@ -79,7 +79,9 @@ describe('the payment state machine', () => {
 
   it('records a pending outcome without moving the payment', async () => {
     const payment = await pendingPayment();
-    expect(await settlePayment(ctx, { reference: payment.reference }, outcome('pending'))).toMatchObject({ kind: 'unchanged' });
+    expect(await settlePayment(ctx, { reference: payment.reference }, outcome('pending'))).toMatchObject({
+      kind: 'unchanged',
+    });
     expect((await paymentByReference(database.db, payment.reference)).status).toBe('pending');
   });
 
@@ -97,15 +99,25 @@ describe('the payment state machine', () => {
     const payment = await pendingPayment();
     const match = { provider: 'sandbox' as const, providerReference: payment.providerReference ?? '' };
     expect((await settlePayment(ctx, match, outcome('cancelled'))).kind).toBe('changed');
-    expect((await settlePayment(ctx, { provider: 'daraja', providerReference: payment.providerReference ?? '' }, outcome('succeeded'))).kind).toBe(
-      'unmatched',
-    );
+    expect(
+      (
+        await settlePayment(
+          ctx,
+          { provider: 'daraja', providerReference: payment.providerReference ?? '' },
+          outcome('succeeded'),
+        )
+      ).kind,
+    ).toBe('unmatched');
     expect((await paymentByReference(database.db, payment.reference)).status).toBe('cancelled');
   });
 
   it('turns a success for another amount into a failure', async () => {
     const payment = await pendingPayment(500);
-    await settlePayment(ctx, { reference: payment.reference }, outcome('succeeded', { paid: { amount: 50, currency: 'KES' } }));
+    await settlePayment(
+      ctx,
+      { reference: payment.reference },
+      outcome('succeeded', { paid: { amount: 50, currency: 'KES' } }),
+    );
     expect(await paymentByReference(database.db, payment.reference)).toMatchObject({
       status: 'failed',
       failureReason: 'The provider reported 50 KES paid for a payment of 500 KES',
@@ -117,15 +129,22 @@ describe('alarms for money taken but not credited', () => {
   const raised: string[] = [];
   const alarmed = (): SettlementContext => ({ ...ctx, alarms: { raise: (kind) => void raised.push(kind) } });
 
-  it.each(['failed', 'cancelled'] as const)('raises one for a success reported after the payment %s, once per event', async (status) => {
-    raised.length = 0;
-    const payment = await pendingPayment();
-    await settlePayment(alarmed(), { reference: payment.reference }, outcome(status));
-    const late = outcome('succeeded');
-    expect(await settlePayment(alarmed(), { reference: payment.reference }, late)).toMatchObject({ kind: 'unchanged' });
-    expect(await settlePayment(alarmed(), { reference: payment.reference }, late)).toMatchObject({ kind: 'duplicate' });
-    expect(raised).toEqual(['success_after_final']);
-  });
+  it.each(['failed', 'cancelled'] as const)(
+    'raises one for a success reported after the payment %s, once per event',
+    async (status) => {
+      raised.length = 0;
+      const payment = await pendingPayment();
+      await settlePayment(alarmed(), { reference: payment.reference }, outcome(status));
+      const late = outcome('succeeded');
+      expect(await settlePayment(alarmed(), { reference: payment.reference }, late)).toMatchObject({
+        kind: 'unchanged',
+      });
+      expect(await settlePayment(alarmed(), { reference: payment.reference }, late)).toMatchObject({
+        kind: 'duplicate',
+      });
+      expect(raised).toEqual(['success_after_final']);
+    },
+  );
 
   it('raises one for a success of another amount, and none for ordinary outcomes', async () => {
     raised.length = 0;
@@ -137,7 +156,11 @@ describe('alarms for money taken but not credited', () => {
     await settlePayment(alarmed(), { reference: expired.reference }, outcome('succeeded'));
     expect(raised).toEqual([]);
     const wrong = await pendingPayment(500);
-    await settlePayment(alarmed(), { reference: wrong.reference }, outcome('succeeded', { paid: { amount: 50, currency: 'KES' } }));
+    await settlePayment(
+      alarmed(),
+      { reference: wrong.reference },
+      outcome('succeeded', { paid: { amount: 50, currency: 'KES' } }),
+    );
     expect(raised).toEqual(['amount_mismatch']);
   });
 });

@@ -1,4 +1,11 @@
-import { type Database, type Payment, paymentEvents, payments, type PaymentStatus, type Transaction } from '@platform/db';
+import {
+  type Database,
+  type Payment,
+  type PaymentStatus,
+  paymentEvents,
+  payments,
+  type Transaction,
+} from '@platform/db';
 import { and, eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ProviderOutcome } from '../providers/ports.js';
@@ -127,7 +134,12 @@ async function move(
 // Final states a success cannot leave: money the provider took would then be credited nowhere.
 const SUCCESS_LOST_IN: ReadonlySet<PaymentStatus> = new Set(['failed', 'cancelled']);
 
-function logResult(ctx: SettlementContext, match: PaymentMatch, settlement: Settlement, result: SettlementResult): void {
+function logResult(
+  ctx: SettlementContext,
+  match: PaymentMatch,
+  settlement: Settlement,
+  result: SettlementResult,
+): void {
   const { log } = ctx;
   const context = { match, source: settlement.source, outcome: settlement.status, eventKey: settlement.eventKey };
   if (result.kind === 'unmatched') {
@@ -139,11 +151,20 @@ function logResult(ctx: SettlementContext, match: PaymentMatch, settlement: Sett
     const details = { ...context, reference: result.payment.reference, from: result.from, to: result.payment.status };
     if (reportedSuccess && result.payment.status !== 'succeeded') {
       const alarm = { ...details, reason: result.payment.failureReason };
-      raisePaymentAlarm(ctx, 'amount_mismatch', alarm, 'A provider reported a success for another amount: nothing was credited');
+      raisePaymentAlarm(
+        ctx,
+        'amount_mismatch',
+        alarm,
+        'A provider reported a success for another amount: nothing was credited',
+      );
     } else {
       log.info(details, 'Payment status changed');
     }
-  } else if (result.kind === 'unchanged' && settlement.status === 'succeeded' && SUCCESS_LOST_IN.has(result.payment.status)) {
+  } else if (
+    result.kind === 'unchanged' &&
+    settlement.status === 'succeeded' &&
+    SUCCESS_LOST_IN.has(result.payment.status)
+  ) {
     raisePaymentAlarm(
       ctx,
       'success_after_final',

@@ -11,7 +11,7 @@ import type { PaymentProviders } from '../providers/from-config.js';
 import { askProvider, outcomeUnknown } from './ask-provider.js';
 import { beingConfirmed, earlierAttemptOf } from './attempts.js';
 import { chargeSavedCard } from './charge-saved-card.js';
-import { readPayIntent, type PayIntent } from './pay-request.js';
+import { type PayIntent, readPayIntent } from './pay-request.js';
 import { checkAmountLimit, ensureNoActiveSubscription } from './purchase-rules.js';
 import { accountReferenceOf, newPaymentReference } from './reference.js';
 import { createPendingPayment, recordProviderAcceptance, type StartedBy } from './repository.js';
@@ -45,7 +45,11 @@ export interface PaymentStartResult {
  * while the client gets 503. A retry with the same idempotency key is checked against the payment the key
  * started first (attempts.ts), so it cannot pay twice.
  */
-export async function startPayment(deps: PaymentStartDeps, requester: PaymentRequester, body: PayBody): Promise<PaymentStartResult> {
+export async function startPayment(
+  deps: PaymentStartDeps,
+  requester: PaymentRequester,
+  body: PayBody,
+): Promise<PaymentStartResult> {
   const { db } = deps.ctx;
   const intent = readPayIntent(body);
   // A retry of a request whose answer was not stored (a 503) must not start a second payment.
@@ -110,7 +114,11 @@ async function startCardCheckout(start: Start): Promise<PaymentStarted> {
         amount: payment.amount,
         email: start.email,
         returnUrl: deps.config.returnUrl,
-        metadata: { payment_reference: payment.reference, organization_id: payment.organizationId, purpose: payment.purpose },
+        metadata: {
+          payment_reference: payment.reference,
+          organization_id: payment.organizationId,
+          purpose: payment.purpose,
+        },
       }),
     // The transaction reference is ours; whether the transaction exists is looked up soon.
     { providerReference: payment.reference, confirmAfterMs: confirmationDelayOf(deps.config) },
@@ -170,7 +178,9 @@ async function chargeCard(start: Start, card: PaymentMethod): Promise<PaymentSta
   const { deps } = start;
   const provider = deps.providers.card;
   if (card.provider !== provider.name || card.authorizationCode === null) {
-    throw conflict('This card was saved with another card provider and can no longer be charged; pay by card to save it again');
+    throw conflict(
+      'This card was saved with another card provider and can no longer be charged; pay by card to save it again',
+    );
   }
   const payment = await recordPending(start, { channel: 'card', provider: provider.name, paymentMethodId: card.id });
   const charged = await chargeSavedCard(

@@ -1,4 +1,4 @@
-import { notifyUser, type Payment, payments, topUpWallet, type Transaction } from '@platform/db';
+import { notifyUser, type Payment, payments, type Transaction, topUpWallet } from '@platform/db';
 import { eq } from 'drizzle-orm';
 import { saveCard, saveMobileMoneyNumber } from '../payment-methods/repository.js';
 import type { ReusableCard } from '../providers/ports.js';
@@ -19,7 +19,10 @@ export async function applySuccessEffects(
 ): Promise<void> {
   // Saved first, so the subscription hooks see the card a purchase was paid with (renewals charge it).
   const savedMethodId = await saveMethod(tx, payment, context);
-  const paid = savedMethodId !== undefined && payment.paymentMethodId === null ? await linkMethod(tx, payment, savedMethodId) : payment;
+  const paid =
+    savedMethodId !== undefined && payment.paymentMethodId === null
+      ? await linkMethod(tx, payment, savedMethodId)
+      : payment;
 
   if (paid.purpose === 'wallet_topup') {
     await topUpWallet(
@@ -50,7 +53,12 @@ async function saveMethod(
   payment: Payment,
   context: { reusableCard: ReusableCard | undefined; now: Date },
 ): Promise<string | undefined> {
-  const by = { organizationId: payment.organizationId, userId: payment.userId, provider: payment.provider, now: context.now };
+  const by = {
+    organizationId: payment.organizationId,
+    userId: payment.userId,
+    provider: payment.provider,
+    now: context.now,
+  };
   if (payment.channel === 'mobile_money' && payment.phone !== null) return saveMobileMoneyNumber(tx, payment.phone, by);
   if (payment.channel === 'card' && context.reusableCard !== undefined) return saveCard(tx, context.reusableCard, by);
   return undefined;

@@ -5,12 +5,51 @@
  */
 export const KENYAN_MOBILE_PREFIXES = {
   safaricom: [
-    '70', '71', '72', '740', '741', '742', '743', '745', '746', '748', '749', '757', '758', '759', '768', '769',
-    '79', '110', '111', '112', '113', '114', '115',
+    '70',
+    '71',
+    '72',
+    '740',
+    '741',
+    '742',
+    '743',
+    '745',
+    '746',
+    '748',
+    '749',
+    '757',
+    '758',
+    '759',
+    '768',
+    '769',
+    '79',
+    '110',
+    '111',
+    '112',
+    '113',
+    '114',
+    '115',
   ],
   airtel: [
-    '73', '750', '751', '752', '753', '754', '755', '756', '761', '762', '78', '100', '101', '102', '103', '104',
-    '105', '106', '107', '108',
+    '73',
+    '750',
+    '751',
+    '752',
+    '753',
+    '754',
+    '755',
+    '756',
+    '761',
+    '762',
+    '78',
+    '100',
+    '101',
+    '102',
+    '103',
+    '104',
+    '105',
+    '106',
+    '107',
+    '108',
   ],
   telkom: ['77'],
   equitel: ['763', '764', '765', '766'],
@@ -29,7 +68,10 @@ export const OPERATOR_NAMES: Record<KenyanMobileOperator, string> = {
 /** The operator a 9-digit national number was allocated to, or undefined when it is none of the above. */
 export function operatorOf(nationalNumber: string): KenyanMobileOperator | undefined {
   let best: { operator: KenyanMobileOperator; length: number } | undefined;
-  for (const [operator, prefixes] of Object.entries(KENYAN_MOBILE_PREFIXES) as [KenyanMobileOperator, readonly string[]][]) {
+  for (const [operator, prefixes] of Object.entries(KENYAN_MOBILE_PREFIXES) as [
+    KenyanMobileOperator,
+    readonly string[],
+  ][]) {
     for (const prefix of prefixes) {
       if (nationalNumber.startsWith(prefix) && prefix.length > (best?.length ?? 0)) {
         best = { operator, length: prefix.length };

@@ -60,7 +60,11 @@ describe('checkMpesaPhone', () => {
 
   it('refuses Kenyan mobile numbers of operators outside the table as unsupported', () => {
     for (const written of ['0747123456', '0767123456', '0760123456', '0744123456']) {
-      expect(checkMpesaPhone(written)).toMatchObject({ ok: false, problem: 'unsupported_operator', operator: undefined });
+      expect(checkMpesaPhone(written)).toMatchObject({
+        ok: false,
+        problem: 'unsupported_operator',
+        operator: undefined,
+      });
     }
   });
 

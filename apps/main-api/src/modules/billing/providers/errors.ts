@@ -15,7 +15,12 @@ export type ProviderUnavailableKind =
   | 'unexpected_answer';
 
 // Kinds after which the provider may have acted on the request: its outcome is unknown until we ask it.
-const MAY_HAVE_ACTED: ReadonlySet<ProviderUnavailableKind> = new Set(['timeout', 'connection_lost', 'server_error', 'unexpected_answer']);
+const MAY_HAVE_ACTED: ReadonlySet<ProviderUnavailableKind> = new Set([
+  'timeout',
+  'connection_lost',
+  'server_error',
+  'unexpected_answer',
+]);
 
 /**
  * A provider could not be asked: it did not answer in time, could not be reached, broke the connection,
@@ -45,7 +50,9 @@ export class ProviderUnavailableError extends Error {
  */
 export function beforeSending(error: unknown): unknown {
   if (!(error instanceof ProviderUnavailableError) || !error.mayHaveActed) return error;
-  const message = error.message.startsWith(`${error.provider}: `) ? error.message.slice(error.provider.length + 2) : error.message;
+  const message = error.message.startsWith(`${error.provider}: `)
+    ? error.message.slice(error.provider.length + 2)
+    : error.message;
   return new ProviderUnavailableError(error.provider, error.kind, `${message} (before the request was sent)`, {
     cause: error,
     mayHaveActed: false,

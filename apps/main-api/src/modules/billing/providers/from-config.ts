@@ -1,9 +1,9 @@
 import type { PaymentProvider } from '@platform/db';
 import type { FastifyBaseLogger } from 'fastify';
 import type { PaymentsConfig } from '../config.js';
+import { MPESA_CALLBACK_PATH } from './daraja/callback-routes.js';
 import { createDarajaMobileMoneyProvider } from './daraja/client.js';
 import type { ProviderTimeout } from './http.js';
-import { MPESA_CALLBACK_PATH } from './daraja/callback-routes.js';
 import { createPaystackCardProvider } from './paystack/client.js';
 import type { CardProvider, MobileMoneyProvider } from './ports.js';
 import { createSandboxCardProvider } from './sandbox/card.js';
@@ -32,7 +32,12 @@ export function createPaymentProviders(config: PaymentsConfig, options: PaymentP
   const timeout = options.providerTimeout;
   const card =
     config.card.kind === 'paystack'
-      ? createPaystackCardProvider({ secretKey: config.card.secretKey, baseUrl: config.card.baseUrl, timeoutMs, timeout })
+      ? createPaystackCardProvider({
+          secretKey: config.card.secretKey,
+          baseUrl: config.card.baseUrl,
+          timeoutMs,
+          timeout,
+        })
       : createSandboxCardProvider({ publicUrl: options.publicUrl, now: options.now });
   if (config.mobileMoney.kind === 'daraja') {
     const mobileMoney = createDarajaMobileMoneyProvider({
@@ -58,6 +63,9 @@ export function cardProviderNamed(providers: PaymentProviders, name: PaymentProv
   return providers.card.name === name ? providers.card : undefined;
 }
 
-export function mobileMoneyProviderNamed(providers: PaymentProviders, name: PaymentProvider): MobileMoneyProvider | undefined {
+export function mobileMoneyProviderNamed(
+  providers: PaymentProviders,
+  name: PaymentProvider,
+): MobileMoneyProvider | undefined {
   return providers.mobileMoney.name === name ? providers.mobileMoney : undefined;
 }

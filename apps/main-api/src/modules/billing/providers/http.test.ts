@@ -30,7 +30,11 @@ describe('requestProvider', () => {
       headers: {},
     }).catch((error: unknown) => error);
     expect(timeout).toHaveBeenCalledWith(15_000);
-    expect(failure).toMatchObject({ name: 'ProviderUnavailableError', kind: 'timeout', message: expect.stringContaining('no answer within 15000 ms') });
+    expect(failure).toMatchObject({
+      name: 'ProviderUnavailableError',
+      kind: 'timeout',
+      message: expect.stringContaining('no answer within 15000 ms'),
+    });
   });
 
   it('starts the limit with the given timeout instead, naming the provider and the URL', async () => {
@@ -47,7 +51,9 @@ describe('requestProvider', () => {
         return limit.signal;
       },
     };
-    const failure = await requestProvider(http, '/quiet', { method: 'POST', headers: {}, body: {} }).catch((error: unknown) => error);
+    const failure = await requestProvider(http, '/quiet', { method: 'POST', headers: {}, body: {} }).catch(
+      (error: unknown) => error,
+    );
     expect(started).toEqual([{ ms: 30_000, provider: 'daraja', url: `${server.url}/quiet` }]);
     expect(systemTimeout).not.toHaveBeenCalled();
     expect(failure).toMatchObject({ kind: 'timeout', mayHaveActed: true });

@@ -54,7 +54,9 @@ export async function requestProvider(
     return { status: response.status, body: parseJson(text) };
   } catch (error) {
     if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) {
-      throw new ProviderUnavailableError(http.provider, 'timeout', `no answer within ${http.timeoutMs} ms`, { cause: error });
+      throw new ProviderUnavailableError(http.provider, 'timeout', `no answer within ${http.timeoutMs} ms`, {
+        cause: error,
+      });
     }
     if (neverSent(error)) {
       throw new ProviderUnavailableError(http.provider, 'unreachable', 'could not be reached', { cause: error });

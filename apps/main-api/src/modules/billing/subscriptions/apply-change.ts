@@ -1,4 +1,9 @@
-import { type MailSubscription, type MailSubscriptionChange, notifyOrganizationMembers, type Transaction } from '@platform/db';
+import {
+  type MailSubscription,
+  type MailSubscriptionChange,
+  notifyOrganizationMembers,
+  type Transaction,
+} from '@platform/db';
 import { addCredit, useCredit } from './credit-balance.js';
 import { subscriptionChanged, subscriptionRenewed } from './notifications.js';
 import { updateSubscriptionAt } from './repository.js';
@@ -46,7 +51,12 @@ export async function applyChange(
     });
   }
   if (change.net < 0) {
-    await addCredit(tx, updated, { amount: -change.net, reason: 'downgrade', reference, description: 'Unused value of a downgrade' });
+    await addCredit(tx, updated, {
+      amount: -change.net,
+      reason: 'downgrade',
+      reference,
+      description: 'Unused value of a downgrade',
+    });
   }
   await notifyOrganizationMembers(
     tx,

@@ -58,34 +58,54 @@ export async function claimChange(
   const values = changeValues(subscription, plan, request.userId);
 
   if (plan.amountDueToday === 0) {
-    const change = await insertChange(tx, { ...values, status: 'applied', baseVersion: subscription.version, completedAt: now });
+    const change = await insertChange(tx, {
+      ...values,
+      status: 'applied',
+      baseVersion: subscription.version,
+      completedAt: now,
+    });
     if (!(await applyChange(tx, subscription, change))) throw new Error('A locked subscription changed under its lock');
     return { kind: 'applied', change };
   }
 
   const [payer] = await tx.select({ email: users.email }).from(users).where(eq(users.id, request.userId));
-  const card = await cardForChange(tx, request.organizationId, request.paymentMethodId, context.card.name, payer?.email);
+  const card = await cardForChange(
+    tx,
+    request.organizationId,
+    request.paymentMethodId,
+    context.card.name,
+    payer?.email,
+  );
   checkCardLimit(plan.amountDueToday, context.config.maxAmount.card);
 
   const claimed = await updateSubscriptionAt(tx, subscription, subscription.version, {});
   if (claimed === undefined) throw new Error('A locked subscription changed under its lock');
-  const payment = await insertPendingPayment(tx, {
-    reference: newPaymentReference(),
-    organizationId: request.organizationId,
-    userId: request.userId,
-    method: 'saved_method',
-    channel: 'card',
-    purpose: 'mail_subscription_change',
-    provider: context.card.name,
-    amount: plan.amountDueToday,
-    paymentMethodId: card.id,
-    plan: plan.next.plan,
-    seats: plan.next.seats,
-    billingCycle: plan.next.cycle,
-    nextCheckAt: new Date(now.getTime() + checkDelayOf(context.config, 'card', true)),
-    createdAt: now,
-  }, request.startedBy);
-  const change = await insertChange(tx, { ...values, status: 'charging', baseVersion: claimed.version, paymentId: payment.id });
+  const payment = await insertPendingPayment(
+    tx,
+    {
+      reference: newPaymentReference(),
+      organizationId: request.organizationId,
+      userId: request.userId,
+      method: 'saved_method',
+      channel: 'card',
+      purpose: 'mail_subscription_change',
+      provider: context.card.name,
+      amount: plan.amountDueToday,
+      paymentMethodId: card.id,
+      plan: plan.next.plan,
+      seats: plan.next.seats,
+      billingCycle: plan.next.cycle,
+      nextCheckAt: new Date(now.getTime() + checkDelayOf(context.config, 'card', true)),
+      createdAt: now,
+    },
+    request.startedBy,
+  );
+  const change = await insertChange(tx, {
+    ...values,
+    status: 'charging',
+    baseVersion: claimed.version,
+    paymentId: payment.id,
+  });
   return { kind: 'charge', change, payment, card };
 }
 

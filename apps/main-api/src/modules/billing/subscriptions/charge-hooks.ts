@@ -23,7 +23,10 @@ export async function applyPaidCharge(tx: Transaction, payment: Payment): Promis
 
   if (
     change.status === 'charging' &&
-    (await applyChange(tx, subscription, change, { paidWithCardId: payment.paymentMethodId, paymentReference: payment.reference }))
+    (await applyChange(tx, subscription, change, {
+      paidWithCardId: payment.paymentMethodId,
+      paymentReference: payment.reference,
+    }))
   ) {
     await finishChange(tx, change, { status: 'applied', at });
     return;
@@ -40,7 +43,11 @@ export async function applyPaidCharge(tx: Transaction, payment: Payment): Promis
     description: why,
   });
   if (credited) {
-    await notifyOrganizationMembers(tx, subscription.organizationId, paymentCredited(payment.amount, payment.reference, why));
+    await notifyOrganizationMembers(
+      tx,
+      subscription.organizationId,
+      paymentCredited(payment.amount, payment.reference, why),
+    );
   }
 }
 

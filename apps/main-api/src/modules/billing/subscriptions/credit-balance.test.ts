@@ -19,14 +19,24 @@ describe('the credit balance', () => {
   });
   beforeEach(async () => {
     organizationId = await insertOrganization(database.db);
-    await insertSubscription(database.db, organizationId, { plan: 'core', seats: 3, cycle: 'monthly', anchor: '2024-01-01' });
+    await insertSubscription(database.db, organizationId, {
+      plan: 'core',
+      seats: 3,
+      cycle: 'monthly',
+      anchor: '2024-01-01',
+    });
   });
 
   async function move(kind: 'add' | 'use', amount: number, reference: string) {
     return database.db.transaction(async (tx) => {
       const subscription = await lockSubscription(tx, organizationId);
       if (subscription === undefined) throw new Error('No subscription');
-      const movement = { amount, reason: kind === 'add' ? 'downgrade' : 'upgrade', reference, description: 'test' } as const;
+      const movement = {
+        amount,
+        reason: kind === 'add' ? 'downgrade' : 'upgrade',
+        reference,
+        description: 'test',
+      } as const;
       return kind === 'add' ? addCredit(tx, subscription, movement) : useCredit(tx, subscription, movement);
     });
   }
@@ -52,7 +62,8 @@ describe('the credit balance', () => {
   });
 
   it('takes whole KES above zero only', async () => {
-    for (const amount of [0, -5, 2.5]) await expect(move('add', amount, `change:${amount}`)).rejects.toThrow(RangeError);
+    for (const amount of [0, -5, 2.5])
+      await expect(move('add', amount, `change:${amount}`)).rejects.toThrow(RangeError);
     expect(await creditBalanceOf(database.db, organizationId)).toBe(0);
   });
 });

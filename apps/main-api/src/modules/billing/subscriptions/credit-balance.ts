@@ -34,7 +34,12 @@ export function useCredit(tx: Transaction, subscription: MailSubscription, movem
   return record(tx, subscription, movement, -movement.amount);
 }
 
-async function record(tx: Transaction, subscription: MailSubscription, movement: CreditMovement, signed: number): Promise<boolean> {
+async function record(
+  tx: Transaction,
+  subscription: MailSubscription,
+  movement: CreditMovement,
+  signed: number,
+): Promise<boolean> {
   if (!Number.isSafeInteger(movement.amount) || movement.amount <= 0) {
     throw new RangeError(`A credit movement must be a whole number of KES above 0 (got ${movement.amount})`);
   }

@@ -45,14 +45,22 @@ async function createFolder(name: string) {
 
 describe('the folder quota follows the mail plan', () => {
   it('raises the limit when core is upgraded to growth', async () => {
-    await insertSubscription(t.db, t.organizationId, { plan: 'core', seats: 10, cycle: 'monthly', anchor: '2024-01-01' });
+    await insertSubscription(t.db, t.organizationId, {
+      plan: 'core',
+      seats: 10,
+      cycle: 'monthly',
+      anchor: '2024-01-01',
+    });
     const cardId = await insertSavedCard(t.db, t.organizationId);
     t.clock.set(new Date('2024-01-17T10:00:00.000Z'));
 
     for (const name of ['one', 'two', 'three']) expect((await createFolder(name)).statusCode).toBe(201);
     const refused = await createFolder('four');
     expect(refused.statusCode).toBe(403);
-    expect(refused.json()).toMatchObject({ code: 'quota_exceeded', error: expect.stringContaining('Upgrade to growth for 5') });
+    expect(refused.json()).toMatchObject({
+      code: 'quota_exceeded',
+      error: expect.stringContaining('Upgrade to growth for 5'),
+    });
 
     const upgraded = await t.app.inject({
       method: 'POST',

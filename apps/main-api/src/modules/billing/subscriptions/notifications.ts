@@ -14,7 +14,8 @@ function describeTerms(terms: Terms): string {
 /** How a change or renewal was paid: by card, from credit, or both. */
 function describePayment(change: MailSubscriptionChange, paymentReference: string | undefined): string {
   const parts: string[] = [];
-  if (change.amountDue > 0) parts.push(`${formatKes(change.amountDue)} charged to the card${paymentReference ? ` (${paymentReference})` : ''}`);
+  if (change.amountDue > 0)
+    parts.push(`${formatKes(change.amountDue)} charged to the card${paymentReference ? ` (${paymentReference})` : ''}`);
   if (change.creditApplied > 0) parts.push(`${formatKes(change.creditApplied)} paid from the credit balance`);
   return parts.length === 0 ? '' : ` ${parts.join('; ')}.`;
 }

@@ -33,7 +33,11 @@ export async function markPastDue(
   });
   if (updated === undefined) return false;
   if (subscription.status !== 'past_due') {
-    await notifyOrganizationMembers(tx, subscription.organizationId, renewalFailed(updated, reason, graceEndOf(updated)));
+    await notifyOrganizationMembers(
+      tx,
+      subscription.organizationId,
+      renewalFailed(updated, reason, graceEndOf(updated)),
+    );
   }
   return true;
 }

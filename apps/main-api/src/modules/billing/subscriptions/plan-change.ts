@@ -1,12 +1,14 @@
 import type { MailSubscription, MailSubscriptionChangeKind } from '@platform/db';
 import { conflict, validationError } from '@platform/errors';
-import { isSameSubscription, prorate, type Proration, type SubscriptionTerms } from '@platform/pricing';
-import { billingPeriod, type BillingPeriod, currentPeriodOf, dayOf } from './periods.js';
+import { isSameSubscription, type Proration, prorate, type SubscriptionTerms } from '@platform/pricing';
+import { type BillingPeriod, billingPeriod, currentPeriodOf, dayOf } from './periods.js';
 
 export const NO_ACTIVE_SUBSCRIPTION =
   'The organization has no active mail subscription; buy one with POST /v1/billing/pay';
-export const PERIOD_ENDED = 'The current billing period has ended and the subscription is being renewed; try again shortly';
-export const NOTHING_TO_CHANGE = 'Nothing would change: the subscription already has this plan, seat count and billing cycle';
+export const PERIOD_ENDED =
+  'The current billing period has ended and the subscription is being renewed; try again shortly';
+export const NOTHING_TO_CHANGE =
+  'Nothing would change: the subscription already has this plan, seat count and billing cycle';
 
 /** A change of plan, seats or cycle as it would happen today: what it costs and the period it leads to. */
 export interface PlannedChange {
@@ -32,16 +34,26 @@ export interface PlannedChange {
  * when there is no active subscription (none, past_due, canceled, expired, or its period is over) and 400
  * when nothing would change.
  */
-export function planChange(subscription: MailSubscription | undefined, next: SubscriptionTerms, now: Date): PlannedChange {
+export function planChange(
+  subscription: MailSubscription | undefined,
+  next: SubscriptionTerms,
+  now: Date,
+): PlannedChange {
   if (subscription === undefined || subscription.status !== 'active') throw conflict(NO_ACTIVE_SUBSCRIPTION);
   const today = dayOf(now);
   const periodStart = dayOf(subscription.currentPeriodStart);
   const periodEnd = dayOf(subscription.currentPeriodEnd);
   if (today >= periodEnd || today < periodStart) throw conflict(PERIOD_ENDED);
 
-  const current: SubscriptionTerms = { plan: subscription.plan, seats: subscription.seats, cycle: subscription.billingCycle };
+  const current: SubscriptionTerms = {
+    plan: subscription.plan,
+    seats: subscription.seats,
+    cycle: subscription.billingCycle,
+  };
   if (isSameSubscription(current, next)) {
-    throw validationError(NOTHING_TO_CHANGE, [{ path: '/', message: 'is the current plan, seat count and billing cycle' }]);
+    throw validationError(NOTHING_TO_CHANGE, [
+      { path: '/', message: 'is the current plan, seat count and billing cycle' },
+    ]);
   }
   const proration = prorate({
     current: { ...current, periodStart, periodEnd },

@@ -8,7 +8,12 @@ import type { UpgradePreview } from './schemas.js';
  * GET /v1/billing/upgrade/preview (spec 4.8): what the change would cost if made now. The same planChange
  * prices the upgrade, so the two agree to the shilling on the same UTC day and the same stored state.
  */
-export async function previewUpgrade(db: Database, organizationId: string, next: SubscriptionTerms, now: Date): Promise<UpgradePreview> {
+export async function previewUpgrade(
+  db: Database,
+  organizationId: string,
+  next: SubscriptionTerms,
+  now: Date,
+): Promise<UpgradePreview> {
   const subscription = await readSubscription(db, organizationId);
   const plan = planChange(subscription, next, now);
   const { proration } = plan;

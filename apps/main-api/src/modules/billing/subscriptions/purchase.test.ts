@@ -88,9 +88,14 @@ describe('activatePurchasedSubscription (a paid mail subscription purchase)', ()
     await activate(paidPurchase(new Date('2023-01-01T00:00:00Z')));
     await activate(paidPurchase(new Date('2023-01-15T00:00:00Z'), { amount: 700 }));
     expect(await creditBalanceOf(database.db, organizationId)).toBe(700);
-    await database.db.update(mailSubscriptions).set({ status: 'expired' }).where(eq(mailSubscriptions.organizationId, organizationId));
+    await database.db
+      .update(mailSubscriptions)
+      .set({ status: 'expired' })
+      .where(eq(mailSubscriptions.organizationId, organizationId));
 
-    await activate(paidPurchase(new Date('2024-05-01T10:00:00.000Z'), { plan: 'scale', seats: 600, billingCycle: 'yearly' }));
+    await activate(
+      paidPurchase(new Date('2024-05-01T10:00:00.000Z'), { plan: 'scale', seats: 600, billingCycle: 'yearly' }),
+    );
     expect(await subscriptionOf()).toMatchObject({
       plan: 'scale',
       seats: 600,
@@ -112,7 +117,10 @@ describe('activatePurchasedSubscription (a paid mail subscription purchase)', ()
     expect(await subscriptionOf()).toMatchObject({ plan: 'core', currentPeriodStart: first });
     expect(await creditBalanceOf(database.db, organizationId)).toBe(1500);
     expect(await liveBalance(database.db, organizationId)).toBe(0);
-    expect(await titlesNotified(database.db, member)).toEqual(['Mail subscription started', 'Payment added to your credit']);
+    expect(await titlesNotified(database.db, member)).toEqual([
+      'Mail subscription started',
+      'Payment added to your credit',
+    ]);
   });
 
   it('remembers the card that paid as the card renewals charge', async () => {
@@ -140,7 +148,12 @@ describe('POST /v1/billing/pay buying a mail subscription when the last one was 
       method: 'POST',
       url: '/v1/billing/pay',
       headers: await t.headers(),
-      payload: { method: 'saved_method', paymentMethodId, amount: 0, metadata: { type: 'mail_subscription', ...terms } },
+      payload: {
+        method: 'saved_method',
+        paymentMethodId,
+        amount: 0,
+        metadata: { type: 'mail_subscription', ...terms },
+      },
     });
 
   it('replaces the canceled subscription in place, from the day of payment, keeping its credit', async () => {
@@ -169,7 +182,12 @@ describe('POST /v1/billing/pay buying a mail subscription when the last one was 
     expect(response.json()).toMatchObject({ success: true });
     // growth, 25 seats (tier 1-50: 150 a seat a month), yearly = 10 months: 37,500, paid in full by the card.
     const [payment] = await t.db.select().from(payments);
-    expect(payment).toMatchObject({ purpose: 'mail_subscription', status: 'succeeded', amount: 37_500, paymentMethodId: card });
+    expect(payment).toMatchObject({
+      purpose: 'mail_subscription',
+      status: 'succeeded',
+      amount: 37_500,
+      paymentMethodId: card,
+    });
 
     expect(await storedSubscriptionOf(t.db, t.organizationId)).toMatchObject({
       id: canceled.id,

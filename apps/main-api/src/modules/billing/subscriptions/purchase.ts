@@ -1,4 +1,4 @@
-import { notifyOrganizationMembers, type Payment, type Transaction, mailSubscriptions } from '@platform/db';
+import { mailSubscriptions, notifyOrganizationMembers, type Payment, type Transaction } from '@platform/db';
 import { addCredit } from './credit-balance.js';
 import { paymentCredited, subscriptionStarted } from './notifications.js';
 import { billingPeriod, dayOf } from './periods.js';
@@ -29,7 +29,9 @@ export async function activatePurchasedSubscription(tx: Transaction, payment: Pa
     billingAnchor: period.anchor,
     periodIndex: 0,
     renewalDueAt: period.end,
-    ...(payment.channel === 'card' && payment.paymentMethodId !== null ? { paymentMethodId: payment.paymentMethodId } : {}),
+    ...(payment.channel === 'card' && payment.paymentMethodId !== null
+      ? { paymentMethodId: payment.paymentMethodId }
+      : {}),
   };
 
   const current = await lockSubscription(tx, payment.organizationId);
@@ -54,13 +56,18 @@ export async function activatePurchasedSubscription(tx: Transaction, payment: Pa
       description: why,
     });
     if (credited) {
-      await notifyOrganizationMembers(tx, payment.organizationId, paymentCredited(payment.amount, payment.reference, why));
+      await notifyOrganizationMembers(
+        tx,
+        payment.organizationId,
+        paymentCredited(payment.amount, payment.reference, why),
+      );
     }
     return;
   }
 
   const started = await updateSubscriptionAt(tx, current, current.version, terms);
-  if (started === undefined) throw new Error(`The subscription of payment ${payment.reference} changed while it was locked`);
+  if (started === undefined)
+    throw new Error(`The subscription of payment ${payment.reference} changed while it was locked`);
   const reactivated = current.status === 'active' || current.status === 'past_due';
   await notifyOrganizationMembers(tx, payment.organizationId, subscriptionStarted(started, reactivated));
 }

@@ -49,7 +49,12 @@ export async function takeNextDueRenewal(
   const charging = tx
     .select({ id: mailSubscriptionChanges.id })
     .from(mailSubscriptionChanges)
-    .where(and(eq(mailSubscriptionChanges.subscriptionId, mailSubscriptions.id), eq(mailSubscriptionChanges.status, 'charging')));
+    .where(
+      and(
+        eq(mailSubscriptionChanges.subscriptionId, mailSubscriptions.id),
+        eq(mailSubscriptionChanges.status, 'charging'),
+      ),
+    );
   const [subscription] = await tx
     .select()
     .from(mailSubscriptions)
@@ -73,7 +78,12 @@ export async function takeNextDueRenewal(
 
   const values = renewalValues(subscription);
   if (values.amountDue === 0) {
-    const change = await insertChange(tx, { ...values, status: 'applied', baseVersion: subscription.version, completedAt: now });
+    const change = await insertChange(tx, {
+      ...values,
+      status: 'applied',
+      baseVersion: subscription.version,
+      completedAt: now,
+    });
     if (!(await applyChange(tx, subscription, change))) throw new Error('A locked subscription changed under its lock');
     return { kind: 'renewed' };
   }
@@ -114,7 +124,9 @@ export async function takeNextDueRenewal(
 }
 
 /** The next period at the current terms, paid from the credit balance first. */
-function renewalValues(subscription: MailSubscription): Omit<NewMailSubscriptionChange, 'status' | 'baseVersion'> & { amountDue: number } {
+function renewalValues(
+  subscription: MailSubscription,
+): Omit<NewMailSubscriptionChange, 'status' | 'baseVersion'> & { amountDue: number } {
   const period = nextPeriodOf(subscription);
   const { total } = quote({ plan: subscription.plan, seats: subscription.seats, cycle: subscription.billingCycle });
   const creditApplied = Math.min(subscription.creditBalance, total);

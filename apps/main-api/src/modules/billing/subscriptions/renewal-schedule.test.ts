@@ -1,5 +1,5 @@
-import { eventually } from '#test-timing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually } from '#test-timing';
 import { type BillingTestApp, startBillingApp } from '../../../../test/billing-fixtures.js';
 import { insertSavedCard, insertSubscription, subscriptionOf } from '../../../../test/subscription-fixtures.js';
 

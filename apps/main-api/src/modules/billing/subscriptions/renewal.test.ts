@@ -80,7 +80,12 @@ describe('renewal at the end of a period', () => {
       renewalDueAt: new Date('2024-03-31T00:00:00.000Z'),
     });
     const [charge] = await subscriptionChargesOf(t.db, t.organizationId);
-    expect(charge).toMatchObject({ amount: price, status: 'succeeded', purpose: 'mail_subscription_renewal', userId: null });
+    expect(charge).toMatchObject({
+      amount: price,
+      status: 'succeeded',
+      purpose: 'mail_subscription_renewal',
+      userId: null,
+    });
     expect(await titlesNotified(t.db, COLLEAGUE_ID)).toEqual(['Mail subscription renewed']);
 
     t.clock.set(new Date('2024-03-31T06:00:00.000Z'));
@@ -96,7 +101,9 @@ describe('renewal at the end of a period', () => {
     await insertSubscription(t.db, t.organizationId, { ...growth20, credit: 1_000, paymentMethodId: await goodCard() });
     t.clock.set(new Date('2024-02-29T00:05:00.000Z'));
     expect(await t.renew()).toMatchObject({ renewed: 1 });
-    expect((await subscriptionChargesOf(t.db, t.organizationId)).map((charge) => charge.amount)).toEqual([price - 1_000]);
+    expect((await subscriptionChargesOf(t.db, t.organizationId)).map((charge) => charge.amount)).toEqual([
+      price - 1_000,
+    ]);
     expect(await creditBalanceOf(t.db, t.organizationId)).toBe(0);
     expect(await changesOf(t.db, t.organizationId)).toMatchObject([
       { kind: 'renewal', status: 'applied', net: price, creditApplied: 1_000, amountDue: price - 1_000 },
@@ -116,7 +123,11 @@ describe('renewal at the end of a period', () => {
 
   it('charges the most recently used card when the subscription has none of its own', async () => {
     await insertSubscription(t.db, t.organizationId, growth20);
-    await insertSavedCard(t.db, t.organizationId, { provider: 'paystack', authorizationCode: 'AUTH_old', lastUsedAt: new Date('2023-05-01') });
+    await insertSavedCard(t.db, t.organizationId, {
+      provider: 'paystack',
+      authorizationCode: 'AUTH_old',
+      lastUsedAt: new Date('2023-05-01'),
+    });
     const recent = await insertSavedCard(t.db, t.organizationId, {
       provider: 'paystack',
       authorizationCode: 'AUTH_good',
@@ -155,7 +166,7 @@ describe('a renewal that cannot be paid', () => {
     expect(await t.renew()).toMatchObject({ failed: 0 });
   });
 
-  it('is reactivated by the job\'s retry once the card pays, from the end of the unpaid period', async () => {
+  it("is reactivated by the job's retry once the card pays, from the end of the unpaid period", async () => {
     await insertSubscription(t.db, t.organizationId, { ...growth20, paymentMethodId: await declinedCard() });
     t.clock.set(new Date('2024-02-29T00:05:00.000Z'));
     await t.renew();
@@ -174,7 +185,10 @@ describe('a renewal that cannot be paid', () => {
       currentPeriodStart: new Date('2024-02-29T00:00:00.000Z'),
       currentPeriodEnd: new Date('2024-03-31T00:00:00.000Z'),
     });
-    expect(await titlesNotified(t.db, COLLEAGUE_ID)).toEqual(['Mail subscription payment failed', 'Mail subscription renewed']);
+    expect(await titlesNotified(t.db, COLLEAGUE_ID)).toEqual([
+      'Mail subscription payment failed',
+      'Mail subscription renewed',
+    ]);
   });
 
   it('is reactivated by a new purchase, which starts a new period', async () => {
@@ -203,7 +217,10 @@ describe('a renewal that cannot be paid', () => {
       currentPeriodEnd: new Date('2024-04-03T00:00:00.000Z'),
       paymentMethodId: card,
     });
-    expect(await titlesNotified(t.db, COLLEAGUE_ID)).toEqual(['Mail subscription payment failed', 'Mail subscription reactivated']);
+    expect(await titlesNotified(t.db, COLLEAGUE_ID)).toEqual([
+      'Mail subscription payment failed',
+      'Mail subscription reactivated',
+    ]);
   });
 
   it('makes it past_due when there is no saved card to charge', async () => {
@@ -235,6 +252,9 @@ describe('a renewal that cannot be paid', () => {
     expect(await t.renew()).toMatchObject({ expired: 1 });
     expect(await subscriptionOf(t.db, t.organizationId)).toMatchObject({ status: 'expired', renewalDueAt: null });
     // One notice when it became past_due, one when it ended: the daily retries in between are silent.
-    expect(await titlesNotified(t.db, COLLEAGUE_ID)).toEqual(['Mail subscription payment failed', 'Mail subscription ended']);
+    expect(await titlesNotified(t.db, COLLEAGUE_ID)).toEqual([
+      'Mail subscription payment failed',
+      'Mail subscription ended',
+    ]);
   });
 });

@@ -58,11 +58,16 @@ export async function updateSubscriptionAt(
   return updated;
 }
 
-export async function findChargingChange(db: DatabaseExecutor, subscriptionId: string): Promise<MailSubscriptionChange | undefined> {
+export async function findChargingChange(
+  db: DatabaseExecutor,
+  subscriptionId: string,
+): Promise<MailSubscriptionChange | undefined> {
   const [row] = await db
     .select()
     .from(mailSubscriptionChanges)
-    .where(and(eq(mailSubscriptionChanges.subscriptionId, subscriptionId), eq(mailSubscriptionChanges.status, 'charging')));
+    .where(
+      and(eq(mailSubscriptionChanges.subscriptionId, subscriptionId), eq(mailSubscriptionChanges.status, 'charging')),
+    );
   return row;
 }
 
@@ -72,7 +77,10 @@ export async function findChange(db: DatabaseExecutor, id: string): Promise<Mail
 }
 
 /** The change a card charge paid for, locked until the transaction ends. */
-export async function lockChangeOfPayment(tx: Transaction, paymentId: string): Promise<MailSubscriptionChange | undefined> {
+export async function lockChangeOfPayment(
+  tx: Transaction,
+  paymentId: string,
+): Promise<MailSubscriptionChange | undefined> {
   const [row] = await tx
     .select()
     .from(mailSubscriptionChanges)
@@ -81,7 +89,10 @@ export async function lockChangeOfPayment(tx: Transaction, paymentId: string): P
   return row;
 }
 
-export async function insertChange(tx: Transaction, values: NewMailSubscriptionChange): Promise<MailSubscriptionChange> {
+export async function insertChange(
+  tx: Transaction,
+  values: NewMailSubscriptionChange,
+): Promise<MailSubscriptionChange> {
   const [row] = await tx.insert(mailSubscriptionChanges).values(values).returning();
   if (row === undefined) throw new Error('Inserting the subscription change returned no row');
   return row;

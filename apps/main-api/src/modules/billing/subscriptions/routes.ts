@@ -97,7 +97,10 @@ export const subscriptionRoutes: FastifyPluginAsyncTypebox<SubscriptionDeps> = a
         paymentMethodId,
         request.idempotency,
       );
-      request.log.info({ organizationId: request.organization.id, statusCode: result.statusCode }, 'Subscription change requested');
+      request.log.info(
+        { organizationId: request.organization.id, statusCode: result.statusCode },
+        'Subscription change requested',
+      );
       if (result.replayed) reply.header(REPLAYED_HEADER, 'true');
       return reply.code(result.statusCode).send({ success: true as const, message: result.message });
     },

@@ -2,8 +2,8 @@ import {
   type DatabaseExecutor,
   type MailSubscription,
   type PaymentMethod,
-  paymentMethods,
   type PaymentProvider,
+  paymentMethods,
   users,
 } from '@platform/db';
 import { conflict, notFound, validationError } from '@platform/errors';
@@ -19,7 +19,8 @@ export interface ChargeableCard {
   email: string;
 }
 
-export const CARD_REQUIRED = 'is required: the change costs more than the credit balance covers, and is charged to a saved card';
+export const CARD_REQUIRED =
+  'is required: the change costs more than the credit balance covers, and is charged to a saved card';
 export const ONLY_CARDS = 'Only a saved bank card can pay for a subscription change; M-Pesa numbers are not accepted';
 export const CARD_OF_OTHER_PROVIDER =
   'This card was saved with another card provider and can no longer be charged; pay by card to save it again';
@@ -36,7 +37,9 @@ export async function cardForChange(
   payerEmail: string | undefined,
 ): Promise<ChargeableCard> {
   if (paymentMethodId === undefined) {
-    throw validationError(`body/paymentMethodId ${CARD_REQUIRED}`, [{ path: '/paymentMethodId', message: CARD_REQUIRED }]);
+    throw validationError(`body/paymentMethodId ${CARD_REQUIRED}`, [
+      { path: '/paymentMethodId', message: CARD_REQUIRED },
+    ]);
   }
   const method = await findActivePaymentMethod(db, organizationId, paymentMethodId);
   if (method === undefined) throw notFound(PAYMENT_METHOD_NOT_FOUND);
@@ -80,8 +83,17 @@ export async function cardForRenewal(
   return undefined;
 }
 
-function chargeable(method: PaymentMethod, provider: PaymentProvider, email: string | undefined): ChargeableCard | undefined {
-  if (method.type !== 'card' || method.provider !== provider || method.authorizationCode === null || email === undefined) {
+function chargeable(
+  method: PaymentMethod,
+  provider: PaymentProvider,
+  email: string | undefined,
+): ChargeableCard | undefined {
+  if (
+    method.type !== 'card' ||
+    method.provider !== provider ||
+    method.authorizationCode === null ||
+    email === undefined
+  ) {
     return undefined;
   }
   return { id: method.id, authorizationCode: method.authorizationCode, email };

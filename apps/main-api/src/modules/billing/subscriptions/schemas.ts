@@ -6,8 +6,14 @@ import { oneOf } from '../payments/schemas.js';
 
 const newTerms = {
   newPlan: oneOf(mailPlans, { description: 'The plan after the change.' }),
-  newSeats: Type.Integer({ minimum: MIN_SEATS, maximum: MAX_SEATS, description: 'The number of mailboxes after the change.' }),
-  newCycle: oneOf(billingCycles, { description: 'The billing cycle after the change; a new cycle starts a new period today.' }),
+  newSeats: Type.Integer({
+    minimum: MIN_SEATS,
+    maximum: MAX_SEATS,
+    description: 'The number of mailboxes after the change.',
+  }),
+  newCycle: oneOf(billingCycles, {
+    description: 'The billing cycle after the change; a new cycle starts a new period today.',
+  }),
 };
 
 /** GET /v1/billing/upgrade/preview: all three required (spec 4.8). Query values arrive as strings; newSeats is read as an integer. */
@@ -20,7 +26,8 @@ export const UpgradeBodySchema = Type.Object(
     paymentMethodId: Type.Optional(
       Type.String({
         maxLength: 64,
-        description: "Required when amountDueToday is above 0: one of the organization's saved cards (not an M-Pesa number).",
+        description:
+          "Required when amountDueToday is above 0: one of the organization's saved cards (not an M-Pesa number).",
       }),
     ),
   },
@@ -34,7 +41,8 @@ const day = (description: string) => Type.String({ format: 'date', description }
 export const UpgradePreviewSchema = Type.Object(
   {
     amountDueToday: Type.Integer({
-      description: 'Whole KES charged to the card now, after the credit balance; 0 when nothing is charged (e.g. a downgrade).',
+      description:
+        'Whole KES charged to the card now, after the credit balance; 0 when nothing is charged (e.g. a downgrade).',
     }),
     kind: oneOf(['upgrade', 'downgrade', 'change'] as const, {
       description: 'upgrade: costs more; downgrade: leaves a credit; change: costs the same.',
@@ -65,7 +73,8 @@ export const MailSubscriptionSchema = Type.Object(
     seats: Type.Integer(),
     billingCycle: oneOf(billingCycles),
     status: oneOf(mailSubscriptionStatuses, {
-      description: 'active; past_due (a renewal was not paid: the plan still applies while it is retried); canceled; expired.',
+      description:
+        'active; past_due (a renewal was not paid: the plan still applies while it is retried); canceled; expired.',
     }),
     currentPeriodStart: Type.String({ format: 'date-time' }),
     currentPeriodEnd: Type.String({ format: 'date-time' }),
@@ -94,7 +103,9 @@ export type MailSubscriptionView = Static<typeof MailSubscriptionSchema>;
 export const MailSubscriptionResponseSchema = Type.Object(
   {
     success: Type.Literal(true),
-    data: Type.Union([ref(MailSubscriptionSchema), Type.Null()], { description: 'null: the organization never had one.' }),
+    data: Type.Union([ref(MailSubscriptionSchema), Type.Null()], {
+      description: 'null: the organization never had one.',
+    }),
   },
   { $id: 'MailSubscriptionResponse' },
 );

@@ -53,22 +53,46 @@ async function upgradeToGrowth(paymentMethodId: string) {
 describe('an upgrade whose card charge fails', () => {
   it('answers 402 payment_failed for a declined card and changes nothing; the next try can pay', async () => {
     const before = await insertSubscription(t.db, t.organizationId, core10);
-    const declined = await insertSavedCard(t.db, t.organizationId, { provider: 'paystack', authorizationCode: 'AUTH_declined' });
+    const declined = await insertSavedCard(t.db, t.organizationId, {
+      provider: 'paystack',
+      authorizationCode: 'AUTH_declined',
+    });
 
     const response = await upgradeToGrowth(declined);
     expect(response.statusCode).toBe(402);
-    expect(response.json()).toMatchObject({ success: false, code: 'payment_failed', error: expect.stringContaining('Declined') });
-    expect(paystack.charges().at(-1)?.body).toMatchObject({ amount: 133_100, currency: 'KES', authorization_code: 'AUTH_declined' });
+    expect(response.json()).toMatchObject({
+      success: false,
+      code: 'payment_failed',
+      error: expect.stringContaining('Declined'),
+    });
+    expect(paystack.charges().at(-1)?.body).toMatchObject({
+      amount: 133_100,
+      currency: 'KES',
+      authorization_code: 'AUTH_declined',
+    });
     const after = await subscriptionOf(t.db, t.organizationId);
-    expect(after).toMatchObject({ plan: 'core', seats: 10, billingCycle: 'monthly', creditBalance: 0, paymentMethodId: null });
+    expect(after).toMatchObject({
+      plan: 'core',
+      seats: 10,
+      billingCycle: 'monthly',
+      creditBalance: 0,
+      paymentMethodId: null,
+    });
     expect(after.currentPeriodEnd).toEqual(before.currentPeriodEnd);
     expect((await changesOf(t.db, t.organizationId)).map((change) => change.status)).toEqual(['failed']);
     expect((await subscriptionChargesOf(t.db, t.organizationId)).map((charge) => charge.status)).toEqual(['failed']);
 
     paystack.approvedAuthorizations.add('AUTH_approved');
-    const approved = await insertSavedCard(t.db, t.organizationId, { provider: 'paystack', authorizationCode: 'AUTH_approved' });
+    const approved = await insertSavedCard(t.db, t.organizationId, {
+      provider: 'paystack',
+      authorizationCode: 'AUTH_approved',
+    });
     expect((await upgradeToGrowth(approved)).statusCode).toBe(200);
-    expect(await subscriptionOf(t.db, t.organizationId)).toMatchObject({ plan: 'growth', seats: 25, paymentMethodId: approved });
+    expect(await subscriptionOf(t.db, t.organizationId)).toMatchObject({
+      plan: 'growth',
+      seats: 25,
+      paymentMethodId: approved,
+    });
     // Every member hears of the change; the payer also gets the receipt.
     expect(await titlesNotified(t.db, COLLEAGUE_ID)).toEqual(['Mail subscription upgraded']);
     expect(await titlesNotified(t.db, PAYER_ID)).toEqual(['Mail subscription upgraded', 'Payment received']);
@@ -77,14 +101,20 @@ describe('an upgrade whose card charge fails', () => {
   it('answers 202 when Paystack does not answer, changes nothing meanwhile, and applies the change once its success comes', async () => {
     await insertSubscription(t.db, t.organizationId, core10);
     paystack.approvedAuthorizations.add('AUTH_slow');
-    const card = await insertSavedCard(t.db, t.organizationId, { provider: 'paystack', authorizationCode: 'AUTH_slow' });
+    const card = await insertSavedCard(t.db, t.organizationId, {
+      provider: 'paystack',
+      authorizationCode: 'AUTH_slow',
+    });
     paystack.behaviour('hang');
 
     // The charge may have reached Paystack: the change stays claimed until Paystack says what happened.
     const response = await upgradeToGrowth(card);
     expect(response.statusCode).toBe(202);
     const [charge] = await subscriptionChargesOf(t.db, t.organizationId);
-    expect(response.json()).toEqual({ success: true, message: expect.stringContaining(`(${charge?.reference}) is being confirmed`) });
+    expect(response.json()).toEqual({
+      success: true,
+      message: expect.stringContaining(`(${charge?.reference}) is being confirmed`),
+    });
     expect(await subscriptionOf(t.db, t.organizationId)).toMatchObject({ plan: 'core', seats: 10 });
     expect(charge?.status).toBe('pending');
     expect((await changesOf(t.db, t.organizationId)).map((change) => change.status)).toEqual(['charging']);
@@ -114,8 +144,14 @@ describe('an upgrade whose card charge fails', () => {
       payload: event,
     });
     expect(delivered.statusCode).toBe(200);
-    expect((await subscriptionChargesOf(t.db, t.organizationId)).map((payment) => payment.status)).toEqual(['succeeded']);
-    expect(await subscriptionOf(t.db, t.organizationId)).toMatchObject({ plan: 'growth', seats: 25, paymentMethodId: card });
+    expect((await subscriptionChargesOf(t.db, t.organizationId)).map((payment) => payment.status)).toEqual([
+      'succeeded',
+    ]);
+    expect(await subscriptionOf(t.db, t.organizationId)).toMatchObject({
+      plan: 'growth',
+      seats: 25,
+      paymentMethodId: card,
+    });
     expect(await creditBalanceOf(t.db, t.organizationId)).toBe(0);
     expect((await changesOf(t.db, t.organizationId)).map((change) => change.status)).toEqual(['applied']);
     expect(await titlesNotified(t.db, COLLEAGUE_ID)).toEqual(['Mail subscription upgraded']);

@@ -1,6 +1,6 @@
 import { idempotencyRecords } from '@platform/db';
-import { missing, postgresServer } from '#test-prerequisites';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { missing, postgresServer } from '#test-prerequisites';
 import { type BillingTestApp, CONFIRMATION_DELAY_MS, startBillingApp } from '../../../../test/billing-fixtures.js';
 import { FAKE_PAYSTACK_SECRET, type FakePaystack, startFakePaystack } from '../../../../test/fake-paystack.js';
 import {
@@ -67,7 +67,10 @@ describe('an upgrade whose card charge is confirmed later', () => {
   it('answers 202 while Paystack reports the charge pending, and the final answer once the job settles it', async () => {
     await insertSubscription(t.db, t.organizationId, core10);
     paystack.pendingAuthorizations.add('AUTH_pending');
-    const card = await insertSavedCard(t.db, t.organizationId, { provider: 'paystack', authorizationCode: 'AUTH_pending' });
+    const card = await insertSavedCard(t.db, t.organizationId, {
+      provider: 'paystack',
+      authorizationCode: 'AUTH_pending',
+    });
     const chargesBefore = paystack.charges().length;
 
     const first = await upgradeToGrowth(card, 'upgrade-pending-1');
@@ -90,7 +93,11 @@ describe('an upgrade whose card charge is confirmed later', () => {
     // The bank answers; the reconciliation job's lookup settles the charge and the change applies.
     paystack.settleCharge(charge.reference, 'success');
     expect(await reconcileLater()).toEqual({ checked: 1, settled: 1 });
-    expect(await subscriptionOf(t.db, t.organizationId)).toMatchObject({ plan: 'growth', seats: 25, paymentMethodId: card });
+    expect(await subscriptionOf(t.db, t.organizationId)).toMatchObject({
+      plan: 'growth',
+      seats: 25,
+      paymentMethodId: card,
+    });
     expect((await changesOf(t.db, t.organizationId)).map((change) => change.status)).toEqual(['applied']);
 
     // The retry now sees the change applied, as the first request would have said had the bank been quick.
@@ -105,14 +112,19 @@ describe('an upgrade whose card charge is confirmed later', () => {
     // Exactly once: one charge, one change, nothing left as credit, and later rounds change nothing.
     expect(await reconcileLater()).toEqual({ checked: 0, settled: 0 });
     expect(paystack.charges().length - chargesBefore).toBe(1);
-    expect((await subscriptionChargesOf(t.db, t.organizationId)).map((payment) => payment.status)).toEqual(['succeeded']);
+    expect((await subscriptionChargesOf(t.db, t.organizationId)).map((payment) => payment.status)).toEqual([
+      'succeeded',
+    ]);
     expect(await creditBalanceOf(t.db, t.organizationId)).toBe(0);
   });
 
   it('answers 202 when the charge got no answer, and applies the change once Paystack confirms it was made', async () => {
     await insertSubscription(t.db, t.organizationId, core10);
     paystack.approvedAuthorizations.add('AUTH_silent');
-    const card = await insertSavedCard(t.db, t.organizationId, { provider: 'paystack', authorizationCode: 'AUTH_silent' });
+    const card = await insertSavedCard(t.db, t.organizationId, {
+      provider: 'paystack',
+      authorizationCode: 'AUTH_silent',
+    });
 
     paystack.behaviour('hang_after_processing');
     const first = await upgradeToGrowth(card, 'upgrade-silent-1');
@@ -134,7 +146,10 @@ describe('an upgrade whose card charge is confirmed later', () => {
   it('releases the change when Paystack never saw the charge, and lets a retry with the same key pay', async () => {
     await insertSubscription(t.db, t.organizationId, core10);
     paystack.approvedAuthorizations.add('AUTH_lost');
-    const card = await insertSavedCard(t.db, t.organizationId, { provider: 'paystack', authorizationCode: 'AUTH_lost' });
+    const card = await insertSavedCard(t.db, t.organizationId, {
+      provider: 'paystack',
+      authorizationCode: 'AUTH_lost',
+    });
 
     paystack.behaviour('hang');
     expect((await upgradeToGrowth(card, 'upgrade-lost-1')).statusCode).toBe(202);
@@ -163,7 +178,10 @@ describe.skipIf(missing(postgresServer))('retries of an unconfirmed upgrade at t
   let pg: BillingTestApp;
 
   beforeAll(async () => {
-    pg = await startBillingApp({ maxConnections: 12, env: { PAYSTACK_SECRET_KEY: FAKE_PAYSTACK_SECRET, PAYSTACK_BASE_URL: paystack.url } });
+    pg = await startBillingApp({
+      maxConnections: 12,
+      env: { PAYSTACK_SECRET_KEY: FAKE_PAYSTACK_SECRET, PAYSTACK_BASE_URL: paystack.url },
+    });
   });
   afterAll(async () => {
     await pg?.close();
@@ -173,7 +191,10 @@ describe.skipIf(missing(postgresServer))('retries of an unconfirmed upgrade at t
     pg.clock.set(new Date('2024-01-17T10:00:00.000Z'));
     await insertSubscription(pg.db, pg.organizationId, core10);
     paystack.pendingAuthorizations.add('AUTH_race');
-    const card = await insertSavedCard(pg.db, pg.organizationId, { provider: 'paystack', authorizationCode: 'AUTH_race' });
+    const card = await insertSavedCard(pg.db, pg.organizationId, {
+      provider: 'paystack',
+      authorizationCode: 'AUTH_race',
+    });
     const chargesBefore = paystack.charges().length;
     const upgrade = async () =>
       pg.app.inject({
@@ -205,7 +226,9 @@ describe.skipIf(missing(postgresServer))('retries of an unconfirmed upgrade at t
     expect(thirdWave.filter((response) => response.statusCode === 200).length).toBeGreaterThanOrEqual(1);
 
     expect(paystack.charges().length - chargesBefore).toBe(1);
-    expect((await subscriptionChargesOf(pg.db, pg.organizationId)).map((payment) => payment.status)).toEqual(['succeeded']);
+    expect((await subscriptionChargesOf(pg.db, pg.organizationId)).map((payment) => payment.status)).toEqual([
+      'succeeded',
+    ]);
     expect((await changesOf(pg.db, pg.organizationId)).map((change) => change.status)).toEqual(['applied']);
     expect(await subscriptionOf(pg.db, pg.organizationId)).toMatchObject({ plan: 'growth', seats: 25 });
     expect(await creditBalanceOf(pg.db, pg.organizationId)).toBe(0);

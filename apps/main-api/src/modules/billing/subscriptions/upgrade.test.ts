@@ -1,5 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { type BillingCycle, idempotencyRecords, mailSubscriptionChanges, type MailPlan, memberships, payments } from '@platform/db';
+import {
+  type BillingCycle,
+  idempotencyRecords,
+  type MailPlan,
+  mailSubscriptionChanges,
+  memberships,
+  payments,
+} from '@platform/db';
 import { prorate } from '@platform/pricing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type BillingTestApp, PAYER_ID, startBillingApp } from '../../../../test/billing-fixtures.js';
@@ -39,18 +46,29 @@ interface Terms {
 }
 
 async function preview(next: Terms | Record<string, string>) {
-  const query = 'plan' in next && typeof next.seats === 'number'
-    ? new URLSearchParams({ newPlan: next.plan, newSeats: String(next.seats), newCycle: next.cycle })
-    : new URLSearchParams(next as Record<string, string>);
+  const query =
+    'plan' in next && typeof next.seats === 'number'
+      ? new URLSearchParams({ newPlan: next.plan, newSeats: String(next.seats), newCycle: next.cycle })
+      : new URLSearchParams(next as Record<string, string>);
   return t.app.inject({ method: 'GET', url: `/v1/billing/upgrade/preview?${query}`, headers: await t.headers() });
 }
 
 async function upgrade(body: object, extraHeaders: Record<string, string> = {}) {
-  return t.app.inject({ method: 'POST', url: '/v1/billing/upgrade', headers: await t.headers(extraHeaders), payload: body });
+  return t.app.inject({
+    method: 'POST',
+    url: '/v1/billing/upgrade',
+    headers: await t.headers(extraHeaders),
+    payload: body,
+  });
 }
 
 function upgradeBody(next: Terms, paymentMethodId?: string) {
-  return { newPlan: next.plan, newSeats: next.seats, newCycle: next.cycle, ...(paymentMethodId === undefined ? {} : { paymentMethodId }) };
+  return {
+    newPlan: next.plan,
+    newSeats: next.seats,
+    newCycle: next.cycle,
+    ...(paymentMethodId === undefined ? {} : { paymentMethodId }),
+  };
 }
 
 interface Case {
@@ -207,8 +225,12 @@ describe('the preview and the upgrade made the same day agree to the shilling', 
     const charges = await subscriptionChargesOf(t.db, t.organizationId);
     expect(charges.map((charge) => charge.amount)).toEqual(worked.amountDueToday > 0 ? [worked.amountDueToday] : []);
     expect(charges.every((charge) => charge.status === 'succeeded' && charge.method === 'saved_method')).toBe(true);
-    expect(charges.every((charge) => charge.reference.startsWith('PAY-') && charge.paymentMethodId === cardId)).toBe(true);
-    expect(await creditBalanceOf(t.db, t.organizationId)).toBe((current.credit ?? 0) - data.creditApplied + data.creditAdded);
+    expect(charges.every((charge) => charge.reference.startsWith('PAY-') && charge.paymentMethodId === cardId)).toBe(
+      true,
+    );
+    expect(await creditBalanceOf(t.db, t.organizationId)).toBe(
+      (current.credit ?? 0) - data.creditApplied + data.creditAdded,
+    );
 
     const subscription = await subscriptionOf(t.db, t.organizationId);
     expect(subscription).toMatchObject({
@@ -282,7 +304,11 @@ describe('POST /v1/billing/upgrade', () => {
     // To yearly: a year from today, 37,500, less the unused 15/31 of January, 3,750 x 15 / 31 = 1,814.52 -> 1,815.
     t.clock.set(new Date('2024-01-17T09:00:00.000Z'));
     const toYearly = (await preview(yearly)).json().data;
-    expect(toYearly).toMatchObject({ amountDueToday: 35_685, net: 35_685, newPeriod: { start: '2024-01-17', end: '2025-01-17' } });
+    expect(toYearly).toMatchObject({
+      amountDueToday: 35_685,
+      net: 35_685,
+      newPeriod: { start: '2024-01-17', end: '2025-01-17' },
+    });
     expect((await upgrade(upgradeBody(yearly, cardId))).statusCode).toBe(200);
     expect((await subscriptionChargesOf(t.db, t.organizationId)).map((charge) => charge.amount)).toEqual([35_685]);
 
@@ -317,7 +343,9 @@ describe('POST /v1/billing/upgrade', () => {
       currentPeriodStart: new Date('2024-01-17T00:00:00.000Z'),
       currentPeriodEnd: new Date('2024-02-17T00:00:00.000Z'),
     });
-    expect((await changesOf(t.db, t.organizationId)).map((change) => [change.status, change.net, change.amountDue])).toEqual([
+    expect(
+      (await changesOf(t.db, t.organizationId)).map((change) => [change.status, change.net, change.amountDue]),
+    ).toEqual([
       ['applied', 35_685, 35_685],
       ['applied', -33_750, 0],
     ]);
@@ -339,24 +367,32 @@ describe('POST /v1/billing/upgrade', () => {
     expect(reused.statusCode).toBe(422);
   });
 
-  it.each(['member', 'admin'] as const)('lets a %s of the organization, not only its owner, upgrade and charge its saved card', async (role) => {
-    const userId = `user_${role}_${randomUUID().slice(0, 8)}`;
-    await insertUser(t.db, { id: userId });
-    await t.db.insert(memberships).values({ organizationId: t.organizationId, userId, role });
-    await insertSubscription(t.db, t.organizationId, core10);
-    const cardId = await insertSavedCard(t.db, t.organizationId);
-    t.clock.set(new Date('2024-01-17T10:00:00.000Z'));
+  it.each(['member', 'admin'] as const)(
+    'lets a %s of the organization, not only its owner, upgrade and charge its saved card',
+    async (role) => {
+      const userId = `user_${role}_${randomUUID().slice(0, 8)}`;
+      await insertUser(t.db, { id: userId });
+      await t.db.insert(memberships).values({ organizationId: t.organizationId, userId, role });
+      await insertSubscription(t.db, t.organizationId, core10);
+      const cardId = await insertSavedCard(t.db, t.organizationId);
+      t.clock.set(new Date('2024-01-17T10:00:00.000Z'));
 
-    const response = await t.app.inject({
-      method: 'POST',
-      url: '/v1/billing/upgrade',
-      headers: { authorization: `Bearer ${await tokenFor(userId, { now: t.clock.now() })}`, 'x-organization-id': t.organizationId },
-      payload: upgradeBody(growth25, cardId),
-    });
-    expect(response.statusCode, response.body).toBe(200);
-    const charges = await subscriptionChargesOf(t.db, t.organizationId);
-    expect(charges.map((charge) => [charge.amount, charge.userId, charge.status])).toEqual([[1331, userId, 'succeeded']]);
-  });
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/v1/billing/upgrade',
+        headers: {
+          authorization: `Bearer ${await tokenFor(userId, { now: t.clock.now() })}`,
+          'x-organization-id': t.organizationId,
+        },
+        payload: upgradeBody(growth25, cardId),
+      });
+      expect(response.statusCode, response.body).toBe(200);
+      const charges = await subscriptionChargesOf(t.db, t.organizationId);
+      expect(charges.map((charge) => [charge.amount, charge.userId, charge.status])).toEqual([
+        [1331, userId, 'succeeded'],
+      ]);
+    },
+  );
 
   it('answers 409 without an active subscription, for the preview and the upgrade', async () => {
     t.clock.set(new Date('2024-01-17T10:00:00.000Z'));
@@ -371,7 +407,10 @@ describe('POST /v1/billing/upgrade', () => {
     // Active, but its period is over and it is waiting for the renewal job.
     await insertSubscription(t.db, t.organizationId, core10);
     t.clock.set(new Date('2024-02-01T00:00:01.000Z'));
-    expect((await preview(growth25)).json()).toMatchObject({ code: 'conflict', error: expect.stringContaining('renewed') });
+    expect((await preview(growth25)).json()).toMatchObject({
+      code: 'conflict',
+      error: expect.stringContaining('renewed'),
+    });
     expect(await changesOf(t.db, t.organizationId)).toEqual([]);
   });
 
@@ -379,7 +418,10 @@ describe('POST /v1/billing/upgrade', () => {
     await insertSubscription(t.db, t.organizationId, core10);
     t.clock.set(new Date('2024-01-17T10:00:00.000Z'));
     const same = { plan: 'core', seats: 10, cycle: 'monthly' } as const;
-    expect((await preview(same)).json()).toMatchObject({ code: 'validation_error', error: expect.stringContaining('Nothing would change') });
+    expect((await preview(same)).json()).toMatchObject({
+      code: 'validation_error',
+      error: expect.stringContaining('Nothing would change'),
+    });
     expect((await upgrade(upgradeBody(same))).statusCode).toBe(400);
     expect(await changesOf(t.db, t.organizationId)).toEqual([]);
   });
@@ -467,10 +509,15 @@ describe('bad input: 400 (404 for an unknown card) and nothing changes', () => {
     await expectNothingChanged(before);
   });
 
-  it('refuses an M-Pesa number with 400, and an unknown, removed or other organization\'s card with 404', async () => {
+  it("refuses an M-Pesa number with 400, and an unknown, removed or other organization's card with 404", async () => {
     const before = await insertSubscription(t.db, t.organizationId, core10);
     t.clock.set(new Date('2024-01-17T10:00:00.000Z'));
-    const body = (paymentMethodId: string) => ({ newPlan: 'growth', newSeats: 25, newCycle: 'monthly', paymentMethodId });
+    const body = (paymentMethodId: string) => ({
+      newPlan: 'growth',
+      newSeats: 25,
+      newCycle: 'monthly',
+      paymentMethodId,
+    });
 
     const number = await upgrade(body(await insertSavedNumber(t.db, t.organizationId)));
     expect(number.statusCode).toBe(400);
@@ -520,7 +567,12 @@ describe('GET /v1/billing/subscription', () => {
   });
 
   it('shows only the organization in X-Organization-Id, to its members', async () => {
-    await insertSubscription(t.db, t.otherOrganizationId, { plan: 'scale', seats: 5, cycle: 'monthly', anchor: '2024-01-01' });
+    await insertSubscription(t.db, t.otherOrganizationId, {
+      plan: 'scale',
+      seats: 5,
+      cycle: 'monthly',
+      anchor: '2024-01-01',
+    });
     const mine = await t.app.inject({ method: 'GET', url: '/v1/billing/subscription', headers: await t.headers() });
     expect(mine.json().data).toBeNull();
     const theirs = await t.app.inject({
@@ -538,7 +590,11 @@ describe('OpenAPI', () => {
     expect(Object.keys(document.paths)).toEqual(
       expect.arrayContaining(['/v1/billing/subscription', '/v1/billing/upgrade/preview', '/v1/billing/upgrade']),
     );
-    const parameters = document.paths['/v1/billing/upgrade/preview'].get.parameters as { name: string; in: string; required: boolean }[];
+    const parameters = document.paths['/v1/billing/upgrade/preview'].get.parameters as {
+      name: string;
+      in: string;
+      required: boolean;
+    }[];
     const query = parameters.filter((parameter) => parameter.in === 'query');
     expect(query.map((parameter) => [parameter.name, parameter.required])).toEqual([
       ['newPlan', true],
@@ -546,7 +602,12 @@ describe('OpenAPI', () => {
       ['newCycle', true],
     ]);
     expect(Object.keys(document.components.schemas)).toEqual(
-      expect.arrayContaining(['UpgradePreview', 'UpgradePreviewResponse', 'MailSubscription', 'MailSubscriptionResponse']),
+      expect.arrayContaining([
+        'UpgradePreview',
+        'UpgradePreviewResponse',
+        'MailSubscription',
+        'MailSubscriptionResponse',
+      ]),
     );
   });
 });

@@ -1,4 +1,9 @@
-import { type DatabaseExecutor, type MailSubscriptionChange, mailSubscriptionChanges, type Payment } from '@platform/db';
+import {
+  type DatabaseExecutor,
+  type MailSubscriptionChange,
+  mailSubscriptionChanges,
+  type Payment,
+} from '@platform/db';
 import { conflict, paymentFailed } from '@platform/errors';
 import type { IdempotencyContext } from '@platform/idempotency';
 import type { SubscriptionTerms } from '@platform/pricing';
@@ -113,8 +118,14 @@ function answer(
   }
 }
 
-async function findChangeOfPayment(db: DatabaseExecutor, paymentId: string): Promise<MailSubscriptionChange | undefined> {
-  const [change] = await db.select().from(mailSubscriptionChanges).where(eq(mailSubscriptionChanges.paymentId, paymentId));
+async function findChangeOfPayment(
+  db: DatabaseExecutor,
+  paymentId: string,
+): Promise<MailSubscriptionChange | undefined> {
+  const [change] = await db
+    .select()
+    .from(mailSubscriptionChanges)
+    .where(eq(mailSubscriptionChanges.paymentId, paymentId));
   return change;
 }
 

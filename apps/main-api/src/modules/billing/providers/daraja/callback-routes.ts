@@ -28,7 +28,10 @@ function sameToken(received: string, expected: string): boolean {
  * so the URL carries a secret token. A wrong token gets exactly the 404 of a route that does not exist and
  * changes nothing.
  */
-export const mpesaCallbackRoutes: FastifyPluginAsyncTypebox<MpesaCallbackOptions> = async (app, { ctx, callbackToken }) => {
+export const mpesaCallbackRoutes: FastifyPluginAsyncTypebox<MpesaCallbackOptions> = async (
+  app,
+  { ctx, callbackToken },
+) => {
   app.post(
     `${MPESA_CALLBACK_PATH}/:token`,
     {

@@ -5,10 +5,10 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { liveBalance, paymentByReference, transitionsOf } from '../../../../../test/billing-fixtures.js';
 import { insertOrganization, insertUser } from '../../../../../test/helpers.js';
-import { subscriptionPaymentHooks } from '../../subscriptions/payment-hooks.js';
 import { newPaymentReference } from '../../payments/reference.js';
 import { createPendingPayment, recordProviderAcceptance } from '../../payments/repository.js';
 import type { SettlementContext } from '../../payments/settle.js';
+import { subscriptionPaymentHooks } from '../../subscriptions/payment-hooks.js';
 import { applyEarlyStkCallbacks, processStkCallback } from './callbacks.js';
 
 let database: DatabaseHandle;
@@ -58,17 +58,27 @@ describe('a callback that arrives before the CheckoutRequestID is stored', () =>
     expect(early).toEqual({ kind: 'unmatched' });
     expect((await paymentByReference(database.db, payment.reference)).status).toBe('pending');
 
-    await recordProviderAcceptance(database.db, payment, { providerReference: 'ws_CO_early_1', payload: null }, new Date());
+    await recordProviderAcceptance(
+      database.db,
+      payment,
+      { providerReference: 'ws_CO_early_1', payload: null },
+      new Date(),
+    );
     await applyEarlyStkCallbacks(ctx, payment, 'ws_CO_early_1');
     await applyEarlyStkCallbacks(ctx, payment, 'ws_CO_early_1');
 
     expect((await paymentByReference(database.db, payment.reference)).status).toBe('succeeded');
     expect(await transitionsOf(database.db, payment.id)).toEqual(['pending->succeeded']);
     expect(await liveBalance(database.db, organizationId)).toBe(before + 700);
-    const events = await database.db.select().from(paymentEvents).where(eq(paymentEvents.providerEventKey, 'daraja:callback:ws_CO_early_1:0'));
+    const events = await database.db
+      .select()
+      .from(paymentEvents)
+      .where(eq(paymentEvents.providerEventKey, 'daraja:callback:ws_CO_early_1:0'));
     expect(events).toEqual([expect.objectContaining({ paymentId: payment.id })]);
 
     // Delivered again later, it is a duplicate.
-    expect(await processStkCallback(ctx, 'daraja', callback('ws_CO_early_1', 0), 'daraja_callback')).toMatchObject({ kind: 'duplicate' });
+    expect(await processStkCallback(ctx, 'daraja', callback('ws_CO_early_1', 0), 'daraja_callback')).toMatchObject({
+      kind: 'duplicate',
+    });
   });
 });

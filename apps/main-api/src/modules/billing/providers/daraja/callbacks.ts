@@ -1,7 +1,7 @@
 import type { Payment, PaymentProvider } from '@platform/db';
 import { raisePaymentAlarm } from '../../payments/alarms.js';
 import { attachEarlyEvents, findPushesInFlight, findUnmatchedProviderEvents } from '../../payments/repository.js';
-import { settlePayment, type SettlementContext, type SettlementResult } from '../../payments/settle.js';
+import { type SettlementContext, type SettlementResult, settlePayment } from '../../payments/settle.js';
 import { payerOfStkCallback, readStkCallback } from './results.js';
 
 /**
@@ -23,7 +23,11 @@ export async function processStkCallback(
 ): Promise<SettlementResult | undefined> {
   const callback = readStkCallback(body, source);
   if (callback === undefined) return undefined;
-  const result = await settlePayment(ctx, { provider, providerReference: callback.checkoutRequestId }, callback.outcome);
+  const result = await settlePayment(
+    ctx,
+    { provider, providerReference: callback.checkoutRequestId },
+    callback.outcome,
+  );
   if (result.kind === 'unmatched' && callback.outcome.status === 'succeeded') {
     const payer = payerOfStkCallback(body);
     const inFlight = await findPushesInFlight(ctx.db, provider, payer);
@@ -44,7 +48,11 @@ export async function processStkCallback(
  * answered faster than we recorded Daraja's answer). They were kept as events without a payment; this
  * attaches them and settles the payment by them. Call it once the CheckoutRequestID is stored.
  */
-export async function applyEarlyStkCallbacks(ctx: SettlementContext, payment: Payment, checkoutRequestId: string): Promise<void> {
+export async function applyEarlyStkCallbacks(
+  ctx: SettlementContext,
+  payment: Payment,
+  checkoutRequestId: string,
+): Promise<void> {
   const early = await attachEarlyEvents(ctx.db, payment.id, `daraja:callback:${checkoutRequestId}:`);
   for (const event of early) {
     const callback = readStkCallback(event.payload, event.source);
@@ -74,7 +82,12 @@ export async function alarmEarlyUnmatchedStkSuccesses(ctx: SettlementContext, pa
     raisePaymentAlarm(
       ctx,
       'unmatched_success',
-      { checkoutRequestId: callback.checkoutRequestId, payer, eventKey: event.providerEventKey, pushOf: payment.reference },
+      {
+        checkoutRequestId: callback.checkoutRequestId,
+        payer,
+        eventKey: event.providerEventKey,
+        pushOf: payment.reference,
+      },
       'An M-Pesa payment succeeded while our push for the same number and amount got no answer: nothing was credited; its callback is kept for support',
     );
   }

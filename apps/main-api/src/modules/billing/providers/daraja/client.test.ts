@@ -106,7 +106,10 @@ describe('Daraja M-Pesa Express provider', () => {
       eventKey: `daraja:query:${providerReference}:processing`,
     });
     daraja.answer(providerReference, 1032);
-    expect(await mpesa.queryPayment(providerReference)).toMatchObject({ status: 'cancelled', reason: 'Request cancelled by user' });
+    expect(await mpesa.queryPayment(providerReference)).toMatchObject({
+      status: 'cancelled',
+      reason: 'Request cancelled by user',
+    });
     daraja.answer(providerReference, 0);
     expect(await mpesa.queryPayment(providerReference)).toMatchObject({ status: 'succeeded', source: 'daraja_query' });
   });
@@ -128,10 +131,17 @@ describe('Daraja M-Pesa Express provider', () => {
   });
 
   it('tells a push that certainly was not sent (no token could be had) from one Daraja may have acted on', async () => {
-    const failure = (work: Promise<unknown>) => work.then(() => undefined, (error: unknown) => error);
+    const failure = (work: Promise<unknown>) =>
+      work.then(
+        () => undefined,
+        (error: unknown) => error,
+      );
     // A fresh provider has no token yet: fetching it fails, so the push itself was never sent.
     daraja.behaviour('server_error');
-    expect(await failure(provider().requestPayment(request()))).toMatchObject({ kind: 'server_error', mayHaveActed: false });
+    expect(await failure(provider().requestPayment(request()))).toMatchObject({
+      kind: 'server_error',
+      mayHaveActed: false,
+    });
     daraja.behaviour('hang');
     expect(await failure(provider().requestPayment(request()))).toMatchObject({ kind: 'timeout', mayHaveActed: false });
 

@@ -1,6 +1,13 @@
 import type { DarajaConfig } from '../../config.js';
 import { beforeSending, ProviderUnavailableError } from '../errors.js';
-import { failureOf, isRecord, type ProviderAnswer, type ProviderHttp, type ProviderTimeout, requestProvider } from '../http.js';
+import {
+  failureOf,
+  isRecord,
+  type ProviderAnswer,
+  type ProviderHttp,
+  type ProviderTimeout,
+  requestProvider,
+} from '../http.js';
 import type { MobileMoneyProvider, MobileMoneyRequest, ProviderOutcome } from '../ports.js';
 import { type AccessToken, createAccessTokenCache } from './access-token.js';
 import { darajaPassword, darajaTimestamp } from './password.js';
@@ -23,7 +30,12 @@ const TOKEN_REFRESH_MARGIN_MS = 60_000;
 /** Safaricom Daraja M-Pesa Express (STK push) for mobile money, with the STK query for reconciliation. */
 export function createDarajaMobileMoneyProvider(options: DarajaOptions): MobileMoneyProvider {
   const { config, now } = options;
-  const http: ProviderHttp = { provider: PROVIDER, baseUrl: config.baseUrl, timeoutMs: options.timeoutMs, timeout: options.timeout };
+  const http: ProviderHttp = {
+    provider: PROVIDER,
+    baseUrl: config.baseUrl,
+    timeoutMs: options.timeoutMs,
+    timeout: options.timeout,
+  };
   const tokens = createAccessTokenCache(() => fetchAccessToken(http, config, now), {
     now,
     refreshMarginMs: TOKEN_REFRESH_MARGIN_MS,
@@ -107,14 +119,24 @@ async function fetchAccessToken(http: ProviderHttp, config: DarajaConfig, now: (
   const body = isRecord(answer.body) ? answer.body : {};
   const value = body['access_token'];
   const expiresIn = Number(body['expires_in']);
-  if (answer.status === 200 && typeof value === 'string' && value !== '' && Number.isFinite(expiresIn) && expiresIn > 0) {
+  if (
+    answer.status === 200 &&
+    typeof value === 'string' &&
+    value !== '' &&
+    Number.isFinite(expiresIn) &&
+    expiresIn > 0
+  ) {
     return { value, expiresAt: new Date(now().getTime() + expiresIn * 1000) };
   }
   const error = failureOf(PROVIDER, answer, errorMessageOf(body));
   // Daraja answers a bad consumer key or secret with 400: that is our configuration, not the payment.
   throw error instanceof ProviderUnavailableError
     ? error
-    : new ProviderUnavailableError(PROVIDER, 'credentials_refused', `refused the OAuth request: ${errorMessageOf(body)}`);
+    : new ProviderUnavailableError(
+        PROVIDER,
+        'credentials_refused',
+        `refused the OAuth request: ${errorMessageOf(body)}`,
+      );
 }
 
 function errorMessageOf(body: Record<string, unknown>): string {

@@ -1,7 +1,7 @@
 import { paymentEvents, paymentMethods, payments } from '@platform/db';
 import { and, eq, isNull } from 'drizzle-orm';
-import { eventually } from '#test-timing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { eventually } from '#test-timing';
 import {
   alarmsRaised,
   allPayments,
@@ -43,7 +43,10 @@ beforeEach(async () => {
 
 /** The provider events recorded for a payment. */
 async function providerEventsOf(paymentId: string) {
-  return t.db.select().from(paymentEvents).where(and(eq(paymentEvents.paymentId, paymentId), eq(paymentEvents.type, 'provider_event')));
+  return t.db
+    .select()
+    .from(paymentEvents)
+    .where(and(eq(paymentEvents.paymentId, paymentId), eq(paymentEvents.type, 'provider_event')));
 }
 
 const alarmLines = (kind: string) => logs.lines.filter((line) => line['level'] === 50 && line['alarm'] === kind);
@@ -128,9 +131,17 @@ describe('M-Pesa Express through Daraja', () => {
       const answer = await daraja.deliverCallback(checkoutRequestId, url);
       expect(answer.status).toBe(404);
       const envelope = JSON.parse(answer.body);
-      expect(envelope).toMatchObject({ success: false, code: 'not_found', error: `Route POST ${new URL(url).pathname} not found` });
+      expect(envelope).toMatchObject({
+        success: false,
+        code: 'not_found',
+        error: `Route POST ${new URL(url).pathname} not found`,
+      });
     }
-    const unknownRoute = await fetch(`${t.url}/v1/billing/webhooks/nowhere`, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } });
+    const unknownRoute = await fetch(`${t.url}/v1/billing/webhooks/nowhere`, {
+      method: 'POST',
+      body: '{}',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(unknownRoute.status).toBe(404);
     expect((await paymentByReference(t.db, reference)).status).toBe('pending');
     expect(await t.db.select().from(paymentEvents).where(eq(paymentEvents.type, 'provider_event'))).toEqual([]);
@@ -141,9 +152,16 @@ describe('M-Pesa Express through Daraja', () => {
     daraja.answer(checkoutRequestId, 1032);
     const body = daraja.callbackBody(checkoutRequestId) as { Body: { stkCallback: Record<string, unknown> } };
     body.Body.stkCallback['ResultDesc'] = 'Request cancelled\u0000 by user\ud800';
-    const answer = await fetch(daraja.lastPrompt().callbackUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const answer = await fetch(daraja.lastPrompt().callbackUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     expect(answer.status).toBe(200);
-    expect(await paymentByReference(t.db, reference)).toMatchObject({ status: 'cancelled', failureReason: 'Request cancelled\ufffd by user\ufffd' });
+    expect(await paymentByReference(t.db, reference)).toMatchObject({
+      status: 'cancelled',
+      failureReason: 'Request cancelled\ufffd by user\ufffd',
+    });
   });
 
   it('keeps an authentic callback for an unknown prompt for support', async () => {
@@ -173,7 +191,7 @@ describe('M-Pesa Express through Daraja', () => {
     expect(await liveBalance(t.db, t.organizationId)).toBe(before + 400);
   });
 
-  it('credits a success whose callback does not report the amount (M-Pesa charges the prompt\'s amount)', async () => {
+  it("credits a success whose callback does not report the amount (M-Pesa charges the prompt's amount)", async () => {
     const before = await liveBalance(t.db, t.organizationId);
     const { reference, checkoutRequestId } = await prompt(1100);
     daraja.answer(checkoutRequestId, 0);
@@ -266,7 +284,11 @@ describe('Daraja unavailable or silent', () => {
     expect(response.statusCode).toBe(503);
     const [payment] = await allPayments(t.db);
     if (payment === undefined) throw new Error('No payment was recorded');
-    expect(response.json()).toMatchObject({ success: false, code: 'provider_unavailable', error: expect.stringContaining(payment.reference) });
+    expect(response.json()).toMatchObject({
+      success: false,
+      code: 'provider_unavailable',
+      error: expect.stringContaining(payment.reference),
+    });
     // Daraja may have sent the prompt: the payment waits for the reconciliation job, which cannot query it
     // (no CheckoutRequestID) and closes it once the prompt can no longer be answered.
     expect(payment).toMatchObject({ status: 'pending', providerReference: null });
@@ -275,7 +297,10 @@ describe('Daraja unavailable or silent', () => {
     const promptsBefore = daraja.prompts.size;
     const retry = await pay(100, key);
     expect(retry.statusCode).toBe(409);
-    expect(retry.json()).toMatchObject({ code: 'idempotency_key_in_use', error: expect.stringContaining(payment.reference) });
+    expect(retry.json()).toMatchObject({
+      code: 'idempotency_key_in_use',
+      error: expect.stringContaining(payment.reference),
+    });
     expect(Number(retry.headers['retry-after'])).toBeGreaterThanOrEqual(60);
     expect(daraja.prompts.size).toBe(promptsBefore);
 
@@ -311,10 +336,18 @@ describe('Daraja unavailable or silent', () => {
     // The customer saw the prompt all the same, and paid.
     const { checkoutRequestId } = daraja.lastPrompt();
     daraja.answer(checkoutRequestId, 0);
-    expect(await daraja.deliverCallback(checkoutRequestId)).toEqual({ status: 200, body: '{"ResultCode":0,"ResultDesc":"Accepted"}' });
+    expect(await daraja.deliverCallback(checkoutRequestId)).toEqual({
+      status: 200,
+      body: '{"ResultCode":0,"ResultDesc":"Accepted"}',
+    });
 
     const kept = await t.db.select().from(paymentEvents).where(isNull(paymentEvents.paymentId));
-    expect(kept).toEqual([expect.objectContaining({ providerEventKey: `daraja:callback:${checkoutRequestId}:0`, source: 'daraja_callback' })]);
+    expect(kept).toEqual([
+      expect.objectContaining({
+        providerEventKey: `daraja:callback:${checkoutRequestId}:0`,
+        source: 'daraja_callback',
+      }),
+    ]);
     expect(await alarmsRaised(t.app, 'unmatched_success')).toBe(alarmsBefore + 1);
     expect(alarmLines('unmatched_success')).toEqual([
       expect.objectContaining({ checkoutRequestId, payer: { phone: '254708374149', amount: 250 } }),
@@ -345,6 +378,8 @@ describe('Daraja unavailable or silent', () => {
     expect((await paying).statusCode).toBe(503);
     const [payment] = await allPayments(t.db);
     expect(await alarmsRaised(t.app, 'unmatched_success')).toBe(alarmsBefore + 1);
-    expect(alarmLines('unmatched_success')).toEqual([expect.objectContaining({ checkoutRequestId, pushOf: payment?.reference })]);
+    expect(alarmLines('unmatched_success')).toEqual([
+      expect.objectContaining({ checkoutRequestId, pushOf: payment?.reference }),
+    ]);
   });
 });

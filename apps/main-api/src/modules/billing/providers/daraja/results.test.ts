@@ -58,13 +58,24 @@ describe('readStkCallback', () => {
     expect(outcome).not.toHaveProperty('paid');
     expect(outcome).not.toHaveProperty('reason');
     // An Amount that is there but unreadable is still compared, and matches nothing.
-    const unreadable = { Body: { stkCallback: { ...success.Body.stkCallback, CallbackMetadata: { Item: [{ Name: 'Amount', Value: 'ten' }] } } } };
+    const unreadable = {
+      Body: {
+        stkCallback: { ...success.Body.stkCallback, CallbackMetadata: { Item: [{ Name: 'Amount', Value: 'ten' }] } },
+      },
+    };
     expect(readStkCallback(unreadable, 'daraja_callback')?.outcome.paid?.amount).toBeNaN();
   });
 
   it('reads a cancellation with its description', () => {
     const cancelled = {
-      Body: { stkCallback: { MerchantRequestID: 'm', CheckoutRequestID: 'ws_CO_1', ResultCode: 1032, ResultDesc: 'Request cancelled by user' } },
+      Body: {
+        stkCallback: {
+          MerchantRequestID: 'm',
+          CheckoutRequestID: 'ws_CO_1',
+          ResultCode: 1032,
+          ResultDesc: 'Request cancelled by user',
+        },
+      },
     };
     expect(readStkCallback(cancelled, 'daraja_callback')?.outcome).toMatchObject({
       status: 'cancelled',
@@ -73,17 +84,25 @@ describe('readStkCallback', () => {
     });
   });
 
-  it.each([[undefined], [{}], [{ Body: {} }], [{ Body: { stkCallback: { CheckoutRequestID: 'x' } } }], [{ Body: { stkCallback: { ResultCode: 0 } } }]])(
-    'refuses what is not a callback: %j',
-    (body) => {
-      expect(readStkCallback(body, 'daraja_callback')).toBeUndefined();
-    },
-  );
+  it.each([
+    [undefined],
+    [{}],
+    [{ Body: {} }],
+    [{ Body: { stkCallback: { CheckoutRequestID: 'x' } } }],
+    [{ Body: { stkCallback: { ResultCode: 0 } } }],
+  ])('refuses what is not a callback: %j', (body) => {
+    expect(readStkCallback(body, 'daraja_callback')).toBeUndefined();
+  });
 });
 
 describe('outcomeOfStkQuery', () => {
   it('reads ResultCode 4999 as still being processed', () => {
-    const answer = { ResponseCode: '0', CheckoutRequestID: 'ws_CO_3', ResultCode: '4999', ResultDesc: 'The transaction is still under processing' };
+    const answer = {
+      ResponseCode: '0',
+      CheckoutRequestID: 'ws_CO_3',
+      ResultCode: '4999',
+      ResultDesc: 'The transaction is still under processing',
+    };
     expect(outcomeOfStkQuery('ws_CO_3', answer, 'daraja_query')).toEqual({
       status: 'pending',
       eventKey: 'daraja:query:ws_CO_3:processing',
@@ -93,7 +112,12 @@ describe('outcomeOfStkQuery', () => {
   });
 
   it('reads the string result code of a query answer', () => {
-    const answer = { ResponseCode: '0', CheckoutRequestID: 'ws_CO_2', ResultCode: '1037', ResultDesc: 'DS timeout user cannot be reached' };
+    const answer = {
+      ResponseCode: '0',
+      CheckoutRequestID: 'ws_CO_2',
+      ResultCode: '1037',
+      ResultDesc: 'DS timeout user cannot be reached',
+    };
     expect(outcomeOfStkQuery('ws_CO_2', answer, 'daraja_query')).toMatchObject({
       status: 'expired',
       eventKey: 'daraja:query:ws_CO_2:1037',

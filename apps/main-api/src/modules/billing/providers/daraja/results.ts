@@ -49,7 +49,9 @@ export function readStkCallback(body: unknown, source: string): StkCallback | un
       // Without an Amount item the amount is "not reported" (as by the STK query): M-Pesa Express charges
       // exactly the prompt's amount. An Amount that is there but unreadable still fails the comparison.
       ...(paid === undefined ? {} : { paid }),
-      ...(status === 'succeeded' || status === 'pending' ? {} : { reason: describe(callback['ResultDesc'], resultCode) }),
+      ...(status === 'succeeded' || status === 'pending'
+        ? {}
+        : { reason: describe(callback['ResultDesc'], resultCode) }),
     },
   };
 }

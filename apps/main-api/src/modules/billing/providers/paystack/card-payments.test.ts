@@ -6,8 +6,8 @@ import {
   alarmsRaised,
   allPayments,
   type BillingTestApp,
-  capturingLogger,
   CONFIRMATION_DELAY_MS,
+  capturingLogger,
   liveBalance,
   paymentByReference,
   startBillingApp,
@@ -62,7 +62,7 @@ async function startCheckout(amount: number) {
 }
 
 describe('card checkout through Paystack', () => {
-  it('returns Paystack\'s authorization_url and settles on the signed charge.success webhook', async () => {
+  it("returns Paystack's authorization_url and settles on the signed charge.success webhook", async () => {
     const before = await liveBalance(t.db, t.organizationId);
     const { reference, checkoutUrl } = await startCheckout(2500);
     expect(checkoutUrl).toBe(`https://checkout.paystack.com/${paystack.transactions.get(reference)?.accessCode}`);
@@ -81,7 +81,12 @@ describe('card checkout through Paystack', () => {
     expect(payment.status).toBe('succeeded');
     expect(await liveBalance(t.db, t.organizationId)).toBe(before + 2500);
     const [card] = await t.db.select().from(paymentMethods);
-    expect(card).toMatchObject({ type: 'card', provider: 'paystack', last4: '4081', customerEmail: 'payer@example.com' });
+    expect(card).toMatchObject({
+      type: 'card',
+      provider: 'paystack',
+      last4: '4081',
+      customerEmail: 'payer@example.com',
+    });
     expect(card?.authorizationCode).toMatch(/^AUTH_/);
     expect(payment.paymentMethodId).toBe(card?.id);
     const list = await t.app.inject({ method: 'GET', url: '/v1/billing/payment-methods', headers: await t.headers() });
@@ -107,7 +112,9 @@ describe('card checkout through Paystack', () => {
   it('settles an authentic event carrying text PostgreSQL cannot store, keeping it with U+FFFD in its place', async () => {
     const { reference } = await startCheckout(1000);
     paystack.completeCheckout(reference);
-    const event = JSON.parse(paystack.chargeSuccessEvent(reference)) as { data: Record<string, unknown> & { authorization: Record<string, unknown> } };
+    const event = JSON.parse(paystack.chargeSuccessEvent(reference)) as {
+      data: Record<string, unknown> & { authorization: Record<string, unknown> };
+    };
     event.data['gateway_response'] = 'Approved\u0000';
     event.data.authorization['bank'] = '\ud800Bank';
     // JSON.stringify writes both as \u escapes, as Paystack's encoder would.
@@ -169,7 +176,9 @@ describe('card checkout through Paystack', () => {
     expect(await liveBalance(t.db, t.organizationId)).toBe(before);
     // Money taken that nothing credits is never silent: an error line and the alarm counter.
     expect(await alarmsRaised(t.app, 'unmatched_success')).toBe(alarmsBefore + 1);
-    expect(alarmLines('unmatched_success')).toEqual([expect.objectContaining({ eventKey: orphans[0]?.providerEventKey })]);
+    expect(alarmLines('unmatched_success')).toEqual([
+      expect.objectContaining({ eventKey: orphans[0]?.providerEventKey }),
+    ]);
     // A redelivery is a duplicate: recorded once, counted once.
     await paystack.deliverWebhook(event);
     expect(await alarmsRaised(t.app, 'unmatched_success')).toBe(alarmsBefore + 1);
@@ -226,10 +235,18 @@ describe('saved cards through Paystack charge_authorization', () => {
     const before = await liveBalance(t.db, t.organizationId);
     const response = await pay({ method: 'saved_method', amount: 6000, paymentMethodId: card.id });
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toEqual({ success: true, message: 'Payment of KES 6,000 successful.', reference: expect.any(String) });
+    expect(response.json()).toEqual({
+      success: true,
+      message: 'Payment of KES 6,000 successful.',
+      reference: expect.any(String),
+    });
     const charge = paystack.server.requests.at(-1);
     expect(charge?.url).toBe('/transaction/charge_authorization');
-    expect(charge?.body).toMatchObject({ authorization_code: card.authorizationCode, amount: 600_000, email: 'payer@example.com' });
+    expect(charge?.body).toMatchObject({
+      authorization_code: card.authorizationCode,
+      amount: 600_000,
+      email: 'payer@example.com',
+    });
     expect(await liveBalance(t.db, t.organizationId)).toBe(before + 6000);
     expect(await t.db.select().from(paymentMethods)).toHaveLength(1);
   });
@@ -239,7 +256,11 @@ describe('saved cards through Paystack charge_authorization', () => {
     const before = await liveBalance(t.db, t.organizationId);
     const response = await pay({ method: 'saved_method', amount: 6000, paymentMethodId: card.id });
     expect(response.statusCode).toBe(402);
-    expect(response.json()).toMatchObject({ success: false, code: 'payment_failed', error: expect.stringContaining('Declined') });
+    expect(response.json()).toMatchObject({
+      success: false,
+      code: 'payment_failed',
+      error: expect.stringContaining('Declined'),
+    });
     const failed = (await allPayments(t.db)).at(-1);
     expect(failed).toMatchObject({ status: 'failed', failureReason: 'Declined', method: 'saved_method' });
     expect(await liveBalance(t.db, t.organizationId)).toBe(before);
@@ -265,7 +286,10 @@ describe('saved cards through Paystack charge_authorization', () => {
     const first = await pay(body, key);
     expect(first.statusCode).toBe(503);
     const payment = await lastCharge();
-    expect(first.json()).toMatchObject({ code: 'provider_unavailable', error: expect.stringContaining(payment.reference) });
+    expect(first.json()).toMatchObject({
+      code: 'provider_unavailable',
+      error: expect.stringContaining(payment.reference),
+    });
     expect(payment).toMatchObject({ status: 'pending', providerReference: payment.reference });
     expect(charges()).toBe(1);
     expect(paystack.transactions.get(payment.reference)?.status).toBe('success'); // Paystack did charge the card
@@ -274,7 +298,10 @@ describe('saved cards through Paystack charge_authorization', () => {
     paystack.behaviour('normal');
     const retry = await pay(body, key);
     expect(retry.statusCode).toBe(409);
-    expect(retry.json()).toMatchObject({ code: 'idempotency_key_in_use', error: expect.stringContaining(payment.reference) });
+    expect(retry.json()).toMatchObject({
+      code: 'idempotency_key_in_use',
+      error: expect.stringContaining(payment.reference),
+    });
     expect(Number(retry.headers['retry-after'])).toBeGreaterThanOrEqual(1);
     expect((await pay({ ...body, amount: 6001 }, key)).json().code).toBe('idempotency_key_reused');
     expect(charges()).toBe(1);
@@ -287,7 +314,11 @@ describe('saved cards through Paystack charge_authorization', () => {
     const replayed = await pay(body, key);
     expect(replayed.statusCode).toBe(200);
     expect(replayed.headers['idempotent-replayed']).toBe('true');
-    expect(replayed.json()).toEqual({ success: true, message: 'Payment of KES 6,000 successful.', reference: payment.reference });
+    expect(replayed.json()).toEqual({
+      success: true,
+      message: 'Payment of KES 6,000 successful.',
+      reference: payment.reference,
+    });
     const again = await pay(body, key);
     expect(again.headers['idempotent-replayed']).toBe('true');
     expect(again.json()).toEqual(replayed.json());
@@ -324,7 +355,10 @@ describe('saved cards through Paystack charge_authorization', () => {
     paystack.behaviour('normal');
     t.clock.advance(CONFIRMATION_DELAY_MS);
     await t.reconcile();
-    expect(await paymentByReference(t.db, lost.reference)).toMatchObject({ status: 'failed', failureReason: 'Declined' });
+    expect(await paymentByReference(t.db, lost.reference)).toMatchObject({
+      status: 'failed',
+      failureReason: 'Declined',
+    });
 
     paystack.approvedAuthorizations.add(card.authorizationCode ?? '');
     const retried = await pay(body, key);
@@ -349,7 +383,11 @@ describe('Paystack unavailable or silent', () => {
     });
     const [payment] = await allPayments(t.db);
     if (payment === undefined) throw new Error('No payment was recorded');
-    expect(response.json()).toMatchObject({ success: false, code: 'provider_unavailable', requestId: expect.any(String) });
+    expect(response.json()).toMatchObject({
+      success: false,
+      code: 'provider_unavailable',
+      requestId: expect.any(String),
+    });
     expect(response.json().error).toContain(`GET /v1/billing/payments/${payment.reference}`);
     // Paystack may have made the transaction: the payment can still be settled, under our own reference.
     expect(payment).toMatchObject({ status: 'pending', providerReference: payment.reference, checkoutUrl: null });
@@ -414,7 +452,11 @@ describe('Paystack unavailable or silent', () => {
     expect(await liveBalance(t.db, t.organizationId)).toBe(before);
     expect(await alarmsRaised(t.app, 'success_after_final')).toBe(alarmsBefore + 1);
     expect(alarmLines('success_after_final')).toEqual([
-      expect.objectContaining({ reference: payment.reference, status: 'failed', msg: expect.stringContaining('nothing was credited') }),
+      expect.objectContaining({
+        reference: payment.reference,
+        status: 'failed',
+        msg: expect.stringContaining('nothing was credited'),
+      }),
     ]);
   });
 });
@@ -436,7 +478,11 @@ describe('Paystack unreachable', () => {
       expect(response.statusCode).toBe(503);
       expect(response.json().code).toBe('provider_unavailable');
       expect(await allPayments(unreachable.db)).toEqual([
-        expect.objectContaining({ status: 'failed', failureReason: 'The payment provider could not take the payment', providerReference: null }),
+        expect.objectContaining({
+          status: 'failed',
+          failureReason: 'The payment provider could not take the payment',
+          providerReference: null,
+        }),
       ]);
       // Nothing can be charged, so the same key may try again at once (and fails the same way here).
       const retried = await unreachable.app.inject({

@@ -1,5 +1,5 @@
-import { closedPort } from '#test-timing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { closedPort } from '#test-timing';
 import { asRecord } from '../../../../../test/fake-http-server.js';
 import { FAKE_PAYSTACK_SECRET, type FakePaystack, startFakePaystack } from '../../../../../test/fake-paystack.js';
 import { TEST_PROVIDER_TIMEOUT_MS } from '../../../../../test/helpers.js';
@@ -67,7 +67,13 @@ describe('Paystack card provider', () => {
       status: 'succeeded',
       paid: { amount: 1234, currency: 'KES' },
       source: 'paystack_verify',
-      reusableCard: { last4: '4081', signature: 'SIG_fake_visa_4081', customerEmail: 'payer@example.com', expMonth: 12, expYear: 2030 },
+      reusableCard: {
+        last4: '4081',
+        signature: 'SIG_fake_visa_4081',
+        customerEmail: 'payer@example.com',
+        expMonth: 12,
+        expYear: 2030,
+      },
     });
     expect(outcome?.reusableCard?.authorizationCode).toMatch(/^AUTH_/);
     expect(await provider().lookUp(newPaymentReference())).toBeUndefined();
@@ -81,7 +87,10 @@ describe('Paystack card provider', () => {
       email: 'payer@example.com',
       authorizationCode: 'AUTH_approved',
     });
-    expect(asRecord(paystack.server.requests.at(-1)?.body)).toMatchObject({ amount: 50_000, authorization_code: 'AUTH_approved' });
+    expect(asRecord(paystack.server.requests.at(-1)?.body)).toMatchObject({
+      amount: 50_000,
+      authorization_code: 'AUTH_approved',
+    });
     expect(approved).toMatchObject({ status: 'succeeded', paid: { amount: 500, currency: 'KES' } });
     const declined = await provider().chargeSavedCard({
       reference: newPaymentReference(),
@@ -126,13 +135,28 @@ describe('Paystack card provider', () => {
 
   it('tells a request that certainly never reached Paystack from one it may have acted on', async () => {
     const charge = () =>
-      provider().chargeSavedCard({ reference: newPaymentReference(), amount: 500, email: 'payer@example.com', authorizationCode: 'AUTH_x' });
-    const failure = (work: Promise<unknown>) => work.then(() => undefined, (error: unknown) => error);
+      provider().chargeSavedCard({
+        reference: newPaymentReference(),
+        amount: 500,
+        email: 'payer@example.com',
+        authorizationCode: 'AUTH_x',
+      });
+    const failure = (work: Promise<unknown>) =>
+      work.then(
+        () => undefined,
+        (error: unknown) => error,
+      );
     for (const nowhere of [paystackAt(`http://127.0.0.1:${await closedPort()}`), paystackAt(BLOCKED_PORT_URL)]) {
-      expect(await failure(nowhere.startCheckout(checkout()))).toMatchObject({ kind: 'unreachable', mayHaveActed: false });
+      expect(await failure(nowhere.startCheckout(checkout()))).toMatchObject({
+        kind: 'unreachable',
+        mayHaveActed: false,
+      });
     }
     const wrongKey = paystackAt(paystack.url, 'sk_test_wrong');
-    expect(await failure(wrongKey.startCheckout(checkout()))).toMatchObject({ kind: 'credentials_refused', mayHaveActed: false });
+    expect(await failure(wrongKey.startCheckout(checkout()))).toMatchObject({
+      kind: 'credentials_refused',
+      mayHaveActed: false,
+    });
 
     for (const [behaviour, kind] of [
       ['hang', 'timeout'],

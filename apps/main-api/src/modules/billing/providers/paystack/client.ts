@@ -1,5 +1,12 @@
 import { ProviderUnavailableError } from '../errors.js';
-import { failureOf, isRecord, type ProviderAnswer, type ProviderHttp, type ProviderTimeout, requestProvider } from '../http.js';
+import {
+  failureOf,
+  isRecord,
+  type ProviderAnswer,
+  type ProviderHttp,
+  type ProviderTimeout,
+  requestProvider,
+} from '../http.js';
 import type { CardProvider, CheckoutRequest, ProviderOutcome, SavedCardCharge } from '../ports.js';
 import { toPaystackSubunits } from './amounts.js';
 import { outcomeOfPaystackTransaction, readPaystackTransaction } from './transaction.js';
@@ -16,7 +23,12 @@ const PROVIDER = 'paystack';
 
 /** Paystack for cards: Initialize Transaction, Charge Authorization and Verify Transaction. */
 export function createPaystackCardProvider(options: PaystackOptions): CardProvider {
-  const http: ProviderHttp = { provider: PROVIDER, baseUrl: options.baseUrl, timeoutMs: options.timeoutMs, timeout: options.timeout };
+  const http: ProviderHttp = {
+    provider: PROVIDER,
+    baseUrl: options.baseUrl,
+    timeoutMs: options.timeoutMs,
+    timeout: options.timeout,
+  };
   const headers = { authorization: `Bearer ${options.secretKey}` };
 
   return {
@@ -90,5 +102,9 @@ function referenceNotFound(answer: ProviderAnswer): boolean {
 }
 
 function unexpected(answer: ProviderAnswer): ProviderUnavailableError {
-  return new ProviderUnavailableError(PROVIDER, 'unexpected_answer', `answered ${answer.status} without the expected fields`);
+  return new ProviderUnavailableError(
+    PROVIDER,
+    'unexpected_answer',
+    `answered ${answer.status} without the expected fields`,
+  );
 }

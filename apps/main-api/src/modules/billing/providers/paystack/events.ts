@@ -1,6 +1,6 @@
 import type { PaymentProvider } from '@platform/db';
 import { raisePaymentAlarm } from '../../payments/alarms.js';
-import { settlePayment, type SettlementContext, type SettlementResult } from '../../payments/settle.js';
+import { type SettlementContext, type SettlementResult, settlePayment } from '../../payments/settle.js';
 import { isRecord } from '../http.js';
 import { outcomeOfPaystackTransaction, type PaystackTransaction, readPaystackTransaction } from './transaction.js';
 
@@ -43,7 +43,12 @@ export function applyPaystackTransaction(
   source: string,
   payload: unknown,
 ): Promise<SettlementResult> {
-  return applyPaystackOutcome(ctx, provider, transaction, outcomeOfPaystackTransaction(transaction, eventName, source, payload));
+  return applyPaystackOutcome(
+    ctx,
+    provider,
+    transaction,
+    outcomeOfPaystackTransaction(transaction, eventName, source, payload),
+  );
 }
 
 function applyPaystackOutcome(

@@ -11,7 +11,7 @@ import type { SettlementContext } from '../../payments/settle.js';
 import { applyPaystackTransaction, processPaystackEvent } from '../paystack/events.js';
 import { SANDBOX_CHECKOUT_PATH } from './card.js';
 import { sandboxCardTransaction } from './card-transactions.js';
-import { cookieValue, createCsrfGuard, CSRF_COOKIE, CSRF_FIELD } from './csrf.js';
+import { CSRF_COOKIE, CSRF_FIELD, cookieValue, createCsrfGuard } from './csrf.js';
 
 export interface SandboxCheckoutOptions {
   db: Database;
@@ -47,8 +47,10 @@ export const sandboxCheckoutRoutes: FastifyPluginAsyncTypebox<SandboxCheckoutOpt
     "base-uri 'none'",
   ].join('; ');
 
-  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 4096 }, (_request, body, done) =>
-    done(null, Object.fromEntries(new URLSearchParams(body.toString()))),
+  app.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string', bodyLimit: 4096 },
+    (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(body.toString()))),
   );
 
   const sendPage = (reply: FastifyReply, status: number, title: string, body: string) =>
@@ -75,7 +77,12 @@ export const sandboxCheckoutRoutes: FastifyPluginAsyncTypebox<SandboxCheckoutOpt
     async (request, reply) => {
       const payment = await findCheckout(request.params.reference);
       if (payment === undefined) {
-        return sendPage(reply, 404, 'Checkout not found', '<h1>Checkout not found</h1><p>Check the link and try again.</p>');
+        return sendPage(
+          reply,
+          404,
+          'Checkout not found',
+          '<h1>Checkout not found</h1><p>Check the link and try again.</p>',
+        );
       }
       if (payment.status !== 'pending') {
         return sendPage(
@@ -113,7 +120,12 @@ export const sandboxCheckoutRoutes: FastifyPluginAsyncTypebox<SandboxCheckoutOpt
       }
       const payment = await findCheckout(reference);
       if (payment === undefined) {
-        return sendPage(reply, 404, 'Checkout not found', '<h1>Checkout not found</h1><p>Check the link and try again.</p>');
+        return sendPage(
+          reply,
+          404,
+          'Checkout not found',
+          '<h1>Checkout not found</h1><p>Check the link and try again.</p>',
+        );
       }
       if (payment.status === 'pending') await complete(payment, request.body.action);
       return reply.code(303).header('location', returnUrlFor(options.returnUrl, payment.reference)).send();
@@ -128,7 +140,11 @@ export const sandboxCheckoutRoutes: FastifyPluginAsyncTypebox<SandboxCheckoutOpt
       const data = sandboxCardTransaction({ ...base, status: 'success', gatewayResponse: 'Approved' });
       await processPaystackEvent(ctx, 'sandbox', { event: 'charge.success', data }, 'sandbox_checkout');
     } else {
-      const data = sandboxCardTransaction({ ...base, status: 'failed', gatewayResponse: 'Declined in the sandbox checkout' });
+      const data = sandboxCardTransaction({
+        ...base,
+        status: 'failed',
+        gatewayResponse: 'Declined in the sandbox checkout',
+      });
       await applyPaystackTransaction(ctx, 'sandbox', data, 'sandbox_decline', 'sandbox_checkout', { data });
     }
   }

@@ -1,7 +1,7 @@
 import { paymentEvents, payments } from '@platform/db';
 import { and, eq } from 'drizzle-orm';
-import { eventually, quietPeriod } from '#test-timing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { eventually, quietPeriod } from '#test-timing';
 import {
   type BillingTestApp,
   liveBalance,
@@ -64,7 +64,10 @@ describe('sandbox M-Pesa prompts resolved by magic numbers', () => {
       .select()
       .from(paymentEvents)
       .where(and(eq(paymentEvents.paymentId, payment.id), eq(paymentEvents.type, 'provider_event')));
-    expect(event).toMatchObject({ source: 'sandbox_callback', providerEventKey: expect.stringMatching(/^daraja:callback:ws_CO_SANDBOX_/) });
+    expect(event).toMatchObject({
+      source: 'sandbox_callback',
+      providerEventKey: expect.stringMatching(/^daraja:callback:ws_CO_SANDBOX_/),
+    });
     expect(await liveBalance(t.db, t.organizationId)).toBe(before + (status === 'succeeded' ? 250 : 0));
   });
 

@@ -3,7 +3,12 @@ import type { FastifyBaseLogger } from 'fastify';
 import { darajaTimestamp } from '../daraja/password.js';
 import { outcomeOfStkQuery, STILL_PROCESSING_ERROR_CODE, stillProcessing } from '../daraja/results.js';
 import type { MobileMoneyProvider, MobileMoneyRequest, ProviderOutcome } from '../ports.js';
-import { resultOfScenario, type SandboxPhoneScenario, scenarioOfPhone, SANDBOX_PHONE_SCENARIOS } from './phone-scenarios.js';
+import {
+  resultOfScenario,
+  SANDBOX_PHONE_SCENARIOS,
+  type SandboxPhoneScenario,
+  scenarioOfPhone,
+} from './phone-scenarios.js';
 
 export interface SandboxMobileMoneyOptions {
   /** How long the sandbox "phone" takes to answer. */
