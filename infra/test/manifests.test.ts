@@ -28,8 +28,6 @@ import {
   healthcheckCommand,
 } from './dockerfile.js';
 import {
-  type ConfigMap,
-  type Deployment,
   findObject,
   type HorizontalPodAutoscaler,
   imageName,
@@ -41,13 +39,7 @@ import {
   type Service,
   selects,
 } from './kubernetes.js';
-import {
-  containerOf,
-  deploymentOf,
-  environmentFrom,
-  manifestEnvironment,
-  secretTemplate,
-} from './manifest-environment.js';
+import { containerOf, deploymentOf, environmentFrom, manifestEnvironment } from './manifest-environment.js';
 import {
   MIGRATION_COMMAND,
   MIGRATION_CONNECTIONS,

@@ -59,7 +59,7 @@ describe('the production configuration', () => {
           payload: { type: 'kyc', externalEndUserId: 'production-check' },
         });
         expect(created.statusCode).toBe(201);
-        const { sessionId } = created.json().data as { sessionId: string };
+        const { sessionId } = created.json<{ data: { sessionId: string } }>().data;
         return { sessionId, secret };
       };
       // A form post as the page itself would send it: the token is valid (signed with the deployment's secret),
@@ -78,7 +78,7 @@ describe('the production configuration', () => {
             url: `/v1/verify/sessions/${session.sessionId}`,
             headers: { 'x-service-api-key': session.secret },
           })
-        ).json().data.status as string;
+        ).json<{ data: { status: string } }>().data.status;
 
       // The same post moves a test session, so the token is right and the app is the one under test.
       const test = await createSession('test');

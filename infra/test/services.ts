@@ -14,7 +14,7 @@ export interface InjectableApp {
     url: string;
     headers?: Record<string, string>;
     payload?: string | Record<string, unknown>;
-  }): Promise<{ statusCode: number; body: string; json(): any }>;
+  }): Promise<{ statusCode: number; body: string; json<T = unknown>(): T }>;
   hasRoute(route: { method: 'GET' | 'POST'; url: string }): boolean;
   ready(): PromiseLike<unknown>;
   close(): Promise<unknown>;

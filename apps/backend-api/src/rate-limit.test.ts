@@ -21,7 +21,7 @@ beforeAll(async () => {
 });
 afterEach(async () => {
   await Promise.all(apps.splice(0).map((app) => app.close()));
-  clients.splice(0).forEach((redis) => redis.disconnect());
+  for (const redis of clients.splice(0)) redis.disconnect();
 });
 afterAll(async () => {
   await database.close();
@@ -116,9 +116,9 @@ describe('rate limits in process', () => {
 
   it('limits requests with a missing or invalid key per client IP: the 61st bad key gets 429, not 401', async () => {
     const app = await build();
-    await spend(app, 'sk_live_' + 'x'.repeat(43), 30, 401, 60);
+    await spend(app, `sk_live_${'x'.repeat(43)}`, 30, 401, 60);
     for (let i = 0; i < 30; i += 1) expect((await listFolders(app)).statusCode).toBe(401);
-    expectRateLimited(await listFolders(app, 'sk_live_' + 'y'.repeat(43)), 60);
+    expectRateLimited(await listFolders(app, `sk_live_${'y'.repeat(43)}`), 60);
     expectRateLimited(await listFolders(app), 60);
 
     // A valid key behind the same address keeps its own budget.
@@ -132,7 +132,7 @@ describe('rate limits in process', () => {
     const response = await app.inject({
       method: 'POST',
       url: '/v1/drive/folders',
-      headers: { 'x-service-api-key': 'sk_live_' + 'z'.repeat(43), 'content-type': 'application/json' },
+      headers: { 'x-service-api-key': `sk_live_${'z'.repeat(43)}`, 'content-type': 'application/json' },
       payload: '{ not json',
     });
     expect(response.statusCode).toBe(401);

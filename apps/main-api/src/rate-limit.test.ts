@@ -176,7 +176,7 @@ describe.skipIf(missing(redisServer))('with Redis (REDIS_URL)', () => {
       expectRateLimited(await notifications(apps[0]!, userId));
     } finally {
       await Promise.all(apps.map((app) => app.close()));
-      clients.forEach((redis) => redis.disconnect());
+      for (const redis of clients) redis.disconnect();
     }
   });
 });

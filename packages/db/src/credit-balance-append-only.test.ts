@@ -215,7 +215,7 @@ describe('the cached credit balance equals the sum of the entries, checked at co
   });
 
   it('refuses deleting a subscription that holds credit, or moving it to another organization', async () => {
-    const { organizationId, subscriptionId } = await organizationWithCredit();
+    const { subscriptionId } = await organizationWithCredit();
     const other = await newOrganization('Other');
     const before = await checksums();
 

@@ -92,7 +92,10 @@ export function refuseUnstorableText(
   _reply: FastifyReply,
   done: HookHandlerDoneFunction,
 ): void {
-  if (request.routeOptions.config?.sentByProvider === true) return done();
+  if (request.routeOptions.config?.sentByProvider === true) {
+    done();
+    return;
+  }
   const parts: [string, unknown][] = [
     ['params', request.params],
     ['querystring', request.query],
@@ -109,6 +112,5 @@ export function refuseUnstorableText(
     message ??= summary.message;
     details.push(...summary.details);
   }
-  if (message === undefined) return done();
-  done(validationError(message, details));
+  done(message === undefined ? undefined : validationError(message, details));
 }

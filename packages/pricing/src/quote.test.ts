@@ -144,7 +144,8 @@ describe('quote: rejected input', () => {
 describe('the tier table is data that cannot be altered by a caller', () => {
   it('is contiguous from 1 and open-ended at the top', () => {
     expect(SEAT_TIERS[0]?.minSeats).toBe(1);
-    SEAT_TIERS.slice(1).forEach((tier, index) => expect(tier.minSeats).toBe((SEAT_TIERS[index]?.maxSeats ?? 0) + 1));
+    for (const [index, tier] of SEAT_TIERS.slice(1).entries())
+      expect(tier.minSeats).toBe((SEAT_TIERS[index]?.maxSeats ?? 0) + 1);
     expect(SEAT_TIERS.at(-1)?.maxSeats).toBeNull();
   });
 

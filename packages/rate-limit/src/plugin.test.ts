@@ -4,7 +4,7 @@ import { unauthorized } from '@platform/errors';
 import { type AppServer, createServer } from '@platform/http';
 import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { missing, redisServer } from '#test-prerequisites';
@@ -48,7 +48,7 @@ const apps: AppServer[] = [];
 const clients: Redis[] = [];
 afterEach(async () => {
   await Promise.all(apps.splice(0).map((app) => app.close()));
-  clients.splice(0).forEach((client) => client.disconnect());
+  for (const client of clients.splice(0)) client.disconnect();
 });
 
 async function build(options: Partial<RateLimitOptions> = {}): Promise<{ app: AppServer; logs: LogLine[] }> {

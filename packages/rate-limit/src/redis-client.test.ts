@@ -6,7 +6,7 @@ import { createRedisClient, logRedisAvailability } from './redis-client.js';
 
 const clients: Redis[] = [];
 afterEach(() => {
-  clients.splice(0).forEach((client) => client.disconnect());
+  for (const client of clients.splice(0)) client.disconnect();
 });
 
 function client(url: string): Redis {

@@ -246,8 +246,8 @@ export function createWebhookDelivery(options: WebhookDeliveryOptions): WebhookD
           }),
         ),
       );
-      for (const [index, outcome] of outcomes.entries()) {
-        const event = events[index]!;
+      for (const [index, event] of events.entries()) {
+        const outcome = outcomes[index];
         if (outcome === 'lost') options.logger?.warn({ eventId: event.id }, 'Webhook event left for a later poll');
         else if (outcome === 'failed') options.logger?.warn({ eventId: event.id }, 'Webhook event failed for good');
       }

@@ -36,11 +36,10 @@ export async function ensureWebhookEndpoint(db: DatabaseExecutor, ref: EndpointR
 
 /** The secrets that sign a message sent at `now`: the current one, and the previous one during its grace period. */
 export function signingSecretsOf(endpoint: WebhookEndpoint, now: Date): string[] {
+  const { previousSecret, previousSecretExpiresAt } = endpoint;
   const previousActive =
-    endpoint.previousSecret !== null &&
-    endpoint.previousSecretExpiresAt !== null &&
-    endpoint.previousSecretExpiresAt.getTime() > now.getTime();
-  return previousActive ? [endpoint.secret, endpoint.previousSecret!] : [endpoint.secret];
+    previousSecret !== null && previousSecretExpiresAt !== null && previousSecretExpiresAt.getTime() > now.getTime();
+  return previousActive ? [endpoint.secret, previousSecret] : [endpoint.secret];
 }
 
 /**

@@ -32,13 +32,13 @@ const RANDOM_CHARS = 18;
 export function newWebhookEventId(now: Date = new Date()): string {
   let time = '';
   for (let value = Math.max(0, Math.floor(now.getTime())); time.length < TIME_CHARS; value = Math.floor(value / 62)) {
-    time = BASE62[value % 62]! + time;
+    time = BASE62.charAt(value % 62) + time;
   }
   let random = '';
   while (random.length < RANDOM_CHARS) {
     for (const byte of randomBytes(RANDOM_CHARS * 2)) {
       // 248 = 4 * 62: bytes above it are skipped so every character is equally likely.
-      if (byte < 248 && random.length < RANDOM_CHARS) random += BASE62[byte % 62]!;
+      if (byte < 248 && random.length < RANDOM_CHARS) random += BASE62.charAt(byte % 62);
     }
   }
   return `msg_${time}${random}`;

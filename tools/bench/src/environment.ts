@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { signAccessToken } from '@platform/main-api';
 import { Redis } from 'ioredis';
-import { type BaselineRoute, type BaselineSpec, type CannedResponse } from './baselines/spec.js';
+import type { BaselineRoute, BaselineSpec, CannedResponse } from './baselines/spec.js';
 import { type BenchRequest, benchEndpoints, type Endpoint, type ServiceName } from './endpoints.js';
 import type { BenchOptions } from './options.js';
 import { type BenchDatabase, createBenchDatabase, openDatabase } from './setup/database.js';

@@ -29,7 +29,6 @@ import { startTcpProxy, type TcpProxy } from './tcp-proxy.js';
 // TCP proxy (the real servers are shared with other suites); an instance "dies" when its connections are cut
 // and it is dropped without a graceful close.
 
-const databaseUrl = process.env.DATABASE_URL;
 const redisUrl = process.env.REDIS_URL;
 const KYC_PRICE = 50;
 

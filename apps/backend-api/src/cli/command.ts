@@ -63,7 +63,7 @@ export function readCommandLine<Command extends string, const Options extends Op
   commands: readonly Command[],
   options: Options,
 ): CommandResult | { command: Command; values: OptionValues<Options> } {
-  let parsed;
+  let parsed: { positionals: string[]; values: unknown };
   try {
     parsed = parseArgs({
       // `pnpm <command> -- create ...` passes the separator through.

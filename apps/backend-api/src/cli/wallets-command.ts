@@ -64,7 +64,7 @@ export function runWalletsCommand(args: readonly string[], db: Database): Promis
 }
 
 async function credit(db: Database, input: Parameters<typeof creditWallet>[1]): Promise<CommandResult> {
-  let result;
+  let result: Awaited<ReturnType<typeof creditWallet>>;
   try {
     result = await creditWallet(db, input);
   } catch (error) {

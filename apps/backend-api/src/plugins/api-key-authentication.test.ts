@@ -50,7 +50,7 @@ describe('API-key authentication', () => {
   it.each([
     ['missing', undefined, /Missing API key/],
     ['empty', '', /Missing API key/],
-    ['unknown', 'sk_live_' + 'x'.repeat(43), /Invalid or revoked API key/],
+    ['unknown', `sk_live_${'x'.repeat(43)}`, /Invalid or revoked API key/],
     ['not a key at all', 'hello', /Invalid or revoked API key/],
   ])('refuses a %s key with the 401 envelope', async (_label, key, message) => {
     const response = await probe(key);
@@ -101,7 +101,7 @@ describe('API-key authentication', () => {
       scope.get('/v1/probe', async () => ({ ok: true }));
     });
     await capturing.inject({ method: 'GET', url: '/v1/probe', headers: { 'x-service-api-key': liveSecret } });
-    await capturing.inject({ method: 'GET', url: '/v1/probe', headers: { 'x-service-api-key': liveSecret + 'x' } });
+    await capturing.inject({ method: 'GET', url: '/v1/probe', headers: { 'x-service-api-key': `${liveSecret}x` } });
     await capturing.close();
     expect(lines.length).toBeGreaterThan(0);
     expect(lines.join('\n')).not.toContain(liveSecret);

@@ -70,7 +70,7 @@ describe("recording an API key's last use", () => {
 
     const listed = await runApiKeysCommand(['list', '--organization', organizationId], database.db);
     expect(listed.lines).toHaveLength(1);
-    expect(listed.lines[0]).toMatch(/  created \S+Z  last used 2026-03-02T09:00:00\.000Z$/);
+    expect(listed.lines[0]).toMatch(/ {2}created \S+Z {2}last used 2026-03-02T09:00:00\.000Z$/);
   });
 
   it('writes once within a minute, however many requests and instances use the key, and again after it', async () => {
@@ -114,7 +114,7 @@ describe("recording an API key's last use", () => {
     const revoked = await createApiKey(database.db, { organizationId, environment: 'live' });
     await revokeApiKey(database.db, { id: revoked.id });
     expect((await wallet(app, revoked.secret)).statusCode).toBe(401);
-    expect((await wallet(app, 'sk_live_' + 'x'.repeat(43))).statusCode).toBe(401);
+    expect((await wallet(app, `sk_live_${'x'.repeat(43)}`)).statusCode).toBe(401);
     expect((await app.inject({ method: 'GET', url: '/v1/wallet' })).statusCode).toBe(401);
     expect((await app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
     await app.apiKeyUsage.flush();

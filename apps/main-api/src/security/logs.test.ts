@@ -179,10 +179,9 @@ describe('main-api logs', () => {
     });
     expect(failed.statusCode).toBe(503);
     daraja.behaviour('normal');
-    daraja.tokensIssued.forEach((token, index) => (secrets[`Daraja access token ${index + 1}`] = token));
-    daraja.pushBodies.forEach(
-      (body, index) => (secrets[`Daraja STK password ${index + 1}`] = String(body['Password'])),
-    );
+    for (const [index, token] of daraja.tokensIssued.entries()) secrets[`Daraja access token ${index + 1}`] = token;
+    for (const [index, body] of daraja.pushBodies.entries())
+      secrets[`Daraja STK password ${index + 1}`] = String(body['Password']);
     expect(daraja.tokensIssued.length).toBeGreaterThan(0);
 
     // The sandbox card checkout: its page (CSRF cookie and form token) and the form posted back.

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type DatabaseHandle } from '../client.js';
+import type { DatabaseHandle } from '../client.js';
 import { createTestDatabase } from '../testing.js';
 import { driveFolders, idempotencyRecords, mailSubscriptions, organizations } from './index.js';
 

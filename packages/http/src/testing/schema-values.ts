@@ -58,7 +58,6 @@ export function valuesOf(schema: unknown, lookup: SchemaLookup = () => undefined
       return fc.constant(null);
     case 'array':
       return fc.array(valuesOf(s['items'], lookup, depth + 1), { maxLength: Math.min(numberOr(s['maxItems'], 3), 3) });
-    case 'object':
     default:
       return objectValues(s, lookup, depth);
   }

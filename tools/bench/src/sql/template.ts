@@ -167,13 +167,13 @@ interface AnsweredToken {
 function answeredTokens(earlier: readonly Pair[]): AnsweredToken[] {
   const tokens: AnsweredToken[] = [];
   for (const { first, second, index } of earlier) {
-    first.rows.forEach((row, rowIndex) =>
-      row.forEach((value, column) => {
-        if (typeof value !== 'string' || value.length < MIN_RESULT_TOKEN_LENGTH) return;
-        if (second.rows[rowIndex]?.[column] === value) return;
+    for (const [rowIndex, row] of first.rows.entries()) {
+      for (const [column, value] of row.entries()) {
+        if (typeof value !== 'string' || value.length < MIN_RESULT_TOKEN_LENGTH) continue;
+        if (second.rows[rowIndex]?.[column] === value) continue;
         tokens.push({ value, slot: { kind: 'result', step: index, row: rowIndex, column } });
-      }),
-    );
+      }
+    }
   }
   return tokens;
 }

@@ -72,7 +72,8 @@ export async function createFolder(
       .insert(driveFolders)
       .values({ ...owner, parentId: input.parentId, name: input.name, createdAt: input.now })
       .returning();
-    return toView(folder!);
+    if (folder === undefined) throw new Error('The folder insert returned no row');
+    return toView(folder);
   } catch (error) {
     const failure = databaseErrorOf(error);
     if (failure?.code === '23505' && failure.constraint === 'drive_folders_sibling_name_unique') {

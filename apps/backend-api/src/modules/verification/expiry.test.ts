@@ -129,7 +129,7 @@ describe('session expiry', () => {
     expect(await statusOf(suite.db, broken)).toBe('pending');
     expect(await holdMovements(suite.db, broken)).toEqual(['capture', 'hold']);
     expect(await transitionsOf(suite.db, broken)).toEqual([
-      { from: null, to: 'pending', actor: 'api_key:' + acme.liveKeyId },
+      { from: null, to: 'pending', actor: `api_key:${acme.liveKeyId}` },
     ]);
     const wallet = await walletState(suite.db, acme.id, 'live');
     expect(wallet).toEqual({ available: 950, held: 0, ledger: { available: 950, held: 0 } });

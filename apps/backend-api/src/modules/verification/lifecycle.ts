@@ -62,7 +62,7 @@ const kycStatusFollowing: Partial<Record<VerificationStatus, KycStatus>> = {
 };
 
 /** Shown to the end user and sent in callbacks when a mover gives no reason. */
-const defaultReasons: Partial<Record<VerificationStatus, string>> = {
+const defaultReasons: Record<'rejected' | 'requires_input', string> = {
   rejected: 'The documents could not be verified',
   requires_input: 'Please submit your documents again',
 };
@@ -114,7 +114,7 @@ export async function moveSession(
 
   const lastError =
     to === 'rejected' || to === 'requires_input'
-      ? request.reason?.trim() || defaultReasons[to]!
+      ? request.reason?.trim() || defaultReasons[to]
       : to === 'processing'
         ? null
         : current.lastError;

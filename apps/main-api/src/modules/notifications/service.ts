@@ -44,7 +44,7 @@ const recentOfUserAsJson = preparedPerDatabase((db) => {
         )::text`,
       })
       .from(newest),
-    (rows) => rows[0]![0] as string,
+    (rows) => rows[0]?.[0] as string,
   );
 });
 

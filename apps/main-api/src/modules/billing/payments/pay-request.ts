@@ -1,4 +1,4 @@
-import { type PaymentMethodKind, type PaymentPurpose } from '@platform/db';
+import type { PaymentMethodKind, PaymentPurpose } from '@platform/db';
 import { unsupportedPhoneOperator, type ValidationDetail, validationError } from '@platform/errors';
 import type { SubscriptionTerms } from '@platform/pricing';
 import { checkMpesaPhone } from '../phone/mpesa-phone.js';

@@ -109,7 +109,7 @@ describe('POST /v1/billing/pay with card', () => {
 
     const page = await t.app.inject({
       method: 'GET',
-      url: new URL(submitted.headers.location as string).pathname + `?reference=${reference}`,
+      url: `${new URL(submitted.headers.location as string).pathname}?reference=${reference}`,
     });
     expect(page.body).toContain('Payment successful');
   });

@@ -1,4 +1,4 @@
-import { type BillingCycle, type MailPlan } from '@platform/db';
+import type { BillingCycle, MailPlan } from '@platform/db';
 import { prorate } from '@platform/pricing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { missing, postgresServer } from '#test-prerequisites';
