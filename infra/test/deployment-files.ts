@@ -8,8 +8,8 @@ import { isKubernetesObject, type KubernetesObject, type Kustomization } from '.
 import { infraDir, readYamlDocuments, readYamlFile, type YamlDocument, yamlFilesUnder } from './yaml-files.js';
 
 export const kubernetesDir = path.join(infraDir, 'k8s');
-export const composeFile = path.join(infraDir, 'compose.yaml');
-export const composeEnvExampleFile = path.join(infraDir, 'compose.env.example');
+const composeFile = path.join(infraDir, 'compose.yaml');
+const composeEnvExampleFile = path.join(infraDir, 'compose.env.example');
 
 /** The Secret manifests are a template with placeholders; kustomization.yaml must leave them out. */
 export const SECRET_TEMPLATE_FILE = 'k8s/secrets.example.yaml';

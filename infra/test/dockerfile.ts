@@ -1,6 +1,6 @@
 // A Dockerfile read as text: instructions grouped by build stage, enough to check what the final image runs.
 
-export interface Instruction {
+interface Instruction {
   /** Upper-case keyword: FROM, RUN, ENV, USER... */
   keyword: string;
   /** Everything after the keyword, continuation lines joined. */

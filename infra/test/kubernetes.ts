@@ -1,7 +1,7 @@
 // The parts of Kubernetes objects the manifest test reads. Parsed YAML is cast to these shapes after the
 // object is found by kind and name; the assertions then check that each field read is really there.
 
-export interface ObjectMeta {
+interface ObjectMeta {
   name: string;
   namespace?: string;
   labels?: Record<string, string>;
@@ -14,14 +14,14 @@ export interface KubernetesObject {
   metadata: ObjectMeta;
 }
 
-export interface HttpGetProbe {
+interface HttpGetProbe {
   httpGet?: { path?: string; port?: number | string };
   periodSeconds?: number;
   timeoutSeconds?: number;
   failureThreshold?: number;
 }
 
-export interface EnvVar {
+interface EnvVar {
   name: string;
   value?: string;
   valueFrom?: { secretKeyRef?: { name: string; key: string }; configMapKeyRef?: { name: string; key: string } };
@@ -50,7 +50,7 @@ export interface Container {
   volumeMounts?: { name: string; mountPath: string }[];
 }
 
-export interface PodSpec {
+interface PodSpec {
   containers: Container[];
   restartPolicy?: string;
   terminationGracePeriodSeconds?: number;
@@ -58,7 +58,7 @@ export interface PodSpec {
   volumes?: { name: string; emptyDir?: Record<string, unknown> }[];
 }
 
-export interface PodTemplate {
+interface PodTemplate {
   metadata?: ObjectMeta | Omit<ObjectMeta, 'name'>;
   spec: PodSpec;
 }
@@ -134,10 +134,6 @@ export function findObject<T extends KubernetesObject>(objects: KubernetesObject
   const matches = objects.filter((object) => object.kind === kind && object.metadata.name === name);
   if (matches.length !== 1) throw new Error(`expected one ${kind} named ${name}, found ${matches.length}`);
   return matches[0] as T;
-}
-
-export function objectsOfKind<T extends KubernetesObject>(objects: KubernetesObject[], kind: string): T[] {
-  return objects.filter((object) => object.kind === kind) as T[];
 }
 
 /** The image reference without its tag or digest: `registry/platform/main-api:1.2` -> `registry/platform/main-api`. */

@@ -16,7 +16,7 @@ export function containerOf(service: ServiceUnderTest): Container {
   return container;
 }
 
-export function secretTemplate(name: string): Record<string, string> {
+function secretTemplate(name: string): Record<string, string> {
   const secret = objects.find(
     (object): object is Secret & { file: string } =>
       object.kind === 'Secret' && object.metadata.name === name && object.file === SECRET_TEMPLATE_FILE,

@@ -8,7 +8,7 @@ import { buildApp as buildMainApi, createAvatarStorage, loadMainApiConfig, MainA
 import { repositoryRoot } from './yaml-files.js';
 
 /** What the tests do with a built app: inject requests, look up routes, then close it. */
-export interface InjectableApp {
+interface InjectableApp {
   inject(request: {
     method: 'GET' | 'POST';
     url: string;

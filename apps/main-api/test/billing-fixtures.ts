@@ -34,7 +34,7 @@ import { insertOrganization, insertUser, TEST_PROVIDER_TIMEOUT_MS, testConfig, t
 import { type ManualTimeouts, manualTimeouts } from './manual-timeouts.js';
 
 export const PAYER_ID = 'user_payer';
-export const PAYER_EMAIL = 'payer@example.com';
+const PAYER_EMAIL = 'payer@example.com';
 export const OUTSIDER_ID = 'user_outsider';
 
 /**

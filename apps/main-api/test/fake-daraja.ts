@@ -28,7 +28,7 @@ export function fakeDarajaEnv(url: string): NodeJS.ProcessEnv {
   };
 }
 
-export interface FakeStkPrompt {
+interface FakeStkPrompt {
   merchantRequestId: string;
   checkoutRequestId: string;
   amount: number;
@@ -69,13 +69,13 @@ export interface FakeDaraja {
   close(): Promise<void>;
 }
 
-export interface CallbackOptions {
+interface CallbackOptions {
   /** CallbackMetadata items the callback leaves out (e.g. `Amount`). */
   omitItems?: string[];
 }
 
 /** Daraja's answer when it fails itself (a 5xx that is not about the transaction). */
-export const DARAJA_SERVER_ERROR = { errorCode: '500.003.1001', errorMessage: 'Internal Server Error' } as const;
+const DARAJA_SERVER_ERROR = { errorCode: '500.003.1001', errorMessage: 'Internal Server Error' } as const;
 
 const DESCRIPTIONS: Record<number, string> = {
   0: 'The service request is processed successfully.',

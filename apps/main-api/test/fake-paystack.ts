@@ -10,7 +10,7 @@ import {
 
 export const FAKE_PAYSTACK_SECRET = 'sk_test_fakepaystacksecretkey0000000000';
 
-export interface FakePaystackTransaction {
+interface FakePaystackTransaction {
   id: number;
   reference: string;
   /** Subunits, as Paystack counts. */

@@ -18,7 +18,7 @@ import { createLocalFolderStorage } from '../src/storage/local-folder.js';
 export const TEST_SECRET = 'a-test-signing-secret-of-at-least-32-chars';
 export const TEST_ISSUER = 'https://identity.test.example/';
 export const TEST_AUDIENCE = 'main-api-test';
-export const TEST_PUBLIC_URL = 'http://main-api.test';
+const TEST_PUBLIC_URL = 'http://main-api.test';
 /**
  * PROVIDER_TIMEOUT_MS in tests: generous, so that a normal answer from a local fake provider is never taken
  * for silence on a loaded machine. Tests that need a request to time out run its limit out by hand

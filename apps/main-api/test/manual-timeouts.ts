@@ -1,7 +1,7 @@
 import type { ProviderTimeout } from '../src/modules/billing/providers/http.js';
 import type { FakeHttpServer, FakeRequest } from './fake-http-server.js';
 
-export interface StartedLimit {
+interface StartedLimit {
   provider: string;
   /** The request's full URL. */
   url: string;

@@ -58,7 +58,7 @@ export async function createDatabase(options: CreateDatabaseOptions = {}): Promi
 const CONNECT_TIMEOUT_SECONDS = 5;
 
 /** Seconds before reconnection attempt `retries` (from 1) after a failed connection: 0.1 s, growing to 1 s. */
-export function reconnectDelaySeconds(retries: number): number {
+function reconnectDelaySeconds(retries: number): number {
   return Math.min(0.1 * Math.max(retries, 1), 1);
 }
 

@@ -53,9 +53,6 @@ export type CreditBalanceReason = (typeof creditBalanceReasons)[number];
 export const idempotencyRecordStatuses = ['in_progress', 'completed'] as const;
 export type IdempotencyRecordStatus = (typeof idempotencyRecordStatuses)[number];
 
-/** The wallet and everything paid from it is kept apart per environment, like API keys. */
-export const walletEnvironments = apiKeyEnvironments;
-
 /** Movements of money through a wallet; each is one balanced ledger transaction. */
 export const ledgerTransactionKinds = ['top_up', 'hold', 'capture', 'release'] as const;
 export type LedgerTransactionKind = (typeof ledgerTransactionKinds)[number];

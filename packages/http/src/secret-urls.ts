@@ -25,7 +25,7 @@ function decodePercents(text: string): string {
 }
 
 /** The path of a URL as a router would see it if it were lenient: decoded, lower case, single slashes. */
-export function normalisedPath(url: string): string {
+function normalisedPath(url: string): string {
   let path = url.replace(ORIGIN, '').split(/[?#]/, 1)[0] ?? '';
   // Twice-escaped characters too (%252F), within reason.
   for (let round = 0; round < 3 && path.includes('%'); round += 1) {

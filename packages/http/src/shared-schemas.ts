@@ -7,7 +7,7 @@ function isObject(value: unknown): value is JsonObject {
 }
 
 /** The outermost schemas carrying an `$id` inside a route schema part (nested `$id`s travel with them). */
-export function schemasWithId(value: unknown, found: JsonObject[] = []): JsonObject[] {
+function schemasWithId(value: unknown, found: JsonObject[] = []): JsonObject[] {
   if (Array.isArray(value)) {
     for (const item of value) schemasWithId(item, found);
   } else if (isObject(value)) {

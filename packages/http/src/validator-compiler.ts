@@ -2,8 +2,8 @@ import { Ajv, type Options as AjvOptions, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 
 /** What Fastify passes when it compiles one part of a route's schema. */
-export type RouteSchemaDefinition = { schema: unknown; httpPart?: string; method?: string; url?: string };
-export type ValidatorCompiler = (route: RouteSchemaDefinition) => ValidateFunction;
+type RouteSchemaDefinition = { schema: unknown; httpPart?: string; method?: string; url?: string };
+type ValidatorCompiler = (route: RouteSchemaDefinition) => ValidateFunction;
 /** Shape of Fastify's `schemaController.compilersFactory.buildValidator` (its published type is not this one). */
 export type ValidatorFactory = (externalSchemas: unknown, ajvServerOptions?: unknown) => ValidatorCompiler;
 

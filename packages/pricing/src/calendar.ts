@@ -10,12 +10,12 @@ export interface CalendarDay {
   readonly day: number;
 }
 
-export const MIN_YEAR = 1;
+const MIN_YEAR = 1;
 export const MAX_YEAR = 9999;
 
 const ISO_DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
 
-export function isLeapYear(year: number): boolean {
+function isLeapYear(year: number): boolean {
   return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
 }
 
@@ -64,10 +64,6 @@ export function dayNumber({ year, month, day }: CalendarDay): number {
   const dayOfYear = quotient(153 * (month > 2 ? month - 3 : month + 9) + 2, 5) + day - 1;
   const dayOfEra = yearOfEra * 365 + quotient(yearOfEra, 4) - quotient(yearOfEra, 100) + dayOfYear;
   return era * 146_097 + dayOfEra - 719_468;
-}
-
-export function daysBetween(from: CalendarDay, to: CalendarDay): number {
-  return dayNumber(to) - dayNumber(from);
 }
 
 /** Whole-number division of non-negative integers, without going through a fraction. */

@@ -1,6 +1,6 @@
 import { createHmac, randomBytes } from 'node:crypto';
 
-export const SECRET_PREFIX = 'whsec_';
+const SECRET_PREFIX = 'whsec_';
 const SECRET_BYTES = 32;
 
 /** A new signing secret: `whsec_` + base64 of 32 random bytes (the Standard Webhooks format). */

@@ -1,14 +1,14 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export interface ReceivedRequest {
+interface ReceivedRequest {
   method: string;
   path: string;
   headers: IncomingHttpHeaders;
   body: string;
 }
 
-export interface Answer {
+interface Answer {
   status: number;
   headers?: Record<string, string>;
 }

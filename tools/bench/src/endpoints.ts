@@ -27,7 +27,7 @@ export interface Endpoint {
   prime?: BenchRequest;
 }
 
-export const IDEMPOTENCY_HEADER = 'x-idempotency-key';
+const IDEMPOTENCY_HEADER = 'x-idempotency-key';
 
 /** The six endpoints of issue 7, with the credentials of `fixture`. */
 export function benchEndpoints(fixture: BenchFixture, token: string): Endpoint[] {

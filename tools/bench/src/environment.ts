@@ -19,7 +19,7 @@ const BASELINES = path.join(REPO_ROOT, 'tools/bench/src/baselines');
 /** The services' pool size: createDatabase's default, which server.ts uses. */
 export const POOL_SIZE = 10;
 
-export interface MeasuredEndpoint extends RecordedEndpoint {
+interface MeasuredEndpoint extends RecordedEndpoint {
   /** What the service answered to one real request; the baselines answer the same bytes. */
   response: CannedResponse;
 }
@@ -209,7 +209,7 @@ function assertBuilt(): void {
   }
 }
 
-export async function send(baseUrl: string, request: BenchRequest): Promise<CannedResponse> {
+async function send(baseUrl: string, request: BenchRequest): Promise<CannedResponse> {
   const response = await fetch(`${baseUrl}${request.path}`, {
     method: request.method,
     headers: request.headers,

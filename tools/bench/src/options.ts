@@ -16,8 +16,8 @@ export interface BenchOptions {
   keepDatabase: boolean;
 }
 
-export const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
-export const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';
+const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
+const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';
 
 /**
  * Settings from the environment. BENCH_QUICK=1 makes a short run (1 s warm-up, 3 s per row, 20,000 requests

@@ -1,7 +1,7 @@
 /** How often at most one key's lastUsedAt is written, by one instance and (through the SQL) by all of them. */
-export const API_KEY_USAGE_INTERVAL_MS = 60_000;
+const API_KEY_USAGE_INTERVAL_MS = 60_000;
 
-export interface ApiKeyUsageLogger {
+interface ApiKeyUsageLogger {
   warn(object: object, message: string): void;
   info(message: string): void;
 }

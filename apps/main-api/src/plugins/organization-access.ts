@@ -7,7 +7,7 @@ import fp from 'fastify-plugin';
 import { preparedPerDatabase, prepareWithRowsMapper } from '../prepared-queries.js';
 
 /** The organization a request acts for, after its membership was checked. */
-export interface OrganizationAccess {
+interface OrganizationAccess {
   id: string;
   /** The user's role in it. */
   role: MembershipRole;
@@ -25,7 +25,7 @@ declare module 'fastify' {
 }
 
 /** Header naming the organization a request acts for (lower case: Node lower-cases incoming header names). */
-export const ORGANIZATION_HEADER = 'x-organization-id';
+const ORGANIZATION_HEADER = 'x-organization-id';
 
 /** The one answer for an unknown organization and for one the user does not belong to, so ids cannot be probed. */
 export const NOT_A_MEMBER = 'You are not a member of this organization';
@@ -35,7 +35,7 @@ const UUID_PATTERN = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{
 const UUID = new RegExp(UUID_PATTERN);
 
 /** The headers schema that documents `X-Organization-Id` (added to every organization route automatically). */
-export const OrganizationHeadersSchema = Type.Object({
+const OrganizationHeadersSchema = Type.Object({
   [ORGANIZATION_HEADER]: Type.String({
     pattern: UUID_PATTERN,
     description: 'Identifier (UUID) of the organization the request acts for; the user must be a member of it.',
@@ -64,7 +64,7 @@ const membershipOf = preparedPerDatabase((db) =>
 );
 
 /** The user's role in the organization, or null when the organization does not exist or the user is not in it. */
-export async function findMembershipRole(
+async function findMembershipRole(
   db: Database,
   userId: string,
   organizationId: string,
@@ -73,7 +73,7 @@ export async function findMembershipRole(
 }
 
 /** The header's value, or a 400 naming the header when it is missing or not a UUID. */
-export function organizationIdFrom(request: FastifyRequest): string {
+function organizationIdFrom(request: FastifyRequest): string {
   const value = request.headers[ORGANIZATION_HEADER];
   const path = `headers/${ORGANIZATION_HEADER}`;
   if (value === undefined || value === '') {
@@ -91,7 +91,7 @@ export function organizationIdFrom(request: FastifyRequest): string {
  * `X-Organization-Id` and sets `request.organization`. Usable directly as a route's preValidation or
  * preHandler hook; the plugin below runs it for every route with `config: { organization: true }`.
  */
-export function createOrganizationGuard(db: Database) {
+function createOrganizationGuard(db: Database) {
   return async function requireOrganizationMember(request: FastifyRequest): Promise<void> {
     const organizationId = organizationIdFrom(request);
     const access = await findMembershipRole(db, request.user.id, organizationId);

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { bigint, check, index, pgTable, text, unique, uuid } from 'drizzle-orm/pg-core';
-import { ledgerAccounts, ledgerTransactionKinds, walletEnvironments } from '../enums.js';
+import { apiKeyEnvironments, ledgerAccounts, ledgerTransactionKinds } from '../enums.js';
 import { createdAt, isOneOf, timestamptz } from './columns.js';
 import { organizations } from './organizations.js';
 
@@ -20,7 +20,8 @@ export const wallets = pgTable(
     organizationId: uuid('organization_id')
       .notNull()
       .references(() => organizations.id, { onDelete: 'cascade' }),
-    environment: text('environment', { enum: walletEnvironments }).notNull(),
+    // Kept apart per environment, like the API keys that spend from it.
+    environment: text('environment', { enum: apiKeyEnvironments }).notNull(),
     availableBalance: kes('available_balance').notNull().default(0),
     heldBalance: kes('held_balance').notNull().default(0),
     createdAt: createdAt(),
@@ -28,7 +29,7 @@ export const wallets = pgTable(
   },
   (table) => [
     unique('wallets_organization_environment_unique').on(table.organizationId, table.environment),
-    check('wallets_environment_check', isOneOf(table.environment, walletEnvironments)),
+    check('wallets_environment_check', isOneOf(table.environment, apiKeyEnvironments)),
     check('wallets_available_balance_check', sql`${table.availableBalance} >= 0`),
     check('wallets_held_balance_check', sql`${table.heldBalance} >= 0`),
   ],

@@ -17,7 +17,7 @@ export interface CpuProfile {
   timeDeltas: number[];
 }
 
-export interface ProfileEntry {
+interface ProfileEntry {
   name: string;
   /** Share of all samples, 0 to 1. */
   share: number;

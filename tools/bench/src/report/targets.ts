@@ -1,10 +1,10 @@
 // Issue 7's targets, judged from one run's numbers.
 
-export const READ_RATIO_TARGET = 0.6;
-export const WRITE_RATIO_TARGET = 0.4;
-export const READ_P99_TARGET_MS = 25;
-export const REPLAY_SPEEDUP_TARGET = 3;
-export const RSS_GROWTH_TARGET = 0.1;
+const READ_RATIO_TARGET = 0.6;
+const WRITE_RATIO_TARGET = 0.4;
+const READ_P99_TARGET_MS = 25;
+const REPLAY_SPEEDUP_TARGET = 3;
+const RSS_GROWTH_TARGET = 0.1;
 
 export interface EndpointNumbers {
   id: string;

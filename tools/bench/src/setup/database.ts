@@ -51,7 +51,7 @@ async function withAdminConnection<T>(url: string, work: (admin: postgres.Sql) =
   }
 }
 
-export function withDatabaseName(url: string, database: string): string {
+function withDatabaseName(url: string, database: string): string {
   const parsed = new URL(url);
   parsed.pathname = `/${encodeURIComponent(database)}`;
   return parsed.toString();

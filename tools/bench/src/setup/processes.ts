@@ -89,7 +89,7 @@ export async function startServerProcess(options: StartOptions): Promise<ServerP
   };
 }
 
-export function rssKibOf(pid: number): number {
+function rssKibOf(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const match = /^VmRSS:\s+(\d+)\s+kB/m.exec(status);
   if (match?.[1] === undefined) throw new Error(`No VmRSS for process ${pid}`);

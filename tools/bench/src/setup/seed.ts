@@ -11,13 +11,13 @@ export interface BenchFixture {
   apiKeyIds: string[];
 }
 
-export const SEEDED_USERS = 1_000;
-export const SEEDED_NOTIFICATIONS = 10_000;
+const SEEDED_USERS = 1_000;
+const SEEDED_NOTIFICATIONS = 10_000;
 /** The measured user's share: enough for a full page of 50 and an unread count over more than the page. */
-export const MEASURED_USER_NOTIFICATIONS = 100;
+const MEASURED_USER_NOTIFICATIONS = 100;
 /** Far above what a run spends: sessions hold 50 KES each. */
-export const WALLET_BALANCE_KES = 1_000_000_000;
-export const API_KEY_RATE_LIMIT_PER_MINUTE = 100_000_000;
+const WALLET_BALANCE_KES = 1_000_000_000;
+const API_KEY_RATE_LIMIT_PER_MINUTE = 100_000_000;
 
 /**
  * One organization with 1,000 member users and 10,000 notifications among them (bulk inserted in SQL), a

@@ -13,7 +13,7 @@ export interface ServiceEnvInput {
 export const TOKEN_ISSUER = 'http://localhost/bench';
 export const TOKEN_AUDIENCE = 'platform-bench';
 /** Well above anything a run sends, so the limiter counts (one Redis call per request) but never refuses. */
-export const BENCH_RATE_LIMIT_PER_MINUTE = '100000000';
+const BENCH_RATE_LIMIT_PER_MINUTE = '100000000';
 const UNLIMITED_FOLDERS = '100000000';
 /** One per run, shared by every backend-api process of the run (required on DATABASE_URL). */
 const HOSTED_PAGE_SECRET = randomBytes(32).toString('base64url');

@@ -66,7 +66,7 @@ async function runSteps(sql: Client, steps: readonly TemplateStep[], state: Requ
 }
 
 /** A template parameter's value for the current request. */
-export function resolveParam(param: TemplateParam, state: Omit<RequestState, 'wanted'>): unknown {
+function resolveParam(param: TemplateParam, state: Omit<RequestState, 'wanted'>): unknown {
   if ('constant' in param) return param.constant;
   const { segments } = param;
   if (segments.length === 1) return segmentValue(segments[0]!, state);

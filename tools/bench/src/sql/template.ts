@@ -7,7 +7,7 @@ import { type QueryStep, statementCount, type TraceStep } from './trace.js';
 // become slots filled on each replay.
 
 /** Where a per-request part of a parameter comes from when the template is replayed. */
-export type Slot =
+type Slot =
   /** A request input that differs per request: `header:<name>` or `body:<field>`. */
   | { kind: 'input'; name: string }
   /** A value an earlier statement of the same request answered (an id the database generated). */
@@ -36,7 +36,7 @@ export interface TemplateQuery {
   arrayMode: boolean;
 }
 
-export interface TemplateTransaction {
+interface TemplateTransaction {
   kind: 'transaction';
   savepoint: boolean;
   steps: TemplateStep[];

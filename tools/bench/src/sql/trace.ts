@@ -14,7 +14,7 @@ export interface QueryStep {
 }
 
 /** A `sql.begin` (or savepoint) block and the statements run inside it. */
-export interface TransactionStep {
+interface TransactionStep {
   kind: 'transaction';
   savepoint: boolean;
   steps: TraceStep[];

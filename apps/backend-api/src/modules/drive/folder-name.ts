@@ -1,6 +1,6 @@
 import { validationError } from '@platform/errors';
 
-export const MAX_FOLDER_NAME_LENGTH = 255;
+const MAX_FOLDER_NAME_LENGTH = 255;
 
 // Unicode control characters (category Cc): C0, DEL and C1.
 // Unicode Cc, which folder names refuse: finding control characters is this pattern's purpose.

@@ -1,9 +1,9 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { nextCursorSchema, pageQueryProperties } from '../../pagination.js';
 
-export const DEFAULT_PAGE_SIZE = 50;
+const DEFAULT_PAGE_SIZE = 50;
 
-export const DriveFolderSchema = Type.Object(
+const DriveFolderSchema = Type.Object(
   {
     id: Type.String({ format: 'uuid', description: 'Folder identifier.' }),
     name: Type.String({ description: 'The folder name, trimmed.' }),

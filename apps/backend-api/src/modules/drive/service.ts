@@ -17,8 +17,8 @@ export interface FolderOwner {
   environment: ApiKeyEnvironment;
 }
 
-export const PARENT_NOT_FOUND = 'Parent folder not found';
-export const FOLDER_NOT_FOUND = 'Folder not found';
+const PARENT_NOT_FOUND = 'Parent folder not found';
+const FOLDER_NOT_FOUND = 'Folder not found';
 
 // Subscriptions in these states still grant their plan.
 const planGrantingStatuses: MailSubscriptionStatus[] = ['active', 'past_due'];
@@ -27,7 +27,7 @@ const ownedBy = ({ organizationId, environment }: FolderOwner) =>
   and(eq(driveFolders.organizationId, organizationId), eq(driveFolders.environment, environment));
 
 /** The tier that sets the organization's folder quota: its mail plan while the subscription is current, else none. */
-export async function folderQuotaTier(db: DatabaseExecutor, organizationId: string): Promise<FolderQuotaTier> {
+async function folderQuotaTier(db: DatabaseExecutor, organizationId: string): Promise<FolderQuotaTier> {
   const [subscription] = await db
     .select({ plan: mailSubscriptions.plan })
     .from(mailSubscriptions)

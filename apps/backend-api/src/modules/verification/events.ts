@@ -1,10 +1,10 @@
 import type { Transaction, VerificationSession, VerificationStatus } from '@platform/db';
 import { enqueueWebhookEvent } from '@platform/webhooks';
 
-export type VerificationEventType = `verification_session.${'created' | Exclude<VerificationStatus, 'pending'>}`;
+type VerificationEventType = `verification_session.${'created' | Exclude<VerificationStatus, 'pending'>}`;
 
 /** The event type that reports a session reaching `status` (`pending` is only ever reached by creation). */
-export function eventTypeFor(status: VerificationStatus): VerificationEventType {
+function eventTypeFor(status: VerificationStatus): VerificationEventType {
   return status === 'pending' ? 'verification_session.created' : `verification_session.${status}`;
 }
 

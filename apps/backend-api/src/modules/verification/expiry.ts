@@ -3,7 +3,7 @@ import { startPeriodicJob } from '@platform/http';
 import { and, asc, inArray, lte, notInArray } from 'drizzle-orm';
 import { expirableStatuses, type LifecycleOptions, moveSession } from './lifecycle.js';
 
-export const DEFAULT_EXPIRY_BATCH_SIZE = 100;
+const DEFAULT_EXPIRY_BATCH_SIZE = 100;
 
 export interface ExpiryLogger {
   error(details: object, message: string): void;

@@ -40,7 +40,7 @@ export function canMove(from: VerificationStatus, to: VerificationStatus): boole
   return allowedMoves[from].includes(to);
 }
 
-export function isFinal(status: VerificationStatus): boolean {
+function isFinal(status: VerificationStatus): boolean {
   return allowedMoves[status].length === 0;
 }
 

@@ -14,13 +14,13 @@ export type RequiredDocument = (typeof requiredDocumentKinds)[number];
  * What the end user is asked for. A person (kyc) proves who they are; a business (kyb) proves it is registered
  * in Kenya (certificate, CR12 listing its directors and shareholders, KRA PIN) and who runs it.
  */
-export const requiredDocumentsByType: Readonly<Record<VerificationType, readonly RequiredDocument[]>> = {
+const requiredDocumentsByType: Readonly<Record<VerificationType, readonly RequiredDocument[]>> = {
   kyc: ['national_id_or_passport', 'selfie'],
   kyb: ['certificate_of_incorporation', 'cr12', 'kra_pin_certificate', 'director_ids'],
 };
 
 /** How the hosted page names each document to the end user. */
-export const requiredDocumentLabels: Readonly<Record<RequiredDocument, string>> = {
+const requiredDocumentLabels: Readonly<Record<RequiredDocument, string>> = {
   national_id_or_passport: 'National ID card or passport',
   selfie: 'A selfie: a clear photo of your face',
   certificate_of_incorporation: 'Certificate of incorporation',

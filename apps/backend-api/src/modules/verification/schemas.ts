@@ -3,8 +3,8 @@ import { type Static, Type } from '@sinclair/typebox';
 import { nextCursorSchema, pageQueryProperties } from '../../pagination.js';
 import { requiredDocumentKinds } from './required-documents.js';
 
-export const DEFAULT_PAGE_SIZE = 20;
-export const MAX_CALLBACK_URL_LENGTH = 2048;
+const DEFAULT_PAGE_SIZE = 20;
+const MAX_CALLBACK_URL_LENGTH = 2048;
 
 const VerificationType = Type.Union(
   verificationTypes.map((type) => Type.Literal(type)),
@@ -20,7 +20,7 @@ const VerificationStatus = Type.Union(
 );
 const Timestamp = (description: string) => Type.String({ format: 'date-time', description });
 
-export const VerificationSessionSchema = Type.Object(
+const VerificationSessionSchema = Type.Object(
   {
     sessionId: Type.String({ format: 'uuid' }),
     verificationUrl: Type.String({
@@ -80,7 +80,6 @@ export const CreateVerificationSessionBody = Type.Object(
   },
   { $id: 'CreateVerificationSession' },
 );
-export type CreateVerificationSessionInput = Static<typeof CreateVerificationSessionBody>;
 
 const sessionEnvelope = (id: string, withMessage: boolean) =>
   Type.Object(

@@ -178,7 +178,7 @@ export function sessionView(session: VerificationSession, verifyUrl: string): Ve
   };
 }
 
-export function verificationUrlOf(verifyUrl: string, sessionId: string): string {
+function verificationUrlOf(verifyUrl: string, sessionId: string): string {
   return `${verifyUrl}/session/${sessionId}`;
 }
 

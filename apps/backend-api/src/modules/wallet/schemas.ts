@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 
-export const WalletSchema = Type.Object(
+const WalletSchema = Type.Object(
   {
     environment: Type.Union([Type.Literal('live'), Type.Literal('test')], {
       description: "The API key's environment; live and test wallets are kept apart.",

@@ -2,7 +2,7 @@ import type { ValidationDetail } from '@platform/errors';
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 
 /** The profile fields a client may change; anything else in a PATCH body is ignored. */
-export const writableProfileFields = ['firstName', 'lastName', 'phone', 'dob', 'avatarUrl'] as const;
+const writableProfileFields = ['firstName', 'lastName', 'phone', 'dob', 'avatarUrl'] as const;
 
 export type WritableProfileField = (typeof writableProfileFields)[number];
 
@@ -10,7 +10,7 @@ export type WritableProfileField = (typeof writableProfileFields)[number];
 export type ProfileChanges = Partial<Record<WritableProfileField, string>>;
 
 export const NAME_MAX_LENGTH = 100;
-export const PHONE_DEFAULT_REGION = 'KE';
+const PHONE_DEFAULT_REGION = 'KE';
 export const EARLIEST_DATE_OF_BIRTH = '1900-01-01';
 
 /** The writable fields present in `body` (undefined counts as absent). */

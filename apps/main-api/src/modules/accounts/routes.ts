@@ -14,9 +14,9 @@ export interface AccountRoutesOptions {
 }
 
 // Spec section 7: the texts of the profile endpoints' errors are part of the contract.
-export const PROFILE_NOT_FOUND = 'Profile not found';
-export const NO_VALID_FIELDS = 'No valid fields provided for update';
-export const PROFILE_STORE_FAILED = 'Failed to fetch/update profile';
+const PROFILE_NOT_FOUND = 'Profile not found';
+const NO_VALID_FIELDS = 'No valid fields provided for update';
+const PROFILE_STORE_FAILED = 'Failed to fetch/update profile';
 
 export const accountRoutes: FastifyPluginAsyncTypebox<AccountRoutesOptions> = async (app, { db, now }) => {
   const tags = ['accounts'];

@@ -4,7 +4,7 @@ import { ref } from '../../schema-ref.js';
 import { EARLIEST_DATE_OF_BIRTH, NAME_MAX_LENGTH } from './profile-fields.js';
 
 /** The profile as GET /v1/accounts/me returns it. Optional fields are omitted when not set. */
-export const AccountProfileSchema = Type.Object(
+const AccountProfileSchema = Type.Object(
   {
     name: Type.Optional(
       Type.String({ description: 'firstName and lastName joined by a space; omitted when both are empty.' }),
@@ -54,8 +54,6 @@ export const UpdateProfileBodySchema = Type.Object(
   },
   { additionalProperties: true },
 );
-
-export type UpdateProfileBody = Static<typeof UpdateProfileBodySchema>;
 
 /** Schemas registered once on the app so routes and OpenAPI refer to them by name. */
 export const accountSharedSchemas = [AccountProfileSchema, AccountProfileResponseSchema];

@@ -28,8 +28,8 @@ export interface ApiKeyRoutesOptions {
 }
 
 export const API_KEY_CREATED = 'API key created. Copy the secret now: it is shown only once.';
-export const API_KEY_REVOKED = 'API key revoked';
-export const API_KEY_NOT_FOUND = 'API key not found';
+const API_KEY_REVOKED = 'API key revoked';
+const API_KEY_NOT_FOUND = 'API key not found';
 
 /**
  * Management of the organization's keys for the backend service. Any member may create, list and revoke;

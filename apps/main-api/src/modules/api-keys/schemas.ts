@@ -42,10 +42,8 @@ export const CreateApiKeyBodySchema = Type.Object(
   { additionalProperties: false },
 );
 
-export type CreateApiKeyBody = Static<typeof CreateApiKeyBodySchema>;
-
 /** A key as the list shows it: never the secret or its hash, only the prefix and last four characters. */
-export const ApiKeySchema = Type.Object(
+const ApiKeySchema = Type.Object(
   {
     id: Type.String({ description: 'API key identifier (UUID).' }),
     name: Type.String(),

@@ -2,12 +2,12 @@ import { type ApiKeyEnvironment, apiKeys, createApiKey, type Database, organizat
 import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { ApiKeyView, CreatedApiKeyView } from './schemas.js';
 
-export const DEFAULT_API_KEY_NAME = 'Default';
+const DEFAULT_API_KEY_NAME = 'Default';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The visible start of every secret of an environment (`sk_live_`, `sk_test_`). */
-export function secretPrefixOf(environment: ApiKeyEnvironment): 'sk_live_' | 'sk_test_' {
+function secretPrefixOf(environment: ApiKeyEnvironment): 'sk_live_' | 'sk_test_' {
   return environment === 'live' ? 'sk_live_' : 'sk_test_';
 }
 

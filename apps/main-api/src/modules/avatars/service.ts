@@ -36,7 +36,7 @@ export function isAvatarKey(key: string): boolean {
  * `avatars/<user>/<uuid>.<ext>`. The user segment is the user id with every character outside
  * [A-Za-z0-9_-] replaced, so no token subject can shape the path; the UUID alone makes the key unique.
  */
-export function avatarKey(userId: string, extension: string): string {
+function avatarKey(userId: string, extension: string): string {
   const userSegment = userId.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 64);
   return `avatars/${userSegment}/${randomUUID()}.${extension}`;
 }

@@ -2,7 +2,7 @@ import type { ConfigProblem } from '@platform/http';
 import { type Static, Type } from '@sinclair/typebox';
 
 /** M-Pesa's own ceiling for one customer-to-business payment, in KES. */
-export const MPESA_TRANSACTION_LIMIT = 250_000;
+const MPESA_TRANSACTION_LIMIT = 250_000;
 
 /**
  * Environment variables of payments; merged into main-api's environment schema (config.ts). A provider is
@@ -43,7 +43,7 @@ export const PaymentsEnvSchema = Type.Object({
 
 export type PaymentsEnv = Static<typeof PaymentsEnvSchema>;
 
-export type CardProviderConfig =
+type CardProviderConfig =
   | { kind: 'paystack'; secretKey: string; baseUrl: string }
   /** `formSecret` signs the sandbox checkout's form tokens; unset (embedded database only), each process makes one. */
   | { kind: 'sandbox'; formSecret?: string };
@@ -62,7 +62,7 @@ export interface DarajaConfig {
   callbackToken: string;
 }
 
-export type MobileMoneyProviderConfig = DarajaConfig | { kind: 'sandbox'; stkDelayMs: number };
+type MobileMoneyProviderConfig = DarajaConfig | { kind: 'sandbox'; stkDelayMs: number };
 
 /** Payments as the code uses them. */
 export interface PaymentsConfig {

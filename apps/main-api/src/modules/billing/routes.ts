@@ -47,7 +47,7 @@ export const billingSharedSchemas = [
 ];
 
 /** Idempotency keys of billing requests belong to the user acting for the organization. */
-export const BILLING_IDEMPOTENCY_HEADERS = ['x-idempotency-key', 'Idempotency-Key'];
+const BILLING_IDEMPOTENCY_HEADERS = ['x-idempotency-key', 'Idempotency-Key'];
 
 /**
  * Payments and mail subscriptions: the client routes (behind the organization guard and idempotency keys),

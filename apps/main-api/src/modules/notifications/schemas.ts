@@ -1,5 +1,5 @@
 import { notificationTypes } from '@platform/db';
-import { type Static, Type } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import { ref } from '../../schema-ref.js';
 
 export const NotificationSchema = Type.Object(
@@ -17,8 +17,6 @@ export const NotificationSchema = Type.Object(
   },
   { $id: 'Notification', additionalProperties: false },
 );
-
-export type NotificationView = Static<typeof NotificationSchema>;
 
 export const NotificationListSchema = Type.Object(
   {

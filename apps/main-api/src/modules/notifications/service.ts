@@ -3,7 +3,7 @@ import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import { preparedPerDatabase, prepareWithRowsMapper } from '../../prepared-queries.js';
 
 /** How many notifications the list returns (spec section 8). */
-export const NOTIFICATION_LIST_LIMIT = 50;
+const NOTIFICATION_LIST_LIMIT = 50;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

@@ -13,7 +13,7 @@ const nullableDateTime = Type.Union([dateTime, Type.Null()]);
 export const WebhookEnvironmentParams = Type.Object({ environment });
 
 /** One environment's callback settings. Never the secret. */
-export const WebhookEndpointSchema = Type.Object(
+const WebhookEndpointSchema = Type.Object(
   {
     environment,
     defaultUrl: Type.Union([Type.String(), Type.Null()], {

@@ -31,7 +31,7 @@ const notices: Record<NoticeCode, { text: string; problem: boolean }> = {
   sandbox_off: { text: 'Sandbox controls are not available for this session.', problem: true },
 };
 
-export const statusLabels: Record<VerificationStatus, string> = {
+const statusLabels: Record<VerificationStatus, string> = {
   pending: 'Waiting for documents',
   processing: 'Processing',
   requires_input: 'More information needed',
@@ -177,7 +177,7 @@ function formatTime(date: Date): string {
   return `${timeFormat.format(date)} UTC`;
 }
 
-export function escapeHtml(text: string): string {
+function escapeHtml(text: string): string {
   return text
     .replaceAll('&', '&amp;')
     .replaceAll('<', '&lt;')

@@ -7,10 +7,10 @@ import { ref } from '../../../schema-ref.js';
 import { listActivePaymentMethods, removePaymentMethod } from './repository.js';
 import { PaymentMethodIdParams, PaymentMethodListSchema, type PaymentMethodView } from './schemas.js';
 
-export const PAYMENT_METHOD_REMOVED = 'Payment method removed';
+const PAYMENT_METHOD_REMOVED = 'Payment method removed';
 export const PAYMENT_METHOD_NOT_FOUND = 'Payment method not found';
 
-export function toPaymentMethodView(method: PaymentMethod): PaymentMethodView {
+function toPaymentMethodView(method: PaymentMethod): PaymentMethodView {
   return {
     id: method.id,
     type: method.type,

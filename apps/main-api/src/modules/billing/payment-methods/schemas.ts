@@ -2,7 +2,7 @@ import { paymentChannels } from '@platform/db';
 import { type Static, Type } from '@sinclair/typebox';
 import { ref } from '../../../schema-ref.js';
 
-export const PaymentMethodSchema = Type.Object(
+const PaymentMethodSchema = Type.Object(
   {
     id: Type.String({ description: 'Use as paymentMethodId with method saved_method.' }),
     type: Type.Union(paymentChannels.map((value) => Type.Literal(value))),

@@ -5,7 +5,7 @@ import { escapeHtml, htmlPage } from '../html.js';
 import { isPaymentReference } from './reference.js';
 import { findPayment } from './repository.js';
 
-export const CHECKOUT_COMPLETE_PATH = '/v1/billing/checkout/complete';
+const CHECKOUT_COMPLETE_PATH = '/v1/billing/checkout/complete';
 
 const HEADLINES: Record<PaymentStatus, string> = {
   pending: 'Payment being confirmed',

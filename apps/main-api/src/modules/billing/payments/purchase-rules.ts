@@ -20,7 +20,7 @@ export function checkAmountLimit(
   throw validationError(isSubscription ? message : `body/amount ${message}`, [{ path, message }]);
 }
 
-export const SUBSCRIPTION_ALREADY_ACTIVE =
+const SUBSCRIPTION_ALREADY_ACTIVE =
   'The organization already has an active mail subscription; change it with the upgrade endpoints';
 
 /** A subscription cannot be bought while one is active (DECISIONS 8): 409. */

@@ -15,7 +15,7 @@ export interface ReconciliationDeps {
 }
 
 /** A payment the provider still has not settled is asked about again after this long. */
-export const RECHECK_AFTER_MS = 60_000;
+const RECHECK_AFTER_MS = 60_000;
 const DEFAULT_BATCH_SIZE = 50;
 
 export interface ReconciliationRound {

@@ -11,7 +11,7 @@ import { PayBodySchema, PaymentReferenceParams, PaymentResponseSchema, PaymentSt
 import { type PaymentStartDeps, startPayment } from './start-payment.js';
 import { toPaymentView } from './view.js';
 
-export const PAYMENT_NOT_FOUND = 'Payment not found';
+const PAYMENT_NOT_FOUND = 'Payment not found';
 
 /** POST /v1/billing/pay and GET /v1/billing/payments/:reference, for the organization in X-Organization-Id. */
 export const paymentRoutes: FastifyPluginAsyncTypebox<PaymentStartDeps> = async (app, deps) => {

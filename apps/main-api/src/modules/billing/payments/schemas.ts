@@ -23,7 +23,7 @@ export function oneOf<T extends string>(
 }
 
 /** What POST /v1/billing/pay can buy; subscription changes and renewals are charged by the service itself. */
-export const payPurposes = ['wallet_topup', 'mail_subscription'] as const satisfies readonly PaymentPurpose[];
+const payPurposes = ['wallet_topup', 'mail_subscription'] as const satisfies readonly PaymentPurpose[];
 
 /** POST /v1/billing/pay. Unknown fields are refused, so a misspelt field is not silently ignored. */
 export const PayBodySchema = Type.Object(
@@ -87,7 +87,7 @@ export type PaymentStarted = Static<typeof PaymentStartedSchema>;
 const nullableString = (description?: string) =>
   Type.Union([Type.String(), Type.Null()], description === undefined ? {} : { description });
 
-export const PaymentSchema = Type.Object(
+const PaymentSchema = Type.Object(
   {
     reference: Type.String(),
     status: oneOf(paymentStatuses, {

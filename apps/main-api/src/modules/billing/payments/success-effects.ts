@@ -5,7 +5,7 @@ import type { ReusableCard } from '../providers/ports.js';
 import { isSubscriptionCharge, type PaymentHooks } from './hooks.js';
 
 /** Wallet top-ups credit the live wallet: test-environment balances are topped up by the wallets command. */
-export const TOP_UP_ENVIRONMENT = 'live';
+const TOP_UP_ENVIRONMENT = 'live';
 
 /**
  * What a successful payment causes, run inside the transaction that records the success: the card or

@@ -8,7 +8,7 @@ import { ProviderRejectedError, ProviderUnavailableError } from './errors.js';
 export type ProviderTimeout = (ms: number, request: { provider: string; url: string }) => AbortSignal;
 
 /** The real time limit. */
-export const providerTimeoutAfter: ProviderTimeout = (ms) => AbortSignal.timeout(ms);
+const providerTimeoutAfter: ProviderTimeout = (ms) => AbortSignal.timeout(ms);
 
 export interface ProviderHttp {
   /** Provider name, for errors and logs. */

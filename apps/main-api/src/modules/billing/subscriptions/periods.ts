@@ -7,7 +7,7 @@ export function dayOf(moment: Date): string {
 }
 
 /** Midnight UTC at the start of `day`. */
-export function startOfDay(day: string): Date {
+function startOfDay(day: string): Date {
   return new Date(`${day}T00:00:00.000Z`);
 }
 
@@ -33,7 +33,7 @@ export function billingPeriod(anchor: string, cycle: BillingCycle, index: number
 }
 
 /** Where the subscription's periods are counted from (rows older than the anchor column: their start day). */
-export function anchorOf(subscription: MailSubscription): string {
+function anchorOf(subscription: MailSubscription): string {
   return subscription.billingAnchor ?? dayOf(subscription.currentPeriodStart);
 }
 

@@ -5,10 +5,8 @@ import { type BillingPeriod, billingPeriod, currentPeriodOf, dayOf } from './per
 
 export const NO_ACTIVE_SUBSCRIPTION =
   'The organization has no active mail subscription; buy one with POST /v1/billing/pay';
-export const PERIOD_ENDED =
-  'The current billing period has ended and the subscription is being renewed; try again shortly';
-export const NOTHING_TO_CHANGE =
-  'Nothing would change: the subscription already has this plan, seat count and billing cycle';
+const PERIOD_ENDED = 'The current billing period has ended and the subscription is being renewed; try again shortly';
+const NOTHING_TO_CHANGE = 'Nothing would change: the subscription already has this plan, seat count and billing cycle';
 
 /** A change of plan, seats or cycle as it would happen today: what it costs and the period it leads to. */
 export interface PlannedChange {

@@ -21,7 +21,7 @@ import { nextPeriodOf } from './periods.js';
 import { insertChange, updateSubscriptionAt } from './repository.js';
 import { type ChargeableCard, cardForRenewal } from './saved-cards.js';
 
-export const NO_CARD_TO_CHARGE = 'the organization has no saved card that can be charged';
+const NO_CARD_TO_CHARGE = 'the organization has no saved card that can be charged';
 
 export type RenewalStep =
   /** Renewed without a charge: the credit balance paid for the next period. */

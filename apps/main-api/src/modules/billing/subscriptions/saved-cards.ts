@@ -19,10 +19,10 @@ export interface ChargeableCard {
   email: string;
 }
 
-export const CARD_REQUIRED =
+const CARD_REQUIRED =
   'is required: the change costs more than the credit balance covers, and is charged to a saved card';
-export const ONLY_CARDS = 'Only a saved bank card can pay for a subscription change; M-Pesa numbers are not accepted';
-export const CARD_OF_OTHER_PROVIDER =
+const ONLY_CARDS = 'Only a saved bank card can pay for a subscription change; M-Pesa numbers are not accepted';
+const CARD_OF_OTHER_PROVIDER =
   'This card was saved with another card provider and can no longer be charged; pay by card to save it again';
 
 /**

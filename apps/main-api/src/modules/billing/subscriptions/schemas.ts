@@ -34,11 +34,9 @@ export const UpgradeBodySchema = Type.Object(
   { additionalProperties: false },
 );
 
-export type UpgradeBody = Static<typeof UpgradeBodySchema>;
-
 const day = (description: string) => Type.String({ format: 'date', description });
 
-export const UpgradePreviewSchema = Type.Object(
+const UpgradePreviewSchema = Type.Object(
   {
     amountDueToday: Type.Integer({
       description:
@@ -67,7 +65,7 @@ export const UpgradePreviewResponseSchema = Type.Object(
   { $id: 'UpgradePreviewResponse' },
 );
 
-export const MailSubscriptionSchema = Type.Object(
+const MailSubscriptionSchema = Type.Object(
   {
     plan: oneOf(mailPlans),
     seats: Type.Integer(),

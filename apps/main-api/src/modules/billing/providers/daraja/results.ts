@@ -3,7 +3,7 @@ import { isRecord } from '../http.js';
 import type { ProviderOutcome } from '../ports.js';
 
 /** The result code of an STK query whose prompt has no result yet ("The transaction is still under processing"). */
-export const STILL_UNDER_PROCESSING_RESULT_CODE = 4999;
+const STILL_UNDER_PROCESSING_RESULT_CODE = 4999;
 
 /**
  * M-Pesa Express result codes: 0 paid; 1032 cancelled by the customer; 1037 (no answer from the phone)

@@ -3,7 +3,7 @@ import { toPaystackSubunits } from '../paystack/amounts.js';
 import type { PaystackTransaction } from '../paystack/transaction.js';
 
 /** The one card the sandbox "issues": the same signature every time, so it is saved once per organization. */
-export const SANDBOX_CARD = {
+const SANDBOX_CARD = {
   brand: 'visa',
   last4: '4081',
   expMonth: '12',

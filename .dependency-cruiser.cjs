@@ -1,0 +1,67 @@
+// Import boundaries (docs/architecture.md): `corepack pnpm lint` runs this over apps, packages and tools.
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-cycles',
+      severity: 'error',
+      comment: 'Modules import each other one way; a cycle means one of them holds what belongs to the other.',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'no-folder-cycles',
+      severity: 'error',
+      comment: 'Folders (modules and their sub-modules) depend on each other one way too: a port breaks a cycle.',
+      scope: 'folder',
+      from: { path: '^apps/[^/]+/src/modules/' },
+      to: { circular: true },
+    },
+    {
+      name: 'packages-never-import-apps',
+      severity: 'error',
+      comment: 'Packages are shared by the apps and know nothing of them.',
+      from: { path: '^packages/' },
+      to: { path: '^(apps|tools)/' },
+    },
+    {
+      name: 'apps-never-import-other-apps',
+      severity: 'error',
+      comment: 'Each service deploys alone; what both need lives in a package.',
+      from: { path: '^apps/([^/]+)/' },
+      to: { path: '^apps/', pathNot: '^apps/$1/' },
+    },
+    {
+      name: 'routes-never-import-repositories',
+      severity: 'error',
+      comment: 'A route calls its service; only services use repositories (routes -> service -> repository).',
+      from: { path: '(^|/)routes\\.ts$' },
+      to: { path: '(^|/)repository\\.ts$' },
+    },
+    {
+      name: 'modules-only-through-their-index',
+      severity: 'error',
+      comment: "A module uses another module only through that module's index.ts, never its files.",
+      from: { path: '^apps/([^/]+)/src/modules/([^/]+)/' },
+      to: {
+        path: '^apps/$1/src/modules/([^/]+)/',
+        pathNot: ['^apps/$1/src/modules/$2/', '^apps/$1/src/modules/[^/]+/index\\.ts$'],
+      },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    // What ships: tests and their support code may cross these lines (a test of two services together).
+    exclude: { path: '(^|/)(dist|node_modules|coverage|test)/|\\.test\\.ts$' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.base.json' },
+    combinedDependencies: false,
+    preserveSymlinks: false,
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['source', 'import', 'node', 'default'],
+      extensions: ['.ts', '.js', '.mjs', '.cjs', '.json'],
+    },
+    reporterOptions: { text: { highlightFocused: true } },
+  },
+};
