@@ -1,3 +1,4 @@
+import { isUuid } from '@platform/db';
 /**
  * Lists are newest first, paged by a cursor: the (createdAt, id) of the last row of the page, so rows created
  * while a client pages never shift the pages it has not read yet.
@@ -71,7 +72,6 @@ export function pageOf<Row>(
 }
 
 const CURSOR_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function encodeCursor({ createdAt, id }: PagePosition): string {
   return Buffer.from(`${createdAt}|${id}`).toString('base64url');
@@ -79,7 +79,7 @@ export function encodeCursor({ createdAt, id }: PagePosition): string {
 
 export function decodeCursor(cursor: string): PagePosition {
   const [createdAt = '', id = '', ...rest] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
-  if (rest.length > 0 || !CURSOR_TIME.test(createdAt) || !UUID.test(id)) {
+  if (rest.length > 0 || !CURSOR_TIME.test(createdAt) || !isUuid(id)) {
     const problem = 'is not a cursor this API returned';
     throw validationError(`querystring/cursor ${problem}`, [{ path: 'querystring/cursor', message: problem }]);
   }

@@ -26,6 +26,7 @@ export {
   type Transaction,
 } from './client.js';
 export * from './enums.js';
+export { isUuid, uuidPattern } from './ids.js';
 export {
   captureHold,
   ensureWallet,

@@ -12,6 +12,7 @@ export {
   YEARLY_MONTHS,
 } from './catalog.js';
 export { PricingError, type PricingErrorCode } from './errors.js';
+export { formatKes } from './format.js';
 export { addBillingPeriod } from './period.js';
 export {
   type CurrentSubscription,

@@ -1,3 +1,4 @@
+import { formatKes } from '@platform/pricing';
 import { DEMO_WALLET_CREDIT_KES, type LocalCredentials } from './credentials.js';
 import { allowsPrivateTargets, privateTargetsSetting } from './service-env.js';
 
@@ -33,7 +34,7 @@ export function printBanner(c: LocalCredentials, credentialsFile: string, mode: 
     `  curl -X POST ${c.backendUrl}/v1/verify/sessions -H "x-service-api-key: ${c.testApiKey}" \\`,
     `    -H 'content-type: application/json' -d '{"type":"kyc","externalEndUserId":"${c.userId}"}'`,
     '  then open the verificationUrl it answers in a browser and finish the session with the sandbox buttons.',
-    `  The demo wallets got ${DEMO_WALLET_CREDIT_KES.toLocaleString('en-US')} KES each on the first start: curl -H "x-service-api-key: ${c.testApiKey}" ${c.backendUrl}/v1/wallet`,
+    `  The demo wallets got ${formatKes(DEMO_WALLET_CREDIT_KES)} each on the first start: curl -H "x-service-api-key: ${c.testApiKey}" ${c.backendUrl}/v1/wallet`,
     '',
     mode === 'embedded'
       ? 'Data persists in the folder above; start with --fresh (pnpm start -- --fresh) to begin empty. Ctrl-C stops.'

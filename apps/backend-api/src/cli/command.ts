@@ -1,5 +1,5 @@
 import { type ParseArgsConfig, parseArgs } from 'node:util';
-import { type ApiKeyEnvironment, apiKeyEnvironments, type Database, organizations } from '@platform/db';
+import { type ApiKeyEnvironment, apiKeyEnvironments, type Database, isUuid, organizations } from '@platform/db';
 import { eq } from 'drizzle-orm';
 
 export interface CommandResult {
@@ -17,12 +17,6 @@ export type ParsedCommand = CommandResult | { execute: (db: Database) => Promise
 /** The answer of a parsed command line, doing the work it left on `db` if any. */
 export async function runParsed(parsed: ParsedCommand, db: Database): Promise<CommandResult> {
   return 'execute' in parsed ? parsed.execute(db) : parsed;
-}
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-export function isUuid(value: string): boolean {
-  return UUID.test(value);
 }
 
 /** Exit code 2 with the message, then the usage: the command line itself is wrong. */

@@ -21,7 +21,7 @@ describe('the wallets command', () => {
     const result = await run('credit', '--organization', organizationId, '--environment', 'live', '--amount', '10000');
     expect(result.exitCode).toBe(0);
     expect(result.lines[0]).toMatch(
-      /^Credited 10,000 KES to the live wallet \(reference manual:[0-9a-f-]{36}\): available 10,000 KES, held 0 KES\.$/,
+      /^Credited KES 10,000 to the live wallet \(reference manual:[0-9a-f-]{36}\): available KES 10,000, held KES 0\.$/,
     );
     expect(await walletState(database.db, organizationId, 'live')).toEqual({
       available: 10_000,
@@ -51,7 +51,7 @@ describe('the wallets command', () => {
     const again = await run(...args);
     expect(again).toEqual({
       exitCode: 0,
-      lines: ['The credit invoice-17 was already made; nothing changed: available 700 KES, held 0 KES.'],
+      lines: ['The credit invoice-17 was already made; nothing changed: available KES 700, held KES 0.'],
     });
     expect((await walletState(database.db, organizationId, 'test')).available).toBe(700);
   });
@@ -87,7 +87,7 @@ describe('the wallets command', () => {
     await run('credit', '--organization', organizationId, '--environment', 'live', '--amount', '1234567');
     expect(await run('show', '--organization', organizationId)).toEqual({
       exitCode: 0,
-      lines: ['live: available 1,234,567 KES, held 0 KES', 'test: available 0 KES, held 0 KES'],
+      lines: ['live: available KES 1,234,567, held KES 0', 'test: available KES 0, held KES 0'],
     });
   });
 

@@ -1,4 +1,5 @@
 import { apiKeyEnvironments, type Database, ensureWallet } from '@platform/db';
+import { formatKes } from '@platform/pricing';
 import { creditWallet } from '../modules/wallet/credit.js';
 import {
   type CommandResult,
@@ -23,7 +24,6 @@ Uses DATABASE_URL, or else the local start's PGlite folder (.data/pglite at the 
 LOCAL_DATA_DIR or PGLITE_DATA_DIR name another), migrating it first.
 A PGlite folder can be opened by one process at a time: stop the local start first.`;
 
-const kes = (amount: number) => `${amount.toLocaleString('en-US')} KES`;
 const usage = (message: string) => usageError(message, walletsUsage);
 
 /** Parses a `wallets` command line; the mistakes in it are answered without a database. */
@@ -71,12 +71,12 @@ async function credit(db: Database, input: Parameters<typeof creditWallet>[1]): 
     // creditWallet says why it refused (unknown organization, a reference used for another wallet).
     return failure((error as Error).message);
   }
-  const balance = `available ${kes(result.available)}, held ${kes(result.held)}`;
+  const balance = `available ${formatKes(result.available)}, held ${formatKes(result.held)}`;
   return {
     exitCode: 0,
     lines: [
       result.applied
-        ? `Credited ${kes(input.amount)} to the ${input.environment} wallet (reference ${result.reference}): ${balance}.`
+        ? `Credited ${formatKes(input.amount)} to the ${input.environment} wallet (reference ${result.reference}): ${balance}.`
         : `The credit ${result.reference} was already made; nothing changed: ${balance}.`,
     ],
   };
@@ -89,7 +89,9 @@ async function show(db: Database, organizationId: string): Promise<CommandResult
   const lines: string[] = [];
   for (const environment of apiKeyEnvironments) {
     const wallet = await ensureWallet(db, { organizationId, environment });
-    lines.push(`${environment}: available ${kes(wallet.availableBalance)}, held ${kes(wallet.heldBalance)}`);
+    lines.push(
+      `${environment}: available ${formatKes(wallet.availableBalance)}, held ${formatKes(wallet.heldBalance)}`,
+    );
   }
   return { exitCode: 0, lines };
 }

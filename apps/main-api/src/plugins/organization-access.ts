@@ -1,4 +1,4 @@
-import { type Database, type MembershipRole, memberships, organizations } from '@platform/db';
+import { type Database, isUuid, type MembershipRole, memberships, organizations, uuidPattern } from '@platform/db';
 import { forbidden, validationError } from '@platform/errors';
 import { type TObject, Type } from '@sinclair/typebox';
 import { and, eq, sql } from 'drizzle-orm';
@@ -30,14 +30,10 @@ const ORGANIZATION_HEADER = 'x-organization-id';
 /** The one answer for an unknown organization and for one the user does not belong to, so ids cannot be probed. */
 export const NOT_A_MEMBER = 'You are not a member of this organization';
 
-// Any UUID (not only v4), in either case: PostgreSQL's uuid type accepts both.
-const UUID_PATTERN = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
-const UUID = new RegExp(UUID_PATTERN);
-
 /** The headers schema that documents `X-Organization-Id` (added to every organization route automatically). */
 const OrganizationHeadersSchema = Type.Object({
   [ORGANIZATION_HEADER]: Type.String({
-    pattern: UUID_PATTERN,
+    pattern: uuidPattern,
     description: 'Identifier (UUID) of the organization the request acts for; the user must be a member of it.',
   }),
 });
@@ -80,7 +76,7 @@ function organizationIdFrom(request: FastifyRequest): string {
     throw validationError('X-Organization-Id header is required', [{ path, message: 'is required' }]);
   }
   // A repeated header arrives as an array (or joined with ", "): it names no single organization.
-  if (typeof value !== 'string' || !UUID.test(value)) {
+  if (typeof value !== 'string' || !isUuid(value)) {
     throw validationError('X-Organization-Id header must be a UUID', [{ path, message: 'must be a UUID' }]);
   }
   return value;

@@ -180,7 +180,7 @@ describe('verification sessions API', () => {
         success: false,
         code: 'insufficient_funds',
         error:
-          'Insufficient wallet balance: a kyc verification costs 50 KES and your live wallet has 20 KES available. ' +
+          'Insufficient wallet balance: a kyc verification costs KES 50 and your live wallet has KES 20 available. ' +
           'Top up your wallet and try again.',
         requestId: response.headers['x-request-id'],
       });
@@ -193,7 +193,7 @@ describe('verification sessions API', () => {
       const response = await create(globex.testKey, { type: 'kyb', externalEndUserId: 'new' });
       expect(response.statusCode).toBe(402);
       expect(response.json().error).toBe(
-        'Insufficient wallet balance: a kyb verification costs 200 KES and your test wallet has 0 KES available. ' +
+        'Insufficient wallet balance: a kyb verification costs KES 200 and your test wallet has KES 0 available. ' +
           'Top up your wallet and try again.',
       );
       expect(await snapshot()).toEqual(before);

@@ -11,6 +11,7 @@ import {
   verificationSessions,
 } from '@platform/db';
 import { insufficientFunds, notFound } from '@platform/errors';
+import { formatKes } from '@platform/pricing';
 import { and, desc, eq, type SQL } from 'drizzle-orm';
 import { afterCursor, cursorTimeOf, pageOf } from '../../pagination.js';
 import {
@@ -99,15 +100,13 @@ async function placeHeldPrice(
   } catch (error) {
     if (error instanceof InsufficientFundsError) {
       throw insufficientFunds(
-        `Insufficient wallet balance: a ${session.type} verification costs ${kes(session.price)} and your ` +
-          `${owner.environment} wallet has ${kes(error.available)} available. Top up your wallet and try again.`,
+        `Insufficient wallet balance: a ${session.type} verification costs ${formatKes(session.price)} and your ` +
+          `${owner.environment} wallet has ${formatKes(error.available)} available. Top up your wallet and try again.`,
       );
     }
     throw error;
   }
 }
-
-const kes = (amount: number) => `${amount.toLocaleString('en-US')} KES`;
 
 /** The owner's session, or 404: unknown ids and other organizations' or environments' sessions look the same. */
 export async function getSession(db: DatabaseExecutor, owner: SessionOwner, id: string): Promise<VerificationSession> {

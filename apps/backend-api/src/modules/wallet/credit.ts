@@ -1,5 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { type ApiKeyEnvironment, type Database, ledgerTransactions, organizations, topUpWallet } from '@platform/db';
+import {
+  type ApiKeyEnvironment,
+  type Database,
+  isUuid,
+  ledgerTransactions,
+  organizations,
+  topUpWallet,
+} from '@platform/db';
 import { eq } from 'drizzle-orm';
 
 export interface CreditWalletInput {
@@ -20,12 +27,10 @@ export interface CreditWalletResult {
   held: number;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** Adds money to an organization's wallet (until payments arrive, the only way money comes in). */
 export async function creditWallet(db: Database, input: CreditWalletInput): Promise<CreditWalletResult> {
   const reference = input.reference ?? `manual:${randomUUID()}`;
-  if (!UUID.test(input.organizationId)) throw new Error(`No organization with id ${input.organizationId}`);
+  if (!isUuid(input.organizationId)) throw new Error(`No organization with id ${input.organizationId}`);
   return db.transaction(async (tx) => {
     const [organization] = await tx
       .select({ id: organizations.id })

@@ -1,10 +1,8 @@
-import { type ApiKeyEnvironment, apiKeys, createApiKey, type Database, organizations } from '@platform/db';
+import { type ApiKeyEnvironment, apiKeys, createApiKey, type Database, isUuid, organizations } from '@platform/db';
 import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { ApiKeyView, CreatedApiKeyView } from './schemas.js';
 
 const DEFAULT_API_KEY_NAME = 'Default';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The visible start of every secret of an environment (`sk_live_`, `sk_test_`). */
 function secretPrefixOf(environment: ApiKeyEnvironment): 'sk_live_' | 'sk_test_' {
@@ -98,7 +96,7 @@ export async function revokeOrganizationApiKey(
   id: string,
   now: Date,
 ): Promise<boolean> {
-  if (!UUID.test(id)) return false;
+  if (!isUuid(id)) return false;
   const revoked = await db
     .update(apiKeys)
     .set({ revokedAt: sql`coalesce(${apiKeys.revokedAt}, ${now.toISOString()}::timestamptz)` })

@@ -1,11 +1,7 @@
 // Minimal server-rendered pages (the sandbox checkout and the page after a checkout): plain HTML forms,
 // no scripts, readable without CSS.
 
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (character) => ESCAPES[character] ?? character);
-}
+import { escapeHtml } from '@platform/http';
 
 const STYLE = `
   body { font-family: system-ui, sans-serif; max-width: 28rem; margin: 3rem auto; padding: 0 1rem; color: #1a1a1a; }
@@ -37,8 +33,4 @@ ${body}
 </body>
 </html>
 `;
-}
-
-export function formatKes(amount: number): string {
-  return `KES ${amount.toLocaleString('en-KE')}`;
 }

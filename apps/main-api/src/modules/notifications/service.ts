@@ -1,11 +1,9 @@
-import { type Database, notifications } from '@platform/db';
+import { type Database, isUuid, notifications } from '@platform/db';
 import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import { preparedPerDatabase, prepareWithRowsMapper } from '../../prepared-queries.js';
 
 /** How many notifications the list returns (spec section 8). */
 const NOTIFICATION_LIST_LIMIT = 50;
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 // The whole answer's `data` in one statement, as JSON text built by PostgreSQL: the newest notifications in
 // the answer's shape and the user's unread count (an uncorrelated subquery, run once). Parsing 50 rows in the
@@ -61,7 +59,7 @@ export function listRecentNotificationsJson(db: Database, userId: string): Promi
  * false when the user has no notification with that id (including ids that are not UUIDs at all).
  */
 export async function markNotificationRead(db: Database, userId: string, id: string, now: Date): Promise<boolean> {
-  if (!UUID.test(id)) return false;
+  if (!isUuid(id)) return false;
   const updated = await db
     .update(notifications)
     .set({ readAt: sql`coalesce(${notifications.readAt}, ${now.toISOString()}::timestamptz)` })

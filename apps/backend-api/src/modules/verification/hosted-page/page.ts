@@ -1,4 +1,5 @@
 import type { VerificationSession, VerificationStatus } from '@platform/db';
+import { escapeHtml } from '@platform/http';
 import { requiredDocumentLabel } from '../required-documents.js';
 
 // The hosted verification page as plain HTML: no script, no external asset, inline styles only (the CSP allows
@@ -175,15 +176,6 @@ const timeFormat = new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', timeSty
 
 function formatTime(date: Date): string {
   return `${timeFormat.format(date)} UTC`;
-}
-
-function escapeHtml(text: string): string {
-  return text
-    .replaceAll('&', '&amp;')
-    .replaceAll('<', '&lt;')
-    .replaceAll('>', '&gt;')
-    .replaceAll('"', '&quot;')
-    .replaceAll("'", '&#39;');
 }
 
 function layout(title: string, body: string): string {

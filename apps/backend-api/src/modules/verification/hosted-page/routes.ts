@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Database, VerificationSession, VerificationStatus } from '@platform/db';
+import { isUuid } from '@platform/db';
 import { isAppError } from '@platform/errors';
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply } from 'fastify';
@@ -27,7 +28,6 @@ export interface HostedPageOptions extends LifecycleOptions {
 // Only what these pages need: their own inline styles and posts back to this origin. Nothing may frame them.
 const PAGE_CSP =
   "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const FORM_BODY_LIMIT = 16 * 1024;
 
 const moves: Record<SandboxAction, { to: VerificationStatus; notice: NoticeCode }> = {
@@ -72,7 +72,7 @@ export const hostedPageRoutes: FastifyPluginAsyncTypebox<HostedPageOptions> = as
       .type('text/html; charset=utf-8')
       .send(html);
 
-  const findSession = async (id: string) => (UUID.test(id) ? findSessionById(db, id) : undefined);
+  const findSession = async (id: string) => (isUuid(id) ? findSessionById(db, id) : undefined);
 
   app.get(
     '/session/:id',

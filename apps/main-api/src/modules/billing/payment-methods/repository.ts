@@ -1,5 +1,6 @@
 import {
   type DatabaseExecutor,
+  isUuid,
   type PaymentMethod,
   type PaymentProvider,
   paymentMethods,
@@ -7,8 +8,6 @@ import {
 } from '@platform/db';
 import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { ReusableCard } from '../providers/ports.js';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 interface SavedBy {
   organizationId: string;
@@ -69,7 +68,7 @@ export async function findActivePaymentMethod(
   organizationId: string,
   id: string,
 ): Promise<PaymentMethod | undefined> {
-  if (!UUID.test(id)) return undefined;
+  if (!isUuid(id)) return undefined;
   const [row] = await db
     .select()
     .from(paymentMethods)
@@ -103,7 +102,7 @@ export async function removePaymentMethod(
   id: string,
   now: Date,
 ): Promise<boolean> {
-  if (!UUID.test(id)) return false;
+  if (!isUuid(id)) return false;
   const removed = await db
     .update(paymentMethods)
     .set({ deletedAt: sql`coalesce(${paymentMethods.deletedAt}, ${now.toISOString()}::timestamptz)`, updatedAt: now })

@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Database, PaymentStatus } from '@platform/db';
+import { escapeHtml } from '@platform/http';
 import { Type } from '@sinclair/typebox';
-import { escapeHtml, htmlPage } from '../html.js';
+import { htmlPage } from '../html.js';
 import { isPaymentReference } from './reference.js';
 import { findPayment } from './repository.js';
 

@@ -1,9 +1,8 @@
 import { type Payment, type PaymentChannel, type PaymentMethod, users } from '@platform/db';
 import { conflict, notFound, paymentFailed } from '@platform/errors';
-import { quote } from '@platform/pricing';
+import { formatKes, quote } from '@platform/pricing';
 import { eq } from 'drizzle-orm';
 import type { PaymentsConfig } from '../config.js';
-import { formatKes } from '../html.js';
 import { findActivePaymentMethod } from '../payment-methods/repository.js';
 import { PAYMENT_METHOD_NOT_FOUND } from '../payment-methods/routes.js';
 import { alarmEarlyUnmatchedStkSuccesses, applyEarlyStkCallbacks } from '../providers/daraja/callbacks.js';

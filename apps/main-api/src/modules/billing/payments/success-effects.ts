@@ -1,4 +1,5 @@
 import { notifyUser, type Payment, payments, type Transaction, topUpWallet } from '@platform/db';
+import { formatKes } from '@platform/pricing';
 import { eq } from 'drizzle-orm';
 import { saveCard, saveMobileMoneyNumber } from '../payment-methods/repository.js';
 import type { ReusableCard } from '../providers/ports.js';
@@ -42,7 +43,7 @@ export async function applySuccessEffects(
       organizationId: paid.organizationId,
       type: 'success',
       title: 'Payment received',
-      message: `${describePurpose(paid)}: KES ${paid.amount.toLocaleString('en-KE')} received (${paid.reference}).`,
+      message: `${describePurpose(paid)}: ${formatKes(paid.amount)} received (${paid.reference}).`,
       actionUrl: null,
     });
   }

@@ -8,9 +8,9 @@ import {
 } from '@platform/db';
 import { conflict, validationError } from '@platform/errors';
 import type { SubscriptionTerms } from '@platform/pricing';
+import { formatKes } from '@platform/pricing';
 import { eq } from 'drizzle-orm';
 import type { PaymentsConfig } from '../config.js';
-import { formatKes } from '../html.js';
 import { newPaymentReference } from '../payments/reference.js';
 import { insertPendingPayment, type StartedBy } from '../payments/repository.js';
 import { checkDelayOf } from '../payments/start-payment.js';

@@ -1,5 +1,5 @@
 import type { MailSubscription, MailSubscriptionChange, NotificationContent } from '@platform/db';
-import { formatKes } from '../html.js';
+import { formatKes } from '@platform/pricing';
 import { dayOf } from './periods.js';
 
 // What the organization's members are told about their mail subscription. Each is created in the

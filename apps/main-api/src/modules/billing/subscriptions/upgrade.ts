@@ -7,9 +7,9 @@ import {
 import { conflict, paymentFailed } from '@platform/errors';
 import type { IdempotencyContext } from '@platform/idempotency';
 import type { SubscriptionTerms } from '@platform/pricing';
+import { formatKes } from '@platform/pricing';
 import { eq } from 'drizzle-orm';
 import type { PaymentsConfig } from '../config.js';
-import { formatKes } from '../html.js';
 import { earlierAttemptOf, startedByOf } from '../payments/attempts.js';
 import { chargeSavedCard } from '../payments/charge-saved-card.js';
 import type { SettlementContext } from '../payments/settle.js';

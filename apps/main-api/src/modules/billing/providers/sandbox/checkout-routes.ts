@@ -1,9 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { type Database, type Payment, users } from '@platform/db';
+import { escapeHtml } from '@platform/http';
+import { formatKes } from '@platform/pricing';
 import { Type } from '@sinclair/typebox';
 import { eq } from 'drizzle-orm';
 import type { FastifyReply } from 'fastify';
-import { escapeHtml, formatKes, htmlPage } from '../../html.js';
+import { htmlPage } from '../../html.js';
 import { isPaymentReference } from '../../payments/reference.js';
 import { findPayment } from '../../payments/repository.js';
 import { returnUrlFor } from '../../payments/return-url.js';
