@@ -1,8 +1,30 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
 import { type DatabaseHandle, notifications, users } from '@platform/db';
 import { createTestDatabase } from '@platform/db/testing';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prepareWithRowsMapper } from './prepared-queries.js';
+
+// prepareWithRowsMapper calls drizzle's internal session.prepareQuery (see its comment). An upgrade of drizzle-orm
+// must look at that method again: src/pg-core/session.ts, prepareQuery(query, fields, name, isResponseInArrayMode,
+// customResultMapper) on both drivers' sessions (postgres-js and pglite). Then update this version.
+const DRIZZLE_VERSION_CHECKED = '0.45.4';
+
+describe('the drizzle-orm internals prepareWithRowsMapper relies on', () => {
+  it(`are those of drizzle-orm ${DRIZZLE_VERSION_CHECKED}`, () => {
+    // drizzle-orm's exports do not include its package.json: read it beside the resolved entry point.
+    const entry = createRequire(import.meta.url).resolve('drizzle-orm');
+    const { version: installed } = JSON.parse(readFileSync(join(entry, '..', 'package.json'), 'utf8')) as {
+      version: string;
+    };
+    expect(
+      installed,
+      `drizzle-orm is now ${installed}: check session.prepareQuery's signature before changing DRIZZLE_VERSION_CHECKED`,
+    ).toBe(DRIZZLE_VERSION_CHECKED);
+  });
+});
 
 // Runs on PGlite by default and on PostgreSQL (postgres.js) when DATABASE_URL is set: the two drivers must give
 // the mapper the same cells.

@@ -26,6 +26,12 @@ interface BuiltQuery {
 }
 
 /**
+ * drizzle-orm has no public way to prepare a statement with a row mapper of one's own, so this calls its
+ * session's `prepareQuery(query, fields, name, isResponseInArrayMode, customResultMapper)`, the internal method
+ * its builders' `.prepare()` call. Kept on purpose: on the busiest list endpoint drizzle's per-cell mapping costs
+ * more than PostgreSQL's work (docs/benchmarks.md). prepared-queries.test.ts pins the drizzle-orm version this was
+ * checked against and fails loudly on an upgrade, so the signature is checked again before one lands.
+ *
  * Like a drizzle builder's `.prepare(name)`, but the driver's rows (arrays of cells, in select order) go
  * through `mapRows` instead of drizzle's generic per-cell mapping, which costs more than parsing the rows on a
  * list endpoint (docs/benchmarks.md). The statement is still named and prepared on each pooled connection.
