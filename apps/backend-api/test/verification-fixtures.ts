@@ -1,14 +1,10 @@
+import { type ApiKeyEnvironment, type Database, ensureWallet, ledgerBalances, topUpWallet } from '@platform/db';
 import {
-  type ApiKeyEnvironment,
-  type Database,
-  ensureWallet,
-  ledgerBalances,
   ledgerTransactions,
-  topUpWallet,
   verificationSessions,
   verificationSessionTransitions,
   webhookEvents,
-} from '@platform/db';
+} from '@platform/db/schema';
 import { eq, sql } from 'drizzle-orm';
 import type { BackendApp } from '../src/app.js';
 

@@ -1,4 +1,5 @@
-import { type DatabaseHandle, notifications, users } from '@platform/db';
+import type { DatabaseHandle } from '@platform/db';
+import { notifications, users } from '@platform/db/schema';
 import { createTestDatabase } from '@platform/db/testing';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

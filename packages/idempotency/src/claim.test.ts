@@ -1,4 +1,5 @@
-import { type DatabaseHandle, idempotencyRecords } from '@platform/db';
+import type { DatabaseHandle } from '@platform/db';
+import { idempotencyRecords } from '@platform/db/schema';
 import { createTestDatabase } from '@platform/db/testing';
 import { type AppError, isAppError } from '@platform/errors';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';

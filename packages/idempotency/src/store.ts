@@ -1,4 +1,5 @@
-import { type DatabaseExecutor, type IdempotencyRecord, idempotencyRecords } from '@platform/db';
+import type { DatabaseExecutor, IdempotencyRecord } from '@platform/db';
+import { idempotencyRecords } from '@platform/db/schema';
 import { and, eq, gt, lte } from 'drizzle-orm';
 
 /** Which request a record belongs to. */

@@ -1,12 +1,6 @@
 import { performance } from 'node:perf_hooks';
-import {
-  type ApiKeyEnvironment,
-  type Database,
-  disabledWebhookTargets,
-  type WebhookEndpoint,
-  webhookDeliveryAttempts,
-  webhookEvents,
-} from '@platform/db';
+import type { ApiKeyEnvironment, Database, WebhookEndpoint } from '@platform/db';
+import { disabledWebhookTargets, webhookDeliveryAttempts, webhookEvents } from '@platform/db/schema';
 import { type PeriodicJob, startPeriodicJob } from '@platform/http/periodic-job';
 import { and, asc, eq, inArray, isNull, lte, or } from 'drizzle-orm';
 import { ensureWebhookEndpoint, signingSecretsOf } from './endpoints.js';

@@ -1,11 +1,5 @@
-import {
-  type ApiKeyEnvironment,
-  apiKeyEnvironments,
-  type DatabaseExecutor,
-  disabledWebhookTargets,
-  type WebhookEndpoint,
-  webhookEndpoints,
-} from '@platform/db';
+import { type ApiKeyEnvironment, apiKeyEnvironments, type DatabaseExecutor, type WebhookEndpoint } from '@platform/db';
+import { disabledWebhookTargets, webhookEndpoints } from '@platform/db/schema';
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import { generateWebhookSecret } from './signature.js';
 

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { type ApiKeyEnvironment, type DatabaseExecutor, webhookEvents } from '@platform/db';
+import type { ApiKeyEnvironment, DatabaseExecutor } from '@platform/db';
+import { webhookEvents } from '@platform/db/schema';
 
 /** The JSON body of every callback (DECISIONS 11); `id` is also the `webhook-id` header. */
 export interface WebhookEventBody {

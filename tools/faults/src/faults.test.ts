@@ -7,14 +7,16 @@ import {
   type Database,
   type DatabaseHandle,
   ledgerBalances,
+  topUpWallet,
+} from '@platform/db';
+import {
   ledgerTransactions,
   organizations,
-  topUpWallet,
   verificationSessions,
   wallets,
   webhookDeliveryAttempts,
   webhookEvents,
-} from '@platform/db';
+} from '@platform/db/schema';
 import { createTestDatabase } from '@platform/db/testing';
 import { and, between, count, eq, like } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

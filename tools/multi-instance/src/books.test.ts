@@ -1,11 +1,5 @@
-import {
-  type Database,
-  type DatabaseHandle,
-  mailSubscriptions,
-  organizations,
-  topUpWallet,
-  wallets,
-} from '@platform/db';
+import { type Database, type DatabaseHandle, topUpWallet } from '@platform/db';
+import { mailSubscriptions, organizations, wallets } from '@platform/db/schema';
 import { createTestDatabase } from '@platform/db/testing';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

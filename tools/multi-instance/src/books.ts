@@ -1,16 +1,14 @@
+import { type Database, ledgerBalances, queryRows } from '@platform/db';
 import {
   creditBalanceEntries,
-  type Database,
-  ledgerBalances,
   ledgerEntries,
   ledgerTransactions,
   mailSubscriptionChanges,
   mailSubscriptions,
   payments,
-  queryRows,
   verificationSessions,
   wallets,
-} from '@platform/db';
+} from '@platform/db/schema';
 import { sql } from 'drizzle-orm';
 
 // The books of a whole test database, read at rest, as plain facts and a list of what is wrong with them. The

@@ -1,15 +1,7 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import { buildApp as buildBackendApi, loadBackendApiConfig } from '@platform/backend-api';
-import {
-  createApiKey,
-  createDatabase,
-  type Database,
-  type DatabaseHandle,
-  memberships,
-  organizations,
-  topUpWallet,
-  users,
-} from '@platform/db';
+import { createApiKey, createDatabase, type Database, type DatabaseHandle, topUpWallet } from '@platform/db';
+import { memberships, organizations, users } from '@platform/db/schema';
 import { createTestDatabase } from '@platform/db/testing';
 import { signAccessToken } from '@platform/main-api';
 import fc from 'fast-check';

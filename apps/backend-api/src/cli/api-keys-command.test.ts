@@ -5,15 +5,14 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
-  apiKeys,
   connectionUrlOf,
   createDatabase,
   type Database,
   findActiveApiKey,
   findRepositoryRoot,
   migrateDatabase,
-  organizations,
 } from '@platform/db';
+import { apiKeys, organizations } from '@platform/db/schema';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { useTestDatabase } from '../../test/app-fixtures.js';

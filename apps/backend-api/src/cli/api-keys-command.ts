@@ -1,4 +1,5 @@
-import { apiKeys, createApiKey, type Database, revokeApiKey } from '@platform/db';
+import { createApiKey, type Database, revokeApiKey } from '@platform/db';
+import { apiKeys } from '@platform/db/schema';
 import { and, asc, eq, isNull } from 'drizzle-orm';
 import {
   type CommandResult,

@@ -1,4 +1,5 @@
-import { apiKeys, createApiKey, type Database, organizations, revokeApiKey, touchApiKeys } from '@platform/db';
+import { createApiKey, type Database, revokeApiKey, touchApiKeys } from '@platform/db';
+import { apiKeys, organizations } from '@platform/db/schema';
 import { eq } from 'drizzle-orm';
 import { pino } from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';

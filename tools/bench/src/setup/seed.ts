@@ -1,4 +1,5 @@
-import { createApiKey, type Database, mailSubscriptions, organizations, topUpWallet } from '@platform/db';
+import { createApiKey, type Database, topUpWallet } from '@platform/db';
+import { mailSubscriptions, organizations } from '@platform/db/schema';
 import { sql } from 'drizzle-orm';
 
 /** What the bench calls the services with. */

@@ -1,4 +1,5 @@
-import { ensureWallet, ledgerTransactions, queryRows, wallets } from '@platform/db';
+import { ensureWallet, queryRows } from '@platform/db';
+import { ledgerTransactions, wallets } from '@platform/db/schema';
 import { eq, sql } from 'drizzle-orm';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { missing, postgresServer } from '#test-prerequisites';

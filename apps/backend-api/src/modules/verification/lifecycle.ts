@@ -5,12 +5,10 @@ import {
   notifyOrganizationMembers,
   releaseHold,
   type Transaction,
-  users,
   type VerificationSession,
   type VerificationStatus,
-  verificationSessions,
-  verificationSessionTransitions,
 } from '@platform/db';
+import { users, verificationSessions, verificationSessionTransitions } from '@platform/db/schema';
 import { conflict, notFound } from '@platform/errors';
 import { and, eq } from 'drizzle-orm';
 import { recordSessionEvent } from './events.js';

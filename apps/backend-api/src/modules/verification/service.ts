@@ -8,8 +8,8 @@ import {
   type VerificationSession,
   type VerificationStatus,
   type VerificationType,
-  verificationSessions,
 } from '@platform/db';
+import { verificationSessions } from '@platform/db/schema';
 import { insufficientFunds, notFound } from '@platform/errors';
 import { and, desc, eq, type SQL } from 'drizzle-orm';
 import { afterCursor, cursorTimeOf, pageOf } from '../../pagination.js';

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { type ApiKeyEnvironment, type Database, ledgerTransactions, organizations, topUpWallet } from '@platform/db';
+import { type ApiKeyEnvironment, type Database, topUpWallet } from '@platform/db';
+import { ledgerTransactions, organizations } from '@platform/db/schema';
 import { eq } from 'drizzle-orm';
 
 export interface CreditWalletInput {

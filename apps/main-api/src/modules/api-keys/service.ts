@@ -1,4 +1,5 @@
-import { type ApiKeyEnvironment, apiKeys, createApiKey, type Database, organizations } from '@platform/db';
+import { type ApiKeyEnvironment, createApiKey, type Database } from '@platform/db';
+import { apiKeys, organizations } from '@platform/db/schema';
 import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { ApiKeyView, CreatedApiKeyView } from './schemas.js';
 

@@ -1,10 +1,5 @@
-import {
-  type DatabaseExecutor,
-  type PaymentMethod,
-  type PaymentProvider,
-  paymentMethods,
-  type Transaction,
-} from '@platform/db';
+import type { DatabaseExecutor, PaymentMethod, PaymentProvider, Transaction } from '@platform/db';
+import { paymentMethods } from '@platform/db/schema';
 import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { ReusableCard } from '../providers/ports.js';
 

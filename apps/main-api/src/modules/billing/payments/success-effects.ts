@@ -1,4 +1,5 @@
-import { notifyUser, type Payment, payments, type Transaction, topUpWallet } from '@platform/db';
+import { notifyUser, type Payment, type Transaction, topUpWallet } from '@platform/db';
+import { payments } from '@platform/db/schema';
 import { eq } from 'drizzle-orm';
 import { saveCard, saveMobileMoneyNumber } from '../payment-methods/repository.js';
 import type { ReusableCard } from '../providers/ports.js';

@@ -1,4 +1,5 @@
-import { mailSubscriptions, notifyOrganizationMembers, type Payment, type Transaction } from '@platform/db';
+import { notifyOrganizationMembers, type Payment, type Transaction } from '@platform/db';
+import { mailSubscriptions } from '@platform/db/schema';
 import { addCredit } from './credit-balance.js';
 import { paymentCredited, subscriptionStarted } from './notifications.js';
 import { billingPeriod, dayOf } from './periods.js';
