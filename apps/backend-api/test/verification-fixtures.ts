@@ -1,10 +1,11 @@
-import { type ApiKeyEnvironment, type Database, ensureWallet, ledgerBalances, topUpWallet } from '@platform/db';
+import type { ApiKeyEnvironment, Database } from '@platform/db';
 import {
   ledgerTransactions,
   verificationSessions,
   verificationSessionTransitions,
   webhookEvents,
 } from '@platform/db/schema';
+import { ensureWallet, ledgerBalances, topUpWallet } from '@platform/ledger';
 import { eq, sql } from 'drizzle-orm';
 import type { BackendApp } from '../src/app.js';
 

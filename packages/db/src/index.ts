@@ -26,20 +26,6 @@ export {
   type Transaction,
 } from './client.js';
 export * from './enums.js';
-export {
-  captureHold,
-  ensureWallet,
-  HoldAlreadyResolvedError,
-  InsufficientFundsError,
-  ledgerBalances,
-  type Movement,
-  type MovementResult,
-  placeHold,
-  releaseHold,
-  topUpWallet,
-  type WalletBalances,
-  type WalletRef,
-} from './ledger.js';
 export { findRepositoryRoot, localDataDir, localPgliteDataDir } from './local-data-dir.js';
 export { countAppliedMigrations, migrateDatabase, migrationsFolder } from './migrate.js';
 export {

@@ -1,14 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import {
-  connectionUrlOf,
-  createApiKey,
-  type Database,
-  type DatabaseHandle,
-  ledgerBalances,
-  topUpWallet,
-} from '@platform/db';
+import { connectionUrlOf, createApiKey, type Database, type DatabaseHandle } from '@platform/db';
 import {
   ledgerTransactions,
   organizations,
@@ -18,6 +11,7 @@ import {
   webhookEvents,
 } from '@platform/db/schema';
 import { createTestDatabase } from '@platform/db/testing';
+import { ledgerBalances, topUpWallet } from '@platform/ledger';
 import { and, between, count, eq, like } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { missing, postgresServer, redisServer } from '#test-prerequisites';

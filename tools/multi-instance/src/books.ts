@@ -1,4 +1,4 @@
-import { type Database, ledgerBalances, queryRows } from '@platform/db';
+import { type Database, queryRows } from '@platform/db';
 import {
   creditBalanceEntries,
   ledgerEntries,
@@ -9,6 +9,7 @@ import {
   verificationSessions,
   wallets,
 } from '@platform/db/schema';
+import { ledgerBalances } from '@platform/ledger';
 import { sql } from 'drizzle-orm';
 
 // The books of a whole test database, read at rest, as plain facts and a list of what is wrong with them. The

@@ -1,8 +1,9 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import { buildApp as buildBackendApi, loadBackendApiConfig } from '@platform/backend-api';
-import { createApiKey, createDatabase, type Database, type DatabaseHandle, topUpWallet } from '@platform/db';
+import { createApiKey, createDatabase, type Database, type DatabaseHandle } from '@platform/db';
 import { memberships, organizations, users } from '@platform/db/schema';
 import { createTestDatabase } from '@platform/db/testing';
+import { topUpWallet } from '@platform/ledger';
 import { signAccessToken } from '@platform/main-api';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createApiKey, type Database, type DatabaseHandle, ledgerBalances, topUpWallet } from '@platform/db';
+import { createApiKey, type Database, type DatabaseHandle } from '@platform/db';
 import {
   driveFolders,
   ledgerTransactions,
@@ -16,6 +16,7 @@ import {
   webhookEvents,
 } from '@platform/db/schema';
 import { createTestDatabase } from '@platform/db/testing';
+import { ledgerBalances, topUpWallet } from '@platform/ledger';
 import { signAccessToken } from '@platform/main-api';
 import { and, eq, inArray } from 'drizzle-orm';
 import { Redis } from 'ioredis';

@@ -1,5 +1,6 @@
-import { createApiKey, type Database, topUpWallet } from '@platform/db';
+import { createApiKey, type Database } from '@platform/db';
 import { mailSubscriptions, organizations } from '@platform/db/schema';
+import { topUpWallet } from '@platform/ledger';
 import { sql } from 'drizzle-orm';
 
 /** What the bench calls the services with. */

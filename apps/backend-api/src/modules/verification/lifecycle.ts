@@ -1,15 +1,14 @@
 import {
   type ApiKeyEnvironment,
-  captureHold,
   type KycStatus,
   notifyOrganizationMembers,
-  releaseHold,
   type Transaction,
   type VerificationSession,
   type VerificationStatus,
 } from '@platform/db';
 import { users, verificationSessions, verificationSessionTransitions } from '@platform/db/schema';
 import { conflict, notFound } from '@platform/errors';
+import { captureHold, releaseHold } from '@platform/ledger';
 import { and, eq } from 'drizzle-orm';
 import { recordSessionEvent } from './events.js';
 

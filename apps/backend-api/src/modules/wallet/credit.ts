@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { type ApiKeyEnvironment, type Database, topUpWallet } from '@platform/db';
+import type { ApiKeyEnvironment, Database } from '@platform/db';
 import { ledgerTransactions, organizations } from '@platform/db/schema';
+import { topUpWallet } from '@platform/ledger';
 import { eq } from 'drizzle-orm';
 
 export interface CreditWalletInput {

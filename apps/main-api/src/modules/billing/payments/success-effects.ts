@@ -1,5 +1,6 @@
-import { notifyUser, type Payment, type Transaction, topUpWallet } from '@platform/db';
+import { notifyUser, type Payment, type Transaction } from '@platform/db';
 import { payments } from '@platform/db/schema';
+import { topUpWallet } from '@platform/ledger';
 import { eq } from 'drizzle-orm';
 import { saveCard, saveMobileMoneyNumber } from '../payment-methods/repository.js';
 import type { ReusableCard } from '../providers/ports.js';
