@@ -1,6 +1,6 @@
 // Sandbox and test-mode controls are off in the production configuration (OWASP API8): each service is built
 // from the environment its Kubernetes Deployment gives it, then asked for what only a sandbox would do.
-import { createApiKey } from '@platform/db';
+import { createApiKey } from '@platform/api-keys';
 import { organizations } from '@platform/db/schema';
 import { createTestDatabase } from '@platform/db/testing';
 import { topUpWallet } from '@platform/ledger';

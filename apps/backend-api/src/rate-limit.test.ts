@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { createApiKey, type DatabaseHandle } from '@platform/db';
+import { createApiKey } from '@platform/api-keys';
+import type { DatabaseHandle } from '@platform/db';
 import { organizations } from '@platform/db/schema';
 import { createTestDatabase } from '@platform/db/testing';
 import { createRedisClient } from '@platform/rate-limit';

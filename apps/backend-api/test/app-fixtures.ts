@@ -1,4 +1,5 @@
-import { createApiKey, type Database, type DatabaseHandle } from '@platform/db';
+import { createApiKey } from '@platform/api-keys';
+import type { Database, DatabaseHandle } from '@platform/db';
 import { organizations } from '@platform/db/schema';
 import { type CreateTestDatabaseOptions, createTestDatabase } from '@platform/db/testing';
 import type { FastifyBaseLogger } from 'fastify';

@@ -1,18 +1,4 @@
 export {
-  type ActiveApiKey,
-  apiKeyEnvironmentOf,
-  type CreateApiKeyInput,
-  type CreatedApiKey,
-  createApiKey,
-  findActiveApiKey,
-  type GeneratedApiKey,
-  generateApiKey,
-  hashApiKeySecret,
-  revokeApiKey,
-  touchApiKey,
-  touchApiKeys,
-} from './api-keys.js';
-export {
   type CreateDatabaseOptions,
   connectionUrlOf,
   createDatabase,

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { connectionUrlOf, createApiKey, type Database, type DatabaseHandle } from '@platform/db';
+import { createApiKey } from '@platform/api-keys';
+import { connectionUrlOf, type Database, type DatabaseHandle } from '@platform/db';
 import {
   ledgerTransactions,
   organizations,

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createApiKey, type Database, type DatabaseHandle } from '@platform/db';
+import { createApiKey } from '@platform/api-keys';
+import type { Database, DatabaseHandle } from '@platform/db';
 import {
   driveFolders,
   ledgerTransactions,

@@ -4,14 +4,8 @@ import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import {
-  connectionUrlOf,
-  createDatabase,
-  type Database,
-  findActiveApiKey,
-  findRepositoryRoot,
-  migrateDatabase,
-} from '@platform/db';
+import { findActiveApiKey } from '@platform/api-keys';
+import { connectionUrlOf, createDatabase, type Database, findRepositoryRoot, migrateDatabase } from '@platform/db';
 import { apiKeys, organizations } from '@platform/db/schema';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';

@@ -1,4 +1,5 @@
-import { createApiKey, type Database, revokeApiKey } from '@platform/db';
+import { createApiKey, revokeApiKey } from '@platform/api-keys';
+import type { Database } from '@platform/db';
 import { apiKeys } from '@platform/db/schema';
 import { and, asc, eq, isNull } from 'drizzle-orm';
 import {

@@ -1,4 +1,5 @@
-import { createApiKey, type DatabaseHandle, revokeApiKey } from '@platform/db';
+import { createApiKey, revokeApiKey } from '@platform/api-keys';
+import type { DatabaseHandle } from '@platform/db';
 import { driveFolders } from '@platform/db/schema';
 import { createTestDatabase, tableChecksums } from '@platform/db/testing';
 import {

@@ -1,4 +1,5 @@
-import { createApiKey, type DatabaseHandle, revokeApiKey } from '@platform/db';
+import { createApiKey, revokeApiKey } from '@platform/api-keys';
+import type { DatabaseHandle } from '@platform/db';
 import { organizations } from '@platform/db/schema';
 import { createTestDatabase } from '@platform/db/testing';
 import { pino } from 'pino';

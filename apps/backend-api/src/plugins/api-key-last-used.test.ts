@@ -1,4 +1,5 @@
-import { createApiKey, type Database, revokeApiKey, touchApiKeys } from '@platform/db';
+import { createApiKey, revokeApiKey, touchApiKeys } from '@platform/api-keys';
+import type { Database } from '@platform/db';
 import { apiKeys, organizations } from '@platform/db/schema';
 import { eq } from 'drizzle-orm';
 import { pino } from 'pino';

@@ -1,4 +1,5 @@
-import { createApiKey, notifyUser } from '@platform/db';
+import { createApiKey } from '@platform/api-keys';
+import { notifyUser } from '@platform/db';
 import { tableChecksums } from '@platform/db/testing';
 import {
   checkFuzzedAnswers,

@@ -1,4 +1,5 @@
-import { createApiKey, type Database } from '@platform/db';
+import { createApiKey } from '@platform/api-keys';
+import type { Database } from '@platform/db';
 import { mailSubscriptions, organizations } from '@platform/db/schema';
 import { topUpWallet } from '@platform/ledger';
 import { sql } from 'drizzle-orm';

@@ -1,4 +1,4 @@
-import { createApiKey } from '@platform/db';
+import { createApiKey } from '@platform/api-keys';
 import { idempotencyRecords } from '@platform/db/schema';
 import { requestFingerprint } from '@platform/idempotency';
 import { eq, sql } from 'drizzle-orm';

@@ -1,4 +1,4 @@
-import { findActiveApiKey, generateApiKey, hashApiKeySecret } from '@platform/db';
+import { findActiveApiKey, generateApiKey, hashApiKeySecret } from '@platform/api-keys';
 import { apiKeys, organizations, users } from '@platform/db/schema';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';

@@ -1,4 +1,5 @@
-import { type ApiKeyEnvironment, createApiKey, type Database } from '@platform/db';
+import { createApiKey } from '@platform/api-keys';
+import type { ApiKeyEnvironment, Database } from '@platform/db';
 import { apiKeys, organizations } from '@platform/db/schema';
 import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { ApiKeyView, CreatedApiKeyView } from './schemas.js';

@@ -1,19 +1,8 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { and, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
-import type { DatabaseExecutor } from './client.js';
-import type { ApiKeyEnvironment } from './enums.js';
-import { apiKeys } from './schema/index.js';
+import type { ApiKeyEnvironment, DatabaseExecutor } from '@platform/db';
+import { findApiKeyBySecretHash, insertApiKey, revokeActiveApiKey, touchApiKeysUsedBefore } from './repository.js';
+import { apiKeyEnvironmentOf, generateApiKey, hashApiKeySecret } from './secret.js';
 
-const SECRET_RANDOM_BYTES = 32;
-const SECRET_PREFIX: Record<ApiKeyEnvironment, string> = { live: 'sk_live_', test: 'sk_test_' };
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-export interface GeneratedApiKey {
-  /** Shown to the customer once; never stored. */
-  secret: string;
-  secretHash: string;
-  lastFour: string;
-}
 
 export interface CreateApiKeyInput {
   organizationId: string;
@@ -42,37 +31,17 @@ export interface ActiveApiKey {
   rateLimitPerMinute: number | null;
 }
 
-export function hashApiKeySecret(secret: string): string {
-  return createHash('sha256').update(secret, 'utf8').digest('hex');
-}
-
-/** A fresh secret (`sk_live_` / `sk_test_` + base64url of 32 random bytes) with what gets stored about it. */
-export function generateApiKey(environment: ApiKeyEnvironment): GeneratedApiKey {
-  const secret = SECRET_PREFIX[environment] + randomBytes(SECRET_RANDOM_BYTES).toString('base64url');
-  return { secret, secretHash: hashApiKeySecret(secret), lastFour: secret.slice(-4) };
-}
-
-/** The environment a secret's prefix claims, or null when it is not shaped like one of our keys. */
-export function apiKeyEnvironmentOf(secret: string): ApiKeyEnvironment | null {
-  if (secret.startsWith(SECRET_PREFIX.live)) return 'live';
-  if (secret.startsWith(SECRET_PREFIX.test)) return 'test';
-  return null;
-}
-
 export async function createApiKey(db: DatabaseExecutor, input: CreateApiKeyInput): Promise<CreatedApiKey> {
   const { secret, secretHash, lastFour } = generateApiKey(input.environment);
-  const [row] = await db
-    .insert(apiKeys)
-    .values({
-      organizationId: input.organizationId,
-      environment: input.environment,
-      ...(input.name === undefined ? {} : { name: input.name }),
-      secretHash,
-      lastFour,
-      createdByUserId: input.createdByUserId ?? null,
-      rateLimitPerMinute: input.rateLimitPerMinute ?? null,
-    })
-    .returning();
+  const row = await insertApiKey(db, {
+    organizationId: input.organizationId,
+    environment: input.environment,
+    ...(input.name === undefined ? {} : { name: input.name }),
+    secretHash,
+    lastFour,
+    createdByUserId: input.createdByUserId ?? null,
+    rateLimitPerMinute: input.rateLimitPerMinute ?? null,
+  });
   if (row === undefined) throw new Error('Inserting the API key returned no row');
   return {
     id: row.id,
@@ -97,17 +66,7 @@ export async function revokeApiKey(
   // A malformed id cannot match any key; checking here spares PostgreSQL's "invalid input syntax for uuid".
   if (!UUID_PATTERN.test(input.id)) return false;
   if (input.organizationId !== undefined && !UUID_PATTERN.test(input.organizationId)) return false;
-  const revoked = await db
-    .update(apiKeys)
-    .set({ revokedAt: input.now ?? sql`now()` })
-    .where(
-      and(
-        eq(apiKeys.id, input.id),
-        isNull(apiKeys.revokedAt),
-        input.organizationId === undefined ? undefined : eq(apiKeys.organizationId, input.organizationId),
-      ),
-    )
-    .returning({ id: apiKeys.id });
+  const revoked = await revokeActiveApiKey(db, input);
   return revoked.length > 0;
 }
 
@@ -119,7 +78,7 @@ export async function revokeApiKey(
 export async function findActiveApiKey(db: DatabaseExecutor, secret: string): Promise<ActiveApiKey | null> {
   const claimedEnvironment = apiKeyEnvironmentOf(secret);
   if (claimedEnvironment === null) return null;
-  const [row] = await keyBySecretHash(db).execute({ secretHash: hashApiKeySecret(secret) });
+  const row = await findApiKeyBySecretHash(db, hashApiKeySecret(secret));
   if (row === undefined || row.revokedAt !== null || row.environment !== claimedEnvironment) return null;
   return {
     id: row.id,
@@ -127,35 +86,6 @@ export async function findActiveApiKey(db: DatabaseExecutor, secret: string): Pr
     environment: row.environment,
     rateLimitPerMinute: row.rateLimitPerMinute,
   };
-}
-
-function prepareKeyBySecretHash(db: DatabaseExecutor) {
-  return db
-    .select({
-      id: apiKeys.id,
-      organizationId: apiKeys.organizationId,
-      environment: apiKeys.environment,
-      rateLimitPerMinute: apiKeys.rateLimitPerMinute,
-      revokedAt: apiKeys.revokedAt,
-    })
-    .from(apiKeys)
-    .where(eq(apiKeys.secretHash, sql.placeholder('secretHash')))
-    .limit(1)
-    .prepare('api_key_by_secret_hash');
-}
-
-// The lookup runs on every request of the API-key service: prepared once per database handle, drizzle
-// builds its SQL once and postgres.js keeps it parsed per connection, which made it several times cheaper
-// than building and parsing it per request (docs/benchmarks.md).
-const keyLookups = new WeakMap<DatabaseExecutor, ReturnType<typeof prepareKeyBySecretHash>>();
-
-function keyBySecretHash(db: DatabaseExecutor) {
-  let lookup = keyLookups.get(db);
-  if (lookup === undefined) {
-    lookup = prepareKeyBySecretHash(db);
-    keyLookups.set(db, lookup);
-  }
-  return lookup;
 }
 
 const DEFAULT_TOUCH_INTERVAL_MS = 60_000;
@@ -187,10 +117,5 @@ export async function touchApiKeys(
   if (valid.length === 0) return [];
   const now = options.now ?? new Date();
   const staleBefore = new Date(now.getTime() - (options.minIntervalMs ?? DEFAULT_TOUCH_INTERVAL_MS));
-  const touched = await db
-    .update(apiKeys)
-    .set({ lastUsedAt: now })
-    .where(and(inArray(apiKeys.id, valid), or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, staleBefore))))
-    .returning({ id: apiKeys.id });
-  return touched.map((row) => row.id);
+  return touchApiKeysUsedBefore(db, valid, now, staleBefore);
 }
