@@ -14,12 +14,6 @@ export {
 export * from './enums.js';
 export { findRepositoryRoot, localDataDir, localPgliteDataDir } from './local-data-dir.js';
 export { countAppliedMigrations, migrateDatabase, migrationsFolder } from './migrate.js';
-export {
-  type NotificationContent,
-  type NotifyUserInput,
-  notifyOrganizationMembers,
-  notifyUser,
-} from './notifications.js';
 // The tables are in '@platform/db/schema'; their row types are here, for code that handles rows without querying.
 export type {
   ApiKey,

@@ -1,5 +1,4 @@
 import { createApiKey } from '@platform/api-keys';
-import { notifyUser } from '@platform/db';
 import { tableChecksums } from '@platform/db/testing';
 import {
   checkFuzzedAnswers,
@@ -13,6 +12,7 @@ import {
   successCoverageProblems,
   unstorableTextCoverageProblems,
 } from '@platform/http/testing';
+import { notifyUser } from '@platform/notifications';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FAKE_DARAJA, type FakeDaraja, fakeDarajaEnv, startFakeDaraja } from '../../test/fake-daraja.js';

@@ -1,14 +1,8 @@
-import {
-  type ApiKeyEnvironment,
-  type KycStatus,
-  notifyOrganizationMembers,
-  type Transaction,
-  type VerificationSession,
-  type VerificationStatus,
-} from '@platform/db';
+import type { ApiKeyEnvironment, KycStatus, Transaction, VerificationSession, VerificationStatus } from '@platform/db';
 import { users, verificationSessions, verificationSessionTransitions } from '@platform/db/schema';
 import { conflict, notFound } from '@platform/errors';
 import { captureHold, releaseHold } from '@platform/ledger';
+import { notifyOrganizationMembers } from '@platform/notifications';
 import { and, eq } from 'drizzle-orm';
 import { recordSessionEvent } from './events.js';
 

@@ -1,6 +1,7 @@
-import { notifyUser, type Payment, type Transaction } from '@platform/db';
+import type { Payment, Transaction } from '@platform/db';
 import { payments } from '@platform/db/schema';
 import { topUpWallet } from '@platform/ledger';
+import { notifyUser } from '@platform/notifications';
 import { eq } from 'drizzle-orm';
 import { saveCard, saveMobileMoneyNumber } from '../payment-methods/repository.js';
 import type { ReusableCard } from '../providers/ports.js';
