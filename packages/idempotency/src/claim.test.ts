@@ -4,7 +4,7 @@ import { createTestDatabase } from '@platform/db/testing';
 import { type AppError, isAppError } from '@platform/errors';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type ClaimTiming, claimIdempotencyKey } from './claim.js';
-import { completeRecord, findRecord, type KeyClaim, releaseClaim } from './store.js';
+import { completeRecord, findRecord, type KeyClaim, releaseClaim } from './repository.js';
 
 const SECOND = 1000;
 const HOUR = 60 * 60 * SECOND;
