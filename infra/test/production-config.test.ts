@@ -1,7 +1,9 @@
 // Sandbox and test-mode controls are off in the production configuration (OWASP API8): each service is built
 // from the environment its Kubernetes Deployment gives it, then asked for what only a sandbox would do.
-import { createApiKey, organizations, topUpWallet } from '@platform/db';
+import { createApiKey } from '@platform/api-keys';
+import { organizations } from '@platform/db/schema';
 import { createTestDatabase } from '@platform/db/testing';
+import { topUpWallet } from '@platform/ledger';
 import { describe, expect, it } from 'vitest';
 // The hosted page's own signer, so the posts below carry the token the page would put in its form.
 import { formTokenFor } from '../../apps/backend-api/src/modules/verification/hosted-page/form-token.js';

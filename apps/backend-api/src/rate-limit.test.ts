@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { createApiKey, type DatabaseHandle, organizations } from '@platform/db';
+import { createApiKey } from '@platform/api-keys';
+import type { DatabaseHandle } from '@platform/db';
+import { organizations } from '@platform/db/schema';
 import { createTestDatabase } from '@platform/db/testing';
 import { createRedisClient } from '@platform/rate-limit';
 import type { Redis } from 'ioredis';

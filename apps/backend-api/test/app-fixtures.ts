@@ -1,4 +1,6 @@
-import { createApiKey, type Database, type DatabaseHandle, organizations } from '@platform/db';
+import { createApiKey } from '@platform/api-keys';
+import type { Database, DatabaseHandle } from '@platform/db';
+import { organizations } from '@platform/db/schema';
 import { type CreateTestDatabaseOptions, createTestDatabase } from '@platform/db/testing';
 import type { FastifyBaseLogger } from 'fastify';
 import { afterAll, beforeAll } from 'vitest';

@@ -1,10 +1,5 @@
-import {
-  type Database,
-  driveFolders,
-  type MailPlan,
-  type MailSubscriptionStatus,
-  mailSubscriptions,
-} from '@platform/db';
+import type { Database, MailPlan, MailSubscriptionStatus } from '@platform/db';
+import { driveFolders, mailSubscriptions } from '@platform/db/schema';
 import { eq } from 'drizzle-orm';
 
 /** Gives the organization a mail subscription (or changes its plan and status). */

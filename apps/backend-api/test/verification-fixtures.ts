@@ -1,14 +1,11 @@
+import type { ApiKeyEnvironment, Database } from '@platform/db';
 import {
-  type ApiKeyEnvironment,
-  type Database,
-  ensureWallet,
-  ledgerBalances,
   ledgerTransactions,
-  topUpWallet,
   verificationSessions,
   verificationSessionTransitions,
   webhookEvents,
-} from '@platform/db';
+} from '@platform/db/schema';
+import { ensureWallet, ledgerBalances, topUpWallet } from '@platform/ledger';
 import { eq, sql } from 'drizzle-orm';
 import type { BackendApp } from '../src/app.js';
 

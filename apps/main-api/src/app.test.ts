@@ -1,4 +1,4 @@
-import { notifications } from '@platform/db';
+import { notifications } from '@platform/db/schema';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authHeader, createTestApp, insertUser, type TestApp } from '../test/helpers.js';

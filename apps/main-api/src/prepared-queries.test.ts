@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { type DatabaseHandle, notifications, users } from '@platform/db';
+import type { DatabaseHandle } from '@platform/db';
+import { notifications, users } from '@platform/db/schema';
 import { createTestDatabase } from '@platform/db/testing';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-import { avatarUploads } from '@platform/db';
+import { avatarUploads } from '@platform/db/schema';
 import {
   baseUrlOf,
   capturingLogger,

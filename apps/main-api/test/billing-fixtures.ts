@@ -1,16 +1,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import {
-  type Database,
-  type DatabaseHandle,
-  ledgerTransactions,
-  notifications,
-  type Payment,
-  paymentEvents,
-  payments,
-  wallets,
-} from '@platform/db';
+import type { Database, DatabaseHandle, Payment } from '@platform/db';
+import { ledgerTransactions, notifications, paymentEvents, payments, wallets } from '@platform/db/schema';
 import { createTestDatabase } from '@platform/db/testing';
 import { and, asc, eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';

@@ -1,14 +1,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import {
-  type Database,
-  type DatabaseHandle,
-  type MembershipRole,
-  memberships,
-  organizations,
-  users,
-} from '@platform/db';
+import type { Database, DatabaseHandle, MembershipRole } from '@platform/db';
+import { memberships, organizations, users } from '@platform/db/schema';
 import { createTestDatabase } from '@platform/db/testing';
 import { buildApp, type MainApiDeps } from '../src/app.js';
 import { signAccessToken } from '../src/auth/tokens.js';

@@ -1,19 +1,21 @@
 import { randomUUID } from 'node:crypto';
+import type {
+  BillingCycle,
+  Database,
+  MailPlan,
+  MailSubscription,
+  MailSubscriptionChange,
+  MailSubscriptionStatus,
+  PaymentProvider,
+} from '@platform/db';
 import {
-  type BillingCycle,
   creditBalanceEntries,
-  type Database,
-  type MailPlan,
-  type MailSubscription,
-  type MailSubscriptionChange,
-  type MailSubscriptionStatus,
   mailSubscriptionChanges,
   mailSubscriptions,
   notifications,
-  type PaymentProvider,
   paymentMethods,
   payments,
-} from '@platform/db';
+} from '@platform/db/schema';
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { creditBalanceFromEntries } from '../src/modules/billing/subscriptions/credit-balance.js';
 import { billingPeriod } from '../src/modules/billing/subscriptions/periods.js';

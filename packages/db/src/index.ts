@@ -1,18 +1,4 @@
 export {
-  type ActiveApiKey,
-  apiKeyEnvironmentOf,
-  type CreateApiKeyInput,
-  type CreatedApiKey,
-  createApiKey,
-  findActiveApiKey,
-  type GeneratedApiKey,
-  generateApiKey,
-  hashApiKeySecret,
-  revokeApiKey,
-  touchApiKey,
-  touchApiKeys,
-} from './api-keys.js';
-export {
   type CreateDatabaseOptions,
   connectionUrlOf,
   createDatabase,
@@ -27,30 +13,46 @@ export {
 } from './client.js';
 export * from './enums.js';
 export { isUuid, uuidPattern } from './ids.js';
-export {
-  captureHold,
-  ensureWallet,
-  HoldAlreadyResolvedError,
-  InsufficientFundsError,
-  ledgerBalances,
-  type Movement,
-  type MovementResult,
-  placeHold,
-  releaseHold,
-  topUpWallet,
-  type WalletBalances,
-  type WalletRef,
-} from './ledger.js';
 export { findRepositoryRoot, localDataDir, localPgliteDataDir } from './local-data-dir.js';
 export { countAppliedMigrations, migrateDatabase, migrationsFolder } from './migrate.js';
-export {
-  type NotificationContent,
-  type NotifyUserInput,
-  notifyOrganizationMembers,
-  notifyUser,
-} from './notifications.js';
-export * as schema from './schema/index.js';
-export * from './schema/index.js';
+// The tables are in '@platform/db/schema'; their row types are here, for code that handles rows without querying.
+export type {
+  ApiKey,
+  AvatarUpload,
+  CreditBalanceEntry,
+  DriveFolder,
+  IdempotencyRecord,
+  LedgerEntry,
+  LedgerTransaction,
+  MailSubscription,
+  MailSubscriptionChange,
+  Membership,
+  NewApiKey,
+  NewAvatarUpload,
+  NewDriveFolder,
+  NewIdempotencyRecord,
+  NewMailSubscription,
+  NewMailSubscriptionChange,
+  NewMembership,
+  NewNotification,
+  NewOrganization,
+  NewPayment,
+  NewPaymentEvent,
+  NewPaymentMethod,
+  NewUser,
+  NewVerificationSession,
+  Notification,
+  Organization,
+  Payment,
+  PaymentEvent,
+  PaymentMethod,
+  User,
+  VerificationSession,
+  VerificationSessionTransition,
+  Wallet,
+  WebhookEndpoint,
+  WebhookEvent,
+} from './schema/index.js';
 export {
   DEMO_ORGANIZATION_ID,
   DEMO_USER_ID,

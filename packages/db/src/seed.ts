@@ -69,7 +69,7 @@ const demoNotifications: readonly DemoNotification[] = [
 /**
  * Demo users, organizations and notifications for local use. Idempotent: rows that already exist are left
  * as they are (including profile edits made since), so it is safe to run on every start. API keys are not
- * created here because a secret can only be shown when it is created; callers use createApiKey.
+ * created here because a secret can only be shown when it is created; callers use createApiKey (@platform/api-keys).
  */
 export async function seedDemoData(db: DatabaseExecutor, options: { now?: Date } = {}): Promise<DemoData> {
   const now = options.now ?? new Date();

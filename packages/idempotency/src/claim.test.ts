@@ -1,9 +1,10 @@
-import { type DatabaseHandle, idempotencyRecords } from '@platform/db';
+import type { DatabaseHandle } from '@platform/db';
+import { idempotencyRecords } from '@platform/db/schema';
 import { createTestDatabase } from '@platform/db/testing';
 import { type AppError, isAppError } from '@platform/errors';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type ClaimTiming, claimIdempotencyKey } from './claim.js';
-import { completeRecord, findRecord, type KeyClaim, releaseClaim } from './store.js';
+import { completeRecord, findRecord, type KeyClaim, releaseClaim } from './repository.js';
 
 const SECOND = 1000;
 const HOUR = 60 * 60 * SECOND;

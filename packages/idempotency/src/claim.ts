@@ -7,7 +7,7 @@ import {
   type StoredResponse,
   takeOverAbandoned,
   takeOverExpired,
-} from './store.js';
+} from './repository.js';
 
 export interface ClaimTiming {
   now: Date;

@@ -18,4 +18,4 @@ export {
   purgeExpiredIdempotencyRecords,
   startIdempotencyPurge,
 } from './purge.js';
-export type { KeyClaim, RecordKey, StoredResponse } from './store.js';
+export type { KeyClaim, RecordKey, StoredResponse } from './repository.js';

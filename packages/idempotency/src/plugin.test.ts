@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { type DatabaseHandle, idempotencyRecords, organizations } from '@platform/db';
+import type { DatabaseHandle } from '@platform/db';
+import { idempotencyRecords, organizations } from '@platform/db/schema';
 import { createTestDatabase } from '@platform/db/testing';
 import { conflict } from '@platform/errors';
 import { createServer } from '@platform/http';

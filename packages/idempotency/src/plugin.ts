@@ -6,7 +6,7 @@ import { claimIdempotencyKey } from './claim.js';
 import { requestFingerprint } from './fingerprint.js';
 import { DEFAULT_KEY_HEADERS, keyHeaderSchema, readIdempotencyKey } from './key-header.js';
 import { type PurgeSchedule, startIdempotencyPurge } from './purge.js';
-import { completeRecord, type KeyClaim, releaseClaim, type StoredResponse } from './store.js';
+import { completeRecord, type KeyClaim, releaseClaim, type StoredResponse } from './repository.js';
 
 /**
  * How a state-changing route takes part:

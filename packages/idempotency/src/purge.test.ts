@@ -1,4 +1,5 @@
-import { type DatabaseHandle, idempotencyRecords } from '@platform/db';
+import type { DatabaseHandle } from '@platform/db';
+import { idempotencyRecords } from '@platform/db/schema';
 import { createTestDatabase } from '@platform/db/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { EVENTUALLY_TIMEOUT_MS } from '#test-timing';

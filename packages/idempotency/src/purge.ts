@@ -1,6 +1,6 @@
-import { type DatabaseExecutor, queryRows } from '@platform/db';
+import type { DatabaseExecutor } from '@platform/db';
 import { startPeriodicJob } from '@platform/http/periodic-job';
-import { sql } from 'drizzle-orm';
+import { deleteExpiredBatch } from './repository.js';
 
 export const DEFAULT_PURGE_BATCH_SIZE = 500;
 
@@ -17,19 +17,9 @@ export async function purgeExpiredIdempotencyRecords(
   if (!Number.isInteger(batchSize) || batchSize < 1) throw new RangeError('batchSize must be a positive integer');
   let purged = 0;
   for (;;) {
-    const deleted = await queryRows(
-      db,
-      sql`delete from idempotency_records
-          where (scope, key) in (
-            select scope, key from idempotency_records
-            where expires_at <= ${now.toISOString()}::timestamptz
-            order by expires_at
-            limit ${batchSize}
-            for update skip locked)
-          returning 1 as deleted`,
-    );
-    purged += deleted.length;
-    if (deleted.length < batchSize) return purged;
+    const deleted = await deleteExpiredBatch(db, now, batchSize);
+    purged += deleted;
+    if (deleted < batchSize) return purged;
   }
 }
 

@@ -1,11 +1,5 @@
-import {
-  createDatabase,
-  type DatabaseHandle,
-  disabledWebhookTargets,
-  queryRows,
-  webhookDeliveryAttempts,
-  webhookEvents,
-} from '@platform/db';
+import { createDatabase, type DatabaseHandle, queryRows } from '@platform/db';
+import { disabledWebhookTargets, webhookDeliveryAttempts, webhookEvents } from '@platform/db/schema';
 import { createTestDatabase } from '@platform/db/testing';
 import { asc, eq, sql } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';

@@ -1,17 +1,17 @@
 import { performance } from 'node:perf_hooks';
-import {
-  type ApiKeyEnvironment,
-  type Database,
-  disabledWebhookTargets,
-  type WebhookEndpoint,
-  webhookDeliveryAttempts,
-  webhookEvents,
-} from '@platform/db';
+import type { ApiKeyEnvironment, Database, WebhookEndpoint } from '@platform/db';
 import { type PeriodicJob, startPeriodicJob } from '@platform/http/periodic-job';
-import { and, asc, eq, inArray, isNull, lte, or } from 'drizzle-orm';
 import { ensureWebhookEndpoint, signingSecretsOf } from './endpoints.js';
 import { createWebhookSender, type WebhookSender } from './http-sender.js';
 import type { WebhookEventBody } from './outbox.js';
+import {
+  type ClaimedEvent,
+  findDisabledTarget,
+  insertDeliveryAttempt,
+  insertDisabledTarget,
+  leaseDueEvents,
+  updateLeasedEvent,
+} from './repository.js';
 import { MAX_ATTEMPTS, retryDelayMs } from './retry-schedule.js';
 import { signWebhook } from './signature.js';
 import { type HostResolver, WebhookTargetRefusedError } from './target-guard.js';
@@ -70,10 +70,6 @@ export const NO_TARGET_ERROR =
   'No callback URL: the session has no callbackUrl and the organization has no default endpoint for this environment';
 
 type Outcome = 'delivered' | 'retrying' | 'failed' | 'lost';
-type ClaimedEvent = Pick<
-  typeof webhookEvents.$inferSelect,
-  'id' | 'organizationId' | 'environment' | 'payload' | 'targetUrl' | 'attempts'
->;
 
 /**
  * The outbox's delivery worker. Each poll claims due events with `FOR UPDATE SKIP LOCKED` and sets a lease in
@@ -102,32 +98,8 @@ export function createWebhookDelivery(options: WebhookDeliveryOptions): WebhookD
   async function claimDueEvents(): Promise<{ events: ClaimedEvent[]; leaseUntil: Date }> {
     const claimedAt = now();
     const leaseUntil = new Date(claimedAt.getTime() + leaseMs);
-    const due = db
-      .select({ id: webhookEvents.id })
-      .from(webhookEvents)
-      .where(
-        and(
-          eq(webhookEvents.status, 'pending'),
-          lte(webhookEvents.nextAttemptAt, claimedAt),
-          or(isNull(webhookEvents.lockedUntil), lte(webhookEvents.lockedUntil, claimedAt)),
-        ),
-      )
-      .orderBy(asc(webhookEvents.nextAttemptAt), asc(webhookEvents.id))
-      .limit(batchSize)
-      .for('update', { skipLocked: true });
     // One statement, so the claim is committed before any network call.
-    const events = await db
-      .update(webhookEvents)
-      .set({ lockedUntil: leaseUntil })
-      .where(inArray(webhookEvents.id, due))
-      .returning({
-        id: webhookEvents.id,
-        organizationId: webhookEvents.organizationId,
-        environment: webhookEvents.environment,
-        payload: webhookEvents.payload,
-        targetUrl: webhookEvents.targetUrl,
-        attempts: webhookEvents.attempts,
-      });
+    const events = await leaseDueEvents(db, { claimedAt, leaseUntil, batchSize });
     return { events, leaseUntil };
   }
 
@@ -136,34 +108,20 @@ export function createWebhookDelivery(options: WebhookDeliveryOptions): WebhookD
     leaseUntil: Date,
     endpointOf: (organizationId: string, environment: ApiKeyEnvironment) => Promise<WebhookEndpoint>,
   ): Promise<Outcome> {
-    const stillOurs = and(
-      eq(webhookEvents.id, event.id),
-      eq(webhookEvents.status, 'pending'),
-      eq(webhookEvents.lockedUntil, leaseUntil),
-    );
-    const giveUp = async (lastError: string): Promise<Outcome> => {
-      const updated = await db
-        .update(webhookEvents)
-        .set({ status: 'failed', lastError, lockedUntil: null })
-        .where(stillOurs)
-        .returning({ id: webhookEvents.id });
-      return updated.length > 0 ? 'failed' : 'lost';
-    };
+    // Each write of the outcome applies only while the lease is still this worker's.
+    const lease = { id: event.id, leaseUntil };
+    const giveUp = async (lastError: string): Promise<Outcome> =>
+      (await updateLeasedEvent(db, lease, { status: 'failed', lastError, lockedUntil: null })) ? 'failed' : 'lost';
 
     const endpoint = await endpointOf(event.organizationId, event.environment);
     const url = event.targetUrl ?? endpoint.defaultUrl;
     if (url === null) return giveUp(NO_TARGET_ERROR);
 
-    const [disabled] = await db
-      .select({ reason: disabledWebhookTargets.reason, createdAt: disabledWebhookTargets.createdAt })
-      .from(disabledWebhookTargets)
-      .where(
-        and(
-          eq(disabledWebhookTargets.organizationId, event.organizationId),
-          eq(disabledWebhookTargets.environment, event.environment),
-          eq(disabledWebhookTargets.url, url),
-        ),
-      );
+    const disabled = await findDisabledTarget(db, {
+      organizationId: event.organizationId,
+      environment: event.environment,
+      url,
+    });
     if (disabled !== undefined) {
       return giveUp(`Not sent: ${url} is disabled since ${disabled.createdAt.toISOString()} (${disabled.reason})`);
     }
@@ -188,7 +146,7 @@ export function createWebhookDelivery(options: WebhookDeliveryOptions): WebhookD
     const nextDelay = result.kind === 'retry' ? retryDelayMs(attempt, random) : null;
 
     return db.transaction(async (tx) => {
-      await tx.insert(webhookDeliveryAttempts).values({
+      await insertDeliveryAttempt(tx, {
         eventId: event.id,
         attempt,
         url,
@@ -198,16 +156,13 @@ export function createWebhookDelivery(options: WebhookDeliveryOptions): WebhookD
         createdAt: finishedAt,
       });
       if (result.kind === 'gone') {
-        await tx
-          .insert(disabledWebhookTargets)
-          .values({
-            organizationId: event.organizationId,
-            environment: event.environment,
-            url,
-            reason: `answered 410 Gone to ${event.id}`,
-            createdAt: finishedAt,
-          })
-          .onConflictDoNothing();
+        await insertDisabledTarget(tx, {
+          organizationId: event.organizationId,
+          environment: event.environment,
+          url,
+          reason: `answered 410 Gone to ${event.id}`,
+          createdAt: finishedAt,
+        });
       }
       const common = { attempts: attempt, lastResponseStatus: status, lockedUntil: null };
       const finalError = result.kind === 'retry' ? `${result.error}; gave up after ${MAX_ATTEMPTS} tries` : null;
@@ -217,8 +172,7 @@ export function createWebhookDelivery(options: WebhookDeliveryOptions): WebhookD
           : nextDelay === null
             ? { ...common, status: 'failed' as const, lastError: finalError ?? result.error }
             : { ...common, lastError: result.error, nextAttemptAt: new Date(finishedAt.getTime() + nextDelay) };
-      const updated = await tx.update(webhookEvents).set(changes).where(stillOurs).returning({ id: webhookEvents.id });
-      if (updated.length === 0) return 'lost';
+      if (!(await updateLeasedEvent(tx, lease, changes))) return 'lost';
       return result.kind === 'delivered' ? 'delivered' : nextDelay === null ? 'failed' : 'retrying';
     });
   }

@@ -1,4 +1,5 @@
-import { type DatabaseHandle, disabledWebhookTargets, webhookEndpoints } from '@platform/db';
+import type { DatabaseHandle } from '@platform/db';
+import { disabledWebhookTargets, webhookEndpoints } from '@platform/db/schema';
 import { createTestDatabase } from '@platform/db/testing';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';

@@ -1,12 +1,14 @@
+import { type ApiKeyEnvironment, apiKeyEnvironments, type DatabaseExecutor, type WebhookEndpoint } from '@platform/db';
 import {
-  type ApiKeyEnvironment,
-  apiKeyEnvironments,
-  type DatabaseExecutor,
-  disabledWebhookTargets,
-  type WebhookEndpoint,
-  webhookEndpoints,
-} from '@platform/db';
-import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+  deleteDisabledTarget,
+  findEndpoint,
+  insertEndpointIfMissing,
+  listDisabledTargets,
+  listEndpointSettings,
+  markSecretRevealed,
+  replaceSecret,
+  updateDefaultUrl,
+} from './repository.js';
 import { generateWebhookSecret } from './signature.js';
 
 /** How long the previous secret keeps signing after a rotation, so receivers can switch without a gap. */
@@ -23,13 +25,9 @@ export interface EndpointRef {
  * the winner's row.
  */
 export async function ensureWebhookEndpoint(db: DatabaseExecutor, ref: EndpointRef): Promise<WebhookEndpoint> {
-  const [created] = await db
-    .insert(webhookEndpoints)
-    .values({ organizationId: ref.organizationId, environment: ref.environment, secret: generateWebhookSecret() })
-    .onConflictDoNothing({ target: [webhookEndpoints.organizationId, webhookEndpoints.environment] })
-    .returning();
+  const created = await insertEndpointIfMissing(db, ref, generateWebhookSecret());
   if (created !== undefined) return created;
-  const [existing] = await db.select().from(webhookEndpoints).where(whereEndpoint(ref));
+  const existing = await findEndpoint(db, ref);
   if (existing === undefined) throw new Error('The webhook endpoint vanished right after it was created');
   return existing;
 }
@@ -51,12 +49,7 @@ export async function revealWebhookSecret(
   ref: EndpointRef & { now: Date },
 ): Promise<{ secret: string } | null> {
   await ensureWebhookEndpoint(db, ref);
-  const [revealed] = await db
-    .update(webhookEndpoints)
-    .set({ secretRevealedAt: ref.now, updatedAt: ref.now })
-    .where(and(whereEndpoint(ref), isNull(webhookEndpoints.secretRevealedAt)))
-    .returning({ secret: webhookEndpoints.secret });
-  return revealed ?? null;
+  return (await markSecretRevealed(db, ref)) ?? null;
 }
 
 /**
@@ -70,19 +63,14 @@ export async function rotateWebhookSecret(
   await ensureWebhookEndpoint(db, ref);
   const secret = generateWebhookSecret();
   const previousSecretExpiresAt = new Date(ref.now.getTime() + (ref.gracePeriodMs ?? ROTATION_GRACE_PERIOD_MS));
-  // In SET, column references read the row as it was, so previous_secret receives the secret being replaced.
-  const [rotated] = await db
-    .update(webhookEndpoints)
-    .set({
-      previousSecret: sql`${webhookEndpoints.secret}`,
-      previousSecretExpiresAt,
-      secret,
-      secretRevealedAt: ref.now,
-      updatedAt: ref.now,
-    })
-    .where(whereEndpoint(ref))
-    .returning({ id: webhookEndpoints.id });
-  if (rotated === undefined) throw new Error('The webhook endpoint to rotate was not found');
+  const rotated = await replaceSecret(db, {
+    organizationId: ref.organizationId,
+    environment: ref.environment,
+    now: ref.now,
+    secret,
+    previousSecretExpiresAt,
+  });
+  if (!rotated) throw new Error('The webhook endpoint to rotate was not found');
   return { secret, previousSecretExpiresAt };
 }
 
@@ -95,17 +83,13 @@ export async function setDefaultWebhookUrl(
   ref: EndpointRef & { defaultUrl: string | null; now: Date },
 ): Promise<void> {
   await ensureWebhookEndpoint(db, ref);
-  await db.update(webhookEndpoints).set({ defaultUrl: ref.defaultUrl, updatedAt: ref.now }).where(whereEndpoint(ref));
+  await updateDefaultUrl(db, ref);
   if (ref.defaultUrl !== null) {
-    await db
-      .delete(disabledWebhookTargets)
-      .where(
-        and(
-          eq(disabledWebhookTargets.organizationId, ref.organizationId),
-          eq(disabledWebhookTargets.environment, ref.environment),
-          eq(disabledWebhookTargets.url, ref.defaultUrl),
-        ),
-      );
+    await deleteDisabledTarget(db, {
+      organizationId: ref.organizationId,
+      environment: ref.environment,
+      url: ref.defaultUrl,
+    });
   }
 }
 
@@ -127,20 +111,8 @@ export async function getWebhookEndpointSettings(
   organizationId: string,
   now: Date,
 ): Promise<WebhookEndpointSettings[]> {
-  const endpoints = await db
-    .select({
-      environment: webhookEndpoints.environment,
-      defaultUrl: webhookEndpoints.defaultUrl,
-      secretRevealedAt: webhookEndpoints.secretRevealedAt,
-      previousSecretExpiresAt: webhookEndpoints.previousSecretExpiresAt,
-    })
-    .from(webhookEndpoints)
-    .where(eq(webhookEndpoints.organizationId, organizationId));
-  const disabled = await db
-    .select()
-    .from(disabledWebhookTargets)
-    .where(eq(disabledWebhookTargets.organizationId, organizationId))
-    .orderBy(asc(disabledWebhookTargets.createdAt), asc(disabledWebhookTargets.url));
+  const endpoints = await listEndpointSettings(db, organizationId);
+  const disabled = await listDisabledTargets(db, organizationId);
 
   return apiKeyEnvironments.map((environment) => {
     const endpoint = endpoints.find((row) => row.environment === environment);
@@ -156,11 +128,4 @@ export async function getWebhookEndpointSettings(
         .map((row) => ({ url: row.url, reason: row.reason, disabledAt: row.createdAt })),
     };
   });
-}
-
-function whereEndpoint(ref: EndpointRef) {
-  return and(
-    eq(webhookEndpoints.organizationId, ref.organizationId),
-    eq(webhookEndpoints.environment, ref.environment),
-  );
 }

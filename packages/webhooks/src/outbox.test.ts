@@ -1,4 +1,5 @@
-import { type DatabaseHandle, webhookEvents } from '@platform/db';
+import type { DatabaseHandle } from '@platform/db';
+import { webhookEvents } from '@platform/db/schema';
 import { createTestDatabase } from '@platform/db/testing';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { type ApiKeyEnvironment, type DatabaseExecutor, webhookEvents } from '@platform/db';
+import type { ApiKeyEnvironment, DatabaseExecutor } from '@platform/db';
+import { insertWebhookEvent } from './repository.js';
 
 /** The JSON body of every callback (DECISIONS 11); `id` is also the `webhook-id` header. */
 export interface WebhookEventBody {
@@ -60,7 +61,7 @@ export async function enqueueWebhookEvent(
     timestamp: input.now.toISOString(),
     data: input.data,
   };
-  await tx.insert(webhookEvents).values({
+  await insertWebhookEvent(tx, {
     id,
     organizationId: input.organizationId,
     environment: input.environment,

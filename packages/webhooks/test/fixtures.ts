@@ -1,4 +1,5 @@
-import { type Database, organizations } from '@platform/db';
+import type { Database } from '@platform/db';
+import { organizations } from '@platform/db/schema';
 
 /** A new organization; returns its id. */
 export async function insertOrganization(db: Database, name = 'Webhook test organization'): Promise<string> {

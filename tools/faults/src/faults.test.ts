@@ -1,21 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createApiKey } from '@platform/api-keys';
+import { connectionUrlOf, type Database, type DatabaseHandle } from '@platform/db';
 import {
-  connectionUrlOf,
-  createApiKey,
-  type Database,
-  type DatabaseHandle,
-  ledgerBalances,
   ledgerTransactions,
   organizations,
-  topUpWallet,
   verificationSessions,
   wallets,
   webhookDeliveryAttempts,
   webhookEvents,
-} from '@platform/db';
+} from '@platform/db/schema';
 import { createTestDatabase } from '@platform/db/testing';
+import { ledgerBalances, topUpWallet } from '@platform/ledger';
 import { and, between, count, eq, like } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { missing, postgresServer, redisServer } from '#test-prerequisites';

@@ -1,13 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import {
-  connectionUrlOf,
-  type Database,
-  type DatabaseHandle,
-  memberships,
-  organizations,
-  payments,
-  users,
-} from '@platform/db';
+import { connectionUrlOf, type Database, type DatabaseHandle } from '@platform/db';
+import { memberships, organizations, payments, users } from '@platform/db/schema';
 import { createTestDatabase } from '@platform/db/testing';
 import { count } from 'drizzle-orm';
 import { pino } from 'pino';

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { createApiKey, findActiveApiKey } from '@platform/api-keys';
 import { creditWallet } from '@platform/backend-api';
-import { createApiKey, type Database, type DemoData, findActiveApiKey } from '@platform/db';
+import type { Database, DemoData } from '@platform/db';
 import { ensureWebhookEndpoint } from '@platform/webhooks';
 
 export interface LocalCredentials {

@@ -1,12 +1,7 @@
-import {
-  type Database,
-  type DatabaseHandle,
-  mailSubscriptions,
-  organizations,
-  topUpWallet,
-  wallets,
-} from '@platform/db';
+import type { Database, DatabaseHandle } from '@platform/db';
+import { mailSubscriptions, organizations, wallets } from '@platform/db/schema';
 import { createTestDatabase } from '@platform/db/testing';
+import { topUpWallet } from '@platform/ledger';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readBooks } from './books.js';

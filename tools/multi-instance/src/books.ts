@@ -1,16 +1,15 @@
+import { type Database, queryRows } from '@platform/db';
 import {
   creditBalanceEntries,
-  type Database,
-  ledgerBalances,
   ledgerEntries,
   ledgerTransactions,
   mailSubscriptionChanges,
   mailSubscriptions,
   payments,
-  queryRows,
   verificationSessions,
   wallets,
-} from '@platform/db';
+} from '@platform/db/schema';
+import { ledgerBalances } from '@platform/ledger';
 import { sql } from 'drizzle-orm';
 
 // The books of a whole test database, read at rest, as plain facts and a list of what is wrong with them. The

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { type Database, mailSubscriptions, paymentMethods } from '@platform/db';
+import type { Database } from '@platform/db';
+import { mailSubscriptions, paymentMethods } from '@platform/db/schema';
 
 const DAY = 24 * 60 * 60 * 1000;
 

@@ -1,25 +1,23 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createApiKey } from '@platform/api-keys';
+import type { Database, DatabaseHandle } from '@platform/db';
 import {
-  createApiKey,
-  type Database,
-  type DatabaseHandle,
   driveFolders,
-  ledgerBalances,
   ledgerTransactions,
   mailSubscriptionChanges,
   mailSubscriptions,
   memberships,
   organizations,
   payments,
-  topUpWallet,
   users,
   verificationSessions,
   wallets,
   webhookEvents,
-} from '@platform/db';
+} from '@platform/db/schema';
 import { createTestDatabase } from '@platform/db/testing';
+import { ledgerBalances, topUpWallet } from '@platform/ledger';
 import { signAccessToken } from '@platform/main-api';
 import { and, eq, inArray } from 'drizzle-orm';
 import { Redis } from 'ioredis';

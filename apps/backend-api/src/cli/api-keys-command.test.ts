@@ -4,16 +4,9 @@ import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import {
-  apiKeys,
-  connectionUrlOf,
-  createDatabase,
-  type Database,
-  findActiveApiKey,
-  findRepositoryRoot,
-  migrateDatabase,
-  organizations,
-} from '@platform/db';
+import { findActiveApiKey } from '@platform/api-keys';
+import { connectionUrlOf, createDatabase, type Database, findRepositoryRoot, migrateDatabase } from '@platform/db';
+import { apiKeys, organizations } from '@platform/db/schema';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { useTestDatabase } from '../../test/app-fixtures.js';

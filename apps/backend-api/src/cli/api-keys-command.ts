@@ -1,4 +1,6 @@
-import { apiKeys, createApiKey, type Database, revokeApiKey } from '@platform/db';
+import { createApiKey, revokeApiKey } from '@platform/api-keys';
+import type { Database } from '@platform/db';
+import { apiKeys } from '@platform/db/schema';
 import { and, asc, eq, isNull } from 'drizzle-orm';
 import {
   type CommandResult,

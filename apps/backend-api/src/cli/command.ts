@@ -1,5 +1,6 @@
 import { type ParseArgsConfig, parseArgs } from 'node:util';
-import { type ApiKeyEnvironment, apiKeyEnvironments, type Database, isUuid, organizations } from '@platform/db';
+import { type ApiKeyEnvironment, apiKeyEnvironments, type Database, isUuid } from '@platform/db';
+import { organizations } from '@platform/db/schema';
 import { eq } from 'drizzle-orm';
 
 export interface CommandResult {

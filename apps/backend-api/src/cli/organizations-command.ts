@@ -1,4 +1,5 @@
-import { apiKeys, type Database, organizations } from '@platform/db';
+import type { Database } from '@platform/db';
+import { apiKeys, organizations } from '@platform/db/schema';
 import { and, count, eq, gt, isNull } from 'drizzle-orm';
 import {
   type CommandResult,

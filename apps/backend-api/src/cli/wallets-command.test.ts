@@ -1,4 +1,4 @@
-import { organizations, wallets } from '@platform/db';
+import { organizations, wallets } from '@platform/db/schema';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { useTestDatabase } from '../../test/app-fixtures.js';
 import { truncateVerificationData, walletState } from '../../test/verification-fixtures.js';

@@ -1,4 +1,5 @@
-import { apiKeyEnvironments, type Database, ensureWallet } from '@platform/db';
+import { apiKeyEnvironments, type Database } from '@platform/db';
+import { ensureWallet } from '@platform/ledger';
 import { formatKes } from '@platform/pricing';
 import { creditWallet } from '../modules/wallet/credit.js';
 import {

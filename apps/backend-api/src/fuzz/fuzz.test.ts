@@ -1,4 +1,6 @@
-import { createApiKey, type DatabaseHandle, driveFolders, revokeApiKey } from '@platform/db';
+import { createApiKey, revokeApiKey } from '@platform/api-keys';
+import type { DatabaseHandle } from '@platform/db';
+import { driveFolders } from '@platform/db/schema';
 import { createTestDatabase, tableChecksums } from '@platform/db/testing';
 import {
   checkFuzzedAnswers,

@@ -1,4 +1,6 @@
-import { createApiKey, type DatabaseHandle, organizations, revokeApiKey } from '@platform/db';
+import { createApiKey, revokeApiKey } from '@platform/api-keys';
+import type { DatabaseHandle } from '@platform/db';
+import { organizations } from '@platform/db/schema';
 import { createTestDatabase } from '@platform/db/testing';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

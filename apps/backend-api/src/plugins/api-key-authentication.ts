@@ -1,4 +1,5 @@
-import { type Database, findActiveApiKey, touchApiKeys } from '@platform/db';
+import { findActiveApiKey, touchApiKeys } from '@platform/api-keys';
+import type { Database } from '@platform/db';
 import { type AppError, unauthorized } from '@platform/errors';
 import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';

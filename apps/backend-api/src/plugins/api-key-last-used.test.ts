@@ -1,4 +1,6 @@
-import { apiKeys, createApiKey, type Database, organizations, revokeApiKey, touchApiKeys } from '@platform/db';
+import { createApiKey, revokeApiKey, touchApiKeys } from '@platform/api-keys';
+import type { Database } from '@platform/db';
+import { apiKeys, organizations } from '@platform/db/schema';
 import { eq } from 'drizzle-orm';
 import { pino } from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';

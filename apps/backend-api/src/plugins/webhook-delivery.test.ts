@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type DatabaseHandle, organizations, webhookEvents } from '@platform/db';
+import type { DatabaseHandle } from '@platform/db';
+import { organizations, webhookEvents } from '@platform/db/schema';
 import { createTestDatabase } from '@platform/db/testing';
 import { enqueueWebhookEvent } from '@platform/webhooks';
 import { eq } from 'drizzle-orm';

@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { webhookEndpoints } from '@platform/db';
+import { webhookEndpoints } from '@platform/db/schema';
 import { captureLogs, secretsIn } from '@platform/http/testing';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

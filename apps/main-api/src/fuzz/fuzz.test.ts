@@ -1,4 +1,4 @@
-import { createApiKey, notifyUser } from '@platform/db';
+import { createApiKey } from '@platform/api-keys';
 import { tableChecksums } from '@platform/db/testing';
 import {
   checkFuzzedAnswers,
@@ -12,6 +12,7 @@ import {
   successCoverageProblems,
   unstorableTextCoverageProblems,
 } from '@platform/http/testing';
+import { notifyUser } from '@platform/notifications';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FAKE_DARAJA, type FakeDaraja, fakeDarajaEnv, startFakeDaraja } from '../../test/fake-daraja.js';

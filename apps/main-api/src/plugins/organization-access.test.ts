@@ -1,4 +1,4 @@
-import { users } from '@platform/db';
+import { users } from '@platform/db/schema';
 import { Type } from '@sinclair/typebox';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { authHeader, createTestApp, insertOrganization, insertUser, type TestApp } from '../../test/helpers.js';

@@ -1,4 +1,5 @@
-import { type Database, isUuid, type MembershipRole, memberships, organizations, uuidPattern } from '@platform/db';
+import { type Database, isUuid, type MembershipRole, uuidPattern } from '@platform/db';
+import { memberships, organizations } from '@platform/db/schema';
 import { forbidden, validationError } from '@platform/errors';
 import { type TObject, Type } from '@sinclair/typebox';
 import { and, eq, sql } from 'drizzle-orm';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { notifyUser } from '@platform/db';
 import { tableChecksums } from '@platform/db/testing';
 import { answerOf } from '@platform/http/testing';
+import { notifyUser } from '@platform/notifications';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BillingTestApp, OUTSIDER_ID, PAYER_ID, startBillingApp } from '../../test/billing-fixtures.js';
 import { tokenFor } from '../../test/helpers.js';

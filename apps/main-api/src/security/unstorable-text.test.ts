@@ -1,4 +1,4 @@
-import { organizations, users } from '@platform/db';
+import { organizations, users } from '@platform/db/schema';
 import { tableChecksums } from '@platform/db/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {

@@ -1,4 +1,4 @@
-// The whole database schema: tables (one file per domain) and their relations. drizzle-kit reads this file.
+// The whole database schema: the tables, one file per domain. drizzle-kit reads this file.
 
 export * from './api-keys.js';
 export * from './avatar-uploads.js';
@@ -8,7 +8,6 @@ export * from './mail-subscriptions.js';
 export * from './notifications.js';
 export * from './organizations.js';
 export * from './payments.js';
-export * from './relations.js';
 export * from './users.js';
 export * from './verification.js';
 export * from './wallets.js';

@@ -1,4 +1,7 @@
-import { createApiKey, type Database, mailSubscriptions, organizations, topUpWallet } from '@platform/db';
+import { createApiKey } from '@platform/api-keys';
+import type { Database } from '@platform/db';
+import { mailSubscriptions, organizations } from '@platform/db/schema';
+import { topUpWallet } from '@platform/ledger';
 import { sql } from 'drizzle-orm';
 
 /** What the bench calls the services with. */

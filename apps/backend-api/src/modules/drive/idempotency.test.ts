@@ -1,4 +1,5 @@
-import { createApiKey, idempotencyRecords } from '@platform/db';
+import { createApiKey } from '@platform/api-keys';
+import { idempotencyRecords } from '@platform/db/schema';
 import { requestFingerprint } from '@platform/idempotency';
 import { eq, sql } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-import { driveFolders, idempotencyRecords, organizations } from '@platform/db';
+import { driveFolders, idempotencyRecords, organizations } from '@platform/db/schema';
 import { eq, sql } from 'drizzle-orm';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { buildTestApp, replaceOrganizations, type TestOrganization, useTestApp } from '../../../test/app-fixtures.js';

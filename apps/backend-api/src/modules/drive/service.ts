@@ -1,10 +1,5 @@
-import {
-  type ApiKeyEnvironment,
-  type DatabaseExecutor,
-  driveFolders,
-  type MailSubscriptionStatus,
-  mailSubscriptions,
-} from '@platform/db';
+import type { ApiKeyEnvironment, DatabaseExecutor, MailSubscriptionStatus } from '@platform/db';
+import { driveFolders, mailSubscriptions } from '@platform/db/schema';
 import { conflict, notFound, quotaExceeded } from '@platform/errors';
 import { and, desc, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
 import { afterCursor, cursorTimeOf, pageOf } from '../../pagination.js';

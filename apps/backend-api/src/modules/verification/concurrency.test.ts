@@ -1,4 +1,6 @@
-import { ensureWallet, ledgerTransactions, queryRows, wallets } from '@platform/db';
+import { queryRows } from '@platform/db';
+import { ledgerTransactions, wallets } from '@platform/db/schema';
+import { ensureWallet } from '@platform/ledger';
 import { eq, sql } from 'drizzle-orm';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { missing, postgresServer } from '#test-prerequisites';

@@ -1,4 +1,5 @@
-import { captureHold, verificationSessions } from '@platform/db';
+import { verificationSessions } from '@platform/db/schema';
+import { captureHold } from '@platform/ledger';
 import { eq } from 'drizzle-orm';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { eventually, quietPeriod } from '#test-timing';

@@ -1,4 +1,5 @@
-import { type Database, verificationSessions } from '@platform/db';
+import type { Database } from '@platform/db';
+import { verificationSessions } from '@platform/db/schema';
 import { startPeriodicJob } from '@platform/http';
 import { and, asc, inArray, lte, notInArray } from 'drizzle-orm';
 import { expirableStatuses, type LifecycleOptions, moveSession } from './lifecycle.js';

@@ -1,15 +1,13 @@
+import { type VerificationStatus, type VerificationType, verificationStatuses } from '@platform/db';
 import {
   memberships,
   notifications,
   organizations,
   users,
-  type VerificationStatus,
-  type VerificationType,
   verificationSessions,
   verificationSessionTransitions,
-  verificationStatuses,
   webhookEvents,
-} from '@platform/db';
+} from '@platform/db/schema';
 import { eq } from 'drizzle-orm';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { useTestDatabase } from '../../../test/app-fixtures.js';

@@ -1,17 +1,8 @@
-import {
-  type ApiKeyEnvironment,
-  captureHold,
-  type KycStatus,
-  notifyOrganizationMembers,
-  releaseHold,
-  type Transaction,
-  users,
-  type VerificationSession,
-  type VerificationStatus,
-  verificationSessions,
-  verificationSessionTransitions,
-} from '@platform/db';
+import type { ApiKeyEnvironment, KycStatus, Transaction, VerificationSession, VerificationStatus } from '@platform/db';
+import { users, verificationSessions, verificationSessionTransitions } from '@platform/db/schema';
 import { conflict, notFound } from '@platform/errors';
+import { captureHold, releaseHold } from '@platform/ledger';
+import { notifyOrganizationMembers } from '@platform/notifications';
 import { and, eq } from 'drizzle-orm';
 import { recordSessionEvent } from './events.js';
 

@@ -1,4 +1,5 @@
-import { type DatabaseExecutor, type VerificationType, verificationPrices } from '@platform/db';
+import type { DatabaseExecutor, VerificationType } from '@platform/db';
+import { verificationPrices } from '@platform/db/schema';
 import { and, eq } from 'drizzle-orm';
 
 /** The service's default price per verification type, whole KES (configuration). */

@@ -6,7 +6,7 @@ import {
   verificationSessionTransitions,
   wallets,
   webhookEvents,
-} from '@platform/db';
+} from '@platform/db/schema';
 import { beforeEach, describe, expect, it } from 'vitest';
 import {
   buildTestApp,

@@ -1,16 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import {
-  type DatabaseExecutor,
-  ensureWallet,
-  InsufficientFundsError,
-  placeHold,
-  type Transaction,
-  type VerificationSession,
-  type VerificationStatus,
-  type VerificationType,
-  verificationSessions,
+import type {
+  DatabaseExecutor,
+  Transaction,
+  VerificationSession,
+  VerificationStatus,
+  VerificationType,
 } from '@platform/db';
+import { verificationSessions } from '@platform/db/schema';
 import { insufficientFunds, notFound } from '@platform/errors';
+import { ensureWallet, InsufficientFundsError, placeHold } from '@platform/ledger';
 import { formatKes } from '@platform/pricing';
 import { and, desc, eq, type SQL } from 'drizzle-orm';
 import { afterCursor, cursorTimeOf, pageOf } from '../../pagination.js';

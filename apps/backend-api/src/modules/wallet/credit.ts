@@ -1,12 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import {
-  type ApiKeyEnvironment,
-  type Database,
-  isUuid,
-  ledgerTransactions,
-  organizations,
-  topUpWallet,
-} from '@platform/db';
+import { type ApiKeyEnvironment, type Database, isUuid } from '@platform/db';
+import { ledgerTransactions, organizations } from '@platform/db/schema';
+import { topUpWallet } from '@platform/ledger';
 import { eq } from 'drizzle-orm';
 
 export interface CreditWalletInput {

@@ -1,4 +1,4 @@
-import { wallets } from '@platform/db';
+import { wallets } from '@platform/db/schema';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { replaceOrganizations, type TestOrganization, useTestApp } from '../../../test/app-fixtures.js';
 import { createdSessionId, fundWallet, truncateVerificationData } from '../../../test/verification-fixtures.js';

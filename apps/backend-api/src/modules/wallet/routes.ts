@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { type Database, ensureWallet } from '@platform/db';
+import type { Database } from '@platform/db';
 import { errorResponses } from '@platform/http';
+import { ensureWallet } from '@platform/ledger';
 import { WalletResponseSchema } from './schemas.js';
 
 /** The prepaid wallet that verification sessions are paid from (DECISIONS 10). */

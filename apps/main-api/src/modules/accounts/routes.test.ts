@@ -1,4 +1,4 @@
-import { avatarUploads, users } from '@platform/db';
+import { avatarUploads, users } from '@platform/db/schema';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { authHeader, createTestApp, insertUser, type TestApp } from '../../../test/helpers.js';

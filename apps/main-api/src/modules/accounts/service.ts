@@ -1,4 +1,5 @@
-import { avatarUploads, type Database, users } from '@platform/db';
+import type { Database } from '@platform/db';
+import { avatarUploads, users } from '@platform/db/schema';
 import { and, eq, sql } from 'drizzle-orm';
 import { preparedPerDatabase } from '../../prepared-queries.js';
 import type { ProfileChanges } from './profile-fields.js';

@@ -1,4 +1,5 @@
-import { apiKeys, findActiveApiKey, generateApiKey, hashApiKeySecret, organizations, users } from '@platform/db';
+import { findActiveApiKey, generateApiKey, hashApiKeySecret } from '@platform/api-keys';
+import { apiKeys, organizations, users } from '@platform/db/schema';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { authHeader, createTestApp, insertOrganization, insertUser, type TestApp } from '../../../test/helpers.js';

@@ -1,4 +1,6 @@
-import { type ApiKeyEnvironment, apiKeys, createApiKey, type Database, isUuid, organizations } from '@platform/db';
+import { createApiKey } from '@platform/api-keys';
+import { type ApiKeyEnvironment, type Database, isUuid } from '@platform/db';
+import { apiKeys, organizations } from '@platform/db/schema';
 import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { ApiKeyView, CreatedApiKeyView } from './schemas.js';
 

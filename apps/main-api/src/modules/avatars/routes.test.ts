@@ -1,5 +1,5 @@
 import { readdir } from 'node:fs/promises';
-import { avatarUploads, users } from '@platform/db';
+import { avatarUploads, users } from '@platform/db/schema';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { authHeader, createTestApp, insertUser, type TestApp } from '../../../test/helpers.js';

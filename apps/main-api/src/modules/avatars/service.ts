@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { avatarUploads, type Database } from '@platform/db';
+import type { Database } from '@platform/db';
+import { avatarUploads } from '@platform/db/schema';
 import { fileTypeFromBuffer } from 'file-type';
 import type { ObjectStorage } from '../../storage/object-storage.js';
 

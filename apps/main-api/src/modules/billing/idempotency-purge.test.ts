@@ -1,4 +1,4 @@
-import { idempotencyRecords } from '@platform/db';
+import { idempotencyRecords } from '@platform/db/schema';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { EVENTUALLY_TIMEOUT_MS } from '#test-timing';
 import { createTestApp, type TestApp } from '../../../test/helpers.js';

@@ -1,4 +1,4 @@
-import { notifications, users } from '@platform/db';
+import { notifications, users } from '@platform/db/schema';
 import { FormatRegistry } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { and, eq, isNull, sql } from 'drizzle-orm';

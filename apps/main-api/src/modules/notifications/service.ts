@@ -1,4 +1,5 @@
-import { type Database, isUuid, notifications } from '@platform/db';
+import { type Database, isUuid } from '@platform/db';
+import { notifications } from '@platform/db/schema';
 import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import { preparedPerDatabase, prepareWithRowsMapper } from '../../prepared-queries.js';
 

@@ -1,4 +1,4 @@
-import { organizations, users, webhookEndpoints } from '@platform/db';
+import { organizations, users, webhookEndpoints } from '@platform/db/schema';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { authHeader, createTestApp, insertOrganization, insertUser, type TestApp } from '../../../test/helpers.js';

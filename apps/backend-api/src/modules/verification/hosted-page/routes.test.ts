@@ -1,4 +1,4 @@
-import { verificationSessions } from '@platform/db';
+import { verificationSessions } from '@platform/db/schema';
 import { eq } from 'drizzle-orm';
 import { beforeEach, describe, expect, it } from 'vitest';
 import {

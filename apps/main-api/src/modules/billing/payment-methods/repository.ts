@@ -3,9 +3,9 @@ import {
   isUuid,
   type PaymentMethod,
   type PaymentProvider,
-  paymentMethods,
   type Transaction,
 } from '@platform/db';
+import { paymentMethods } from '@platform/db/schema';
 import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { ReusableCard } from '../providers/ports.js';
 

@@ -1,4 +1,4 @@
-import { paymentEvents, paymentMethods, payments } from '@platform/db';
+import { paymentEvents, paymentMethods, payments } from '@platform/db/schema';
 import { desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { missing, postgresServer } from '#test-prerequisites';

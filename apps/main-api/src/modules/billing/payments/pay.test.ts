@@ -1,4 +1,4 @@
-import { mailSubscriptions, paymentEvents, paymentMethods, payments } from '@platform/db';
+import { mailSubscriptions, paymentEvents, paymentMethods, payments } from '@platform/db/schema';
 import { quote } from '@platform/pricing';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';

@@ -1,4 +1,5 @@
-import { type DatabaseExecutor, mailSubscriptions, type PaymentChannel } from '@platform/db';
+import type { DatabaseExecutor, PaymentChannel } from '@platform/db';
+import { mailSubscriptions } from '@platform/db/schema';
 import { conflict, validationError } from '@platform/errors';
 import { and, eq, gt } from 'drizzle-orm';
 

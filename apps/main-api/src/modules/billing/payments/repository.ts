@@ -1,15 +1,14 @@
-import {
-  type Database,
-  type DatabaseExecutor,
-  type NewPayment,
-  type NewPaymentEvent,
-  type Payment,
-  type PaymentEvent,
-  type PaymentProvider,
-  paymentEvents,
-  payments,
-  type Transaction,
+import type {
+  Database,
+  DatabaseExecutor,
+  NewPayment,
+  NewPaymentEvent,
+  Payment,
+  PaymentEvent,
+  PaymentProvider,
+  Transaction,
 } from '@platform/db';
+import { paymentEvents, payments } from '@platform/db/schema';
 import { and, asc, desc, eq, gte, inArray, isNull, like, lte, sql } from 'drizzle-orm';
 
 /**

@@ -1,11 +1,5 @@
-import {
-  type Database,
-  type Payment,
-  type PaymentStatus,
-  paymentEvents,
-  payments,
-  type Transaction,
-} from '@platform/db';
+import type { Database, Payment, PaymentStatus, Transaction } from '@platform/db';
+import { paymentEvents, payments } from '@platform/db/schema';
 import { and, eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ProviderOutcome } from '../providers/ports.js';

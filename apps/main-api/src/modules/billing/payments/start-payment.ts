@@ -1,4 +1,5 @@
-import { type Payment, type PaymentChannel, type PaymentMethod, users } from '@platform/db';
+import type { Payment, PaymentChannel, PaymentMethod } from '@platform/db';
+import { users } from '@platform/db/schema';
 import { conflict, notFound, paymentFailed } from '@platform/errors';
 import { formatKes, quote } from '@platform/pricing';
 import { eq } from 'drizzle-orm';

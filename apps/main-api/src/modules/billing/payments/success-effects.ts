@@ -1,4 +1,7 @@
-import { notifyUser, type Payment, payments, type Transaction, topUpWallet } from '@platform/db';
+import type { Payment, Transaction } from '@platform/db';
+import { payments } from '@platform/db/schema';
+import { topUpWallet } from '@platform/ledger';
+import { notifyUser } from '@platform/notifications';
 import { formatKes } from '@platform/pricing';
 import { eq } from 'drizzle-orm';
 import { saveCard, saveMobileMoneyNumber } from '../payment-methods/repository.js';

@@ -1,9 +1,5 @@
-import {
-  type MailSubscription,
-  type MailSubscriptionChange,
-  notifyOrganizationMembers,
-  type Transaction,
-} from '@platform/db';
+import type { MailSubscription, MailSubscriptionChange, Transaction } from '@platform/db';
+import { notifyOrganizationMembers } from '@platform/notifications';
 import { addCredit, useCredit } from './credit-balance.js';
 import { subscriptionChanged, subscriptionRenewed } from './notifications.js';
 import { updateSubscriptionAt } from './repository.js';

@@ -1,11 +1,11 @@
-import {
-  type MailSubscription,
-  type MailSubscriptionChange,
-  type NewMailSubscriptionChange,
-  type Payment,
-  type Transaction,
-  users,
+import type {
+  MailSubscription,
+  MailSubscriptionChange,
+  NewMailSubscriptionChange,
+  Payment,
+  Transaction,
 } from '@platform/db';
+import { users } from '@platform/db/schema';
 import { conflict, validationError } from '@platform/errors';
 import type { SubscriptionTerms } from '@platform/pricing';
 import { formatKes } from '@platform/pricing';

@@ -1,4 +1,5 @@
-import { notifyOrganizationMembers, type Payment, type Transaction } from '@platform/db';
+import type { Payment, Transaction } from '@platform/db';
+import { notifyOrganizationMembers } from '@platform/notifications';
 import { applyChange } from './apply-change.js';
 import { addCredit } from './credit-balance.js';
 import { paymentCredited } from './notifications.js';

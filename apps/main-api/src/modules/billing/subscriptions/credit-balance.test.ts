@@ -1,4 +1,5 @@
-import { creditBalanceEntries, type DatabaseHandle } from '@platform/db';
+import type { DatabaseHandle } from '@platform/db';
+import { creditBalanceEntries } from '@platform/db/schema';
 import { createTestDatabase } from '@platform/db/testing';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';

@@ -1,11 +1,5 @@
-import {
-  type CreditBalanceReason,
-  creditBalanceEntries,
-  type DatabaseExecutor,
-  type MailSubscription,
-  mailSubscriptions,
-  type Transaction,
-} from '@platform/db';
+import type { CreditBalanceReason, DatabaseExecutor, MailSubscription, Transaction } from '@platform/db';
+import { creditBalanceEntries, mailSubscriptions } from '@platform/db/schema';
 import { eq, sql } from 'drizzle-orm';
 
 // The organization's credit balance: whole KES that downgrades and unapplied payments leave behind, used

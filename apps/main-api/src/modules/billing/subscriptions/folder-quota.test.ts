@@ -1,5 +1,5 @@
+import { createApiKey } from '@platform/api-keys';
 import { buildApp as buildBackendApp, loadBackendApiConfig } from '@platform/backend-api';
-import { createApiKey } from '@platform/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BillingTestApp, startBillingApp } from '../../../../test/billing-fixtures.js';
 import { insertSavedCard, insertSubscription } from '../../../../test/subscription-fixtures.js';

@@ -1,4 +1,5 @@
-import type { MailSubscription, MailSubscriptionChange, NotificationContent } from '@platform/db';
+import type { MailSubscription, MailSubscriptionChange } from '@platform/db';
+import type { NotificationContent } from '@platform/notifications';
 import { formatKes } from '@platform/pricing';
 import { dayOf } from './periods.js';
 

@@ -1,4 +1,5 @@
-import { type MailSubscription, notifyOrganizationMembers, type Transaction } from '@platform/db';
+import type { MailSubscription, Transaction } from '@platform/db';
+import { notifyOrganizationMembers } from '@platform/notifications';
 import { renewalFailed } from './notifications.js';
 import { updateSubscriptionAt } from './repository.js';
 

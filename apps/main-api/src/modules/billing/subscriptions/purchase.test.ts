@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { type DatabaseHandle, mailSubscriptions, type Payment, payments } from '@platform/db';
+import type { DatabaseHandle, Payment } from '@platform/db';
+import { mailSubscriptions, payments } from '@platform/db/schema';
 import { createTestDatabase } from '@platform/db/testing';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';

@@ -1,4 +1,6 @@
-import { mailSubscriptions, notifyOrganizationMembers, type Payment, type Transaction } from '@platform/db';
+import type { Payment, Transaction } from '@platform/db';
+import { mailSubscriptions } from '@platform/db/schema';
+import { notifyOrganizationMembers } from '@platform/notifications';
 import { addCredit } from './credit-balance.js';
 import { paymentCredited, subscriptionStarted } from './notifications.js';
 import { billingPeriod, dayOf } from './periods.js';

@@ -1,12 +1,6 @@
-import {
-  type MailSubscription,
-  mailSubscriptionChanges,
-  mailSubscriptions,
-  type NewMailSubscriptionChange,
-  notifyOrganizationMembers,
-  type Payment,
-  type Transaction,
-} from '@platform/db';
+import type { MailSubscription, NewMailSubscriptionChange, Payment, Transaction } from '@platform/db';
+import { mailSubscriptionChanges, mailSubscriptions } from '@platform/db/schema';
+import { notifyOrganizationMembers } from '@platform/notifications';
 import { quote } from '@platform/pricing';
 import { and, asc, eq, exists, inArray, lte, not } from 'drizzle-orm';
 import type { PaymentsConfig } from '../config.js';

@@ -1,4 +1,4 @@
-import { memberships, notifications } from '@platform/db';
+import { memberships, notifications } from '@platform/db/schema';
 import { quote } from '@platform/pricing';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';

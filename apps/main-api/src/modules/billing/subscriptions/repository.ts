@@ -1,13 +1,12 @@
-import {
-  type Database,
-  type DatabaseExecutor,
-  type MailSubscription,
-  type MailSubscriptionChange,
-  mailSubscriptionChanges,
-  mailSubscriptions,
-  type NewMailSubscriptionChange,
-  type Transaction,
+import type {
+  Database,
+  DatabaseExecutor,
+  MailSubscription,
+  MailSubscriptionChange,
+  NewMailSubscriptionChange,
+  Transaction,
 } from '@platform/db';
+import { mailSubscriptionChanges, mailSubscriptions } from '@platform/db/schema';
 import { and, eq, sql } from 'drizzle-orm';
 import { preparedPerDatabase } from '../../../prepared-queries.js';
 

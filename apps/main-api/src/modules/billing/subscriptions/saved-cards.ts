@@ -1,11 +1,5 @@
-import {
-  type DatabaseExecutor,
-  type MailSubscription,
-  type PaymentMethod,
-  type PaymentProvider,
-  paymentMethods,
-  users,
-} from '@platform/db';
+import type { DatabaseExecutor, MailSubscription, PaymentMethod, PaymentProvider } from '@platform/db';
+import { paymentMethods, users } from '@platform/db/schema';
 import { conflict, notFound, validationError } from '@platform/errors';
 import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import { findActivePaymentMethod } from '../payment-methods/repository.js';

@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { memberships } from '@platform/db';
+import { memberships } from '@platform/db/schema';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type BillingTestApp, PAYER_ID, startBillingApp } from '../../../../test/billing-fixtures.js';
 import { FAKE_PAYSTACK_SECRET, type FakePaystack, startFakePaystack } from '../../../../test/fake-paystack.js';

@@ -1,4 +1,4 @@
-import { idempotencyRecords } from '@platform/db';
+import { idempotencyRecords } from '@platform/db/schema';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { missing, postgresServer } from '#test-prerequisites';
 import { type BillingTestApp, CONFIRMATION_DELAY_MS, startBillingApp } from '../../../../test/billing-fixtures.js';

@@ -1,12 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import {
-  type BillingCycle,
-  idempotencyRecords,
-  type MailPlan,
-  mailSubscriptionChanges,
-  memberships,
-  payments,
-} from '@platform/db';
+import type { BillingCycle, MailPlan } from '@platform/db';
+import { idempotencyRecords, mailSubscriptionChanges, memberships, payments } from '@platform/db/schema';
 import { prorate } from '@platform/pricing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type BillingTestApp, PAYER_ID, startBillingApp } from '../../../../test/billing-fixtures.js';

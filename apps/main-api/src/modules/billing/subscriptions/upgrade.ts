@@ -1,9 +1,5 @@
-import {
-  type DatabaseExecutor,
-  type MailSubscriptionChange,
-  mailSubscriptionChanges,
-  type Payment,
-} from '@platform/db';
+import type { DatabaseExecutor, MailSubscriptionChange, Payment } from '@platform/db';
+import { mailSubscriptionChanges } from '@platform/db/schema';
 import { conflict, paymentFailed } from '@platform/errors';
 import type { IdempotencyContext } from '@platform/idempotency';
 import type { SubscriptionTerms } from '@platform/pricing';

@@ -1,4 +1,5 @@
-import { type DatabaseHandle, paymentEvents } from '@platform/db';
+import type { DatabaseHandle } from '@platform/db';
+import { paymentEvents } from '@platform/db/schema';
 import { createTestDatabase } from '@platform/db/testing';
 import { eq } from 'drizzle-orm';
 import pino from 'pino';

@@ -1,4 +1,4 @@
-import { paymentEvents, paymentMethods, payments } from '@platform/db';
+import { paymentEvents, paymentMethods, payments } from '@platform/db/schema';
 import { and, eq, isNull } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { eventually } from '#test-timing';

@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { paymentEvents, paymentMethods, payments } from '@platform/db';
+import { paymentEvents, paymentMethods, payments } from '@platform/db/schema';
 import { eq, isNull } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {

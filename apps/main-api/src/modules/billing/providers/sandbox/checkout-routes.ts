@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { type Database, type Payment, users } from '@platform/db';
+import type { Database, Payment } from '@platform/db';
+import { users } from '@platform/db/schema';
 import { escapeHtml } from '@platform/http';
 import { formatKes } from '@platform/pricing';
 import { Type } from '@sinclair/typebox';

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { paymentMethods } from '@platform/db';
+import { paymentMethods } from '@platform/db/schema';
 import { type BrowserContext, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumBrowser, chromiumPath, missing } from '#test-prerequisites';

@@ -1,4 +1,4 @@
-import { paymentEvents, payments } from '@platform/db';
+import { paymentEvents, payments } from '@platform/db/schema';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { eventually, quietPeriod } from '#test-timing';

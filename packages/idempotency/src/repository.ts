@@ -1,5 +1,8 @@
-import { type DatabaseExecutor, type IdempotencyRecord, idempotencyRecords } from '@platform/db';
-import { and, eq, gt, lte } from 'drizzle-orm';
+import { type DatabaseExecutor, type IdempotencyRecord, queryRows } from '@platform/db';
+import { idempotencyRecords } from '@platform/db/schema';
+import { and, eq, gt, lte, sql } from 'drizzle-orm';
+
+// Every statement on idempotency_records. The functions take the executor first.
 
 /** Which request a record belongs to. */
 export interface RecordKey {
@@ -120,4 +123,23 @@ function ownedBy(claim: KeyClaim) {
     eq(idempotencyRecords.status, 'in_progress'),
     eq(idempotencyRecords.lockedAt, claim.lockedAt),
   );
+}
+
+/**
+ * Deletes up to `batchSize` records expired at `now` (oldest first), skipping rows another purge has locked;
+ * how many it deleted.
+ */
+export async function deleteExpiredBatch(db: DatabaseExecutor, now: Date, batchSize: number): Promise<number> {
+  const deleted = await queryRows(
+    db,
+    sql`delete from idempotency_records
+          where (scope, key) in (
+            select scope, key from idempotency_records
+            where expires_at <= ${now.toISOString()}::timestamptz
+            order by expires_at
+            limit ${batchSize}
+            for update skip locked)
+          returning 1 as deleted`,
+  );
+  return deleted.length;
 }

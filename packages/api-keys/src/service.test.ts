@@ -1,41 +1,13 @@
-import { createHash } from 'node:crypto';
+import type { DatabaseHandle } from '@platform/db';
+import { apiKeys, organizations, users } from '@platform/db/schema';
+import { createTestDatabase } from '@platform/db/testing';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createApiKey,
-  findActiveApiKey,
-  generateApiKey,
-  hashApiKeySecret,
-  revokeApiKey,
-  touchApiKey,
-  touchApiKeys,
-} from './api-keys.js';
-import type { DatabaseHandle } from './client.js';
-import { apiKeys, organizations, users } from './schema/index.js';
-import { createTestDatabase } from './testing.js';
+import { generateApiKey, hashApiKeySecret } from './secret.js';
+import { createApiKey, findActiveApiKey, revokeApiKey, touchApiKey, touchApiKeys } from './service.js';
 
 const ORG_A = '3f0c2a4e-8b1d-4e6f-9a2b-1c3d5e7f9a01';
 const ORG_B = '3f0c2a4e-8b1d-4e6f-9a2b-1c3d5e7f9a02';
-
-describe('generateApiKey', () => {
-  it.each(['live', 'test'] as const)('makes a %s secret from 32 random bytes, its hash, last four', (environment) => {
-    const key = generateApiKey(environment);
-    expect(key.secret).toMatch(new RegExp(`^sk_${environment}_[A-Za-z0-9_-]{43}$`));
-    expect(Buffer.from(key.secret.slice(`sk_${environment}_`.length), 'base64url')).toHaveLength(32);
-    expect(key.secretHash).toBe(createHash('sha256').update(key.secret).digest('hex'));
-    expect(key.lastFour).toBe(key.secret.slice(-4));
-  });
-
-  it('never repeats a secret', () => {
-    const secrets = new Set(Array.from({ length: 200 }, () => generateApiKey('test').secret));
-    expect(secrets.size).toBe(200);
-  });
-
-  it('hashes to 64 lowercase hex characters', () => {
-    expect(hashApiKeySecret('sk_test_abc')).toMatch(/^[0-9a-f]{64}$/);
-    expect(hashApiKeySecret('sk_test_abc')).not.toBe(hashApiKeySecret('sk_test_abd'));
-  });
-});
 
 describe('API keys in the database', () => {
   let handle: DatabaseHandle;

@@ -1,9 +1,9 @@
+import type { DatabaseHandle } from '@platform/db';
+import { memberships, notifications, organizations, users } from '@platform/db/schema';
+import { createTestDatabase } from '@platform/db/testing';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DatabaseHandle } from './client.js';
-import { notifyOrganizationMembers, notifyUser } from './notifications.js';
-import { memberships, notifications, organizations, users } from './schema/index.js';
-import { createTestDatabase } from './testing.js';
+import { notifyOrganizationMembers, notifyUser } from './service.js';
 
 const TEAM = '5a1e7c3b-2d4f-4a6b-8c9d-0e1f2a3b4c01';
 const EMPTY = '5a1e7c3b-2d4f-4a6b-8c9d-0e1f2a3b4c02';

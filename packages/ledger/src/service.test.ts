@@ -1,19 +1,11 @@
+import type { DatabaseHandle } from '@platform/db';
+import { ledgerEntries, ledgerTransactions, organizations, wallets } from '@platform/db/schema';
+import { createTestDatabase } from '@platform/db/testing';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { missing, postgresServer } from '#test-prerequisites';
-import type { DatabaseHandle } from './client.js';
-import {
-  captureHold,
-  HoldAlreadyResolvedError,
-  InsufficientFundsError,
-  ledgerBalances,
-  placeHold,
-  releaseHold,
-  topUpWallet,
-  type WalletRef,
-} from './ledger.js';
-import { ledgerEntries, ledgerTransactions, organizations, wallets } from './schema/index.js';
-import { createTestDatabase } from './testing.js';
+import { HoldAlreadyResolvedError, InsufficientFundsError } from './errors.js';
+import { captureHold, ledgerBalances, placeHold, releaseHold, topUpWallet, type WalletRef } from './service.js';
 
 let handle: DatabaseHandle;
 beforeAll(async () => {

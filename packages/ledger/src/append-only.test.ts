@@ -1,14 +1,13 @@
+import { type DatabaseHandle, queryRows } from '@platform/db';
+import { ledgerEntries, ledgerTransactions, organizations, wallets } from '@platform/db/schema';
+import { createTestDatabase, tableChecksums } from '@platform/db/testing';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type DatabaseHandle, queryRows } from './client.js';
-import { captureHold, ensureWallet, placeHold, topUpWallet, type WalletRef } from './ledger.js';
-import { ledgerEntries, ledgerTransactions, organizations, wallets } from './schema/index.js';
-import { tableChecksums } from './table-checksums.js';
-import { createTestDatabase } from './testing.js';
+import { captureHold, ensureWallet, placeHold, topUpWallet, type WalletRef } from './service.js';
 
-// The database itself keeps the ledger append-only and balanced (migration 0006), and keeps ledger history
-// from being deleted with its wallet or organization (0005). Runs on PGlite, and on PostgreSQL with
-// DATABASE_URL, so both drivers are shown to refuse the same things.
+// The database itself keeps the ledger append-only and balanced (@platform/db's migration 0006), and keeps
+// ledger history from being deleted with its wallet or organization (0005). Runs on PGlite, and on PostgreSQL
+// with DATABASE_URL, so both drivers are shown to refuse the same things.
 
 let handle: DatabaseHandle;
 beforeAll(async () => {

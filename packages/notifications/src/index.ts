@@ -1,0 +1,1 @@
+export { type NotificationContent, type NotifyUserInput, notifyOrganizationMembers, notifyUser } from './service.js';
