@@ -1,4 +1,4 @@
-// Import boundaries (docs/architecture.md): `corepack pnpm lint` runs this over apps, packages and tools.
+// Import boundaries (each rule's comment says why): `corepack pnpm lint` runs this over apps, packages and tools.
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [

@@ -16,7 +16,7 @@ export default defineConfig({
   ssr: { resolve: { conditions: ['source', 'node', 'default'], externalConditions: ['source'] } },
   test: {
     environment: 'node',
-    // Only there to stop a test that hangs, never a claim about speed (docs/testing.md): CI runs every package's
+    // Only there to stop a test that hangs, never a claim about speed (docs/testing.md#rules): CI runs every package's
     // suite at once on two shared cores, where a fuzz run or a PGlite migration can take minutes.
     testTimeout: 600_000,
     hookTimeout: 600_000,

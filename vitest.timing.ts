@@ -1,5 +1,5 @@
 // How tests wait, and where they find nothing listening, without depending on how fast the machine is (CI
-// shares two cores between every suite; see docs/testing.md). Imported by tests as '#test-timing'.
+// shares two cores between every suite; see docs/testing.md#rules). Imported by tests as '#test-timing'.
 import { createServer } from 'node:net';
 
 /**

@@ -1,7 +1,7 @@
 # syntax=docker/dockerfile:1
 # The main-api image (bearer-token service). Build from the repository root:
 #   docker build -f infra/docker/main-api.Dockerfile -t platform/main-api:<version> .
-# The same image runs the database migrations (see the migration command in docs/operations.md):
+# The same image runs the database migrations (see docs/operations.md#migrations):
 #   node node_modules/@platform/db/dist/cli/migrate.js
 
 # Pin a digest in your registry mirror for fully reproducible builds: node:20-bookworm-slim@sha256:...

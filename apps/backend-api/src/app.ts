@@ -46,7 +46,8 @@ export function buildApp(deps: BackendApiDeps, config: BackendApiConfig) {
       apiKey: { type: 'apiKey', in: 'header', name: API_KEY_HEADER },
     },
     readinessChecks: { database: () => deps.database.ping() },
-    // Reported, not required: without Redis requests are served and rate limits fail open (DECISIONS 7).
+    // Reported, not required: without Redis requests are served and rate limits fail open
+    // (docs/decisions.md#redis-failures-fail-open).
     ...(redis === undefined ? {} : { optionalChecks: { redis: async () => void (await redis.ping()) } }),
   });
 

@@ -3,7 +3,7 @@ import { replaceOrganizations, type TestOrganization, useTestApp } from '../test
 import { createdSessionId, fundWallet, truncateVerificationData } from '../test/verification-fixtures.js';
 
 // Query values are text and are read as their declared type only when written the ordinary way
-// (DECISIONS 4, strict validation; the shared validator in @platform/http does it for both services).
+// (docs/decisions.md#strict-validation; the shared validator in @platform/http does it for both services).
 
 describe('query strings on backend-api', () => {
   const suite = useTestApp();

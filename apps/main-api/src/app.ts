@@ -71,7 +71,8 @@ export function buildApp(deps: MainApiDeps, config: MainApiConfig) {
     ...(config.metricsToken === undefined ? {} : { metricsToken: config.metricsToken }),
     security: bearerSecurityScheme,
     readinessChecks: { database: () => deps.database.ping() },
-    // Reported, not required: without Redis requests are served and rate limits fail open (DECISIONS 7).
+    // Reported, not required: without Redis requests are served and rate limits fail open
+    // (docs/decisions.md#redis-failures-fail-open).
     ...(redis === undefined ? {} : { optionalChecks: { redis: async () => void (await redis.ping()) } }),
   });
 

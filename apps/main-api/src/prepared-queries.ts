@@ -6,7 +6,8 @@ import type { PgPreparedQuery, PreparedQueryConfig } from 'drizzle-orm/pg-core';
  * One prepared query per database handle, built on first use. drizzle then builds the SQL once instead of
  * on every call, and postgres.js keeps the statement parsed on each pooled connection (a named prepared
  * statement) instead of parsing it again per call. For the queries of the busiest read endpoints, where
- * building and parsing cost more than the query itself (see docs/benchmarks.md).
+ * building and parsing cost more than the query itself
+ * (docs/benchmarks.md#queries-built-per-request-get-v1billingupgradepreview).
  */
 export function preparedPerDatabase<Query>(prepare: (db: Database) => Query): (db: Database) => Query {
   const prepared = new WeakMap<Database, Query>();
@@ -34,8 +35,9 @@ interface BuiltQuery {
  *
  * Like a drizzle builder's `.prepare(name)`, but the driver's rows (arrays of cells, in select order) go
  * through `mapRows` instead of drizzle's generic per-cell mapping, which costs more than parsing the rows on a
- * list endpoint (docs/benchmarks.md). The statement is still named and prepared on each pooled connection.
- * Use it only where the mapping is simple: the cells come as the driver parses them (text, booleans, numbers).
+ * list endpoint (docs/benchmarks.md#a-full-page-of-notifications-get-v1notifications). The statement is still
+ * named and prepared on each pooled connection. Use it only where the mapping is simple: the cells come as the
+ * driver parses them (text, booleans, numbers).
  */
 export function prepareWithRowsMapper<Result>(
   db: Database,

@@ -22,7 +22,7 @@ export type ErrorCode =
   | 'service_unavailable'
   | 'internal_error';
 
-/** HTTP status of each code (DECISIONS section 4). */
+/** HTTP status of each code (docs/decisions.md#error-codes). */
 export const statusCodeOf: Readonly<Record<ErrorCode, number>> = Object.freeze({
   validation_error: 400,
   bad_request: 400,

@@ -7,7 +7,8 @@ export type { HelmetOptions };
 /**
  * The headers helmet's middleware sets for `options`, worked out once. Without per-request values (CSP nonces),
  * they are the same on every response. Building helmet's middleware (and parsing the CSP) on every request, as
- * @fastify/helmet does, was a measurable share of a cheap read's CPU time (see docs/benchmarks.md).
+ * @fastify/helmet does, was a measurable share of a cheap read's CPU time
+ * (docs/benchmarks.md#security-headers-and-the-rate-limiter-get-v1accountsme).
  */
 export function securityHeadersFor(options: HelmetOptions): Record<string, string> {
   const headers: Record<string, string> = {};

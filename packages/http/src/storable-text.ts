@@ -81,11 +81,11 @@ const issueAt = (instancePath: string): SchemaValidationIssue => ({
 
 /**
  * preHandler: every string a request carries (path parameters, query, headers, a parsed body, at any depth, keys
- * included) must be storable text, else 400 `validation_error` naming each field (docs/decisions.md, Errors).
- * Runs after authentication and schema validation, so a route's own rules and access checks answer first, and
- * for every route, whether or not it declares a schema for each part: no input reaches a handler, and so the
- * database, with text PostgreSQL would refuse with a 500. Provider callbacks (`config.sentByProvider`) keep such
- * text instead, made storable by their handlers.
+ * included) must be storable text, else 400 `validation_error` naming each field
+ * (docs/decisions.md#unstorable-text-is-refused). Runs after authentication and schema validation, so a route's
+ * own rules and access checks answer first, and for every route, whether or not it declares a schema for each
+ * part: no input reaches a handler, and so the database, with text PostgreSQL would refuse with a 500. Provider
+ * callbacks (`config.sentByProvider`) keep such text instead, made storable by their handlers.
  */
 export function refuseUnstorableText(
   request: FastifyRequest,

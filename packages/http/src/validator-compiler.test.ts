@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AppServer, createServer } from './create-server.js';
 
 // Query strings and path params are text: declared numbers and booleans are read from their canonical
-// text only (DECISIONS 4: strict validation); bodies and headers are never converted.
+// text only (docs/decisions.md#strict-validation); bodies and headers are never converted.
 
 const Tag = Type.Object({ code: Type.Integer({ minimum: 0 }) }, { $id: 'TagCode' });
 

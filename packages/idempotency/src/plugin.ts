@@ -92,8 +92,8 @@ type RequestState =
 const isSuccess = (statusCode: number) => statusCode >= 200 && statusCode < 300;
 
 /**
- * Idempotent retries for state-changing routes (DECISIONS 6). Register it after authentication; every
- * POST/PUT/PATCH/DELETE route registered after it must declare `config.idempotency`, or the app fails to
+ * Idempotent retries for state-changing routes (docs/decisions.md#idempotency). Register it after authentication;
+ * every POST/PUT/PATCH/DELETE route registered after it must declare `config.idempotency`, or the app fails to
  * start. A request with a key either runs (owning the key), replays the stored 2xx answer with
  * `Idempotent-Replayed: true` without running, or gets 422 (the key was used for another request) or 409
  * (the first request is still running). Only 2xx answers are stored (unless the route calls

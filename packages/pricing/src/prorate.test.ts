@@ -296,7 +296,7 @@ describe('prorate: properties', () => {
 
   // The issue's property "an upgrade followed at once by the reverse change never leaves the customer paying
   // more than zero net" holds for changes within one cycle, as exactly zero. For a cycle change it does not
-  // (DECISIONS 3 starts a new period today): see the next test.
+  // (a cycle change starts a new period today, docs/decisions.md#proration): see the next test.
   it('same cycle: any change (upgrade or downgrade) followed the same day by the reverse change nets exactly 0 paid minus credit gained', () => {
     fc.assert(
       fc.property(changeArb, ({ period, from, to, creditBalance }) => {

@@ -69,7 +69,7 @@ function storeOutcomes(app: FastifyInstance, metrics: RateLimitMetrics | undefin
 }
 
 /**
- * Limits every request to the routes registered after this plugin (DECISIONS 7): per credential when
+ * Limits every request to the routes registered after this plugin (docs/decisions.md#rate-limits): per credential when
  * `identify` finds one, per client IP otherwise, including requests to unknown routes and to public routes
  * (`config.public`: browser pages such as the hosted verification page). A route that must never be limited
  * says `config: { rateLimit: false }` (providers' webhooks, which arrive in bursts from a few addresses).

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { ApiKeyEnvironment, DatabaseExecutor } from '@platform/db';
 import { insertWebhookEvent } from './repository.js';
 
-/** The JSON body of every callback (DECISIONS 11); `id` is also the `webhook-id` header. */
+/** The JSON body of every callback (docs/decisions.md#event-ids-and-payloads); `id` is also the `webhook-id` header. */
 export interface WebhookEventBody {
   id: string;
   type: string;

@@ -3,8 +3,8 @@ const MINUTE = 60 * SECOND;
 const HOUR = 60 * MINUTE;
 
 /**
- * When each try is made, counted from the previous failed try (DECISIONS 11): the first at once, the tenth
- * and last about three days (75.6 h) after the event.
+ * When each try is made, counted from the previous failed try (docs/decisions.md#callback-retries): the first at once,
+ * the tenth and last about three days (75.6 h) after the event.
  */
 export const RETRY_SCHEDULE_MS: readonly number[] = [
   0,

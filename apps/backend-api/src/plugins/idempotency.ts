@@ -13,8 +13,9 @@ export interface IdempotentRequestsOptions {
 }
 
 /**
- * Idempotent retries for every POST, PATCH and DELETE of this service (DECISIONS 6). Keys are scoped to the
- * API key that sent them, so two keys of one organization never see each other's answers.
+ * Idempotent retries for every POST, PATCH and DELETE of this service (docs/decisions.md#idempotency). Keys are
+ * scoped to the API key that sent them (docs/decisions.md#idempotency-key-scope), so two keys of one organization
+ * never see each other's answers.
  */
 export const idempotentRequests = fp<IdempotentRequestsOptions>(
   async (app, { db, now, purgeIntervalMs, onReplay }) => {

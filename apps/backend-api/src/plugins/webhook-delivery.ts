@@ -20,8 +20,8 @@ export interface WebhookDeliveryPluginOptions {
 }
 
 /**
- * Sends the outbox's events to customers (DECISIONS 11). Every instance may run it: claims use
- * `FOR UPDATE SKIP LOCKED`, so instances share the work without sending one try twice. Stopped when the app
+ * Sends the outbox's events to customers (docs/decisions.md#delivery-across-instances). Every instance may run it:
+ * claims use `FOR UPDATE SKIP LOCKED`, so instances share the work without sending one try twice. Stopped when the app
  * closes, before the database is.
  */
 export const webhookDelivery = fp<WebhookDeliveryPluginOptions>(

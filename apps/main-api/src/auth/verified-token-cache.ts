@@ -19,9 +19,9 @@ interface Entry {
 /**
  * Remembers tokens whose signature and claims were verified, for `maxAgeMs`: a client sends the same token
  * on every request, and checking its signature was the largest part of a request's CPU time after the
- * database (docs/benchmarks.md). A remembered token still has its `exp` and `nbf` checked against the
- * current time on every use; when they fail, or the entry is too old, the token is verified in full again,
- * so the answer (and its error) is the full check's. Refusals are never remembered.
+ * database (docs/benchmarks.md#token-verification-get-v1accountsme). A remembered token still has its `exp`
+ * and `nbf` checked against the current time on every use; when they fail, or the entry is too old, the token
+ * is verified in full again, so the answer (and its error) is the full check's. Refusals are never remembered.
  */
 export function rememberVerifiedTokens(verify: PayloadVerifier, options: VerifiedTokenCacheOptions): PayloadVerifier {
   const entries = new Map<string, Entry>();

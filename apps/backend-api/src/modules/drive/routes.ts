@@ -22,7 +22,10 @@ export interface DriveRoutesOptions {
 const tags = ['drive'];
 const security = [{ apiKey: [] }];
 
-/** Drive folders (spec 4.10, DECISIONS 12): one tree per organization and environment of the API key. */
+/**
+ * Drive folders (spec 4.10, docs/decisions.md#drive-folders): one tree per organization and environment of the
+ * API key.
+ */
 export const driveRoutes: FastifyPluginAsyncTypebox<DriveRoutesOptions> = async (app, { db, now, quotas }) => {
   const ownerOf = (request: { apiKey: FolderOwner }): FolderOwner => ({
     organizationId: request.apiKey.organizationId,

@@ -9,8 +9,8 @@ function eventTypeFor(status: VerificationStatus): VerificationEventType {
 }
 
 /**
- * Writes the session's event to the outbox in the caller's transaction (DECISIONS 11), so it is sent if and
- * only if the change it reports commits. The data names the session, never the person behind it.
+ * Writes the session's event to the outbox in the caller's transaction (docs/decisions.md#one-webhooks-package), so it
+ * is sent if and only if the change it reports commits. The data names the session, never the person behind it.
  */
 export async function recordSessionEvent(
   tx: Transaction,

@@ -97,7 +97,8 @@ describe('the verification session lifecycle', () => {
     verificationStatuses.filter((to) => !canMove(from, to)).map((to) => [from, to] as const),
   );
 
-  it('knows exactly the moves of DECISIONS 10', () => {
+  // docs/decisions.md#session-lifecycle; the moves are listed in apps/backend-api/README.md (Lifecycle).
+  it('knows exactly the moves of the session lifecycle', () => {
     expect(legalMoves).toEqual([
       ['pending', 'processing'],
       ['pending', 'expired'],
@@ -213,7 +214,8 @@ describe('the verification session lifecycle', () => {
     expect(await database.db.$count(webhookEvents, eq(webhookEvents.type, 'verification_session.verified'))).toBe(0);
   });
 
-  describe("a platform user's kycStatus (DECISIONS 10)", () => {
+  // docs/decisions.md#kycstatus-follows-live-sessions
+  describe("a platform user's kycStatus", () => {
     const platform = (): LifecycleOptions => ({ platformOrganizationId: organizationId });
     const kycStatusOf = async (userId: string) =>
       (await database.db.select({ kycStatus: users.kycStatus }).from(users).where(eq(users.id, userId)))[0]?.kycStatus;

@@ -6,10 +6,10 @@ import { notifyOrganizationMembers } from '@platform/notifications';
 import { and, eq } from 'drizzle-orm';
 import { recordSessionEvent } from './events.js';
 
-// The one place a verification session changes status (DECISIONS 10). Every move, whoever asks for it (the API,
-// the hosted page, the expiry job), runs here inside the caller's transaction and does all of its consequences
-// there: the transition row, the outbox event, the hold's capture or release, the platform user's kycStatus and
-// the members' notifications. They commit together with the status or not at all.
+// The one place a verification session changes status (docs/decisions.md#session-lifecycle). Every move, whoever
+// asks for it (the API, the hosted page, the expiry job), runs here inside the caller's transaction and does all
+// of its consequences there: the transition row, the outbox event, the hold's capture or release, the platform
+// user's kycStatus and the members' notifications. They commit together with the status or not at all.
 
 export const SESSION_NOT_FOUND = 'Verification session not found';
 
@@ -173,8 +173,8 @@ async function resolveHold(tx: Transaction, session: VerificationSession): Promi
 }
 
 /**
- * DECISIONS 10. Only live sessions count: a test key and the sandbox buttons of the hosted page must never make a
- * real user verified.
+ * docs/decisions.md#kycstatus-follows-live-sessions. Only live sessions count: a test key and the sandbox buttons
+ * of the hosted page must never make a real user verified.
  */
 async function followKycStatus(tx: Transaction, session: VerificationSession, now: Date, options: LifecycleOptions) {
   if (

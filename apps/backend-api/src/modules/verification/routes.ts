@@ -32,7 +32,10 @@ export interface VerificationRoutesOptions extends LifecycleOptions {
 const tags = ['verification'];
 const security = [{ apiKey: [] }];
 
-/** Verification sessions (spec 4.7, DECISIONS 10), scoped to the API key's organization and environment. */
+/**
+ * Verification sessions (spec 4.7, docs/decisions.md#verification-sessions), scoped to the API key's organization
+ * and environment.
+ */
 export const verificationRoutes: FastifyPluginAsyncTypebox<VerificationRoutesOptions> = async (app, options) => {
   const { db, now, verifyUrl } = options;
   const lifecycle: LifecycleOptions = { platformOrganizationId: options.platformOrganizationId };
@@ -91,7 +94,8 @@ export const verificationRoutes: FastifyPluginAsyncTypebox<VerificationRoutesOpt
   );
 
   // A session id is also the credential of its hosted page (/session/<id>), so the routes whose URL carries one
-  // (in the path, or in the list's cursor) are logged by their pattern (docs/decisions.md, Logs).
+  // (in the path, or in the list's cursor) are logged by their pattern
+  // (docs/decisions.md#routes-whose-url-carries-a-secret).
   app.get(
     '/v1/verify/sessions',
     {

@@ -4,7 +4,7 @@ import { errorResponses } from '@platform/http';
 import { ensureWallet } from '@platform/ledger';
 import { WalletResponseSchema } from './schemas.js';
 
-/** The prepaid wallet that verification sessions are paid from (DECISIONS 10). */
+/** The prepaid wallet that verification sessions are paid from (docs/decisions.md#wallet-creation-and-credits). */
 export const walletRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async (app, { db }) => {
   app.get(
     '/v1/wallet',

@@ -8,9 +8,10 @@ const NOTIFICATION_LIST_LIMIT = 50;
 
 // The whole answer's `data` in one statement, as JSON text built by PostgreSQL: the newest notifications in
 // the answer's shape and the user's unread count (an uncorrelated subquery, run once). Parsing 50 rows in the
-// driver and serializing them again cost more CPU than everything else the request does (docs/benchmarks.md);
-// this way the service splices the text into the answer untouched. Keys and formats follow
-// NotificationListSchema: `to_char` with MS truncates to the millisecond, as Date#toISOString does.
+// driver and serializing them again cost more CPU than everything else the request does
+// (docs/benchmarks.md#a-full-page-of-notifications-get-v1notifications); this way the service splices the text
+// into the answer untouched. Keys and formats follow NotificationListSchema: `to_char` with MS truncates to the
+// millisecond, as Date#toISOString does.
 const recentOfUserAsJson = preparedPerDatabase((db) => {
   const newest = db
     .select({

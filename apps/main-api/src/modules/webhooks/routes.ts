@@ -28,8 +28,9 @@ export const SECRET_ROTATED =
   'previousSecretExpiresAt.';
 
 /**
- * The organization's callback settings (DECISIONS 11): a default URL and a signing secret per environment. Any
- * member may read and change them; the organization is the one named by X-Organization-Id.
+ * The organization's callback settings (docs/decisions.md#callback-settings-routes): a default URL and a signing
+ * secret per environment. Any member may read and change them; the organization is the one named by
+ * X-Organization-Id.
  */
 export const webhookRoutes: FastifyPluginAsyncTypebox<WebhookRoutesOptions> = async (
   app,

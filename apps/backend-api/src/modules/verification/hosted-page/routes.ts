@@ -46,10 +46,11 @@ const SandboxActionBody = Type.Object({
 });
 
 /**
- * The hosted verification page, `{verify_url}/session/<id>` (DECISIONS 10). The session id is the only
- * credential, like a Veriff session URL, so the page shows the session and the requesting app's name, never
- * anything else about the organization. In sandbox mode (test sessions; live ones only when configured) it has
- * buttons that drive the same lifecycle as everything else, with plain forms and POST-redirect-GET, no script.
+ * The hosted verification page, `{verify_url}/session/<id>` (docs/decisions.md#hosted-verification-page). The
+ * session id is the only credential, like a Veriff session URL, so the page shows the session and the requesting
+ * app's name, never anything else about the organization. In sandbox mode (test sessions; live ones only when
+ * configured) it has buttons that drive the same lifecycle as everything else, with plain forms and
+ * POST-redirect-GET, no script.
  */
 export const hostedPageRoutes: FastifyPluginAsyncTypebox<HostedPageOptions> = async (app, options) => {
   const { db, now, formSecret } = options;

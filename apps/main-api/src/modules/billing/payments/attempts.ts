@@ -4,10 +4,10 @@ import { DEFAULT_TTL_MS, type IdempotencyContext } from '@platform/idempotency';
 import { findPaymentStartedWith, type StartedBy } from './repository.js';
 
 /**
- * The idempotency module stores 2xx answers only (DECISIONS 6), so a request answered 503 because the
- * provider's answer never came releases its key, although its payment may still succeed. Payments therefore
- * remember the key that started them (startedBy), and a retry with the same key is decided here, before a
- * second payment can start:
+ * The idempotency module stores 2xx answers only (docs/decisions.md#only-2xx-answers-are-replayed), so a request
+ * answered 503 because the provider's answer never came releases its key, although its payment may still
+ * succeed. Payments therefore remember the key that started them (startedBy), and a retry with the same key is
+ * decided here, before a second payment can start:
  *
  * - the earlier payment's outcome is not known yet (pending): no new payment; POST /pay answers 409
  *   idempotency_key_in_use with Retry-After (beingConfirmed), an upgrade its 202 again;

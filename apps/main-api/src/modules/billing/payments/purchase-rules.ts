@@ -24,7 +24,7 @@ export function checkAmountLimit(
 const SUBSCRIPTION_ALREADY_ACTIVE =
   'The organization already has an active mail subscription; change it with the upgrade endpoints';
 
-/** A subscription cannot be bought while one is active (DECISIONS 8): 409. */
+/** A subscription cannot be bought while one is active (docs/decisions.md#subscription-purchases): 409. */
 export async function ensureNoActiveSubscription(
   db: DatabaseExecutor,
   organizationId: string,

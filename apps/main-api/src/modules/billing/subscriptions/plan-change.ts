@@ -27,8 +27,8 @@ export interface PlannedChange {
 }
 
 /**
- * Prices a change of the subscription made on `now`'s UTC day (DECISIONS 3): the preview and the upgrade
- * both call this with the same stored state and the same day, so they agree to the shilling. Throws 409
+ * Prices a change of the subscription made on `now`'s UTC day (docs/decisions.md#proration): the preview and the
+ * upgrade both call this with the same stored state and the same day, so they agree to the shilling. Throws 409
  * when there is no active subscription (none, past_due, canceled, expired, or its period is over) and 400
  * when nothing would change.
  */

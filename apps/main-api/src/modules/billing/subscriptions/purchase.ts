@@ -13,7 +13,8 @@ import { lockSubscription, updateSubscriptionAt } from './repository.js';
  * active but past its period). A card that paid becomes the card renewals charge. The credit balance stays.
  *
  * A purchase is refused while a subscription is active, so one paid while another is active means two
- * purchases raced and both were paid: the later one is not lost, it goes to the credit balance (DECISIONS 8).
+ * purchases raced and both were paid: the later one is not lost, it goes to the credit balance
+ * (docs/decisions.md#subscription-purchases).
  */
 export async function activatePurchasedSubscription(tx: Transaction, payment: Payment): Promise<void> {
   const { plan, seats, billingCycle, completedAt } = payment;

@@ -72,8 +72,8 @@ interface Case {
   /** The day of the change, UTC. */
   on: string;
   /**
-   * Worked out by hand from the spec's price table (2.2) and DECISIONS 3, not by the pricing package, so a
-   * mistake there cannot hide in both sides: D days in the period, r left from today, net and amount due.
+   * Worked out by hand from the spec's price table (2.2) and docs/decisions.md#proration, not by the pricing
+   * package, so a mistake there cannot hide in both sides: D days in the period, r left from today, net and amount due.
    */
   worked: { D: number; r: number; net: number; amountDueToday: number };
 }
@@ -437,7 +437,7 @@ describe('bad input: 400 (404 for an unknown card) and nothing changes', () => {
     ['too many seats', { newPlan: 'growth', newSeats: '1000001', newCycle: 'monthly' }, ['newSeats']],
     ['fractional seats', { newPlan: 'growth', newSeats: '1.5', newCycle: 'monthly' }, ['newSeats']],
     ['seats that are not a number', { newPlan: 'growth', newSeats: 'ten', newCycle: 'monthly' }, ['newSeats']],
-    // Query text is read as an integer only in its ordinary decimal form (DECISIONS 4: no loose coercion).
+    // Query text is read as an integer only in its ordinary decimal form (docs/decisions.md#strict-validation).
     ['seats in hexadecimal', { newPlan: 'growth', newSeats: '0x19', newCycle: 'monthly' }, ['newSeats']],
     ['seats in exponent notation', { newPlan: 'growth', newSeats: '1e1', newCycle: 'monthly' }, ['newSeats']],
     ['seats in binary', { newPlan: 'growth', newSeats: '0b11', newCycle: 'monthly' }, ['newSeats']],
