@@ -1,6 +1,6 @@
-import escape from 'escape-html';
+import escapeHtmlText from 'escape-html';
 
 /** Text made safe to put into HTML, in content and in quoted attributes: the pages both services serve use it. */
 export function escapeHtml(text: string): string {
-  return escape(text);
+  return escapeHtmlText(text);
 }
