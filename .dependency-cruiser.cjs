@@ -39,6 +39,16 @@ module.exports = {
       to: { path: '(^|/)repository\\.ts$' },
     },
     {
+      name: 'sql-only-in-repositories',
+      severity: 'error',
+      comment:
+        'Queries live in repository.ts files (query helpers shared by several, in <name>-repository.ts): only they ' +
+        'use drizzle-orm or the tables (@platform/db/schema). ' +
+        'The database package itself (schema, migrations, client) is where they come from.',
+      from: { path: '^(apps|packages)/', pathNot: ['(^|/)([a-z-]+-)?repository\\.ts$', '^packages/db/'] },
+      to: { path: ['node_modules/drizzle-orm/', '^packages/db/src/schema/'] },
+    },
+    {
       name: 'modules-only-through-their-index',
       severity: 'error',
       comment: "A module uses another module only through that module's index.ts, never its files.",
@@ -52,7 +62,7 @@ module.exports = {
   options: {
     doNotFollow: { path: 'node_modules' },
     // What ships: tests and their support code may cross these lines (a test of two services together).
-    exclude: { path: '(^|/)(dist|node_modules|coverage|test)/|\\.test\\.ts$' },
+    exclude: { path: '(^|/)(dist|coverage|test)/|\\.test\\.ts$' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.base.json' },
     combinedDependencies: false,

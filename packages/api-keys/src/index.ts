@@ -1,3 +1,4 @@
+export { API_KEY_NAME_MAX_LENGTH, DEFAULT_API_KEY_NAME, normaliseApiKeyName } from './name.js';
 export { apiKeyEnvironmentOf, type GeneratedApiKey, generateApiKey, hashApiKeySecret } from './secret.js';
 export {
   type ActiveApiKey,

@@ -10,6 +10,15 @@ export type MembershipRole = (typeof membershipRoles)[number];
 export const apiKeyEnvironments = ['live', 'test'] as const;
 export type ApiKeyEnvironment = (typeof apiKeyEnvironments)[number];
 
+/**
+ * Who an API key acts for: an organization in one environment. Sessions, folders and the wallet that pays for them
+ * belong to it, and a key never reaches another's (docs/decisions.md#folders-per-environment).
+ */
+export interface ApiKeyOwner {
+  organizationId: string;
+  environment: ApiKeyEnvironment;
+}
+
 export const notificationTypes = ['info', 'warning', 'success', 'error'] as const;
 export type NotificationType = (typeof notificationTypes)[number];
 

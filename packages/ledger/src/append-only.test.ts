@@ -1,9 +1,10 @@
+import type { ApiKeyOwner } from '@platform/db';
 import { type DatabaseHandle, queryRows } from '@platform/db';
 import { ledgerEntries, ledgerTransactions, organizations, wallets } from '@platform/db/schema';
 import { createTestDatabase, tableChecksums } from '@platform/db/testing';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { captureHold, ensureWallet, placeHold, topUpWallet, type WalletRef } from './service.js';
+import { captureHold, ensureWallet, placeHold, topUpWallet } from './service.js';
 
 // The database itself keeps the ledger append-only and balanced (@platform/db's migration 0006), and keeps
 // ledger history from being deleted with its wallet or organization (0005). Runs on PGlite, and on PostgreSQL
@@ -34,9 +35,9 @@ async function databaseError(work: Promise<unknown>): Promise<{ code?: string; m
   throw new Error('Expected the statement to fail');
 }
 
-async function organizationWithHistory(): Promise<WalletRef & { walletId: string; holdTransactionId: string }> {
+async function organizationWithHistory(): Promise<ApiKeyOwner & { walletId: string; holdTransactionId: string }> {
   const [organization] = await handle.db.insert(organizations).values({ name: 'Ledger history' }).returning();
-  const ref: WalletRef = { organizationId: organization!.id, environment: 'live' };
+  const ref: ApiKeyOwner = { organizationId: organization!.id, environment: 'live' };
   await handle.db.transaction((tx) => topUpWallet(tx, ref, { amount: 500, reference: `seed:${ref.organizationId}` }));
   const hold = await handle.db.transaction((tx) =>
     placeHold(tx, ref, { amount: 50, reference: `verification_session:${ref.organizationId}` }),

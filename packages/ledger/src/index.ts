@@ -9,5 +9,4 @@ export {
   releaseHold,
   topUpWallet,
   type WalletBalances,
-  type WalletRef,
 } from './service.js';

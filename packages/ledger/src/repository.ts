@@ -1,5 +1,5 @@
 import type {
-  ApiKeyEnvironment,
+  ApiKeyOwner,
   DatabaseExecutor,
   LedgerAccount,
   LedgerTransactionKind,
@@ -12,20 +12,15 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 // Every statement of the wallet ledger. The functions take the executor first, so they run in the caller's
 // transaction.
 
-interface WalletKey {
-  organizationId: string;
-  environment: ApiKeyEnvironment;
-}
-
 /** Creates the wallet of an organization in an environment; does nothing when it exists. */
-export async function insertWalletIfMissing(db: DatabaseExecutor, ref: WalletKey): Promise<void> {
+export async function insertWalletIfMissing(db: DatabaseExecutor, ref: ApiKeyOwner): Promise<void> {
   await db
     .insert(wallets)
     .values({ organizationId: ref.organizationId, environment: ref.environment })
     .onConflictDoNothing({ target: [wallets.organizationId, wallets.environment] });
 }
 
-export async function findWallet(db: DatabaseExecutor, ref: WalletKey): Promise<Wallet | undefined> {
+export async function findWallet(db: DatabaseExecutor, ref: ApiKeyOwner): Promise<Wallet | undefined> {
   const [wallet] = await db
     .select()
     .from(wallets)

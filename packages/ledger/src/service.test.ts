@@ -1,11 +1,11 @@
-import type { DatabaseHandle } from '@platform/db';
+import type { ApiKeyOwner, DatabaseHandle } from '@platform/db';
 import { ledgerEntries, ledgerTransactions, organizations, wallets } from '@platform/db/schema';
 import { createTestDatabase } from '@platform/db/testing';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { missing, postgresServer } from '#test-prerequisites';
 import { HoldAlreadyResolvedError, InsufficientFundsError } from './errors.js';
-import { captureHold, ledgerBalances, placeHold, releaseHold, topUpWallet, type WalletRef } from './service.js';
+import { captureHold, ledgerBalances, placeHold, releaseHold, topUpWallet } from './service.js';
 
 let handle: DatabaseHandle;
 beforeAll(async () => {
@@ -15,12 +15,12 @@ afterAll(async () => {
   await handle.close();
 });
 
-async function newWallet(environment: 'live' | 'test' = 'live'): Promise<WalletRef> {
+async function newWallet(environment: 'live' | 'test' = 'live'): Promise<ApiKeyOwner> {
   const [organization] = await handle.db.insert(organizations).values({ name: 'Ledger test' }).returning();
   return { organizationId: organization!.id, environment };
 }
 
-async function walletRow(ref: WalletRef) {
+async function walletRow(ref: ApiKeyOwner) {
   const [row] = await handle.db
     .select()
     .from(wallets)
@@ -29,7 +29,7 @@ async function walletRow(ref: WalletRef) {
 }
 
 /** The cached balances equal the ledger, and every transaction's entries sum to zero. */
-async function expectConsistent(ref: WalletRef) {
+async function expectConsistent(ref: ApiKeyOwner) {
   const row = await walletRow(ref);
   expect(await ledgerBalances(handle.db, row.id)).toEqual({ available: row.availableBalance, held: row.heldBalance });
   const unbalanced = await handle.db

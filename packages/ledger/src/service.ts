@@ -1,5 +1,5 @@
 import type {
-  ApiKeyEnvironment,
+  ApiKeyOwner,
   DatabaseExecutor,
   LedgerAccount,
   LedgerTransactionKind,
@@ -25,11 +25,6 @@ import {
 // Each function takes the caller's transaction: the movement commits or rolls back with the change that
 // caused it (a session row, a payment's success).
 
-export interface WalletRef {
-  organizationId: string;
-  environment: ApiKeyEnvironment;
-}
-
 export interface Movement {
   /** Whole KES, greater than zero. */
   amount: number;
@@ -52,7 +47,7 @@ function assertAmount(amount: number): void {
 }
 
 /** The wallet of an organization in an environment, created empty on first use. */
-export async function ensureWallet(db: DatabaseExecutor, ref: WalletRef): Promise<Wallet> {
+export async function ensureWallet(db: DatabaseExecutor, ref: ApiKeyOwner): Promise<Wallet> {
   await insertWalletIfMissing(db, ref);
   const wallet = await findWallet(db, ref);
   if (wallet === undefined) throw new Error('The wallet could not be created');
@@ -60,7 +55,7 @@ export async function ensureWallet(db: DatabaseExecutor, ref: WalletRef): Promis
 }
 
 /** Locks the wallet row until the transaction ends, so movements of one wallet happen one at a time. */
-async function lockWallet(tx: Transaction, ref: WalletRef): Promise<Wallet> {
+async function lockWallet(tx: Transaction, ref: ApiKeyOwner): Promise<Wallet> {
   const existing = await ensureWallet(tx, ref);
   const locked = await lockWalletRow(tx, existing.id);
   if (locked === undefined) throw new Error('The wallet disappeared');
@@ -93,7 +88,7 @@ async function record(
 }
 
 /** Adds money to the available balance (a top-up). Once per reference. */
-export async function topUpWallet(tx: Transaction, ref: WalletRef, movement: Movement): Promise<MovementResult> {
+export async function topUpWallet(tx: Transaction, ref: ApiKeyOwner, movement: Movement): Promise<MovementResult> {
   assertAmount(movement.amount);
   const wallet = await lockWallet(tx, ref);
   const done = await findLedgerTransaction(tx, 'top_up', movement.reference);
@@ -115,7 +110,7 @@ export async function topUpWallet(tx: Transaction, ref: WalletRef, movement: Mov
  * Moves money from available to held. Throws InsufficientFundsError when the available balance is too
  * low (the caller's transaction then rolls back, writing nothing). Once per reference.
  */
-export async function placeHold(tx: Transaction, ref: WalletRef, movement: Movement): Promise<MovementResult> {
+export async function placeHold(tx: Transaction, ref: ApiKeyOwner, movement: Movement): Promise<MovementResult> {
   assertAmount(movement.amount);
   const wallet = await lockWallet(tx, ref);
   const done = await findLedgerTransaction(tx, 'hold', movement.reference);
@@ -138,7 +133,7 @@ export async function placeHold(tx: Transaction, ref: WalletRef, movement: Movem
 
 async function resolveHold(
   tx: Transaction,
-  ref: WalletRef,
+  ref: ApiKeyOwner,
   reference: string,
   kind: 'capture' | 'release',
   description?: string,
@@ -178,12 +173,12 @@ async function resolveHold(
 }
 
 /** Takes the held money for good (the service was delivered). Once per hold; never after a release. */
-export function captureHold(tx: Transaction, ref: WalletRef, reference: string, description?: string) {
+export function captureHold(tx: Transaction, ref: ApiKeyOwner, reference: string, description?: string) {
   return resolveHold(tx, ref, reference, 'capture', description);
 }
 
 /** Gives the held money back to the available balance. Once per hold; never after a capture. */
-export function releaseHold(tx: Transaction, ref: WalletRef, reference: string, description?: string) {
+export function releaseHold(tx: Transaction, ref: ApiKeyOwner, reference: string, description?: string) {
   return resolveHold(tx, ref, reference, 'release', description);
 }
 

@@ -1,4 +1,4 @@
-import { createApiKey, revokeApiKey } from '@platform/api-keys';
+import { createApiKey, normaliseApiKeyName, revokeApiKey } from '@platform/api-keys';
 import type { Database } from '@platform/db';
 import { apiKeys } from '@platform/db/schema';
 import { and, asc, eq, isNull } from 'drizzle-orm';
@@ -28,7 +28,6 @@ A PGlite folder can be opened by one process at a time: stop the local start fir
 
 // The absolute bounds of main-api's POST /v1/api-keys. An operator's key is not held to its organization's
 // maximum (the organizations command), which bounds only what members choose themselves.
-const NAME_MAX_LENGTH = 100;
 const RATE_LIMIT_MAX = 100_000;
 
 const usage = (message: string) => usageError(message, apiKeysUsage);
@@ -60,13 +59,9 @@ export function parseApiKeysCommand(args: readonly string[]): ParsedCommand {
 
   const environment = environmentOption(values.environment, apiKeysUsage);
   if (isAnswer(environment)) return environment;
-  let name: string | undefined;
-  if (values.name !== undefined) {
-    name = values.name.trim();
-    const length = [...name].length;
-    if (length < 1 || length > NAME_MAX_LENGTH) return usage(`--name must be 1-${NAME_MAX_LENGTH} characters`);
-    if (/\p{Cc}/u.test(name)) return usage('--name must not contain control characters');
-  }
+  // The same rules as POST /v1/api-keys.
+  const name = values.name === undefined ? undefined : normaliseApiKeyName(values.name);
+  if (typeof name === 'object') return usage(`--name ${name.problem}`);
   let rateLimitPerMinute: number | undefined;
   if (values['rate-limit'] !== undefined) {
     rateLimitPerMinute = /^\d+$/.test(values['rate-limit']) ? Number(values['rate-limit']) : Number.NaN;

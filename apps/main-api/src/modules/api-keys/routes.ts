@@ -1,24 +1,18 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { normaliseApiKeyName } from '@platform/api-keys';
 import type { Database } from '@platform/db';
 import { notFound, validationError } from '@platform/errors';
 import { errorResponses, SuccessMessage } from '@platform/http';
 import { bearerSecurity } from '../../route-schemas.js';
 import { ref } from '../../schema-ref.js';
 import {
-  API_KEY_NAME_MAX_LENGTH,
   ApiKeyIdParams,
   ApiKeyListSchema,
   CreateApiKeyBodySchema,
   CreatedApiKeySchema,
   ListApiKeysQuerySchema,
 } from './schemas.js';
-import {
-  issueApiKey,
-  keyRateLimitMaxOf,
-  listApiKeys,
-  normaliseApiKeyName,
-  revokeOrganizationApiKey,
-} from './service.js';
+import { issueApiKey, keyRateLimitMaxOf, listApiKeys, revokeOrganizationApiKey } from './service.js';
 
 export interface ApiKeyRoutesOptions {
   db: Database;
@@ -61,7 +55,7 @@ export const apiKeyRoutes: FastifyPluginAsyncTypebox<ApiKeyRoutesOptions> = asyn
     },
     async (request, reply) => {
       const { environment, rateLimitPerMinute } = request.body;
-      const name = normaliseApiKeyName(request.body.name, API_KEY_NAME_MAX_LENGTH);
+      const name = normaliseApiKeyName(request.body.name);
       if (typeof name !== 'string') {
         throw validationError(`body/name ${name.problem}`, [{ path: '/name', message: name.problem }]);
       }

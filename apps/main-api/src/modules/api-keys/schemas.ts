@@ -1,8 +1,8 @@
+import { API_KEY_NAME_MAX_LENGTH, DEFAULT_API_KEY_NAME } from '@platform/api-keys';
 import { apiKeyEnvironments } from '@platform/db';
 import { type Static, Type } from '@sinclair/typebox';
 import { ref } from '../../schema-ref.js';
 
-export const API_KEY_NAME_MAX_LENGTH = 100;
 /** The absolute bound of a key's rate limit; each organization's maximum (at most this) is checked by the route. */
 export const API_KEY_RATE_LIMIT_MAX = 100_000;
 
@@ -25,7 +25,7 @@ export const CreateApiKeyBodySchema = Type.Object(
     environment,
     name: Type.Optional(
       Type.String({
-        description: `A label for the key, 1-${API_KEY_NAME_MAX_LENGTH} characters after trimming. Default "Default".`,
+        description: `A label for the key, 1-${API_KEY_NAME_MAX_LENGTH} characters after trimming. Default "${DEFAULT_API_KEY_NAME}".`,
         examples: ['Production server'],
       }),
     ),

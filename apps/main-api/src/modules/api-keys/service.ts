@@ -4,8 +4,6 @@ import { apiKeys, organizations } from '@platform/db/schema';
 import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { ApiKeyView, CreatedApiKeyView } from './schemas.js';
 
-const DEFAULT_API_KEY_NAME = 'Default';
-
 /** The visible start of every secret of an environment (`sk_live_`, `sk_test_`). */
 function secretPrefixOf(environment: ApiKeyEnvironment): 'sk_live_' | 'sk_test_' {
   return environment === 'live' ? 'sk_live_' : 'sk_test_';
@@ -105,14 +103,4 @@ export async function revokeOrganizationApiKey(
     .where(and(eq(apiKeys.id, id), eq(apiKeys.organizationId, organizationId)))
     .returning({ id: apiKeys.id });
   return revoked.length > 0;
-}
-
-/** The trimmed name, or what is wrong with it. No name at all means the default name. */
-export function normaliseApiKeyName(value: string | undefined, maxLength: number): string | { problem: string } {
-  if (value === undefined) return DEFAULT_API_KEY_NAME;
-  const name = value.trim();
-  const length = [...name].length;
-  if (length < 1 || length > maxLength) return { problem: `must be 1-${maxLength} characters after trimming spaces` };
-  if (/\p{Cc}/u.test(name)) return { problem: 'must not contain control characters' };
-  return name;
 }
