@@ -45,7 +45,7 @@ module.exports = {
         'Queries live in repository.ts files (query helpers shared by several, in <name>-repository.ts): only they ' +
         'use drizzle-orm or the tables (@platform/db/schema). ' +
         'The database package itself (schema, migrations, client) is where they come from.',
-      from: { path: '^(apps|packages)/', pathNot: ['(^|/)([a-z-]+-)?repository\\.ts$', '^packages/db/'] },
+      from: { path: '^(apps|packages)/', pathNot: ['repository\\.ts$', '^packages/db/'] },
       to: { path: ['node_modules/drizzle-orm/', '^packages/db/src/schema/'] },
     },
     {
