@@ -23,7 +23,7 @@ import { webhookRoutes } from './modules/webhooks/routes.js';
 import { webhookSharedSchemas } from './modules/webhooks/schemas.js';
 import { authenticatedUserOf, authentication } from './plugins/authentication.js';
 import { organizationAccess } from './plugins/organization-access.js';
-import { bearerSecurityScheme } from './route-schemas.js';
+import { bearerSecurityScheme } from './shared/route-schemas.js';
 import type { ObjectStorage } from './storage/object-storage.js';
 
 /** What main-api runs on. The composition root (server.ts) or a test provides them. */

@@ -1,11 +1,17 @@
-import { type Database, isUuid, type MembershipRole, uuidPattern } from '@platform/db';
+import {
+  type Database,
+  isUuid,
+  type MembershipRole,
+  preparedPerDatabase,
+  prepareWithRowsMapper,
+  uuidPattern,
+} from '@platform/db';
 import { memberships, organizations } from '@platform/db/schema';
 import { forbidden, validationError } from '@platform/errors';
 import { type TObject, Type } from '@sinclair/typebox';
 import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { preparedPerDatabase, prepareWithRowsMapper } from '../prepared-queries.js';
 
 /** The organization a request acts for, after its membership was checked. */
 interface OrganizationAccess {

@@ -1,6 +1,6 @@
 import { kycStatuses } from '@platform/db';
 import { type Static, Type } from '@sinclair/typebox';
-import { ref } from '../../schema-ref.js';
+import { ref } from '../../shared/schema-ref.js';
 import { EARLIEST_DATE_OF_BIRTH, NAME_MAX_LENGTH } from './profile-fields.js';
 
 /** The profile as GET /v1/accounts/me returns it. Optional fields are omitted when not set. */

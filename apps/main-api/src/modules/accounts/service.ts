@@ -1,7 +1,7 @@
 import type { Database } from '@platform/db';
+import { preparedPerDatabase } from '@platform/db';
 import { avatarUploads, users } from '@platform/db/schema';
 import { and, eq, sql } from 'drizzle-orm';
-import { preparedPerDatabase } from '../../prepared-queries.js';
 import type { ProfileChanges } from './profile-fields.js';
 import type { AccountProfile } from './schemas.js';
 

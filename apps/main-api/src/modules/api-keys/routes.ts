@@ -3,8 +3,8 @@ import { normaliseApiKeyName } from '@platform/api-keys';
 import type { Database } from '@platform/db';
 import { notFound, validationError } from '@platform/errors';
 import { errorResponses, SuccessMessage } from '@platform/http';
-import { bearerSecurity } from '../../route-schemas.js';
-import { ref } from '../../schema-ref.js';
+import { bearerSecurity } from '../../shared/route-schemas.js';
+import { ref } from '../../shared/schema-ref.js';
 import {
   ApiKeyIdParams,
   ApiKeyListSchema,

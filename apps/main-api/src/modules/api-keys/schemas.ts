@@ -1,7 +1,7 @@
 import { API_KEY_NAME_MAX_LENGTH, DEFAULT_API_KEY_NAME } from '@platform/api-keys';
 import { apiKeyEnvironments } from '@platform/db';
 import { type Static, Type } from '@sinclair/typebox';
-import { ref } from '../../schema-ref.js';
+import { ref } from '../../shared/schema-ref.js';
 
 /** The absolute bound of a key's rate limit; each organization's maximum (at most this) is checked by the route. */
 export const API_KEY_RATE_LIMIT_MAX = 100_000;

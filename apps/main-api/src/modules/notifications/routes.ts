@@ -2,8 +2,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Database } from '@platform/db';
 import { notFound } from '@platform/errors';
 import { errorResponses, SuccessOnly } from '@platform/http';
-import { bearerSecurity } from '../../route-schemas.js';
-import { ref } from '../../schema-ref.js';
+import { bearerSecurity } from '../../shared/route-schemas.js';
+import { ref } from '../../shared/schema-ref.js';
 import { NotificationIdParams, NotificationListSchema } from './schemas.js';
 import { listRecentNotificationsJson, markAllNotificationsRead, markNotificationRead } from './service.js';
 

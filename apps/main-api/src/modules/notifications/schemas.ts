@@ -1,6 +1,6 @@
 import { notificationTypes } from '@platform/db';
 import { Type } from '@sinclair/typebox';
-import { ref } from '../../schema-ref.js';
+import { ref } from '../../shared/schema-ref.js';
 
 export const NotificationSchema = Type.Object(
   {

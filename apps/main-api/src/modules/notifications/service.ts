@@ -1,7 +1,6 @@
-import { type Database, isUuid } from '@platform/db';
+import { type Database, isUuid, preparedPerDatabase, prepareWithRowsMapper } from '@platform/db';
 import { notifications } from '@platform/db/schema';
 import { and, desc, eq, isNull, sql } from 'drizzle-orm';
-import { preparedPerDatabase, prepareWithRowsMapper } from '../../prepared-queries.js';
 
 /** How many notifications the list returns (spec section 8). */
 const NOTIFICATION_LIST_LIMIT = 50;

@@ -3,8 +3,8 @@ import type { Database } from '@platform/db';
 import { validationError } from '@platform/errors';
 import { errorResponses } from '@platform/http';
 import { validateCallbackUrl } from '@platform/webhooks';
-import { bearerSecurity } from '../../route-schemas.js';
-import { ref } from '../../schema-ref.js';
+import { bearerSecurity } from '../../shared/route-schemas.js';
+import { ref } from '../../shared/schema-ref.js';
 import {
   UpdateWebhookEndpointBodySchema,
   WebhookEndpointListSchema,

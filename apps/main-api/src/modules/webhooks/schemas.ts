@@ -1,6 +1,6 @@
 import { apiKeyEnvironments } from '@platform/db';
 import { type Static, Type } from '@sinclair/typebox';
-import { ref } from '../../schema-ref.js';
+import { ref } from '../../shared/schema-ref.js';
 
 const environment = Type.Union(
   apiKeyEnvironments.map((value) => Type.Literal(value)),

@@ -2,8 +2,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Database, PaymentMethod } from '@platform/db';
 import { notFound } from '@platform/errors';
 import { errorResponses, SuccessMessage } from '@platform/http';
-import { bearerSecurity } from '../../../route-schemas.js';
-import { ref } from '../../../schema-ref.js';
+import { bearerSecurity } from '../../../shared/route-schemas.js';
+import { ref } from '../../../shared/schema-ref.js';
 import { listActivePaymentMethods, removePaymentMethod } from './repository.js';
 import { PaymentMethodIdParams, PaymentMethodListSchema, type PaymentMethodView } from './schemas.js';
 

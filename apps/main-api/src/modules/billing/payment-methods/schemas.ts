@@ -1,6 +1,6 @@
 import { paymentChannels } from '@platform/db';
 import { type Static, Type } from '@sinclair/typebox';
-import { ref } from '../../../schema-ref.js';
+import { ref } from '../../../shared/schema-ref.js';
 
 const PaymentMethodSchema = Type.Object(
   {

@@ -9,7 +9,7 @@ import {
 } from '@platform/db';
 import { MAX_SEATS, MIN_SEATS } from '@platform/pricing';
 import { type Static, type TLiteral, type TUnion, Type } from '@sinclair/typebox';
-import { ref } from '../../../schema-ref.js';
+import { ref } from '../../../shared/schema-ref.js';
 
 /** A string that is one of `values`, as a union of literals (so OpenAPI lists them). */
 export function oneOf<T extends string>(

@@ -6,9 +6,9 @@ import type {
   NewMailSubscriptionChange,
   Transaction,
 } from '@platform/db';
+import { preparedPerDatabase } from '@platform/db';
 import { mailSubscriptionChanges, mailSubscriptions } from '@platform/db/schema';
 import { and, eq, sql } from 'drizzle-orm';
-import { preparedPerDatabase } from '../../../prepared-queries.js';
 
 const subscriptionOf = preparedPerDatabase((db) =>
   db

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { errorResponses, SuccessMessage } from '@platform/http';
 import { REPLAYED_HEADER } from '@platform/idempotency';
-import { bearerSecurity } from '../../../route-schemas.js';
-import { ref } from '../../../schema-ref.js';
+import { bearerSecurity } from '../../../shared/route-schemas.js';
+import { ref } from '../../../shared/schema-ref.js';
 import { previewUpgrade } from './preview.js';
 import { findChargingChange, readSubscription } from './repository.js';
 import {

@@ -1,7 +1,7 @@
 import { billingCycles, mailPlans, mailSubscriptionStatuses } from '@platform/db';
 import { MAX_SEATS, MIN_SEATS } from '@platform/pricing';
 import { type Static, Type } from '@sinclair/typebox';
-import { ref } from '../../../schema-ref.js';
+import { ref } from '../../../shared/schema-ref.js';
 import { oneOf } from '../payments/schemas.js';
 
 const newTerms = {

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { SuccessOnly, toStorableText } from '@platform/http';
-import { ref } from '../../../../schema-ref.js';
+import { ref } from '../../../../shared/schema-ref.js';
 import type { SettlementContext } from '../../payments/settle.js';
 import { processPaystackEvent } from './events.js';
 import { isValidPaystackSignature } from './signature.js';

@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import type { DatabaseHandle } from '@platform/db';
-import { notifications, users } from '@platform/db/schema';
-import { createTestDatabase } from '@platform/db/testing';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DatabaseHandle } from './client.js';
 import { prepareWithRowsMapper } from './prepared-queries.js';
+import { notifications, users } from './schema/index.js';
+import { createTestDatabase } from './testing.js';
 
 // prepareWithRowsMapper calls drizzle's internal session.prepareQuery (see its comment). An upgrade of drizzle-orm
 // must look at that method again: src/pg-core/session.ts, prepareQuery(query, fields, name, isResponseInArrayMode,

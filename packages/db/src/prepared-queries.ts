@@ -1,6 +1,6 @@
-import type { Database } from '@platform/db';
 import type { Query } from 'drizzle-orm';
 import type { PgPreparedQuery, PreparedQueryConfig } from 'drizzle-orm/pg-core';
+import type { Database } from './client.js';
 
 /**
  * One prepared query per database handle, built on first use. drizzle then builds the SQL once instead of
