@@ -1,17 +1,22 @@
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { cruise, type ICruiseResult } from 'dependency-cruiser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-// The import rules `corepack pnpm lint` enforces (.dependency-cruiser.cjs), each shown to catch what it is for on
+// The import rules `corepack pnpm lint` enforces (.dependency-cruiser.cjs) and its unused-code check (knip), each shown to catch what it is for on
 // a small made-up repository, so a rule that stops matching (a renamed folder, a broken pattern) fails here.
 
 const config = createRequire(import.meta.url)('../../.dependency-cruiser.cjs') as {
   forbidden: unknown[];
   options: { exclude: { path: string }; enhancedResolveOptions: Record<string, unknown> };
 };
+
+/** The repository's own knip (a root dev dependency), run as `corepack pnpm lint` runs it. */
+const KNIP = fileURLToPath(new URL('../../node_modules/.bin/knip', import.meta.url));
 
 let root: string;
 
@@ -119,5 +124,25 @@ describe('the import rules of corepack pnpm lint', () => {
       'apps-never-import-other-apps: apps/other/src/index.ts -> apps/shop/src/modules/orders/index.ts',
     );
     expect(found).toContain('packages-never-import-apps: packages/util/src/index.ts -> apps/other/src/index.ts');
+  });
+});
+
+describe('the unused-code check of corepack pnpm lint', () => {
+  it('refuses an export nothing imports', () => {
+    const project = mkdtempSync(join(tmpdir(), 'unused-exports-'));
+    try {
+      writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'shop', type: 'module', private: true }));
+      writeFileSync(join(project, 'knip.json'), JSON.stringify({ entry: ['src/index.ts'], project: ['src/**/*.ts'] }));
+      mkdirSync(join(project, 'src'));
+      writeFileSync(join(project, 'src/index.ts'), "import { total } from './prices.js';\nconsole.log(total);\n");
+      writeFileSync(join(project, 'src/prices.ts'), 'export const total = 1;\nexport const forgotten = 2;\n');
+      const knip = spawnSync(KNIP, ['--directory', project, '--no-config-hints', '--no-progress'], {
+        encoding: 'utf8',
+      });
+      expect(knip.status).toBe(1);
+      expect(knip.stdout).toMatch(/Unused exports \(1\)\s+forgotten\s+src\/prices\.ts/);
+    } finally {
+      rmSync(project, { recursive: true, force: true });
+    }
   });
 });
