@@ -15,7 +15,7 @@ function startService(app: 'main-api' | 'backend-api', env: NodeJS.ProcessEnv): 
   });
 }
 
-async function waitUntilReady(url: string, child: ChildProcess, timeoutMs = 90_000): Promise<void> {
+async function waitUntilReady(url: string, child: ChildProcess, timeoutMs = 180_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`${url} exited with code ${child.exitCode} before it was ready`);

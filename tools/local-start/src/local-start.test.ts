@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { connectionUrlOf } from '@platform/db';
 import { createTestDatabase } from '@platform/db/testing';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, onTestFailed } from 'vitest';
 import { missing, postgresServer, redisServer } from '#test-prerequisites';
 import { closedPort } from '#test-timing';
 import type { LocalCredentials } from './credentials.js';
@@ -16,7 +16,16 @@ import { REPO_ROOT } from './data-dir.js';
 // How long one start may take to print its credentials, and a test of several starts in all: only a failing
 // start waits this long, while a loaded CI machine can take minutes to install, compile and migrate.
 const START_DEADLINE_MS = 180_000;
-const TEST_DEADLINE_MS = 600_000;
+const TEST_DEADLINE_MS = 900_000;
+
+/** Everything the local starts of the running test printed, shown when it fails: CI keeps no other trace of them. */
+let transcript = '';
+function showTranscriptOnFailure(): void {
+  transcript = '';
+  onTestFailed(() => {
+    console.error(`What the local start printed during this test:\n${transcript}`);
+  });
+}
 
 interface Started {
   child: ChildProcess;
@@ -53,6 +62,7 @@ async function start(
     );
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
+      transcript += chunk.toString();
       const match = /Credentials file: (.+)/.exec(output);
       if (match?.[1]) {
         clearTimeout(timer);
@@ -89,6 +99,7 @@ describe('the one-command local start', () => {
   it(
     'serves the demo profile with the printed token and keeps its data across restarts',
     async () => {
+      showTranscriptOnFailure();
       const first = await start(dataDir);
       running.push(first);
       const { credentials } = first;
@@ -228,6 +239,7 @@ describe.skipIf(missing(postgresServer, redisServer))(
     it(
       'runs each service as its own process on them',
       async () => {
+        showTranscriptOnFailure();
         const database = await createTestDatabase();
         const dataDir = mkdtempSync(path.join(tmpdir(), 'local-start-pg-'));
         let started: Started | undefined;
