@@ -2,7 +2,8 @@ import type { ApiKeyEnvironment, DatabaseExecutor, MailSubscriptionStatus } from
 import { driveFolders, mailSubscriptions } from '@platform/db/schema';
 import { conflict, notFound, quotaExceeded } from '@platform/errors';
 import { and, desc, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
-import { afterCursor, cursorTimeOf, pageOf } from '../../pagination.js';
+import { decodeCursor, pageOf } from '../../shared/pagination.js';
+import { afterPosition, cursorTimeOf } from '../../shared/pagination-repository.js';
 import { type FolderQuotas, type FolderQuotaTier, folderQuotaMessage } from './quota.js';
 import type { DriveFolderView } from './schemas.js';
 
@@ -101,7 +102,7 @@ export async function listFolders(
     if (!(await folderExists(db, owner, parentId))) throw notFound(PARENT_NOT_FOUND);
     conditions.push(eq(driveFolders.parentId, parentId));
   }
-  if (cursor !== undefined) conditions.push(afterCursor(driveFolders, cursor));
+  if (cursor !== undefined) conditions.push(afterPosition(driveFolders, decodeCursor(cursor)));
 
   const rows = await db
     .select({

@@ -11,7 +11,8 @@ import { insufficientFunds, notFound } from '@platform/errors';
 import { ensureWallet, InsufficientFundsError, placeHold } from '@platform/ledger';
 import { formatKes } from '@platform/pricing';
 import { and, desc, eq, type SQL } from 'drizzle-orm';
-import { afterCursor, cursorTimeOf, pageOf } from '../../pagination.js';
+import { decodeCursor, pageOf } from '../../shared/pagination.js';
+import { afterPosition, cursorTimeOf } from '../../shared/pagination-repository.js';
 import {
   holdReferenceOf,
   type LifecycleOptions,
@@ -138,7 +139,7 @@ export async function listSessions(
   const conditions: Array<SQL | undefined> = [ownedBy(owner)];
   if (status !== undefined) conditions.push(eq(verificationSessions.status, status));
   if (externalEndUserId !== undefined) conditions.push(eq(verificationSessions.externalEndUserId, externalEndUserId));
-  if (cursor !== undefined) conditions.push(afterCursor(verificationSessions, cursor));
+  if (cursor !== undefined) conditions.push(afterPosition(verificationSessions, decodeCursor(cursor)));
 
   const rows = await db
     .select({
