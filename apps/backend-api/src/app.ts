@@ -8,7 +8,7 @@ import { driveRoutes, folderQuotasOf } from './modules/drive/index.js';
 import { hostedPageRoutes } from './modules/verification/hosted-page/routes.js';
 import { verificationRoutes } from './modules/verification/routes.js';
 import { verificationSettingsOf } from './modules/verification/settings.js';
-import { walletRoutes } from './modules/wallet/routes.js';
+import { walletRoutes } from './modules/wallet/index.js';
 import { API_KEY_HEADER, apiKeyAuthentication, apiKeyOf } from './plugins/api-key-authentication.js';
 import { idempotentRequests } from './plugins/idempotency.js';
 import { webhookDelivery } from './plugins/webhook-delivery.js';
