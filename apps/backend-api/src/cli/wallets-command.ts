@@ -5,7 +5,6 @@ import {
   type CommandResult,
   environmentOption,
   failure,
-  findOrganization,
   isAnswer,
   organizationOption,
   type ParsedCommand,
@@ -13,6 +12,7 @@ import {
   runParsed,
   usageError,
 } from './command.js';
+import { findOrganization } from './repository.js';
 
 export const walletsUsage = `Credit and inspect an organization's wallets (whole KES).
 
