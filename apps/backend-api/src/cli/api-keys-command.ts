@@ -1,12 +1,9 @@
 import { createApiKey, normaliseApiKeyName, revokeApiKey } from '@platform/api-keys';
 import type { Database } from '@platform/db';
-import { apiKeys } from '@platform/db/schema';
-import { and, asc, eq, isNull } from 'drizzle-orm';
 import {
   type CommandResult,
   environmentOption,
   failure,
-  findOrganization,
   isAnswer,
   organizationOption,
   type ParsedCommand,
@@ -15,6 +12,7 @@ import {
   usageError,
   uuidProblem,
 } from './command.js';
+import { findOrganization, listActiveApiKeys } from './repository.js';
 
 export const apiKeysUsage = `Manage an organization's API keys.
 
@@ -100,11 +98,7 @@ async function list(db: Database, organizationId: string): Promise<CommandResult
   if ((await findOrganization(db, organizationId)) === undefined) {
     return failure(`No organization with id ${organizationId}`);
   }
-  const rows = await db
-    .select()
-    .from(apiKeys)
-    .where(and(eq(apiKeys.organizationId, organizationId), isNull(apiKeys.revokedAt)))
-    .orderBy(asc(apiKeys.createdAt), asc(apiKeys.id));
+  const rows = await listActiveApiKeys(db, organizationId);
   if (rows.length === 0) return { exitCode: 0, lines: ['No active keys.'] };
   return {
     exitCode: 0,

@@ -1,7 +1,5 @@
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { type ApiKeyEnvironment, apiKeyEnvironments, type Database, isUuid } from '@platform/db';
-import { organizations } from '@platform/db/schema';
-import { eq } from 'drizzle-orm';
 
 export interface CommandResult {
   exitCode: number;
@@ -33,14 +31,6 @@ export function failure(message: string): CommandResult {
 /** Checks that an --option holding an id is a UUID, naming the option when it is not. */
 export function uuidProblem(option: string, value: string): string | undefined {
   return isUuid(value) ? undefined : `${option} must be a UUID (got ${JSON.stringify(value)})`;
-}
-
-export async function findOrganization(db: Database, id: string): Promise<{ id: string; name: string } | undefined> {
-  const [organization] = await db
-    .select({ id: organizations.id, name: organizations.name })
-    .from(organizations)
-    .where(eq(organizations.id, id));
-  return organization;
 }
 
 type OptionsConfig = NonNullable<ParseArgsConfig['options']>;

@@ -10,7 +10,6 @@ import {
   migrationsFolder,
   redactConnectionUrl,
 } from '@platform/db';
-import { readMigrationFiles } from 'drizzle-orm/migrator';
 import { type CommandResult, failure, type ParsedCommand } from './command.js';
 
 /** Where a command works: DATABASE_URL, or else the local start's PGlite folder. */
@@ -109,7 +108,7 @@ async function prepare(
   } catch (error) {
     return failure(`Could not open ${description}: ${messageOf(error)}`);
   }
-  const committed = readMigrationFiles({ migrationsFolder }).length;
+  const committed = committedMigrationCount();
   // Only when some are missing: an up-to-date database is left alone, so a role without DDL rights works.
   if (applied >= committed) return undefined;
   try {
@@ -119,6 +118,18 @@ async function prepare(
   }
   note(`Applied ${committed - applied} migration${committed - applied === 1 ? '' : 's'} to ${description}.`);
   return undefined;
+}
+
+/**
+ * How many migrations @platform/db ships: the entries of drizzle-kit's journal in its migrations folder (the list
+ * migrateDatabase applies). Read from the file, as @platform/db's own tests do, rather than through drizzle's
+ * migrator, so the commands leave drizzle to the database package and the repositories.
+ */
+function committedMigrationCount(): number {
+  const journal = JSON.parse(readFileSync(path.join(migrationsFolder, 'meta', '_journal.json'), 'utf8')) as {
+    entries: unknown[];
+  };
+  return journal.entries.length;
 }
 
 /** One line saying what went wrong: drizzle wraps a driver's error ("Failed query: <sql>"), so the cause. */

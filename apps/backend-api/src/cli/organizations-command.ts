@@ -1,6 +1,4 @@
 import type { Database } from '@platform/db';
-import { apiKeys, organizations } from '@platform/db/schema';
-import { and, count, eq, gt, isNull } from 'drizzle-orm';
 import {
   type CommandResult,
   failure,
@@ -11,6 +9,7 @@ import {
   runParsed,
   usageError,
 } from './command.js';
+import { countActiveApiKeys, findOrganization, updateKeyRateLimitMaximum } from './repository.js';
 
 export const organizationsUsage = `Show an organization and set the highest rate limit its members may give an API key.
 
@@ -63,24 +62,20 @@ export function runOrganizationsCommand(args: readonly string[], db: Database): 
 }
 
 async function show(db: Database, organizationId: string): Promise<CommandResult> {
-  const [organization] = await db.select().from(organizations).where(eq(organizations.id, organizationId));
+  const organization = await findOrganization(db, organizationId);
   if (organization === undefined) return failure(`No organization with id ${organizationId}`);
   const max = organization.maxKeyRateLimitPerMinute;
   const lines = [
     `${organization.name} (${organization.id}), created ${organization.createdAt.toISOString()}`,
     `Key rate limit maximum: ${max === null ? DEFAULT_MAX : `${max} per minute (set for this organization)`}`,
-    `Active API keys: ${await activeKeys(db, organizationId)}`,
+    `Active API keys: ${await countActiveApiKeys(db, organizationId)}`,
   ];
-  if (max !== null) lines.push(...aboveMaximum(await activeKeys(db, organizationId, max)));
+  if (max !== null) lines.push(...aboveMaximum(await countActiveApiKeys(db, organizationId, max)));
   return { exitCode: 0, lines };
 }
 
 async function setKeyRateLimitMax(db: Database, organizationId: string, max: number | null): Promise<CommandResult> {
-  const [organization] = await db
-    .update(organizations)
-    .set({ maxKeyRateLimitPerMinute: max })
-    .where(eq(organizations.id, organizationId))
-    .returning({ name: organizations.name });
+  const organization = await updateKeyRateLimitMaximum(db, organizationId, max);
   if (organization === undefined) return failure(`No organization with id ${organizationId}`);
   if (max === null) {
     return { exitCode: 0, lines: [`${organization.name}'s key rate limit maximum is ${DEFAULT_MAX} again.`] };
@@ -89,24 +84,9 @@ async function setKeyRateLimitMax(db: Database, organizationId: string, max: num
     exitCode: 0,
     lines: [
       `${organization.name}'s members may now give an API key up to ${max} requests per minute.`,
-      ...aboveMaximum(await activeKeys(db, organizationId, max)),
+      ...aboveMaximum(await countActiveApiKeys(db, organizationId, max)),
     ],
   };
-}
-
-/** The organization's active keys; with `above`, only those whose own limit is higher. */
-async function activeKeys(db: Database, organizationId: string, above?: number): Promise<number> {
-  const [row] = await db
-    .select({ count: count() })
-    .from(apiKeys)
-    .where(
-      and(
-        eq(apiKeys.organizationId, organizationId),
-        isNull(apiKeys.revokedAt),
-        above === undefined ? undefined : gt(apiKeys.rateLimitPerMinute, above),
-      ),
-    );
-  return row?.count ?? 0;
 }
 
 /** The maximum applies to new keys only: say which existing ones keep a higher limit. */

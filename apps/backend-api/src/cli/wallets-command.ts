@@ -1,12 +1,10 @@
 import { apiKeyEnvironments, type Database } from '@platform/db';
-import { ensureWallet } from '@platform/ledger';
 import { formatKes } from '@platform/pricing';
-import { creditWallet } from '../modules/wallet/credit.js';
+import { creditWallet, walletBalances } from '../modules/wallet/index.js';
 import {
   type CommandResult,
   environmentOption,
   failure,
-  findOrganization,
   isAnswer,
   organizationOption,
   type ParsedCommand,
@@ -14,6 +12,7 @@ import {
   runParsed,
   usageError,
 } from './command.js';
+import { findOrganization } from './repository.js';
 
 export const walletsUsage = `Credit and inspect an organization's wallets (whole KES).
 
@@ -89,10 +88,8 @@ async function show(db: Database, organizationId: string): Promise<CommandResult
   }
   const lines: string[] = [];
   for (const environment of apiKeyEnvironments) {
-    const wallet = await ensureWallet(db, { organizationId, environment });
-    lines.push(
-      `${environment}: available ${formatKes(wallet.availableBalance)}, held ${formatKes(wallet.heldBalance)}`,
-    );
+    const { available, held } = await walletBalances(db, { organizationId, environment });
+    lines.push(`${environment}: available ${formatKes(available)}, held ${formatKes(held)}`);
   }
   return { exitCode: 0, lines };
 }

@@ -1,5 +1,5 @@
 import { findActiveApiKey, touchApiKeys } from '@platform/api-keys';
-import type { Database } from '@platform/db';
+import type { ApiKeyOwner, Database } from '@platform/db';
 import { type AppError, unauthorized } from '@platform/errors';
 import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
@@ -7,10 +7,9 @@ import { type ApiKeyUsageRecorder, createApiKeyUsageRecorder } from './api-key-u
 
 export const API_KEY_HEADER = 'x-service-api-key';
 
-export interface ApiKeyPrincipal {
+/** The request's API key: its id, what it acts for (its organization in its environment) and its own rate limit. */
+export interface ApiKeyPrincipal extends ApiKeyOwner {
   id: string;
-  organizationId: string;
-  environment: 'live' | 'test';
   rateLimitPerMinute: number | null;
 }
 

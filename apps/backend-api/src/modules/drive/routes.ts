@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { Database } from '@platform/db';
+import type { ApiKeyOwner, Database } from '@platform/db';
 import { errorResponses } from '@platform/http';
 import { normaliseFolderName } from './folder-name.js';
 import type { FolderQuotas } from './quota.js';
@@ -11,7 +11,7 @@ import {
   DriveFolderListSchema,
   ListDriveFoldersQuery,
 } from './schemas.js';
-import { createFolder, deleteFolder, type FolderOwner, listFolders } from './service.js';
+import { createFolder, deleteFolder, listFolders } from './service.js';
 
 export interface DriveRoutesOptions {
   db: Database;
@@ -27,7 +27,7 @@ const security = [{ apiKey: [] }];
  * API key.
  */
 export const driveRoutes: FastifyPluginAsyncTypebox<DriveRoutesOptions> = async (app, { db, now, quotas }) => {
-  const ownerOf = (request: { apiKey: FolderOwner }): FolderOwner => ({
+  const ownerOf = (request: { apiKey: ApiKeyOwner }): ApiKeyOwner => ({
     organizationId: request.apiKey.organizationId,
     environment: request.apiKey.environment,
   });

@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { nextCursorSchema, pageQueryProperties } from '../../pagination.js';
+import { nextCursorSchema, pageQueryProperties } from '../../shared/pagination.js';
 
 const DEFAULT_PAGE_SIZE = 50;
 

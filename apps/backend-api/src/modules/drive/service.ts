@@ -1,16 +1,19 @@
-import type { ApiKeyEnvironment, DatabaseExecutor, MailSubscriptionStatus } from '@platform/db';
-import { driveFolders, mailSubscriptions } from '@platform/db/schema';
+import type { ApiKeyOwner, DatabaseExecutor, DriveFolder, MailSubscriptionStatus } from '@platform/db';
 import { conflict, notFound, quotaExceeded } from '@platform/errors';
-import { and, desc, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
-import { afterCursor, cursorTimeOf, pageOf } from '../../pagination.js';
+import { decodeCursor, pageOf } from '../../shared/pagination.js';
 import { type FolderQuotas, type FolderQuotaTier, folderQuotaMessage } from './quota.js';
+import {
+  countFolders,
+  deleteEmptyFolder,
+  findSubscribedMailPlan,
+  folderExists,
+  insertFolder,
+  listFolderRows,
+  lockFolderCreates,
+} from './repository.js';
 import type { DriveFolderView } from './schemas.js';
 
-/** Folders belong to an organization and an environment: the API key's. */
-export interface FolderOwner {
-  organizationId: string;
-  environment: ApiKeyEnvironment;
-}
+// Folders belong to an organization and an environment: the API key's owner.
 
 const PARENT_NOT_FOUND = 'Parent folder not found';
 const FOLDER_NOT_FOUND = 'Folder not found';
@@ -18,21 +21,9 @@ const FOLDER_NOT_FOUND = 'Folder not found';
 // Subscriptions in these states still grant their plan.
 const planGrantingStatuses: MailSubscriptionStatus[] = ['active', 'past_due'];
 
-const ownedBy = ({ organizationId, environment }: FolderOwner) =>
-  and(eq(driveFolders.organizationId, organizationId), eq(driveFolders.environment, environment));
-
 /** The tier that sets the organization's folder quota: its mail plan while the subscription is current, else none. */
 async function folderQuotaTier(db: DatabaseExecutor, organizationId: string): Promise<FolderQuotaTier> {
-  const [subscription] = await db
-    .select({ plan: mailSubscriptions.plan })
-    .from(mailSubscriptions)
-    .where(
-      and(
-        eq(mailSubscriptions.organizationId, organizationId),
-        inArray(mailSubscriptions.status, planGrantingStatuses),
-      ),
-    );
-  return subscription?.plan ?? 'none';
+  return (await findSubscribedMailPlan(db, organizationId, planGrantingStatuses)) ?? 'none';
 }
 
 export interface CreateFolderInput {
@@ -50,36 +41,26 @@ export interface CreateFolderInput {
  */
 export async function createFolder(
   tx: DatabaseExecutor,
-  owner: FolderOwner,
+  owner: ApiKeyOwner,
   input: CreateFolderInput,
 ): Promise<DriveFolderView> {
-  const lockName = `drive_folders:${owner.organizationId}:${owner.environment}`;
-  await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${lockName}, 0))`);
+  await lockFolderCreates(tx, owner);
 
   if (input.parentId !== null && !(await folderExists(tx, owner, input.parentId))) throw notFound(PARENT_NOT_FOUND);
 
   const tier = await folderQuotaTier(tx, owner.organizationId);
-  const used = await tx.$count(driveFolders, ownedBy(owner));
+  const used = await countFolders(tx, owner);
   if (used >= input.quotas[tier]) throw quotaExceeded(folderQuotaMessage(tier, input.quotas));
 
-  try {
-    const [folder] = await tx
-      .insert(driveFolders)
-      .values({ ...owner, parentId: input.parentId, name: input.name, createdAt: input.now })
-      .returning();
-    if (folder === undefined) throw new Error('The folder insert returned no row');
-    return toView(folder);
-  } catch (error) {
-    const failure = databaseErrorOf(error);
-    if (failure?.code === '23505' && failure.constraint === 'drive_folders_sibling_name_unique') {
-      throw conflict(
-        `A folder named "${input.name}" already exists ${input.parentId === null ? 'at the top level' : 'in this folder'}`,
-      );
-    }
-    // The parent was deleted after the check above.
-    if (failure?.code === '23503') throw notFound(PARENT_NOT_FOUND);
-    throw error;
+  const folder = await insertFolder(tx, owner, { parentId: input.parentId, name: input.name, createdAt: input.now });
+  if (folder === 'duplicate-name') {
+    throw conflict(
+      `A folder named "${input.name}" already exists ${input.parentId === null ? 'at the top level' : 'in this folder'}`,
+    );
   }
+  // The parent was deleted after the check above.
+  if (folder === 'parent-missing') throw notFound(PARENT_NOT_FOUND);
+  return toView(folder);
 }
 
 export interface ListFoldersInput {
@@ -92,30 +73,17 @@ export interface ListFoldersInput {
 /** A page of folders, newest first, with the cursor of the next page (null on the last one). */
 export async function listFolders(
   db: DatabaseExecutor,
-  owner: FolderOwner,
+  owner: ApiKeyOwner,
   { parentId, limit, cursor }: ListFoldersInput,
 ): Promise<{ folders: DriveFolderView[]; nextCursor: string | null }> {
-  const conditions: Array<SQL | undefined> = [ownedBy(owner)];
-  if (parentId === 'root') conditions.push(isNull(driveFolders.parentId));
-  else if (parentId !== undefined) {
-    if (!(await folderExists(db, owner, parentId))) throw notFound(PARENT_NOT_FOUND);
-    conditions.push(eq(driveFolders.parentId, parentId));
+  if (parentId !== undefined && parentId !== 'root' && !(await folderExists(db, owner, parentId))) {
+    throw notFound(PARENT_NOT_FOUND);
   }
-  if (cursor !== undefined) conditions.push(afterCursor(driveFolders, cursor));
-
-  const rows = await db
-    .select({
-      id: driveFolders.id,
-      name: driveFolders.name,
-      parentId: driveFolders.parentId,
-      createdAt: driveFolders.createdAt,
-      position: cursorTimeOf(driveFolders.createdAt),
-    })
-    .from(driveFolders)
-    .where(and(...conditions))
-    .orderBy(desc(driveFolders.createdAt), desc(driveFolders.id))
-    .limit(limit + 1);
-
+  const rows = await listFolderRows(db, owner, {
+    parentId: parentId === 'root' ? null : parentId,
+    after: cursor === undefined ? undefined : decodeCursor(cursor),
+    limit: limit + 1,
+  });
   const { page, nextCursor } = pageOf(rows, limit, (row) => ({ createdAt: row.position, id: row.id }));
   return { folders: page.map(toView), nextCursor };
 }
@@ -124,54 +92,15 @@ export async function listFolders(
  * Deletes an empty folder. Unknown ids and other organizations' or environments' folders get the same 404;
  * a folder with folders inside gets 409 (also when one is created while this runs: the parent key refuses).
  */
-export async function deleteFolder(tx: DatabaseExecutor, owner: FolderOwner, id: string): Promise<void> {
-  let deleted: Array<{ id: string }>;
-  try {
-    deleted = await tx
-      .delete(driveFolders)
-      .where(
-        and(
-          eq(driveFolders.id, id),
-          ownedBy(owner),
-          sql`not exists (select 1 from ${driveFolders} as child where child.parent_id = ${driveFolders.id})`,
-        ),
-      )
-      .returning({ id: driveFolders.id });
-  } catch (error) {
-    if (databaseErrorOf(error)?.code === '23503') throw notEmpty();
-    throw error;
-  }
-  if (deleted.length > 0) return;
+export async function deleteFolder(tx: DatabaseExecutor, owner: ApiKeyOwner, id: string): Promise<void> {
+  const outcome = await deleteEmptyFolder(tx, owner, id);
+  if (outcome === 'deleted') return;
+  if (outcome === 'not-empty') throw notEmpty();
   throw (await folderExists(tx, owner, id)) ? notEmpty() : notFound(FOLDER_NOT_FOUND);
 }
 
 const notEmpty = () => conflict('Folder is not empty: delete the folders inside it first');
 
-async function folderExists(db: DatabaseExecutor, owner: FolderOwner, id: string): Promise<boolean> {
-  const [folder] = await db
-    .select({ id: driveFolders.id })
-    .from(driveFolders)
-    .where(and(eq(driveFolders.id, id), ownedBy(owner)));
-  return folder !== undefined;
-}
-
-function toView(row: { id: string; name: string; parentId: string | null; createdAt: Date }): DriveFolderView {
+function toView(row: Pick<DriveFolder, 'id' | 'name' | 'parentId' | 'createdAt'>): DriveFolderView {
   return { id: row.id, name: row.name, parentId: row.parentId, createdAt: row.createdAt.toISOString() };
-}
-
-/** The PostgreSQL error behind drizzle's wrapper, on either driver. */
-function databaseErrorOf(error: unknown): { code?: string; constraint?: string } | undefined {
-  const cause = (error as { cause?: unknown } | undefined)?.cause ?? error;
-  if (typeof cause !== 'object' || cause === null) return undefined;
-  const { code, constraint, constraint_name } = cause as {
-    code?: unknown;
-    constraint?: unknown;
-    constraint_name?: unknown;
-  };
-  const name =
-    typeof constraint === 'string' ? constraint : typeof constraint_name === 'string' ? constraint_name : undefined;
-  return {
-    ...(typeof code === 'string' ? { code } : {}),
-    ...(name === undefined ? {} : { constraint: name }),
-  };
 }

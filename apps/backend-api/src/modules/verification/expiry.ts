@@ -1,8 +1,7 @@
 import type { Database } from '@platform/db';
-import { verificationSessions } from '@platform/db/schema';
 import { startPeriodicJob } from '@platform/http';
-import { and, asc, inArray, lte, notInArray } from 'drizzle-orm';
 import { expirableStatuses, type LifecycleOptions, moveSession } from './lifecycle.js';
+import { claimDueSession } from './repository.js';
 
 const DEFAULT_EXPIRY_BATCH_SIZE = 100;
 
@@ -39,22 +38,10 @@ export async function expireDueSessions(db: Database, now: Date, options: Expiry
     let claimed: string | undefined;
     try {
       const moved = await db.transaction(async (tx) => {
-        const [due] = await tx
-          .select({ id: verificationSessions.id })
-          .from(verificationSessions)
-          .where(
-            and(
-              inArray(verificationSessions.status, [...expirableStatuses]),
-              lte(verificationSessions.expiresAt, now),
-              skip.size > 0 ? notInArray(verificationSessions.id, [...skip]) : undefined,
-            ),
-          )
-          .orderBy(asc(verificationSessions.expiresAt))
-          .limit(1)
-          .for('update', { skipLocked: true });
+        const due = await claimDueSession(tx, { statuses: expirableStatuses, now, skip });
         if (due === undefined) return false;
-        claimed = due.id;
-        await moveSession(tx, { sessionId: due.id, to: 'expired', actor: 'expiry_job', now }, lifecycle);
+        claimed = due;
+        await moveSession(tx, { sessionId: due, to: 'expired', actor: 'expiry_job', now }, lifecycle);
         return true;
       });
       if (!moved) break;

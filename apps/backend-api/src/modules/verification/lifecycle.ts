@@ -1,10 +1,9 @@
-import type { ApiKeyEnvironment, KycStatus, Transaction, VerificationSession, VerificationStatus } from '@platform/db';
-import { users, verificationSessions, verificationSessionTransitions } from '@platform/db/schema';
+import type { ApiKeyOwner, KycStatus, Transaction, VerificationSession, VerificationStatus } from '@platform/db';
 import { conflict, notFound } from '@platform/errors';
 import { captureHold, releaseHold } from '@platform/ledger';
 import { notifyOrganizationMembers } from '@platform/notifications';
-import { and, eq } from 'drizzle-orm';
 import { recordSessionEvent } from './events.js';
+import { findSession, insertTransition, setUserKycStatus, updateSessionStatus } from './repository.js';
 
 // The one place a verification session changes status (docs/decisions.md#session-lifecycle). Every move, whoever
 // asks for it (the API, the hosted page, the expiry job), runs here inside the caller's transaction and does all
@@ -66,11 +65,6 @@ export interface LifecycleOptions {
   platformOrganizationId?: string | undefined;
 }
 
-export interface SessionOwner {
-  organizationId: string;
-  environment: ApiKeyEnvironment;
-}
-
 export interface MoveRequest {
   sessionId: string;
   to: VerificationStatus;
@@ -80,7 +74,7 @@ export interface MoveRequest {
   reason?: string | null;
   now: Date;
   /** Only a session of this organization and environment; any other is not found. */
-  owner?: SessionOwner;
+  owner?: ApiKeyOwner;
 }
 
 export interface MoveResult {
@@ -109,11 +103,12 @@ export async function moveSession(
       : to === 'processing'
         ? null
         : current.lastError;
-  const [moved] = await tx
-    .update(verificationSessions)
-    .set({ status: to, lastError, updatedAt: now, completedAt: isFinal(to) ? now : null })
-    .where(and(eq(verificationSessions.id, sessionId), eq(verificationSessions.status, current.status)))
-    .returning();
+  const moved = await updateSessionStatus(tx, sessionId, current.status, {
+    status: to,
+    lastError,
+    updatedAt: now,
+    completedAt: isFinal(to) ? now : null,
+  });
   if (moved === undefined) {
     // Another move committed in between; report the status it left.
     const latest = await findSession(tx, sessionId, request.owner);
@@ -143,7 +138,7 @@ async function recordStatusChange(
   now: Date,
   options: LifecycleOptions,
 ): Promise<void> {
-  await tx.insert(verificationSessionTransitions).values({
+  await insertTransition(tx, {
     sessionId: session.id,
     fromStatus: previousStatus,
     toStatus: session.status,
@@ -187,7 +182,7 @@ async function followKycStatus(tx: Transaction, session: VerificationSession, no
   }
   const kycStatus = kycStatusFollowing[session.status];
   if (kycStatus === undefined) return;
-  await tx.update(users).set({ kycStatus, updatedAt: now }).where(eq(users.id, session.externalEndUserId));
+  await setUserKycStatus(tx, session.externalEndUserId, kycStatus, now);
 }
 
 async function notifyMembers(tx: Transaction, session: VerificationSession): Promise<void> {
@@ -200,24 +195,6 @@ async function notifyMembers(tx: Transaction, session: VerificationSession): Pro
       ? { title: 'Verification completed', message: `${what} was verified.`, type: 'success' }
       : { title: 'Verification rejected', message: `${what} was rejected: ${session.lastError}`, type: 'error' },
   );
-}
-
-async function findSession(
-  tx: Transaction,
-  sessionId: string,
-  owner: SessionOwner | undefined,
-): Promise<VerificationSession | undefined> {
-  const [session] = await tx
-    .select()
-    .from(verificationSessions)
-    .where(
-      and(
-        eq(verificationSessions.id, sessionId),
-        owner && eq(verificationSessions.organizationId, owner.organizationId),
-        owner && eq(verificationSessions.environment, owner.environment),
-      ),
-    );
-  return session;
 }
 
 function illegalMove(from: VerificationStatus, to: VerificationStatus) {

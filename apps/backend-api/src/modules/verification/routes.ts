@@ -1,10 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { Database } from '@platform/db';
+import type { ApiKeyOwner, Database } from '@platform/db';
 import { errorResponses } from '@platform/http';
 import { checkCallbackUrl } from './callback-url.js';
 import { type ExpirySchedule, startSessionExpiry } from './expiry.js';
-import { type LifecycleOptions, moveSession, type SessionOwner } from './lifecycle.js';
-import type { VerificationPriceList } from './prices.js';
+import type { LifecycleOptions } from './lifecycle.js';
 import {
   CreateVerificationSessionBody,
   ListVerificationSessionsQuery,
@@ -14,7 +13,14 @@ import {
   VerificationSessionListSchema,
   VerificationSessionResponseSchema,
 } from './schemas.js';
-import { createSession, getSession, listSessions, sessionView } from './service.js';
+import {
+  cancelSession,
+  createSession,
+  getSession,
+  listSessions,
+  sessionView,
+  type VerificationPriceList,
+} from './service.js';
 
 export interface VerificationRoutesOptions extends LifecycleOptions {
   db: Database;
@@ -39,7 +45,7 @@ const security = [{ apiKey: [] }];
 export const verificationRoutes: FastifyPluginAsyncTypebox<VerificationRoutesOptions> = async (app, options) => {
   const { db, now, verifyUrl } = options;
   const lifecycle: LifecycleOptions = { platformOrganizationId: options.platformOrganizationId };
-  const ownerOf = (request: { apiKey: SessionOwner }): SessionOwner => ({
+  const ownerOf = (request: { apiKey: ApiKeyOwner }): ApiKeyOwner => ({
     organizationId: request.apiKey.organizationId,
     environment: request.apiKey.environment,
   });
@@ -156,15 +162,10 @@ export const verificationRoutes: FastifyPluginAsyncTypebox<VerificationRoutesOpt
     },
     async (request) =>
       request.idempotency.transaction(db, async (tx) => {
-        const { session } = await moveSession(
+        const session = await cancelSession(
           tx,
-          {
-            sessionId: request.params.id,
-            to: 'canceled',
-            actor: `api_key:${request.apiKey.id}`,
-            now: now(),
-            owner: ownerOf(request),
-          },
+          ownerOf(request),
+          { sessionId: request.params.id, actor: `api_key:${request.apiKey.id}`, now: now() },
           lifecycle,
         );
         return {

@@ -1,27 +1,39 @@
 import { randomUUID } from 'node:crypto';
 import type {
+  ApiKeyOwner,
   DatabaseExecutor,
   Transaction,
   VerificationSession,
   VerificationStatus,
   VerificationType,
 } from '@platform/db';
-import { verificationSessions } from '@platform/db/schema';
 import { insufficientFunds, notFound } from '@platform/errors';
 import { ensureWallet, InsufficientFundsError, placeHold } from '@platform/ledger';
 import { formatKes } from '@platform/pricing';
-import { and, desc, eq, type SQL } from 'drizzle-orm';
-import { afterCursor, cursorTimeOf, pageOf } from '../../pagination.js';
+import { decodeCursor, pageOf } from '../../shared/pagination.js';
 import {
   holdReferenceOf,
   type LifecycleOptions,
+  moveSession,
   recordSessionCreated,
   SESSION_NOT_FOUND,
-  type SessionOwner,
 } from './lifecycle.js';
-import { type VerificationPriceList, verificationPriceOf } from './prices.js';
+import { findPriceOverride, findSession, insertSession, listSessionRows } from './repository.js';
 import { requiredDocumentsFor } from './required-documents.js';
 import type { VerificationSessionView } from './schemas.js';
+
+/** The service's default price per verification type, whole KES (configuration). */
+export type VerificationPriceList = Readonly<Record<VerificationType, number>>;
+
+/** What a session of `type` costs the organization: its own price when it has one, else the default. */
+async function verificationPriceOf(
+  db: DatabaseExecutor,
+  organizationId: string,
+  type: VerificationType,
+  defaults: VerificationPriceList,
+): Promise<number> {
+  return (await findPriceOverride(db, organizationId, type)) ?? defaults[type];
+}
 
 export interface NewSessionInput {
   type: VerificationType;
@@ -32,7 +44,7 @@ export interface NewSessionInput {
 }
 
 export interface CreateSessionContext extends LifecycleOptions {
-  owner: SessionOwner;
+  owner: ApiKeyOwner;
   /** `api_key:<id>`. */
   actor: string;
   /** The key that creates it (null when the platform itself does). */
@@ -58,34 +70,30 @@ export async function createSession(
   const wallet =
     price === 0 ? await ensureWallet(tx, owner) : await placeHeldPrice(tx, owner, { id, type: input.type, price });
 
-  const [session] = await tx
-    .insert(verificationSessions)
-    .values({
-      id,
-      organizationId: owner.organizationId,
-      environment: owner.environment,
-      apiKeyId: context.apiKeyId,
-      walletId: wallet.id,
-      type: input.type,
-      status: 'pending',
-      externalEndUserId: input.externalEndUserId,
-      appName: input.appName,
-      callbackUrl: input.callbackUrl,
-      price,
-      requiredDocuments: requiredDocumentsFor(input.type),
-      expiresAt: new Date(now.getTime() + context.ttlMs),
-      createdAt: now,
-      updatedAt: now,
-    })
-    .returning();
-  if (session === undefined) throw new Error('Inserting the verification session returned no row');
+  const session = await insertSession(tx, {
+    id,
+    organizationId: owner.organizationId,
+    environment: owner.environment,
+    apiKeyId: context.apiKeyId,
+    walletId: wallet.id,
+    type: input.type,
+    status: 'pending',
+    externalEndUserId: input.externalEndUserId,
+    appName: input.appName,
+    callbackUrl: input.callbackUrl,
+    price,
+    requiredDocuments: requiredDocumentsFor(input.type),
+    expiresAt: new Date(now.getTime() + context.ttlMs),
+    createdAt: now,
+    updatedAt: now,
+  });
   await recordSessionCreated(tx, session, context.actor, context);
   return session;
 }
 
 async function placeHeldPrice(
   tx: Transaction,
-  owner: SessionOwner,
+  owner: ApiKeyOwner,
   session: { id: string; type: VerificationType; price: number },
 ) {
   try {
@@ -107,18 +115,28 @@ async function placeHeldPrice(
 }
 
 /** The owner's session, or 404: unknown ids and other organizations' or environments' sessions look the same. */
-export async function getSession(db: DatabaseExecutor, owner: SessionOwner, id: string): Promise<VerificationSession> {
-  const [session] = await db
-    .select()
-    .from(verificationSessions)
-    .where(and(eq(verificationSessions.id, id), ownedBy(owner)));
+export async function getSession(db: DatabaseExecutor, owner: ApiKeyOwner, id: string): Promise<VerificationSession> {
+  const session = await findSession(db, id, owner);
   if (session === undefined) throw notFound(SESSION_NOT_FOUND);
   return session;
 }
 
 /** Any session by id, for the hosted page, where the id in the URL is the credential. */
 export async function findSessionById(db: DatabaseExecutor, id: string): Promise<VerificationSession | undefined> {
-  const [session] = await db.select().from(verificationSessions).where(eq(verificationSessions.id, id));
+  return findSession(db, id);
+}
+
+/**
+ * Cancels the owner's session (pending or requires_input) in the caller's transaction, releasing its hold: 404 for
+ * another owner's or an unknown id, 409 from any other status.
+ */
+export async function cancelSession(
+  tx: Transaction,
+  owner: ApiKeyOwner,
+  request: { sessionId: string; actor: string; now: Date },
+  options: LifecycleOptions,
+): Promise<VerificationSession> {
+  const { session } = await moveSession(tx, { ...request, to: 'canceled', owner }, options);
   return session;
 }
 
@@ -132,24 +150,15 @@ export interface ListSessionsInput {
 /** A page of the owner's sessions, newest first, with the cursor of the next page (null on the last one). */
 export async function listSessions(
   db: DatabaseExecutor,
-  owner: SessionOwner,
+  owner: ApiKeyOwner,
   { status, externalEndUserId, limit, cursor }: ListSessionsInput,
 ): Promise<{ sessions: VerificationSession[]; nextCursor: string | null }> {
-  const conditions: Array<SQL | undefined> = [ownedBy(owner)];
-  if (status !== undefined) conditions.push(eq(verificationSessions.status, status));
-  if (externalEndUserId !== undefined) conditions.push(eq(verificationSessions.externalEndUserId, externalEndUserId));
-  if (cursor !== undefined) conditions.push(afterCursor(verificationSessions, cursor));
-
-  const rows = await db
-    .select({
-      session: verificationSessions,
-      position: cursorTimeOf(verificationSessions.createdAt),
-    })
-    .from(verificationSessions)
-    .where(and(...conditions))
-    .orderBy(desc(verificationSessions.createdAt), desc(verificationSessions.id))
-    .limit(limit + 1);
-
+  const rows = await listSessionRows(db, owner, {
+    status,
+    externalEndUserId,
+    after: cursor === undefined ? undefined : decodeCursor(cursor),
+    limit: limit + 1,
+  });
   const { page, nextCursor } = pageOf(rows, limit, (row) => ({ createdAt: row.position, id: row.session.id }));
   return { sessions: page.map((row) => row.session), nextCursor };
 }
@@ -178,6 +187,3 @@ export function sessionView(session: VerificationSession, verifyUrl: string): Ve
 function verificationUrlOf(verifyUrl: string, sessionId: string): string {
   return `${verifyUrl}/session/${sessionId}`;
 }
-
-const ownedBy = ({ organizationId, environment }: SessionOwner) =>
-  and(eq(verificationSessions.organizationId, organizationId), eq(verificationSessions.environment, environment));

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { BackendApiConfig } from '../../config.js';
-import type { VerificationPriceList } from './prices.js';
+import type { VerificationPriceList } from './service.js';
 
 /** Everything the verification routes, the expiry job and the hosted page take from configuration. */
 export interface VerificationSettings {

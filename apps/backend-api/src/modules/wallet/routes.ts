@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Database } from '@platform/db';
 import { errorResponses } from '@platform/http';
-import { ensureWallet } from '@platform/ledger';
 import { WalletResponseSchema } from './schemas.js';
+import { walletBalances } from './service.js';
 
 /** The prepaid wallet that verification sessions are paid from (docs/decisions.md#wallet-creation-and-credits). */
 export const walletRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async (app, { db }) => {
@@ -19,11 +19,8 @@ export const walletRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async (
     },
     async (request) => {
       const { organizationId, environment } = request.apiKey;
-      const wallet = await ensureWallet(db, { organizationId, environment });
-      return {
-        success: true as const,
-        data: { environment, currency: 'KES' as const, available: wallet.availableBalance, held: wallet.heldBalance },
-      };
+      const { available, held } = await walletBalances(db, { organizationId, environment });
+      return { success: true as const, data: { environment, currency: 'KES' as const, available, held } };
     },
   );
 };

@@ -1,11 +1,13 @@
 import type { VerificationSession, VerificationStatus } from '@platform/db';
 import { escapeHtml } from '@platform/http';
-import { requiredDocumentLabel } from '../required-documents.js';
+import { requiredDocumentLabel } from '../index.js';
 
 // The hosted verification page as plain HTML: no script, no external asset, inline styles only (the CSP allows
 // nothing else). Every value that comes from a request or the database goes through escapeHtml.
 
-export type SandboxAction = 'submit' | 'approve' | 'reject' | 'request_resubmission';
+/** The sandbox buttons, in the order the page may show them. */
+export const sandboxActions = ['submit', 'approve', 'reject', 'request_resubmission'] as const;
+export type SandboxAction = (typeof sandboxActions)[number];
 
 /** What the page says after a form post; only these fixed codes travel in the URL, never free text. */
 export const noticeCodes = [

@@ -1,20 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { Database, VerificationSession, VerificationStatus } from '@platform/db';
-import { isUuid } from '@platform/db';
-import { isAppError } from '@platform/errors';
-import { Type } from '@sinclair/typebox';
+import type { Database } from '@platform/db';
 import type { FastifyReply } from 'fastify';
-import { type LifecycleOptions, moveSession } from '../lifecycle.js';
-import { findSessionById } from '../service.js';
+import type { LifecycleOptions } from '../index.js';
 import { formTokenFor, isValidFormToken } from './form-token.js';
-import {
-  type NoticeCode,
-  noticeCodes,
-  renderNotFoundPage,
-  renderSessionPage,
-  type SandboxAction,
-  sandboxActionsFor,
-} from './page.js';
+import { type NoticeCode, noticeCodes, renderNotFoundPage, renderSessionPage } from './page.js';
+import { SandboxActionBody, SessionPageParams, SessionPageQuery } from './schemas.js';
+import { applySandboxAction, findPageSession, hasSandbox } from './service.js';
 
 export interface HostedPageOptions extends LifecycleOptions {
   db: Database;
@@ -30,21 +21,6 @@ const PAGE_CSP =
   "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 const FORM_BODY_LIMIT = 16 * 1024;
 
-const moves: Record<SandboxAction, { to: VerificationStatus; notice: NoticeCode }> = {
-  submit: { to: 'processing', notice: 'submitted' },
-  approve: { to: 'verified', notice: 'approved' },
-  reject: { to: 'rejected', notice: 'rejected' },
-  request_resubmission: { to: 'requires_input', notice: 'resubmission_requested' },
-};
-
-const SessionPageParams = Type.Object({ id: Type.String({ maxLength: 100 }) });
-const SessionPageQuery = Type.Object({ notice: Type.Optional(Type.String({ maxLength: 50 })) });
-const SandboxActionBody = Type.Object({
-  token: Type.String({ maxLength: 200 }),
-  action: Type.Union((Object.keys(moves) as SandboxAction[]).map((action) => Type.Literal(action))),
-  reason: Type.Optional(Type.String({ maxLength: 500 })),
-});
-
 /**
  * The hosted verification page, `{verify_url}/session/<id>` (docs/decisions.md#hosted-verification-page). The
  * session id is the only credential, like a Veriff session URL, so the page shows the session and the requesting
@@ -55,7 +31,6 @@ const SandboxActionBody = Type.Object({
 export const hostedPageRoutes: FastifyPluginAsyncTypebox<HostedPageOptions> = async (app, options) => {
   const { db, now, formSecret } = options;
   const lifecycle: LifecycleOptions = { platformOrganizationId: options.platformOrganizationId };
-  const hasSandbox = (session: VerificationSession) => session.environment === 'test' || options.liveSandbox;
 
   // Browsers post these forms URL-encoded; only this plugin's routes accept that.
   app.addContentTypeParser(
@@ -73,8 +48,6 @@ export const hostedPageRoutes: FastifyPluginAsyncTypebox<HostedPageOptions> = as
       .type('text/html; charset=utf-8')
       .send(html);
 
-  const findSession = async (id: string) => (isUuid(id) ? findSessionById(db, id) : undefined);
-
   app.get(
     '/session/:id',
     {
@@ -83,10 +56,10 @@ export const hostedPageRoutes: FastifyPluginAsyncTypebox<HostedPageOptions> = as
       schema: { hide: true, params: SessionPageParams, querystring: SessionPageQuery },
     },
     async (request, reply) => {
-      const session = await findSession(request.params.id);
+      const session = await findPageSession(db, request.params.id);
       if (session === undefined) return sendPage(reply, 404, renderNotFoundPage());
       const notice = noticeCodes.find((code) => code === request.query.notice);
-      const sandboxFormToken = hasSandbox(session) ? formTokenFor(formSecret, session.id) : null;
+      const sandboxFormToken = hasSandbox(session, options.liveSandbox) ? formTokenFor(formSecret, session.id) : null;
       return sendPage(reply, 200, renderSessionPage({ session, sandboxFormToken, notice }));
     },
   );
@@ -100,28 +73,15 @@ export const hostedPageRoutes: FastifyPluginAsyncTypebox<HostedPageOptions> = as
       schema: { hide: true, params: SessionPageParams, body: SandboxActionBody },
     },
     async (request, reply) => {
-      const session = await findSession(request.params.id);
+      const session = await findPageSession(db, request.params.id);
       if (session === undefined) return sendPage(reply, 404, renderNotFoundPage());
       const backToPage = (notice: NoticeCode) =>
         reply.header('cache-control', 'no-store').redirect(`${session.id}?notice=${notice}`, 303);
 
       if (!isValidFormToken(formSecret, session.id, request.body.token)) return backToPage('form_expired');
-      if (!hasSandbox(session)) return backToPage('sandbox_off');
+      if (!hasSandbox(session, options.liveSandbox)) return backToPage('sandbox_off');
       const { action, reason } = request.body;
-      if (!sandboxActionsFor(session.status).includes(action)) return backToPage('moved_on');
-      try {
-        await db.transaction((tx) =>
-          moveSession(
-            tx,
-            { sessionId: session.id, to: moves[action].to, actor: 'hosted_page', reason, now: now() },
-            lifecycle,
-          ),
-        );
-      } catch (error) {
-        if (isAppError(error) && error.code === 'conflict') return backToPage('moved_on');
-        throw error;
-      }
-      return backToPage(moves[action].notice);
+      return backToPage(await applySandboxAction(db, session, { action, reason, now: now() }, lifecycle));
     },
   );
 };

@@ -1,12 +1,19 @@
 import { randomUUID } from 'node:crypto';
-import { type ApiKeyEnvironment, type Database, isUuid } from '@platform/db';
-import { ledgerTransactions, organizations } from '@platform/db/schema';
-import { topUpWallet } from '@platform/ledger';
-import { eq } from 'drizzle-orm';
+import { type ApiKeyOwner, type Database, type DatabaseExecutor, isUuid } from '@platform/db';
+import { ensureWallet, topUpWallet } from '@platform/ledger';
+import { findTransactionWalletId, organizationExists } from './repository.js';
 
-export interface CreditWalletInput {
-  organizationId: string;
-  environment: ApiKeyEnvironment;
+/** The balances of the owner's wallet, whole KES; a wallet never used is created empty. */
+export async function walletBalances(
+  db: DatabaseExecutor,
+  owner: ApiKeyOwner,
+): Promise<{ available: number; held: number }> {
+  const wallet = await ensureWallet(db, owner);
+  return { available: wallet.availableBalance, held: wallet.heldBalance };
+}
+
+/** A credit of the wallet of an organization's environment. */
+export interface CreditWalletInput extends ApiKeyOwner {
   /** Whole KES, above 0. */
   amount: number;
   /** Names the credit; a second credit with the same reference changes nothing. Default: a new one each time. */
@@ -27,22 +34,16 @@ export async function creditWallet(db: Database, input: CreditWalletInput): Prom
   const reference = input.reference ?? `manual:${randomUUID()}`;
   if (!isUuid(input.organizationId)) throw new Error(`No organization with id ${input.organizationId}`);
   return db.transaction(async (tx) => {
-    const [organization] = await tx
-      .select({ id: organizations.id })
-      .from(organizations)
-      .where(eq(organizations.id, input.organizationId));
-    if (organization === undefined) throw new Error(`No organization with id ${input.organizationId}`);
+    if (!(await organizationExists(tx, input.organizationId))) {
+      throw new Error(`No organization with id ${input.organizationId}`);
+    }
     const result = await topUpWallet(
       tx,
       { organizationId: input.organizationId, environment: input.environment },
       { amount: input.amount, reference, description: input.description ?? 'Wallet credit' },
     );
     if (!result.applied) {
-      const [earlier] = await tx
-        .select({ walletId: ledgerTransactions.walletId })
-        .from(ledgerTransactions)
-        .where(eq(ledgerTransactions.id, result.transactionId));
-      if (earlier?.walletId !== result.wallet.id) {
+      if ((await findTransactionWalletId(tx, result.transactionId)) !== result.wallet.id) {
         throw new Error(`The reference ${reference} was already used to credit another wallet`);
       }
     }

@@ -1,11 +1,11 @@
-import { isUuid } from '@platform/db';
 /**
  * Lists are newest first, paged by a cursor: the (createdAt, id) of the last row of the page, so rows created
- * while a client pages never shift the pages it has not read yet.
+ * while a client pages never shift the pages it has not read yet. This file is the cursor itself, the query
+ * parameters and the split of a page; the conditions a list query adds are in pagination-repository.ts.
  */
+import { isUuid } from '@platform/db';
 import { validationError } from '@platform/errors';
 import { Type } from '@sinclair/typebox';
-import { type AnyColumn, type SQL, sql } from 'drizzle-orm';
 
 export const MAX_PAGE_SIZE = 100;
 
@@ -37,26 +37,6 @@ export interface PagePosition {
   id: string;
 }
 
-/** The columns a list is ordered by. */
-export interface PagedColumns {
-  createdAt: AnyColumn;
-  id: AnyColumn;
-}
-
-/**
- * `createdAt` as the cursor holds it. Full precision: a millisecond Date could skip or repeat rows whose times
- * differ in microseconds.
- */
-export function cursorTimeOf(createdAt: AnyColumn): SQL<string> {
-  return sql<string>`to_char(${createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
-}
-
-/** The rows after the cursor's row, newest first; a cursor this API did not return is a 400. */
-export function afterCursor(columns: PagedColumns, cursor: string): SQL {
-  const after = decodeCursor(cursor);
-  return sql`(${columns.createdAt}, ${columns.id}) < (${after.createdAt}::timestamptz, ${after.id}::uuid)`;
-}
-
 /**
  * Splits the `limit + 1` rows a list query fetched into the page and the cursor of the next page (null on the
  * last one): the extra row only says whether there is more.
@@ -73,10 +53,12 @@ export function pageOf<Row>(
 
 const CURSOR_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 
+/** The cursor a page ends with: where its last row stands. */
 export function encodeCursor({ createdAt, id }: PagePosition): string {
   return Buffer.from(`${createdAt}|${id}`).toString('base64url');
 }
 
+/** Where the row a cursor names stands; a cursor this API did not return is a 400. */
 export function decodeCursor(cursor: string): PagePosition {
   const [createdAt = '', id = '', ...rest] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
   if (rest.length > 0 || !CURSOR_TIME.test(createdAt) || !isUuid(id)) {

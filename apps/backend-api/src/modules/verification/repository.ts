@@ -1,0 +1,142 @@
+import type {
+  ApiKeyOwner,
+  DatabaseExecutor,
+  KycStatus,
+  NewVerificationSession,
+  VerificationSession,
+  VerificationStatus,
+  VerificationType,
+} from '@platform/db';
+import { users, verificationPrices, verificationSessions, verificationSessionTransitions } from '@platform/db/schema';
+import { and, asc, desc, eq, inArray, lte, notInArray, type SQL } from 'drizzle-orm';
+import type { PagePosition } from '../../shared/pagination.js';
+import { afterPosition, cursorTimeOf } from '../../shared/pagination-repository.js';
+
+// The queries of verification sessions, their transitions and prices. A query given an owner sees only the
+// sessions of that organization and environment (docs/decisions.md#folders-per-environment).
+
+const ownedBy = (owner: ApiKeyOwner | undefined) =>
+  owner &&
+  and(
+    eq(verificationSessions.organizationId, owner.organizationId),
+    eq(verificationSessions.environment, owner.environment),
+  );
+
+/** The organization's own price of a verification type, when it has one. */
+export async function findPriceOverride(
+  db: DatabaseExecutor,
+  organizationId: string,
+  type: VerificationType,
+): Promise<number | undefined> {
+  const [override] = await db
+    .select({ price: verificationPrices.price })
+    .from(verificationPrices)
+    .where(and(eq(verificationPrices.organizationId, organizationId), eq(verificationPrices.type, type)));
+  return override?.price;
+}
+
+export async function insertSession(
+  tx: DatabaseExecutor,
+  values: NewVerificationSession,
+): Promise<VerificationSession> {
+  const [session] = await tx.insert(verificationSessions).values(values).returning();
+  if (session === undefined) throw new Error('Inserting the verification session returned no row');
+  return session;
+}
+
+/** The session with this id; with an owner, only if it is the owner's. */
+export async function findSession(
+  db: DatabaseExecutor,
+  id: string,
+  owner?: ApiKeyOwner,
+): Promise<VerificationSession | undefined> {
+  const [session] = await db
+    .select()
+    .from(verificationSessions)
+    .where(and(eq(verificationSessions.id, id), ownedBy(owner)));
+  return session;
+}
+
+export interface SessionListQuery {
+  status: VerificationStatus | undefined;
+  externalEndUserId: string | undefined;
+  /** Only the sessions after this position (a decoded cursor). */
+  after: PagePosition | undefined;
+  limit: number;
+}
+
+/** Up to `limit` of the owner's sessions newest first, each with its position for the next page's cursor. */
+export function listSessionRows(
+  db: DatabaseExecutor,
+  owner: ApiKeyOwner,
+  { status, externalEndUserId, after, limit }: SessionListQuery,
+): Promise<Array<{ session: VerificationSession; position: string }>> {
+  const conditions: Array<SQL | undefined> = [ownedBy(owner)];
+  if (status !== undefined) conditions.push(eq(verificationSessions.status, status));
+  if (externalEndUserId !== undefined) conditions.push(eq(verificationSessions.externalEndUserId, externalEndUserId));
+  if (after !== undefined) conditions.push(afterPosition(verificationSessions, after));
+  return db
+    .select({ session: verificationSessions, position: cursorTimeOf(verificationSessions.createdAt) })
+    .from(verificationSessions)
+    .where(and(...conditions))
+    .orderBy(desc(verificationSessions.createdAt), desc(verificationSessions.id))
+    .limit(limit);
+}
+
+/**
+ * Changes the session's status, only while it still has the status `from`: undefined when another move committed
+ * first.
+ */
+export async function updateSessionStatus(
+  tx: DatabaseExecutor,
+  id: string,
+  from: VerificationStatus,
+  change: { status: VerificationStatus; lastError: string | null; updatedAt: Date; completedAt: Date | null },
+): Promise<VerificationSession | undefined> {
+  const [moved] = await tx
+    .update(verificationSessions)
+    .set(change)
+    .where(and(eq(verificationSessions.id, id), eq(verificationSessions.status, from)))
+    .returning();
+  return moved;
+}
+
+export async function insertTransition(
+  tx: DatabaseExecutor,
+  transition: typeof verificationSessionTransitions.$inferInsert,
+): Promise<void> {
+  await tx.insert(verificationSessionTransitions).values(transition);
+}
+
+export async function setUserKycStatus(
+  tx: DatabaseExecutor,
+  userId: string,
+  kycStatus: KycStatus,
+  now: Date,
+): Promise<void> {
+  await tx.update(users).set({ kycStatus, updatedAt: now }).where(eq(users.id, userId));
+}
+
+/**
+ * Locks the session in one of `statuses` that has been due longest at `now`, passing over the ids in `skip` and
+ * the sessions other transactions hold (FOR UPDATE SKIP LOCKED); its id, or undefined when none is left.
+ */
+export async function claimDueSession(
+  tx: DatabaseExecutor,
+  { statuses, now, skip }: { statuses: readonly VerificationStatus[]; now: Date; skip: ReadonlySet<string> },
+): Promise<string | undefined> {
+  const [due] = await tx
+    .select({ id: verificationSessions.id })
+    .from(verificationSessions)
+    .where(
+      and(
+        inArray(verificationSessions.status, [...statuses]),
+        lte(verificationSessions.expiresAt, now),
+        skip.size > 0 ? notInArray(verificationSessions.id, [...skip]) : undefined,
+      ),
+    )
+    .orderBy(asc(verificationSessions.expiresAt))
+    .limit(1)
+    .for('update', { skipLocked: true });
+  return due?.id;
+}
