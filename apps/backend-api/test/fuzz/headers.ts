@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { API_KEY_HEADER } from '../../plugins/api-key-authentication.js';
+import { API_KEY_HEADER } from '../../src/plugins/api-key-authentication.js';
 
 /** The organization's live or test key mostly; otherwise none, another's, a revoked, made-up or mangled one. */
 export function apiKeyCredentials(keys: {
