@@ -14,7 +14,7 @@ export {
 export * from './enums.js';
 export { isUuid, uuidPattern } from './ids.js';
 export { findRepositoryRoot, localDataDir, localPgliteDataDir } from './local-data-dir.js';
-export { countAppliedMigrations, migrateDatabase, migrationsFolder } from './migrate.js';
+export { countAppliedMigrations, countCommittedMigrations, migrateDatabase, migrationsFolder } from './migrate.js';
 export { preparedPerDatabase, prepareWithRowsMapper } from './prepared-queries.js';
 // The tables are in '@platform/db/schema'; their row types are here, for code that handles rows without querying.
 export type {

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type DatabaseHandle, queryRows } from './client.js';
-import { countAppliedMigrations, migrateDatabase, migrationsFolder } from './migrate.js';
+import { countAppliedMigrations, countCommittedMigrations, migrateDatabase, migrationsFolder } from './migrate.js';
 import { createTestDatabase } from './testing.js';
 
 const journal = JSON.parse(readFileSync(join(migrationsFolder, 'meta', '_journal.json'), 'utf8')) as {
@@ -56,6 +56,7 @@ describe('migrateDatabase', () => {
 
   it('has applied every committed migration and created every table', async () => {
     expect(journal.entries.length).toBeGreaterThan(0);
+    expect(countCommittedMigrations()).toBe(journal.entries.length);
     expect(await countAppliedMigrations(handle)).toBe(journal.entries.length);
     expect(await publicTables(handle)).toEqual(everyTable);
   });

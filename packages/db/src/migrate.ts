@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
+import { readMigrationFiles } from 'drizzle-orm/migrator';
 import type { PgliteDatabase } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
@@ -12,6 +13,11 @@ import { connectionUrlOf, type DatabaseHandle, queryRows, type Schema } from './
  * finds it from the TypeScript sources and from the build.
  */
 export const migrationsFolder = fileURLToPath(new URL('../migrations', import.meta.url));
+
+/** How many migrations this package ships: the ones migrateDatabase applies to an empty database. */
+export function countCommittedMigrations(): number {
+  return readMigrationFiles({ migrationsFolder }).length;
+}
 
 // Any constant works as long as every migrator uses the same one; hashing a name keeps it readable.
 const MIGRATION_LOCK_NAME = '@platform/db:migrate';

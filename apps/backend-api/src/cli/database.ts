@@ -2,12 +2,12 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import {
   countAppliedMigrations,
+  countCommittedMigrations,
   createDatabase,
   type DatabaseHandle,
   localDataDir,
   localPgliteDataDir,
   migrateDatabase,
-  migrationsFolder,
   redactConnectionUrl,
 } from '@platform/db';
 import { type CommandResult, failure, type ParsedCommand } from './command.js';
@@ -108,7 +108,7 @@ async function prepare(
   } catch (error) {
     return failure(`Could not open ${description}: ${messageOf(error)}`);
   }
-  const committed = committedMigrationCount();
+  const committed = countCommittedMigrations();
   // Only when some are missing: an up-to-date database is left alone, so a role without DDL rights works.
   if (applied >= committed) return undefined;
   try {
@@ -118,18 +118,6 @@ async function prepare(
   }
   note(`Applied ${committed - applied} migration${committed - applied === 1 ? '' : 's'} to ${description}.`);
   return undefined;
-}
-
-/**
- * How many migrations @platform/db ships: the entries of drizzle-kit's journal in its migrations folder (the list
- * migrateDatabase applies). Read from the file, as @platform/db's own tests do, rather than through drizzle's
- * migrator, so the commands leave drizzle to the database package and the repositories.
- */
-function committedMigrationCount(): number {
-  const journal = JSON.parse(readFileSync(path.join(migrationsFolder, 'meta', '_journal.json'), 'utf8')) as {
-    entries: unknown[];
-  };
-  return journal.entries.length;
 }
 
 /** One line saying what went wrong: drizzle wraps a driver's error ("Failed query: <sql>"), so the cause. */
