@@ -13,7 +13,7 @@ import { paymentRoutes } from './payments/routes.js';
 import { paymentSharedSchemas } from './payments/schemas.js';
 import type { SettlementContext } from './payments/settle.js';
 import { mpesaCallbackRoutes } from './providers/daraja/callback-routes.js';
-import { processStkCallback } from './providers/daraja/callbacks.js';
+import { processStkCallback } from './providers/daraja/service.js';
 import { createPaymentProviders } from './providers/from-config.js';
 import type { ProviderTimeout } from './providers/http.js';
 import { paystackWebhookRoutes } from './providers/paystack/webhook-routes.js';

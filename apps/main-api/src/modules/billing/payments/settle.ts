@@ -1,10 +1,10 @@
 import type { Database, Payment, PaymentStatus, Transaction } from '@platform/db';
 import { paymentEvents, payments } from '@platform/db/schema';
 import { and, eq } from 'drizzle-orm';
-import type { FastifyBaseLogger } from 'fastify';
-import type { ProviderOutcome } from '../providers/ports.js';
 import { type PaymentAlarms, raisePaymentAlarm } from './alarms.js';
 import { isSubscriptionCharge, type PaymentHooks } from './hooks.js';
+import type { PaymentLog } from './log.js';
+import type { ProviderOutcome } from './provider-port.js';
 import { findPayment, lockProviderReference, type PaymentMatch, recordPaymentEvent } from './repository.js';
 import { applySuccessEffects } from './success-effects.js';
 
@@ -13,7 +13,7 @@ export interface SettlementContext {
   db: Database;
   now: () => Date;
   hooks: PaymentHooks;
-  log: FastifyBaseLogger;
+  log: PaymentLog;
   /** Counts money taken but not credited (payment_alarms_total); the error log line is written either way. */
   alarms?: PaymentAlarms;
 }

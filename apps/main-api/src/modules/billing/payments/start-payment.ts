@@ -6,12 +6,12 @@ import { eq } from 'drizzle-orm';
 import type { PaymentsConfig } from '../config.js';
 import { findActivePaymentMethod } from '../payment-methods/repository.js';
 import { PAYMENT_METHOD_NOT_FOUND } from '../payment-methods/routes.js';
-import { alarmEarlyUnmatchedStkSuccesses, applyEarlyStkCallbacks } from '../providers/daraja/callbacks.js';
-import type { PaymentProviders } from '../providers/from-config.js';
 import { askProvider, outcomeUnknown } from './ask-provider.js';
 import { beingConfirmed, earlierAttemptOf } from './attempts.js';
 import { chargeSavedCard } from './charge-saved-card.js';
+import { alarmEarlyUnmatchedMobileMoneySuccesses, applyEarlyMobileMoneyResults } from './mobile-money-results.js';
 import { type PayIntent, readPayIntent } from './pay-request.js';
+import type { PaymentProviders } from './provider-port.js';
 import { checkAmountLimit, ensureNoActiveSubscription } from './purchase-rules.js';
 import { accountReferenceOf, newPaymentReference } from './reference.js';
 import { createPendingPayment, recordProviderAcceptance, type StartedBy } from './repository.js';
@@ -161,12 +161,12 @@ async function startMobileMoney(start: Start, savedMethod: PaymentMethod | undef
     { confirmAfterMs: deps.config.reconciliation.mobileMoneyCheckAfterMs },
   );
   if (!reply.answered) {
-    await alarmEarlyUnmatchedStkSuccesses(deps.ctx, payment);
+    await alarmEarlyUnmatchedMobileMoneySuccesses(deps.ctx, mobileMoney.results, payment);
     throw outcomeUnknown(payment, reply.error);
   }
   const prompt = reply.value;
   await recordProviderAcceptance(deps.ctx.db, payment, { ...prompt, payload: prompt }, deps.ctx.now());
-  await applyEarlyStkCallbacks(deps.ctx, payment, prompt.providerReference);
+  await applyEarlyMobileMoneyResults(deps.ctx, mobileMoney.results, payment, prompt.providerReference);
   return {
     success: true,
     message: `Check your phone (0${phone.slice(3)}) and enter your M-Pesa PIN to pay ${formatKes(payment.amount)}.`,

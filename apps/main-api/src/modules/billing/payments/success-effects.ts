@@ -5,8 +5,8 @@ import { notifyUser } from '@platform/notifications';
 import { formatKes } from '@platform/pricing';
 import { eq } from 'drizzle-orm';
 import { saveCard, saveMobileMoneyNumber } from '../payment-methods/repository.js';
-import type { ReusableCard } from '../providers/ports.js';
 import { isSubscriptionCharge, type PaymentHooks } from './hooks.js';
+import type { ReusableCard } from './provider-port.js';
 
 /** Wallet top-ups credit the live wallet: test-environment balances are topped up by the wallets command. */
 const TOP_UP_ENVIRONMENT = 'live';
