@@ -1,7 +1,7 @@
 import type { PaymentsConfig } from '../config.js';
 import type { PaymentLog, PaymentProviders } from '../payments/index.js';
-import { MPESA_CALLBACK_PATH } from './daraja/callback-routes.js';
 import { createDarajaMobileMoneyProvider } from './daraja/client.js';
+import { MPESA_CALLBACK_PATH } from './daraja/routes.js';
 import type { ProviderTimeout } from './http.js';
 import { createPaystackCardProvider } from './paystack/client.js';
 import { createSandboxCardProvider } from './sandbox/card.js';

@@ -11,7 +11,7 @@ import type { SettlementContext } from '../../payments/index.js';
 import { isPaymentReference } from '../../payments/reference.js';
 import { findPayment } from '../../payments/repository.js';
 import { returnUrlFor } from '../../payments/return-url.js';
-import { applyPaystackTransaction, processPaystackEvent } from '../paystack/events.js';
+import { applyPaystackTransaction, processPaystackEvent } from '../paystack/service.js';
 import { SANDBOX_CHECKOUT_PATH } from './card.js';
 import { sandboxCardTransaction } from './card-transactions.js';
 import { CSRF_COOKIE, CSRF_FIELD, cookieValue, createCsrfGuard } from './csrf.js';
