@@ -6,10 +6,9 @@ import type { PaymentsConfig } from './config.js';
 import { paymentMethodRoutes } from './payment-methods/routes.js';
 import { paymentMethodSharedSchemas } from './payment-methods/schemas.js';
 import { paymentAlarmsIn } from './payments/alarms.js';
-import { checkoutCompleteRoute } from './payments/checkout-complete-route.js';
 import type { PaymentHooks } from './payments/hooks.js';
 import { reconcilePayments } from './payments/reconciliation.js';
-import { paymentRoutes } from './payments/routes.js';
+import { checkoutCompleteRoutes, paymentRoutes } from './payments/routes.js';
 import { paymentSharedSchemas } from './payments/schemas.js';
 import type { SettlementContext } from './payments/settle.js';
 import { mpesaCallbackRoutes } from './providers/daraja/routes.js';
@@ -107,7 +106,7 @@ export const billingRoutes: FastifyPluginAsyncTypebox<BillingRoutesOptions> = as
   if (config.mobileMoney.kind === 'daraja') {
     await app.register(mpesaCallbackRoutes, { ctx, callbackToken: config.mobileMoney.callbackToken });
   }
-  await app.register(checkoutCompleteRoute, { db });
+  await app.register(checkoutCompleteRoutes, { db });
 
   const jobs: PeriodicJob<unknown>[] = [];
   if (config.reconciliation.intervalMs > 0) {

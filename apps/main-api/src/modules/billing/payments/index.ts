@@ -16,4 +16,5 @@ export type {
   ReusableCard,
   SavedCardCharge,
 } from './provider-port.js';
+export { checkDelayOf, confirmationDelayOf } from './service.js';
 export { type SettlementContext, type SettlementResult, settlePayment } from './settle.js';
