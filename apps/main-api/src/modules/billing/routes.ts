@@ -16,7 +16,7 @@ import { processStkCallback } from './providers/daraja/service.js';
 import { createPaymentProviders } from './providers/from-config.js';
 import type { ProviderTimeout } from './providers/http.js';
 import { paystackWebhookRoutes } from './providers/paystack/routes.js';
-import { sandboxCheckoutRoutes } from './providers/sandbox/checkout-routes.js';
+import { sandboxCheckoutRoutes } from './providers/sandbox/routes.js';
 import { subscriptionPaymentHooks } from './subscriptions/payment-hooks.js';
 import { renewDueSubscriptions } from './subscriptions/renewal-job.js';
 import { subscriptionRoutes } from './subscriptions/routes.js';
@@ -96,7 +96,6 @@ export const billingRoutes: FastifyPluginAsyncTypebox<BillingRoutesOptions> = as
     await app.register(paystackWebhookRoutes, { ctx, secretKey: config.card.secretKey, bodyLimit: options.bodyLimit });
   } else {
     await app.register(sandboxCheckoutRoutes, {
-      db,
       ctx,
       publicUrl: options.publicUrl,
       returnUrl: config.returnUrl,

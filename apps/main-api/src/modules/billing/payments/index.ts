@@ -16,5 +16,6 @@ export type {
   ReusableCard,
   SavedCardCharge,
 } from './provider-port.js';
-export { checkDelayOf, confirmationDelayOf } from './service.js';
+export { returnUrlFor } from './return-url.js';
+export { checkDelayOf, confirmationDelayOf, paymentByReference } from './service.js';
 export { type SettlementContext, type SettlementResult, settlePayment } from './settle.js';
