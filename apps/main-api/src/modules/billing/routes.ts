@@ -5,18 +5,23 @@ import { idempotency } from '@platform/idempotency';
 import type { PaymentsConfig } from './config.js';
 import { paymentMethodRoutes } from './payment-methods/routes.js';
 import { paymentMethodSharedSchemas } from './payment-methods/schemas.js';
-import { paymentAlarmsIn } from './payments/alarms.js';
-import type { PaymentHooks } from './payments/hooks.js';
-import { reconcilePayments } from './payments/reconciliation.js';
-import { checkoutCompleteRoutes, paymentRoutes } from './payments/routes.js';
-import { paymentSharedSchemas } from './payments/schemas.js';
-import type { SettlementContext } from './payments/settle.js';
-import { mpesaCallbackRoutes } from './providers/daraja/routes.js';
-import { processStkCallback } from './providers/daraja/service.js';
-import { createPaymentProviders } from './providers/from-config.js';
-import type { ProviderTimeout } from './providers/http.js';
-import { paystackWebhookRoutes } from './providers/paystack/routes.js';
-import { sandboxCheckoutRoutes } from './providers/sandbox/routes.js';
+import {
+  checkoutCompleteRoutes,
+  type PaymentHooks,
+  paymentAlarmsIn,
+  paymentRoutes,
+  paymentSharedSchemas,
+  reconcilePayments,
+  type SettlementContext,
+} from './payments/index.js';
+import {
+  createPaymentProviders,
+  mpesaCallbackRoutes,
+  type ProviderTimeout,
+  paystackWebhookRoutes,
+  processStkCallback,
+  sandboxCheckoutRoutes,
+} from './providers/index.js';
 import { subscriptionPaymentHooks } from './subscriptions/payment-hooks.js';
 import { renewDueSubscriptions } from './subscriptions/renewal-job.js';
 import { subscriptionRoutes } from './subscriptions/routes.js';

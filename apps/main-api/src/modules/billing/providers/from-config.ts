@@ -1,11 +1,9 @@
 import type { PaymentsConfig } from '../config.js';
 import type { PaymentLog, PaymentProviders } from '../payments/index.js';
-import { createDarajaMobileMoneyProvider } from './daraja/client.js';
-import { MPESA_CALLBACK_PATH } from './daraja/routes.js';
+import { createDarajaMobileMoneyProvider, MPESA_CALLBACK_PATH } from './daraja/index.js';
 import type { ProviderTimeout } from './http.js';
-import { createPaystackCardProvider } from './paystack/client.js';
-import { createSandboxCardProvider } from './sandbox/card.js';
-import { createSandboxMobileMoneyProvider } from './sandbox/mobile-money.js';
+import { createPaystackCardProvider } from './paystack/index.js';
+import { createSandboxCardProvider, createSandboxMobileMoneyProvider } from './sandbox/index.js';
 
 /** The providers payments are given, and what the app does with them when it closes. */
 export interface ConfiguredProviders extends PaymentProviders {

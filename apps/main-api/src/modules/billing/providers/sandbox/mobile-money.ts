@@ -1,7 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { MobileMoneyProvider, MobileMoneyRequest, PaymentLog, ProviderOutcome } from '../../payments/index.js';
-import { darajaTimestamp } from '../daraja/password.js';
-import { outcomeOfStkQuery, STILL_PROCESSING_ERROR_CODE, stillProcessing, stkResults } from '../daraja/results.js';
+import {
+  darajaTimestamp,
+  outcomeOfStkQuery,
+  STILL_PROCESSING_ERROR_CODE,
+  stillProcessing,
+  stkResults,
+} from '../daraja/index.js';
 import {
   resultOfScenario,
   SANDBOX_PHONE_SCENARIOS,

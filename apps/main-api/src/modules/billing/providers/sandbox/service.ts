@@ -1,6 +1,6 @@
 import type { DatabaseExecutor, Payment } from '@platform/db';
 import { paymentByReference, type SettlementContext } from '../../payments/index.js';
-import { applyPaystackTransaction, processPaystackEvent } from '../paystack/service.js';
+import { applyPaystackTransaction, processPaystackEvent } from '../paystack/index.js';
 import { sandboxCardTransaction } from './card-transactions.js';
 import { findUserEmail } from './repository.js';
 
