@@ -17,7 +17,7 @@ import {
 } from '../src/modules/billing/payments/alarms.js';
 import { type ReconciliationRound, reconcilePayments } from '../src/modules/billing/payments/reconciliation.js';
 import type { SettlementContext } from '../src/modules/billing/payments/settle.js';
-import { processStkCallback } from '../src/modules/billing/providers/daraja/callbacks.js';
+import { processStkCallback } from '../src/modules/billing/providers/daraja/service.js';
 import { createPaymentProviders } from '../src/modules/billing/providers/from-config.js';
 import { subscriptionPaymentHooks } from '../src/modules/billing/subscriptions/payment-hooks.js';
 import { type RenewalRound, renewDueSubscriptions } from '../src/modules/billing/subscriptions/renewal-job.js';

@@ -10,8 +10,8 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { missing, postgresServer, redisServer } from '#test-prerequisites';
 import { accountReferenceOf } from '../../../apps/main-api/src/modules/billing/payments/reference.js';
+import { PAYSTACK_WEBHOOK_PATH } from '../../../apps/main-api/src/modules/billing/providers/paystack/routes.js';
 import { paystackSignature } from '../../../apps/main-api/src/modules/billing/providers/paystack/signature.js';
-import { PAYSTACK_WEBHOOK_PATH } from '../../../apps/main-api/src/modules/billing/providers/paystack/webhook-routes.js';
 // The providers' stand-ins main-api's own tests use: the real Paystack and Daraja code paths run against them.
 import { type FakeDaraja, fakeDarajaEnv, startFakeDaraja } from '../../../apps/main-api/test/fake-daraja.js';
 import {

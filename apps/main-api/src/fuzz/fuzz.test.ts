@@ -27,8 +27,8 @@ import {
 } from '../../test/helpers.js';
 import { multipart, tinyPng } from '../../test/images.js';
 import { insertSavedCard, insertSubscription } from '../../test/subscription-fixtures.js';
-import { MPESA_CALLBACK_PATH } from '../modules/billing/providers/daraja/callback-routes.js';
-import { PAYSTACK_WEBHOOK_PATH } from '../modules/billing/providers/paystack/webhook-routes.js';
+import { MPESA_CALLBACK_PATH } from '../modules/billing/providers/daraja/routes.js';
+import { PAYSTACK_WEBHOOK_PATH } from '../modules/billing/providers/paystack/routes.js';
 import { bearerCredentials, goodOrganizationHeaders, organizationHeaders, signedPaystackEvents } from './headers.js';
 import { isBrowserPage, isDocumentation, isForgedCallback, routeName } from './route-kinds.js';
 import { avatarUploads } from './uploads.js';

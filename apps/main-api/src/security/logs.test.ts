@@ -5,7 +5,7 @@ import { type BillingTestApp, startBillingApp } from '../../test/billing-fixture
 import { FAKE_DARAJA, type FakeDaraja, fakeDarajaEnv, startFakeDaraja } from '../../test/fake-daraja.js';
 import { TEST_SECRET } from '../../test/helpers.js';
 import { multipart, tinyPng } from '../../test/images.js';
-import { MPESA_CALLBACK_PATH } from '../modules/billing/providers/daraja/callback-routes.js';
+import { MPESA_CALLBACK_PATH } from '../modules/billing/providers/daraja/routes.js';
 
 // No secret in any log line: main-api (sandbox card checkout, Daraja for M-Pesa) answers a mix of requests
 // while every line it writes, at every level, is kept; then none of the secrets it saw may be in them.

@@ -5,19 +5,23 @@ import { idempotency } from '@platform/idempotency';
 import type { PaymentsConfig } from './config.js';
 import { paymentMethodRoutes } from './payment-methods/routes.js';
 import { paymentMethodSharedSchemas } from './payment-methods/schemas.js';
-import { paymentAlarmsIn } from './payments/alarms.js';
-import { checkoutCompleteRoute } from './payments/checkout-complete-route.js';
-import type { PaymentHooks } from './payments/hooks.js';
-import { reconcilePayments } from './payments/reconciliation.js';
-import { paymentRoutes } from './payments/routes.js';
-import { paymentSharedSchemas } from './payments/schemas.js';
-import type { SettlementContext } from './payments/settle.js';
-import { mpesaCallbackRoutes } from './providers/daraja/callback-routes.js';
-import { processStkCallback } from './providers/daraja/callbacks.js';
-import { createPaymentProviders } from './providers/from-config.js';
-import type { ProviderTimeout } from './providers/http.js';
-import { paystackWebhookRoutes } from './providers/paystack/webhook-routes.js';
-import { sandboxCheckoutRoutes } from './providers/sandbox/checkout-routes.js';
+import {
+  checkoutCompleteRoutes,
+  type PaymentHooks,
+  paymentAlarmsIn,
+  paymentRoutes,
+  paymentSharedSchemas,
+  reconcilePayments,
+  type SettlementContext,
+} from './payments/index.js';
+import {
+  createPaymentProviders,
+  mpesaCallbackRoutes,
+  type ProviderTimeout,
+  paystackWebhookRoutes,
+  processStkCallback,
+  sandboxCheckoutRoutes,
+} from './providers/index.js';
 import { subscriptionPaymentHooks } from './subscriptions/payment-hooks.js';
 import { renewDueSubscriptions } from './subscriptions/renewal-job.js';
 import { subscriptionRoutes } from './subscriptions/routes.js';
@@ -97,7 +101,6 @@ export const billingRoutes: FastifyPluginAsyncTypebox<BillingRoutesOptions> = as
     await app.register(paystackWebhookRoutes, { ctx, secretKey: config.card.secretKey, bodyLimit: options.bodyLimit });
   } else {
     await app.register(sandboxCheckoutRoutes, {
-      db,
       ctx,
       publicUrl: options.publicUrl,
       returnUrl: config.returnUrl,
@@ -107,7 +110,7 @@ export const billingRoutes: FastifyPluginAsyncTypebox<BillingRoutesOptions> = as
   if (config.mobileMoney.kind === 'daraja') {
     await app.register(mpesaCallbackRoutes, { ctx, callbackToken: config.mobileMoney.callbackToken });
   }
-  await app.register(checkoutCompleteRoute, { db });
+  await app.register(checkoutCompleteRoutes, { db });
 
   const jobs: PeriodicJob<unknown>[] = [];
   if (config.reconciliation.intervalMs > 0) {

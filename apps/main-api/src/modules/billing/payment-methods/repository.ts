@@ -7,7 +7,7 @@ import {
 } from '@platform/db';
 import { paymentMethods } from '@platform/db/schema';
 import { and, desc, eq, isNull, sql } from 'drizzle-orm';
-import type { ReusableCard } from '../providers/ports.js';
+import type { ReusableCard } from './reusable-card.js';
 
 interface SavedBy {
   organizationId: string;

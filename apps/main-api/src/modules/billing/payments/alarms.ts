@@ -1,5 +1,5 @@
 import { moduleCounter, type PlatformMetrics } from '@platform/http';
-import type { FastifyBaseLogger } from 'fastify';
+import type { PaymentLog } from './log.js';
 
 /**
  * Money the provider took that we did not credit (or may not have): each needs a person to look at it, so
@@ -31,7 +31,7 @@ export function paymentAlarmsIn(metrics: PlatformMetrics): PaymentAlarms {
 
 /** Logs the alarm at error level and counts it. */
 export function raisePaymentAlarm(
-  ctx: { log: FastifyBaseLogger; alarms?: PaymentAlarms | undefined },
+  ctx: { log: PaymentLog; alarms?: PaymentAlarms | undefined },
   kind: PaymentAlarmKind,
   context: Record<string, unknown>,
   message: string,

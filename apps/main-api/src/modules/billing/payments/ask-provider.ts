@@ -1,6 +1,6 @@
 import type { Payment } from '@platform/db';
 import { paymentFailed, providerUnavailable } from '@platform/errors';
-import { ProviderRejectedError, ProviderUnavailableError } from '../providers/errors.js';
+import { ProviderRejectedError, ProviderUnavailableError } from './provider-errors.js';
 import { awaitConfirmation, recordPaymentEvent } from './repository.js';
 import { type SettlementContext, settlePayment } from './settle.js';
 

@@ -1,6 +1,6 @@
 import type { Payment } from '@platform/db';
-import type { CardProvider } from '../providers/ports.js';
 import { askProvider } from './ask-provider.js';
+import type { CardProvider } from './provider-port.js';
 import { findPayment, recordProviderAcceptance } from './repository.js';
 import { type SettlementContext, settlePayment } from './settle.js';
 

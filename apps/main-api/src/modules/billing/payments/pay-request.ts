@@ -1,7 +1,7 @@
 import type { PaymentMethodKind, PaymentPurpose } from '@platform/db';
 import { unsupportedPhoneOperator, type ValidationDetail, validationError } from '@platform/errors';
 import type { SubscriptionTerms } from '@platform/pricing';
-import { checkMpesaPhone } from '../phone/mpesa-phone.js';
+import { checkMpesaPhone } from '../phone/index.js';
 import type { PayBody } from './schemas.js';
 
 /** A pay request whose fields agree with each other; amounts are checked against limits later. */

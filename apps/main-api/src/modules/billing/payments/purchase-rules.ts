@@ -1,7 +1,6 @@
 import type { DatabaseExecutor, PaymentChannel } from '@platform/db';
-import { mailSubscriptions } from '@platform/db/schema';
 import { conflict, validationError } from '@platform/errors';
-import { and, eq, gt } from 'drizzle-orm';
+import { hasActiveSubscription } from './repository.js';
 
 const CHANNEL_NAMES: Record<PaymentChannel, string> = { card: 'card', mobile_money: 'M-Pesa' };
 
@@ -30,15 +29,5 @@ export async function ensureNoActiveSubscription(
   organizationId: string,
   now: Date,
 ): Promise<void> {
-  const [active] = await db
-    .select({ id: mailSubscriptions.id })
-    .from(mailSubscriptions)
-    .where(
-      and(
-        eq(mailSubscriptions.organizationId, organizationId),
-        eq(mailSubscriptions.status, 'active'),
-        gt(mailSubscriptions.currentPeriodEnd, now),
-      ),
-    );
-  if (active !== undefined) throw conflict(SUBSCRIPTION_ALREADY_ACTIVE);
+  if (await hasActiveSubscription(db, organizationId, now)) throw conflict(SUBSCRIPTION_ALREADY_ACTIVE);
 }

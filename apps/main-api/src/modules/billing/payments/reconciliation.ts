@@ -1,8 +1,12 @@
 import type { Payment } from '@platform/db';
 import type { PaymentsConfig } from '../config.js';
-import { ProviderRejectedError, ProviderUnavailableError } from '../providers/errors.js';
-import { cardProviderNamed, mobileMoneyProviderNamed, type PaymentProviders } from '../providers/from-config.js';
-import type { ProviderOutcome } from '../providers/ports.js';
+import { ProviderRejectedError, ProviderUnavailableError } from './provider-errors.js';
+import {
+  cardProviderNamed,
+  mobileMoneyProviderNamed,
+  type PaymentProviders,
+  type ProviderOutcome,
+} from './provider-port.js';
 import { claimPaymentsDueForCheck } from './repository.js';
 import { type SettlementContext, settlePayment } from './settle.js';
 

@@ -6,10 +6,11 @@ import type {
   Payment,
   PaymentEvent,
   PaymentProvider,
+  PaymentStatus,
   Transaction,
 } from '@platform/db';
-import { paymentEvents, payments } from '@platform/db/schema';
-import { and, asc, desc, eq, gte, inArray, isNull, like, lte, sql } from 'drizzle-orm';
+import { mailSubscriptions, paymentEvents, payments, users } from '@platform/db/schema';
+import { and, asc, desc, eq, gt, gte, inArray, isNull, like, lte, sql } from 'drizzle-orm';
 
 /**
  * How a message finds its payment: by our reference (of a given provider's payment, when from a provider),
@@ -250,6 +251,77 @@ export async function attachEarlyEvents(
       ),
     )
     .returning();
+}
+
+/**
+ * Moves the payment to `to` if it is still `from` (a conditional UPDATE, so concurrent messages move it once),
+ * recording why it did not succeed and when it ended. Undefined when it was no longer `from`.
+ */
+export async function movePaymentStatus(
+  tx: DatabaseExecutor,
+  paymentId: string,
+  change: { from: PaymentStatus; to: PaymentStatus; reason: string | null; now: Date },
+): Promise<Payment | undefined> {
+  const [updated] = await tx
+    .update(payments)
+    .set({ status: change.to, failureReason: change.reason, completedAt: change.now, updatedAt: change.now })
+    .where(and(eq(payments.id, paymentId), eq(payments.status, change.from)))
+    .returning();
+  return updated;
+}
+
+/** Records a move of the payment's status, with what moved it. */
+export async function recordStatusChange(
+  tx: DatabaseExecutor,
+  change: {
+    paymentId: string;
+    source: string;
+    from: PaymentStatus;
+    to: PaymentStatus;
+    reason: string | null;
+    createdAt: Date;
+  },
+): Promise<void> {
+  await tx.insert(paymentEvents).values({
+    paymentId: change.paymentId,
+    type: 'status_changed',
+    source: change.source,
+    fromStatus: change.from,
+    toStatus: change.to,
+    payload: change.reason === null ? null : { reason: change.reason },
+    createdAt: change.createdAt,
+  });
+}
+
+/** Links the payment to the saved method it was paid with; undefined when the payment is gone. */
+export async function linkPaymentMethod(
+  tx: DatabaseExecutor,
+  paymentId: string,
+  paymentMethodId: string,
+): Promise<Payment | undefined> {
+  const [linked] = await tx.update(payments).set({ paymentMethodId }).where(eq(payments.id, paymentId)).returning();
+  return linked;
+}
+
+/** The email of a user (the payer), or undefined when there is no such user. */
+export async function findUserEmail(db: DatabaseExecutor, userId: string): Promise<string | undefined> {
+  const [user] = await db.select({ email: users.email }).from(users).where(eq(users.id, userId));
+  return user?.email;
+}
+
+/** Whether the organization has a mail subscription that is active and inside its period at `now`. */
+export async function hasActiveSubscription(db: DatabaseExecutor, organizationId: string, now: Date): Promise<boolean> {
+  const [active] = await db
+    .select({ id: mailSubscriptions.id })
+    .from(mailSubscriptions)
+    .where(
+      and(
+        eq(mailSubscriptions.organizationId, organizationId),
+        eq(mailSubscriptions.status, 'active'),
+        gt(mailSubscriptions.currentPeriodEnd, now),
+      ),
+    );
+  return active !== undefined;
 }
 
 /** Records an event; false when its provider event key was recorded before (a duplicate delivery). */

@@ -1,17 +1,18 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { notFound } from '@platform/errors';
+import type { Database } from '@platform/db';
 import { errorResponses } from '@platform/http';
 import { REPLAYED_HEADER } from '@platform/idempotency';
 import { bearerSecurity } from '../../../shared/route-schemas.js';
 import { ref } from '../../../shared/schema-ref.js';
-import { startedByOf } from './attempts.js';
-import { isPaymentReference } from './reference.js';
-import { findOrganizationPayment } from './repository.js';
-import { PayBodySchema, PaymentReferenceParams, PaymentResponseSchema, PaymentStartedSchema } from './schemas.js';
-import { type PaymentStartDeps, startPayment } from './start-payment.js';
-import { toPaymentView } from './view.js';
-
-const PAYMENT_NOT_FOUND = 'Payment not found';
+import { checkoutCompletePage } from './page.js';
+import {
+  CheckoutCompleteQuery,
+  PayBodySchema,
+  PaymentReferenceParams,
+  PaymentResponseSchema,
+  PaymentStartedSchema,
+} from './schemas.js';
+import { organizationPaymentView, type PaymentStartDeps, paymentByReference, startPayment } from './service.js';
 
 /** POST /v1/billing/pay and GET /v1/billing/payments/:reference, for the organization in X-Organization-Id. */
 export const paymentRoutes: FastifyPluginAsyncTypebox<PaymentStartDeps> = async (app, deps) => {
@@ -38,14 +39,9 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<PaymentStartDeps> = async 
       },
     },
     async (request, reply) => {
-      const startedBy = startedByOf(request.idempotency);
       const started = await startPayment(
         deps,
-        {
-          organizationId: request.organization.id,
-          userId: request.user.id,
-          ...(startedBy === undefined ? {} : { startedBy }),
-        },
+        { organizationId: request.organization.id, userId: request.user.id, idempotency: request.idempotency },
         request.body,
       );
       if (started.replayed) {
@@ -81,12 +77,37 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<PaymentStartDeps> = async 
       },
     },
     async (request) => {
-      const { reference } = request.params;
-      const payment = isPaymentReference(reference)
-        ? await findOrganizationPayment(deps.ctx.db, request.organization.id, reference)
-        : undefined;
-      if (payment === undefined) throw notFound(PAYMENT_NOT_FOUND);
-      return { success: true as const, data: toPaymentView(payment) };
+      const data = await organizationPaymentView(deps.ctx.db, request.organization.id, request.params.reference);
+      return { success: true as const, data };
+    },
+  );
+};
+
+const CHECKOUT_COMPLETE_PATH = '/v1/billing/checkout/complete';
+
+/**
+ * The page the payer's browser lands on after the hosted card checkout, when no PAYMENT_RETURN_URL of the
+ * customer's own app is configured. It shows only the outcome, never amounts or account details.
+ */
+export const checkoutCompleteRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async (app, { db }) => {
+  app.get(
+    CHECKOUT_COMPLETE_PATH,
+    {
+      config: { public: true },
+      schema: {
+        tags: ['billing'],
+        summary: 'Page shown after the hosted card checkout',
+        querystring: CheckoutCompleteQuery,
+      },
+    },
+    async (request, reply) => {
+      const reference = request.query.reference ?? request.query.trxref ?? '';
+      const page = checkoutCompletePage(await paymentByReference(db, reference));
+      return reply
+        .code(page.status)
+        .header('cache-control', 'no-store')
+        .type('text/html; charset=utf-8')
+        .send(page.html);
     },
   );
 };

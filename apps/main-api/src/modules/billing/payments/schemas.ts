@@ -123,4 +123,10 @@ export const PaymentReferenceParams = Type.Object({
   reference: Type.String({ maxLength: 64, description: 'The payment reference, PAY-<uuid>.' }),
 });
 
+/** GET /v1/billing/checkout/complete: our reference, as the return URL carries it (Paystack adds `trxref`). */
+export const CheckoutCompleteQuery = Type.Object({
+  reference: Type.Optional(Type.String({ maxLength: 64 })),
+  trxref: Type.Optional(Type.String({ maxLength: 64 })),
+});
+
 export const paymentSharedSchemas = [PaymentStartedSchema, PaymentSchema, PaymentResponseSchema];

@@ -1,11 +1,16 @@
 import type { Database, Payment, PaymentStatus, Transaction } from '@platform/db';
-import { paymentEvents, payments } from '@platform/db/schema';
-import { and, eq } from 'drizzle-orm';
-import type { FastifyBaseLogger } from 'fastify';
-import type { ProviderOutcome } from '../providers/ports.js';
 import { type PaymentAlarms, raisePaymentAlarm } from './alarms.js';
 import { isSubscriptionCharge, type PaymentHooks } from './hooks.js';
-import { findPayment, lockProviderReference, type PaymentMatch, recordPaymentEvent } from './repository.js';
+import type { PaymentLog } from './log.js';
+import type { ProviderOutcome } from './provider-port.js';
+import {
+  findPayment,
+  lockProviderReference,
+  movePaymentStatus,
+  type PaymentMatch,
+  recordPaymentEvent,
+  recordStatusChange,
+} from './repository.js';
 import { applySuccessEffects } from './success-effects.js';
 
 /** What settling needs: the database, the clock, the payment hooks, a logger and the alarm counter. */
@@ -13,7 +18,7 @@ export interface SettlementContext {
   db: Database;
   now: () => Date;
   hooks: PaymentHooks;
-  log: FastifyBaseLogger;
+  log: PaymentLog;
   /** Counts money taken but not credited (payment_alarms_total); the error log line is written either way. */
   alarms?: PaymentAlarms;
 }
@@ -69,13 +74,12 @@ export async function settlePayment(
       // Where it stands now (another message may have moved it since it was read), for the alarm below.
       return { kind: 'unchanged', payment: (await findPayment(tx, { reference: found.reference })) ?? found };
     }
-    await tx.insert(paymentEvents).values({
+    await recordStatusChange(tx, {
       paymentId: found.id,
-      type: 'status_changed',
       source: settlement.source,
-      fromStatus: moved.from,
-      toStatus: status,
-      payload: reason === null ? null : { reason },
+      from: moved.from,
+      to: status,
+      reason,
       createdAt: now,
     });
     if (status === 'succeeded') {
@@ -115,11 +119,7 @@ async function move(
   now: Date,
 ): Promise<{ from: PaymentStatus; payment: Payment } | undefined> {
   for (const from of sourcesOf(to)) {
-    const [updated] = await tx
-      .update(payments)
-      .set({ status: to, failureReason: reason, completedAt: now, updatedAt: now })
-      .where(and(eq(payments.id, payment.id), eq(payments.status, from)))
-      .returning();
+    const updated = await movePaymentStatus(tx, payment.id, { from, to, reason, now });
     if (updated !== undefined) return { from, payment: updated };
   }
   return undefined;

@@ -1,12 +1,11 @@
 import type { Payment, Transaction } from '@platform/db';
-import { payments } from '@platform/db/schema';
 import { topUpWallet } from '@platform/ledger';
 import { notifyUser } from '@platform/notifications';
 import { formatKes } from '@platform/pricing';
-import { eq } from 'drizzle-orm';
 import { saveCard, saveMobileMoneyNumber } from '../payment-methods/repository.js';
-import type { ReusableCard } from '../providers/ports.js';
 import { isSubscriptionCharge, type PaymentHooks } from './hooks.js';
+import type { ReusableCard } from './provider-port.js';
+import { linkPaymentMethod } from './repository.js';
 
 /** Wallet top-ups credit the live wallet: test-environment balances are topped up by the wallets command. */
 const TOP_UP_ENVIRONMENT = 'live';
@@ -69,8 +68,7 @@ async function saveMethod(
 }
 
 async function linkMethod(tx: Transaction, payment: Payment, paymentMethodId: string): Promise<Payment> {
-  const [linked] = await tx.update(payments).set({ paymentMethodId }).where(eq(payments.id, payment.id)).returning();
-  return linked ?? payment;
+  return (await linkPaymentMethod(tx, payment.id, paymentMethodId)) ?? payment;
 }
 
 function describePurpose(payment: Payment): string {

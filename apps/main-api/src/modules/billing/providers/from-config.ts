@@ -1,17 +1,12 @@
-import type { PaymentProvider } from '@platform/db';
-import type { FastifyBaseLogger } from 'fastify';
 import type { PaymentsConfig } from '../config.js';
-import { MPESA_CALLBACK_PATH } from './daraja/callback-routes.js';
-import { createDarajaMobileMoneyProvider } from './daraja/client.js';
+import type { PaymentLog, PaymentProviders } from '../payments/index.js';
+import { createDarajaMobileMoneyProvider, MPESA_CALLBACK_PATH } from './daraja/index.js';
 import type { ProviderTimeout } from './http.js';
-import { createPaystackCardProvider } from './paystack/client.js';
-import type { CardProvider, MobileMoneyProvider } from './ports.js';
-import { createSandboxCardProvider } from './sandbox/card.js';
-import { createSandboxMobileMoneyProvider } from './sandbox/mobile-money.js';
+import { createPaystackCardProvider } from './paystack/index.js';
+import { createSandboxCardProvider, createSandboxMobileMoneyProvider } from './sandbox/index.js';
 
-export interface PaymentProviders {
-  card: CardProvider;
-  mobileMoney: MobileMoneyProvider;
+/** The providers payments are given, and what the app does with them when it closes. */
+export interface ConfiguredProviders extends PaymentProviders {
   /** Stops anything the providers still have scheduled (sandbox callbacks). */
   close(): void;
 }
@@ -19,7 +14,7 @@ export interface PaymentProviders {
 export interface PaymentProvidersOptions {
   publicUrl: string;
   now: () => Date;
-  log: FastifyBaseLogger;
+  log: PaymentLog;
   /** Starts each provider request's time limit of PROVIDER_TIMEOUT_MS (AbortSignal.timeout by default). */
   providerTimeout?: ProviderTimeout;
   /** Where the sandbox delivers its Daraja-shaped callbacks: the handler of the real callback route. */
@@ -27,7 +22,7 @@ export interface PaymentProvidersOptions {
 }
 
 /** The providers configuration names: Paystack and Daraja when their credentials are set, else the sandbox. */
-export function createPaymentProviders(config: PaymentsConfig, options: PaymentProvidersOptions): PaymentProviders {
+export function createPaymentProviders(config: PaymentsConfig, options: PaymentProvidersOptions): ConfiguredProviders {
   const timeoutMs = config.providerTimeoutMs;
   const timeout = options.providerTimeout;
   const card =
@@ -56,16 +51,4 @@ export function createPaymentProviders(config: PaymentsConfig, options: PaymentP
     log: options.log,
   });
   return { card, mobileMoney, close: () => mobileMoney.close() };
-}
-
-/** The configured card provider if it is the one named (a payment is only ever asked about at its own provider). */
-export function cardProviderNamed(providers: PaymentProviders, name: PaymentProvider): CardProvider | undefined {
-  return providers.card.name === name ? providers.card : undefined;
-}
-
-export function mobileMoneyProviderNamed(
-  providers: PaymentProviders,
-  name: PaymentProvider,
-): MobileMoneyProvider | undefined {
-  return providers.mobileMoney.name === name ? providers.mobileMoney : undefined;
 }

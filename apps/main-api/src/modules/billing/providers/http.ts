@@ -1,5 +1,5 @@
 import { toStorableText } from '@platform/http';
-import { ProviderRejectedError, ProviderUnavailableError } from './errors.js';
+import { ProviderRejectedError, ProviderUnavailableError } from '../payments/index.js';
 
 /**
  * Starts the time limit of one request to a provider: a signal that aborts (with a TimeoutError) once `ms` have
@@ -144,4 +144,19 @@ export function failureOf(provider: string, answer: ProviderAnswer, providerMess
 /** A plain object (parsed JSON), so its fields can be read. */
 export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * The same failure, known to have happened before the request that matters was sent (e.g. while fetching
+ * the access token it needs): nothing was acted on.
+ */
+export function beforeSending(error: unknown): unknown {
+  if (!(error instanceof ProviderUnavailableError) || !error.mayHaveActed) return error;
+  const message = error.message.startsWith(`${error.provider}: `)
+    ? error.message.slice(error.provider.length + 2)
+    : error.message;
+  return new ProviderUnavailableError(error.provider, error.kind, `${message} (before the request was sent)`, {
+    cause: error,
+    mayHaveActed: false,
+  });
 }

@@ -1,8 +1,8 @@
 import { isAppError } from '@platform/errors';
 import type { PaymentsConfig } from '../config.js';
 import { chargeSavedCardPayment } from '../payments/charge-saved-card.js';
+import type { PaymentProviders } from '../payments/index.js';
 import type { SettlementContext } from '../payments/settle.js';
-import type { PaymentProviders } from '../providers/from-config.js';
 import { takeNextDueRenewal } from './renewal-claim.js';
 
 export interface RenewalDeps {

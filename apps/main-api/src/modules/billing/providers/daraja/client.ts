@@ -1,6 +1,12 @@
 import type { DarajaConfig } from '../../config.js';
-import { beforeSending, ProviderUnavailableError } from '../errors.js';
 import {
+  type MobileMoneyProvider,
+  type MobileMoneyRequest,
+  type ProviderOutcome,
+  ProviderUnavailableError,
+} from '../../payments/index.js';
+import {
+  beforeSending,
   failureOf,
   isRecord,
   type ProviderAnswer,
@@ -8,10 +14,9 @@ import {
   type ProviderTimeout,
   requestProvider,
 } from '../http.js';
-import type { MobileMoneyProvider, MobileMoneyRequest, ProviderOutcome } from '../ports.js';
 import { type AccessToken, createAccessTokenCache } from './access-token.js';
 import { darajaPassword, darajaTimestamp } from './password.js';
-import { outcomeOfStkQuery, STILL_PROCESSING_ERROR_CODE, stillProcessing } from './results.js';
+import { outcomeOfStkQuery, STILL_PROCESSING_ERROR_CODE, stillProcessing, stkResults } from './results.js';
 
 export interface DarajaOptions {
   config: DarajaConfig;
@@ -69,6 +74,7 @@ export function createDarajaMobileMoneyProvider(options: DarajaOptions): MobileM
 
   return {
     name: 'daraja',
+    results: stkResults,
 
     async requestPayment(request: MobileMoneyRequest) {
       const answer = await post('/mpesa/stkpush/v1/processrequest', {

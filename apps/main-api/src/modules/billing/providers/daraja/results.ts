@@ -1,6 +1,6 @@
 import type { PaymentStatus } from '@platform/db';
+import type { MobileMoneyResults, ProviderOutcome } from '../../payments/index.js';
 import { isRecord } from '../http.js';
-import type { ProviderOutcome } from '../ports.js';
 
 /** The result code of an STK query whose prompt has no result yet ("The transaction is still under processing"). */
 const STILL_UNDER_PROCESSING_RESULT_CODE = 4999;
@@ -65,7 +65,7 @@ function paidAmountOf(metadata: unknown): { amount: number; currency: string } |
 }
 
 /** The paying number and amount of a success callback, when it reports them (for support and alarms). */
-export function payerOfStkCallback(body: unknown): { phone: string; amount: number } | undefined {
+function payerOfStkCallback(body: unknown): { phone: string; amount: number } | undefined {
   const callback = isRecord(body) && isRecord(body['Body']) ? body['Body']['stkCallback'] : undefined;
   if (!isRecord(callback)) return undefined;
   const items = metadataItems(callback['CallbackMetadata']);
@@ -74,6 +74,24 @@ export function payerOfStkCallback(body: unknown): { phone: string; amount: numb
   if ((typeof phone !== 'number' && typeof phone !== 'string') || !Number.isSafeInteger(amount)) return undefined;
   return { phone: String(phone), amount };
 }
+
+/**
+ * M-Pesa Express results as payments read them again from their events: callbacks posted by Daraja, and those
+ * the sandbox delivers in Daraja's shape (its results take Daraja's code path).
+ */
+export const stkResults: MobileMoneyResults = {
+  sources: ['daraja_callback', 'sandbox_callback'],
+  keyPrefixOf: (checkoutRequestId) => `daraja:callback:${checkoutRequestId}:`,
+  read(payload, source) {
+    const callback = readStkCallback(payload, source);
+    if (callback === undefined) return undefined;
+    return {
+      providerReference: callback.checkoutRequestId,
+      outcome: callback.outcome,
+      payer: payerOfStkCallback(payload),
+    };
+  },
+};
 
 /**
  * Our outcome for an STK query answer `{ResponseCode, ResultCode, ResultDesc, CheckoutRequestID}`

@@ -4,8 +4,8 @@ import { asRecord } from '../../../../../test/fake-http-server.js';
 import { FAKE_PAYSTACK_SECRET, type FakePaystack, startFakePaystack } from '../../../../../test/fake-paystack.js';
 import { TEST_PROVIDER_TIMEOUT_MS } from '../../../../../test/helpers.js';
 import { manualTimeouts } from '../../../../../test/manual-timeouts.js';
+import { ProviderRejectedError, ProviderUnavailableError } from '../../payments/index.js';
 import { newPaymentReference } from '../../payments/reference.js';
-import { ProviderRejectedError, ProviderUnavailableError } from '../errors.js';
 import { createPaystackCardProvider } from './client.js';
 
 let paystack: FakePaystack;

@@ -1,4 +1,10 @@
-import { ProviderUnavailableError } from '../errors.js';
+import {
+  type CardProvider,
+  type CheckoutRequest,
+  type ProviderOutcome,
+  ProviderUnavailableError,
+  type SavedCardCharge,
+} from '../../payments/index.js';
 import {
   failureOf,
   isRecord,
@@ -7,7 +13,6 @@ import {
   type ProviderTimeout,
   requestProvider,
 } from '../http.js';
-import type { CardProvider, CheckoutRequest, ProviderOutcome, SavedCardCharge } from '../ports.js';
 import { toPaystackSubunits } from './amounts.js';
 import { outcomeOfPaystackTransaction, readPaystackTransaction } from './transaction.js';
 

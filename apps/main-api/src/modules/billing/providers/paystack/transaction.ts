@@ -1,6 +1,6 @@
 import type { PaymentStatus } from '@platform/db';
+import type { ProviderOutcome, ReusableCard } from '../../payments/index.js';
 import { isRecord } from '../http.js';
-import type { ProviderOutcome, ReusableCard } from '../ports.js';
 import { fromPaystackSubunits } from './amounts.js';
 
 /** The fields of a Paystack transaction object (webhook `data`, verify and charge answers) we rely on. */

@@ -1,6 +1,5 @@
 import { randomInt } from 'node:crypto';
-import { toPaystackSubunits } from '../paystack/amounts.js';
-import type { PaystackTransaction } from '../paystack/transaction.js';
+import { type PaystackTransaction, toPaystackSubunits } from '../paystack/index.js';
 
 /** The one card the sandbox "issues": the same signature every time, so it is saved once per organization. */
 const SANDBOX_CARD = {

@@ -1,5 +1,5 @@
-import { outcomeOfPaystackTransaction } from '../paystack/transaction.js';
-import type { CardProvider } from '../ports.js';
+import type { CardProvider } from '../../payments/index.js';
+import { outcomeOfPaystackTransaction } from '../paystack/index.js';
 import { sandboxCardTransaction } from './card-transactions.js';
 
 export const SANDBOX_CHECKOUT_PATH = '/v1/billing/sandbox/checkout';

@@ -26,6 +26,12 @@ export function createCsrfGuard(secret: Buffer = randomBytes(32)) {
   };
 }
 
+/** The Set-Cookie value carrying the nonce: for the checkout's path only, an hour, never sent cross-site. */
+export function csrfCookie(nonce: string, options: { path: string; secure: boolean }): string {
+  const secure = options.secure ? '; Secure' : '';
+  return `${CSRF_COOKIE}=${nonce}; Path=${options.path}; HttpOnly; SameSite=Strict; Max-Age=3600${secure}`;
+}
+
 /** One cookie's value from a Cookie header. */
 export function cookieValue(header: string | undefined, name: string): string | undefined {
   for (const part of (header ?? '').split(';')) {

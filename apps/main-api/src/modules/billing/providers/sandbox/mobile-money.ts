@@ -1,8 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import type { FastifyBaseLogger } from 'fastify';
-import { darajaTimestamp } from '../daraja/password.js';
-import { outcomeOfStkQuery, STILL_PROCESSING_ERROR_CODE, stillProcessing } from '../daraja/results.js';
-import type { MobileMoneyProvider, MobileMoneyRequest, ProviderOutcome } from '../ports.js';
+import type { MobileMoneyProvider, MobileMoneyRequest, PaymentLog, ProviderOutcome } from '../../payments/index.js';
+import {
+  darajaTimestamp,
+  outcomeOfStkQuery,
+  STILL_PROCESSING_ERROR_CODE,
+  stillProcessing,
+  stkResults,
+} from '../daraja/index.js';
 import {
   resultOfScenario,
   SANDBOX_PHONE_SCENARIOS,
@@ -16,7 +20,7 @@ export interface SandboxMobileMoneyOptions {
   /** Delivers a Daraja-shaped callback body to the same handler the real callback route uses. */
   deliverCallback: (body: unknown) => Promise<unknown>;
   now: () => Date;
-  log: FastifyBaseLogger;
+  log: PaymentLog;
 }
 
 export interface SandboxMobileMoneyProvider extends MobileMoneyProvider {
@@ -51,6 +55,8 @@ export function createSandboxMobileMoneyProvider(options: SandboxMobileMoneyOpti
 
   return {
     name: 'sandbox',
+    // Its callbacks are Daraja's, delivered in this process.
+    results: stkResults,
 
     async requestPayment(request) {
       const scenario = scenarioOfPhone(request.phone);

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { SuccessOnly, toStorableText } from '@platform/http';
 import { ref } from '../../../../shared/schema-ref.js';
-import type { SettlementContext } from '../../payments/settle.js';
-import { processPaystackEvent } from './events.js';
+import type { SettlementContext } from '../../payments/index.js';
+import { processPaystackEvent } from './service.js';
 import { isValidPaystackSignature } from './signature.js';
 
 export interface PaystackWebhookOptions {

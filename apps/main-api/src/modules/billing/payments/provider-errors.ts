@@ -1,3 +1,6 @@
+// How a provider adapter reports a request that failed: payments tell from it whether the provider may have
+// acted on the request (the outcome is then unknown until asked) or certainly did not.
+
 export type ProviderUnavailableKind =
   /** No answer within the timeout: the request may have been sent and acted on. */
   | 'timeout'
@@ -42,21 +45,6 @@ export class ProviderUnavailableError extends Error {
     this.name = 'ProviderUnavailableError';
     this.mayHaveActed = options?.mayHaveActed ?? MAY_HAVE_ACTED.has(kind);
   }
-}
-
-/**
- * The same failure, known to have happened before the request that matters was sent (e.g. while fetching
- * the access token it needs): nothing was acted on.
- */
-export function beforeSending(error: unknown): unknown {
-  if (!(error instanceof ProviderUnavailableError) || !error.mayHaveActed) return error;
-  const message = error.message.startsWith(`${error.provider}: `)
-    ? error.message.slice(error.provider.length + 2)
-    : error.message;
-  return new ProviderUnavailableError(error.provider, error.kind, `${message} (before the request was sent)`, {
-    cause: error,
-    mayHaveActed: false,
-  });
 }
 
 /** The provider answered and refused the request (a 4xx other than a credentials problem). */

@@ -6,11 +6,13 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { liveBalance, paymentByReference, transitionsOf } from '../../../../../test/billing-fixtures.js';
 import { insertOrganization, insertUser } from '../../../../../test/helpers.js';
+import { applyEarlyMobileMoneyResults } from '../../payments/mobile-money-results.js';
 import { newPaymentReference } from '../../payments/reference.js';
 import { createPendingPayment, recordProviderAcceptance } from '../../payments/repository.js';
 import type { SettlementContext } from '../../payments/settle.js';
 import { subscriptionPaymentHooks } from '../../subscriptions/payment-hooks.js';
-import { applyEarlyStkCallbacks, processStkCallback } from './callbacks.js';
+import { stkResults } from './results.js';
+import { processStkCallback } from './service.js';
 
 let database: DatabaseHandle;
 let ctx: SettlementContext;
@@ -65,8 +67,8 @@ describe('a callback that arrives before the CheckoutRequestID is stored', () =>
       { providerReference: 'ws_CO_early_1', payload: null },
       new Date(),
     );
-    await applyEarlyStkCallbacks(ctx, payment, 'ws_CO_early_1');
-    await applyEarlyStkCallbacks(ctx, payment, 'ws_CO_early_1');
+    await applyEarlyMobileMoneyResults(ctx, stkResults, payment, 'ws_CO_early_1');
+    await applyEarlyMobileMoneyResults(ctx, stkResults, payment, 'ws_CO_early_1');
 
     expect((await paymentByReference(database.db, payment.reference)).status).toBe('succeeded');
     expect(await transitionsOf(database.db, payment.id)).toEqual(['pending->succeeded']);

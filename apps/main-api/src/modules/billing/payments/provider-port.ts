@@ -1,17 +1,11 @@
-import type { PaymentStatus } from '@platform/db';
+// The port through which payments use a payment provider: payments own it, the adapters in billing/providers
+// (Paystack, Daraja, the sandbox) implement it, and the billing routes pass the configured ones in. Payments
+// never import a provider.
 
-/** A card the provider lets us charge again, as it will be saved. The authorization code is a secret. */
-export interface ReusableCard {
-  authorizationCode: string;
-  /** The provider's identifier of the card itself, the same across authorizations. */
-  signature: string;
-  customerEmail: string;
-  brand: string | null;
-  last4: string;
-  expMonth: number | null;
-  expYear: number | null;
-  bank: string | null;
-}
+import type { PaymentProvider, PaymentStatus } from '@platform/db';
+import type { ReusableCard } from '../payment-methods/reusable-card.js';
+
+export type { ReusableCard };
 
 /**
  * What a provider says about a payment, in our terms: from a callback, a webhook, the answer to a charge, or a
@@ -77,10 +71,52 @@ export interface MobileMoneyRequest {
   description: string;
 }
 
+/** The result of one M-Pesa prompt, as its provider's callback reports it. */
+export interface MobileMoneyResult {
+  /** The provider's reference of the prompt (Daraja's CheckoutRequestID). */
+  providerReference: string;
+  outcome: ProviderOutcome;
+  /** The paying number and amount, when the result reports them (for support and alarms). */
+  payer: { phone: string; amount: number } | undefined;
+}
+
+/**
+ * How a provider's prompt results are read again from the events they were kept as: a result can arrive before
+ * its payment knows the prompt's reference (it is kept without a payment, then applied once the reference is
+ * stored), or for a prompt whose answer never came (it is then reported).
+ */
+export interface MobileMoneyResults {
+  /** The event sources results are recorded from. */
+  readonly sources: readonly string[];
+  /** The start of the event key of every result about one prompt. */
+  keyPrefixOf(providerReference: string): string;
+  /** A kept message read as a result; undefined when it is not one. */
+  read(payload: unknown, source: string): MobileMoneyResult | undefined;
+}
+
 /** M-Pesa Express: a PIN prompt on the phone, with the result sent to our callback, and a status query. */
 export interface MobileMoneyProvider {
   readonly name: 'daraja' | 'sandbox';
   requestPayment(request: MobileMoneyRequest): Promise<{ providerReference: string }>;
   /** The outcome of a prompt by its provider reference; `pending` while it is still being processed. */
   queryPayment(providerReference: string): Promise<ProviderOutcome>;
+  readonly results: MobileMoneyResults;
+}
+
+/** The configured provider of each channel. */
+export interface PaymentProviders {
+  card: CardProvider;
+  mobileMoney: MobileMoneyProvider;
+}
+
+/** The configured card provider if it is the one named (a payment is only ever asked about at its own provider). */
+export function cardProviderNamed(providers: PaymentProviders, name: PaymentProvider): CardProvider | undefined {
+  return providers.card.name === name ? providers.card : undefined;
+}
+
+export function mobileMoneyProviderNamed(
+  providers: PaymentProviders,
+  name: PaymentProvider,
+): MobileMoneyProvider | undefined {
+  return providers.mobileMoney.name === name ? providers.mobileMoney : undefined;
 }

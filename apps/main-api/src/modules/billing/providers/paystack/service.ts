@@ -1,6 +1,10 @@
 import type { PaymentProvider } from '@platform/db';
-import { raisePaymentAlarm } from '../../payments/alarms.js';
-import { type SettlementContext, type SettlementResult, settlePayment } from '../../payments/settle.js';
+import {
+  raisePaymentAlarm,
+  type SettlementContext,
+  type SettlementResult,
+  settlePayment,
+} from '../../payments/index.js';
 import { isRecord } from '../http.js';
 import { outcomeOfPaystackTransaction, type PaystackTransaction, readPaystackTransaction } from './transaction.js';
 

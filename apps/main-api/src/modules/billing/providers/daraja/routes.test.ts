@@ -2,7 +2,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FAKE_DARAJA, fakeDarajaEnv } from '../../../../../test/fake-daraja.js';
 import { createTestApp, type TestApp } from '../../../../../test/helpers.js';
-import { MPESA_CALLBACK_PATH } from './callback-routes.js';
+import { MPESA_CALLBACK_PATH } from './routes.js';
 
 // The M-Pesa callback URL is its secret: no log line may carry it, not even the error line of a request
 // that failed.

@@ -1,22 +1,29 @@
-import type { Payment, PaymentChannel, PaymentMethod } from '@platform/db';
-import { users } from '@platform/db/schema';
+import type { DatabaseExecutor, Payment, PaymentChannel, PaymentMethod, PaymentProvider } from '@platform/db';
 import { conflict, notFound, paymentFailed } from '@platform/errors';
+import type { IdempotencyContext } from '@platform/idempotency';
 import { formatKes, quote } from '@platform/pricing';
-import { eq } from 'drizzle-orm';
 import type { PaymentsConfig } from '../config.js';
 import { findActivePaymentMethod } from '../payment-methods/repository.js';
 import { PAYMENT_METHOD_NOT_FOUND } from '../payment-methods/routes.js';
-import { alarmEarlyUnmatchedStkSuccesses, applyEarlyStkCallbacks } from '../providers/daraja/callbacks.js';
-import type { PaymentProviders } from '../providers/from-config.js';
 import { askProvider, outcomeUnknown } from './ask-provider.js';
-import { beingConfirmed, earlierAttemptOf } from './attempts.js';
+import { beingConfirmed, earlierAttemptOf, startedByOf } from './attempts.js';
 import { chargeSavedCard } from './charge-saved-card.js';
+import { alarmEarlyUnmatchedMobileMoneySuccesses, applyEarlyMobileMoneyResults } from './mobile-money-results.js';
 import { type PayIntent, readPayIntent } from './pay-request.js';
+import type { PaymentProviders } from './provider-port.js';
 import { checkAmountLimit, ensureNoActiveSubscription } from './purchase-rules.js';
-import { accountReferenceOf, newPaymentReference } from './reference.js';
-import { createPendingPayment, recordProviderAcceptance, type StartedBy } from './repository.js';
-import type { PayBody, PaymentStarted } from './schemas.js';
+import { accountReferenceOf, isPaymentReference, newPaymentReference } from './reference.js';
+import {
+  createPendingPayment,
+  findOrganizationPayment,
+  findPayment,
+  findUserEmail,
+  recordProviderAcceptance,
+  type StartedBy,
+} from './repository.js';
+import type { PayBody, PaymentStarted, PaymentView } from './schemas.js';
 import type { SettlementContext } from './settle.js';
+import { toPaymentView } from './view.js';
 
 export interface PaymentStartDeps {
   ctx: SettlementContext;
@@ -24,11 +31,18 @@ export interface PaymentStartDeps {
   config: PaymentsConfig;
 }
 
-export interface PaymentRequester {
+interface PaymentRequester {
   organizationId: string;
   userId: string;
   /** The idempotent request starting the payment, when it carries a key: remembered on the payment. */
   startedBy?: StartedBy;
+}
+
+/** Who asks for a payment, and the idempotency key of their request if it has one. */
+interface PayRequest {
+  organizationId: string;
+  userId: string;
+  idempotency: IdempotencyContext | undefined;
 }
 
 export interface PaymentStartResult {
@@ -47,10 +61,16 @@ export interface PaymentStartResult {
  */
 export async function startPayment(
   deps: PaymentStartDeps,
-  requester: PaymentRequester,
+  request: PayRequest,
   body: PayBody,
 ): Promise<PaymentStartResult> {
   const { db } = deps.ctx;
+  const startedBy = startedByOf(request.idempotency);
+  const requester: PaymentRequester = {
+    organizationId: request.organizationId,
+    userId: request.userId,
+    ...(startedBy === undefined ? {} : { startedBy }),
+  };
   const intent = readPayIntent(body);
   // A retry of a request whose answer was not stored (a 503) must not start a second payment.
   const earlier = await earlierAttemptOf(db, requester.organizationId, requester.startedBy, deps.ctx.now());
@@ -67,10 +87,10 @@ export async function startPayment(
   const amount = amountOf(intent);
   checkAmountLimit(amount, channel, deps.config.maxAmount, intent.subscription !== undefined);
   if (intent.subscription !== undefined) await ensureNoActiveSubscription(db, requester.organizationId, deps.ctx.now());
-  const [payer] = await db.select({ email: users.email }).from(users).where(eq(users.id, requester.userId));
-  if (payer === undefined) throw notFound('Profile not found');
+  const email = await findUserEmail(db, requester.userId);
+  if (email === undefined) throw notFound('Profile not found');
 
-  const start = { deps, requester, intent, amount, email: payer.email };
+  const start = { deps, requester, intent, amount, email };
   const answer =
     channel === 'mobile_money'
       ? await startMobileMoney(start, savedMethod)
@@ -78,6 +98,37 @@ export async function startPayment(
         ? await chargeCard(start, savedMethod)
         : await startCardCheckout(start);
   return { answer, replayed: false };
+}
+
+const PAYMENT_NOT_FOUND = 'Payment not found';
+
+/**
+ * GET /v1/billing/payments/:reference: one of the organization's payments. Another organization's payment,
+ * an unknown and a malformed reference are the same 404.
+ */
+export async function organizationPaymentView(
+  db: DatabaseExecutor,
+  organizationId: string,
+  reference: string,
+): Promise<PaymentView> {
+  const payment = isPaymentReference(reference)
+    ? await findOrganizationPayment(db, organizationId, reference)
+    : undefined;
+  if (payment === undefined) throw notFound(PAYMENT_NOT_FOUND);
+  return toPaymentView(payment);
+}
+
+/**
+ * A payment by its reference (of `provider`'s, when given), for the public pages that name one: anything but
+ * a PAY- reference (a NUL byte, say) is no payment, and never reaches the database.
+ */
+export async function paymentByReference(
+  db: DatabaseExecutor,
+  reference: string,
+  provider?: PaymentProvider,
+): Promise<Payment | undefined> {
+  if (!isPaymentReference(reference)) return undefined;
+  return findPayment(db, provider === undefined ? { reference } : { reference, provider });
 }
 
 /** What the request that started a payment answered once it had succeeded (for a retry with its key). */
@@ -161,12 +212,12 @@ async function startMobileMoney(start: Start, savedMethod: PaymentMethod | undef
     { confirmAfterMs: deps.config.reconciliation.mobileMoneyCheckAfterMs },
   );
   if (!reply.answered) {
-    await alarmEarlyUnmatchedStkSuccesses(deps.ctx, payment);
+    await alarmEarlyUnmatchedMobileMoneySuccesses(deps.ctx, mobileMoney.results, payment);
     throw outcomeUnknown(payment, reply.error);
   }
   const prompt = reply.value;
   await recordProviderAcceptance(deps.ctx.db, payment, { ...prompt, payload: prompt }, deps.ctx.now());
-  await applyEarlyStkCallbacks(deps.ctx, payment, prompt.providerReference);
+  await applyEarlyMobileMoneyResults(deps.ctx, mobileMoney.results, payment, prompt.providerReference);
   return {
     success: true,
     message: `Check your phone (0${phone.slice(3)}) and enter your M-Pesa PIN to pay ${formatKes(payment.amount)}.`,

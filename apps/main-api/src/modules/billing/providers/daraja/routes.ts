@@ -3,8 +3,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { sendRouteNotFound, validationError } from '@platform/errors';
 import { toStorableText } from '@platform/http';
 import { Type } from '@sinclair/typebox';
-import type { SettlementContext } from '../../payments/settle.js';
-import { processStkCallback } from './callbacks.js';
+import type { SettlementContext } from '../../payments/index.js';
+import { processStkCallback } from './service.js';
 
 export interface MpesaCallbackOptions {
   ctx: SettlementContext;

@@ -1,0 +1,27 @@
+// What other modules may use of payments: the provider port the adapters implement (and the errors they report
+// failures with); what the providers' inbound side hands a verified result to; the routes, the reconciliation
+// job and what the billing routes assemble them with; when the reconciliation job first looks at a payment
+// (subscriptions record their own charges).
+
+export { paymentAlarmsIn, raisePaymentAlarm } from './alarms.js';
+export type { PaymentHooks } from './hooks.js';
+export type { PaymentLog } from './log.js';
+export { settleMobileMoneyResult } from './mobile-money-results.js';
+export { ProviderRejectedError, ProviderUnavailableError } from './provider-errors.js';
+export type {
+  CardProvider,
+  CheckoutRequest,
+  MobileMoneyProvider,
+  MobileMoneyRequest,
+  MobileMoneyResults,
+  PaymentProviders,
+  ProviderOutcome,
+  ReusableCard,
+  SavedCardCharge,
+} from './provider-port.js';
+export { reconcilePayments } from './reconciliation.js';
+export { returnUrlFor } from './return-url.js';
+export { checkoutCompleteRoutes, paymentRoutes } from './routes.js';
+export { paymentSharedSchemas } from './schemas.js';
+export { checkDelayOf, confirmationDelayOf, paymentByReference } from './service.js';
+export { type SettlementContext, type SettlementResult, settlePayment } from './settle.js';
