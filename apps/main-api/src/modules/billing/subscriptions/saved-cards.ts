@@ -2,8 +2,7 @@ import type { DatabaseExecutor, MailSubscription, PaymentMethod, PaymentProvider
 import { paymentMethods, users } from '@platform/db/schema';
 import { conflict, notFound, validationError } from '@platform/errors';
 import { and, desc, eq, isNull, sql } from 'drizzle-orm';
-import { findActivePaymentMethod } from '../payment-methods/repository.js';
-import { PAYMENT_METHOD_NOT_FOUND } from '../payment-methods/routes.js';
+import { findActivePaymentMethod, PAYMENT_METHOD_NOT_FOUND } from '../payment-methods/index.js';
 
 /** A saved card the configured card provider can charge. */
 export interface ChargeableCard {
