@@ -1,10 +1,8 @@
-import type { DatabaseExecutor, MailSubscriptionChange, Payment } from '@platform/db';
-import { mailSubscriptionChanges } from '@platform/db/schema';
+import type { MailSubscriptionChange, Payment } from '@platform/db';
 import { conflict, paymentFailed } from '@platform/errors';
 import type { IdempotencyContext } from '@platform/idempotency';
 import type { SubscriptionTerms } from '@platform/pricing';
 import { formatKes } from '@platform/pricing';
-import { eq } from 'drizzle-orm';
 import type { PaymentsConfig } from '../config.js';
 import { earlierAttemptOf, startedByOf } from '../payments/attempts.js';
 import { chargeSavedCard } from '../payments/charge-saved-card.js';
@@ -13,7 +11,7 @@ import { confirmationDelayOf } from '../payments/start-payment.js';
 import type { PaymentProviders } from '../providers/from-config.js';
 import { claimChange } from './change-claim.js';
 import { subscriptionChanged } from './notifications.js';
-import { findChange } from './repository.js';
+import { findChange, findChangeOfPayment } from './repository.js';
 
 export interface SubscriptionDeps {
   ctx: SettlementContext;
@@ -112,17 +110,6 @@ function answer(
         `The card payment did not go through: ${payment.failureReason ?? payment.status}. The subscription is unchanged`,
       );
   }
-}
-
-async function findChangeOfPayment(
-  db: DatabaseExecutor,
-  paymentId: string,
-): Promise<MailSubscriptionChange | undefined> {
-  const [change] = await db
-    .select()
-    .from(mailSubscriptionChanges)
-    .where(eq(mailSubscriptionChanges.paymentId, paymentId));
-  return change;
 }
 
 function messageOf(content: { title: string; message: string }): string {
