@@ -7,7 +7,19 @@ import {
 } from '@platform/db';
 import { paymentMethods } from '@platform/db/schema';
 import { and, desc, eq, isNull, sql } from 'drizzle-orm';
-import type { ReusableCard } from '../providers/ports.js';
+
+/** A card as it is saved: the provider's reusable authorization, and what identifies and shows the card. */
+interface CardToSave {
+  authorizationCode: string;
+  /** The provider's identifier of the card itself, the same across authorizations: saving it again refreshes it. */
+  signature: string;
+  customerEmail: string;
+  brand: string | null;
+  last4: string;
+  expMonth: number | null;
+  expYear: number | null;
+  bank: string | null;
+}
 
 interface SavedBy {
   organizationId: string;
@@ -20,7 +32,7 @@ interface SavedBy {
  * Saves a card from a reusable authorization; saving the same card again (same provider signature) refreshes
  * the stored authorization instead of adding a second entry. Returns the method's id.
  */
-export async function saveCard(tx: Transaction, card: ReusableCard, by: SavedBy): Promise<string> {
+export async function saveCard(tx: Transaction, card: CardToSave, by: SavedBy): Promise<string> {
   const details = {
     provider: by.provider,
     authorizationCode: card.authorizationCode,
