@@ -19,8 +19,11 @@ import { type ReconciliationRound, reconcilePayments } from '../src/modules/bill
 import type { SettlementContext } from '../src/modules/billing/payments/settle.js';
 import { processStkCallback } from '../src/modules/billing/providers/daraja/service.js';
 import { createPaymentProviders } from '../src/modules/billing/providers/from-config.js';
-import { subscriptionPaymentHooks } from '../src/modules/billing/subscriptions/payment-hooks.js';
-import { type RenewalRound, renewDueSubscriptions } from '../src/modules/billing/subscriptions/renewal-job.js';
+import {
+  type RenewalRound,
+  renewDueSubscriptions,
+  subscriptionPaymentHooks,
+} from '../src/modules/billing/subscriptions/index.js';
 import { createLocalFolderStorage } from '../src/storage/local-folder.js';
 import { insertOrganization, insertUser, TEST_PROVIDER_TIMEOUT_MS, testConfig, tokenFor } from './helpers.js';
 import { type ManualTimeouts, manualTimeouts } from './manual-timeouts.js';

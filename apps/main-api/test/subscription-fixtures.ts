@@ -17,7 +17,7 @@ import {
   payments,
 } from '@platform/db/schema';
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
-import { creditBalanceFromEntries } from '../src/modules/billing/subscriptions/credit-balance.js';
+import { creditBalanceFromEntries } from '../src/modules/billing/subscriptions/credit-balance-repository.js';
 import { billingPeriod } from '../src/modules/billing/subscriptions/periods.js';
 
 export interface SubscriptionSetup {

@@ -96,7 +96,7 @@ export function listActivePaymentMethods(db: DatabaseExecutor, organizationId: s
  * Removing an already removed method succeeds and keeps the first removal time. False when the
  * organization has no method with that id.
  */
-export async function removePaymentMethod(
+export async function markPaymentMethodRemoved(
   db: DatabaseExecutor,
   organizationId: string,
   id: string,

@@ -1,34 +1,14 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { Database, PaymentMethod } from '@platform/db';
-import { notFound } from '@platform/errors';
+import type { Database } from '@platform/db';
 import { errorResponses, SuccessMessage } from '@platform/http';
 import { bearerSecurity } from '../../../shared/route-schemas.js';
 import { ref } from '../../../shared/schema-ref.js';
-import { listActivePaymentMethods, removePaymentMethod } from './repository.js';
-import { PaymentMethodIdParams, PaymentMethodListSchema, type PaymentMethodView } from './schemas.js';
+import { PaymentMethodIdParams, PaymentMethodListSchema } from './schemas.js';
+import { listPaymentMethods, removePaymentMethod } from './service.js';
+
+export { PAYMENT_METHOD_NOT_FOUND } from './service.js';
 
 const PAYMENT_METHOD_REMOVED = 'Payment method removed';
-export const PAYMENT_METHOD_NOT_FOUND = 'Payment method not found';
-
-function toPaymentMethodView(method: PaymentMethod): PaymentMethodView {
-  return {
-    id: method.id,
-    type: method.type,
-    card:
-      method.type === 'card' && method.last4 !== null
-        ? {
-            brand: method.brand,
-            last4: method.last4,
-            expMonth: method.expMonth,
-            expYear: method.expYear,
-            bank: method.bank,
-          }
-        : null,
-    phone: method.type === 'mobile_money' ? method.phone : null,
-    createdAt: method.createdAt.toISOString(),
-    lastUsedAt: method.lastUsedAt?.toISOString() ?? null,
-  };
-}
 
 /** The organization's saved cards and M-Pesa numbers: list and remove. */
 export const paymentMethodRoutes: FastifyPluginAsyncTypebox<{ db: Database; now: () => Date }> = async (
@@ -52,7 +32,7 @@ export const paymentMethodRoutes: FastifyPluginAsyncTypebox<{ db: Database; now:
     },
     async (request) => ({
       success: true as const,
-      data: { paymentMethods: (await listActivePaymentMethods(db, request.organization.id)).map(toPaymentMethodView) },
+      data: { paymentMethods: await listPaymentMethods(db, request.organization.id) },
     }),
   );
 
@@ -74,8 +54,7 @@ export const paymentMethodRoutes: FastifyPluginAsyncTypebox<{ db: Database; now:
     },
     async (request) =>
       request.idempotency.transaction(db, async (tx) => {
-        const removed = await removePaymentMethod(tx, request.organization.id, request.params.id, now());
-        if (!removed) throw notFound(PAYMENT_METHOD_NOT_FOUND);
+        await removePaymentMethod(tx, request.organization.id, request.params.id, now());
         return { statusCode: 200, body: { success: true as const, message: PAYMENT_METHOD_REMOVED } };
       }),
   );

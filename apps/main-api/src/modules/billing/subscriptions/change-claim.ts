@@ -5,11 +5,9 @@ import type {
   Payment,
   Transaction,
 } from '@platform/db';
-import { users } from '@platform/db/schema';
 import { conflict, validationError } from '@platform/errors';
 import type { SubscriptionTerms } from '@platform/pricing';
 import { formatKes } from '@platform/pricing';
-import { eq } from 'drizzle-orm';
 import type { PaymentsConfig } from '../config.js';
 import type { CardProvider } from '../payments/index.js';
 import { checkDelayOf } from '../payments/index.js';
@@ -19,6 +17,7 @@ import { applyChange } from './apply-change.js';
 import { NO_ACTIVE_SUBSCRIPTION, type PlannedChange, planChange } from './plan-change.js';
 import { findChargingChange, insertChange, lockSubscription, updateSubscriptionAt } from './repository.js';
 import { type ChargeableCard, cardForChange } from './saved-cards.js';
+import { emailOfUser } from './saved-cards-repository.js';
 
 export const CHANGE_IN_PROGRESS =
   'Another change of this subscription is being paid for right now; try again once it has finished';
@@ -68,13 +67,12 @@ export async function claimChange(
     return { kind: 'applied', change };
   }
 
-  const [payer] = await tx.select({ email: users.email }).from(users).where(eq(users.id, request.userId));
   const card = await cardForChange(
     tx,
     request.organizationId,
     request.paymentMethodId,
     context.card.name,
-    payer?.email,
+    await emailOfUser(tx, request.userId),
   );
   checkCardLimit(plan.amountDueToday, context.config.maxAmount.card);
 

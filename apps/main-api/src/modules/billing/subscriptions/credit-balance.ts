@@ -1,6 +1,5 @@
-import type { CreditBalanceReason, DatabaseExecutor, MailSubscription, Transaction } from '@platform/db';
-import { creditBalanceEntries, mailSubscriptions } from '@platform/db/schema';
-import { eq, sql } from 'drizzle-orm';
+import type { CreditBalanceReason, MailSubscription, Transaction } from '@platform/db';
+import { insertCreditEntry, moveCachedCreditBalance } from './credit-balance-repository.js';
 
 // The organization's credit balance: whole KES that downgrades and unapplied payments leave behind, used
 // first by later subscription charges (upgrades, renewals) and never paid out. Every movement is a row in
@@ -37,30 +36,14 @@ async function record(
   if (!Number.isSafeInteger(movement.amount) || movement.amount <= 0) {
     throw new RangeError(`A credit movement must be a whole number of KES above 0 (got ${movement.amount})`);
   }
-  const inserted = await tx
-    .insert(creditBalanceEntries)
-    .values({
-      organizationId: subscription.organizationId,
-      amount: signed,
-      reason: movement.reason,
-      reference: movement.reference,
-      description: movement.description,
-    })
-    .onConflictDoNothing({ target: [creditBalanceEntries.reason, creditBalanceEntries.reference] })
-    .returning({ id: creditBalanceEntries.id });
-  if (inserted.length === 0) return false;
-  await tx
-    .update(mailSubscriptions)
-    .set({ creditBalance: sql`${mailSubscriptions.creditBalance} + ${signed}` })
-    .where(eq(mailSubscriptions.id, subscription.id));
+  const recorded = await insertCreditEntry(tx, {
+    organizationId: subscription.organizationId,
+    amount: signed,
+    reason: movement.reason,
+    reference: movement.reference,
+    description: movement.description,
+  });
+  if (!recorded) return false;
+  await moveCachedCreditBalance(tx, subscription.id, signed);
   return true;
-}
-
-/** The balance as the entries say it is (their sum), for checks and audits. */
-export async function creditBalanceFromEntries(db: DatabaseExecutor, organizationId: string): Promise<number> {
-  const [row] = await db
-    .select({ total: sql<string>`coalesce(sum(${creditBalanceEntries.amount}), 0)` })
-    .from(creditBalanceEntries)
-    .where(eq(creditBalanceEntries.organizationId, organizationId));
-  return Number(row?.total ?? 0);
 }

@@ -1,10 +1,9 @@
 import type { Payment, Transaction } from '@platform/db';
-import { mailSubscriptions } from '@platform/db/schema';
 import { notifyOrganizationMembers } from '@platform/notifications';
 import { addCredit } from './credit-balance.js';
 import { paymentCredited, subscriptionStarted } from './notifications.js';
 import { billingPeriod, dayOf } from './periods.js';
-import { lockSubscription, updateSubscriptionAt } from './repository.js';
+import { insertSubscriptionUnlessExists, lockSubscription, updateSubscriptionAt } from './repository.js';
 
 /**
  * The purchase hook: a paid mail_subscription payment starts the organization's subscription with the
@@ -39,11 +38,7 @@ export async function activatePurchasedSubscription(tx: Transaction, payment: Pa
 
   const current = await lockSubscription(tx, payment.organizationId);
   if (current === undefined) {
-    const [started] = await tx
-      .insert(mailSubscriptions)
-      .values({ organizationId: payment.organizationId, ...terms })
-      .onConflictDoNothing({ target: mailSubscriptions.organizationId })
-      .returning();
+    const started = await insertSubscriptionUnlessExists(tx, { organizationId: payment.organizationId, ...terms });
     // Another purchase of the organization started one meanwhile: decide again against it.
     if (started === undefined) return activatePurchasedSubscription(tx, payment);
     await notifyOrganizationMembers(tx, payment.organizationId, subscriptionStarted(started, false));

@@ -1,8 +1,6 @@
 import type { MailSubscription, NewMailSubscriptionChange, Payment, Transaction } from '@platform/db';
-import { mailSubscriptionChanges, mailSubscriptions } from '@platform/db/schema';
 import { notifyOrganizationMembers } from '@platform/notifications';
 import { quote } from '@platform/pricing';
-import { and, asc, eq, exists, inArray, lte, not } from 'drizzle-orm';
 import type { PaymentsConfig } from '../config.js';
 import type { CardProvider } from '../payments/index.js';
 import { checkDelayOf } from '../payments/index.js';
@@ -12,7 +10,7 @@ import { applyChange } from './apply-change.js';
 import { subscriptionExpired } from './notifications.js';
 import { graceEndOf, markPastDue } from './past-due.js';
 import { nextPeriodOf } from './periods.js';
-import { insertChange, updateSubscriptionAt } from './repository.js';
+import { insertChange, lockNextDueRenewal, updateSubscriptionAt } from './repository.js';
 import { type ChargeableCard, cardForRenewal } from './saved-cards.js';
 
 const NO_CARD_TO_CHARGE = 'the organization has no saved card that can be charged';
@@ -40,28 +38,7 @@ export async function takeNextDueRenewal(
   context: { now: Date; card: CardProvider; config: PaymentsConfig },
 ): Promise<RenewalStep | undefined> {
   const { now } = context;
-  const charging = tx
-    .select({ id: mailSubscriptionChanges.id })
-    .from(mailSubscriptionChanges)
-    .where(
-      and(
-        eq(mailSubscriptionChanges.subscriptionId, mailSubscriptions.id),
-        eq(mailSubscriptionChanges.status, 'charging'),
-      ),
-    );
-  const [subscription] = await tx
-    .select()
-    .from(mailSubscriptions)
-    .where(
-      and(
-        lte(mailSubscriptions.renewalDueAt, now),
-        inArray(mailSubscriptions.status, ['active', 'past_due']),
-        not(exists(charging)),
-      ),
-    )
-    .orderBy(asc(mailSubscriptions.renewalDueAt))
-    .limit(1)
-    .for('update', { of: mailSubscriptions, skipLocked: true });
+  const subscription = await lockNextDueRenewal(tx, now);
   if (subscription === undefined) return undefined;
 
   if (subscription.status === 'past_due' && now >= graceEndOf(subscription)) {

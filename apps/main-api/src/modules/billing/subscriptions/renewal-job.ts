@@ -1,21 +1,13 @@
-import { isAppError } from '@platform/errors';
-import type { PaymentsConfig } from '../config.js';
-import { chargeSavedCardPayment } from '../payments/charge-saved-card.js';
-import type { PaymentProviders } from '../payments/index.js';
-import type { SettlementContext } from '../payments/settle.js';
-import { takeNextDueRenewal } from './renewal-claim.js';
+import { type RenewalOutcome, renewNextDueSubscription, type SubscriptionDeps } from './service.js';
 
-export interface RenewalDeps {
-  ctx: SettlementContext;
-  providers: PaymentProviders;
-  config: PaymentsConfig;
+export interface RenewalDeps extends SubscriptionDeps {
   /** Subscriptions taken per round. */
   batchSize?: number;
 }
 
 const DEFAULT_BATCH_SIZE = 50;
 
-export interface RenewalRound {
+export interface RenewalRound extends Record<RenewalOutcome, number> {
   /** Moved to their next period (paid by card, or from credit). */
   renewed: number;
   /** Not paid: past_due. */
@@ -27,34 +19,16 @@ export interface RenewalRound {
 }
 
 /**
- * One round of the renewal job: takes due subscriptions one at a time, each in its own short transaction
- * (takeNextDueRenewal), and charges the ones that need a card outside any transaction; the charge settles
- * through the payment hooks, which move the period or make the subscription past_due. Several instances
- * may run rounds at once: each subscription is claimed, and so charged, by one of them.
+ * One round of the renewal job (docs/decisions.md#renewal-job): renews due subscriptions one at a time, each
+ * claimed in its own short transaction, until none is due or the batch is done. Several instances may run
+ * rounds at once.
  */
 export async function renewDueSubscriptions(deps: RenewalDeps): Promise<RenewalRound> {
   const round: RenewalRound = { renewed: 0, failed: 0, expired: 0, pending: 0 };
   for (let taken = 0; taken < (deps.batchSize ?? DEFAULT_BATCH_SIZE); taken += 1) {
-    const now = deps.ctx.now();
-    const step = await deps.ctx.db.transaction((tx) =>
-      takeNextDueRenewal(tx, { now, card: deps.providers.card, config: deps.config }),
-    );
-    if (step === undefined) break;
-    if (step.kind !== 'charge') {
-      round[step.kind] += 1;
-      continue;
-    }
-    try {
-      const payment = await chargeSavedCardPayment(deps.ctx, deps.providers.card, step.payment, step.card);
-      if (payment.status === 'succeeded') round.renewed += 1;
-      else if (payment.status === 'pending') round.pending += 1;
-      else round.failed += 1;
-    } catch (error) {
-      // The provider refused or could not be reached: the payment has ended and the subscription is past_due.
-      if (!isAppError(error)) throw error;
-      deps.ctx.log.warn({ err: error, reference: step.payment.reference }, 'A renewal charge did not go through');
-      round.failed += 1;
-    }
+    const outcome = await renewNextDueSubscription(deps);
+    if (outcome === undefined) break;
+    round[outcome] += 1;
   }
   if (round.renewed + round.failed + round.expired + round.pending > 0) {
     deps.ctx.log.info(round, 'Mail subscription renewals ran');

@@ -3,12 +3,13 @@ import type {
   DatabaseExecutor,
   MailSubscription,
   MailSubscriptionChange,
+  NewMailSubscription,
   NewMailSubscriptionChange,
   Transaction,
 } from '@platform/db';
 import { preparedPerDatabase } from '@platform/db';
 import { mailSubscriptionChanges, mailSubscriptions } from '@platform/db/schema';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, exists, inArray, lte, not, sql } from 'drizzle-orm';
 
 const subscriptionOf = preparedPerDatabase((db) =>
   db
@@ -32,6 +33,53 @@ export async function lockSubscription(tx: Transaction, organizationId: string):
     .where(eq(mailSubscriptions.organizationId, organizationId))
     .for('update');
   return row;
+}
+
+/**
+ * Starts the organization's subscription. Undefined when the organization already has one (another purchase
+ * started it meanwhile): nothing is written.
+ */
+export async function insertSubscriptionUnlessExists(
+  tx: Transaction,
+  values: NewMailSubscription,
+): Promise<MailSubscription | undefined> {
+  const [started] = await tx
+    .insert(mailSubscriptions)
+    .values(values)
+    .onConflictDoNothing({ target: mailSubscriptions.organizationId })
+    .returning();
+  return started;
+}
+
+/**
+ * The subscription most overdue for renewal (its renewal is due by `now`, it is active or past_due, and no
+ * change of it is being charged), locked with FOR UPDATE SKIP LOCKED: instances running the renewal job at
+ * once take different subscriptions. Undefined when none is due.
+ */
+export async function lockNextDueRenewal(tx: Transaction, now: Date): Promise<MailSubscription | undefined> {
+  const charging = tx
+    .select({ id: mailSubscriptionChanges.id })
+    .from(mailSubscriptionChanges)
+    .where(
+      and(
+        eq(mailSubscriptionChanges.subscriptionId, mailSubscriptions.id),
+        eq(mailSubscriptionChanges.status, 'charging'),
+      ),
+    );
+  const [subscription] = await tx
+    .select()
+    .from(mailSubscriptions)
+    .where(
+      and(
+        lte(mailSubscriptions.renewalDueAt, now),
+        inArray(mailSubscriptions.status, ['active', 'past_due']),
+        not(exists(charging)),
+      ),
+    )
+    .orderBy(asc(mailSubscriptions.renewalDueAt))
+    .limit(1)
+    .for('update', { of: mailSubscriptions, skipLocked: true });
+  return subscription;
 }
 
 export async function lockSubscriptionById(tx: Transaction, id: string): Promise<MailSubscription | undefined> {
@@ -72,6 +120,15 @@ export async function findChargingChange(
 
 export async function findChange(db: DatabaseExecutor, id: string): Promise<MailSubscriptionChange | undefined> {
   const [row] = await db.select().from(mailSubscriptionChanges).where(eq(mailSubscriptionChanges.id, id));
+  return row;
+}
+
+/** The change a card charge pays for, read without a lock. */
+export async function findChangeOfPayment(
+  db: DatabaseExecutor,
+  paymentId: string,
+): Promise<MailSubscriptionChange | undefined> {
+  const [row] = await db.select().from(mailSubscriptionChanges).where(eq(mailSubscriptionChanges.paymentId, paymentId));
   return row;
 }
 

@@ -3,16 +3,13 @@ import { errorResponses, SuccessMessage } from '@platform/http';
 import { REPLAYED_HEADER } from '@platform/idempotency';
 import { bearerSecurity } from '../../../shared/route-schemas.js';
 import { ref } from '../../../shared/schema-ref.js';
-import { previewUpgrade } from './preview.js';
-import { findChargingChange, readSubscription } from './repository.js';
 import {
   MailSubscriptionResponseSchema,
   UpgradeBodySchema,
   UpgradePreviewQuerySchema,
   UpgradePreviewResponseSchema,
 } from './schemas.js';
-import { type SubscriptionDeps, upgradeSubscription } from './upgrade.js';
-import { toSubscriptionView } from './view.js';
+import { previewUpgrade, type SubscriptionDeps, subscriptionViewOf, upgradeSubscription } from './service.js';
 
 /** The organization's mail subscription, the price of a change, and the change itself (spec 4.8, 4.9). */
 export const subscriptionRoutes: FastifyPluginAsyncTypebox<SubscriptionDeps> = async (app, deps) => {
@@ -33,12 +30,7 @@ export const subscriptionRoutes: FastifyPluginAsyncTypebox<SubscriptionDeps> = a
         response: { 200: ref(MailSubscriptionResponseSchema), ...errorResponses(400, 401, 403) },
       },
     },
-    async (request) => {
-      const subscription = await readSubscription(db, request.organization.id);
-      if (subscription === undefined) return { success: true as const, data: null };
-      const changeInProgress = (await findChargingChange(db, subscription.id)) !== undefined;
-      return { success: true as const, data: toSubscriptionView(subscription, changeInProgress) };
-    },
+    async (request) => ({ success: true as const, data: await subscriptionViewOf(db, request.organization.id) }),
   );
 
   app.get(

@@ -1,9 +1,7 @@
 import type { DatabaseExecutor, MailSubscription, PaymentMethod, PaymentProvider } from '@platform/db';
-import { paymentMethods, users } from '@platform/db/schema';
 import { conflict, notFound, validationError } from '@platform/errors';
-import { and, desc, eq, isNull, sql } from 'drizzle-orm';
-import { findActivePaymentMethod } from '../payment-methods/repository.js';
-import { PAYMENT_METHOD_NOT_FOUND } from '../payment-methods/routes.js';
+import { findActivePaymentMethod, PAYMENT_METHOD_NOT_FOUND } from '../payment-methods/index.js';
+import { renewalCardsOf } from './saved-cards-repository.js';
 
 /** A saved card the configured card provider can charge. */
 export interface ChargeableCard {
@@ -52,24 +50,7 @@ export async function cardForRenewal(
   subscription: MailSubscription,
   provider: PaymentProvider,
 ): Promise<ChargeableCard | undefined> {
-  const cards = await db
-    .select({ method: paymentMethods, creatorEmail: users.email })
-    .from(paymentMethods)
-    .leftJoin(users, eq(users.id, paymentMethods.createdByUserId))
-    .where(
-      and(
-        eq(paymentMethods.organizationId, subscription.organizationId),
-        eq(paymentMethods.type, 'card'),
-        eq(paymentMethods.provider, provider),
-        isNull(paymentMethods.deletedAt),
-      ),
-    )
-    .orderBy(
-      // The subscription's card first, then the most recently used.
-      desc(sql`${paymentMethods.id} = ${subscription.paymentMethodId ?? '00000000-0000-0000-0000-000000000000'}::uuid`),
-      desc(sql`coalesce(${paymentMethods.lastUsedAt}, ${paymentMethods.createdAt})`),
-      desc(paymentMethods.id),
-    );
+  const cards = await renewalCardsOf(db, subscription, provider);
   for (const { method, creatorEmail } of cards) {
     const card = chargeable(method, provider, method.customerEmail ?? creatorEmail ?? undefined);
     if (card !== undefined) return card;

@@ -1,24 +1,68 @@
-import type { DatabaseExecutor, MailSubscriptionChange, Payment } from '@platform/db';
-import { mailSubscriptionChanges } from '@platform/db/schema';
-import { conflict, paymentFailed } from '@platform/errors';
+import type { Database, MailSubscriptionChange, Payment } from '@platform/db';
+import { conflict, isAppError, paymentFailed } from '@platform/errors';
 import type { IdempotencyContext } from '@platform/idempotency';
 import type { SubscriptionTerms } from '@platform/pricing';
 import { formatKes } from '@platform/pricing';
-import { eq } from 'drizzle-orm';
 import type { PaymentsConfig } from '../config.js';
 import { earlierAttemptOf, startedByOf } from '../payments/attempts.js';
-import { chargeSavedCard } from '../payments/charge-saved-card.js';
-import type { PaymentProviders } from '../payments/index.js';
-import { confirmationDelayOf } from '../payments/index.js';
+import { chargeSavedCard, chargeSavedCardPayment } from '../payments/charge-saved-card.js';
+import { confirmationDelayOf, type PaymentProviders } from '../payments/index.js';
 import type { SettlementContext } from '../payments/settle.js';
 import { claimChange } from './change-claim.js';
 import { subscriptionChanged } from './notifications.js';
-import { findChange } from './repository.js';
+import { planChange } from './plan-change.js';
+import { takeNextDueRenewal } from './renewal-claim.js';
+import { findChange, findChangeOfPayment, findChargingChange, readSubscription } from './repository.js';
+import type { MailSubscriptionView, UpgradePreview } from './schemas.js';
+import { toSubscriptionView } from './view.js';
+
+// The operations on an organization's mail subscription: what the routes and the renewal job call. What a
+// payment's outcome does to the subscription is in payment-hooks.ts, which payments call.
 
 export interface SubscriptionDeps {
   ctx: SettlementContext;
   providers: PaymentProviders;
   config: PaymentsConfig;
+}
+
+/**
+ * GET /v1/billing/subscription: the organization's subscription as the API shows it, with whether a change or
+ * renewal is being charged right now; null when the organization never had one
+ * (docs/decisions.md#no-subscription-answers-null).
+ */
+export async function subscriptionViewOf(db: Database, organizationId: string): Promise<MailSubscriptionView | null> {
+  const subscription = await readSubscription(db, organizationId);
+  if (subscription === undefined) return null;
+  const changeInProgress = (await findChargingChange(db, subscription.id)) !== undefined;
+  return toSubscriptionView(subscription, changeInProgress);
+}
+
+/**
+ * GET /v1/billing/upgrade/preview (spec 4.8): what the change would cost if made now. The same planChange
+ * prices the upgrade, so the two agree to the shilling on the same UTC day and the same stored state.
+ */
+export async function previewUpgrade(
+  db: Database,
+  organizationId: string,
+  next: SubscriptionTerms,
+  now: Date,
+): Promise<UpgradePreview> {
+  const subscription = await readSubscription(db, organizationId);
+  const plan = planChange(subscription, next, now);
+  const { proration } = plan;
+  return {
+    amountDueToday: plan.amountDueToday,
+    kind: plan.kind,
+    net: plan.net,
+    creditApplied: plan.creditApplied,
+    creditAdded: plan.creditAdded,
+    creditBalance: subscription?.creditBalance ?? 0,
+    daysInPeriod: proration.daysInPeriod,
+    daysRemaining: proration.daysRemaining,
+    cycleChanged: proration.cycleChanged,
+    newPeriod: { start: proration.newPeriod.start, end: proration.newPeriod.end },
+    newPrice: proration.nextQuote.total,
+  };
 }
 
 export interface UpgradeResult {
@@ -114,17 +158,35 @@ function answer(
   }
 }
 
-async function findChangeOfPayment(
-  db: DatabaseExecutor,
-  paymentId: string,
-): Promise<MailSubscriptionChange | undefined> {
-  const [change] = await db
-    .select()
-    .from(mailSubscriptionChanges)
-    .where(eq(mailSubscriptionChanges.paymentId, paymentId));
-  return change;
-}
-
 function messageOf(content: { title: string; message: string }): string {
   return `${content.title}. ${content.message}`;
+}
+
+/** What became of one renewal: moved to the next period, not paid (past_due), ended, or charged but unconfirmed. */
+export type RenewalOutcome = 'renewed' | 'failed' | 'expired' | 'pending';
+
+/**
+ * Renews the subscription most overdue for renewal: takes it in one short transaction (takeNextDueRenewal) and,
+ * when its card must pay, charges the card outside any transaction; the charge settles through the payment
+ * hooks, which move the period or make the subscription past_due. Undefined when nothing is due. Several
+ * instances may renew at once: each subscription is claimed, and so charged, by one of them.
+ */
+export async function renewNextDueSubscription(deps: SubscriptionDeps): Promise<RenewalOutcome | undefined> {
+  const now = deps.ctx.now();
+  const step = await deps.ctx.db.transaction((tx) =>
+    takeNextDueRenewal(tx, { now, card: deps.providers.card, config: deps.config }),
+  );
+  if (step === undefined) return undefined;
+  if (step.kind !== 'charge') return step.kind;
+  try {
+    const payment = await chargeSavedCardPayment(deps.ctx, deps.providers.card, step.payment, step.card);
+    if (payment.status === 'succeeded') return 'renewed';
+    if (payment.status === 'pending') return 'pending';
+    return 'failed';
+  } catch (error) {
+    // The provider refused or could not be reached: the payment has ended and the subscription is past_due.
+    if (!isAppError(error)) throw error;
+    deps.ctx.log.warn({ err: error, reference: step.payment.reference }, 'A renewal charge did not go through');
+    return 'failed';
+  }
 }

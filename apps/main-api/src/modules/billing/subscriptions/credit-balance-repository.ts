@@ -1,0 +1,46 @@
+import type { CreditBalanceReason, DatabaseExecutor } from '@platform/db';
+import { creditBalanceEntries, mailSubscriptions } from '@platform/db/schema';
+import { eq, sql } from 'drizzle-orm';
+
+/**
+ * Records one movement of the organization's credit (`amount` signed: negative uses credit). False, and nothing
+ * is written, when a movement with the same reason and reference was recorded before.
+ */
+export async function insertCreditEntry(
+  db: DatabaseExecutor,
+  entry: {
+    organizationId: string;
+    amount: number;
+    reason: CreditBalanceReason;
+    reference: string;
+    description: string;
+  },
+): Promise<boolean> {
+  const inserted = await db
+    .insert(creditBalanceEntries)
+    .values(entry)
+    .onConflictDoNothing({ target: [creditBalanceEntries.reason, creditBalanceEntries.reference] })
+    .returning({ id: creditBalanceEntries.id });
+  return inserted.length > 0;
+}
+
+/** Moves the balance cached on the subscription row by `amount` (signed); its CHECK refuses a negative balance. */
+export async function moveCachedCreditBalance(
+  db: DatabaseExecutor,
+  subscriptionId: string,
+  amount: number,
+): Promise<void> {
+  await db
+    .update(mailSubscriptions)
+    .set({ creditBalance: sql`${mailSubscriptions.creditBalance} + ${amount}` })
+    .where(eq(mailSubscriptions.id, subscriptionId));
+}
+
+/** The balance as the entries say it is (their sum), for checks and audits. */
+export async function creditBalanceFromEntries(db: DatabaseExecutor, organizationId: string): Promise<number> {
+  const [row] = await db
+    .select({ total: sql<string>`coalesce(sum(${creditBalanceEntries.amount}), 0)` })
+    .from(creditBalanceEntries)
+    .where(eq(creditBalanceEntries.organizationId, organizationId));
+  return Number(row?.total ?? 0);
+}

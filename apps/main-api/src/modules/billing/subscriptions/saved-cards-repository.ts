@@ -1,0 +1,37 @@
+import type { DatabaseExecutor, MailSubscription, PaymentMethod, PaymentProvider } from '@platform/db';
+import { paymentMethods, users } from '@platform/db/schema';
+import { and, desc, eq, isNull, sql } from 'drizzle-orm';
+
+/**
+ * The organization's saved cards of `provider` that have not been removed, each with the email of the member
+ * who saved it: the subscription's card first, then the most recently used.
+ */
+export function renewalCardsOf(
+  db: DatabaseExecutor,
+  subscription: Pick<MailSubscription, 'organizationId' | 'paymentMethodId'>,
+  provider: PaymentProvider,
+): Promise<{ method: PaymentMethod; creatorEmail: string | null }[]> {
+  return db
+    .select({ method: paymentMethods, creatorEmail: users.email })
+    .from(paymentMethods)
+    .leftJoin(users, eq(users.id, paymentMethods.createdByUserId))
+    .where(
+      and(
+        eq(paymentMethods.organizationId, subscription.organizationId),
+        eq(paymentMethods.type, 'card'),
+        eq(paymentMethods.provider, provider),
+        isNull(paymentMethods.deletedAt),
+      ),
+    )
+    .orderBy(
+      desc(sql`${paymentMethods.id} = ${subscription.paymentMethodId ?? '00000000-0000-0000-0000-000000000000'}::uuid`),
+      desc(sql`coalesce(${paymentMethods.lastUsedAt}, ${paymentMethods.createdAt})`),
+      desc(paymentMethods.id),
+    );
+}
+
+/** The user's email; undefined for an unknown user. */
+export async function emailOfUser(db: DatabaseExecutor, userId: string): Promise<string | undefined> {
+  const [user] = await db.select({ email: users.email }).from(users).where(eq(users.id, userId));
+  return user?.email;
+}
