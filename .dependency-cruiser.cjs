@@ -58,6 +58,18 @@ module.exports = {
         pathNot: ['^apps/$1/src/modules/$2/', '^apps/$1/src/modules/[^/]+/index\\.ts$'],
       },
     },
+    {
+      name: 'sub-modules-only-through-their-index',
+      severity: 'error',
+      comment:
+        "Inside a module, a sub-module (billing/payments, billing/subscriptions) uses a sibling only through the sibling's " +
+        'index.ts, as modules use each other.',
+      from: { path: '^apps/([^/]+)/src/modules/([^/]+)/([^/]+)/' },
+      to: {
+        path: '^apps/$1/src/modules/$2/[^/]+/',
+        pathNot: ['^apps/$1/src/modules/$2/$3/', '^apps/$1/src/modules/$2/[^/]+/index\\.ts$'],
+      },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

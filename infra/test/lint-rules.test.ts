@@ -108,6 +108,12 @@ describe('the import rules of corepack pnpm lint', () => {
     );
   });
 
+  it("refuse a sub-module reaching into a sibling's files instead of its index", () => {
+    expect(found).toContain(
+      'sub-modules-only-through-their-index: apps/shop/src/modules/tax/payments/service.ts -> apps/shop/src/modules/tax/rates/service.ts',
+    );
+  });
+
   it('refuse a cycle between files, and one between folders', () => {
     expect(found).toEqual(
       expect.arrayContaining([expect.stringMatching(/^no-cycles: apps\/shop\/src\/modules\/invoices\/a\.ts -> /)]),

@@ -3,8 +3,7 @@ import type { Database } from '@platform/db';
 import { type PeriodicJob, startPeriodicJob } from '@platform/http';
 import { idempotency } from '@platform/idempotency';
 import type { PaymentsConfig } from './config.js';
-import { paymentMethodRoutes } from './payment-methods/routes.js';
-import { paymentMethodSharedSchemas } from './payment-methods/schemas.js';
+import { paymentMethodRoutes, paymentMethodSharedSchemas } from './payment-methods/index.js';
 import {
   checkoutCompleteRoutes,
   type PaymentHooks,
@@ -22,10 +21,12 @@ import {
   processStkCallback,
   sandboxCheckoutRoutes,
 } from './providers/index.js';
-import { subscriptionPaymentHooks } from './subscriptions/payment-hooks.js';
-import { renewDueSubscriptions } from './subscriptions/renewal-job.js';
-import { subscriptionRoutes } from './subscriptions/routes.js';
-import { subscriptionSharedSchemas } from './subscriptions/schemas.js';
+import {
+  renewDueSubscriptions,
+  subscriptionPaymentHooks,
+  subscriptionRoutes,
+  subscriptionSharedSchemas,
+} from './subscriptions/index.js';
 
 export interface BillingRoutesOptions {
   db: Database;

@@ -6,8 +6,6 @@ import { ref } from '../../../shared/schema-ref.js';
 import { PaymentMethodIdParams, PaymentMethodListSchema } from './schemas.js';
 import { listPaymentMethods, removePaymentMethod } from './service.js';
 
-export { PAYMENT_METHOD_NOT_FOUND } from './service.js';
-
 const PAYMENT_METHOD_REMOVED = 'Payment method removed';
 
 /** The organization's saved cards and M-Pesa numbers: list and remove. */

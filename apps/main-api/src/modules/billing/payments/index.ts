@@ -4,6 +4,8 @@
 // (subscriptions record their own charges).
 
 export { paymentAlarmsIn, raisePaymentAlarm } from './alarms.js';
+export { earlierAttemptOf, startedByOf } from './attempts.js';
+export { chargeSavedCard, chargeSavedCardPayment } from './charge-saved-card.js';
 export type { PaymentHooks } from './hooks.js';
 export type { PaymentLog } from './log.js';
 export { settleMobileMoneyResult } from './mobile-money-results.js';
@@ -20,8 +22,10 @@ export type {
   SavedCardCharge,
 } from './provider-port.js';
 export { reconcilePayments } from './reconciliation.js';
+export { newPaymentReference } from './reference.js';
+export { insertPendingPayment, type StartedBy } from './repository.js';
 export { returnUrlFor } from './return-url.js';
 export { checkoutCompleteRoutes, paymentRoutes } from './routes.js';
-export { paymentSharedSchemas } from './schemas.js';
+export { oneOf, paymentSharedSchemas } from './schemas.js';
 export { checkDelayOf, confirmationDelayOf, paymentByReference } from './service.js';
 export { type SettlementContext, type SettlementResult, settlePayment } from './settle.js';

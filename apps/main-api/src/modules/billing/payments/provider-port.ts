@@ -3,7 +3,7 @@
 // never import a provider.
 
 import type { PaymentProvider, PaymentStatus } from '@platform/db';
-import type { ReusableCard } from '../payment-methods/reusable-card.js';
+import type { ReusableCard } from '../payment-methods/index.js';
 
 export type { ReusableCard };
 

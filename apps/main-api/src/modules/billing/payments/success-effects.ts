@@ -2,7 +2,7 @@ import type { Payment, Transaction } from '@platform/db';
 import { topUpWallet } from '@platform/ledger';
 import { notifyUser } from '@platform/notifications';
 import { formatKes } from '@platform/pricing';
-import { saveCard, saveMobileMoneyNumber } from '../payment-methods/repository.js';
+import { saveCard, saveMobileMoneyNumber } from '../payment-methods/index.js';
 import { isSubscriptionCharge, type PaymentHooks } from './hooks.js';
 import type { ReusableCard } from './provider-port.js';
 import { linkPaymentMethod } from './repository.js';

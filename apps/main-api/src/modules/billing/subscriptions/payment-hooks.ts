@@ -1,4 +1,4 @@
-import type { PaymentHooks } from '../payments/hooks.js';
+import type { PaymentHooks } from '../payments/index.js';
 import { applyPaidCharge, releaseFailedCharge } from './charge-hooks.js';
 import { activatePurchasedSubscription } from './purchase.js';
 

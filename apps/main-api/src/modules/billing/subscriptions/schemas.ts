@@ -2,7 +2,7 @@ import { billingCycles, mailPlans, mailSubscriptionStatuses } from '@platform/db
 import { MAX_SEATS, MIN_SEATS } from '@platform/pricing';
 import { type Static, Type } from '@sinclair/typebox';
 import { ref } from '../../../shared/schema-ref.js';
-import { oneOf } from '../payments/schemas.js';
+import { oneOf } from '../payments/index.js';
 
 const newTerms = {
   newPlan: oneOf(mailPlans, { description: 'The plan after the change.' }),

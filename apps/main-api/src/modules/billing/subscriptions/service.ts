@@ -4,10 +4,15 @@ import type { IdempotencyContext } from '@platform/idempotency';
 import type { SubscriptionTerms } from '@platform/pricing';
 import { formatKes } from '@platform/pricing';
 import type { PaymentsConfig } from '../config.js';
-import { earlierAttemptOf, startedByOf } from '../payments/attempts.js';
-import { chargeSavedCard, chargeSavedCardPayment } from '../payments/charge-saved-card.js';
-import { confirmationDelayOf, type PaymentProviders } from '../payments/index.js';
-import type { SettlementContext } from '../payments/settle.js';
+import type { SettlementContext } from '../payments/index.js';
+import {
+  chargeSavedCard,
+  chargeSavedCardPayment,
+  confirmationDelayOf,
+  earlierAttemptOf,
+  type PaymentProviders,
+  startedByOf,
+} from '../payments/index.js';
 import { claimChange } from './change-claim.js';
 import { subscriptionChanged } from './notifications.js';
 import { planChange } from './plan-change.js';
