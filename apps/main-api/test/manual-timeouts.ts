@@ -1,4 +1,4 @@
-import type { ProviderTimeout } from '../src/modules/billing/providers/http.js';
+import type { ProviderTimeout } from '../src/modules/billing/index.js';
 import type { FakeHttpServer, FakeRequest } from './fake-http-server.js';
 
 interface StartedLimit {
