@@ -15,11 +15,11 @@ import {
 } from '@platform/http/testing';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, createTestOrganization, testClock } from '../app-fixtures.js';
-import { createdSessionId, fundWallet } from '../verification-fixtures.js';
 import type { BackendApp } from '../../src/app.js';
 import { formTokenFor } from '../../src/modules/verification/hosted-page/form-token.js';
 import { API_KEY_HEADER } from '../../src/plugins/api-key-authentication.js';
+import { buildTestApp, createTestOrganization, testClock } from '../app-fixtures.js';
+import { createdSessionId, fundWallet } from '../verification-fixtures.js';
 import { apiKeyCredentials, idempotencyHeaders } from './headers.js';
 import { isBrowserPage, isDocumentation, routeName } from './route-kinds.js';
 
