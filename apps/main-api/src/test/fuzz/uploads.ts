@@ -1,6 +1,6 @@
 import { type FuzzRequest, hostileStrings } from '@platform/http/testing';
 import fc from 'fast-check';
-import { type FilePart, multipart, tinyJpeg, tinyPng, tinyWebp } from '../../test/images.js';
+import { type FilePart, multipart, tinyJpeg, tinyPng, tinyWebp } from '../../../test/images.js';
 
 /**
  * Avatar uploads as multipart bodies (the only route that takes bytes, which the JSON-minded generators cannot

@@ -1,7 +1,7 @@
 import type { FuzzRequest, RouteUnderTest } from '@platform/http/testing';
-import { FAKE_DARAJA } from '../../test/fake-daraja.js';
-import { MPESA_CALLBACK_PATH } from '../modules/billing/providers/daraja/callback-routes.js';
-import { PAYSTACK_WEBHOOK_PATH } from '../modules/billing/providers/paystack/webhook-routes.js';
+import { FAKE_DARAJA } from '../../../test/fake-daraja.js';
+import { MPESA_CALLBACK_PATH } from '../../modules/billing/providers/daraja/callback-routes.js';
+import { PAYSTACK_WEBHOOK_PATH } from '../../modules/billing/providers/paystack/webhook-routes.js';
 
 export function routeName(route: RouteUnderTest): string {
   return `${route.method} ${route.url}`;
