@@ -11,8 +11,7 @@ import { createTokenVerifier, type TokenVerifier } from './auth/token-verifier.j
 import type { MainApiConfig } from './config.js';
 import { AvatarUploadResponseSchema, avatarRoutes } from './modules/accounts/avatars/index.js';
 import { accountRoutes, accountSharedSchemas } from './modules/accounts/index.js';
-import { apiKeyRoutes } from './modules/api-keys/routes.js';
-import { apiKeySharedSchemas } from './modules/api-keys/schemas.js';
+import { apiKeyRoutes, apiKeySharedSchemas } from './modules/api-keys/index.js';
 import type { ProviderTimeout } from './modules/billing/providers/http.js';
 import { billingRoutes, billingSharedSchemas } from './modules/billing/routes.js';
 import { notificationRoutes, notificationSharedSchemas } from './modules/notifications/index.js';
