@@ -3,8 +3,8 @@ import { Type } from '@sinclair/typebox';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { authHeader, createTestApp, insertOrganization, insertUser, type TestApp } from '../../test/helpers.js';
 import { buildApp } from '../app.js';
+import { NOT_A_MEMBER } from '../modules/organizations/index.js';
 import { createLocalFolderStorage } from '../storage/local-folder.js';
-import { NOT_A_MEMBER } from './organization-access.js';
 
 const MEMBER = 'user_org_member';
 const OUTSIDER = 'user_org_outsider';

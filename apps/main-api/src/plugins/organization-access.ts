@@ -1,24 +1,9 @@
-import {
-  type Database,
-  isUuid,
-  type MembershipRole,
-  preparedPerDatabase,
-  prepareWithRowsMapper,
-  uuidPattern,
-} from '@platform/db';
-import { memberships, organizations } from '@platform/db/schema';
-import { forbidden, validationError } from '@platform/errors';
+import { type Database, isUuid, uuidPattern } from '@platform/db';
+import { validationError } from '@platform/errors';
 import { type TObject, Type } from '@sinclair/typebox';
-import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-
-/** The organization a request acts for, after its membership was checked. */
-interface OrganizationAccess {
-  id: string;
-  /** The user's role in it. */
-  role: MembershipRole;
-}
+import { type OrganizationAccess, requireMembership } from '../modules/organizations/index.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -34,9 +19,6 @@ declare module 'fastify' {
 /** Header naming the organization a request acts for (lower case: Node lower-cases incoming header names). */
 const ORGANIZATION_HEADER = 'x-organization-id';
 
-/** The one answer for an unknown organization and for one the user does not belong to, so ids cannot be probed. */
-export const NOT_A_MEMBER = 'You are not a member of this organization';
-
 /** The headers schema that documents `X-Organization-Id` (added to every organization route automatically). */
 const OrganizationHeadersSchema = Type.Object({
   [ORGANIZATION_HEADER]: Type.String({
@@ -44,36 +26,6 @@ const OrganizationHeadersSchema = Type.Object({
     description: 'Identifier (UUID) of the organization the request acts for; the user must be a member of it.',
   }),
 });
-
-// Runs on every organization route: prepared once, so neither drizzle nor PostgreSQL plans it per request.
-const membershipOf = preparedPerDatabase((db) =>
-  prepareWithRowsMapper(
-    db,
-    'organization_membership_of_user',
-    db
-      .select({ id: organizations.id, role: memberships.role })
-      .from(memberships)
-      .innerJoin(organizations, eq(organizations.id, memberships.organizationId))
-      .where(
-        and(
-          eq(memberships.userId, sql.placeholder('userId')),
-          eq(memberships.organizationId, sql.placeholder('organizationId')),
-        ),
-      )
-      .limit(1),
-    ([cells]): OrganizationAccess | null =>
-      cells === undefined ? null : { id: cells[0] as string, role: cells[1] as OrganizationAccess['role'] },
-  ),
-);
-
-/** The user's role in the organization, or null when the organization does not exist or the user is not in it. */
-async function findMembershipRole(
-  db: Database,
-  userId: string,
-  organizationId: string,
-): Promise<OrganizationAccess | null> {
-  return membershipOf(db).execute({ userId, organizationId });
-}
 
 /** The header's value, or a 400 naming the header when it is missing or not a UUID. */
 function organizationIdFrom(request: FastifyRequest): string {
@@ -97,9 +49,7 @@ function organizationIdFrom(request: FastifyRequest): string {
 function createOrganizationGuard(db: Database) {
   return async function requireOrganizationMember(request: FastifyRequest): Promise<void> {
     const organizationId = organizationIdFrom(request);
-    const access = await findMembershipRole(db, request.user.id, organizationId);
-    if (access === null) throw forbidden(NOT_A_MEMBER);
-    request.organization = access;
+    request.organization = await requireMembership(db, request.user.id, organizationId);
   };
 }
 

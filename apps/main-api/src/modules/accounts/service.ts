@@ -1,23 +1,18 @@
 import type { Database } from '@platform/db';
-import { preparedPerDatabase } from '@platform/db';
-import { avatarUploads, users } from '@platform/db/schema';
-import { and, eq, sql } from 'drizzle-orm';
-import type { ProfileChanges } from './profile-fields.js';
+import { internalError, isAppError, notFound, type ValidationDetail, validationError } from '@platform/errors';
+import { normaliseProfileChanges, pickWritableFields, type WritableProfileField } from './profile-fields.js';
+import { avatarUploadExists, findUser, updateUserProfile, userRecordExists } from './repository.js';
 import type { AccountProfile } from './schemas.js';
 
-const userById = preparedPerDatabase((db) =>
-  db
-    .select()
-    .from(users)
-    .where(eq(users.id, sql.placeholder('userId')))
-    .prepare('account_profile_user'),
-);
+// Spec section 7: the texts of the profile endpoints' errors are part of the contract.
+const PROFILE_NOT_FOUND = 'Profile not found';
+const NO_VALID_FIELDS = 'No valid fields provided for update';
+const PROFILE_STORE_FAILED = 'Failed to fetch/update profile';
 
-/** The user's profile, or null when the user has no record. */
-export async function findProfile(db: Database, userId: string): Promise<AccountProfile | null> {
-  const [user] = await userById(db).execute({ userId });
-  if (user === undefined) return null;
-
+/** The user's profile (docs/decisions.md#unset-profile-fields-are-omitted); 404 when the user has no record. */
+export async function getProfile(db: Database, userId: string): Promise<AccountProfile> {
+  const user = await profileStoreOperation(() => findUser(db, userId));
+  if (user === undefined) throw notFound(PROFILE_NOT_FOUND);
   const name = [user.firstName, user.lastName]
     .map((part) => part?.trim() ?? '')
     .filter((part) => part !== '')
@@ -30,31 +25,55 @@ export async function findProfile(db: Database, userId: string): Promise<Account
   return profile;
 }
 
-export async function userExists(db: Database, userId: string): Promise<boolean> {
-  const [row] = await db.select({ id: users.id }).from(users).where(eq(users.id, userId));
-  return row !== undefined;
-}
-
-/** True when `url` is an avatar this service stored for this user. */
-export async function isAvatarIssuedTo(db: Database, userId: string, url: string): Promise<boolean> {
-  const [row] = await db
-    .select({ id: avatarUploads.id })
-    .from(avatarUploads)
-    .where(and(eq(avatarUploads.userId, userId), eq(avatarUploads.url, url)));
-  return row !== undefined;
-}
-
-/** Writes the given (already validated) fields. Returns false when the user has no record. */
+/**
+ * Applies a PATCH body (docs/decisions.md#profile-updates): only the writable fields in it, checked and normalised,
+ * at least one of them; `avatarUrl` only if this service issued it to the user. 400 for what fails the rules,
+ * 404 when the user has no record.
+ */
 export async function updateProfile(
   db: Database,
   userId: string,
-  changes: ProfileChanges,
-  now: Date,
-): Promise<boolean> {
-  const updated = await db
-    .update(users)
-    .set({ ...changes, updatedAt: now })
-    .where(eq(users.id, userId))
-    .returning({ id: users.id });
-  return updated.length > 0;
+  body: Partial<Record<WritableProfileField, unknown>>,
+  now: () => Date,
+): Promise<void> {
+  const requested = pickWritableFields(body);
+  if (Object.keys(requested).length === 0) throw validationError(NO_VALID_FIELDS);
+  const checked = normaliseProfileChanges(requested, utcDate(now()));
+  if (!checked.ok) throw invalidFields(checked.details);
+  const { changes } = checked;
+  await profileStoreOperation(() =>
+    db.transaction(async (tx) => {
+      if (!(await userRecordExists(tx, userId))) throw notFound(PROFILE_NOT_FOUND);
+      if (changes.avatarUrl !== undefined && !(await avatarUploadExists(tx, userId, changes.avatarUrl))) {
+        throw invalidFields([
+          { path: '/avatarUrl', message: 'must be a URL returned to this user by POST /v1/auth/avatar' },
+        ]);
+      }
+      if (!(await updateUserProfile(tx, userId, changes, now()))) throw notFound(PROFILE_NOT_FOUND);
+    }),
+  );
+}
+
+/** True when the user has a record (a token's subject may have none). */
+export function userExists(db: Database, userId: string): Promise<boolean> {
+  return userRecordExists(db, userId);
+}
+
+/** Runs profile storage work; an unexpected failure becomes the spec's 500 (its cause is logged, not sent). */
+async function profileStoreOperation<T>(operation: () => Promise<T>): Promise<T> {
+  try {
+    return await operation();
+  } catch (error) {
+    if (isAppError(error)) throw error;
+    throw internalError(PROFILE_STORE_FAILED, { cause: error });
+  }
+}
+
+// Worded like the schema validation errors ("body/phone must be ..."), so clients see one style.
+function invalidFields(details: ValidationDetail[]) {
+  return validationError(details.map((detail) => `body${detail.path} ${detail.message}`).join(', '), details);
+}
+
+function utcDate(date: Date): string {
+  return date.toISOString().slice(0, 10);
 }

@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { normaliseApiKeyName } from '@platform/api-keys';
 import type { Database } from '@platform/db';
-import { notFound, validationError } from '@platform/errors';
+import { notFound } from '@platform/errors';
 import { errorResponses, SuccessMessage } from '@platform/http';
 import { bearerSecurity } from '../../shared/route-schemas.js';
 import { ref } from '../../shared/schema-ref.js';
@@ -12,7 +11,7 @@ import {
   CreatedApiKeySchema,
   ListApiKeysQuerySchema,
 } from './schemas.js';
-import { issueApiKey, keyRateLimitMaxOf, listApiKeys, revokeOrganizationApiKey } from './service.js';
+import { issueApiKey, listApiKeys, revokeOrganizationApiKey } from './service.js';
 
 export interface ApiKeyRoutesOptions {
   db: Database;
@@ -27,7 +26,7 @@ const API_KEY_NOT_FOUND = 'API key not found';
 
 /**
  * Management of the organization's keys for the backend service. Any member may create, list and revoke;
- * the organization is the one named by X-Organization-Id (see plugins/organization-access.ts).
+ * the organization is the one named by X-Organization-Id (see src/plugins/organization-access.ts).
  */
 export const apiKeyRoutes: FastifyPluginAsyncTypebox<ApiKeyRoutesOptions> = async (
   app,
@@ -54,27 +53,18 @@ export const apiKeyRoutes: FastifyPluginAsyncTypebox<ApiKeyRoutesOptions> = asyn
       },
     },
     async (request, reply) => {
-      const { environment, rateLimitPerMinute } = request.body;
-      const name = normaliseApiKeyName(request.body.name);
-      if (typeof name !== 'string') {
-        throw validationError(`body/name ${name.problem}`, [{ path: '/name', message: name.problem }]);
-      }
-      if (rateLimitPerMinute !== undefined) {
-        const max = await keyRateLimitMaxOf(db, request.organization.id, rateLimitMaxPerMinute);
-        if (rateLimitPerMinute > max) {
-          const problem = `must be <= ${max} (this organization's maximum)`;
-          throw validationError(`body/rateLimitPerMinute ${problem}`, [
-            { path: '/rateLimitPerMinute', message: problem },
-          ]);
-        }
-      }
-      const created = await issueApiKey(db, {
-        organizationId: request.organization.id,
-        userId: request.user.id,
-        environment,
-        name,
-        ...(rateLimitPerMinute === undefined ? {} : { rateLimitPerMinute }),
-      });
+      const { environment, name, rateLimitPerMinute } = request.body;
+      const created = await issueApiKey(
+        db,
+        {
+          organizationId: request.organization.id,
+          userId: request.user.id,
+          environment,
+          ...(name === undefined ? {} : { name }),
+          ...(rateLimitPerMinute === undefined ? {} : { rateLimitPerMinute }),
+        },
+        rateLimitMaxPerMinute,
+      );
       request.log.info({ apiKeyId: created.id, organizationId: request.organization.id }, 'API key created');
       return reply.code(201).send({ success: true as const, message: API_KEY_CREATED, data: created });
     },

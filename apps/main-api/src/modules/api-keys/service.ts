@@ -1,7 +1,11 @@
-import { createApiKey } from '@platform/api-keys';
+import { createApiKey, normaliseApiKeyName } from '@platform/api-keys';
 import { type ApiKeyEnvironment, type Database, isUuid } from '@platform/db';
-import { apiKeys, organizations } from '@platform/db/schema';
-import { and, desc, eq, isNull, sql } from 'drizzle-orm';
+import { validationError } from '@platform/errors';
+import {
+  findOrganizationApiKeys,
+  findOrganizationKeyRateLimitMax,
+  setOrganizationApiKeyRevoked,
+} from './repository.js';
 import type { ApiKeyView, CreatedApiKeyView } from './schemas.js';
 
 /** The visible start of every secret of an environment (`sk_live_`, `sk_test_`). */
@@ -9,23 +13,44 @@ function secretPrefixOf(environment: ApiKeyEnvironment): 'sk_live_' | 'sk_test_'
   return environment === 'live' ? 'sk_live_' : 'sk_test_';
 }
 
-export interface NewApiKeyRequest {
+interface NewApiKeyRequest {
   organizationId: string;
   userId: string;
   environment: ApiKeyEnvironment;
-  /** Already trimmed and checked. */
-  name: string;
+  /** As sent: trimmed and checked here; none gives the default name. */
+  name?: string;
   rateLimitPerMinute?: number;
 }
 
-/** Creates a key for the organization; the returned secret is never available again. */
-export async function issueApiKey(db: Database, request: NewApiKeyRequest): Promise<CreatedApiKeyView> {
+/**
+ * Creates a key for the organization (docs/decisions.md#key-creation); the returned secret is never available
+ * again. 400 for a name that breaks the rules, then for a rateLimitPerMinute above the organization's maximum
+ * (docs/decisions.md#organization-rate-limit-maximum); `defaultRateLimitMax` is that maximum for organizations
+ * without one of their own (API_KEY_RATE_LIMIT_MAX_PER_MINUTE).
+ */
+export async function issueApiKey(
+  db: Database,
+  request: NewApiKeyRequest,
+  defaultRateLimitMax: number,
+): Promise<CreatedApiKeyView> {
+  const name = normaliseApiKeyName(request.name);
+  if (typeof name !== 'string') {
+    throw validationError(`body/name ${name.problem}`, [{ path: '/name', message: name.problem }]);
+  }
+  const { rateLimitPerMinute } = request;
+  if (rateLimitPerMinute !== undefined) {
+    const max = (await findOrganizationKeyRateLimitMax(db, request.organizationId)) ?? defaultRateLimitMax;
+    if (rateLimitPerMinute > max) {
+      const problem = `must be <= ${max} (this organization's maximum)`;
+      throw validationError(`body/rateLimitPerMinute ${problem}`, [{ path: '/rateLimitPerMinute', message: problem }]);
+    }
+  }
   const created = await createApiKey(db, {
     organizationId: request.organizationId,
     environment: request.environment,
-    name: request.name,
+    name,
     createdByUserId: request.userId,
-    ...(request.rateLimitPerMinute === undefined ? {} : { rateLimitPerMinute: request.rateLimitPerMinute }),
+    ...(rateLimitPerMinute === undefined ? {} : { rateLimitPerMinute }),
   });
   return {
     id: created.id,
@@ -39,40 +64,13 @@ export async function issueApiKey(db: Database, request: NewApiKeyRequest): Prom
   };
 }
 
-/**
- * The highest rateLimitPerMinute the organization's members may give a key: the organization's own maximum
- * (set by operators), or `fallback` (API_KEY_RATE_LIMIT_MAX_PER_MINUTE) when it has none.
- */
-export async function keyRateLimitMaxOf(db: Database, organizationId: string, fallback: number): Promise<number> {
-  const [organization] = await db
-    .select({ max: organizations.maxKeyRateLimitPerMinute })
-    .from(organizations)
-    .where(eq(organizations.id, organizationId));
-  return organization?.max ?? fallback;
-}
-
-/** The organization's keys, newest first; revoked ones only when asked for. Selects no secret material. */
+/** The organization's keys, newest first; revoked ones only when asked for (docs/decisions.md#key-list). */
 export async function listApiKeys(
   db: Database,
   organizationId: string,
   options: { includeRevoked: boolean },
 ): Promise<ApiKeyView[]> {
-  const rows = await db
-    .select({
-      id: apiKeys.id,
-      name: apiKeys.name,
-      environment: apiKeys.environment,
-      lastFour: apiKeys.lastFour,
-      rateLimitPerMinute: apiKeys.rateLimitPerMinute,
-      createdAt: apiKeys.createdAt,
-      lastUsedAt: apiKeys.lastUsedAt,
-      revokedAt: apiKeys.revokedAt,
-    })
-    .from(apiKeys)
-    .where(
-      and(eq(apiKeys.organizationId, organizationId), options.includeRevoked ? undefined : isNull(apiKeys.revokedAt)),
-    )
-    .orderBy(desc(apiKeys.createdAt), desc(apiKeys.id));
+  const rows = await findOrganizationApiKeys(db, organizationId, options);
   return rows.map((row) => ({
     id: row.id,
     name: row.name,
@@ -88,7 +86,8 @@ export async function listApiKeys(
 
 /**
  * Revokes one of the organization's keys. Revoking a key that is already revoked succeeds and keeps the first
- * revocation time. False when the organization has no key with that id (including ids that are not UUIDs).
+ * revocation time (docs/decisions.md#repeated-revocation). False when the organization has no key with that id
+ * (including ids that are not UUIDs).
  */
 export async function revokeOrganizationApiKey(
   db: Database,
@@ -97,10 +96,5 @@ export async function revokeOrganizationApiKey(
   now: Date,
 ): Promise<boolean> {
   if (!isUuid(id)) return false;
-  const revoked = await db
-    .update(apiKeys)
-    .set({ revokedAt: sql`coalesce(${apiKeys.revokedAt}, ${now.toISOString()}::timestamptz)` })
-    .where(and(eq(apiKeys.id, id), eq(apiKeys.organizationId, organizationId)))
-    .returning({ id: apiKeys.id });
-  return revoked.length > 0;
+  return setOrganizationApiKeyRevoked(db, organizationId, id, now);
 }

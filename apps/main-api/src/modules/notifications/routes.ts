@@ -25,7 +25,7 @@ export const notificationRoutes: FastifyPluginAsyncTypebox<NotificationRoutesOpt
         response: { 200: ref(NotificationListSchema), ...errorResponses(401) },
       },
     },
-    // PostgreSQL answers `data` as JSON text in the schema's shape; it goes out as it is (see the service).
+    // PostgreSQL answers `data` as JSON text in the schema's shape; it goes out as it is (see the repository).
     async (request, reply) => {
       const data = await listRecentNotificationsJson(db, request.user.id);
       return reply.type('application/json; charset=utf-8').send(`{"success":true,"data":${data}}`);

@@ -1,78 +1,26 @@
-import { type Database, isUuid, preparedPerDatabase, prepareWithRowsMapper } from '@platform/db';
-import { notifications } from '@platform/db/schema';
-import { and, desc, eq, isNull, sql } from 'drizzle-orm';
-
-/** How many notifications the list returns (spec section 8). */
-const NOTIFICATION_LIST_LIMIT = 50;
-
-// The whole answer's `data` in one statement, as JSON text built by PostgreSQL: the newest notifications in
-// the answer's shape and the user's unread count (an uncorrelated subquery, run once). Parsing 50 rows in the
-// driver and serializing them again cost more CPU than everything else the request does
-// (docs/benchmarks.md#a-full-page-of-notifications-get-v1notifications); this way the service splices the text
-// into the answer untouched. Keys and formats follow NotificationListSchema: `to_char` with MS truncates to the
-// millisecond, as Date#toISOString does.
-const recentOfUserAsJson = preparedPerDatabase((db) => {
-  const newest = db
-    .select({
-      id: notifications.id,
-      title: notifications.title,
-      message: notifications.message,
-      type: notifications.type,
-      readAt: notifications.readAt,
-      createdAt: notifications.createdAt,
-      actionUrl: notifications.actionUrl,
-    })
-    .from(notifications)
-    .where(eq(notifications.userId, sql.placeholder('userId')))
-    .orderBy(desc(notifications.createdAt), desc(notifications.id))
-    .limit(NOTIFICATION_LIST_LIMIT)
-    .as('newest');
-  return prepareWithRowsMapper(
-    db,
-    'notifications_recent_of_user_json',
-    db
-      .select({
-        data: sql<string>`json_build_object(
-          'notifications', coalesce(json_agg(json_build_object(
-            'id', ${newest.id}, 'title', ${newest.title}, 'message', ${newest.message}, 'type', ${newest.type},
-            'isRead', ${newest.readAt} is not null,
-            'createdAt', to_char(${newest.createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-            'actionUrl', ${newest.actionUrl}
-          ) order by ${newest.createdAt} desc, ${newest.id} desc), '[]'),
-          'unreadCount', (select count(*)::int from ${notifications} where ${notifications.userId} = ${sql.placeholder('userId')} and ${notifications.readAt} is null)
-        )::text`,
-      })
-      .from(newest),
-    (rows) => rows[0]?.[0] as string,
-  );
-});
+import { type Database, isUuid } from '@platform/db';
+import { recentNotificationsJsonOf, setAllNotificationsRead, setNotificationRead } from './repository.js';
 
 /**
- * The user's newest notifications and the count of all their unread ones (not only those listed), as the
- * JSON text of the list answer's `data` (NotificationListSchema).
+ * The user's newest notifications and the count of all their unread ones, not only those listed
+ * (docs/decisions.md#unread-count), as the JSON text of the list answer's `data` (NotificationListSchema), built by
+ * PostgreSQL (see the repository).
  */
 export function listRecentNotificationsJson(db: Database, userId: string): Promise<string> {
-  return recentOfUserAsJson(db).execute({ userId });
+  return recentNotificationsJsonOf(db, userId);
 }
 
 /**
- * Marks one of the user's notifications read. An already read one keeps its original read time. Returns
- * false when the user has no notification with that id (including ids that are not UUIDs at all).
+ * Marks one of the user's notifications read (docs/decisions.md#marking-a-notification-read). An already read one
+ * keeps its original read time. Returns false when the user has no notification with that id (including ids that
+ * are not UUIDs at all).
  */
 export async function markNotificationRead(db: Database, userId: string, id: string, now: Date): Promise<boolean> {
   if (!isUuid(id)) return false;
-  const updated = await db
-    .update(notifications)
-    .set({ readAt: sql`coalesce(${notifications.readAt}, ${now.toISOString()}::timestamptz)` })
-    .where(and(eq(notifications.id, id), eq(notifications.userId, userId)))
-    .returning({ id: notifications.id });
-  return updated.length > 0;
+  return setNotificationRead(db, userId, id, now);
 }
 
-/** Marks every unread notification of the user read, in one statement. */
-export async function markAllNotificationsRead(db: Database, userId: string, now: Date): Promise<void> {
-  await db
-    .update(notifications)
-    .set({ readAt: now })
-    .where(and(eq(notifications.userId, userId), isNull(notifications.readAt)));
+/** Marks every unread notification of the user read. */
+export function markAllNotificationsRead(db: Database, userId: string, now: Date): Promise<void> {
+  return setAllNotificationsRead(db, userId, now);
 }

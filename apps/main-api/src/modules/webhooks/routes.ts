@@ -1,8 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Database } from '@platform/db';
-import { validationError } from '@platform/errors';
 import { errorResponses } from '@platform/http';
-import { validateCallbackUrl } from '@platform/webhooks';
 import { bearerSecurity } from '../../shared/route-schemas.js';
 import { ref } from '../../shared/schema-ref.js';
 import {
@@ -76,17 +74,11 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<WebhookRoutesOptions> = as
         response: { 200: ref(WebhookEndpointResponseSchema), ...errorResponses(400, 401, 403) },
       },
       handler: async (request) => {
-        const { defaultUrl } = request.body;
-        if (defaultUrl !== null) {
-          const check = validateCallbackUrl(defaultUrl, { allowPrivateTargets });
-          if (!check.ok) {
-            throw validationError(`body/defaultUrl ${check.reason}`, [{ path: '/defaultUrl', message: check.reason }]);
-          }
-        }
         const endpoint = await updateWebhookEndpoint(db, {
           organizationId: request.organization.id,
           environment: request.params.environment,
-          defaultUrl,
+          defaultUrl: request.body.defaultUrl,
+          allowPrivateTargets,
           now: now(),
         });
         request.log.info(

@@ -1,10 +1,11 @@
 import type { ApiKeyEnvironment, Database } from '@platform/db';
-import { conflict } from '@platform/errors';
+import { conflict, validationError } from '@platform/errors';
 import {
   getWebhookEndpointSettings,
   revealWebhookSecret,
   rotateWebhookSecret,
   setDefaultWebhookUrl,
+  validateCallbackUrl,
   type WebhookEndpointSettings,
 } from '@platform/webhooks';
 import type { WebhookEndpointView, WebhookSecretView } from './schemas.js';
@@ -24,7 +25,11 @@ export async function listWebhookEndpoints(
   return (await getWebhookEndpointSettings(db, organizationId, now)).map(endpointView);
 }
 
-/** Sets or clears the default URL (already validated) and returns the environment's settings. */
+/**
+ * Sets or clears the default URL and returns the environment's settings. A URL must pass the SSRF guard
+ * (docs/decisions.md#ssrf-guard); `allowPrivateTargets` lets http and private or loopback hosts through (local
+ * runs and tests only).
+ */
 export async function updateWebhookEndpoint(
   db: Database,
   {
@@ -32,8 +37,15 @@ export async function updateWebhookEndpoint(
     now,
     environment,
     defaultUrl,
-  }: Scope & { environment: ApiKeyEnvironment; defaultUrl: string | null },
+    allowPrivateTargets,
+  }: Scope & { environment: ApiKeyEnvironment; defaultUrl: string | null; allowPrivateTargets: boolean },
 ): Promise<WebhookEndpointView> {
+  if (defaultUrl !== null) {
+    const check = validateCallbackUrl(defaultUrl, { allowPrivateTargets });
+    if (!check.ok) {
+      throw validationError(`body/defaultUrl ${check.reason}`, [{ path: '/defaultUrl', message: check.reason }]);
+    }
+  }
   await setDefaultWebhookUrl(db, { organizationId, environment, defaultUrl, now });
   const endpoints = await listWebhookEndpoints(db, { organizationId, now });
   const updated = endpoints.find((endpoint) => endpoint.environment === environment);

@@ -1,6 +1,6 @@
 import { type FuzzRequest, hostileStrings } from '@platform/http/testing';
 import fc from 'fast-check';
-import { type FilePart, multipart, tinyJpeg, tinyPng, tinyWebp } from '../../test/images.js';
+import { type FilePart, multipart, tinyJpeg, tinyPng, tinyWebp } from '../images.js';
 
 /**
  * Avatar uploads as multipart bodies (the only route that takes bytes, which the JSON-minded generators cannot
@@ -23,7 +23,7 @@ export function avatarUploads(credentials: fc.Arbitrary<Record<string, string>>)
   const text = hostileStrings.filter((value) => value.length < 200 && !/[\r\n"]/.test(value));
   const part: fc.Arbitrary<FilePart> = fc.record({
     field: fc.oneof({ weight: 4, arbitrary: fc.constantFrom('file', 'avatar') }, { weight: 1, arbitrary: text }),
-    filename: fc.oneof(fc.constantFrom('me.png', 'me.jpg', '../../etc/passwd', 'x.exe'), text),
+    filename: fc.oneof(fc.constantFrom('me.png', 'me.jpg', '../../src/etc/passwd', 'x.exe'), text),
     contentType: fc.constantFrom('image/png', 'image/jpeg', 'image/webp', 'application/octet-stream', 'text/html'),
     data,
   });

@@ -15,8 +15,10 @@ import {
 import { notifyUser } from '@platform/notifications';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FAKE_DARAJA, type FakeDaraja, fakeDarajaEnv, startFakeDaraja } from '../../test/fake-daraja.js';
-import { FAKE_PAYSTACK_SECRET, type FakePaystack, startFakePaystack } from '../../test/fake-paystack.js';
+import { MPESA_CALLBACK_PATH } from '../../src/modules/billing/providers/daraja/routes.js';
+import { PAYSTACK_WEBHOOK_PATH } from '../../src/modules/billing/providers/paystack/routes.js';
+import { FAKE_DARAJA, type FakeDaraja, fakeDarajaEnv, startFakeDaraja } from '../fake-daraja.js';
+import { FAKE_PAYSTACK_SECRET, type FakePaystack, startFakePaystack } from '../fake-paystack.js';
 import {
   createTestApp,
   insertOrganization,
@@ -24,11 +26,9 @@ import {
   TEST_PROVIDER_TIMEOUT_MS,
   type TestApp,
   tokenFor,
-} from '../../test/helpers.js';
-import { multipart, tinyPng } from '../../test/images.js';
-import { insertSavedCard, insertSubscription } from '../../test/subscription-fixtures.js';
-import { MPESA_CALLBACK_PATH } from '../modules/billing/providers/daraja/routes.js';
-import { PAYSTACK_WEBHOOK_PATH } from '../modules/billing/providers/paystack/routes.js';
+} from '../helpers.js';
+import { multipart, tinyPng } from '../images.js';
+import { insertSavedCard, insertSubscription } from '../subscription-fixtures.js';
 import { bearerCredentials, goodOrganizationHeaders, organizationHeaders, signedPaystackEvents } from './headers.js';
 import { isBrowserPage, isDocumentation, isForgedCallback, routeName } from './route-kinds.js';
 import { avatarUploads } from './uploads.js';

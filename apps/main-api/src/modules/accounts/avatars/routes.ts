@@ -4,13 +4,12 @@ import type { Database } from '@platform/db';
 import { AppError, badRequest, isAppError, notFound, validationError } from '@platform/errors';
 import { errorResponses } from '@platform/http';
 import type { FastifyRequest } from 'fastify';
-import { bearerSecurity } from '../../shared/route-schemas.js';
-import { ref } from '../../shared/schema-ref.js';
-import { LOCAL_FILES_ROUTE_PREFIX } from '../../storage/local-folder.js';
-import type { ObjectStorage, StoredObject } from '../../storage/object-storage.js';
-import { userExists } from '../accounts/service.js';
+import { bearerSecurity } from '../../../shared/route-schemas.js';
+import { ref } from '../../../shared/schema-ref.js';
+import { LOCAL_FILES_ROUTE_PREFIX } from '../../../storage/local-folder.js';
+import type { ObjectStorage, StoredObject } from '../../../storage/object-storage.js';
 import { AvatarFileParams, AvatarUploadResponseSchema } from './schemas.js';
-import { detectAvatarFormat, isAvatarKey, storeAvatar } from './service.js';
+import { assertCanUploadAvatar, isAvatarKey, storeAvatar } from './service.js';
 
 export interface AvatarRoutesOptions {
   db: Database;
@@ -47,14 +46,11 @@ export const avatarRoutes: FastifyPluginAsyncTypebox<AvatarRoutesOptions> = asyn
       if (!request.isMultipart()) {
         throw new AppError('unsupported_media_type', 'Send the avatar as multipart/form-data in a field named "file"');
       }
-      // avatar_uploads rows belong to a user record; refuse before receiving the file.
-      if (!(await userExists(db, userId))) throw notFound('Profile not found');
+      // A user without a record is refused before the file is received.
+      await assertCanUploadAvatar(db, userId);
 
       const bytes = await readImageField(request, maxBytes);
-      const image = await detectAvatarFormat(bytes);
-      if (image === null) throw new AppError('unsupported_media_type', 'The avatar must be a PNG, JPEG or WebP image');
-
-      const { url } = await storeAvatar(db, storage, { userId, bytes, image });
+      const { url } = await storeAvatar(db, storage, { userId, bytes });
       return reply.code(201).send({ success: true as const, data: { url } });
     },
   );

@@ -1,8 +1,8 @@
 import { type FuzzRequest, hostileJson } from '@platform/http/testing';
 import fc from 'fast-check';
-import { FAKE_PAYSTACK_SECRET } from '../../test/fake-paystack.js';
-import { PAYSTACK_WEBHOOK_PATH } from '../modules/billing/providers/paystack/routes.js';
-import { paystackSignature } from '../modules/billing/providers/paystack/signature.js';
+import { PAYSTACK_WEBHOOK_PATH } from '../../src/modules/billing/providers/paystack/routes.js';
+import { paystackSignature } from '../../src/modules/billing/providers/paystack/signature.js';
+import { FAKE_PAYSTACK_SECRET } from '../fake-paystack.js';
 
 /** The seeded member's token mostly; otherwise nobody, another user, or a malformed, expired or forged token. */
 export function bearerCredentials(tokens: {

@@ -1,7 +1,7 @@
 import type { FuzzRequest, RouteUnderTest } from '@platform/http/testing';
-import { FAKE_DARAJA } from '../../test/fake-daraja.js';
-import { MPESA_CALLBACK_PATH } from '../modules/billing/providers/daraja/routes.js';
-import { PAYSTACK_WEBHOOK_PATH } from '../modules/billing/providers/paystack/routes.js';
+import { MPESA_CALLBACK_PATH } from '../../src/modules/billing/providers/daraja/routes.js';
+import { PAYSTACK_WEBHOOK_PATH } from '../../src/modules/billing/providers/paystack/routes.js';
+import { FAKE_DARAJA } from '../fake-daraja.js';
 
 export function routeName(route: RouteUnderTest): string {
   return `${route.method} ${route.url}`;

@@ -2,8 +2,8 @@ import { readdir } from 'node:fs/promises';
 import { avatarUploads, users } from '@platform/db/schema';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { authHeader, createTestApp, insertUser, type TestApp } from '../../../test/helpers.js';
-import { type FilePart, multipart, tinyJpeg, tinyPng, tinyWebp } from '../../../test/images.js';
+import { authHeader, createTestApp, insertUser, type TestApp } from '../../../../test/helpers.js';
+import { type FilePart, multipart, tinyJpeg, tinyPng, tinyWebp } from '../../../../test/images.js';
 
 const USER = 'user_avatar_a';
 const OTHER = 'user_avatar_b';

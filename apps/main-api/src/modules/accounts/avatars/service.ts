@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Database } from '@platform/db';
-import { avatarUploads } from '@platform/db/schema';
+import { AppError, notFound } from '@platform/errors';
 import { fileTypeFromBuffer } from 'file-type';
-import type { ObjectStorage } from '../../storage/object-storage.js';
+import type { ObjectStorage } from '../../../storage/object-storage.js';
+import { userExists } from '../index.js';
+import { insertAvatarUpload } from './repository.js';
 
 /** Image formats accepted as avatars, recognised by their content (never by file name or declared type). */
 const AVATAR_FORMATS: Readonly<Record<string, { extension: string }>> = {
@@ -11,13 +13,13 @@ const AVATAR_FORMATS: Readonly<Record<string, { extension: string }>> = {
   'image/webp': { extension: 'webp' },
 };
 
-export interface DetectedImage {
+interface DetectedImage {
   contentType: string;
   extension: string;
 }
 
 /** The avatar format of `bytes`, or null when they are not a PNG, JPEG or WebP image. */
-export async function detectAvatarFormat(bytes: Buffer): Promise<DetectedImage | null> {
+async function detectAvatarFormat(bytes: Buffer): Promise<DetectedImage | null> {
   const detected = await fileTypeFromBuffer(bytes);
   const format = detected === undefined ? undefined : AVATAR_FORMATS[detected.mime];
   return detected === undefined || format === undefined
@@ -42,19 +44,29 @@ function avatarKey(userId: string, extension: string): string {
   return `avatars/${userSegment}/${randomUUID()}.${extension}`;
 }
 
-/** Stores the image and records it as issued to the user, so the profile may point at its URL. */
+/** avatar_uploads rows belong to a user record: a 404 for a user without one, before the file is received. */
+export async function assertCanUploadAvatar(db: Database, userId: string): Promise<void> {
+  if (!(await userExists(db, userId))) throw notFound('Profile not found');
+}
+
+/**
+ * Stores the image (a 415 unless its bytes are a PNG, JPEG or WebP image) and records it as issued to the user, so
+ * the profile may point at its URL (docs/decisions.md#avatar-uploads).
+ */
 export async function storeAvatar(
   db: Database,
   storage: ObjectStorage,
-  upload: { userId: string; bytes: Buffer; image: DetectedImage },
+  upload: { userId: string; bytes: Buffer },
 ): Promise<{ url: string }> {
-  const key = avatarKey(upload.userId, upload.image.extension);
-  const { url } = await storage.put({ key, body: upload.bytes, contentType: upload.image.contentType });
-  await db.insert(avatarUploads).values({
+  const image = await detectAvatarFormat(upload.bytes);
+  if (image === null) throw new AppError('unsupported_media_type', 'The avatar must be a PNG, JPEG or WebP image');
+  const key = avatarKey(upload.userId, image.extension);
+  const { url } = await storage.put({ key, body: upload.bytes, contentType: image.contentType });
+  await insertAvatarUpload(db, {
     userId: upload.userId,
     storageKey: key,
     url,
-    contentType: upload.image.contentType,
+    contentType: image.contentType,
     sizeBytes: upload.bytes.length,
   });
   return { url };

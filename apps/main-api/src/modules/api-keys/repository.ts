@@ -1,0 +1,57 @@
+import type { DatabaseExecutor } from '@platform/db';
+import { apiKeys, organizations } from '@platform/db/schema';
+import { and, desc, eq, isNull, sql } from 'drizzle-orm';
+
+/** The maximum operators set for the organization's keys; null when it has none of its own. */
+export async function findOrganizationKeyRateLimitMax(
+  db: DatabaseExecutor,
+  organizationId: string,
+): Promise<number | null> {
+  const [organization] = await db
+    .select({ max: organizations.maxKeyRateLimitPerMinute })
+    .from(organizations)
+    .where(eq(organizations.id, organizationId));
+  return organization?.max ?? null;
+}
+
+/** The organization's keys, newest first; revoked ones only when asked for. Selects no secret material. */
+export function findOrganizationApiKeys(
+  db: DatabaseExecutor,
+  organizationId: string,
+  options: { includeRevoked: boolean },
+) {
+  return db
+    .select({
+      id: apiKeys.id,
+      name: apiKeys.name,
+      environment: apiKeys.environment,
+      lastFour: apiKeys.lastFour,
+      rateLimitPerMinute: apiKeys.rateLimitPerMinute,
+      createdAt: apiKeys.createdAt,
+      lastUsedAt: apiKeys.lastUsedAt,
+      revokedAt: apiKeys.revokedAt,
+    })
+    .from(apiKeys)
+    .where(
+      and(eq(apiKeys.organizationId, organizationId), options.includeRevoked ? undefined : isNull(apiKeys.revokedAt)),
+    )
+    .orderBy(desc(apiKeys.createdAt), desc(apiKeys.id));
+}
+
+/**
+ * Sets `revokedAt` on one of the organization's keys, keeping the first revocation time of a key already revoked.
+ * False when the organization has no key with that id (`id` must be a UUID).
+ */
+export async function setOrganizationApiKeyRevoked(
+  db: DatabaseExecutor,
+  organizationId: string,
+  id: string,
+  now: Date,
+): Promise<boolean> {
+  const revoked = await db
+    .update(apiKeys)
+    .set({ revokedAt: sql`coalesce(${apiKeys.revokedAt}, ${now.toISOString()}::timestamptz)` })
+    .where(and(eq(apiKeys.id, id), eq(apiKeys.organizationId, organizationId)))
+    .returning({ id: apiKeys.id });
+  return revoked.length > 0;
+}

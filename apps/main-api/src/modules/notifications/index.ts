@@ -1,0 +1,4 @@
+// What the app uses of the notifications module.
+
+export { notificationRoutes } from './routes.js';
+export { notificationSharedSchemas } from './schemas.js';
