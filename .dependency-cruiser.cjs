@@ -70,6 +70,18 @@ module.exports = {
         pathNot: ['^apps/$1/src/modules/$2/$3/', '^apps/$1/src/modules/$2/[^/]+/index\\.ts$'],
       },
     },
+    {
+      name: 'app-frame-uses-modules-through-their-index',
+      severity: 'error',
+      comment:
+        "The service's frame (app.ts, config.ts, plugins, the CLI) uses a module, or a sub-module it registers itself, " +
+        "only through that module's index.ts.",
+      from: { path: '^apps/([^/]+)/src/', pathNot: '^apps/[^/]+/src/modules/' },
+      to: {
+        path: '^apps/$1/src/modules/',
+        pathNot: ['^apps/$1/src/modules/[^/]+/index\\.ts$', '^apps/$1/src/modules/[^/]+/[^/]+/index\\.ts$'],
+      },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { ConfigError, type ConfigProblem, loadConfig } from '@platform/http';
 import { type Static, Type } from '@sinclair/typebox';
 import { API_KEY_RATE_LIMIT_MAX } from './modules/api-keys/index.js';
-import { type PaymentsConfig, PaymentsEnvSchema, paymentsConfigFrom } from './modules/billing/config.js';
+import { type PaymentsConfig, PaymentsEnvSchema, paymentsConfigFrom } from './modules/billing/index.js';
 
 const MEBIBYTE = 1024 * 1024;
 

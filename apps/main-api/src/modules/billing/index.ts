@@ -1,5 +1,7 @@
-// What the app uses of billing: the routes of every billing sub-module (registered together, with the provider
-// adapters the configuration picks) and their shared schemas, and the hook tests use to stand in for provider
-// time limits.
+// What the app uses of billing: its settings (read by config.ts), the routes of every billing sub-module
+// (registered together, with the provider adapters the configuration picks) and their shared schemas, and the
+// hook tests use to stand in for provider time limits.
+
+export { type PaymentsConfig, PaymentsEnvSchema, paymentsConfigFrom } from './config.js';
 export type { ProviderTimeout } from './providers/index.js';
 export { billingRoutes, billingSharedSchemas } from './routes.js';
