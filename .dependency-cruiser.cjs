@@ -39,6 +39,15 @@ module.exports = {
       to: { path: '(^|/)repository\\.ts$' },
     },
     {
+      name: 'services-know-no-http',
+      severity: 'error',
+      comment:
+        'A service holds the domain operations: it takes plain values and knows nothing of Fastify, so a job, the CLI ' +
+        'or another module can call it as a route does.',
+      from: { path: '(^|/)service\\.ts$' },
+      to: { path: 'node_modules/(fastify|@fastify/[^/]+)/' },
+    },
+    {
       name: 'sql-only-in-repositories',
       severity: 'error',
       comment:

@@ -67,6 +67,10 @@ beforeAll(() => {
       "import { rate } from '../rates/service.js';\nexport const pay = rate;\n",
     'apps/shop/src/modules/tax/rates/service.ts':
       "import { pay } from '../payments/service.js';\nexport const rate = pay;\n",
+    'apps/shop/src/modules/invoices/service.ts':
+      "import type { FastifyRequest } from 'fastify';\nexport const invoice = (request: FastifyRequest) => request.id;\n",
+    'node_modules/fastify/package.json': JSON.stringify({ name: 'fastify', main: 'fastify.js' }),
+    'node_modules/fastify/fastify.js': 'module.exports = {};\n',
     'apps/shop/src/app.ts':
       "import { placeOrder } from './modules/orders/service.js';\nexport const app = placeOrder;\n",
     'apps/other/src/index.ts':
@@ -117,6 +121,12 @@ describe('the import rules of corepack pnpm lint', () => {
   it("refuse the app's frame reaching into a module's files instead of its index", () => {
     expect(found).toContain(
       'app-frame-uses-modules-through-their-index: apps/shop/src/app.ts -> apps/shop/src/modules/orders/service.ts',
+    );
+  });
+
+  it('refuse a service that knows Fastify', () => {
+    expect(found).toContain(
+      'services-know-no-http: apps/shop/src/modules/invoices/service.ts -> node_modules/fastify/fastify.js',
     );
   });
 
