@@ -1,7 +1,7 @@
 export { ConfigError, type ConfigProblem, describeExpectation, loadConfig, loadConfigOrExit } from './config.js';
 export { type AppServer, type CreateServerOptions, createServer } from './create-server.js';
 export type { ReadinessCheck } from './health.js';
-export { escapeHtml } from './html.js';
+export { escapeHtml, htmlDocument } from './html.js';
 export { type ListenOptions, listen } from './listen.js';
 export { createMetrics, metricsPath, moduleCounter, type PlatformMetrics, unmatchedRoute } from './metrics.js';
 export { docsPrefix, type SecurityScheme, type ServiceInfo } from './openapi.js';

@@ -1,7 +1,7 @@
 // Minimal server-rendered pages (the sandbox checkout and the page after a checkout): plain HTML forms,
 // no scripts, readable without CSS.
 
-import { escapeHtml } from '@platform/http';
+import { htmlDocument } from '@platform/http';
 
 const STYLE = `
   body { font-family: system-ui, sans-serif; max-width: 28rem; margin: 3rem auto; padding: 0 1rem; color: #1a1a1a; }
@@ -17,20 +17,5 @@ const STYLE = `
 
 /** A complete page; `body` is trusted HTML (escape every value put into it). */
 export function htmlPage(title: string, body: string): string {
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex">
-<title>${escapeHtml(title)}</title>
-<style>${STYLE}</style>
-</head>
-<body>
-<main>
-${body}
-</main>
-</body>
-</html>
-`;
+  return htmlDocument({ title, styles: STYLE, body: `\n${body}` });
 }

@@ -1,5 +1,5 @@
 import type { VerificationSession, VerificationStatus } from '@platform/db';
-import { escapeHtml } from '@platform/http';
+import { escapeHtml, htmlDocument } from '@platform/http';
 import { requiredDocumentLabel } from '../index.js';
 
 // The hosted verification page as plain HTML: no script, no external asset, inline styles only (the CSP allows
@@ -181,21 +181,7 @@ function formatTime(date: Date): string {
 }
 
 function layout(title: string, body: string): string {
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex">
-<title>${escapeHtml(title)}</title>
-<style>${styles}</style>
-</head>
-<body>
-<main>${body}
-</main>
-</body>
-</html>
-`;
+  return htmlDocument({ title, styles, body });
 }
 
 // Colours meet WCAG AA contrast on their backgrounds; focus is always visible.
