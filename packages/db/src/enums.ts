@@ -4,8 +4,17 @@
 export const kycStatuses = ['unverified', 'pending', 'verified', 'rejected'] as const;
 export type KycStatus = (typeof kycStatuses)[number];
 
-export const membershipRoles = ['owner', 'admin', 'member'] as const;
+/**
+ * A member's role in an organization (docs/decisions.md#roles): `owner` may do everything, `admin` everything but
+ * owners and the organization's end, `developer` API keys and webhooks, `billing` payments and subscriptions,
+ * `member` reads. The role policy in main-api (modules/organizations/policy.ts) maps roles to permissions.
+ */
+export const membershipRoles = ['owner', 'admin', 'developer', 'billing', 'member'] as const;
 export type MembershipRole = (typeof membershipRoles)[number];
+
+/** pending -> accepted | revoked; a pending invitation past its `expiresAt` can no longer be accepted. */
+export const invitationStatuses = ['pending', 'accepted', 'revoked'] as const;
+export type InvitationStatus = (typeof invitationStatuses)[number];
 
 export const apiKeyEnvironments = ['live', 'test'] as const;
 export type ApiKeyEnvironment = (typeof apiKeyEnvironments)[number];

@@ -12,6 +12,7 @@ const journal = JSON.parse(readFileSync(join(migrationsFolder, 'meta', '_journal
 
 const everyTable = [
   'api_keys',
+  'audit_events',
   'avatar_uploads',
   'credit_balance_entries',
   'disabled_webhook_targets',
@@ -23,6 +24,7 @@ const everyTable = [
   'mail_subscriptions',
   'memberships',
   'notifications',
+  'organization_invitations',
   'organizations',
   'payment_events',
   'payment_methods',

@@ -1,6 +1,7 @@
 // The whole database schema: the tables, one file per domain. drizzle-kit reads this file.
 
 export * from './api-keys.js';
+export * from './audit-events.js';
 export * from './avatar-uploads.js';
 export * from './drive.js';
 export * from './idempotency.js';

@@ -1,8 +1,11 @@
 import { sql } from 'drizzle-orm';
-import { check, index, integer, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
-import { membershipRoles } from '../enums.js';
-import { createdAt, isOneOf } from './columns.js';
+import { check, index, integer, pgTable, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { invitationStatuses, membershipRoles } from '../enums.js';
+import { createdAt, isOneOf, timestamptz } from './columns.js';
 import { users } from './users.js';
+
+/** A KRA PIN: a letter, nine digits, a letter (stored upper case). */
+export const KRA_PIN_PATTERN = '^[A-Z][0-9]{9}[A-Z]$';
 
 /** A customer account: billing, API keys and verification sessions belong to an organization. */
 export const organizations = pgTable(
@@ -10,7 +13,14 @@ export const organizations = pgTable(
   {
     id: uuid('id').primaryKey().defaultRandom(),
     name: text('name').notNull(),
+    /** The organization's KRA PIN, for its billing documents; optional. */
+    kraPin: text('kra_pin'),
     createdAt: createdAt(),
+    /**
+     * Set when an organization with money history was ended by its owner: it keeps its ledger, loses its members,
+     * keys and callback defaults (docs/decisions.md#organizations-are-retired-not-deleted).
+     */
+    retiredAt: timestamptz('retired_at'),
     /**
      * The highest requests-per-minute a member may give an API key (main-api's POST /v1/api-keys); null means
      * main-api's API_KEY_RATE_LIMIT_MAX_PER_MINUTE. Set by operators (backend-api's organizations command).
@@ -21,6 +31,10 @@ export const organizations = pgTable(
     check(
       'organizations_max_key_rate_limit_per_minute_check',
       sql`${table.maxKeyRateLimitPerMinute} is null or ${table.maxKeyRateLimitPerMinute} > 0`,
+    ),
+    check(
+      'organizations_kra_pin_check',
+      sql`${table.kraPin} is null or ${table.kraPin} ~ ${sql.raw(`'${KRA_PIN_PATTERN}'`)}`,
     ),
   ],
 );
@@ -46,7 +60,42 @@ export const memberships = pgTable(
   ],
 );
 
+/**
+ * An invitation to join an organization in a role, sent to an email address. It is accepted by the user whose
+ * token carries that address (case-insensitive), at most once, before `expiresAt`.
+ */
+export const organizationInvitations = pgTable(
+  'organization_invitations',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    email: text('email').notNull(),
+    role: text('role', { enum: membershipRoles }).notNull(),
+    status: text('status', { enum: invitationStatuses }).notNull().default('pending'),
+    invitedBy: text('invited_by').references(() => users.id, { onDelete: 'set null' }),
+    acceptedBy: text('accepted_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    expiresAt: timestamptz('expires_at').notNull(),
+    /** When it was accepted or revoked. */
+    closedAt: timestamptz('closed_at'),
+  },
+  (table) => [
+    // One pending invitation per address and organization: a second is a 409, however many arrive at once.
+    uniqueIndex('organization_invitations_one_pending_idx')
+      .on(table.organizationId, sql`lower(${table.email})`)
+      .where(sql`${table.status} = 'pending'`),
+    // Serves "the organization's invitations, newest first".
+    index('organization_invitations_organization_id_created_at_idx').on(table.organizationId, table.createdAt),
+    check('organization_invitations_role_check', isOneOf(table.role, membershipRoles)),
+    check('organization_invitations_status_check', isOneOf(table.status, invitationStatuses)),
+  ],
+);
+
 export type Organization = typeof organizations.$inferSelect;
 export type NewOrganization = typeof organizations.$inferInsert;
 export type Membership = typeof memberships.$inferSelect;
 export type NewMembership = typeof memberships.$inferInsert;
+export type OrganizationInvitation = typeof organizationInvitations.$inferSelect;
+export type NewOrganizationInvitation = typeof organizationInvitations.$inferInsert;
