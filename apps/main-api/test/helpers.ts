@@ -32,8 +32,11 @@ export function testConfig(env: NodeJS.ProcessEnv = {}): MainApiConfig {
   });
 }
 
-/** A valid token for `userId`, signed with the test secret. */
-export function tokenFor(userId: string, options: { expiresIn?: number | string; now?: Date } = {}): Promise<string> {
+/** A valid token for `userId`, signed with the test secret, with an `email` claim when one is given. */
+export function tokenFor(
+  userId: string,
+  options: { expiresIn?: number | string; now?: Date; email?: string } = {},
+): Promise<string> {
   return signAccessToken({
     secret: TEST_SECRET,
     issuer: TEST_ISSUER,
@@ -94,7 +97,10 @@ export async function insertUser(
   await db.insert(users).values({ email: `${user.id}@example.com`, ...user });
 }
 
-/** Inserts an organization (random id unless given) with the given members; returns its id. */
+/**
+ * Inserts an organization (random id unless given) with the given members; returns its id. A member without a
+ * role is an owner, so a test about something else is not refused by the role policy.
+ */
 export async function insertOrganization(
   db: Database,
   organization: { id?: string; name?: string; members?: { userId: string; role?: MembershipRole }[] } = {},
@@ -109,7 +115,9 @@ export async function insertOrganization(
   if (row === undefined) throw new Error('Inserting the organization returned no row');
   const members = organization.members ?? [];
   if (members.length > 0) {
-    await db.insert(memberships).values(members.map((member) => ({ organizationId: row.id, ...member })));
+    await db
+      .insert(memberships)
+      .values(members.map((member) => ({ organizationId: row.id, ...member, role: member.role ?? 'owner' })));
   }
   return row.id;
 }

@@ -7,6 +7,11 @@ import { rememberVerifiedTokens } from './verified-token-cache.js';
 /** The identity a valid access token proves. */
 export interface AuthenticatedUser {
   id: string;
+  /**
+   * The token's `email` claim, when it carries a usable one: the address a new profile gets and the one an
+   * invitation must match (docs/decisions.md#profile-creation). Never taken from a request body.
+   */
+  email?: string;
 }
 
 /** Verifies a bearer token; resolves to its user or rejects with InvalidTokenError. */
@@ -34,6 +39,17 @@ export class KeySetUnavailableError extends Error {
 }
 
 const MAX_SUBJECT_LENGTH = 255;
+// RFC 5321's limit on a whole address.
+const MAX_EMAIL_LENGTH = 320;
+// One @, something on either side, no spaces: the identity provider checked the address; this keeps out what
+// could not be one (a number, a name) without judging addresses a provider accepted.
+const EMAIL_SHAPE = /^[^\s@]+@[^\s@]+$/;
+
+/** The `email` claim when it is an address that can be stored; otherwise none (the token stays valid). */
+function usableEmail(claim: unknown): string | undefined {
+  if (typeof claim !== 'string' || claim.length > MAX_EMAIL_LENGTH || !isStorableText(claim)) return undefined;
+  return EMAIL_SHAPE.test(claim) ? claim : undefined;
+}
 // Allowance for clock drift between the identity provider and this service.
 const CLOCK_TOLERANCE_SECONDS = 5;
 // Shorter than jose's own cache of a remote key set (10 minutes), so remembering adds no staleness to key removal.
@@ -66,7 +82,8 @@ export function createTokenVerifier(options: TokenVerifierOptions): TokenVerifie
     ) {
       throw new InvalidTokenError('Access token has no usable subject');
     }
-    return { id: subject };
+    const email = usableEmail(payload.email);
+    return email === undefined ? { id: subject } : { id: subject, email };
   };
 }
 

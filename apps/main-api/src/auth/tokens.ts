@@ -7,6 +7,8 @@ export interface SignAccessTokenOptions {
   audience: string;
   /** The user id; becomes the token's `sub`. */
   subject: string;
+  /** The user's address, carried as the `email` claim (profile creation and invitations read it). */
+  email?: string;
   /** Lifetime: seconds as a number, or a jose time span such as '1h' or '30d'. Default '1h'. */
   expiresIn?: number | string;
   /** Issue time; defaults to now. */
@@ -19,7 +21,7 @@ export async function signAccessToken(options: SignAccessTokenOptions): Promise<
   const expiresIn = options.expiresIn ?? '1h';
   // jose reads a number as an absolute timestamp; a lifetime in seconds is relative to the issue time.
   const expiration = typeof expiresIn === 'number' ? issuedAt + expiresIn : expiresIn;
-  return new SignJWT({})
+  return new SignJWT(options.email === undefined ? {} : { email: options.email })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
     .setSubject(options.subject)
     .setIssuer(options.issuer)

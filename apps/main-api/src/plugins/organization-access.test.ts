@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { authHeader, createTestApp, insertOrganization, insertUser, type TestApp } from '../../test/helpers.js';
 import { buildApp } from '../app.js';
-import { NOT_A_MEMBER } from '../modules/organizations/index.js';
+import { NOT_A_MEMBER, ORGANIZATION_NOT_FOUND } from '../modules/organizations/index.js';
 import { createLocalFolderStorage } from '../storage/local-folder.js';
 
 const MEMBER = 'user_org_member';
@@ -18,12 +18,27 @@ beforeAll(async () => {
   t = await createTestApp({
     setup: (app) =>
       app.register(async (routes) => {
-        const config = { organization: true };
+        const config = { organization: true, requires: 'organization:read' } as const;
         routes.get('/v1/test/organization', { config }, async (request) => request.organization);
+        routes.post(
+          '/v1/test/organization/owners-only',
+          { config: { organization: true, requires: 'owners:write' } },
+          async (request) => request.organization,
+        );
+        routes.get(
+          '/v1/organizations/:id/test',
+          { config: { organization: 'path', requires: 'organization:read' } },
+          async (request) => request.organization,
+        );
+        routes.post(
+          '/v1/organizations/:id/test',
+          { config: { organization: 'path', requires: 'members:write' } },
+          async (request) => request.organization,
+        );
         routes.post(
           '/v1/test/organization',
           {
-            config: { organization: true },
+            config: { organization: true, requires: 'organization:read' },
             schema: { body: Type.Object({ amount: Type.Integer() }, { additionalProperties: false }) },
           },
           async (request) => request.organization,
@@ -31,7 +46,7 @@ beforeAll(async () => {
         routes.get(
           '/v1/test/organization-with-headers',
           {
-            config: { organization: true },
+            config: { organization: true, requires: 'organization:read' },
             schema: {
               headers: Type.Object({ 'x-trace': Type.Optional(Type.String({ description: 'A header of its own' })) }),
             },
@@ -190,12 +205,116 @@ describe('organization guard', () => {
   });
 });
 
+describe('the role check', () => {
+  it('answers 403 naming the roles that may, for a member whose role lacks the permission, and runs the handler otherwise', async () => {
+    const send = async (userId: string, organization: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/v1/test/organization/owners-only',
+        headers: { ...(await authHeader(userId)), 'x-organization-id': organization },
+      });
+    const refused = await send(MEMBER, organizationId);
+    expect(refused.statusCode).toBe(403);
+    expect(withoutRequestId(refused.json())).toEqual({
+      success: false,
+      error: 'This needs the role owner',
+      code: 'forbidden',
+    });
+    expect((await send(OUTSIDER, otherOrganizationId)).json()).toEqual({ id: otherOrganizationId, role: 'owner' });
+  });
+
+  it('documents the roles that may call each organization route in its OpenAPI description', async () => {
+    const document = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json();
+    expect(document.paths['/v1/test/organization/owners-only'].post.description).toBe('Roles: owner (owners:write).');
+    expect(document.paths['/v1/test/organization'].get.description).toContain(
+      'Roles: owner, admin, developer, billing or member (organization:read).',
+    );
+  });
+
+  it('lists every organization route with its permission, for the role-matrix test', () => {
+    expect(t.app.organizationRoutes).toContainEqual({
+      method: 'POST',
+      url: '/v1/organizations/:id/test',
+      organization: 'path',
+      requires: 'members:write',
+    });
+    expect(t.app.organizationRoutes.some((route) => route.url === '/v1/test/no-organization')).toBe(false);
+  });
+});
+
+describe('an organization named in the path', () => {
+  const call = async (method: 'GET' | 'POST', userId: string, organization: string) =>
+    t.app.inject({ method, url: `/v1/organizations/${organization}/test`, headers: await authHeader(userId) });
+
+  it("sets the organization and the member's role, without asking for the header", async () => {
+    const response = await call('GET', MEMBER, organizationId);
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ id: organizationId, role: 'admin' });
+  });
+
+  it('answers the same 404 for an organization the user is not in, an unknown one and a malformed id', async () => {
+    const answers = await Promise.all([
+      call('GET', OUTSIDER, organizationId),
+      call('GET', MEMBER, UNKNOWN_ORGANIZATION),
+      call('GET', MEMBER, 'not-a-uuid'),
+    ]);
+    for (const answer of answers) {
+      expect(answer.statusCode).toBe(404);
+      expect(withoutRequestId(answer.json())).toEqual({
+        success: false,
+        error: ORGANIZATION_NOT_FOUND,
+        code: 'not_found',
+      });
+    }
+  });
+
+  it("checks the member's role there too", async () => {
+    const admin = await call('POST', MEMBER, organizationId);
+    expect(admin.statusCode).toBe(200);
+    const demoted = await insertOrganization(t.db, { members: [{ userId: MEMBER, role: 'billing' }] });
+    const refused = await call('POST', MEMBER, demoted);
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().error).toBe('This needs the role owner or admin');
+  });
+});
+
 describe('organization guard setup', () => {
+  function startWith(url: string, config: Record<string, unknown>): Promise<unknown> {
+    const storage = createLocalFolderStorage({ directory: t.avatarDir, publicUrl: t.config.publicUrl });
+    const app = buildApp({ database: t.database, storage }, t.config);
+    app.register(async (routes) => {
+      routes.get(url, { config }, async () => ({}));
+    });
+    return app.ready().finally(() => app.close());
+  }
+
+  it('refuses an organization route that does not name the permission it needs', async () => {
+    await expect(startWith('/v1/test/unguarded', { organization: true })).rejects.toThrow(
+      /config.requires must name a permission/,
+    );
+    await expect(
+      startWith('/v1/test/unknown-permission', { organization: true, requires: 'everything' }),
+    ).rejects.toThrow(/config.requires must name a permission/);
+  });
+
+  it('refuses a permission on a route that acts for no organization, and a path route outside /v1/organizations/:id', async () => {
+    await expect(startWith('/v1/test/stray', { requires: 'billing:write' })).rejects.toThrow(
+      /names a permission but no organization/,
+    );
+    await expect(startWith('/v1/test/:id', { organization: 'path', requires: 'organization:read' })).rejects.toThrow(
+      /must be under \/v1\/organizations\/:id/,
+    );
+  });
+
   it('refuses a route that is both public and organization-scoped', async () => {
     const storage = createLocalFolderStorage({ directory: t.avatarDir, publicUrl: t.config.publicUrl });
     const app = buildApp({ database: t.database, storage }, t.config);
     app.register(async (routes) => {
-      routes.get('/v1/test/both', { config: { public: true, organization: true } }, async () => ({}));
+      routes.get(
+        '/v1/test/both',
+        { config: { public: true, organization: true, requires: 'organization:read' } },
+        async () => ({}),
+      );
     });
     await expect(app.ready()).rejects.toThrow(/cannot be both public and organization-scoped/);
     await app.close();

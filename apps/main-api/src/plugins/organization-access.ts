@@ -1,19 +1,46 @@
 import { type Database, isUuid, uuidPattern } from '@platform/db';
-import { validationError } from '@platform/errors';
+import { forbidden, notFound, validationError } from '@platform/errors';
 import { type TObject, Type } from '@sinclair/typebox';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyRequest, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
-import { type OrganizationAccess, requireMembership } from '../modules/organizations/index.js';
+import {
+  allows,
+  isPermission,
+  ORGANIZATION_NOT_FOUND,
+  type OrganizationAccess,
+  type Permission,
+  refusalMessage,
+  requireMembership,
+  requireMembershipOf,
+  rolesThatMay,
+} from '../modules/organizations/index.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** Set on routes with `config: { organization: true }`, once the user's membership is confirmed. */
+    /** Set on organization routes, once the user's membership and role are confirmed. */
     organization: OrganizationAccess;
   }
   interface FastifyContextConfig {
-    /** The route acts for the organization named by `X-Organization-Id`, and the user must belong to it. */
-    organization?: boolean;
+    /**
+     * The route acts for an organization the user must belong to: `true` names it with `X-Organization-Id` (an
+     * unknown one or a non-member is 403, as the contract says), `'path'` with the URL's `:id` (404 "Organization
+     * not found" alike, docs/decisions.md#roles).
+     */
+    organization?: boolean | 'path';
+    /** The permission of the role policy the route needs (modules/organizations/policy.ts); required on organization routes. */
+    requires?: Permission;
   }
+  interface FastifyInstance {
+    /** Every organization route and the permission it needs, in registration order (the role-matrix test walks them). */
+    organizationRoutes: OrganizationRoute[];
+  }
+}
+
+export interface OrganizationRoute {
+  method: string;
+  url: string;
+  organization: true | 'path';
+  requires: Permission;
 }
 
 /** Header naming the organization a request acts for (lower case: Node lower-cases incoming header names). */
@@ -41,15 +68,29 @@ function organizationIdFrom(request: FastifyRequest): string {
   return value;
 }
 
+/** The `:id` of `/v1/organizations/:id/...`; a value that is not a UUID names no organization (404, like any unknown one). */
+function organizationIdInPath(request: FastifyRequest): string | null {
+  const id = (request.params as { id?: unknown } | undefined)?.id;
+  return typeof id === 'string' && isUuid(id) ? id : null;
+}
+
 /**
- * A hook that requires the authenticated user to be a member of the organization named by
- * `X-Organization-Id` and sets `request.organization`. Usable directly as a route's preValidation or
- * preHandler hook; the plugin below runs it for every route with `config: { organization: true }`.
+ * A hook that requires the authenticated user to be a member of the organization the route names, in a role that
+ * holds the route's permission, and sets `request.organization`.
  */
 function createOrganizationGuard(db: Database) {
-  return async function requireOrganizationMember(request: FastifyRequest): Promise<void> {
-    const organizationId = organizationIdFrom(request);
-    request.organization = await requireMembership(db, request.user.id, organizationId);
+  return async function requireOrganizationRole(request: FastifyRequest): Promise<void> {
+    const { organization, requires } = request.routeOptions.config;
+    if (organization === 'path') {
+      const organizationId = organizationIdInPath(request);
+      if (organizationId === null) throw notFound(ORGANIZATION_NOT_FOUND);
+      request.organization = await requireMembershipOf(db, request.user.id, organizationId);
+    } else {
+      request.organization = await requireMembership(db, request.user.id, organizationIdFrom(request));
+    }
+    // Checked at start for every organization route, so always set here.
+    const permission = requires as Permission;
+    if (!allows(request.organization.role, permission)) throw forbidden(refusalMessage(permission));
   };
 }
 
@@ -58,29 +99,58 @@ export interface OrganizationAccessOptions {
 }
 
 /**
- * Runs the organization guard on routes with `config: { organization: true }` and documents the header on
- * them. The guard runs on preValidation: after authentication and the rate limit (onRequest), before the
- * body is validated, so a non-member learns nothing about the route's input rules.
+ * Runs the organization guard on organization routes and documents the header and the roles on them. A route
+ * that acts for an organization without naming the permission it needs is refused when the app starts, so no
+ * route can skip the role policy. The guard runs on preValidation: after authentication and the rate limit
+ * (onRequest), before the body is validated, so a non-member learns nothing about the route's input rules.
  */
 export const organizationAccess = fp<OrganizationAccessOptions>(
   async (app, { db }) => {
-    const requireOrganizationMember = createOrganizationGuard(db);
+    const requireOrganizationRole = createOrganizationGuard(db);
     app.decorateRequest('organization', null as unknown as OrganizationAccess);
+    app.decorate('organizationRoutes', [] as OrganizationRoute[]);
 
     app.addHook('onRoute', (route) => {
-      if (route.config?.organization !== true) return;
-      if (route.config.public === true) {
-        throw new Error(`Route ${String(route.method)} ${route.url} cannot be both public and organization-scoped`);
+      const { organization, requires } = route.config ?? {};
+      if (organization === undefined || organization === false) {
+        if (requires !== undefined) throw new Error(`${describeRoute(route)} names a permission but no organization`);
+        return;
       }
-      route.schema = { ...route.schema, headers: withOrganizationHeader(route.schema?.headers) };
+      if (route.config?.public === true) {
+        throw new Error(`${describeRoute(route)} cannot be both public and organization-scoped`);
+      }
+      if (!isPermission(requires)) {
+        throw new Error(`${describeRoute(route)} acts for an organization: config.requires must name a permission`);
+      }
+      if (organization === 'path' && !route.url.startsWith('/v1/organizations/:id')) {
+        throw new Error(
+          `${describeRoute(route)} names its organization in the path, so it must be under /v1/organizations/:id`,
+        );
+      }
+      const headers = organization === true ? withOrganizationHeader(route.schema?.headers) : route.schema?.headers;
+      route.schema = { ...route.schema, headers, description: withRoles(route.schema?.description, requires) };
+      for (const method of [route.method].flat()) {
+        if (method !== 'HEAD') app.organizationRoutes.push({ method, url: route.url, organization, requires });
+      }
     });
 
     app.addHook('preValidation', async (request) => {
-      if (request.routeOptions.config.organization === true) await requireOrganizationMember(request);
+      const { organization } = request.routeOptions.config;
+      if (organization === true || organization === 'path') await requireOrganizationRole(request);
     });
   },
   { name: 'organization-access', dependencies: ['authentication'], fastify: '5.x' },
 );
+
+function describeRoute(route: RouteOptions): string {
+  return `Route ${[route.method].flat().join(',')} ${route.url}`;
+}
+
+/** The route's OpenAPI description, ending with the roles that may call it. */
+function withRoles(description: string | undefined, permission: Permission): string {
+  const roles = `Roles: ${rolesThatMay(permission)} (${permission}).`;
+  return description === undefined || description === '' ? roles : `${description}\n\n${roles}`;
+}
 
 // A route may declare other headers of its own (an idempotency key, say); the organization header joins them.
 function withOrganizationHeader(headers: unknown): TObject {

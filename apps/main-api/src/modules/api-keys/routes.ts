@@ -25,7 +25,7 @@ const API_KEY_REVOKED = 'API key revoked';
 const API_KEY_NOT_FOUND = 'API key not found';
 
 /**
- * Management of the organization's keys for the backend service. Any member may create, list and revoke;
+ * Management of the organization's keys for the backend service. Owners, admins and developers create and revoke, every member lists;
  * the organization is the one named by X-Organization-Id (see src/plugins/organization-access.ts).
  */
 export const apiKeyRoutes: FastifyPluginAsyncTypebox<ApiKeyRoutesOptions> = async (
@@ -33,12 +33,13 @@ export const apiKeyRoutes: FastifyPluginAsyncTypebox<ApiKeyRoutesOptions> = asyn
   { db, now, rateLimitMaxPerMinute },
 ) => {
   const tags = ['api-keys'];
-  const config = { organization: true };
+  const read = { organization: true, requires: 'organization:read' } as const;
+  const write = { organization: true, requires: 'developer:write' } as const;
 
   app.post(
     '/v1/api-keys',
     {
-      config,
+      config: write,
       schema: {
         tags,
         summary: 'Create an API key for the organization',
@@ -73,7 +74,7 @@ export const apiKeyRoutes: FastifyPluginAsyncTypebox<ApiKeyRoutesOptions> = asyn
   app.get(
     '/v1/api-keys',
     {
-      config,
+      config: read,
       schema: {
         tags,
         summary: "List the organization's API keys",
@@ -96,7 +97,7 @@ export const apiKeyRoutes: FastifyPluginAsyncTypebox<ApiKeyRoutesOptions> = asyn
   app.delete(
     '/v1/api-keys/:id',
     {
-      config,
+      config: write,
       schema: {
         tags,
         summary: 'Revoke an API key',

@@ -1,5 +1,5 @@
 import type { Database, MembershipRole } from '@platform/db';
-import { forbidden } from '@platform/errors';
+import { forbidden, notFound } from '@platform/errors';
 import { findMembership } from './repository.js';
 
 /** The organization a request acts for, after its membership was checked. */
@@ -23,5 +23,22 @@ export async function requireMembership(
 ): Promise<OrganizationAccess> {
   const access = await findMembership(db, userId, organizationId);
   if (access === null) throw forbidden(NOT_A_MEMBER);
+  return access;
+}
+
+/** The answer for an organization named in a path that does not exist or that the user is not in. */
+export const ORGANIZATION_NOT_FOUND = 'Organization not found';
+
+/**
+ * The user's access to the organization named in a URL (`/v1/organizations/:id/...`): an object of another
+ * organization is a 404, the same as one that does not exist (docs/decisions.md#roles).
+ */
+export async function requireMembershipOf(
+  db: Database,
+  userId: string,
+  organizationId: string,
+): Promise<OrganizationAccess> {
+  const access = await findMembership(db, userId, organizationId);
+  if (access === null) throw notFound(ORGANIZATION_NOT_FOUND);
   return access;
 }

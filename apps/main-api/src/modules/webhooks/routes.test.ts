@@ -26,7 +26,7 @@ beforeEach(async () => {
   await insertUser(t.db, { id: ALICE });
   await insertUser(t.db, { id: BOB });
   // Alice is a plain member: any member may manage the callback settings.
-  orgA = await insertOrganization(t.db, { name: 'A', members: [{ userId: ALICE, role: 'member' }] });
+  orgA = await insertOrganization(t.db, { name: 'A', members: [{ userId: ALICE, role: 'developer' }] });
   orgB = await insertOrganization(t.db, { name: 'B', members: [{ userId: BOB, role: 'owner' }] });
 });
 

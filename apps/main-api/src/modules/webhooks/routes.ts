@@ -27,20 +27,21 @@ export const SECRET_ROTATED =
 
 /**
  * The organization's callback settings (docs/decisions.md#callback-settings-routes): a default URL and a signing
- * secret per environment. Any member may read and change them; the organization is the one named by
- * X-Organization-Id.
+ * secret per environment. Every member reads them; owners, admins and developers change them (the role policy). The
+ * organization is the one named by X-Organization-Id.
  */
 export const webhookRoutes: FastifyPluginAsyncTypebox<WebhookRoutesOptions> = async (
   app,
   { db, now, allowPrivateTargets },
 ) => {
   const tags = ['webhooks'];
-  const config = { organization: true };
+  const read = { organization: true, requires: 'organization:read' } as const;
+  const write = { organization: true, requires: 'developer:write' } as const;
 
   app.get(
     '/v1/webhooks/endpoints',
     {
-      config,
+      config: read,
       schema: {
         tags,
         summary: "The organization's callback settings for live and test",
@@ -60,7 +61,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<WebhookRoutesOptions> = as
     app.route({
       method,
       url: '/v1/webhooks/endpoints/:environment',
-      config,
+      config: write,
       schema: {
         tags,
         summary: 'Set or clear the default callback URL of an environment',
@@ -93,7 +94,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<WebhookRoutesOptions> = as
   app.post(
     '/v1/webhooks/endpoints/:environment/secret/reveal',
     {
-      config,
+      config: write,
       schema: {
         tags,
         summary: 'Show the signing secret, once',
@@ -116,7 +117,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<WebhookRoutesOptions> = as
   app.post(
     '/v1/webhooks/endpoints/:environment/secret/rotate',
     {
-      config,
+      config: write,
       schema: {
         tags,
         summary: 'Replace the signing secret',

@@ -18,7 +18,7 @@ export const paymentMethodRoutes: FastifyPluginAsyncTypebox<{ db: Database; now:
   app.get(
     '/v1/billing/payment-methods',
     {
-      config: { organization: true },
+      config: { organization: true, requires: 'organization:read' },
       schema: {
         tags,
         summary: "The organization's saved payment methods",
@@ -38,7 +38,7 @@ export const paymentMethodRoutes: FastifyPluginAsyncTypebox<{ db: Database; now:
     '/v1/billing/payment-methods/:id',
     {
       // Only writes locally: the removal and the stored answer commit together.
-      config: { organization: true, idempotency: 'transaction' },
+      config: { organization: true, requires: 'billing:write', idempotency: 'transaction' },
       schema: {
         tags,
         summary: 'Remove a saved payment method',

@@ -22,7 +22,7 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<PaymentStartDeps> = async 
     '/v1/billing/pay',
     {
       // The provider is called: the answer is stored once sent, and a payment reference guards the rest.
-      config: { organization: true, idempotency: 'response' },
+      config: { organization: true, requires: 'billing:write', idempotency: 'response' },
       schema: {
         tags,
         summary: 'Start a payment',
@@ -66,7 +66,7 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<PaymentStartDeps> = async 
   app.get(
     '/v1/billing/payments/:reference',
     {
-      config: { organization: true },
+      config: { organization: true, requires: 'organization:read' },
       schema: {
         tags,
         summary: 'A payment and its outcome',

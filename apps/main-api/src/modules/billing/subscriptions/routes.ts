@@ -19,7 +19,7 @@ export const subscriptionRoutes: FastifyPluginAsyncTypebox<SubscriptionDeps> = a
   app.get(
     '/v1/billing/subscription',
     {
-      config: { organization: true },
+      config: { organization: true, requires: 'organization:read' },
       schema: {
         tags,
         summary: "The organization's mail subscription",
@@ -36,7 +36,7 @@ export const subscriptionRoutes: FastifyPluginAsyncTypebox<SubscriptionDeps> = a
   app.get(
     '/v1/billing/upgrade/preview',
     {
-      config: { organization: true },
+      config: { organization: true, requires: 'organization:read' },
       schema: {
         tags,
         summary: 'What a change of plan, seats or cycle costs today',
@@ -60,7 +60,7 @@ export const subscriptionRoutes: FastifyPluginAsyncTypebox<SubscriptionDeps> = a
     '/v1/billing/upgrade',
     {
       // The card provider is called: the answer is stored once sent, and the change's claim guards the rest.
-      config: { organization: true, idempotency: 'response' },
+      config: { organization: true, requires: 'billing:write', idempotency: 'response' },
       schema: {
         tags,
         summary: 'Change plan, seats or billing cycle now',

@@ -1,0 +1,39 @@
+import { type MembershipRole, membershipRoles } from '@platform/db';
+import { describe, expect, it } from 'vitest';
+import { allows, permissions, permissionToChangeMember, refusalMessage, rolesByPermission } from './policy.js';
+
+// The table of issue and docs/decisions.md#roles, role by role: a change to the policy shows up here first.
+const expected: Record<MembershipRole, string[]> = {
+  owner: ['organization:read', 'billing:write', 'developer:write', 'members:write', 'owners:write', 'audit:read'],
+  admin: ['organization:read', 'billing:write', 'developer:write', 'members:write', 'audit:read'],
+  developer: ['organization:read', 'developer:write'],
+  billing: ['organization:read', 'billing:write'],
+  member: ['organization:read'],
+};
+
+describe('the role policy', () => {
+  it.each(membershipRoles)('gives %s exactly its permissions', (role) => {
+    expect(permissions.filter((permission) => allows(role, permission))).toEqual(expected[role]);
+  });
+
+  it('lists every role it names among the membership roles, owner first', () => {
+    for (const roles of Object.values(rolesByPermission)) {
+      expect(roles.every((role) => membershipRoles.includes(role))).toBe(true);
+      expect(roles[0]).toBe('owner');
+    }
+  });
+
+  it('names the roles that may do it in the refusal', () => {
+    expect(refusalMessage('billing:write')).toBe('This needs the role owner, admin or billing');
+    expect(refusalMessage('owners:write')).toBe('This needs the role owner');
+    expect(refusalMessage('audit:read')).toBe('This needs the role owner or admin');
+  });
+
+  it('asks for owners:write when an owner is involved, members:write otherwise', () => {
+    expect(permissionToChangeMember('member', 'admin')).toBe('members:write');
+    expect(permissionToChangeMember('member', 'owner')).toBe('owners:write');
+    expect(permissionToChangeMember('owner', 'admin')).toBe('owners:write');
+    expect(permissionToChangeMember('developer')).toBe('members:write');
+    expect(permissionToChangeMember('owner')).toBe('owners:write');
+  });
+});

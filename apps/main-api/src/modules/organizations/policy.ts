@@ -1,0 +1,61 @@
+import type { MembershipRole } from '@platform/db';
+
+// The role policy: the one place that says which role may do what in an organization
+// (docs/decisions.md#roles). Every organization route names the permission it needs
+// (`config: { requires: 'billing:write' }`); the organization-access plugin asks `allows` and answers 403 with
+// `refusalMessage` otherwise. The table is data, so the docs, the OpenAPI descriptions and the role-matrix test
+// read the same thing.
+
+export const permissions = [
+  /** Read the organization, its subscription, payments, payment methods, keys, webhooks and members. */
+  'organization:read',
+  /** Pay, buy, upgrade or change a subscription, remove a payment method. */
+  'billing:write',
+  /** Create, change or revoke API keys and webhook endpoints; reveal or rotate their secrets. */
+  'developer:write',
+  /** Invite members, change the role of or remove members who are not owners. */
+  'members:write',
+  /** Make or remove owners; delete or retire the organization. */
+  'owners:write',
+  /** Read the organization's audit log. */
+  'audit:read',
+] as const;
+export type Permission = (typeof permissions)[number];
+
+/** Which roles hold each permission, in the order roles are listed everywhere (owner first). */
+export const rolesByPermission: Readonly<Record<Permission, readonly MembershipRole[]>> = {
+  'organization:read': ['owner', 'admin', 'developer', 'billing', 'member'],
+  'billing:write': ['owner', 'admin', 'billing'],
+  'developer:write': ['owner', 'admin', 'developer'],
+  'members:write': ['owner', 'admin'],
+  'owners:write': ['owner'],
+  'audit:read': ['owner', 'admin'],
+};
+
+export function isPermission(value: unknown): value is Permission {
+  return typeof value === 'string' && (permissions as readonly string[]).includes(value);
+}
+
+export function allows(role: MembershipRole, permission: Permission): boolean {
+  return rolesByPermission[permission].includes(role);
+}
+
+/** "owner, admin or billing": the roles that hold a permission, for messages and docs. */
+export function rolesThatMay(permission: Permission): string {
+  const roles = [...rolesByPermission[permission]];
+  const last = roles.pop();
+  return roles.length === 0 ? String(last) : `${roles.join(', ')} or ${last}`;
+}
+
+/** The 403 message for a member whose role lacks the permission: it names the roles that have it. */
+export function refusalMessage(permission: Permission): string {
+  return `This needs the role ${rolesThatMay(permission)}`;
+}
+
+/**
+ * The permission a change of membership needs: owners:write when an owner is made, demoted or removed,
+ * members:write otherwise (docs/decisions.md#roles).
+ */
+export function permissionToChangeMember(currentRole: MembershipRole, newRole?: MembershipRole): Permission {
+  return currentRole === 'owner' || newRole === 'owner' ? 'owners:write' : 'members:write';
+}
