@@ -1,4 +1,4 @@
-import { type Database, type DatabaseExecutor, preparedPerDatabase } from '@platform/db';
+import { type Database, type DatabaseExecutor, type NewUser, preparedPerDatabase, type User } from '@platform/db';
 import { avatarUploads, users } from '@platform/db/schema';
 import { and, eq, sql } from 'drizzle-orm';
 import type { ProfileChanges } from './profile-fields.js';
@@ -22,6 +22,15 @@ export async function findUser(db: Database, userId: string) {
 export async function userRecordExists(db: DatabaseExecutor, userId: string): Promise<boolean> {
   const [row] = await db.select({ id: users.id }).from(users).where(eq(users.id, userId));
   return row !== undefined;
+}
+
+/**
+ * Creates the user's record with an already validated profile. Returns the row, or undefined when nothing was
+ * inserted because the id or the email address is taken (a concurrent create included: the unique indexes decide).
+ */
+export async function insertUserIfAbsent(db: DatabaseExecutor, values: NewUser): Promise<User | undefined> {
+  const [row] = await db.insert(users).values(values).onConflictDoNothing().returning();
+  return row;
 }
 
 /** True when `url` is an avatar this service stored for this user. */

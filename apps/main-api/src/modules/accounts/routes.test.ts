@@ -1,7 +1,8 @@
 import { avatarUploads, users } from '@platform/db/schema';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { authHeader, createTestApp, insertUser, type TestApp } from '../../../test/helpers.js';
+import { missing, postgresServer } from '#test-prerequisites';
+import { authHeader, createTestApp, insertUser, type TestApp, tokenFor } from '../../../test/helpers.js';
 
 const USER = 'user_accounts_a';
 const OTHER = 'user_accounts_b';
@@ -89,6 +90,101 @@ describe('GET /v1/accounts/me', () => {
     expect(response.statusCode).toBe(401);
     expect(response.headers['www-authenticate']).toMatch(/^Bearer/);
     expect(response.json()).toMatchObject({ success: false, code: 'unauthorized' });
+  });
+});
+
+async function createProfile(userId: string, payload: unknown, email: string | null = `${userId}@example.com`) {
+  const token = await tokenFor(userId, email === null ? {} : { email });
+  return t.app.inject({
+    method: 'POST',
+    url: '/v1/accounts',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    payload: JSON.stringify(payload),
+  });
+}
+
+describe('POST /v1/accounts', () => {
+  it("creates the profile with the token's email address and answers it as GET /v1/accounts/me does", async () => {
+    const response = await createProfile(NO_PROFILE, { firstName: ' Njeri ', lastName: 'Kamau', phone: '0722 000 111' });
+    expect(response.statusCode).toBe(201);
+    expect(response.json()).toEqual({
+      success: true,
+      data: { name: 'Njeri Kamau', email: `${NO_PROFILE}@example.com`, phone: '+254722000111', kycStatus: 'unverified' },
+    });
+    const me = await t.app.inject({ method: 'GET', url: '/v1/accounts/me', headers: await authHeader(NO_PROFILE) });
+    expect(me.statusCode).toBe(200);
+    expect(me.json()).toEqual(response.json());
+    expect(await userRow(NO_PROFILE)).toMatchObject({ firstName: 'Njeri', lastName: 'Kamau', kycStatus: 'unverified' });
+  });
+
+  it('answers 400 "The access token carries no email address" for a token without one, creating nothing', async () => {
+    const response = await createProfile(NO_PROFILE, { firstName: 'Njeri', lastName: 'Kamau' }, null);
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toMatchObject({
+      success: false,
+      code: 'validation_error',
+      error: 'The access token carries no email address',
+    });
+    expect(await userRow(NO_PROFILE)).toBeUndefined();
+  });
+
+  it('refuses an email address in the body as an unknown field', async () => {
+    const response = await createProfile(NO_PROFILE, {
+      firstName: 'Njeri',
+      lastName: 'Kamau',
+      email: 'someone-else@example.com',
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toMatchObject({ success: false, code: 'validation_error' });
+    expect(await userRow(NO_PROFILE)).toBeUndefined();
+  });
+
+  it.each([
+    ['no lastName', { firstName: 'Njeri' }, undefined],
+    ['no firstName', { lastName: 'Kamau' }, undefined],
+    ['a blank firstName', { firstName: '  ', lastName: 'Kamau' }, '/firstName'],
+    ['a 101-character lastName', { firstName: 'Njeri', lastName: 'x'.repeat(101) }, '/lastName'],
+    ['an invalid phone number', { firstName: 'Njeri', lastName: 'Kamau', phone: '12345' }, '/phone'],
+    ['a dob (not part of the creation)', { firstName: 'Njeri', lastName: 'Kamau', dob: '1990-01-01' }, undefined],
+    ['a number as firstName', { firstName: 5, lastName: 'Kamau' }, undefined],
+  ])('answers 400 for %s, creating nothing', async (_label, body, path) => {
+    const response = await createProfile(NO_PROFILE, body);
+    expect(response.statusCode).toBe(400);
+    const envelope = response.json();
+    expect(envelope).toMatchObject({ success: false, code: 'validation_error' });
+    if (path !== undefined) {
+      expect(envelope.details).toEqual(expect.arrayContaining([expect.objectContaining({ path })]));
+    }
+    expect(await userRow(NO_PROFILE)).toBeUndefined();
+  });
+
+  it('answers 409 "Profile already exists" for a user who has one, changing nothing', async () => {
+    const before = await userRow(USER);
+    const response = await createProfile(USER, { firstName: 'Someone', lastName: 'Else' }, 'amina@example.com');
+    expect(response.statusCode).toBe(409);
+    expect(response.json()).toMatchObject({ success: false, code: 'conflict', error: 'Profile already exists' });
+    expect(await userRow(USER)).toEqual(before);
+  });
+
+  it("answers 409 when another profile has the token's email address", async () => {
+    const response = await createProfile(NO_PROFILE, { firstName: 'Njeri', lastName: 'Kamau' }, 'amina@example.com');
+    expect(response.statusCode).toBe(409);
+    expect(response.json()).toMatchObject({ success: false, code: 'conflict' });
+    expect(await userRow(NO_PROFILE)).toBeUndefined();
+  });
+});
+
+// Two connections insert at once: PGlite runs one query at a time, so this runs on PostgreSQL only.
+describe.skipIf(missing(postgresServer))('POST /v1/accounts at once (PostgreSQL)', () => {
+  it('creates one profile for two simultaneous requests and answers the other 409', async () => {
+    const responses = await Promise.all(
+      ['Njeri', 'Wairimu'].map((firstName) => createProfile(NO_PROFILE, { firstName, lastName: 'Kamau' })),
+    );
+    expect(responses.map((response) => response.statusCode).sort()).toEqual([201, 409]);
+    const conflictAnswer = responses.find((response) => response.statusCode === 409);
+    expect(conflictAnswer?.json()).toMatchObject({ error: 'Profile already exists' });
+    const created = responses.find((response) => response.statusCode === 201);
+    expect((await userRow(NO_PROFILE))?.firstName).toBe(created?.json().data.name.split(' ')[0]);
   });
 });
 

@@ -29,6 +29,25 @@ export const AccountProfileResponseSchema = Type.Object(
 );
 
 /**
+ * POST body (docs/decisions.md#profile-creation): both names required, the phone optional, under the rules of
+ * PATCH (checked by the service). Unknown fields are refused: the email address comes from the token, never
+ * from here, so an `email` field is an error rather than silently ignored.
+ */
+export const CreateProfileBodySchema = Type.Object(
+  {
+    firstName: Type.String({ description: `1-${NAME_MAX_LENGTH} characters after trimming.` }),
+    lastName: Type.String({ description: `1-${NAME_MAX_LENGTH} characters after trimming.` }),
+    phone: Type.Optional(
+      Type.String({
+        description: 'A valid phone number; without a country code it is read as Kenyan. Stored as E.164.',
+        examples: ['+254712345678', '0712345678'],
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+/**
  * PATCH body. Fields not listed here (email, kycStatus, anything else) are accepted and ignored. Rules that
  * need trimming or parsing are checked by the handler, which reports them like schema errors.
  */

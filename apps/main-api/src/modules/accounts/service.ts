@@ -1,18 +1,34 @@
-import type { Database } from '@platform/db';
-import { internalError, isAppError, notFound, type ValidationDetail, validationError } from '@platform/errors';
+import type { Database, DatabaseExecutor, User } from '@platform/db';
+import {
+  conflict,
+  internalError,
+  isAppError,
+  notFound,
+  type ValidationDetail,
+  validationError,
+} from '@platform/errors';
 import { normaliseProfileChanges, pickWritableFields, type WritableProfileField } from './profile-fields.js';
-import { avatarUploadExists, findUser, updateUserProfile, userRecordExists } from './repository.js';
+import { avatarUploadExists, findUser, insertUserIfAbsent, updateUserProfile, userRecordExists } from './repository.js';
 import type { AccountProfile } from './schemas.js';
 
 // Spec section 7: the texts of the profile endpoints' errors are part of the contract.
 const PROFILE_NOT_FOUND = 'Profile not found';
 const NO_VALID_FIELDS = 'No valid fields provided for update';
 const PROFILE_STORE_FAILED = 'Failed to fetch/update profile';
+// docs/decisions.md#profile-creation
+const NO_EMAIL_CLAIM = 'The access token carries no email address';
+const PROFILE_EXISTS = 'Profile already exists';
+const EMAIL_TAKEN = 'Another profile already uses this email address';
 
 /** The user's profile (docs/decisions.md#unset-profile-fields-are-omitted); 404 when the user has no record. */
 export async function getProfile(db: Database, userId: string): Promise<AccountProfile> {
   const user = await profileStoreOperation(() => findUser(db, userId));
   if (user === undefined) throw notFound(PROFILE_NOT_FOUND);
+  return profileOf(user);
+}
+
+/** The user as the profile endpoints show it: unset optional fields are omitted. */
+function profileOf(user: User): AccountProfile {
   const name = [user.firstName, user.lastName]
     .map((part) => part?.trim() ?? '')
     .filter((part) => part !== '')
@@ -54,8 +70,47 @@ export async function updateProfile(
   );
 }
 
+/** The body of POST /v1/accounts (the schema has checked the types and refused unknown fields). */
+export interface NewProfile {
+  firstName: string;
+  lastName: string;
+  phone?: string;
+}
+
+/**
+ * Creates the profile of the token's user (docs/decisions.md#profile-creation): the names and phone under the
+ * rules of a profile update, the email address from the token only. 400 when the token carries no usable address,
+ * 409 when the user has a profile already or another profile has the address; the unique indexes decide between
+ * concurrent creations, so exactly one succeeds.
+ */
+export async function createProfile(
+  db: Database,
+  user: { id: string; email?: string },
+  body: NewProfile,
+  now: () => Date,
+): Promise<AccountProfile> {
+  if (user.email === undefined) throw validationError(NO_EMAIL_CLAIM);
+  const email = user.email;
+  const checked = normaliseProfileChanges(pickWritableFields(body), utcDate(now()));
+  if (!checked.ok) throw invalidFields(checked.details);
+  const { firstName, lastName, phone } = checked.changes;
+  return profileStoreOperation(async () => {
+    const created = await insertUserIfAbsent(db, {
+      id: user.id,
+      email,
+      firstName: firstName ?? null,
+      lastName: lastName ?? null,
+      phone: phone ?? null,
+      createdAt: now(),
+      updatedAt: now(),
+    });
+    if (created !== undefined) return profileOf(created);
+    throw conflict((await userRecordExists(db, user.id)) ? PROFILE_EXISTS : EMAIL_TAKEN);
+  });
+}
+
 /** True when the user has a record (a token's subject may have none). */
-export function userExists(db: Database, userId: string): Promise<boolean> {
+export function userExists(db: DatabaseExecutor, userId: string): Promise<boolean> {
   return userRecordExists(db, userId);
 }
 
