@@ -14,6 +14,7 @@ import { accountRoutes, accountSharedSchemas } from './modules/accounts/index.js
 import { apiKeyRoutes, apiKeySharedSchemas } from './modules/api-keys/index.js';
 import { billingRoutes, billingSharedSchemas, type ProviderTimeout } from './modules/billing/index.js';
 import { notificationRoutes, notificationSharedSchemas } from './modules/notifications/index.js';
+import { organizationRoutes, organizationSharedSchemas } from './modules/organizations/index.js';
 import { webhookRoutes, webhookSharedSchemas } from './modules/webhooks/index.js';
 import { authenticatedUserOf, authentication } from './plugins/authentication.js';
 import { organizationAccess } from './plugins/organization-access.js';
@@ -80,6 +81,7 @@ export function buildApp(deps: MainApiDeps, config: MainApiConfig) {
       ...apiKeySharedSchemas,
       ...billingSharedSchemas,
       ...webhookSharedSchemas,
+      ...organizationSharedSchemas,
     ],
   });
 
@@ -121,6 +123,7 @@ export function buildApp(deps: MainApiDeps, config: MainApiConfig) {
     ...(deps.providerTimeout === undefined ? {} : { providerTimeout: deps.providerTimeout }),
   });
   app.register(webhookRoutes, { db, now, allowPrivateTargets: config.webhooks.allowPrivateTargets });
+  app.register(organizationRoutes, { db, now });
 
   return app;
 }

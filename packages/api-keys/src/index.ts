@@ -7,6 +7,7 @@ export {
   createApiKey,
   findActiveApiKey,
   revokeApiKey,
+  revokeOrganizationApiKeys,
   touchApiKey,
   touchApiKeys,
 } from './service.js';

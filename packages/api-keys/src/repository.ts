@@ -35,6 +35,15 @@ export function revokeActiveApiKey(db: DatabaseExecutor, input: { id: string; or
     .returning({ id: apiKeys.id });
 }
 
+/** Sets revoked_at on every active key of the organization; the ids it revoked. */
+export function revokeActiveApiKeysOf(db: DatabaseExecutor, organizationId: string, now: Date) {
+  return db
+    .update(apiKeys)
+    .set({ revokedAt: now })
+    .where(and(eq(apiKeys.organizationId, organizationId), isNull(apiKeys.revokedAt)))
+    .returning({ id: apiKeys.id });
+}
+
 /** The key stored under a secret's hash, revoked or not. */
 export async function findApiKeyBySecretHash(db: DatabaseExecutor, secretHash: string) {
   const [row] = await keyBySecretHash(db).execute({ secretHash });

@@ -4,7 +4,14 @@ import { createTestDatabase } from '@platform/db/testing';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateApiKey, hashApiKeySecret } from './secret.js';
-import { createApiKey, findActiveApiKey, revokeApiKey, touchApiKey, touchApiKeys } from './service.js';
+import {
+  createApiKey,
+  findActiveApiKey,
+  revokeApiKey,
+  revokeOrganizationApiKeys,
+  touchApiKey,
+  touchApiKeys,
+} from './service.js';
 
 const ORG_A = '3f0c2a4e-8b1d-4e6f-9a2b-1c3d5e7f9a01';
 const ORG_B = '3f0c2a4e-8b1d-4e6f-9a2b-1c3d5e7f9a02';
@@ -88,6 +95,29 @@ describe('API keys in the database', () => {
 
     const [stored] = await handle.db.select().from(apiKeys).where(eq(apiKeys.id, created.id));
     expect(stored?.revokedAt).toBeInstanceOf(Date);
+  });
+
+  it("revokes every active key of one organization, and none of another's", async () => {
+    const organizationId = '3f0c2a4e-8b1d-4e6f-9a2b-1c3d5e7f9a03';
+    await handle.db.insert(organizations).values({ id: organizationId, name: 'Org C' });
+    const keys = await Promise.all(
+      (['live', 'test', 'live'] as const).map((environment) =>
+        createApiKey(handle.db, { organizationId, environment }),
+      ),
+    );
+    const other = await createApiKey(handle.db, { organizationId: ORG_B, environment: 'live' });
+    expect(await revokeApiKey(handle.db, { id: keys[2]?.id ?? '' })).toBe(true);
+
+    const now = new Date('2024-06-15T12:00:00.000Z');
+    expect(await revokeOrganizationApiKeys(handle.db, organizationId, now)).toBe(2);
+    for (const key of keys) expect(await findActiveApiKey(handle.db, key.secret)).toBeNull();
+    expect(await findActiveApiKey(handle.db, other.secret)).not.toBeNull();
+    const [first] = await handle.db
+      .select()
+      .from(apiKeys)
+      .where(eq(apiKeys.id, keys[0]?.id ?? ''));
+    expect(first?.revokedAt?.toISOString()).toBe(now.toISOString());
+    expect(await revokeOrganizationApiKeys(handle.db, organizationId, now)).toBe(0);
   });
 
   it("does not revoke another organization's key, an unknown id or a malformed id", async () => {

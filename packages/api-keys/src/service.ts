@@ -1,5 +1,11 @@
 import { type ApiKeyEnvironment, type DatabaseExecutor, isUuid } from '@platform/db';
-import { findApiKeyBySecretHash, insertApiKey, revokeActiveApiKey, touchApiKeysUsedBefore } from './repository.js';
+import {
+  findApiKeyBySecretHash,
+  insertApiKey,
+  revokeActiveApiKey,
+  revokeActiveApiKeysOf,
+  touchApiKeysUsedBefore,
+} from './repository.js';
 import { apiKeyEnvironmentOf, generateApiKey, hashApiKeySecret } from './secret.js';
 
 export interface CreateApiKeyInput {
@@ -66,6 +72,15 @@ export async function revokeApiKey(
   if (input.organizationId !== undefined && !isUuid(input.organizationId)) return false;
   const revoked = await revokeActiveApiKey(db, input);
   return revoked.length > 0;
+}
+
+/** Revokes every active key of an organization (when it is retired); how many it revoked. */
+export async function revokeOrganizationApiKeys(
+  db: DatabaseExecutor,
+  organizationId: string,
+  now: Date,
+): Promise<number> {
+  return (await revokeActiveApiKeysOf(db, organizationId, now)).length;
 }
 
 /**

@@ -1,4 +1,6 @@
 import { createApiKey } from '@platform/api-keys';
+import type { Database } from '@platform/db';
+import { memberships, organizations } from '@platform/db/schema';
 import { tableChecksums } from '@platform/db/testing';
 import {
   checkFuzzedAnswers,
@@ -14,6 +16,7 @@ import {
 } from '@platform/http/testing';
 import { notifyUser } from '@platform/notifications';
 import fc from 'fast-check';
+import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MPESA_CALLBACK_PATH } from '../../src/modules/billing/providers/daraja/routes.js';
 import { PAYSTACK_WEBHOOK_PATH } from '../../src/modules/billing/providers/paystack/routes.js';
@@ -41,12 +44,21 @@ const { seed, numRuns } = fuzzRunSettings({ seed: 20_261_124, numRuns: 2_000 });
 
 const MEMBER_ID = 'user_fuzz_member';
 const OUTSIDER_ID = 'user_fuzz_outsider';
+// The organization the /v1/organizations/:id routes meet, owned by the member, and the colleagues whose role the
+// member changes or whom the member removes. Deleting it, or removing a colleague, succeeds: the team is then put
+// back (restoreTeam), so the routes after it still meet something that exists.
+const TEAM_ID = '7d1f0c6e-2b4a-4c7e-9a57-0d3c1e6bf022';
+const COLLEAGUE_IDS = ['user_fuzz_colleague_1', 'user_fuzz_colleague_2', 'user_fuzz_colleague_3'];
 // One user sends every request: the limit must not be what answers.
 const UNREACHABLE_RATE_LIMIT = '100000000';
 
 // Routes that cannot answer 2xx to the requests this harness makes, and why. Every other route must answer 2xx
 // at least once in a run, so the run is known to reach its handlers and not only its validation.
 const NO_SUCCESS_HERE: Record<string, NoSuccessReason> = {
+  'POST /v1/accounts': {
+    reason: 'the member, the one user whose clean requests carry an email address, has a profile already',
+    instead: [409],
+  },
   'POST /v1/webhooks/endpoints/:environment/secret/reveal': {
     reason:
       'shows a secret once per environment and never after a rotation, so a run that rotates first only meets its 409',
@@ -82,6 +94,8 @@ beforeAll(async () => {
   await insertUser(db, { id: OUTSIDER_ID });
   const organizationId = await insertOrganization(db, { members: [{ userId: MEMBER_ID, role: 'owner' }] });
   const otherOrganizationId = await insertOrganization(db, { members: [{ userId: OUTSIDER_ID, role: 'owner' }] });
+  for (const id of COLLEAGUE_IDS) await insertUser(db, { id });
+  await restoreTeam(db);
   const authorizationCode = 'AUTH_fuzzapproved';
   paystack.approvedAuthorizations.add(authorizationCode);
   const cardId = await insertSavedCard(db, organizationId, { provider: 'paystack', authorizationCode });
@@ -95,7 +109,8 @@ beforeAll(async () => {
   });
   const notification = await notifyUser(db, { userId: MEMBER_ID, title: 'Hello', message: 'Fuzz', type: 'info' });
   const apiKey = await createApiKey(db, { organizationId, environment: 'test' });
-  const member = { authorization: `Bearer ${await tokenFor(MEMBER_ID)}` };
+  const memberToken = await tokenFor(MEMBER_ID, { email: `${MEMBER_ID}@example.com` });
+  const member = { authorization: `Bearer ${memberToken}` };
   // A card payment (for the payment and checkout pages), an answered M-Pesa prompt (for a callback that settles
   // it) and an uploaded avatar (for the file route), so that those routes also meet things that exist.
   const memberOf = { ...member, 'x-organization-id': organizationId };
@@ -128,7 +143,7 @@ beforeAll(async () => {
   );
 
   const credentials = bearerCredentials({
-    member: await tokenFor(MEMBER_ID),
+    member: memberToken,
     outsider: await tokenFor(OUTSIDER_ID),
     expired: await tokenFor(MEMBER_ID, { now: new Date('2020-01-01T00:00:00Z'), expiresIn: 60 }),
     unknownUser: await tokenFor('user_without_a_row'),
@@ -144,7 +159,14 @@ beforeAll(async () => {
         clean: { credentials: fc.constant(member), headers: goodOrganizationHeaders(organizationId) },
         bodyExamples: {
           'POST /v1/billing/pay': fc.oneof(
-            fc.record({ method: fc.constant('card'), amount: fc.integer({ min: -5, max: 2_000_000 }) }),
+            fc.record({
+              method: fc.constant('card'),
+              // Mostly amounts a card may pay, so that the route succeeds in a run however many routes share it.
+              amount: fc.oneof(
+                { weight: 3, arbitrary: fc.integer({ min: 1, max: 1_000_000 }) },
+                { weight: 1, arbitrary: fc.integer({ min: -5, max: 2_000_000 }) },
+              ),
+            }),
             fc.record({
               method: fc.constant('mobile_money'),
               amount: fc.integer({ min: 1, max: 200_000 }),
@@ -195,6 +217,13 @@ beforeAll(async () => {
               }),
             }),
           ),
+          'POST /v1/organizations': fc.record(
+            {
+              name: fc.oneof(fc.constantFrom('Wanjiku Ventures', ' Otieno Logistics '), fc.string({ maxLength: 120 })),
+              kraPin: fc.constantFrom('P051234567Q', 'p051234567q', 'P05123456Q'),
+            },
+            { requiredKeys: ['name'] },
+          ),
           'PATCH /v1/accounts/me': fc.record(
             {
               firstName: fc.string({ maxLength: 120 }),
@@ -213,6 +242,9 @@ beforeAll(async () => {
           '*': fc.constant(avatarPath),
         },
 
+        pathValuesUnder: {
+          '/v1/organizations/:id': { id: fc.constant(TEAM_ID), userId: fc.constantFrom(...COLLEAGUE_IDS) },
+        },
         queryExamples: {
           'GET /v1/billing/checkout/complete': fc.oneof(
             fc.record({ reference: fc.constant(reference) }),
@@ -245,7 +277,7 @@ describe('fuzzing every main-api route', () => {
   });
 
   it('never answers 5xx, answers errors with the envelope, changes no row when it refuses, and reaches every handler', async () => {
-    const coverage = await checkFuzzedAnswers(fuzzTarget(t), requests, { seed, numRuns });
+    const coverage = await checkFuzzedAnswers(fuzzTarget(t, restoreTeamAfterRemovals), requests, { seed, numRuns });
     expect(successCoverageProblems(routes.map(routeName), coverage, NO_SUCCESS_HERE), `FUZZ_SEED=${seed}`).toEqual([]);
     expect(unstorableTextCoverageProblems(routes, coverage), `FUZZ_SEED=${seed}`).toEqual([]);
   });
@@ -331,10 +363,38 @@ describe('fuzzing the routes that exist only with the sandbox providers', () => 
   });
 });
 
-/** The app under test, its tables as the stored state, HTML pages for the payer's browser, forged callbacks. */
-function fuzzTarget(target: TestApp): FuzzTarget {
+/** The member's team organization and its colleagues, as far as they are missing (the first time: all of it). */
+async function restoreTeam(db: Database): Promise<void> {
+  await db.insert(organizations).values({ id: TEAM_ID, name: 'Fuzz team' }).onConflictDoNothing();
+  await db
+    .insert(memberships)
+    .values([
+      { organizationId: TEAM_ID, userId: MEMBER_ID, role: 'owner' },
+      ...COLLEAGUE_IDS.map((userId) => ({ organizationId: TEAM_ID, userId, role: 'developer' as const })),
+    ])
+    .onConflictDoNothing();
+}
+
+/** After a deletion under /v1/organizations/ succeeded (the team, or a colleague), puts the team back. */
+async function restoreTeamAfterRemovals(options: InjectOptions, statusCode: number): Promise<void> {
+  const removed = options.method === 'DELETE' && String(options.url).startsWith('/v1/organizations/');
+  if (removed && statusCode >= 200 && statusCode < 300) await restoreTeam(t.db);
+}
+
+/**
+ * The app under test, its tables as the stored state, HTML pages for the payer's browser, forged callbacks.
+ * `afterAnswer` runs after each request, before the next one's state is taken.
+ */
+function fuzzTarget(
+  target: TestApp,
+  afterAnswer?: (options: InjectOptions, statusCode: number) => Promise<void>,
+): FuzzTarget {
   return {
-    inject: target.app.inject.bind(target.app),
+    inject: async (options) => {
+      const response = await target.app.inject(options);
+      await afterAnswer?.(options, response.statusCode);
+      return response;
+    },
     snapshot: () => tableChecksums(target.db),
     isBrowserPage,
     mustChangeNothing: isForgedCallback,

@@ -45,6 +45,12 @@ export interface FuzzRequestOptions {
    * trailing wildcard stands for (the path of a stored file).
    */
   pathValues?: Record<string, fc.Arbitrary<string>>;
+  /**
+   * Known good values of the path parameters of the routes under a URL prefix (`/v1/organizations/:id`), used
+   * there instead of `pathValues`: for a parameter name several kinds of objects share (`id`), so that those
+   * routes meet their own kind most of the time. The longest matching prefix wins.
+   */
+  pathValuesUnder?: Record<string, Record<string, fc.Arbitrary<string>>>;
   /** Query strings that make sense, by route (a reference that exists), beyond what its schema can say. */
   queryExamples?: Record<string, fc.Arbitrary<Record<string, string>>>;
 }
@@ -113,15 +119,15 @@ function stringify(value: unknown): string | undefined {
 
 /** A value for path parameter `name`: mostly a known one in clean requests (to reach the handler), anything otherwise. */
 function pathValue(
+  route: RouteUnderTest,
   name: string,
-  paramsSchema: unknown,
   options: FuzzRequestOptions,
   lookup: SchemaLookup,
   clean: boolean,
 ): fc.Arbitrary<string> {
-  const properties = (paramsSchema as { properties?: Record<string, unknown> } | undefined)?.properties;
+  const properties = (route.schema.params as { properties?: Record<string, unknown> } | undefined)?.properties;
   const fromSchema = valuesOf(properties?.[name] ?? { type: 'string' }, lookup).map((value) => String(value ?? ''));
-  const known = options.pathValues?.[name];
+  const known = knownPathValues(route.url, options)?.[name] ?? options.pathValues?.[name];
   if (clean)
     return known === undefined
       ? fromSchema
@@ -133,6 +139,14 @@ function pathValue(
   );
 }
 
+/** The known values of the longest `pathValuesUnder` prefix of `url`, if any. */
+function knownPathValues(url: string, options: FuzzRequestOptions): Record<string, fc.Arbitrary<string>> | undefined {
+  const prefix = Object.keys(options.pathValuesUnder ?? {})
+    .filter((candidate) => url === candidate || url.startsWith(`${candidate}/`))
+    .sort((a, b) => b.length - a.length)[0];
+  return prefix === undefined ? undefined : options.pathValuesUnder?.[prefix];
+}
+
 /** Fills `:name` segments and a trailing `*`; values are URL-encoded, except some raw odd paths. */
 function paths(
   route: RouteUnderTest,
@@ -141,8 +155,7 @@ function paths(
   clean: boolean,
 ): fc.Arbitrary<string> {
   const segments = route.url.split('/').map((segment) => {
-    if (segment.startsWith(':'))
-      return pathValue(segment.slice(1), route.schema.params, options, lookup, clean).map(encodeSegment);
+    if (segment.startsWith(':')) return pathValue(route, segment.slice(1), options, lookup, clean).map(encodeSegment);
     if (segment === '*') {
       const known = options.pathValues?.['*'];
       return fc.oneof(
@@ -181,7 +194,7 @@ function pathsWithNul(
   const segments = route.url.split('/').map((segment) => {
     if (!segment.startsWith(':')) return fc.constant(segment);
     index += 1;
-    const value = pathValue(segment.slice(1), route.schema.params, options, lookup, true);
+    const value = pathValue(route, segment.slice(1), options, lookup, true);
     return index === probed ? value.map((text) => `${encodeSegment(text)}%00`) : value.map(encodeSegment);
   });
   return fc.tuple(...segments).map((parts) => parts.join('/'));

@@ -105,11 +105,20 @@ async function createProfile(userId: string, payload: unknown, email: string | n
 
 describe('POST /v1/accounts', () => {
   it("creates the profile with the token's email address and answers it as GET /v1/accounts/me does", async () => {
-    const response = await createProfile(NO_PROFILE, { firstName: ' Njeri ', lastName: 'Kamau', phone: '0722 000 111' });
+    const response = await createProfile(NO_PROFILE, {
+      firstName: ' Njeri ',
+      lastName: 'Kamau',
+      phone: '0722 000 111',
+    });
     expect(response.statusCode).toBe(201);
     expect(response.json()).toEqual({
       success: true,
-      data: { name: 'Njeri Kamau', email: `${NO_PROFILE}@example.com`, phone: '+254722000111', kycStatus: 'unverified' },
+      data: {
+        name: 'Njeri Kamau',
+        email: `${NO_PROFILE}@example.com`,
+        phone: '+254722000111',
+        kycStatus: 'unverified',
+      },
     });
     const me = await t.app.inject({ method: 'GET', url: '/v1/accounts/me', headers: await authHeader(NO_PROFILE) });
     expect(me.statusCode).toBe(200);

@@ -1,4 +1,5 @@
-// What the rest of main-api (the organization-access plugin, the role-matrix test) uses of the organizations module.
+// What the rest of main-api (the app, the organization-access plugin, the role-matrix test) uses of the organizations
+// module.
 
 export {
   allows,
@@ -9,6 +10,8 @@ export {
   rolesByPermission,
   rolesThatMay,
 } from './policy.js';
+export { organizationRoutes } from './routes.js';
+export { organizationSharedSchemas } from './schemas.js';
 export {
   NOT_A_MEMBER,
   ORGANIZATION_NOT_FOUND,

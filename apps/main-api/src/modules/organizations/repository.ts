@@ -1,6 +1,22 @@
-import { type Database, type MembershipRole, preparedPerDatabase, prepareWithRowsMapper } from '@platform/db';
-import { memberships, organizations } from '@platform/db/schema';
-import { and, eq, sql } from 'drizzle-orm';
+import {
+  type Database,
+  type DatabaseExecutor,
+  type MembershipRole,
+  preparedPerDatabase,
+  prepareWithRowsMapper,
+  type Transaction,
+} from '@platform/db';
+import {
+  creditBalanceEntries,
+  ledgerTransactions,
+  memberships,
+  organizationInvitations,
+  organizations,
+  payments,
+  users,
+  wallets,
+} from '@platform/db/schema';
+import { and, asc, desc, eq, isNull, sql } from 'drizzle-orm';
 
 // Runs on every organization route: prepared once, so neither drizzle nor PostgreSQL plans it per request. A
 // prepared statement runs on the database itself, never in a transaction.
@@ -31,4 +47,240 @@ export function findMembership(
   organizationId: string,
 ): Promise<{ id: string; role: MembershipRole } | null> {
   return membershipOf(db).execute({ userId, organizationId });
+}
+
+/** An organization as one of its members sees it. */
+export interface OrganizationRow {
+  id: string;
+  name: string;
+  kraPin: string | null;
+  role: MembershipRole;
+  createdAt: Date;
+}
+
+const organizationOfMember = {
+  id: organizations.id,
+  name: organizations.name,
+  kraPin: organizations.kraPin,
+  role: memberships.role,
+  createdAt: organizations.createdAt,
+};
+
+export async function insertOrganization(
+  db: DatabaseExecutor,
+  values: { name: string; kraPin: string | null },
+): Promise<{ id: string; name: string; kraPin: string | null; createdAt: Date }> {
+  const [row] = await db.insert(organizations).values(values).returning({
+    id: organizations.id,
+    name: organizations.name,
+    kraPin: organizations.kraPin,
+    createdAt: organizations.createdAt,
+  });
+  if (row === undefined) throw new Error('Inserting the organization returned no row');
+  return row;
+}
+
+export async function insertMembership(
+  db: DatabaseExecutor,
+  values: { organizationId: string; userId: string; role: MembershipRole },
+): Promise<void> {
+  await db.insert(memberships).values(values);
+}
+
+/** The organizations the user is a member of, newest first; retired ones have no members, and are left out too. */
+export function listOrganizationsOf(db: DatabaseExecutor, userId: string): Promise<OrganizationRow[]> {
+  return db
+    .select(organizationOfMember)
+    .from(memberships)
+    .innerJoin(organizations, eq(organizations.id, memberships.organizationId))
+    .where(and(eq(memberships.userId, userId), isNull(organizations.retiredAt)))
+    .orderBy(desc(organizations.createdAt), desc(organizations.id));
+}
+
+export async function findOrganizationOf(
+  db: DatabaseExecutor,
+  userId: string,
+  organizationId: string,
+): Promise<OrganizationRow | undefined> {
+  const [row] = await db
+    .select(organizationOfMember)
+    .from(memberships)
+    .innerJoin(organizations, eq(organizations.id, memberships.organizationId))
+    .where(and(eq(memberships.userId, userId), eq(memberships.organizationId, organizationId)));
+  return row;
+}
+
+/** The organization's row, locked until the transaction ends; undefined when it does not exist. */
+export async function lockOrganization(
+  tx: Transaction,
+  organizationId: string,
+): Promise<{ id: string; name: string; kraPin: string | null; retiredAt: Date | null } | undefined> {
+  const [row] = await tx
+    .select({
+      id: organizations.id,
+      name: organizations.name,
+      kraPin: organizations.kraPin,
+      retiredAt: organizations.retiredAt,
+    })
+    .from(organizations)
+    .where(eq(organizations.id, organizationId))
+    .for('update');
+  return row;
+}
+
+export async function updateOrganizationRow(
+  db: DatabaseExecutor,
+  organizationId: string,
+  changes: { name?: string; kraPin?: string | null },
+): Promise<void> {
+  await db.update(organizations).set(changes).where(eq(organizations.id, organizationId));
+}
+
+/**
+ * True when the organization ever moved money: a ledger movement of one of its wallets, a credit balance
+ * movement, or a payment (whatever its outcome) (docs/decisions.md#organization-deletion).
+ */
+export async function hasMoneyHistory(db: DatabaseExecutor, organizationId: string): Promise<boolean> {
+  const [ledger] = await db
+    .select({ id: ledgerTransactions.id })
+    .from(ledgerTransactions)
+    .innerJoin(wallets, eq(wallets.id, ledgerTransactions.walletId))
+    .where(eq(wallets.organizationId, organizationId))
+    .limit(1);
+  if (ledger !== undefined) return true;
+  const [credit] = await db
+    .select({ id: creditBalanceEntries.id })
+    .from(creditBalanceEntries)
+    .where(eq(creditBalanceEntries.organizationId, organizationId))
+    .limit(1);
+  if (credit !== undefined) return true;
+  const [payment] = await db
+    .select({ id: payments.id })
+    .from(payments)
+    .where(eq(payments.organizationId, organizationId))
+    .limit(1);
+  return payment !== undefined;
+}
+
+/** Deletes the organization with everything it owns (the foreign keys cascade); not its audit log. */
+export async function deleteOrganizationRow(db: DatabaseExecutor, organizationId: string): Promise<void> {
+  await db.delete(organizations).where(eq(organizations.id, organizationId));
+}
+
+export async function markOrganizationRetired(db: DatabaseExecutor, organizationId: string, now: Date): Promise<void> {
+  await db.update(organizations).set({ retiredAt: now }).where(eq(organizations.id, organizationId));
+}
+
+/** Revokes the organization's pending invitations; how many. */
+export async function revokePendingInvitations(
+  db: DatabaseExecutor,
+  organizationId: string,
+  now: Date,
+): Promise<number> {
+  const revoked = await db
+    .update(organizationInvitations)
+    .set({ status: 'revoked', closedAt: now })
+    .where(
+      and(eq(organizationInvitations.organizationId, organizationId), eq(organizationInvitations.status, 'pending')),
+    )
+    .returning({ id: organizationInvitations.id });
+  return revoked.length;
+}
+
+/** Removes every membership of the organization; how many. */
+export async function deleteMembershipsOf(db: DatabaseExecutor, organizationId: string): Promise<number> {
+  const removed = await db
+    .delete(memberships)
+    .where(eq(memberships.organizationId, organizationId))
+    .returning({ userId: memberships.userId });
+  return removed.length;
+}
+
+/** A member with the profile fields the member list shows. */
+export interface MemberRow {
+  userId: string;
+  email: string;
+  firstName: string | null;
+  lastName: string | null;
+  role: MembershipRole;
+  joinedAt: Date;
+}
+
+const memberColumns = {
+  userId: memberships.userId,
+  email: users.email,
+  firstName: users.firstName,
+  lastName: users.lastName,
+  role: memberships.role,
+  joinedAt: memberships.createdAt,
+};
+
+/** The organization's members, first joined first. */
+export function listMembers(db: DatabaseExecutor, organizationId: string): Promise<MemberRow[]> {
+  return db
+    .select(memberColumns)
+    .from(memberships)
+    .innerJoin(users, eq(users.id, memberships.userId))
+    .where(eq(memberships.organizationId, organizationId))
+    .orderBy(asc(memberships.createdAt), asc(memberships.userId));
+}
+
+export async function findMember(
+  db: DatabaseExecutor,
+  organizationId: string,
+  userId: string,
+): Promise<MemberRow | undefined> {
+  const [row] = await db
+    .select(memberColumns)
+    .from(memberships)
+    .innerJoin(users, eq(users.id, memberships.userId))
+    .where(and(eq(memberships.organizationId, organizationId), eq(memberships.userId, userId)));
+  return row;
+}
+
+/**
+ * Locks the organization's owner memberships until the transaction ends and returns the owners' user ids
+ * (docs/decisions.md#always-one-owner). A transaction that waited for another's lock reads the rows again once
+ * it gets them, so an owner demoted meanwhile is no longer counted.
+ */
+export async function lockOwners(tx: Transaction, organizationId: string): Promise<string[]> {
+  const rows = await tx
+    .select({ userId: memberships.userId })
+    .from(memberships)
+    .where(and(eq(memberships.organizationId, organizationId), eq(memberships.role, 'owner')))
+    .orderBy(asc(memberships.userId))
+    .for('update');
+  return rows.map((row) => row.userId);
+}
+
+/** The member's role, with the membership locked until the transaction ends; undefined when not a member. */
+export async function lockMembership(
+  tx: Transaction,
+  organizationId: string,
+  userId: string,
+): Promise<MembershipRole | undefined> {
+  const [row] = await tx
+    .select({ role: memberships.role })
+    .from(memberships)
+    .where(and(eq(memberships.organizationId, organizationId), eq(memberships.userId, userId)))
+    .for('update');
+  return row?.role;
+}
+
+export async function updateMemberRole(
+  db: DatabaseExecutor,
+  organizationId: string,
+  userId: string,
+  role: MembershipRole,
+): Promise<void> {
+  await db
+    .update(memberships)
+    .set({ role })
+    .where(and(eq(memberships.organizationId, organizationId), eq(memberships.userId, userId)));
+}
+
+export async function deleteMembership(db: DatabaseExecutor, organizationId: string, userId: string): Promise<void> {
+  await db
+    .delete(memberships)
+    .where(and(eq(memberships.organizationId, organizationId), eq(memberships.userId, userId)));
 }

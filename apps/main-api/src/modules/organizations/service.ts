@@ -1,6 +1,34 @@
-import type { Database, MembershipRole } from '@platform/db';
-import { forbidden, notFound } from '@platform/errors';
-import { findMembership } from './repository.js';
+import { revokeOrganizationApiKeys } from '@platform/api-keys';
+import { apiKeyEnvironments, type Database, type MembershipRole, type Transaction } from '@platform/db';
+import { conflict, forbidden, notFound, type ValidationDetail, validationError } from '@platform/errors';
+import { ensureWallet } from '@platform/ledger';
+import { ensureWebhookEndpoint, setDefaultWebhookUrl } from '@platform/webhooks';
+import { userExists } from '../accounts/index.js';
+import { type AuditContext, recordAuditEvent } from '../audit/index.js';
+import { normaliseOrganizationFields } from './organization-fields.js';
+import { allows, permissionToChangeMember, refusalMessage } from './policy.js';
+import {
+  deleteMembership,
+  deleteMembershipsOf,
+  deleteOrganizationRow,
+  findMember,
+  findMembership,
+  findOrganizationOf,
+  hasMoneyHistory,
+  insertMembership,
+  insertOrganization,
+  listMembers,
+  listOrganizationsOf,
+  lockMembership,
+  lockOrganization,
+  lockOwners,
+  type MemberRow,
+  markOrganizationRetired,
+  type OrganizationRow,
+  revokePendingInvitations,
+  updateMemberRole,
+  updateOrganizationRow,
+} from './repository.js';
 
 /** The organization a request acts for, after its membership was checked. */
 export interface OrganizationAccess {
@@ -41,4 +69,236 @@ export async function requireMembershipOf(
   const access = await findMembership(db, userId, organizationId);
   if (access === null) throw notFound(ORGANIZATION_NOT_FOUND);
   return access;
+}
+
+// The texts of the answers (docs/decisions.md#organizations-members-and-roles).
+const PROFILE_NOT_FOUND = 'Profile not found';
+const MEMBER_NOT_FOUND = 'Member not found';
+const LAST_OWNER = 'An organization must keep at least one owner';
+
+/** An organization as its member sees it, with the member's role. */
+export type OrganizationView = OrganizationRow;
+export type MemberView = MemberRow;
+
+/** Who asks for a change of the organization: the user and the role the organization guard confirmed. */
+export interface Actor {
+  userId: string;
+  role: MembershipRole;
+}
+
+/**
+ * Creates an organization with the caller as its owner (docs/decisions.md#organization-creation), in the caller's
+ * transaction (the route's, which also stores the idempotent answer): the organization, the owner membership, the
+ * live and test wallets and the live and test webhook endpoints with their signing secrets, and the audit event.
+ * 404 when the caller has no profile, 400 for a name that fails the rules.
+ */
+export async function createOrganization(
+  tx: Transaction,
+  audit: AuditContext,
+  input: { userId: string; name: string; kraPin?: string },
+): Promise<OrganizationView> {
+  const checked = normaliseOrganizationFields({
+    name: input.name,
+    ...(input.kraPin === undefined ? {} : { kraPin: input.kraPin }),
+  });
+  if (!checked.ok) throw invalidFields(checked.details);
+  if (!(await userExists(tx, input.userId))) throw notFound(PROFILE_NOT_FOUND);
+
+  const organization = await insertOrganization(tx, {
+    name: checked.fields.name ?? input.name,
+    kraPin: checked.fields.kraPin ?? null,
+  });
+  const organizationId = organization.id;
+  await insertMembership(tx, { organizationId, userId: input.userId, role: 'owner' });
+  for (const environment of apiKeyEnvironments) {
+    await ensureWallet(tx, { organizationId, environment });
+    await ensureWebhookEndpoint(tx, { organizationId, environment });
+  }
+  await recordAuditEvent(tx, audit, {
+    organizationId,
+    action: 'organization.created',
+    targetType: 'organization',
+    targetId: organizationId,
+    details: { name: organization.name, kraPin: organization.kraPin, ownerUserId: input.userId },
+  });
+  return { ...organization, role: 'owner' };
+}
+
+/** The caller's organizations, newest first, each with the caller's role; 404 when the caller has no profile. */
+export async function listOrganizations(db: Database, userId: string): Promise<OrganizationView[]> {
+  if (!(await userExists(db, userId))) throw notFound(PROFILE_NOT_FOUND);
+  return listOrganizationsOf(db, userId);
+}
+
+export async function getOrganization(db: Database, userId: string, organizationId: string): Promise<OrganizationView> {
+  const organization = await findOrganizationOf(db, userId, organizationId);
+  if (organization === undefined) throw notFound(ORGANIZATION_NOT_FOUND);
+  return organization;
+}
+
+/** Renames the organization or sets its KRA PIN (null clears it), recording the change. */
+export async function updateOrganization(
+  db: Database,
+  audit: AuditContext,
+  input: { userId: string; organizationId: string; name?: string; kraPin?: string | null },
+): Promise<OrganizationView> {
+  const checked = normaliseOrganizationFields({
+    ...(input.name === undefined ? {} : { name: input.name }),
+    ...(input.kraPin === undefined ? {} : { kraPin: input.kraPin }),
+  });
+  if (!checked.ok) throw invalidFields(checked.details);
+  const changes = checked.fields;
+  return db.transaction(async (tx) => {
+    const before = await lockOrganization(tx, input.organizationId);
+    if (before === undefined || before.retiredAt !== null) throw notFound(ORGANIZATION_NOT_FOUND);
+    const changed: Record<string, { from: string | null; to: string | null }> = {};
+    if (changes.name !== undefined && changes.name !== before.name)
+      changed.name = { from: before.name, to: changes.name };
+    if (changes.kraPin !== undefined && changes.kraPin !== before.kraPin) {
+      changed.kraPin = { from: before.kraPin, to: changes.kraPin };
+    }
+    if (Object.keys(changed).length > 0) {
+      await updateOrganizationRow(tx, input.organizationId, changes);
+      await recordAuditEvent(tx, audit, {
+        organizationId: input.organizationId,
+        action: 'organization.updated',
+        targetType: 'organization',
+        targetId: input.organizationId,
+        details: changed,
+      });
+    }
+    const after = await findOrganizationOf(tx, input.userId, input.organizationId);
+    if (after === undefined) throw notFound(ORGANIZATION_NOT_FOUND);
+    return after;
+  });
+}
+
+export interface OrganizationRemoval {
+  id: string;
+  /** True when it was deleted; false when it had money history and was retired. */
+  deleted: boolean;
+  retiredAt: Date | null;
+}
+
+/**
+ * Ends an organization (docs/decisions.md#organization-deletion): one that never moved money is deleted with
+ * everything it owns; one with money history is retired: retiredAt set, API keys revoked, pending invitations
+ * revoked, callback default URLs cleared, every membership removed. One transaction, with the organization's row
+ * locked; the audit event outlives the organization (the table has no foreign keys).
+ */
+export async function removeOrganization(
+  db: Database,
+  audit: AuditContext,
+  organizationId: string,
+  now: Date,
+): Promise<OrganizationRemoval> {
+  return db.transaction(async (tx) => {
+    const organization = await lockOrganization(tx, organizationId);
+    if (organization === undefined || organization.retiredAt !== null) throw notFound(ORGANIZATION_NOT_FOUND);
+    const event = { organizationId, targetType: 'organization', targetId: organizationId };
+
+    if (!(await hasMoneyHistory(tx, organizationId))) {
+      await recordAuditEvent(tx, audit, {
+        ...event,
+        action: 'organization.deleted',
+        details: { name: organization.name },
+      });
+      await deleteOrganizationRow(tx, organizationId);
+      return { id: organizationId, deleted: true, retiredAt: null };
+    }
+
+    await markOrganizationRetired(tx, organizationId, now);
+    const apiKeysRevoked = await revokeOrganizationApiKeys(tx, organizationId, now);
+    const invitationsRevoked = await revokePendingInvitations(tx, organizationId, now);
+    for (const environment of apiKeyEnvironments) {
+      await setDefaultWebhookUrl(tx, { organizationId, environment, defaultUrl: null, now });
+    }
+    const membersRemoved = await deleteMembershipsOf(tx, organizationId);
+    await recordAuditEvent(tx, audit, {
+      ...event,
+      action: 'organization.retired',
+      details: { name: organization.name, apiKeysRevoked, invitationsRevoked, membersRemoved },
+    });
+    return { id: organizationId, deleted: false, retiredAt: now };
+  });
+}
+
+export function listOrganizationMembers(db: Database, organizationId: string): Promise<MemberView[]> {
+  return listMembers(db, organizationId);
+}
+
+/**
+ * Gives a member another role. The route lets only members:write in (owner, admin); changing an owner, or making
+ * one, also needs owners:write (policy.ts, permissionToChangeMember), checked here because it depends on the
+ * target. The actor's role is the one the organization guard confirmed when the request started.
+ *
+ * The owner memberships are locked first (docs/decisions.md#always-one-owner): of two owners demoting each other
+ * at once, the second waits, then counts one owner left and is refused with 409.
+ */
+export async function changeMemberRole(
+  db: Database,
+  audit: AuditContext,
+  input: { organizationId: string; actor: Actor; userId: string; role: MembershipRole },
+): Promise<MemberView> {
+  const { organizationId, actor, userId, role } = input;
+  return db.transaction(async (tx) => {
+    const owners = await lockOwners(tx, organizationId);
+    const current = await lockMembership(tx, organizationId, userId);
+    if (current === undefined) throw notFound(MEMBER_NOT_FOUND);
+    const permission = permissionToChangeMember(current, role);
+    if (!allows(actor.role, permission)) throw forbidden(refusalMessage(permission));
+    if (current !== role) {
+      if (current === 'owner' && owners.length <= 1) throw conflict(LAST_OWNER);
+      await updateMemberRole(tx, organizationId, userId, role);
+      await recordAuditEvent(tx, audit, {
+        organizationId,
+        action: 'member.role_changed',
+        targetType: 'user',
+        targetId: userId,
+        details: { from: current, to: role },
+      });
+    }
+    const member = await findMember(tx, organizationId, userId);
+    if (member === undefined) throw notFound(MEMBER_NOT_FOUND);
+    return member;
+  });
+}
+
+/**
+ * Removes a member, or the actor themselves (leaving). Leaving needs no permission (docs/decisions.md#roles), so
+ * the route only asks for membership (organization:read) and the rest is decided here, once the target is known:
+ * members:write to remove someone, owners:write to remove an owner. The last owner cannot be removed nor leave
+ * (409), under the same lock as a role change.
+ */
+export async function removeMember(
+  db: Database,
+  audit: AuditContext,
+  input: { organizationId: string; actor: Actor; userId: string },
+): Promise<{ left: boolean }> {
+  const { organizationId, actor, userId } = input;
+  return db.transaction(async (tx) => {
+    const owners = await lockOwners(tx, organizationId);
+    const current = await lockMembership(tx, organizationId, userId);
+    if (current === undefined) throw notFound(MEMBER_NOT_FOUND);
+    const leaving = userId === actor.userId;
+    if (!leaving) {
+      const permission = permissionToChangeMember(current);
+      if (!allows(actor.role, permission)) throw forbidden(refusalMessage(permission));
+    }
+    if (current === 'owner' && owners.length <= 1) throw conflict(LAST_OWNER);
+    await deleteMembership(tx, organizationId, userId);
+    await recordAuditEvent(tx, audit, {
+      organizationId,
+      action: leaving ? 'member.left' : 'member.removed',
+      targetType: 'user',
+      targetId: userId,
+      details: { role: current },
+    });
+    return { left: leaving };
+  });
+}
+
+// Worded like the schema validation errors ("body/name must be ..."), so clients see one style.
+function invalidFields(details: ValidationDetail[]) {
+  return validationError(details.map((detail) => `body${detail.path} ${detail.message}`).join(', '), details);
 }

@@ -1,0 +1,116 @@
+import { membershipRoles, uuidPattern } from '@platform/db';
+import { Type } from '@sinclair/typebox';
+import { ref } from '../../shared/schema-ref.js';
+import { KRA_PIN_INPUT_PATTERN, ORGANIZATION_NAME_MAX_LENGTH } from './organization-fields.js';
+
+const role = Type.Union(
+  membershipRoles.map((value) => Type.Literal(value)),
+  { description: 'owner, admin, developer, billing or member (read-only); see docs/decisions.md#roles.' },
+);
+
+const name = Type.String({
+  description: `1-${ORGANIZATION_NAME_MAX_LENGTH} characters after trimming.`,
+  examples: ['Wanjiku Ventures'],
+});
+
+const kraPin = Type.String({
+  pattern: KRA_PIN_INPUT_PATTERN,
+  description: 'The KRA PIN: a letter, nine digits and a letter, in any case; stored upper case.',
+  examples: ['P051234567Q'],
+});
+
+/** POST /v1/organizations. Unknown fields are refused. */
+export const CreateOrganizationBodySchema = Type.Object(
+  { name, kraPin: Type.Optional(kraPin) },
+  { additionalProperties: false },
+);
+
+/** PATCH /v1/organizations/:id: at least one field; `kraPin: null` clears the PIN. */
+export const UpdateOrganizationBodySchema = Type.Object(
+  { name: Type.Optional(name), kraPin: Type.Optional(Type.Union([kraPin, Type.Null()])) },
+  { additionalProperties: false, minProperties: 1 },
+);
+
+export const OrganizationParams = Type.Object({
+  id: Type.String({ pattern: uuidPattern, description: 'Organization identifier (UUID).' }),
+});
+
+export const MemberParams = Type.Object({
+  id: Type.String({ pattern: uuidPattern, description: 'Organization identifier (UUID).' }),
+  userId: Type.String({ minLength: 1, description: "The member's user id (the token subject)." }),
+});
+
+export const ChangeMemberRoleBodySchema = Type.Object({ role }, { additionalProperties: false });
+
+/** An organization as one of its members sees it. */
+const OrganizationSchema = Type.Object(
+  {
+    id: Type.String({ description: 'Organization identifier (UUID).' }),
+    name: Type.String(),
+    kraPin: Type.Union([Type.String(), Type.Null()], { description: 'The KRA PIN, upper case; null when not set.' }),
+    role: Type.Union(
+      membershipRoles.map((value) => Type.Literal(value)),
+      { description: "The caller's role in the organization." },
+    ),
+    createdAt: Type.String({ format: 'date-time' }),
+  },
+  { $id: 'Organization', additionalProperties: false },
+);
+
+export const OrganizationResponseSchema = Type.Object(
+  { success: Type.Literal(true), message: Type.Optional(Type.String()), data: ref(OrganizationSchema) },
+  { $id: 'OrganizationResponse' },
+);
+
+export const OrganizationListSchema = Type.Object(
+  { success: Type.Literal(true), data: Type.Array(ref(OrganizationSchema), { description: 'Newest first.' }) },
+  { $id: 'OrganizationList' },
+);
+
+export const OrganizationRemovalSchema = Type.Object(
+  {
+    success: Type.Literal(true),
+    message: Type.String(),
+    data: Type.Object({
+      id: Type.String(),
+      deleted: Type.Boolean({
+        description: 'True: deleted with everything it owned. False: it had money history and was retired.',
+      }),
+      retiredAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+    }),
+  },
+  { $id: 'OrganizationRemoval' },
+);
+
+const MemberSchema = Type.Object(
+  {
+    userId: Type.String(),
+    email: Type.String(),
+    firstName: Type.Union([Type.String(), Type.Null()]),
+    lastName: Type.Union([Type.String(), Type.Null()]),
+    role,
+    joinedAt: Type.String({ format: 'date-time' }),
+  },
+  { $id: 'OrganizationMember', additionalProperties: false },
+);
+
+export const MemberListSchema = Type.Object(
+  { success: Type.Literal(true), data: Type.Array(ref(MemberSchema), { description: 'First joined first.' }) },
+  { $id: 'OrganizationMemberList' },
+);
+
+export const MemberResponseSchema = Type.Object(
+  { success: Type.Literal(true), message: Type.String(), data: ref(MemberSchema) },
+  { $id: 'OrganizationMemberResponse' },
+);
+
+/** Schemas registered once on the app so routes and OpenAPI refer to them by name. */
+export const organizationSharedSchemas = [
+  OrganizationSchema,
+  OrganizationResponseSchema,
+  OrganizationListSchema,
+  OrganizationRemovalSchema,
+  MemberSchema,
+  MemberListSchema,
+  MemberResponseSchema,
+];
