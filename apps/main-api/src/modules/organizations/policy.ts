@@ -55,6 +55,11 @@ export function refusalMessage(permission: Permission): string {
 /**
  * The permission a change of membership needs: owners:write when an owner is made, demoted or removed,
  * members:write otherwise (docs/decisions.md#roles).
+ *
+ * It depends on the target, which the organization guard does not know, so the member routes name the least they
+ * need and the service (service.ts, changeMemberRole and removeMember) asks this once it has read the target under
+ * lock: PATCH /v1/organizations/:id/members/:userId requires members:write; DELETE requires organization:read,
+ * because removing oneself (leaving) needs no permission, and removing anyone else is checked here.
  */
 export function permissionToChangeMember(currentRole: MembershipRole, newRole?: MembershipRole): Permission {
   return currentRole === 'owner' || newRole === 'owner' ? 'owners:write' : 'members:write';
