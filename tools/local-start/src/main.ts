@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { createDatabase, localDataDir, migrateDatabase, seedDemoData } from '@platform/db';
+import { createDatabase, type DemoPerson, localDataDir, migrateDatabase, seedDemoData } from '@platform/db';
 import { signAccessToken } from '@platform/main-api';
 import { printBanner } from './banner.js';
 import { startAsProcesses } from './child-processes.js';
@@ -62,23 +62,35 @@ if (databaseUrl) {
   services = await startInProcess(database, settings);
 }
 
-const tokenFor = (subject: string) =>
+// A token carries the user's address as its `email` claim, as an identity provider's does.
+const tokenFor = (person: DemoPerson) =>
   signAccessToken({
     secret: secrets.jwtSecret,
     issuer: settings.issuer,
     audience: settings.audience,
-    subject,
+    subject: person.userId,
+    email: person.email,
     expiresIn: '30d',
   });
 
+const tokens = {
+  owner: await tokenFor(demo.roleUsers.owner),
+  admin: await tokenFor(demo.roleUsers.admin),
+  developer: await tokenFor(demo.roleUsers.developer),
+  billing: await tokenFor(demo.roleUsers.billing),
+  member: await tokenFor(demo.roleUsers.member),
+};
 const credentials: LocalCredentials = {
   mainUrl: services.mainUrl,
   backendUrl: services.backendUrl,
   userId: demo.userId,
-  token: await tokenFor(demo.userId),
+  token: tokens.owner,
   organizationId: demo.organizationId,
+  tokens,
+  newUserToken: await tokenFor(demo.newUser),
+  noProfileToken: await tokenFor(demo.noProfileUser),
   otherUserId: demo.otherUserId,
-  otherToken: await tokenFor(demo.otherUserId),
+  otherToken: await tokenFor(demo.otherUser),
   otherOrganizationId: demo.otherOrganizationId,
   liveApiKey: keys.liveApiKey,
   testApiKey: keys.testApiKey,
