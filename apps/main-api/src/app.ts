@@ -12,6 +12,7 @@ import type { MainApiConfig } from './config.js';
 import { AvatarUploadResponseSchema, avatarRoutes } from './modules/accounts/avatars/index.js';
 import { accountRoutes, accountSharedSchemas } from './modules/accounts/index.js';
 import { apiKeyRoutes, apiKeySharedSchemas } from './modules/api-keys/index.js';
+import { auditRoutes, auditSharedSchemas } from './modules/audit/index.js';
 import { billingRoutes, billingSharedSchemas, type ProviderTimeout } from './modules/billing/index.js';
 import { notificationRoutes, notificationSharedSchemas } from './modules/notifications/index.js';
 import { webhookRoutes, webhookSharedSchemas } from './modules/webhooks/index.js';
@@ -80,6 +81,7 @@ export function buildApp(deps: MainApiDeps, config: MainApiConfig) {
       ...apiKeySharedSchemas,
       ...billingSharedSchemas,
       ...webhookSharedSchemas,
+      ...auditSharedSchemas,
     ],
   });
 
@@ -121,6 +123,7 @@ export function buildApp(deps: MainApiDeps, config: MainApiConfig) {
     ...(deps.providerTimeout === undefined ? {} : { providerTimeout: deps.providerTimeout }),
   });
   app.register(webhookRoutes, { db, now, allowPrivateTargets: config.webhooks.allowPrivateTargets });
+  app.register(auditRoutes, { db });
 
   return app;
 }

@@ -285,7 +285,7 @@ describe('organization guard setup', () => {
     app.register(async (routes) => {
       routes.get(url, { config }, async () => ({}));
     });
-    return app.ready().finally(() => app.close());
+    return Promise.resolve(app.ready()).finally(() => app.close());
   }
 
   it('refuses an organization route that does not name the permission it needs', async () => {

@@ -128,7 +128,12 @@ export const organizationAccess = fp<OrganizationAccessOptions>(
         );
       }
       const headers = organization === true ? withOrganizationHeader(route.schema?.headers) : route.schema?.headers;
-      route.schema = { ...route.schema, headers, description: withRoles(route.schema?.description, requires) };
+      route.schema = {
+        ...route.schema,
+        // An undefined `headers` key makes Fastify warn that the schema is missing.
+        ...(headers === undefined ? {} : { headers }),
+        description: withRoles(route.schema?.description, requires),
+      };
       for (const method of [route.method].flat()) {
         if (method !== 'HEAD') app.organizationRoutes.push({ method, url: route.url, organization, requires });
       }

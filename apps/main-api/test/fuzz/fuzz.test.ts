@@ -206,7 +206,8 @@ beforeAll(async () => {
           ),
         },
         pathValues: {
-          id: fc.constantFrom(notification.id, removableCardId, apiKey.id),
+          // The organization too, for the routes under /v1/organizations/:id.
+          id: fc.constantFrom(notification.id, removableCardId, apiKey.id, organizationId),
           environment: fc.constantFrom('live', 'test', 'LIVE'),
           token: fc.constantFrom(FAKE_DARAJA.callbackToken),
           reference: fc.constant(reference),
