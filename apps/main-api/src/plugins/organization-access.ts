@@ -128,7 +128,11 @@ export const organizationAccess = fp<OrganizationAccessOptions>(
         );
       }
       const headers = organization === true ? withOrganizationHeader(route.schema?.headers) : route.schema?.headers;
-      route.schema = { ...route.schema, headers, description: withRoles(route.schema?.description, requires) };
+      route.schema = {
+        ...route.schema,
+        ...(headers === undefined ? {} : { headers }),
+        description: withRoles(route.schema?.description, requires),
+      };
       for (const method of [route.method].flat()) {
         if (method !== 'HEAD') app.organizationRoutes.push({ method, url: route.url, organization, requires });
       }
