@@ -36,7 +36,7 @@ afterEach(() => {
 
 function bannerText(): string {
   const log = vi.spyOn(console, 'log').mockImplementation(() => {});
-  printBanner(credentials, '/tmp/credentials.json', 'embedded');
+  printBanner(credentials, '/tmp/credentials.json', 'embedded', '/tmp/local-start-test/outbox');
   return log.mock.calls.map((call) => call.join(' ')).join('\n');
 }
 
@@ -67,5 +67,20 @@ describe('callbacks to private addresses on the local start', () => {
   it('treats an empty value as unset', () => {
     vi.stubEnv('WEBHOOK_ALLOW_PRIVATE_TARGETS', '');
     expect(mainApiEnv(settings).WEBHOOK_ALLOW_PRIVATE_TARGETS).toBe('true');
+  });
+});
+
+describe('emails on the local start', () => {
+  it('are written to <data dir>/outbox, and the banner says where', () => {
+    vi.stubEnv('MAIL_OUTBOX_DIR', undefined);
+    vi.stubEnv('SMTP_URL', undefined);
+    expect(mainApiEnv(settings).MAIL_OUTBOX_DIR).toBe('/tmp/local-start-test/outbox');
+    expect(bannerText()).toContain('Emails (invitations) are written to /tmp/local-start-test/outbox as .eml files');
+  });
+
+  it('go through SMTP_URL when the caller sets it', () => {
+    vi.stubEnv('SMTP_URL', 'smtp://127.0.0.1:1025');
+    expect(mainApiEnv(settings).SMTP_URL).toBe('smtp://127.0.0.1:1025');
+    expect(bannerText()).toContain('Emails (invitations) go through SMTP_URL.');
   });
 });
