@@ -25,17 +25,18 @@ const SEVEN_DAYS_MS = 7 * 24 * 60 * 60 * 1000;
 const UNKNOWN_ID = '3f9a1c1e-7a4b-4e8e-9d55-0d0f6f1d2c3b';
 
 /** Keeps what it is asked to send; fails every send while `failing` (with the address in its message, as servers do). */
-const mail = {
-  kind: 'smtp' as const,
-  sent: [] as MailMessage[],
-  failing: false,
-  async send(message: MailMessage) {
-    if (this.failing)
+const sent: MailMessage[] = [];
+let failing = false;
+const mail: MailSender = {
+  kind: 'smtp',
+  async send(message) {
+    if (failing) {
       throw Object.assign(new Error(`550 <${message.to}> rejected`), { code: 'EENVELOPE', responseCode: 550 });
-    this.sent.push(message);
+    }
+    sent.push(message);
   },
   async close() {},
-} satisfies MailSender & Record<string, unknown>;
+};
 
 const logs = captureLogs();
 let clock = NOW;
@@ -52,8 +53,8 @@ afterAll(async () => {
 
 beforeEach(async () => {
   clock = NOW;
-  mail.sent.length = 0;
-  mail.failing = false;
+  sent.length = 0;
+  failing = false;
   await t.db.delete(organizations);
   await t.db.delete(users);
   await insertUser(t.db, { id: OWNER, email: 'owner@acme.example', firstName: 'Olive', lastName: 'Owner' });
@@ -154,8 +155,8 @@ describe('POST /v1/organizations/:id/invitations', () => {
     ]);
     expect(JSON.stringify(audit)).not.toContain('/accept');
 
-    expect(mail.sent).toHaveLength(1);
-    const [email] = mail.sent;
+    expect(sent).toHaveLength(1);
+    const [email] = sent;
     expect(email?.to).toBe(INVITEE_EMAIL);
     expect(email?.subject).toBe('Olive Owner (owner@acme.example) invited you to Acme Ltd');
     expect(email?.text).toContain('invited you to join Acme Ltd as developer');
@@ -252,7 +253,7 @@ describe('POST /v1/organizations/:id/invitations', () => {
   });
 
   it('still creates the invitation when the email cannot be sent, and logs neither address nor accept URL', async () => {
-    mail.failing = true;
+    failing = true;
     const from = logs.lines.length;
     const response = await invite({ email: INVITEE_EMAIL, role: 'member' });
     expect(response.statusCode).toBe(201);
@@ -274,7 +275,7 @@ describe('POST /v1/organizations/:id/invitations', () => {
     expect(retry.statusCode).toBe(201);
     expect(retry.headers['idempotent-replayed']).toBe('true');
     expect(retry.json()).toEqual(first.json());
-    expect(mail.sent).toHaveLength(1);
+    expect(sent).toHaveLength(1);
   });
 });
 
