@@ -9,11 +9,14 @@ import fp from 'fastify-plugin';
 import type { Redis } from 'ioredis';
 import { createTokenVerifier, type TokenVerifier } from './auth/token-verifier.js';
 import type { MainApiConfig } from './config.js';
+import { createMailSender } from './mail/from-config.js';
+import type { MailSender } from './mail/mail-sender.js';
 import { AvatarUploadResponseSchema, avatarRoutes } from './modules/accounts/avatars/index.js';
 import { accountRoutes, accountSharedSchemas } from './modules/accounts/index.js';
 import { apiKeyRoutes, apiKeySharedSchemas } from './modules/api-keys/index.js';
 import { auditRoutes, auditSharedSchemas } from './modules/audit/index.js';
 import { billingRoutes, billingSharedSchemas, type ProviderTimeout } from './modules/billing/index.js';
+import { invitationRoutes, invitationSharedSchemas } from './modules/invitations/index.js';
 import { notificationRoutes, notificationSharedSchemas } from './modules/notifications/index.js';
 import { webhookRoutes, webhookSharedSchemas } from './modules/webhooks/index.js';
 import { authenticatedUserOf, authentication } from './plugins/authentication.js';
@@ -39,6 +42,8 @@ export interface MainApiDeps {
   providerTimeout?: ProviderTimeout;
   /** Replaces the pino logger built from LOG_LEVEL. */
   logger?: FastifyBaseLogger;
+  /** Where emails go; defaults to what config.mail selects (SMTP_URL, MAIL_OUTBOX_DIR or none). */
+  mail?: MailSender;
 }
 
 const { version } = createRequire(import.meta.url)('../package.json') as { version: string };
@@ -82,6 +87,7 @@ export function buildApp(deps: MainApiDeps, config: MainApiConfig) {
       ...billingSharedSchemas,
       ...webhookSharedSchemas,
       ...auditSharedSchemas,
+      ...invitationSharedSchemas,
     ],
   });
 
@@ -124,6 +130,12 @@ export function buildApp(deps: MainApiDeps, config: MainApiConfig) {
   });
   app.register(webhookRoutes, { db, now, allowPrivateTargets: config.webhooks.allowPrivateTargets });
   app.register(auditRoutes, { db });
+  app.register(invitationRoutes, {
+    db,
+    now,
+    publicUrl: config.publicUrl,
+    mail: deps.mail ?? createMailSender(config.mail),
+  });
 
   return app;
 }

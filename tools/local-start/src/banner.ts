@@ -2,7 +2,12 @@ import { formatKes } from '@platform/pricing';
 import { DEMO_WALLET_CREDIT_KES, type LocalCredentials } from './credentials.js';
 import { allowsPrivateTargets, privateTargetsSetting } from './service-env.js';
 
-export function printBanner(c: LocalCredentials, credentialsFile: string, mode: 'embedded' | 'separate'): void {
+export function printBanner(
+  c: LocalCredentials,
+  credentialsFile: string,
+  mode: 'embedded' | 'separate',
+  mailOutbox: string,
+): void {
   const lines = [
     '',
     mode === 'embedded'
@@ -33,6 +38,9 @@ export function printBanner(c: LocalCredentials, credentialsFile: string, mode: 
     `                     test ${c.webhookSecrets.test}`,
     '',
     `Credentials file: ${credentialsFile}`,
+    process.env.SMTP_URL
+      ? 'Emails (invitations) go through SMTP_URL.'
+      : `Emails (invitations) are written to ${mailOutbox} as .eml files (set SMTP_URL to send them).`,
     '',
     allowsPrivateTargets()
       ? `Callbacks may go to this machine and other private addresses (WEBHOOK_ALLOW_PRIVATE_TARGETS=${privateTargetsSetting()}; set it to false to refuse them, as production does).`

@@ -18,7 +18,7 @@ import {
 } from './credentials.js';
 import { loadOrCreateSecrets, prepareDataDir } from './data-dir.js';
 import { type RunningServices, startInProcess } from './in-process.js';
-import type { LocalSettings } from './service-env.js';
+import { type LocalSettings, mailOutboxDir } from './service-env.js';
 
 // `pnpm start -- --fresh` passes the separator through; accept it.
 const args = process.argv.slice(2).filter((arg) => arg !== '--');
@@ -97,7 +97,7 @@ const credentials: LocalCredentials = {
   webhookSecrets,
 };
 writeCredentials(credentialsFile, credentials);
-printBanner(credentials, credentialsFile, databaseUrl ? 'separate' : 'embedded');
+printBanner(credentials, credentialsFile, databaseUrl ? 'separate' : 'embedded', mailOutboxDir(dataDir));
 
 let closing = false;
 async function shutdown(signal: string) {

@@ -39,7 +39,7 @@ afterEach(() => {
 
 function bannerText(): string {
   const log = vi.spyOn(console, 'log').mockImplementation(() => {});
-  printBanner(credentials, '/tmp/credentials.json', 'embedded');
+  printBanner(credentials, '/tmp/credentials.json', 'embedded', '/tmp/local-start-test/outbox');
   return log.mock.calls.map((call) => call.join(' ')).join('\n');
 }
 
@@ -83,5 +83,20 @@ describe('the banner', () => {
     }
     expect(lineWith('t_new')).toBeDefined();
     expect(lineWith('t_signup')).toBeDefined();
+  });
+});
+
+describe('emails on the local start', () => {
+  it('are written to <data dir>/outbox, and the banner says where', () => {
+    vi.stubEnv('MAIL_OUTBOX_DIR', undefined);
+    vi.stubEnv('SMTP_URL', undefined);
+    expect(mainApiEnv(settings).MAIL_OUTBOX_DIR).toBe('/tmp/local-start-test/outbox');
+    expect(bannerText()).toContain('Emails (invitations) are written to /tmp/local-start-test/outbox as .eml files');
+  });
+
+  it('go through SMTP_URL when the caller sets it', () => {
+    vi.stubEnv('SMTP_URL', 'smtp://127.0.0.1:1025');
+    expect(mainApiEnv(settings).SMTP_URL).toBe('smtp://127.0.0.1:1025');
+    expect(bannerText()).toContain('Emails (invitations) go through SMTP_URL.');
   });
 });

@@ -40,6 +40,8 @@ import { avatarUploads } from './uploads.js';
 const { seed, numRuns } = fuzzRunSettings({ seed: 20_261_124, numRuns: 2_000 });
 
 const MEMBER_ID = 'user_fuzz_member';
+/** The member's profile address, also in the member's token: an invitation to it can be accepted. */
+const MEMBER_EMAIL = `${MEMBER_ID}@example.com`;
 const OUTSIDER_ID = 'user_fuzz_outsider';
 // One user sends every request: the limit must not be what answers.
 const UNREACHABLE_RATE_LIMIT = '100000000';
@@ -95,7 +97,23 @@ beforeAll(async () => {
   });
   const notification = await notifyUser(db, { userId: MEMBER_ID, title: 'Hello', message: 'Fuzz', type: 'info' });
   const apiKey = await createApiKey(db, { organizationId, environment: 'test' });
-  const member = { authorization: `Bearer ${await tokenFor(MEMBER_ID)}` };
+  const memberToken = await tokenFor(MEMBER_ID, { email: MEMBER_EMAIL });
+  const member = { authorization: `Bearer ${memberToken}` };
+  // An invitation of the member to a third organization (to accept) and one the member's organization sent (to
+  // revoke), so the invitation routes meet invitations that exist.
+  const invitingOrganizationId = await insertOrganization(db, { members: [{ userId: OUTSIDER_ID, role: 'owner' }] });
+  const inviteTo = async (organizationId: string, userId: string, email: string) => {
+    const response = await t.app.inject({
+      method: 'POST',
+      url: `/v1/organizations/${organizationId}/invitations`,
+      headers: { authorization: `Bearer ${await tokenFor(userId)}` },
+      payload: { email, role: 'developer' },
+    });
+    expect(response.statusCode).toBe(201);
+    return response.json<{ data: { id: string } }>().data.id;
+  };
+  const acceptableInvitationId = await inviteTo(invitingOrganizationId, OUTSIDER_ID, MEMBER_EMAIL);
+  const revocableInvitationId = await inviteTo(organizationId, MEMBER_ID, 'invitee@example.com');
   // A card payment (for the payment and checkout pages), an answered M-Pesa prompt (for a callback that settles
   // it) and an uploaded avatar (for the file route), so that those routes also meet things that exist.
   const memberOf = { ...member, 'x-organization-id': organizationId };
@@ -128,7 +146,7 @@ beforeAll(async () => {
   );
 
   const credentials = bearerCredentials({
-    member: await tokenFor(MEMBER_ID),
+    member: memberToken,
     outsider: await tokenFor(OUTSIDER_ID),
     expired: await tokenFor(MEMBER_ID, { now: new Date('2020-01-01T00:00:00Z'), expiresIn: 60 }),
     unknownUser: await tokenFor('user_without_a_row'),
@@ -195,6 +213,10 @@ beforeAll(async () => {
               }),
             }),
           ),
+          'POST /v1/organizations/:id/invitations': fc.record({
+            email: fc.oneof(fc.emailAddress(), fc.constantFrom('colleague', 'a@b.example, c@d.example', MEMBER_EMAIL)),
+            role: fc.constantFrom('owner', 'admin', 'developer', 'billing', 'member', 'root'),
+          }),
           'PATCH /v1/accounts/me': fc.record(
             {
               firstName: fc.string({ maxLength: 120 }),
@@ -206,8 +228,9 @@ beforeAll(async () => {
           ),
         },
         pathValues: {
-          // The organization too, for the routes under /v1/organizations/:id.
-          id: fc.constantFrom(notification.id, removableCardId, apiKey.id, organizationId),
+          // The organization id is half of them: the organization routes need it and an invitation id at once.
+          id: fc.oneof(fc.constantFrom(notification.id, removableCardId, apiKey.id), fc.constant(organizationId)),
+          invitationId: fc.constantFrom(acceptableInvitationId, revocableInvitationId, revocableInvitationId),
           environment: fc.constantFrom('live', 'test', 'LIVE'),
           token: fc.constantFrom(FAKE_DARAJA.callbackToken),
           reference: fc.constant(reference),
