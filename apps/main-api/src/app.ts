@@ -9,10 +9,14 @@ import fp from 'fastify-plugin';
 import type { Redis } from 'ioredis';
 import { createTokenVerifier, type TokenVerifier } from './auth/token-verifier.js';
 import type { MainApiConfig } from './config.js';
+import { createMailSender } from './mail/from-config.js';
+import type { MailSender } from './mail/mail-sender.js';
 import { AvatarUploadResponseSchema, avatarRoutes } from './modules/accounts/avatars/index.js';
 import { accountRoutes, accountSharedSchemas } from './modules/accounts/index.js';
 import { apiKeyRoutes, apiKeySharedSchemas } from './modules/api-keys/index.js';
+import { auditRoutes, auditSharedSchemas } from './modules/audit/index.js';
 import { billingRoutes, billingSharedSchemas, type ProviderTimeout } from './modules/billing/index.js';
+import { invitationRoutes, invitationSharedSchemas } from './modules/invitations/index.js';
 import { notificationRoutes, notificationSharedSchemas } from './modules/notifications/index.js';
 import { organizationRoutes, organizationSharedSchemas } from './modules/organizations/index.js';
 import { webhookRoutes, webhookSharedSchemas } from './modules/webhooks/index.js';
@@ -39,6 +43,8 @@ export interface MainApiDeps {
   providerTimeout?: ProviderTimeout;
   /** Replaces the pino logger built from LOG_LEVEL. */
   logger?: FastifyBaseLogger;
+  /** Where emails go; defaults to what config.mail selects (SMTP_URL, MAIL_OUTBOX_DIR or none). */
+  mail?: MailSender;
 }
 
 const { version } = createRequire(import.meta.url)('../package.json') as { version: string };
@@ -81,6 +87,8 @@ export function buildApp(deps: MainApiDeps, config: MainApiConfig) {
       ...apiKeySharedSchemas,
       ...billingSharedSchemas,
       ...webhookSharedSchemas,
+      ...auditSharedSchemas,
+      ...invitationSharedSchemas,
       ...organizationSharedSchemas,
     ],
   });
@@ -123,6 +131,13 @@ export function buildApp(deps: MainApiDeps, config: MainApiConfig) {
     ...(deps.providerTimeout === undefined ? {} : { providerTimeout: deps.providerTimeout }),
   });
   app.register(webhookRoutes, { db, now, allowPrivateTargets: config.webhooks.allowPrivateTargets });
+  app.register(auditRoutes, { db });
+  app.register(invitationRoutes, {
+    db,
+    now,
+    publicUrl: config.publicUrl,
+    mail: deps.mail ?? createMailSender(config.mail),
+  });
   app.register(organizationRoutes, { db, now });
 
   return app;

@@ -40,6 +40,7 @@ describe('loadMainApiConfig', () => {
       databasePoolSize: 10,
       idempotencyPurgeIntervalMs: 3_600_000,
       webhooks: { allowPrivateTargets: false },
+      mail: { transport: { kind: 'none' }, from: 'Platform <no-reply@localhost>' },
       // Payments' own defaults are checked in modules/billing/config.test.ts.
       payments: expect.objectContaining({ card: { kind: 'sandbox' } }),
     });
@@ -242,6 +243,42 @@ describe('loadMainApiConfig', () => {
     ],
   ])('refuses %s with a message naming the variable', (_label, overrides, message) => {
     expect(configError({ ...required, ...overrides }).message).toMatch(message);
+  });
+
+  describe('mail (invitations)', () => {
+    it('sends through SMTP_URL, from MAIL_FROM', () => {
+      const config = loadMainApiConfig(
+        { ...required, SMTP_URL: 'smtp://mailer:pw@smtp.example.com:587', MAIL_FROM: 'Acme <team@acme.example>' },
+        '/srv/app',
+      );
+      expect(config.mail).toEqual({
+        transport: { kind: 'smtp', url: 'smtp://mailer:pw@smtp.example.com:587' },
+        from: 'Acme <team@acme.example>',
+      });
+    });
+
+    it('writes .eml files to MAIL_OUTBOX_DIR, relative to the working directory', () => {
+      expect(loadMainApiConfig({ ...required, MAIL_OUTBOX_DIR: '.data/outbox' }, '/srv/app').mail.transport).toEqual({
+        kind: 'outbox',
+        directory: path.resolve('/srv/app/.data/outbox'),
+      });
+    });
+
+    it('prefers SMTP_URL when both are set', () => {
+      const env = { ...required, SMTP_URL: 'smtps://smtp.example.com', MAIL_OUTBOX_DIR: 'outbox' };
+      expect(loadMainApiConfig(env, '/srv/app').mail.transport.kind).toBe('smtp');
+    });
+
+    it('refuses an SMTP_URL that is not smtp:// or smtps://, without repeating it (it may hold a password)', () => {
+      const message = configError({ ...required, SMTP_URL: 'https://mailer:hunter22@smtp.example.com' }).message;
+      expect(message).toContain('SMTP_URL must be an smtp:// or smtps:// URL');
+      expect(message).not.toContain('hunter22');
+    });
+
+    it('refuses a MAIL_FROM without an address or with a line break', () => {
+      expect(configError({ ...required, MAIL_FROM: 'Platform' }).message).toContain('MAIL_FROM must be an email');
+      expect(configError({ ...required, MAIL_FROM: 'a@b.example\r\nBcc: x@y.example' }).message).toContain('MAIL_FROM');
+    });
   });
 
   it('names every bad variable at once', () => {

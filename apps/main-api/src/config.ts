@@ -5,6 +5,7 @@ import { API_KEY_RATE_LIMIT_MAX } from './modules/api-keys/index.js';
 import { type PaymentsConfig, PaymentsEnvSchema, paymentsConfigFrom } from './modules/billing/index.js';
 
 const MEBIBYTE = 1024 * 1024;
+const DEFAULT_MAIL_FROM = 'Platform <no-reply@localhost>';
 
 /**
  * Environment variables read by main-api. Property names are the variable names; loadConfig converts and
@@ -63,6 +64,12 @@ export const MainApiEnvSchema = Type.Object({
   IDEMPOTENCY_PURGE_INTERVAL_MS: Type.Integer({ minimum: 0, default: 3_600_000 }),
   /** Accept http and private or loopback default callback URLs (local runs and tests only). */
   WEBHOOK_ALLOW_PRIVATE_TARGETS: Type.Boolean({ default: false }),
+  /** The SMTP server invitations are sent through: smtp://user:password@host:port (smtps:// for TLS from the start). */
+  SMTP_URL: Type.Optional(Type.String({ minLength: 1 })),
+  /** The sender of main-api's emails. */
+  MAIL_FROM: Type.String({ minLength: 3, default: DEFAULT_MAIL_FROM }),
+  /** Without SMTP_URL: a folder where each email is written as an .eml file instead (the local start). */
+  MAIL_OUTBOX_DIR: Type.Optional(Type.String({ minLength: 1 })),
   ...PaymentsEnvSchema.properties,
 });
 
@@ -83,6 +90,11 @@ export type S3StorageConfig = {
 };
 
 export type AvatarStorageConfig = { kind: 'local'; directory: string } | ({ kind: 's3' } & S3StorageConfig);
+
+/** Where emails go: an SMTP server, a folder of .eml files, or nowhere (the inviter shares the accept URL). */
+type MailTransportConfig = { kind: 'smtp'; url: string } | { kind: 'outbox'; directory: string } | { kind: 'none' };
+
+export type MailConfig = { transport: MailTransportConfig; from: string };
 
 /** main-api's validated configuration, in the shape the code uses it. */
 export interface MainApiConfig {
@@ -113,6 +125,8 @@ export interface MainApiConfig {
   idempotencyPurgeIntervalMs: number;
   /** Callback settings: whether default URLs may be http or private addresses (local runs and tests only). */
   webhooks: { allowPrivateTargets: boolean };
+  /** Invitation emails (docs/decisions.md#invitations). */
+  mail: MailConfig;
   /** Payment providers, limits and reconciliation (modules/billing/config.ts). */
   payments: PaymentsConfig;
 }
@@ -132,13 +146,15 @@ export function loadMainApiConfig(env: NodeJS.ProcessEnv = process.env, cwd = pr
   const publicUrl = publicUrlOf(values, deployed, problems);
   const storage = avatarStorage(values, cwd, problems);
   const payments = paymentsConfigFrom(values, publicUrl, problems, { deployed });
+  const mail = mailConfig(values, cwd, problems);
 
   if (
     problems.length > 0 ||
     keys === undefined ||
     storage === undefined ||
     publicUrl === undefined ||
-    payments === undefined
+    payments === undefined ||
+    mail === undefined
   ) {
     throw new ConfigError(problems);
   }
@@ -163,6 +179,7 @@ export function loadMainApiConfig(env: NodeJS.ProcessEnv = process.env, cwd = pr
     migrateOnStart: values.MIGRATE_ON_START,
     idempotencyPurgeIntervalMs: values.IDEMPOTENCY_PURGE_INTERVAL_MS,
     webhooks: { allowPrivateTargets: values.WEBHOOK_ALLOW_PRIVATE_TARGETS },
+    mail,
     payments,
   };
 }
@@ -222,6 +239,33 @@ function avatarStorage(values: MainApiEnv, cwd: string, problems: ConfigProblem[
     ...(values.S3_ACCESS_KEY_ID === undefined ? {} : { accessKeyId: values.S3_ACCESS_KEY_ID }),
     ...(values.S3_SECRET_ACCESS_KEY === undefined ? {} : { secretAccessKey: values.S3_SECRET_ACCESS_KEY }),
   };
+}
+
+/**
+ * SMTP_URL wins over MAIL_OUTBOX_DIR (a local start pointed at a real server sends through it). A bad SMTP_URL is
+ * named without its value: it may carry the server's password.
+ */
+function mailConfig(values: MainApiEnv, cwd: string, problems: ConfigProblem[]): MailConfig | undefined {
+  const from = values.MAIL_FROM;
+  if (/[\r\n]/.test(from) || !/\S@\S/.test(from)) {
+    problems.push({
+      name: 'MAIL_FROM',
+      message: 'MAIL_FROM must be an email address, optionally with a name: "Platform <no-reply@example.com>"',
+    });
+    return undefined;
+  }
+  if (values.SMTP_URL !== undefined) {
+    const url = URL.canParse(values.SMTP_URL) ? new URL(values.SMTP_URL) : undefined;
+    if (url === undefined || (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') || url.hostname === '') {
+      problems.push({ name: 'SMTP_URL', message: 'SMTP_URL must be an smtp:// or smtps:// URL with a host' });
+      return undefined;
+    }
+    return { transport: { kind: 'smtp', url: values.SMTP_URL }, from };
+  }
+  if (values.MAIL_OUTBOX_DIR !== undefined) {
+    return { transport: { kind: 'outbox', directory: path.resolve(cwd, values.MAIL_OUTBOX_DIR) }, from };
+  }
+  return { transport: { kind: 'none' }, from };
 }
 
 /** Validates an absolute http(s) URL and returns it without a trailing slash. */

@@ -58,6 +58,7 @@ export {
   DEMO_ORGANIZATION_ID,
   DEMO_USER_ID,
   type DemoData,
+  type DemoPerson,
   OTHER_ORGANIZATION_ID,
   OTHER_USER_ID,
   seedDemoData,

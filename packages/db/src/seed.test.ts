@@ -1,6 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from './client.js';
+import { membershipRoles } from './enums.js';
 import { memberships, notifications, organizations, users } from './schema/index.js';
 import { seedDemoData } from './seed.js';
 import { createTestDatabase } from './testing.js';
@@ -47,6 +48,47 @@ describe('seedDemoData', () => {
     expect(otherMemberships).toEqual([expect.objectContaining({ organizationId: demo.otherOrganizationId })]);
   });
 
+  it('gives the demo organization one member per role, a user without an organization and one without a profile', async () => {
+    const demo = await seedDemoData(handle.db, { now });
+    expect(demo.roleUsers.owner).toEqual({ userId: 'user_demo', email: 'demo@example.com' });
+    expect(demo.otherUser).toEqual({ userId: demo.otherUserId, email: 'other@example.com' });
+
+    const team = await handle.db
+      .select({
+        userId: memberships.userId,
+        role: memberships.role,
+        email: users.email,
+        firstName: users.firstName,
+        lastName: users.lastName,
+      })
+      .from(memberships)
+      .innerJoin(users, eq(users.id, memberships.userId))
+      .where(eq(memberships.organizationId, demo.organizationId));
+    expect(team).toHaveLength(membershipRoles.length);
+    for (const role of membershipRoles) {
+      const person = demo.roleUsers[role];
+      const member = team.find((row) => row.userId === person.userId);
+      expect(member, role).toMatchObject({ role, email: person.email });
+      expect(member?.firstName, role).toBeTruthy();
+      expect(member?.lastName, role).toBeTruthy();
+    }
+    expect(demo.roleUsers).toMatchObject({
+      admin: { userId: 'user_demo_admin', email: 'admin@example.com' },
+      developer: { userId: 'user_demo_developer', email: 'developer@example.com' },
+      billing: { userId: 'user_demo_billing', email: 'billing@example.com' },
+      member: { userId: 'user_demo_member', email: 'member@example.com' },
+    });
+
+    expect(demo.newUser).toEqual({ userId: 'user_newcomer', email: 'newcomer@example.com' });
+    const [newcomer] = await handle.db.select().from(users).where(eq(users.id, demo.newUser.userId));
+    expect(newcomer).toMatchObject({ email: 'newcomer@example.com', firstName: 'Joseph', lastName: 'Kiprono' });
+    expect(await handle.db.select().from(memberships).where(eq(memberships.userId, demo.newUser.userId))).toEqual([]);
+
+    expect(demo.noProfileUser).toEqual({ userId: 'user_signup', email: 'signup@example.com' });
+    expect(await handle.db.select().from(users).where(eq(users.id, demo.noProfileUser.userId))).toEqual([]);
+    expect(await handle.db.select().from(users).where(eq(users.email, demo.noProfileUser.email))).toEqual([]);
+  });
+
   it('gives the demo user read and unread notifications of mixed types, one with an action URL', async () => {
     const rows = await handle.db.select().from(notifications).where(eq(notifications.userId, 'user_demo'));
     expect(rows.some((row) => row.readAt === null)).toBe(true);
@@ -58,8 +100,10 @@ describe('seedDemoData', () => {
 
   it('is idempotent: a second run adds nothing and keeps changes made since', async () => {
     await handle.db.update(users).set({ firstName: 'Amina Njeri' }).where(eq(users.id, 'user_demo'));
+    await handle.db.update(memberships).set({ role: 'admin' }).where(eq(memberships.userId, 'user_demo_member'));
     const before = await rowCounts(handle);
-    expect(before.users).toBe(2);
+    // The owner, the other user, four team members and the newcomer; the signing-up user has no row.
+    expect(before).toMatchObject({ users: 7, organizations: 2, memberships: 6 });
 
     const again = await seedDemoData(handle.db, { now: new Date(now.getTime() + 86_400_000) });
 
@@ -67,5 +111,7 @@ describe('seedDemoData', () => {
     expect(again.userId).toBe('user_demo');
     const [user] = await handle.db.select().from(users).where(eq(users.id, 'user_demo'));
     expect(user?.firstName).toBe('Amina Njeri');
+    const [changed] = await handle.db.select().from(memberships).where(eq(memberships.userId, 'user_demo_member'));
+    expect(changed?.role).toBe('admin');
   });
 });

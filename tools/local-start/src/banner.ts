@@ -2,7 +2,12 @@ import { formatKes } from '@platform/pricing';
 import { DEMO_WALLET_CREDIT_KES, type LocalCredentials } from './credentials.js';
 import { allowsPrivateTargets, privateTargetsSetting } from './service-env.js';
 
-export function printBanner(c: LocalCredentials, credentialsFile: string, mode: 'embedded' | 'separate'): void {
+export function printBanner(
+  c: LocalCredentials,
+  credentialsFile: string,
+  mode: 'embedded' | 'separate',
+  mailOutbox: string,
+): void {
   const lines = [
     '',
     mode === 'embedded'
@@ -13,9 +18,18 @@ export function printBanner(c: LocalCredentials, credentialsFile: string, mode: 
     `  main API     ${c.mainUrl}      docs ${c.mainUrl}/docs`,
     `  backend API  ${c.backendUrl}   docs ${c.backendUrl}/docs`,
     '',
-    `  demo user          ${c.userId}`,
+    `  demo user          ${c.userId} (owner of the demo organization)`,
     `  bearer token       ${c.token}`,
     `  organization id    ${c.organizationId}`,
+    '  its team, one per role (tokens.<role> in the credentials file; tokens.owner is the bearer token above):',
+    `    admin            ${c.tokens.admin}`,
+    `    developer        ${c.tokens.developer}`,
+    `    billing          ${c.tokens.billing}`,
+    `    member           ${c.tokens.member}`,
+    '  a user with a profile and no organization (newUserToken):',
+    `                     ${c.newUserToken}`,
+    '  a user with no profile yet, to sign up with POST /v1/accounts (noProfileToken):',
+    `                     ${c.noProfileToken}`,
     `  other user         ${c.otherUserId} (organization ${c.otherOrganizationId})`,
     `  other user's token ${c.otherToken}`,
     `  live API key       ${c.liveApiKey}`,
@@ -24,6 +38,9 @@ export function printBanner(c: LocalCredentials, credentialsFile: string, mode: 
     `                     test ${c.webhookSecrets.test}`,
     '',
     `Credentials file: ${credentialsFile}`,
+    process.env.SMTP_URL
+      ? 'Emails (invitations) go through SMTP_URL.'
+      : `Emails (invitations) are written to ${mailOutbox} as .eml files (set SMTP_URL to send them).`,
     '',
     allowsPrivateTargets()
       ? `Callbacks may go to this machine and other private addresses (WEBHOOK_ALLOW_PRIVATE_TARGETS=${privateTargetsSetting()}; set it to false to refuse them, as production does).`

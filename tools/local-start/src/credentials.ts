@@ -1,15 +1,22 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createApiKey, findActiveApiKey } from '@platform/api-keys';
 import { creditWallet } from '@platform/backend-api';
-import type { Database, DemoData } from '@platform/db';
+import type { Database, DemoData, MembershipRole } from '@platform/db';
 import { ensureWebhookEndpoint } from '@platform/webhooks';
 
 export interface LocalCredentials {
   mainUrl: string;
   backendUrl: string;
   userId: string;
+  /** The demo user's token: the demo organization's owner (the same as `tokens.owner`). */
   token: string;
   organizationId: string;
+  /** A token for a member of the demo organization in each role. */
+  tokens: Record<MembershipRole, string>;
+  /** A user with a profile and no organization: may create one or accept an invitation. */
+  newUserToken: string;
+  /** A user without a profile, as one signing up: POST /v1/accounts creates it. */
+  noProfileToken: string;
   otherUserId: string;
   otherToken: string;
   otherOrganizationId: string;

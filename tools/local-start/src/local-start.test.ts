@@ -120,6 +120,28 @@ describe('the one-command local start', () => {
       });
       expect(((await other.json()) as { data: { email: string } }).data.email).not.toBe('demo@example.com');
 
+      // The demo team has one user per role, and the roles hold: a member reads keys, a developer creates them.
+      expect(credentials.tokens.owner).toBe(credentials.token);
+      const main = (token: string, path: string, init: { method?: string; body?: unknown } = {}) =>
+        fetch(`${credentials.mainUrl}${path}`, {
+          method: init.method ?? 'GET',
+          headers: {
+            authorization: `Bearer ${token}`,
+            'x-organization-id': credentials.organizationId,
+            ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
+          },
+          ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
+        });
+      const newKey = { method: 'POST', body: { environment: 'test', name: 'Local start test' } };
+      expect((await main(credentials.tokens.member, '/v1/api-keys')).status).toBe(200);
+      expect((await main(credentials.tokens.member, '/v1/api-keys', newKey)).status).toBe(403);
+      expect((await main(credentials.tokens.developer, '/v1/api-keys', newKey)).status).toBe(201);
+      // A user signing up has no profile yet; the newcomer has one (and no organization).
+      expect((await main(credentials.noProfileToken, '/v1/accounts/me')).status).toBe(404);
+      const newcomer = await main(credentials.newUserToken, '/v1/accounts/me');
+      expect(newcomer.status).toBe(200);
+      expect(((await newcomer.json()) as { data: { email: string } }).data.email).toBe('newcomer@example.com');
+
       for (const url of [credentials.mainUrl, credentials.backendUrl]) {
         const openapi = await fetch(`${url}/openapi.json`);
         expect(openapi.status).toBe(200);

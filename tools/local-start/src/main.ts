@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { createDatabase, localDataDir, migrateDatabase, seedDemoData } from '@platform/db';
+import { createDatabase, type DemoPerson, localDataDir, migrateDatabase, seedDemoData } from '@platform/db';
 import { signAccessToken } from '@platform/main-api';
 import { printBanner } from './banner.js';
 import { startAsProcesses } from './child-processes.js';
@@ -18,7 +18,7 @@ import {
 } from './credentials.js';
 import { loadOrCreateSecrets, prepareDataDir } from './data-dir.js';
 import { type RunningServices, startInProcess } from './in-process.js';
-import type { LocalSettings } from './service-env.js';
+import { type LocalSettings, mailOutboxDir } from './service-env.js';
 
 // `pnpm start -- --fresh` passes the separator through; accept it.
 const args = process.argv.slice(2).filter((arg) => arg !== '--');
@@ -62,30 +62,42 @@ if (databaseUrl) {
   services = await startInProcess(database, settings);
 }
 
-const tokenFor = (subject: string) =>
+// A token carries the user's address as its `email` claim, as an identity provider's does.
+const tokenFor = (person: DemoPerson) =>
   signAccessToken({
     secret: secrets.jwtSecret,
     issuer: settings.issuer,
     audience: settings.audience,
-    subject,
+    subject: person.userId,
+    email: person.email,
     expiresIn: '30d',
   });
 
+const tokens = {
+  owner: await tokenFor(demo.roleUsers.owner),
+  admin: await tokenFor(demo.roleUsers.admin),
+  developer: await tokenFor(demo.roleUsers.developer),
+  billing: await tokenFor(demo.roleUsers.billing),
+  member: await tokenFor(demo.roleUsers.member),
+};
 const credentials: LocalCredentials = {
   mainUrl: services.mainUrl,
   backendUrl: services.backendUrl,
   userId: demo.userId,
-  token: await tokenFor(demo.userId),
+  token: tokens.owner,
   organizationId: demo.organizationId,
+  tokens,
+  newUserToken: await tokenFor(demo.newUser),
+  noProfileToken: await tokenFor(demo.noProfileUser),
   otherUserId: demo.otherUserId,
-  otherToken: await tokenFor(demo.otherUserId),
+  otherToken: await tokenFor(demo.otherUser),
   otherOrganizationId: demo.otherOrganizationId,
   liveApiKey: keys.liveApiKey,
   testApiKey: keys.testApiKey,
   webhookSecrets,
 };
 writeCredentials(credentialsFile, credentials);
-printBanner(credentials, credentialsFile, databaseUrl ? 'separate' : 'embedded');
+printBanner(credentials, credentialsFile, databaseUrl ? 'separate' : 'embedded', mailOutboxDir(dataDir));
 
 let closing = false;
 async function shutdown(signal: string) {

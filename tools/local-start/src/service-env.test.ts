@@ -19,15 +19,18 @@ const credentials = {
   mainUrl: 'http://localhost:1',
   backendUrl: 'http://localhost:2',
   userId: 'user_demo',
-  token: 't',
+  token: 't_owner',
   organizationId: 'o',
+  tokens: { owner: 't_owner', admin: 't_admin', developer: 't_developer', billing: 't_billing', member: 't_member' },
+  newUserToken: 't_new',
+  noProfileToken: 't_signup',
   otherUserId: 'u',
   otherToken: 't2',
   otherOrganizationId: 'o2',
   liveApiKey: 'sk_live_x',
   testApiKey: 'sk_test_x',
   webhookSecrets: { live: 'whsec_a', test: 'whsec_b' },
-} as LocalCredentials;
+} satisfies LocalCredentials;
 
 afterEach(() => {
   vi.unstubAllEnvs();
@@ -36,7 +39,7 @@ afterEach(() => {
 
 function bannerText(): string {
   const log = vi.spyOn(console, 'log').mockImplementation(() => {});
-  printBanner(credentials, '/tmp/credentials.json', 'embedded');
+  printBanner(credentials, '/tmp/credentials.json', 'embedded', '/tmp/local-start-test/outbox');
   return log.mock.calls.map((call) => call.join(' ')).join('\n');
 }
 
@@ -67,5 +70,33 @@ describe('callbacks to private addresses on the local start', () => {
   it('treats an empty value as unset', () => {
     vi.stubEnv('WEBHOOK_ALLOW_PRIVATE_TARGETS', '');
     expect(mainApiEnv(settings).WEBHOOK_ALLOW_PRIVATE_TARGETS).toBe('true');
+  });
+});
+
+describe('the banner', () => {
+  it("prints a token for each role of the demo team, the new user's and the signing-up user's", () => {
+    const lines = bannerText().split('\n');
+    const lineWith = (text: string) => lines.find((line) => line.includes(text));
+    expect(lineWith('t_owner')).toMatch(/^ {2}bearer token +t_owner$/);
+    for (const role of ['admin', 'developer', 'billing', 'member'] as const) {
+      expect(lineWith(`t_${role}`)).toMatch(new RegExp(`^ {4}${role} +t_${role}$`));
+    }
+    expect(lineWith('t_new')).toBeDefined();
+    expect(lineWith('t_signup')).toBeDefined();
+  });
+});
+
+describe('emails on the local start', () => {
+  it('are written to <data dir>/outbox, and the banner says where', () => {
+    vi.stubEnv('MAIL_OUTBOX_DIR', undefined);
+    vi.stubEnv('SMTP_URL', undefined);
+    expect(mainApiEnv(settings).MAIL_OUTBOX_DIR).toBe('/tmp/local-start-test/outbox');
+    expect(bannerText()).toContain('Emails (invitations) are written to /tmp/local-start-test/outbox as .eml files');
+  });
+
+  it('go through SMTP_URL when the caller sets it', () => {
+    vi.stubEnv('SMTP_URL', 'smtp://127.0.0.1:1025');
+    expect(mainApiEnv(settings).SMTP_URL).toBe('smtp://127.0.0.1:1025');
+    expect(bannerText()).toContain('Emails (invitations) go through SMTP_URL.');
   });
 });

@@ -34,6 +34,11 @@ export function allowsPrivateTargets(env: NodeJS.ProcessEnv = process.env): bool
     .WEBHOOK_ALLOW_PRIVATE_TARGETS;
 }
 
+/** Where main-api writes its emails (invitations) as .eml files, unless SMTP_URL sends them: `<data dir>/outbox`. */
+export function mailOutboxDir(dataDir: string, env: NodeJS.ProcessEnv = process.env): string {
+  return env.MAIL_OUTBOX_DIR?.trim() || path.join(dataDir, 'outbox');
+}
+
 export function mainApiEnv(s: LocalSettings): NodeJS.ProcessEnv {
   return {
     ...process.env,
@@ -48,6 +53,8 @@ export function mainApiEnv(s: LocalSettings): NodeJS.ProcessEnv {
     AUTH_AUDIENCE: s.audience,
     AVATAR_STORAGE: 'local',
     AVATAR_LOCAL_DIR: path.join(s.dataDir, 'avatars'),
+    // Emails land in a folder (SMTP_URL, when the caller sets it, wins).
+    MAIL_OUTBOX_DIR: mailOutboxDir(s.dataDir),
     // Callbacks and default callback URLs may point at this machine (http://localhost:...), unless the caller says no.
     WEBHOOK_ALLOW_PRIVATE_TARGETS: privateTargetsSetting(),
     // main-api on DATABASE_URL refuses to start without these; one local process needs no shared secret.

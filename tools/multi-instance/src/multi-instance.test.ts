@@ -260,7 +260,7 @@ describe.skipIf(missing(postgresServer, redisServer))(
         .values({ name: `Paying ${userId}` })
         .returning();
       const organizationId = organization!.id;
-      await db.insert(memberships).values({ organizationId, userId, role: 'member' });
+      await db.insert(memberships).values({ organizationId, userId, role: 'billing' });
       const cardId = await insertSandboxCard(db, organizationId);
       const subscriptionId = await insertMonthlySubscription(db, organizationId, cardId, 10);
       const token = await signAccessToken({

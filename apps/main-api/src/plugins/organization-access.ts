@@ -130,7 +130,7 @@ export const organizationAccess = fp<OrganizationAccessOptions>(
       const headers = organization === true ? withOrganizationHeader(route.schema?.headers) : route.schema?.headers;
       route.schema = {
         ...route.schema,
-        // A key set to undefined makes Fastify warn that the headers schema is missing.
+        // An undefined `headers` key makes Fastify warn that the schema is missing.
         ...(headers === undefined ? {} : { headers }),
         description: withRoles(route.schema?.description, requires),
       };

@@ -43,6 +43,8 @@ import { avatarUploads } from './uploads.js';
 const { seed, numRuns } = fuzzRunSettings({ seed: 20_261_124, numRuns: 2_000 });
 
 const MEMBER_ID = 'user_fuzz_member';
+/** The member's profile address, also in the member's token: an invitation to it can be accepted. */
+const MEMBER_EMAIL = `${MEMBER_ID}@example.com`;
 const OUTSIDER_ID = 'user_fuzz_outsider';
 // The organization the /v1/organizations/:id routes meet, owned by the member, and the colleagues whose role the
 // member changes or whom the member removes. Deleting it, or removing a colleague, succeeds: the team is then put
@@ -109,8 +111,23 @@ beforeAll(async () => {
   });
   const notification = await notifyUser(db, { userId: MEMBER_ID, title: 'Hello', message: 'Fuzz', type: 'info' });
   const apiKey = await createApiKey(db, { organizationId, environment: 'test' });
-  const memberToken = await tokenFor(MEMBER_ID, { email: `${MEMBER_ID}@example.com` });
+  const memberToken = await tokenFor(MEMBER_ID, { email: MEMBER_EMAIL });
   const member = { authorization: `Bearer ${memberToken}` };
+  // An invitation of the member to a third organization (to accept) and one the member's organization sent (to
+  // revoke), so the invitation routes meet invitations that exist.
+  const invitingOrganizationId = await insertOrganization(db, { members: [{ userId: OUTSIDER_ID, role: 'owner' }] });
+  const inviteTo = async (organizationId: string, userId: string, email: string) => {
+    const response = await t.app.inject({
+      method: 'POST',
+      url: `/v1/organizations/${organizationId}/invitations`,
+      headers: { authorization: `Bearer ${await tokenFor(userId)}` },
+      payload: { email, role: 'developer' },
+    });
+    expect(response.statusCode).toBe(201);
+    return response.json<{ data: { id: string } }>().data.id;
+  };
+  const acceptableInvitationId = await inviteTo(invitingOrganizationId, OUTSIDER_ID, MEMBER_EMAIL);
+  const revocableInvitationId = await inviteTo(organizationId, MEMBER_ID, 'invitee@example.com');
   // A card payment (for the payment and checkout pages), an answered M-Pesa prompt (for a callback that settles
   // it) and an uploaded avatar (for the file route), so that those routes also meet things that exist.
   const memberOf = { ...member, 'x-organization-id': organizationId };
@@ -224,6 +241,10 @@ beforeAll(async () => {
             },
             { requiredKeys: ['name'] },
           ),
+          'POST /v1/organizations/:id/invitations': fc.record({
+            email: fc.oneof(fc.emailAddress(), fc.constantFrom('colleague', 'a@b.example, c@d.example', MEMBER_EMAIL)),
+            role: fc.constantFrom('owner', 'admin', 'developer', 'billing', 'member', 'root'),
+          }),
           'PATCH /v1/accounts/me': fc.record(
             {
               firstName: fc.string({ maxLength: 120 }),
@@ -236,14 +257,19 @@ beforeAll(async () => {
         },
         pathValues: {
           id: fc.constantFrom(notification.id, removableCardId, apiKey.id),
+          invitationId: fc.constantFrom(acceptableInvitationId, revocableInvitationId, revocableInvitationId),
           environment: fc.constantFrom('live', 'test', 'LIVE'),
           token: fc.constantFrom(FAKE_DARAJA.callbackToken),
           reference: fc.constant(reference),
           '*': fc.constant(avatarPath),
         },
 
+        // Routes under /v1/organizations/:id meet an organization of theirs: the team, which they may delete (it is
+        // put back), or the member's organization, whose invitation they may revoke.
         pathValuesUnder: {
           '/v1/organizations/:id': { id: fc.constant(TEAM_ID), userId: fc.constantFrom(...COLLEAGUE_IDS) },
+          '/v1/organizations/:id/invitations': { id: fc.constant(organizationId) },
+          '/v1/organizations/:id/audit-events': { id: fc.constant(organizationId) },
         },
         queryExamples: {
           'GET /v1/billing/checkout/complete': fc.oneof(

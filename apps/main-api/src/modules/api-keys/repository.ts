@@ -1,6 +1,6 @@
 import type { DatabaseExecutor } from '@platform/db';
 import { apiKeys, organizations } from '@platform/db/schema';
-import { and, desc, eq, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, isNull } from 'drizzle-orm';
 
 /** The maximum operators set for the organization's keys; null when it has none of its own. */
 export async function findOrganizationKeyRateLimitMax(
@@ -39,19 +39,23 @@ export function findOrganizationApiKeys(
 }
 
 /**
- * Sets `revokedAt` on one of the organization's keys, keeping the first revocation time of a key already revoked.
- * False when the organization has no key with that id (`id` must be a UUID).
+ * Sets `revokedAt` on one of the organization's active keys: `revoked` when this call revoked it,
+ * `already_revoked` for a key revoked before (its first revocation time stays), `not_found` when the organization
+ * has no key with that id (`id` must be a UUID).
  */
 export async function setOrganizationApiKeyRevoked(
   db: DatabaseExecutor,
   organizationId: string,
   id: string,
   now: Date,
-): Promise<boolean> {
+): Promise<'revoked' | 'already_revoked' | 'not_found'> {
+  const ofOrganization = and(eq(apiKeys.id, id), eq(apiKeys.organizationId, organizationId));
   const revoked = await db
     .update(apiKeys)
-    .set({ revokedAt: sql`coalesce(${apiKeys.revokedAt}, ${now.toISOString()}::timestamptz)` })
-    .where(and(eq(apiKeys.id, id), eq(apiKeys.organizationId, organizationId)))
+    .set({ revokedAt: now })
+    .where(and(ofOrganization, isNull(apiKeys.revokedAt)))
     .returning({ id: apiKeys.id });
-  return revoked.length > 0;
+  if (revoked.length > 0) return 'revoked';
+  const [existing] = await db.select({ id: apiKeys.id }).from(apiKeys).where(ofOrganization);
+  return existing === undefined ? 'not_found' : 'already_revoked';
 }

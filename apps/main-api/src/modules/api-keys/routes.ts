@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Database } from '@platform/db';
 import { notFound } from '@platform/errors';
 import { errorResponses, SuccessMessage } from '@platform/http';
+import { auditContextOf } from '../../shared/audit-context.js';
 import { bearerSecurity } from '../../shared/route-schemas.js';
 import { ref } from '../../shared/schema-ref.js';
 import {
@@ -65,6 +66,7 @@ export const apiKeyRoutes: FastifyPluginAsyncTypebox<ApiKeyRoutesOptions> = asyn
           ...(rateLimitPerMinute === undefined ? {} : { rateLimitPerMinute }),
         },
         rateLimitMaxPerMinute,
+        auditContextOf(request),
       );
       request.log.info({ apiKeyId: created.id, organizationId: request.organization.id }, 'API key created');
       return reply.code(201).send({ success: true as const, message: API_KEY_CREATED, data: created });
@@ -110,7 +112,13 @@ export const apiKeyRoutes: FastifyPluginAsyncTypebox<ApiKeyRoutesOptions> = asyn
       },
     },
     async (request) => {
-      const revoked = await revokeOrganizationApiKey(db, request.organization.id, request.params.id, now());
+      const revoked = await revokeOrganizationApiKey(
+        db,
+        request.organization.id,
+        request.params.id,
+        now(),
+        auditContextOf(request),
+      );
       if (!revoked) throw notFound(API_KEY_NOT_FOUND);
       request.log.info({ apiKeyId: request.params.id, organizationId: request.organization.id }, 'API key revoked');
       return { success: true as const, message: API_KEY_REVOKED };

@@ -1,6 +1,7 @@
 import { createApiKey, normaliseApiKeyName } from '@platform/api-keys';
 import { type ApiKeyEnvironment, type Database, isUuid } from '@platform/db';
 import { validationError } from '@platform/errors';
+import { type AuditContext, recordAuditEvent } from '../audit/index.js';
 import {
   findOrganizationApiKeys,
   findOrganizationKeyRateLimitMax,
@@ -32,6 +33,7 @@ export async function issueApiKey(
   db: Database,
   request: NewApiKeyRequest,
   defaultRateLimitMax: number,
+  audit: AuditContext,
 ): Promise<CreatedApiKeyView> {
   const name = normaliseApiKeyName(request.name);
   if (typeof name !== 'string') {
@@ -45,12 +47,29 @@ export async function issueApiKey(
       throw validationError(`body/rateLimitPerMinute ${problem}`, [{ path: '/rateLimitPerMinute', message: problem }]);
     }
   }
-  const created = await createApiKey(db, {
-    organizationId: request.organizationId,
-    environment: request.environment,
-    name,
-    createdByUserId: request.userId,
-    ...(rateLimitPerMinute === undefined ? {} : { rateLimitPerMinute }),
+  const created = await db.transaction(async (tx) => {
+    const key = await createApiKey(tx, {
+      organizationId: request.organizationId,
+      environment: request.environment,
+      name,
+      createdByUserId: request.userId,
+      ...(rateLimitPerMinute === undefined ? {} : { rateLimitPerMinute }),
+    });
+    // The prefix and last four tell the key apart; the secret itself is never recorded.
+    await recordAuditEvent(tx, audit, {
+      organizationId: key.organizationId,
+      action: 'api_key.created',
+      targetType: 'api_key',
+      targetId: key.id,
+      details: {
+        name: key.name,
+        environment: key.environment,
+        prefix: secretPrefixOf(key.environment),
+        lastFour: key.lastFour,
+        rateLimitPerMinute: key.rateLimitPerMinute,
+      },
+    });
+    return key;
   });
   return {
     id: created.id,
@@ -94,7 +113,20 @@ export async function revokeOrganizationApiKey(
   organizationId: string,
   id: string,
   now: Date,
+  audit: AuditContext,
 ): Promise<boolean> {
   if (!isUuid(id)) return false;
-  return setOrganizationApiKeyRevoked(db, organizationId, id, now);
+  return db.transaction(async (tx) => {
+    const outcome = await setOrganizationApiKeyRevoked(tx, organizationId, id, now);
+    // A repeated revocation changes nothing, so it records nothing.
+    if (outcome === 'revoked') {
+      await recordAuditEvent(tx, audit, {
+        organizationId,
+        action: 'api_key.revoked',
+        targetType: 'api_key',
+        targetId: id,
+      });
+    }
+    return outcome !== 'not_found';
+  });
 }

@@ -1,5 +1,8 @@
 import type { DatabaseExecutor } from '@platform/db';
-import { insertAuditEvent } from './repository.js';
+import { validationError } from '@platform/errors';
+import { decodeCursor, pageOf } from '../../shared/pagination.js';
+import { insertAuditEvent, listAuditEventRows } from './repository.js';
+import type { AuditEventView } from './schemas.js';
 
 /**
  * Who is making a change and from where: the request's user, id and client IP, or the platform itself for a
@@ -36,4 +39,54 @@ export async function recordAuditEvent(
   change: AuditedChange,
 ): Promise<void> {
   await insertAuditEvent(executor, { ...context, ...change, details: change.details ?? {} });
+}
+
+export interface AuditEventFilter {
+  action: string | undefined;
+  /** ISO 8601 date-times, checked by the route's schema. */
+  from: string | undefined;
+  to: string | undefined;
+  limit: number;
+  cursor: string | undefined;
+}
+
+/**
+ * A page of the organization's audit log, newest first, with the cursor of the next page (null on the last one):
+ * the events of `action` only, at or after `from` and before `to` when given. 400 when `from` is after `to`, or for
+ * a cursor this API did not return.
+ */
+export async function listAuditEvents(
+  db: DatabaseExecutor,
+  organizationId: string,
+  { action, from, to, limit, cursor }: AuditEventFilter,
+): Promise<{ auditEvents: AuditEventView[]; nextCursor: string | null }> {
+  const fromTime = from === undefined ? undefined : new Date(from);
+  const toTime = to === undefined ? undefined : new Date(to);
+  if (fromTime !== undefined && toTime !== undefined && fromTime.getTime() > toTime.getTime()) {
+    const problem = 'must not be after to';
+    throw validationError(`querystring/from ${problem}`, [{ path: 'querystring/from', message: problem }]);
+  }
+  const rows = await listAuditEventRows(db, {
+    organizationId,
+    action,
+    from: fromTime,
+    to: toTime,
+    after: cursor === undefined ? undefined : decodeCursor(cursor),
+    limit: limit + 1,
+  });
+  const { page, nextCursor } = pageOf(rows, limit, (row) => ({ createdAt: row.position, id: row.event.id }));
+  return {
+    auditEvents: page.map(({ event }) => ({
+      id: event.id,
+      action: event.action,
+      actorUserId: event.actorUserId,
+      targetType: event.targetType,
+      targetId: event.targetId,
+      requestId: event.requestId,
+      ip: event.ip,
+      details: event.details,
+      createdAt: event.createdAt.toISOString(),
+    })),
+    nextCursor,
+  };
 }

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Database } from '@platform/db';
 import { errorResponses } from '@platform/http';
+import { auditContextOf } from '../../shared/audit-context.js';
 import { bearerSecurity } from '../../shared/route-schemas.js';
 import { ref } from '../../shared/schema-ref.js';
 import {
@@ -81,6 +82,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<WebhookRoutesOptions> = as
           defaultUrl: request.body.defaultUrl,
           allowPrivateTargets,
           now: now(),
+          audit: auditContextOf(request),
         });
         request.log.info(
           { organizationId: request.organization.id, environment: request.params.environment },
@@ -108,7 +110,12 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<WebhookRoutesOptions> = as
     },
     async (request) => {
       const { environment } = request.params;
-      const revealed = await revealSecret(db, { organizationId: request.organization.id, environment, now: now() });
+      const revealed = await revealSecret(db, {
+        organizationId: request.organization.id,
+        environment,
+        now: now(),
+        audit: auditContextOf(request),
+      });
       request.log.info({ organizationId: request.organization.id, environment }, 'Webhook signing secret revealed');
       return { success: true as const, message: SECRET_REVEALED, data: revealed };
     },
@@ -131,7 +138,12 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<WebhookRoutesOptions> = as
     },
     async (request) => {
       const { environment } = request.params;
-      const rotated = await rotateSecret(db, { organizationId: request.organization.id, environment, now: now() });
+      const rotated = await rotateSecret(db, {
+        organizationId: request.organization.id,
+        environment,
+        now: now(),
+        audit: auditContextOf(request),
+      });
       request.log.info({ organizationId: request.organization.id, environment }, 'Webhook signing secret rotated');
       return { success: true as const, message: SECRET_ROTATED, data: rotated };
     },

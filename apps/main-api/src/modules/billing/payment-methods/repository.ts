@@ -92,21 +92,23 @@ export function listActivePaymentMethods(db: DatabaseExecutor, organizationId: s
 }
 
 /**
- * Removes one of the organization's methods (it can no longer be charged; past payments keep their link).
- * Removing an already removed method succeeds and keeps the first removal time. False when the
- * organization has no method with that id.
+ * Removes one of the organization's methods: the method when this call removed it, `already_removed` for one
+ * removed before (its first removal time stays), `not_found` when the organization has no method with that id.
  */
 export async function markPaymentMethodRemoved(
   db: DatabaseExecutor,
   organizationId: string,
   id: string,
   now: Date,
-): Promise<boolean> {
-  if (!isUuid(id)) return false;
-  const removed = await db
+): Promise<PaymentMethod | 'already_removed' | 'not_found'> {
+  if (!isUuid(id)) return 'not_found';
+  const ofOrganization = and(eq(paymentMethods.id, id), eq(paymentMethods.organizationId, organizationId));
+  const [removed] = await db
     .update(paymentMethods)
-    .set({ deletedAt: sql`coalesce(${paymentMethods.deletedAt}, ${now.toISOString()}::timestamptz)`, updatedAt: now })
-    .where(and(eq(paymentMethods.id, id), eq(paymentMethods.organizationId, organizationId)))
-    .returning({ id: paymentMethods.id });
-  return removed.length > 0;
+    .set({ deletedAt: now, updatedAt: now })
+    .where(and(ofOrganization, isNull(paymentMethods.deletedAt)))
+    .returning();
+  if (removed !== undefined) return removed;
+  const [existing] = await db.select({ id: paymentMethods.id }).from(paymentMethods).where(ofOrganization);
+  return existing === undefined ? 'not_found' : 'already_removed';
 }

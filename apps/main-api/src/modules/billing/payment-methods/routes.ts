@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Database } from '@platform/db';
 import { errorResponses, SuccessMessage } from '@platform/http';
+import { auditContextOf } from '../../../shared/audit-context.js';
 import { bearerSecurity } from '../../../shared/route-schemas.js';
 import { ref } from '../../../shared/schema-ref.js';
 import { PaymentMethodIdParams, PaymentMethodListSchema } from './schemas.js';
@@ -52,7 +53,7 @@ export const paymentMethodRoutes: FastifyPluginAsyncTypebox<{ db: Database; now:
     },
     async (request) =>
       request.idempotency.transaction(db, async (tx) => {
-        await removePaymentMethod(tx, request.organization.id, request.params.id, now());
+        await removePaymentMethod(tx, request.organization.id, request.params.id, now(), auditContextOf(request));
         return { statusCode: 200, body: { success: true as const, message: PAYMENT_METHOD_REMOVED } };
       }),
   );

@@ -1,5 +1,6 @@
 import type { DatabaseExecutor } from '@platform/db';
 import { notFound } from '@platform/errors';
+import { type AuditContext, recordAuditEvent } from '../../audit/index.js';
 import { listActivePaymentMethods, markPaymentMethodRemoved } from './repository.js';
 import type { PaymentMethodView } from './schemas.js';
 import { toPaymentMethodView } from './view.js';
@@ -13,14 +14,29 @@ export async function listPaymentMethods(db: DatabaseExecutor, organizationId: s
 }
 
 /**
- * Removes one of the organization's methods (soft: past payments keep their link). Removing it again
- * succeeds; 404 when the organization has no method with that id.
+ * Removes one of the organization's methods (soft: past payments keep their link) and records it in the audit log,
+ * in the caller's transaction. Removing it again succeeds and records nothing; 404 when the organization has no
+ * method with that id.
  */
 export async function removePaymentMethod(
-  db: DatabaseExecutor,
+  tx: DatabaseExecutor,
   organizationId: string,
   id: string,
   now: Date,
+  audit: AuditContext,
 ): Promise<void> {
-  if (!(await markPaymentMethodRemoved(db, organizationId, id, now))) throw notFound(PAYMENT_METHOD_NOT_FOUND);
+  const removed = await markPaymentMethodRemoved(tx, organizationId, id, now);
+  if (removed === 'not_found') throw notFound(PAYMENT_METHOD_NOT_FOUND);
+  if (removed === 'already_removed') return;
+  await recordAuditEvent(tx, audit, {
+    organizationId,
+    action: 'payment_method.removed',
+    targetType: 'payment_method',
+    targetId: removed.id,
+    // Enough to tell which one it was; a number is kept to its last three digits.
+    details:
+      removed.type === 'card'
+        ? { type: 'card', brand: removed.brand, last4: removed.last4 }
+        : { type: 'mobile_money', phoneEnding: removed.phone?.slice(-3) ?? null },
+  });
 }

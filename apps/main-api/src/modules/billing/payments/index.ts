@@ -27,5 +27,5 @@ export { insertPendingPayment, type StartedBy } from './repository.js';
 export { returnUrlFor } from './return-url.js';
 export { checkoutCompleteRoutes, paymentRoutes } from './routes.js';
 export { oneOf, paymentSharedSchemas } from './schemas.js';
-export { checkDelayOf, confirmationDelayOf, paymentByReference } from './service.js';
+export { checkDelayOf, confirmationDelayOf, paymentByReference, paymentStarted } from './service.js';
 export { type SettlementContext, type SettlementResult, settlePayment } from './settle.js';

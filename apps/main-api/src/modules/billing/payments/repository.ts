@@ -35,15 +35,6 @@ export interface StartedBy {
   fingerprint: string;
 }
 
-/** Inserts a pending payment and its `created` event, together. */
-export async function createPendingPayment(
-  db: Database,
-  values: NewPendingPayment,
-  startedBy?: StartedBy,
-): Promise<Payment> {
-  return db.transaction((tx) => insertPendingPayment(tx, values, startedBy));
-}
-
 /** Inserts a pending payment and its `created` event in the caller's transaction. */
 export async function insertPendingPayment(
   tx: Transaction,

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Database } from '@platform/db';
 import { errorResponses } from '@platform/http';
 import { REPLAYED_HEADER } from '@platform/idempotency';
+import { auditContextOf } from '../../../shared/audit-context.js';
 import { bearerSecurity } from '../../../shared/route-schemas.js';
 import { ref } from '../../../shared/schema-ref.js';
 import { checkoutCompletePage } from './page.js';
@@ -41,7 +42,12 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<PaymentStartDeps> = async 
     async (request, reply) => {
       const started = await startPayment(
         deps,
-        { organizationId: request.organization.id, userId: request.user.id, idempotency: request.idempotency },
+        {
+          organizationId: request.organization.id,
+          userId: request.user.id,
+          idempotency: request.idempotency,
+          audit: auditContextOf(request),
+        },
         request.body,
       );
       if (started.replayed) {

@@ -2,6 +2,7 @@ import type { DatabaseExecutor, Payment, PaymentChannel, PaymentMethod, PaymentP
 import { conflict, notFound, paymentFailed } from '@platform/errors';
 import type { IdempotencyContext } from '@platform/idempotency';
 import { formatKes, quote } from '@platform/pricing';
+import { type AuditContext, type AuditedChange, recordAuditEvent } from '../../audit/index.js';
 import type { PaymentsConfig } from '../config.js';
 import { findActivePaymentMethod, PAYMENT_METHOD_NOT_FOUND } from '../payment-methods/index.js';
 import { askProvider, outcomeUnknown } from './ask-provider.js';
@@ -13,10 +14,10 @@ import type { PaymentProviders } from './provider-port.js';
 import { checkAmountLimit, ensureNoActiveSubscription } from './purchase-rules.js';
 import { accountReferenceOf, isPaymentReference, newPaymentReference } from './reference.js';
 import {
-  createPendingPayment,
   findOrganizationPayment,
   findPayment,
   findUserEmail,
+  insertPendingPayment,
   recordProviderAcceptance,
   type StartedBy,
 } from './repository.js';
@@ -35,6 +36,8 @@ interface PaymentRequester {
   userId: string;
   /** The idempotent request starting the payment, when it carries a key: remembered on the payment. */
   startedBy?: StartedBy;
+  /** Who starts it, from which request, for the audit log. */
+  audit: AuditContext;
 }
 
 /** Who asks for a payment, and the idempotency key of their request if it has one. */
@@ -42,6 +45,7 @@ interface PayRequest {
   organizationId: string;
   userId: string;
   idempotency: IdempotencyContext | undefined;
+  audit: AuditContext;
 }
 
 export interface PaymentStartResult {
@@ -68,6 +72,7 @@ export async function startPayment(
   const requester: PaymentRequester = {
     organizationId: request.organizationId,
     userId: request.userId,
+    audit: request.audit,
     ...(startedBy === undefined ? {} : { startedBy }),
   };
   const intent = readPayIntent(body);
@@ -254,7 +259,10 @@ async function chargeCard(start: Start, card: PaymentMethod): Promise<PaymentSta
   throw paymentFailed(`The card payment did not go through: ${settled.failureReason ?? settled.status}`);
 }
 
-/** Inserts the payment as pending, with when the reconciliation job should first ask about it. */
+/**
+ * Inserts the payment as pending, with when the reconciliation job should first ask about it, and records its start
+ * in the audit log, in one transaction.
+ */
 function recordPending(
   start: Start,
   details: {
@@ -268,28 +276,53 @@ function recordPending(
   const now = deps.ctx.now();
   const reference = newPaymentReference();
   const firstCheckAfterMs = checkDelayOf(deps.config, details.channel, intent.method === 'saved_method');
-  return createPendingPayment(
-    deps.ctx.db,
-    {
-      reference,
-      organizationId: requester.organizationId,
-      userId: requester.userId,
-      method: intent.method,
-      channel: details.channel,
-      purpose: intent.purpose,
-      provider: details.provider,
-      amount: start.amount,
-      phone: details.phone ?? null,
-      paymentMethodId: details.paymentMethodId ?? null,
-      plan: intent.subscription?.plan ?? null,
-      seats: intent.subscription?.seats ?? null,
-      billingCycle: intent.subscription?.cycle ?? null,
-      accountReference: details.channel === 'mobile_money' ? accountReferenceOf(reference) : null,
-      nextCheckAt: new Date(now.getTime() + firstCheckAfterMs),
-      createdAt: now,
+  return deps.ctx.db.transaction(async (tx) => {
+    const payment = await insertPendingPayment(
+      tx,
+      {
+        reference,
+        organizationId: requester.organizationId,
+        userId: requester.userId,
+        method: intent.method,
+        channel: details.channel,
+        purpose: intent.purpose,
+        provider: details.provider,
+        amount: start.amount,
+        phone: details.phone ?? null,
+        paymentMethodId: details.paymentMethodId ?? null,
+        plan: intent.subscription?.plan ?? null,
+        seats: intent.subscription?.seats ?? null,
+        billingCycle: intent.subscription?.cycle ?? null,
+        accountReference: details.channel === 'mobile_money' ? accountReferenceOf(reference) : null,
+        nextCheckAt: new Date(now.getTime() + firstCheckAfterMs),
+        createdAt: now,
+      },
+      requester.startedBy,
+    );
+    await recordAuditEvent(tx, requester.audit, paymentStarted(payment));
+    return payment;
+  });
+}
+
+/** A payment's start as the audit log records it: what it is for, how much, how (never a card or a number). */
+export function paymentStarted(payment: Payment): AuditedChange {
+  return {
+    organizationId: payment.organizationId,
+    action: 'payment.started',
+    targetType: 'payment',
+    targetId: payment.reference,
+    details: {
+      amount: payment.amount,
+      currency: payment.currency,
+      purpose: payment.purpose,
+      method: payment.method,
+      channel: payment.channel,
+      provider: payment.provider,
+      ...(payment.plan === null
+        ? {}
+        : { plan: payment.plan, seats: payment.seats, billingCycle: payment.billingCycle }),
     },
-    requester.startedBy,
-  );
+  };
 }
 
 /**

@@ -7,7 +7,7 @@ import { insertOrganization, insertUser } from '../../../../test/helpers.js';
 import { subscriptionPaymentHooks } from '../subscriptions/payment-hooks.js';
 import type { ProviderOutcome } from './provider-port.js';
 import { newPaymentReference } from './reference.js';
-import { createPendingPayment } from './repository.js';
+import { insertPendingPayment } from './repository.js';
 import { type SettlementContext, settlePayment } from './settle.js';
 
 let database: DatabaseHandle;
@@ -31,20 +31,22 @@ afterAll(async () => {
 });
 
 async function pendingPayment(amount = 100) {
-  const payment = await createPendingPayment(database.db, {
-    reference: newPaymentReference(),
-    organizationId,
-    userId: 'user_settle',
-    method: 'mobile_money',
-    channel: 'mobile_money',
-    purpose: 'wallet_topup',
-    provider: 'sandbox',
-    amount,
-    phone: '254712345678',
-    providerReference: `ws_CO_${Math.random().toString(36).slice(2)}`,
-    nextCheckAt: new Date(clock),
-    createdAt: new Date(clock),
-  });
+  const payment = await database.db.transaction((tx) =>
+    insertPendingPayment(tx, {
+      reference: newPaymentReference(),
+      organizationId,
+      userId: 'user_settle',
+      method: 'mobile_money',
+      channel: 'mobile_money',
+      purpose: 'wallet_topup',
+      provider: 'sandbox',
+      amount,
+      phone: '254712345678',
+      providerReference: `ws_CO_${Math.random().toString(36).slice(2)}`,
+      nextCheckAt: new Date(clock),
+      createdAt: new Date(clock),
+    }),
+  );
   return payment;
 }
 

@@ -1,4 +1,5 @@
 import type { Database, Payment, PaymentStatus, Transaction } from '@platform/db';
+import { PLATFORM_JOB, recordAuditEvent } from '../../audit/index.js';
 import { type PaymentAlarms, raisePaymentAlarm } from './alarms.js';
 import { isSubscriptionCharge, type PaymentHooks } from './hooks.js';
 import type { PaymentLog } from './log.js';
@@ -81,6 +82,22 @@ export async function settlePayment(
       to: status,
       reason,
       createdAt: now,
+    });
+    // Whoever reported the outcome (the provider, the request that charged, the reconciliation job), the platform
+    // records it.
+    await recordAuditEvent(tx, PLATFORM_JOB, {
+      organizationId: moved.payment.organizationId,
+      action: `payment.${status}`,
+      targetType: 'payment',
+      targetId: moved.payment.reference,
+      details: {
+        from: moved.from,
+        to: status,
+        amount: moved.payment.amount,
+        purpose: moved.payment.purpose,
+        source: settlement.source,
+        reason,
+      },
     });
     if (status === 'succeeded') {
       await applySuccessEffects(tx, moved.payment, { reusableCard: settlement.reusableCard, now, hooks: ctx.hooks });

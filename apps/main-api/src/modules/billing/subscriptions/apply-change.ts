@@ -1,5 +1,6 @@
 import type { MailSubscription, MailSubscriptionChange, Transaction } from '@platform/db';
 import { notifyOrganizationMembers } from '@platform/notifications';
+import { type AuditContext, recordAuditEvent } from '../../audit/index.js';
 import { addCredit, useCredit } from './credit-balance.js';
 import { subscriptionChanged, subscriptionRenewed } from './notifications.js';
 import { updateSubscriptionAt } from './repository.js';
@@ -15,12 +16,15 @@ export interface ApplyChangeOptions {
  * Applies a recorded change or renewal to the subscription, but only if the subscription is still at the
  * change's base version: the terms and period of the change, status active, the next renewal at the end of
  * the period. In the same transaction the credit the change uses or earns moves and the organization's
- * members are notified. False when the subscription changed since the change was decided: nothing is done.
+ * members are notified, and the audit log records it under `audit` (the member who asked, or PLATFORM_JOB for a
+ * renewal or a charge that settled later). False when the subscription changed since the change was decided:
+ * nothing is done.
  */
 export async function applyChange(
   tx: Transaction,
   subscription: MailSubscription,
   change: MailSubscriptionChange,
+  audit: AuditContext,
   options: ApplyChangeOptions = {},
 ): Promise<boolean> {
   const updated = await updateSubscriptionAt(tx, subscription, change.baseVersion, {
@@ -54,6 +58,24 @@ export async function applyChange(
       description: 'Unused value of a downgrade',
     });
   }
+  await recordAuditEvent(tx, audit, {
+    organizationId: change.organizationId,
+    action: change.kind === 'renewal' ? 'subscription.renewed' : 'subscription.changed',
+    targetType: 'subscription',
+    targetId: subscription.id,
+    details: {
+      kind: change.kind,
+      before: { plan: change.fromPlan, seats: change.fromSeats, billingCycle: change.fromBillingCycle },
+      after: { plan: change.plan, seats: change.seats, billingCycle: change.billingCycle },
+      periodStart: change.periodStart.toISOString(),
+      periodEnd: change.periodEnd.toISOString(),
+      net: change.net,
+      creditApplied: change.creditApplied,
+      amountDue: change.amountDue,
+      paymentReference: options.paymentReference ?? null,
+      requestedByUserId: change.requestedByUserId,
+    },
+  });
   await notifyOrganizationMembers(
     tx,
     change.organizationId,

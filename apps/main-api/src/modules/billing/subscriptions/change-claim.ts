@@ -8,9 +8,16 @@ import type {
 import { conflict, validationError } from '@platform/errors';
 import type { SubscriptionTerms } from '@platform/pricing';
 import { formatKes } from '@platform/pricing';
+import { type AuditContext, recordAuditEvent } from '../../audit/index.js';
 import type { PaymentsConfig } from '../config.js';
 import type { CardProvider } from '../payments/index.js';
-import { checkDelayOf, insertPendingPayment, newPaymentReference, type StartedBy } from '../payments/index.js';
+import {
+  checkDelayOf,
+  insertPendingPayment,
+  newPaymentReference,
+  paymentStarted,
+  type StartedBy,
+} from '../payments/index.js';
 import { applyChange } from './apply-change.js';
 import { NO_ACTIVE_SUBSCRIPTION, type PlannedChange, planChange } from './plan-change.js';
 import { findChargingChange, insertChange, lockSubscription, updateSubscriptionAt } from './repository.js';
@@ -27,6 +34,8 @@ export interface ChangeRequest {
   paymentMethodId?: string;
   /** The idempotent request asking for the change, remembered on its payment (a retry finds it). */
   startedBy?: StartedBy;
+  /** Who asks, from which request, for the audit log. */
+  audit: AuditContext;
 }
 
 export type ChangeClaim =
@@ -61,7 +70,8 @@ export async function claimChange(
       baseVersion: subscription.version,
       completedAt: now,
     });
-    if (!(await applyChange(tx, subscription, change))) throw new Error('A locked subscription changed under its lock');
+    if (!(await applyChange(tx, subscription, change, request.audit)))
+      throw new Error('A locked subscription changed under its lock');
     return { kind: 'applied', change };
   }
 
@@ -96,6 +106,7 @@ export async function claimChange(
     },
     request.startedBy,
   );
+  await recordAuditEvent(tx, request.audit, paymentStarted(payment));
   const change = await insertChange(tx, {
     ...values,
     status: 'charging',

@@ -1,5 +1,6 @@
 import type { Payment, Transaction } from '@platform/db';
 import { notifyOrganizationMembers } from '@platform/notifications';
+import { PLATFORM_JOB } from '../../audit/index.js';
 import { applyChange } from './apply-change.js';
 import { addCredit } from './credit-balance.js';
 import { paymentCredited } from './notifications.js';
@@ -24,7 +25,8 @@ export async function applyPaidCharge(tx: Transaction, payment: Payment): Promis
 
   if (
     change.status === 'charging' &&
-    (await applyChange(tx, subscription, change, {
+    // Applied when the payment settles, whoever reports it: the platform's doing, on the member's request.
+    (await applyChange(tx, subscription, change, PLATFORM_JOB, {
       paidWithCardId: payment.paymentMethodId,
       paymentReference: payment.reference,
     }))

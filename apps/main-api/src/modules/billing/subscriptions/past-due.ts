@@ -1,5 +1,6 @@
 import type { MailSubscription, Transaction } from '@platform/db';
 import { notifyOrganizationMembers } from '@platform/notifications';
+import { PLATFORM_JOB, recordAuditEvent } from '../../audit/index.js';
 import { renewalFailed } from './notifications.js';
 import { updateSubscriptionAt } from './repository.js';
 
@@ -34,6 +35,14 @@ export async function markPastDue(
   });
   if (updated === undefined) return false;
   if (subscription.status !== 'past_due') {
+    // The renewal job's doing (or a renewal charge's failure): recorded when it becomes past_due, not at each retry.
+    await recordAuditEvent(tx, PLATFORM_JOB, {
+      organizationId: subscription.organizationId,
+      action: 'subscription.past_due',
+      targetType: 'subscription',
+      targetId: subscription.id,
+      details: { from: subscription.status, to: 'past_due', reason },
+    });
     await notifyOrganizationMembers(
       tx,
       subscription.organizationId,

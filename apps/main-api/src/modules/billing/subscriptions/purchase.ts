@@ -1,5 +1,6 @@
 import type { Payment, Transaction } from '@platform/db';
 import { notifyOrganizationMembers } from '@platform/notifications';
+import { type AuditedChange, PLATFORM_JOB, recordAuditEvent } from '../../audit/index.js';
 import { addCredit } from './credit-balance.js';
 import { paymentCredited, subscriptionStarted } from './notifications.js';
 import { billingPeriod, dayOf } from './periods.js';
@@ -41,6 +42,7 @@ export async function activatePurchasedSubscription(tx: Transaction, payment: Pa
     const started = await insertSubscriptionUnlessExists(tx, { organizationId: payment.organizationId, ...terms });
     // Another purchase of the organization started one meanwhile: decide again against it.
     if (started === undefined) return activatePurchasedSubscription(tx, payment);
+    await recordAuditEvent(tx, PLATFORM_JOB, subscriptionStartedBy(payment, started.id, null));
     await notifyOrganizationMembers(tx, payment.organizationId, subscriptionStarted(started, false));
     return;
   }
@@ -67,5 +69,24 @@ export async function activatePurchasedSubscription(tx: Transaction, payment: Pa
   if (started === undefined)
     throw new Error(`The subscription of payment ${payment.reference} changed while it was locked`);
   const reactivated = current.status === 'active' || current.status === 'past_due';
+  await recordAuditEvent(tx, PLATFORM_JOB, subscriptionStartedBy(payment, started.id, current.status));
   await notifyOrganizationMembers(tx, payment.organizationId, subscriptionStarted(started, reactivated));
+}
+
+/** A purchase's start of a subscription, as the audit log records it (the platform's, once the payment settled). */
+function subscriptionStartedBy(payment: Payment, subscriptionId: string, previousStatus: string | null): AuditedChange {
+  return {
+    organizationId: payment.organizationId,
+    action: 'subscription.started',
+    targetType: 'subscription',
+    targetId: subscriptionId,
+    details: {
+      plan: payment.plan,
+      seats: payment.seats,
+      billingCycle: payment.billingCycle,
+      paymentReference: payment.reference,
+      previousStatus,
+      requestedByUserId: payment.userId,
+    },
+  };
 }

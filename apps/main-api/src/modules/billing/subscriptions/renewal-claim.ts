@@ -1,9 +1,10 @@
 import type { MailSubscription, NewMailSubscriptionChange, Payment, Transaction } from '@platform/db';
 import { notifyOrganizationMembers } from '@platform/notifications';
 import { quote } from '@platform/pricing';
+import { PLATFORM_JOB, recordAuditEvent } from '../../audit/index.js';
 import type { PaymentsConfig } from '../config.js';
 import type { CardProvider } from '../payments/index.js';
-import { checkDelayOf, insertPendingPayment, newPaymentReference } from '../payments/index.js';
+import { checkDelayOf, insertPendingPayment, newPaymentReference, paymentStarted } from '../payments/index.js';
 import { applyChange } from './apply-change.js';
 import { subscriptionExpired } from './notifications.js';
 import { graceEndOf, markPastDue } from './past-due.js';
@@ -41,6 +42,13 @@ export async function takeNextDueRenewal(
 
   if (subscription.status === 'past_due' && now >= graceEndOf(subscription)) {
     await updateSubscriptionAt(tx, subscription, subscription.version, { status: 'expired', renewalDueAt: null });
+    await recordAuditEvent(tx, PLATFORM_JOB, {
+      organizationId: subscription.organizationId,
+      action: 'subscription.expired',
+      targetType: 'subscription',
+      targetId: subscription.id,
+      details: { from: subscription.status, to: 'expired' },
+    });
     await notifyOrganizationMembers(tx, subscription.organizationId, subscriptionExpired(subscription));
     return { kind: 'expired' };
   }
@@ -53,7 +61,8 @@ export async function takeNextDueRenewal(
       baseVersion: subscription.version,
       completedAt: now,
     });
-    if (!(await applyChange(tx, subscription, change))) throw new Error('A locked subscription changed under its lock');
+    if (!(await applyChange(tx, subscription, change, PLATFORM_JOB)))
+      throw new Error('A locked subscription changed under its lock');
     return { kind: 'renewed' };
   }
 
@@ -88,6 +97,7 @@ export async function takeNextDueRenewal(
     nextCheckAt: new Date(now.getTime() + checkDelayOf(context.config, 'card', true)),
     createdAt: now,
   });
+  await recordAuditEvent(tx, PLATFORM_JOB, paymentStarted(payment));
   await insertChange(tx, { ...values, status: 'charging', baseVersion: claimed.version, paymentId: payment.id });
   return { kind: 'charge', payment, card };
 }

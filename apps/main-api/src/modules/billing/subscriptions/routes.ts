@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { errorResponses, SuccessMessage } from '@platform/http';
 import { REPLAYED_HEADER } from '@platform/idempotency';
+import { auditContextOf } from '../../../shared/audit-context.js';
 import { bearerSecurity } from '../../../shared/route-schemas.js';
 import { ref } from '../../../shared/schema-ref.js';
 import {
@@ -84,7 +85,7 @@ export const subscriptionRoutes: FastifyPluginAsyncTypebox<SubscriptionDeps> = a
       const { newPlan, newSeats, newCycle, paymentMethodId } = request.body;
       const result = await upgradeSubscription(
         deps,
-        { organizationId: request.organization.id, userId: request.user.id },
+        { organizationId: request.organization.id, userId: request.user.id, audit: auditContextOf(request) },
         { plan: newPlan, seats: newSeats, cycle: newCycle },
         paymentMethodId,
         request.idempotency,

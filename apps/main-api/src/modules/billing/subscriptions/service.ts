@@ -3,6 +3,7 @@ import { conflict, isAppError, paymentFailed } from '@platform/errors';
 import type { IdempotencyContext } from '@platform/idempotency';
 import type { SubscriptionTerms } from '@platform/pricing';
 import { formatKes } from '@platform/pricing';
+import type { AuditContext } from '../../audit/index.js';
 import type { PaymentsConfig } from '../config.js';
 import type { SettlementContext } from '../payments/index.js';
 import {
@@ -91,7 +92,7 @@ export interface UpgradeResult {
  */
 export async function upgradeSubscription(
   deps: SubscriptionDeps,
-  requester: { organizationId: string; userId: string },
+  requester: { organizationId: string; userId: string; audit: AuditContext },
   next: SubscriptionTerms,
   paymentMethodId: string | undefined,
   idempotency?: IdempotencyContext,

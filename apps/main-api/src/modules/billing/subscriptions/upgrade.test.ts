@@ -361,7 +361,7 @@ describe('POST /v1/billing/upgrade', () => {
     expect(reused.statusCode).toBe(422);
   });
 
-  it.each(['member', 'admin'] as const)(
+  it.each(['billing', 'admin'] as const)(
     'lets a %s of the organization, not only its owner, upgrade and charge its saved card',
     async (role) => {
       const userId = `user_${role}_${randomUUID().slice(0, 8)}`;
@@ -385,6 +385,42 @@ describe('POST /v1/billing/upgrade', () => {
       expect(charges.map((charge) => [charge.amount, charge.userId, charge.status])).toEqual([
         [1331, userId, 'succeeded'],
       ]);
+    },
+  );
+
+  it.each(['developer', 'member'] as const)(
+    'refuses a %s the upgrade with 403 naming the roles that may, and charges nothing',
+    async (role) => {
+      const userId = `user_${role}_${randomUUID().slice(0, 8)}`;
+      await insertUser(t.db, { id: userId });
+      await t.db.insert(memberships).values({ organizationId: t.organizationId, userId, role });
+      await insertSubscription(t.db, t.organizationId, core10);
+      const cardId = await insertSavedCard(t.db, t.organizationId);
+      t.clock.set(new Date('2024-01-17T10:00:00.000Z'));
+      const headers = {
+        authorization: `Bearer ${await tokenFor(userId, { now: t.clock.now() })}`,
+        'x-organization-id': t.organizationId,
+      };
+
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/v1/billing/upgrade',
+        headers,
+        payload: upgradeBody(growth25, cardId),
+      });
+      expect(response.statusCode).toBe(403);
+      expect(response.json()).toMatchObject({
+        code: 'forbidden',
+        error: 'This needs the role owner, admin or billing',
+      });
+      expect(await subscriptionChargesOf(t.db, t.organizationId)).toEqual([]);
+      // Reading what an upgrade would cost stays open to every member.
+      const preview = await t.app.inject({
+        method: 'GET',
+        url: '/v1/billing/upgrade/preview?newPlan=growth&newSeats=25&newCycle=monthly',
+        headers,
+      });
+      expect(preview.statusCode, preview.body).toBe(200);
     },
   );
 

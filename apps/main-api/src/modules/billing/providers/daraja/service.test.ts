@@ -8,7 +8,7 @@ import { liveBalance, paymentByReference, transitionsOf } from '../../../../../t
 import { insertOrganization, insertUser } from '../../../../../test/helpers.js';
 import { applyEarlyMobileMoneyResults } from '../../payments/mobile-money-results.js';
 import { newPaymentReference } from '../../payments/reference.js';
-import { createPendingPayment, recordProviderAcceptance } from '../../payments/repository.js';
+import { insertPendingPayment, recordProviderAcceptance } from '../../payments/repository.js';
 import type { SettlementContext } from '../../payments/settle.js';
 import { subscriptionPaymentHooks } from '../../subscriptions/payment-hooks.js';
 import { stkResults } from './results.js';
@@ -43,19 +43,21 @@ const callback = (checkoutRequestId: string, resultCode: number) => ({
 describe('a callback that arrives before the CheckoutRequestID is stored', () => {
   it('is kept, then applied once the payment learns its CheckoutRequestID', async () => {
     const before = await liveBalance(database.db, organizationId);
-    const payment = await createPendingPayment(database.db, {
-      reference: newPaymentReference(),
-      organizationId,
-      userId: 'user_early',
-      method: 'mobile_money',
-      channel: 'mobile_money',
-      purpose: 'wallet_topup',
-      provider: 'daraja',
-      amount: 700,
-      phone: '254712345678',
-      nextCheckAt: new Date(),
-      createdAt: new Date(),
-    });
+    const payment = await database.db.transaction((tx) =>
+      insertPendingPayment(tx, {
+        reference: newPaymentReference(),
+        organizationId,
+        userId: 'user_early',
+        method: 'mobile_money',
+        channel: 'mobile_money',
+        purpose: 'wallet_topup',
+        provider: 'daraja',
+        amount: 700,
+        phone: '254712345678',
+        nextCheckAt: new Date(),
+        createdAt: new Date(),
+      }),
+    );
 
     const early = await processStkCallback(ctx, 'daraja', callback('ws_CO_early_1', 0), 'daraja_callback');
     expect(early).toEqual({ kind: 'unmatched' });

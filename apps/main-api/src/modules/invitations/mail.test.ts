@@ -1,0 +1,87 @@
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { captureLogs } from '@platform/http/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { authHeader, createTestApp, insertOrganization, insertUser, type TestApp } from '../../../test/helpers.js';
+import { startSmtpServer, type TestSmtpServer } from '../../../test/smtp-server.js';
+
+// Invitation emails through the adapters config selects: a real SMTP server started here (SMTP_URL), and the
+// outbox folder the local start uses (MAIL_OUTBOX_DIR).
+
+const OWNER = 'user_invitation_mail_owner';
+
+async function inviteThrough(t: TestApp, email: string) {
+  await insertUser(t.db, { id: OWNER, email: 'olive@acme.example', firstName: 'Olive', lastName: 'Owner' });
+  const organizationId = await insertOrganization(t.db, { name: 'Acme Ltd', members: [{ userId: OWNER }] });
+  const response = await t.app.inject({
+    method: 'POST',
+    url: `/v1/organizations/${organizationId}/invitations`,
+    headers: await authHeader(OWNER),
+    payload: { email, role: 'admin' },
+  });
+  expect(response.statusCode).toBe(201);
+  return response.json().data as { id: string; acceptUrl: string; expiresAt: string };
+}
+
+describe('with SMTP_URL', () => {
+  const logs = captureLogs();
+  let smtp: TestSmtpServer;
+  let t: TestApp;
+
+  beforeAll(async () => {
+    smtp = await startSmtpServer();
+    t = await createTestApp({
+      env: { SMTP_URL: smtp.url, MAIL_FROM: 'Acme <team@acme.example>' },
+      deps: { logger: logs.logger },
+    });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await smtp?.close();
+  });
+
+  it('sends the invitation to the invitee through the SMTP server, and logs neither address nor accept URL', async () => {
+    const invitation = await inviteThrough(t, 'New.Colleague@example.com');
+
+    // The answer came after the server took the message.
+    expect(smtp.received).toHaveLength(1);
+    const [message] = smtp.received;
+    expect(message?.from).toBe('team@acme.example');
+    expect(message?.to).toEqual(['New.Colleague@example.com']);
+    expect(message?.subject).toBe('Olive Owner (olive@acme.example) invited you to Acme Ltd');
+    expect(message?.text).toContain('invited you to join Acme Ltd as admin');
+    expect(message?.text).toContain(invitation.acceptUrl);
+    expect(message?.text).toContain('expires on');
+
+    const text = logs.text().toLowerCase();
+    expect(text).toContain('invitation email sent');
+    expect(text).not.toContain('new.colleague@example.com');
+    expect(text).not.toContain(invitation.acceptUrl.toLowerCase());
+  });
+});
+
+describe('with MAIL_OUTBOX_DIR', () => {
+  let folder: string;
+  let t: TestApp;
+
+  beforeAll(async () => {
+    folder = await mkdtemp(path.join(tmpdir(), 'main-api-invitation-outbox-'));
+    t = await createTestApp({ env: { MAIL_OUTBOX_DIR: folder } });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await rm(folder, { recursive: true, force: true });
+  });
+
+  it('writes the invitation as an .eml file', async () => {
+    const invitation = await inviteThrough(t, 'ann@example.com');
+    const files = await readdir(folder);
+    expect(files).toEqual([expect.stringMatching(/\.eml$/)]);
+    const raw = await readFile(path.join(folder, files[0] as string), 'utf8');
+    expect(raw).toMatch(/^To: ann@example\.com\r$/m);
+    expect(raw).toMatch(/^From: Platform <no-reply@localhost>\r$/m);
+    // Quoted-printable may wrap the long URL: compare without soft line breaks.
+    expect(raw.replace(/=\r\n/g, '')).toContain(invitation.acceptUrl);
+  });
+});

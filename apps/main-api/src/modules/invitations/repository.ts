@@ -1,0 +1,176 @@
+import type { DatabaseExecutor, MembershipRole } from '@platform/db';
+import { memberships, organizationInvitations, organizations, users } from '@platform/db/schema';
+import { and, desc, eq, lte, sql } from 'drizzle-orm';
+
+// Every statement of invitations. Addresses are compared with lower() in SQL on both sides, as the one-pending
+// index does, so the database and this code agree on "the same address".
+
+const ONE_PENDING_INDEX = 'organization_invitations_one_pending_idx';
+
+const sameAddress = (column: typeof users.email | typeof organizationInvitations.email, email: string) =>
+  sql`lower(${column}) = lower(${email})`;
+
+/** The organization's name, or undefined when it is unknown or retired. */
+export async function findActiveOrganizationName(db: DatabaseExecutor, organizationId: string) {
+  const [organization] = await db
+    .select({ name: organizations.name })
+    .from(organizations)
+    .where(and(eq(organizations.id, organizationId), sql`${organizations.retiredAt} is null`));
+  return organization?.name;
+}
+
+/** A user's name and address, for the email that says who invited; undefined without a profile. */
+export async function findUserProfile(db: DatabaseExecutor, userId: string) {
+  const [user] = await db
+    .select({ email: users.email, firstName: users.firstName, lastName: users.lastName })
+    .from(users)
+    .where(eq(users.id, userId));
+  return user;
+}
+
+/** Whether a member of the organization has a profile with this address (case-insensitive). */
+export async function isMemberAddress(db: DatabaseExecutor, organizationId: string, email: string): Promise<boolean> {
+  const [member] = await db
+    .select({ userId: memberships.userId })
+    .from(memberships)
+    .innerJoin(users, eq(users.id, memberships.userId))
+    .where(and(eq(memberships.organizationId, organizationId), sameAddress(users.email, email)))
+    .limit(1);
+  return member !== undefined;
+}
+
+/** The users whose profile has this address (case-insensitive): whom an invitation notifies in the app. */
+export async function findUserIdsByAddress(db: DatabaseExecutor, email: string): Promise<string[]> {
+  const rows = await db.select({ id: users.id }).from(users).where(sameAddress(users.email, email));
+  return rows.map(({ id }) => id);
+}
+
+/**
+ * Closes, as revoked, the organization's pending invitation of this address whose time ran out, so that a new one
+ * may take its place under the one-pending index. Its id, or undefined when there was none.
+ */
+export async function closeExpiredPendingInvitation(
+  db: DatabaseExecutor,
+  organizationId: string,
+  email: string,
+  now: Date,
+): Promise<string | undefined> {
+  const [closed] = await db
+    .update(organizationInvitations)
+    .set({ status: 'revoked', closedAt: now })
+    .where(
+      and(
+        eq(organizationInvitations.organizationId, organizationId),
+        sameAddress(organizationInvitations.email, email),
+        eq(organizationInvitations.status, 'pending'),
+        lte(organizationInvitations.expiresAt, now),
+      ),
+    )
+    .returning({ id: organizationInvitations.id });
+  return closed?.id;
+}
+
+/**
+ * Inserts a pending invitation; `'pending-exists'` when the one-pending index refuses it (another pending
+ * invitation of the address, perhaps committed a moment ago by a concurrent request).
+ */
+export async function insertInvitation(
+  db: DatabaseExecutor,
+  values: {
+    organizationId: string;
+    email: string;
+    role: MembershipRole;
+    invitedBy: string;
+    createdAt: Date;
+    expiresAt: Date;
+  },
+) {
+  try {
+    const [invitation] = await db.insert(organizationInvitations).values(values).returning();
+    if (invitation === undefined) throw new Error('The invitation insert returned no row');
+    return invitation;
+  } catch (error) {
+    const failure = databaseErrorOf(error);
+    if (failure?.code === '23505' && failure.constraint === ONE_PENDING_INDEX) return 'pending-exists' as const;
+    throw error;
+  }
+}
+
+/** The organization's invitations, newest first. */
+export function findOrganizationInvitations(db: DatabaseExecutor, organizationId: string) {
+  return db
+    .select()
+    .from(organizationInvitations)
+    .where(eq(organizationInvitations.organizationId, organizationId))
+    .orderBy(desc(organizationInvitations.createdAt), desc(organizationInvitations.id));
+}
+
+/** One of the organization's invitations, locked until the transaction ends. */
+export async function lockOrganizationInvitation(db: DatabaseExecutor, organizationId: string, invitationId: string) {
+  const [invitation] = await db
+    .select()
+    .from(organizationInvitations)
+    .where(
+      and(eq(organizationInvitations.id, invitationId), eq(organizationInvitations.organizationId, organizationId)),
+    )
+    .for('update');
+  return invitation;
+}
+
+/**
+ * The invitation addressed to `email` (case-insensitive), locked until the transaction ends, so that of two
+ * accepts at once the second reads it after the first closed it. Undefined for another address.
+ */
+export async function lockInvitationFor(db: DatabaseExecutor, invitationId: string, email: string) {
+  const [invitation] = await db
+    .select()
+    .from(organizationInvitations)
+    .where(and(eq(organizationInvitations.id, invitationId), sameAddress(organizationInvitations.email, email)))
+    .for('update');
+  return invitation;
+}
+
+/** Closes an invitation: accepted by a user, or revoked. */
+export async function closeInvitation(
+  db: DatabaseExecutor,
+  invitationId: string,
+  change: { status: 'accepted'; acceptedBy: string; closedAt: Date } | { status: 'revoked'; closedAt: Date },
+) {
+  const [invitation] = await db
+    .update(organizationInvitations)
+    .set(change)
+    .where(eq(organizationInvitations.id, invitationId))
+    .returning();
+  if (invitation === undefined) throw new Error('The invitation to close was not found');
+  return invitation;
+}
+
+/** Adds the user to the organization in `role`; undefined when the user is a member already. */
+export async function insertMembership(
+  db: DatabaseExecutor,
+  values: { organizationId: string; userId: string; role: MembershipRole; createdAt: Date },
+) {
+  const [membership] = await db
+    .insert(memberships)
+    .values(values)
+    .onConflictDoNothing({ target: [memberships.organizationId, memberships.userId] })
+    .returning();
+  return membership;
+}
+
+/** The SQLSTATE and constraint of a database error, whichever driver raised it. */
+function databaseErrorOf(error: unknown): { code?: string; constraint?: string } | undefined {
+  const cause = (error as { cause?: unknown } | undefined)?.cause ?? error;
+  if (typeof cause !== 'object' || cause === null) return undefined;
+  const { code, constraint, constraint_name } = cause as {
+    code?: unknown;
+    constraint?: unknown;
+    constraint_name?: unknown;
+  };
+  const name =
+    typeof constraint === 'string' ? constraint : typeof constraint_name === 'string' ? constraint_name : undefined;
+  return {
+    ...(typeof code === 'string' ? { code } : {}),
+    ...(name === undefined ? {} : { constraint: name }),
+  };
+}

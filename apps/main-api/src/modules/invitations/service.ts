@@ -1,0 +1,305 @@
+import { type Database, type DatabaseExecutor, isUuid, type MembershipRole } from '@platform/db';
+import { conflict, forbidden, notFound, validationError } from '@platform/errors';
+import { notifyUser } from '@platform/notifications';
+import type { MailMessage, MailSender } from '../../mail/mail-sender.js';
+import { type AuditContext, recordAuditEvent } from '../audit/index.js';
+import { allows, refusalMessage } from '../organizations/index.js';
+import { invitationAddress } from './email-address.js';
+import {
+  closeExpiredPendingInvitation,
+  closeInvitation,
+  findActiveOrganizationName,
+  findOrganizationInvitations,
+  findUserIdsByAddress,
+  findUserProfile,
+  insertInvitation,
+  insertMembership,
+  isMemberAddress,
+  lockInvitationFor,
+  lockOrganizationInvitation,
+} from './repository.js';
+import type { AcceptedMembershipView, InvitationView } from './schemas.js';
+
+// Invitations to join an organization (docs/decisions.md#invitations).
+
+/** How long an invitation can be accepted. */
+const INVITATION_VALIDITY_MS = 7 * 24 * 60 * 60 * 1000;
+
+export const INVITATION_NOT_FOUND = 'Invitation not found';
+export const PENDING_INVITATION_EXISTS = 'A pending invitation for this address exists';
+export const ALREADY_A_MEMBER = 'This address belongs to a member of the organization already';
+const ALREADY_ACCEPTED = 'This invitation was accepted: remove the member instead';
+const YOU_ARE_A_MEMBER = 'You are a member of this organization already';
+
+/** The URL an invitation is accepted at: `{PUBLIC_URL}/v1/invitations/<id>/accept`. */
+function acceptUrlOf(publicUrl: string, invitationId: string): string {
+  return `${publicUrl}/v1/invitations/${invitationId}/accept`;
+}
+
+type OrganizationInvitation = Awaited<ReturnType<typeof findOrganizationInvitations>>[number];
+
+/** An invitation as the API shows it; a pending one whose time ran out shows `expired`. */
+function viewOf(invitation: OrganizationInvitation, now: Date, publicUrl: string): InvitationView {
+  const expired = invitation.status === 'pending' && invitation.expiresAt.getTime() <= now.getTime();
+  return {
+    id: invitation.id,
+    email: invitation.email,
+    role: invitation.role,
+    status: expired ? 'expired' : invitation.status,
+    invitedBy: invitation.invitedBy,
+    createdAt: invitation.createdAt.toISOString(),
+    expiresAt: invitation.expiresAt.toISOString(),
+    closedAt: invitation.closedAt?.toISOString() ?? null,
+    acceptUrl: acceptUrlOf(publicUrl, invitation.id),
+  };
+}
+
+export interface NewInvitation {
+  organizationId: string;
+  /** The member who invites, and their role (inviting an owner needs owners:write). */
+  inviter: { userId: string; role: MembershipRole };
+  /** As sent: trimmed and checked here. */
+  email: string;
+  role: MembershipRole;
+  now: Date;
+  publicUrl: string;
+  audit: AuditContext;
+}
+
+/**
+ * Creates a pending invitation, valid 7 days, in the caller's transaction: with its audit record and, for an
+ * invitee who has a profile, an in-app notification. Returns it with the email to send once the transaction has
+ * committed (`sendInvitationEmail`). 403 for an owner invited by a role without owners:write, 400 for an unusable
+ * address, 409 for a member's address or an address with a pending invitation (the one-pending index decides
+ * between concurrent requests). A pending invitation of the address whose time ran out is closed (revoked) first.
+ */
+export async function createInvitation(
+  tx: DatabaseExecutor,
+  input: NewInvitation,
+): Promise<{ invitation: InvitationView; email: MailMessage }> {
+  if (input.role === 'owner' && !allows(input.inviter.role, 'owners:write')) {
+    throw forbidden(refusalMessage('owners:write'));
+  }
+  const email = invitationAddress(input.email);
+  if (typeof email !== 'string') {
+    throw validationError(`body/email ${email.problem}`, [{ path: '/email', message: email.problem }]);
+  }
+  const { organizationId, now } = input;
+  // The organization guard found the inviter a member, so it exists and is not retired.
+  const organizationName = (await findActiveOrganizationName(tx, organizationId)) ?? 'an organization';
+  if (await isMemberAddress(tx, organizationId, email)) throw conflict(ALREADY_A_MEMBER);
+
+  const expired = await closeExpiredPendingInvitation(tx, organizationId, email, now);
+  if (expired !== undefined) {
+    await recordAuditEvent(tx, input.audit, {
+      organizationId,
+      action: 'invitation.revoked',
+      targetType: 'invitation',
+      targetId: expired,
+      details: { reason: 'expired, replaced by a new invitation' },
+    });
+  }
+  const inserted = await insertInvitation(tx, {
+    organizationId,
+    email,
+    role: input.role,
+    invitedBy: input.inviter.userId,
+    createdAt: now,
+    expiresAt: new Date(now.getTime() + INVITATION_VALIDITY_MS),
+  });
+  if (inserted === 'pending-exists') throw conflict(PENDING_INVITATION_EXISTS);
+  const invitation = viewOf(inserted, now, input.publicUrl);
+
+  await recordAuditEvent(tx, input.audit, {
+    organizationId,
+    action: 'invitation.created',
+    targetType: 'invitation',
+    targetId: invitation.id,
+    details: { email, role: input.role },
+  });
+
+  const inviter = await findUserProfile(tx, input.inviter.userId);
+  const inviterName = nameOf(inviter);
+  for (const userId of await findUserIdsByAddress(tx, email)) {
+    await notifyUser(tx, {
+      userId,
+      organizationId,
+      type: 'info',
+      title: `Invitation to ${organizationName}`,
+      message:
+        `${inviterName} invited you to join ${organizationName} as ${input.role}. ` +
+        `Accept it by ${formatTime(inserted.expiresAt)}.`,
+      actionUrl: invitation.acceptUrl,
+    });
+  }
+  return {
+    invitation,
+    email: invitationEmail({ to: email, inviterName, organizationName, role: input.role, invitation }),
+  };
+}
+
+function nameOf(user: { email: string; firstName: string | null; lastName: string | null } | undefined): string {
+  if (user === undefined) return 'A member';
+  const name = [user.firstName, user.lastName].filter((part) => part !== null && part !== '').join(' ');
+  return name === '' ? user.email : `${name} (${user.email})`;
+}
+
+function formatTime(time: Date): string {
+  return `${time.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+}
+
+function invitationEmail(content: {
+  to: string;
+  inviterName: string;
+  organizationName: string;
+  role: MembershipRole;
+  invitation: InvitationView;
+}): MailMessage {
+  const { invitation } = content;
+  return {
+    to: content.to,
+    subject: `${content.inviterName} invited you to ${content.organizationName}`,
+    text: [
+      'Hello,',
+      '',
+      `${content.inviterName} invited you to join ${content.organizationName} as ${content.role}.`,
+      '',
+      `To accept, sign in with this address (${content.to}) and send, with your access token:`,
+      '',
+      `  POST ${invitation.acceptUrl}`,
+      '',
+      `  curl -X POST -H "Authorization: Bearer <your access token>" ${invitation.acceptUrl}`,
+      '',
+      'You need a profile first (POST /v1/accounts).',
+      `The invitation expires on ${formatTime(new Date(invitation.expiresAt))}.`,
+      'If you did not expect it, ignore this email: nothing happens unless you accept.',
+      '',
+    ].join('\n'),
+  };
+}
+
+/** Where a failed send is reported: a pino-style logger. */
+export interface MailLog {
+  info(details: object, message: string): void;
+  warn(details: object, message: string): void;
+}
+
+/**
+ * Sends the invitation email, after the transaction that created the invitation has committed. A failure never
+ * fails the request (the invitation stands and its acceptUrl can be shared by hand): it is logged, with the
+ * invitation id and the error's code only, never the address or the accept URL (a server's error text may quote
+ * the address).
+ */
+export async function sendInvitationEmail(
+  mail: MailSender,
+  log: MailLog,
+  invitationId: string,
+  email: MailMessage,
+): Promise<void> {
+  if (mail.kind === 'none') return;
+  try {
+    await mail.send(email);
+    log.info({ invitationId, mail: mail.kind }, 'Invitation email sent');
+  } catch (error) {
+    const { code, responseCode } = (error ?? {}) as { code?: unknown; responseCode?: unknown };
+    log.warn(
+      {
+        invitationId,
+        mail: mail.kind,
+        ...(typeof code === 'string' ? { errorCode: code } : {}),
+        ...(typeof responseCode === 'number' ? { responseCode } : {}),
+      },
+      'Could not send the invitation email; the invitation stands and its acceptUrl can be shared by hand',
+    );
+  }
+}
+
+/** The organization's invitations, newest first. */
+export async function listInvitations(
+  db: Database,
+  organizationId: string,
+  now: Date,
+  publicUrl: string,
+): Promise<InvitationView[]> {
+  const rows = await findOrganizationInvitations(db, organizationId);
+  return rows.map((row) => viewOf(row, now, publicUrl));
+}
+
+/**
+ * Revokes one of the organization's invitations: it can no longer be accepted. Revoking a revoked one answers it
+ * as it is (its first revocation stands); an accepted one is 409 (the member is removed instead); another
+ * organization's invitation or an unknown id is 404.
+ */
+export async function revokeInvitation(
+  tx: DatabaseExecutor,
+  input: { organizationId: string; invitationId: string; now: Date; publicUrl: string; audit: AuditContext },
+): Promise<InvitationView> {
+  const { organizationId, now } = input;
+  if (!isUuid(input.invitationId)) throw notFound(INVITATION_NOT_FOUND);
+  const invitation = await lockOrganizationInvitation(tx, organizationId, input.invitationId);
+  if (invitation === undefined) throw notFound(INVITATION_NOT_FOUND);
+  if (invitation.status === 'revoked') return viewOf(invitation, now, input.publicUrl);
+  if (invitation.status === 'accepted') throw conflict(ALREADY_ACCEPTED);
+  const revoked = await closeInvitation(tx, invitation.id, { status: 'revoked', closedAt: now });
+  await recordAuditEvent(tx, input.audit, {
+    organizationId,
+    action: 'invitation.revoked',
+    targetType: 'invitation',
+    targetId: invitation.id,
+    details: { email: invitation.email, role: invitation.role },
+  });
+  return viewOf(revoked, now, input.publicUrl);
+}
+
+/**
+ * Accepts an invitation for the caller, in the caller's transaction: the invitation row is locked, the membership
+ * created in the invited role and the invitation closed, with their audit records. Anything that does not fit
+ * (no address in the token, no profile, another address, an unknown, revoked, accepted or expired invitation, a
+ * retired organization) is the same 404, so ids cannot be probed; of two accepts at once the second is one of
+ * these. A caller who is a member already gets 409 and the invitation stays pending.
+ */
+export async function acceptInvitation(
+  tx: DatabaseExecutor,
+  input: { invitationId: string; userId: string; tokenEmail: string | undefined; now: Date; audit: AuditContext },
+): Promise<AcceptedMembershipView> {
+  const { now, tokenEmail, userId } = input;
+  if (!isUuid(input.invitationId) || tokenEmail === undefined) throw notFound(INVITATION_NOT_FOUND);
+  if ((await findUserProfile(tx, userId)) === undefined) throw notFound(INVITATION_NOT_FOUND);
+  const invitation = await lockInvitationFor(tx, input.invitationId, tokenEmail);
+  if (invitation === undefined || invitation.status !== 'pending' || invitation.expiresAt.getTime() <= now.getTime()) {
+    throw notFound(INVITATION_NOT_FOUND);
+  }
+  const organizationName = await findActiveOrganizationName(tx, invitation.organizationId);
+  if (organizationName === undefined) throw notFound(INVITATION_NOT_FOUND);
+
+  const membership = await insertMembership(tx, {
+    organizationId: invitation.organizationId,
+    userId,
+    role: invitation.role,
+    createdAt: now,
+  });
+  if (membership === undefined) throw conflict(YOU_ARE_A_MEMBER);
+  await closeInvitation(tx, invitation.id, { status: 'accepted', acceptedBy: userId, closedAt: now });
+
+  const audited = { organizationId: invitation.organizationId };
+  await recordAuditEvent(tx, input.audit, {
+    ...audited,
+    action: 'invitation.accepted',
+    targetType: 'invitation',
+    targetId: invitation.id,
+    details: { role: invitation.role },
+  });
+  await recordAuditEvent(tx, input.audit, {
+    ...audited,
+    action: 'member.added',
+    targetType: 'user',
+    targetId: userId,
+    details: { role: invitation.role, invitationId: invitation.id },
+  });
+  return {
+    organizationId: invitation.organizationId,
+    organizationName,
+    role: membership.role,
+    joinedAt: membership.createdAt.toISOString(),
+  };
+}
