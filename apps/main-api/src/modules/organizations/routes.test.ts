@@ -4,6 +4,7 @@ import { type MembershipRole, queryRows } from '@platform/db';
 import {
   auditEvents,
   ledgerTransactions,
+  mailSubscriptions,
   memberships,
   organizationInvitations,
   organizations,
@@ -314,6 +315,33 @@ describe('DELETE /v1/organizations/:id', () => {
     expect((await call(OWNER, 'GET', `/v1/organizations/${id}`)).statusCode).toBe(404);
   });
 
+  it("cancels a retired organization's running mail subscription, so its card is never charged again", async () => {
+    const id = await organizationWithTeam();
+    await t.db.transaction((tx) =>
+      topUpWallet(tx, { organizationId: id, environment: 'live' }, { amount: 100, reference: `test:${id}` }),
+    );
+    const [subscription] = await t.db
+      .insert(mailSubscriptions)
+      .values({
+        organizationId: id,
+        plan: 'core',
+        seats: 5,
+        billingCycle: 'monthly',
+        status: 'active',
+        currentPeriodStart: new Date('2024-06-01T00:00:00Z'),
+        currentPeriodEnd: new Date('2024-07-01T00:00:00Z'),
+        renewalDueAt: new Date('2024-07-01T00:00:00Z'),
+      })
+      .returning();
+
+    const response = await call(OWNER, 'DELETE', `/v1/organizations/${id}`);
+    expect(response.json().data).toMatchObject({ deleted: false });
+    const [after] = await t.db.select().from(mailSubscriptions).where(eq(mailSubscriptions.id, subscription!.id));
+    expect(after).toMatchObject({ status: 'canceled', renewalDueAt: null });
+    const actions = (await eventsOf(id)).map((event) => event.action);
+    expect(actions).toEqual(expect.arrayContaining(['subscription.canceled', 'organization.retired']));
+  });
+
   it('retires an organization with money history: keys and invitations revoked, callbacks cleared, members removed', async () => {
     const id = await organizationWithTeam();
     await t.db.transaction((tx) =>
@@ -372,6 +400,7 @@ describe('DELETE /v1/organizations/:id', () => {
       apiKeysRevoked: 1,
       invitationsRevoked: 1,
       membersRemoved: 4,
+      subscriptionCanceled: false,
     });
     expect(JSON.stringify(retired)).not.toContain(key.secret);
 

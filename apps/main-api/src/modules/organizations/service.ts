@@ -5,6 +5,7 @@ import { ensureWallet } from '@platform/ledger';
 import { ensureWebhookEndpoint, setDefaultWebhookUrl } from '@platform/webhooks';
 import { userExists } from '../accounts/index.js';
 import { type AuditContext, recordAuditEvent } from '../audit/index.js';
+import { cancelSubscriptionOfRetiredOrganization } from '../billing/index.js';
 import { normaliseOrganizationFields } from './organization-fields.js';
 import { allows, permissionToChangeMember, refusalMessage } from './policy.js';
 import {
@@ -214,10 +215,11 @@ export async function removeOrganization(
       await setDefaultWebhookUrl(tx, { organizationId, environment, defaultUrl: null, now });
     }
     const membersRemoved = await deleteMembershipsOf(tx, organizationId);
+    const subscriptionCanceled = await cancelSubscriptionOfRetiredOrganization(tx, audit, organizationId);
     await recordAuditEvent(tx, audit, {
       ...event,
       action: 'organization.retired',
-      details: { name: organization.name, apiKeysRevoked, invitationsRevoked, membersRemoved },
+      details: { name: organization.name, apiKeysRevoked, invitationsRevoked, membersRemoved, subscriptionCanceled },
     });
     return { id: organizationId, deleted: false, retiredAt: now };
   });

@@ -1,6 +1,8 @@
 // What the rest of billing uses of mail subscriptions: the routes and their schemas, the hooks a payment's
-// outcome runs (passed to payments, which never import subscriptions), and the renewal job.
+// outcome runs (passed to payments, which never import subscriptions), the renewal job, and the end of a retired
+// organization's subscription.
 export { subscriptionPaymentHooks } from './payment-hooks.js';
 export { type RenewalRound, renewDueSubscriptions } from './renewal-job.js';
+export { cancelSubscriptionOfRetiredOrganization } from './retirement.js';
 export { subscriptionRoutes } from './routes.js';
 export { subscriptionSharedSchemas } from './schemas.js';
