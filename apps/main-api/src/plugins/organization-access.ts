@@ -1,7 +1,7 @@
 import { type Database, isUuid, uuidPattern } from '@platform/db';
 import { forbidden, notFound, validationError } from '@platform/errors';
 import { type TObject, Type } from '@sinclair/typebox';
-import type { FastifyRequest, RouteOptions } from 'fastify';
+import type { FastifyRequest, FastifySchema, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import {
   allows,
@@ -127,13 +127,15 @@ export const organizationAccess = fp<OrganizationAccessOptions>(
           `${describeRoute(route)} names its organization in the path, so it must be under /v1/organizations/:id`,
         );
       }
-      const headers = organization === true ? withOrganizationHeader(route.schema?.headers) : route.schema?.headers;
+      // `description` is @fastify/swagger's addition to the route schema, whose types only some builds load.
+      const schema = route.schema as DocumentedSchema | undefined;
+      const headers = organization === true ? withOrganizationHeader(schema?.headers) : schema?.headers;
       route.schema = {
-        ...route.schema,
+        ...schema,
         // An undefined `headers` key makes Fastify warn that the schema is missing.
         ...(headers === undefined ? {} : { headers }),
-        description: withRoles(route.schema?.description, requires),
-      };
+        description: withRoles(schema?.description, requires),
+      } as DocumentedSchema;
       for (const method of [route.method].flat()) {
         if (method !== 'HEAD') app.organizationRoutes.push({ method, url: route.url, organization, requires });
       }
@@ -146,6 +148,8 @@ export const organizationAccess = fp<OrganizationAccessOptions>(
   },
   { name: 'organization-access', dependencies: ['authentication'], fastify: '5.x' },
 );
+
+type DocumentedSchema = FastifySchema & { description?: string };
 
 function describeRoute(route: RouteOptions): string {
   return `Route ${[route.method].flat().join(',')} ${route.url}`;
