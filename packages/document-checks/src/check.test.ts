@@ -237,6 +237,7 @@ describe('unsupported_media_type: by content, never by name', () => {
           .tiff()
           .toBuffer(),
     ],
+    ['animated PNG', async () => withPngChunks(await png(600, 800), pngChunk('acTL', Buffer.alloc(8)))],
     ['BMP', async () => Buffer.concat([Buffer.from('BM', 'latin1'), Buffer.alloc(64)])],
     ['SVG', async () => Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="600" height="800"></svg>')],
     ['HTML', async () => Buffer.from('<!doctype html><html><script>alert(1)</script></html>')],
