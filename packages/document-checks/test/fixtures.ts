@@ -1,0 +1,200 @@
+import { crc32 } from 'node:zlib';
+import { PDFDocument, PDFName, PDFString } from 'pdf-lib';
+import sharp, { type JpegOptions, type PngOptions, type WebpOptions } from 'sharp';
+
+/** Test files, made when a test runs: nothing binary is committed. */
+
+/**
+ * A deterministic picture with detail (stripes and a gradient), so encoders have something to lose: a flat colour
+ * would hide a poor re-encoding.
+ */
+function pixels(width: number, height: number): Buffer {
+  const raw = Buffer.alloc(width * height * 3);
+  for (let y = 0; y < height; y += 1) {
+    for (let x = 0; x < width; x += 1) {
+      const offset = (y * width + x) * 3;
+      raw[offset] = (x * 255) / width;
+      raw[offset + 1] = (y * 255) / height;
+      raw[offset + 2] = Math.floor(x / 8) % 2 === 0 ? 40 : 200;
+    }
+  }
+  return raw;
+}
+
+function picture(width: number, height: number) {
+  return sharp(pixels(width, height), { raw: { width, height, channels: 3 } });
+}
+
+export const jpeg = (width: number, height: number, options: JpegOptions = {}) =>
+  picture(width, height)
+    .jpeg({ quality: 95, ...options })
+    .toBuffer();
+export const png = (width: number, height: number, options: PngOptions = {}) =>
+  picture(width, height).png(options).toBuffer();
+export const webp = (width: number, height: number, options: WebpOptions = {}) =>
+  picture(width, height).webp(options).toBuffer();
+
+/** Nairobi, as an EXIF GPS block would give it (1°17'S 36°49'E). */
+const GPS_LATITUDE = [1, 17, 0] as const;
+const GPS_LONGITUDE = [36, 49, 0] as const;
+
+/**
+ * An APP1 EXIF segment built by hand (little-endian TIFF): IFD0 with an Orientation and a GPS IFD pointer; the GPS
+ * IFD with latitude and longitude. `orientation` 6 means "turn 90° clockwise to show".
+ */
+export function exifSegment(orientation = 1): Buffer {
+  const tiff = Buffer.alloc(8 + 2 + 2 * 12 + 4 + 2 + 4 * 12 + 4 + 48);
+  tiff.write('II', 0, 'latin1');
+  tiff.writeUInt16LE(42, 2);
+  tiff.writeUInt32LE(8, 4);
+  let pos = 8;
+  const entry = (tag: number, type: number, count: number, value: number) => {
+    tiff.writeUInt16LE(tag, pos);
+    tiff.writeUInt16LE(type, pos + 2);
+    tiff.writeUInt32LE(count, pos + 4);
+    if (type === 3 && count === 1) tiff.writeUInt16LE(value, pos + 8);
+    else if (type === 2 && count <= 4) tiff.write(String.fromCharCode(value), pos + 8, 'latin1');
+    else tiff.writeUInt32LE(value, pos + 8);
+    pos += 12;
+  };
+  const gpsIfd = 8 + 2 + 2 * 12 + 4;
+  const rationals = gpsIfd + 2 + 4 * 12 + 4;
+  tiff.writeUInt16LE(2, pos);
+  pos += 2;
+  entry(0x0112, 3, 1, orientation); // Orientation
+  entry(0x8825, 4, 1, gpsIfd); // GPSInfo IFD pointer
+  tiff.writeUInt32LE(0, pos); // no next IFD
+  pos = gpsIfd;
+  tiff.writeUInt16LE(4, pos);
+  pos += 2;
+  entry(0x0001, 2, 2, 'S'.charCodeAt(0)); // GPSLatitudeRef
+  entry(0x0002, 5, 3, rationals); // GPSLatitude
+  entry(0x0003, 2, 2, 'E'.charCodeAt(0)); // GPSLongitudeRef
+  entry(0x0004, 5, 3, rationals + 24); // GPSLongitude
+  tiff.writeUInt32LE(0, pos);
+  [...GPS_LATITUDE, ...GPS_LONGITUDE].forEach((value, index) => {
+    tiff.writeUInt32LE(value, rationals + index * 8);
+    tiff.writeUInt32LE(1, rationals + index * 8 + 4);
+  });
+  return jpegSegment(0xe1, Buffer.concat([Buffer.from('Exif\0\0', 'latin1'), tiff]));
+}
+
+/** A JPEG marker segment: FF, the marker, a two-byte length (itself included), the data. */
+export function jpegSegment(marker: number, data: Buffer): Buffer {
+  const header = Buffer.alloc(4);
+  header[0] = 0xff;
+  header[1] = marker;
+  header.writeUInt16BE(data.length + 2, 2);
+  return Buffer.concat([header, data]);
+}
+
+/** `segments` placed right after SOI. */
+export function withJpegSegments(image: Buffer, ...segments: Buffer[]): Buffer {
+  return Buffer.concat([image.subarray(0, 2), ...segments, image.subarray(2)]);
+}
+
+export const XMP_SEGMENT = jpegSegment(
+  0xe1,
+  Buffer.from(
+    'http://ns.adobe.com/xap/1.0/\0<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF><rdf:Description exif:GPSLatitude="1,17.0S"/></rdf:RDF></x:xmpmeta>',
+    'latin1',
+  ),
+);
+export const IPTC_SEGMENT = jpegSegment(
+  0xed,
+  Buffer.from('Photoshop 3.0\x008BIM\x04\x04\0\0\0\0\0\x0a\x1c\x02\x5a\0\x07Nairobi', 'latin1'),
+);
+export const COMMENT_SEGMENT = jpegSegment(0xfe, Buffer.from('taken at home', 'latin1'));
+
+/** A PNG chunk: length, type, data, CRC of type and data. */
+export function pngChunk(type: string, data: Buffer): Buffer {
+  const length = Buffer.alloc(4);
+  length.writeUInt32BE(data.length);
+  const typeAndData = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(typeAndData));
+  return Buffer.concat([length, typeAndData, crc]);
+}
+
+/** `chunks` placed right after IHDR (8-byte signature, then a 25-byte IHDR chunk). */
+export function withPngChunks(image: Buffer, ...chunks: Buffer[]): Buffer {
+  return Buffer.concat([image.subarray(0, 33), ...chunks, image.subarray(33)]);
+}
+
+/** `chunks` placed right before IEND (the last 12 bytes). */
+export function withPngChunksAtEnd(image: Buffer, ...chunks: Buffer[]): Buffer {
+  return Buffer.concat([image.subarray(0, image.length - 12), ...chunks, image.subarray(image.length - 12)]);
+}
+
+/** The smallest ZIP archive: an end-of-central-directory record with no entries. */
+export const EMPTY_ZIP = Buffer.concat([Buffer.from('PK\x05\x06', 'latin1'), Buffer.alloc(18)]);
+
+/** A ZIP archive with one stored file `name` holding `content`. */
+export function zipArchive(name: string, content: string): Buffer {
+  const fileName = Buffer.from(name, 'latin1');
+  const data = Buffer.from(content, 'latin1');
+  const crc = crc32(data);
+  const local = Buffer.alloc(30);
+  local.writeUInt32LE(0x04034b50, 0);
+  local.writeUInt16LE(10, 4);
+  local.writeUInt32LE(crc, 14);
+  local.writeUInt32LE(data.length, 18);
+  local.writeUInt32LE(data.length, 22);
+  local.writeUInt16LE(fileName.length, 26);
+  const central = Buffer.alloc(46);
+  central.writeUInt32LE(0x02014b50, 0);
+  central.writeUInt16LE(20, 4);
+  central.writeUInt16LE(10, 6);
+  central.writeUInt32LE(crc, 16);
+  central.writeUInt32LE(data.length, 20);
+  central.writeUInt32LE(data.length, 24);
+  central.writeUInt16LE(fileName.length, 28);
+  const directoryOffset = local.length + fileName.length + data.length;
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(1, 8);
+  end.writeUInt16LE(1, 10);
+  end.writeUInt32LE(central.length + fileName.length, 12);
+  end.writeUInt32LE(directoryOffset, 16);
+  return Buffer.concat([local, fileName, data, central, fileName, end]);
+}
+
+export async function pdf(pages: number, build?: (document: PDFDocument) => void): Promise<Buffer> {
+  const document = await PDFDocument.create();
+  for (let page = 0; page < pages; page += 1) {
+    document.addPage([595, 842]).drawText(`Certificate page ${page + 1}`, { x: 50, y: 780 });
+  }
+  build?.(document);
+  return Buffer.from(await document.save({ addDefaultPage: false }));
+}
+
+/** A PDF whose catalog opens another program when the document opens. */
+export const pdfWithLaunchAction = () =>
+  pdf(1, (document) => {
+    const action = document.context.obj({ Type: 'Action', S: 'Launch', F: PDFString.of('cmd.exe') });
+    document.catalog.set(PDFName.of('OpenAction'), document.context.register(action));
+  });
+
+/** A PDF whose trailer names an encryption dictionary (the pages themselves are left readable). */
+export const encryptedPdf = () =>
+  pdf(1, (document) => {
+    const encrypt = document.context.obj({
+      Filter: 'Standard',
+      V: 1,
+      R: 2,
+      O: PDFString.of('o'),
+      U: PDFString.of('u'),
+      P: -4,
+    });
+    document.context.trailerInfo.Encrypt = document.context.register(encrypt);
+  });
+
+/** A PDF with `bytes` of one repeated character in its catalog, which pdf-lib compresses into an object stream. */
+export const pdfWithPadding = (bytes: number) =>
+  pdf(1, (document) => {
+    document.catalog.set(PDFName.of('Padding'), PDFString.of('0'.repeat(bytes)));
+  });
+
+export const half = (bytes: Buffer) => bytes.subarray(0, Math.floor(bytes.length / 2));
+
+export const contains = (bytes: Buffer, text: string) => bytes.includes(Buffer.from(text, 'latin1'));
