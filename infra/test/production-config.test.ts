@@ -34,6 +34,13 @@ describe('the production configuration', () => {
   it('runs backend-api without sandbox controls on live verification sessions', async () => {
     const environment = productionEnvironment(backendApi);
     expect(environment.HOSTED_PAGE_LIVE_SANDBOX).toBe('false');
+    // A reviewer decides live sessions, and no rule can give them to the sandbox.
+    expect(environment.VERIFICATION_DECISIONS).toBe('test:*=sandbox,live:*=manual');
+    for (const rule of ['live:*=sandbox', 'live:kyc=sandbox', 'live:kyb=sandbox']) {
+      expect(() => backendApi.loadConfig({ ...environment, VERIFICATION_DECISIONS: rule })).toThrow(
+        /VERIFICATION_DECISIONS: .* needs HOSTED_PAGE_LIVE_SANDBOX=true/,
+      );
+    }
     const formSecret = environment.HOSTED_PAGE_SECRET;
     if (formSecret === undefined) throw new Error('the production environment sets no HOSTED_PAGE_SECRET');
     const database = await createTestDatabase();

@@ -56,4 +56,35 @@ describe('loadBackendApiConfig', () => {
   ])('refuses DATABASE_POOL_SIZE=%s', (value, message) => {
     expect(configError({ DATABASE_POOL_SIZE: value }).message).toMatch(message);
   });
+
+  it('reads VERIFICATION_DECISIONS, and names it with the rule it refuses', () => {
+    expect(loadBackendApiConfig({ VERIFICATION_DECISIONS: 'test:kyb=manual' }).VERIFICATION_DECISIONS).toBe(
+      'test:kyb=manual',
+    );
+    const error = configError({ VERIFICATION_DECISIONS: 'live:kyc=robot' });
+    expect(error.problems.map(({ name }) => name)).toEqual(['VERIFICATION_DECISIONS']);
+    expect(error.message).toBe(
+      'Invalid configuration: VERIFICATION_DECISIONS: "live:kyc=robot": the source must be sandbox or manual',
+    );
+  });
+
+  it('refuses sandbox decisions on live sessions without HOSTED_PAGE_LIVE_SANDBOX, also on an external database', () => {
+    for (const env of [{}, deployed]) {
+      const error = configError({ ...env, VERIFICATION_DECISIONS: 'live:*=sandbox' });
+      expect(error.problems.map(({ name }) => name)).toEqual(['VERIFICATION_DECISIONS']);
+      expect(error.message).toContain('"live:*=sandbox" needs HOSTED_PAGE_LIVE_SANDBOX=true');
+    }
+    expect(() =>
+      loadBackendApiConfig({ VERIFICATION_DECISIONS: 'live:*=sandbox', HOSTED_PAGE_LIVE_SANDBOX: 'true' }),
+    ).not.toThrow();
+  });
+
+  it('reports a bad VERIFICATION_DECISIONS together with the missing deployment settings', () => {
+    const error = configError({ ...external, VERIFICATION_DECISIONS: 'live' });
+    expect(error.problems.map(({ name }) => name)).toEqual([
+      'VERIFICATION_DECISIONS',
+      'VERIFY_URL',
+      'HOSTED_PAGE_SECRET',
+    ]);
+  });
 });

@@ -1,5 +1,6 @@
 import { ConfigError, type ConfigProblem, loadConfig } from '@platform/http';
 import { type Static, Type } from '@sinclair/typebox';
+import { parseDecisionRules } from './modules/verification/decisions/index.js';
 
 export const BackendApiConfigSchema = Type.Object({
   PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3001 }),
@@ -42,8 +43,17 @@ export const BackendApiConfigSchema = Type.Object({
   VERIFICATION_EXPIRY_INTERVAL_MS: Type.Integer({ minimum: 0, default: 60_000 }),
   /** The platform's own organization: its live kyc sessions set the kycStatus of the user they name. */
   PLATFORM_ORGANIZATION_ID: Type.Optional(Type.String({ format: 'uuid' })),
-  /** Offer the hosted page's sandbox controls on live sessions too (test sessions always have them). */
+  /**
+   * Allow sandbox decisions (the hosted page's buttons) on live sessions, for local use only: a `live:...=sandbox`
+   * rule in VERIFICATION_DECISIONS is refused without it. Never in production.
+   */
   HOSTED_PAGE_LIVE_SANDBOX: Type.Boolean({ default: false }),
+  /**
+   * What decides sessions, per environment and type: comma-separated `<environment>:<type>=<source>` rules
+   * (environment live|test, type kyc|kyb|*, source sandbox|manual) over the defaults `test:*=sandbox,live:*=manual`
+   * (docs/decisions.md#decision-sources).
+   */
+  VERIFICATION_DECISIONS: Type.Optional(Type.String()),
   /**
    * Signs the hosted page's form tokens; every instance needs the same one. Required with DATABASE_URL;
    * without it (embedded database: one process) random per process.
@@ -64,9 +74,14 @@ export type BackendApiConfig = Static<typeof BackendApiConfigSchema>;
 /** Reads and validates backend-api's configuration from `env`. Throws ConfigError naming every bad variable. */
 export function loadBackendApiConfig(env: NodeJS.ProcessEnv = process.env): BackendApiConfig {
   const config = loadConfig(BackendApiConfigSchema, env);
-  const problems = deploymentProblems(config);
+  const problems = [...decisionProblems(config), ...deploymentProblems(config)];
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
+}
+
+function decisionProblems(config: BackendApiConfig): ConfigProblem[] {
+  const parsed = parseDecisionRules(config.VERIFICATION_DECISIONS, { liveSandbox: config.HOSTED_PAGE_LIVE_SANDBOX });
+  return parsed.ok ? [] : [{ name: 'VERIFICATION_DECISIONS', message: `VERIFICATION_DECISIONS: ${parsed.reason}` }];
 }
 
 /**

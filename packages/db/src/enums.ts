@@ -96,6 +96,35 @@ export const verificationStatuses = [
 ] as const;
 export type VerificationStatus = (typeof verificationStatuses)[number];
 
+/**
+ * The languages of the hosted verification page and its consent text (`locale` on session create, `?lang=` on the
+ * page): English and Kiswahili.
+ */
+export const sessionLocales = ['en', 'sw'] as const;
+export type SessionLocale = (typeof sessionLocales)[number];
+
+/**
+ * What decides a session once it is submitted (docs/decisions.md#decision-sources): `sandbox`, the hosted page's
+ * buttons (test sessions; live ones only for local use); `manual`, a reviewer of the platform's staff.
+ */
+export const decisionSourceKinds = ['sandbox', 'manual'] as const;
+export type DecisionSourceKind = (typeof decisionSourceKinds)[number];
+
+/** The identity documents a person sends for a kyc session (no back of a passport). */
+export const kycDocumentKinds = ['id_document_front', 'id_document_back', 'selfie'] as const;
+/** The documents a business sends for a kyb session; `director_id` once per director. */
+export const kybDocumentKinds = ['certificate_of_incorporation', 'cr12', 'kra_pin_certificate', 'director_id'] as const;
+export const documentKinds = [...kycDocumentKinds, ...kybDocumentKinds] as const;
+export type DocumentKind = (typeof documentKinds)[number];
+
+/** What a stored document's content was found to be (by its bytes, never by its name or the client's word). */
+export const documentContentTypes = ['image/jpeg', 'image/png', 'image/webp', 'application/pdf'] as const;
+export type DocumentContentType = (typeof documentContentTypes)[number];
+
+/** The identity document a kyc submission names: a Kenyan national ID, a passport or a foreigner's alien ID. */
+export const idTypes = ['national_id', 'passport', 'alien_id'] as const;
+export type IdType = (typeof idTypes)[number];
+
 export const webhookEventStatuses = ['pending', 'delivered', 'failed'] as const;
 export type WebhookEventStatus = (typeof webhookEventStatuses)[number];
 

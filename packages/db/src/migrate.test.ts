@@ -30,6 +30,8 @@ const everyTable = [
   'payment_methods',
   'payments',
   'users',
+  'verification_consents',
+  'verification_documents',
   'verification_prices',
   'verification_session_transitions',
   'verification_sessions',

@@ -1,6 +1,11 @@
 import { formatKes } from '@platform/pricing';
 import { DEMO_WALLET_CREDIT_KES, type LocalCredentials } from './credentials.js';
-import { allowsPrivateTargets, privateTargetsSetting } from './service-env.js';
+import {
+  allowsPrivateTargets,
+  LOCAL_DECISIONS,
+  privateTargetsSetting,
+  verificationDecisionsSetting,
+} from './service-env.js';
 
 export function printBanner(
   c: LocalCredentials,
@@ -51,6 +56,7 @@ export function printBanner(
     `  curl -X POST ${c.backendUrl}/v1/verify/sessions -H "x-service-api-key: ${c.testApiKey}" \\`,
     `    -H 'content-type: application/json' -d '{"type":"kyc","externalEndUserId":"${c.userId}"}'`,
     '  then open the verificationUrl it answers in a browser and finish the session with the sandbox buttons.',
+    decisionsLine(),
     `  The demo wallets got ${formatKes(DEMO_WALLET_CREDIT_KES)} each on the first start: curl -H "x-service-api-key: ${c.testApiKey}" ${c.backendUrl}/v1/wallet`,
     '',
     mode === 'embedded'
@@ -59,4 +65,12 @@ export function printBanner(
     '',
   ];
   console.log(lines.join('\n'));
+}
+
+/** Who decides verification sessions on this run. */
+function decisionsLine(): string {
+  const setting = verificationDecisionsSetting();
+  return setting === LOCAL_DECISIONS
+    ? `  Test sessions are decided with those buttons, live sessions by a reviewer (VERIFICATION_DECISIONS=${setting}).`
+    : `  Sessions are decided as VERIFICATION_DECISIONS=${setting} says (sandbox: those buttons; manual: a reviewer).`;
 }

@@ -209,6 +209,12 @@ describe('the one-command local start', () => {
         body: JSON.stringify({ type: 'kyc', externalEndUserId: credentials.userId }),
       });
       expect(platformSession.status).toBe(201);
+      // A live session waits for a reviewer, as in production: its page has no sandbox buttons.
+      const livePage = await fetch(
+        ((await platformSession.json()) as { data: { verificationUrl: string } }).data.verificationUrl,
+      );
+      expect(livePage.status).toBe(200);
+      expect(await livePage.text()).not.toContain('Sandbox controls');
       const kyc = await fetch(`${credentials.mainUrl}/v1/accounts/me`, {
         headers: { authorization: `Bearer ${credentials.token}` },
       });

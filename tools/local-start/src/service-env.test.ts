@@ -1,3 +1,4 @@
+import { loadBackendApiConfig } from '@platform/backend-api';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { printBanner } from './banner.js';
 import type { LocalCredentials } from './credentials.js';
@@ -98,5 +99,30 @@ describe('emails on the local start', () => {
     vi.stubEnv('SMTP_URL', 'smtp://127.0.0.1:1025');
     expect(mainApiEnv(settings).SMTP_URL).toBe('smtp://127.0.0.1:1025');
     expect(bannerText()).toContain('Emails (invitations) go through SMTP_URL.');
+  });
+});
+
+describe('verification decisions on the local start', () => {
+  it('are the sandbox buttons for test sessions and a reviewer for live ones, with no live sandbox', () => {
+    vi.stubEnv('VERIFICATION_DECISIONS', undefined);
+    vi.stubEnv('HOSTED_PAGE_LIVE_SANDBOX', undefined);
+    const env = backendApiEnv(settings);
+    expect(env.VERIFICATION_DECISIONS).toBe('test:*=sandbox,live:*=manual');
+    expect(env.HOSTED_PAGE_LIVE_SANDBOX).toBeUndefined();
+    expect(loadBackendApiConfig(env).HOSTED_PAGE_LIVE_SANDBOX).toBe(false);
+    expect(bannerText()).toContain(
+      'Test sessions are decided with those buttons, live sessions by a reviewer ' +
+        '(VERIFICATION_DECISIONS=test:*=sandbox,live:*=manual).',
+    );
+  });
+
+  it("are the caller's when set, and the banner shows them", () => {
+    vi.stubEnv('VERIFICATION_DECISIONS', 'live:*=sandbox');
+    vi.stubEnv('HOSTED_PAGE_LIVE_SANDBOX', 'true');
+    const env = backendApiEnv(settings);
+    expect(env.VERIFICATION_DECISIONS).toBe('live:*=sandbox');
+    expect(env.HOSTED_PAGE_LIVE_SANDBOX).toBe('true');
+    expect(() => loadBackendApiConfig(env)).not.toThrow();
+    expect(bannerText()).toContain('Sessions are decided as VERIFICATION_DECISIONS=live:*=sandbox says');
   });
 });

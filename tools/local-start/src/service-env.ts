@@ -34,6 +34,17 @@ export function allowsPrivateTargets(env: NodeJS.ProcessEnv = process.env): bool
     .WEBHOOK_ALLOW_PRIVATE_TARGETS;
 }
 
+/** What decides sessions on the local start, as production does by default: the caller's rules when set. */
+export const LOCAL_DECISIONS = 'test:*=sandbox,live:*=manual';
+
+/**
+ * VERIFICATION_DECISIONS for backend-api: the caller's value when one is set, else the sandbox buttons for test
+ * sessions and a reviewer for live ones, so a live session is finished the way production finishes it.
+ */
+export function verificationDecisionsSetting(env: NodeJS.ProcessEnv = process.env): string {
+  return env.VERIFICATION_DECISIONS?.trim() || LOCAL_DECISIONS;
+}
+
 /** Where main-api writes its emails (invitations) as .eml files, unless SMTP_URL sends them: `<data dir>/outbox`. */
 export function mailOutboxDir(dataDir: string, env: NodeJS.ProcessEnv = process.env): string {
   return env.MAIL_OUTBOX_DIR?.trim() || path.join(dataDir, 'outbox');
@@ -73,10 +84,10 @@ export function backendApiEnv(s: LocalSettings): NodeJS.ProcessEnv {
     REDIS_URL: s.redisUrl ?? '',
     // The delivery worker runs here (WEBHOOK_DELIVERY_ENABLED defaults to true) and may call back to loopback.
     WEBHOOK_ALLOW_PRIVATE_TARGETS: privateTargetsSetting(),
-    // The demo organization plays the platform: its live kyc sessions of user_demo set the demo user's kycStatus,
-    // and on this machine live sessions can be finished with the hosted page's sandbox controls too.
+    // The demo organization plays the platform: its live kyc sessions of user_demo set the demo user's kycStatus.
     PLATFORM_ORGANIZATION_ID: process.env.PLATFORM_ORGANIZATION_ID || s.platformOrganizationId,
-    HOSTED_PAGE_LIVE_SANDBOX: process.env.HOSTED_PAGE_LIVE_SANDBOX || 'true',
+    // Test sessions are decided with the hosted page's sandbox buttons, live ones by a reviewer, as in production.
+    VERIFICATION_DECISIONS: verificationDecisionsSetting(),
     // backend-api on DATABASE_URL refuses to start without these; one local process needs no shared secret.
     VERIFY_URL: process.env.VERIFY_URL || `http://localhost:${s.backendPort}`,
     HOSTED_PAGE_SECRET: process.env.HOSTED_PAGE_SECRET || randomBytes(32).toString('base64url'),

@@ -171,7 +171,9 @@ describe.skipIf(missing(postgresServer, redisServer))(
         // The hosted page spends the test's one client address's budget: raised, as for main-api.
         backendEnv: {
           WEBHOOK_DELIVERY_ENABLED: 'false',
+          // Live sessions are moved with the hosted page's sandbox buttons here.
           HOSTED_PAGE_LIVE_SANDBOX: 'true',
+          VERIFICATION_DECISIONS: 'live:*=sandbox',
           HOSTED_PAGE_SECRET,
           RATE_LIMIT_PER_MINUTE: '1000000',
         },

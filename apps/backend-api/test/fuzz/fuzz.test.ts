@@ -119,6 +119,13 @@ beforeAll(async () => {
             'https://user:pass@example.com/',
             'ftp://example.com',
           ),
+          locale: fc.constantFrom('en', 'sw', 'fr', ''),
+          returnUrl: fc.constantFrom(
+            'https://shop.example.com/verified',
+            'http://shop.example.com/verified',
+            'https://10.0.0.1/',
+            `https://example.com/${'a'.repeat(2030)}`,
+          ),
         },
         { requiredKeys: ['type', 'externalEndUserId'] },
       ),

@@ -1,8 +1,16 @@
 import { sql } from 'drizzle-orm';
-import { check, index, jsonb, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
-import { apiKeyEnvironments, verificationStatuses, verificationTypes } from '../enums.js';
+import { check, index, integer, jsonb, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
+import {
+  apiKeyEnvironments,
+  decisionSourceKinds,
+  documentContentTypes,
+  documentKinds,
+  sessionLocales,
+  verificationStatuses,
+  verificationTypes,
+} from '../enums.js';
 import { apiKeys } from './api-keys.js';
-import { createdAt, isOneOf, timestamptz } from './columns.js';
+import { bytea, createdAt, isOneOf, timestamptz } from './columns.js';
 import { organizations } from './organizations.js';
 import { kes, wallets } from './wallets.js';
 
@@ -24,12 +32,31 @@ export const verificationSessions = pgTable(
     externalEndUserId: text('external_end_user_id').notNull(),
     appName: text('app_name'),
     callbackUrl: text('callback_url'),
+    /** The language of the hosted page and its consent text. */
+    locale: text('locale', { enum: sessionLocales }).notNull().default('en'),
+    /** Where the hosted page sends the person after a final status; checked like callbackUrl. */
+    returnUrl: text('return_url'),
+    /**
+     * What decides the session once submitted, fixed at creation from the configuration of its environment and
+     * type, so a configuration change never moves a running session to another decider.
+     */
+    decisionSource: text('decision_source', { enum: decisionSourceKinds }).notNull(),
     /** The price held from the wallet when the session was created. */
     price: kes('price').notNull(),
     /** Documents the end user is asked for (business documents for kyb). */
     requiredDocuments: jsonb('required_documents').$type<string[]>().notNull(),
     /** Why the last submission was rejected or needs more input; shown to the end user and in callbacks. */
     lastError: text('last_error'),
+    /**
+     * The details the person submitted (ID type and number, or registration number and company name), as
+     * ciphertext only: the vault encrypts them before they reach this column and nothing ever writes plaintext
+     * here. Null before a submission and after erasure.
+     */
+    submittedDetails: bytea('submitted_details'),
+    /** When the person last submitted (documents and details) for a decision. */
+    submittedAt: timestamptz('submitted_at'),
+    /** When its documents and submitted details were erased (retention or the customer's request). */
+    personalDataErasedAt: timestamptz('personal_data_erased_at'),
     expiresAt: timestamptz('expires_at').notNull(),
     createdAt: createdAt(),
     updatedAt: timestamptz('updated_at').notNull().defaultNow(),
@@ -51,6 +78,8 @@ export const verificationSessions = pgTable(
     check('verification_sessions_environment_check', isOneOf(table.environment, apiKeyEnvironments)),
     check('verification_sessions_type_check', isOneOf(table.type, verificationTypes)),
     check('verification_sessions_status_check', isOneOf(table.status, verificationStatuses)),
+    check('verification_sessions_locale_check', isOneOf(table.locale, sessionLocales)),
+    check('verification_sessions_decision_source_check', isOneOf(table.decisionSource, decisionSourceKinds)),
     check('verification_sessions_price_check', sql`${table.price} >= 0`),
     check(
       'verification_sessions_external_end_user_id_check',
@@ -77,6 +106,64 @@ export const verificationSessionTransitions = pgTable(
   (table) => [index('verification_session_transitions_session_idx').on(table.sessionId, table.createdAt)],
 );
 
+/**
+ * A document a person sent for a session: metadata only; the file itself is encrypted in storage under
+ * `storage_key`, with a data key wrapped by the master key `encryption_key_id`. A resubmission of the same kind
+ * supersedes the earlier one; erasure deletes the file and sets `erased_at`, keeping the row.
+ */
+export const verificationDocuments = pgTable(
+  'verification_documents',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    sessionId: uuid('session_id')
+      .notNull()
+      .references(() => verificationSessions.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: documentKinds }).notNull(),
+    /** The type the content was found to be by its bytes. */
+    contentType: text('content_type', { enum: documentContentTypes }).notNull(),
+    sizeBytes: integer('size_bytes').notNull(),
+    /** SHA-256 of the file as received (before encryption), lowercase hex. */
+    sha256: text('sha256').notNull(),
+    storageKey: text('storage_key').notNull().unique(),
+    /** The id of the master key that wrapped the file's data key (keys rotate). */
+    encryptionKeyId: text('encryption_key_id').notNull(),
+    createdAt: createdAt(),
+    supersededAt: timestamptz('superseded_at'),
+    erasedAt: timestamptz('erased_at'),
+  },
+  (table) => [
+    index('verification_documents_session_idx').on(table.sessionId, table.createdAt),
+    check('verification_documents_kind_check', isOneOf(table.kind, documentKinds)),
+    check('verification_documents_content_type_check', isOneOf(table.contentType, documentContentTypes)),
+    check('verification_documents_size_bytes_check', sql`${table.sizeBytes} > 0`),
+    check('verification_documents_sha256_check', sql`${table.sha256} ~ '^[0-9a-f]{64}$'`),
+  ],
+);
+
+/**
+ * The person's consent before any capture (Kenya Data Protection Act 2019): which text they agreed to, in which
+ * language, from where and when.
+ */
+export const verificationConsents = pgTable(
+  'verification_consents',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    sessionId: uuid('session_id')
+      .notNull()
+      .references(() => verificationSessions.id, { onDelete: 'cascade' }),
+    /** The version of the consent text shown, so the exact wording can be found again. */
+    textVersion: text('text_version').notNull(),
+    locale: text('locale', { enum: sessionLocales }).notNull(),
+    ip: text('ip').notNull(),
+    userAgent: text('user_agent'),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    index('verification_consents_session_idx').on(table.sessionId, table.createdAt),
+    check('verification_consents_locale_check', isOneOf(table.locale, sessionLocales)),
+  ],
+);
+
 /** Per-organization prices that replace the default price of a verification type. */
 export const verificationPrices = pgTable(
   'verification_prices',
@@ -98,3 +185,7 @@ export const verificationPrices = pgTable(
 export type VerificationSession = typeof verificationSessions.$inferSelect;
 export type NewVerificationSession = typeof verificationSessions.$inferInsert;
 export type VerificationSessionTransition = typeof verificationSessionTransitions.$inferSelect;
+export type VerificationDocument = typeof verificationDocuments.$inferSelect;
+export type NewVerificationDocument = typeof verificationDocuments.$inferInsert;
+export type VerificationConsent = typeof verificationConsents.$inferSelect;
+export type NewVerificationConsent = typeof verificationConsents.$inferInsert;

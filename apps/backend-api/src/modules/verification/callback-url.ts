@@ -1,16 +1,22 @@
 import { validationError } from '@platform/errors';
 import { validateCallbackUrl } from '@platform/webhooks';
 
-const PATH = '/callbackUrl';
+/** The session fields that hold a URL: where its events are sent, and where the hosted page sends the person back. */
+type SessionUrlField = 'callbackUrl' | 'returnUrl';
 
 /**
- * Checks a session's callbackUrl when it is created, with the same rules the delivery worker applies: an
- * absolute https URL without credentials and not a literal private address or localhost (http and private
- * targets only when `allowPrivateTargets`, for local runs and tests). What a host name resolves to is checked
- * when each event is delivered, since DNS can change in between. Returns the URL as given.
+ * Checks a URL a session is created with (`callbackUrl`, `returnUrl`), with the same rules the delivery worker
+ * applies to callbacks: an absolute https URL without credentials and not a literal private address or localhost
+ * (http and private targets only when `allowPrivateTargets`, for local runs and tests). What a host name resolves
+ * to is checked when each event is delivered, since DNS can change in between. Returns the URL as given; a 400
+ * naming the field otherwise.
  */
-export function checkCallbackUrl(value: string, { allowPrivateTargets }: { allowPrivateTargets: boolean }): string {
+export function checkSessionUrl(
+  field: SessionUrlField,
+  value: string,
+  { allowPrivateTargets }: { allowPrivateTargets: boolean },
+): string {
   const check = validateCallbackUrl(value, { allowPrivateTargets });
-  if (!check.ok) throw validationError(`body${PATH} ${check.reason}`, [{ path: PATH, message: check.reason }]);
+  if (!check.ok) throw validationError(`body/${field} ${check.reason}`, [{ path: `/${field}`, message: check.reason }]);
   return value;
 }

@@ -59,6 +59,8 @@ describe('the verification session lifecycle', () => {
           externalEndUserId: options.externalEndUserId ?? 'end-user',
           appName: null,
           callbackUrl: null,
+          locale: 'en',
+          returnUrl: null,
         },
         {
           owner: { organizationId: options.organization ?? organizationId, environment: options.environment ?? 'live' },
@@ -67,6 +69,7 @@ describe('the verification session lifecycle', () => {
           now: NOW,
           ttlMs: 24 * 60 * 60 * 1000,
           prices: { kyc: 50, kyb: 200 },
+          decisions: { test: { kyc: 'sandbox', kyb: 'sandbox' }, live: { kyc: 'manual', kyb: 'manual' } },
           platformOrganizationId: options.platformOrganizationId,
         },
       ),

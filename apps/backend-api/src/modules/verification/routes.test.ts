@@ -83,6 +83,8 @@ describe('verification sessions API', () => {
           externalEndUserId: 'customer-42',
           appName: 'Acme Wallet',
           callbackUrl: 'https://acme.example.com/callbacks',
+          locale: 'en',
+          returnUrl: null,
           requiredDocuments: ['national_id_or_passport', 'selfie'],
           lastError: null,
           price: 50,
@@ -241,6 +243,98 @@ describe('verification sessions API', () => {
     });
   });
 
+  describe('locale and returnUrl', () => {
+    const returnUrl = 'https://acme.example.com/verified?step=done';
+
+    it('keeps them, and answers them in create, get, list and cancel', async () => {
+      const created = await create(acme.liveKey, {
+        type: 'kyc',
+        externalEndUserId: 'swahili-speaker',
+        locale: 'sw',
+        returnUrl,
+      });
+      expect(created.statusCode).toBe(201);
+      const session = created.json().data;
+      expect(session).toMatchObject({ locale: 'sw', returnUrl });
+      expect((await get(acme.liveKey, session.sessionId)).json().data).toEqual(session);
+      expect((await list(acme.liveKey)).json().data.sessions).toEqual([session]);
+      const canceled = await cancel(acme.liveKey, session.sessionId);
+      expect(canceled.json().data).toMatchObject({ locale: 'sw', returnUrl, status: 'canceled' });
+    });
+
+    it('defaults to English without a return URL', async () => {
+      const session = (await create(acme.liveKey, { type: 'kyb', externalEndUserId: 'company' })).json().data;
+      expect(session).toMatchObject({ locale: 'en', returnUrl: null });
+      const [row] = await suite.db.select().from(verificationSessions);
+      expect(row).toMatchObject({ locale: 'en', returnUrl: null });
+    });
+
+    it('accepts an http or private returnUrl only when private targets are allowed', async () => {
+      const body = { type: 'kyc', externalEndUserId: 'local', returnUrl: 'http://localhost:5173/done' };
+      expect((await create(acme.liveKey, body)).statusCode).toBe(400);
+      const local = await buildTestApp(suite.handle, {
+        now: clock.now,
+        env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' },
+      });
+      try {
+        const response = await createSessionRequest(local, acme.liveKey, body);
+        expect(response.statusCode).toBe(201);
+        expect(response.json().data.returnUrl).toBe('http://localhost:5173/done');
+      } finally {
+        await local.close();
+      }
+    });
+
+    it('treats an omitted locale and "en" as the same request, and another locale or returnUrl as a different one', async () => {
+      const body = { type: 'kyc', externalEndUserId: 'retry-locale' };
+      const first = await create(acme.liveKey, body, 'locale-key');
+      const explicit = await create(acme.liveKey, { ...body, locale: 'en' }, 'locale-key');
+      expect(explicit.statusCode).toBe(201);
+      expect(explicit.headers['idempotent-replayed']).toBe('true');
+      expect(explicit.body).toBe(first.body);
+      expect((await create(acme.liveKey, { ...body, locale: 'sw' }, 'locale-key')).statusCode).toBe(422);
+      expect((await create(acme.liveKey, { ...body, returnUrl }, 'locale-key')).statusCode).toBe(422);
+      expect(await countSessions(suite.db)).toBe(1);
+    });
+  });
+
+  describe('decision source', () => {
+    const sourcesOf = async () =>
+      (
+        await suite.db
+          .select({
+            environment: verificationSessions.environment,
+            type: verificationSessions.type,
+            source: verificationSessions.decisionSource,
+          })
+          .from(verificationSessions)
+      )
+        .map(({ environment, type, source }) => `${environment}:${type}=${source}`)
+        .sort();
+
+    it('gives test sessions the sandbox and live sessions a reviewer by default', async () => {
+      for (const key of [acme.liveKey, acme.testKey]) {
+        for (const type of ['kyc', 'kyb']) await createdSessionId(suite.app, key, { type, externalEndUserId: 'x' });
+      }
+      expect(await sourcesOf()).toEqual(['live:kyb=manual', 'live:kyc=manual', 'test:kyb=sandbox', 'test:kyc=sandbox']);
+    });
+
+    it('fixes on each session the source VERIFICATION_DECISIONS gives its environment and type', async () => {
+      const configured = await buildTestApp(suite.handle, {
+        now: clock.now,
+        env: { VERIFICATION_DECISIONS: 'test:kyb=manual,live:kyc=sandbox', HOSTED_PAGE_LIVE_SANDBOX: 'true' },
+      });
+      try {
+        for (const key of [acme.liveKey, acme.testKey]) {
+          for (const type of ['kyc', 'kyb']) await createdSessionId(configured, key, { type, externalEndUserId: 'x' });
+        }
+      } finally {
+        await configured.close();
+      }
+      expect(await sourcesOf()).toEqual(['live:kyb=manual', 'live:kyc=sandbox', 'test:kyb=manual', 'test:kyc=sandbox']);
+    });
+  });
+
   describe('bad input: 400 envelope and nothing written', () => {
     it.each([
       ['no type', { externalEndUserId: 'a' }, "body must have required property 'type'"],
@@ -279,6 +373,46 @@ describe('verification sessions API', () => {
         { type: 'kyc', externalEndUserId: 'a', callbackUrl: 'https://127.0.0.1/h' },
         'body/callbackUrl must not point to 127.0.0.1',
       ],
+      [
+        'a callbackUrl of 2049 characters',
+        { type: 'kyc', externalEndUserId: 'a', callbackUrl: `https://acme.example.com/${'c'.repeat(2024)}` },
+        'body/callbackUrl must NOT have more than 2048 characters',
+      ],
+      [
+        'an http returnUrl',
+        { type: 'kyc', externalEndUserId: 'a', returnUrl: 'http://acme.example.com/done' },
+        'body/returnUrl must use https',
+      ],
+      [
+        'a relative returnUrl',
+        { type: 'kyc', externalEndUserId: 'a', returnUrl: '/done' },
+        'body/returnUrl must be an absolute URL',
+      ],
+      [
+        'a returnUrl with a password',
+        { type: 'kyc', externalEndUserId: 'a', returnUrl: 'https://u:p@acme.example.com/done' },
+        'body/returnUrl must not contain a user name or password',
+      ],
+      [
+        'a private returnUrl',
+        { type: 'kyc', externalEndUserId: 'a', returnUrl: 'https://192.168.1.10/done' },
+        'body/returnUrl must not point to 192.168.1.10',
+      ],
+      [
+        'a localhost returnUrl',
+        { type: 'kyc', externalEndUserId: 'a', returnUrl: 'https://localhost/done' },
+        'body/returnUrl must not point to localhost',
+      ],
+      [
+        'a returnUrl of 2049 characters',
+        { type: 'kyc', externalEndUserId: 'a', returnUrl: `https://acme.example.com/${'r'.repeat(2024)}` },
+        'body/returnUrl must NOT have more than 2048 characters',
+      ],
+      ['an empty returnUrl', { type: 'kyc', externalEndUserId: 'a', returnUrl: '' }, 'body/returnUrl'],
+      ['a null returnUrl', { type: 'kyc', externalEndUserId: 'a', returnUrl: null }, 'body/returnUrl'],
+      ['an unknown locale', { type: 'kyc', externalEndUserId: 'a', locale: 'fr' }, 'body/locale'],
+      ['an upper-case locale', { type: 'kyc', externalEndUserId: 'a', locale: 'SW' }, 'body/locale'],
+      ['a null locale', { type: 'kyc', externalEndUserId: 'a', locale: null }, 'body/locale'],
     ])('POST with %s', async (_label, body, error) => {
       const before = await snapshot();
       const response = await create(acme.liveKey, body, 'bad-input');

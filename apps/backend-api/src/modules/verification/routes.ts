@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { ApiKeyOwner, Database } from '@platform/db';
 import { errorResponses } from '@platform/http';
-import { checkCallbackUrl } from './callback-url.js';
+import { checkSessionUrl } from './callback-url.js';
+import type { DecisionTable } from './decisions/index.js';
 import { type ExpirySchedule, startSessionExpiry } from './expiry.js';
 import type { LifecycleOptions } from './lifecycle.js';
 import {
@@ -33,6 +34,8 @@ export interface VerificationRoutesOptions extends LifecycleOptions {
   allowPrivateCallbackTargets: boolean;
   /** How often this instance runs the expiry job; 0 leaves it to other instances. */
   expiryIntervalMs: number;
+  /** What decides new sessions, by environment and type (VERIFICATION_DECISIONS). */
+  decisions: DecisionTable;
 }
 
 const tags = ['verification'];
@@ -67,25 +70,28 @@ export const verificationRoutes: FastifyPluginAsyncTypebox<VerificationRoutesOpt
       },
     },
     async (request) => {
-      const { type, externalEndUserId, appName, callbackUrl } = request.body;
+      const { type, externalEndUserId, appName, callbackUrl, locale, returnUrl } = request.body;
+      const owner = ownerOf(request);
+      const urlOptions = { allowPrivateTargets: options.allowPrivateCallbackTargets };
       const input = {
         type,
         externalEndUserId,
         appName: appName ?? null,
-        callbackUrl:
-          callbackUrl === undefined
-            ? null
-            : checkCallbackUrl(callbackUrl, { allowPrivateTargets: options.allowPrivateCallbackTargets }),
+        callbackUrl: callbackUrl === undefined ? null : checkSessionUrl('callbackUrl', callbackUrl, urlOptions),
+        // The schema's default makes an omitted locale and `en` the same request.
+        locale: locale ?? 'en',
+        returnUrl: returnUrl === undefined ? null : checkSessionUrl('returnUrl', returnUrl, urlOptions),
       };
       return request.idempotency.transaction(db, async (tx) => {
         const session = await createSession(tx, input, {
           ...lifecycle,
-          owner: ownerOf(request),
+          owner,
           actor: `api_key:${request.apiKey.id}`,
           apiKeyId: request.apiKey.id,
           now: now(),
           ttlMs: options.sessionTtlMs,
           prices: options.prices,
+          decisions: options.decisions,
         });
         return {
           statusCode: 201,

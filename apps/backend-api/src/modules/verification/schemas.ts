@@ -1,10 +1,10 @@
-import { verificationStatuses, verificationTypes } from '@platform/db';
+import { sessionLocales, verificationStatuses, verificationTypes } from '@platform/db';
 import { type Static, Type } from '@sinclair/typebox';
 import { nextCursorSchema, pageQueryProperties } from '../../shared/pagination.js';
 import { requiredDocumentKinds } from './required-documents.js';
 
 const DEFAULT_PAGE_SIZE = 20;
-const MAX_CALLBACK_URL_LENGTH = 2048;
+const MAX_URL_LENGTH = 2048;
 
 const VerificationType = Type.Union(
   verificationTypes.map((type) => Type.Literal(type)),
@@ -18,6 +18,11 @@ const VerificationStatus = Type.Union(
       'submit again; then `verified`, `rejected`, `expired` (24 h without a result) or `canceled`.',
   },
 );
+const SessionLocale = (options: { default?: string } = {}) =>
+  Type.Union(
+    sessionLocales.map((locale) => Type.Literal(locale)),
+    { description: 'The language of the hosted page: `en` English, `sw` Kiswahili.', ...options },
+  );
 const Timestamp = (description: string) => Type.String({ format: 'date-time', description });
 
 const VerificationSessionSchema = Type.Object(
@@ -36,6 +41,10 @@ const VerificationSessionSchema = Type.Object(
     appName: Type.Union([Type.String(), Type.Null()], { description: 'Shown to the end user on the hosted page.' }),
     callbackUrl: Type.Union([Type.String(), Type.Null()], {
       description: "Where this session's events are sent; null means the organization's default endpoint.",
+    }),
+    locale: SessionLocale(),
+    returnUrl: Type.Union([Type.String(), Type.Null()], {
+      description: 'Where the hosted page sends the person once the session is final; null when not given.',
     }),
     requiredDocuments: Type.Array(Type.Union(requiredDocumentKinds.map((kind) => Type.Literal(kind))), {
       description: 'The documents the end user is asked for.',
@@ -71,10 +80,20 @@ export const CreateVerificationSessionBody = Type.Object(
     callbackUrl: Type.Optional(
       Type.String({
         minLength: 1,
-        maxLength: MAX_CALLBACK_URL_LENGTH,
+        maxLength: MAX_URL_LENGTH,
         description:
           "An absolute https URL that receives this session's signed events. Omit it to use the organization's " +
           'default endpoint.',
+      }),
+    ),
+    locale: Type.Optional(SessionLocale({ default: 'en' })),
+    returnUrl: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: MAX_URL_LENGTH,
+        description:
+          'An absolute https URL the hosted page sends the person back to once the session is final, checked ' +
+          'like `callbackUrl`.',
       }),
     ),
   },

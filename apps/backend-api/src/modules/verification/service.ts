@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type {
   ApiKeyOwner,
   DatabaseExecutor,
+  SessionLocale,
   Transaction,
   VerificationSession,
   VerificationStatus,
@@ -11,6 +12,7 @@ import { insufficientFunds, notFound } from '@platform/errors';
 import { ensureWallet, InsufficientFundsError, placeHold } from '@platform/ledger';
 import { formatKes } from '@platform/pricing';
 import { decodeCursor, pageOf } from '../../shared/pagination.js';
+import { type DecisionTable, decisionSourceFor } from './decisions/index.js';
 import {
   holdReferenceOf,
   type LifecycleOptions,
@@ -39,8 +41,11 @@ export interface NewSessionInput {
   type: VerificationType;
   externalEndUserId: string;
   appName: string | null;
-  /** Already checked (checkCallbackUrl). */
+  /** Already checked (checkSessionUrl). */
   callbackUrl: string | null;
+  locale: SessionLocale;
+  /** Already checked (checkSessionUrl). */
+  returnUrl: string | null;
 }
 
 export interface CreateSessionContext extends LifecycleOptions {
@@ -52,6 +57,8 @@ export interface CreateSessionContext extends LifecycleOptions {
   now: Date;
   ttlMs: number;
   prices: VerificationPriceList;
+  /** What decides sessions, by environment and type: fixed on the session when it is created. */
+  decisions: DecisionTable;
 }
 
 /**
@@ -81,6 +88,9 @@ export async function createSession(
     externalEndUserId: input.externalEndUserId,
     appName: input.appName,
     callbackUrl: input.callbackUrl,
+    locale: input.locale,
+    returnUrl: input.returnUrl,
+    decisionSource: decisionSourceFor(context, owner.environment, input.type).kind,
     price,
     requiredDocuments: requiredDocumentsFor(input.type),
     expiresAt: new Date(now.getTime() + context.ttlMs),
@@ -174,6 +184,8 @@ export function sessionView(session: VerificationSession, verifyUrl: string): Ve
     externalEndUserId: session.externalEndUserId,
     appName: session.appName,
     callbackUrl: session.callbackUrl,
+    locale: session.locale,
+    returnUrl: session.returnUrl,
     requiredDocuments: session.requiredDocuments as VerificationSessionView['requiredDocuments'],
     lastError: session.lastError,
     price: session.price,

@@ -132,22 +132,39 @@ describe('the hosted verification page', () => {
       expect(forged.body).not.toContain('pwned');
     });
 
-    it('has no sandbox controls on a live session unless configured', async () => {
-      const id = await createdSessionId(suite.app, acme.liveKey, { type: 'kyc', externalEndUserId: 'live-user' });
-      const html = (await page(id)).body;
-      expect(html).toContain('Waiting for documents');
-      expect(html).not.toContain('Sandbox controls');
-      expect(html).not.toContain('<form');
+    it('shows the sandbox controls exactly on the sessions the sandbox decides', async () => {
+      const hasControls = async (id: string, on: BackendApp = suite.app) => {
+        const html = (await page(id, '', on)).body;
+        expect(html).toContain('id="session-status">Waiting for documents</p>');
+        return html.includes('Sandbox controls') && html.includes('<form');
+      };
+      // The defaults: the sandbox decides test sessions, a reviewer live ones.
+      const live = await createdSessionId(suite.app, acme.liveKey, { type: 'kyc', externalEndUserId: 'live-user' });
+      expect(await hasControls(live)).toBe(false);
+      expect(await hasControls(await testSession())).toBe(true);
 
-      const liveSandbox = await buildTestApp(suite.handle, {
-        now: clock.now,
-        env: { HOSTED_PAGE_SECRET: SECRET, HOSTED_PAGE_LIVE_SANDBOX: 'true' },
+      await withApp({ HOSTED_PAGE_LIVE_SANDBOX: 'true' }, async (allowed) => {
+        // Allowing live sandbox chooses nothing: a live session stays with a reviewer.
+        expect(await hasControls(live, allowed)).toBe(false);
+        const stillManual = await createdSessionId(allowed, acme.liveKey, { type: 'kyb', externalEndUserId: 'x' });
+        expect(await hasControls(stillManual, allowed)).toBe(false);
       });
-      try {
-        expect((await page(id, '', liveSandbox)).body).toContain('Sandbox controls');
-      } finally {
-        await liveSandbox.close();
-      }
+
+      await withApp({ HOSTED_PAGE_LIVE_SANDBOX: 'true', VERIFICATION_DECISIONS: 'live:*=sandbox' }, async (local) => {
+        const sandboxLive = await createdSessionId(local, acme.liveKey, { type: 'kyc', externalEndUserId: 'local' });
+        expect(await hasControls(sandboxLive, local)).toBe(true);
+        // The source is the session's own: a configuration change does not hand the earlier one to the sandbox.
+        expect(await hasControls(live, local)).toBe(false);
+        // And where live sandbox is not allowed, no live session gets the buttons, whatever it was made with.
+        expect(await hasControls(sandboxLive)).toBe(false);
+      });
+
+      await withApp({ VERIFICATION_DECISIONS: 'test:kyb=manual' }, async (reviewedKyb) => {
+        const kyb = await createdSessionId(reviewedKyb, acme.testKey, { type: 'kyb', externalEndUserId: 'company' });
+        const kyc = await createdSessionId(reviewedKyb, acme.testKey, { type: 'kyc', externalEndUserId: 'person' });
+        expect(await hasControls(kyb, reviewedKyb)).toBe(false);
+        expect(await hasControls(kyc, reviewedKyb)).toBe(true);
+      });
     });
 
     it('needs no API key and is not documented in OpenAPI', async () => {
@@ -234,23 +251,31 @@ describe('the hosted verification page', () => {
       expect(await transitionsOf(suite.db, id)).toHaveLength(2);
     });
 
-    it('refuses sandbox actions on live sessions unless configured', async () => {
-      const id = await createdSessionId(suite.app, acme.liveKey, { type: 'kyc', externalEndUserId: 'live-user' });
-      const response = await act(id, 'submit');
-      expect(response.headers.location).toBe(`${id}?notice=sandbox_off`);
-      expect(await statusOf(suite.db, id)).toBe('pending');
+    it('refuses sandbox actions on sessions the sandbox does not decide, and changes nothing', async () => {
+      const live = await createdSessionId(suite.app, acme.liveKey, { type: 'kyc', externalEndUserId: 'live-user' });
+      expect((await act(live, 'submit')).headers.location).toBe(`${live}?notice=sandbox_off`);
+      expect(await statusOf(suite.db, live)).toBe('pending');
 
-      const liveSandbox = await buildTestApp(suite.handle, {
-        now: clock.now,
-        env: { HOSTED_PAGE_SECRET: SECRET, HOSTED_PAGE_LIVE_SANDBOX: 'true' },
+      await withApp({ HOSTED_PAGE_LIVE_SANDBOX: 'true', VERIFICATION_DECISIONS: 'live:*=sandbox' }, async (local) => {
+        const submit = (id: string) => post(id, { token: formTokenFor(SECRET, id), action: 'submit' }, local);
+        // The session made with a reviewer keeps it, even here.
+        expect((await submit(live)).headers.location).toBe(`${live}?notice=sandbox_off`);
+        expect(await statusOf(suite.db, live)).toBe('pending');
+
+        const sandboxLive = await createdSessionId(local, acme.liveKey, { type: 'kyc', externalEndUserId: 'local' });
+        // Not on an instance where live sandbox is off...
+        expect((await act(sandboxLive, 'submit')).headers.location).toBe(`${sandboxLive}?notice=sandbox_off`);
+        expect(await statusOf(suite.db, sandboxLive)).toBe('pending');
+        // ...but where it is allowed.
+        expect((await submit(sandboxLive)).headers.location).toBe(`${sandboxLive}?notice=submitted`);
+        expect(await statusOf(suite.db, sandboxLive)).toBe('processing');
       });
-      try {
-        const allowed = await post(id, { token: formTokenFor(SECRET, id), action: 'submit' }, liveSandbox);
-        expect(allowed.headers.location).toBe(`${id}?notice=submitted`);
-        expect(await statusOf(suite.db, id)).toBe('processing');
-      } finally {
-        await liveSandbox.close();
-      }
+
+      await withApp({ VERIFICATION_DECISIONS: 'test:*=manual' }, async (reviewed) => {
+        const test = await createdSessionId(reviewed, acme.testKey, { type: 'kyc', externalEndUserId: 'person' });
+        expect((await act(test, 'submit')).headers.location).toBe(`${test}?notice=sandbox_off`);
+        expect(await statusOf(suite.db, test)).toBe('pending');
+      });
     });
 
     it('answers 404 for an unknown session and 400 for an unknown action', async () => {
@@ -261,6 +286,16 @@ describe('the hosted verification page', () => {
       expect(await statusOf(suite.db, id)).toBe('pending');
     });
   });
+
+  /** Runs `work` with a second app on the same database, configured with `env` as well. */
+  async function withApp(env: Record<string, string>, work: (app: BackendApp) => Promise<void>) {
+    const app = await buildTestApp(suite.handle, { now: clock.now, env: { HOSTED_PAGE_SECRET: SECRET, ...env } });
+    try {
+      await work(app);
+    } finally {
+      await app.close();
+    }
+  }
 
   async function apiKeyIdOfSession(id: string) {
     const [session] = await suite.db

@@ -1,18 +1,19 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Database } from '@platform/db';
 import type { FastifyReply } from 'fastify';
+import { decidedByHostedPageButtons } from '../decisions/index.js';
 import type { LifecycleOptions } from '../index.js';
 import { formTokenFor, isValidFormToken } from './form-token.js';
 import { type NoticeCode, noticeCodes, renderNotFoundPage, renderSessionPage } from './page.js';
 import { SandboxActionBody, SessionPageParams, SessionPageQuery } from './schemas.js';
-import { applySandboxAction, findPageSession, hasSandbox } from './service.js';
+import { applySandboxAction, findPageSession } from './service.js';
 
 export interface HostedPageOptions extends LifecycleOptions {
   db: Database;
   now: () => Date;
   /** Signs the page's form tokens. */
   formSecret: string;
-  /** Offer the sandbox controls on live sessions too (test sessions always have them). */
+  /** HOSTED_PAGE_LIVE_SANDBOX: a live session whose decision source is the sandbox may use the buttons. */
   liveSandbox: boolean;
 }
 
@@ -24,9 +25,9 @@ const FORM_BODY_LIMIT = 16 * 1024;
 /**
  * The hosted verification page, `{verify_url}/session/<id>` (docs/decisions.md#hosted-verification-page). The
  * session id is the only credential, like a Veriff session URL, so the page shows the session and the requesting
- * app's name, never anything else about the organization. In sandbox mode (test sessions; live ones only when
- * configured) it has buttons that drive the same lifecycle as everything else, with plain forms and
- * POST-redirect-GET, no script.
+ * app's name, never anything else about the organization. For a session the sandbox decides
+ * (docs/decisions.md#decision-sources) it has buttons that drive the same lifecycle as everything else, with plain
+ * forms and POST-redirect-GET, no script.
  */
 export const hostedPageRoutes: FastifyPluginAsyncTypebox<HostedPageOptions> = async (app, options) => {
   const { db, now, formSecret } = options;
@@ -59,7 +60,9 @@ export const hostedPageRoutes: FastifyPluginAsyncTypebox<HostedPageOptions> = as
       const session = await findPageSession(db, request.params.id);
       if (session === undefined) return sendPage(reply, 404, renderNotFoundPage());
       const notice = noticeCodes.find((code) => code === request.query.notice);
-      const sandboxFormToken = hasSandbox(session, options.liveSandbox) ? formTokenFor(formSecret, session.id) : null;
+      const sandboxFormToken = decidedByHostedPageButtons(session, options)
+        ? formTokenFor(formSecret, session.id)
+        : null;
       return sendPage(reply, 200, renderSessionPage({ session, sandboxFormToken, notice }));
     },
   );
@@ -79,7 +82,7 @@ export const hostedPageRoutes: FastifyPluginAsyncTypebox<HostedPageOptions> = as
         reply.header('cache-control', 'no-store').redirect(`${session.id}?notice=${notice}`, 303);
 
       if (!isValidFormToken(formSecret, session.id, request.body.token)) return backToPage('form_expired');
-      if (!hasSandbox(session, options.liveSandbox)) return backToPage('sandbox_off');
+      if (!decidedByHostedPageButtons(session, options)) return backToPage('sandbox_off');
       const { action, reason } = request.body;
       return backToPage(await applySandboxAction(db, session, { action, reason, now: now() }, lifecycle));
     },

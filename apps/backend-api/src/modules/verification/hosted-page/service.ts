@@ -18,11 +18,6 @@ export async function findPageSession(db: Database, id: string): Promise<Verific
   return isUuid(id) ? findSessionById(db, id) : undefined;
 }
 
-/** Test sessions always have the sandbox buttons; live ones only when the service is configured so. */
-export function hasSandbox(session: VerificationSession, liveSandbox: boolean): boolean {
-  return session.environment === 'test' || liveSandbox;
-}
-
 /**
  * Applies a sandbox button to the session as the page showed it, and says what the page should say next. A button
  * the session's status no longer offers, or a move another one beat, changes nothing (`moved_on`).
