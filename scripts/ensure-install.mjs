@@ -2,6 +2,10 @@
 // clone needs only `pnpm start` or `pnpm test`. pnpm finishes in about a second when nothing changed.
 import { spawnSync } from 'node:child_process';
 
+// The local-start test runs `pnpm start` while other test tasks run from the same node_modules: an install there
+// would rewrite the bin shims under them (a `tsc` caught half-written answers "Permission denied"), so it skips it.
+if (process.env.SKIP_ENSURE_INSTALL === 'true') process.exit(0);
+
 const pnpm = process.env.npm_execpath;
 const [command, args] =
   pnpm && /pnpm/.test(pnpm)

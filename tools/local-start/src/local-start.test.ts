@@ -45,6 +45,8 @@ async function start(
     env: {
       ...process.env,
       COREPACK_ENABLE_DOWNLOAD_PROMPT: '0',
+      // The test run installed everything; a second install would rewrite node_modules under the other test tasks.
+      SKIP_ENSURE_INSTALL: 'true',
       LOCAL_DATA_DIR: dataDir,
       MAIN_PORT: String(mainPort),
       BACKEND_PORT: String(backendPort),
