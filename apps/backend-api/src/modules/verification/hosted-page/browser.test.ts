@@ -46,8 +46,8 @@ async function expectPhoneFriendly(page: Page) {
       }
       return [255, 255, 255];
     };
-    for (const element of document.body.querySelectorAll('*')) {
-      const ownText = [...element.childNodes].some((node) => node.nodeType === 3 && node.textContent?.trim());
+    for (const element of Array.from(document.body.querySelectorAll('*'))) {
+      const ownText = Array.from(element.childNodes).some((node) => node.nodeType === 3 && node.textContent?.trim());
       if (!ownText) continue;
       const style = getComputedStyle(element);
       const [l1, l2] = [luminance(rgb(style.color)), luminance(backgroundOf(element))].sort((a, b) => b - a);
@@ -57,11 +57,11 @@ async function expectPhoneFriendly(page: Page) {
       if (ratio < (large ? 3 : 4.5))
         found.push(`${element.tagName} "${element.textContent?.trim()}" ${ratio.toFixed(2)}:1`);
     }
-    for (const button of document.querySelectorAll('button')) {
+    for (const button of Array.from(document.querySelectorAll('button'))) {
       if (button.getBoundingClientRect().height < 24) found.push(`button "${button.textContent}" under 24px`);
       if (!button.textContent?.trim()) found.push('a button without a name');
     }
-    for (const input of document.querySelectorAll('input[type=text]')) {
+    for (const input of Array.from(document.querySelectorAll('input[type=text]'))) {
       if (!document.querySelector(`label[for="${input.id}"]`)) found.push(`input ${input.id} without a label`);
     }
     return found;
