@@ -90,13 +90,17 @@ describe('the production configuration', () => {
         ).json<{ data: { status: string } }>().data.status;
 
       // The same post moves a test session, so the token is right and the app is the one under test.
+      // Each person first agrees to the consent notice, which the page asks for before anything else.
       const test = await createSession('test');
+      expect((await sandboxAction(test.sessionId, 'agree')).statusCode).toBe(303);
       expect((await sandboxAction(test.sessionId, 'submit')).statusCode).toBe(303);
       expect(await statusOf(test)).toBe('processing');
 
       const live = await createSession('live');
+      expect((await sandboxAction(live.sessionId, 'agree')).statusCode).toBe(303);
       const page = await app.inject({ method: 'GET', url: `/session/${live.sessionId}` });
       expect(page.statusCode).toBe(200);
+      expect(page.body).toContain('id="session-status">Waiting for documents</p>');
       expect(page.body).not.toContain('Sandbox controls');
       for (const action of ['submit', 'approve', 'reject']) {
         expect((await sandboxAction(live.sessionId, action)).statusCode).toBe(303);

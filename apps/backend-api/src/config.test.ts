@@ -57,6 +57,17 @@ describe('loadBackendApiConfig', () => {
     expect(configError({ DATABASE_POOL_SIZE: value }).message).toMatch(message);
   });
 
+  it('keeps verification documents 30 days after a final status unless VERIFICATION_RETENTION_DAYS says otherwise', () => {
+    expect(loadBackendApiConfig({}).VERIFICATION_RETENTION_DAYS).toBe(30);
+    expect(loadBackendApiConfig({ VERIFICATION_RETENTION_DAYS: '90' }).VERIFICATION_RETENTION_DAYS).toBe(90);
+  });
+
+  it.each(['0', '3651', 'thirty', '7.5'])('refuses VERIFICATION_RETENTION_DAYS=%s', (value) => {
+    const error = configError({ VERIFICATION_RETENTION_DAYS: value });
+    expect(error.problems.map(({ name }) => name)).toEqual(['VERIFICATION_RETENTION_DAYS']);
+    expect(error.message).toContain('VERIFICATION_RETENTION_DAYS must be an integer between 1 and 3650');
+  });
+
   it('reads VERIFICATION_DECISIONS, and names it with the rule it refuses', () => {
     expect(loadBackendApiConfig({ VERIFICATION_DECISIONS: 'test:kyb=manual' }).VERIFICATION_DECISIONS).toBe(
       'test:kyb=manual',

@@ -39,6 +39,11 @@ export const BackendApiConfigSchema = Type.Object({
   VERIFICATION_PRICE_KYB: Type.Integer({ minimum: 1, default: 200 }),
   /** A session still pending or awaiting input this long after creation expires and its hold is released. */
   VERIFICATION_SESSION_TTL_HOURS: Type.Integer({ minimum: 1, maximum: 720, default: 24 }),
+  /**
+   * Days after a session's final status until its documents and submitted details are deleted; the hosted page's
+   * consent notice states it (docs/decisions.md#consent-before-capture).
+   */
+  VERIFICATION_RETENTION_DAYS: Type.Integer({ minimum: 1, maximum: 3650, default: 30 }),
   /** How often this instance runs the session expiry job; 0 leaves it to other instances. */
   VERIFICATION_EXPIRY_INTERVAL_MS: Type.Integer({ minimum: 0, default: 60_000 }),
   /** The platform's own organization: its live kyc sessions set the kycStatus of the user they name. */

@@ -186,12 +186,14 @@ describe('the one-command local start', () => {
       const hostedPage = await fetch(verificationUrl);
       expect(hostedPage.status).toBe(200);
       const pageHtml = await hostedPage.text();
-      expect(pageHtml).toContain('Sandbox controls');
+      // The person is asked for consent before anything else.
+      expect(pageHtml).toContain('I agree</button>');
 
-      // A tester finishes it there: the sandbox buttons are plain HTML forms posting the page's form token back.
+      // A tester finishes it there: consent and the sandbox buttons are plain HTML forms posting the page's form
+      // token back.
       const formToken = /name="token" value="([^"]+)"/.exec(pageHtml)?.[1];
       expect(formToken).toBeDefined();
-      const press = async (action: 'submit' | 'approve') => {
+      const press = async (action: 'agree' | 'submit' | 'approve') => {
         const answer = await fetch(verificationUrl, {
           method: 'POST',
           redirect: 'manual',
@@ -200,6 +202,8 @@ describe('the one-command local start', () => {
         });
         return { status: answer.status, location: answer.headers.get('location') };
       };
+      expect(await press('agree')).toEqual({ status: 303, location: `${sessionId}?notice=consent_recorded` });
+      expect(await (await fetch(verificationUrl)).text()).toContain('Sandbox controls');
       expect(await press('submit')).toEqual({ status: 303, location: `${sessionId}?notice=submitted` });
       expect(await press('approve')).toEqual({ status: 303, location: `${sessionId}?notice=approved` });
       const verified = await backend(credentials.testApiKey, `/v1/verify/sessions/${sessionId}`);
@@ -211,12 +215,21 @@ describe('the one-command local start', () => {
         body: JSON.stringify({ type: 'kyc', externalEndUserId: credentials.userId }),
       });
       expect(platformSession.status).toBe(201);
-      // A live session waits for a reviewer, as in production: its page has no sandbox buttons.
-      const livePage = await fetch(
-        ((await platformSession.json()) as { data: { verificationUrl: string } }).data.verificationUrl,
-      );
+      // A live session waits for a reviewer, as in production: after consent its page has no sandbox buttons.
+      const liveUrl = ((await platformSession.json()) as { data: { verificationUrl: string } }).data.verificationUrl;
+      const liveToken = /name="token" value="([^"]+)"/.exec(await (await fetch(liveUrl)).text())?.[1];
+      const liveConsent = await fetch(liveUrl, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ token: liveToken ?? '', action: 'agree' }),
+      });
+      expect(liveConsent.headers.get('location')).toMatch(/\?notice=consent_recorded$/);
+      const livePage = await fetch(liveUrl);
       expect(livePage.status).toBe(200);
-      expect(await livePage.text()).not.toContain('Sandbox controls');
+      const livePageHtml = await livePage.text();
+      expect(livePageHtml).toContain('id="session-status">Waiting for documents</p>');
+      expect(livePageHtml).not.toContain('Sandbox controls');
       const kyc = await fetch(`${credentials.mainUrl}/v1/accounts/me`, {
         headers: { authorization: `Bearer ${credentials.token}` },
       });

@@ -424,7 +424,7 @@ describe.skipIf(missing(postgresServer, redisServer))(
           const id = target.sessions[op.pick % target.sessions.length]!;
           const page = await fleet.backend[op.instance].inject({ method: 'GET', url: `/session/${id}` });
           const token = /name="token" value="([^"]+)"/.exec(page.body)?.[1];
-          if (token === undefined) return [page.statusCode]; // finished or expired: no sandbox form
+          if (token === undefined) return [page.statusCode]; // finished or expired: no form
           const act = (on: On, action: string) =>
             fleet.backend[on].inject({
               method: 'POST',
@@ -432,6 +432,7 @@ describe.skipIf(missing(postgresServer, redisServer))(
               headers: { 'content-type': 'application/x-www-form-urlencoded' },
               payload: new URLSearchParams({ token, action }).toString(),
             });
+          await act(op.instance, 'agree'); // the consent notice comes first (recorded once, however often)
           const submitted = await act(op.instance, 'submit');
           const decided = await Promise.all(
             op.twice ? [act(op.instance, op.outcome), act(other, op.outcome)] : [act(op.instance, op.outcome)],

@@ -130,6 +130,18 @@ describe('backend-api logs', () => {
     expect(await statusOf({ method: 'POST', url: page, headers: form, payload: `token=${token}x&action=submit` })).toBe(
       303,
     );
+    // Consent: the user agent is stored as evidence, never logged.
+    const userAgent = 'ConsentEvidenceBrowser/7.1 (private-handset-4471)';
+    secrets["the consenting person's user agent"] = userAgent;
+    expect(
+      await statusOf({
+        method: 'POST',
+        url: page,
+        headers: { ...form, 'user-agent': userAgent },
+        payload: `token=${token}&action=agree&lang=sw`,
+      }),
+    ).toBe(303);
+    expect(await statusOf({ method: 'GET', url: `${page}?notice=consent_recorded&lang=sw` })).toBe(200);
     expect(await statusOf({ method: 'POST', url: page, headers: form, payload: `token=${token}&action=submit` })).toBe(
       303,
     );

@@ -93,7 +93,8 @@ describe('text PostgreSQL cannot store', () => {
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
         payload: new URLSearchParams({ token: formTokenFor(SECRET, id), ...fields }).toString(),
       });
-    expect((await form({ action: 'submit' })).statusCode).toBe(303);
+    expect((await form({ action: 'agree' })).headers.location).toBe(`${id}?notice=consent_recorded`);
+    expect((await form({ action: 'submit' })).headers.location).toBe(`${id}?notice=submitted`);
     await expectRefused(() => form({ action: 'reject', reason: 'blurry\u0000photo' }), '/reason');
   });
 

@@ -11,6 +11,8 @@ export interface VerificationSettings extends DecisionSettings {
   prices: VerificationPriceList;
   sessionTtlMs: number;
   expiryIntervalMs: number;
+  /** Days after a final status until documents and submitted details are deleted. */
+  retentionDays: number;
   platformOrganizationId: string | undefined;
   allowPrivateCallbackTargets: boolean;
   formSecret: string;
@@ -28,6 +30,7 @@ export function verificationSettingsOf(config: BackendApiConfig): VerificationSe
     prices: { kyc: config.VERIFICATION_PRICE_KYC, kyb: config.VERIFICATION_PRICE_KYB },
     sessionTtlMs: config.VERIFICATION_SESSION_TTL_HOURS * HOUR,
     expiryIntervalMs: config.VERIFICATION_EXPIRY_INTERVAL_MS,
+    retentionDays: config.VERIFICATION_RETENTION_DAYS,
     platformOrganizationId: config.PLATFORM_ORGANIZATION_ID,
     allowPrivateCallbackTargets: config.WEBHOOK_ALLOW_PRIVATE_TARGETS,
     liveSandbox: config.HOSTED_PAGE_LIVE_SANDBOX,

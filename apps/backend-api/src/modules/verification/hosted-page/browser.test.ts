@@ -4,11 +4,11 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { DatabaseHandle } from '@platform/db';
-import { webhookEvents } from '@platform/db/schema';
+import { verificationConsents, webhookEvents } from '@platform/db/schema';
 import { createTestDatabase } from '@platform/db/testing';
 import { ensureWebhookEndpoint } from '@platform/webhooks';
 import { eq } from 'drizzle-orm';
-import { type BrowserContext, chromium } from 'playwright-core';
+import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumBrowser, chromiumPath, missing } from '#test-prerequisites';
@@ -18,6 +18,56 @@ import type { BackendApp } from '../../../app.js';
 
 // The page is opened at its real verificationUrl; Chromium resolves this host to the test server.
 const VERIFY_HOST = 'verify.test';
+// A small phone.
+const PHONE = { width: 360, height: 740 };
+
+/**
+ * What a page must have at a phone's width, checked in the browser: nothing wider than the screen, every text at
+ * WCAG AA contrast on the background it is drawn on (4.5:1, 3:1 for large text), every button at least 24 px high
+ * (WCAG 2.2 target size) with a name, every text input with a label.
+ */
+async function expectPhoneFriendly(page: Page) {
+  const problems = await page.evaluate(() => {
+    const found: string[] = [];
+    const root = document.documentElement;
+    if (root.scrollWidth > root.clientWidth) found.push(`page is ${root.scrollWidth}px wide`);
+    const rgb = (value: string) => (value.match(/[\d.]+/g) ?? []).map(Number);
+    const luminance = ([r = 0, g = 0, b = 0]: number[]) => {
+      const linear = (channel: number) => {
+        const c = channel / 255;
+        return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+      };
+      return 0.2126 * linear(r) + 0.7152 * linear(g) + 0.0722 * linear(b);
+    };
+    const backgroundOf = (element: Element | null): number[] => {
+      for (let at = element; at !== null; at = at.parentElement) {
+        const color = rgb(getComputedStyle(at).backgroundColor);
+        if (color.length === 3 || (color.length === 4 && color[3] !== 0)) return color.slice(0, 3);
+      }
+      return [255, 255, 255];
+    };
+    for (const element of Array.from(document.body.querySelectorAll('*'))) {
+      const ownText = Array.from(element.childNodes).some((node) => node.nodeType === 3 && node.textContent?.trim());
+      if (!ownText) continue;
+      const style = getComputedStyle(element);
+      const [l1, l2] = [luminance(rgb(style.color)), luminance(backgroundOf(element))].sort((a, b) => b - a);
+      const ratio = ((l1 ?? 0) + 0.05) / ((l2 ?? 0) + 0.05);
+      const size = Number.parseFloat(style.fontSize);
+      const large = size >= 24 || (size >= 18.66 && Number(style.fontWeight) >= 700);
+      if (ratio < (large ? 3 : 4.5))
+        found.push(`${element.tagName} "${element.textContent?.trim()}" ${ratio.toFixed(2)}:1`);
+    }
+    for (const button of Array.from(document.querySelectorAll('button'))) {
+      if (button.getBoundingClientRect().height < 24) found.push(`button "${button.textContent}" under 24px`);
+      if (!button.textContent?.trim()) found.push('a button without a name');
+    }
+    for (const input of Array.from(document.querySelectorAll('input[type=text]'))) {
+      if (!document.querySelector(`label[for="${input.id}"]`)) found.push(`input ${input.id} without a label`);
+    }
+    return found;
+  });
+  expect(problems).toEqual([]);
+}
 
 describe.skipIf(missing(chromiumBrowser))('the hosted page in headless Chromium, without JavaScript', () => {
   let database: DatabaseHandle;
@@ -79,43 +129,82 @@ describe.skipIf(missing(chromiumBrowser))('the hosted page in headless Chromium,
     await database?.close();
   });
 
-  it('a tester completes a test session from pending to verified, and the signed callback arrives', async () => {
+  it('a person reads the consent in Kiswahili, switches to English and agrees; a tester then completes the session, and the signed callback arrives', async () => {
     const created = await createSessionRequest(app, acme.testKey, {
       type: 'kyc',
       externalEndUserId: 'browser-user',
       appName: 'Acme Wallet',
       callbackUrl,
+      locale: 'sw',
     });
     expect(created.statusCode).toBe(201);
     const { sessionId, verificationUrl } = created.json().data as { sessionId: string; verificationUrl: string };
     expect(verificationUrl).toBe(`http://${VERIFY_HOST}/session/${sessionId}`);
 
     const page = await browser.newPage();
+    await page.setViewportSize(PHONE);
     const policyViolations: string[] = [];
     page.on('console', (message) => {
       if (/Content Security Policy/i.test(message.text())) policyViolations.push(message.text());
     });
 
+    // Consent comes first, in the session's language.
     const opened = await page.goto(verificationUrl);
     expect(opened?.status()).toBe(200);
-    await expect(page.title()).resolves.toBe('Waiting for documents: verify your identity');
-    expect(await page.locator('#session-status').textContent()).toBe('Waiting for documents');
-    expect(await page.locator('html').getAttribute('lang')).toBe('en');
+    await expect(page.title()).resolves.toBe('Kabla hujaanza: taarifa zako binafsi');
+    expect(await page.locator('html').getAttribute('lang')).toBe('sw');
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Kabla hujaanza: taarifa zako binafsi');
+    await expect(page.getByRole('button', { name: 'Nakubali' }).isVisible()).resolves.toBe(true);
+    expect(await page.locator('#session-status').count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Wasilisha' }).count()).toBe(0);
+    await expectPhoneFriendly(page);
 
-    // The only control on the page is reachable from the keyboard.
+    // The language switch is a plain link.
+    await Promise.all([
+      page.waitForURL(`${verificationUrl}?lang=en`),
+      page.getByRole('link', { name: 'English' }).click(),
+    ]);
+    expect(await page.locator('html').getAttribute('lang')).toBe('en');
+    await expect(page.title()).resolves.toBe('Before you start: your personal data');
+    expect(await page.getByRole('navigation', { name: 'Language' }).isVisible()).toBe(true);
+    await expectPhoneFriendly(page);
+
+    // Keyboard order: the language link, then agree, then decline; focus is visible.
     await page.keyboard.press('Tab');
-    expect(await page.locator(':focus').textContent()).toBe('Submit');
+    expect(await page.locator(':focus').textContent()).toBe('Kiswahili');
+    await page.keyboard.press('Tab');
+    expect(await page.locator(':focus').textContent()).toBe('I agree');
+    expect(await page.locator(':focus').evaluate((element) => getComputedStyle(element).outlineWidth)).toBe('3px');
+    await page.keyboard.press('Tab');
+    expect(await page.locator(':focus').textContent()).toBe('I do not agree');
 
     await Promise.all([
-      page.waitForURL(`${verificationUrl}?notice=submitted`),
+      page.waitForURL(`${verificationUrl}?notice=consent_recorded&lang=en`),
+      page.getByRole('button', { name: 'I agree' }).click(),
+    ]);
+    expect(await page.getByRole('status').textContent()).toBe('Thank you. Your consent was recorded.');
+    expect(await page.locator('#session-status').textContent()).toBe('Waiting for documents');
+    await expect(page.title()).resolves.toBe('Waiting for documents: verify your identity');
+    const consents = await database.db
+      .select()
+      .from(verificationConsents)
+      .where(eq(verificationConsents.sessionId, sessionId));
+    expect(consents).toHaveLength(1);
+    expect(consents[0]).toMatchObject({ locale: 'en', textVersion: 'consent-2026-11' });
+    expect(consents[0]?.userAgent).toContain('Chrome');
+    await expectPhoneFriendly(page);
+
+    await Promise.all([
+      page.waitForURL(`${verificationUrl}?notice=submitted&lang=en`),
       page.getByRole('button', { name: 'Submit' }).click(),
     ]);
     expect(await page.locator('#session-status').textContent()).toBe('Processing');
     expect(await page.getByRole('status').textContent()).toBe('The documents were submitted for checking.');
     await expect(page.getByLabel('Reason for rejecting (optional)').isVisible()).resolves.toBe(true);
+    await expectPhoneFriendly(page);
 
     await Promise.all([
-      page.waitForURL(`${verificationUrl}?notice=approved`),
+      page.waitForURL(`${verificationUrl}?notice=approved&lang=en`),
       page.getByRole('button', { name: 'Approve' }).click(),
     ]);
     expect(await page.locator('#session-status').textContent()).toBe('Verified');

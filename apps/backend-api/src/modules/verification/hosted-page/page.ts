@@ -1,13 +1,17 @@
-import type { VerificationSession, VerificationStatus } from '@platform/db';
+import type { SessionLocale, VerificationSession, VerificationStatus } from '@platform/db';
 import { escapeHtml, htmlDocument } from '@platform/http';
-import { requiredDocumentLabel } from '../index.js';
+import { isStringKey, languageNames, type StringKey, say, sayText } from './strings.js';
 
 // The hosted verification page as plain HTML: no script, no external asset, inline styles only (the CSP allows
-// nothing else). Every value that comes from a request or the database goes through escapeHtml.
+// nothing else). Every text comes from the catalog (strings.ts) in the page's language, and every value that comes
+// from a request or the database goes through escapeHtml.
 
 /** The sandbox buttons, in the order the page may show them. */
 export const sandboxActions = ['submit', 'approve', 'reject', 'request_resubmission'] as const;
 export type SandboxAction = (typeof sandboxActions)[number];
+
+/** The consent form's two buttons. */
+export const consentAnswers = ['agree', 'decline'] as const;
 
 /** What the page says after a form post; only these fixed codes travel in the URL, never free text. */
 export const noticeCodes = [
@@ -18,103 +22,162 @@ export const noticeCodes = [
   'moved_on',
   'form_expired',
   'sandbox_off',
+  'consent_recorded',
+  'consent_needed',
 ] as const;
 export type NoticeCode = (typeof noticeCodes)[number];
 
-const notices: Record<NoticeCode, { text: string; problem: boolean }> = {
-  submitted: { text: 'The documents were submitted for checking.', problem: false },
-  approved: { text: 'The verification was approved.', problem: false },
-  rejected: { text: 'The verification was rejected.', problem: false },
-  resubmission_requested: { text: 'New documents were requested.', problem: false },
-  moved_on: {
-    text: 'The session changed in the meantime, so nothing was done. Here is where it stands now.',
-    problem: true,
-  },
-  form_expired: { text: 'That form has expired, so nothing was done. Please try again.', problem: true },
-  sandbox_off: { text: 'Sandbox controls are not available for this session.', problem: true },
-};
+const problemNotices: ReadonlySet<NoticeCode> = new Set(['moved_on', 'form_expired', 'sandbox_off', 'consent_needed']);
 
-const statusLabels: Record<VerificationStatus, string> = {
-  pending: 'Waiting for documents',
-  processing: 'Processing',
-  requires_input: 'More information needed',
-  verified: 'Verified',
-  rejected: 'Rejected',
-  expired: 'Expired',
-  canceled: 'Canceled',
-};
+/** The language the page is shown in, and whether `?lang=` chose it (then its links and forms keep it). */
+export interface PageLanguage {
+  locale: SessionLocale;
+  chosen: boolean;
+}
 
 export interface SessionPageInput {
   session: VerificationSession;
   /** Sandbox controls are shown with this form token; null when the session has no sandbox. */
   sandboxFormToken: string | null;
   notice: NoticeCode | undefined;
+  language: PageLanguage;
 }
 
-export function renderSessionPage({ session, sandboxFormToken, notice }: SessionPageInput): string {
-  const requester = session.appName ?? 'the app that sent you here';
-  const subject = session.type === 'kyb' ? 'your business' : 'your identity';
-  const status = statusLabels[session.status];
+export function renderSessionPage({ session, sandboxFormToken, notice, language }: SessionPageInput): string {
+  const { locale } = language;
+  const requester = session.appName ?? sayText(locale, 'requesterFallback');
+  const status = sayText(locale, `status.${session.status}`);
   const documents = (session.requiredDocuments as string[])
-    .map((document) => `<li>${escapeHtml(requiredDocumentLabel(document))}</li>`)
+    .map((document) => `<li>${documentLabel(locale, document)}</li>`)
     .join('');
   const body = `
-    ${session.appName === null ? '' : `<p class="requester">Requested by <strong>${escapeHtml(session.appName)}</strong></p>`}
-    <h1>Verify ${subject}</h1>
-    ${session.environment === 'test' ? '<p class="badge">Test session</p>' : ''}
-    ${notice === undefined ? '' : noticeHtml(notice)}
+    ${languageSwitch(language)}
+    ${session.appName === null ? '' : `<p class="requester">${say(locale, 'requestedBy', { app: { html: `<strong>${escapeHtml(session.appName)}</strong>` } })}</p>`}
+    <h1>${say(locale, `title.${session.type}`)}</h1>
+    ${session.environment === 'test' ? `<p class="badge">${say(locale, 'testBadge')}</p>` : ''}
+    ${notice === undefined ? '' : noticeHtml(locale, notice)}
     <section aria-labelledby="status-heading">
-      <h2 id="status-heading">Status</h2>
+      <h2 id="status-heading">${say(locale, 'statusHeading')}</h2>
       <p class="status status-${session.status}" id="session-status">${escapeHtml(status)}</p>
-      <p>${escapeHtml(nextStep(session, requester))}</p>
-      ${reasonHtml(session)}
+      <p>${say(locale, `next.${session.status}`, { app: requester })}</p>
+      ${reasonHtml(locale, session)}
     </section>
     <section aria-labelledby="documents-heading">
-      <h2 id="documents-heading">Documents you need</h2>
+      <h2 id="documents-heading">${say(locale, 'documentsHeading')}</h2>
       <ul>${documents}</ul>
     </section>
-    ${sandboxFormToken === null ? '' : sandboxHtml(session, sandboxFormToken)}
-    ${isOpen(session.status) ? `<p class="small">This link works until ${escapeHtml(formatTime(session.expiresAt))}.</p>` : ''}`;
-  return layout(`${status}: verify ${subject}`, body);
+    ${sandboxFormToken === null ? '' : sandboxHtml(session, sandboxFormToken, language)}
+    ${isOpen(session.status) ? linkValidity(locale, session) : ''}`;
+  return layout(locale, sayText(locale, `documentTitle.${session.type}`, { status }), body);
 }
 
-export function renderNotFoundPage(): string {
+export interface ConsentPageInput {
+  session: VerificationSession;
+  /** Who collects the data: the session's app name, or the customer's organization. */
+  controller: string | undefined;
+  formToken: string;
+  notice: NoticeCode | undefined;
+  language: PageLanguage;
+  /** Days after a final status until documents and details are deleted. */
+  retentionDays: number;
+}
+
+/**
+ * The consent notice (Kenya Data Protection Act 2019, docs/decisions.md#consent-before-capture), shown before
+ * anything else while the session waits for documents and the person has not agreed: who collects and who
+ * processes, what, why, for how long, their rights; then one form with "I agree" and "I do not agree".
+ */
+export function renderConsentPage(input: ConsentPageInput): string {
+  const { session, formToken, notice, language, retentionDays } = input;
+  const { locale } = language;
+  const controller = {
+    html: `<strong>${escapeHtml(input.controller ?? sayText(locale, 'requesterFallback'))}</strong>`,
+  };
+  const section = (id: string, heading: StringKey, paragraphs: string[]) => `
+    <section aria-labelledby="${id}">
+      <h2 id="${id}">${say(locale, heading)}</h2>
+      ${paragraphs.map((paragraph) => `<p>${paragraph}</p>`).join('\n      ')}
+    </section>`;
+  const body = `
+    ${languageSwitch(language)}
+    ${session.appName === null ? '' : `<p class="requester">${say(locale, 'requestedBy', { app: { html: `<strong>${escapeHtml(session.appName)}</strong>` } })}</p>`}
+    <h1>${say(locale, 'consent.heading')}</h1>
+    ${session.environment === 'test' ? `<p class="badge">${say(locale, 'testBadge')}</p>` : ''}
+    ${notice === undefined ? '' : noticeHtml(locale, notice)}
+    <p>${say(locale, 'consent.intro')}</p>
+    ${section('consent-who', 'consent.whoHeading', [say(locale, 'consent.controller', { controller }), say(locale, 'consent.processor', { controller })])}
+    ${section('consent-what', 'consent.whatHeading', [say(locale, `consent.what.${session.type}`)])}
+    ${section('consent-why', 'consent.whyHeading', [say(locale, `consent.why.${session.type}`, { controller })])}
+    ${section('consent-keep', 'consent.keepHeading', [retentionDays === 1 ? say(locale, 'consent.keepOneDay') : say(locale, 'consent.keep', { days: retentionDays })])}
+    ${section('consent-rights', 'consent.rightsHeading', [say(locale, 'consent.rights', { controller }), say(locale, 'consent.complaint')])}
+    <form method="post" action="${escapeHtml(session.id)}" class="consent">
+      ${hiddenFields(formToken, language)}
+      <p>${say(locale, 'consent.agreeExplained')}</p>
+      <div class="choices">
+        <button type="submit" name="action" value="agree" class="primary">${say(locale, 'consent.agree')}</button>
+        <button type="submit" name="action" value="decline" class="secondary">${say(locale, 'consent.decline')}</button>
+      </div>
+    </form>
+    ${linkValidity(locale, session)}`;
+  return layout(locale, sayText(locale, 'consent.heading'), body);
+}
+
+/** After "I do not agree": nothing was collected; the notice can be read again while the link works. */
+export function renderDeclinedPage(session: VerificationSession, language: PageLanguage): string {
+  const { locale } = language;
+  const requester = session.appName ?? sayText(locale, 'requesterFallback');
+  const again = language.chosen ? `${session.id}?lang=${locale}` : session.id;
+  const body = `
+    ${languageSwitch(language, 'step=declined&')}
+    <h1>${say(locale, 'declined.title')}</h1>
+    <p>${say(locale, 'declined.nothingCollected')}</p>
+    <p>${say(locale, 'declined.changeMind', { app: requester })}</p>
+    <p><a href="${escapeHtml(again)}">${say(locale, 'declined.readAgain')}</a></p>`;
+  return layout(locale, sayText(locale, 'declined.title'), body);
+}
+
+export function renderNotFoundPage(language: PageLanguage): string {
+  const { locale } = language;
   return layout(
-    'Verification not found',
+    locale,
+    sayText(locale, 'notFound.title'),
     `
-    <h1>Verification not found</h1>
-    <p>This verification link is not valid. Check that you opened the whole link, or ask the app that sent you here
-    for a new one.</p>`,
+    ${languageSwitch(language)}
+    <h1>${say(locale, 'notFound.title')}</h1>
+    <p>${say(locale, 'notFound.body')}</p>`,
   );
 }
 
-function nextStep(session: VerificationSession, requester: string): string {
-  switch (session.status) {
-    case 'pending':
-      return 'Have the documents listed below ready. The check starts once they are submitted.';
-    case 'processing':
-      return 'Your documents are being checked. Reload this page to see the result.';
-    case 'requires_input':
-      return 'Please submit your documents again.';
-    case 'verified':
-      return `All done. You can return to ${requester}.`;
-    case 'rejected':
-      return `The verification was not successful. Contact ${requester} if you think this is a mistake.`;
-    case 'expired':
-      return `This link has expired. Ask ${requester} for a new one.`;
-    case 'canceled':
-      return `This verification was canceled. Ask ${requester} for a new link if you still need to verify.`;
-  }
+/**
+ * Links to the page in every language, the current one marked and not a link. Relative query-only links keep
+ * the page's own address, whatever path prefix serves it.
+ */
+function languageSwitch(language: PageLanguage, keep = ''): string {
+  const links = (Object.keys(languageNames) as SessionLocale[]).map((locale) =>
+    locale === language.locale
+      ? `<span lang="${locale}" aria-current="true">${escapeHtml(languageNames[locale])}</span>`
+      : `<a href="?${keep}lang=${locale}" hreflang="${locale}" lang="${locale}">${escapeHtml(languageNames[locale])}</a>`,
+  );
+  return `<nav class="languages" aria-label="${say(language.locale, 'languageNav')}">${links.join(' ')}</nav>`;
 }
 
-function reasonHtml(session: VerificationSession): string {
+function documentLabel(locale: SessionLocale, document: string): string {
+  const key = `document.${document}`;
+  return isStringKey(key) ? say(locale, key) : escapeHtml(document);
+}
+
+function reasonHtml(locale: SessionLocale, session: VerificationSession): string {
   if (session.lastError === null || (session.status !== 'requires_input' && session.status !== 'rejected')) return '';
-  return `<p class="reason"><strong>Reason:</strong> ${escapeHtml(session.lastError)}</p>`;
+  return `<p class="reason"><strong>${say(locale, 'reason')}</strong> ${escapeHtml(session.lastError)}</p>`;
 }
 
-function noticeHtml(code: NoticeCode): string {
-  const { text, problem } = notices[code];
-  return `<p class="notice${problem ? ' notice-problem' : ''}" role="${problem ? 'alert' : 'status'}">${escapeHtml(text)}</p>`;
+function noticeHtml(locale: SessionLocale, code: NoticeCode): string {
+  const problem = problemNotices.has(code);
+  return `<p class="notice${problem ? ' notice-problem' : ''}" role="${problem ? 'alert' : 'status'}">${say(locale, `notice.${code}`)}</p>`;
+}
+
+function linkValidity(locale: SessionLocale, session: VerificationSession): string {
+  return `<p class="small">${say(locale, 'linkValidUntil', { time: formatTime(locale, session.expiresAt) })}</p>`;
 }
 
 const isOpen = (status: VerificationStatus) =>
@@ -127,61 +190,64 @@ export function sandboxActionsFor(status: VerificationStatus): SandboxAction[] {
   return [];
 }
 
-function sandboxHtml(session: VerificationSession, token: string): string {
+function sandboxHtml(session: VerificationSession, token: string, language: PageLanguage): string {
+  const { locale } = language;
   const actions = sandboxActionsFor(session.status);
-  const intro =
-    session.environment === 'test'
-      ? 'This is a test session: nothing is checked. Use these controls to play the part of the verification team.'
-      : 'Sandbox controls are switched on for live sessions on this server: nothing is checked.';
+  const intro = say(locale, session.environment === 'test' ? 'sandbox.introTest' : 'sandbox.introLive');
   const forms =
     actions.length === 0
-      ? '<p>This session is finished; there is nothing more to do.</p>'
-      : actions.map((action) => sandboxForm(session.id, token, action)).join('');
+      ? `<p>${say(locale, 'sandbox.finished')}</p>`
+      : actions.map((action) => sandboxForm(session.id, token, action, language)).join('');
   return `
     <section class="sandbox" aria-labelledby="sandbox-heading">
-      <h2 id="sandbox-heading">Sandbox controls</h2>
+      <h2 id="sandbox-heading">${say(locale, 'sandbox.heading')}</h2>
       <p>${intro}</p>
       ${forms}
     </section>`;
 }
 
-const actionButtons: Record<SandboxAction, { label: string; reasonLabel?: string; style: string }> = {
-  submit: { label: 'Submit', style: 'primary' },
-  approve: { label: 'Approve', style: 'primary' },
-  reject: { label: 'Reject', reasonLabel: 'Reason for rejecting (optional)', style: 'danger' },
-  request_resubmission: {
-    label: 'Request resubmission',
-    reasonLabel: 'What should the end user send again? (optional)',
-    style: 'secondary',
-  },
+const actionButtons: Record<SandboxAction, { reasonLabel?: StringKey; style: string }> = {
+  submit: { style: 'primary' },
+  approve: { style: 'primary' },
+  reject: { reasonLabel: 'sandbox.rejectReason', style: 'danger' },
+  request_resubmission: { reasonLabel: 'sandbox.resubmissionReason', style: 'secondary' },
 };
 
-function sandboxForm(sessionId: string, token: string, action: SandboxAction): string {
-  const { label, reasonLabel, style } = actionButtons[action];
+function sandboxForm(sessionId: string, token: string, action: SandboxAction, language: PageLanguage): string {
+  const { reasonLabel, style } = actionButtons[action];
   const reasonId = `${action}-reason`;
   // A relative action posts back to this page's own address, whatever path prefix serves it.
   return `
       <form method="post" action="${escapeHtml(sessionId)}">
-        <input type="hidden" name="token" value="${escapeHtml(token)}">
+        ${hiddenFields(token, language)}
         <input type="hidden" name="action" value="${action}">
         ${
           reasonLabel === undefined
             ? ''
-            : `<label for="${reasonId}">${escapeHtml(reasonLabel)}</label>
+            : `<label for="${reasonId}">${say(language.locale, reasonLabel)}</label>
         <input type="text" id="${reasonId}" name="reason" maxlength="500" autocomplete="off">`
         }
-        <button type="submit" class="${style}">${escapeHtml(label)}</button>
+        <button type="submit" class="${style}">${say(language.locale, `sandbox.${action}`)}</button>
       </form>`;
 }
 
-const timeFormat = new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' });
-
-function formatTime(date: Date): string {
-  return `${timeFormat.format(date)} UTC`;
+/** The form token, and the language `?lang=` chose so the page after the post keeps it. */
+function hiddenFields(token: string, language: PageLanguage): string {
+  const lang = language.chosen ? `\n        <input type="hidden" name="lang" value="${language.locale}">` : '';
+  return `<input type="hidden" name="token" value="${escapeHtml(token)}">${lang}`;
 }
 
-function layout(title: string, body: string): string {
-  return htmlDocument({ title, styles, body });
+const timeFormats: Record<SessionLocale, Intl.DateTimeFormat> = {
+  en: new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' }),
+  sw: new Intl.DateTimeFormat('sw-KE', { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' }),
+};
+
+function formatTime(locale: SessionLocale, date: Date): string {
+  return `${timeFormats[locale].format(date)} UTC`;
+}
+
+function layout(lang: SessionLocale, title: string, body: string): string {
+  return htmlDocument({ title, styles, body, lang });
 }
 
 // Colours meet WCAG AA contrast on their backgrounds; focus is always visible.
@@ -211,5 +277,10 @@ button.danger{background:#cf222e;color:#fff}
 button.secondary{background:#f6f8fa;color:#1f2328;border-color:#8c959f}
 a:focus-visible,button:focus-visible,input:focus-visible{outline:3px solid #0969da;outline-offset:2px}
 .small{font-size:.875rem;color:#57606a}
+a{color:#0969da}
+.languages{display:flex;justify-content:flex-end;gap:1rem;margin:0 0 .5rem;font-size:.875rem}
+.languages [aria-current]{font-weight:600}
+.choices{display:flex;flex-wrap:wrap;gap:.75rem}
+button{min-height:2.75rem}
 @media (max-width:40rem){main{margin:0;border:0;border-radius:0;padding:1rem}}
 `;

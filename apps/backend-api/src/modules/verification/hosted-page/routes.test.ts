@@ -1,4 +1,4 @@
-import { verificationSessions } from '@platform/db/schema';
+import { verificationConsents, verificationSessions } from '@platform/db/schema';
 import { eq } from 'drizzle-orm';
 import { beforeEach, describe, expect, it } from 'vitest';
 import {
@@ -17,6 +17,7 @@ import {
 } from '../../../../test/verification-fixtures.js';
 import type { BackendApp } from '../../../app.js';
 import { formTokenFor } from './form-token.js';
+import { CONSENT_TEXT_VERSION } from './service.js';
 
 const SECRET = 'a-hosted-page-secret-of-at-least-32-characters';
 const CSP =
@@ -48,13 +49,24 @@ describe('the hosted verification page', () => {
     clock.advance(1000);
     return post(id, { token: formTokenFor(SECRET, id), action, ...extra });
   };
-  const testSession = (body: object = {}) =>
+  /** The person agrees to the consent notice, as the page's "I agree" button posts it. */
+  const agree = (id: string, extra: Record<string, string> = {}, on: BackendApp = suite.app) =>
+    post(id, { token: formTokenFor(SECRET, id), action: 'agree', ...extra }, on);
+  const consentsOf = (id: string) =>
+    suite.db.select().from(verificationConsents).where(eq(verificationConsents.sessionId, id));
+  const newTestSession = (body: object = {}) =>
     createdSessionId(suite.app, acme.testKey, {
       type: 'kyc',
       externalEndUserId: 'private-end-user-77',
       appName: 'Acme Wallet',
       ...body,
     });
+  /** A test session whose person has agreed to the consent notice: the page shows its status and buttons. */
+  const testSession = async (body: object = {}) => {
+    const id = await newTestSession(body);
+    expect((await agree(id)).headers.location).toBe(`${id}?notice=consent_recorded`);
+    return id;
+  };
 
   describe('GET /session/:id', () => {
     it('shows a test session as accessible HTML with its own strict CSP and no-store caching', async () => {
@@ -134,6 +146,7 @@ describe('the hosted verification page', () => {
 
     it('shows the sandbox controls exactly on the sessions the sandbox decides', async () => {
       const hasControls = async (id: string, on: BackendApp = suite.app) => {
+        await agree(id, {}, on);
         const html = (await page(id, '', on)).body;
         expect(html).toContain('id="session-status">Waiting for documents</p>');
         return html.includes('Sandbox controls') && html.includes('<form');
@@ -263,6 +276,7 @@ describe('the hosted verification page', () => {
         expect(await statusOf(suite.db, live)).toBe('pending');
 
         const sandboxLive = await createdSessionId(local, acme.liveKey, { type: 'kyc', externalEndUserId: 'local' });
+        await agree(sandboxLive, {}, local);
         // Not on an instance where live sandbox is off...
         expect((await act(sandboxLive, 'submit')).headers.location).toBe(`${sandboxLive}?notice=sandbox_off`);
         expect(await statusOf(suite.db, sandboxLive)).toBe('pending');
@@ -284,6 +298,239 @@ describe('the hosted verification page', () => {
       const id = await testSession();
       expect((await act(id, 'self_destruct')).statusCode).toBe(400);
       expect(await statusOf(suite.db, id)).toBe('pending');
+    });
+  });
+
+  describe('consent before anything else', () => {
+    it('shows a pending session the consent notice first: who, what, why, how long, rights', async () => {
+      const id = await newTestSession();
+      const response = await page(id);
+      expect(response.statusCode).toBe(200);
+      expect(response.headers['content-security-policy']).toBe(CSP);
+      const html = response.body;
+      expect(html).toMatch(/^<!doctype html>\n<html lang="en">/);
+      expect(html).toContain('<title>Before you start: your personal data</title>');
+      expect(html).toContain('<h1>Before you start: your personal data</h1>');
+      expect(html).toContain('<strong>Acme Wallet</strong> collects your data and decides how it is used');
+      expect(html).toContain(
+        'The verification service that runs this page processes it for <strong>Acme Wallet</strong>',
+      );
+      expect(html).toContain(
+        'Photos of your ID document (front and back, or your passport), your ID number and a selfie.',
+      );
+      expect(html).toContain('To verify your identity for <strong>Acme Wallet</strong>, to prevent fraud');
+      expect(html).toContain('deleted 30 days after the verification is finished');
+      expect(html).toContain('Data Protection Act, 2019');
+      expect(html).toContain('Office of the Data Protection Commissioner');
+      expect(html).toContain('<button type="submit" name="action" value="agree" class="primary">I agree</button>');
+      expect(html).toContain(
+        '<button type="submit" name="action" value="decline" class="secondary">I do not agree</button>',
+      );
+      expect(html).toContain(`name="token" value="${formTokenFor(SECRET, id)}"`);
+      // Nothing of the status page or the sandbox before consent.
+      expect(html).not.toContain('Sandbox controls');
+      expect(html).not.toContain('session-status');
+      expect(html).not.toMatch(/<script|<link|src=|https?:\/\//);
+      // Headings in order: one h1, then h2s.
+      expect([...html.matchAll(/<h(\d)/g)].map((match) => match[1])).toEqual(['1', '2', '2', '2', '2', '2']);
+    });
+
+    it('tells a kyb session what is collected of a business, and states the configured retention', async () => {
+      await withApp({ VERIFICATION_RETENTION_DAYS: '45' }, async (other) => {
+        const id = await createdSessionId(other, acme.testKey, {
+          type: 'kyb',
+          externalEndUserId: 'company',
+          appName: 'Acme Books',
+        });
+        const html = (await page(id, '', other)).body;
+        expect(html).toContain(
+          'Your company&#39;s registration details and documents, and the ID documents of its directors.',
+        );
+        expect(html).toContain('To verify your business for <strong>Acme Books</strong>');
+        expect(html).toContain('deleted 45 days after the verification is finished');
+      });
+    });
+
+    it("names the customer's organization as the one collecting when the session has no app name", async () => {
+      const id = await createdSessionId(suite.app, acme.testKey, { type: 'kyc', externalEndUserId: 'someone' });
+      const consentPage = (await page(id)).body;
+      expect(consentPage).toContain('<strong>Acme Secret Holdings</strong> collects your data');
+      // Once consent is given, the page is back to showing nothing of the organization.
+      await agree(id);
+      const statusPage = (await page(id)).body;
+      expect(statusPage).toContain('id="session-status">Waiting for documents</p>');
+      expect(statusPage).not.toContain('Acme Secret Holdings');
+    });
+
+    it('records consent once, with its text version, language, address and a shortened user agent', async () => {
+      const id = await newTestSession();
+      const longAgent = `Mozilla/5.0 ${'x'.repeat(2000)}`;
+      const agreeAs = (sessionId: string, userAgent: string) =>
+        suite.app.inject({
+          method: 'POST',
+          url: `/session/${sessionId}`,
+          headers: { 'content-type': 'application/x-www-form-urlencoded', 'user-agent': userAgent },
+          payload: new URLSearchParams({ token: formTokenFor(SECRET, sessionId), action: 'agree' }).toString(),
+        });
+      clock.advance(1000);
+      const agreedAt = clock.now();
+      expect((await agreeAs(id, 'Phone browser')).headers.location).toBe(`${id}?notice=consent_recorded`);
+      clock.advance(1000);
+      // A second agreement (a double click, another tab) adds nothing.
+      const again = await agreeAs(id, longAgent);
+      expect(again.statusCode).toBe(303);
+      expect(again.headers.location).toBe(`${id}?notice=consent_recorded`);
+      const consents = await consentsOf(id);
+      expect(consents).toHaveLength(1);
+      expect(consents[0]).toMatchObject({
+        textVersion: CONSENT_TEXT_VERSION,
+        locale: 'en',
+        ip: '127.0.0.1',
+        userAgent: 'Phone browser',
+        createdAt: agreedAt,
+      });
+
+      const other = await newTestSession();
+      await agreeAs(other, longAgent);
+      const [withAgent] = await consentsOf(other);
+      expect(withAgent?.userAgent).toBe(longAgent.slice(0, 512));
+
+      // Agreeing moves the page on; the status is unchanged.
+      const after = (await page(id, '?notice=consent_recorded')).body;
+      expect(after).toContain('role="status">Thank you. Your consent was recorded.</p>');
+      expect(after).toContain('id="session-status">Waiting for documents</p>');
+      expect(after).toContain('>Submit</button>');
+      expect(await statusOf(suite.db, id)).toBe('pending');
+    });
+
+    it('records two agreements sent at the same moment once', async () => {
+      const id = await newTestSession();
+      const answers = await Promise.all([agree(id), agree(id), agree(id)]);
+      expect(answers.map((answer) => answer.headers.location)).toEqual(Array(3).fill(`${id}?notice=consent_recorded`));
+      expect(await consentsOf(id)).toHaveLength(1);
+    });
+
+    it('needs the form token to record consent', async () => {
+      const id = await newTestSession();
+      const other = await newTestSession();
+      for (const token of ['', 'forged', formTokenFor(SECRET, other)]) {
+        const response = await post(id, { token, action: 'agree' });
+        expect(response.statusCode).toBe(303);
+        expect(response.headers.location).toBe(`${id}?notice=form_expired`);
+      }
+      expect(await consentsOf(id)).toEqual([]);
+      const html = (await page(id, '?notice=form_expired')).body;
+      expect(html).toContain('role="alert">That form has expired');
+      expect(html).toContain('I agree</button>');
+    });
+
+    it('takes no sandbox button before consent', async () => {
+      const id = await newTestSession();
+      const response = await act(id, 'submit');
+      expect(response.headers.location).toBe(`${id}?notice=consent_needed`);
+      expect(await statusOf(suite.db, id)).toBe('pending');
+      expect((await page(id, '?notice=consent_needed')).body).toContain(
+        'role="alert">Please read the notice and agree first. Nothing was done.</p>',
+      );
+    });
+
+    it('says nothing was collected after "I do not agree", records nothing and leaves the session open', async () => {
+      const id = await newTestSession();
+      const declined = await post(id, { token: formTokenFor(SECRET, id), action: 'decline' });
+      expect(declined.statusCode).toBe(303);
+      expect(declined.headers.location).toBe(`${id}?step=declined`);
+      const html = (await page(id, '?step=declined')).body;
+      expect(html).toContain('<h1>You did not agree</h1>');
+      expect(html).toContain('Nothing was collected');
+      expect(html).toContain(`<a href="${id}">Read the notice again</a>`);
+      expect(html).not.toContain('<form');
+      expect(await consentsOf(id)).toEqual([]);
+      expect(await statusOf(suite.db, id)).toBe('pending');
+      // Changing one's mind: the notice is there again.
+      expect((await page(id)).body).toContain('I agree</button>');
+      // Once consent exists, the declined step is just the page.
+      await agree(id);
+      expect((await page(id, '?step=declined')).body).toContain('id="session-status">Waiting for documents</p>');
+    });
+
+    it('records nothing on a session that no longer waits for documents', async () => {
+      const id = await newTestSession();
+      const canceled = await suite.app.inject({
+        method: 'POST',
+        url: `/v1/verify/sessions/${id}/cancel`,
+        headers: { 'x-service-api-key': acme.testKey, 'x-idempotency-key': crypto.randomUUID() },
+      });
+      expect(canceled.statusCode).toBe(200);
+      expect((await page(id)).body).toContain('id="session-status">Canceled</p>');
+      expect((await agree(id)).headers.location).toBe(`${id}?notice=moved_on`);
+      expect(await consentsOf(id)).toEqual([]);
+    });
+  });
+
+  describe('languages', () => {
+    const swSession = () => newTestSession({ locale: 'sw' });
+
+    it("shows the page in the session's locale, with a link to the other language", async () => {
+      const id = await swSession();
+      const html = (await page(id)).body;
+      expect(html).toMatch(/^<!doctype html>\n<html lang="sw">/);
+      expect(html).toContain('<h1>Kabla hujaanza: taarifa zako binafsi</h1>');
+      expect(html).toContain('<strong>Acme Wallet</strong> inakusanya taarifa zako');
+      expect(html).toContain('yatafutwa siku 30 baada ya uthibitishaji kukamilika');
+      expect(html).toContain('>Nakubali</button>');
+      expect(html).toContain('<nav class="languages" aria-label="Lugha">');
+      expect(html).toContain('<a href="?lang=en" hreflang="en" lang="en">English</a>');
+      expect(html).toContain('<span lang="sw" aria-current="true">Kiswahili</span>');
+      // The session's own language needs no hidden field.
+      expect(html).not.toContain('name="lang"');
+    });
+
+    it('lets ?lang=en|sw override it, ignores anything else, and keeps the chosen language through a post', async () => {
+      const id = await swSession();
+      const english = (await page(id, '?lang=en')).body;
+      expect(english).toMatch(/^<!doctype html>\n<html lang="en">/);
+      expect(english).toContain('>I agree</button>');
+      expect(english).toContain('<input type="hidden" name="lang" value="en">');
+      for (const ignored of ['?lang=fr', '?lang=EN', '?lang=', '?lang=%3Cb%3E']) {
+        const html = (await page(id, ignored)).body;
+        expect(html, ignored).toMatch(/^<!doctype html>\n<html lang="sw">/);
+        expect(html, ignored).not.toContain('name="lang"');
+      }
+
+      const agreed = await agree(id, { lang: 'en' });
+      expect(agreed.headers.location).toBe(`${id}?notice=consent_recorded&lang=en`);
+      const [consent] = await consentsOf(id);
+      expect(consent?.locale).toBe('en');
+      const after = (await page(id, '?notice=consent_recorded&lang=en')).body;
+      expect(after).toContain('role="status">Thank you. Your consent was recorded.</p>');
+      expect(after).toContain('id="session-status">Waiting for documents</p>');
+
+      // A posted language that names none is ignored like ?lang=.
+      expect((await act(id, 'submit', { lang: 'xx' })).headers.location).toBe(`${id}?notice=submitted`);
+    });
+
+    it('records the Kiswahili notice as agreed in Kiswahili, and shows the whole status page in Kiswahili', async () => {
+      const id = await swSession();
+      await agree(id);
+      const [consent] = await consentsOf(id);
+      expect(consent?.locale).toBe('sw');
+      const html = (await page(id)).body;
+      expect(html).toContain('<title>Inasubiri hati: thibitisha utambulisho wako</title>');
+      expect(html).toContain('<h1>Thibitisha utambulisho wako</h1>');
+      expect(html).toContain('Imeombwa na <strong>Acme Wallet</strong>');
+      expect(html).toContain('<li>Kitambulisho cha taifa au pasipoti</li>');
+      expect(html).toContain('<h2 id="sandbox-heading">Vidhibiti vya sandbox</h2>');
+      expect(html).toContain('>Wasilisha</button>');
+      expect(html).toMatch(/Kiungo hiki kinafanya kazi hadi \d+ \w+ 2026/);
+      for (const english of ['Waiting for documents', 'Documents you need', 'Submit<', 'Test session']) {
+        expect(html).not.toContain(english);
+      }
+    });
+
+    it('shows the not-found page in the language asked for', async () => {
+      const html = (await page(crypto.randomUUID(), '?lang=sw')).body;
+      expect(html).toMatch(/^<!doctype html>\n<html lang="sw">/);
+      expect(html).toContain('<h1>Uthibitishaji haukupatikana</h1>');
     });
   });
 

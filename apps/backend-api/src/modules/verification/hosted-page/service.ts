@@ -1,10 +1,30 @@
-import { type Database, isUuid, type VerificationSession, type VerificationStatus } from '@platform/db';
+import {
+  type Database,
+  isUuid,
+  type SessionLocale,
+  type VerificationSession,
+  type VerificationStatus,
+} from '@platform/db';
 import { isAppError } from '@platform/errors';
 import { findSessionById, type LifecycleOptions, moveSession } from '../index.js';
 import { type NoticeCode, type SandboxAction, sandboxActionsFor } from './page.js';
+import { findOrganizationName, hasConsent, insertConsent, lockSessionStatus } from './repository.js';
 
-// What the hosted page does with a session: find it by the id in its URL, and move it with the sandbox buttons
-// through the same lifecycle as everything else (actor `hosted_page`).
+// What the hosted page does with a session: find it by the id in its URL, record the person's consent before
+// anything is captured, and move it with the sandbox buttons through the same lifecycle as everything else (actor
+// `hosted_page`).
+
+/**
+ * The version of the consent notice's text (both languages), recorded with each consent. A change to what the
+ * notice says gets a new version, so the exact wording a person agreed to can always be found again (git history
+ * of strings.ts at that version).
+ */
+export const CONSENT_TEXT_VERSION = 'consent-2026-11';
+/** A user agent is kept for evidence, not analysis: anything longer is cut. */
+const USER_AGENT_MAX_LENGTH = 512;
+
+/** The statuses in which a person sends documents: none may be captured before their consent. */
+const captureStatuses: readonly VerificationStatus[] = ['pending', 'requires_input'];
 
 const moves: Record<SandboxAction, { to: VerificationStatus; notice: NoticeCode }> = {
   submit: { to: 'processing', notice: 'submitted' },
@@ -16,6 +36,48 @@ const moves: Record<SandboxAction, { to: VerificationStatus; notice: NoticeCode 
 /** The session the page's URL names; anything that is not a session id is no session. */
 export async function findPageSession(db: Database, id: string): Promise<VerificationSession | undefined> {
   return isUuid(id) ? findSessionById(db, id) : undefined;
+}
+
+/**
+ * Whether the page must ask for consent before anything else: the session waits for documents and the person has
+ * not agreed yet.
+ */
+export async function needsConsent(db: Database, session: VerificationSession): Promise<boolean> {
+  return captureStatuses.includes(session.status) && !(await hasConsent(db, session.id));
+}
+
+/**
+ * Who the consent notice names as the data controller: the app the customer named on the session, or else the
+ * customer's organization (the Act requires the person to know who collects their data).
+ */
+export async function dataControllerOf(db: Database, session: VerificationSession): Promise<string | undefined> {
+  return session.appName ?? (await findOrganizationName(db, session.organizationId));
+}
+
+/**
+ * Records the person's agreement to the consent notice, once per session: a second agreement (a double click, a
+ * second tab) finds the first under the session's row lock and adds nothing. A session that no longer waits for
+ * documents records nothing (`moved_on`).
+ */
+export async function recordConsent(
+  db: Database,
+  session: VerificationSession,
+  consent: { locale: SessionLocale; ip: string; userAgent: string | undefined; now: Date },
+): Promise<NoticeCode> {
+  return db.transaction(async (tx) => {
+    const status = await lockSessionStatus(tx, session.id);
+    if (status === undefined || !captureStatuses.includes(status)) return 'moved_on';
+    if (await hasConsent(tx, session.id)) return 'consent_recorded';
+    await insertConsent(tx, {
+      sessionId: session.id,
+      textVersion: CONSENT_TEXT_VERSION,
+      locale: consent.locale,
+      ip: consent.ip,
+      userAgent: consent.userAgent?.slice(0, USER_AGENT_MAX_LENGTH) ?? null,
+      createdAt: consent.now,
+    });
+    return 'consent_recorded';
+  });
 }
 
 /**

@@ -1,0 +1,44 @@
+import type { DatabaseExecutor, NewVerificationConsent, VerificationStatus } from '@platform/db';
+import { organizations, verificationConsents, verificationSessions } from '@platform/db/schema';
+import { eq } from 'drizzle-orm';
+
+// The hosted page's own queries: the consents it records, and the name it shows as the data controller when the
+// session has no app name. Sessions themselves it reads and moves through the verification module.
+
+/** Whether the person has agreed to the consent notice of this session (any text version). */
+export async function hasConsent(db: DatabaseExecutor, sessionId: string): Promise<boolean> {
+  const [consent] = await db
+    .select({ id: verificationConsents.id })
+    .from(verificationConsents)
+    .where(eq(verificationConsents.sessionId, sessionId))
+    .limit(1);
+  return consent !== undefined;
+}
+
+/**
+ * Locks the session's row for the rest of the transaction, so two agreements to the same notice are recorded one
+ * after the other; its status, or undefined when there is no such session.
+ */
+export async function lockSessionStatus(
+  tx: DatabaseExecutor,
+  sessionId: string,
+): Promise<VerificationStatus | undefined> {
+  const [session] = await tx
+    .select({ status: verificationSessions.status })
+    .from(verificationSessions)
+    .where(eq(verificationSessions.id, sessionId))
+    .for('update');
+  return session?.status;
+}
+
+export async function insertConsent(tx: DatabaseExecutor, values: NewVerificationConsent): Promise<void> {
+  await tx.insert(verificationConsents).values(values);
+}
+
+export async function findOrganizationName(db: DatabaseExecutor, organizationId: string): Promise<string | undefined> {
+  const [organization] = await db
+    .select({ name: organizations.name })
+    .from(organizations)
+    .where(eq(organizations.id, organizationId));
+  return organization?.name;
+}

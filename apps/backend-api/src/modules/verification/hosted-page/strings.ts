@@ -1,0 +1,234 @@
+import { type SessionLocale, sessionLocales } from '@platform/db';
+import { escapeHtml } from '@platform/http';
+
+// Every text the hosted page shows, in English and Kiswahili (docs/decisions.md#hosted-page-languages). A `{name}`
+// in a text is filled in by `say`; both languages of a key name the same placeholders (strings.test.ts).
+
+const en = {
+  'title.kyc': 'Verify your identity',
+  'title.kyb': 'Verify your business',
+  'documentTitle.kyc': '{status}: verify your identity',
+  'documentTitle.kyb': '{status}: verify your business',
+  requestedBy: 'Requested by {app}',
+  requesterFallback: 'the app that sent you here',
+  testBadge: 'Test session',
+  languageNav: 'Language',
+  statusHeading: 'Status',
+  documentsHeading: 'Documents you need',
+  linkValidUntil: 'This link works until {time}.',
+  reason: 'Reason:',
+
+  'status.pending': 'Waiting for documents',
+  'status.processing': 'Processing',
+  'status.requires_input': 'More information needed',
+  'status.verified': 'Verified',
+  'status.rejected': 'Rejected',
+  'status.expired': 'Expired',
+  'status.canceled': 'Canceled',
+
+  'next.pending': 'Have the documents listed below ready. The check starts once they are submitted.',
+  'next.processing': 'Your documents are being checked. Reload this page to see the result.',
+  'next.requires_input': 'Please submit your documents again.',
+  'next.verified': 'All done. You can return to {app}.',
+  'next.rejected': 'The verification was not successful. Contact {app} if you think this is a mistake.',
+  'next.expired': 'This link has expired. Ask {app} for a new one.',
+  'next.canceled': 'This verification was canceled. Ask {app} for a new link if you still need to verify.',
+
+  'document.national_id_or_passport': 'National ID card or passport',
+  'document.selfie': 'A selfie: a clear photo of your face',
+  'document.certificate_of_incorporation': 'Certificate of incorporation',
+  'document.cr12': 'CR12: the official list of directors and shareholders',
+  'document.kra_pin_certificate': 'KRA PIN certificate of the business',
+  'document.director_ids': 'National ID card or passport of each director',
+
+  'notice.submitted': 'The documents were submitted for checking.',
+  'notice.approved': 'The verification was approved.',
+  'notice.rejected': 'The verification was rejected.',
+  'notice.resubmission_requested': 'New documents were requested.',
+  'notice.moved_on': 'The session changed in the meantime, so nothing was done. Here is where it stands now.',
+  'notice.form_expired': 'That form has expired, so nothing was done. Please try again.',
+  'notice.sandbox_off': 'Sandbox controls are not available for this session.',
+  'notice.consent_recorded': 'Thank you. Your consent was recorded.',
+  'notice.consent_needed': 'Please read the notice and agree first. Nothing was done.',
+
+  'sandbox.heading': 'Sandbox controls',
+  'sandbox.introTest':
+    'This is a test session: nothing is checked. Use these controls to play the part of the verification team.',
+  'sandbox.introLive': 'Sandbox controls are switched on for live sessions on this server: nothing is checked.',
+  'sandbox.finished': 'This session is finished; there is nothing more to do.',
+  'sandbox.submit': 'Submit',
+  'sandbox.approve': 'Approve',
+  'sandbox.reject': 'Reject',
+  'sandbox.request_resubmission': 'Request resubmission',
+  'sandbox.rejectReason': 'Reason for rejecting (optional)',
+  'sandbox.resubmissionReason': 'What should the end user send again? (optional)',
+
+  'consent.heading': 'Before you start: your personal data',
+  'consent.intro': 'Please read how your personal data will be used. Nothing is collected until you agree.',
+  'consent.whoHeading': 'Who collects and who processes it',
+  'consent.controller': '{controller} collects your data and decides how it is used (the data controller).',
+  'consent.processor':
+    'The verification service that runs this page processes it for {controller} (the data processor).',
+  'consent.whatHeading': 'What is collected',
+  'consent.what.kyc': 'Photos of your ID document (front and back, or your passport), your ID number and a selfie.',
+  'consent.what.kyb': "Your company's registration details and documents, and the ID documents of its directors.",
+  'consent.whyHeading': 'Why',
+  'consent.why.kyc': 'To verify your identity for {controller}, to prevent fraud and to meet legal obligations.',
+  'consent.why.kyb': 'To verify your business for {controller}, to prevent fraud and to meet legal obligations.',
+  'consent.keepHeading': 'How long it is kept',
+  'consent.keep':
+    'Your documents and the details you submit are deleted {days} days after the verification is finished.',
+  'consent.keepOneDay':
+    'Your documents and the details you submit are deleted one day after the verification is finished.',
+  'consent.rightsHeading': 'Your rights',
+  'consent.rights':
+    'Under the Data Protection Act, 2019 you may ask to see your data, to have it corrected or deleted, and object to its use. To do so, contact {controller}.',
+  'consent.complaint': 'You may also complain to the Office of the Data Protection Commissioner (ODPC).',
+  'consent.agreeExplained': 'If you choose "I agree", your data will be used as described above.',
+  'consent.agree': 'I agree',
+  'consent.decline': 'I do not agree',
+
+  'declined.title': 'You did not agree',
+  'declined.nothingCollected': 'Nothing was collected, and nothing more will happen unless you agree.',
+  'declined.changeMind':
+    'If you change your mind, you can read the notice again while this link works. Otherwise, contact {app} to verify another way.',
+  'declined.readAgain': 'Read the notice again',
+
+  'notFound.title': 'Verification not found',
+  'notFound.body':
+    'This verification link is not valid. Check that you opened the whole link, or ask the app that sent you here for a new one.',
+} as const;
+
+export type StringKey = keyof typeof en;
+
+const sw: Record<StringKey, string> = {
+  'title.kyc': 'Thibitisha utambulisho wako',
+  'title.kyb': 'Thibitisha biashara yako',
+  'documentTitle.kyc': '{status}: thibitisha utambulisho wako',
+  'documentTitle.kyb': '{status}: thibitisha biashara yako',
+  requestedBy: 'Imeombwa na {app}',
+  requesterFallback: 'programu iliyokuleta hapa',
+  testBadge: 'Kipindi cha majaribio',
+  languageNav: 'Lugha',
+  statusHeading: 'Hali',
+  documentsHeading: 'Hati unazohitaji',
+  linkValidUntil: 'Kiungo hiki kinafanya kazi hadi {time}.',
+  reason: 'Sababu:',
+
+  'status.pending': 'Inasubiri hati',
+  'status.processing': 'Inashughulikiwa',
+  'status.requires_input': 'Maelezo zaidi yanahitajika',
+  'status.verified': 'Imethibitishwa',
+  'status.rejected': 'Imekataliwa',
+  'status.expired': 'Muda wake umeisha',
+  'status.canceled': 'Imeghairiwa',
+
+  'next.pending': 'Andaa hati zilizoorodheshwa hapa chini. Ukaguzi utaanza baada ya kuziwasilisha.',
+  'next.processing': 'Hati zako zinakaguliwa. Pakia upya ukurasa huu ili kuona matokeo.',
+  'next.requires_input': 'Tafadhali wasilisha hati zako tena.',
+  'next.verified': 'Umemaliza. Unaweza kurudi kwenye {app}.',
+  'next.rejected': 'Uthibitishaji haukufanikiwa. Wasiliana na {app} ikiwa unadhani kuna kosa.',
+  'next.expired': 'Muda wa kiungo hiki umeisha. Omba kiungo kipya kutoka kwa {app}.',
+  'next.canceled':
+    'Uthibitishaji huu umeghairiwa. Ikiwa bado unahitaji kuthibitisha, omba kiungo kipya kutoka kwa {app}.',
+
+  'document.national_id_or_passport': 'Kitambulisho cha taifa au pasipoti',
+  'document.selfie': 'Selfie: picha ya uso wako iliyo wazi',
+  'document.certificate_of_incorporation': 'Cheti cha usajili wa kampuni',
+  'document.cr12': 'CR12: orodha rasmi ya wakurugenzi na wanahisa',
+  'document.kra_pin_certificate': 'Cheti cha KRA PIN cha biashara',
+  'document.director_ids': 'Kitambulisho cha taifa au pasipoti ya kila mkurugenzi',
+
+  'notice.submitted': 'Hati zimewasilishwa kwa ukaguzi.',
+  'notice.approved': 'Uthibitishaji umeidhinishwa.',
+  'notice.rejected': 'Uthibitishaji umekataliwa.',
+  'notice.resubmission_requested': 'Hati mpya zimeombwa.',
+  'notice.moved_on': 'Hali ilibadilika wakati huo, kwa hiyo hakuna kilichofanyika. Hii ndiyo hali ilivyo sasa.',
+  'notice.form_expired': 'Muda wa fomu hiyo umeisha, kwa hiyo hakuna kilichofanyika. Tafadhali jaribu tena.',
+  'notice.sandbox_off': 'Vidhibiti vya sandbox havipatikani kwa kipindi hiki.',
+  'notice.consent_recorded': 'Asante. Idhini yako imerekodiwa.',
+  'notice.consent_needed': 'Tafadhali soma ilani na ukubali kwanza. Hakuna kilichofanyika.',
+
+  'sandbox.heading': 'Vidhibiti vya sandbox',
+  'sandbox.introTest':
+    'Hiki ni kipindi cha majaribio: hakuna kinachokaguliwa. Tumia vidhibiti hivi kuchukua nafasi ya timu ya uthibitishaji.',
+  'sandbox.introLive': 'Vidhibiti vya sandbox vimewashwa kwa vipindi halisi kwenye seva hii: hakuna kinachokaguliwa.',
+  'sandbox.finished': 'Kipindi hiki kimekamilika; hakuna kingine cha kufanya.',
+  'sandbox.submit': 'Wasilisha',
+  'sandbox.approve': 'Idhinisha',
+  'sandbox.reject': 'Kataa',
+  'sandbox.request_resubmission': 'Omba hati tena',
+  'sandbox.rejectReason': 'Sababu ya kukataa (si lazima)',
+  'sandbox.resubmissionReason': 'Mtumiaji atume nini tena? (si lazima)',
+
+  'consent.heading': 'Kabla hujaanza: taarifa zako binafsi',
+  'consent.intro': 'Tafadhali soma jinsi taarifa zako binafsi zitakavyotumika. Hakuna kinachokusanywa hadi ukubali.',
+  'consent.whoHeading': 'Nani anazikusanya na nani anazichakata',
+  'consent.controller': '{controller} inakusanya taarifa zako na kuamua jinsi zitakavyotumika (mdhibiti wa data).',
+  'consent.processor':
+    'Huduma ya uthibitishaji inayoendesha ukurasa huu inazichakata kwa niaba ya {controller} (mchakataji wa data).',
+  'consent.whatHeading': 'Kinachokusanywa',
+  'consent.what.kyc':
+    'Picha za kitambulisho chako (mbele na nyuma, au pasipoti yako), nambari ya kitambulisho chako na selfie.',
+  'consent.what.kyb': 'Maelezo na hati za usajili wa kampuni yako, pamoja na vitambulisho vya wakurugenzi wake.',
+  'consent.whyHeading': 'Kwa nini',
+  'consent.why.kyc':
+    'Ili kuthibitisha utambulisho wako kwa ajili ya {controller}, kuzuia ulaghai na kutimiza wajibu wa kisheria.',
+  'consent.why.kyb':
+    'Ili kuthibitisha biashara yako kwa ajili ya {controller}, kuzuia ulaghai na kutimiza wajibu wa kisheria.',
+  'consent.keepHeading': 'Zinahifadhiwa kwa muda gani',
+  'consent.keep': 'Hati zako na maelezo unayowasilisha yatafutwa siku {days} baada ya uthibitishaji kukamilika.',
+  'consent.keepOneDay': 'Hati zako na maelezo unayowasilisha yatafutwa siku moja baada ya uthibitishaji kukamilika.',
+  'consent.rightsHeading': 'Haki zako',
+  'consent.rights':
+    'Kwa mujibu wa Sheria ya Ulinzi wa Data ya mwaka 2019, unaweza kuomba kuona taarifa zako, kuzirekebisha au kuzifuta, na kupinga matumizi yake. Ili kufanya hivyo, wasiliana na {controller}.',
+  'consent.complaint': 'Pia unaweza kuwasilisha malalamiko kwa Ofisi ya Kamishna wa Ulinzi wa Data (ODPC).',
+  'consent.agreeExplained': 'Ukichagua "Nakubali", taarifa zako zitatumika kama ilivyoelezwa hapo juu.',
+  'consent.agree': 'Nakubali',
+  'consent.decline': 'Sikubali',
+
+  'declined.title': 'Hukukubali',
+  'declined.nothingCollected': 'Hakuna kilichokusanywa, na hakuna kitakachoendelea hadi ukubali.',
+  'declined.changeMind':
+    'Ukibadilisha nia, unaweza kusoma ilani tena kiungo hiki kikiwa bado kinafanya kazi. La sivyo, wasiliana na {app} ili kuthibitisha kwa njia nyingine.',
+  'declined.readAgain': 'Soma ilani tena',
+
+  'notFound.title': 'Uthibitishaji haukupatikana',
+  'notFound.body':
+    'Kiungo hiki cha uthibitishaji si sahihi. Hakikisha umefungua kiungo kizima, au omba kiungo kipya kutoka kwa programu iliyokuleta hapa.',
+};
+
+/** The page's texts by language; strings.test.ts checks that every language has every key, none empty. */
+export const catalog: Readonly<Record<SessionLocale, Readonly<Record<StringKey, string>>>> = { en, sw };
+
+export function isStringKey(key: string): key is StringKey {
+  return Object.hasOwn(en, key);
+}
+
+/** Each language named in itself, for the language switch. */
+export const languageNames: Readonly<Record<SessionLocale, string>> = { en: 'English', sw: 'Kiswahili' };
+
+/** `?lang=` when it names a language of the page; anything else is ignored. */
+export function pageLanguageOf(lang: unknown): SessionLocale | undefined {
+  return sessionLocales.find((locale) => locale === lang);
+}
+
+/** A value to put into a text: plain text (escaped) or trusted markup made here (`{ html }`). */
+type Filler = string | number | { html: string };
+
+/**
+ * The text of `key` in `locale` as HTML: the text escaped, each `{name}` replaced by its escaped value (or its
+ * markup). A placeholder without a value stays visible rather than silently disappearing.
+ */
+export function say(locale: SessionLocale, key: StringKey, values: Record<string, Filler> = {}): string {
+  return escapeHtml(catalog[locale][key]).replace(/\{(\w+)\}/g, (placeholder, name: string) => {
+    const value = values[name];
+    if (value === undefined) return placeholder;
+    return typeof value === 'object' ? value.html : escapeHtml(String(value));
+  });
+}
+
+/** The text of `key` in `locale` with its placeholders filled, as plain text (for the document title). */
+export function sayText(locale: SessionLocale, key: StringKey, values: Record<string, string> = {}): string {
+  return catalog[locale][key].replace(/\{(\w+)\}/g, (placeholder, name: string) => values[name] ?? placeholder);
+}
