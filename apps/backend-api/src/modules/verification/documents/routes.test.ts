@@ -287,7 +287,7 @@ describe('POST /v1/verify/sessions/:id/submit', () => {
       .select({ details: verificationSessions.submittedDetails })
       .from(verificationSessions)
       .where(eq(verificationSessions.id, sessionId));
-    const sealed = row?.details ?? Buffer.alloc(0);
+    const sealed = Buffer.from(row?.details ?? Buffer.alloc(0));
     expect(sealed.length).toBeGreaterThan(0);
     expect(sealed.includes(Buffer.from(ID_NUMBER))).toBe(false);
     expect(JSON.parse(vault.open(`kyc/${sessionId}/details`, sealed).bytes.toString())).toEqual({
