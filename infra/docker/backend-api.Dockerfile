@@ -45,6 +45,10 @@ WORKDIR /app
 # The code stays owned by root: the service (user node) can read it but not change it.
 COPY --from=build /out ./
 
+# Local document storage (DOCUMENT_STORAGE=local, DOCUMENT_LOCAL_DIR=/data/documents): a volume mounted here starts
+# with this folder's owner, so the service can write its encrypted files there and nothing else can read them.
+RUN mkdir -p /data/documents && chown -R node:node /data && chmod 700 /data/documents
+
 USER node
 EXPOSE 3001
 

@@ -41,6 +41,11 @@ describe('the production configuration', () => {
         /VERIFICATION_DECISIONS: .* needs HOSTED_PAGE_LIVE_SANDBOX=true/,
       );
     }
+    // Identity documents go to a private bucket, under a key every replica shares; without the key it does not start.
+    expect(environment).toMatchObject({ DOCUMENT_STORAGE: 's3', DOCUMENT_S3_BUCKET: expect.any(String) });
+    expect(environment.DOCUMENT_ENCRYPTION_KEY).toMatch(/^REPLACE_ME:/);
+    const { DOCUMENT_ENCRYPTION_KEY: _documentKey, ...withoutDocumentKey } = environment;
+    expect(() => backendApi.loadConfig(withoutDocumentKey)).toThrow(/DOCUMENT_ENCRYPTION_KEY is required/);
     const formSecret = environment.HOSTED_PAGE_SECRET;
     if (formSecret === undefined) throw new Error('the production environment sets no HOSTED_PAGE_SECRET');
     const database = await createTestDatabase();

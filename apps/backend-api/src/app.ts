@@ -1,16 +1,19 @@
 import type { DatabaseHandle } from '@platform/db';
+import type { DocumentVault } from '@platform/document-vault';
 import { createServer } from '@platform/http';
 import { rateLimiting } from '@platform/rate-limit';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { BackendApiConfig } from './config.js';
 import { driveRoutes, folderQuotasOf } from './modules/drive/index.js';
+import { documentRoutes } from './modules/verification/documents/index.js';
 import { hostedPageRoutes } from './modules/verification/hosted-page/index.js';
 import { verificationRoutes, verificationSettingsOf } from './modules/verification/index.js';
 import { walletRoutes } from './modules/wallet/index.js';
 import { API_KEY_HEADER, apiKeyAuthentication, apiKeyOf } from './plugins/api-key-authentication.js';
 import { idempotentRequests } from './plugins/idempotency.js';
 import { webhookDelivery } from './plugins/webhook-delivery.js';
+import { documentVaultOf } from './storage/documents.js';
 
 export interface BackendApiDeps {
   database: DatabaseHandle;
@@ -21,11 +24,13 @@ export interface BackendApiDeps {
   now?: () => Date;
   /** Stores that API keys were used; defaults to touchApiKeys on the database. Tests count or hold the writes. */
   recordApiKeyUses?: (ids: string[], now: Date, intervalMs: number) => Promise<unknown>;
+  /** Where identity documents are kept, encrypted; defaults to the one DOCUMENT_* configure. Tests pass their own. */
+  vault?: DocumentVault;
 }
 
 export const SERVICE_VERSION = '0.1.0';
 
-/** Builds the API-key service: verification sessions and drive folders. Never listens. */
+/** Builds the API-key service: verification sessions, their documents and drive folders. Never listens. */
 export function buildApp(deps: BackendApiDeps, config: BackendApiConfig) {
   const redis = deps.redis;
 
@@ -80,6 +85,14 @@ export function buildApp(deps: BackendApiDeps, config: BackendApiConfig) {
   app.register(walletRoutes, { db: deps.database.db });
   app.register(verificationRoutes, { db: deps.database.db, now, ...verification });
   app.register(hostedPageRoutes, { db: deps.database.db, now, ...verification });
+  const vault = deps.vault ?? documentVaultOf(config, (message) => app.log.warn(message));
+  app.register(documentRoutes, {
+    db: deps.database.db,
+    now,
+    vault,
+    verifyUrl: verification.verifyUrl,
+    platformOrganizationId: verification.platformOrganizationId,
+  });
   app.register(webhookDelivery, {
     db: deps.database.db,
     now,

@@ -1,3 +1,4 @@
+import { generateDocumentKeyEntry } from '@platform/document-vault';
 import { ConfigError } from '@platform/http';
 import { describe, expect, it } from 'vitest';
 import { loadBackendApiConfig } from './config.js';
@@ -7,6 +8,7 @@ const deployed = {
   ...external,
   VERIFY_URL: 'https://verify.example.com',
   HOSTED_PAGE_SECRET: 'h'.repeat(32),
+  DOCUMENT_ENCRYPTION_KEY: generateDocumentKeyEntry('2026-01'),
 };
 
 function configError(env: NodeJS.ProcessEnv): ConfigError {
@@ -27,9 +29,13 @@ describe('loadBackendApiConfig', () => {
     expect(config.DATABASE_POOL_SIZE).toBe(10);
   });
 
-  it('requires VERIFY_URL and HOSTED_PAGE_SECRET on an external database, naming both in one message', () => {
+  it('requires VERIFY_URL, HOSTED_PAGE_SECRET and DOCUMENT_ENCRYPTION_KEY on an external database, in one message', () => {
     const error = configError(external);
-    expect(error.problems.map(({ name }) => name)).toEqual(['VERIFY_URL', 'HOSTED_PAGE_SECRET']);
+    expect(error.problems.map(({ name }) => name)).toEqual([
+      'VERIFY_URL',
+      'HOSTED_PAGE_SECRET',
+      'DOCUMENT_ENCRYPTION_KEY',
+    ]);
     expect(error.message).toMatch(
       /^Invalid configuration: VERIFY_URL is required when DATABASE_URL is set: .*; HOSTED_PAGE_SECRET is required when DATABASE_URL is set: /,
     );
@@ -40,6 +46,7 @@ describe('loadBackendApiConfig', () => {
   it.each([
     ['VERIFY_URL', { VERIFY_URL: undefined }],
     ['HOSTED_PAGE_SECRET', { HOSTED_PAGE_SECRET: '' }],
+    ['DOCUMENT_ENCRYPTION_KEY', { DOCUMENT_ENCRYPTION_KEY: undefined }],
   ])('refuses an external database without %s alone', (name, overrides) => {
     expect(configError({ ...deployed, ...overrides }).problems.map((problem) => problem.name)).toEqual([name]);
   });
@@ -96,6 +103,31 @@ describe('loadBackendApiConfig', () => {
       'VERIFICATION_DECISIONS',
       'VERIFY_URL',
       'HOSTED_PAGE_SECRET',
+      'DOCUMENT_ENCRYPTION_KEY',
     ]);
+  });
+
+  it('names DOCUMENT_ENCRYPTION_KEY and the entry at fault, never the key', () => {
+    const secret = 'c2hvcnQta2V5';
+    const error = configError({ DOCUMENT_ENCRYPTION_KEY: `2026-01:${secret}` });
+    expect(error.problems.map(({ name }) => name)).toEqual(['DOCUMENT_ENCRYPTION_KEY']);
+    expect(error.message).toMatch(/^Invalid configuration: DOCUMENT_ENCRYPTION_KEY /);
+    expect(error.message).not.toContain(secret);
+  });
+
+  it('reads the document storage: a local folder by default, or a bucket of its own', () => {
+    expect(loadBackendApiConfig({}).DOCUMENT_STORAGE).toBe('local');
+    expect(configError({ DOCUMENT_STORAGE: 's3' }).problems.map(({ name }) => name)).toEqual(['DOCUMENT_S3_BUCKET']);
+    expect(
+      configError({
+        DOCUMENT_STORAGE: 's3',
+        DOCUMENT_S3_BUCKET: 'documents',
+        DOCUMENT_S3_ACCESS_KEY_ID: 'id',
+      }).problems.map(({ name }) => name),
+    ).toEqual(['DOCUMENT_S3_ACCESS_KEY_ID']);
+    expect(loadBackendApiConfig({ DOCUMENT_STORAGE: 's3', DOCUMENT_S3_BUCKET: 'documents' })).toMatchObject({
+      DOCUMENT_S3_BUCKET: 'documents',
+      DOCUMENT_S3_REGION: 'us-east-1',
+    });
   });
 });

@@ -1,7 +1,10 @@
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { createApiKey } from '@platform/api-keys';
 import type { Database, DatabaseHandle } from '@platform/db';
 import { organizations } from '@platform/db/schema';
 import { type CreateTestDatabaseOptions, createTestDatabase } from '@platform/db/testing';
+import type { DocumentVault } from '@platform/document-vault';
 import type { FastifyBaseLogger } from 'fastify';
 import { afterAll, beforeAll } from 'vitest';
 import { type BackendApp, buildApp } from '../src/app.js';
@@ -65,6 +68,7 @@ export async function buildTestApp(
     env = {},
     logger,
     setup,
+    vault,
   }: {
     now?: () => Date;
     env?: NodeJS.ProcessEnv;
@@ -72,12 +76,21 @@ export async function buildTestApp(
     logger?: FastifyBaseLogger;
     /** Runs before ready(), e.g. to add a hook. */
     setup?: (app: BackendApp) => void;
+    /** The document vault; by default one under a temporary folder with a key per process. */
+    vault?: DocumentVault;
   } = {},
 ): Promise<BackendApp> {
   const app = buildApp(
-    { database, ...(now === undefined ? {} : { now }), ...(logger === undefined ? {} : { logger }) },
+    {
+      database,
+      ...(now === undefined ? {} : { now }),
+      ...(logger === undefined ? {} : { logger }),
+      ...(vault === undefined ? {} : { vault }),
+    },
     loadBackendApiConfig({
       LOG_LEVEL: 'silent',
+      // Never the working folder's .data: documents a suite sends land outside the repository.
+      DOCUMENT_LOCAL_DIR: path.join(tmpdir(), 'backend-api-test-documents'),
       IDEMPOTENCY_PURGE_INTERVAL_MS: '0',
       VERIFICATION_EXPIRY_INTERVAL_MS: '0',
       WEBHOOK_DELIVERY_ENABLED: 'false',

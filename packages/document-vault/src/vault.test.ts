@@ -233,6 +233,39 @@ describe('document vault', () => {
   });
 });
 
+describe('sealed records', () => {
+  it('seals a record kept elsewhere, opens it only under its own key, and rewraps it on rotation', async () => {
+    const record = Buffer.from(JSON.stringify({ idType: 'national_id', idNumber: '12345678' }));
+    const vault = localVault(entryA);
+    const { sealed, keyId } = vault.seal({ key: 'kyc/s1/details', bytes: record, contentType: 'application/json' });
+    expect(keyId).toBe('a');
+    expect(sealed.includes(Buffer.from('12345678'))).toBe(false);
+    expect(sealed.includes(Buffer.from('application/json'))).toBe(false);
+    const opened = vault.open('kyc/s1/details', sealed);
+    expect(opened.bytes.equals(record)).toBe(true);
+    expect(opened.contentType).toBe('application/json');
+    // Nothing went to the store.
+    expect(await vault.read('kyc/s1/details')).toBeNull();
+
+    // Another session's row, a changed byte, another master key: none reads.
+    expect(() => vault.open('kyc/s2/details', sealed)).toThrow(DocumentVaultError);
+    const changed = Buffer.from(sealed);
+    changed[changed.length - 1] = (changed[changed.length - 1] ?? 0) ^ 0xff;
+    expect(() => vault.open('kyc/s1/details', changed)).toThrow(DocumentVaultError);
+    expect(() => localVault(entryB).open('kyc/s1/details', sealed)).toThrow(DocumentVaultError);
+
+    const rotating = localVault(`${entryB},${entryA}`);
+    const rewrapped = rotating.rewrapSealed('kyc/s1/details', sealed);
+    expect(rewrapped).not.toBeNull();
+    expect(rotating.rewrapSealed('kyc/s1/details', rewrapped ?? Buffer.alloc(0))).toBeNull();
+    expect(
+      localVault(entryB)
+        .open('kyc/s1/details', rewrapped ?? Buffer.alloc(0))
+        .bytes.equals(record),
+    ).toBe(true);
+  });
+});
+
 describe('document vault on S3', () => {
   let fake: FakeS3Server;
   beforeAll(async () => {

@@ -47,6 +47,16 @@ export interface DocumentVault {
    * erasure would write it back.
    */
   rewrap(key: string): Promise<{ keyId: string; rewrapped: boolean } | null>;
+  /**
+   * Encrypts a small record that is kept elsewhere (a database column) instead of in the store, in the same format
+   * as a stored document: `key` names what it belongs to (`kyc/<sessionId>/details`) and must be given again to
+   * open it, so a record copied to another row does not read. Nothing is written to the store.
+   */
+  seal(document: DocumentToStore): { sealed: Buffer; keyId: string };
+  /** Decrypts what `seal` returned for the same key. Throws DocumentVaultError like `read`. */
+  open(key: string, sealed: Uint8Array): ReadDocument;
+  /** A sealed record's data key wrapped under the current master key (rotation); null when it already is. */
+  rewrapSealed(key: string, sealed: Uint8Array): Buffer | null;
 }
 
 export interface DocumentVaultOptions {
@@ -86,6 +96,19 @@ export function createDocumentVault({ store, keyring }: DocumentVaultOptions): D
       if (rewrapped === null) return { keyId: keyring.current.id, rewrapped: false };
       await store.put(key, rewrapped, SEALED_CONTENT_TYPE);
       return { keyId: keyring.current.id, rewrapped: true };
+    },
+
+    seal({ key, bytes, contentType }) {
+      assertSafeObjectKey(key);
+      return seal(keyring, key, contentType, bytes);
+    },
+
+    open(key, sealed) {
+      return open(keyring, key, Buffer.from(sealed.buffer, sealed.byteOffset, sealed.byteLength));
+    },
+
+    rewrapSealed(key, sealed) {
+      return rewrap(keyring, key, Buffer.from(sealed.buffer, sealed.byteOffset, sealed.byteLength));
     },
   };
 }

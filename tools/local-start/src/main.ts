@@ -48,6 +48,7 @@ const settings: LocalSettings = {
   issuer: 'http://localhost/local-start',
   audience: 'platform-local',
   dataDir,
+  documentKey: secrets.documentKey,
   platformOrganizationId: demo.organizationId,
   ...(databaseUrl ? { databaseUrl } : {}),
   ...(redisUrl ? { redisUrl } : {}),

@@ -1,7 +1,11 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { loadBackendApiConfig } from '@platform/backend-api';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { printBanner } from './banner.js';
 import type { LocalCredentials } from './credentials.js';
+import { loadOrCreateSecrets } from './data-dir.js';
 import { allowsPrivateTargets, backendApiEnv, type LocalSettings, mainApiEnv } from './service-env.js';
 
 const settings: LocalSettings = {
@@ -13,6 +17,7 @@ const settings: LocalSettings = {
   issuer: 'local',
   audience: 'local',
   dataDir: '/tmp/local-start-test',
+  documentKey: 'local:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=',
   platformOrganizationId: '00000000-0000-4000-8000-000000000000',
 };
 
@@ -124,5 +129,30 @@ describe('verification decisions on the local start', () => {
     expect(env.HOSTED_PAGE_LIVE_SANDBOX).toBe('true');
     expect(() => loadBackendApiConfig(env)).not.toThrow();
     expect(bannerText()).toContain('Sessions are decided as VERIFICATION_DECISIONS=live:*=sandbox says');
+  });
+});
+
+describe('identity documents on the local start', () => {
+  it('are encrypted under a key kept in secrets.json, in the documents folder of the data folder', () => {
+    vi.stubEnv('DOCUMENT_ENCRYPTION_KEY', undefined);
+    const dir = mkdtempSync(path.join(tmpdir(), 'local-start-secrets-'));
+    try {
+      // A data folder from before the document key keeps its signing secret and gets a key added.
+      writeFileSync(path.join(dir, 'secrets.json'), JSON.stringify({ jwtSecret: 'kept-signing-secret' }));
+      const secrets = loadOrCreateSecrets(dir);
+      expect(secrets.jwtSecret).toBe('kept-signing-secret');
+      expect(secrets.documentKey).toMatch(/^local:[A-Za-z0-9+/]{43}=$/);
+      expect(loadOrCreateSecrets(dir)).toEqual(secrets);
+      expect(JSON.parse(readFileSync(path.join(dir, 'secrets.json'), 'utf8'))).toEqual(secrets);
+
+      const env = backendApiEnv({ ...settings, documentKey: secrets.documentKey });
+      expect(env.DOCUMENT_ENCRYPTION_KEY).toBe(secrets.documentKey);
+      expect(env.DOCUMENT_LOCAL_DIR).toBe(path.join(settings.dataDir, 'documents'));
+      // As production reads it: on PostgreSQL too, where the key is required.
+      const config = loadBackendApiConfig({ ...env, DATABASE_URL: 'postgres://local@127.0.0.1:5432/platform' });
+      expect(config).toMatchObject({ DOCUMENT_STORAGE: 'local', DOCUMENT_ENCRYPTION_KEY: secrets.documentKey });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -13,6 +13,8 @@ export interface LocalSettings {
   issuer: string;
   audience: string;
   dataDir: string;
+  /** DOCUMENT_ENCRYPTION_KEY, kept in the data folder's secrets.json. */
+  documentKey: string;
   platformOrganizationId: string;
   /** Set when the services run as their own processes on PostgreSQL and Redis. */
   databaseUrl?: string;
@@ -91,6 +93,10 @@ export function backendApiEnv(s: LocalSettings): NodeJS.ProcessEnv {
     // backend-api on DATABASE_URL refuses to start without these; one local process needs no shared secret.
     VERIFY_URL: process.env.VERIFY_URL || `http://localhost:${s.backendPort}`,
     HOSTED_PAGE_SECRET: process.env.HOSTED_PAGE_SECRET || randomBytes(32).toString('base64url'),
+    // Identity documents: encrypted under a key kept between runs, in a folder of the data folder.
+    DOCUMENT_ENCRYPTION_KEY: process.env.DOCUMENT_ENCRYPTION_KEY || s.documentKey,
+    DOCUMENT_STORAGE: 'local',
+    DOCUMENT_LOCAL_DIR: path.join(s.dataDir, 'documents'),
   };
 }
 

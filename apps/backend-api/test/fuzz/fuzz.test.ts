@@ -19,9 +19,11 @@ import type { BackendApp } from '../../src/app.js';
 import { formTokenFor } from '../../src/modules/verification/hosted-page/form-token.js';
 import { API_KEY_HEADER } from '../../src/plugins/api-key-authentication.js';
 import { buildTestApp, createTestOrganization, testClock } from '../app-fixtures.js';
+import { pdfDocument, pngImage, uploadDocument } from '../document-fixtures.js';
 import { createdSessionId, fundWallet } from '../verification-fixtures.js';
 import { apiKeyCredentials, idempotencyHeaders } from './headers.js';
 import { isBrowserPage, isDocumentation, routeName } from './route-kinds.js';
+import { documentUploads } from './uploads.js';
 
 // Every route backend-api registers gets generated requests (valid-looking and hostile bodies, queries, headers
 // and path parameters, with a live or test key, another organization's, a revoked or made-up one, or none).
@@ -62,10 +64,24 @@ beforeAll(async () => {
   await fundWallet(db, organization.id, 'test', 1_000_000);
   // Test sessions: one whose hosted page gets sandbox actions with its real form token, and others to get and cancel.
   const pageSessionId = await createdSessionId(app, organization.testKey);
+  // Sessions with every kyc document uploaded, which a clean submit body can move to processing; and kyb ones.
+  const image = await pngImage();
+  const submittable: string[] = [];
+  for (let index = 0; index < 4; index += 1) {
+    const sessionId = await createdSessionId(app, organization.testKey);
+    for (const kind of ['id_document_front', 'id_document_back', 'selfie']) {
+      const uploaded = await uploadDocument(app, organization.testKey, sessionId, kind, image);
+      if (uploaded.statusCode !== 201) throw new Error(`Uploading a document failed: ${uploaded.body}`);
+    }
+    submittable.push(sessionId);
+  }
+  const kybSessionId = await createdSessionId(app, organization.testKey, { type: 'kyb', externalEndUserId: 'fuzz-co' });
   const sessionIds = [
     pageSessionId,
     await createdSessionId(app, organization.testKey),
     await createdSessionId(app, organization.testKey),
+    kybSessionId,
+    ...submittable,
   ];
   const [folder] = await db
     .insert(driveFolders)
@@ -89,14 +105,15 @@ beforeAll(async () => {
   }
   await app.apiKeyUsage.flush();
 
-  requests = requestsForRoutes(routes, {
+  const credentials = apiKeyCredentials({
+    live: organization.liveKey,
+    test: organization.testKey,
+    otherOrganization: other.liveKey,
+    revoked: revoked.secret,
+  });
+  const generated = requestsForRoutes(routes, {
     lookup: (id) => app.getSchema(id) as Record<string, unknown> | undefined,
-    credentials: apiKeyCredentials({
-      live: organization.liveKey,
-      test: organization.testKey,
-      otherOrganization: other.liveKey,
-      revoked: revoked.secret,
-    }),
+    credentials,
     headers: idempotencyHeaders(),
     // Clean requests carry the organization's own keys and at most a fresh idempotency key, so they can succeed.
     clean: {
@@ -140,6 +157,29 @@ beforeAll(async () => {
         },
         { requiredKeys: ['token', 'action'] },
       ),
+      // Mostly well-formed kyc bodies, which the sessions with every document uploaded take; kyb ones too.
+      'POST /v1/verify/sessions/:id/submit': fc.oneof(
+        {
+          weight: 3,
+          arbitrary: fc.constantFrom(
+            { idType: 'national_id', idNumber: '27183945' },
+            { idType: 'passport', idNumber: 'ak1234567' },
+            { idType: 'alien_id', idNumber: ' 1234567 ' },
+            { idType: 'passport', idNumber: 'x' },
+            { idType: 'driving_licence', idNumber: '1' },
+          ),
+        },
+        {
+          weight: 1,
+          arbitrary: fc.record(
+            {
+              registrationNumber: fc.constantFrom('PVT-AB12CD3', 'CPR/2015/123456', 'nope'),
+              companyName: fc.string({ maxLength: 300 }),
+            },
+            { requiredKeys: ['registrationNumber'] },
+          ),
+        },
+      ),
       'POST /v1/drive/folders': fc.record(
         {
           name: fc.string({ maxLength: 300 }),
@@ -150,6 +190,15 @@ beforeAll(async () => {
     },
     pathValues: { id: fc.constantFrom(...sessionIds, folder!.id, ...leaves.map((leaf) => leaf.id)) },
   });
+  const uploads = documentUploads(
+    fc.oneof(
+      { weight: 3, arbitrary: fc.constant({ [API_KEY_HEADER]: organization.testKey }) },
+      { weight: 1, arbitrary: credentials },
+    ),
+    fc.constantFrom(...sessionIds, '00000000-0000-4000-8000-000000000000'),
+    { image, pdf: await pdfDocument(), smallImage: await pngImage(300, 300) },
+  );
+  requests = fc.oneof({ weight: 30, arbitrary: generated }, { weight: 1, arbitrary: uploads });
 });
 
 afterAll(async () => {

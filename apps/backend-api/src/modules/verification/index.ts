@@ -1,6 +1,8 @@
-// What the rest of backend-api uses of the verification module: the app its routes and settings, the hosted page
-// (./hosted-page, which depends on this module and never the other way) the sessions and their lifecycle.
-export { type LifecycleOptions, moveSession } from './lifecycle.js';
+// What the rest of backend-api uses of the verification module: the app its routes and settings; the hosted page
+// (./hosted-page) and the capture by API (./documents), which depend on this module and never the other way, the
+// sessions, their view and their lifecycle.
+export { type LifecycleOptions, moveSession, SESSION_NOT_FOUND } from './lifecycle.js';
 export { verificationRoutes } from './routes.js';
-export { findSessionById } from './service.js';
+export { VerificationSessionResponseSchema } from './schemas.js';
+export { findSessionById, getSession, sessionView } from './service.js';
 export { verificationSettingsOf } from './settings.js';

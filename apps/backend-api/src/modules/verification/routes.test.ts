@@ -92,6 +92,8 @@ describe('verification sessions API', () => {
           updatedAt: '2026-03-02T09:00:00.000Z',
           expiresAt: '2026-03-03T09:00:00.000Z',
           completedAt: null,
+          submittedAt: null,
+          personalDataErasedAt: null,
         },
       });
       expect(await walletState(suite.db, acme.id, 'live')).toEqual({

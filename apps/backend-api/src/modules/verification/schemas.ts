@@ -57,6 +57,11 @@ const VerificationSessionSchema = Type.Object(
     updatedAt: Timestamp('When the status or any field last changed.'),
     expiresAt: Timestamp('A session still pending or awaiting input at this time expires and its hold is released.'),
     completedAt: Type.Union([Timestamp('When it reached a final status.'), Type.Null()]),
+    submittedAt: Type.Union([Timestamp('When documents and details were last submitted for a decision.'), Type.Null()]),
+    personalDataErasedAt: Type.Union([
+      Timestamp('When its documents and submitted details were erased; the session and its money history stay.'),
+      Type.Null(),
+    ]),
   },
   { $id: 'VerificationSession', additionalProperties: false },
 );

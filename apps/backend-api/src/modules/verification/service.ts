@@ -193,6 +193,8 @@ export function sessionView(session: VerificationSession, verifyUrl: string): Ve
     updatedAt: session.updatedAt.toISOString(),
     expiresAt: session.expiresAt.toISOString(),
     completedAt: session.completedAt?.toISOString() ?? null,
+    submittedAt: session.submittedAt?.toISOString() ?? null,
+    personalDataErasedAt: session.personalDataErasedAt?.toISOString() ?? null,
   };
 }
 

@@ -1,0 +1,11 @@
+// What the app and the hosted page use of the capture by API: its routes, and the capture, submission and erasure
+// the hosted page and the retention job share with them.
+export { documentRoutes } from './routes.js';
+export {
+  captureDocument,
+  erasePersonalData,
+  listDocuments,
+  type SessionRef,
+  sessionTakingDocuments,
+  submitSession,
+} from './service.js';

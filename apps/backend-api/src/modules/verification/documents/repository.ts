@@ -1,0 +1,105 @@
+import type {
+  ApiKeyOwner,
+  DatabaseExecutor,
+  DocumentKind,
+  NewVerificationDocument,
+  VerificationDocument,
+  VerificationSession,
+} from '@platform/db';
+import { verificationDocuments, verificationSessions } from '@platform/db/schema';
+import { and, asc, eq, isNull } from 'drizzle-orm';
+
+// The queries of a session's documents and of what a submission and an erasure change on the session. Given an
+// owner, a session query sees only that organization's and environment's sessions.
+
+const sessionIs = (id: string, owner: ApiKeyOwner | undefined) =>
+  and(
+    eq(verificationSessions.id, id),
+    owner && eq(verificationSessions.organizationId, owner.organizationId),
+    owner && eq(verificationSessions.environment, owner.environment),
+  );
+
+/**
+ * The session, locked until the transaction ends: uploads, submissions and erasures of one session take turns, so
+ * a document never lands on a session that was just submitted.
+ */
+export async function lockSession(
+  tx: DatabaseExecutor,
+  id: string,
+  owner: ApiKeyOwner | undefined,
+): Promise<VerificationSession | undefined> {
+  const [session] = await tx.select().from(verificationSessions).where(sessionIs(id, owner)).for('update');
+  return session;
+}
+
+const current = and(isNull(verificationDocuments.supersededAt), isNull(verificationDocuments.erasedAt));
+
+/** The session's documents that count: neither replaced by a newer one of their kind nor erased, oldest first. */
+export function listCurrentDocuments(tx: DatabaseExecutor, sessionId: string): Promise<VerificationDocument[]> {
+  return tx
+    .select()
+    .from(verificationDocuments)
+    .where(and(eq(verificationDocuments.sessionId, sessionId), current))
+    .orderBy(asc(verificationDocuments.createdAt), asc(verificationDocuments.id));
+}
+
+/** Marks the session's current documents of `kind` as replaced (a newer one of the kind is being added). */
+export async function supersedeDocuments(
+  tx: DatabaseExecutor,
+  sessionId: string,
+  kind: DocumentKind,
+  now: Date,
+): Promise<void> {
+  await tx
+    .update(verificationDocuments)
+    .set({ supersededAt: now })
+    .where(and(eq(verificationDocuments.sessionId, sessionId), eq(verificationDocuments.kind, kind), current));
+}
+
+export async function insertDocument(
+  tx: DatabaseExecutor,
+  values: NewVerificationDocument,
+): Promise<VerificationDocument> {
+  const [document] = await tx.insert(verificationDocuments).values(values).returning();
+  if (document === undefined) throw new Error('Inserting the verification document returned no row');
+  return document;
+}
+
+/** Keeps the sealed submitted details on the session and when they were submitted. */
+export async function recordSubmission(
+  tx: DatabaseExecutor,
+  sessionId: string,
+  sealedDetails: Buffer,
+  now: Date,
+): Promise<void> {
+  await tx
+    .update(verificationSessions)
+    .set({ submittedDetails: sealedDetails, submittedAt: now, updatedAt: now })
+    .where(eq(verificationSessions.id, sessionId));
+}
+
+/**
+ * Records that the session's personal data is gone: its documents erased (rows kept), its details removed, and the
+ * time of the first erasure (a repeated erasure keeps it).
+ */
+export async function markPersonalDataErased(
+  tx: DatabaseExecutor,
+  session: VerificationSession,
+  now: Date,
+): Promise<VerificationSession> {
+  await tx
+    .update(verificationDocuments)
+    .set({ erasedAt: now })
+    .where(and(eq(verificationDocuments.sessionId, session.id), isNull(verificationDocuments.erasedAt)));
+  const [erased] = await tx
+    .update(verificationSessions)
+    .set({
+      submittedDetails: null,
+      personalDataErasedAt: session.personalDataErasedAt ?? now,
+      ...(session.personalDataErasedAt === null ? { updatedAt: now } : {}),
+    })
+    .where(eq(verificationSessions.id, session.id))
+    .returning();
+  if (erased === undefined) throw new Error('The erased verification session disappeared');
+  return erased;
+}

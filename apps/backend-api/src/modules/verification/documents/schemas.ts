@@ -1,0 +1,72 @@
+import { documentContentTypes, documentKinds, idTypes } from '@platform/db';
+import { type Static, Type } from '@sinclair/typebox';
+
+const DocumentKind = Type.Union(
+  documentKinds.map((kind) => Type.Literal(kind)),
+  {
+    description:
+      'kyc: `id_document_front`, `id_document_back` (not for a passport), `selfie`; kyb: ' +
+      '`certificate_of_incorporation`, `cr12`, `kra_pin_certificate`, `director_id` (one per director).',
+  },
+);
+
+const VerificationDocumentSchema = Type.Object(
+  {
+    id: Type.String({ format: 'uuid' }),
+    kind: DocumentKind,
+    contentType: Type.Union(
+      documentContentTypes.map((type) => Type.Literal(type)),
+      { description: 'What the file was found to be by its content (not its name or declared type).' },
+    ),
+    size: Type.Integer({ description: 'Bytes of the stored file (images are re-encoded without metadata).' }),
+    createdAt: Type.String({ format: 'date-time' }),
+  },
+  { $id: 'VerificationDocument', additionalProperties: false },
+);
+export type VerificationDocumentView = Static<typeof VerificationDocumentSchema>;
+
+export const VerificationDocumentCreatedSchema = Type.Object(
+  { success: Type.Literal(true), data: VerificationDocumentSchema },
+  { $id: 'VerificationDocumentCreated', additionalProperties: false },
+);
+
+export const VerificationDocumentListSchema = Type.Object(
+  {
+    success: Type.Literal(true),
+    data: Type.Object({ documents: Type.Array(VerificationDocumentSchema) }, { additionalProperties: false }),
+  },
+  { $id: 'VerificationDocumentList', additionalProperties: false },
+);
+
+export const SessionDocumentsParams = Type.Object({ id: Type.String({ format: 'uuid' }) });
+
+/**
+ * One body for both types, checked against the session's type by the service, so that a missing field and a
+ * missing document are reported together.
+ */
+export const SubmitVerificationSessionBody = Type.Object(
+  {
+    idType: Type.Optional(
+      Type.String({
+        maxLength: 32,
+        description: `kyc: the identity document sent, one of ${idTypes.join(', ')}.`,
+      }),
+    ),
+    idNumber: Type.Optional(
+      Type.String({
+        maxLength: 64,
+        description:
+          'kyc: its number. national_id 6-9 digits; passport 6-9 letters and digits; alien_id 6-10 letters and digits.',
+      }),
+    ),
+    registrationNumber: Type.Optional(
+      Type.String({
+        maxLength: 64,
+        description:
+          'kyb: the Business Registration Service number, such as PVT-AB12CD3, BN-XY45Z67, CPR/2015/123456 or C.12345.',
+      }),
+    ),
+    companyName: Type.Optional(Type.String({ maxLength: 256, description: 'kyb, optional: the registered name.' })),
+  },
+  { $id: 'SubmitVerificationSession', additionalProperties: false },
+);

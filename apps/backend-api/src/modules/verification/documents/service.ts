@@ -1,0 +1,224 @@
+import { randomUUID } from 'node:crypto';
+import type {
+  ApiKeyOwner,
+  Database,
+  DatabaseExecutor,
+  DocumentKind,
+  Transaction,
+  VerificationDocument,
+  VerificationSession,
+  VerificationStatus,
+} from '@platform/db';
+import { checkDocumentFile, DocumentFileRefusal } from '@platform/document-checks';
+import type { DocumentVault } from '@platform/document-vault';
+import { AppError, conflict, notFound, validationError } from '@platform/errors';
+import { findSessionById, getSession, type LifecycleOptions, moveSession, SESSION_NOT_FOUND } from '../index.js';
+import {
+  acceptedFilesFor,
+  documentKindsFor,
+  isDocumentKindOf,
+  missingDocumentKinds,
+  replacesEarlierOfKind,
+} from './document-kinds.js';
+import {
+  insertDocument,
+  listCurrentDocuments,
+  lockSession,
+  markPersonalDataErased,
+  recordSubmission,
+  supersedeDocuments,
+} from './repository.js';
+import { checkSubmittedDetails, type SubmissionInput } from './submitted-details.js';
+
+// Capture (documents and details), submission and erasure of a session's personal data
+// (docs/decisions.md#capture-by-api, docs/decisions.md#personal-data-erasure). The API calls these with the key's
+// owner; the hosted page, where the session id is the credential, calls them without one.
+
+/** Which session: by id, and with an owner only if it is that owner's (else not found, like any unknown id). */
+export interface SessionRef {
+  sessionId: string;
+  owner?: ApiKeyOwner | undefined;
+}
+
+/** The statuses in which a person is still sending documents and details. */
+const capturingStatuses: readonly VerificationStatus[] = ['pending', 'requires_input'];
+const finalStatuses: readonly VerificationStatus[] = ['verified', 'rejected', 'expired', 'canceled'];
+
+function assertCapturing(session: VerificationSession, what: string): void {
+  if (!capturingStatuses.includes(session.status)) {
+    throw conflict(`A ${session.status} verification session takes no more ${what}: only pending or requires_input`);
+  }
+}
+
+/** Where a session's files live in the vault: everything under it is the session's, and erased with it. */
+function sessionPrefix(session: Pick<VerificationSession, 'type' | 'id'>): string {
+  return `${session.type}/${session.id}/`;
+}
+
+/** The key the submitted details are sealed under: the session's own, so a copy on another row does not open. */
+function detailsKey(session: Pick<VerificationSession, 'type' | 'id'>): string {
+  return `${sessionPrefix(session)}details`;
+}
+
+async function sessionOf(db: DatabaseExecutor, { sessionId, owner }: SessionRef): Promise<VerificationSession> {
+  if (owner !== undefined) return getSession(db, owner, sessionId);
+  const session = await findSessionById(db, sessionId);
+  if (session === undefined) throw notFound(SESSION_NOT_FOUND);
+  return session;
+}
+
+/**
+ * The session a document is about to be sent to, before the file is read: 404 for an unknown or another owner's
+ * session, 409 unless it is pending or requires_input.
+ */
+export async function sessionTakingDocuments(db: DatabaseExecutor, ref: SessionRef): Promise<VerificationSession> {
+  const session = await sessionOf(db, ref);
+  assertCapturing(session, 'documents');
+  return session;
+}
+
+export interface CapturedDocument {
+  session: VerificationSession;
+  kind: string | undefined;
+  bytes: Buffer;
+  now: Date;
+}
+
+/**
+ * Checks the file by its content, stores it encrypted under `<type>/<sessionId>/<documentId>`, and records it in
+ * one transaction that holds the session's lock: a newer document of a kind replaces the earlier one (director
+ * IDs add up). A file the checks refuse is never stored; a session that stopped taking documents while the file
+ * was being stored gets its 409 and the stored file is erased again.
+ */
+export async function captureDocument(
+  db: Database,
+  vault: DocumentVault,
+  { session, kind, bytes, now }: CapturedDocument,
+): Promise<VerificationDocument> {
+  if (kind === undefined || !isDocumentKindOf(session.type, kind)) {
+    const kinds = documentKindsFor(session.type).join(', ');
+    throw validationError(`kind must be one of ${kinds} for a ${session.type} session`, [
+      { path: '/kind', message: kind === undefined ? 'is required' : `must be one of ${kinds}` },
+    ]);
+  }
+  const file = await checkedFile(bytes, session);
+  const id = randomUUID();
+  const stored = await vault.store({
+    key: `${sessionPrefix(session)}${id}`,
+    bytes: file.bytes,
+    contentType: file.contentType,
+  });
+  try {
+    return await db.transaction(async (tx) => {
+      const locked = await lockSession(tx, session.id, undefined);
+      if (locked === undefined) throw notFound(SESSION_NOT_FOUND);
+      assertCapturing(locked, 'documents');
+      if (replacesEarlierOfKind(kind)) await supersedeDocuments(tx, session.id, kind, now);
+      return insertDocument(tx, {
+        id,
+        sessionId: session.id,
+        kind,
+        contentType: file.contentType,
+        sizeBytes: stored.size,
+        sha256: stored.sha256,
+        storageKey: stored.key,
+        encryptionKeyId: stored.keyId,
+        createdAt: now,
+      });
+    });
+  } catch (error) {
+    await vault.erase(stored.key);
+    throw error;
+  }
+}
+
+async function checkedFile(bytes: Buffer, session: VerificationSession) {
+  try {
+    return await checkDocumentFile(bytes, acceptedFilesFor(session.type));
+  } catch (error) {
+    if (!(error instanceof DocumentFileRefusal)) throw error;
+    if (error.status === 415) throw new AppError('unsupported_media_type', error.message);
+    if (error.status === 413) throw new AppError('payload_too_large', error.message);
+    throw validationError(error.message, [{ path: '/file', message: error.message }]);
+  }
+}
+
+/** The session's current documents (metadata only): 404 for an unknown or another owner's session. */
+export async function listDocuments(db: DatabaseExecutor, ref: SessionRef): Promise<VerificationDocument[]> {
+  const session = await sessionOf(db, ref);
+  return listCurrentDocuments(db, session.id);
+}
+
+export interface SubmissionRequest extends SessionRef {
+  input: SubmissionInput;
+  /** `api_key:<id>` or `hosted_page`. */
+  actor: string;
+  now: Date;
+}
+
+/**
+ * Submits the session for a decision in the caller's transaction: 404 (unknown, another owner's), 409 (not pending
+ * or requires_input), 400 listing every missing or invalid detail and every missing document; else the details
+ * are sealed onto the session and it moves to processing through the lifecycle.
+ */
+export async function submitSession(
+  tx: Transaction,
+  vault: DocumentVault,
+  request: SubmissionRequest,
+  lifecycle: LifecycleOptions,
+): Promise<VerificationSession> {
+  const session = await lockSession(tx, request.sessionId, request.owner);
+  if (session === undefined) throw notFound(SESSION_NOT_FOUND);
+  assertCapturing(session, 'submissions');
+
+  const { details, idType, problems } = checkSubmittedDetails(session.type, request.input);
+  const present = new Set<DocumentKind>((await listCurrentDocuments(tx, session.id)).map(({ kind }) => kind));
+  const missing = missingDocumentKinds(session.requiredDocuments, present, idType);
+  problems.push(...missing.map((kind) => ({ path: `/documents/${kind}`, message: 'is required: upload it first' })));
+  if (details === undefined || problems.length > 0) {
+    const what = missing.length > 0 ? `; missing documents: ${missing.join(', ')}` : '';
+    throw validationError(`The session cannot be submitted yet${what}`, problems);
+  }
+
+  const { sealed } = vault.seal({
+    key: detailsKey(session),
+    bytes: Buffer.from(JSON.stringify(details)),
+    contentType: 'application/json',
+  });
+  await recordSubmission(tx, session.id, sealed, request.now);
+  const { session: moved } = await moveSession(
+    tx,
+    { sessionId: session.id, to: 'processing', actor: request.actor, now: request.now },
+    lifecycle,
+  );
+  return moved;
+}
+
+/**
+ * Erases a final session's documents and submitted details (docs/decisions.md#personal-data-erasure): the files
+ * first, then the rows say so; the session, its status and its money stay. 404 for an unknown or another owner's
+ * session, 409 while it is not final. Repeating it is harmless and answers the same session.
+ */
+export async function erasePersonalData(
+  db: Database,
+  vault: DocumentVault,
+  { sessionId, owner, now }: SessionRef & { now: Date },
+): Promise<VerificationSession> {
+  const session = await sessionOf(db, { sessionId, owner });
+  assertFinal(session);
+  await vault.eraseAll(sessionPrefix(session));
+  return db.transaction(async (tx) => {
+    const locked = await lockSession(tx, session.id, undefined);
+    if (locked === undefined) throw notFound(SESSION_NOT_FOUND);
+    return markPersonalDataErased(tx, locked, now);
+  });
+}
+
+function assertFinal(session: VerificationSession): void {
+  if (finalStatuses.includes(session.status)) return;
+  throw conflict(
+    session.status === 'processing'
+      ? 'A processing verification session is being decided: erase its personal data once it has a result'
+      : `A ${session.status} verification session is still open: cancel it first, then erase its personal data`,
+  );
+}
