@@ -1,6 +1,7 @@
 import { createApiKey, revokeApiKey, touchApiKeys } from '@platform/api-keys';
 import type { Database } from '@platform/db';
 import { apiKeys, organizations } from '@platform/db/schema';
+import { generateDocumentKeyEntry } from '@platform/document-vault';
 import { eq } from 'drizzle-orm';
 import { pino } from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -49,6 +50,8 @@ describe("recording an API key's last use", () => {
         IDEMPOTENCY_PURGE_INTERVAL_MS: '0',
         VERIFICATION_EXPIRY_INTERVAL_MS: '0',
         WEBHOOK_DELIVERY_ENABLED: 'false',
+        // A key of its own, so the only warnings these apps log are the ones the tests look for.
+        DOCUMENT_ENCRYPTION_KEY: generateDocumentKeyEntry('test'),
         ...env,
       }),
     );

@@ -40,7 +40,7 @@ export function listCurrentDocuments(tx: DatabaseExecutor, sessionId: string): P
     .select()
     .from(verificationDocuments)
     .where(and(eq(verificationDocuments.sessionId, sessionId), current))
-    .orderBy(asc(verificationDocuments.createdAt), asc(verificationDocuments.id));
+    .orderBy(asc(verificationDocuments.createdAt), asc(verificationDocuments.kind), asc(verificationDocuments.id));
 }
 
 /** Marks the session's current documents of `kind` as replaced (a newer one of the kind is being added). */
