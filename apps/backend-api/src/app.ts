@@ -92,6 +92,8 @@ export function buildApp(deps: BackendApiDeps, config: BackendApiConfig) {
     vault,
     verifyUrl: verification.verifyUrl,
     platformOrganizationId: verification.platformOrganizationId,
+    retentionDays: verification.retentionDays,
+    retentionIntervalMs: verification.retentionIntervalMs,
   });
   app.register(webhookDelivery, {
     db: deps.database.db,

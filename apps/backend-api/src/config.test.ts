@@ -75,6 +75,18 @@ describe('loadBackendApiConfig', () => {
     expect(error.message).toContain('VERIFICATION_RETENTION_DAYS must be an integer between 1 and 3650');
   });
 
+  it('runs the retention job hourly unless VERIFICATION_RETENTION_INTERVAL_MS says otherwise (0: not here)', () => {
+    expect(loadBackendApiConfig({}).VERIFICATION_RETENTION_INTERVAL_MS).toBe(3_600_000);
+    expect(loadBackendApiConfig({ VERIFICATION_RETENTION_INTERVAL_MS: '0' }).VERIFICATION_RETENTION_INTERVAL_MS).toBe(
+      0,
+    );
+  });
+
+  it.each(['-1', 'hourly', '1.5'])('refuses VERIFICATION_RETENTION_INTERVAL_MS=%s', (value) => {
+    const error = configError({ VERIFICATION_RETENTION_INTERVAL_MS: value });
+    expect(error.problems.map(({ name }) => name)).toEqual(['VERIFICATION_RETENTION_INTERVAL_MS']);
+  });
+
   it('reads VERIFICATION_DECISIONS, and names it with the rule it refuses', () => {
     expect(loadBackendApiConfig({ VERIFICATION_DECISIONS: 'test:kyb=manual' }).VERIFICATION_DECISIONS).toBe(
       'test:kyb=manual',

@@ -45,6 +45,8 @@ export const BackendApiConfigSchema = Type.Object({
    * consent notice states it (docs/decisions.md#consent-before-capture).
    */
   VERIFICATION_RETENTION_DAYS: Type.Integer({ minimum: 1, maximum: 3650, default: 30 }),
+  /** How often this instance runs the retention job (the deletion after VERIFICATION_RETENTION_DAYS); 0 leaves it to other instances. */
+  VERIFICATION_RETENTION_INTERVAL_MS: Type.Integer({ minimum: 0, default: 3_600_000 }),
   /** How often this instance runs the session expiry job; 0 leaves it to other instances. */
   VERIFICATION_EXPIRY_INTERVAL_MS: Type.Integer({ minimum: 0, default: 60_000 }),
   /** The platform's own organization: its live kyc sessions set the kycStatus of the user they name. */

@@ -58,7 +58,7 @@ export function testClock(start = TEST_START) {
 export type TestClock = ReturnType<typeof testClock>;
 
 /**
- * backend-api on `database`, ready, with silent logs (or `logger`), no purge, expiry or webhook delivery timer and a rate
+ * backend-api on `database`, ready, with silent logs (or `logger`), no purge, expiry, retention or webhook delivery timer and a rate
  * limit no suite reaches (suites share one key across many requests) unless `env` says otherwise.
  */
 export async function buildTestApp(
@@ -93,6 +93,7 @@ export async function buildTestApp(
       DOCUMENT_LOCAL_DIR: path.join(tmpdir(), 'backend-api-test-documents'),
       IDEMPOTENCY_PURGE_INTERVAL_MS: '0',
       VERIFICATION_EXPIRY_INTERVAL_MS: '0',
+      VERIFICATION_RETENTION_INTERVAL_MS: '0',
       WEBHOOK_DELIVERY_ENABLED: 'false',
       RATE_LIMIT_PER_MINUTE: '100000',
       ...env,

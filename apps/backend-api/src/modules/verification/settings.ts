@@ -4,7 +4,7 @@ import type { BackendApiConfig } from '../../config.js';
 import { type DecisionSettings, parseDecisionRules } from './decisions/index.js';
 import type { VerificationPriceList } from './service.js';
 
-/** Everything the verification routes, the expiry job and the hosted page take from configuration. */
+/** Everything the verification routes, the expiry and retention jobs and the hosted page take from configuration. */
 export interface VerificationSettings extends DecisionSettings {
   /** `{verify_url}` without a trailing slash. */
   verifyUrl: string;
@@ -13,6 +13,8 @@ export interface VerificationSettings extends DecisionSettings {
   expiryIntervalMs: number;
   /** Days after a final status until documents and submitted details are deleted. */
   retentionDays: number;
+  /** How often this instance runs the retention job; 0: never here. */
+  retentionIntervalMs: number;
   platformOrganizationId: string | undefined;
   allowPrivateCallbackTargets: boolean;
   formSecret: string;
@@ -31,6 +33,7 @@ export function verificationSettingsOf(config: BackendApiConfig): VerificationSe
     sessionTtlMs: config.VERIFICATION_SESSION_TTL_HOURS * HOUR,
     expiryIntervalMs: config.VERIFICATION_EXPIRY_INTERVAL_MS,
     retentionDays: config.VERIFICATION_RETENTION_DAYS,
+    retentionIntervalMs: config.VERIFICATION_RETENTION_INTERVAL_MS,
     platformOrganizationId: config.PLATFORM_ORGANIZATION_ID,
     allowPrivateCallbackTargets: config.WEBHOOK_ALLOW_PRIVATE_TARGETS,
     liveSandbox: config.HOSTED_PAGE_LIVE_SANDBOX,

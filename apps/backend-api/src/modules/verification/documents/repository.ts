@@ -5,9 +5,10 @@ import type {
   NewVerificationDocument,
   VerificationDocument,
   VerificationSession,
+  VerificationStatus,
 } from '@platform/db';
 import { verificationDocuments, verificationSessions } from '@platform/db/schema';
-import { and, asc, eq, isNull } from 'drizzle-orm';
+import { and, asc, eq, exists, inArray, isNotNull, isNull, lte, notInArray, or } from 'drizzle-orm';
 
 // The queries of a session's documents and of what a submission and an erasure change on the session. Given an
 // owner, a session query sees only that organization's and environment's sessions.
@@ -102,4 +103,40 @@ export async function markPersonalDataErased(
     .returning();
   if (erased === undefined) throw new Error('The erased verification session disappeared');
   return erased;
+}
+
+/**
+ * One session whose personal data is due for deletion, locked until the transaction ends and skipped by anyone who
+ * holds it already (FOR UPDATE SKIP LOCKED: instances running the retention job at once take different sessions):
+ * in one of `statuses`, final since `finalBefore` or earlier, not erased yet, and with something to erase (sealed
+ * details, or a document whose file is still stored). Oldest first; `skip` are passed over.
+ */
+export async function claimSessionDueForErasure(
+  tx: DatabaseExecutor,
+  {
+    statuses,
+    finalBefore,
+    skip,
+  }: { statuses: readonly VerificationStatus[]; finalBefore: Date; skip: ReadonlySet<string> },
+): Promise<string | undefined> {
+  const storedDocument = tx
+    .select({ id: verificationDocuments.id })
+    .from(verificationDocuments)
+    .where(and(eq(verificationDocuments.sessionId, verificationSessions.id), isNull(verificationDocuments.erasedAt)));
+  const [due] = await tx
+    .select({ id: verificationSessions.id })
+    .from(verificationSessions)
+    .where(
+      and(
+        inArray(verificationSessions.status, [...statuses]),
+        lte(verificationSessions.completedAt, finalBefore),
+        isNull(verificationSessions.personalDataErasedAt),
+        or(isNotNull(verificationSessions.submittedDetails), exists(storedDocument)),
+        skip.size > 0 ? notInArray(verificationSessions.id, [...skip]) : undefined,
+      ),
+    )
+    .orderBy(asc(verificationSessions.completedAt), asc(verificationSessions.id))
+    .limit(1)
+    .for('update', { of: verificationSessions, skipLocked: true });
+  return due?.id;
 }

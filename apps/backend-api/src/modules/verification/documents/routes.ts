@@ -7,6 +7,7 @@ import { AppError, badRequest, isAppError, validationError } from '@platform/err
 import { errorResponses } from '@platform/http';
 import type { FastifyRequest } from 'fastify';
 import { type LifecycleOptions, sessionView, VerificationSessionResponseSchema } from '../index.js';
+import { type RetentionSchedule, startDocumentRetention } from './retention.js';
 import {
   SessionDocumentsParams,
   SubmitVerificationSessionBody,
@@ -22,6 +23,10 @@ export interface DocumentRoutesOptions extends LifecycleOptions {
   vault: DocumentVault;
   /** Where the hosted page is served, without a trailing slash (the session's verificationUrl). */
   verifyUrl: string;
+  /** Days after a final status until the retention job erases a session's documents and details. */
+  retentionDays: number;
+  /** How often this instance runs the retention job; 0: never here. */
+  retentionIntervalMs: number;
 }
 
 const tags = ['verification'];
@@ -173,6 +178,23 @@ export const documentRoutes: FastifyPluginAsyncTypebox<DocumentRoutesOptions> = 
       return { success: true as const, data: sessionView(session, verifyUrl) };
     },
   );
+
+  if (options.retentionIntervalMs > 0) {
+    let schedule: RetentionSchedule | undefined;
+    app.addHook('onReady', async () => {
+      schedule = startDocumentRetention({
+        db,
+        vault,
+        now,
+        intervalMs: options.retentionIntervalMs,
+        retentionDays: options.retentionDays,
+        logger: app.log,
+      });
+    });
+    app.addHook('onClose', async () => {
+      await schedule?.stop();
+    });
+  }
 };
 
 function documentView(document: {

@@ -42,7 +42,7 @@ export interface SessionRef {
 
 /** The statuses in which a person is still sending documents and details. */
 const capturingStatuses: readonly VerificationStatus[] = ['pending', 'requires_input'];
-const finalStatuses: readonly VerificationStatus[] = ['verified', 'rejected', 'expired', 'canceled'];
+export const finalStatuses: readonly VerificationStatus[] = ['verified', 'rejected', 'expired', 'canceled'];
 
 function assertCapturing(session: VerificationSession, what: string): void {
   if (!capturingStatuses.includes(session.status)) {
@@ -199,19 +199,29 @@ export async function submitSession(
  * first, then the rows say so; the session, its status and its money stay. 404 for an unknown or another owner's
  * session, 409 while it is not final. Repeating it is harmless and answers the same session.
  */
-export async function erasePersonalData(
+export function erasePersonalData(
   db: Database,
+  vault: DocumentVault,
+  request: SessionRef & { now: Date },
+): Promise<VerificationSession> {
+  return db.transaction((tx) => erasePersonalDataIn(tx, vault, request));
+}
+
+/**
+ * erasePersonalData in the caller's transaction (the retention job's, which claimed the session): the session is
+ * locked before its files go, so an erasure by request and one by the job take turns and the second finds the
+ * first's marks (and no files). A failure after the files went rolls the marks back; the next erasure repairs that.
+ */
+export async function erasePersonalDataIn(
+  tx: Transaction,
   vault: DocumentVault,
   { sessionId, owner, now }: SessionRef & { now: Date },
 ): Promise<VerificationSession> {
-  const session = await sessionOf(db, { sessionId, owner });
+  const session = await lockSession(tx, sessionId, owner);
+  if (session === undefined) throw notFound(SESSION_NOT_FOUND);
   assertFinal(session);
   await vault.eraseAll(sessionPrefix(session));
-  return db.transaction(async (tx) => {
-    const locked = await lockSession(tx, session.id, undefined);
-    if (locked === undefined) throw notFound(SESSION_NOT_FOUND);
-    return markPersonalDataErased(tx, locked, now);
-  });
+  return markPersonalDataErased(tx, session, now);
 }
 
 function assertFinal(session: VerificationSession): void {

@@ -1,0 +1,135 @@
+import type { Database } from '@platform/db';
+import type { DocumentVault } from '@platform/document-vault';
+import { startPeriodicJob } from '@platform/http';
+import { claimSessionDueForErasure } from './repository.js';
+import { erasePersonalDataIn, finalStatuses } from './service.js';
+
+// The retention job (docs/decisions.md#document-retention): documents and submitted details are deleted
+// `retentionDays` after a session's final status, through the same erasure as DELETE .../personal-data.
+
+const DAY = 24 * 60 * 60 * 1000;
+const DEFAULT_RETENTION_BATCH_SIZE = 50;
+
+export interface RetentionLogger {
+  error(details: object, message: string): void;
+  info(details: object, message: string): void;
+  debug(details: object, message: string): void;
+}
+
+export interface RetentionOptions {
+  retentionDays: number;
+  batchSize?: number;
+  /** Counts at info; a session id only at debug (erased) or error (failed), never anything about the person. */
+  logger?: RetentionLogger | undefined;
+  /**
+   * Sessions to pass over; the ids of sessions that fail in this call are added. A scheduled run shares one set
+   * across its batches, so it tries each failing session once.
+   */
+  skip?: Set<string>;
+}
+
+/** The time a session must have reached its final status by for its personal data to be due at `now`. */
+function retentionCutoff(now: Date, retentionDays: number): Date {
+  return new Date(now.getTime() - retentionDays * DAY);
+}
+
+/**
+ * Erases the personal data of at most `batchSize` sessions final for `retentionDays` or longer at `now`, and returns
+ * how many it erased. Each session is claimed with FOR UPDATE SKIP LOCKED and erased in that transaction, so
+ * several instances (and a DELETE racing the job) never erase one session twice: the other waits for, or skips, the
+ * lock, and then finds it marked. A session whose erasure fails (the storage is down) is rolled back, logged and
+ * passed over; it stays due. Failing to claim at all (the database is down) ends the call.
+ */
+export async function eraseExpiredPersonalData(
+  db: Database,
+  vault: DocumentVault,
+  now: Date,
+  options: RetentionOptions,
+): Promise<number> {
+  const { retentionDays, batchSize = DEFAULT_RETENTION_BATCH_SIZE, logger, skip = new Set<string>() } = options;
+  if (!Number.isInteger(batchSize) || batchSize < 1) throw new RangeError('batchSize must be a positive integer');
+  const finalBefore = retentionCutoff(now, retentionDays);
+  let erased = 0;
+  while (erased < batchSize) {
+    let claimed: string | undefined;
+    try {
+      const done = await db.transaction(async (tx) => {
+        const due = await claimSessionDueForErasure(tx, { statuses: finalStatuses, finalBefore, skip });
+        if (due === undefined) return false;
+        claimed = due;
+        await erasePersonalDataIn(tx, vault, { sessionId: due, now });
+        return true;
+      });
+      if (!done) break;
+      erased += 1;
+      logger?.debug({ sessionId: claimed }, 'Erased the personal data of a verification session (retention)');
+    } catch (error) {
+      if (claimed === undefined) throw error;
+      skip.add(claimed);
+      logger?.error(
+        { err: error, sessionId: claimed },
+        'Could not erase the personal data of a verification session; passing over it',
+      );
+    }
+  }
+  return erased;
+}
+
+export interface RetentionScheduleOptions {
+  db: Database;
+  vault: DocumentVault;
+  /** The service's clock: what counts as due. */
+  now: () => Date;
+  intervalMs: number;
+  retentionDays: number;
+  batchSize?: number;
+  logger?: RetentionLogger;
+}
+
+export interface RetentionSchedule {
+  /** Runs the job now (or joins the run in progress); resolves with how many sessions it erased. */
+  runNow(): Promise<number>;
+  /** Stops the timer and waits for a run in progress. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Runs the retention job every `intervalMs` until stopped (an unref'd timer; runs never overlap): batch after batch
+ * until nothing is due, then one info line with the count. A run that fails as a whole is logged; the next tick
+ * tries again.
+ */
+export function startDocumentRetention({
+  db,
+  vault,
+  now,
+  intervalMs,
+  retentionDays,
+  batchSize,
+  logger,
+}: RetentionScheduleOptions): RetentionSchedule {
+  const size = batchSize ?? DEFAULT_RETENTION_BATCH_SIZE;
+  const job = startPeriodicJob({
+    name: 'Erasing verification personal data past retention',
+    intervalMs,
+    logger,
+    run: async () => {
+      let total = 0;
+      const skip = new Set<string>();
+      for (;;) {
+        const erased = await eraseExpiredPersonalData(db, vault, now(), {
+          retentionDays,
+          batchSize: size,
+          logger,
+          skip,
+        });
+        total += erased;
+        if (erased < size) break;
+      }
+      if (total > 0 || skip.size > 0) {
+        logger?.info({ erased: total, failed: skip.size }, 'Erased verification personal data past retention');
+      }
+      return total;
+    },
+  });
+  return { runNow: async () => (await job.runNow()) ?? 0, stop: job.stop };
+}
