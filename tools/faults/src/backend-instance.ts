@@ -33,6 +33,7 @@ export async function startBackendInstance(options: BackendInstanceOptions): Pro
       LOG_LEVEL: 'silent',
       IDEMPOTENCY_PURGE_INTERVAL_MS: '0',
       VERIFICATION_EXPIRY_INTERVAL_MS: '0',
+      VERIFICATION_RETENTION_INTERVAL_MS: '0',
       WEBHOOK_DELIVERY_ENABLED: 'false',
       ...options.env,
     }),

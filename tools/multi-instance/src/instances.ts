@@ -78,6 +78,7 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
         LOG_LEVEL: 'silent',
         IDEMPOTENCY_PURGE_INTERVAL_MS: '0',
         VERIFICATION_EXPIRY_INTERVAL_MS: '0',
+        VERIFICATION_RETENTION_INTERVAL_MS: '0',
         ...options.backendEnv,
       }),
     );

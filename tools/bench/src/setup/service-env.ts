@@ -69,6 +69,7 @@ export function recordingEnv(service: ServiceName, input: ServiceEnvInput): Node
     LOG_LEVEL: 'silent',
     IDEMPOTENCY_PURGE_INTERVAL_MS: '0',
     VERIFICATION_EXPIRY_INTERVAL_MS: '0',
+    VERIFICATION_RETENTION_INTERVAL_MS: '0',
     PAYMENT_RECONCILE_INTERVAL_MS: '0',
   };
 }
