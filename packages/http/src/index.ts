@@ -3,7 +3,15 @@ export { type AppServer, type CreateServerOptions, createServer } from './create
 export type { ReadinessCheck } from './health.js';
 export { escapeHtml, htmlDocument } from './html.js';
 export { type ListenOptions, listen } from './listen.js';
-export { createMetrics, metricsPath, moduleCounter, type PlatformMetrics, unmatchedRoute } from './metrics.js';
+export {
+  createMetrics,
+  metricsPath,
+  moduleCounter,
+  moduleGauge,
+  moduleHistogram,
+  type PlatformMetrics,
+  unmatchedRoute,
+} from './metrics.js';
 export { docsPrefix, type SecurityScheme, type ServiceInfo } from './openapi.js';
 export { type PeriodicJob, type PeriodicJobLogger, type PeriodicJobOptions, startPeriodicJob } from './periodic-job.js';
 export { isAcceptableRequestId, requestIdFrom, requestIdHeader } from './request-id.js';

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { type AppServer, type CreateServerOptions, createServer } from './create-server.js';
-import { moduleCounter } from './metrics.js';
+import { moduleCounter, moduleGauge, moduleHistogram } from './metrics.js';
 
 const service = { name: 'metrics-test', version: '1.0.0', description: 'Service under test' };
 
@@ -137,5 +137,37 @@ describe('moduleCounter', () => {
     expect(sample(text, 'widgets_total', { kind: 'square' })).toBe(1);
     // Another app's registry does not see it.
     expect(await scrape(await build())).not.toContain('widgets_total');
+  });
+});
+
+describe('moduleGauge and moduleHistogram', () => {
+  it('reads a gauge through its async collect at each scrape, and observes a histogram with its own buckets', async () => {
+    const app = await build();
+    let depth = 3;
+    const gauge = moduleGauge(app.metrics, {
+      name: 'queue_depth',
+      help: 'Items waiting',
+      labelNames: ['kind'],
+      async collect() {
+        await Promise.resolve();
+        this.set({ kind: 'a' }, depth);
+      },
+    });
+    expect(moduleGauge(app.metrics, { name: 'queue_depth', help: 'Items waiting', labelNames: ['kind'] })).toBe(gauge);
+    expect(sample(await scrape(app), 'queue_depth', { kind: 'a' })).toBe(3);
+    depth = 5;
+    expect(sample(await scrape(app), 'queue_depth', { kind: 'a' })).toBe(5);
+
+    const histogram = moduleHistogram(app.metrics, {
+      name: 'wait_seconds',
+      help: 'Waits',
+      labelNames: ['kind'],
+      buckets: [1, 60],
+    });
+    histogram.observe({ kind: 'a' }, 30);
+    const text = await scrape(app);
+    expect(sample(text, 'wait_seconds_bucket', { kind: 'a', le: '1' })).toBe(0);
+    expect(sample(text, 'wait_seconds_bucket', { kind: 'a', le: '60' })).toBe(1);
+    expect(sample(text, 'wait_seconds_sum', { kind: 'a' })).toBe(30);
   });
 });

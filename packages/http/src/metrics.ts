@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { unauthorized } from '@platform/errors';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 
 export const metricsPath = '/metrics';
 
@@ -92,6 +92,48 @@ export function moduleCounter<Label extends string>(
     name: options.name,
     help: options.help,
     labelNames: options.labelNames,
+    registers: [metrics.registry],
+  });
+}
+
+/**
+ * A gauge a module keeps in this app's registry, found again by name like `moduleCounter`. `collect` runs on every
+ * scrape before the gauge is read (it may be async, e.g. to count rows); only the first creation's `collect` is kept.
+ */
+export function moduleGauge<Label extends string>(
+  metrics: PlatformMetrics,
+  options: { name: string; help: string; labelNames: readonly Label[]; collect?: (this: Gauge<Label>) => unknown },
+): Gauge<Label> {
+  const existing = metrics.registry.getSingleMetric(options.name);
+  if (existing instanceof Gauge) return existing as Gauge<Label>;
+  const { collect } = options;
+  return new Gauge({
+    name: options.name,
+    help: options.help,
+    labelNames: options.labelNames,
+    registers: [metrics.registry],
+    ...(collect === undefined
+      ? {}
+      : {
+          async collect(this: Gauge<Label>) {
+            await collect.call(this);
+          },
+        }),
+  });
+}
+
+/** A histogram a module keeps in this app's registry, with its own buckets; found again by name like `moduleCounter`. */
+export function moduleHistogram<Label extends string>(
+  metrics: PlatformMetrics,
+  options: { name: string; help: string; labelNames: readonly Label[]; buckets: readonly number[] },
+): Histogram<Label> {
+  const existing = metrics.registry.getSingleMetric(options.name);
+  if (existing instanceof Histogram) return existing as Histogram<Label>;
+  return new Histogram({
+    name: options.name,
+    help: options.help,
+    labelNames: options.labelNames,
+    buckets: [...options.buckets],
     registers: [metrics.registry],
   });
 }
