@@ -8,7 +8,7 @@ import type { BackendApiConfig } from './config.js';
 import { driveRoutes, folderQuotasOf } from './modules/drive/index.js';
 import { documentRoutes } from './modules/verification/documents/index.js';
 import { hostedPageRoutes } from './modules/verification/hosted-page/index.js';
-import { verificationRoutes, verificationSettingsOf } from './modules/verification/index.js';
+import { verificationMetricsOf, verificationRoutes, verificationSettingsOf } from './modules/verification/index.js';
 import { walletRoutes } from './modules/wallet/index.js';
 import { API_KEY_HEADER, apiKeyAuthentication, apiKeyOf } from './plugins/api-key-authentication.js';
 import { idempotentRequests } from './plugins/idempotency.js';
@@ -84,7 +84,17 @@ export function buildApp(deps: BackendApiDeps, config: BackendApiConfig) {
   const verification = verificationSettingsOf(config);
   app.register(walletRoutes, { db: deps.database.db });
   app.register(verificationRoutes, { db: deps.database.db, now, ...verification });
-  app.register(hostedPageRoutes, { db: deps.database.db, now, ...verification });
+  const verificationMetrics = verificationMetricsOf(app.metrics, {
+    db: deps.database.db,
+    now,
+    onCountFailed: (error) => app.log.warn({ err: error }, 'counting verification sessions for /metrics failed'),
+  });
+  app.register(hostedPageRoutes, {
+    db: deps.database.db,
+    now,
+    ...verification,
+    onDecided: verificationMetrics.observeDecision,
+  });
   const vault = deps.vault ?? documentVaultOf(config, (message) => app.log.warn(message));
   app.register(documentRoutes, {
     db: deps.database.db,

@@ -80,19 +80,23 @@ export function createMetrics(): PlatformMetrics {
 
 /**
  * A counter a module keeps in this app's registry, with its own name and labels: created on first use and
- * found again by name after that (so building a module twice in one app shares it).
+ * found again by name after that (so building a module twice in one app shares it). `collect`, when given, runs
+ * on every scrape before the counter is read; only the first creation's is kept.
  */
 export function moduleCounter<Label extends string>(
   metrics: PlatformMetrics,
-  options: { name: string; help: string; labelNames: readonly Label[] },
+  options: { name: string; help: string; labelNames: readonly Label[]; collect?: () => unknown },
 ): Counter<Label> {
   const existing = metrics.registry.getSingleMetric(options.name);
   if (existing instanceof Counter) return existing as Counter<Label>;
+  const { collect } = options;
   return new Counter({
     name: options.name,
     help: options.help,
     labelNames: options.labelNames,
     registers: [metrics.registry],
+    // e.g. waiting for a count another metric's collect started, so a failure shows in the same scrape.
+    ...(collect === undefined ? {} : { collect: async () => void (await collect()) }),
   });
 }
 

@@ -1,7 +1,13 @@
 // What the rest of backend-api uses of the verification module: the app its routes and settings; the hosted page
 // (./hosted-page) and the capture by API (./documents), which depend on this module and never the other way, the
 // sessions, their view and their lifecycle.
-export { type LifecycleOptions, moveSession, SESSION_NOT_FOUND } from './lifecycle.js';
+export {
+  commitMove,
+  type LifecycleOptions,
+  moveSession,
+  SESSION_NOT_FOUND,
+} from './lifecycle.js';
+export { verificationMetricsOf } from './metrics.js';
 export { verificationRoutes } from './routes.js';
 export { VerificationSessionResponseSchema } from './schemas.js';
 export { findSessionById, getSession, sessionView } from './service.js';

@@ -1,9 +1,19 @@
-import type { ApiKeyOwner, KycStatus, Transaction, VerificationSession, VerificationStatus } from '@platform/db';
+import type {
+  ApiKeyEnvironment,
+  ApiKeyOwner,
+  Database,
+  DecisionSourceKind,
+  KycStatus,
+  Transaction,
+  VerificationSession,
+  VerificationStatus,
+  VerificationType,
+} from '@platform/db';
 import { conflict, notFound } from '@platform/errors';
 import { captureHold, releaseHold } from '@platform/ledger';
 import { notifyOrganizationMembers } from '@platform/notifications';
 import { recordSessionEvent } from './events.js';
-import { findSession, insertTransition, setUserKycStatus, updateSessionStatus } from './repository.js';
+import { findSession, insertTransition, lastMovedTo, setUserKycStatus, updateSessionStatus } from './repository.js';
 
 // The one place a verification session changes status (docs/decisions.md#session-lifecycle). Every move, whoever
 // asks for it (the API, the hosted page, the expiry job), runs here inside the caller's transaction and does all
@@ -63,6 +73,21 @@ export interface LifecycleOptions {
    * kycStatus. Unset: no session touches users.
    */
   platformOrganizationId?: string | undefined;
+  /**
+   * Told of each decision once its transaction has committed (never for a move rolled back): `commitMove` calls
+   * it; a caller running moveSession in a wider transaction passes the result's `decision` after its commit.
+   */
+  onDecided?: ((decision: SessionDecision) => void) | undefined;
+}
+
+/** A submitted session decided: it moved from `processing` to verified, rejected or requires_input. */
+export interface SessionDecision {
+  type: VerificationType;
+  environment: ApiKeyEnvironment;
+  outcome: 'verified' | 'rejected' | 'requires_input';
+  source: DecisionSourceKind;
+  /** From submitted_at (or the move to `processing` when it has none) to the decision. */
+  waitedSeconds: number;
 }
 
 export interface MoveRequest {
@@ -80,6 +105,8 @@ export interface MoveRequest {
 export interface MoveResult {
   session: VerificationSession;
   previousStatus: VerificationStatus;
+  /** Set when the move decided a submitted session. */
+  decision?: SessionDecision;
 }
 
 /**
@@ -116,7 +143,32 @@ export async function moveSession(
   }
 
   await recordStatusChange(tx, moved, current.status, request.actor, request.reason ?? null, now, options);
-  return { session: moved, previousStatus: current.status };
+  const decision = current.status === 'processing' ? await decisionOf(tx, moved, now) : undefined;
+  return { session: moved, previousStatus: current.status, ...(decision === undefined ? {} : { decision }) };
+}
+
+/** moveSession in a transaction of its own; a decision is reported to `onDecided` after the commit. */
+export async function commitMove(db: Database, request: MoveRequest, options: LifecycleOptions): Promise<MoveResult> {
+  const result = await db.transaction((tx) => moveSession(tx, request, options));
+  if (result.decision !== undefined) options.onDecided?.(result.decision);
+  return result;
+}
+
+async function decisionOf(
+  tx: Transaction,
+  session: VerificationSession,
+  now: Date,
+): Promise<SessionDecision | undefined> {
+  const outcome = session.status;
+  if (outcome !== 'verified' && outcome !== 'rejected' && outcome !== 'requires_input') return undefined;
+  const since = session.submittedAt ?? (await lastMovedTo(tx, session.id, 'processing')) ?? session.createdAt;
+  return {
+    type: session.type,
+    environment: session.environment,
+    outcome,
+    source: session.decisionSource,
+    waitedSeconds: Math.max(0, (now.getTime() - since.getTime()) / 1000),
+  };
 }
 
 /** Records a newly created (pending) session as its first transition, with its event and kycStatus. */

@@ -1,4 +1,5 @@
 import type {
+  ApiKeyEnvironment,
   ApiKeyOwner,
   DatabaseExecutor,
   KycStatus,
@@ -8,7 +9,7 @@ import type {
   VerificationType,
 } from '@platform/db';
 import { users, verificationPrices, verificationSessions, verificationSessionTransitions } from '@platform/db/schema';
-import { and, asc, desc, eq, inArray, lte, notInArray, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, lte, max, notInArray, type SQL, sql } from 'drizzle-orm';
 import type { PagePosition } from '../../shared/pagination.js';
 import { afterPosition, cursorTimeOf } from '../../shared/pagination-repository.js';
 
@@ -139,4 +140,62 @@ export async function claimDueSession(
     .limit(1)
     .for('update', { skipLocked: true });
   return due?.id;
+}
+
+/** When the session last moved to `status`, from its transitions; undefined if it never did. */
+export async function lastMovedTo(
+  db: DatabaseExecutor,
+  sessionId: string,
+  status: VerificationStatus,
+): Promise<Date | undefined> {
+  const [row] = await db
+    .select({ at: max(verificationSessionTransitions.createdAt) })
+    .from(verificationSessionTransitions)
+    .where(
+      and(eq(verificationSessionTransitions.sessionId, sessionId), eq(verificationSessionTransitions.toStatus, status)),
+    );
+  return row?.at ?? undefined;
+}
+
+/** The number of sessions of each environment, type and status (groups without a session are left out). */
+export function countSessionsByStatus(
+  db: DatabaseExecutor,
+): Promise<
+  Array<{ environment: ApiKeyEnvironment; type: VerificationType; status: VerificationStatus; sessions: number }>
+> {
+  return db
+    .select({
+      environment: verificationSessions.environment,
+      type: verificationSessions.type,
+      status: verificationSessions.status,
+      sessions: count(),
+    })
+    .from(verificationSessions)
+    .groupBy(verificationSessions.environment, verificationSessions.type, verificationSessions.status);
+}
+
+/**
+ * The review queue of each environment and type: sessions in `processing` that a person decides, and when the one
+ * waiting longest was submitted (its move to `processing` when it has no submitted_at), in epoch seconds.
+ */
+export function reviewQueueByType(
+  db: DatabaseExecutor,
+): Promise<
+  Array<{ environment: ApiKeyEnvironment; type: VerificationType; depth: number; oldestSince: number | null }>
+> {
+  const movedToProcessing = sql`(select max(${verificationSessionTransitions.createdAt}) from ${verificationSessionTransitions}
+    where ${verificationSessionTransitions.sessionId} = ${verificationSessions.id}
+    and ${verificationSessionTransitions.toStatus} = 'processing')`;
+  return db
+    .select({
+      environment: verificationSessions.environment,
+      type: verificationSessions.type,
+      depth: count(),
+      oldestSince: sql<
+        number | null
+      >`extract(epoch from min(coalesce(${verificationSessions.submittedAt}, ${movedToProcessing})))`.mapWith(Number),
+    })
+    .from(verificationSessions)
+    .where(and(eq(verificationSessions.status, 'processing'), eq(verificationSessions.decisionSource, 'manual')))
+    .groupBy(verificationSessions.environment, verificationSessions.type);
 }

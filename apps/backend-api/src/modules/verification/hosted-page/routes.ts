@@ -50,7 +50,10 @@ function languageOf(chosen: string | undefined, session: VerificationSession | u
  */
 export const hostedPageRoutes: FastifyPluginAsyncTypebox<HostedPageOptions> = async (app, options) => {
   const { db, now, formSecret } = options;
-  const lifecycle: LifecycleOptions = { platformOrganizationId: options.platformOrganizationId };
+  const lifecycle: LifecycleOptions = {
+    platformOrganizationId: options.platformOrganizationId,
+    onDecided: options.onDecided,
+  };
 
   // Browsers post these forms URL-encoded; only this plugin's routes accept that.
   app.addContentTypeParser(

@@ -6,7 +6,7 @@ import {
   type VerificationStatus,
 } from '@platform/db';
 import { isAppError } from '@platform/errors';
-import { findSessionById, type LifecycleOptions, moveSession } from '../index.js';
+import { commitMove, findSessionById, type LifecycleOptions } from '../index.js';
 import { type NoticeCode, type SandboxAction, sandboxActionsFor } from './page.js';
 import { findOrganizationName, hasConsent, insertConsent, lockSessionStatus } from './repository.js';
 
@@ -92,9 +92,7 @@ export async function applySandboxAction(
 ): Promise<NoticeCode> {
   if (!sandboxActionsFor(session.status).includes(action)) return 'moved_on';
   try {
-    await db.transaction((tx) =>
-      moveSession(tx, { sessionId: session.id, to: moves[action].to, actor: 'hosted_page', reason, now }, lifecycle),
-    );
+    await commitMove(db, { sessionId: session.id, to: moves[action].to, actor: 'hosted_page', reason, now }, lifecycle);
   } catch (error) {
     if (isAppError(error) && error.code === 'conflict') return 'moved_on';
     throw error;
