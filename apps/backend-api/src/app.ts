@@ -84,8 +84,8 @@ export function buildApp(deps: BackendApiDeps, config: BackendApiConfig) {
   const verification = verificationSettingsOf(config);
   app.register(walletRoutes, { db: deps.database.db });
   app.register(verificationRoutes, { db: deps.database.db, now, ...verification });
-  app.register(hostedPageRoutes, { db: deps.database.db, now, ...verification });
   const vault = deps.vault ?? documentVaultOf(config, (message) => app.log.warn(message));
+  app.register(hostedPageRoutes, { db: deps.database.db, now, vault, ...verification });
   app.register(documentRoutes, {
     db: deps.database.db,
     now,
