@@ -18,12 +18,13 @@ function keyOf(secret: string): Buffer {
   return createHmac('sha256', secret).update('hosted-page-draft').digest();
 }
 
-/** Only the draft's known fields, as strings of at most 200 characters; empty ones left out. */
+/** Only the draft's known fields, trimmed, at most 200 characters; empty ones left out. */
 export function draftOf(values: Record<string, unknown>): Draft {
   const draft: Draft = {};
   for (const field of fields) {
     const value = values[field];
-    if (typeof value === 'string' && value.trim() !== '') draft[field] = value.slice(0, MAX_FIELD);
+    const text = typeof value === 'string' ? value.trim() : '';
+    if (text !== '') draft[field] = text.slice(0, MAX_FIELD);
   }
   return draft;
 }
