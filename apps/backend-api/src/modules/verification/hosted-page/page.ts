@@ -243,7 +243,10 @@ export function renderReviewPage(input: ReviewPageInput): string {
         row('capture.idNumber', escapeHtml(draft.idNumber?.trim().toUpperCase() ?? ''))
       : row('capture.registrationNumber', escapeHtml(draft.registrationNumber?.trim().toUpperCase() ?? '')) +
         (draft.companyName === undefined ? '' : row('capture.companyName', escapeHtml(draft.companyName.trim())));
-  const items = documents
+  // In the form's order (front, back, selfie), whatever order they arrived in.
+  const order = formKindsOf(session);
+  const items = [...documents]
+    .sort((a, b) => order.indexOf(a.kind) - order.indexOf(b.kind))
     .map(
       (document) =>
         `<li>${say(locale, `kindName.${document.kind}`)}: ${escapeHtml(formatSize(locale, document.sizeBytes))}</li>`,
