@@ -22,11 +22,11 @@ import type { Draft } from './draft.js';
 // it go through the capture by API's own functions (captureDocument, submitSession), with the session id alone.
 // What they refuse comes back as fixed codes per field, which the page says in its language.
 
-export const detailFields = ['idType', 'idNumber', 'registrationNumber', 'companyName'] as const;
-export type DetailField = (typeof detailFields)[number];
+const detailFields = ['idType', 'idNumber', 'registrationNumber', 'companyName'] as const;
+type DetailField = (typeof detailFields)[number];
 export type CaptureField = DetailField | DocumentKind;
 
-export const fieldProblems = [
+const fieldProblems = [
   'required',
   'invalid',
   'unsupported_media_type',

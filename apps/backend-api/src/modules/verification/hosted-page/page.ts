@@ -49,7 +49,7 @@ const problemNotices: ReadonlySet<NoticeCode> = new Set([
 ]);
 
 /** How often the page of a processing session reloads itself, in seconds (a meta refresh: no script). */
-export const REFRESH_SECONDS = 10;
+const REFRESH_SECONDS = 10;
 
 /** The language the page is shown in, and whether `?lang=` chose it (then its links and forms keep it). */
 export interface PageLanguage {
@@ -68,7 +68,7 @@ export interface SessionPageInput {
 }
 
 /** What the capture form shows: its token, the errors of the last upload, what was typed, what was received. */
-export interface CaptureFormInput {
+interface CaptureFormInput {
   formToken: string;
   errors: FieldError[];
   draft: Draft;
@@ -294,7 +294,7 @@ const sizeFormats: Record<SessionLocale, { kb: Intl.NumberFormat; mb: Intl.Numbe
 };
 
 /** A file's size for people: kB under a megabyte, else MB (decimal units, as phones show them). */
-export function formatSize(locale: SessionLocale, bytes: number): string {
+function formatSize(locale: SessionLocale, bytes: number): string {
   const formats = sizeFormats[locale];
   return bytes < 1_000_000 ? formats.kb.format(Math.max(1, Math.round(bytes / 1000))) : formats.mb.format(bytes / 1e6);
 }
