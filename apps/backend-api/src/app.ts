@@ -89,13 +89,14 @@ export function buildApp(deps: BackendApiDeps, config: BackendApiConfig) {
     now,
     onCountFailed: (error) => app.log.warn({ err: error }, 'counting verification sessions for /metrics failed'),
   });
+  const vault = deps.vault ?? documentVaultOf(config, (message) => app.log.warn(message));
   app.register(hostedPageRoutes, {
     db: deps.database.db,
     now,
+    vault,
     ...verification,
     onDecided: verificationMetrics.observeDecision,
   });
-  const vault = deps.vault ?? documentVaultOf(config, (message) => app.log.warn(message));
   app.register(documentRoutes, {
     db: deps.database.db,
     now,

@@ -12,6 +12,8 @@ interface HtmlDocument {
   body: string;
   /** The page's language (`lang`), English unless the page says otherwise. */
   lang?: string;
+  /** Trusted markup for the end of `<head>` (a `<meta http-equiv="refresh">`), nothing by default. */
+  head?: string;
 }
 
 /**
@@ -19,7 +21,7 @@ interface HtmlDocument {
  * checkout, the page after a checkout): scaled for small phones, kept out of search engines, one `<main>`
  * landmark for screen readers.
  */
-export function htmlDocument({ title, styles, body, lang = 'en' }: HtmlDocument): string {
+export function htmlDocument({ title, styles, body, lang = 'en', head = '' }: HtmlDocument): string {
   return `<!doctype html>
 <html lang="${escapeHtml(lang)}">
 <head>
@@ -27,7 +29,7 @@ export function htmlDocument({ title, styles, body, lang = 'en' }: HtmlDocument)
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
 <title>${escapeHtml(title)}</title>
-<style>${styles}</style>
+<style>${styles}</style>${head}
 </head>
 <body>
 <main>${body}

@@ -1,5 +1,7 @@
 // What the app and the hosted page use of the capture by API: its routes, and the capture, submission and erasure
 // the hosted page and the retention job share with them.
+
+export { missingDocumentKinds } from './document-kinds.js';
 export { documentRoutes } from './routes.js';
 export {
   captureDocument,
@@ -9,3 +11,4 @@ export {
   sessionTakingDocuments,
   submitSession,
 } from './service.js';
+export { checkSubmittedDetails, type SubmissionInput } from './submitted-details.js';

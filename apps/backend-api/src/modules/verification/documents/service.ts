@@ -137,9 +137,13 @@ async function checkedFile(bytes: Buffer, session: VerificationSession) {
     return await checkDocumentFile(bytes, acceptedFilesFor(session.type));
   } catch (error) {
     if (!(error instanceof DocumentFileRefusal)) throw error;
-    if (error.status === 415) throw new AppError('unsupported_media_type', error.message);
-    if (error.status === 413) throw new AppError('payload_too_large', error.message);
-    throw validationError(error.message, [{ path: '/file', message: error.message }]);
+    // The refusal stays the cause: the hosted page says its reason in the page's language.
+    if (error.status === 415) throw new AppError('unsupported_media_type', error.message, { cause: error });
+    if (error.status === 413) throw new AppError('payload_too_large', error.message, { cause: error });
+    throw new AppError('validation_error', error.message, {
+      details: [{ path: '/file', message: error.message }],
+      cause: error,
+    });
   }
 }
 

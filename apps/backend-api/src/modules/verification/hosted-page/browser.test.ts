@@ -13,6 +13,7 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumBrowser, chromiumPath, missing } from '#test-prerequisites';
 import { buildTestApp, createTestOrganization, type TestOrganization } from '../../../../test/app-fixtures.js';
+import { pngImage, temporaryVault } from '../../../../test/document-fixtures.js';
 import { createSessionRequest, fundWallet, holdMovements, statusOf } from '../../../../test/verification-fixtures.js';
 import type { BackendApp } from '../../../app.js';
 
@@ -79,6 +80,7 @@ describe.skipIf(missing(chromiumBrowser))('the hosted page in headless Chromium,
   let receiver: Server;
   let callbackUrl: string;
   const callbacks: Array<{ body: string; headers: Record<string, string> }> = [];
+  let removeVault: () => Promise<void>;
 
   beforeAll(async () => {
     database = await createTestDatabase();
@@ -92,13 +94,17 @@ describe.skipIf(missing(chromiumBrowser))('the hosted page in headless Chromium,
     });
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
     callbackUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/callbacks`;
+    const { vault, remove } = await temporaryVault();
+    removeVault = remove;
     app = await buildTestApp(database, {
+      vault,
       env: { VERIFY_URL: `http://${VERIFY_HOST}`, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' },
     });
     await app.listen({ host: '127.0.0.1', port: 0 });
     const { port } = app.server.address() as AddressInfo;
     acme = await createTestOrganization(database.db, 'Acme');
     await fundWallet(database.db, acme.id, 'test', 1_000);
+    await fundWallet(database.db, acme.id, 'live', 1_000);
 
     userDataDir = mkdtempSync(path.join(tmpdir(), 'hosted-page-chromium-'));
     browser = await chromium.launchPersistentContext(userDataDir, {
@@ -127,6 +133,7 @@ describe.skipIf(missing(chromiumBrowser))('the hosted page in headless Chromium,
     receiver?.closeAllConnections();
     await new Promise((resolve) => receiver?.close(resolve));
     await database?.close();
+    await removeVault?.();
   });
 
   it('a person reads the consent in Kiswahili, switches to English and agrees; a tester then completes the session, and the signed callback arrives', async () => {
@@ -243,6 +250,62 @@ describe.skipIf(missing(chromiumBrowser))('the hosted page in headless Chromium,
       status: 'verified',
       previousStatus: 'processing',
     });
+    await page.close();
+  });
+
+  it('a person on a live kyc session agrees, takes the photos, reviews and submits; the page then waits for the decision', async () => {
+    const created = await createSessionRequest(app, acme.liveKey, {
+      type: 'kyc',
+      externalEndUserId: 'browser-live-user',
+      appName: 'Acme Wallet',
+    });
+    expect(created.statusCode).toBe(201);
+    const { sessionId, verificationUrl } = created.json().data as { sessionId: string; verificationUrl: string };
+    const photo = { name: 'photo.png', mimeType: 'image/png', buffer: await pngImage(600, 800, 'WANJIRU KAMAU') };
+
+    const page = await browser.newPage();
+    await page.setViewportSize(PHONE);
+    const policyViolations: string[] = [];
+    page.on('console', (message) => {
+      if (/Content Security Policy/i.test(message.text())) policyViolations.push(message.text());
+    });
+    await page.goto(verificationUrl);
+    await Promise.all([
+      page.waitForURL(`${verificationUrl}?notice=consent_recorded`),
+      page.getByRole('button', { name: 'I agree' }).click(),
+    ]);
+    // No sandbox on a live session: the capture form is the way forward.
+    expect(await page.getByRole('heading', { name: 'Sandbox controls' }).count()).toBe(0);
+    expect(await page.getByRole('group', { name: 'Your ID document' }).isVisible()).toBe(true);
+    await expectPhoneFriendly(page);
+
+    await page.getByLabel('Type of ID document').selectOption('national_id');
+    await page.getByLabel('ID document number').fill('27183945');
+    await page.getByLabel('Front of the ID document').setInputFiles(photo);
+    await page.getByLabel('Back of the ID document').setInputFiles(photo);
+    await page.getByLabel('A selfie').setInputFiles(photo);
+    await Promise.all([
+      page.waitForURL(/\?step=review&d=/),
+      page.getByRole('button', { name: 'Upload and review' }).click(),
+    ]);
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Check before you submit');
+    expect(await page.getByRole('listitem').allTextContents()).toEqual([
+      expect.stringMatching(/^Front of the ID document: \d+ kB$/),
+      expect.stringMatching(/^Back of the ID document: \d+ kB$/),
+      expect.stringMatching(/^Selfie: \d+ kB$/),
+    ]);
+    expect(await page.locator('img').count()).toBe(0);
+    await expectPhoneFriendly(page);
+
+    await Promise.all([
+      page.waitForURL(`${verificationUrl}?notice=submitted`),
+      page.getByRole('button', { name: 'Submit' }).click(),
+    ]);
+    expect(await page.locator('#session-status').textContent()).toBe('Processing');
+    expect(await page.locator('meta[http-equiv="refresh"]').getAttribute('content')).toBe(`10; url=${sessionId}`);
+    expect(await statusOf(database.db, sessionId)).toBe('processing');
+    await expectPhoneFriendly(page);
+    expect(policyViolations).toEqual([]);
     await page.close();
   });
 

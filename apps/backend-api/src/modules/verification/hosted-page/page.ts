@@ -1,5 +1,14 @@
-import type { SessionLocale, VerificationSession, VerificationStatus } from '@platform/db';
+import {
+  type DocumentKind,
+  idTypes,
+  type SessionLocale,
+  type VerificationDocument,
+  type VerificationSession,
+  type VerificationStatus,
+} from '@platform/db';
 import { escapeHtml, htmlDocument } from '@platform/http';
+import { type CaptureField, type FieldError, type FieldProblem, formKindsOf } from './capture.js';
+import type { Draft } from './draft.js';
 import { isStringKey, languageNames, type StringKey, say, sayText } from './strings.js';
 
 // The hosted verification page as plain HTML: no script, no external asset, inline styles only (the CSP allows
@@ -13,6 +22,9 @@ export type SandboxAction = (typeof sandboxActions)[number];
 /** The consent form's two buttons. */
 export const consentAnswers = ['agree', 'decline'] as const;
 
+/** The review step's two buttons. */
+export const reviewAnswers = ['confirm', 'change'] as const;
+
 /** What the page says after a form post; only these fixed codes travel in the URL, never free text. */
 export const noticeCodes = [
   'submitted',
@@ -24,10 +36,20 @@ export const noticeCodes = [
   'sandbox_off',
   'consent_recorded',
   'consent_needed',
+  'upload_failed',
 ] as const;
 export type NoticeCode = (typeof noticeCodes)[number];
 
-const problemNotices: ReadonlySet<NoticeCode> = new Set(['moved_on', 'form_expired', 'sandbox_off', 'consent_needed']);
+const problemNotices: ReadonlySet<NoticeCode> = new Set([
+  'moved_on',
+  'form_expired',
+  'sandbox_off',
+  'consent_needed',
+  'upload_failed',
+]);
+
+/** How often the page of a processing session reloads itself, in seconds (a meta refresh: no script). */
+const REFRESH_SECONDS = 10;
 
 /** The language the page is shown in, and whether `?lang=` chose it (then its links and forms keep it). */
 export interface PageLanguage {
@@ -41,9 +63,20 @@ export interface SessionPageInput {
   sandboxFormToken: string | null;
   notice: NoticeCode | undefined;
   language: PageLanguage;
+  /** The capture form, while the session takes documents. */
+  capture?: CaptureFormInput | undefined;
 }
 
-export function renderSessionPage({ session, sandboxFormToken, notice, language }: SessionPageInput): string {
+/** What the capture form shows: its token, the errors of the last upload, what was typed, what was received. */
+interface CaptureFormInput {
+  formToken: string;
+  errors: FieldError[];
+  draft: Draft;
+  documents: VerificationDocument[];
+}
+
+export function renderSessionPage(input: SessionPageInput): string {
+  const { session, sandboxFormToken, notice, language, capture } = input;
   const { locale } = language;
   const requester = session.appName ?? sayText(locale, 'requesterFallback');
   const status = sayText(locale, `status.${session.status}`);
@@ -66,9 +99,204 @@ export function renderSessionPage({ session, sandboxFormToken, notice, language 
       <h2 id="documents-heading">${say(locale, 'documentsHeading')}</h2>
       <ul>${documents}</ul>
     </section>
+    ${capture === undefined ? '' : captureFormHtml(session, capture, language)}
     ${sandboxFormToken === null ? '' : sandboxHtml(session, sandboxFormToken, language)}
+    ${continueHtml(locale, session, requester)}
     ${isOpen(session.status) ? linkValidity(locale, session) : ''}`;
-  return layout(locale, sayText(locale, `documentTitle.${session.type}`, { status }), body);
+  const errorCount = capture?.errors.length ?? 0;
+  const title = sayText(locale, `documentTitle.${session.type}`, { status });
+  return layout(locale, errorCount > 0 ? `${sayText(locale, 'capture.errorTitle')} ${title}` : title, body, {
+    head: session.status === 'processing' ? refreshHead(session, language) : '',
+  });
+}
+
+/** A processing session's page reloads itself without its notice, so it shows the result when there is one. */
+function refreshHead(session: VerificationSession, language: PageLanguage): string {
+  const url = language.chosen ? `${session.id}?lang=${language.locale}` : session.id;
+  return `\n<meta http-equiv="refresh" content="${REFRESH_SECONDS}; url=${escapeHtml(url)}">`;
+}
+
+/** On a final page, the way back to the customer's app when the session has a returnUrl (https, checked at create). */
+function continueHtml(locale: SessionLocale, session: VerificationSession, requester: string): string {
+  if (isOpen(session.status) || session.returnUrl === null) return '';
+  return `<p><a class="button primary" href="${escapeHtml(session.returnUrl)}">${say(locale, 'final.continue', { app: requester })}</a></p>`;
+}
+
+const fileAccept: Record<'kyc' | 'kyb', string> = { kyc: 'image/*', kyb: 'image/*,application/pdf' };
+
+/**
+ * The capture form: the details, then one file input per document kind (director IDs: several), posted as
+ * multipart to `<id>/documents`. Errors are listed first, each a link to its field, and said again at the field.
+ */
+function captureFormHtml(session: VerificationSession, input: CaptureFormInput, language: PageLanguage): string {
+  const { locale } = language;
+  const { errors, draft, documents } = input;
+  const errorOf = (field: CaptureField) => errors.find((error) => error.field === field);
+  const errorText = (field: CaptureField, problem: FieldProblem) =>
+    say(locale, problemKey(session.type, field, problem));
+  const described = (field: CaptureField, hint = false) => {
+    const ids = [hint ? `hint-${field}` : '', errorOf(field) === undefined ? '' : `error-${field}`].filter(Boolean);
+    const invalid = errorOf(field) === undefined ? '' : ' aria-invalid="true"';
+    return `${ids.length === 0 ? '' : ` aria-describedby="${ids.join(' ')}"`}${invalid}`;
+  };
+  const errorHtml = (field: CaptureField) => {
+    const error = errorOf(field);
+    return error === undefined
+      ? ''
+      : `<p class="field-error" id="error-${field}">${errorText(field, error.problem)}</p>`;
+  };
+  const summary =
+    errors.length === 0
+      ? ''
+      : `<div class="error-summary" role="alert" aria-labelledby="error-summary-heading">
+        <h3 id="error-summary-heading">${say(locale, 'capture.errorSummary')}</h3>
+        <ul>${errors.map(({ field, problem }) => `<li><a href="#field-${field}">${errorText(field, problem)}</a></li>`).join('')}</ul>
+      </div>`;
+  const text = (field: 'idNumber' | 'registrationNumber' | 'companyName', label: StringKey, max: number) => `
+        <div class="field">
+          <label for="field-${field}">${say(locale, label)}</label>
+          ${errorHtml(field)}
+          <input type="text" id="field-${field}" name="${field}" maxlength="${max}" autocomplete="off" spellcheck="false" value="${escapeHtml(draft[field] ?? '')}"${described(field)}>
+        </div>`;
+  const details =
+    session.type === 'kyc'
+      ? `
+      <fieldset>
+        <legend>${say(locale, 'capture.detailsLegend.kyc')}</legend>
+        <div class="field">
+          <label for="field-idType">${say(locale, 'capture.idType')}</label>
+          ${errorHtml('idType')}
+          <select id="field-idType" name="idType"${described('idType')}>
+            <option value="">${say(locale, 'capture.choose')}</option>
+            ${idTypes.map((idType) => `<option value="${idType}"${draft.idType === idType ? ' selected' : ''}>${say(locale, `idType.${idType}`)}</option>`).join('')}
+          </select>
+        </div>
+        ${text('idNumber', 'capture.idNumber', 20)}
+      </fieldset>`
+      : `
+      <fieldset>
+        <legend>${say(locale, 'capture.detailsLegend.kyb')}</legend>
+        ${text('registrationNumber', 'capture.registrationNumber', 30)}
+        ${text('companyName', 'capture.companyName', 200)}
+      </fieldset>`;
+  const fileInput = (kind: DocumentKind) => {
+    const received = documents.filter((document) => document.kind === kind);
+    const hint =
+      received.length === 0
+        ? ''
+        : `<p class="hint" id="hint-${kind}">${say(locale, 'capture.received', { files: received.map((document) => formatSize(locale, document.sizeBytes)).join(', ') })}</p>`;
+    const capture = kind === 'selfie' ? ' capture="user"' : session.type === 'kyc' ? ' capture="environment"' : '';
+    return `
+        <div class="field">
+          <label for="field-${kind}">${say(locale, `kind.${kind}`)}</label>
+          ${hint}
+          ${errorHtml(kind)}
+          <input type="file" id="field-${kind}" name="${kind}" accept="${fileAccept[session.type]}"${capture}${kind === 'director_id' ? ' multiple' : ''}${described(kind, hint !== '')}>
+        </div>`;
+  };
+  return `
+    <section aria-labelledby="capture-heading">
+      <h2 id="capture-heading">${say(locale, 'capture.heading')}</h2>
+      ${summary}
+      <p>${say(locale, `capture.intro.${session.type}`)}</p>
+      ${session.status === 'requires_input' ? `<p>${say(locale, 'capture.resend')}</p>` : ''}
+      <form method="post" action="${escapeHtml(session.id)}/documents" enctype="multipart/form-data" class="capture">
+        ${hiddenFields(input.formToken, language)}
+        ${details}
+        <fieldset>
+          <legend>${say(locale, 'capture.filesLegend')}</legend>
+          ${formKindsOf(session).map(fileInput).join('')}
+        </fieldset>
+        <button type="submit" class="primary">${say(locale, 'capture.send')}</button>
+      </form>
+    </section>`;
+}
+
+function problemKey(type: 'kyc' | 'kyb', field: CaptureField, problem: FieldProblem): StringKey {
+  if (problem === 'unsupported_media_type') return `error.unsupported_media_type.${type}`;
+  if (problem === 'required' || problem === 'invalid') {
+    const key = `error.${problem}.${field}`;
+    if (isStringKey(key)) return key;
+    return problem === 'required' ? 'error.required.file' : 'error.unreadable';
+  }
+  return `error.${problem}`;
+}
+
+export interface ReviewPageInput {
+  session: VerificationSession;
+  formToken: string;
+  /** The sealed draft, posted back with the choice. */
+  sealedDraft: string;
+  draft: Draft;
+  documents: VerificationDocument[];
+  language: PageLanguage;
+}
+
+/** The review step: what was typed and which documents were received (kind and size, never the images). */
+export function renderReviewPage(input: ReviewPageInput): string {
+  const { session, draft, documents, language } = input;
+  const { locale } = language;
+  const row = (label: StringKey, value: string) => `<dt>${say(locale, label)}</dt><dd>${value}</dd>`;
+  const details =
+    session.type === 'kyc'
+      ? row('capture.idType', draft.idType === undefined ? '' : say(locale, idTypeKey(draft.idType))) +
+        row('capture.idNumber', escapeHtml(draft.idNumber?.trim().toUpperCase() ?? ''))
+      : row('capture.registrationNumber', escapeHtml(draft.registrationNumber?.trim().toUpperCase() ?? '')) +
+        (draft.companyName === undefined ? '' : row('capture.companyName', escapeHtml(draft.companyName.trim())));
+  // In the form's order (front, back, selfie), whatever order they arrived in.
+  const order = formKindsOf(session);
+  const items = [...documents]
+    .sort((a, b) => order.indexOf(a.kind) - order.indexOf(b.kind))
+    .map(
+      (document) =>
+        `<li>${say(locale, `kindName.${document.kind}`)}: ${escapeHtml(formatSize(locale, document.sizeBytes))}</li>`,
+    )
+    .join('');
+  const body = `
+    ${session.appName === null ? '' : `<p class="requester">${say(locale, 'requestedBy', { app: { html: `<strong>${escapeHtml(session.appName)}</strong>` } })}</p>`}
+    <h1>${say(locale, 'review.heading')}</h1>
+    ${session.environment === 'test' ? `<p class="badge">${say(locale, 'testBadge')}</p>` : ''}
+    <p>${say(locale, 'review.intro')}</p>
+    <section aria-labelledby="review-details">
+      <h2 id="review-details">${say(locale, `capture.detailsLegend.${session.type}`)}</h2>
+      <dl>${details}</dl>
+    </section>
+    <section aria-labelledby="review-documents">
+      <h2 id="review-documents">${say(locale, 'review.documents')}</h2>
+      <ul>${items}</ul>
+    </section>
+    <form method="post" action="${escapeHtml(session.id)}">
+      ${hiddenFields(input.formToken, language)}
+      <input type="hidden" name="details" value="${escapeHtml(input.sealedDraft)}">
+      <div class="choices">
+        <button type="submit" name="action" value="confirm" class="primary">${say(locale, 'review.submit')}</button>
+        <button type="submit" name="action" value="change" class="secondary">${say(locale, 'review.change')}</button>
+      </div>
+    </form>
+    ${linkValidity(locale, session)}`;
+  return layout(locale, sayText(locale, 'review.heading'), body);
+}
+
+function idTypeKey(idType: string): StringKey {
+  const key = `idType.${idType}`;
+  return isStringKey(key) ? key : 'capture.choose';
+}
+
+const sizeFormats: Record<SessionLocale, { kb: Intl.NumberFormat; mb: Intl.NumberFormat }> = {
+  en: {
+    kb: new Intl.NumberFormat('en-GB', { style: 'unit', unit: 'kilobyte', maximumFractionDigits: 0 }),
+    mb: new Intl.NumberFormat('en-GB', { style: 'unit', unit: 'megabyte', maximumFractionDigits: 1 }),
+  },
+  sw: {
+    kb: new Intl.NumberFormat('sw-KE', { style: 'unit', unit: 'kilobyte', maximumFractionDigits: 0 }),
+    mb: new Intl.NumberFormat('sw-KE', { style: 'unit', unit: 'megabyte', maximumFractionDigits: 1 }),
+  },
+};
+
+/** A file's size for people: kB under a megabyte, else MB (decimal units, as phones show them). */
+function formatSize(locale: SessionLocale, bytes: number): string {
+  const formats = sizeFormats[locale];
+  return bytes < 1_000_000 ? formats.kb.format(Math.max(1, Math.round(bytes / 1000))) : formats.mb.format(bytes / 1e6);
 }
 
 export interface ConsentPageInput {
@@ -246,8 +474,8 @@ function formatTime(locale: SessionLocale, date: Date): string {
   return `${timeFormats[locale].format(date)} UTC`;
 }
 
-function layout(lang: SessionLocale, title: string, body: string): string {
-  return htmlDocument({ title, styles, body, lang });
+function layout(lang: SessionLocale, title: string, body: string, { head = '' }: { head?: string } = {}): string {
+  return htmlDocument({ title, styles, body, lang, head });
 }
 
 // Colours meet WCAG AA contrast on their backgrounds; focus is always visible.
@@ -282,5 +510,23 @@ a{color:#0969da}
 .languages [aria-current]{font-weight:600}
 .choices{display:flex;flex-wrap:wrap;gap:.75rem}
 button{min-height:2.75rem}
+fieldset{margin:0 0 1rem;padding:.75rem 1rem;border:1px solid #d0d7de;border-radius:6px;min-width:0}
+legend{padding:0 .25rem;font-weight:600}
+.field{margin-bottom:1rem}
+select,input[type=file]{display:block;width:100%;max-width:100%;padding:.5rem;font:inherit;border:1px solid #8c959f;border-radius:6px;background:#fff;color:#1f2328}
+select{min-height:2.75rem}
+select:focus-visible{outline:3px solid #0969da;outline-offset:2px}
+[aria-invalid=true]{border:2px solid #a40e26}
+.hint{margin:0 0 .25rem;font-size:.875rem;color:#57606a}
+.field-error{margin:0 0 .25rem;font-weight:600;color:#a40e26}
+.error-summary{margin:0 0 1rem;padding:.75rem 1rem;border:3px solid #a40e26;border-radius:6px}
+.error-summary h3{margin:0 0 .5rem;font-size:1rem;color:#a40e26}
+.error-summary ul{margin:0;padding-left:1.25rem}
+.error-summary a{color:#a40e26;font-weight:600}
+dl{display:grid;grid-template-columns:auto 1fr;gap:.25rem 1rem}
+dt{font-weight:600}
+dd{margin:0;overflow-wrap:anywhere}
+a.button{display:inline-block;padding:.6rem 1.25rem;border-radius:6px;font-weight:600;text-decoration:none;min-height:2.75rem}
+a.button.primary{background:#1f6feb;color:#fff}
 @media (max-width:40rem){main{margin:0;border:0;border-radius:0;padding:1rem}}
 `;

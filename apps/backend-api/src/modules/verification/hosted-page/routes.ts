@@ -1,8 +1,22 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { Database, VerificationSession } from '@platform/db';
-import type { FastifyReply } from 'fastify';
+import multipart from '@fastify/multipart';
+import type { FastifyPluginAsyncTypebox, TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { type Database, type DocumentKind, documentKinds, type VerificationSession } from '@platform/db';
+import { DEFAULT_DOCUMENT_FILE_LIMITS } from '@platform/document-checks';
+import type { DocumentVault } from '@platform/document-vault';
+import { AppError, badRequest } from '@platform/errors';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { decidedByHostedPageButtons } from '../decisions/index.js';
 import type { LifecycleOptions } from '../index.js';
+import {
+  captureFromPage,
+  documentsOf,
+  encodeFieldErrors,
+  type FormFile,
+  formKindsOf,
+  parseFieldErrors,
+  submitFromPage,
+} from './capture.js';
+import { type Draft, draftOf, openDraft, sealDraft } from './draft.js';
 import { formTokenFor, isValidFormToken } from './form-token.js';
 import {
   type NoticeCode,
@@ -11,6 +25,7 @@ import {
   renderConsentPage,
   renderDeclinedPage,
   renderNotFoundPage,
+  renderReviewPage,
   renderSessionPage,
 } from './page.js';
 import { PageActionBody, SessionPageParams, SessionPageQuery } from './schemas.js';
@@ -26,12 +41,27 @@ export interface HostedPageOptions extends LifecycleOptions {
   liveSandbox: boolean;
   /** VERIFICATION_RETENTION_DAYS, stated in the consent notice. */
   retentionDays: number;
+  /** Where captured documents are stored (the capture by API's vault). */
+  vault: DocumentVault;
 }
 
 // Only what these pages need: their own inline styles and posts back to this origin. Nothing may frame them.
 const PAGE_CSP =
   "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 const FORM_BODY_LIMIT = 16 * 1024;
+const MAX_FILE_BYTES = DEFAULT_DOCUMENT_FILE_LIMITS.maxBytes;
+/** Files in one post of the capture form: a kyb form has four inputs, one of them for several director IDs. */
+const MAX_CAPTURE_FILES = 6;
+/** The capture form's files, its few short fields and the multipart framing. */
+const CAPTURE_BODY_LIMIT = MAX_CAPTURE_FILES * MAX_FILE_BYTES + 64 * 1024;
+const captureTextFields: ReadonlySet<string> = new Set([
+  'token',
+  'lang',
+  'idType',
+  'idNumber',
+  'registrationNumber',
+  'companyName',
+]);
 
 /** The page's language: `?lang=` (or the posted `lang`) when it names one, else the session's locale. */
 function languageOf(chosen: string | undefined, session: VerificationSession | undefined): PageLanguage {
@@ -49,7 +79,7 @@ function languageOf(chosen: string | undefined, session: VerificationSession | u
  * (docs/decisions.md#hosted-page-languages).
  */
 export const hostedPageRoutes: FastifyPluginAsyncTypebox<HostedPageOptions> = async (app, options) => {
-  const { db, now, formSecret } = options;
+  const { db, now, formSecret, vault } = options;
   const lifecycle: LifecycleOptions = {
     platformOrganizationId: options.platformOrganizationId,
     onDecided: options.onDecided,
@@ -68,6 +98,8 @@ export const hostedPageRoutes: FastifyPluginAsyncTypebox<HostedPageOptions> = as
       .header('content-security-policy', PAGE_CSP)
       .header('cache-control', 'no-store')
       .header('x-robots-tag', 'noindex')
+      // The review step's URL carries the sealed draft: it goes nowhere else, the returnUrl link included.
+      .header('referrer-policy', 'no-referrer')
       .type('text/html; charset=utf-8')
       .send(html);
 
@@ -93,7 +125,21 @@ export const hostedPageRoutes: FastifyPluginAsyncTypebox<HostedPageOptions> = as
       const sandboxFormToken = decidedByHostedPageButtons(session, options)
         ? formTokenFor(formSecret, session.id)
         : null;
-      return sendPage(reply, 200, renderSessionPage({ session, sandboxFormToken, notice, language }));
+      if (session.status !== 'pending' && session.status !== 'requires_input') {
+        return sendPage(reply, 200, renderSessionPage({ session, sandboxFormToken, notice, language }));
+      }
+      const formToken = formTokenFor(formSecret, session.id);
+      const sealedDraft = request.query.d;
+      const draft = sealedDraft === undefined ? undefined : openDraft(formSecret, session.id, sealedDraft);
+      const documents = await documentsOf(db, session);
+      if (request.query.step === 'review' && sealedDraft !== undefined && draft !== undefined) {
+        const review = { session, formToken, sealedDraft, draft, documents, language };
+        return sendPage(reply, 200, renderReviewPage(review));
+      }
+      const capture = { formToken, errors: parseFieldErrors(request.query.errors), draft: draft ?? {}, documents };
+      // A draft that does not open (changed, another session's) is dropped, and the person is told.
+      const shown = sealedDraft !== undefined && draft === undefined ? 'form_expired' : notice;
+      return sendPage(reply, 200, renderSessionPage({ session, sandboxFormToken, notice: shown, language, capture }));
     },
   );
 
@@ -118,6 +164,17 @@ export const hostedPageRoutes: FastifyPluginAsyncTypebox<HostedPageOptions> = as
       if (!isValidFormToken(formSecret, session.id, request.body.token)) return backToPage('form_expired');
       const { action, reason } = request.body;
       if (action === 'decline') return redirect('step=declined');
+      if (action === 'confirm' || action === 'change') {
+        const draft = openDraft(formSecret, session.id, request.body.details);
+        if (draft === undefined) return backToPage('form_expired');
+        const sealed = encodeURIComponent(sealDraft(formSecret, session.id, draft));
+        if (action === 'change') return redirect(`d=${sealed}`);
+        if (await needsConsent(db, session)) return backToPage('consent_needed');
+        const outcome = await submitFromPage(db, vault, { session, draft, now: now() }, lifecycle);
+        if (outcome.submitted) return backToPage('submitted');
+        if (outcome.moved) return backToPage('moved_on');
+        return redirect(`errors=${encodeURIComponent(encodeFieldErrors(outcome.errors))}&d=${sealed}`);
+      }
       if (action === 'agree') {
         // The address and user agent are evidence of the consent; they are stored, never logged.
         const consent = {
@@ -133,4 +190,109 @@ export const hostedPageRoutes: FastifyPluginAsyncTypebox<HostedPageOptions> = as
       return backToPage(await applySandboxAction(db, session, { action, reason, now: now() }, lifecycle));
     },
   );
+
+  // The capture form posts its files here as multipart/form-data; only this route parses that.
+  await app.register(async (child) => {
+    const capture = child.withTypeProvider<TypeBoxTypeProvider>();
+    await capture.register(multipart, {
+      limits: {
+        fileSize: MAX_FILE_BYTES,
+        files: MAX_CAPTURE_FILES,
+        fields: captureTextFields.size,
+        fieldSize: 2048,
+        parts: MAX_CAPTURE_FILES + captureTextFields.size,
+      },
+    });
+    capture.post(
+      '/session/:id/documents',
+      {
+        bodyLimit: CAPTURE_BODY_LIMIT,
+        // Every file is checked and stored by captureDocument; a repeated post replaces what the first stored.
+        config: { public: true, urlCarriesSecret: true, idempotency: 'none' },
+        schema: { hide: true, params: SessionPageParams },
+      },
+      async (request, reply) => {
+        if (!request.isMultipart()) {
+          throw new AppError('unsupported_media_type', 'The capture form is sent as multipart/form-data');
+        }
+        const session = await findPageSession(db, request.params.id);
+        const form = await readCaptureForm(request, session);
+        const language = languageOf(form?.fields.lang, session);
+        if (session === undefined) return sendPage(reply, 404, renderNotFoundPage(language));
+        const lang = language.chosen ? `&lang=${language.locale}` : '';
+        // From <id>/documents back to the page, whatever path prefix serves it.
+        const redirect = (query: string) =>
+          reply.header('cache-control', 'no-store').redirect(`../${session.id}?${query}${lang}`, 303);
+        if (form === undefined) return redirect('notice=upload_failed');
+        if (!isValidFormToken(formSecret, session.id, form.fields.token)) return redirect('notice=form_expired');
+        if (await needsConsent(db, session)) return redirect('notice=consent_needed');
+        if (session.status !== 'pending' && session.status !== 'requires_input') return redirect('notice=moved_on');
+
+        const draft: Draft = draftOf(form.fields);
+        const outcome = await captureFromPage(db, vault, { session, files: form.files, draft, now: now() });
+        if (outcome.moved) return redirect('notice=moved_on');
+        const sealed = encodeURIComponent(sealDraft(formSecret, session.id, draft));
+        if (outcome.errors.length > 0) {
+          return redirect(`errors=${encodeURIComponent(encodeFieldErrors(outcome.errors))}&d=${sealed}`);
+        }
+        return redirect(`step=review&d=${sealed}`);
+      },
+    );
+  });
 };
+
+interface CaptureForm {
+  fields: Record<string, string>;
+  files: FormFile[];
+}
+
+/**
+ * The capture form's parts, all read before anything is stored: its text fields, and the files of the session's
+ * document inputs (an input left empty sends an empty part, skipped; a file cut at 10 MB is named too large). Any
+ * other part is a 400. Undefined when a limit of the whole upload was passed (too many files or fields), so
+ * nothing of it is kept.
+ */
+async function readCaptureForm(
+  request: FastifyRequest,
+  session: VerificationSession | undefined,
+): Promise<CaptureForm | undefined> {
+  const kinds: readonly DocumentKind[] = session === undefined ? documentKinds : formKindsOf(session);
+  const fields: Record<string, string> = {};
+  const files: FormFile[] = [];
+  try {
+    for await (const part of request.parts()) {
+      if (part.type === 'field') {
+        if (!captureTextFields.has(part.fieldname) || part.fieldname in fields) throw unexpectedPart(part.fieldname);
+        fields[part.fieldname] = String(part.value);
+        continue;
+      }
+      const kind = kinds.find((known) => known === part.fieldname);
+      if (kind === undefined) {
+        part.file.resume();
+        throw unexpectedPart(part.fieldname);
+      }
+      if (kind !== 'director_id' && files.some((file) => file.kind === kind)) {
+        part.file.resume();
+        throw unexpectedPart(part.fieldname);
+      }
+      try {
+        const bytes = await part.toBuffer();
+        if (part.file.truncated) files.push({ kind, tooLarge: true });
+        else if (bytes.length > 0 || part.filename !== '') files.push({ kind, bytes });
+      } catch (error) {
+        if ((error as { code?: unknown }).code !== 'FST_REQ_FILE_TOO_LARGE') throw error;
+        files.push({ kind, tooLarge: true });
+      }
+    }
+  } catch (error) {
+    if (error instanceof AppError) throw error;
+    const { statusCode } = (error ?? {}) as { statusCode?: unknown };
+    if (statusCode === 413) return undefined;
+    throw badRequest('The multipart/form-data body is malformed');
+  }
+  return { fields, files };
+}
+
+function unexpectedPart(name: string): AppError {
+  return badRequest(`Unexpected part "${name.slice(0, 100)}" in the capture form`);
+}

@@ -27,8 +27,8 @@ const en = {
   'status.canceled': 'Canceled',
 
   'next.pending': 'Have the documents listed below ready. The check starts once they are submitted.',
-  'next.processing': 'Your documents are being checked. Reload this page to see the result.',
-  'next.requires_input': 'Please submit your documents again.',
+  'next.processing': 'Your documents are being checked. This page updates itself until there is a result.',
+  'next.requires_input': 'Some documents need to be sent again.',
   'next.verified': 'All done. You can return to {app}.',
   'next.rejected': 'The verification was not successful. Contact {app} if you think this is a mistake.',
   'next.expired': 'This link has expired. Ask {app} for a new one.',
@@ -50,6 +50,72 @@ const en = {
   'notice.sandbox_off': 'Sandbox controls are not available for this session.',
   'notice.consent_recorded': 'Thank you. Your consent was recorded.',
   'notice.consent_needed': 'Please read the notice and agree first. Nothing was done.',
+
+  'notice.upload_failed':
+    'The upload could not be read, so nothing was kept. Send at most 6 files at once, each at most 10 MB.',
+
+  'capture.heading': 'Send your documents',
+  'capture.intro.kyc':
+    "Take the photos with your phone's camera or choose them from your files: JPEG, PNG or WebP, at least 600 pixels on the shorter side, at most 10 MB each.",
+  'capture.intro.kyb':
+    'Choose photos (JPEG, PNG or WebP, at least 600 pixels on the shorter side) or PDF files (at most 20 pages), at most 10 MB each.',
+  'capture.resend':
+    'Send again what the reason above asks for (or any document you want to replace). Documents you sent before are kept unless you choose a new file for them.',
+  'capture.detailsLegend.kyc': 'Your ID document',
+  'capture.detailsLegend.kyb': 'Your business',
+  'capture.idType': 'Type of ID document',
+  'capture.choose': 'Choose one',
+  'capture.idNumber': 'ID document number',
+  'capture.registrationNumber': 'Registration number (for example PVT-AB12CD3)',
+  'capture.companyName': 'Company name',
+  'capture.filesLegend': 'Photos and files',
+  'capture.received': 'Received: {files}. Choose a file only to replace it.',
+  'capture.send': 'Upload and review',
+  'capture.errorSummary': 'There is a problem',
+  'capture.errorTitle': 'Error:',
+
+  'idType.national_id': 'National ID card',
+  'idType.passport': 'Passport',
+  'idType.alien_id': 'Alien ID card',
+
+  'kind.id_document_front': 'Front of the ID document (for a passport, the photo page)',
+  'kind.id_document_back': 'Back of the ID document (not needed for a passport)',
+  'kind.selfie': 'A selfie: a clear photo of your face',
+  'kind.certificate_of_incorporation': 'Certificate of incorporation',
+  'kind.cr12': 'CR12: the official list of directors and shareholders',
+  'kind.kra_pin_certificate': 'KRA PIN certificate of the business',
+  'kind.director_id': 'National ID card or passport of each director (you can choose several files)',
+
+  'kindName.id_document_front': 'Front of the ID document',
+  'kindName.id_document_back': 'Back of the ID document',
+  'kindName.selfie': 'Selfie',
+  'kindName.certificate_of_incorporation': 'Certificate of incorporation',
+  'kindName.cr12': 'CR12 (list of directors)',
+  'kindName.kra_pin_certificate': 'KRA PIN certificate',
+  'kindName.director_id': "Director's ID",
+
+  'error.required.file': 'Choose a file.',
+  'error.required.idType': 'Choose the type of ID document.',
+  'error.required.idNumber': 'Enter the number of the ID document.',
+  'error.invalid.idNumber': 'This is not a valid number for this type of ID document.',
+  'error.required.registrationNumber': 'Enter the registration number.',
+  'error.invalid.registrationNumber':
+    'This is not a Business Registration Service number (such as PVT-AB12CD3 or CPR/2015/123456).',
+  'error.invalid.companyName': 'Enter the company name, at most 200 characters.',
+  'error.unsupported_media_type.kyc': 'This type of file is not accepted: choose a JPEG, PNG or WebP photo.',
+  'error.unsupported_media_type.kyb': 'This type of file is not accepted: choose a PDF, or a JPEG, PNG or WebP photo.',
+  'error.too_large': 'The file is larger than 10 MB.',
+  'error.image_too_small': 'The photo is too small: it must be at least 600 pixels on its shorter side.',
+  'error.too_many_pages': 'The PDF has more than 20 pages.',
+  'error.unreadable': 'The file could not be read; it may be damaged. Take or choose it again.',
+
+  'review.heading': 'Check before you submit',
+  'review.intro': 'This is what we received. Submit it for checking, or change it first.',
+  'review.documents': 'Documents received',
+  'review.submit': 'Submit',
+  'review.change': 'Change',
+
+  'final.continue': 'Continue to {app}',
 
   'sandbox.heading': 'Sandbox controls',
   'sandbox.introTest':
@@ -124,8 +190,8 @@ const sw: Record<StringKey, string> = {
   'status.canceled': 'Imeghairiwa',
 
   'next.pending': 'Andaa hati zilizoorodheshwa hapa chini. Ukaguzi utaanza baada ya kuziwasilisha.',
-  'next.processing': 'Hati zako zinakaguliwa. Pakia upya ukurasa huu ili kuona matokeo.',
-  'next.requires_input': 'Tafadhali wasilisha hati zako tena.',
+  'next.processing': 'Hati zako zinakaguliwa. Ukurasa huu unajisasisha wenyewe hadi matokeo yapatikane.',
+  'next.requires_input': 'Baadhi ya hati zinahitaji kutumwa tena.',
   'next.verified': 'Umemaliza. Unaweza kurudi kwenye {app}.',
   'next.rejected': 'Uthibitishaji haukufanikiwa. Wasiliana na {app} ikiwa unadhani kuna kosa.',
   'next.expired': 'Muda wa kiungo hiki umeisha. Omba kiungo kipya kutoka kwa {app}.',
@@ -148,6 +214,72 @@ const sw: Record<StringKey, string> = {
   'notice.sandbox_off': 'Vidhibiti vya sandbox havipatikani kwa kipindi hiki.',
   'notice.consent_recorded': 'Asante. Idhini yako imerekodiwa.',
   'notice.consent_needed': 'Tafadhali soma ilani na ukubali kwanza. Hakuna kilichofanyika.',
+
+  'notice.upload_failed':
+    'Upakiaji haukuweza kusomwa, kwa hiyo hakuna kilichohifadhiwa. Tuma faili zisizozidi 6 kwa wakati mmoja, kila moja isizidi MB 10.',
+
+  'capture.heading': 'Tuma hati zako',
+  'capture.intro.kyc':
+    'Piga picha kwa kamera ya simu yako au uzichague kwenye faili zako: JPEG, PNG au WebP, angalau pikseli 600 upande mfupi, kila moja isizidi MB 10.',
+  'capture.intro.kyb':
+    'Chagua picha (JPEG, PNG au WebP, angalau pikseli 600 upande mfupi) au faili za PDF (zisizozidi kurasa 20), kila moja isizidi MB 10.',
+  'capture.resend':
+    'Tuma tena kile ambacho sababu iliyo hapo juu inaomba (au hati yoyote unayotaka kubadilisha). Hati ulizotuma awali zinabaki isipokuwa uchague faili mpya badala yake.',
+  'capture.detailsLegend.kyc': 'Kitambulisho chako',
+  'capture.detailsLegend.kyb': 'Biashara yako',
+  'capture.idType': 'Aina ya kitambulisho',
+  'capture.choose': 'Chagua moja',
+  'capture.idNumber': 'Nambari ya kitambulisho',
+  'capture.registrationNumber': 'Nambari ya usajili (kwa mfano PVT-AB12CD3)',
+  'capture.companyName': 'Jina la kampuni',
+  'capture.filesLegend': 'Picha na faili',
+  'capture.received': 'Imepokelewa: {files}. Chagua faili tu ikiwa unataka kuibadilisha.',
+  'capture.send': 'Pakia na uhakiki',
+  'capture.errorSummary': 'Kuna tatizo',
+  'capture.errorTitle': 'Hitilafu:',
+
+  'idType.national_id': 'Kitambulisho cha taifa',
+  'idType.passport': 'Pasipoti',
+  'idType.alien_id': 'Kitambulisho cha mgeni',
+
+  'kind.id_document_front': 'Upande wa mbele wa kitambulisho (kwa pasipoti, ukurasa wenye picha)',
+  'kind.id_document_back': 'Upande wa nyuma wa kitambulisho (hauhitajiki kwa pasipoti)',
+  'kind.selfie': 'Selfie: picha ya uso wako iliyo wazi',
+  'kind.certificate_of_incorporation': 'Cheti cha usajili wa kampuni',
+  'kind.cr12': 'CR12: orodha rasmi ya wakurugenzi na wanahisa',
+  'kind.kra_pin_certificate': 'Cheti cha KRA PIN cha biashara',
+  'kind.director_id': 'Kitambulisho cha taifa au pasipoti ya kila mkurugenzi (unaweza kuchagua faili kadhaa)',
+
+  'kindName.id_document_front': 'Upande wa mbele wa kitambulisho',
+  'kindName.id_document_back': 'Upande wa nyuma wa kitambulisho',
+  'kindName.selfie': 'Selfie (picha ya uso)',
+  'kindName.certificate_of_incorporation': 'Cheti cha usajili wa kampuni',
+  'kindName.cr12': 'CR12 (orodha ya wakurugenzi)',
+  'kindName.kra_pin_certificate': 'Cheti cha KRA PIN',
+  'kindName.director_id': 'Kitambulisho cha mkurugenzi',
+
+  'error.required.file': 'Chagua faili.',
+  'error.required.idType': 'Chagua aina ya kitambulisho.',
+  'error.required.idNumber': 'Weka nambari ya kitambulisho.',
+  'error.invalid.idNumber': 'Hii si nambari sahihi kwa aina hii ya kitambulisho.',
+  'error.required.registrationNumber': 'Weka nambari ya usajili.',
+  'error.invalid.registrationNumber':
+    'Hii si nambari ya Huduma ya Usajili wa Biashara (kama PVT-AB12CD3 au CPR/2015/123456).',
+  'error.invalid.companyName': 'Weka jina la kampuni, lisilozidi herufi 200.',
+  'error.unsupported_media_type.kyc': 'Aina hii ya faili haikubaliwi: chagua picha ya JPEG, PNG au WebP.',
+  'error.unsupported_media_type.kyb': 'Aina hii ya faili haikubaliwi: chagua PDF, au picha ya JPEG, PNG au WebP.',
+  'error.too_large': 'Faili ni kubwa kuliko MB 10.',
+  'error.image_too_small': 'Picha ni ndogo mno: lazima iwe angalau pikseli 600 upande wake mfupi.',
+  'error.too_many_pages': 'PDF ina kurasa zaidi ya 20.',
+  'error.unreadable': 'Faili haikuweza kusomwa; huenda imeharibika. Piga picha au uichague tena.',
+
+  'review.heading': 'Hakiki kabla ya kuwasilisha',
+  'review.intro': 'Hiki ndicho tulichopokea. Kiwasilishe kwa ukaguzi, au ukibadilishe kwanza.',
+  'review.documents': 'Hati zilizopokelewa',
+  'review.submit': 'Wasilisha',
+  'review.change': 'Badilisha',
+
+  'final.continue': 'Endelea kwenye {app}',
 
   'sandbox.heading': 'Vidhibiti vya sandbox',
   'sandbox.introTest':

@@ -1,0 +1,273 @@
+import { verificationDocuments } from '@platform/db/schema';
+import type { DocumentVault } from '@platform/document-vault';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import {
+  buildTestApp,
+  replaceOrganizations,
+  type TestOrganization,
+  testClock,
+  useTestDatabase,
+} from '../../../../test/app-fixtures.js';
+import {
+  type FormPart,
+  multipart,
+  pdfDocument,
+  pngImage,
+  storedFiles,
+  temporaryVault,
+} from '../../../../test/document-fixtures.js';
+import {
+  createdSessionId,
+  fundWallet,
+  statusOf,
+  truncateVerificationData,
+} from '../../../../test/verification-fixtures.js';
+import type { BackendApp } from '../../../app.js';
+import { formTokenFor } from './form-token.js';
+
+// The hosted page's capture: the form's files through the capture by API's path, the review step, the submit, the
+// status and final pages. Fixtures are made by the tests (sharp, pdf-lib).
+
+const SECRET = 'a-hosted-page-secret-of-at-least-32-characters';
+const database = useTestDatabase();
+const clock = testClock();
+let app: BackendApp;
+let vault: DocumentVault;
+let directory: string;
+let removeFolder: () => Promise<void>;
+let acme: TestOrganization;
+let portrait: Buffer;
+
+beforeAll(async () => {
+  ({ vault, directory, remove: removeFolder } = await temporaryVault());
+  app = await buildTestApp(database.handle, { now: clock.now, vault, env: { HOSTED_PAGE_SECRET: SECRET } });
+  portrait = await pngImage(600, 800, 'WANJIRU KAMAU');
+});
+afterAll(async () => {
+  await app?.close();
+  await removeFolder?.();
+});
+beforeEach(async () => {
+  await truncateVerificationData(database.db);
+  [acme] = await replaceOrganizations(database.db, 'Acme');
+  await fundWallet(database.db, acme.id, 'live', 10_000);
+});
+
+const page = (id: string, query = '') => app.inject({ method: 'GET', url: `/session/${id}${query}` });
+const post = (id: string, fields: Record<string, string>) =>
+  app.inject({
+    method: 'POST',
+    url: `/session/${id}`,
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    payload: new URLSearchParams(fields).toString(),
+  });
+const upload = (id: string, parts: FormPart[], token = formTokenFor(SECRET, id)) => {
+  const { payload, headers } = multipart([{ field: 'token', data: token }, ...parts]);
+  return app.inject({ method: 'POST', url: `/session/${id}/documents`, headers, payload });
+};
+const image = (field: string, data: Buffer, contentType = 'image/png'): FormPart => ({
+  field,
+  filename: `${field}.png`,
+  contentType,
+  data,
+});
+/** Where a redirect from `<id>/documents` or `<id>` lands, as a path and query the tests can GET. */
+const landing = (location: string | undefined) => (location ?? '').replace(/^(\.\.\/)?[0-9a-f-]{36}/, '');
+
+async function liveSession(body: object = {}) {
+  const id = await createdSessionId(app, acme.liveKey, {
+    type: 'kyc',
+    externalEndUserId: 'person-1',
+    appName: 'Acme Wallet',
+    ...body,
+  });
+  const agreed = await post(id, { token: formTokenFor(SECRET, id), action: 'agree' });
+  expect(agreed.statusCode).toBe(303);
+  return id;
+}
+const documentsOf = (id: string) =>
+  database.db.select().from(verificationDocuments).where(eq(verificationDocuments.sessionId, id));
+const filesOf = async (id: string) => (await storedFiles(directory)).filter((file) => file.path.includes(id));
+
+describe('capture on the hosted page', () => {
+  it('shows the kyc form after consent: labelled fields, file inputs with the camera, multipart to <id>/documents', async () => {
+    const id = await liveSession();
+    const html = (await page(id)).body;
+    expect(html).toContain(`<form method="post" action="${id}/documents" enctype="multipart/form-data"`);
+    expect(html).toContain('<legend>Your ID document</legend>');
+    expect(html).toContain('<label for="field-idType">Type of ID document</label>');
+    expect(html).toContain('<option value="passport">Passport</option>');
+    expect(html).toContain('<label for="field-idNumber">ID document number</label>');
+    expect(html).toMatch(
+      /<input type="file" id="field-id_document_front" name="id_document_front" accept="image\/\*" capture="environment"/,
+    );
+    expect(html).toMatch(
+      /<input type="file" id="field-id_document_back" name="id_document_back" accept="image\/\*" capture="environment"/,
+    );
+    expect(html).toMatch(/<input type="file" id="field-selfie" name="selfie" accept="image\/\*" capture="user"/);
+    expect(html).toContain('Upload and review');
+    expect(html).not.toMatch(/<script|src=/);
+  });
+
+  it('takes a kyc session through upload, review and submit to processing, which refreshes itself', async () => {
+    const id = await liveSession();
+    const uploaded = await upload(id, [
+      { field: 'idType', data: 'national_id' },
+      { field: 'idNumber', data: ' 27183945 ' },
+      image('id_document_front', portrait),
+      image('id_document_back', portrait),
+      image('selfie', portrait),
+    ]);
+    expect(uploaded.statusCode).toBe(303);
+    expect(uploaded.headers.location).toMatch(new RegExp(`^\\.\\./${id}\\?step=review&d=[\\w%-]+$`));
+    expect(uploaded.headers.location).not.toContain('27183945');
+    expect((await documentsOf(id)).map((document) => document.kind).sort()).toEqual([
+      'id_document_back',
+      'id_document_front',
+      'selfie',
+    ]);
+
+    const review = await page(id, landing(uploaded.headers.location));
+    expect(review.statusCode).toBe(200);
+    expect(review.body).toContain('<h1>Check before you submit</h1>');
+    expect(review.body).toContain('<dd>National ID card</dd>');
+    expect(review.body).toContain('<dd>27183945</dd>');
+    expect(review.body).toMatch(/<li>Front of the ID document: \d+ kB<\/li>/);
+    expect(review.body).toMatch(/<li>Selfie: \d+ kB<\/li>/);
+    expect(review.body).not.toMatch(/<img|data:image/);
+    expect(review.body).toContain('value="confirm" class="primary">Submit</button>');
+    expect(review.body).toContain('value="change" class="secondary">Change</button>');
+    const details = /name="details" value="([^"]+)"/.exec(review.body)?.[1] ?? '';
+
+    // Change goes back to the form with what was typed.
+    const changed = await post(id, { token: formTokenFor(SECRET, id), action: 'change', details });
+    expect(landing(changed.headers.location)).toMatch(/^\?d=/);
+    const form = (await page(id, landing(changed.headers.location))).body;
+    expect(form).toContain('value="27183945"');
+    expect(form).toContain('<option value="national_id" selected>');
+    expect(form).toMatch(/Received: \d+ kB\. Choose a file only to replace it\./);
+
+    const submitted = await post(id, { token: formTokenFor(SECRET, id), action: 'confirm', details });
+    expect(submitted.headers.location).toBe(`${id}?notice=submitted`);
+    expect(await statusOf(database.db, id)).toBe('processing');
+    const status = (await page(id, '?notice=submitted')).body;
+    expect(status).toContain('id="session-status">Processing</p>');
+    expect(status).toContain(`<meta http-equiv="refresh" content="10; url=${id}">`);
+    expect(status).not.toContain('enctype="multipart/form-data"');
+  });
+
+  it('shows a refused file at its field, stores nothing of it, and keeps what was accepted', async () => {
+    const id = await liveSession();
+    const uploaded = await upload(id, [
+      { field: 'idType', data: 'passport' },
+      { field: 'idNumber', data: 'x' },
+      image('id_document_front', Buffer.from('%PDF-1.7 not an image at all'), 'application/pdf'),
+      image('selfie', await pngImage(300, 400)),
+    ]);
+    expect(uploaded.statusCode).toBe(303);
+    expect(await documentsOf(id)).toEqual([]);
+    expect(await filesOf(id)).toEqual([]);
+    const html = (await page(id, landing(uploaded.headers.location))).body;
+    expect(html).toContain('<div class="error-summary" role="alert"');
+    expect(html).toContain(
+      '<li><a href="#field-id_document_front">This type of file is not accepted: choose a JPEG, PNG or WebP photo.</a></li>',
+    );
+    expect(html).toContain(
+      '<p class="field-error" id="error-selfie">The photo is too small: it must be at least 600 pixels on its shorter side.</p>',
+    );
+    expect(html).toContain('<a href="#field-idNumber">This is not a valid number for this type of ID document.</a>');
+    expect(html).toMatch(/id="field-selfie"[^>]*aria-describedby="error-selfie" aria-invalid="true"/);
+    expect(html).toContain('<title>Error: Waiting for documents: verify your identity</title>');
+    // A passport has no back: it is not asked for.
+    expect(html).not.toContain('href="#field-id_document_back"');
+
+    // Without a review draft the person cannot submit past the missing files.
+    const again = await upload(id, [
+      { field: 'idType', data: 'passport' },
+      { field: 'idNumber', data: 'AK1234567' },
+      image('id_document_front', portrait),
+    ]);
+    const next = (await page(id, landing(again.headers.location))).body;
+    expect(next).toContain('<a href="#field-selfie">Choose a file.</a>');
+    expect((await documentsOf(id)).map((document) => document.kind)).toEqual(['id_document_front']);
+  });
+
+  it('says the refusals in Kiswahili with lang=sw, and keeps the language through the post', async () => {
+    const id = await liveSession();
+    const form = (await page(id, '?lang=sw')).body;
+    expect(form).toContain('<h2 id="capture-heading">Tuma hati zako</h2>');
+    expect(form).toContain('Pakia na uhakiki');
+    const uploaded = await upload(id, [
+      { field: 'lang', data: 'sw' },
+      { field: 'idType', data: 'national_id' },
+      { field: 'idNumber', data: '27183945' },
+      image('selfie', Buffer.from('GIF89a not accepted'), 'image/gif'),
+    ]);
+    expect(uploaded.headers.location).toMatch(/&lang=sw$/);
+    const html = (await page(id, landing(uploaded.headers.location))).body;
+    expect(html).toContain('Kuna tatizo');
+    expect(html).toContain('Aina hii ya faili haikubaliwi: chagua picha ya JPEG, PNG au WebP.');
+    expect(html).toContain('<a href="#field-id_document_front">Chagua faili.</a>');
+  });
+
+  it('refuses a post without the form token, a part the form does not have, and a session already submitted', async () => {
+    const id = await liveSession();
+    const forged = await upload(id, [image('selfie', portrait)], 'not-the-token');
+    expect(landing(forged.headers.location)).toBe('?notice=form_expired');
+    const extra = await upload(id, [image('avatar', portrait)]);
+    expect(extra.statusCode).toBe(400);
+    expect(await filesOf(id)).toEqual([]);
+    expect(await documentsOf(id)).toEqual([]);
+  });
+
+  it('takes a kyb session with PDFs and several director IDs, and submits it', async () => {
+    const id = await liveSession({ type: 'kyb', externalEndUserId: 'company-1' });
+    const form = (await page(id)).body;
+    expect(form).toContain('<legend>Your business</legend>');
+    expect(form).toMatch(
+      /<input type="file" id="field-director_id" name="director_id" accept="image\/\*,application\/pdf" multiple/,
+    );
+    expect(form).not.toContain('capture="environment"');
+    const pdf = await pdfDocument(2);
+    const file = (field: string, data: Buffer = pdf): FormPart => ({
+      field,
+      filename: `${field}.pdf`,
+      contentType: 'application/pdf',
+      data,
+    });
+    const uploaded = await upload(id, [
+      { field: 'registrationNumber', data: 'pvt-ab12cd3' },
+      { field: 'companyName', data: 'Acme Kenya Limited' },
+      file('certificate_of_incorporation'),
+      file('cr12'),
+      file('kra_pin_certificate'),
+      file('director_id'),
+      image('director_id', portrait),
+    ]);
+    expect(landing(uploaded.headers.location)).toMatch(/^\?step=review&d=/);
+    const review = (await page(id, landing(uploaded.headers.location))).body;
+    expect(review).toContain('<dd>PVT-AB12CD3</dd>');
+    expect(review).toContain('<dd>Acme Kenya Limited</dd>');
+    expect(review.match(/<li>Director&#39;s ID: /g)).toHaveLength(2);
+    const details = /name="details" value="([^"]+)"/.exec(review)?.[1] ?? '';
+    const submitted = await post(id, { token: formTokenFor(SECRET, id), action: 'confirm', details });
+    expect(submitted.headers.location).toBe(`${id}?notice=submitted`);
+    expect(await statusOf(database.db, id)).toBe('processing');
+  });
+
+  it('sends the person back to the returnUrl from a final page', async () => {
+    const id = await liveSession({ returnUrl: 'https://wallet.example/done?from=verify' });
+    const canceled = await app.inject({
+      method: 'POST',
+      url: `/v1/verify/sessions/${id}/cancel`,
+      headers: { 'x-service-api-key': acme.liveKey },
+    });
+    expect(canceled.statusCode).toBe(200);
+    const html = (await page(id)).body;
+    expect(html).toContain(
+      '<a class="button primary" href="https://wallet.example/done?from=verify">Continue to Acme Wallet</a>',
+    );
+    expect(html).not.toContain('http-equiv="refresh"');
+  });
+});

@@ -1,0 +1,176 @@
+import {
+  type Database,
+  type DocumentKind,
+  documentKinds,
+  type VerificationDocument,
+  type VerificationSession,
+} from '@platform/db';
+import type { DocumentFileRefusal } from '@platform/document-checks';
+import type { DocumentVault } from '@platform/document-vault';
+import { isAppError, type ValidationDetail } from '@platform/errors';
+import {
+  captureDocument,
+  checkSubmittedDetails,
+  listDocuments,
+  missingDocumentKinds,
+  submitSession,
+} from '../documents/index.js';
+import type { LifecycleOptions } from '../index.js';
+import type { Draft } from './draft.js';
+
+// The hosted page's capture (docs/decisions.md#hosted-capture): the files of its form and the details typed into
+// it go through the capture by API's own functions (captureDocument, submitSession), with the session id alone.
+// What they refuse comes back as fixed codes per field, which the page says in its language.
+
+const detailFields = ['idType', 'idNumber', 'registrationNumber', 'companyName'] as const;
+type DetailField = (typeof detailFields)[number];
+export type CaptureField = DetailField | DocumentKind;
+
+const fieldProblems = [
+  'required',
+  'invalid',
+  'unsupported_media_type',
+  'too_large',
+  'image_too_small',
+  'too_many_pages',
+  'unreadable',
+] as const;
+export type FieldProblem = (typeof fieldProblems)[number];
+
+export interface FieldError {
+  field: CaptureField;
+  problem: FieldProblem;
+}
+
+const captureFields: readonly string[] = [...detailFields, ...documentKinds];
+
+/** Field errors as they travel in the page's URL: `idNumber.invalid,selfie.image_too_small`. */
+export function encodeFieldErrors(errors: readonly FieldError[]): string {
+  return errors.map(({ field, problem }) => `${field}.${problem}`).join(',');
+}
+
+/** The field errors of a URL; anything that is not a known field and problem is ignored. */
+export function parseFieldErrors(text: string | undefined): FieldError[] {
+  if (text === undefined) return [];
+  return text.split(',').flatMap((item) => {
+    const [field = '', problem = ''] = item.split('.');
+    const known = captureFields.includes(field) && (fieldProblems as readonly string[]).includes(problem);
+    return known ? [{ field: field as CaptureField, problem: problem as FieldProblem }] : [];
+  });
+}
+
+/** The file inputs of a session's form, one per document kind its requiredDocuments need, in the page's order. */
+export function formKindsOf(session: VerificationSession): DocumentKind[] {
+  return (session.requiredDocuments as string[]).flatMap((required): DocumentKind[] => {
+    switch (required) {
+      case 'national_id_or_passport':
+        return ['id_document_front', 'id_document_back'];
+      case 'selfie':
+        return ['selfie'];
+      case 'director_ids':
+        return ['director_id'];
+      case 'certificate_of_incorporation':
+      case 'cr12':
+      case 'kra_pin_certificate':
+        return [required];
+      default:
+        return [];
+    }
+  });
+}
+
+/** A file from the form: its bytes, or that it was cut at the size limit. */
+export type FormFile = { kind: DocumentKind; bytes: Buffer } | { kind: DocumentKind; tooLarge: true };
+
+export type CaptureOutcome = { moved: true } | { moved: false; errors: FieldError[] };
+
+/**
+ * Captures each file through captureDocument (a refused one is not stored and is named with its reason), checks
+ * the typed details as submission will, and names every document the session still lacks. No errors: the review
+ * step comes next. A session that stopped taking documents meanwhile: `moved`.
+ */
+export async function captureFromPage(
+  db: Database,
+  vault: DocumentVault,
+  { session, files, draft, now }: { session: VerificationSession; files: FormFile[]; draft: Draft; now: Date },
+): Promise<CaptureOutcome> {
+  const errors: FieldError[] = [];
+  const refused = new Set<DocumentKind>();
+  for (const file of files) {
+    if (refused.has(file.kind)) continue;
+    if ('tooLarge' in file) {
+      errors.push({ field: file.kind, problem: 'too_large' });
+      refused.add(file.kind);
+      continue;
+    }
+    try {
+      await captureDocument(db, vault, { session, kind: file.kind, bytes: file.bytes, now });
+    } catch (error) {
+      if (isAppError(error) && error.code === 'conflict') return { moved: true };
+      const reason = refusalReasonOf(error);
+      if (reason === undefined) throw error;
+      errors.push({ field: file.kind, problem: reason });
+      refused.add(file.kind);
+    }
+  }
+  const { problems, idType } = checkSubmittedDetails(session.type, detailsFor(session, draft));
+  errors.push(...problems.flatMap(detailError));
+  const present = new Set((await listDocuments(db, { sessionId: session.id })).map(({ kind }) => kind));
+  for (const kind of missingDocumentKinds(session.requiredDocuments as string[], present, idType)) {
+    if (!refused.has(kind)) errors.push({ field: kind, problem: 'required' });
+  }
+  return { moved: false, errors };
+}
+
+export type SubmitOutcome = { submitted: true } | { submitted: false; moved: boolean; errors: FieldError[] };
+
+/** Submits the session through submitSession (actor `hosted_page`); what it refuses comes back per field. */
+export async function submitFromPage(
+  db: Database,
+  vault: DocumentVault,
+  { session, draft, now }: { session: VerificationSession; draft: Draft; now: Date },
+  lifecycle: LifecycleOptions,
+): Promise<SubmitOutcome> {
+  try {
+    await db.transaction((tx) =>
+      submitSession(
+        tx,
+        vault,
+        { sessionId: session.id, input: detailsFor(session, draft), actor: 'hosted_page', now },
+        lifecycle,
+      ),
+    );
+    return { submitted: true };
+  } catch (error) {
+    if (isAppError(error) && error.code === 'conflict') return { submitted: false, moved: true, errors: [] };
+    if (isAppError(error) && error.code === 'validation_error') {
+      return { submitted: false, moved: false, errors: (error.details ?? []).flatMap(detailError) };
+    }
+    throw error;
+  }
+}
+
+/** The current documents of the session, for the review step (metadata only). */
+export function documentsOf(db: Database, session: VerificationSession): Promise<VerificationDocument[]> {
+  return listDocuments(db, { sessionId: session.id });
+}
+
+/** Only the details of the session's type: a kyc form has no registration number, and the reverse. */
+function detailsFor(session: VerificationSession, draft: Draft): Draft {
+  if (session.type === 'kyc') return { idType: draft.idType, idNumber: draft.idNumber };
+  return { registrationNumber: draft.registrationNumber, companyName: draft.companyName };
+}
+
+function detailError({ path, message }: ValidationDetail): FieldError[] {
+  const [, first = '', second = ''] = path.split('/');
+  const field = first === 'documents' ? second : first;
+  if (!captureFields.includes(field)) return [];
+  return [{ field: field as CaptureField, problem: message.startsWith('is required') ? 'required' : 'invalid' }];
+}
+
+function refusalReasonOf(error: unknown): FieldProblem | undefined {
+  if (!isAppError(error)) return undefined;
+  const cause = error.cause as DocumentFileRefusal | undefined;
+  if (cause?.name === 'DocumentFileRefusal') return cause.reason;
+  return undefined;
+}
