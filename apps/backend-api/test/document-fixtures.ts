@@ -116,7 +116,9 @@ export async function storedFiles(directory: string): Promise<Array<{ path: stri
     try {
       files.push({ path: name, bytes: await readFile(path.join(directory, name)) });
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EISDIR') throw error;
+      // A folder, or a file erased between the listing and the read (a job may be erasing while a test looks).
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== 'EISDIR' && code !== 'ENOENT') throw error;
     }
   }
   return files;

@@ -53,6 +53,12 @@ export const verificationSessions = pgTable(
      * here. Null before a submission and after erasure.
      */
     submittedDetails: bytea('submitted_details'),
+    /**
+     * The hosted page's capture form as typed so far (ID type and number, or registration number and company name),
+     * sealed with AES-256-GCM under the page's secret and bound to the session (hosted-page/draft.ts): kept here
+     * between the upload, the review and the submit so no URL ever carries it; cleared on submit and on erasure.
+     */
+    hostedPageDraft: text('hosted_page_draft'),
     /** When the person last submitted (documents and details) for a decision. */
     submittedAt: timestamptz('submitted_at'),
     /** When its documents and submitted details were erased (retention or the customer's request). */

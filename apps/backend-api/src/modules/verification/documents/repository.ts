@@ -96,6 +96,7 @@ export async function markPersonalDataErased(
     .update(verificationSessions)
     .set({
       submittedDetails: null,
+      hostedPageDraft: null,
       personalDataErasedAt: session.personalDataErasedAt ?? now,
       ...(session.personalDataErasedAt === null ? { updatedAt: now } : {}),
     })

@@ -1,9 +1,9 @@
 import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
 import type { SubmissionInput } from '../documents/index.js';
 
-// What a person typed into the capture form (ID type and number, or registration number and company name), carried
-// from the upload to the review step and back to the form through POST-redirect-GET without being stored: sealed
-// with AES-256-GCM under a key derived from the page's form secret and bound to the session id, so the URL shows
+// What a person typed into the capture form (ID type and number, or registration number and company name), kept
+// on the session from the upload to the review step and back to the form (never in a URL) until the submit: sealed
+// with AES-256-GCM under a key derived from the page's form secret and bound to the session id, so the column shows
 // no number, a draft is worthless for any other session, and a changed one does not open.
 // docs/decisions.md#hosted-capture
 

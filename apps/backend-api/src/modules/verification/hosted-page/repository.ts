@@ -42,3 +42,8 @@ export async function findOrganizationName(db: DatabaseExecutor, organizationId:
     .where(eq(organizations.id, organizationId));
   return organization?.name;
 }
+
+/** Keeps the capture form's sealed draft on the session (null clears it), so no URL carries it. */
+export async function saveDraftToken(db: DatabaseExecutor, sessionId: string, token: string | null): Promise<void> {
+  await db.update(verificationSessions).set({ hostedPageDraft: token }).where(eq(verificationSessions.id, sessionId));
+}

@@ -29,7 +29,14 @@ import {
   renderSessionPage,
 } from './page.js';
 import { PageActionBody, SessionPageParams, SessionPageQuery } from './schemas.js';
-import { applySandboxAction, dataControllerOf, findPageSession, needsConsent, recordConsent } from './service.js';
+import {
+  applySandboxAction,
+  dataControllerOf,
+  findPageSession,
+  keepDraft,
+  needsConsent,
+  recordConsent,
+} from './service.js';
 import { pageLanguageOf } from './strings.js';
 
 export interface HostedPageOptions extends LifecycleOptions {
@@ -98,7 +105,7 @@ export const hostedPageRoutes: FastifyPluginAsyncTypebox<HostedPageOptions> = as
       .header('content-security-policy', PAGE_CSP)
       .header('cache-control', 'no-store')
       .header('x-robots-tag', 'noindex')
-      // The review step's URL carries the sealed draft: it goes nowhere else, the returnUrl link included.
+      // The page's URL is the session's credential: it goes nowhere else, the returnUrl link included.
       .header('referrer-policy', 'no-referrer')
       .type('text/html; charset=utf-8')
       .send(html);
@@ -129,7 +136,8 @@ export const hostedPageRoutes: FastifyPluginAsyncTypebox<HostedPageOptions> = as
         return sendPage(reply, 200, renderSessionPage({ session, sandboxFormToken, notice, language }));
       }
       const formToken = formTokenFor(formSecret, session.id);
-      const sealedDraft = request.query.d;
+      // The draft lives on the session (sealed), never in a URL.
+      const sealedDraft = session.hostedPageDraft ?? undefined;
       const draft = sealedDraft === undefined ? undefined : openDraft(formSecret, session.id, sealedDraft);
       const documents = await documentsOf(db, session);
       if (request.query.step === 'review' && sealedDraft !== undefined && draft !== undefined) {
@@ -167,13 +175,16 @@ export const hostedPageRoutes: FastifyPluginAsyncTypebox<HostedPageOptions> = as
       if (action === 'confirm' || action === 'change') {
         const draft = openDraft(formSecret, session.id, request.body.details);
         if (draft === undefined) return backToPage('form_expired');
-        const sealed = encodeURIComponent(sealDraft(formSecret, session.id, draft));
-        if (action === 'change') return redirect(`d=${sealed}`);
+        await keepDraft(db, session.id, sealDraft(formSecret, session.id, draft));
+        if (action === 'change') return redirect('step=change');
         if (await needsConsent(db, session)) return backToPage('consent_needed');
         const outcome = await submitFromPage(db, vault, { session, draft, now: now() }, lifecycle);
-        if (outcome.submitted) return backToPage('submitted');
+        if (outcome.submitted) {
+          await keepDraft(db, session.id, null);
+          return backToPage('submitted');
+        }
         if (outcome.moved) return backToPage('moved_on');
-        return redirect(`errors=${encodeURIComponent(encodeFieldErrors(outcome.errors))}&d=${sealed}`);
+        return redirect(`errors=${encodeURIComponent(encodeFieldErrors(outcome.errors))}`);
       }
       if (action === 'agree') {
         // The address and user agent are evidence of the consent; they are stored, never logged.
@@ -231,11 +242,11 @@ export const hostedPageRoutes: FastifyPluginAsyncTypebox<HostedPageOptions> = as
         const draft: Draft = draftOf(form.fields);
         const outcome = await captureFromPage(db, vault, { session, files: form.files, draft, now: now() });
         if (outcome.moved) return redirect('notice=moved_on');
-        const sealed = encodeURIComponent(sealDraft(formSecret, session.id, draft));
+        await keepDraft(db, session.id, sealDraft(formSecret, session.id, draft));
         if (outcome.errors.length > 0) {
-          return redirect(`errors=${encodeURIComponent(encodeFieldErrors(outcome.errors))}&d=${sealed}`);
+          return redirect(`errors=${encodeURIComponent(encodeFieldErrors(outcome.errors))}`);
         }
-        return redirect(`step=review&d=${sealed}`);
+        return redirect('step=review');
       },
     );
   });

@@ -11,8 +11,6 @@ export const SessionPageQuery = Type.Object({
   step: Type.Optional(Type.String({ maxLength: 20 })),
   /** The capture form's field errors, as fixed codes (capture.ts). */
   errors: Type.Optional(Type.String({ maxLength: 1000 })),
-  /** The sealed draft of the typed details (draft.ts). */
-  d: Type.Optional(Type.String({ maxLength: 2000 })),
 });
 export const PageActionBody = Type.Object({
   token: Type.String({ maxLength: 200 }),

@@ -8,7 +8,7 @@ import {
 import { isAppError } from '@platform/errors';
 import { commitMove, findSessionById, type LifecycleOptions } from '../index.js';
 import { type NoticeCode, type SandboxAction, sandboxActionsFor } from './page.js';
-import { findOrganizationName, hasConsent, insertConsent, lockSessionStatus } from './repository.js';
+import { findOrganizationName, hasConsent, insertConsent, lockSessionStatus, saveDraftToken } from './repository.js';
 
 // What the hosted page does with a session: find it by the id in its URL, record the person's consent before
 // anything is captured, and move it with the sandbox buttons through the same lifecycle as everything else (actor
@@ -98,4 +98,12 @@ export async function applySandboxAction(
     throw error;
   }
   return moves[action].notice;
+}
+
+/**
+ * Keeps what the person typed into the capture form on the session, sealed (draft.ts), between the upload, the
+ * review and the submit; null clears it (docs/decisions.md#hosted-capture).
+ */
+export function keepDraft(db: Database, sessionId: string, sealedDraft: string | null): Promise<void> {
+  return saveDraftToken(db, sessionId, sealedDraft);
 }

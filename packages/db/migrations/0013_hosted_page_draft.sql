@@ -1,0 +1,1 @@
+ALTER TABLE "verification_sessions" ADD COLUMN "hosted_page_draft" text;
