@@ -55,6 +55,24 @@ describe('SecretUrls.lookalikeOf', () => {
   });
 });
 
+describe('routes that share their secret start', () => {
+  // The hosted page and its upload route: whichever was added first, each path is named by its own pattern.
+  it.each([
+    ['/session/:id', '/session/:id/documents'],
+    ['/session/:id/documents', '/session/:id'],
+  ])('names /session/<id> and /session/<id>/documents apart (added %s first)', (first, second) => {
+    const urls = new SecretUrls();
+    urls.add(first);
+    urls.add(second);
+    expect(urls.lookalikeOf(`/session/${TOKEN}`)).toBe('/session/:id');
+    expect(urls.lookalikeOf(`/session/${TOKEN}/`)).toBe('/session/:id');
+    expect(urls.lookalikeOf(`/session/${TOKEN}/documents`)).toBe('/session/:id/documents');
+    expect(urls.redact(`GET /session/${TOKEN} and POST /session/${TOKEN}/documents`)).toBe(
+      'GET /session/:id and POST /session/:id/documents',
+    );
+  });
+});
+
 describe('SecretUrls.redact', () => {
   it.each([
     [

@@ -78,19 +78,28 @@ export class SecretUrls {
   lookalikeOf(url: string): string | undefined {
     if (this.#routes.length === 0) return undefined;
     const path = normalisedPath(url);
+    const segments = path.replace(/(.)\/$/, '$1').split('/').length;
+    let found: SecretRoute | undefined;
     for (const route of this.#routes) {
       const matches = route.parametric
         ? path.startsWith(route.prefix)
         : path === route.prefix || path === `${route.prefix}/` || path.startsWith(`${route.prefix}/`);
-      if (matches) return route.pattern;
+      if (!matches) continue;
+      // Routes sharing the longest matching prefix (`/session/:id`, `/session/:id/documents`): the one with as
+      // many segments as the path names it, else the first.
+      if (found !== undefined && route.prefix.length < found.prefix.length) break;
+      found ??= route;
+      if (route.pattern.split('/').length === segments) return route.pattern;
     }
-    return undefined;
+    return found?.pattern;
   }
 
   /** `text` with each URL (path, query and all) of a secret-carrying route in it replaced by the route's pattern. */
   redact(text: string): string {
     let redacted = text;
-    for (const route of this.#routes) redacted = redacted.replace(route.inText, route.pattern);
+    for (const route of this.#routes) {
+      redacted = redacted.replace(route.inText, (url) => this.lookalikeOf(url) ?? route.pattern);
+    }
     return redacted;
   }
 }

@@ -8,7 +8,8 @@ const UNDOCUMENTED = [
   'GET /openapi.json', // the document itself
   'GET /metrics', // Prometheus scrape, for operators
   'GET /session/:id', // the hosted verification page for end users (HTML, at {verify_url})
-  'POST /session/:id', // its sandbox form
+  'POST /session/:id', // its forms (consent, review, sandbox)
+  'POST /session/:id/documents', // its capture form's multipart upload
 ];
 
 const t = useTestApp();
