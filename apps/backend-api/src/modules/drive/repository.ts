@@ -1,8 +1,7 @@
 import type { ApiKeyOwner, DatabaseExecutor, DriveFolder, MailPlan, MailSubscriptionStatus } from '@platform/db';
 import { driveFolders, mailSubscriptions } from '@platform/db/schema';
+import { afterPosition, cursorTimeOf, type PagePosition } from '@platform/pagination';
 import { and, desc, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
-import type { PagePosition } from '../../shared/pagination.js';
-import { afterPosition, cursorTimeOf } from '../../shared/pagination-repository.js';
 
 // The queries of drive folders. Every folder query is scoped to its owner: the organization and environment of
 // the API key (docs/decisions.md#folders-per-environment).

@@ -1,6 +1,6 @@
 import type { ApiKeyOwner, DatabaseExecutor, DriveFolder, MailSubscriptionStatus } from '@platform/db';
 import { conflict, notFound, quotaExceeded } from '@platform/errors';
-import { decodeCursor, pageOf } from '../../shared/pagination.js';
+import { decodeCursor, pageOf } from '@platform/pagination';
 import { type FolderQuotas, type FolderQuotaTier, folderQuotaMessage } from './quota.js';
 import {
   countFolders,

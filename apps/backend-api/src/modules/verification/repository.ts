@@ -9,9 +9,8 @@ import type {
   VerificationType,
 } from '@platform/db';
 import { users, verificationPrices, verificationSessions, verificationSessionTransitions } from '@platform/db/schema';
+import { afterPosition, cursorTimeOf, type PagePosition } from '@platform/pagination';
 import { and, asc, count, desc, eq, inArray, lte, max, notInArray, type SQL, sql } from 'drizzle-orm';
-import type { PagePosition } from '../../shared/pagination.js';
-import { afterPosition, cursorTimeOf } from '../../shared/pagination-repository.js';
 
 // The queries of verification sessions, their transitions and prices. A query given an owner sees only the
 // sessions of that organization and environment (docs/decisions.md#folders-per-environment).

@@ -1,6 +1,6 @@
 import { sessionLocales, verificationStatuses, verificationTypes } from '@platform/db';
+import { nextCursorSchema, pageQueryProperties } from '@platform/pagination';
 import { type Static, Type } from '@sinclair/typebox';
-import { nextCursorSchema, pageQueryProperties } from '../../shared/pagination.js';
 import { requiredDocumentKinds } from './required-documents.js';
 
 const DEFAULT_PAGE_SIZE = 20;

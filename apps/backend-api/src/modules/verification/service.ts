@@ -10,8 +10,8 @@ import type {
 } from '@platform/db';
 import { insufficientFunds, notFound } from '@platform/errors';
 import { ensureWallet, InsufficientFundsError, placeHold } from '@platform/ledger';
+import { decodeCursor, pageOf } from '@platform/pagination';
 import { formatKes } from '@platform/pricing';
-import { decodeCursor, pageOf } from '../../shared/pagination.js';
 import { type DecisionTable, decisionSourceFor } from './decisions/index.js';
 import {
   holdReferenceOf,

@@ -1,8 +1,7 @@
 import type { DatabaseExecutor } from '@platform/db';
 import { type AuditEvent, auditEvents, type NewAuditEvent } from '@platform/db/schema';
+import { afterPosition, cursorTimeOf, type PagePosition } from '@platform/pagination';
 import { and, desc, eq, gte, lt, type SQL } from 'drizzle-orm';
-import type { PagePosition } from '../../shared/pagination.js';
-import { afterPosition, cursorTimeOf } from '../../shared/pagination-repository.js';
 
 export async function insertAuditEvent(executor: DatabaseExecutor, event: NewAuditEvent): Promise<void> {
   await executor.insert(auditEvents).values(event);

@@ -1,5 +1,5 @@
+import { nextCursorSchema, pageQueryProperties } from '@platform/pagination';
 import { type Static, Type } from '@sinclair/typebox';
-import { nextCursorSchema, pageQueryProperties } from '../../shared/pagination.js';
 import { ref } from '../../shared/schema-ref.js';
 
 const DEFAULT_PAGE_SIZE = 20;

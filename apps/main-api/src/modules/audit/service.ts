@@ -1,6 +1,6 @@
 import type { DatabaseExecutor } from '@platform/db';
 import { validationError } from '@platform/errors';
-import { decodeCursor, pageOf } from '../../shared/pagination.js';
+import { decodeCursor, pageOf } from '@platform/pagination';
 import { insertAuditEvent, listAuditEventRows } from './repository.js';
 import type { AuditEventView } from './schemas.js';
 

@@ -1,7 +1,7 @@
 /**
  * Lists are newest first, paged by a cursor: the (createdAt, id) of the last row of the page, so rows created
  * while a client pages never shift the pages it has not read yet. This file is the cursor itself, the query
- * parameters and the split of a page; the conditions a list query adds are in pagination-repository.ts.
+ * parameters and the split of a page; the conditions a list query adds are in repository.ts.
  */
 import { isUuid } from '@platform/db';
 import { validationError } from '@platform/errors';

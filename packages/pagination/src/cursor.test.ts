@@ -1,6 +1,6 @@
 import { isAppError } from '@platform/errors';
 import { describe, expect, it } from 'vitest';
-import { decodeCursor, encodeCursor, MAX_PAGE_SIZE, pageOf, pageQueryProperties } from './pagination.js';
+import { decodeCursor, encodeCursor, MAX_PAGE_SIZE, pageOf, pageQueryProperties } from './cursor.js';
 
 const position = { createdAt: '2026-03-02T09:00:00.123456Z', id: '8a1e2f44-5b6c-4d7e-9f80-112233445566' };
 const cursorOf = (text: string) => Buffer.from(text).toString('base64url');

@@ -1,7 +1,7 @@
 import { type AnyColumn, type SQL, sql } from 'drizzle-orm';
-import type { PagePosition } from './pagination.js';
+import type { PagePosition } from './cursor.js';
 
-// The SQL side of cursor paging (pagination.ts): what a list query selects to build its cursor and the condition
+// The SQL side of cursor paging (cursor.ts): what a list query selects to build its cursor and the condition
 // that starts it after the cursor's row, newest first by (createdAt, id).
 
 /** The columns a list is ordered by. */
