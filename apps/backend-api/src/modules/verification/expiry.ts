@@ -1,5 +1,6 @@
 import type { Database } from '@platform/db';
 import { startPeriodicJob } from '@platform/http';
+import { runUntilNothingDue, workThroughDueSessions } from './due-sessions.js';
 import { expirableStatuses, type LifecycleOptions, moveSession } from './lifecycle.js';
 import { claimDueSession } from './repository.js';
 
@@ -32,27 +33,16 @@ export interface ExpiryOptions extends LifecycleOptions {
  */
 export async function expireDueSessions(db: Database, now: Date, options: ExpiryOptions): Promise<number> {
   const { batchSize = DEFAULT_EXPIRY_BATCH_SIZE, logger, skip = new Set<string>(), ...lifecycle } = options;
-  if (!Number.isInteger(batchSize) || batchSize < 1) throw new RangeError('batchSize must be a positive integer');
-  let expired = 0;
-  while (expired < batchSize) {
-    let claimed: string | undefined;
-    try {
-      const moved = await db.transaction(async (tx) => {
-        const due = await claimDueSession(tx, { statuses: expirableStatuses, now, skip });
-        if (due === undefined) return false;
-        claimed = due;
-        await moveSession(tx, { sessionId: due, to: 'expired', actor: 'expiry_job', now }, lifecycle);
-        return true;
-      });
-      if (!moved) break;
-      expired += 1;
-    } catch (error) {
-      if (claimed === undefined) throw error;
-      skip.add(claimed);
-      logger?.error({ err: error, sessionId: claimed }, 'Could not expire a verification session; passing over it');
-    }
-  }
-  return expired;
+  return workThroughDueSessions(db, {
+    batchSize,
+    skip,
+    claim: (tx, passOver) => claimDueSession(tx, { statuses: expirableStatuses, now, skip: passOver }),
+    work: async (tx, sessionId) => {
+      await moveSession(tx, { sessionId, to: 'expired', actor: 'expiry_job', now }, lifecycle);
+    },
+    onFailed: (error, sessionId) =>
+      logger?.error({ err: error, sessionId }, 'Could not expire a verification session; passing over it'),
+  });
 }
 
 export interface ExpiryScheduleOptions extends LifecycleOptions {
@@ -90,13 +80,9 @@ export function startSessionExpiry({
     intervalMs,
     logger,
     run: async () => {
-      let total = 0;
-      const skip = new Set<string>();
-      for (;;) {
-        const expired = await expireDueSessions(db, now(), { ...lifecycle, batchSize: size, logger, skip });
-        total += expired;
-        if (expired < size) break;
-      }
+      const { total } = await runUntilNothingDue(size, (skip) =>
+        expireDueSessions(db, now(), { ...lifecycle, batchSize: size, logger, skip }),
+      );
       if (total > 0) logger?.info({ expired: total }, 'Expired verification sessions');
       return total;
     },

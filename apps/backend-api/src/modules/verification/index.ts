@@ -1,6 +1,8 @@
 // What the rest of backend-api uses of the verification module: the app its routes and settings; the hosted page
 // (./hosted-page) and the capture by API (./documents), which depend on this module and never the other way, the
 // sessions, their view and their lifecycle.
+
+export { runUntilNothingDue, workThroughDueSessions } from './due-sessions.js';
 export {
   commitMove,
   type LifecycleOptions,

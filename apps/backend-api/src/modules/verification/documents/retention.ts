@@ -1,6 +1,7 @@
 import type { Database } from '@platform/db';
 import type { DocumentVault } from '@platform/document-vault';
 import { startPeriodicJob } from '@platform/http';
+import { runUntilNothingDue, workThroughDueSessions } from '../index.js';
 import { claimSessionDueForErasure } from './repository.js';
 import { erasePersonalDataIn, finalStatuses } from './service.js';
 
@@ -47,32 +48,22 @@ export async function eraseExpiredPersonalData(
   options: RetentionOptions,
 ): Promise<number> {
   const { retentionDays, batchSize = DEFAULT_RETENTION_BATCH_SIZE, logger, skip = new Set<string>() } = options;
-  if (!Number.isInteger(batchSize) || batchSize < 1) throw new RangeError('batchSize must be a positive integer');
   const finalBefore = retentionCutoff(now, retentionDays);
-  let erased = 0;
-  while (erased < batchSize) {
-    let claimed: string | undefined;
-    try {
-      const done = await db.transaction(async (tx) => {
-        const due = await claimSessionDueForErasure(tx, { statuses: finalStatuses, finalBefore, skip });
-        if (due === undefined) return false;
-        claimed = due;
-        await erasePersonalDataIn(tx, vault, { sessionId: due, now });
-        return true;
-      });
-      if (!done) break;
-      erased += 1;
-      logger?.debug({ sessionId: claimed }, 'Erased the personal data of a verification session (retention)');
-    } catch (error) {
-      if (claimed === undefined) throw error;
-      skip.add(claimed);
+  return workThroughDueSessions(db, {
+    batchSize,
+    skip,
+    claim: (tx, passOver) => claimSessionDueForErasure(tx, { statuses: finalStatuses, finalBefore, skip: passOver }),
+    work: async (tx, sessionId) => {
+      await erasePersonalDataIn(tx, vault, { sessionId, now });
+    },
+    onDone: (sessionId) =>
+      logger?.debug({ sessionId }, 'Erased the personal data of a verification session (retention)'),
+    onFailed: (error, sessionId) =>
       logger?.error(
-        { err: error, sessionId: claimed },
+        { err: error, sessionId },
         'Could not erase the personal data of a verification session; passing over it',
-      );
-    }
-  }
-  return erased;
+      ),
+  });
 }
 
 export interface RetentionScheduleOptions {
@@ -113,20 +104,11 @@ export function startDocumentRetention({
     intervalMs,
     logger,
     run: async () => {
-      let total = 0;
-      const skip = new Set<string>();
-      for (;;) {
-        const erased = await eraseExpiredPersonalData(db, vault, now(), {
-          retentionDays,
-          batchSize: size,
-          logger,
-          skip,
-        });
-        total += erased;
-        if (erased < size) break;
-      }
-      if (total > 0 || skip.size > 0) {
-        logger?.info({ erased: total, failed: skip.size }, 'Erased verification personal data past retention');
+      const { total, failed } = await runUntilNothingDue(size, (skip) =>
+        eraseExpiredPersonalData(db, vault, now(), { retentionDays, batchSize: size, logger, skip }),
+      );
+      if (total > 0 || failed > 0) {
+        logger?.info({ erased: total, failed }, 'Erased verification personal data past retention');
       }
       return total;
     },
