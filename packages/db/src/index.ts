@@ -11,6 +11,7 @@ export {
   type Schema,
   type Transaction,
 } from './client.js';
+export { databaseErrorOf } from './database-error.js';
 export * from './enums.js';
 export { isUuid, uuidPattern } from './ids.js';
 export { findRepositoryRoot, localDataDir, localPgliteDataDir } from './local-data-dir.js';

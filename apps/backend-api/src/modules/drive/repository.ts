@@ -1,4 +1,11 @@
-import type { ApiKeyOwner, DatabaseExecutor, DriveFolder, MailPlan, MailSubscriptionStatus } from '@platform/db';
+import {
+  type ApiKeyOwner,
+  type DatabaseExecutor,
+  type DriveFolder,
+  databaseErrorOf,
+  type MailPlan,
+  type MailSubscriptionStatus,
+} from '@platform/db';
 import { driveFolders, mailSubscriptions } from '@platform/db/schema';
 import { afterPosition, cursorTimeOf, type PagePosition } from '@platform/pagination';
 import { and, desc, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
@@ -126,21 +133,4 @@ export async function deleteEmptyFolder(
     if (databaseErrorOf(error)?.code === '23503') return 'not-empty';
     throw error;
   }
-}
-
-/** The PostgreSQL error behind drizzle's wrapper, on either driver. */
-function databaseErrorOf(error: unknown): { code?: string; constraint?: string } | undefined {
-  const cause = (error as { cause?: unknown } | undefined)?.cause ?? error;
-  if (typeof cause !== 'object' || cause === null) return undefined;
-  const { code, constraint, constraint_name } = cause as {
-    code?: unknown;
-    constraint?: unknown;
-    constraint_name?: unknown;
-  };
-  const name =
-    typeof constraint === 'string' ? constraint : typeof constraint_name === 'string' ? constraint_name : undefined;
-  return {
-    ...(typeof code === 'string' ? { code } : {}),
-    ...(name === undefined ? {} : { constraint: name }),
-  };
 }

@@ -1,4 +1,4 @@
-import type { DatabaseExecutor, MembershipRole } from '@platform/db';
+import { type DatabaseExecutor, databaseErrorOf, type MembershipRole } from '@platform/db';
 import { memberships, organizationInvitations, organizations, users } from '@platform/db/schema';
 import { and, desc, eq, lte, sql } from 'drizzle-orm';
 
@@ -156,21 +156,4 @@ export async function insertMembership(
     .onConflictDoNothing({ target: [memberships.organizationId, memberships.userId] })
     .returning();
   return membership;
-}
-
-/** The SQLSTATE and constraint of a database error, whichever driver raised it. */
-function databaseErrorOf(error: unknown): { code?: string; constraint?: string } | undefined {
-  const cause = (error as { cause?: unknown } | undefined)?.cause ?? error;
-  if (typeof cause !== 'object' || cause === null) return undefined;
-  const { code, constraint, constraint_name } = cause as {
-    code?: unknown;
-    constraint?: unknown;
-    constraint_name?: unknown;
-  };
-  const name =
-    typeof constraint === 'string' ? constraint : typeof constraint_name === 'string' ? constraint_name : undefined;
-  return {
-    ...(typeof code === 'string' ? { code } : {}),
-    ...(name === undefined ? {} : { constraint: name }),
-  };
 }
