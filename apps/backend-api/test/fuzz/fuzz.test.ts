@@ -37,10 +37,8 @@ const { seed, numRuns } = fuzzRunSettings({ seed: 20_261_124, numRuns: 3_000 });
 const NO_SUCCESS_HERE: Record<string, NoSuccessReason> = {
   'POST /session/:id': { reason: 'a browser form: post-redirect-get answers 303 back to the page', instead: [303] },
   'POST /session/:id/documents': {
-    reason:
-      "the capture form's multipart upload, answered 303 back to the page; the harness's bodies are not multipart " +
-      'and are refused as 415 (hosted-page/capture.test.ts drives its uploads)',
-    instead: [415],
+    reason: "the capture form's multipart upload: post-redirect-get answers 303 back to the page",
+    instead: [303],
   },
 };
 const HOSTED_PAGE_SECRET = 'a-fuzzing-hosted-page-secret-of-32-characters';
@@ -203,6 +201,7 @@ beforeAll(async () => {
     ),
     fc.constantFrom(...sessionIds, '00000000-0000-4000-8000-000000000000'),
     { image, pdf: await pdfDocument(), smallImage: await pngImage(300, 300) },
+    { sessionId: pageSessionId, formToken: formTokenFor(HOSTED_PAGE_SECRET, pageSessionId) },
   );
   requests = fc.oneof({ weight: 30, arbitrary: generated }, { weight: 1, arbitrary: uploads });
 });

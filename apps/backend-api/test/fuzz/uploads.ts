@@ -10,14 +10,16 @@ export interface UploadFiles {
 }
 
 /**
- * Document uploads as multipart bodies (the one route that takes files, which the JSON-minded generators cannot
- * make): real images and PDFs, bytes that only claim to be one, every kind and made-up ones, odd fields and part
+ * Document uploads as multipart bodies (the API's documents route and the hosted page's capture form, the routes
+ * that take files, which the JSON-minded generators cannot make): real images and PDFs, bytes that only claim to be one, every kind and made-up ones, odd fields and part
  * counts, and a broken boundary, to the fuzzed sessions and made-up ids.
  */
 export function documentUploads(
   credentials: fc.Arbitrary<Record<string, string>>,
   sessionIds: fc.Arbitrary<string>,
   files: UploadFiles,
+  /** The hosted page session its capture form is sent to, and that page's form token. */
+  page: { sessionId: string; formToken: string },
 ): fc.Arbitrary<FuzzRequest> {
   const data = fc.oneof(
     { weight: 4, arbitrary: fc.constantFrom(files.image, files.pdf) },
@@ -72,17 +74,47 @@ export function documentUploads(
       ),
     },
   );
-  return fc.tuple(parts, credentials, sessionIds, fc.boolean()).map(([formParts, who, sessionId, brokenBoundary]) => {
-    const { payload, headers } = multipart(formParts);
-    return {
+  const api = fc
+    .tuple(parts, credentials, sessionIds, fc.boolean())
+    .map(([formParts, who, sessionId, brokenBoundary]) => ({
       route: 'POST /v1/verify/sessions/:id/documents',
-      method: 'POST',
       url: `/v1/verify/sessions/${sessionId}/documents`,
-      headers: {
-        ...who,
-        'content-type': brokenBoundary ? 'multipart/form-data; boundary=not-the-one-used' : headers['content-type'],
-      },
-      payload,
-    };
+      headers: who,
+      formParts,
+      brokenBoundary,
+    }));
+  // The hosted page's capture form: its token (mostly the right one), the typed details, and files named by kind.
+  const pageFile = fc
+    .tuple(kind, file)
+    .map(([field, one]): FormPart => ({ ...one, field: one.field === 'file' ? field : one.field }));
+  const pageFields = fc.record({
+    token: fc.oneof({ weight: 3, arbitrary: fc.constant(page.formToken) }, { weight: 1, arbitrary: text }),
+    idType: fc.constantFrom('national_id', 'passport', 'alien_id', 'driving_licence'),
+    idNumber: fc.oneof(fc.constantFrom('27183945', 'AK1234567'), text),
+    lang: fc.constantFrom('en', 'sw', 'fr'),
   });
+  const hosted = fc
+    .tuple(pageFields, fc.array(pageFile, { maxLength: 4 }), fc.boolean())
+    .map(([fields, files, brokenBoundary]) => ({
+      route: 'POST /session/:id/documents',
+      url: `/session/${page.sessionId}/documents`,
+      headers: {},
+      formParts: [...Object.entries(fields).map(([field, data]): FormPart => ({ field, data })), ...files],
+      brokenBoundary,
+    }));
+  return fc
+    .oneof({ weight: 3, arbitrary: api }, { weight: 1, arbitrary: hosted })
+    .map(({ route, url, headers: who, formParts, brokenBoundary }) => {
+      const { payload, headers } = multipart(formParts);
+      return {
+        route,
+        method: 'POST',
+        url,
+        headers: {
+          ...who,
+          'content-type': brokenBoundary ? 'multipart/form-data; boundary=not-the-one-used' : headers['content-type'],
+        },
+        payload,
+      };
+    });
 }
