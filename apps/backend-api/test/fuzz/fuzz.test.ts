@@ -203,7 +203,8 @@ beforeAll(async () => {
     { image, pdf: await pdfDocument(), smallImage: await pngImage(300, 300) },
     { sessionId: pageSessionId, formToken: formTokenFor(HOSTED_PAGE_SECRET, pageSessionId) },
   );
-  requests = fc.oneof({ weight: 30, arbitrary: generated }, { weight: 1, arbitrary: uploads });
+  // Uploads are one request in sixteen: three of four to the API route, which must reach a 2xx in every run.
+  requests = fc.oneof({ weight: 30, arbitrary: generated }, { weight: 2, arbitrary: uploads });
 });
 
 afterAll(async () => {

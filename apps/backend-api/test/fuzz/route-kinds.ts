@@ -10,7 +10,7 @@ export function isDocumentation(route: RouteUnderTest): boolean {
 }
 
 /** The hosted verification page is for the end user's browser: its errors are HTML pages, not the envelope. */
-const browserPages = new Set(['GET /session/:id', 'POST /session/:id']);
+const browserPages = new Set(['GET /session/:id', 'POST /session/:id', 'POST /session/:id/documents']);
 
 export function isBrowserPage(request: FuzzRequest, contentType: unknown): boolean {
   return browserPages.has(request.route) && String(contentType).startsWith('text/html');
