@@ -7,9 +7,11 @@ export type KycStatus = (typeof kycStatuses)[number];
 /**
  * A member's role in an organization (docs/decisions.md#roles): `owner` may do everything, `admin` everything but
  * owners and the organization's end, `developer` API keys and webhooks, `billing` payments and subscriptions,
- * `member` reads. The role policy in main-api (modules/organizations/policy.ts) maps roles to permissions.
+ * `member` reads. `reviewer` is a role of the platform's own organization only: it decides verification sessions
+ * sent to manual review and reads like `member` (docs/decisions.md#manual-review). The role policy in main-api
+ * (modules/organizations/policy.ts) maps roles to permissions.
  */
-export const membershipRoles = ['owner', 'admin', 'developer', 'billing', 'member'] as const;
+export const membershipRoles = ['owner', 'admin', 'developer', 'billing', 'member', 'reviewer'] as const;
 export type MembershipRole = (typeof membershipRoles)[number];
 
 /** pending -> accepted | revoked; a pending invitation past its `expiresAt` can no longer be accepted. */

@@ -32,6 +32,7 @@ const everyTable = [
   'users',
   'verification_consents',
   'verification_documents',
+  'verification_review_claims',
   'verification_prices',
   'verification_session_transitions',
   'verification_sessions',

@@ -43,6 +43,8 @@ const demoTeam: Record<Exclude<MembershipRole, 'owner'>, DemoProfile> = {
   developer: { userId: 'user_demo_developer', email: 'developer@example.com', firstName: 'Faith', lastName: 'Achieng' },
   billing: { userId: 'user_demo_billing', email: 'billing@example.com', firstName: 'Peter', lastName: 'Kamau' },
   member: { userId: 'user_demo_member', email: 'member@example.com', firstName: 'Grace', lastName: 'Njeri' },
+  // The local start makes the demo organization the platform's own, so its reviewer decides live sessions.
+  reviewer: { userId: 'user_demo_reviewer', email: 'reviewer@example.com', firstName: 'Amina', lastName: 'Hassan' },
 };
 
 const newcomer: DemoProfile = {
@@ -196,6 +198,7 @@ export async function seedDemoData(db: DatabaseExecutor, options: { now?: Date }
       developer: person(demoTeam.developer),
       billing: person(demoTeam.billing),
       member: person(demoTeam.member),
+      reviewer: person(demoTeam.reviewer),
     },
     newUser: person(newcomer),
     noProfileUser: person(signup),

@@ -31,6 +31,7 @@ export function printBanner(
     `    developer        ${c.tokens.developer}`,
     `    billing          ${c.tokens.billing}`,
     `    member           ${c.tokens.member}`,
+    `    reviewer         ${c.tokens.reviewer}   (reviewerToken: decides live sessions at ${c.mainUrl}/review)`,
     '  a user with a profile and no organization (newUserToken):',
     `                     ${c.newUserToken}`,
     '  a user with no profile yet, to sign up with POST /v1/accounts (noProfileToken):',

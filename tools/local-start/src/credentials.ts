@@ -13,6 +13,11 @@ export interface LocalCredentials {
   organizationId: string;
   /** A token for a member of the demo organization in each role. */
   tokens: Record<MembershipRole, string>;
+  /**
+   * The demo organization's reviewer (the same as `tokens.reviewer`): the local start makes that organization the
+   * platform's own, so this token decides live sessions in the review console and on /v1/reviews.
+   */
+  reviewerToken: string;
   /** A user with a profile and no organization: may create one or accept an invitation. */
   newUserToken: string;
   /** A user without a profile, as one signing up: POST /v1/accounts creates it. */

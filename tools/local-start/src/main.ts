@@ -80,6 +80,7 @@ const tokens = {
   developer: await tokenFor(demo.roleUsers.developer),
   billing: await tokenFor(demo.roleUsers.billing),
   member: await tokenFor(demo.roleUsers.member),
+  reviewer: await tokenFor(demo.roleUsers.reviewer),
 };
 const credentials: LocalCredentials = {
   mainUrl: services.mainUrl,
@@ -88,6 +89,7 @@ const credentials: LocalCredentials = {
   token: tokens.owner,
   organizationId: demo.organizationId,
   tokens,
+  reviewerToken: tokens.reviewer,
   newUserToken: await tokenFor(demo.newUser),
   noProfileToken: await tokenFor(demo.noProfileUser),
   otherUserId: demo.otherUserId,

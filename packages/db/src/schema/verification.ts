@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { check, index, integer, jsonb, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
+import type { DocumentKind } from '../enums.js';
 import {
   apiKeyEnvironments,
   decisionSourceKinds,
@@ -12,6 +13,7 @@ import {
 import { apiKeys } from './api-keys.js';
 import { bytea, createdAt, isOneOf, timestamptz } from './columns.js';
 import { organizations } from './organizations.js';
+import { users } from './users.js';
 import { kes, wallets } from './wallets.js';
 
 /** A KYC (individual) or KYB (business) verification, paid by a hold on the organization's wallet. */
@@ -59,6 +61,11 @@ export const verificationSessions = pgTable(
      * between the upload, the review and the submit so no URL ever carries it; cleared on submit and on erasure.
      */
     hostedPageDraft: text('hosted_page_draft'),
+    /**
+     * While `requires_input`: the document kinds the decision asked to be sent again (the reason is lastError).
+     * Only these are taken until the next submission; null in every other status.
+     */
+    resubmitDocuments: jsonb('resubmit_documents').$type<DocumentKind[]>(),
     /** When the person last submitted (documents and details) for a decision. */
     submittedAt: timestamptz('submitted_at'),
     /** When its documents and submitted details were erased (retention or the customer's request). */
@@ -81,6 +88,14 @@ export const verificationSessions = pgTable(
     index('verification_sessions_expiry_idx')
       .on(table.expiresAt)
       .where(sql`${table.status} in ('pending', 'requires_input')`),
+    // The retention job looks only at final sessions whose personal data is still kept.
+    index('verification_sessions_retention_idx')
+      .on(table.completedAt)
+      .where(sql`${table.completedAt} is not null and ${table.personalDataErasedAt} is null`),
+    // The review queue: submitted sessions waiting for a person, oldest first.
+    index('verification_sessions_review_queue_idx')
+      .on(table.submittedAt, table.id)
+      .where(sql`${table.status} = 'processing' and ${table.decisionSource} = 'manual'`),
     check('verification_sessions_environment_check', isOneOf(table.environment, apiKeyEnvironments)),
     check('verification_sessions_type_check', isOneOf(table.type, verificationTypes)),
     check('verification_sessions_status_check', isOneOf(table.status, verificationStatuses)),
@@ -170,6 +185,25 @@ export const verificationConsents = pgTable(
   ],
 );
 
+/**
+ * A reviewer's claim on a session waiting for manual review: while it has not expired, no other reviewer may
+ * claim or decide the session (docs/decisions.md#manual-review). One row per session, taken over when it expires.
+ */
+export const verificationReviewClaims = pgTable(
+  'verification_review_claims',
+  {
+    sessionId: uuid('session_id')
+      .primaryKey()
+      .references(() => verificationSessions.id, { onDelete: 'cascade' }),
+    reviewerId: text('reviewer_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    claimedAt: timestamptz('claimed_at').notNull(),
+    expiresAt: timestamptz('expires_at').notNull(),
+  },
+  (table) => [check('verification_review_claims_expiry_check', sql`${table.expiresAt} > ${table.claimedAt}`)],
+);
+
 /** Per-organization prices that replace the default price of a verification type. */
 export const verificationPrices = pgTable(
   'verification_prices',
@@ -195,3 +229,4 @@ export type VerificationDocument = typeof verificationDocuments.$inferSelect;
 export type NewVerificationDocument = typeof verificationDocuments.$inferInsert;
 export type VerificationConsent = typeof verificationConsents.$inferSelect;
 export type NewVerificationConsent = typeof verificationConsents.$inferInsert;
+export type VerificationReviewClaim = typeof verificationReviewClaims.$inferSelect;

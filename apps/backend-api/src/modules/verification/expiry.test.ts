@@ -1,5 +1,6 @@
 import { verificationSessions } from '@platform/db/schema';
 import { captureHold } from '@platform/ledger';
+import { holdReferenceOf } from '@platform/verification-lifecycle';
 import { eq } from 'drizzle-orm';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { eventually, quietPeriod } from '#test-timing';
@@ -21,7 +22,6 @@ import {
   walletState,
 } from '../../../test/verification-fixtures.js';
 import { type ExpiryLogger, expireDueSessions, startSessionExpiry } from './expiry.js';
-import { holdReferenceOf } from './lifecycle.js';
 
 const HOUR = 60 * 60 * 1000;
 

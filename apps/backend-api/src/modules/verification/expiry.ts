@@ -1,7 +1,7 @@
 import type { Database } from '@platform/db';
 import { startPeriodicJob } from '@platform/http';
+import { expirableStatuses, type LifecycleOptions, moveSession } from '@platform/verification-lifecycle';
 import { runUntilNothingDue, workThroughDueSessions } from './due-sessions.js';
-import { expirableStatuses, type LifecycleOptions, moveSession } from './lifecycle.js';
 import { claimDueSession } from './repository.js';
 
 const DEFAULT_EXPIRY_BATCH_SIZE = 100;

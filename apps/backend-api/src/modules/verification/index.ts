@@ -2,13 +2,13 @@
 // (./hosted-page) and the capture by API (./documents), which depend on this module and never the other way, the
 // sessions, their view and their lifecycle.
 
-export { runUntilNothingDue, workThroughDueSessions } from './due-sessions.js';
 export {
   commitMove,
   type LifecycleOptions,
   moveSession,
   SESSION_NOT_FOUND,
-} from './lifecycle.js';
+} from '@platform/verification-lifecycle';
+export { runUntilNothingDue, workThroughDueSessions } from './due-sessions.js';
 export { verificationMetricsOf } from './metrics.js';
 export { verificationRoutes } from './routes.js';
 export { VerificationSessionResponseSchema } from './schemas.js';

@@ -8,6 +8,7 @@ import {
   verificationSessionTransitions,
   webhookEvents,
 } from '@platform/db/schema';
+import { allowedMoves, canMove, type LifecycleOptions, moveSession } from '@platform/verification-lifecycle';
 import { eq } from 'drizzle-orm';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { useTestDatabase } from '../../../test/app-fixtures.js';
@@ -18,7 +19,6 @@ import {
   truncateVerificationData,
   walletState,
 } from '../../../test/verification-fixtures.js';
-import { allowedMoves, canMove, type LifecycleOptions, moveSession } from './lifecycle.js';
 import { createSession } from './service.js';
 
 const NOW = new Date('2026-03-02T09:00:00.000Z');

@@ -8,7 +8,7 @@ import {
   verificationTypes,
 } from '@platform/db';
 import { moduleCounter, moduleGauge, moduleHistogram, type PlatformMetrics } from '@platform/http';
-import type { SessionDecision } from './lifecycle.js';
+import type { SessionDecision } from '@platform/verification-lifecycle';
 import { countSessionsByStatus, reviewQueueByType } from './repository.js';
 
 // The verification metrics (docs/decisions.md#metric-names-and-labels): sessions by status and the review queue,

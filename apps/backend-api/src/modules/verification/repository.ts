@@ -2,15 +2,14 @@ import type {
   ApiKeyEnvironment,
   ApiKeyOwner,
   DatabaseExecutor,
-  KycStatus,
   NewVerificationSession,
   VerificationSession,
   VerificationStatus,
   VerificationType,
 } from '@platform/db';
-import { users, verificationPrices, verificationSessions, verificationSessionTransitions } from '@platform/db/schema';
+import { verificationPrices, verificationSessions, verificationSessionTransitions } from '@platform/db/schema';
 import { afterPosition, cursorTimeOf, type PagePosition } from '@platform/pagination';
-import { and, asc, count, desc, eq, inArray, lte, max, notInArray, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, lte, notInArray, type SQL, sql } from 'drizzle-orm';
 
 // The queries of verification sessions, their transitions and prices. A query given an owner sees only the
 // sessions of that organization and environment (docs/decisions.md#folders-per-environment).
@@ -44,19 +43,6 @@ export async function insertSession(
   return session;
 }
 
-/** The session with this id; with an owner, only if it is the owner's. */
-export async function findSession(
-  db: DatabaseExecutor,
-  id: string,
-  owner?: ApiKeyOwner,
-): Promise<VerificationSession | undefined> {
-  const [session] = await db
-    .select()
-    .from(verificationSessions)
-    .where(and(eq(verificationSessions.id, id), ownedBy(owner)));
-  return session;
-}
-
 export interface SessionListQuery {
   status: VerificationStatus | undefined;
   externalEndUserId: string | undefined;
@@ -84,40 +70,6 @@ export function listSessionRows(
 }
 
 /**
- * Changes the session's status, only while it still has the status `from`: undefined when another move committed
- * first.
- */
-export async function updateSessionStatus(
-  tx: DatabaseExecutor,
-  id: string,
-  from: VerificationStatus,
-  change: { status: VerificationStatus; lastError: string | null; updatedAt: Date; completedAt: Date | null },
-): Promise<VerificationSession | undefined> {
-  const [moved] = await tx
-    .update(verificationSessions)
-    .set(change)
-    .where(and(eq(verificationSessions.id, id), eq(verificationSessions.status, from)))
-    .returning();
-  return moved;
-}
-
-export async function insertTransition(
-  tx: DatabaseExecutor,
-  transition: typeof verificationSessionTransitions.$inferInsert,
-): Promise<void> {
-  await tx.insert(verificationSessionTransitions).values(transition);
-}
-
-export async function setUserKycStatus(
-  tx: DatabaseExecutor,
-  userId: string,
-  kycStatus: KycStatus,
-  now: Date,
-): Promise<void> {
-  await tx.update(users).set({ kycStatus, updatedAt: now }).where(eq(users.id, userId));
-}
-
-/**
  * Locks the session in one of `statuses` that has been due longest at `now`, passing over the ids in `skip` and
  * the sessions other transactions hold (FOR UPDATE SKIP LOCKED); its id, or undefined when none is left.
  */
@@ -139,21 +91,6 @@ export async function claimDueSession(
     .limit(1)
     .for('update', { skipLocked: true });
   return due?.id;
-}
-
-/** When the session last moved to `status`, from its transitions; undefined if it never did. */
-export async function lastMovedTo(
-  db: DatabaseExecutor,
-  sessionId: string,
-  status: VerificationStatus,
-): Promise<Date | undefined> {
-  const [row] = await db
-    .select({ at: max(verificationSessionTransitions.createdAt) })
-    .from(verificationSessionTransitions)
-    .where(
-      and(eq(verificationSessionTransitions.sessionId, sessionId), eq(verificationSessionTransitions.toStatus, status)),
-    );
-  return row?.at ?? undefined;
 }
 
 /** The number of sessions of each environment, type and status (groups without a session are left out). */

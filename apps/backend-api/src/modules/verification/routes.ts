@@ -1,10 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { ApiKeyOwner, Database } from '@platform/db';
 import { errorResponses } from '@platform/http';
+import type { LifecycleOptions } from '@platform/verification-lifecycle';
 import { checkSessionUrl } from './callback-url.js';
 import type { DecisionTable } from './decisions/index.js';
 import { type ExpirySchedule, startSessionExpiry } from './expiry.js';
-import type { LifecycleOptions } from './lifecycle.js';
 import {
   CreateVerificationSessionBody,
   ListVerificationSessionsQuery,

@@ -12,15 +12,16 @@ import { insufficientFunds, notFound } from '@platform/errors';
 import { ensureWallet, InsufficientFundsError, placeHold } from '@platform/ledger';
 import { decodeCursor, pageOf } from '@platform/pagination';
 import { formatKes } from '@platform/pricing';
-import { type DecisionTable, decisionSourceFor } from './decisions/index.js';
 import {
+  findSession,
   holdReferenceOf,
   type LifecycleOptions,
   moveSession,
   recordSessionCreated,
   SESSION_NOT_FOUND,
-} from './lifecycle.js';
-import { findPriceOverride, findSession, insertSession, listSessionRows } from './repository.js';
+} from '@platform/verification-lifecycle';
+import { type DecisionTable, decisionSourceFor } from './decisions/index.js';
+import { findPriceOverride, insertSession, listSessionRows } from './repository.js';
 import { requiredDocumentsFor } from './required-documents.js';
 import type { VerificationSessionView } from './schemas.js';
 

@@ -9,6 +9,8 @@ const expected: Record<MembershipRole, string[]> = {
   developer: ['organization:read', 'developer:write'],
   billing: ['organization:read', 'billing:write'],
   member: ['organization:read'],
+  // Reviewing is a role of its own: no owner or admin decides verifications (docs/decisions.md#manual-review).
+  reviewer: ['organization:read', 'reviews:decide'],
 };
 
 describe('the role policy', () => {
@@ -16,10 +18,10 @@ describe('the role policy', () => {
     expect(permissions.filter((permission) => allows(role, permission))).toEqual(expected[role]);
   });
 
-  it('lists every role it names among the membership roles, owner first', () => {
+  it('lists every role it names among the membership roles, in their order (owner first)', () => {
     for (const roles of Object.values(rolesByPermission)) {
       expect(roles.every((role) => membershipRoles.includes(role))).toBe(true);
-      expect(roles[0]).toBe('owner');
+      expect([...roles].sort((a, b) => membershipRoles.indexOf(a) - membershipRoles.indexOf(b))).toEqual(roles);
     }
   });
 
@@ -27,6 +29,7 @@ describe('the role policy', () => {
     expect(refusalMessage('billing:write')).toBe('This needs the role owner, admin or billing');
     expect(refusalMessage('owners:write')).toBe('This needs the role owner');
     expect(refusalMessage('audit:read')).toBe('This needs the role owner or admin');
+    expect(refusalMessage('reviews:decide')).toBe('This needs the role reviewer');
   });
 
   it('asks for owners:write when an owner is involved, members:write otherwise', () => {

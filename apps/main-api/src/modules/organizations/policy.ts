@@ -19,17 +19,24 @@ export const permissions = [
   'owners:write',
   /** Read the organization's audit log. */
   'audit:read',
+  /**
+   * Review verification sessions sent to manual review: the queue, their documents, claims and decisions. Held in
+   * the platform's own organization only, by reviewers only: those who sell do not verify
+   * (docs/decisions.md#manual-review).
+   */
+  'reviews:decide',
 ] as const;
 export type Permission = (typeof permissions)[number];
 
 /** Which roles hold each permission, in the order roles are listed everywhere (owner first). */
 export const rolesByPermission: Readonly<Record<Permission, readonly MembershipRole[]>> = {
-  'organization:read': ['owner', 'admin', 'developer', 'billing', 'member'],
+  'organization:read': ['owner', 'admin', 'developer', 'billing', 'member', 'reviewer'],
   'billing:write': ['owner', 'admin', 'billing'],
   'developer:write': ['owner', 'admin', 'developer'],
   'members:write': ['owner', 'admin'],
   'owners:write': ['owner'],
   'audit:read': ['owner', 'admin'],
+  'reviews:decide': ['reviewer'],
 };
 
 export function isPermission(value: unknown): value is Permission {

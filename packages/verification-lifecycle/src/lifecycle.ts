@@ -1,22 +1,25 @@
-import type {
-  ApiKeyEnvironment,
-  ApiKeyOwner,
-  Database,
-  DecisionSourceKind,
-  KycStatus,
-  Transaction,
-  VerificationSession,
-  VerificationStatus,
-  VerificationType,
+import {
+  type ApiKeyEnvironment,
+  type ApiKeyOwner,
+  type Database,
+  type DecisionSourceKind,
+  type DocumentKind,
+  type KycStatus,
+  kybDocumentKinds,
+  kycDocumentKinds,
+  type Transaction,
+  type VerificationSession,
+  type VerificationStatus,
+  type VerificationType,
 } from '@platform/db';
-import { conflict, notFound } from '@platform/errors';
+import { conflict, notFound, validationError } from '@platform/errors';
 import { captureHold, releaseHold } from '@platform/ledger';
 import { notifyOrganizationMembers } from '@platform/notifications';
 import { recordSessionEvent } from './events.js';
 import { findSession, insertTransition, lastMovedTo, setUserKycStatus, updateSessionStatus } from './repository.js';
 
 // The one place a verification session changes status (docs/decisions.md#session-lifecycle). Every move, whoever
-// asks for it (the API, the hosted page, the expiry job), runs here inside the caller's transaction and does all
+// asks for it (the API, the hosted page, the expiry job, a reviewer on main-api), runs here inside the caller's transaction and does all
 // of its consequences there: the transition row, the outbox event, the hold's capture or release, the platform
 // user's kycStatus and the members' notifications. They commit together with the status or not at all.
 
@@ -93,10 +96,15 @@ export interface SessionDecision {
 export interface MoveRequest {
   sessionId: string;
   to: VerificationStatus;
-  /** Who moves it: `api_key:<id>`, `hosted_page`, `expiry_job`. */
+  /** Who moves it: `api_key:<id>`, `hosted_page`, `expiry_job`, `reviewer:<userId>`. */
   actor: string;
   /** Why (rejected, requires_input); becomes the session's lastError. */
   reason?: string | null;
+  /**
+   * With `requires_input`: the document kinds to send again (each a kind of the session's type), kept on the
+   * session until its next submission. Empty or absent: any document may be sent again, none is required anew.
+   */
+  resubmitDocuments?: readonly DocumentKind[] | undefined;
   now: Date;
   /** Only a session of this organization and environment; any other is not found. */
   owner?: ApiKeyOwner;
@@ -124,6 +132,7 @@ export async function moveSession(
   if (current === undefined) throw notFound(SESSION_NOT_FOUND);
   if (!canMove(current.status, to)) throw illegalMove(current.status, to);
 
+  const resubmitDocuments = to === 'requires_input' ? resubmissionOf(current, request.resubmitDocuments) : null;
   const lastError =
     to === 'rejected' || to === 'requires_input'
       ? request.reason?.trim() || defaultReasons[to]
@@ -133,6 +142,7 @@ export async function moveSession(
   const moved = await updateSessionStatus(tx, sessionId, current.status, {
     status: to,
     lastError,
+    resubmitDocuments,
     updatedAt: now,
     completedAt: isFinal(to) ? now : null,
   });
@@ -145,6 +155,27 @@ export async function moveSession(
   await recordStatusChange(tx, moved, current.status, request.actor, request.reason ?? null, now, options);
   const decision = current.status === 'processing' ? await decisionOf(tx, moved, now) : undefined;
   return { session: moved, previousStatus: current.status, ...(decision === undefined ? {} : { decision }) };
+}
+
+const kindsOfType: Readonly<Record<VerificationType, readonly DocumentKind[]>> = {
+  kyc: kycDocumentKinds,
+  kyb: kybDocumentKinds,
+};
+
+/** The kinds a requires_input move asks for again, once each; 400 for a kind the session's type does not take. */
+function resubmissionOf(
+  session: VerificationSession,
+  kinds: readonly DocumentKind[] | undefined,
+): DocumentKind[] | null {
+  if (kinds === undefined || kinds.length === 0) return null;
+  const takes = kindsOfType[session.type];
+  const foreign = kinds.filter((kind) => !takes.includes(kind));
+  if (foreign.length > 0) {
+    throw validationError(`A ${session.type} session takes only ${takes.join(', ')}`, [
+      { path: '/documents', message: `${foreign.join(', ')} is not a document of a ${session.type} session` },
+    ]);
+  }
+  return [...new Set(kinds)];
 }
 
 /** moveSession in a transaction of its own; a decision is reported to `onDecided` after the commit. */

@@ -1,0 +1,18 @@
+// The verification session lifecycle: every status change of a session, whoever asks for it, with its
+// consequences in the caller's transaction (docs/decisions.md#session-lifecycle).
+
+export {
+  allowedMoves,
+  canMove,
+  commitMove,
+  expirableStatuses,
+  holdReferenceOf,
+  type LifecycleOptions,
+  type MoveRequest,
+  type MoveResult,
+  moveSession,
+  recordSessionCreated,
+  SESSION_NOT_FOUND,
+  type SessionDecision,
+} from './lifecycle.js';
+export { findSession, lastMovedTo } from './repository.js';
