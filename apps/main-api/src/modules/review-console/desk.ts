@@ -1,0 +1,57 @@
+import type { ApiKeyEnvironment, DocumentKind, VerificationType } from '@platform/db';
+
+// What the console shows and does, as plain data: the routes ask the review service (../reviews) through this
+// interface, so the pages are rendered and tested from data alone.
+
+export interface QueueItem {
+  sessionId: string;
+  type: VerificationType;
+  environment: ApiKeyEnvironment;
+  appName: string | null;
+  submittedAt: Date | null;
+  /** The reviewer holding a live claim on it, if any. */
+  claimedBy: string | null;
+}
+
+export interface QueuePage {
+  items: QueueItem[];
+  nextCursor: string | null;
+}
+
+export interface ReviewDocument {
+  id: string;
+  kind: DocumentKind;
+  contentType: string;
+  size: number;
+  /** A signed link, valid a few minutes (docs/decisions.md#manual-review). */
+  url: string;
+}
+
+export interface ReviewView extends QueueItem {
+  status: string;
+  /** The live claim's end, when claimed. */
+  claimExpiresAt: Date | null;
+  /** The submitted details as labelled values (ID type and number, or registration number and company name). */
+  details: Array<{ label: string; value: string }>;
+  documents: ReviewDocument[];
+  /** The document kinds a requires_input decision may ask for again. */
+  resendableKinds: DocumentKind[];
+}
+
+export type ReviewDecision = 'verified' | 'rejected' | 'requires_input';
+
+export interface DecisionInput {
+  decision: ReviewDecision;
+  reason: string | undefined;
+  documents: DocumentKind[];
+}
+
+/** The review operations the console needs, each acting as `reviewerId` at `now`. */
+export interface ReviewDesk {
+  queue(cursor: string | undefined): Promise<QueuePage>;
+  review(sessionId: string, reviewerId: string): Promise<ReviewView>;
+  claim(sessionId: string, reviewerId: string): Promise<void>;
+  decide(sessionId: string, reviewerId: string, input: DecisionInput): Promise<void>;
+  /** Whether the user may review (the reviewer role in the platform organization, asked of the role policy). */
+  mayReview(userId: string): Promise<boolean>;
+}

@@ -1,0 +1,338 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { conflict, validationError } from '@platform/errors';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { DecisionInput, ReviewDesk, ReviewView } from './desk.js';
+import { reviewConsoleRoutes } from './routes.js';
+
+// The console's sign-in, session cookie, CSRF and forms over a desk that records what it is asked; the review
+// service behind the real desk is tested in ../reviews, and the whole flow in a browser in test/e2e.
+
+const SESSION_ID = '0b4f8a52-5a4e-4d55-8f0e-1c2d3e4f5a6b';
+const SECRET = 'a-console-secret-of-at-least-32-characters';
+
+function review(overrides: Partial<ReviewView> = {}): ReviewView {
+  return {
+    sessionId: SESSION_ID,
+    type: 'kyc',
+    environment: 'live',
+    appName: 'Duka <Pay>',
+    submittedAt: new Date('2026-03-02T09:00:00Z'),
+    claimedBy: null,
+    status: 'processing',
+    claimExpiresAt: null,
+    details: [
+      { label: 'ID type', value: 'national_id' },
+      { label: 'ID number', value: '12345678' },
+    ],
+    documents: [
+      {
+        id: 'd1',
+        kind: 'selfie',
+        contentType: 'image/jpeg',
+        size: 2048,
+        url: '/v1/reviews/x/documents/d1/content?s=1',
+      },
+    ],
+    resendableKinds: ['id_document_front', 'id_document_back', 'selfie'],
+    ...overrides,
+  };
+}
+
+class RecordingDesk implements ReviewDesk {
+  reviewers = new Set(['user_reviewer']);
+  decided: Array<{ sessionId: string; reviewerId: string; input: DecisionInput }> = [];
+  claimed: string[] = [];
+  decideError: Error | undefined;
+  async queue() {
+    return {
+      items: [{ ...review(), claimedBy: 'user_other_reviewer' }],
+      nextCursor: 'next-page',
+    };
+  }
+  async review() {
+    return review();
+  }
+  async claim(_sessionId: string, reviewerId: string) {
+    this.claimed.push(reviewerId);
+  }
+  async decide(sessionId: string, reviewerId: string, input: DecisionInput) {
+    if (this.decideError !== undefined) throw this.decideError;
+    this.decided.push({ sessionId, reviewerId, input });
+  }
+  async mayReview(userId: string) {
+    return this.reviewers.has(userId);
+  }
+}
+
+let app: FastifyInstance;
+let desk: RecordingDesk;
+let now: Date;
+
+beforeEach(async () => {
+  desk = new RecordingDesk();
+  now = new Date('2026-03-02T10:00:00Z');
+  app = Fastify().withTypeProvider<TypeBoxTypeProvider>();
+  await app.register(reviewConsoleRoutes, {
+    desk,
+    secret: SECRET,
+    publicUrl: 'https://api.example.test',
+    now: () => now,
+    verifyToken: async (token) => {
+      if (!token.startsWith('token-for-')) throw new Error('bad token');
+      return { id: token.slice('token-for-'.length) } as never;
+    },
+  });
+});
+afterEach(async () => {
+  await app.close();
+});
+
+/** A browser's cookie jar, reduced to the one cookie. */
+function cookieOf(response: { headers: Record<string, unknown> }, previous?: string): string | undefined {
+  const set = [response.headers['set-cookie'] ?? []].flat() as string[];
+  const session = set.find((line) => line.startsWith('__Host-review_session='));
+  if (session === undefined) return previous;
+  const value = session.split(';')[0] ?? '';
+  return value.endsWith('=') ? undefined : value;
+}
+
+function csrfOf(html: string): string {
+  const match = /name="_csrf" value="([^"]+)"/.exec(html);
+  if (match?.[1] === undefined) throw new Error('the page has no CSRF field');
+  return match[1];
+}
+
+function form(values: Record<string, string | string[]>): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(values)) for (const each of [value].flat()) params.append(key, each);
+  return params.toString();
+}
+
+const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
+
+async function signedIn(userId = 'user_reviewer'): Promise<{ cookie: string; csrf: string }> {
+  const start = await app.inject({ method: 'GET', url: '/review' });
+  let cookie = cookieOf(start);
+  const response = await app.inject({
+    method: 'POST',
+    url: '/review/sign-in',
+    headers: { ...FORM, cookie: cookie ?? '' },
+    payload: form({ token: `token-for-${userId}`, _csrf: csrfOf(start.body) }),
+  });
+  expect(response.statusCode).toBe(303);
+  cookie = cookieOf(response, cookie);
+  const queue = await app.inject({ method: 'GET', url: '/review', headers: { cookie: cookie ?? '' } });
+  expect(queue.statusCode).toBe(200);
+  // The first page after sign-in makes a new CSRF secret, so the cookie changes once more.
+  return { cookie: cookieOf(queue, cookie) ?? '', csrf: csrfOf(queue.body) };
+}
+
+describe('the review console', () => {
+  it('asks for sign-in first, with a strict page policy and no caching', async () => {
+    const response = await app.inject({ method: 'GET', url: '/review' });
+    expect(response.statusCode).toBe(401);
+    expect(response.body).toContain('<label for="token">Access token</label>');
+    expect(response.headers['content-security-policy']).toContain("default-src 'none'");
+    expect(response.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+    expect(response.headers['cache-control']).toBe('no-store');
+    expect(response.headers['referrer-policy']).toBe('no-referrer');
+  });
+
+  it('exchanges a reviewer token for an HttpOnly, Secure, SameSite=Strict session cookie and shows the queue', async () => {
+    const start = await app.inject({ method: 'GET', url: '/review' });
+    const response = await app.inject({
+      method: 'POST',
+      url: '/review/sign-in',
+      headers: { ...FORM, cookie: cookieOf(start) ?? '' },
+      payload: form({ token: 'token-for-user_reviewer', _csrf: csrfOf(start.body) }),
+    });
+    expect(response.statusCode).toBe(303);
+    const line = ([response.headers['set-cookie']].flat() as string[]).find((each) => each.startsWith('__Host-'));
+    expect(line).toMatch(/HttpOnly/i);
+    expect(line).toMatch(/Secure/i);
+    expect(line).toMatch(/SameSite=Strict/i);
+    expect(line).toMatch(/Path=\//);
+    // The token is not in the cookie: the cookie is sealed and says only who signed in.
+    expect(line).not.toContain('token-for-user_reviewer');
+
+    const queue = await app.inject({ method: 'GET', url: '/review', headers: { cookie: cookieOf(response) ?? '' } });
+    expect(queue.statusCode).toBe(200);
+    expect(queue.body).toContain('Duka &lt;Pay&gt;');
+    expect(queue.body).toContain('user_other_reviewer');
+    expect(queue.body).toContain('/review?cursor=next-page');
+  });
+
+  it('refuses a sign-in without the form token, and with a bad access token', async () => {
+    const start = await app.inject({ method: 'GET', url: '/review' });
+    const noCsrf = await app.inject({
+      method: 'POST',
+      url: '/review/sign-in',
+      headers: { ...FORM, cookie: cookieOf(start) ?? '' },
+      payload: form({ token: 'token-for-user_reviewer' }),
+    });
+    expect(noCsrf.statusCode).toBe(403);
+    expect(noCsrf.body).toContain('This form has expired');
+    expect(cookieOf(noCsrf)).toBeUndefined();
+
+    const badToken = await app.inject({
+      method: 'POST',
+      url: '/review/sign-in',
+      headers: { ...FORM, cookie: cookieOf(start) ?? '' },
+      payload: form({ token: 'forged', _csrf: csrfOf(start.body) }),
+    });
+    expect(badToken.statusCode).toBe(401);
+    expect(badToken.body).toContain('invalid or has expired');
+  });
+
+  it('answers 403 to anyone without the reviewer role, at sign-in and when the role is taken away', async () => {
+    const start = await app.inject({ method: 'GET', url: '/review' });
+    const owner = await app.inject({
+      method: 'POST',
+      url: '/review/sign-in',
+      headers: { ...FORM, cookie: cookieOf(start) ?? '' },
+      payload: form({ token: 'token-for-user_owner', _csrf: csrfOf(start.body) }),
+    });
+    expect(owner.statusCode).toBe(403);
+    expect(owner.body).toContain('This needs the role reviewer');
+
+    const { cookie } = await signedIn();
+    desk.reviewers.delete('user_reviewer');
+    const after = await app.inject({ method: 'GET', url: '/review', headers: { cookie } });
+    expect(after.statusCode).toBe(403);
+  });
+
+  it('makes a form token taken before sign-in worthless after it', async () => {
+    const start = await app.inject({ method: 'GET', url: '/review' });
+    const before = csrfOf(start.body);
+    const response = await app.inject({
+      method: 'POST',
+      url: '/review/sign-in',
+      headers: { ...FORM, cookie: cookieOf(start) ?? '' },
+      payload: form({ token: 'token-for-user_reviewer', _csrf: before }),
+    });
+    const decision = await app.inject({
+      method: 'POST',
+      url: `/review/sessions/${SESSION_ID}/decision`,
+      headers: { ...FORM, cookie: cookieOf(response) ?? '' },
+      payload: form({ _csrf: before, decision: 'verified' }),
+    });
+    expect(decision.statusCode).toBe(403);
+    expect(desk.decided).toEqual([]);
+  });
+
+  it('ends the session after eight hours', async () => {
+    const { cookie } = await signedIn();
+    now = new Date(now.getTime() + 8 * 60 * 60 * 1000);
+    const response = await app.inject({ method: 'GET', url: '/review', headers: { cookie } });
+    expect(response.statusCode).toBe(401);
+  });
+
+  it('refuses a forged or foreign cookie', async () => {
+    const response = await app.inject({
+      method: 'GET',
+      url: '/review',
+      headers: { cookie: '__Host-review_session=AAAA%3BBBBB' },
+    });
+    expect(response.statusCode).toBe(401);
+  });
+
+  it('records a decision with its reason and documents, and refuses one without the form token', async () => {
+    const { cookie, csrf } = await signedIn();
+    const withoutToken = await app.inject({
+      method: 'POST',
+      url: `/review/sessions/${SESSION_ID}/decision`,
+      headers: { ...FORM, cookie },
+      payload: form({ decision: 'verified' }),
+    });
+    expect(withoutToken.statusCode).toBe(403);
+    expect(desk.decided).toEqual([]);
+
+    const response = await app.inject({
+      method: 'POST',
+      url: `/review/sessions/${SESSION_ID}/decision`,
+      headers: { ...FORM, cookie },
+      payload: form({ _csrf: csrf, decision: 'requires_input', reason: ' Blurred ', documents: ['selfie', 'cr12'] }),
+    });
+    expect(response.statusCode).toBe(303);
+    expect(response.headers.location).toBe('/review?notice=decided');
+    expect(desk.decided).toEqual([
+      {
+        sessionId: SESSION_ID,
+        reviewerId: 'user_reviewer',
+        input: { decision: 'requires_input', reason: 'Blurred', documents: ['selfie', 'cr12'] },
+      },
+    ]);
+  });
+
+  it('answers a mistaken decision on the page and decides nothing', async () => {
+    const { cookie, csrf } = await signedIn();
+    const cases: Array<[Record<string, string | string[]>, string]> = [
+      [{}, 'Choose a decision.'],
+      [{ decision: 'rejected' }, 'Give a reason'],
+      [{ decision: 'verified', documents: 'selfie' }, 'go with'],
+      [{ decision: 'requires_input', reason: 'x', documents: 'passport_photo' }, 'Choose documents from the list.'],
+    ];
+    for (const [values, text] of cases) {
+      const response = await app.inject({
+        method: 'POST',
+        url: `/review/sessions/${SESSION_ID}/decision`,
+        headers: { ...FORM, cookie },
+        payload: form({ _csrf: csrf, ...values }),
+      });
+      expect(response.statusCode).toBe(400);
+      expect(response.body).toContain('role="alert"');
+      expect(response.body).toContain(text);
+    }
+    desk.decideError = validationError('The decision cannot be recorded', [{ path: '/reason', message: 'too long' }]);
+    const refused = await app.inject({
+      method: 'POST',
+      url: `/review/sessions/${SESSION_ID}/decision`,
+      headers: { ...FORM, cookie },
+      payload: form({ _csrf: csrf, decision: 'verified' }),
+    });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.body).toContain('too long');
+    expect(desk.decided).toEqual([]);
+  });
+
+  it('shows a conflict from the review service as a page', async () => {
+    const { cookie, csrf } = await signedIn();
+    desk.decideError = conflict('Claimed by another reviewer');
+    const response = await app.inject({
+      method: 'POST',
+      url: `/review/sessions/${SESSION_ID}/decision`,
+      headers: { ...FORM, cookie },
+      payload: form({ _csrf: csrf, decision: 'verified' }),
+    });
+    expect(response.statusCode).toBe(409);
+    expect(response.headers['content-type']).toContain('text/html');
+    expect(response.body).toContain('Claimed by another reviewer');
+  });
+
+  it('claims for the signed-in reviewer and signs out', async () => {
+    const { cookie, csrf } = await signedIn();
+    const claim = await app.inject({
+      method: 'POST',
+      url: `/review/sessions/${SESSION_ID}/claim`,
+      headers: { ...FORM, cookie },
+      payload: form({ _csrf: csrf }),
+    });
+    expect(claim.statusCode).toBe(303);
+    expect(desk.claimed).toEqual(['user_reviewer']);
+
+    const page = await app.inject({ method: 'GET', url: `/review/sessions/${SESSION_ID}`, headers: { cookie } });
+    expect(page.body).toContain('alt="Selfie"');
+    expect(page.body).toContain('12345678');
+
+    const out = await app.inject({
+      method: 'POST',
+      url: '/review/sign-out',
+      headers: { ...FORM, cookie },
+      payload: form({ _csrf: csrfOf(page.body) }),
+    });
+    expect(out.statusCode).toBe(200);
+    const after = await app.inject({ method: 'GET', url: '/review', headers: { cookie: cookieOf(out, cookie) ?? '' } });
+    expect(after.statusCode).toBe(401);
+  });
+});

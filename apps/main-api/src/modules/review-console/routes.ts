@@ -1,0 +1,202 @@
+import cookie from '@fastify/cookie';
+import csrfProtection from '@fastify/csrf-protection';
+import formBody from '@fastify/formbody';
+import secureSession from '@fastify/secure-session';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { type DocumentKind, documentKinds } from '@platform/db';
+import { isAppError } from '@platform/errors';
+import { Type } from '@sinclair/typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { TokenVerifier } from '../../auth/token-verifier.js';
+import { cookieSettings, sessionKeyFrom, signedInReviewer, signIn, signOut } from './console-session.js';
+import type { DecisionInput, ReviewDecision, ReviewDesk } from './desk.js';
+import { CONSOLE_PATH, errorPage, noticeText, queuePage, reviewPage, signInPage } from './pages.js';
+
+export interface ReviewConsoleOptions {
+  desk: ReviewDesk;
+  verifyToken: TokenVerifier;
+  /** REVIEW_CONSOLE_SECRET: seals the session cookie; the same on every instance. */
+  secret: string;
+  publicUrl: string;
+  now: () => Date;
+}
+
+// The reviewer console (docs/decisions.md#review-console): server-rendered pages over the review service, signed in
+// with the identity provider's token exchanged for an HttpOnly session cookie, every form CSRF-protected. Its
+// routes are `public` to the bearer-token authentication: the cookie is their credential, and the reviewer role is
+// checked here on every request through the role policy (desk.mayReview).
+
+const CONTENT_SECURITY_POLICY =
+  "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+const FORM_BODY_LIMIT = 16 * 1024;
+
+const SessionParams = Type.Object({ sessionId: Type.String({ maxLength: 64 }) });
+const QueueQuery = Type.Object({
+  cursor: Type.Optional(Type.String({ maxLength: 512 })),
+  notice: Type.Optional(Type.String({ maxLength: 32 })),
+});
+const NoticeQuery = Type.Object({ notice: Type.Optional(Type.String({ maxLength: 32 })) });
+/** Forms are checked in the handlers, so a mistake is answered on the page, not as JSON. */
+const FormBody = Type.Record(Type.String(), Type.Union([Type.String(), Type.Array(Type.String())]));
+
+const decisions: readonly ReviewDecision[] = ['verified', 'rejected', 'requires_input'];
+
+export const reviewConsoleRoutes: FastifyPluginAsyncTypebox<ReviewConsoleOptions> = async (app, options) => {
+  const { desk, now } = options;
+  await app.register(cookie);
+  await app.register(secureSession, { key: sessionKeyFrom(options.secret), ...cookieSettings(options.publicUrl) });
+  await app.register(csrfProtection, { sessionPlugin: '@fastify/secure-session' });
+  await app.register(formBody, { bodyLimit: FORM_BODY_LIMIT });
+
+  const send = (reply: FastifyReply, html: string, status = 200) =>
+    reply
+      .code(status)
+      .header('content-security-policy', CONTENT_SECURITY_POLICY)
+      .header('cache-control', 'no-store')
+      .header('x-robots-tag', 'noindex')
+      // The pages hold signed document links: they go to no other site.
+      .header('referrer-policy', 'no-referrer')
+      .type('text/html; charset=utf-8')
+      .send(html);
+  const redirect = (reply: FastifyReply, to: string) => reply.code(303).header('location', to).send();
+
+  /** The signed-in reviewer, or null after sending the sign-in page (or a 403 for one who is no longer a reviewer). */
+  async function reviewerOf(request: FastifyRequest, reply: FastifyReply): Promise<string | null> {
+    const reviewerId = signedInReviewer(request, now());
+    if (reviewerId === null) {
+      await send(reply, signInPage({ csrfToken: reply.generateCsrf() }), 401);
+      return null;
+    }
+    if (!(await desk.mayReview(reviewerId))) {
+      signOut(request);
+      await send(reply, errorPage({ status: 403, text: 'This needs the role reviewer', signedIn: false }), 403);
+      return null;
+    }
+    return reviewerId;
+  }
+
+  app.setErrorHandler(async (error, request, reply) => {
+    const signedIn = signedInReviewer(request, now()) !== null;
+    if (
+      (error as { code?: string }).code === 'FST_CSRF_INVALID_TOKEN' ||
+      (error as { code?: string }).code === 'FST_CSRF_MISSING_SECRET'
+    ) {
+      return send(
+        reply,
+        errorPage({ status: 403, text: 'This form has expired: go back, reload the page and try again.', signedIn }),
+        403,
+      );
+    }
+    if (isAppError(error) && error.statusCode < 500) {
+      return send(reply, errorPage({ status: error.statusCode, text: error.message, signedIn }), error.statusCode);
+    }
+    const status = (error as { statusCode?: number }).statusCode;
+    if (status !== undefined && status >= 400 && status < 500) {
+      return send(reply, errorPage({ status, text: 'The request could not be read.', signedIn }), status);
+    }
+    request.log.error({ err: error }, 'review console request failed');
+    return send(reply, errorPage({ status: 500, text: 'Something went wrong; try again.', signedIn }), 500);
+  });
+
+  const page = { config: { public: true }, schema: { hide: true } } as const;
+  const form = { config: { public: true, idempotency: 'none' }, preValidation: app.csrfProtection } as const;
+
+  app.get(CONSOLE_PATH, { ...page, schema: { hide: true, querystring: QueueQuery } }, async (request, reply) => {
+    const reviewerId = await reviewerOf(request, reply);
+    if (reviewerId === null) return reply;
+    const queue = await desk.queue(request.query.cursor);
+    return send(
+      reply,
+      queuePage({ queue, reviewerId, csrfToken: reply.generateCsrf(), notice: noticeText(request.query.notice) }),
+    );
+  });
+
+  app.post(`${CONSOLE_PATH}/sign-in`, { ...form, schema: { hide: true, body: FormBody } }, async (request, reply) => {
+    const token = typeof request.body.token === 'string' ? request.body.token.trim() : '';
+    const refuse = (error: string) => send(reply, signInPage({ csrfToken: reply.generateCsrf(), error }), 401);
+    if (token === '') return refuse('Paste an access token.');
+    let userId: string;
+    try {
+      userId = (await options.verifyToken(token)).id;
+    } catch {
+      return refuse('That access token is invalid or has expired.');
+    }
+    if (!(await desk.mayReview(userId))) {
+      return send(reply, errorPage({ status: 403, text: 'This needs the role reviewer', signedIn: false }), 403);
+    }
+    signIn(request, userId, now());
+    return redirect(reply, CONSOLE_PATH);
+  });
+
+  app.post(`${CONSOLE_PATH}/sign-out`, { ...form, schema: { hide: true, body: FormBody } }, async (request, reply) => {
+    signOut(request);
+    return send(reply, signInPage({ csrfToken: reply.generateCsrf(), notice: noticeText('signed_out') }));
+  });
+
+  app.get(
+    `${CONSOLE_PATH}/sessions/:sessionId`,
+    { ...page, schema: { hide: true, params: SessionParams, querystring: NoticeQuery } },
+    async (request, reply) => {
+      const reviewerId = await reviewerOf(request, reply);
+      if (reviewerId === null) return reply;
+      const review = await desk.review(request.params.sessionId, reviewerId);
+      return send(
+        reply,
+        reviewPage({ review, reviewerId, csrfToken: reply.generateCsrf(), notice: noticeText(request.query.notice) }),
+      );
+    },
+  );
+
+  app.post(
+    `${CONSOLE_PATH}/sessions/:sessionId/claim`,
+    { ...form, schema: { hide: true, params: SessionParams, body: FormBody } },
+    async (request, reply) => {
+      const reviewerId = await reviewerOf(request, reply);
+      if (reviewerId === null) return reply;
+      await desk.claim(request.params.sessionId, reviewerId);
+      return redirect(reply, `${CONSOLE_PATH}/sessions/${encodeURIComponent(request.params.sessionId)}?notice=claimed`);
+    },
+  );
+
+  app.post(
+    `${CONSOLE_PATH}/sessions/:sessionId/decision`,
+    { ...form, schema: { hide: true, params: SessionParams, body: FormBody } },
+    async (request, reply) => {
+      const reviewerId = await reviewerOf(request, reply);
+      if (reviewerId === null) return reply;
+      const { sessionId } = request.params;
+      const input = decisionFrom(request.body);
+      if (typeof input === 'string') {
+        const review = await desk.review(sessionId, reviewerId);
+        return send(reply, reviewPage({ review, reviewerId, csrfToken: reply.generateCsrf(), error: input }), 400);
+      }
+      try {
+        await desk.decide(sessionId, reviewerId, input);
+      } catch (error) {
+        if (!isAppError(error) || error.statusCode !== 400) throw error;
+        const review = await desk.review(sessionId, reviewerId);
+        const problem = error.details?.[0]?.message;
+        const text = problem === undefined ? error.message : `${error.message}: ${problem}`;
+        return send(reply, reviewPage({ review, reviewerId, csrfToken: reply.generateCsrf(), error: text }), 400);
+      }
+      return redirect(reply, `${CONSOLE_PATH}?notice=decided`);
+    },
+  );
+};
+
+/** The decision form's values, or what is wrong with them (for the page). */
+function decisionFrom(body: Record<string, string | string[]>): DecisionInput | string {
+  const decision = body.decision;
+  if (typeof decision !== 'string' || !(decisions as readonly string[]).includes(decision)) {
+    return 'Choose a decision.';
+  }
+  const reason = typeof body.reason === 'string' && body.reason.trim() !== '' ? body.reason.trim() : undefined;
+  if (decision !== 'verified' && reason === undefined) return 'Give a reason: the person sees it.';
+  const listed = body.documents === undefined ? [] : [body.documents].flat();
+  const documents = listed.filter((kind): kind is DocumentKind => (documentKinds as readonly string[]).includes(kind));
+  if (documents.length !== listed.length) return 'Choose documents from the list.';
+  if (decision !== 'requires_input' && documents.length > 0) {
+    return 'Documents to send again go with "Ask for documents again" only.';
+  }
+  return { decision: decision as ReviewDecision, reason, documents };
+}
