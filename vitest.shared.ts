@@ -10,6 +10,7 @@ export default defineConfig({
     // Shared test helpers outside any package (tsconfig.base.json maps the same name for TypeScript).
     alias: {
       '#test-prerequisites': fileURLToPath(new URL('./vitest.prerequisites.ts', import.meta.url)),
+      '#test-browser': fileURLToPath(new URL('./vitest.browser.ts', import.meta.url)),
       '#test-timing': fileURLToPath(new URL('./vitest.timing.ts', import.meta.url)),
     },
   },

@@ -1,0 +1,104 @@
+import type { Page } from 'playwright-core';
+import { Webhook } from 'standardwebhooks';
+import { expect } from 'vitest';
+import type { Callback, RunningPlatform } from './platform.js';
+
+// Steps the journeys share: the customer's API calls, the reviewer's console, the callbacks.
+
+export interface CreatedSession {
+  sessionId: string;
+  verificationUrl: string;
+}
+
+export async function backendCall(
+  platform: RunningPlatform,
+  apiKey: string,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; json: Record<string, unknown> & { data?: unknown } }> {
+  const response = await fetch(`${platform.backendUrl}${path}`, {
+    method,
+    headers: {
+      'x-service-api-key': apiKey,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...(method === 'POST' && path === '/v1/verify/sessions' ? { 'idempotency-key': crypto.randomUUID() } : {}),
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  return { status: response.status, json: (await response.json()) as never };
+}
+
+export async function createSession(platform: RunningPlatform, apiKey: string, body: Record<string, unknown>) {
+  const created = await backendCall(platform, apiKey, 'POST', '/v1/verify/sessions', body);
+  expect(created.status, JSON.stringify(created.json)).toBe(201);
+  return created.json.data as CreatedSession;
+}
+
+/** POST /v1/verify/sessions/:id/documents with `kind` and one file, as a customer's server sends it. */
+export async function uploadDocument(
+  platform: RunningPlatform,
+  apiKey: string,
+  sessionId: string,
+  kind: string,
+  bytes: Buffer,
+  contentType = 'application/octet-stream',
+) {
+  const form = new FormData();
+  form.append('kind', kind);
+  form.append('file', new Blob([new Uint8Array(bytes)], { type: contentType }), 'document');
+  const response = await fetch(`${platform.backendUrl}/v1/verify/sessions/${sessionId}/documents`, {
+    method: 'POST',
+    headers: { 'x-service-api-key': apiKey },
+    body: form,
+  });
+  return { status: response.status, json: (await response.json()) as Record<string, unknown> & { data?: unknown } };
+}
+
+export async function mainCall(
+  platform: RunningPlatform,
+  token: string,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; json: Record<string, unknown> & { data?: unknown } }> {
+  const response = await fetch(`${platform.mainUrl}${path}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  return { status: response.status, json: (await response.json()) as never };
+}
+
+/** Polls `read` until `done` holds of its result (the delivery worker and the page refresh run on their own time). */
+export async function eventually<T>(read: () => Promise<T> | T, done: (value: T) => boolean, what: string): Promise<T> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > deadline) throw new Error(`Gave up waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** The callbacks received for `sessionId`, each verified with the endpoint's secret (a bad signature throws). */
+export function verifiedCallbacks(callbacks: Callback[], secret: string, sessionId: string) {
+  const webhook = new Webhook(secret);
+  return callbacks
+    .map((callback) => webhook.verify(callback.body, callback.headers) as { type: string; data: { sessionId: string } })
+    .filter((event) => event.data.sessionId === sessionId);
+}
+
+/** Signs the reviewer in to the console with their access token. */
+export async function signInToConsole(platform: RunningPlatform, page: Page, token: string): Promise<void> {
+  await page.goto(`${platform.mainUrl}/review`);
+  await page.getByLabel('Access token').fill(token);
+  await Promise.all([
+    page.waitForURL(`${platform.mainUrl}/review`),
+    page.getByRole('button', { name: 'Sign in' }).click(),
+  ]);
+  expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Waiting for review');
+}
