@@ -30,6 +30,9 @@ export async function recordSessionEvent(
       environment: session.environment,
       externalEndUserId: session.externalEndUserId,
       lastError: session.lastError,
+      // With requires_input: the documents to ask for again, so a customer capturing in its own app knows them
+      // without fetching the session (docs/decisions.md#resubmission). null otherwise.
+      resubmitDocuments: session.resubmitDocuments,
     },
     targetUrl: session.callbackUrl,
     now,

@@ -5,6 +5,7 @@
 export {
   commitMove,
   type LifecycleOptions,
+  lastMovedTo,
   moveSession,
   SESSION_NOT_FOUND,
 } from '@platform/verification-lifecycle';

@@ -87,6 +87,7 @@ describe('verification sessions API', () => {
           returnUrl: null,
           requiredDocuments: ['national_id_or_passport', 'selfie'],
           lastError: null,
+          resubmitDocuments: null,
           price: 50,
           createdAt: '2026-03-02T09:00:00.000Z',
           updatedAt: '2026-03-02T09:00:00.000Z',
@@ -134,6 +135,7 @@ describe('verification sessions API', () => {
           environment: 'live',
           externalEndUserId: 'company-7',
           lastError: null,
+          resubmitDocuments: null,
         },
       });
     });

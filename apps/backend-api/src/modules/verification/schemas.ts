@@ -1,4 +1,4 @@
-import { sessionLocales, verificationStatuses, verificationTypes } from '@platform/db';
+import { documentKinds, sessionLocales, verificationStatuses, verificationTypes } from '@platform/db';
 import { nextCursorSchema, pageQueryProperties } from '@platform/pagination';
 import { type Static, Type } from '@sinclair/typebox';
 import { requiredDocumentKinds } from './required-documents.js';
@@ -52,6 +52,18 @@ const VerificationSessionSchema = Type.Object(
     lastError: Type.Union([Type.String(), Type.Null()], {
       description: 'Why the last submission was rejected or needs more input.',
     }),
+    resubmitDocuments: Type.Union(
+      [Type.Array(Type.Union(documentKinds.map((kind) => Type.Literal(kind)))), Type.Null()],
+      {
+        description:
+          'While `requires_input`: the document kinds (as uploaded, such as `selfie` or `director_id`) the decision ' +
+          'asks to be sent again, `lastError` saying why. Until the next submit only these kinds are taken (another ' +
+          'is a 409), the first one of a kind sent replaces the earlier ones (every `director_id` when director IDs ' +
+          'are asked for), and submit needs each of them sent again; the details submitted before are kept unless ' +
+          'new ones are sent. null in every other status, and when the decision named no documents (then any ' +
+          'document may be replaced).',
+      },
+    ),
     price: Type.Integer({ description: 'Whole KES held from the wallet for this session.' }),
     createdAt: Timestamp('ISO 8601, UTC.'),
     updatedAt: Timestamp('When the status or any field last changed.'),

@@ -189,6 +189,7 @@ export function sessionView(session: VerificationSession, verifyUrl: string): Ve
     returnUrl: session.returnUrl,
     requiredDocuments: session.requiredDocuments as VerificationSessionView['requiredDocuments'],
     lastError: session.lastError,
+    resubmitDocuments: session.resubmitDocuments,
     price: session.price,
     createdAt: session.createdAt.toISOString(),
     updatedAt: session.updatedAt.toISOString(),

@@ -2,6 +2,12 @@
 // the hosted page and the retention job share with them.
 
 export { missingDocumentKinds } from './document-kinds.js';
+export {
+  isSentFor,
+  kindsStillToResend,
+  type Resubmission,
+  resubmissionOf,
+} from './resubmission.js';
 export { documentRoutes } from './routes.js';
 export {
   captureDocument,
@@ -11,4 +17,4 @@ export {
   sessionTakingDocuments,
   submitSession,
 } from './service.js';
-export { checkSubmittedDetails, type SubmissionInput } from './submitted-details.js';
+export { checkSubmittedDetails, givesDetails, type SubmissionInput } from './submitted-details.js';

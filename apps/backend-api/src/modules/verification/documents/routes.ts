@@ -68,8 +68,10 @@ export const documentRoutes: FastifyPluginAsyncTypebox<DocumentRoutesOptions> = 
           'shorter side at least 600 px); kyb sessions images or PDFs (at most 20 pages). At most 10 MiB, checked by ' +
           'content; images are stored re-encoded without metadata. Only `pending` and `requires_input` sessions ' +
           'take documents. A newer document of a kind replaces the earlier one, except `director_id` (one per ' +
-          'director). Wrong type 415, too large 413, too small or damaged 400 naming `file`, unknown kind 400 ' +
-          'naming `kind`.',
+          'director). While a `requires_input` session has `resubmitDocuments`, only those kinds are taken (any ' +
+          'other: 409 `conflict` naming them, nothing stored) and the first document of each sent since the ' +
+          'decision replaces every earlier one of its kind, `director_id` included (later ones add up again). ' +
+          'Wrong type 415, too large 413, too small or damaged 400 naming `file`, unknown kind 400 naming `kind`.',
         consumes: ['multipart/form-data'],
         security,
         params: SessionDocumentsParams,
@@ -125,8 +127,11 @@ export const documentRoutes: FastifyPluginAsyncTypebox<DocumentRoutesOptions> = 
         description:
           'kyc: `{idType, idNumber}` with `id_document_front`, `selfie` and, unless a passport, `id_document_back` ' +
           'uploaded; kyb: `{registrationNumber, companyName?}` with every document of `requiredDocuments`. Moves ' +
-          'the session to `processing`. Anything missing or invalid: 400 `validation_error` listing each item in ' +
-          '`details` (`/idNumber`, `/documents/selfie`, ...). Only `pending` and `requires_input` sessions: 409.',
+          'the session to `processing`. In `requires_input` the details may be left out (all of them): those of ' +
+          'the previous submission are kept; details sent are checked and replace them. With `resubmitDocuments`, ' +
+          'each of those kinds must have been uploaded again since the decision (`/documents/<kind>`: `must be ' +
+          'sent again`). Anything missing or invalid: 400 `validation_error` listing each item in `details` ' +
+          '(`/idNumber`, `/documents/selfie`, ...). Only `pending` and `requires_input` sessions: 409.',
         security,
         params: SessionDocumentsParams,
         body: SubmitVerificationSessionBody,

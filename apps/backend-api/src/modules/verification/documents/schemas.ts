@@ -42,7 +42,7 @@ export const SessionDocumentsParams = Type.Object({ id: Type.String({ format: 'u
 
 /**
  * One body for both types, checked against the session's type by the service, so that a missing field and a
- * missing document are reported together.
+ * missing document are reported together. Empty in requires_input: the previous submission's details are kept.
  */
 export const SubmitVerificationSessionBody = Type.Object(
   {
@@ -68,5 +68,11 @@ export const SubmitVerificationSessionBody = Type.Object(
     ),
     companyName: Type.Optional(Type.String({ maxLength: 256, description: 'kyb, optional: the registered name.' })),
   },
-  { $id: 'SubmitVerificationSession', additionalProperties: false },
+  {
+    $id: 'SubmitVerificationSession',
+    additionalProperties: false,
+    description:
+      "The details of the session's type. A `requires_input` session may be submitted with none of them: the " +
+      'details of its previous submission are kept; any given are checked as a whole and replace them.',
+  },
 );

@@ -4,6 +4,7 @@ import type {
   Database,
   DatabaseExecutor,
   DocumentKind,
+  IdType,
   Transaction,
   VerificationDocument,
   VerificationSession,
@@ -11,7 +12,7 @@ import type {
 } from '@platform/db';
 import { checkDocumentFile, DocumentFileRefusal } from '@platform/document-checks';
 import type { DocumentVault } from '@platform/document-vault';
-import { AppError, conflict, notFound, validationError } from '@platform/errors';
+import { AppError, conflict, notFound, type ValidationDetail, validationError } from '@platform/errors';
 import { findSessionById, getSession, type LifecycleOptions, moveSession, SESSION_NOT_FOUND } from '../index.js';
 import {
   acceptedFilesFor,
@@ -28,7 +29,13 @@ import {
   recordSubmission,
   supersedeDocuments,
 } from './repository.js';
-import { checkSubmittedDetails, type SubmissionInput } from './submitted-details.js';
+import { assertAskedFor, kindsStillToResend, resubmissionOf } from './resubmission.js';
+import {
+  checkSubmittedDetails,
+  givesDetails,
+  type SubmissionInput,
+  type SubmittedDetails,
+} from './submitted-details.js';
 
 // Capture (documents and details), submission and erasure of a session's personal data
 // (docs/decisions.md#capture-by-api, docs/decisions.md#personal-data-erasure). The API calls these with the key's
@@ -87,8 +94,10 @@ export interface CapturedDocument {
 /**
  * Checks the file by its content, stores it encrypted under `<type>/<sessionId>/<documentId>`, and records it in
  * one transaction that holds the session's lock: a newer document of a kind replaces the earlier one (director
- * IDs add up). A file the checks refuse is never stored; a session that stopped taking documents while the file
- * was being stored gets its 409 and the stored file is erased again.
+ * IDs add up). While a requires_input decision names documents to send again, any other kind is a 409, and the
+ * first of an asked-for kind sent for the decision replaces every earlier one of its kind, director IDs included
+ * (docs/decisions.md#resubmission). A file the checks refuse is never stored; a session that stopped taking
+ * documents (or this kind) while the file was being stored gets its 409 and the stored file is erased again.
  */
 export async function captureDocument(
   db: Database,
@@ -101,6 +110,7 @@ export async function captureDocument(
       { path: '/kind', message: kind === undefined ? 'is required' : `must be one of ${kinds}` },
     ]);
   }
+  assertAskedFor(session, kind);
   const file = await checkedFile(bytes, session);
   const id = randomUUID();
   const stored = await vault.store({
@@ -113,7 +123,10 @@ export async function captureDocument(
       const locked = await lockSession(tx, session.id, undefined);
       if (locked === undefined) throw notFound(SESSION_NOT_FOUND);
       assertCapturing(locked, 'documents');
-      if (replacesEarlierOfKind(kind)) await supersedeDocuments(tx, session.id, kind, now);
+      assertAskedFor(locked, kind);
+      if (replacesEarlierOfKind(kind) || (await startsResentSet(tx, locked, kind))) {
+        await supersedeDocuments(tx, session.id, kind, now);
+      }
       return insertDocument(tx, {
         id,
         sessionId: session.id,
@@ -130,6 +143,13 @@ export async function captureDocument(
     await vault.erase(stored.key);
     throw error;
   }
+}
+
+/** Whether this is the first document of an asked-for kind sent for the decision: it replaces the earlier set. */
+async function startsResentSet(tx: Transaction, session: VerificationSession, kind: DocumentKind): Promise<boolean> {
+  const resubmission = await resubmissionOf(tx, session);
+  if (resubmission === undefined || !resubmission.kinds.includes(kind)) return false;
+  return kindsStillToResend(resubmission, await listCurrentDocuments(tx, session.id)).includes(kind);
 }
 
 async function checkedFile(bytes: Buffer, session: VerificationSession) {
@@ -162,8 +182,10 @@ export interface SubmissionRequest extends SessionRef {
 
 /**
  * Submits the session for a decision in the caller's transaction: 404 (unknown, another owner's), 409 (not pending
- * or requires_input), 400 listing every missing or invalid detail and every missing document; else the details
- * are sealed onto the session and it moves to processing through the lifecycle.
+ * or requires_input), 400 listing every missing or invalid detail, every missing document and, when a requires_input
+ * decision named documents, each of them not sent again; else the details are sealed onto the session and it moves
+ * to processing through the lifecycle. In requires_input the details may be left out: the sealed ones of the
+ * previous submission are kept (docs/decisions.md#resubmission).
  */
 export async function submitSession(
   tx: Transaction,
@@ -175,20 +197,34 @@ export async function submitSession(
   if (session === undefined) throw notFound(SESSION_NOT_FOUND);
   assertCapturing(session, 'submissions');
 
-  const { details, idType, problems } = checkSubmittedDetails(session.type, request.input);
-  const present = new Set<DocumentKind>((await listCurrentDocuments(tx, session.id)).map(({ kind }) => kind));
+  const kept = keptDetailsOf(vault, session, request.input);
+  const { details, idType, problems } =
+    kept === undefined ? checkSubmittedDetails(session.type, request.input) : keptAsChecked(kept);
+  const documents = await listCurrentDocuments(tx, session.id);
+  const present = new Set<DocumentKind>(documents.map(({ kind }) => kind));
   const missing = missingDocumentKinds(session.requiredDocuments, present, idType);
   problems.push(...missing.map((kind) => ({ path: `/documents/${kind}`, message: 'is required: upload it first' })));
+  const resubmission = await resubmissionOf(tx, session);
+  const notResent = resubmission === undefined ? [] : kindsStillToResend(resubmission, documents);
+  for (const kind of notResent.filter((kind) => !missing.includes(kind))) {
+    problems.push({ path: `/documents/${kind}`, message: 'must be sent again' });
+  }
   if (details === undefined || problems.length > 0) {
-    const what = missing.length > 0 ? `; missing documents: ${missing.join(', ')}` : '';
+    const what = [
+      missing.length > 0 ? `; missing documents: ${missing.join(', ')}` : '',
+      notResent.length > 0 ? `; documents to send again: ${notResent.join(', ')}` : '',
+    ].join('');
     throw validationError(`The session cannot be submitted yet${what}`, problems);
   }
 
-  const { sealed } = vault.seal({
-    key: detailsKey(session),
-    bytes: Buffer.from(JSON.stringify(details)),
-    contentType: 'application/json',
-  });
+  const sealed =
+    kept === undefined
+      ? vault.seal({
+          key: detailsKey(session),
+          bytes: Buffer.from(JSON.stringify(details)),
+          contentType: 'application/json',
+        }).sealed
+      : kept.sealed;
   await recordSubmission(tx, session.id, sealed, request.now);
   const { session: moved } = await moveSession(
     tx,
@@ -196,6 +232,32 @@ export async function submitSession(
     lifecycle,
   );
   return moved;
+}
+
+/**
+ * The details of the previous submission, when a requires_input session is submitted without any: opened from
+ * their seal to know the ID type the documents are checked against, and kept as they are. Undefined when details
+ * were given (they are checked and replace the earlier ones) or there are none to keep.
+ */
+function keptDetailsOf(
+  vault: DocumentVault,
+  session: VerificationSession,
+  input: SubmissionInput,
+): { details: SubmittedDetails; sealed: Buffer } | undefined {
+  if (session.status !== 'requires_input' || session.submittedDetails === null || givesDetails(input)) {
+    return undefined;
+  }
+  const sealed = Buffer.from(session.submittedDetails);
+  const opened = vault.open(detailsKey(session), sealed);
+  return { details: JSON.parse(opened.bytes.toString('utf8')) as SubmittedDetails, sealed };
+}
+
+function keptAsChecked({ details }: { details: SubmittedDetails }): {
+  details: SubmittedDetails;
+  idType: IdType | undefined;
+  problems: ValidationDetail[];
+} {
+  return { details, idType: details.type === 'kyc' ? details.idType : undefined, problems: [] };
 }
 
 /**

@@ -40,6 +40,16 @@ const registrationNumberPatterns: readonly RegExp[] = [
 
 const MAX_COMPANY_NAME = 200;
 
+/** Whether the body states any detail at all (a requires_input submission without any keeps the earlier ones). */
+export function givesDetails(input: SubmissionInput): boolean {
+  return (
+    input.idType !== undefined ||
+    input.idNumber !== undefined ||
+    input.registrationNumber !== undefined ||
+    input.companyName !== undefined
+  );
+}
+
 function isIdType(value: string): value is IdType {
   return (idTypes as readonly string[]).includes(value);
 }

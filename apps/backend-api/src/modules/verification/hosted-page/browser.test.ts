@@ -4,8 +4,9 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { DatabaseHandle } from '@platform/db';
-import { verificationConsents, webhookEvents } from '@platform/db/schema';
+import { verificationConsents, verificationDocuments, webhookEvents } from '@platform/db/schema';
 import { createTestDatabase } from '@platform/db/testing';
+import { moveSession } from '@platform/verification-lifecycle';
 import { ensureWebhookEndpoint } from '@platform/webhooks';
 import { eq } from 'drizzle-orm';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
@@ -81,6 +82,9 @@ describe.skipIf(missing(chromiumBrowser))('the hosted page in headless Chromium,
   let callbackUrl: string;
   const callbacks: Array<{ body: string; headers: Record<string, string> }> = [];
   let removeVault: () => Promise<void>;
+  // The app's clock: real time, moved on by a test that needs a later moment without waiting for it.
+  let clockOffsetMs = 0;
+  const now = () => new Date(Date.now() + clockOffsetMs);
 
   beforeAll(async () => {
     database = await createTestDatabase();
@@ -97,6 +101,7 @@ describe.skipIf(missing(chromiumBrowser))('the hosted page in headless Chromium,
     const { vault, remove } = await temporaryVault();
     removeVault = remove;
     app = await buildTestApp(database, {
+      now,
       vault,
       env: { VERIFY_URL: `http://${VERIFY_HOST}`, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' },
     });
@@ -305,6 +310,126 @@ describe.skipIf(missing(chromiumBrowser))('the hosted page in headless Chromium,
     expect(await page.locator('meta[http-equiv="refresh"]').getAttribute('content')).toBe(`10; url=${sessionId}`);
     expect(await statusOf(database.db, sessionId)).toBe('processing');
     await expectPhoneFriendly(page);
+    expect(policyViolations).toEqual([]);
+    await page.close();
+  });
+
+  it('a person asked to send the selfie again sees why, sends only a new selfie and submits; the ID documents stay', async () => {
+    const created = await createSessionRequest(app, acme.liveKey, {
+      type: 'kyc',
+      externalEndUserId: 'browser-resubmit-user',
+      appName: 'Acme Wallet',
+    });
+    const { sessionId, verificationUrl } = created.json().data as { sessionId: string; verificationUrl: string };
+    const photo = { name: 'photo.png', mimeType: 'image/png', buffer: await pngImage(600, 800, 'WANJIRU KAMAU') };
+    const page = await browser.newPage();
+    await page.setViewportSize(PHONE);
+    const policyViolations: string[] = [];
+    page.on('console', (message) => {
+      if (/Content Security Policy/i.test(message.text())) policyViolations.push(message.text());
+    });
+
+    // The first submission, as in the flow above.
+    await page.goto(verificationUrl);
+    await Promise.all([
+      page.waitForURL(/notice=consent_recorded/),
+      page.getByRole('button', { name: 'I agree' }).click(),
+    ]);
+    await page.getByLabel('Type of ID document').selectOption('national_id');
+    await page.getByLabel('ID document number').fill('27183945');
+    await page.getByLabel('Front of the ID document').setInputFiles(photo);
+    await page.getByLabel('Back of the ID document').setInputFiles(photo);
+    await page.getByLabel('A selfie').setInputFiles(photo);
+    await Promise.all([
+      page.waitForURL(/\?step=review$/),
+      page.getByRole('button', { name: 'Upload and review' }).click(),
+    ]);
+    await Promise.all([page.waitForURL(/notice=submitted/), page.getByRole('button', { name: 'Submit' }).click()]);
+    const firstSet = await database.db
+      .select()
+      .from(verificationDocuments)
+      .where(eq(verificationDocuments.sessionId, sessionId));
+    expect(firstSet.map((document) => document.kind).sort()).toEqual([
+      'id_document_back',
+      'id_document_front',
+      'selfie',
+    ]);
+
+    // A reviewer asks for the selfie again; the person comes back later.
+    clockOffsetMs += 60_000;
+    await database.db.transaction((tx) =>
+      moveSession(
+        tx,
+        {
+          sessionId,
+          to: 'requires_input',
+          actor: 'reviewer:r1',
+          reason: 'Your face is not clear in the selfie',
+          resubmitDocuments: ['selfie'],
+          now: now(),
+        },
+        {},
+      ),
+    );
+    clockOffsetMs += 60_000;
+
+    await page.goto(verificationUrl);
+    expect(await page.locator('#session-status').textContent()).toBe('More information needed');
+    expect(await page.locator('.reason').textContent()).toBe('Reason: Your face is not clear in the selfie');
+    expect(await page.getByRole('heading', { name: 'Documents to send again' }).isVisible()).toBe(true);
+    expect(await page.locator('#resend-documents li').allTextContents()).toEqual(['Selfie']);
+    // Only the selfie's input, as before (a camera facing the person), and no details to type again.
+    const fileInputs = page.locator('input[type=file]');
+    expect(await fileInputs.count()).toBe(1);
+    expect(await page.getByLabel('A selfie').getAttribute('accept')).toBe('image/*');
+    expect(await page.getByLabel('A selfie').getAttribute('capture')).toBe('user');
+    expect(await page.getByLabel('Type of ID document').count()).toBe(0);
+    expect(await page.getByLabel('ID document number').count()).toBe(0);
+    await expectPhoneFriendly(page);
+
+    await page.getByLabel('A selfie').setInputFiles(photo);
+    await Promise.all([
+      page.waitForURL(/\?step=review$/),
+      page.getByRole('button', { name: 'Upload and review' }).click(),
+    ]);
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Check before you submit');
+    expect(await page.locator('#review-sent-again + ul li').allTextContents()).toEqual([
+      expect.stringMatching(/^Selfie: \d+ kB$/),
+    ]);
+    expect(await page.locator('#review-kept + ul li').allTextContents()).toEqual([
+      expect.stringMatching(/^Front of the ID document: \d+ kB$/),
+      expect.stringMatching(/^Back of the ID document: \d+ kB$/),
+    ]);
+    expect(await page.getByText('The details you submitted before are kept.').isVisible()).toBe(true);
+    await expectPhoneFriendly(page);
+
+    await Promise.all([
+      page.waitForURL(`${verificationUrl}?notice=submitted`),
+      page.getByRole('button', { name: 'Submit' }).click(),
+    ]);
+    expect(await page.locator('#session-status').textContent()).toBe('Processing');
+    expect(await statusOf(database.db, sessionId)).toBe('processing');
+    const documents = await database.db
+      .select()
+      .from(verificationDocuments)
+      .where(eq(verificationDocuments.sessionId, sessionId));
+    const oldSelfie = firstSet.find((document) => document.kind === 'selfie');
+    const current = documents.filter((document) => document.supersededAt === null);
+    expect(documents.find((document) => document.id === oldSelfie?.id)?.supersededAt).toEqual(expect.any(Date));
+    expect(current.map((document) => document.kind).sort()).toEqual([
+      'id_document_back',
+      'id_document_front',
+      'selfie',
+    ]);
+    // The ID documents are the ones first sent; the selfie is the new one.
+    const idDocuments = firstSet.filter((document) => document.kind !== 'selfie').map((document) => document.id);
+    expect(
+      current
+        .filter((document) => document.kind !== 'selfie')
+        .map((document) => document.id)
+        .sort(),
+    ).toEqual(idDocuments.sort());
+    expect(current.find((document) => document.kind === 'selfie')?.id).not.toBe(oldSelfie?.id);
     expect(policyViolations).toEqual([]);
     await page.close();
   });

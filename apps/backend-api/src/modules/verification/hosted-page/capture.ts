@@ -11,8 +11,13 @@ import { isAppError, type ValidationDetail } from '@platform/errors';
 import {
   captureDocument,
   checkSubmittedDetails,
+  givesDetails,
+  isSentFor,
+  kindsStillToResend,
   listDocuments,
   missingDocumentKinds,
+  type Resubmission,
+  resubmissionOf,
   submitSession,
 } from '../documents/index.js';
 import type { LifecycleOptions } from '../index.js';
@@ -34,6 +39,7 @@ const fieldProblems = [
   'image_too_small',
   'too_many_pages',
   'unreadable',
+  'resend',
 ] as const;
 export type FieldProblem = (typeof fieldProblems)[number];
 
@@ -86,14 +92,20 @@ export type CaptureOutcome = { moved: true } | { moved: false; errors: FieldErro
 
 /**
  * Captures each file through captureDocument (a refused one is not stored and is named with its reason), checks
- * the typed details as submission will, and names every document the session still lacks. No errors: the review
- * step comes next. A session that stopped taking documents meanwhile: `moved`.
+ * the typed details as submission will, and names every document the session still lacks (or, when its decision
+ * named documents, each of them not sent again). No errors: the review step comes next. A session that stopped
+ * taking documents meanwhile, or a file of a kind its decision does not ask for (a form from before the decision):
+ * `moved`, and nothing is stored.
  */
 export async function captureFromPage(
   db: Database,
   vault: DocumentVault,
   { session, files, draft, now }: { session: VerificationSession; files: FormFile[]; draft: Draft; now: Date },
 ): Promise<CaptureOutcome> {
+  const resubmission = await resubmissionOf(db, session);
+  if (resubmission !== undefined && files.some((file) => !resubmission.kinds.includes(file.kind))) {
+    return { moved: true };
+  }
   const errors: FieldError[] = [];
   const refused = new Set<DocumentKind>();
   for (const file of files) {
@@ -113,13 +125,31 @@ export async function captureFromPage(
       refused.add(file.kind);
     }
   }
-  const { problems, idType } = checkSubmittedDetails(session.type, detailsFor(session, draft));
+  const details = detailsFor(session, draft);
+  const keepsDetails = detailsKeptFor(session, resubmission) && !givesDetails(details);
+  const { problems, idType } = keepsDetails
+    ? { problems: [], idType: undefined }
+    : checkSubmittedDetails(session.type, details);
   errors.push(...problems.flatMap(detailError));
-  const present = new Set((await listDocuments(db, { sessionId: session.id })).map(({ kind }) => kind));
-  for (const kind of missingDocumentKinds(session.requiredDocuments as string[], present, idType)) {
-    if (!refused.has(kind)) errors.push({ field: kind, problem: 'required' });
-  }
+  const documents = await listDocuments(db, { sessionId: session.id });
+  const lacking: FieldError[] =
+    resubmission === undefined
+      ? missingDocumentKinds(
+          session.requiredDocuments as string[],
+          new Set(documents.map(({ kind }) => kind)),
+          idType,
+        ).map((kind) => ({ field: kind, problem: 'required' }))
+      : kindsStillToResend(resubmission, documents).map((kind) => ({ field: kind, problem: 'resend' }));
+  errors.push(...lacking.filter(({ field }) => !refused.has(field as DocumentKind)));
   return { moved: false, errors };
+}
+
+/**
+ * Whether the page leaves out the details: a decision named the documents to send again and the previous
+ * submission's details are on the session, so submitting without any keeps them.
+ */
+function detailsKeptFor(session: VerificationSession, resubmission: Resubmission | undefined): boolean {
+  return resubmission !== undefined && session.submittedDetails !== null;
 }
 
 export type SubmitOutcome = { submitted: true } | { submitted: false; moved: boolean; errors: FieldError[] };
@@ -150,9 +180,30 @@ export async function submitFromPage(
   }
 }
 
-/** The current documents of the session, for the review step (metadata only). */
-export function documentsOf(db: Database, session: VerificationSession): Promise<VerificationDocument[]> {
-  return listDocuments(db, { sessionId: session.id });
+/** What a decision asks the person to send again, as the page shows it. */
+export interface PageResend {
+  /** The asked-for kinds, in the form's order. */
+  kinds: DocumentKind[];
+  /** The current documents sent for the decision (they replaced the earlier ones of their kind). */
+  sentAgain: VerificationDocument[];
+  /** The previous submission's details are kept, so the form and the review do not ask for them. */
+  detailsKept: boolean;
+}
+
+/** The session's current documents (metadata only), and what its decision asks to be sent again, if anything. */
+export async function pageDocumentsOf(
+  db: Database,
+  session: VerificationSession,
+): Promise<{ documents: VerificationDocument[]; resend: PageResend | undefined }> {
+  const documents = await listDocuments(db, { sessionId: session.id });
+  const resubmission = await resubmissionOf(db, session);
+  if (resubmission === undefined) return { documents, resend: undefined };
+  const resend = {
+    kinds: formKindsOf(session).filter((kind) => resubmission.kinds.includes(kind)),
+    sentAgain: documents.filter((document) => isSentFor(resubmission, document)),
+    detailsKept: detailsKeptFor(session, resubmission),
+  };
+  return { documents, resend };
 }
 
 /** Only the details of the session's type: a kyc form has no registration number, and the reverse. */
@@ -165,7 +216,9 @@ function detailError({ path, message }: ValidationDetail): FieldError[] {
   const [, first = '', second = ''] = path.split('/');
   const field = first === 'documents' ? second : first;
   if (!captureFields.includes(field)) return [];
-  return [{ field: field as CaptureField, problem: message.startsWith('is required') ? 'required' : 'invalid' }];
+  const problem: FieldProblem =
+    message === 'must be sent again' ? 'resend' : message.startsWith('is required') ? 'required' : 'invalid';
+  return [{ field: field as CaptureField, problem }];
 }
 
 function refusalReasonOf(error: unknown): FieldProblem | undefined {

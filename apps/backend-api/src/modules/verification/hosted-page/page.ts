@@ -7,7 +7,7 @@ import {
   type VerificationStatus,
 } from '@platform/db';
 import { escapeHtml, htmlDocument } from '@platform/http';
-import { type CaptureField, type FieldError, type FieldProblem, formKindsOf } from './capture.js';
+import { type CaptureField, type FieldError, type FieldProblem, formKindsOf, type PageResend } from './capture.js';
 import type { Draft } from './draft.js';
 import { isStringKey, languageNames, type StringKey, say, sayText } from './strings.js';
 
@@ -67,12 +67,16 @@ export interface SessionPageInput {
   capture?: CaptureFormInput | undefined;
 }
 
-/** What the capture form shows: its token, the errors of the last upload, what was typed, what was received. */
+/**
+ * What the capture form shows: its token, the errors of the last upload, what was typed, what was received, and
+ * what a requires_input decision asks to be sent again (then only those inputs).
+ */
 interface CaptureFormInput {
   formToken: string;
   errors: FieldError[];
   draft: Draft;
   documents: VerificationDocument[];
+  resend: PageResend | undefined;
 }
 
 export function renderSessionPage(input: SessionPageInput): string {
@@ -80,9 +84,6 @@ export function renderSessionPage(input: SessionPageInput): string {
   const { locale } = language;
   const requester = session.appName ?? sayText(locale, 'requesterFallback');
   const status = sayText(locale, `status.${session.status}`);
-  const documents = (session.requiredDocuments as string[])
-    .map((document) => `<li>${documentLabel(locale, document)}</li>`)
-    .join('');
   const body = `
     ${languageSwitch(language)}
     ${session.appName === null ? '' : `<p class="requester">${say(locale, 'requestedBy', { app: { html: `<strong>${escapeHtml(session.appName)}</strong>` } })}</p>`}
@@ -95,10 +96,7 @@ export function renderSessionPage(input: SessionPageInput): string {
       <p>${say(locale, `next.${session.status}`, { app: requester })}</p>
       ${reasonHtml(locale, session)}
     </section>
-    <section aria-labelledby="documents-heading">
-      <h2 id="documents-heading">${say(locale, 'documentsHeading')}</h2>
-      <ul>${documents}</ul>
-    </section>
+    ${documentsHtml(locale, session)}
     ${capture === undefined ? '' : captureFormHtml(session, capture, language)}
     ${sandboxFormToken === null ? '' : sandboxHtml(session, sandboxFormToken, language)}
     ${continueHtml(locale, session, requester)}
@@ -108,6 +106,31 @@ export function renderSessionPage(input: SessionPageInput): string {
   return layout(locale, errorCount > 0 ? `${sayText(locale, 'capture.errorTitle')} ${title}` : title, body, {
     head: session.status === 'processing' ? refreshHead(session, language) : '',
   });
+}
+
+/**
+ * The documents the session needs, or, while a requires_input decision names documents, only those: the ones to
+ * send again (docs/decisions.md#resubmission). Director IDs asked for again are all sent again.
+ */
+function documentsHtml(locale: SessionLocale, session: VerificationSession): string {
+  const resend = session.status === 'requires_input' ? (session.resubmitDocuments ?? []) : [];
+  if (resend.length === 0) {
+    const documents = (session.requiredDocuments as string[])
+      .map((document) => `<li>${documentLabel(locale, document)}</li>`)
+      .join('');
+    return `
+    <section aria-labelledby="documents-heading">
+      <h2 id="documents-heading">${say(locale, 'documentsHeading')}</h2>
+      <ul>${documents}</ul>
+    </section>`;
+  }
+  const kinds = formKindsOf(session).filter((kind) => resend.includes(kind));
+  return `
+    <section aria-labelledby="documents-heading">
+      <h2 id="documents-heading">${say(locale, 'documentsHeading.resend')}</h2>
+      <ul id="resend-documents">${kinds.map((kind) => `<li>${say(locale, `kindName.${kind}`)}</li>`).join('')}</ul>
+      ${kinds.includes('director_id') ? `<p>${say(locale, 'resend.directors')}</p>` : ''}
+    </section>`;
 }
 
 /** A processing session's page reloads itself without its notice, so it shows the result when there is one. */
@@ -130,7 +153,7 @@ const fileAccept: Record<'kyc' | 'kyb', string> = { kyc: 'image/*', kyb: 'image/
  */
 function captureFormHtml(session: VerificationSession, input: CaptureFormInput, language: PageLanguage): string {
   const { locale } = language;
-  const { errors, draft, documents } = input;
+  const { errors, draft, documents, resend } = input;
   const errorOf = (field: CaptureField) => errors.find((error) => error.field === field);
   const errorText = (field: CaptureField, problem: FieldProblem) =>
     say(locale, problemKey(session.type, field, problem));
@@ -158,8 +181,9 @@ function captureFormHtml(session: VerificationSession, input: CaptureFormInput, 
           ${errorHtml(field)}
           <input type="text" id="field-${field}" name="${field}" maxlength="${max}" autocomplete="off" spellcheck="false" value="${escapeHtml(draft[field] ?? '')}"${described(field)}>
         </div>`;
-  const details =
-    session.type === 'kyc'
+  const details = resend?.detailsKept
+    ? `<p>${say(locale, 'capture.detailsKept')}</p>`
+    : session.type === 'kyc'
       ? `
       <fieldset>
         <legend>${say(locale, 'capture.detailsLegend.kyc')}</legend>
@@ -180,7 +204,8 @@ function captureFormHtml(session: VerificationSession, input: CaptureFormInput, 
         ${text('companyName', 'capture.companyName', 200)}
       </fieldset>`;
   const fileInput = (kind: DocumentKind) => {
-    const received = documents.filter((document) => document.kind === kind);
+    // While documents are sent again, "received" means sent again: the earlier ones are being replaced.
+    const received = (resend?.sentAgain ?? documents).filter((document) => document.kind === kind);
     const hint =
       received.length === 0
         ? ''
@@ -199,13 +224,13 @@ function captureFormHtml(session: VerificationSession, input: CaptureFormInput, 
       <h2 id="capture-heading">${say(locale, 'capture.heading')}</h2>
       ${summary}
       <p>${say(locale, `capture.intro.${session.type}`)}</p>
-      ${session.status === 'requires_input' ? `<p>${say(locale, 'capture.resend')}</p>` : ''}
+      ${session.status !== 'requires_input' ? '' : `<p>${say(locale, resend === undefined ? 'capture.resend' : 'capture.resendOnly')}</p>`}
       <form method="post" action="${escapeHtml(session.id)}/documents" enctype="multipart/form-data" class="capture">
         ${hiddenFields(input.formToken, language)}
         ${details}
         <fieldset>
           <legend>${say(locale, 'capture.filesLegend')}</legend>
-          ${formKindsOf(session).map(fileInput).join('')}
+          ${(resend?.kinds ?? formKindsOf(session)).map(fileInput).join('')}
         </fieldset>
         <button type="submit" class="primary">${say(locale, 'capture.send')}</button>
       </form>
@@ -229,29 +254,51 @@ export interface ReviewPageInput {
   sealedDraft: string;
   draft: Draft;
   documents: VerificationDocument[];
+  /** What a requires_input decision asks to be sent again: the review then shows what is sent and what is kept. */
+  resend: PageResend | undefined;
   language: PageLanguage;
 }
 
-/** The review step: what was typed and which documents were received (kind and size, never the images). */
+/**
+ * The review step: what was typed and which documents were received (kind and size, never the images). When a
+ * decision asked for documents again, the documents sent again and those kept from before, and the details only
+ * when new ones were typed (else that the earlier ones are kept).
+ */
 export function renderReviewPage(input: ReviewPageInput): string {
-  const { session, draft, documents, language } = input;
+  const { session, draft, documents, resend, language } = input;
   const { locale } = language;
   const row = (label: StringKey, value: string) => `<dt>${say(locale, label)}</dt><dd>${value}</dd>`;
+  const typed = Object.keys(draft).length > 0;
   const details =
-    session.type === 'kyc'
-      ? row('capture.idType', draft.idType === undefined ? '' : say(locale, idTypeKey(draft.idType))) +
-        row('capture.idNumber', escapeHtml(draft.idNumber?.trim().toUpperCase() ?? ''))
-      : row('capture.registrationNumber', escapeHtml(draft.registrationNumber?.trim().toUpperCase() ?? '')) +
-        (draft.companyName === undefined ? '' : row('capture.companyName', escapeHtml(draft.companyName.trim())));
+    !typed && resend?.detailsKept
+      ? ''
+      : session.type === 'kyc'
+        ? row('capture.idType', draft.idType === undefined ? '' : say(locale, idTypeKey(draft.idType))) +
+          row('capture.idNumber', escapeHtml(draft.idNumber?.trim().toUpperCase() ?? ''))
+        : row('capture.registrationNumber', escapeHtml(draft.registrationNumber?.trim().toUpperCase() ?? '')) +
+          (draft.companyName === undefined ? '' : row('capture.companyName', escapeHtml(draft.companyName.trim())));
   // In the form's order (front, back, selfie), whatever order they arrived in.
   const order = formKindsOf(session);
-  const items = [...documents]
-    .sort((a, b) => order.indexOf(a.kind) - order.indexOf(b.kind))
-    .map(
-      (document) =>
-        `<li>${say(locale, `kindName.${document.kind}`)}: ${escapeHtml(formatSize(locale, document.sizeBytes))}</li>`,
-    )
-    .join('');
+  const items = (list: readonly VerificationDocument[]) =>
+    [...list]
+      .sort((a, b) => order.indexOf(a.kind) - order.indexOf(b.kind))
+      .map(
+        (document) =>
+          `<li>${say(locale, `kindName.${document.kind}`)}: ${escapeHtml(formatSize(locale, document.sizeBytes))}</li>`,
+      )
+      .join('');
+  const documentList = (id: string, heading: StringKey, list: readonly VerificationDocument[]) => `
+    <section aria-labelledby="${id}">
+      <h2 id="${id}">${say(locale, heading)}</h2>
+      <ul>${items(list)}</ul>
+    </section>`;
+  const sentAgain = resend?.sentAgain ?? [];
+  const kept = documents.filter((document) => !sentAgain.includes(document));
+  const documentLists =
+    resend === undefined
+      ? documentList('review-documents', 'review.documents', documents)
+      : documentList('review-sent-again', 'review.sentAgain', sentAgain) +
+        (kept.length === 0 ? '' : documentList('review-kept', 'review.kept', kept));
   const body = `
     ${session.appName === null ? '' : `<p class="requester">${say(locale, 'requestedBy', { app: { html: `<strong>${escapeHtml(session.appName)}</strong>` } })}</p>`}
     <h1>${say(locale, 'review.heading')}</h1>
@@ -259,12 +306,9 @@ export function renderReviewPage(input: ReviewPageInput): string {
     <p>${say(locale, 'review.intro')}</p>
     <section aria-labelledby="review-details">
       <h2 id="review-details">${say(locale, `capture.detailsLegend.${session.type}`)}</h2>
-      <dl>${details}</dl>
+      ${details === '' ? `<p>${say(locale, 'capture.detailsKept')}</p>` : `<dl>${details}</dl>`}
     </section>
-    <section aria-labelledby="review-documents">
-      <h2 id="review-documents">${say(locale, 'review.documents')}</h2>
-      <ul>${items}</ul>
-    </section>
+    ${documentLists}
     <form method="post" action="${escapeHtml(session.id)}">
       ${hiddenFields(input.formToken, language)}
       <input type="hidden" name="details" value="${escapeHtml(input.sealedDraft)}">

@@ -9,10 +9,10 @@ import { decidedByHostedPageButtons } from '../decisions/index.js';
 import type { LifecycleOptions } from '../index.js';
 import {
   captureFromPage,
-  documentsOf,
   encodeFieldErrors,
   type FormFile,
   formKindsOf,
+  pageDocumentsOf,
   parseFieldErrors,
   submitFromPage,
 } from './capture.js';
@@ -139,12 +139,13 @@ export const hostedPageRoutes: FastifyPluginAsyncTypebox<HostedPageOptions> = as
       // The draft lives on the session (sealed), never in a URL.
       const sealedDraft = session.hostedPageDraft ?? undefined;
       const draft = sealedDraft === undefined ? undefined : openDraft(formSecret, session.id, sealedDraft);
-      const documents = await documentsOf(db, session);
+      const { documents, resend } = await pageDocumentsOf(db, session);
       if (request.query.step === 'review' && sealedDraft !== undefined && draft !== undefined) {
-        const review = { session, formToken, sealedDraft, draft, documents, language };
+        const review = { session, formToken, sealedDraft, draft, documents, resend, language };
         return sendPage(reply, 200, renderReviewPage(review));
       }
-      const capture = { formToken, errors: parseFieldErrors(request.query.errors), draft: draft ?? {}, documents };
+      const errors = parseFieldErrors(request.query.errors);
+      const capture = { formToken, errors, draft: draft ?? {}, documents, resend };
       // A draft that does not open (changed, another session's) is dropped, and the person is told.
       const shown = sealedDraft !== undefined && draft === undefined ? 'form_expired' : notice;
       return sendPage(reply, 200, renderSessionPage({ session, sandboxFormToken, notice: shown, language, capture }));

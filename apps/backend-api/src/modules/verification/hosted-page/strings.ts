@@ -15,6 +15,7 @@ const en = {
   languageNav: 'Language',
   statusHeading: 'Status',
   documentsHeading: 'Documents you need',
+  'documentsHeading.resend': 'Documents to send again',
   linkValidUntil: 'This link works until {time}.',
   reason: 'Reason:',
 
@@ -40,6 +41,7 @@ const en = {
   'document.cr12': 'CR12: the official list of directors and shareholders',
   'document.kra_pin_certificate': 'KRA PIN certificate of the business',
   'document.director_ids': 'National ID card or passport of each director',
+  'resend.directors': 'Send the ID of every director again: the new files replace all the earlier ones.',
 
   'notice.submitted': 'The documents were submitted for checking.',
   'notice.approved': 'The verification was approved.',
@@ -61,6 +63,8 @@ const en = {
     'Choose photos (JPEG, PNG or WebP, at least 600 pixels on the shorter side) or PDF files (at most 20 pages), at most 10 MB each.',
   'capture.resend':
     'Send again what the reason above asks for (or any document you want to replace). Documents you sent before are kept unless you choose a new file for them.',
+  'capture.resendOnly': 'Send only the documents listed above. Your other documents are kept as you sent them.',
+  'capture.detailsKept': 'The details you submitted before are kept.',
   'capture.detailsLegend.kyc': 'Your ID document',
   'capture.detailsLegend.kyb': 'Your business',
   'capture.idType': 'Type of ID document',
@@ -108,10 +112,13 @@ const en = {
   'error.image_too_small': 'The photo is too small: it must be at least 600 pixels on its shorter side.',
   'error.too_many_pages': 'The PDF has more than 20 pages.',
   'error.unreadable': 'The file could not be read; it may be damaged. Take or choose it again.',
+  'error.resend': 'Choose a new file: this document must be sent again.',
 
   'review.heading': 'Check before you submit',
   'review.intro': 'This is what we received. Submit it for checking, or change it first.',
   'review.documents': 'Documents received',
+  'review.sentAgain': 'Sent again',
+  'review.kept': 'Kept from before',
   'review.submit': 'Submit',
   'review.change': 'Change',
 
@@ -178,6 +185,7 @@ const sw: Record<StringKey, string> = {
   languageNav: 'Lugha',
   statusHeading: 'Hali',
   documentsHeading: 'Hati unazohitaji',
+  'documentsHeading.resend': 'Hati za kutuma tena',
   linkValidUntil: 'Kiungo hiki kinafanya kazi hadi {time}.',
   reason: 'Sababu:',
 
@@ -204,6 +212,7 @@ const sw: Record<StringKey, string> = {
   'document.cr12': 'CR12: orodha rasmi ya wakurugenzi na wanahisa',
   'document.kra_pin_certificate': 'Cheti cha KRA PIN cha biashara',
   'document.director_ids': 'Kitambulisho cha taifa au pasipoti ya kila mkurugenzi',
+  'resend.directors': 'Tuma tena kitambulisho cha kila mkurugenzi: faili mpya zinachukua nafasi ya zote za awali.',
 
   'notice.submitted': 'Hati zimewasilishwa kwa ukaguzi.',
   'notice.approved': 'Uthibitishaji umeidhinishwa.',
@@ -225,6 +234,8 @@ const sw: Record<StringKey, string> = {
     'Chagua picha (JPEG, PNG au WebP, angalau pikseli 600 upande mfupi) au faili za PDF (zisizozidi kurasa 20), kila moja isizidi MB 10.',
   'capture.resend':
     'Tuma tena kile ambacho sababu iliyo hapo juu inaomba (au hati yoyote unayotaka kubadilisha). Hati ulizotuma awali zinabaki isipokuwa uchague faili mpya badala yake.',
+  'capture.resendOnly': 'Tuma hati zilizoorodheshwa hapo juu pekee. Hati zako nyingine zinabaki kama ulivyozituma.',
+  'capture.detailsKept': 'Maelezo uliyowasilisha awali yanabaki.',
   'capture.detailsLegend.kyc': 'Kitambulisho chako',
   'capture.detailsLegend.kyb': 'Biashara yako',
   'capture.idType': 'Aina ya kitambulisho',
@@ -272,10 +283,13 @@ const sw: Record<StringKey, string> = {
   'error.image_too_small': 'Picha ni ndogo mno: lazima iwe angalau pikseli 600 upande wake mfupi.',
   'error.too_many_pages': 'PDF ina kurasa zaidi ya 20.',
   'error.unreadable': 'Faili haikuweza kusomwa; huenda imeharibika. Piga picha au uichague tena.',
+  'error.resend': 'Chagua faili mpya: hati hii lazima itumwe tena.',
 
   'review.heading': 'Hakiki kabla ya kuwasilisha',
   'review.intro': 'Hiki ndicho tulichopokea. Kiwasilishe kwa ukaguzi, au ukibadilishe kwanza.',
   'review.documents': 'Hati zilizopokelewa',
+  'review.sentAgain': 'Zilizotumwa tena',
+  'review.kept': 'Zilizobaki kutoka awali',
   'review.submit': 'Wasilisha',
   'review.change': 'Badilisha',
 
