@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { holdMovements, sessionRow } from './database.js';
-import { paper, photo } from './documents.js';
+import { paper, photo, storedFiles } from './documents.js';
 import { backendCall, createSession, eventually, mainCall, uploadDocument, verifiedCallbacks } from './journey.js';
 import { type Organization, type RunningPlatform, startPlatform } from './platform.js';
+
+const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
 // Issue "live identity verification", done when: an API-only session (a customer capturing in its own app):
 // documents uploaded, submitted, reviewed through /v1/reviews, decided; wrong file types, undersized images,
@@ -186,5 +188,35 @@ describe('a live KYC session captured by API and decided through /v1/reviews', (
         'verification_session.verified',
       ]),
     );
+  });
+
+  it('keeps the files unreadable without the master key, and erases them on request', async () => {
+    const { sessionId } = await createSession(platform, duka.liveKey, {
+      type: 'kyc',
+      externalEndUserId: 'customer-43',
+    });
+    const marker = 'WANJIRU-KAMAU-27183945';
+    const selfie = await photo(marker);
+    expect((await uploadDocument(platform, duka.liveKey, sessionId, 'selfie', selfie)).status).toBe(201);
+    const stored = (await storedFiles(platform.documentDir)).filter((file) => file.path.includes(sessionId));
+    expect(stored).toHaveLength(1);
+    for (const file of stored) {
+      // Neither the picture's bytes, nor its PNG signature, nor any stretch of it is in what is stored.
+      expect(file.bytes.includes(PNG_SIGNATURE)).toBe(false);
+      expect(file.bytes.includes(selfie.subarray(64, 128))).toBe(false);
+    }
+
+    expect((await backendCall(platform, duka.liveKey, 'POST', `/v1/verify/sessions/${sessionId}/cancel`)).status).toBe(
+      200,
+    );
+    const erased = await backendCall(
+      platform,
+      duka.liveKey,
+      'DELETE',
+      `/v1/verify/sessions/${sessionId}/personal-data`,
+    );
+    expect(erased.status, JSON.stringify(erased.json)).toBe(200);
+    expect((await storedFiles(platform.documentDir)).filter((file) => file.path.includes(sessionId))).toEqual([]);
+    expect((await sessionRow(platform.db, sessionId)).personalDataErasedAt).toEqual(expect.any(Date));
   });
 });

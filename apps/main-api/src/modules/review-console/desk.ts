@@ -46,12 +46,19 @@ export interface DecisionInput {
   documents: DocumentKind[];
 }
 
-/** The review operations the console needs, each acting as `reviewerId` at `now`. */
+/** The signed-in reviewer and the request they act in (for the audit log). */
+export interface ConsoleActor {
+  userId: string;
+  requestId: string | null;
+  ip: string | null;
+}
+
+/** The review operations the console needs, each acting as the signed-in reviewer. */
 export interface ReviewDesk {
   queue(cursor: string | undefined): Promise<QueuePage>;
-  review(sessionId: string, reviewerId: string): Promise<ReviewView>;
-  claim(sessionId: string, reviewerId: string): Promise<void>;
-  decide(sessionId: string, reviewerId: string, input: DecisionInput): Promise<void>;
+  review(sessionId: string, actor: ConsoleActor): Promise<ReviewView>;
+  claim(sessionId: string, actor: ConsoleActor): Promise<void>;
+  decide(sessionId: string, actor: ConsoleActor, input: DecisionInput): Promise<void>;
   /** Whether the user may review (the reviewer role in the platform organization, asked of the role policy). */
   mayReview(userId: string): Promise<boolean>;
 }

@@ -2,7 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { conflict, validationError } from '@platform/errors';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { DecisionInput, ReviewDesk, ReviewView } from './desk.js';
+import type { ConsoleActor, DecisionInput, ReviewDesk, ReviewView } from './desk.js';
 import { reviewConsoleRoutes } from './routes.js';
 
 // The console's sign-in, session cookie, CSRF and forms over a desk that records what it is asked; the review
@@ -53,12 +53,12 @@ class RecordingDesk implements ReviewDesk {
   async review() {
     return review();
   }
-  async claim(_sessionId: string, reviewerId: string) {
-    this.claimed.push(reviewerId);
+  async claim(_sessionId: string, actor: ConsoleActor) {
+    this.claimed.push(actor.userId);
   }
-  async decide(sessionId: string, reviewerId: string, input: DecisionInput) {
+  async decide(sessionId: string, actor: ConsoleActor, input: DecisionInput) {
     if (this.decideError !== undefined) throw this.decideError;
-    this.decided.push({ sessionId, reviewerId, input });
+    this.decided.push({ sessionId, reviewerId: actor.userId, input });
   }
   async mayReview(userId: string) {
     return this.reviewers.has(userId);

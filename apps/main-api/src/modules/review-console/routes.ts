@@ -9,7 +9,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { TokenVerifier } from '../../auth/token-verifier.js';
 import { cookieSettings, sessionKeyFrom, signedInReviewer, signIn, signOut } from './console-session.js';
-import type { DecisionInput, ReviewDecision, ReviewDesk } from './desk.js';
+import type { ConsoleActor, DecisionInput, ReviewDecision, ReviewDesk } from './desk.js';
 import { CONSOLE_PATH, errorPage, noticeText, queuePage, reviewPage, signInPage } from './pages.js';
 
 export interface ReviewConsoleOptions {
@@ -61,7 +61,7 @@ export const reviewConsoleRoutes: FastifyPluginAsyncTypebox<ReviewConsoleOptions
   const redirect = (reply: FastifyReply, to: string) => reply.code(303).header('location', to).send();
 
   /** The signed-in reviewer, or null after sending the sign-in page (or a 403 for one who is no longer a reviewer). */
-  async function reviewerOf(request: FastifyRequest, reply: FastifyReply): Promise<string | null> {
+  async function reviewerOf(request: FastifyRequest, reply: FastifyReply): Promise<ConsoleActor | null> {
     const reviewerId = signedInReviewer(request, now());
     if (reviewerId === null) {
       await send(reply, signInPage({ csrfToken: reply.generateCsrf() }), 401);
@@ -72,7 +72,7 @@ export const reviewConsoleRoutes: FastifyPluginAsyncTypebox<ReviewConsoleOptions
       await send(reply, errorPage({ status: 403, text: 'This needs the role reviewer', signedIn: false }), 403);
       return null;
     }
-    return reviewerId;
+    return { userId: reviewerId, requestId: request.id, ip: request.ip };
   }
 
   app.setErrorHandler(async (error, request, reply) => {
@@ -102,8 +102,9 @@ export const reviewConsoleRoutes: FastifyPluginAsyncTypebox<ReviewConsoleOptions
   const form = { config: { public: true, idempotency: 'none' }, preValidation: app.csrfProtection } as const;
 
   app.get(CONSOLE_PATH, { ...page, schema: { hide: true, querystring: QueueQuery } }, async (request, reply) => {
-    const reviewerId = await reviewerOf(request, reply);
-    if (reviewerId === null) return reply;
+    const actor = await reviewerOf(request, reply);
+    if (actor === null) return reply;
+    const reviewerId = actor.userId;
     const queue = await desk.queue(request.query.cursor);
     return send(
       reply,
@@ -137,9 +138,10 @@ export const reviewConsoleRoutes: FastifyPluginAsyncTypebox<ReviewConsoleOptions
     `${CONSOLE_PATH}/sessions/:sessionId`,
     { ...page, schema: { hide: true, params: SessionParams, querystring: NoticeQuery } },
     async (request, reply) => {
-      const reviewerId = await reviewerOf(request, reply);
-      if (reviewerId === null) return reply;
-      const review = await desk.review(request.params.sessionId, reviewerId);
+      const actor = await reviewerOf(request, reply);
+      if (actor === null) return reply;
+      const reviewerId = actor.userId;
+      const review = await desk.review(request.params.sessionId, actor);
       return send(
         reply,
         reviewPage({ review, reviewerId, csrfToken: reply.generateCsrf(), notice: noticeText(request.query.notice) }),
@@ -151,9 +153,9 @@ export const reviewConsoleRoutes: FastifyPluginAsyncTypebox<ReviewConsoleOptions
     `${CONSOLE_PATH}/sessions/:sessionId/claim`,
     { ...form, schema: { hide: true, params: SessionParams, body: FormBody } },
     async (request, reply) => {
-      const reviewerId = await reviewerOf(request, reply);
-      if (reviewerId === null) return reply;
-      await desk.claim(request.params.sessionId, reviewerId);
+      const actor = await reviewerOf(request, reply);
+      if (actor === null) return reply;
+      await desk.claim(request.params.sessionId, actor);
       return redirect(reply, `${CONSOLE_PATH}/sessions/${encodeURIComponent(request.params.sessionId)}?notice=claimed`);
     },
   );
@@ -162,19 +164,20 @@ export const reviewConsoleRoutes: FastifyPluginAsyncTypebox<ReviewConsoleOptions
     `${CONSOLE_PATH}/sessions/:sessionId/decision`,
     { ...form, schema: { hide: true, params: SessionParams, body: FormBody } },
     async (request, reply) => {
-      const reviewerId = await reviewerOf(request, reply);
-      if (reviewerId === null) return reply;
+      const actor = await reviewerOf(request, reply);
+      if (actor === null) return reply;
+      const reviewerId = actor.userId;
       const { sessionId } = request.params;
       const input = decisionFrom(request.body);
       if (typeof input === 'string') {
-        const review = await desk.review(sessionId, reviewerId);
+        const review = await desk.review(sessionId, actor);
         return send(reply, reviewPage({ review, reviewerId, csrfToken: reply.generateCsrf(), error: input }), 400);
       }
       try {
-        await desk.decide(sessionId, reviewerId, input);
+        await desk.decide(sessionId, actor, input);
       } catch (error) {
         if (!isAppError(error) || error.statusCode !== 400) throw error;
-        const review = await desk.review(sessionId, reviewerId);
+        const review = await desk.review(sessionId, actor);
         const problem = error.details?.[0]?.message;
         const text = problem === undefined ? error.message : `${error.message}: ${problem}`;
         return send(reply, reviewPage({ review, reviewerId, csrfToken: reply.generateCsrf(), error: text }), 400);
