@@ -182,7 +182,32 @@ describe('identity documents schema', () => {
   });
 });
 
-describe('migration 0012 on sessions made before it', () => {
+/**
+ * Replays the committed migrations on an emptied schema up to the first that `marks`, so a test can add rows as
+ * they were before it; `rest` applies that migration and the ones after it.
+ */
+async function migrateUpTo(
+  handle: DatabaseHandle,
+  marks: (statement: string) => boolean,
+  expectedIndex: number,
+): Promise<{ rest: () => Promise<void> }> {
+  await handle.db.execute(sql`drop schema public cascade`);
+  await handle.db.execute(sql`create schema public`);
+  const migrations = readMigrationFiles({ migrationsFolder });
+  const index = migrations.findIndex((migration) => migration.sql.some(marks));
+  expect(index).toBe(expectedIndex);
+  const apply = async (statements: string[]) => {
+    for (const statement of statements) await handle.db.execute(sql.raw(statement));
+  };
+  for (const migration of migrations.slice(0, index)) await apply(migration.sql);
+  return {
+    rest: async () => {
+      for (const migration of migrations.slice(index)) await apply(migration.sql);
+    },
+  };
+}
+
+describe('migrations on rows made before them', () => {
   let handle: DatabaseHandle;
   beforeAll(async () => {
     handle = await createTestDatabase();
@@ -191,19 +216,8 @@ describe('migration 0012 on sessions made before it', () => {
     await handle?.close();
   });
 
-  it('gives test sessions the sandbox and live sessions a reviewer', async () => {
-    // Replays the committed migrations on an empty schema, stopping before 0012 to add sessions as they were.
-    await handle.db.execute(sql`drop schema public cascade`);
-    await handle.db.execute(sql`create schema public`);
-    const migrations = readMigrationFiles({ migrationsFolder });
-    const index = migrations.findIndex((migration) =>
-      migration.sql.some((statement) => /decision_source/.test(statement)),
-    );
-    expect(index).toBe(12);
-    const apply = async (statements: string[]) => {
-      for (const statement of statements) await handle.db.execute(sql.raw(statement));
-    };
-    for (const migration of migrations.slice(0, index)) await apply(migration.sql);
+  it('0012 gives test sessions the sandbox and live sessions a reviewer', async () => {
+    const { rest } = await migrateUpTo(handle, (statement) => /decision_source/.test(statement), 12);
     await handle.db.execute(sql`
       with organization as (insert into organizations (name) values ('Before') returning id),
       wallet as (
@@ -214,7 +228,7 @@ describe('migration 0012 on sessions made before it', () => {
       select organization_id, environment, id, 'kyc', environment, 0, '[]', now()
       from wallet, (values ('live'), ('test')) as environments (environment)`);
 
-    for (const migration of migrations.slice(index)) await apply(migration.sql);
+    await rest();
 
     const sessions = await queryRows<{ environment: string; decision_source: string; locale: string }>(
       handle.db,
@@ -223,6 +237,44 @@ describe('migration 0012 on sessions made before it', () => {
     expect(sessions).toEqual([
       { environment: 'live', decision_source: 'manual', locale: 'en' },
       { environment: 'test', decision_source: 'sandbox', locale: 'en' },
+    ]);
+  });
+
+  it('0015 removes the address and user agent from the consents of sessions already erased, and only those', async () => {
+    const { rest } = await migrateUpTo(handle, (statement) => /privacy_notice_url/.test(statement), 15);
+    await handle.db.execute(sql`
+      with organization as (insert into organizations (name) values ('Before') returning id),
+      wallet as (
+        insert into wallets (organization_id, environment) select id, 'live' from organization returning id, organization_id
+      ),
+      sessions as (
+        insert into verification_sessions (organization_id, environment, wallet_id, type, external_end_user_id, price,
+          required_documents, decision_source, status, expires_at, completed_at, personal_data_erased_at)
+        select organization_id, 'live', id, 'kyc', name, 0, '[]', 'manual', 'verified', now(), now(), erased_at
+        from wallet, (values ('erased', now()), ('kept', null)) as kinds (name, erased_at)
+        returning id, external_end_user_id
+      )
+      insert into verification_consents (session_id, text_version, locale, ip, user_agent)
+      select id, 'consent-2026-11', 'sw', '203.0.113.7', 'Phone browser' from sessions`);
+
+    await rest();
+
+    const consents = await queryRows<Record<string, unknown>>(
+      handle.db,
+      sql`select s.external_end_user_id as session, c.text_version, c.locale, c.ip, c.user_agent,
+                 c.created_at is not null as dated
+          from verification_consents c join verification_sessions s on s.id = c.session_id order by 1`,
+    );
+    expect(consents).toEqual([
+      { session: 'erased', text_version: 'consent-2026-11', locale: 'sw', ip: null, user_agent: null, dated: true },
+      {
+        session: 'kept',
+        text_version: 'consent-2026-11',
+        locale: 'sw',
+        ip: '203.0.113.7',
+        user_agent: 'Phone browser',
+        dated: true,
+      },
     ]);
   });
 });

@@ -39,6 +39,11 @@ export const verificationSessions = pgTable(
     /** Where the hosted page sends the person after a final status; checked like callbackUrl. */
     returnUrl: text('return_url'),
     /**
+     * The customer's privacy notice, linked from the hosted page's consent notice; checked like callbackUrl.
+     * Null when not given (the notice then says nothing about one).
+     */
+    privacyNoticeUrl: text('privacy_notice_url'),
+    /**
      * What decides the session once submitted, fixed at creation from the configuration of its environment and
      * type, so a configuration change never moves a running session to another decider.
      */
@@ -163,7 +168,7 @@ export const verificationDocuments = pgTable(
 
 /**
  * The person's consent before any capture (Kenya Data Protection Act 2019): which text they agreed to, in which
- * language, from where and when.
+ * language, from where and when. One row per text version agreed to: a new version is agreed to again.
  */
 export const verificationConsents = pgTable(
   'verification_consents',
@@ -175,7 +180,11 @@ export const verificationConsents = pgTable(
     /** The version of the consent text shown, so the exact wording can be found again. */
     textVersion: text('text_version').notNull(),
     locale: text('locale', { enum: sessionLocales }).notNull(),
-    ip: text('ip').notNull(),
+    /**
+     * Where the agreement came from, and with what browser: null once the session's personal data is erased (the
+     * time, text version and locale stay as evidence that consent was given).
+     */
+    ip: text('ip'),
     userAgent: text('user_agent'),
     createdAt: createdAt(),
   },

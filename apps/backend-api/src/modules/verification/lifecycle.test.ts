@@ -61,6 +61,7 @@ describe('the verification session lifecycle', () => {
           callbackUrl: null,
           locale: 'en',
           returnUrl: null,
+          privacyNoticeUrl: null,
         },
         {
           owner: { organizationId: options.organization ?? organizationId, environment: options.environment ?? 'live' },

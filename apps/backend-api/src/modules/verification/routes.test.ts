@@ -85,6 +85,7 @@ describe('verification sessions API', () => {
           callbackUrl: 'https://acme.example.com/callbacks',
           locale: 'en',
           returnUrl: null,
+          privacyNoticeUrl: null,
           requiredDocuments: ['national_id_or_passport', 'selfie'],
           lastError: null,
           resubmitDocuments: null,
@@ -302,6 +303,77 @@ describe('verification sessions API', () => {
     });
   });
 
+  describe('privacyNoticeUrl', () => {
+    const privacyNoticeUrl = 'https://acme.example.com/legal/privacy?lang=en#verification';
+
+    it('keeps it, and answers it in create, get, list and cancel', async () => {
+      const created = await create(acme.liveKey, { type: 'kyc', externalEndUserId: 'reader', privacyNoticeUrl });
+      expect(created.statusCode).toBe(201);
+      const session = created.json().data;
+      expect(session.privacyNoticeUrl).toBe(privacyNoticeUrl);
+      expect((await get(acme.liveKey, session.sessionId)).json().data).toEqual(session);
+      expect((await list(acme.liveKey)).json().data.sessions).toEqual([session]);
+      const canceled = await cancel(acme.liveKey, session.sessionId);
+      expect(canceled.json().data).toMatchObject({ privacyNoticeUrl, status: 'canceled' });
+      const [row] = await suite.db.select().from(verificationSessions);
+      expect(row?.privacyNoticeUrl).toBe(privacyNoticeUrl);
+    });
+
+    it('is null when not given', async () => {
+      const session = (await create(acme.liveKey, { type: 'kyb', externalEndUserId: 'company' })).json().data;
+      expect(session.privacyNoticeUrl).toBeNull();
+      const [row] = await suite.db.select().from(verificationSessions);
+      expect(row?.privacyNoticeUrl).toBeNull();
+    });
+
+    it('accepts an http or private privacyNoticeUrl only when private targets are allowed', async () => {
+      const body = { type: 'kyc', externalEndUserId: 'local', privacyNoticeUrl: 'http://10.0.0.5:8080/privacy' };
+      const refused = await create(acme.liveKey, body);
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json().error).toContain('body/privacyNoticeUrl must use https');
+      const local = await buildTestApp(suite.handle, {
+        now: clock.now,
+        env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' },
+      });
+      try {
+        const response = await createSessionRequest(local, acme.liveKey, body);
+        expect(response.statusCode).toBe(201);
+        expect(response.json().data.privacyNoticeUrl).toBe('http://10.0.0.5:8080/privacy');
+        // Allowing private targets still allows only web addresses: the page links to it.
+        const script = await createSessionRequest(local, acme.liveKey, { ...body, privacyNoticeUrl: 'javascript:x()' });
+        expect(script.statusCode).toBe(400);
+        expect(script.json().error).toContain('body/privacyNoticeUrl must use https or http');
+      } finally {
+        await local.close();
+      }
+      expect(await countSessions(suite.db)).toBe(1);
+    });
+
+    it('is described in OpenAPI, in the create body and the session', async () => {
+      const openapi = (await suite.app.inject({ method: 'GET', url: '/openapi.json' })).json();
+      const { CreateVerificationSession, VerificationSession } = openapi.components.schemas;
+      expect(CreateVerificationSession.properties.privacyNoticeUrl).toMatchObject({
+        type: 'string',
+        maxLength: 2048,
+        description: expect.stringContaining('privacy notice'),
+      });
+      expect(CreateVerificationSession.required).not.toContain('privacyNoticeUrl');
+      expect(VerificationSession.properties.privacyNoticeUrl.description).toContain('null when not given');
+      expect(VerificationSession.required).toContain('privacyNoticeUrl');
+    });
+
+    it('makes another privacyNoticeUrl under the same idempotency key a different request', async () => {
+      const body = { type: 'kyc', externalEndUserId: 'retry-privacy', privacyNoticeUrl };
+      expect((await create(acme.liveKey, body, 'privacy-key')).statusCode).toBe(201);
+      const other = { ...body, privacyNoticeUrl: 'https://acme.example.com/privacy-v2' };
+      expect((await create(acme.liveKey, other, 'privacy-key')).statusCode).toBe(422);
+      expect(
+        (await create(acme.liveKey, { type: 'kyc', externalEndUserId: 'retry-privacy' }, 'privacy-key')).statusCode,
+      ).toBe(422);
+      expect(await countSessions(suite.db)).toBe(1);
+    });
+  });
+
   describe('decision source', () => {
     const sourcesOf = async () =>
       (
@@ -413,6 +485,51 @@ describe('verification sessions API', () => {
         'body/returnUrl must NOT have more than 2048 characters',
       ],
       ['an empty returnUrl', { type: 'kyc', externalEndUserId: 'a', returnUrl: '' }, 'body/returnUrl'],
+      [
+        'an http privacyNoticeUrl',
+        { type: 'kyc', externalEndUserId: 'a', privacyNoticeUrl: 'http://acme.example.com/privacy' },
+        'body/privacyNoticeUrl must use https',
+      ],
+      [
+        'a privacyNoticeUrl that is not a URL',
+        { type: 'kyc', externalEndUserId: 'a', privacyNoticeUrl: 'our privacy notice' },
+        'body/privacyNoticeUrl must be an absolute URL',
+      ],
+      [
+        'a relative privacyNoticeUrl',
+        { type: 'kyc', externalEndUserId: 'a', privacyNoticeUrl: '/privacy' },
+        'body/privacyNoticeUrl must be an absolute URL',
+      ],
+      [
+        'a privacyNoticeUrl with a password',
+        { type: 'kyc', externalEndUserId: 'a', privacyNoticeUrl: 'https://u:p@acme.example.com/privacy' },
+        'body/privacyNoticeUrl must not contain a user name or password',
+      ],
+      [
+        'a private privacyNoticeUrl',
+        { type: 'kyc', externalEndUserId: 'a', privacyNoticeUrl: 'https://10.1.2.3/privacy' },
+        'body/privacyNoticeUrl must not point to 10.1.2.3',
+      ],
+      [
+        'a localhost privacyNoticeUrl',
+        { type: 'kyc', externalEndUserId: 'a', privacyNoticeUrl: 'https://intranet.localhost/privacy' },
+        'body/privacyNoticeUrl must not point to localhost',
+      ],
+      [
+        'a privacyNoticeUrl of 2049 characters',
+        { type: 'kyc', externalEndUserId: 'a', privacyNoticeUrl: `https://acme.example.com/${'p'.repeat(2024)}` },
+        'body/privacyNoticeUrl must NOT have more than 2048 characters',
+      ],
+      [
+        'an empty privacyNoticeUrl',
+        { type: 'kyc', externalEndUserId: 'a', privacyNoticeUrl: '' },
+        'body/privacyNoticeUrl',
+      ],
+      [
+        'a null privacyNoticeUrl',
+        { type: 'kyc', externalEndUserId: 'a', privacyNoticeUrl: null },
+        'body/privacyNoticeUrl',
+      ],
       ['a null returnUrl', { type: 'kyc', externalEndUserId: 'a', returnUrl: null }, 'body/returnUrl'],
       ['an unknown locale', { type: 'kyc', externalEndUserId: 'a', locale: 'fr' }, 'body/locale'],
       ['an upper-case locale', { type: 'kyc', externalEndUserId: 'a', locale: 'SW' }, 'body/locale'],

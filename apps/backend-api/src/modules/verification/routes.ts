@@ -70,7 +70,7 @@ export const verificationRoutes: FastifyPluginAsyncTypebox<VerificationRoutesOpt
       },
     },
     async (request) => {
-      const { type, externalEndUserId, appName, callbackUrl, locale, returnUrl } = request.body;
+      const { type, externalEndUserId, appName, callbackUrl, locale, returnUrl, privacyNoticeUrl } = request.body;
       const owner = ownerOf(request);
       const urlOptions = { allowPrivateTargets: options.allowPrivateCallbackTargets };
       const input = {
@@ -81,6 +81,8 @@ export const verificationRoutes: FastifyPluginAsyncTypebox<VerificationRoutesOpt
         // The schema's default makes an omitted locale and `en` the same request.
         locale: locale ?? 'en',
         returnUrl: returnUrl === undefined ? null : checkSessionUrl('returnUrl', returnUrl, urlOptions),
+        privacyNoticeUrl:
+          privacyNoticeUrl === undefined ? null : checkSessionUrl('privacyNoticeUrl', privacyNoticeUrl, urlOptions),
       };
       return request.idempotency.transaction(db, async (tx) => {
         const session = await createSession(tx, input, {

@@ -46,6 +46,9 @@ const VerificationSessionSchema = Type.Object(
     returnUrl: Type.Union([Type.String(), Type.Null()], {
       description: 'Where the hosted page sends the person once the session is final; null when not given.',
     }),
+    privacyNoticeUrl: Type.Union([Type.String(), Type.Null()], {
+      description: "Your privacy notice, linked from the hosted page's consent notice; null when not given.",
+    }),
     requiredDocuments: Type.Array(Type.Union(requiredDocumentKinds.map((kind) => Type.Literal(kind))), {
       description: 'The documents the end user is asked for.',
     }),
@@ -111,6 +114,15 @@ export const CreateVerificationSessionBody = Type.Object(
         description:
           'An absolute https URL the hosted page sends the person back to once the session is final, checked ' +
           'like `callbackUrl`.',
+      }),
+    ),
+    privacyNoticeUrl: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: MAX_URL_LENGTH,
+        description:
+          "Your privacy notice: an absolute https URL, checked like `callbackUrl`. The hosted page's consent " +
+          'notice links to it ("Read <appName>\'s privacy notice"); without it the notice mentions none.',
       }),
     ),
   },

@@ -47,6 +47,8 @@ export interface NewSessionInput {
   locale: SessionLocale;
   /** Already checked (checkSessionUrl). */
   returnUrl: string | null;
+  /** Already checked (checkSessionUrl). */
+  privacyNoticeUrl: string | null;
 }
 
 export interface CreateSessionContext extends LifecycleOptions {
@@ -91,6 +93,7 @@ export async function createSession(
     callbackUrl: input.callbackUrl,
     locale: input.locale,
     returnUrl: input.returnUrl,
+    privacyNoticeUrl: input.privacyNoticeUrl,
     decisionSource: decisionSourceFor(context, owner.environment, input.type).kind,
     price,
     requiredDocuments: requiredDocumentsFor(input.type),
@@ -187,6 +190,7 @@ export function sessionView(session: VerificationSession, verifyUrl: string): Ve
     callbackUrl: session.callbackUrl,
     locale: session.locale,
     returnUrl: session.returnUrl,
+    privacyNoticeUrl: session.privacyNoticeUrl,
     requiredDocuments: session.requiredDocuments as VerificationSessionView['requiredDocuments'],
     lastError: session.lastError,
     resubmitDocuments: session.resubmitDocuments,

@@ -7,11 +7,11 @@ import type {
   VerificationSession,
   VerificationStatus,
 } from '@platform/db';
-import { verificationDocuments, verificationSessions } from '@platform/db/schema';
+import { verificationConsents, verificationDocuments, verificationSessions } from '@platform/db/schema';
 import { and, asc, eq, exists, inArray, isNotNull, isNull, lte, notInArray, or } from 'drizzle-orm';
 
-// The queries of a session's documents and of what a submission and an erasure change on the session. Given an
-// owner, a session query sees only that organization's and environment's sessions.
+// The queries of a session's documents and of what a submission and an erasure change on the session (and on its
+// consents). Given an owner, a session query sees only that organization's and environment's sessions.
 
 const sessionIs = (id: string, owner: ApiKeyOwner | undefined) =>
   and(
@@ -79,9 +79,13 @@ export async function recordSubmission(
     .where(eq(verificationSessions.id, sessionId));
 }
 
+/** A consent that still says where it was given from or with what browser. */
+const consentWithEvidence = or(isNotNull(verificationConsents.ip), isNotNull(verificationConsents.userAgent));
+
 /**
- * Records that the session's personal data is gone: its documents erased (rows kept), its details removed, and the
- * time of the first erasure (a repeated erasure keeps it).
+ * Records that the session's personal data is gone: its documents erased (rows kept), its details and the hosted
+ * page's draft removed, the IP address and user agent of its consents removed (their time, text version and locale
+ * stay as evidence that consent was given), and the time of the first erasure (a repeated erasure keeps it).
  */
 export async function markPersonalDataErased(
   tx: DatabaseExecutor,
@@ -92,6 +96,10 @@ export async function markPersonalDataErased(
     .update(verificationDocuments)
     .set({ erasedAt: now })
     .where(and(eq(verificationDocuments.sessionId, session.id), isNull(verificationDocuments.erasedAt)));
+  await tx
+    .update(verificationConsents)
+    .set({ ip: null, userAgent: null })
+    .where(and(eq(verificationConsents.sessionId, session.id), consentWithEvidence));
   const [erased] = await tx
     .update(verificationSessions)
     .set({
@@ -110,7 +118,8 @@ export async function markPersonalDataErased(
  * One session whose personal data is due for deletion, locked until the transaction ends and skipped by anyone who
  * holds it already (FOR UPDATE SKIP LOCKED: instances running the retention job at once take different sessions):
  * in one of `statuses`, final since `finalBefore` or earlier, not erased yet, and with something to erase (sealed
- * details, or a document whose file is still stored). Oldest first; `skip` are passed over.
+ * details, the hosted page's draft, a document whose file is still stored, or a consent's IP address or user
+ * agent). Oldest first; `skip` are passed over.
  */
 export async function claimSessionDueForErasure(
   tx: DatabaseExecutor,
@@ -124,6 +133,10 @@ export async function claimSessionDueForErasure(
     .select({ id: verificationDocuments.id })
     .from(verificationDocuments)
     .where(and(eq(verificationDocuments.sessionId, verificationSessions.id), isNull(verificationDocuments.erasedAt)));
+  const consentToErase = tx
+    .select({ id: verificationConsents.id })
+    .from(verificationConsents)
+    .where(and(eq(verificationConsents.sessionId, verificationSessions.id), consentWithEvidence));
   const [due] = await tx
     .select({ id: verificationSessions.id })
     .from(verificationSessions)
@@ -132,7 +145,12 @@ export async function claimSessionDueForErasure(
         inArray(verificationSessions.status, [...statuses]),
         lte(verificationSessions.completedAt, finalBefore),
         isNull(verificationSessions.personalDataErasedAt),
-        or(isNotNull(verificationSessions.submittedDetails), exists(storedDocument)),
+        or(
+          isNotNull(verificationSessions.submittedDetails),
+          isNotNull(verificationSessions.hostedPageDraft),
+          exists(storedDocument),
+          exists(consentToErase),
+        ),
         skip.size > 0 ? notInArray(verificationSessions.id, [...skip]) : undefined,
       ),
     )

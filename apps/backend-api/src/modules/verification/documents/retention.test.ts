@@ -1,4 +1,4 @@
-import { verificationDocuments, verificationSessions } from '@platform/db/schema';
+import { verificationConsents, verificationDocuments, verificationSessions } from '@platform/db/schema';
 import type { DocumentVault } from '@platform/document-vault';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -148,6 +148,70 @@ describe('document retention', () => {
     expect(await run(daysAfterStart(40))).toBe(0);
     expect((await rowOf(empty)).erasedAt).toBeNull();
     expect((await rowOf(requested)).erasedAt).toEqual(daysAfterStart(1));
+  });
+
+  it("erases a consent's IP address and user agent, and a kept draft, also on a session with nothing else", async () => {
+    clock.set(daysAfterStart(0));
+    const agreedOnly = await createdSessionId(app, acme.testKey);
+    const draftOnly = await createdSessionId(app, acme.testKey);
+    const withDocuments = await sessionWithDocuments(daysAfterStart(0), 'verified');
+    const agreedAt = daysAfterStart(0);
+    for (const sessionId of [agreedOnly, withDocuments]) {
+      await database.db.insert(verificationConsents).values({
+        sessionId,
+        textVersion: 'consent-2026-11',
+        locale: 'sw',
+        ip: '2001:db8::7',
+        userAgent: 'Phone browser',
+        createdAt: agreedAt,
+      });
+    }
+    // A capture form whose every file was refused keeps the typed details, sealed, and no document.
+    await database.db
+      .update(verificationSessions)
+      .set({ hostedPageDraft: 'sealed-draft' })
+      .where(eq(verificationSessions.id, draftOnly));
+    for (const sessionId of [agreedOnly, draftOnly]) {
+      await database.db.transaction((tx) =>
+        moveSession(tx, { sessionId, to: 'canceled', actor: 'test', now: daysAfterStart(0) }, {}),
+      );
+    }
+
+    const now = daysAfterStart(31);
+    expect(await run(now)).toBe(3);
+    const consents = await database.db
+      .select({
+        sessionId: verificationConsents.sessionId,
+        textVersion: verificationConsents.textVersion,
+        locale: verificationConsents.locale,
+        ip: verificationConsents.ip,
+        userAgent: verificationConsents.userAgent,
+        createdAt: verificationConsents.createdAt,
+      })
+      .from(verificationConsents);
+    const erasedConsent = {
+      textVersion: 'consent-2026-11',
+      locale: 'sw',
+      ip: null,
+      userAgent: null,
+      createdAt: agreedAt,
+    };
+    expect(consents).toHaveLength(2);
+    expect(consents).toEqual(
+      expect.arrayContaining([
+        { sessionId: agreedOnly, ...erasedConsent },
+        { sessionId: withDocuments, ...erasedConsent },
+      ]),
+    );
+    for (const sessionId of [agreedOnly, draftOnly, withDocuments]) {
+      expect((await rowOf(sessionId)).erasedAt).toEqual(now);
+    }
+    const [draft] = await database.db
+      .select({ draft: verificationSessions.hostedPageDraft })
+      .from(verificationSessions)
+      .where(eq(verificationSessions.id, draftOnly));
+    expect(draft?.draft).toBeNull();
+    expect(await run(daysAfterStart(32))).toBe(0);
   });
 
   it('works in batches; two runs at once erase each session once, without an error', async () => {

@@ -1,4 +1,4 @@
-import { verificationDocuments, verificationSessions } from '@platform/db/schema';
+import { verificationConsents, verificationDocuments, verificationSessions } from '@platform/db/schema';
 import type { DocumentVault } from '@platform/document-vault';
 import { captureLogs } from '@platform/http/testing';
 import { eq } from 'drizzle-orm';
@@ -360,6 +360,53 @@ describe('DELETE /v1/verify/sessions/:id/personal-data', () => {
       .where(eq(verificationSessions.id, sessionId));
     expect(row).toEqual({ details: null, submittedAt: clock.now() });
     expect((await storedFiles(directory)).filter((file) => file.path.includes(sessionId))).toEqual([]);
+  });
+
+  it("removes the IP address and user agent from the session's consents, keeping when, which text and which language", async () => {
+    const sessionId = await kycSession();
+    const untouched = await kycSession();
+    const agreedAt = clock.now();
+    const consent = (id: string, textVersion: string, locale: 'en' | 'sw') => ({
+      sessionId: id,
+      textVersion,
+      locale,
+      ip: '203.0.113.7',
+      userAgent: 'Mozilla/5.0 (Linux; Android 14) Mobile',
+      createdAt: agreedAt,
+    });
+    // Agreed to an earlier text of the notice, then to the current one.
+    await database.db
+      .insert(verificationConsents)
+      .values([
+        consent(sessionId, 'consent-2025-01', 'sw'),
+        consent(sessionId, 'consent-2026-11', 'en'),
+        consent(untouched, 'consent-2026-11', 'en'),
+      ]);
+    await uploadKycSet(sessionId);
+    expect((await cancel(sessionId)).statusCode).toBe(200);
+    expect((await cancel(untouched)).statusCode).toBe(200);
+    clock.advance(60_000);
+
+    expect((await erase(sessionId)).statusCode).toBe(200);
+    const consentsOf = (id: string) =>
+      database.db
+        .select({
+          textVersion: verificationConsents.textVersion,
+          locale: verificationConsents.locale,
+          ip: verificationConsents.ip,
+          userAgent: verificationConsents.userAgent,
+          createdAt: verificationConsents.createdAt,
+        })
+        .from(verificationConsents)
+        .where(eq(verificationConsents.sessionId, id))
+        .orderBy(verificationConsents.textVersion);
+    expect(await consentsOf(sessionId)).toEqual([
+      { textVersion: 'consent-2025-01', locale: 'sw', ip: null, userAgent: null, createdAt: agreedAt },
+      { textVersion: 'consent-2026-11', locale: 'en', ip: null, userAgent: null, createdAt: agreedAt },
+    ]);
+    // Another session's consent keeps its evidence until that session is erased.
+    const { sessionId: _, ...kept } = consent(untouched, 'consent-2026-11', 'en');
+    expect(await consentsOf(untouched)).toEqual([kept]);
   });
 
   it('refuses an open session: pending and processing (409)', async () => {

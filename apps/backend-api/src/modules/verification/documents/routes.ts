@@ -166,9 +166,10 @@ export const documentRoutes: FastifyPluginAsyncTypebox<DocumentRoutesOptions> = 
         summary: "Erase a verification session's personal data",
         description:
           'Deletes the documents and submitted details of a final session (verified, rejected, expired, canceled), ' +
-          'for a data subject who asks. The session, its status and its money history stay; `personalDataErasedAt` ' +
-          'says when. Repeating it answers the same. A session still open: 409 (cancel it first, or wait for the ' +
-          'decision of a processing one).',
+          "for a data subject who asks, and the IP address and user agent the person's consent was given from (its " +
+          'time, text version and language stay as evidence). The session, its status and its money history stay; ' +
+          '`personalDataErasedAt` says when. Repeating it answers the same. A session still open: 409 (cancel it ' +
+          'first, or wait for the decision of a processing one).',
         security,
         params: SessionDocumentsParams,
         response: { 200: VerificationSessionResponseSchema, ...errorResponses(400, 401, 404, 409, 422) },

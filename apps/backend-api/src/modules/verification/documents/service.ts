@@ -261,8 +261,9 @@ function keptAsChecked({ details }: { details: SubmittedDetails }): {
 }
 
 /**
- * Erases a final session's documents and submitted details (docs/decisions.md#personal-data-erasure): the files
- * first, then the rows say so; the session, its status and its money stay. 404 for an unknown or another owner's
+ * Erases a final session's documents and submitted details, and the IP address and user agent of its consents
+ * (docs/decisions.md#personal-data-erasure): the files first, then the rows say so; the session, its status and its
+ * money stay, and so do the time, text version and locale of each consent. 404 for an unknown or another owner's
  * session, 409 while it is not final. Repeating it is harmless and answers the same session.
  */
 export function erasePersonalData(

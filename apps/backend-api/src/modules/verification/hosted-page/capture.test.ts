@@ -1,4 +1,4 @@
-import { verificationDocuments, verificationSessions } from '@platform/db/schema';
+import { verificationConsents, verificationDocuments, verificationSessions } from '@platform/db/schema';
 import type { DocumentVault } from '@platform/document-vault';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -25,6 +25,7 @@ import {
 } from '../../../../test/verification-fixtures.js';
 import type { BackendApp } from '../../../app.js';
 import { formTokenFor } from './form-token.js';
+import { CONSENT_TEXT_VERSION } from './service.js';
 
 // The hosted page's capture: the form's files through the capture by API's path, the review step, the submit, the
 // status and final pages. Fixtures are made by the tests (sharp, pdf-lib).
@@ -265,6 +266,68 @@ describe('capture on the hosted page', () => {
     const details = /name="details" value="([^"]+)"/.exec(review)?.[1] ?? '';
     const submitted = await post(id, { token: formTokenFor(SECRET, id), action: 'confirm', details });
     expect(submitted.headers.location).toBe(`${id}?notice=submitted`);
+    expect(await statusOf(database.db, id)).toBe('processing');
+  });
+
+  it('asks again when the consent text changed: no upload or submit until the current notice is agreed to', async () => {
+    const id = await liveSession();
+    const uploaded = await upload(id, [
+      { field: 'idType', data: 'passport' },
+      { field: 'idNumber', data: 'AK1234567' },
+      image('id_document_front', portrait),
+      image('selfie', portrait),
+    ]);
+    expect(landing(uploaded.headers.location)).toBe('?step=review');
+    const review = (await page(id, '?step=review')).body;
+    const details = /name="details" value="([^"]+)"/.exec(review)?.[1] ?? '';
+    expect(details).not.toBe('');
+    const stored = await filesOf(id);
+    expect(stored).toHaveLength(2);
+
+    // The person's agreement was to an earlier text of the notice.
+    const OLDER_VERSION = 'consent-2025-01';
+    expect(OLDER_VERSION).not.toBe(CONSENT_TEXT_VERSION);
+    await database.db
+      .update(verificationConsents)
+      .set({ textVersion: OLDER_VERSION })
+      .where(eq(verificationConsents.sessionId, id));
+
+    for (const query of ['', '?step=review', '?step=change']) {
+      const html = (await page(id, query)).body;
+      expect(html, query).toContain('<h1>Before you start: your personal data</h1>');
+      expect(html, query).toContain(
+        '<p class="changed" id="consent-changed">This notice has changed since you agreed to it. Please read it again: nothing more is collected until you agree.</p>',
+      );
+      expect(html, query).not.toContain('enctype="multipart/form-data"');
+      expect(html, query).not.toContain('value="confirm"');
+    }
+
+    const submitted = await post(id, { token: formTokenFor(SECRET, id), action: 'confirm', details });
+    expect(submitted.headers.location).toBe(`${id}?notice=consent_needed`);
+    const another = await upload(id, [image('selfie', portrait)]);
+    expect(landing(another.headers.location)).toBe('?notice=consent_needed');
+    expect(await statusOf(database.db, id)).toBe('pending');
+    expect(await filesOf(id)).toEqual(stored);
+    expect(await documentsOf(id)).toHaveLength(2);
+
+    // Declining the new text: nothing more was collected.
+    const declined = await post(id, { token: formTokenFor(SECRET, id), action: 'decline' });
+    const declinedPage = (await page(id, landing(declined.headers.location))).body;
+    expect(declinedPage).toContain('Nothing more was collected, and nothing more will happen unless you agree.');
+
+    // Agreeing to the current text records it beside the earlier agreement, and the review is back.
+    const agreed = await post(id, { token: formTokenFor(SECRET, id), action: 'agree' });
+    expect(agreed.headers.location).toBe(`${id}?notice=consent_recorded`);
+    const consents = await database.db
+      .select({ textVersion: verificationConsents.textVersion })
+      .from(verificationConsents)
+      .where(eq(verificationConsents.sessionId, id));
+    expect(consents.map((consent) => consent.textVersion).sort()).toEqual([OLDER_VERSION, CONSENT_TEXT_VERSION].sort());
+    const reviewAgain = (await page(id, '?step=review')).body;
+    expect(reviewAgain).toContain('<h1>Check before you submit</h1>');
+    expect(reviewAgain).not.toContain('consent-changed');
+    const confirmed = await post(id, { token: formTokenFor(SECRET, id), action: 'confirm', details });
+    expect(confirmed.headers.location).toBe(`${id}?notice=submitted`);
     expect(await statusOf(database.db, id)).toBe('processing');
   });
 

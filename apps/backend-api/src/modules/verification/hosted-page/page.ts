@@ -352,19 +352,29 @@ export interface ConsentPageInput {
   language: PageLanguage;
   /** Days after a final status until documents and details are deleted. */
   retentionDays: number;
+  /** The person agreed to an earlier version of the notice: the page says it changed. */
+  askedAgain: boolean;
 }
 
 /**
  * The consent notice (Kenya Data Protection Act 2019, docs/decisions.md#consent-before-capture), shown before
- * anything else while the session waits for documents and the person has not agreed: who collects and who
- * processes, what, why, for how long, their rights; then one form with "I agree" and "I do not agree".
+ * anything else while the session waits for documents and the person has not agreed to its current text: who
+ * collects (with a link to their privacy notice when the session has one) and who processes, what, why, for how
+ * long, their rights; then one form with "I agree" and "I do not agree".
  */
 export function renderConsentPage(input: ConsentPageInput): string {
   const { session, formToken, notice, language, retentionDays } = input;
   const { locale } = language;
-  const controller = {
-    html: `<strong>${escapeHtml(input.controller ?? sayText(locale, 'requesterFallback'))}</strong>`,
-  };
+  const controllerName = input.controller ?? sayText(locale, 'requesterFallback');
+  const controller = { html: `<strong>${escapeHtml(controllerName)}</strong>` };
+  const who = [say(locale, 'consent.controller', { controller }), say(locale, 'consent.processor', { controller })];
+  if (session.privacyNoticeUrl !== null) {
+    // The page's URL is the session's credential: no referrer goes with the link (the page's own policy says so
+    // too). Only an http(s) URL gets here, checked when the session was created (checkSessionUrl).
+    who.push(
+      `<a href="${escapeHtml(session.privacyNoticeUrl)}" rel="noreferrer" id="privacy-notice" class="target">${say(locale, 'consent.privacyNotice', { controller: controllerName })}</a>`,
+    );
+  }
   const section = (id: string, heading: StringKey, paragraphs: string[]) => `
     <section aria-labelledby="${id}">
       <h2 id="${id}">${say(locale, heading)}</h2>
@@ -376,8 +386,9 @@ export function renderConsentPage(input: ConsentPageInput): string {
     <h1>${say(locale, 'consent.heading')}</h1>
     ${session.environment === 'test' ? `<p class="badge">${say(locale, 'testBadge')}</p>` : ''}
     ${notice === undefined ? '' : noticeHtml(locale, notice)}
+    ${input.askedAgain ? `<p class="changed" id="consent-changed">${say(locale, 'consent.changed')}</p>` : ''}
     <p>${say(locale, 'consent.intro')}</p>
-    ${section('consent-who', 'consent.whoHeading', [say(locale, 'consent.controller', { controller }), say(locale, 'consent.processor', { controller })])}
+    ${section('consent-who', 'consent.whoHeading', who)}
     ${section('consent-what', 'consent.whatHeading', [say(locale, `consent.what.${session.type}`)])}
     ${section('consent-why', 'consent.whyHeading', [say(locale, `consent.why.${session.type}`, { controller })])}
     ${section('consent-keep', 'consent.keepHeading', [retentionDays === 1 ? say(locale, 'consent.keepOneDay') : say(locale, 'consent.keep', { days: retentionDays })])}
@@ -394,15 +405,22 @@ export function renderConsentPage(input: ConsentPageInput): string {
   return layout(locale, sayText(locale, 'consent.heading'), body);
 }
 
-/** After "I do not agree": nothing was collected; the notice can be read again while the link works. */
-export function renderDeclinedPage(session: VerificationSession, language: PageLanguage): string {
+/**
+ * After "I do not agree": nothing was collected (nothing more, when an earlier version of the notice was agreed to);
+ * the notice can be read again while the link works.
+ */
+export function renderDeclinedPage(
+  session: VerificationSession,
+  language: PageLanguage,
+  { askedAgain }: { askedAgain: boolean },
+): string {
   const { locale } = language;
   const requester = session.appName ?? sayText(locale, 'requesterFallback');
   const again = language.chosen ? `${session.id}?lang=${locale}` : session.id;
   const body = `
     ${languageSwitch(language, 'step=declined&')}
     <h1>${say(locale, 'declined.title')}</h1>
-    <p>${say(locale, 'declined.nothingCollected')}</p>
+    <p>${say(locale, askedAgain ? 'declined.nothingMoreCollected' : 'declined.nothingCollected')}</p>
     <p>${say(locale, 'declined.changeMind', { app: requester })}</p>
     <p><a href="${escapeHtml(again)}">${say(locale, 'declined.readAgain')}</a></p>`;
   return layout(locale, sayText(locale, 'declined.title'), body);
@@ -535,7 +553,7 @@ h2{font-size:1.1rem;margin:1.5rem 0 .5rem}
 .status-verified{background:#dafbe1;color:#116329;border-color:#4ac26b}
 .status-rejected,.status-expired,.status-canceled{background:#ffebe9;color:#a40e26;border-color:#ff8182}
 .status-processing,.status-pending,.status-requires_input{background:#ddf4ff;color:#0a3069;border-color:#54aeff}
-.reason{padding:.5rem .75rem;background:#fff8c5;border-left:4px solid #9a6700}
+.reason,.changed{padding:.5rem .75rem;background:#fff8c5;border-left:4px solid #9a6700}
 .notice{padding:.5rem .75rem;border-radius:6px;background:#dafbe1;color:#116329}
 .notice-problem{background:#ffebe9;color:#a40e26}
 .sandbox{margin-top:1.5rem;padding:1rem;border:2px dashed #8c959f;border-radius:8px}
@@ -552,6 +570,7 @@ a:focus-visible,button:focus-visible,input:focus-visible{outline:3px solid #0969
 a{color:#0969da}
 .languages{display:flex;justify-content:flex-end;gap:1rem;margin:0 0 .5rem;font-size:.875rem}
 .languages [aria-current]{font-weight:600}
+a.target{display:inline-block;padding:.25rem 0}
 .choices{display:flex;flex-wrap:wrap;gap:.75rem}
 button{min-height:2.75rem}
 fieldset{margin:0 0 1rem;padding:.75rem 1rem;border:1px solid #d0d7de;border-radius:6px;min-width:0}

@@ -5,14 +5,13 @@ import { eq } from 'drizzle-orm';
 // The hosted page's own queries: the consents it records, and the name it shows as the data controller when the
 // session has no app name. Sessions themselves it reads and moves through the verification module.
 
-/** Whether the person has agreed to the consent notice of this session (any text version). */
-export async function hasConsent(db: DatabaseExecutor, sessionId: string): Promise<boolean> {
-  const [consent] = await db
-    .select({ id: verificationConsents.id })
+/** The text versions of the consent notice the person has agreed to on this session (none: never agreed). */
+export async function consentedTextVersions(db: DatabaseExecutor, sessionId: string): Promise<string[]> {
+  const rows = await db
+    .selectDistinct({ textVersion: verificationConsents.textVersion })
     .from(verificationConsents)
-    .where(eq(verificationConsents.sessionId, sessionId))
-    .limit(1);
-  return consent !== undefined;
+    .where(eq(verificationConsents.sessionId, sessionId));
+  return rows.map((row) => row.textVersion);
 }
 
 /**

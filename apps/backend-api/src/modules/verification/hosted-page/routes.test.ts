@@ -327,6 +327,10 @@ describe('the hosted verification page', () => {
         '<button type="submit" name="action" value="decline" class="secondary">I do not agree</button>',
       );
       expect(html).toContain(`name="token" value="${formTokenFor(SECRET, id)}"`);
+      // Asked for the first time, and the session has no privacy notice: neither is mentioned.
+      expect(html).not.toContain('consent-changed');
+      expect(html).not.toContain('privacy notice');
+      expect(html).not.toContain('privacy-notice');
       // Nothing of the status page or the sandbox before consent.
       expect(html).not.toContain('Sandbox controls');
       expect(html).not.toContain('session-status');
@@ -360,6 +364,82 @@ describe('the hosted verification page', () => {
       const statusPage = (await page(id)).body;
       expect(statusPage).toContain('id="session-status">Waiting for documents</p>');
       expect(statusPage).not.toContain('Acme Secret Holdings');
+    });
+
+    it("links to the customer's privacy notice when the session has one, sending no referrer", async () => {
+      const privacyNoticeUrl = 'https://acme.example.com/privacy?section=kyc&lang=en';
+      const id = await newTestSession({ privacyNoticeUrl });
+      const response = await page(id);
+      expect(response.headers['referrer-policy']).toBe('no-referrer');
+      const html = response.body;
+      const link =
+        '<a href="https://acme.example.com/privacy?section=kyc&amp;lang=en" rel="noreferrer" id="privacy-notice" class="target">' +
+        'Read Acme Wallet&#39;s privacy notice</a>';
+      expect(html).toContain(`<p>${link}</p>`);
+      // In the "who collects" section, after the controller and the processor.
+      const who = html.slice(html.indexOf('id="consent-who"'), html.indexOf('id="consent-what"'));
+      expect(who).toContain(link);
+      expect(html.match(/<a /g)).toHaveLength(2);
+
+      const swahili = (await page(id, '?lang=sw')).body;
+      expect(swahili).toContain(
+        'rel="noreferrer" id="privacy-notice" class="target">Soma ilani ya faragha ya Acme Wallet</a>',
+      );
+
+      // Without an app name the organization is the controller, named in the link too.
+      const unnamed = await createdSessionId(suite.app, acme.testKey, {
+        type: 'kyc',
+        externalEndUserId: 'someone',
+        privacyNoticeUrl: 'https://acme.example.com/privacy',
+      });
+      expect((await page(unnamed)).body).toContain(
+        'id="privacy-notice" class="target">Read Acme Secret Holdings&#39;s privacy notice</a>',
+      );
+
+      // The link belongs to the consent notice: once agreed, the page shows it no more.
+      await agree(id);
+      expect((await page(id)).body).not.toContain('privacy-notice');
+    });
+
+    it('asks a person who agreed to an earlier text again, saying the notice changed, and takes no button until then', async () => {
+      const id = await newTestSession();
+      await suite.db.insert(verificationConsents).values({
+        sessionId: id,
+        textVersion: 'consent-2025-01',
+        locale: 'en',
+        ip: '198.51.100.4',
+        userAgent: 'Old phone',
+        createdAt: clock.now(),
+      });
+      const html = (await page(id)).body;
+      expect(html).toContain('<h1>Before you start: your personal data</h1>');
+      expect(html).toContain(
+        '<p class="changed" id="consent-changed">This notice has changed since you agreed to it. Please read it again: nothing more is collected until you agree.</p>',
+      );
+      expect(html).not.toContain('session-status');
+      expect((await page(id, '?lang=sw')).body).toContain(
+        'id="consent-changed">Ilani hii imebadilika tangu ulipoikubali.',
+      );
+
+      expect((await act(id, 'submit')).headers.location).toBe(`${id}?notice=consent_needed`);
+      expect(await statusOf(suite.db, id)).toBe('pending');
+
+      clock.advance(1000);
+      expect((await agree(id)).headers.location).toBe(`${id}?notice=consent_recorded`);
+      expect((await agree(id)).headers.location).toBe(`${id}?notice=consent_recorded`);
+      const consents = await consentsOf(id);
+      expect(
+        consents
+          .map(({ textVersion, ip }) => ({ textVersion, ip }))
+          .sort((a, b) => a.textVersion.localeCompare(b.textVersion)),
+      ).toEqual([
+        { textVersion: 'consent-2025-01', ip: '198.51.100.4' },
+        { textVersion: CONSENT_TEXT_VERSION, ip: '127.0.0.1' },
+      ]);
+      const after = (await page(id)).body;
+      expect(after).toContain('id="session-status">Waiting for documents</p>');
+      expect(after).not.toContain('consent-changed');
+      expect((await act(id, 'submit')).headers.location).toBe(`${id}?notice=submitted`);
     });
 
     it('records consent once, with its text version, language, address and a shortened user agent', async () => {

@@ -31,6 +31,7 @@ import {
 import { PageActionBody, SessionPageParams, SessionPageQuery } from './schemas.js';
 import {
   applySandboxAction,
+  consentToAsk,
   dataControllerOf,
   findPageSession,
   keepDraft,
@@ -122,11 +123,16 @@ export const hostedPageRoutes: FastifyPluginAsyncTypebox<HostedPageOptions> = as
       const language = languageOf(request.query.lang, session);
       if (session === undefined) return sendPage(reply, 404, renderNotFoundPage(language));
       const notice = noticeCodes.find((code) => code === request.query.notice);
-      if (await needsConsent(db, session)) {
-        if (request.query.step === 'declined') return sendPage(reply, 200, renderDeclinedPage(session, language));
+      const ask = await consentToAsk(db, session);
+      if (ask !== 'none') {
+        const askedAgain = ask === 'again';
+        if (request.query.step === 'declined') {
+          return sendPage(reply, 200, renderDeclinedPage(session, language, { askedAgain }));
+        }
         const controller = await dataControllerOf(db, session);
         const formToken = formTokenFor(formSecret, session.id);
-        const page = { session, controller, formToken, notice, language, retentionDays: options.retentionDays };
+        const { retentionDays } = options;
+        const page = { session, controller, formToken, notice, language, retentionDays, askedAgain };
         return sendPage(reply, 200, renderConsentPage(page));
       }
       const sandboxFormToken = decidedByHostedPageButtons(session, options)

@@ -8,7 +8,13 @@ import {
 import { isAppError } from '@platform/errors';
 import { commitMove, findSessionById, type LifecycleOptions } from '../index.js';
 import { type NoticeCode, type SandboxAction, sandboxActionsFor } from './page.js';
-import { findOrganizationName, hasConsent, insertConsent, lockSessionStatus, saveDraftToken } from './repository.js';
+import {
+  consentedTextVersions,
+  findOrganizationName,
+  insertConsent,
+  lockSessionStatus,
+  saveDraftToken,
+} from './repository.js';
 
 // What the hosted page does with a session: find it by the id in its URL, record the person's consent before
 // anything is captured, and move it with the sandbox buttons through the same lifecycle as everything else (actor
@@ -17,7 +23,8 @@ import { findOrganizationName, hasConsent, insertConsent, lockSessionStatus, sav
 /**
  * The version of the consent notice's text (both languages), recorded with each consent. A change to what the
  * notice says gets a new version, so the exact wording a person agreed to can always be found again (git history
- * of strings.ts at that version).
+ * of strings.ts at that version), and only consent to this version counts: a person who agreed to an earlier one
+ * is asked again before anything more is captured (docs/decisions.md#consent-before-capture).
  */
 export const CONSENT_TEXT_VERSION = 'consent-2026-11';
 /** A user agent is kept for evidence, not analysis: anything longer is cut. */
@@ -38,12 +45,24 @@ export async function findPageSession(db: Database, id: string): Promise<Verific
   return isUuid(id) ? findSessionById(db, id) : undefined;
 }
 
+/** Whether the page must ask for consent, and whether for the first time. */
+export type ConsentAsk = 'none' | 'first' | 'again';
+
 /**
- * Whether the page must ask for consent before anything else: the session waits for documents and the person has
- * not agreed yet.
+ * What the page must ask before anything else: nothing (`none`) unless the session waits for documents and the
+ * person has not agreed to the current text; `first` when they never agreed, `again` when they agreed only to an
+ * earlier version of the notice (the page then says it changed).
  */
+export async function consentToAsk(db: Database, session: VerificationSession): Promise<ConsentAsk> {
+  if (!captureStatuses.includes(session.status)) return 'none';
+  const versions = await consentedTextVersions(db, session.id);
+  if (versions.includes(CONSENT_TEXT_VERSION)) return 'none';
+  return versions.length === 0 ? 'first' : 'again';
+}
+
+/** Whether nothing may be captured or submitted yet: the person has not agreed to the current consent text. */
 export async function needsConsent(db: Database, session: VerificationSession): Promise<boolean> {
-  return captureStatuses.includes(session.status) && !(await hasConsent(db, session.id));
+  return (await consentToAsk(db, session)) !== 'none';
 }
 
 /**
@@ -55,9 +74,10 @@ export async function dataControllerOf(db: Database, session: VerificationSessio
 }
 
 /**
- * Records the person's agreement to the consent notice, once per session: a second agreement (a double click, a
- * second tab) finds the first under the session's row lock and adds nothing. A session that no longer waits for
- * documents records nothing (`moved_on`).
+ * Records the person's agreement to the current consent notice, once per session and text version: a second
+ * agreement (a double click, a second tab) finds the first under the session's row lock and adds nothing; an
+ * agreement to an earlier version stays as it was. A session that no longer waits for documents records nothing
+ * (`moved_on`).
  */
 export async function recordConsent(
   db: Database,
@@ -67,7 +87,7 @@ export async function recordConsent(
   return db.transaction(async (tx) => {
     const status = await lockSessionStatus(tx, session.id);
     if (status === undefined || !captureStatuses.includes(status)) return 'moved_on';
-    if (await hasConsent(tx, session.id)) return 'consent_recorded';
+    if ((await consentedTextVersions(tx, session.id)).includes(CONSENT_TEXT_VERSION)) return 'consent_recorded';
     await insertConsent(tx, {
       sessionId: session.id,
       textVersion: CONSENT_TEXT_VERSION,

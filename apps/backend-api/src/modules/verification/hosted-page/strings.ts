@@ -142,6 +142,9 @@ const en = {
   'consent.controller': '{controller} collects your data and decides how it is used (the data controller).',
   'consent.processor':
     'The verification service that runs this page processes it for {controller} (the data processor).',
+  'consent.privacyNotice': "Read {controller}'s privacy notice",
+  'consent.changed':
+    'This notice has changed since you agreed to it. Please read it again: nothing more is collected until you agree.',
   'consent.whatHeading': 'What is collected',
   'consent.what.kyc': 'Photos of your ID document (front and back, or your passport), your ID number and a selfie.',
   'consent.what.kyb': "Your company's registration details and documents, and the ID documents of its directors.",
@@ -163,6 +166,7 @@ const en = {
 
   'declined.title': 'You did not agree',
   'declined.nothingCollected': 'Nothing was collected, and nothing more will happen unless you agree.',
+  'declined.nothingMoreCollected': 'Nothing more was collected, and nothing more will happen unless you agree.',
   'declined.changeMind':
     'If you change your mind, you can read the notice again while this link works. Otherwise, contact {app} to verify another way.',
   'declined.readAgain': 'Read the notice again',
@@ -313,6 +317,9 @@ const sw: Record<StringKey, string> = {
   'consent.controller': '{controller} inakusanya taarifa zako na kuamua jinsi zitakavyotumika (mdhibiti wa data).',
   'consent.processor':
     'Huduma ya uthibitishaji inayoendesha ukurasa huu inazichakata kwa niaba ya {controller} (mchakataji wa data).',
+  'consent.privacyNotice': 'Soma ilani ya faragha ya {controller}',
+  'consent.changed':
+    'Ilani hii imebadilika tangu ulipoikubali. Tafadhali isome tena: hakuna kitakachokusanywa zaidi hadi ukubali.',
   'consent.whatHeading': 'Kinachokusanywa',
   'consent.what.kyc':
     'Picha za kitambulisho chako (mbele na nyuma, au pasipoti yako), nambari ya kitambulisho chako na selfie.',
@@ -335,6 +342,7 @@ const sw: Record<StringKey, string> = {
 
   'declined.title': 'Hukukubali',
   'declined.nothingCollected': 'Hakuna kilichokusanywa, na hakuna kitakachoendelea hadi ukubali.',
+  'declined.nothingMoreCollected': 'Hakuna kilichokusanywa zaidi, na hakuna kitakachoendelea hadi ukubali.',
   'declined.changeMind':
     'Ukibadilisha nia, unaweza kusoma ilani tena kiungo hiki kikiwa bado kinafanya kazi. La sivyo, wasiliana na {app} ili kuthibitisha kwa njia nyingine.',
   'declined.readAgain': 'Soma ilani tena',
