@@ -1,18 +1,16 @@
-import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import type { DatabaseHandle } from '@platform/db';
 import { verificationConsents, verificationDocuments, webhookEvents } from '@platform/db/schema';
 import { createTestDatabase } from '@platform/db/testing';
 import { moveSession } from '@platform/verification-lifecycle';
 import { ensureWebhookEndpoint } from '@platform/webhooks';
 import { eq } from 'drizzle-orm';
-import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { BrowserContext } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumBrowser, chromiumPath, missing } from '#test-prerequisites';
+import { type Browser, expectPhoneFriendly, launchBrowser, PHONE } from '#test-browser';
+import { chromiumBrowser, missing } from '#test-prerequisites';
 import { buildTestApp, createTestOrganization, type TestOrganization } from '../../../../test/app-fixtures.js';
 import { pngImage, temporaryVault } from '../../../../test/document-fixtures.js';
 import { createSessionRequest, fundWallet, holdMovements, statusOf } from '../../../../test/verification-fixtures.js';
@@ -20,63 +18,12 @@ import type { BackendApp } from '../../../app.js';
 
 // The page is opened at its real verificationUrl; Chromium resolves this host to the test server.
 const VERIFY_HOST = 'verify.test';
-// A small phone.
-const PHONE = { width: 360, height: 740 };
-
-/**
- * What a page must have at a phone's width, checked in the browser: nothing wider than the screen, every text at
- * WCAG AA contrast on the background it is drawn on (4.5:1, 3:1 for large text), every button at least 24 px high
- * (WCAG 2.2 target size) with a name, every text input with a label.
- */
-async function expectPhoneFriendly(page: Page) {
-  const problems = await page.evaluate(() => {
-    const found: string[] = [];
-    const root = document.documentElement;
-    if (root.scrollWidth > root.clientWidth) found.push(`page is ${root.scrollWidth}px wide`);
-    const rgb = (value: string) => (value.match(/[\d.]+/g) ?? []).map(Number);
-    const luminance = ([r = 0, g = 0, b = 0]: number[]) => {
-      const linear = (channel: number) => {
-        const c = channel / 255;
-        return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
-      };
-      return 0.2126 * linear(r) + 0.7152 * linear(g) + 0.0722 * linear(b);
-    };
-    const backgroundOf = (element: Element | null): number[] => {
-      for (let at = element; at !== null; at = at.parentElement) {
-        const color = rgb(getComputedStyle(at).backgroundColor);
-        if (color.length === 3 || (color.length === 4 && color[3] !== 0)) return color.slice(0, 3);
-      }
-      return [255, 255, 255];
-    };
-    for (const element of Array.from(document.body.querySelectorAll('*'))) {
-      const ownText = Array.from(element.childNodes).some((node) => node.nodeType === 3 && node.textContent?.trim());
-      if (!ownText) continue;
-      const style = getComputedStyle(element);
-      const [l1, l2] = [luminance(rgb(style.color)), luminance(backgroundOf(element))].sort((a, b) => b - a);
-      const ratio = ((l1 ?? 0) + 0.05) / ((l2 ?? 0) + 0.05);
-      const size = Number.parseFloat(style.fontSize);
-      const large = size >= 24 || (size >= 18.66 && Number(style.fontWeight) >= 700);
-      if (ratio < (large ? 3 : 4.5))
-        found.push(`${element.tagName} "${element.textContent?.trim()}" ${ratio.toFixed(2)}:1`);
-    }
-    for (const button of Array.from(document.querySelectorAll('button'))) {
-      if (button.getBoundingClientRect().height < 24) found.push(`button "${button.textContent}" under 24px`);
-      if (!button.textContent?.trim()) found.push('a button without a name');
-    }
-    for (const input of Array.from(document.querySelectorAll('input[type=text]'))) {
-      if (!document.querySelector(`label[for="${input.id}"]`)) found.push(`input ${input.id} without a label`);
-    }
-    return found;
-  });
-  expect(problems).toEqual([]);
-}
-
 describe.skipIf(missing(chromiumBrowser))('the hosted page in headless Chromium, without JavaScript', () => {
   let database: DatabaseHandle;
   let app: BackendApp;
   let acme: TestOrganization;
+  let launched: Browser;
   let browser: BrowserContext;
-  let userDataDir: string;
   // The customer's server: records every callback it receives.
   let receiver: Server;
   let callbackUrl: string;
@@ -111,29 +58,12 @@ describe.skipIf(missing(chromiumBrowser))('the hosted page in headless Chromium,
     await fundWallet(database.db, acme.id, 'test', 1_000);
     await fundWallet(database.db, acme.id, 'live', 1_000);
 
-    userDataDir = mkdtempSync(path.join(tmpdir(), 'hosted-page-chromium-'));
-    browser = await chromium.launchPersistentContext(userDataDir, {
-      executablePath: chromiumPath(),
-      headless: true,
-      // The page must work with plain forms: no script runs in this browser.
-      javaScriptEnabled: false,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--disable-features=HttpsUpgrades',
-        `--host-resolver-rules=MAP ${VERIFY_HOST} 127.0.0.1:${port}`,
-      ],
-    });
+    // The page must work with plain forms: no script runs in this browser.
+    launched = await launchBrowser({ hostRules: [`MAP ${VERIFY_HOST} 127.0.0.1:${port}`] });
+    browser = launched.context;
   });
   afterAll(async () => {
-    await browser?.close();
-    if (userDataDir) rmSync(userDataDir, { recursive: true, force: true });
+    await launched?.close();
     await app?.close();
     receiver?.closeAllConnections();
     await new Promise((resolve) => receiver?.close(resolve));
