@@ -152,17 +152,17 @@ export function buildApp(deps: MainApiDeps, config: MainApiConfig) {
     platformOrganizationId: config.platformOrganizationId,
   });
   app.register(organizationRoutes, { db, now, platformOrganizationId: config.platformOrganizationId });
-  app.register(reviewRoutes, {
-    service: createReviewService({
-      db,
-      now,
-      vault: deps.vault ?? documentVaultFromConfig(config.documents, { warn: (message) => app.log.warn(message) }),
-      platformOrganizationId: config.platformOrganizationId,
-      linkKey: documentLinkKeyOf({ secret: config.reviewLinkSecret, keyring: config.documents.keyring }),
-      publicUrl: config.publicUrl,
-      onDecided: reviewMetricsOf(app.metrics).observeDecision,
-    }),
+  // One review service for the review routes and whatever else serves reviewers (the console builds on it).
+  const reviews = createReviewService({
+    db,
+    now,
+    vault: deps.vault ?? documentVaultFromConfig(config.documents, { warn: (message) => app.log.warn(message) }),
+    platformOrganizationId: config.platformOrganizationId,
+    linkKey: documentLinkKeyOf({ secret: config.reviewLinkSecret, keyring: config.documents.keyring }),
+    publicUrl: config.publicUrl,
+    onDecided: reviewMetricsOf(app.metrics).observeDecision,
   });
+  app.register(reviewRoutes, { service: reviews });
 
   return app;
 }
