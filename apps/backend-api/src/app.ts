@@ -1,5 +1,5 @@
 import type { DatabaseHandle } from '@platform/db';
-import type { DocumentVault } from '@platform/document-vault';
+import { type DocumentVault, documentVaultFromConfig } from '@platform/document-vault';
 import { createServer } from '@platform/http';
 import { rateLimiting } from '@platform/rate-limit';
 import type { FastifyBaseLogger } from 'fastify';
@@ -13,7 +13,6 @@ import { walletRoutes } from './modules/wallet/index.js';
 import { API_KEY_HEADER, apiKeyAuthentication, apiKeyOf } from './plugins/api-key-authentication.js';
 import { idempotentRequests } from './plugins/idempotency.js';
 import { webhookDelivery } from './plugins/webhook-delivery.js';
-import { documentVaultOf } from './storage/documents.js';
 
 export interface BackendApiDeps {
   database: DatabaseHandle;
@@ -89,7 +88,7 @@ export function buildApp(deps: BackendApiDeps, config: BackendApiConfig) {
     now,
     onCountFailed: (error) => app.log.warn({ err: error }, 'counting verification sessions for /metrics failed'),
   });
-  const vault = deps.vault ?? documentVaultOf(config, (message) => app.log.warn(message));
+  const vault = deps.vault ?? documentVaultFromConfig(config.documents, { warn: (message) => app.log.warn(message) });
   app.register(hostedPageRoutes, {
     db: deps.database.db,
     now,

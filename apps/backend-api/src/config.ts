@@ -1,4 +1,4 @@
-import { DocumentKeyringError, parseDocumentKeyring } from '@platform/document-vault';
+import { type DocumentVaultConfig, DocumentVaultEnvSchema, documentVaultConfigFrom } from '@platform/document-vault';
 import { ConfigError, type ConfigProblem, loadConfig } from '@platform/http';
 import { type Static, Type } from '@sinclair/typebox';
 import { parseDecisionRules } from './modules/verification/decisions/index.js';
@@ -67,23 +67,7 @@ export const BackendApiConfigSchema = Type.Object({
    * without it (embedded database: one process) random per process.
    */
   HOSTED_PAGE_SECRET: Type.Optional(Type.String({ minLength: 32 })),
-  /**
-   * Encrypts identity documents and submitted details: `<keyId>:<base64 of 32 bytes>`, more comma-separated entries
-   * to read older documents (docs/decisions.md#document-key-rotation). Required with DATABASE_URL; without it
-   * (embedded database) a key per process, so documents do not outlive it.
-   */
-  DOCUMENT_ENCRYPTION_KEY: Type.Optional(Type.String({ minLength: 1 })),
-  /** Where identity documents are kept (encrypted): a local folder (one instance) or an S3-compatible bucket. */
-  DOCUMENT_STORAGE: Type.Union([Type.Literal('local'), Type.Literal('s3')], { default: 'local' }),
-  /** The local folder (DOCUMENT_STORAGE=local), default .data/documents; never served. */
-  DOCUMENT_LOCAL_DIR: Type.Optional(Type.String({ minLength: 1 })),
-  /** The documents' own private bucket (DOCUMENT_STORAGE=s3), never the avatars' public one. */
-  DOCUMENT_S3_BUCKET: Type.Optional(Type.String({ minLength: 1 })),
-  DOCUMENT_S3_REGION: Type.String({ minLength: 1, default: 'us-east-1' }),
-  /** An S3-compatible endpoint (MinIO, R2, ...): path-style requests. Unset: AWS S3. */
-  DOCUMENT_S3_ENDPOINT: Type.Optional(Type.String({ pattern: '^https?://' })),
-  DOCUMENT_S3_ACCESS_KEY_ID: Type.Optional(Type.String({ minLength: 1 })),
-  DOCUMENT_S3_SECRET_ACCESS_KEY: Type.Optional(Type.String({ minLength: 1 })),
+  ...DocumentVaultEnvSchema.properties,
   /** Allow http and private or loopback callback URLs (local runs and tests only). */
   WEBHOOK_ALLOW_PRIVATE_TARGETS: Type.Boolean({ default: false }),
   /** Run the callback delivery worker in this instance (every instance may: they share the work). */
@@ -94,45 +78,24 @@ export const BackendApiConfigSchema = Type.Object({
   WEBHOOK_DELIVERY_BATCH_SIZE: Type.Integer({ minimum: 1, maximum: 500, default: 20 }),
 });
 
-export type BackendApiConfig = Static<typeof BackendApiConfigSchema>;
+type BackendApiEnv = Static<typeof BackendApiConfigSchema>;
+
+/** The variables as read; `documents` adds the vault's configuration, read from the DOCUMENT_* ones. */
+export type BackendApiConfig = BackendApiEnv & { documents: DocumentVaultConfig };
 
 /** Reads and validates backend-api's configuration from `env`. Throws ConfigError naming every bad variable. */
 export function loadBackendApiConfig(env: NodeJS.ProcessEnv = process.env): BackendApiConfig {
   const config = loadConfig(BackendApiConfigSchema, env);
-  const problems = [...decisionProblems(config), ...documentProblems(config), ...deploymentProblems(config)];
-  if (problems.length > 0) throw new ConfigError(problems);
-  return config;
+  const problems = [...decisionProblems(config), ...deploymentProblems(config)];
+  // The same rules as main-api's, from the vault's package (docs/decisions.md#private-document-storage).
+  const documents = documentVaultConfigFrom(config, problems, { deployed: config.DATABASE_URL !== undefined });
+  if (problems.length > 0 || documents === undefined) throw new ConfigError(problems);
+  return { ...config, documents };
 }
 
-function decisionProblems(config: BackendApiConfig): ConfigProblem[] {
+function decisionProblems(config: BackendApiEnv): ConfigProblem[] {
   const parsed = parseDecisionRules(config.VERIFICATION_DECISIONS, { liveSandbox: config.HOSTED_PAGE_LIVE_SANDBOX });
   return parsed.ok ? [] : [{ name: 'VERIFICATION_DECISIONS', message: `VERIFICATION_DECISIONS: ${parsed.reason}` }];
-}
-
-function documentProblems(config: BackendApiConfig): ConfigProblem[] {
-  const problems: ConfigProblem[] = [];
-  if (config.DOCUMENT_ENCRYPTION_KEY !== undefined) {
-    try {
-      parseDocumentKeyring(config.DOCUMENT_ENCRYPTION_KEY);
-    } catch (error) {
-      if (!(error instanceof DocumentKeyringError)) throw error;
-      // The message names the variable and the entry at fault, never a key.
-      problems.push({ name: error.variable, message: error.message });
-    }
-  }
-  if (config.DOCUMENT_STORAGE === 's3' && config.DOCUMENT_S3_BUCKET === undefined) {
-    problems.push({
-      name: 'DOCUMENT_S3_BUCKET',
-      message: 'DOCUMENT_S3_BUCKET is required when DOCUMENT_STORAGE is s3',
-    });
-  }
-  if ((config.DOCUMENT_S3_ACCESS_KEY_ID === undefined) !== (config.DOCUMENT_S3_SECRET_ACCESS_KEY === undefined)) {
-    problems.push({
-      name: 'DOCUMENT_S3_ACCESS_KEY_ID',
-      message: 'DOCUMENT_S3_ACCESS_KEY_ID and DOCUMENT_S3_SECRET_ACCESS_KEY must be set together',
-    });
-  }
-  return problems;
 }
 
 /**
@@ -140,7 +103,7 @@ function documentProblems(config: BackendApiConfig): ConfigProblem[] {
  * suits one local process must then be chosen, or it would answer localhost URLs and refuse other instances'
  * hosted-page forms.
  */
-function deploymentProblems(config: BackendApiConfig): ConfigProblem[] {
+function deploymentProblems(config: BackendApiEnv): ConfigProblem[] {
   if (config.DATABASE_URL === undefined) return [];
   const problems: ConfigProblem[] = [];
   if (config.VERIFY_URL === undefined) {
@@ -157,14 +120,6 @@ function deploymentProblems(config: BackendApiConfig): ConfigProblem[] {
       message:
         'HOSTED_PAGE_SECRET is required when DATABASE_URL is set: 32+ characters, the same on every instance ' +
         '(a random one per process breaks hosted-page forms behind a load balancer)',
-    });
-  }
-  if (config.DOCUMENT_ENCRYPTION_KEY === undefined) {
-    problems.push({
-      name: 'DOCUMENT_ENCRYPTION_KEY',
-      message:
-        'DOCUMENT_ENCRYPTION_KEY is required when DATABASE_URL is set: <keyId>:<base64 of 32 bytes>, the same on ' +
-        'every instance (a key per process could not read the documents another instance or an earlier one stored)',
     });
   }
   return problems;

@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import cors from '@fastify/cors';
 import type { DatabaseHandle } from '@platform/db';
+import { type DocumentVault, documentVaultFromConfig } from '@platform/document-vault';
 import { createServer, SuccessMessage, SuccessOnly } from '@platform/http';
 import { rateLimiting } from '@platform/rate-limit';
 import type { TSchema } from '@sinclair/typebox';
@@ -19,6 +20,13 @@ import { billingRoutes, billingSharedSchemas, type ProviderTimeout } from './mod
 import { invitationRoutes, invitationSharedSchemas } from './modules/invitations/index.js';
 import { notificationRoutes, notificationSharedSchemas } from './modules/notifications/index.js';
 import { organizationRoutes, organizationSharedSchemas } from './modules/organizations/index.js';
+import {
+  createReviewService,
+  documentLinkKeyOf,
+  reviewMetricsOf,
+  reviewRoutes,
+  reviewSharedSchemas,
+} from './modules/reviews/index.js';
 import { webhookRoutes, webhookSharedSchemas } from './modules/webhooks/index.js';
 import { authenticatedUserOf, authentication } from './plugins/authentication.js';
 import { organizationAccess } from './plugins/organization-access.js';
@@ -45,6 +53,8 @@ export interface MainApiDeps {
   logger?: FastifyBaseLogger;
   /** Where emails go; defaults to what config.mail selects (SMTP_URL, MAIL_OUTBOX_DIR or none). */
   mail?: MailSender;
+  /** Where reviewers read identity documents from; defaults to the vault DOCUMENT_* configure. Tests pass their own. */
+  vault?: DocumentVault;
 }
 
 const { version } = createRequire(import.meta.url)('../package.json') as { version: string };
@@ -63,8 +73,9 @@ export function buildApp(deps: MainApiDeps, config: MainApiConfig) {
       name: 'main-api',
       version,
       description:
-        "Account profile, avatars and in-app notifications for the authenticated user, and the organization's " +
-        'API keys and callback settings (bearer token).',
+        "Account profile, avatars and in-app notifications for the authenticated user, the organization's " +
+        "API keys and callback settings, and the platform reviewers' manual review of verification sessions " +
+        '(bearer token).',
     },
     logger: deps.logger ?? { level: config.logLevel },
     bodyLimit: config.bodyLimitBytes,
@@ -90,6 +101,7 @@ export function buildApp(deps: MainApiDeps, config: MainApiConfig) {
       ...auditSharedSchemas,
       ...invitationSharedSchemas,
       ...organizationSharedSchemas,
+      ...reviewSharedSchemas,
     ],
   });
 
@@ -115,7 +127,7 @@ export function buildApp(deps: MainApiDeps, config: MainApiConfig) {
     metrics: app.metrics,
     ...(redis === undefined ? {} : { redis }),
   });
-  app.register(organizationAccess, { db });
+  app.register(organizationAccess, { db, platformOrganizationId: config.platformOrganizationId });
 
   app.register(accountRoutes, { db, now });
   app.register(notificationRoutes, { db, now });
@@ -137,8 +149,20 @@ export function buildApp(deps: MainApiDeps, config: MainApiConfig) {
     now,
     publicUrl: config.publicUrl,
     mail: deps.mail ?? createMailSender(config.mail),
+    platformOrganizationId: config.platformOrganizationId,
   });
-  app.register(organizationRoutes, { db, now });
+  app.register(organizationRoutes, { db, now, platformOrganizationId: config.platformOrganizationId });
+  // One review service for the review routes and whatever else serves reviewers (the console builds on it).
+  const reviews = createReviewService({
+    db,
+    now,
+    vault: deps.vault ?? documentVaultFromConfig(config.documents, { warn: (message) => app.log.warn(message) }),
+    platformOrganizationId: config.platformOrganizationId,
+    linkKey: documentLinkKeyOf({ secret: config.reviewLinkSecret, keyring: config.documents.keyring }),
+    publicUrl: config.publicUrl,
+    onDecided: reviewMetricsOf(app.metrics).observeDecision,
+  });
+  app.register(reviewRoutes, { service: reviews });
 
   return app;
 }

@@ -9,6 +9,9 @@ const required = {
   AUTH_AUDIENCE: 'main-api',
 };
 
+/** A document key entry (32 zero bytes): config tests never encrypt anything. */
+const DOCUMENT_KEY = `k1:${Buffer.alloc(32).toString('base64')}`;
+
 function configError(env: NodeJS.ProcessEnv): ConfigError {
   try {
     loadMainApiConfig(env, '/srv/app');
@@ -43,6 +46,11 @@ describe('loadMainApiConfig', () => {
       mail: { transport: { kind: 'none' }, from: 'Platform <no-reply@localhost>' },
       // Payments' own defaults are checked in modules/billing/config.test.ts.
       payments: expect.objectContaining({ card: { kind: 'sandbox' } }),
+      // Off a deployment, without a key: the vault makes one for its process.
+      documents: {
+        keyring: undefined,
+        storage: { kind: 'local', directory: path.resolve('/srv/app/.data/documents') },
+      },
     });
   });
 
@@ -54,6 +62,7 @@ describe('loadMainApiConfig', () => {
         HOST: '127.0.0.1',
         LOG_LEVEL: 'debug',
         DATABASE_URL: 'postgres://db/main',
+        DOCUMENT_ENCRYPTION_KEY: DOCUMENT_KEY,
         REDIS_URL: 'redis://cache:6379',
         CORS_ORIGINS: 'https://app.example.com, https://admin.example.com/',
         PUBLIC_URL: 'https://api.example.com/',
@@ -95,7 +104,11 @@ describe('loadMainApiConfig', () => {
   });
 
   describe('on an external database (DATABASE_URL)', () => {
-    const external = { ...required, DATABASE_URL: 'postgres://platform@db.internal:5432/platform' };
+    const external = {
+      ...required,
+      DATABASE_URL: 'postgres://platform@db.internal:5432/platform',
+      DOCUMENT_ENCRYPTION_KEY: DOCUMENT_KEY,
+    };
     const deployed = { ...external, PUBLIC_URL: 'https://api.example.com', SANDBOX_CHECKOUT_SECRET: 'c'.repeat(32) };
 
     it('keeps the local fallbacks on the embedded database: localhost URL, a form secret per process', () => {
@@ -136,6 +149,12 @@ describe('loadMainApiConfig', () => {
         PAYSTACK_SECRET_KEY: 'sk_live_x',
       });
       expect(config.payments.card).toMatchObject({ kind: 'paystack' });
+    });
+
+    it('requires DOCUMENT_ENCRYPTION_KEY, as backend-api does: reviewers read what it encrypted', () => {
+      const error = configError({ ...deployed, DOCUMENT_ENCRYPTION_KEY: undefined });
+      expect(error.problems.map(({ name }) => name)).toEqual(['DOCUMENT_ENCRYPTION_KEY']);
+      expect(error.message).toContain('DOCUMENT_ENCRYPTION_KEY is required when DATABASE_URL is set');
     });
 
     it('reports only the Paystack key when the sandbox is not allowed', () => {
@@ -278,6 +297,49 @@ describe('loadMainApiConfig', () => {
     it('refuses a MAIL_FROM without an address or with a line break', () => {
       expect(configError({ ...required, MAIL_FROM: 'Platform' }).message).toContain('MAIL_FROM must be an email');
       expect(configError({ ...required, MAIL_FROM: 'a@b.example\r\nBcc: x@y.example' }).message).toContain('MAIL_FROM');
+    });
+  });
+
+  describe('manual review', () => {
+    it('reads the platform organization, the document vault and the link secret', () => {
+      const config = loadMainApiConfig(
+        {
+          ...required,
+          PLATFORM_ORGANIZATION_ID: '5f0c4a9e-2b1d-4c3e-8f7a-6b5c4d3e2f1a',
+          REVIEW_LINK_SECRET: 'r'.repeat(32),
+          DOCUMENT_ENCRYPTION_KEY: DOCUMENT_KEY,
+          DOCUMENT_STORAGE: 's3',
+          DOCUMENT_S3_BUCKET: 'identity-documents',
+          DOCUMENT_S3_ENDPOINT: 'https://minio.internal:9000',
+        },
+        '/srv/app',
+      );
+      expect(config).toMatchObject({
+        platformOrganizationId: '5f0c4a9e-2b1d-4c3e-8f7a-6b5c4d3e2f1a',
+        reviewLinkSecret: 'r'.repeat(32),
+        documents: {
+          keyring: { current: { id: 'k1' } },
+          storage: {
+            kind: 's3',
+            bucket: 'identity-documents',
+            region: 'us-east-1',
+            endpoint: 'https://minio.internal:9000',
+          },
+        },
+      });
+    });
+
+    it('names a bad platform organization, link secret or document setting, never a key', () => {
+      const malformed = configError({ ...required, PLATFORM_ORGANIZATION_ID: 'platform', REVIEW_LINK_SECRET: 'short' });
+      expect(malformed.problems.map(({ name }) => name).sort()).toEqual([
+        'PLATFORM_ORGANIZATION_ID',
+        'REVIEW_LINK_SECRET',
+      ]);
+      expect(malformed.message).not.toContain('short');
+      const secret = 'c2hvcnQta2V5';
+      const documents = configError({ ...required, DOCUMENT_ENCRYPTION_KEY: `k1:${secret}`, DOCUMENT_STORAGE: 's3' });
+      expect(documents.problems.map(({ name }) => name)).toEqual(['DOCUMENT_ENCRYPTION_KEY', 'DOCUMENT_S3_BUCKET']);
+      expect(documents.message).not.toContain(secret);
     });
   });
 

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { type DocumentVaultConfig, DocumentVaultEnvSchema, documentVaultConfigFrom } from '@platform/document-vault';
 import { ConfigError, type ConfigProblem, loadConfig } from '@platform/http';
 import { type Static, Type } from '@sinclair/typebox';
 import { API_KEY_RATE_LIMIT_MAX } from './modules/api-keys/index.js';
@@ -70,6 +71,19 @@ export const MainApiEnvSchema = Type.Object({
   MAIL_FROM: Type.String({ minLength: 3, default: DEFAULT_MAIL_FROM }),
   /** Without SMTP_URL: a folder where each email is written as an .eml file instead (the local start). */
   MAIL_OUTBOX_DIR: Type.Optional(Type.String({ minLength: 1 })),
+  /**
+   * The platform's own organization: its members with the role `reviewer` decide the verification sessions sent to
+   * manual review, and only there may anyone be given that role (docs/decisions.md#manual-review). Unset: the review
+   * routes answer 403 to everyone and no one can be made a reviewer. backend-api reads the same variable.
+   */
+  PLATFORM_ORGANIZATION_ID: Type.Optional(Type.String({ format: 'uuid' })),
+  /**
+   * Signs the reviewers' document links (5 minutes each); every instance needs the same one. Unset: derived from
+   * DOCUMENT_ENCRYPTION_KEY's current key (which every instance shares already), or random per process without one.
+   */
+  REVIEW_LINK_SECRET: Type.Optional(Type.String({ minLength: 32 })),
+  /** Identity documents, read by reviewers: the same variables and values as backend-api's, which stores them. */
+  ...DocumentVaultEnvSchema.properties,
   ...PaymentsEnvSchema.properties,
 });
 
@@ -129,6 +143,12 @@ export interface MainApiConfig {
   mail: MailConfig;
   /** Payment providers, limits and reconciliation (modules/billing/config.ts). */
   payments: PaymentsConfig;
+  /** The platform's own organization, where reviewers are (docs/decisions.md#manual-review); unset: none. */
+  platformOrganizationId?: string;
+  /** The identity-document vault reviewers read from (DOCUMENT_*, read as backend-api reads them). */
+  documents: DocumentVaultConfig;
+  /** REVIEW_LINK_SECRET; unset: derived from the document key (modules/reviews/document-links.ts). */
+  reviewLinkSecret?: string;
 }
 
 /**
@@ -147,6 +167,7 @@ export function loadMainApiConfig(env: NodeJS.ProcessEnv = process.env, cwd = pr
   const storage = avatarStorage(values, cwd, problems);
   const payments = paymentsConfigFrom(values, publicUrl, problems, { deployed });
   const mail = mailConfig(values, cwd, problems);
+  const documents = documentVaultConfigFrom(values, problems, { deployed, cwd });
 
   if (
     problems.length > 0 ||
@@ -154,7 +175,8 @@ export function loadMainApiConfig(env: NodeJS.ProcessEnv = process.env, cwd = pr
     storage === undefined ||
     publicUrl === undefined ||
     payments === undefined ||
-    mail === undefined
+    mail === undefined ||
+    documents === undefined
   ) {
     throw new ConfigError(problems);
   }
@@ -181,6 +203,11 @@ export function loadMainApiConfig(env: NodeJS.ProcessEnv = process.env, cwd = pr
     webhooks: { allowPrivateTargets: values.WEBHOOK_ALLOW_PRIVATE_TARGETS },
     mail,
     payments,
+    ...(values.PLATFORM_ORGANIZATION_ID === undefined
+      ? {}
+      : { platformOrganizationId: values.PLATFORM_ORGANIZATION_ID }),
+    documents,
+    ...(values.REVIEW_LINK_SECRET === undefined ? {} : { reviewLinkSecret: values.REVIEW_LINK_SECRET }),
   };
 }
 

@@ -83,3 +83,26 @@ export function multipart(parts: FilePart[]): { payload: Buffer; headers: { 'con
   pieces.push(Buffer.from(`--${boundary}--\r\n`));
   return { payload: Buffer.concat(pieces), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
 }
+
+/**
+ * A greyscale PNG of `width` x `height` with a gradient, big enough for the identity-document checks (600 px on the
+ * shorter side) without an image library.
+ */
+export function greyPng(width = 600, height = 800): Buffer {
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header[8] = 8; // bit depth
+  header[9] = 0; // greyscale
+  const rows = Buffer.alloc((width + 1) * height);
+  for (let y = 0; y < height; y += 1) {
+    const start = y * (width + 1); // each row starts with filter type 0
+    for (let x = 0; x < width; x += 1) rows[start + 1 + x] = (x + y) % 256;
+  }
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    pngChunk('IHDR', header),
+    pngChunk('IDAT', deflateSync(rows)),
+    pngChunk('IEND', Buffer.alloc(0)),
+  ]);
+}

@@ -53,6 +53,7 @@ export type {
   User,
   VerificationConsent,
   VerificationDocument,
+  VerificationReviewClaim,
   VerificationSession,
   VerificationSessionTransition,
   Wallet,

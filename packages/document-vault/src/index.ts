@@ -1,3 +1,13 @@
+export {
+  type DocumentConfigProblem,
+  type DocumentStorageConfig,
+  type DocumentVaultConfig,
+  type DocumentVaultConfigOptions,
+  type DocumentVaultEnv,
+  DocumentVaultEnvSchema,
+  documentVaultConfigFrom,
+  documentVaultFromConfig,
+} from './config.js';
 export { DocumentKeyringError, DocumentVaultError, type DocumentVaultErrorCode } from './errors.js';
 export {
   type DocumentKeyring,

@@ -14,7 +14,7 @@ interface PagedColumns {
  * `createdAt` as the cursor holds it. Full precision: a millisecond Date could skip or repeat rows whose times
  * differ in microseconds.
  */
-export function cursorTimeOf(createdAt: AnyColumn): SQL<string> {
+export function cursorTimeOf(createdAt: AnyColumn | SQL): SQL<string> {
   return sql<string>`to_char(${createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
 }
 

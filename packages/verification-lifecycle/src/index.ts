@@ -5,6 +5,7 @@ export {
   allowedMoves,
   canMove,
   commitMove,
+  DECISION_DURATION_BUCKETS,
   expirableStatuses,
   holdReferenceOf,
   type LifecycleOptions,

@@ -93,6 +93,16 @@ export interface SessionDecision {
   waitedSeconds: number;
 }
 
+/**
+ * The buckets of `verification_decision_duration_seconds`, the histogram both services fill from `onDecided`
+ * (backend-api for the sandbox, main-api for reviewers), so their series aggregate: from seconds (a sandbox button)
+ * to a week (a review queue left alone): 1 s to 1 min, then 5, 15 and 30 min, 1, 2, 4, 8 and 12 h, 1, 2, 4 and
+ * 7 days (docs/decisions.md#metric-names-and-labels).
+ */
+export const DECISION_DURATION_BUCKETS = [
+  1, 5, 15, 60, 300, 900, 1_800, 3_600, 7_200, 14_400, 28_800, 43_200, 86_400, 172_800, 345_600, 604_800,
+] as const;
+
 export interface MoveRequest {
   sessionId: string;
   to: VerificationStatus;

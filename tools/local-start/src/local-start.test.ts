@@ -234,6 +234,12 @@ describe('the one-command local start', () => {
         headers: { authorization: `Bearer ${credentials.token}` },
       });
       expect(((await kyc.json()) as { data: { kycStatus: string } }).data.kycStatus).toBe('pending');
+      // The demo organization is the platform organization on main-api too: its reviewer opens the review queue,
+      // its owner may not (reviewing is a role of its own).
+      const queueAs = (token: string) =>
+        fetch(`${credentials.mainUrl}/v1/reviews`, { headers: { authorization: `Bearer ${token}` } });
+      expect((await queueAs(credentials.reviewerToken)).status).toBe(200);
+      expect((await queueAs(credentials.token)).status).toBe(403);
 
       // A profile change survives a restart; so do the API keys.
       const patch = await fetch(`${credentials.mainUrl}/v1/accounts/me`, {

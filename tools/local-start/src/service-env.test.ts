@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { loadBackendApiConfig } from '@platform/backend-api';
+import { loadMainApiConfig } from '@platform/main-api';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { printBanner } from './banner.js';
 import type { LocalCredentials } from './credentials.js';
@@ -162,5 +163,26 @@ describe('identity documents on the local start', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it("are read by main-api's reviewers from the same key and folder, in the demo organization as the platform", () => {
+    vi.stubEnv('DOCUMENT_ENCRYPTION_KEY', undefined);
+    vi.stubEnv('PLATFORM_ORGANIZATION_ID', undefined);
+    const main = mainApiEnv(settings);
+    const backend = backendApiEnv(settings);
+    for (const name of [
+      'DOCUMENT_ENCRYPTION_KEY',
+      'DOCUMENT_STORAGE',
+      'DOCUMENT_LOCAL_DIR',
+      'PLATFORM_ORGANIZATION_ID',
+    ]) {
+      expect(main[name], name).toBe(backend[name]);
+    }
+    expect(main.PLATFORM_ORGANIZATION_ID).toBe(settings.platformOrganizationId);
+    const config = loadMainApiConfig({ ...main, DATABASE_URL: 'postgres://local@127.0.0.1:5432/platform' });
+    expect(config.platformOrganizationId).toBe(settings.platformOrganizationId);
+    expect(config.documents).toEqual(
+      loadBackendApiConfig({ ...backend, DATABASE_URL: 'postgres://local@127.0.0.1:5432/platform' }).documents,
+    );
   });
 });

@@ -52,6 +52,23 @@ export function mailOutboxDir(dataDir: string, env: NodeJS.ProcessEnv = process.
   return env.MAIL_OUTBOX_DIR?.trim() || path.join(dataDir, 'outbox');
 }
 
+/**
+ * The identity-document settings, the same for both services: backend-api stores documents and main-api's reviewers
+ * read them, so both need the one key (kept between runs in secrets.json) and the one folder.
+ */
+function documentEnv(s: LocalSettings): NodeJS.ProcessEnv {
+  return {
+    DOCUMENT_ENCRYPTION_KEY: process.env.DOCUMENT_ENCRYPTION_KEY || s.documentKey,
+    DOCUMENT_STORAGE: 'local',
+    DOCUMENT_LOCAL_DIR: path.join(s.dataDir, 'documents'),
+  };
+}
+
+/** The demo organization plays the platform: its reviewers decide live sessions, its users' kycStatus follows. */
+function platformOrganizationId(s: LocalSettings): string {
+  return process.env.PLATFORM_ORGANIZATION_ID || s.platformOrganizationId;
+}
+
 export function mainApiEnv(s: LocalSettings): NodeJS.ProcessEnv {
   return {
     ...process.env,
@@ -73,6 +90,10 @@ export function mainApiEnv(s: LocalSettings): NodeJS.ProcessEnv {
     // main-api on DATABASE_URL refuses to start without these; one local process needs no shared secret.
     PUBLIC_URL: process.env.MAIN_PUBLIC_URL || `http://localhost:${s.mainPort}`,
     SANDBOX_CHECKOUT_SECRET: process.env.SANDBOX_CHECKOUT_SECRET || randomBytes(32).toString('base64url'),
+    // The demo organization's reviewer (reviewerToken) decides its live sessions through the review routes.
+    PLATFORM_ORGANIZATION_ID: platformOrganizationId(s),
+    // Reviewers read the documents backend-api stored: the same key and folder.
+    ...documentEnv(s),
   };
 }
 
@@ -87,16 +108,14 @@ export function backendApiEnv(s: LocalSettings): NodeJS.ProcessEnv {
     // The delivery worker runs here (WEBHOOK_DELIVERY_ENABLED defaults to true) and may call back to loopback.
     WEBHOOK_ALLOW_PRIVATE_TARGETS: privateTargetsSetting(),
     // The demo organization plays the platform: its live kyc sessions of user_demo set the demo user's kycStatus.
-    PLATFORM_ORGANIZATION_ID: process.env.PLATFORM_ORGANIZATION_ID || s.platformOrganizationId,
+    PLATFORM_ORGANIZATION_ID: platformOrganizationId(s),
     // Test sessions are decided with the hosted page's sandbox buttons, live ones by a reviewer, as in production.
     VERIFICATION_DECISIONS: verificationDecisionsSetting(),
     // backend-api on DATABASE_URL refuses to start without these; one local process needs no shared secret.
     VERIFY_URL: process.env.VERIFY_URL || `http://localhost:${s.backendPort}`,
     HOSTED_PAGE_SECRET: process.env.HOSTED_PAGE_SECRET || randomBytes(32).toString('base64url'),
     // Identity documents: encrypted under a key kept between runs, in a folder of the data folder.
-    DOCUMENT_ENCRYPTION_KEY: process.env.DOCUMENT_ENCRYPTION_KEY || s.documentKey,
-    DOCUMENT_STORAGE: 'local',
-    DOCUMENT_LOCAL_DIR: path.join(s.dataDir, 'documents'),
+    ...documentEnv(s),
   };
 }
 

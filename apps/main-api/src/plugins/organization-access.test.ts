@@ -1,5 +1,6 @@
-import { users } from '@platform/db/schema';
+import { memberships, users } from '@platform/db/schema';
 import { Type } from '@sinclair/typebox';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { authHeader, createTestApp, insertOrganization, insertUser, type TestApp } from '../../test/helpers.js';
 import { buildApp } from '../app.js';
@@ -9,6 +10,8 @@ import { createLocalFolderStorage } from '../storage/local-folder.js';
 const MEMBER = 'user_org_member';
 const OUTSIDER = 'user_org_outsider';
 const UNKNOWN_ORGANIZATION = '7d9f3c2a-1b4e-4c5d-8e6f-0a1b2c3d4e5f';
+const PLATFORM_ORGANIZATION = '3c1e8b7a-5d2f-4a6b-9c0d-1e2f3a4b5c6d';
+const PLATFORM_MEMBER = 'user_org_platform_member';
 
 let t: TestApp;
 let organizationId: string;
@@ -16,6 +19,7 @@ let otherOrganizationId: string;
 
 beforeAll(async () => {
   t = await createTestApp({
+    env: { PLATFORM_ORGANIZATION_ID: PLATFORM_ORGANIZATION },
     setup: (app) =>
       app.register(async (routes) => {
         const config = { organization: true, requires: 'organization:read' } as const;
@@ -54,8 +58,19 @@ beforeAll(async () => {
           async (request) => request.organization,
         );
         routes.get('/v1/test/no-organization', async (request) => ({ organization: request.organization }));
+        routes.get(
+          '/v1/test/platform',
+          { config: { organization: 'platform', requires: 'organization:read' } },
+          async (request) => request.organization,
+        );
+        routes.post(
+          '/v1/test/platform',
+          { config: { organization: 'platform', requires: 'reviews:decide' } },
+          async (request) => request.organization,
+        );
       }),
   });
+  await insertOrganization(t.db, { id: PLATFORM_ORGANIZATION, name: 'The platform' });
 });
 afterAll(async () => {
   await t?.close();
@@ -67,6 +82,10 @@ beforeEach(async () => {
   await insertUser(t.db, { id: OUTSIDER });
   organizationId = await insertOrganization(t.db, { members: [{ userId: MEMBER, role: 'admin' }] });
   otherOrganizationId = await insertOrganization(t.db, { members: [{ userId: OUTSIDER, role: 'owner' }] });
+  await insertUser(t.db, { id: PLATFORM_MEMBER });
+  await t.db
+    .insert(memberships)
+    .values({ organizationId: PLATFORM_ORGANIZATION, userId: PLATFORM_MEMBER, role: 'member' });
 });
 
 async function get(userId: string, organizationHeader?: string | string[]) {
@@ -227,7 +246,7 @@ describe('the role check', () => {
     const document = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json();
     expect(document.paths['/v1/test/organization/owners-only'].post.description).toBe('Roles: owner (owners:write).');
     expect(document.paths['/v1/test/organization'].get.description).toContain(
-      'Roles: owner, admin, developer, billing or member (organization:read).',
+      'Roles: owner, admin, developer, billing, member or reviewer (organization:read).',
     );
   });
 
@@ -278,6 +297,57 @@ describe('an organization named in the path', () => {
   });
 });
 
+describe('the platform organization', () => {
+  const call = async (method: 'GET' | 'POST', userId: string, headers: Record<string, string> = {}) =>
+    t.app.inject({ method, url: '/v1/test/platform', headers: { ...(await authHeader(userId)), ...headers } });
+
+  it("acts for the platform organization, whatever header is sent, with the caller's role there", async () => {
+    const response = await call('GET', PLATFORM_MEMBER, { 'x-organization-id': organizationId });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ id: PLATFORM_ORGANIZATION, role: 'member' });
+  });
+
+  it('answers a non-member, an admin of another organization included, the 403 naming the roles that may', async () => {
+    for (const userId of [MEMBER, OUTSIDER]) {
+      const response = await call('GET', userId, { 'x-organization-id': organizationId });
+      expect(response.statusCode).toBe(403);
+      expect(withoutRequestId(response.json())).toEqual({
+        success: false,
+        error: 'This needs the role owner, admin, developer, billing, member or reviewer',
+        code: 'forbidden',
+      });
+    }
+  });
+
+  it("checks the member's role there: a member is not a reviewer, a reviewer is", async () => {
+    const refused = await call('POST', PLATFORM_MEMBER);
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().error).toBe('This needs the role reviewer');
+    await t.db
+      .update(memberships)
+      .set({ role: 'reviewer' })
+      .where(and(eq(memberships.organizationId, PLATFORM_ORGANIZATION), eq(memberships.userId, PLATFORM_MEMBER)));
+    const allowed = await call('POST', PLATFORM_MEMBER);
+    expect(allowed.statusCode).toBe(200);
+    expect(allowed.json()).toEqual({ id: PLATFORM_ORGANIZATION, role: 'reviewer' });
+  });
+
+  it('documents no organization header, and names the platform organization beside the roles', async () => {
+    const document = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json();
+    const operation = document.paths['/v1/test/platform'].post;
+    expect(operation.description).toBe(
+      "Roles: reviewer in the platform's own organization (PLATFORM_ORGANIZATION_ID) (reviews:decide).",
+    );
+    expect(operation.parameters ?? []).toEqual([]);
+    expect(t.app.organizationRoutes).toContainEqual({
+      method: 'POST',
+      url: '/v1/test/platform',
+      organization: 'platform',
+      requires: 'reviews:decide',
+    });
+  });
+});
+
 describe('organization guard setup', () => {
   function startWith(url: string, config: Record<string, unknown>): Promise<unknown> {
     const storage = createLocalFolderStorage({ directory: t.avatarDir, publicUrl: t.config.publicUrl });
@@ -304,6 +374,12 @@ describe('organization guard setup', () => {
     await expect(startWith('/v1/test/:id', { organization: 'path', requires: 'organization:read' })).rejects.toThrow(
       /must be under \/v1\/organizations\/:id/,
     );
+  });
+
+  it('refuses an organization mode it does not know', async () => {
+    await expect(
+      startWith('/v1/test/elsewhere', { organization: 'elsewhere', requires: 'organization:read' }),
+    ).rejects.toThrow(/config.organization must be true, 'path' or 'platform'/);
   });
 
   it('refuses a route that is both public and organization-scoped', async () => {

@@ -6,6 +6,7 @@ import fp from 'fastify-plugin';
 import {
   allows,
   isPermission,
+  membershipIn,
   ORGANIZATION_NOT_FOUND,
   type OrganizationAccess,
   type Permission,
@@ -24,9 +25,11 @@ declare module 'fastify' {
     /**
      * The route acts for an organization the user must belong to: `true` names it with `X-Organization-Id` (an
      * unknown one or a non-member is 403, as the contract says), `'path'` with the URL's `:id` (404 "Organization
-     * not found" alike, docs/decisions.md#roles).
+     * not found" alike, docs/decisions.md#roles), `'platform'` is the platform's own organization
+     * (PLATFORM_ORGANIZATION_ID), named by nothing in the request: a user who is not its member, or whose role there
+     * lacks the permission, is 403 naming the roles that have it (docs/decisions.md#manual-review).
      */
-    organization?: boolean | 'path';
+    organization?: boolean | 'path' | 'platform';
     /** The permission of the role policy the route needs (modules/organizations/policy.ts); required on organization routes. */
     requires?: Permission;
   }
@@ -39,7 +42,7 @@ declare module 'fastify' {
 export interface OrganizationRoute {
   method: string;
   url: string;
-  organization: true | 'path';
+  organization: true | 'path' | 'platform';
   requires: Permission;
 }
 
@@ -78,9 +81,20 @@ function organizationIdInPath(request: FastifyRequest): string | null {
  * A hook that requires the authenticated user to be a member of the organization the route names, in a role that
  * holds the route's permission, and sets `request.organization`.
  */
-function createOrganizationGuard(db: Database) {
+function createOrganizationGuard(db: Database, platformOrganizationId: string | undefined) {
   return async function requireOrganizationRole(request: FastifyRequest): Promise<void> {
     const { organization, requires } = request.routeOptions.config;
+    // Checked at start for every organization route, so always set here.
+    const permission = requires as Permission;
+    if (organization === 'platform') {
+      // Membership is the role here: outsiders and members without it get the same answer, and without a platform
+      // organization configured no one has it.
+      const access =
+        platformOrganizationId === undefined ? null : await membershipIn(db, request.user.id, platformOrganizationId);
+      if (access === null || !allows(access.role, permission)) throw forbidden(refusalMessage(permission));
+      request.organization = access;
+      return;
+    }
     if (organization === 'path') {
       const organizationId = organizationIdInPath(request);
       if (organizationId === null) throw notFound(ORGANIZATION_NOT_FOUND);
@@ -88,14 +102,14 @@ function createOrganizationGuard(db: Database) {
     } else {
       request.organization = await requireMembership(db, request.user.id, organizationIdFrom(request));
     }
-    // Checked at start for every organization route, so always set here.
-    const permission = requires as Permission;
     if (!allows(request.organization.role, permission)) throw forbidden(refusalMessage(permission));
   };
 }
 
 export interface OrganizationAccessOptions {
   db: Database;
+  /** The platform's own organization (PLATFORM_ORGANIZATION_ID), for `organization: 'platform'` routes. */
+  platformOrganizationId?: string | undefined;
 }
 
 /**
@@ -105,8 +119,8 @@ export interface OrganizationAccessOptions {
  * (onRequest), before the body is validated, so a non-member learns nothing about the route's input rules.
  */
 export const organizationAccess = fp<OrganizationAccessOptions>(
-  async (app, { db }) => {
-    const requireOrganizationRole = createOrganizationGuard(db);
+  async (app, { db, platformOrganizationId }) => {
+    const requireOrganizationRole = createOrganizationGuard(db, platformOrganizationId);
     app.decorateRequest('organization', null as unknown as OrganizationAccess);
     app.decorate('organizationRoutes', [] as OrganizationRoute[]);
 
@@ -128,13 +142,16 @@ export const organizationAccess = fp<OrganizationAccessOptions>(
         );
       }
       // `description` is @fastify/swagger's addition to the route schema, whose types only some builds load.
+      if (organization !== true && organization !== 'path' && organization !== 'platform') {
+        throw new Error(`${describeRoute(route)}: config.organization must be true, 'path' or 'platform'`);
+      }
       const schema = route.schema as DocumentedSchema | undefined;
       const headers = organization === true ? withOrganizationHeader(schema?.headers) : schema?.headers;
       route.schema = {
         ...schema,
         // An undefined `headers` key makes Fastify warn that the schema is missing.
         ...(headers === undefined ? {} : { headers }),
-        description: withRoles(schema?.description, requires),
+        description: withRoles(schema?.description, requires, organization === 'platform'),
       } as DocumentedSchema;
       for (const method of [route.method].flat()) {
         if (method !== 'HEAD') app.organizationRoutes.push({ method, url: route.url, organization, requires });
@@ -143,7 +160,9 @@ export const organizationAccess = fp<OrganizationAccessOptions>(
 
     app.addHook('preValidation', async (request) => {
       const { organization } = request.routeOptions.config;
-      if (organization === true || organization === 'path') await requireOrganizationRole(request);
+      if (organization === true || organization === 'path' || organization === 'platform') {
+        await requireOrganizationRole(request);
+      }
     });
   },
   { name: 'organization-access', dependencies: ['authentication'], fastify: '5.x' },
@@ -155,9 +174,10 @@ function describeRoute(route: RouteOptions): string {
   return `Route ${[route.method].flat().join(',')} ${route.url}`;
 }
 
-/** The route's OpenAPI description, ending with the roles that may call it. */
-function withRoles(description: string | undefined, permission: Permission): string {
-  const roles = `Roles: ${rolesThatMay(permission)} (${permission}).`;
+/** The route's OpenAPI description, ending with the roles that may call it (and where, for platform routes). */
+function withRoles(description: string | undefined, permission: Permission, platform: boolean): string {
+  const where = platform ? " in the platform's own organization (PLATFORM_ORGANIZATION_ID)" : '';
+  const roles = `Roles: ${rolesThatMay(permission)}${where} (${permission}).`;
   return description === undefined || description === '' ? roles : `${description}\n\n${roles}`;
 }
 

@@ -50,6 +50,13 @@ const WRITES_ANY_MEMBER_MAY_MAKE: Record<string, string> = {
 /** The roles each test user has, one user per role, and an owner of another organization. */
 const userOf = (role: string) => `user_matrix_${role}`;
 const OUTSIDER = 'user_matrix_outsider';
+/** A reviewer, but of an organization that is not the platform's. */
+const REVIEWER_ELSEWHERE = 'user_matrix_reviewer_elsewhere';
+/**
+ * The platform's own organization (PLATFORM_ORGANIZATION_ID), where `organization: 'platform'` routes check the
+ * caller's role (docs/decisions.md#manual-review): each role's user is a member of it in that role.
+ */
+const PLATFORM_ORGANIZATION_ID = randomUUID();
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 let t: TestApp;
@@ -58,13 +65,22 @@ let registered: RegisteredRoute[];
 
 beforeAll(async () => {
   // The rate limit must never be what answers.
-  t = await createTestApp({ env: { RATE_LIMIT_PER_MINUTE: '100000000' } });
+  t = await createTestApp({
+    env: { RATE_LIMIT_PER_MINUTE: '100000000', PLATFORM_ORGANIZATION_ID },
+  });
   organizationRoutes = t.app.organizationRoutes;
   registered = t.app.registeredRoutes.filter((route) => route.method !== 'HEAD');
   for (const role of membershipRoles) await insertUser(t.db, { id: userOf(role) });
   await insertUser(t.db, { id: OUTSIDER });
   // The outsider owns an organization of its own: in another, it holds every permission but not the membership.
   await insertOrganization(t.db, { members: [{ userId: OUTSIDER, role: 'owner' }] });
+  await insertOrganization(t.db, {
+    id: PLATFORM_ORGANIZATION_ID,
+    name: 'The platform',
+    members: membershipRoles.map((role) => ({ userId: userOf(role), role })),
+  });
+  await insertUser(t.db, { id: REVIEWER_ELSEWHERE });
+  await insertOrganization(t.db, { members: [{ userId: REVIEWER_ELSEWHERE, role: 'reviewer' }] });
 });
 afterAll(async () => {
   await t?.close();
@@ -128,7 +144,10 @@ describe('the route inventory', () => {
     expect(organizationRoutes.map(routeName)).toEqual(
       expect.arrayContaining(['POST /v1/api-keys', 'POST /v1/billing/pay', 'GET /v1/organizations/:id/audit-events']),
     );
-    expect(new Set(organizationRoutes.map((route) => route.organization))).toEqual(new Set([true, 'path']));
+    expect(organizationRoutes.map(routeName)).toEqual(
+      expect.arrayContaining(['GET /v1/reviews', 'POST /v1/reviews/:sessionId/decision']),
+    );
+    expect(new Set(organizationRoutes.map((route) => route.organization))).toEqual(new Set([true, 'path', 'platform']));
   });
 
   it('has every route public, an organization route naming its permission, or a user-level route listed with why', () => {
@@ -168,8 +187,12 @@ describe('every organization route, for every role', () => {
     const mismatches: string[] = [];
     for (const route of organizationRoutes) {
       for (const role of membershipRoles) {
-        // A fresh organization for each call: a route a role may call runs, and may change it (or delete it).
-        const organizationId = await insertOrganization(t.db, { members: [{ userId: userOf(role), role }] });
+        // A fresh organization for each call: a route a role may call runs, and may change it (or delete it). A
+        // platform route acts for the platform organization, where each role's user is a member.
+        const organizationId =
+          route.organization === 'platform'
+            ? PLATFORM_ORGANIZATION_ID
+            : await insertOrganization(t.db, { members: [{ userId: userOf(role), role }] });
         const response = await requestTo(route, organizationId, userOf(role));
         const where = `${routeName(route)} as ${role}: ${response.statusCode} ${response.body}`;
         if (allows(role, route.requires)) {
@@ -196,13 +219,29 @@ describe('every organization route, for every role', () => {
       const expected =
         route.organization === 'path'
           ? { statusCode: 404, code: 'not_found', error: ORGANIZATION_NOT_FOUND }
-          : { statusCode: 403, code: 'forbidden', error: NOT_A_MEMBER };
+          : route.organization === 'platform'
+            ? { statusCode: 403, code: 'forbidden', error: refusalMessage(route.requires) }
+            : { statusCode: 403, code: 'forbidden', error: NOT_A_MEMBER };
       const body = response.json<Record<string, unknown>>();
       if (
         response.statusCode !== expected.statusCode ||
         body['code'] !== expected.code ||
         body['error'] !== expected.error
       ) {
+        mismatches.push(`${routeName(route)}: ${response.statusCode} ${response.body}`);
+      }
+    }
+    expect(mismatches).toEqual([]);
+  });
+
+  it("refuses on the platform's routes a reviewer of another organization: reviewing is the platform's role", async () => {
+    const platformRoutes = organizationRoutes.filter((route) => route.organization === 'platform');
+    expect(platformRoutes.length).toBeGreaterThan(0);
+    const mismatches: string[] = [];
+    for (const route of platformRoutes) {
+      const response = await requestTo(route, PLATFORM_ORGANIZATION_ID, REVIEWER_ELSEWHERE);
+      const body = response.json<Record<string, unknown>>();
+      if (response.statusCode !== 403 || body['error'] !== refusalMessage(route.requires)) {
         mismatches.push(`${routeName(route)}: ${response.statusCode} ${response.body}`);
       }
     }

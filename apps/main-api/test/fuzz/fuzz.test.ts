@@ -20,6 +20,7 @@ import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MPESA_CALLBACK_PATH } from '../../src/modules/billing/providers/daraja/routes.js';
 import { PAYSTACK_WEBHOOK_PATH } from '../../src/modules/billing/providers/paystack/routes.js';
+import { documentLinkKeyOf, signDocumentLink } from '../../src/modules/reviews/document-links.js';
 import { FAKE_DARAJA, type FakeDaraja, fakeDarajaEnv, startFakeDaraja } from '../fake-daraja.js';
 import { FAKE_PAYSTACK_SECRET, type FakePaystack, startFakePaystack } from '../fake-paystack.js';
 import {
@@ -31,6 +32,7 @@ import {
   tokenFor,
 } from '../helpers.js';
 import { multipart, tinyPng } from '../images.js';
+import { insertSessionToReview, temporaryVault } from '../review-fixtures.js';
 import { insertSavedCard, insertSubscription } from '../subscription-fixtures.js';
 import { bearerCredentials, goodOrganizationHeaders, organizationHeaders, signedPaystackEvents } from './headers.js';
 import { isBrowserPage, isDocumentation, isForgedCallback, routeName } from './route-kinds.js';
@@ -40,7 +42,7 @@ import { avatarUploads } from './uploads.js';
 // and path parameters, as the seeded member, another user, or nobody). None may answer 5xx, every error answer
 // is the envelope, and a refused request (4xx) or a forged provider callback changes no row.
 
-const { seed, numRuns } = fuzzRunSettings({ seed: 20_261_124, numRuns: 2_000 });
+const { seed, numRuns } = fuzzRunSettings({ seed: 20_261_124, numRuns: 2_200 });
 
 const MEMBER_ID = 'user_fuzz_member';
 /** The member's profile address, also in the member's token: an invitation to it can be accepted. */
@@ -53,6 +55,12 @@ const TEAM_ID = '7d1f0c6e-2b4a-4c7e-9a57-0d3c1e6bf022';
 const COLLEAGUE_IDS = ['user_fuzz_colleague_1', 'user_fuzz_colleague_2', 'user_fuzz_colleague_3'];
 // One user sends every request: the limit must not be what answers.
 const UNREACHABLE_RATE_LIMIT = '100000000';
+// The platform organization, where the member is a reviewer, so the review routes get past their guard; the sessions
+// they meet wait for review: one that no request decides (details, claims and document links meet it) and a pool the
+// decision route uses up.
+const PLATFORM_ID = '1b6e2f3a-4c5d-4e7f-8a9b-0c1d2e3f4a5b';
+const REVIEW_LINK_SECRET = 'a-review-link-secret-for-the-fuzz-run';
+const DECIDABLE_SESSIONS = 30;
 
 // Routes that cannot answer 2xx to the requests this harness makes, and why. Every other route must answer 2xx
 // at least once in a run, so the run is known to reach its handlers and not only its validation.
@@ -69,6 +77,7 @@ const NO_SUCCESS_HERE: Record<string, NoSuccessReason> = {
 };
 
 let t: TestApp;
+let vault: Awaited<ReturnType<typeof temporaryVault>>;
 let paystack: FakePaystack;
 let daraja: FakeDaraja;
 let routes: RouteUnderTest[];
@@ -77,8 +86,12 @@ let requests: fc.Arbitrary<FuzzRequest>;
 beforeAll(async () => {
   paystack = await startFakePaystack();
   daraja = await startFakeDaraja();
+  vault = await temporaryVault();
   t = await createTestApp({
+    deps: { vault: vault.vault },
     env: {
+      PLATFORM_ORGANIZATION_ID: PLATFORM_ID,
+      REVIEW_LINK_SECRET,
       // Providers configured (against local fakes) so their callback routes exist and payments get answers.
       PAYSTACK_SECRET_KEY: FAKE_PAYSTACK_SECRET,
       PAYSTACK_BASE_URL: paystack.url,
@@ -110,6 +123,33 @@ beforeAll(async () => {
     anchor: new Date().toISOString().slice(0, 10),
   });
   const notification = await notifyUser(db, { userId: MEMBER_ID, title: 'Hello', message: 'Fuzz', type: 'info' });
+  await insertOrganization(db, {
+    id: PLATFORM_ID,
+    name: 'The platform',
+    members: [{ userId: MEMBER_ID, role: 'reviewer' }],
+  });
+  const reviewed = await insertSessionToReview(db, vault.vault, { organizationId: otherOrganizationId });
+  const [reviewedDocument] = reviewed.documents;
+  if (reviewedDocument === undefined) throw new Error('the session to review has no document');
+  const decidable: string[] = [];
+  for (let index = 0; index < DECIDABLE_SESSIONS; index += 1) {
+    decidable.push((await insertSessionToReview(db, vault.vault, { organizationId: otherOrganizationId })).sessionId);
+  }
+  const linkKey = documentLinkKeyOf({ secret: REVIEW_LINK_SECRET });
+  // Signed when the request is made, so the link is fresh however long the run takes.
+  const documentLink = fc
+    .constant(null)
+    .map(() =>
+      Object.fromEntries(
+        new URLSearchParams(
+          signDocumentLink(
+            linkKey,
+            { sessionId: reviewed.sessionId, documentId: reviewedDocument.id, reviewerId: MEMBER_ID },
+            new Date(),
+          ).query,
+        ),
+      ),
+    );
   const apiKey = await createApiKey(db, { organizationId, environment: 'test' });
   const memberToken = await tokenFor(MEMBER_ID, { email: MEMBER_EMAIL });
   const member = { authorization: `Bearer ${memberToken}` };
@@ -245,6 +285,19 @@ beforeAll(async () => {
             email: fc.oneof(fc.emailAddress(), fc.constantFrom('colleague', 'a@b.example, c@d.example', MEMBER_EMAIL)),
             role: fc.constantFrom('owner', 'admin', 'developer', 'billing', 'member', 'root'),
           }),
+          'POST /v1/reviews/:sessionId/decision': fc.oneof(
+            fc.constant({ decision: 'verified' }),
+            fc.record(
+              {
+                decision: fc.constantFrom('verified', 'rejected', 'requires_input', 'maybe'),
+                reason: fc.oneof(fc.constantFrom('The photo is blurred', '  '), fc.string({ maxLength: 600 })),
+                documents: fc.array(fc.constantFrom('selfie', 'id_document_back', 'cr12', 'passport'), {
+                  maxLength: 3,
+                }),
+              },
+              { requiredKeys: ['decision'] },
+            ),
+          ),
           'PATCH /v1/accounts/me': fc.record(
             {
               firstName: fc.string({ maxLength: 120 }),
@@ -270,8 +323,14 @@ beforeAll(async () => {
           '/v1/organizations/:id': { id: fc.constant(TEAM_ID), userId: fc.constantFrom(...COLLEAGUE_IDS) },
           '/v1/organizations/:id/invitations': { id: fc.constant(organizationId) },
           '/v1/organizations/:id/audit-events': { id: fc.constant(organizationId) },
+          '/v1/reviews/:sessionId': {
+            sessionId: fc.constant(reviewed.sessionId),
+            documentId: fc.constantFrom(...reviewed.documents.map((document) => document.id)),
+          },
+          '/v1/reviews/:sessionId/decision': { sessionId: fc.constantFrom(...decidable) },
         },
         queryExamples: {
+          'GET /v1/reviews/:sessionId/documents/:documentId/content': documentLink,
           'GET /v1/billing/checkout/complete': fc.oneof(
             fc.record({ reference: fc.constant(reference) }),
             fc.record({ trxref: fc.constant(reference) }),
@@ -286,6 +345,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await t?.close();
+  await vault?.remove();
   await paystack?.close();
   await daraja?.close();
 });

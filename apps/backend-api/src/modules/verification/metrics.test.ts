@@ -1,5 +1,6 @@
 import { verificationSessions, verificationSessionTransitions } from '@platform/db/schema';
 import { createTestDatabase } from '@platform/db/testing';
+import { DECISION_DURATION_BUCKETS } from '@platform/verification-lifecycle';
 import { eq, inArray } from 'drizzle-orm';
 import { beforeEach, describe, expect, it } from 'vitest';
 import {
@@ -12,7 +13,7 @@ import {
 import { createdSessionId, fundWallet, truncateVerificationData } from '../../../test/verification-fixtures.js';
 import type { BackendApp } from '../../app.js';
 import { formTokenFor } from './hosted-page/form-token.js';
-import { DECISION_DURATION_BUCKETS, METRICS_CACHE_MS } from './metrics.js';
+import { METRICS_CACHE_MS } from './metrics.js';
 
 const SECRET = 'a-hosted-page-secret-of-at-least-32-characters';
 

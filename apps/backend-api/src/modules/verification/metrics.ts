@@ -8,7 +8,7 @@ import {
   verificationTypes,
 } from '@platform/db';
 import { moduleCounter, moduleGauge, moduleHistogram, type PlatformMetrics } from '@platform/http';
-import type { SessionDecision } from '@platform/verification-lifecycle';
+import { DECISION_DURATION_BUCKETS, type SessionDecision } from '@platform/verification-lifecycle';
 import { countSessionsByStatus, reviewQueueByType } from './repository.js';
 
 // The verification metrics (docs/decisions.md#metric-names-and-labels): sessions by status and the review queue,
@@ -17,14 +17,6 @@ import { countSessionsByStatus, reviewQueueByType } from './repository.js';
 
 /** How long one count of the database answers scrapes, so scrapes cannot hammer it. */
 export const METRICS_CACHE_MS = 5_000;
-
-/**
- * From seconds (a sandbox button) to a week (a review queue left alone): 1 s to 1 min, then 5, 15 and 30 min,
- * 1, 2, 4, 8 and 12 h, 1, 2, 4 and 7 days.
- */
-export const DECISION_DURATION_BUCKETS = [
-  1, 5, 15, 60, 300, 900, 1_800, 3_600, 7_200, 14_400, 28_800, 43_200, 86_400, 172_800, 345_600, 604_800,
-] as const;
 
 interface Counts {
   sessions: Array<{

@@ -30,6 +30,8 @@ export interface InvitationRoutesOptions {
   /** Base URL of main-api: accept URLs start with it. */
   publicUrl: string;
   mail: MailSender;
+  /** The platform's own organization, the only one that invites reviewers. */
+  platformOrganizationId: string | undefined;
 }
 
 const INVITATION_CREATED = 'Invitation created';
@@ -45,7 +47,7 @@ const IDEMPOTENCY_HEADERS = ['x-idempotency-key', 'Idempotency-Key'];
  */
 export const invitationRoutes: FastifyPluginAsyncTypebox<InvitationRoutesOptions> = async (
   app,
-  { db, now, publicUrl, mail },
+  { db, now, publicUrl, mail, platformOrganizationId },
 ) => {
   const tags = ['invitations'];
   const log = app.log.child({ module: 'invitations' });
@@ -73,7 +75,8 @@ export const invitationRoutes: FastifyPluginAsyncTypebox<InvitationRoutesOptions
         description:
           'Creates a pending invitation, valid 7 days, and emails its acceptUrl to the address when the platform ' +
           'sends email (SMTP_URL); otherwise share acceptUrl yourself. An invitee who already has a profile also ' +
-          'gets an in-app notification. Inviting an owner needs the owner role (403 otherwise). 409 when the ' +
+          'gets an in-app notification. Inviting an owner needs the owner role (403 otherwise); a reviewer is invited ' +
+          "only by the platform's own organization (400 elsewhere). 409 when the " +
           'address has a pending invitation of this organization or belongs to a member (addresses are compared ' +
           'without regard to case). A pending invitation whose time ran out is replaced. A retry with the same ' +
           'Idempotency-Key answers the first invitation.',
@@ -94,6 +97,7 @@ export const invitationRoutes: FastifyPluginAsyncTypebox<InvitationRoutesOptions
           now: now(),
           publicUrl,
           audit: auditContextOf(request),
+          platformOrganizationId,
         });
         email = created.email;
         return {

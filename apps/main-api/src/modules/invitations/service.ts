@@ -3,7 +3,7 @@ import { conflict, forbidden, notFound, validationError } from '@platform/errors
 import { notifyUser } from '@platform/notifications';
 import type { MailMessage, MailSender } from '../../mail/mail-sender.js';
 import { type AuditContext, recordAuditEvent } from '../audit/index.js';
-import { allows, refusalMessage } from '../organizations/index.js';
+import { allows, assertRoleGivenIn, refusalMessage } from '../organizations/index.js';
 import { invitationAddress } from './email-address.js';
 import {
   closeExpiredPendingInvitation,
@@ -64,13 +64,15 @@ export interface NewInvitation {
   now: Date;
   publicUrl: string;
   audit: AuditContext;
+  /** The platform's own organization: the only one that invites reviewers (docs/decisions.md#manual-review). */
+  platformOrganizationId: string | undefined;
 }
 
 /**
  * Creates a pending invitation, valid 7 days, in the caller's transaction: with its audit record and, for an
  * invitee who has a profile, an in-app notification. Returns it with the email to send once the transaction has
  * committed (`sendInvitationEmail`). 403 for an owner invited by a role without owners:write, 400 for an unusable
- * address, 409 for a member's address or an address with a pending invitation (the one-pending index decides
+ * address or a reviewer invited outside the platform's own organization, 409 for a member's address or an address with a pending invitation (the one-pending index decides
  * between concurrent requests). A pending invitation of the address whose time ran out is closed (revoked) first.
  */
 export async function createInvitation(
@@ -80,6 +82,7 @@ export async function createInvitation(
   if (input.role === 'owner' && !allows(input.inviter.role, 'owners:write')) {
     throw forbidden(refusalMessage('owners:write'));
   }
+  assertRoleGivenIn(input.role, input.organizationId, input.platformOrganizationId);
   const email = invitationAddress(input.email);
   if (typeof email !== 'string') {
     throw validationError(`body/email ${email.problem}`, [{ path: '/email', message: email.problem }]);

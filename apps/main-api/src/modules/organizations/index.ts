@@ -3,6 +3,7 @@
 
 export {
   allows,
+  assertRoleGivenIn,
   isPermission,
   type Permission,
   permissions,
@@ -13,6 +14,7 @@ export {
 export { organizationRoutes } from './routes.js';
 export { organizationSharedSchemas } from './schemas.js';
 export {
+  membershipIn,
   NOT_A_MEMBER,
   ORGANIZATION_NOT_FOUND,
   type OrganizationAccess,

@@ -1,4 +1,5 @@
 import type { MembershipRole } from '@platform/db';
+import { validationError } from '@platform/errors';
 
 // The role policy: the one place that says which role may do what in an organization
 // (docs/decisions.md#roles). Every organization route names the permission it needs
@@ -70,4 +71,22 @@ export function refusalMessage(permission: Permission): string {
  */
 export function permissionToChangeMember(currentRole: MembershipRole, newRole?: MembershipRole): Permission {
   return currentRole === 'owner' || newRole === 'owner' ? 'owners:write' : 'members:write';
+}
+
+/** The 400 for making someone a reviewer outside the platform's own organization. */
+export const REVIEWER_ONLY_IN_PLATFORM = "The role reviewer is given only in the platform's own organization";
+
+/**
+ * Refuses (400 on `/role`) a role the organization cannot give: `reviewer` anywhere but the platform's own
+ * organization (PLATFORM_ORGANIZATION_ID; with none configured, nowhere), for invitations and role changes alike
+ * (docs/decisions.md#manual-review).
+ */
+export function assertRoleGivenIn(
+  role: MembershipRole,
+  organizationId: string,
+  platformOrganizationId: string | undefined,
+): void {
+  if (role === 'reviewer' && organizationId !== platformOrganizationId) {
+    throw validationError(REVIEWER_ONLY_IN_PLATFORM, [{ path: '/role', message: REVIEWER_ONLY_IN_PLATFORM }]);
+  }
 }

@@ -31,6 +31,8 @@ import {
 export interface OrganizationRoutesOptions {
   db: Database;
   now: () => Date;
+  /** The platform's own organization, the only one whose members may be made reviewers. */
+  platformOrganizationId: string | undefined;
 }
 
 /** The same key headers as the billing mutations (docs/decisions.md#billing-idempotency). */
@@ -41,7 +43,10 @@ const IDEMPOTENCY_HEADERS = ['x-idempotency-key', 'Idempotency-Key'];
  * the user alone; the routes under /v1/organizations/:id act for that organization (`organization: 'path'`: 404
  * for one the user is not in) and name the permission they need.
  */
-export const organizationRoutes: FastifyPluginAsyncTypebox<OrganizationRoutesOptions> = async (app, { db, now }) => {
+export const organizationRoutes: FastifyPluginAsyncTypebox<OrganizationRoutesOptions> = async (
+  app,
+  { db, now, platformOrganizationId },
+) => {
   const tags = ['organizations'];
 
   // Only the creation takes an idempotency key, so the plugin is registered around it alone.
@@ -208,7 +213,7 @@ export const organizationRoutes: FastifyPluginAsyncTypebox<OrganizationRoutesOpt
         description:
           'Owners and admins change the role of members who are not owners; making an owner, or changing an ' +
           "owner's role, is for owners only (403 naming the role otherwise). Demoting the last owner is 409. " +
-          'Unknown member: 404.',
+          "Unknown member: 404. The role reviewer is given only in the platform's own organization (400 elsewhere).",
         security: bearerSecurity,
         params: MemberParams,
         body: ChangeMemberRoleBodySchema,
@@ -223,6 +228,7 @@ export const organizationRoutes: FastifyPluginAsyncTypebox<OrganizationRoutesOpt
         actor: { userId: request.user.id, role: request.organization.role },
         userId: request.params.userId,
         role: request.body.role,
+        platformOrganizationId,
       }),
     }),
   );

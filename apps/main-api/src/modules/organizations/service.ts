@@ -7,7 +7,7 @@ import { userExists } from '../accounts/index.js';
 import { type AuditContext, recordAuditEvent } from '../audit/index.js';
 import { cancelSubscriptionOfRetiredOrganization } from '../billing/index.js';
 import { normaliseOrganizationFields } from './organization-fields.js';
-import { allows, permissionToChangeMember, refusalMessage } from './policy.js';
+import { allows, assertRoleGivenIn, permissionToChangeMember, refusalMessage } from './policy.js';
 import {
   deleteMembership,
   deleteMembershipsOf,
@@ -53,6 +53,15 @@ export async function requireMembership(
   const access = await findMembership(db, userId, organizationId);
   if (access === null) throw forbidden(NOT_A_MEMBER);
   return access;
+}
+
+/**
+ * The user's membership of the organization, or null when the user is not in it (or it does not exist). For the
+ * platform's own organization, where the role is what counts and an outsider gets the same 403 as a member without
+ * it (docs/decisions.md#manual-review).
+ */
+export function membershipIn(db: Database, userId: string, organizationId: string): Promise<OrganizationAccess | null> {
+  return findMembership(db, userId, organizationId);
 }
 
 /** The answer for an organization named in a path that does not exist or that the user is not in. */
@@ -235,14 +244,22 @@ export function listOrganizationMembers(db: Database, organizationId: string): P
  * target. The actor's role is the one the organization guard confirmed when the request started.
  *
  * The owner memberships are locked first (docs/decisions.md#always-one-owner): of two owners demoting each other
- * at once, the second waits, then counts one owner left and is refused with 409.
+ * at once, the second waits, then counts one owner left and is refused with 409. `reviewer` outside the platform's
+ * own organization is 400 before anything is read (docs/decisions.md#manual-review).
  */
 export async function changeMemberRole(
   db: Database,
   audit: AuditContext,
-  input: { organizationId: string; actor: Actor; userId: string; role: MembershipRole },
+  input: {
+    organizationId: string;
+    actor: Actor;
+    userId: string;
+    role: MembershipRole;
+    platformOrganizationId: string | undefined;
+  },
 ): Promise<MemberView> {
   const { organizationId, actor, userId, role } = input;
+  assertRoleGivenIn(role, organizationId, input.platformOrganizationId);
   return db.transaction(async (tx) => {
     const owners = await lockOwners(tx, organizationId);
     const current = await lockMembership(tx, organizationId, userId);

@@ -1,0 +1,170 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { errorResponses } from '@platform/http';
+import type { FastifyRequest } from 'fastify';
+import { bearerSecurity } from '../../shared/route-schemas.js';
+import { ref } from '../../shared/schema-ref.js';
+import {
+  DocumentLinkQuery,
+  ReviewClaimResponseSchema,
+  ReviewDecisionBodySchema,
+  ReviewDecisionResponseSchema,
+  ReviewDetailResponseSchema,
+  ReviewDocumentParams,
+  ReviewQueueQuery,
+  ReviewQueueSchema,
+  ReviewSessionParams,
+} from './schemas.js';
+import type { Reviewer, ReviewService } from './service.js';
+
+/** The reviewer a request acts as: the user the platform guard let in, with its id and IP for the log. @public */
+export function reviewerOf(request: FastifyRequest): Reviewer {
+  return { userId: request.user.id, requestId: request.id, ip: request.ip };
+}
+
+/**
+ * Headers of a served document: shown in place, never cached or sniffed, inert (no script, nothing loaded), framed
+ * only by this origin, loaded only by this origin, and its URL (the credential) never sent on as a referrer.
+ */
+const DOCUMENT_HEADERS = {
+  'cache-control': 'no-store',
+  'content-disposition': 'inline',
+  'x-content-type-options': 'nosniff',
+  'content-security-policy': "default-src 'none'; frame-ancestors 'self'",
+  'cross-origin-resource-policy': 'same-origin',
+  'referrer-policy': 'no-referrer',
+};
+
+/**
+ * Manual review (docs/decisions.md#manual-review), for the reviewers of the platform's own organization only
+ * (`organization: 'platform'`: everyone else, owners and admins included, is 403). A session id is its hosted page's
+ * credential, so every route here is logged by its pattern (`urlCarriesSecret`), the queue too: its cursor holds one.
+ */
+export const reviewRoutes: FastifyPluginAsyncTypebox<{ service: ReviewService }> = async (app, { service }) => {
+  const tags = ['reviews'];
+  const reviewers = { organization: 'platform', requires: 'reviews:decide', urlCarriesSecret: true } as const;
+
+  app.get(
+    '/v1/reviews',
+    {
+      config: reviewers,
+      schema: {
+        tags,
+        summary: 'The sessions waiting for a reviewer',
+        description:
+          'Verification sessions in processing that a person decides (decision source manual), oldest submission ' +
+          'first, a page at a time: pass nextCursor as cursor for the next page. claimedBy names the reviewer whose ' +
+          '30-minute claim holds. For users with the role reviewer in the platform organization only.',
+        security: bearerSecurity,
+        querystring: ReviewQueueQuery,
+        response: { 200: ref(ReviewQueueSchema), ...errorResponses(400, 401, 403) },
+      },
+    },
+    async (request) => ({ success: true as const, data: await service.listQueue(request.query) }),
+  );
+
+  app.get(
+    '/v1/reviews/:sessionId',
+    {
+      config: reviewers,
+      schema: {
+        tags,
+        summary: 'A session waiting for review, with what was submitted',
+        description:
+          'The submitted details (decrypted) and the current documents, each with a signed link valid 5 minutes. ' +
+          'Only while the session waits for review: any other session, decided ones included, is 404. Reading it ' +
+          'is recorded in the audit log (review.details_viewed). For users with the role reviewer in the platform ' +
+          'organization only.',
+        security: bearerSecurity,
+        params: ReviewSessionParams,
+        response: { 200: ref(ReviewDetailResponseSchema), ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      data: await service.getReview(reviewerOf(request), request.params.sessionId),
+    }),
+  );
+
+  app.post(
+    '/v1/reviews/:sessionId/claim',
+    {
+      config: reviewers,
+      schema: {
+        tags,
+        summary: 'Claim a session for 30 minutes',
+        description:
+          'While the claim holds, other reviewers can neither claim nor decide the session (409 naming when the ' +
+          'claim ends). Claiming again renews your own claim; an expired claim is taken over. 404 for a session no ' +
+          'reviewer decides, 409 for one no longer waiting. For users with the role reviewer in the platform ' +
+          'organization only.',
+        security: bearerSecurity,
+        params: ReviewSessionParams,
+        response: { 200: ref(ReviewClaimResponseSchema), ...errorResponses(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      message: 'Session claimed',
+      data: await service.claimReview(reviewerOf(request), request.params.sessionId),
+    }),
+  );
+
+  app.post(
+    '/v1/reviews/:sessionId/decision',
+    {
+      config: reviewers,
+      schema: {
+        tags,
+        summary: 'Decide a session',
+        description:
+          'verified, rejected (reason required) or requires_input (reason required; documents: the kinds to send ' +
+          'again). The session moves as any decision moves it: the held price is captured (verified, rejected), ' +
+          "the callback is sent, a platform user's kycStatus follows, the organization's members are notified. " +
+          "Deciding without a claim claims first: another reviewer's live claim is 409, and of two reviewers " +
+          'deciding at once one wins, the other gets 409. 409 also for a session no longer waiting. For users with ' +
+          'the role reviewer in the platform organization only.',
+        security: bearerSecurity,
+        params: ReviewSessionParams,
+        body: ReviewDecisionBodySchema,
+        response: { 200: ref(ReviewDecisionResponseSchema), ...errorResponses(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request) => {
+      const decided = await service.decideReview(reviewerOf(request), request.params.sessionId, request.body);
+      request.log.info({ decision: decided.status }, 'Review decided');
+      return { success: true as const, message: `Session ${decided.status}`, data: decided };
+    },
+  );
+
+  app.get(
+    '/v1/reviews/:sessionId/documents/:documentId/content',
+    {
+      // The signed link is the credential (no bearer token, so an <img> can load it): its query never reaches a log.
+      config: { public: true, urlCarriesSecret: true },
+      // A HEAD would count as a view without showing anything.
+      exposeHeadRoute: false,
+      schema: {
+        tags,
+        summary: 'A document of a session under review (signed link)',
+        description:
+          'The decrypted document, as the url of GET /v1/reviews/:sessionId gives it: no bearer token, the link ' +
+          'is the credential, for 5 minutes, for the reviewer it was issued to while they keep the role and the ' +
+          'session waits for review. A changed or expired link is 403 and nothing is read. Served inline, ' +
+          'no-store, nosniff, under a CSP that runs nothing. Each opening is recorded in the audit log ' +
+          '(review.document_viewed).',
+        params: ReviewDocumentParams,
+        querystring: DocumentLinkQuery,
+        response: errorResponses(400, 403, 404),
+      },
+    },
+    async (request, reply) => {
+      const { sessionId, documentId } = request.params;
+      const { reviewer, expires, signature } = request.query;
+      const document = await service.openDocument(
+        { sessionId, documentId, reviewer, expires, signature },
+        { requestId: request.id, ip: request.ip },
+      );
+      return reply.headers(DOCUMENT_HEADERS).type(document.contentType).send(document.bytes);
+    },
+  );
+};
