@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { expect } from 'vitest';
-import { chromiumPath } from '#test-prerequisites';
+import { chromiumPath } from './vitest.prerequisites.js';
 
 /** A small phone. */
 export const PHONE = { width: 360, height: 740 };

@@ -19,7 +19,8 @@ import { auditRoutes, auditSharedSchemas } from './modules/audit/index.js';
 import { billingRoutes, billingSharedSchemas, type ProviderTimeout } from './modules/billing/index.js';
 import { invitationRoutes, invitationSharedSchemas } from './modules/invitations/index.js';
 import { notificationRoutes, notificationSharedSchemas } from './modules/notifications/index.js';
-import { organizationRoutes, organizationSharedSchemas } from './modules/organizations/index.js';
+import { allows, membershipIn, organizationRoutes, organizationSharedSchemas } from './modules/organizations/index.js';
+import { reviewConsoleRoutes, reviewDeskOf } from './modules/review-console/index.js';
 import {
   createReviewService,
   documentLinkKeyOf,
@@ -112,11 +113,10 @@ export function buildApp(deps: MainApiDeps, config: MainApiConfig) {
     exposedHeaders: ['x-request-id', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'retry-after'],
     maxAge: 600,
   });
-  app.register(authentication, {
-    verifyToken:
-      deps.tokenVerifier ??
-      createTokenVerifier({ keys: config.auth.keys, issuer: config.auth.issuer, audience: config.auth.audience, now }),
-  });
+  const verifyToken =
+    deps.tokenVerifier ??
+    createTokenVerifier({ keys: config.auth.keys, issuer: config.auth.issuer, audience: config.auth.audience, now });
+  app.register(authentication, { verifyToken });
   app.register(rateLimiting, {
     defaultPerMinute: config.rateLimitPerMinute,
     namespace: 'main-api:rate-limit',
@@ -152,17 +152,29 @@ export function buildApp(deps: MainApiDeps, config: MainApiConfig) {
     platformOrganizationId: config.platformOrganizationId,
   });
   app.register(organizationRoutes, { db, now, platformOrganizationId: config.platformOrganizationId });
-  // One review service for the review routes and whatever else serves reviewers (the console builds on it).
+  // One review service for the review routes and the reviewers' console, which share one key (links, cookie).
+  const reviewersKey = documentLinkKeyOf({ secret: config.reviewLinkSecret, keyring: config.documents.keyring });
   const reviews = createReviewService({
     db,
     now,
     vault: deps.vault ?? documentVaultFromConfig(config.documents, { warn: (message) => app.log.warn(message) }),
     platformOrganizationId: config.platformOrganizationId,
-    linkKey: documentLinkKeyOf({ secret: config.reviewLinkSecret, keyring: config.documents.keyring }),
+    linkKey: reviewersKey,
     publicUrl: config.publicUrl,
     onDecided: reviewMetricsOf(app.metrics).observeDecision,
   });
   app.register(reviewRoutes, { service: reviews });
+  app.register(reviewConsoleRoutes, {
+    desk: reviewDeskOf(reviews, async (userId) => {
+      if (config.platformOrganizationId === undefined) return false;
+      const membership = await membershipIn(db, userId, config.platformOrganizationId);
+      return membership !== null && allows(membership.role, 'reviews:decide');
+    }),
+    verifyToken,
+    secret: reviewersKey.export(),
+    publicUrl: config.publicUrl,
+    now,
+  });
 
   return app;
 }

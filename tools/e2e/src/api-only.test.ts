@@ -97,7 +97,7 @@ describe('a live KYC session captured by API and decided through /v1/reviews', (
       expect(response.json, what).toMatchObject({ success: false, code });
     }
     const listed = await backendCall(platform, duka.liveKey, 'GET', `/v1/verify/sessions/${sessionId}/documents`);
-    expect(listed.json.data).toEqual([]);
+    expect(listed.json.data).toEqual({ documents: [] });
 
     // Submitting too early lists what is missing.
     const early = await backendCall(platform, duka.liveKey, 'POST', `/v1/verify/sessions/${sessionId}/submit`, {
@@ -128,7 +128,7 @@ describe('a live KYC session captured by API and decided through /v1/reviews', (
     const reviewer = platform.reviewer.token;
     const queue = await mainCall(platform, reviewer, 'GET', '/v1/reviews');
     expect(queue.status).toBe(200);
-    expect(queue.json.data).toEqual([
+    expect((queue.json.data as { reviews: unknown[] }).reviews).toEqual([
       expect.objectContaining({ sessionId, type: 'kyc', environment: 'live', appName: 'Duka App', claimedBy: null }),
     ]);
     const detail = await mainCall(platform, reviewer, 'GET', `/v1/reviews/${sessionId}`);
@@ -139,8 +139,10 @@ describe('a live KYC session captured by API and decided through /v1/reviews', (
       'id_document_front',
       'selfie',
     ]);
-    const link = documents[0]?.url ?? '';
-    const content = await fetch(new URL(link, platform.mainUrl));
+    // The links name PUBLIC_URL; here main-api listens on a port of its own choosing.
+    const linkOf = (url: string) => `${platform.mainUrl}${new URL(url).pathname}${new URL(url).search}`;
+    const link = linkOf(documents[0]?.url ?? '');
+    const content = await fetch(link);
     expect(content.status).toBe(200);
     expect(content.headers.get('content-type')).toBe('image/png');
     expect(content.headers.get('cache-control')).toBe('no-store');

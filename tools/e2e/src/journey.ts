@@ -5,7 +5,7 @@ import type { Callback, RunningPlatform } from './platform.js';
 
 // Steps the journeys share: the customer's API calls, the reviewer's console, the callbacks.
 
-export interface CreatedSession {
+interface CreatedSession {
   sessionId: string;
   verificationUrl: string;
 }

@@ -94,7 +94,7 @@ describe.skipIf(missing(chromiumBrowser))('a live KYC session, from the API to a
       desk.waitForURL(/notice=claimed$/),
       desk.getByRole('button', { name: 'Claim for 30 minutes' }).click(),
     ]);
-    await desk.getByLabel('Verified').check();
+    await desk.getByRole('radio', { name: 'Verified' }).check();
     await Promise.all([
       desk.waitForURL(`${platform.mainUrl}/review?notice=decided`),
       desk.getByRole('button', { name: 'Record the decision' }).click(),

@@ -138,7 +138,6 @@ export async function startPlatform(): Promise<RunningPlatform> {
     AUTH_AUDIENCE: AUDIENCE,
     PUBLIC_URL: 'http://127.0.0.1',
     PLATFORM_ORGANIZATION_ID: platform.id,
-    REVIEW_CONSOLE_SECRET: 'an-e2e-review-console-secret-of-32-chars',
     WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
     ...documentEnv,
   });

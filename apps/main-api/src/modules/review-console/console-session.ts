@@ -7,7 +7,7 @@ import type { FastifyRequest } from 'fastify';
 // (docs/decisions.md#review-console).
 
 /** How long a console session lasts after sign-in. */
-export const SESSION_HOURS = 8;
+const SESSION_HOURS = 8;
 const SESSION_MS = SESSION_HOURS * 60 * 60 * 1000;
 
 declare module '@fastify/secure-session' {
@@ -21,8 +21,12 @@ declare module '@fastify/secure-session' {
   }
 }
 
-/** The 32-byte key the session cookie is sealed with, derived from REVIEW_CONSOLE_SECRET. */
-export function sessionKeyFrom(secret: string): Buffer {
+/**
+ * The 32-byte key the session cookie is sealed with, derived from the reviewers' secret (the document links' key:
+ * REVIEW_LINK_SECRET, or derived from the document key), so a deployment needs no other secret and every instance
+ * opens every cookie; HKDF with its own label keeps the two keys independent.
+ */
+export function sessionKeyFrom(secret: Buffer | string): Buffer {
   return Buffer.from(hkdfSync('sha256', secret, 'review-console', 'session cookie', 32));
 }
 

@@ -3,7 +3,7 @@ import type { ApiKeyEnvironment, DocumentKind, VerificationType } from '@platfor
 // What the console shows and does, as plain data: the routes ask the review service (../reviews) through this
 // interface, so the pages are rendered and tested from data alone.
 
-export interface QueueItem {
+interface QueueItem {
   sessionId: string;
   type: VerificationType;
   environment: ApiKeyEnvironment;
@@ -18,7 +18,7 @@ export interface QueuePage {
   nextCursor: string | null;
 }
 
-export interface ReviewDocument {
+interface ReviewDocument {
   id: string;
   kind: DocumentKind;
   contentType: string;

@@ -18,7 +18,7 @@ const kindNames: Record<DocumentKind, string> = {
   director_id: 'Director ID',
 };
 
-export function kindName(kind: DocumentKind): string {
+function kindName(kind: DocumentKind): string {
   return kindNames[kind];
 }
 

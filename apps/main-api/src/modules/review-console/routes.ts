@@ -15,8 +15,8 @@ import { CONSOLE_PATH, errorPage, noticeText, queuePage, reviewPage, signInPage 
 export interface ReviewConsoleOptions {
   desk: ReviewDesk;
   verifyToken: TokenVerifier;
-  /** REVIEW_CONSOLE_SECRET: seals the session cookie; the same on every instance. */
-  secret: string;
+  /** Seals the session cookie (through sessionKeyFrom); the same on every instance. */
+  secret: Buffer | string;
   publicUrl: string;
   now: () => Date;
 }
@@ -38,6 +38,18 @@ const QueueQuery = Type.Object({
 const NoticeQuery = Type.Object({ notice: Type.Optional(Type.String({ maxLength: 32 })) });
 /** Forms are checked in the handlers, so a mistake is answered on the page, not as JSON. */
 const FormBody = Type.Record(Type.String(), Type.Union([Type.String(), Type.Array(Type.String())]));
+
+/** The console's pages and forms in OpenAPI, like the other HTML pages: signed in by the session cookie. */
+function documented(summary: string) {
+  return {
+    tags: ['review-console'],
+    summary,
+    description:
+      'Server-rendered page of the reviewer console (reviewer role in the platform organization); signed in with ' +
+      'an HttpOnly session cookie, every form with a CSRF token (docs/decisions.md#review-console).',
+    security: [],
+  };
+}
 
 const decisions: readonly ReviewDecision[] = ['verified', 'rejected', 'requires_input'];
 
@@ -98,45 +110,63 @@ export const reviewConsoleRoutes: FastifyPluginAsyncTypebox<ReviewConsoleOptions
     return send(reply, errorPage({ status: 500, text: 'Something went wrong; try again.', signedIn }), 500);
   });
 
-  const page = { config: { public: true }, schema: { hide: true } } as const;
+  const page = { config: { public: true } } as const;
   const form = { config: { public: true, idempotency: 'none' }, preValidation: app.csrfProtection } as const;
 
-  app.get(CONSOLE_PATH, { ...page, schema: { hide: true, querystring: QueueQuery } }, async (request, reply) => {
-    const actor = await reviewerOf(request, reply);
-    if (actor === null) return reply;
-    const reviewerId = actor.userId;
-    const queue = await desk.queue(request.query.cursor);
-    return send(
-      reply,
-      queuePage({ queue, reviewerId, csrfToken: reply.generateCsrf(), notice: noticeText(request.query.notice) }),
-    );
-  });
+  app.get(
+    CONSOLE_PATH,
+    {
+      ...page,
+      schema: { ...documented('The review queue (HTML; the sign-in page without a session)'), querystring: QueueQuery },
+    },
+    async (request, reply) => {
+      const actor = await reviewerOf(request, reply);
+      if (actor === null) return reply;
+      const reviewerId = actor.userId;
+      const queue = await desk.queue(request.query.cursor);
+      return send(
+        reply,
+        queuePage({ queue, reviewerId, csrfToken: reply.generateCsrf(), notice: noticeText(request.query.notice) }),
+      );
+    },
+  );
 
-  app.post(`${CONSOLE_PATH}/sign-in`, { ...form, schema: { hide: true, body: FormBody } }, async (request, reply) => {
-    const token = typeof request.body.token === 'string' ? request.body.token.trim() : '';
-    const refuse = (error: string) => send(reply, signInPage({ csrfToken: reply.generateCsrf(), error }), 401);
-    if (token === '') return refuse('Paste an access token.');
-    let userId: string;
-    try {
-      userId = (await options.verifyToken(token)).id;
-    } catch {
-      return refuse('That access token is invalid or has expired.');
-    }
-    if (!(await desk.mayReview(userId))) {
-      return send(reply, errorPage({ status: 403, text: 'This needs the role reviewer', signedIn: false }), 403);
-    }
-    signIn(request, userId, now());
-    return redirect(reply, CONSOLE_PATH);
-  });
+  app.post(
+    `${CONSOLE_PATH}/sign-in`,
+    { ...form, schema: { ...documented('Sign in with an access token (form)'), body: FormBody } },
+    async (request, reply) => {
+      const token = typeof request.body.token === 'string' ? request.body.token.trim() : '';
+      const refuse = (error: string) => send(reply, signInPage({ csrfToken: reply.generateCsrf(), error }), 401);
+      if (token === '') return refuse('Paste an access token.');
+      let userId: string;
+      try {
+        userId = (await options.verifyToken(token)).id;
+      } catch {
+        return refuse('That access token is invalid or has expired.');
+      }
+      if (!(await desk.mayReview(userId))) {
+        return send(reply, errorPage({ status: 403, text: 'This needs the role reviewer', signedIn: false }), 403);
+      }
+      signIn(request, userId, now());
+      return redirect(reply, CONSOLE_PATH);
+    },
+  );
 
-  app.post(`${CONSOLE_PATH}/sign-out`, { ...form, schema: { hide: true, body: FormBody } }, async (request, reply) => {
-    signOut(request);
-    return send(reply, signInPage({ csrfToken: reply.generateCsrf(), notice: noticeText('signed_out') }));
-  });
+  app.post(
+    `${CONSOLE_PATH}/sign-out`,
+    { ...form, schema: { ...documented('Sign out (form)'), body: FormBody } },
+    async (request, reply) => {
+      signOut(request);
+      return send(reply, signInPage({ csrfToken: reply.generateCsrf(), notice: noticeText('signed_out') }));
+    },
+  );
 
   app.get(
     `${CONSOLE_PATH}/sessions/:sessionId`,
-    { ...page, schema: { hide: true, params: SessionParams, querystring: NoticeQuery } },
+    {
+      ...page,
+      schema: { ...documented('A session to review (HTML)'), params: SessionParams, querystring: NoticeQuery },
+    },
     async (request, reply) => {
       const actor = await reviewerOf(request, reply);
       if (actor === null) return reply;
@@ -151,7 +181,10 @@ export const reviewConsoleRoutes: FastifyPluginAsyncTypebox<ReviewConsoleOptions
 
   app.post(
     `${CONSOLE_PATH}/sessions/:sessionId/claim`,
-    { ...form, schema: { hide: true, params: SessionParams, body: FormBody } },
+    {
+      ...form,
+      schema: { ...documented('Claim a session for 30 minutes (form)'), params: SessionParams, body: FormBody },
+    },
     async (request, reply) => {
       const actor = await reviewerOf(request, reply);
       if (actor === null) return reply;
@@ -162,7 +195,7 @@ export const reviewConsoleRoutes: FastifyPluginAsyncTypebox<ReviewConsoleOptions
 
   app.post(
     `${CONSOLE_PATH}/sessions/:sessionId/decision`,
-    { ...form, schema: { hide: true, params: SessionParams, body: FormBody } },
+    { ...form, schema: { ...documented('Record a decision (form)'), params: SessionParams, body: FormBody } },
     async (request, reply) => {
       const actor = await reviewerOf(request, reply);
       if (actor === null) return reply;

@@ -1,0 +1,84 @@
+import { type DocumentKind, kybDocumentKinds, kycDocumentKinds } from '@platform/db';
+import type { ReviewDetail, ReviewService } from '../reviews/index.js';
+import type { ConsoleActor, ReviewDesk, ReviewView } from './desk.js';
+
+// The console's desk over the review service (../reviews): the same operations as /v1/reviews, shaped for pages.
+
+const QUEUE_PAGE_SIZE = 25;
+
+const idTypeNames: Record<string, string> = {
+  national_id: 'National ID card',
+  passport: 'Passport',
+  alien_id: 'Alien ID card',
+};
+
+/** The document links as paths: the console is served by main-api itself, whatever PUBLIC_URL says. */
+function pathOf(url: string): string {
+  const parsed = new URL(url);
+  return `${parsed.pathname}${parsed.search}`;
+}
+
+function detailsOf(review: ReviewDetail): ReviewView['details'] {
+  const details = review.details;
+  if (details === null) return [];
+  if (details.type === 'kyc') {
+    return [
+      { label: 'ID type', value: idTypeNames[details.idType] ?? details.idType },
+      { label: 'ID number', value: details.idNumber },
+    ];
+  }
+  return [
+    { label: 'Registration number', value: details.registrationNumber },
+    { label: 'Company name', value: details.companyName ?? '—' },
+  ];
+}
+
+const date = (value: string | null) => (value === null ? null : new Date(value));
+
+export function reviewDeskOf(service: ReviewService, mayReview: (userId: string) => Promise<boolean>): ReviewDesk {
+  const reviewer = (actor: ConsoleActor) => ({ userId: actor.userId, requestId: actor.requestId, ip: actor.ip });
+  return {
+    async queue(cursor) {
+      const page = await service.listQueue({ limit: QUEUE_PAGE_SIZE, cursor });
+      return {
+        items: page.reviews.map((entry) => ({ ...entry, submittedAt: date(entry.submittedAt) })),
+        nextCursor: page.nextCursor,
+      };
+    },
+    async review(sessionId, actor) {
+      const review = await service.getReview(reviewer(actor), sessionId);
+      const resendableKinds: readonly DocumentKind[] = review.type === 'kyc' ? kycDocumentKinds : kybDocumentKinds;
+      return {
+        sessionId: review.sessionId,
+        type: review.type,
+        environment: review.environment,
+        appName: review.appName,
+        submittedAt: date(review.submittedAt),
+        claimedBy: review.claimedBy,
+        claimExpiresAt: date(review.claimExpiresAt),
+        status: review.status,
+        details: detailsOf(review),
+        documents: review.documents.map((document) => ({
+          id: document.id,
+          kind: document.kind,
+          contentType: document.contentType,
+          size: document.sizeBytes,
+          url: pathOf(document.url),
+        })),
+        resendableKinds: [...resendableKinds],
+      };
+    },
+    async claim(sessionId, actor) {
+      await service.claimReview(reviewer(actor), sessionId);
+    },
+    async decide(sessionId, actor, input) {
+      const { decision, reason, documents } = input;
+      await service.decideReview(reviewer(actor), sessionId, {
+        decision,
+        reason,
+        ...(documents.length === 0 ? {} : { documents }),
+      });
+    },
+    mayReview,
+  };
+}
