@@ -34,6 +34,8 @@ export interface ReviewView extends QueueItem {
   /** The submitted details as labelled values (ID type and number, or registration number and company name). */
   details: Array<{ label: string; value: string }>;
   documents: ReviewDocument[];
+  /** The session's status changes, oldest first, with the reasons given (an earlier request for documents). */
+  history: Array<{ to: string; reason: string | null; at: Date }>;
   /** The document kinds a requires_input decision may ask for again. */
   resendableKinds: DocumentKind[];
 }

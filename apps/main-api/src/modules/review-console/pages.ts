@@ -204,6 +204,13 @@ ${message(error, 'alert')}${message(notice)}
 ${claim}
 <h2>Submitted details</h2>
 ${details === '' ? '<p>None.</p>' : `<dl>${details}</dl>`}
+<h2>History</h2>
+<ol class="history">${review.history
+      .map(
+        (change) =>
+          `<li>${when(change.at)}: ${escapeHtml(change.to)}${change.reason === null ? '' : ` (${escapeHtml(change.reason)})`}</li>`,
+      )
+      .join('')}</ol>
 <h2>Documents</h2>
 <p>Links are valid for 5 minutes; reload the page for new ones. Every view is recorded in the audit log.</p>
 <div class="documents">${documents === '' ? '<p>None.</p>' : documents}</div>
@@ -238,6 +245,7 @@ dl{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem;margin:0 0
 dt{font-weight:600}
 dd{margin:0;overflow-wrap:anywhere}
 code{font-size:.9em;overflow-wrap:anywhere}
+.history{padding-left:1.25rem;margin:0}
 .queue{list-style:none;padding:0;margin:0;display:grid;gap:.75rem}
 .card{border:1px solid #d0d7de;border-radius:6px;padding:.75rem}
 .documents{display:grid;grid-template-columns:repeat(auto-fit,minmax(16rem,1fr));gap:1rem}

@@ -65,6 +65,7 @@ export function reviewDeskOf(service: ReviewService, mayReview: (userId: string)
           size: document.sizeBytes,
           url: pathOf(document.url),
         })),
+        history: review.history.map((change) => ({ to: change.to, reason: change.reason, at: new Date(change.at) })),
         resendableKinds: [...resendableKinds],
       };
     },

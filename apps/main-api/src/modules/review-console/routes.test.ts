@@ -34,6 +34,10 @@ function review(overrides: Partial<ReviewView> = {}): ReviewView {
         url: '/v1/reviews/x/documents/d1/content?s=1',
       },
     ],
+    history: [
+      { to: 'pending', reason: null, at: new Date('2026-03-02T08:00:00Z') },
+      { to: 'requires_input', reason: 'The selfie is <blurred>', at: new Date('2026-03-02T08:30:00Z') },
+    ],
     resendableKinds: ['id_document_front', 'id_document_back', 'selfie'],
     ...overrides,
   };
@@ -324,6 +328,7 @@ describe('the review console', () => {
     const page = await app.inject({ method: 'GET', url: `/review/sessions/${SESSION_ID}`, headers: { cookie } });
     expect(page.body).toContain('alt="Selfie"');
     expect(page.body).toContain('12345678');
+    expect(page.body).toContain('requires_input (The selfie is &lt;blurred&gt;)');
 
     const out = await app.inject({
       method: 'POST',
