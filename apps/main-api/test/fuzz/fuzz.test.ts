@@ -35,7 +35,7 @@ import { multipart, tinyPng } from '../images.js';
 import { insertSessionToReview, temporaryVault } from '../review-fixtures.js';
 import { insertSavedCard, insertSubscription } from '../subscription-fixtures.js';
 import { bearerCredentials, goodOrganizationHeaders, organizationHeaders, signedPaystackEvents } from './headers.js';
-import { isBrowserPage, isDocumentation, isForgedCallback, routeName } from './route-kinds.js';
+import { isBrowserPage, isDocumentation, isForgedCallback, isReviewConsole, routeName } from './route-kinds.js';
 import { avatarUploads } from './uploads.js';
 
 // Every route main-api registers gets generated requests (valid-looking and hostile bodies, queries, headers
@@ -102,7 +102,7 @@ beforeAll(async () => {
       RATE_LIMIT_PER_MINUTE: UNREACHABLE_RATE_LIMIT,
     },
   });
-  routes = routesUnderTest(t.app).filter((route) => !isDocumentation(route));
+  routes = routesUnderTest(t.app).filter((route) => !isDocumentation(route) && !isReviewConsole(route));
 
   const { db } = t;
   await insertUser(db, { id: MEMBER_ID });
@@ -385,7 +385,7 @@ describe('fuzzing the routes that exist only with the sandbox providers', () => 
     });
     const withProviders = new Set(routes.map(routeName));
     sandboxRoutes = routesUnderTest(sandbox.app).filter(
-      (route) => !isDocumentation(route) && !withProviders.has(routeName(route)),
+      (route) => !isDocumentation(route) && !isReviewConsole(route) && !withProviders.has(routeName(route)),
     );
 
     await insertUser(sandbox.db, { id: MEMBER_ID });
@@ -446,6 +446,80 @@ describe('fuzzing the routes that exist only with the sandbox providers', () => 
     };
     expect(successCoverageProblems(sandboxRoutes.map(routeName), coverage, listed), `FUZZ_SEED=${seed}`).toEqual([]);
     expect(unstorableTextCoverageProblems(sandboxRoutes, coverage), `FUZZ_SEED=${seed}`).toEqual([]);
+  });
+});
+
+// The reviewer console's pages and forms: a cookie from a real sign-in and its form token, so the forms get past
+// their checks and claim or decide; forged cookies and tokens, and none, besides.
+describe('fuzzing the reviewer console', () => {
+  let consoleRoutes: RouteUnderTest[] = [];
+  let consoleRequests: fc.Arbitrary<FuzzRequest>;
+
+  beforeAll(async () => {
+    consoleRoutes = routesUnderTest(t.app).filter(isReviewConsole);
+    const start = await t.app.inject({ method: 'GET', url: '/review' });
+    const token = await tokenFor(MEMBER_ID);
+    const form = (values: Record<string, string>) => new URLSearchParams(values).toString();
+    const firstCookie = String([start.headers['set-cookie']].flat()[0] ?? '').split(';')[0] ?? '';
+    const signedIn = await t.app.inject({
+      method: 'POST',
+      url: '/review/sign-in',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: firstCookie },
+      payload: form({ token, _csrf: /name="_csrf" value="([^"]+)"/.exec(start.body)?.[1] ?? '' }),
+    });
+    expect(signedIn.statusCode).toBe(303);
+    const signedInCookie = String([signedIn.headers['set-cookie']].flat()[0] ?? '').split(';')[0] ?? '';
+    const queue = await t.app.inject({ method: 'GET', url: '/review', headers: { cookie: signedInCookie } });
+    const cookie = String([queue.headers['set-cookie']].flat()[0] ?? signedInCookie).split(';')[0] ?? '';
+    const csrf = /name="_csrf" value="([^"]+)"/.exec(queue.body)?.[1] ?? '';
+    expect(csrf).not.toBe('');
+    const decidable: string[] = [];
+    const organizationId = await insertOrganization(t.db, { name: 'Console customer', members: [] });
+    for (let index = 0; index < DECIDABLE_SESSIONS; index += 1) {
+      decidable.push((await insertSessionToReview(t.db, vault.vault, { organizationId })).sessionId);
+    }
+    const withToken = <T extends Record<string, fc.Arbitrary<unknown>>>(fields: T) =>
+      fc.record({
+        ...fields,
+        _csrf: fc.oneof({ weight: 4, arbitrary: fc.constant(csrf) }, fc.string({ maxLength: 80 })),
+      });
+    consoleRequests = requestsForRoutes(consoleRoutes, {
+      lookup: (id) => t.app.getSchema(id) as Record<string, unknown> | undefined,
+      credentials: fc.constantFrom<Record<string, string>>({}, { cookie: 'review_session=forged' }, { cookie }),
+      clean: { credentials: fc.constant({ cookie }) },
+      bodyExamples: {
+        'POST /review/sign-in': withToken({ token: fc.oneof(fc.constant(token), fc.string({ maxLength: 100 })) }),
+        'POST /review/sign-out': withToken({}),
+        'POST /review/sessions/:sessionId/claim': withToken({}),
+        'POST /review/sessions/:sessionId/decision': withToken({
+          decision: fc.constantFrom('verified', 'rejected', 'requires_input', 'maybe'),
+          reason: fc.oneof(fc.constant('The photo is blurred'), fc.string({ maxLength: 600 })),
+          documents: fc.oneof(fc.constantFrom('selfie', 'cr12'), fc.array(fc.constantFrom('selfie', 'passport'))),
+        }),
+      },
+      pathValues: { sessionId: fc.constantFrom(...decidable) },
+    });
+  });
+
+  it('finds the console routes', () => {
+    expect(consoleRoutes.map(routeName)).toEqual(
+      expect.arrayContaining(['GET /review', 'POST /review/sign-in', 'POST /review/sessions/:sessionId/decision']),
+    );
+  });
+
+  it('never answers 5xx, answers errors as pages, changes no row when it refuses, and reaches every handler', async () => {
+    const coverage = await checkFuzzedAnswers(fuzzTarget(t), consoleRequests, {
+      seed,
+      numRuns: Math.ceil(numRuns / 4),
+    });
+    const forms = 'a browser form: it answers 303 to the next page';
+    const listed: Record<string, NoSuccessReason> = {
+      'POST /review/sign-in': { reason: forms, instead: [303] },
+      'POST /review/sessions/:sessionId/claim': { reason: forms, instead: [303] },
+      'POST /review/sessions/:sessionId/decision': { reason: forms, instead: [303] },
+    };
+    expect(successCoverageProblems(consoleRoutes.map(routeName), coverage, listed), `FUZZ_SEED=${seed}`).toEqual([]);
+    expect(unstorableTextCoverageProblems(consoleRoutes, coverage), `FUZZ_SEED=${seed}`).toEqual([]);
   });
 });
 

@@ -19,8 +19,14 @@ const browserPages = new Set([
   'POST /v1/billing/sandbox/checkout/:reference',
 ]);
 
+/** The reviewer console's pages and forms: signed in by cookie, fuzzed on their own with one. */
+export function isReviewConsole(route: RouteUnderTest | FuzzRequest): boolean {
+  const path = 'url' in route && !('route' in route) ? route.url : ((route as FuzzRequest).route.split(' ')[1] ?? '');
+  return path === '/review' || path.startsWith('/review/');
+}
+
 export function isBrowserPage(request: FuzzRequest, contentType: unknown): boolean {
-  return browserPages.has(request.route) && String(contentType).startsWith('text/html');
+  return (browserPages.has(request.route) || isReviewConsole(request)) && String(contentType).startsWith('text/html');
 }
 
 /** A provider callback nobody could have sent legitimately: an unsigned Paystack event or the wrong M-Pesa token. */

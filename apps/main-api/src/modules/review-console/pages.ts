@@ -30,7 +30,25 @@ const notices: Record<string, string> = {
 };
 
 export function noticeText(notice: unknown): string | undefined {
-  return typeof notice === 'string' ? notices[notice] : undefined;
+  return typeof notice === 'string' && Object.hasOwn(notices, notice) ? notices[notice] : undefined;
+}
+
+/** What was wrong with a decision form, said on the session's page after the redirect (`?error=`). */
+const formProblems = {
+  no_decision: 'Choose a decision.',
+  no_reason: 'Give a reason: the person sees it.',
+  unknown_documents: 'Choose documents from the list.',
+  documents_without_request: 'Documents to send again go with "Ask for documents again" only.',
+  refused:
+    'The decision was not recorded: the reason can be at most 500 characters, and the documents must be ones this ' +
+    'session takes.',
+} as const;
+export type FormProblem = keyof typeof formProblems;
+
+export function problemText(problem: unknown): string | undefined {
+  return typeof problem === 'string' && Object.hasOwn(formProblems, problem)
+    ? formProblems[problem as FormProblem]
+    : undefined;
 }
 
 interface Frame {

@@ -269,24 +269,26 @@ describe('the review console', () => {
     ]);
   });
 
-  it('answers a mistaken decision on the page and decides nothing', async () => {
+  it('sends a mistaken decision back to the page, which says what was wrong, and decides nothing', async () => {
     const { cookie, csrf } = await signedIn();
-    const cases: Array<[Record<string, string | string[]>, string]> = [
-      [{}, 'Choose a decision.'],
-      [{ decision: 'rejected' }, 'Give a reason'],
-      [{ decision: 'verified', documents: 'selfie' }, 'go with'],
-      [{ decision: 'requires_input', reason: 'x', documents: 'passport_photo' }, 'Choose documents from the list.'],
+    const cases: Array<[Record<string, string | string[]>, string, string]> = [
+      [{}, 'no_decision', 'Choose a decision.'],
+      [{ decision: 'rejected' }, 'no_reason', 'Give a reason'],
+      [{ decision: 'verified', documents: 'selfie' }, 'documents_without_request', 'go with'],
+      [{ decision: 'requires_input', reason: 'x', documents: 'passport_photo' }, 'unknown_documents', 'from the list'],
     ];
-    for (const [values, text] of cases) {
+    for (const [values, problem, text] of cases) {
       const response = await app.inject({
         method: 'POST',
         url: `/review/sessions/${SESSION_ID}/decision`,
         headers: { ...FORM, cookie },
         payload: form({ _csrf: csrf, ...values }),
       });
-      expect(response.statusCode).toBe(400);
-      expect(response.body).toContain('role="alert"');
-      expect(response.body).toContain(text);
+      expect(response.statusCode).toBe(303);
+      expect(response.headers.location).toBe(`/review/sessions/${SESSION_ID}?error=${problem}`);
+      const page = await app.inject({ method: 'GET', url: String(response.headers.location), headers: { cookie } });
+      expect(page.body).toContain('role="alert"');
+      expect(page.body).toContain(text);
     }
     desk.decideError = validationError('The decision cannot be recorded', [{ path: '/reason', message: 'too long' }]);
     const refused = await app.inject({
@@ -295,9 +297,17 @@ describe('the review console', () => {
       headers: { ...FORM, cookie },
       payload: form({ _csrf: csrf, decision: 'verified' }),
     });
-    expect(refused.statusCode).toBe(400);
-    expect(refused.body).toContain('too long');
+    expect(refused.headers.location).toBe(`/review/sessions/${SESSION_ID}?error=refused`);
     expect(desk.decided).toEqual([]);
+    // An unknown code or notice shows nothing.
+    const odd = await app.inject({
+      method: 'GET',
+      url: `/review/sessions/${SESSION_ID}?error=constructor&notice=toString`,
+      headers: { cookie },
+    });
+    expect(odd.statusCode).toBe(200);
+    expect(odd.body).not.toContain('role="alert"');
+    expect(odd.body).not.toContain('role="status"');
   });
 
   it('shows a conflict from the review service as a page', async () => {

@@ -3,14 +3,23 @@ import csrfProtection from '@fastify/csrf-protection';
 import formBody from '@fastify/formbody';
 import secureSession from '@fastify/secure-session';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { type DocumentKind, documentKinds } from '@platform/db';
+import { type DocumentKind, documentKinds, uuidPattern } from '@platform/db';
 import { isAppError } from '@platform/errors';
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { TokenVerifier } from '../../auth/token-verifier.js';
 import { cookieSettings, sessionKeyFrom, signedInReviewer, signIn, signOut } from './console-session.js';
 import type { ConsoleActor, DecisionInput, ReviewDecision, ReviewDesk } from './desk.js';
-import { CONSOLE_PATH, errorPage, noticeText, queuePage, reviewPage, signInPage } from './pages.js';
+import {
+  CONSOLE_PATH,
+  errorPage,
+  type FormProblem,
+  noticeText,
+  problemText,
+  queuePage,
+  reviewPage,
+  signInPage,
+} from './pages.js';
 
 export interface ReviewConsoleOptions {
   desk: ReviewDesk;
@@ -30,12 +39,15 @@ const CONTENT_SECURITY_POLICY =
   "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 const FORM_BODY_LIMIT = 16 * 1024;
 
-const SessionParams = Type.Object({ sessionId: Type.String({ maxLength: 64 }) });
+const SessionParams = Type.Object({ sessionId: Type.String({ pattern: uuidPattern }) });
 const QueueQuery = Type.Object({
   cursor: Type.Optional(Type.String({ maxLength: 512 })),
   notice: Type.Optional(Type.String({ maxLength: 32 })),
 });
-const NoticeQuery = Type.Object({ notice: Type.Optional(Type.String({ maxLength: 32 })) });
+const NoticeQuery = Type.Object({
+  notice: Type.Optional(Type.String({ maxLength: 32 })),
+  error: Type.Optional(Type.String({ maxLength: 32 })),
+});
 /** Forms are checked in the handlers, so a mistake is answered on the page, not as JSON. */
 const FormBody = Type.Record(Type.String(), Type.Union([Type.String(), Type.Array(Type.String())]));
 
@@ -111,7 +123,7 @@ export const reviewConsoleRoutes: FastifyPluginAsyncTypebox<ReviewConsoleOptions
   });
 
   const page = { config: { public: true } } as const;
-  const form = { config: { public: true, idempotency: 'none' }, preValidation: app.csrfProtection } as const;
+  const form = { config: { public: true, idempotency: 'none' }, preHandler: app.csrfProtection } as const;
 
   app.get(
     CONSOLE_PATH,
@@ -174,7 +186,13 @@ export const reviewConsoleRoutes: FastifyPluginAsyncTypebox<ReviewConsoleOptions
       const review = await desk.review(request.params.sessionId, actor);
       return send(
         reply,
-        reviewPage({ review, reviewerId, csrfToken: reply.generateCsrf(), notice: noticeText(request.query.notice) }),
+        reviewPage({
+          review,
+          reviewerId,
+          csrfToken: reply.generateCsrf(),
+          notice: noticeText(request.query.notice),
+          error: problemText(request.query.error),
+        }),
       );
     },
   );
@@ -199,40 +217,32 @@ export const reviewConsoleRoutes: FastifyPluginAsyncTypebox<ReviewConsoleOptions
     async (request, reply) => {
       const actor = await reviewerOf(request, reply);
       if (actor === null) return reply;
-      const reviewerId = actor.userId;
       const { sessionId } = request.params;
+      // A mistake goes back to the session's page (POST-redirect-GET), which says what it was; nothing is decided.
+      const back = (problem: FormProblem) =>
+        redirect(reply, `${CONSOLE_PATH}/sessions/${encodeURIComponent(sessionId)}?error=${problem}`);
       const input = decisionFrom(request.body);
-      if (typeof input === 'string') {
-        const review = await desk.review(sessionId, actor);
-        return send(reply, reviewPage({ review, reviewerId, csrfToken: reply.generateCsrf(), error: input }), 400);
-      }
+      if (typeof input === 'string') return back(input);
       try {
         await desk.decide(sessionId, actor, input);
       } catch (error) {
         if (!isAppError(error) || error.statusCode !== 400) throw error;
-        const review = await desk.review(sessionId, actor);
-        const problem = error.details?.[0]?.message;
-        const text = problem === undefined ? error.message : `${error.message}: ${problem}`;
-        return send(reply, reviewPage({ review, reviewerId, csrfToken: reply.generateCsrf(), error: text }), 400);
+        return back('refused');
       }
       return redirect(reply, `${CONSOLE_PATH}?notice=decided`);
     },
   );
 };
 
-/** The decision form's values, or what is wrong with them (for the page). */
-function decisionFrom(body: Record<string, string | string[]>): DecisionInput | string {
+/** The decision form's values, or what is wrong with them (shown by the session's page). */
+function decisionFrom(body: Record<string, string | string[]>): DecisionInput | FormProblem {
   const decision = body.decision;
-  if (typeof decision !== 'string' || !(decisions as readonly string[]).includes(decision)) {
-    return 'Choose a decision.';
-  }
+  if (typeof decision !== 'string' || !(decisions as readonly string[]).includes(decision)) return 'no_decision';
   const reason = typeof body.reason === 'string' && body.reason.trim() !== '' ? body.reason.trim() : undefined;
-  if (decision !== 'verified' && reason === undefined) return 'Give a reason: the person sees it.';
+  if (decision !== 'verified' && reason === undefined) return 'no_reason';
   const listed = body.documents === undefined ? [] : [body.documents].flat();
   const documents = listed.filter((kind): kind is DocumentKind => (documentKinds as readonly string[]).includes(kind));
-  if (documents.length !== listed.length) return 'Choose documents from the list.';
-  if (decision !== 'requires_input' && documents.length > 0) {
-    return 'Documents to send again go with "Ask for documents again" only.';
-  }
+  if (documents.length !== listed.length) return 'unknown_documents';
+  if (decision !== 'requires_input' && documents.length > 0) return 'documents_without_request';
   return { decision: decision as ReviewDecision, reason, documents };
 }
