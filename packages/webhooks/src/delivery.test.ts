@@ -392,8 +392,14 @@ describe('polling', () => {
       intervalMs: 60 * 60_000,
     });
     try {
-      await vi.waitFor(async () => expect(receiver.requests).toHaveLength(5), { timeout: EVENTUALLY_TIMEOUT_MS });
-      for (const id of ids) expect((await eventRow(id)).status).toBe('delivered');
+      // The receiver answers before each row is marked delivered: wait for the rows, not only the requests.
+      await vi.waitFor(
+        async () => {
+          for (const id of ids) expect((await eventRow(id)).status).toBe('delivered');
+        },
+        { timeout: EVENTUALLY_TIMEOUT_MS },
+      );
+      expect(receiver.requests).toHaveLength(5);
     } finally {
       await delivery.stop();
     }
