@@ -28,7 +28,7 @@ async function walletWithThreshold(balance: number, threshold: number | null): P
     { organizationId: owner.organizationId, userId: members[0]!, role: 'owner' },
     { organizationId: owner.organizationId, userId: members[1]!, role: 'billing' },
   ]);
-  await setLowBalanceThreshold(handle.db, owner, threshold);
+  await inTx((tx) => setLowBalanceThreshold(tx, owner, threshold));
   if (balance > 0) await inTx((tx) => topUpWallet(tx, owner, { amount: balance, reference: `seed:${randomUUID()}` }));
   return owner;
 }
@@ -120,7 +120,7 @@ describe('low-balance alerts', () => {
   it('is re-armed by a new threshold, and alerts nothing when the hold rolls back', async () => {
     const owner = await walletWithThreshold(1_000, 900);
     await hold(owner, 200); // 800: alert 1
-    await setLowBalanceThreshold(handle.db, owner, 700);
+    expect((await inTx((tx) => setLowBalanceThreshold(tx, owner, 700))).previous).toBe(900);
     const rolledBack = inTx(async (tx) => {
       await placeHold(tx, owner, { amount: 200, reference: `verification_session:${randomUUID()}` }); // 600
       throw new Error('the session insert failed');
@@ -134,11 +134,12 @@ describe('low-balance alerts', () => {
   it('refuses a threshold that is not whole KES of 0 or more, changing nothing', async () => {
     const owner = await walletWithThreshold(0, 100);
     for (const threshold of [-1, 1.5, Number.NaN, Number.MAX_SAFE_INTEGER + 1]) {
-      await expect(setLowBalanceThreshold(handle.db, owner, threshold)).rejects.toBeInstanceOf(RangeError);
+      await expect(inTx((tx) => setLowBalanceThreshold(tx, owner, threshold))).rejects.toBeInstanceOf(RangeError);
     }
     const [wallet] = await handle.db.select().from(wallets).where(eq(wallets.organizationId, owner.organizationId));
     expect(wallet!.lowBalanceThreshold).toBe(100);
-    expect((await setLowBalanceThreshold(handle.db, owner, null)).lowBalanceThreshold).toBeNull();
+    const cleared = await inTx((tx) => setLowBalanceThreshold(tx, owner, null));
+    expect(cleared).toMatchObject({ previous: 100, wallet: { lowBalanceThreshold: null, lowBalanceAlertedAt: null } });
   });
 });
 

@@ -205,21 +205,22 @@ export function releaseHold(tx: Transaction, ref: ApiKeyOwner, reference: string
 
 /**
  * Sets the low-balance threshold of the owner's wallet (whole KES, 0 or more; null: no alerts), creating the wallet
- * when it was never used; throws RangeError for anything else. A new setting re-arms the alert: the next hold that
- * takes the available balance below it alerts (docs/decisions.md#low-balance-alerts).
+ * when it was never used; throws RangeError for anything else, writing nothing. A new setting re-arms the alert: the
+ * next hold that takes the available balance below it alerts (docs/decisions.md#low-balance-alerts). The wallet is
+ * locked, so `previous` is the setting this one replaced even when two settings race.
  */
 export async function setLowBalanceThreshold(
-  db: DatabaseExecutor,
+  tx: Transaction,
   ref: ApiKeyOwner,
   threshold: number | null,
-): Promise<Wallet> {
+): Promise<{ wallet: Wallet; previous: number | null }> {
   if (threshold !== null && (!Number.isSafeInteger(threshold) || threshold < 0)) {
     throw new RangeError(`A low-balance threshold must be a whole number of KES, 0 or more (got ${threshold})`);
   }
-  const wallet = await ensureWallet(db, ref);
-  const updated = await updateLowBalanceThreshold(db, wallet.id, threshold);
-  if (updated === undefined) throw new Error('The wallet disappeared');
-  return updated;
+  const locked = await lockWallet(tx, ref);
+  const wallet = await updateLowBalanceThreshold(tx, locked.id, threshold);
+  if (wallet === undefined) throw new Error('The wallet disappeared while it was locked');
+  return { wallet, previous: locked.lowBalanceThreshold };
 }
 
 export interface WalletBalances {

@@ -83,7 +83,9 @@ const alertNotifications = (userId: string) =>
 describe('low-balance alerts from session creation', () => {
   it('sends wallet.balance_low, signed, to the environment endpoint, and notifies every member', async () => {
     await fundWallet(database.db, acme.id, 'test', 160);
-    await setLowBalanceThreshold(database.db, { organizationId: acme.id, environment: 'test' }, 100);
+    await database.db.transaction((tx) =>
+      setLowBalanceThreshold(tx, { organizationId: acme.id, environment: 'test' }, 100),
+    );
     await setDefaultWebhookUrl(database.db, {
       organizationId: acme.id,
       environment: 'test',
@@ -126,7 +128,9 @@ describe('low-balance alerts from session creation', () => {
   it('leaves the other environment alone', async () => {
     await fundWallet(database.db, acme.id, 'live', 1_000);
     await fundWallet(database.db, acme.id, 'test', 1_000);
-    await setLowBalanceThreshold(database.db, { organizationId: acme.id, environment: 'live' }, 980);
+    await database.db.transaction((tx) =>
+      setLowBalanceThreshold(tx, { organizationId: acme.id, environment: 'live' }, 980),
+    );
     expect((await createKyc(acme.testKey, 1)).statusCode).toBe(201);
     expect(await lowBalanceEvents()).toHaveLength(0);
     expect((await createKyc(acme.liveKey, 2)).statusCode).toBe(201);
@@ -140,7 +144,7 @@ describe.skipIf(missing(postgresServer))(
     it('alerts once however many creates cross at once, and again only after a top-up re-arms it', async () => {
       const owner = { organizationId: acme.id, environment: 'live' as const };
       await fundWallet(database.db, acme.id, 'live', 1_000);
-      await setLowBalanceThreshold(database.db, owner, 500);
+      await database.db.transaction((tx) => setLowBalanceThreshold(tx, owner, 500));
 
       const wave = async (from: number) => {
         const responses = await Promise.all(Array.from({ length: 25 }, (_, i) => createKyc(acme.liveKey, from + i)));
