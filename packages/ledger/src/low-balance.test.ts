@@ -33,8 +33,16 @@ async function walletWithThreshold(balance: number, threshold: number | null): P
   return owner;
 }
 
-const hold = (owner: ApiKeyOwner, amount: number, sessionId = randomUUID()) =>
-  inTx((tx) => placeHold(tx, owner, { amount, reference: `verification_session:${sessionId}` })).then(() => sessionId);
+const hold = (owner: ApiKeyOwner, amount: number, sessionId = randomUUID(), now?: Date) =>
+  inTx((tx) =>
+    placeHold(tx, owner, {
+      amount,
+      reference: `verification_session:${sessionId}`,
+      ...(now === undefined ? {} : { now }),
+    }),
+  ).then(() => sessionId);
+
+const ALERT_TIME = new Date('2026-03-02T09:00:00.000Z');
 
 /** The alerts sent so far: callbacks queued and notifications per member. */
 async function alertsOf(owner: ApiKeyOwner) {
@@ -56,7 +64,7 @@ describe('low-balance alerts', () => {
     await hold(owner, 500); // 500 left: at the threshold, not below it
     expect((await alertsOf(owner)).events).toHaveLength(0);
 
-    const crossing = await hold(owner, 50, randomUUID()); // 450
+    const crossing = await hold(owner, 50, randomUUID(), ALERT_TIME); // 450
     const alerts = await alertsOf(owner);
     expect(alerts.events).toHaveLength(1);
     const [event] = alerts.events;
@@ -64,7 +72,7 @@ describe('low-balance alerts', () => {
     expect(event!.payload).toEqual({
       id: event!.id,
       type: 'wallet.balance_low',
-      timestamp: expect.any(String),
+      timestamp: ALERT_TIME.toISOString(),
       data: {
         environment: 'live',
         currency: 'KES',
@@ -86,7 +94,7 @@ describe('low-balance alerts', () => {
     await hold(owner, 50); // 400: still below, no second alert
     expect((await alertsOf(owner)).events).toHaveLength(1);
     const [wallet] = await handle.db.select().from(wallets).where(eq(wallets.organizationId, owner.organizationId));
-    expect(wallet!.lowBalanceAlertedAt).toBeInstanceOf(Date);
+    expect(wallet!.lowBalanceAlertedAt).toEqual(ALERT_TIME);
   });
 
   it('does not alert for a hold that starts below the threshold, nor without a threshold', async () => {
