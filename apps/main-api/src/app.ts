@@ -28,6 +28,7 @@ import {
   reviewRoutes,
   reviewSharedSchemas,
 } from './modules/reviews/index.js';
+import { walletRoutes, walletSharedSchemas } from './modules/wallets/index.js';
 import { webhookRoutes, webhookSharedSchemas } from './modules/webhooks/index.js';
 import { authenticatedUserOf, authentication } from './plugins/authentication.js';
 import { organizationAccess } from './plugins/organization-access.js';
@@ -99,6 +100,7 @@ export function buildApp(deps: MainApiDeps, config: MainApiConfig) {
       ...apiKeySharedSchemas,
       ...billingSharedSchemas,
       ...webhookSharedSchemas,
+      ...walletSharedSchemas,
       ...auditSharedSchemas,
       ...invitationSharedSchemas,
       ...organizationSharedSchemas,
@@ -143,6 +145,7 @@ export function buildApp(deps: MainApiDeps, config: MainApiConfig) {
     ...(deps.providerTimeout === undefined ? {} : { providerTimeout: deps.providerTimeout }),
   });
   app.register(webhookRoutes, { db, now, allowPrivateTargets: config.webhooks.allowPrivateTargets });
+  app.register(walletRoutes, { db });
   app.register(auditRoutes, { db });
   app.register(invitationRoutes, {
     db,

@@ -97,7 +97,14 @@ describe('the ledger is append-only', () => {
       handle.db.transaction(async (tx) => {
         const [lonely] = await tx
           .insert(ledgerTransactions)
-          .values({ walletId, kind: 'top_up', amount: 5, reference: `lonely:${walletId}` })
+          .values({
+            walletId,
+            kind: 'top_up',
+            amount: 5,
+            reference: `lonely:${walletId}`,
+            availableAfter: 0,
+            heldAfter: 0,
+          })
           .returning();
         await tx.delete(ledgerTransactions).where(eq(ledgerTransactions.id, lonely!.id));
       }),
@@ -149,7 +156,7 @@ describe('every ledger transaction balances, checked at commit', () => {
     return handle.db.transaction(async (tx) => {
       const [transaction] = await tx
         .insert(ledgerTransactions)
-        .values({ walletId, kind: 'top_up', amount: 100, reference })
+        .values({ walletId, kind: 'top_up', amount: 100, reference, availableAfter: 0, heldAfter: 0 })
         .returning();
       for (const entry of entries) {
         // Each statement on its own succeeds: the check is deferred until the commit.

@@ -1,4 +1,7 @@
 export { HoldAlreadyResolvedError, InsufficientFundsError } from './errors.js';
+export { LOW_BALANCE_EVENT, type LowBalanceEventData } from './low-balance.js';
+export { type ReferenceSubject, referenceSubjectOf } from './references.js';
+export { WalletStatementQuery, WalletTransactionSchema, walletStatementData } from './schemas.js';
 export {
   captureHold,
   ensureWallet,
@@ -7,6 +10,8 @@ export {
   type MovementResult,
   placeHold,
   releaseHold,
+  setLowBalanceThreshold,
   topUpWallet,
   type WalletBalances,
 } from './service.js';
+export { type WalletStatementPage, type WalletTransactionView, walletStatement } from './statement.js';

@@ -7,7 +7,8 @@ import type {
   Wallet,
 } from '@platform/db';
 import { ledgerEntries, ledgerTransactions, wallets } from '@platform/db/schema';
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { afterPosition, cursorTimeOf, type PagePosition } from '@platform/pagination';
+import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 
 // Every statement of the wallet ledger. The functions take the executor first, so they run in the caller's
 // transaction.
@@ -67,9 +68,16 @@ export async function insertLedgerTransaction(
     amount: number;
     reference: string;
     description: string | null;
+    availableAfter: number;
+    heldAfter: number;
   },
 ): Promise<{ id: string } | undefined> {
-  const [transaction] = await db.insert(ledgerTransactions).values(values).returning({ id: ledgerTransactions.id });
+  const [transaction] = await db
+    .insert(ledgerTransactions)
+    // The time of the insert, not of the transaction's start: the caller holds the wallet's lock, so the wallet's
+    // movements are in the order they happened (docs/decisions.md#balance-after-each-movement).
+    .values({ ...values, createdAt: sql`clock_timestamp()` })
+    .returning({ id: ledgerTransactions.id });
   return transaction;
 }
 
@@ -105,4 +113,73 @@ export function sumWalletEntries(db: DatabaseExecutor, walletId: string) {
     .from(ledgerEntries)
     .where(and(eq(ledgerEntries.walletId, walletId), inArray(ledgerEntries.account, ['available', 'held'])))
     .groupBy(ledgerEntries.account);
+}
+
+/** A page of the wallet's movements, newest first, each with its cursor position (`limit` rows at most). */
+export function listWalletTransactionRows(
+  db: DatabaseExecutor,
+  ref: ApiKeyOwner,
+  { after, limit }: { after: PagePosition | undefined; limit: number },
+) {
+  return db
+    .select({
+      id: ledgerTransactions.id,
+      kind: ledgerTransactions.kind,
+      amount: ledgerTransactions.amount,
+      reference: ledgerTransactions.reference,
+      description: ledgerTransactions.description,
+      availableAfter: ledgerTransactions.availableAfter,
+      heldAfter: ledgerTransactions.heldAfter,
+      createdAt: ledgerTransactions.createdAt,
+      position: cursorTimeOf(ledgerTransactions.createdAt),
+    })
+    .from(ledgerTransactions)
+    .innerJoin(wallets, eq(wallets.id, ledgerTransactions.walletId))
+    .where(
+      and(
+        eq(wallets.organizationId, ref.organizationId),
+        eq(wallets.environment, ref.environment),
+        after === undefined ? undefined : afterPosition(ledgerTransactions, after),
+      ),
+    )
+    .orderBy(desc(ledgerTransactions.createdAt), desc(ledgerTransactions.id))
+    .limit(limit);
+}
+
+/** Sets the wallet's low-balance threshold (null: none) and re-arms its alert; the updated row. */
+export async function updateLowBalanceThreshold(
+  db: DatabaseExecutor,
+  walletId: string,
+  threshold: number | null,
+): Promise<Wallet | undefined> {
+  const [updated] = await db
+    .update(wallets)
+    .set({ lowBalanceThreshold: threshold, lowBalanceAlertedAt: null, updatedAt: sql`now()` })
+    .where(eq(wallets.id, walletId))
+    .returning();
+  return updated;
+}
+
+/** Records that the wallet's low-balance alert was sent at `at`: no other until it is re-armed. */
+export async function markLowBalanceAlerted(
+  db: DatabaseExecutor,
+  walletId: string,
+  at: Date,
+): Promise<Wallet | undefined> {
+  const [updated] = await db
+    .update(wallets)
+    .set({ lowBalanceAlertedAt: at })
+    .where(eq(wallets.id, walletId))
+    .returning();
+  return updated;
+}
+
+/** Re-arms the wallet's low-balance alert: the next crossing alerts again. */
+export async function clearLowBalanceAlert(db: DatabaseExecutor, walletId: string): Promise<Wallet | undefined> {
+  const [updated] = await db
+    .update(wallets)
+    .set({ lowBalanceAlertedAt: null })
+    .where(eq(wallets.id, walletId))
+    .returning();
+  return updated;
 }

@@ -7,6 +7,7 @@ import type {
   Wallet,
 } from '@platform/db';
 import { HoldAlreadyResolvedError, InsufficientFundsError } from './errors.js';
+import { alertIfBalanceLow, rearmAfterTopUp } from './low-balance.js';
 import {
   addToWalletBalances,
   findHold,
@@ -18,6 +19,7 @@ import {
   insertWalletIfMissing,
   lockWalletRow,
   sumWalletEntries,
+  updateLowBalanceThreshold,
 } from './repository.js';
 
 // The wallet ledger. Every movement is one ledger transaction with balanced entries; the wallet row's
@@ -31,6 +33,8 @@ export interface Movement {
   /** What caused it (`verification_session:<id>`, `payment:<reference>`); one movement of a kind per reference. */
   reference: string;
   description?: string;
+  /** When it happens, for what it causes (a low-balance alert's time); default: the system clock. */
+  now?: Date;
 }
 
 export interface MovementResult {
@@ -70,12 +74,17 @@ async function record(
   entries: Array<{ account: LedgerAccount; amount: number }>,
   balanceChange: { available: number; held: number },
 ): Promise<MovementResult> {
+  // `wallet` is locked: nothing else moves its money before this transaction ends, so these are exact.
+  const availableAfter = wallet.availableBalance + balanceChange.available;
+  const heldAfter = wallet.heldBalance + balanceChange.held;
   const transaction = await insertLedgerTransaction(tx, {
     walletId: wallet.id,
     kind,
     amount: movement.amount,
     reference: movement.reference,
     description: movement.description ?? null,
+    availableAfter,
+    heldAfter,
   });
   if (transaction === undefined) throw new Error('Recording the ledger transaction returned no row');
   await insertLedgerEntries(
@@ -84,6 +93,9 @@ async function record(
   );
   const updated = await addToWalletBalances(tx, wallet.id, balanceChange);
   if (updated === undefined) throw new Error('Updating the wallet balances returned no row');
+  if (updated.availableBalance !== availableAfter || updated.heldBalance !== heldAfter) {
+    throw new Error(`The balances of wallet ${wallet.id} moved while it was locked`);
+  }
   return { applied: true, transactionId: transaction.id, wallet: updated };
 }
 
@@ -93,7 +105,7 @@ export async function topUpWallet(tx: Transaction, ref: ApiKeyOwner, movement: M
   const wallet = await lockWallet(tx, ref);
   const done = await findLedgerTransaction(tx, 'top_up', movement.reference);
   if (done) return { applied: false, transactionId: done.id, wallet };
-  return record(
+  const result = await record(
     tx,
     wallet,
     'top_up',
@@ -104,11 +116,13 @@ export async function topUpWallet(tx: Transaction, ref: ApiKeyOwner, movement: M
     ],
     { available: movement.amount, held: 0 },
   );
+  return { ...result, wallet: await rearmAfterTopUp(tx, result.wallet) };
 }
 
 /**
  * Moves money from available to held. Throws InsufficientFundsError when the available balance is too
- * low (the caller's transaction then rolls back, writing nothing). Once per reference.
+ * low (the caller's transaction then rolls back, writing nothing). Once per reference. A hold that takes the
+ * available balance below the wallet's low-balance threshold alerts, once (low-balance.ts).
  */
 export async function placeHold(tx: Transaction, ref: ApiKeyOwner, movement: Movement): Promise<MovementResult> {
   assertAmount(movement.amount);
@@ -118,7 +132,7 @@ export async function placeHold(tx: Transaction, ref: ApiKeyOwner, movement: Mov
   if (wallet.availableBalance < movement.amount) {
     throw new InsufficientFundsError(wallet.availableBalance, movement.amount);
   }
-  return record(
+  const result = await record(
     tx,
     wallet,
     'hold',
@@ -129,6 +143,13 @@ export async function placeHold(tx: Transaction, ref: ApiKeyOwner, movement: Mov
     ],
     { available: -movement.amount, held: movement.amount },
   );
+  const after = await alertIfBalanceLow(tx, ref, {
+    before: wallet,
+    after: result.wallet,
+    reference: movement.reference,
+    now: movement.now ?? new Date(),
+  });
+  return { ...result, wallet: after };
 }
 
 async function resolveHold(
@@ -180,6 +201,26 @@ export function captureHold(tx: Transaction, ref: ApiKeyOwner, reference: string
 /** Gives the held money back to the available balance. Once per hold; never after a capture. */
 export function releaseHold(tx: Transaction, ref: ApiKeyOwner, reference: string, description?: string) {
   return resolveHold(tx, ref, reference, 'release', description);
+}
+
+/**
+ * Sets the low-balance threshold of the owner's wallet (whole KES, 0 or more; null: no alerts), creating the wallet
+ * when it was never used; throws RangeError for anything else, writing nothing. A new setting re-arms the alert: the
+ * next hold that takes the available balance below it alerts (docs/decisions.md#low-balance-alerts). The wallet is
+ * locked, so `previous` is the setting this one replaced even when two settings race.
+ */
+export async function setLowBalanceThreshold(
+  tx: Transaction,
+  ref: ApiKeyOwner,
+  threshold: number | null,
+): Promise<{ wallet: Wallet; previous: number | null }> {
+  if (threshold !== null && (!Number.isSafeInteger(threshold) || threshold < 0)) {
+    throw new RangeError(`A low-balance threshold must be a whole number of KES, 0 or more (got ${threshold})`);
+  }
+  const locked = await lockWallet(tx, ref);
+  const wallet = await updateLowBalanceThreshold(tx, locked.id, threshold);
+  if (wallet === undefined) throw new Error('The wallet disappeared while it was locked');
+  return { wallet, previous: locked.lowBalanceThreshold };
 }
 
 export interface WalletBalances {

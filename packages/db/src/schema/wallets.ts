@@ -24,6 +24,13 @@ export const wallets = pgTable(
     environment: text('environment', { enum: apiKeyEnvironments }).notNull(),
     availableBalance: kes('available_balance').notNull().default(0),
     heldBalance: kes('held_balance').notNull().default(0),
+    /**
+     * Whole KES: a hold that takes the available balance from at or above it to below it alerts the members and
+     * sends `wallet.balance_low`, once (docs/decisions.md#low-balance-alerts). Null: no alerts.
+     */
+    lowBalanceThreshold: kes('low_balance_threshold'),
+    /** When the current low-balance alert was sent; null while the next crossing would alert. */
+    lowBalanceAlertedAt: timestamptz('low_balance_alerted_at'),
     createdAt: createdAt(),
     updatedAt: timestamptz('updated_at').notNull().defaultNow(),
   },
@@ -32,6 +39,7 @@ export const wallets = pgTable(
     check('wallets_environment_check', isOneOf(table.environment, apiKeyEnvironments)),
     check('wallets_available_balance_check', sql`${table.availableBalance} >= 0`),
     check('wallets_held_balance_check', sql`${table.heldBalance} >= 0`),
+    check('wallets_low_balance_threshold_check', sql`${table.lowBalanceThreshold} >= 0`),
   ],
 );
 
@@ -53,6 +61,13 @@ export const ledgerTransactions = pgTable(
     /** What caused it, e.g. `verification_session:<id>` or `payment:<reference>`. */
     reference: text('reference').notNull(),
     description: text('description'),
+    /**
+     * The wallet's balances right after this movement, recorded under the wallet's lock (migration 0019 filled
+     * them in for older rows from their entries; docs/decisions.md#balance-after-each-movement).
+     */
+    availableAfter: kes('available_after').notNull(),
+    heldAfter: kes('held_after').notNull(),
+    /** Set by the ledger to the time it wrote the row under the wallet's lock, so it orders the wallet's movements. */
     createdAt: createdAt(),
   },
   (table) => [

@@ -1,3 +1,4 @@
+import { WalletTransactionSchema, walletStatementData } from '@platform/ledger';
 import { Type } from '@sinclair/typebox';
 
 const WalletSchema = Type.Object(
@@ -18,4 +19,11 @@ const WalletSchema = Type.Object(
 export const WalletResponseSchema = Type.Object(
   { success: Type.Literal(true), data: WalletSchema },
   { $id: 'WalletResponse', additionalProperties: false },
+);
+
+export { WalletStatementQuery } from '@platform/ledger';
+
+export const WalletTransactionListSchema = Type.Object(
+  { success: Type.Literal(true), data: walletStatementData(WalletTransactionSchema) },
+  { $id: 'WalletTransactionList', additionalProperties: false },
 );

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type ApiKeyOwner, type Database, type DatabaseExecutor, isUuid } from '@platform/db';
-import { ensureWallet, topUpWallet } from '@platform/ledger';
+import { ensureWallet, topUpWallet, type WalletStatementPage, walletStatement } from '@platform/ledger';
 import { findTransactionWalletId, organizationExists } from './repository.js';
 
 /** The balances of the owner's wallet, whole KES; a wallet never used is created empty. */
@@ -10,6 +10,15 @@ export async function walletBalances(
 ): Promise<{ available: number; held: number }> {
   const wallet = await ensureWallet(db, owner);
   return { available: wallet.availableBalance, held: wallet.heldBalance };
+}
+
+/** A page of the owner's wallet statement, newest first (docs/decisions.md#wallet-statement). */
+export function walletTransactions(
+  db: DatabaseExecutor,
+  owner: ApiKeyOwner,
+  page: { limit: number; cursor: string | undefined },
+): Promise<WalletStatementPage> {
+  return walletStatement(db, owner, page);
 }
 
 /** A credit of the wallet of an organization's environment. */

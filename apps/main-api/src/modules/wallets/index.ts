@@ -1,0 +1,4 @@
+// What the app uses of the wallets module.
+
+export { walletRoutes } from './routes.js';
+export { walletSharedSchemas } from './schemas.js';

@@ -1,0 +1,89 @@
+import { apiKeyEnvironments, uuidPattern } from '@platform/db';
+import { WalletStatementQuery, WalletTransactionSchema, walletStatementData } from '@platform/ledger';
+import { type Static, Type } from '@sinclair/typebox';
+import { ref } from '../../shared/schema-ref.js';
+
+const environment = Type.Union(
+  apiKeyEnvironments.map((value) => Type.Literal(value)),
+  { description: 'The live wallet pays for live API keys, the test wallet for test keys; they never mix.' },
+);
+
+export const OrganizationParams = Type.Object({
+  id: Type.String({ pattern: uuidPattern, description: 'Organization identifier (UUID).' }),
+});
+
+export const OrganizationWalletParams = Type.Object({
+  id: Type.String({ pattern: uuidPattern, description: 'Organization identifier (UUID).' }),
+  environment,
+});
+
+export { WalletStatementQuery };
+
+/** Whole KES: the largest a JavaScript number holds exactly. */
+const MAX_KES = Number.MAX_SAFE_INTEGER;
+
+const OrganizationWalletSchema = Type.Object(
+  {
+    environment,
+    currency: Type.Literal('KES'),
+    available: Type.Integer({ description: 'Whole KES that new verification sessions can hold.' }),
+    held: Type.Integer({ description: 'Whole KES held for sessions not finished yet.' }),
+    lowBalanceThreshold: Type.Union([Type.Integer(), Type.Null()], {
+      description:
+        'Whole KES. When a session takes the available balance from at or above it to below it, every member is ' +
+        'notified and a wallet.balance_low callback is sent, once until a top-up brings it back. Null: no alerts.',
+    }),
+    lowBalanceAlertedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+      description: 'When the current alert was sent; null while the next crossing would alert.',
+    }),
+  },
+  { $id: 'OrganizationWallet', additionalProperties: false },
+);
+
+export type OrganizationWalletView = Static<typeof OrganizationWalletSchema>;
+
+export const OrganizationWalletListSchema = Type.Object(
+  {
+    success: Type.Literal(true),
+    data: Type.Object(
+      { wallets: Type.Array(ref(OrganizationWalletSchema), { description: 'live, then test.' }) },
+      { additionalProperties: false },
+    ),
+  },
+  { $id: 'OrganizationWalletList', additionalProperties: false },
+);
+
+export const OrganizationWalletResponseSchema = Type.Object(
+  { success: Type.Literal(true), data: ref(OrganizationWalletSchema) },
+  { $id: 'OrganizationWalletResponse', additionalProperties: false },
+);
+
+export const OrganizationWalletUpdatedSchema = Type.Object(
+  { success: Type.Literal(true), message: Type.String(), data: ref(OrganizationWalletSchema) },
+  { $id: 'OrganizationWalletUpdated', additionalProperties: false },
+);
+
+/** PATCH body. Unknown fields are refused, so a misspelt field is not silently ignored. */
+export const UpdateOrganizationWalletBodySchema = Type.Object(
+  {
+    lowBalanceThreshold: Type.Union([Type.Integer({ minimum: 0, maximum: MAX_KES, examples: [500] }), Type.Null()], {
+      description: 'Whole KES, 0 or more (0 never alerts: the balance cannot go below it), or null to turn alerts off.',
+    }),
+  },
+  { $id: 'UpdateOrganizationWallet', additionalProperties: false },
+);
+
+export const OrganizationWalletTransactionListSchema = Type.Object(
+  { success: Type.Literal(true), data: walletStatementData(ref(WalletTransactionSchema)) },
+  { $id: 'OrganizationWalletTransactionList', additionalProperties: false },
+);
+
+/** Schemas registered once on the app so routes and OpenAPI refer to them by name. */
+export const walletSharedSchemas = [
+  WalletTransactionSchema,
+  OrganizationWalletSchema,
+  OrganizationWalletListSchema,
+  OrganizationWalletResponseSchema,
+  OrganizationWalletUpdatedSchema,
+  OrganizationWalletTransactionListSchema,
+];
