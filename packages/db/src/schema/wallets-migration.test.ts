@@ -5,7 +5,7 @@ import { type DatabaseHandle, queryRows } from '../client.js';
 import { migrationsFolder } from '../migrate.js';
 import { createTestDatabase } from '../testing.js';
 
-// Migration 0019 on a ledger written before it: the balances after each movement are filled in from the entries,
+// Migration 0016 on a ledger written before it: the balances after each movement are filled in from the entries,
 // and the ledger is append-only again afterwards. Runs on PGlite, and on PostgreSQL with DATABASE_URL.
 
 /**
@@ -29,7 +29,7 @@ async function migrateUpTo(handle: DatabaseHandle, marks: (statement: string) =>
   };
 }
 
-describe('0019 on a ledger written before it', () => {
+describe('0016 on a ledger written before it', () => {
   let handle: DatabaseHandle;
   beforeAll(async () => {
     handle = await createTestDatabase();

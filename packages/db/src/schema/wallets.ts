@@ -62,7 +62,7 @@ export const ledgerTransactions = pgTable(
     reference: text('reference').notNull(),
     description: text('description'),
     /**
-     * The wallet's balances right after this movement, recorded under the wallet's lock (migration 0019 filled
+     * The wallet's balances right after this movement, recorded under the wallet's lock (migration 0016 filled
      * them in for older rows from their entries; docs/decisions.md#balance-after-each-movement).
      */
     availableAfter: kes('available_after').notNull(),
