@@ -8,7 +8,7 @@ import { browserModules } from './serve.js';
 
 // The SDK as built, in headless Chromium, between three sites: a shop (http://shop.test) that opens a verification,
 // a stand-in for the hosted page (http://verify.test) that posts the events its URL lists, and a stranger
-// (http://evil.test). The real hosted page is tested with the SDK in backend-api's hosted-page/sdk.test.ts.
+// (http://evil.test). The real hosted page is tested with the SDK in backend-api's hosted-page/sdk-browser.test.ts.
 
 const SHOP = 'http://shop.test';
 const VERIFY = 'http://verify.test';

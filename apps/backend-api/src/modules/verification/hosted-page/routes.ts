@@ -122,7 +122,8 @@ function pagePolicy({ allowedOrigins, sdk }: PageFraming): string {
  * waits for documents it first asks for consent (docs/decisions.md#consent-before-capture). For a session the
  * sandbox decides (docs/decisions.md#decision-sources) it has buttons that drive the same lifecycle as everything
  * else, with plain forms and POST-redirect-GET, no script. English or Kiswahili
- * (docs/decisions.md#hosted-page-languages).
+ * (docs/decisions.md#hosted-page-languages). Opened by the front-end SDK from an origin the organization allows, it
+ * may be framed and tells that origin what happened (docs/decisions.md#front-end-sdk).
  */
 export const hostedPageRoutes: FastifyPluginAsyncTypebox<HostedPageOptions> = async (app, options) => {
   const { db, now, formSecret, vault } = options;

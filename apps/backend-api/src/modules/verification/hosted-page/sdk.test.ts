@@ -9,7 +9,7 @@ import { formTokenFor } from './form-token.js';
 // The hosted page's side of the front-end SDK (docs/decisions.md#front-end-sdk): who may frame it (CSP
 // frame-ancestors from the organization's allowed origins, 'none' without), whether a view of it reports events
 // (only when the SDK opened it from an allowed origin), and that every link, form and redirect keeps the SDK's mode.
-// In headless Chromium: sdk.browser.test.ts.
+// In headless Chromium: sdk-browser.test.ts.
 
 const SECRET = 'a-hosted-page-secret-of-at-least-32-characters';
 const SHOP = 'https://shop.example';
