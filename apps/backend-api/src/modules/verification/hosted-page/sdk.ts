@@ -6,8 +6,8 @@ import { escapeHtml } from '@platform/http';
 // view of it reports to the page that opened it, and the one small script that does. Everything else the page does
 // stays plain HTML that works without JavaScript.
 
-export const sdkModes = ['popup', 'embed'] as const;
-export type SdkMode = (typeof sdkModes)[number];
+const sdkModes = ['popup', 'embed'] as const;
+type SdkMode = (typeof sdkModes)[number];
 
 /** A page opened by the SDK from an allowed origin: where its events go, and how (opener or parent). */
 export interface SdkTarget {
