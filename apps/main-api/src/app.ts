@@ -14,6 +14,7 @@ import { createMailSender } from './mail/from-config.js';
 import type { MailSender } from './mail/mail-sender.js';
 import { AvatarUploadResponseSchema, avatarRoutes } from './modules/accounts/avatars/index.js';
 import { accountRoutes, accountSharedSchemas } from './modules/accounts/index.js';
+import { allowedOriginRoutes, allowedOriginSharedSchemas } from './modules/allowed-origins/index.js';
 import { apiKeyRoutes, apiKeySharedSchemas } from './modules/api-keys/index.js';
 import { auditRoutes, auditSharedSchemas } from './modules/audit/index.js';
 import { billingRoutes, billingSharedSchemas, type ProviderTimeout } from './modules/billing/index.js';
@@ -101,6 +102,7 @@ export function buildApp(deps: MainApiDeps, config: MainApiConfig) {
       ...billingSharedSchemas,
       ...webhookSharedSchemas,
       ...walletSharedSchemas,
+      ...allowedOriginSharedSchemas,
       ...auditSharedSchemas,
       ...invitationSharedSchemas,
       ...organizationSharedSchemas,
@@ -146,6 +148,7 @@ export function buildApp(deps: MainApiDeps, config: MainApiConfig) {
   });
   app.register(webhookRoutes, { db, now, allowPrivateTargets: config.webhooks.allowPrivateTargets });
   app.register(walletRoutes, { db });
+  app.register(allowedOriginRoutes, { db, now });
   app.register(auditRoutes, { db });
   app.register(invitationRoutes, {
     db,

@@ -21,6 +21,9 @@ export type InvitationStatus = (typeof invitationStatuses)[number];
 export const apiKeyEnvironments = ['live', 'test'] as const;
 export type ApiKeyEnvironment = (typeof apiKeyEnvironments)[number];
 
+/** How many allowed origins an organization may have per environment, a CHECK too (docs/decisions.md#allowed-origins). */
+export const MAX_ALLOWED_ORIGINS = 10;
+
 /**
  * Who an API key acts for: an organization in one environment. Sessions, folders and the wallet that pays for them
  * belong to it, and a key never reaches another's (docs/decisions.md#folders-per-environment).

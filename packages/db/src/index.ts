@@ -19,6 +19,7 @@ export { countAppliedMigrations, countCommittedMigrations, migrateDatabase, migr
 export { preparedPerDatabase, prepareWithRowsMapper } from './prepared-queries.js';
 // The tables are in '@platform/db/schema'; their row types are here, for code that handles rows without querying.
 export type {
+  AllowedOrigins,
   ApiKey,
   AvatarUpload,
   CreditBalanceEntry,

@@ -11,6 +11,7 @@ const journal = JSON.parse(readFileSync(join(migrationsFolder, 'meta', '_journal
 };
 
 const everyTable = [
+  'allowed_origins',
   'api_keys',
   'audit_events',
   'avatar_uploads',

@@ -22,6 +22,7 @@ export function printBanner(
     '',
     `  main API     ${c.mainUrl}      docs ${c.mainUrl}/docs`,
     `  backend API  ${c.backendUrl}   docs ${c.backendUrl}/docs`,
+    `  SDK demo     ${c.sdkDemoUrl}   a page that opens test sessions with @platform/verify-web (popup, embedded, redirect)`,
     '',
     `  demo user          ${c.userId} (owner of the demo organization)`,
     `  bearer token       ${c.token}`,

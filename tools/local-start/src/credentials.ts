@@ -29,6 +29,8 @@ export interface LocalCredentials {
   testApiKey: string;
   /** The demo organization's callback signing secrets, to verify callbacks with (e.g. the standardwebhooks library). */
   webhookSecrets: { live: string; test: string };
+  /** The front-end SDK's demo page; its origin is an allowed origin of the demo organization's test sessions. */
+  sdkDemoUrl: string;
 }
 
 interface StoredKeys {

@@ -39,7 +39,7 @@ async function start(
   extraArgs: string[] = [],
   env: NodeJS.ProcessEnv = { DATABASE_URL: '', REDIS_URL: '' },
 ): Promise<Started> {
-  const [mainPort, backendPort] = [await closedPort(), await closedPort()];
+  const [mainPort, backendPort, demoPort] = [await closedPort(), await closedPort(), await closedPort()];
   const child = spawn('corepack', ['pnpm', 'start', ...extraArgs], {
     cwd: REPO_ROOT,
     env: {
@@ -50,6 +50,7 @@ async function start(
       LOCAL_DATA_DIR: dataDir,
       MAIN_PORT: String(mainPort),
       BACKEND_PORT: String(backendPort),
+      DEMO_PORT: String(demoPort),
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -240,6 +241,28 @@ describe('the one-command local start', () => {
         fetch(`${credentials.mainUrl}/v1/reviews`, { headers: { authorization: `Bearer ${token}` } });
       expect((await queueAs(credentials.reviewerToken)).status).toBe(200);
       expect((await queueAs(credentials.token)).status).toBe(403);
+
+      // The SDK demo page is served and listed, its origin is allowed for the demo organization's test sessions, and
+      // the sessions it creates open framable and reporting to it.
+      expect(first.output).toContain(`SDK demo     ${credentials.sdkDemoUrl}`);
+      const demoPage = await fetch(`${credentials.sdkDemoUrl}/`);
+      expect(await demoPage.text()).toContain("from '/sdk/index.js'");
+      const demoOrigin = new URL(credentials.sdkDemoUrl).origin;
+      const origins = await main(credentials.token, `/v1/organizations/${credentials.organizationId}/allowed-origins`);
+      expect(((await origins.json()) as { data: { test: string[] } }).data.test).toEqual([demoOrigin]);
+      const demoSession = await fetch(`${credentials.sdkDemoUrl}/session`, { method: 'POST' });
+      const { verificationUrl: demoUrl } = (await demoSession.json()) as { verificationUrl: string };
+      const opened = await fetch(`${demoUrl}?sdk=popup&origin=${encodeURIComponent(demoOrigin)}`);
+      expect(opened.status).toBe(200);
+      expect(opened.headers.get('content-security-policy')).toContain(`frame-ancestors ${demoOrigin};`);
+      expect(opened.headers.get('cross-origin-opener-policy')).toBe('unsafe-none');
+      expect(await opened.text()).toContain('<input type="hidden" name="origin"');
+      // Canceled, so its hold goes back to the wallet the restart below checks.
+      const demoSessionId = demoUrl.split('/').at(-1);
+      const canceled = await backend(credentials.testApiKey, `/v1/verify/sessions/${demoSessionId}/cancel`, {
+        method: 'POST',
+      });
+      expect(canceled.status).toBe(200);
 
       // A profile change survives a restart; so do the API keys.
       const patch = await fetch(`${credentials.mainUrl}/v1/accounts/me`, {

@@ -18,7 +18,8 @@ import {
 } from './credentials.js';
 import { loadOrCreateSecrets, prepareDataDir } from './data-dir.js';
 import { type RunningServices, startInProcess } from './in-process.js';
-import { type LocalSettings, mailOutboxDir } from './service-env.js';
+import { allowDemoOrigin, startSdkDemo } from './sdk-demo.js';
+import { allowsPrivateTargets, type LocalSettings, mailOutboxDir } from './service-env.js';
 
 // `pnpm start -- --fresh` passes the separator through; accept it.
 const args = process.argv.slice(2).filter((arg) => arg !== '--');
@@ -82,6 +83,21 @@ const tokens = {
   member: await tokenFor(demo.roleUsers.member),
   reviewer: await tokenFor(demo.roleUsers.reviewer),
 };
+// The front-end SDK's demo page, on its own port: its origin is allowed for the demo organization's test sessions.
+const sdkDemo = await startSdkDemo({
+  host: settings.host,
+  port: process.env.DEMO_PORT ?? '3002',
+  backendUrl: services.backendUrl,
+  testApiKey: keys.testApiKey,
+  returnHere: allowsPrivateTargets(),
+});
+await allowDemoOrigin({
+  mainUrl: services.mainUrl,
+  token: tokens.owner,
+  organizationId: demo.organizationId,
+  origin: new URL(sdkDemo.url).origin,
+});
+
 const credentials: LocalCredentials = {
   mainUrl: services.mainUrl,
   backendUrl: services.backendUrl,
@@ -98,6 +114,7 @@ const credentials: LocalCredentials = {
   liveApiKey: keys.liveApiKey,
   testApiKey: keys.testApiKey,
   webhookSecrets,
+  sdkDemoUrl: sdkDemo.url,
 };
 writeCredentials(credentialsFile, credentials);
 printBanner(credentials, credentialsFile, databaseUrl ? 'separate' : 'embedded', mailOutboxDir(dataDir));
@@ -107,6 +124,7 @@ async function shutdown(signal: string) {
   if (closing) return;
   closing = true;
   console.log(`\n${signal} received: stopping both services.`);
+  await sdkDemo.stop();
   await services.stop();
   process.exit(0);
 }

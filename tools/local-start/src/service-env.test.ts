@@ -45,6 +45,7 @@ const credentials = {
   liveApiKey: 'sk_live_x',
   testApiKey: 'sk_test_x',
   webhookSecrets: { live: 'whsec_a', test: 'whsec_b' },
+  sdkDemoUrl: 'http://localhost:3',
 } satisfies LocalCredentials;
 
 afterEach(() => {
@@ -98,6 +99,13 @@ describe('the banner', () => {
     }
     expect(lineWith('t_new')).toBeDefined();
     expect(lineWith('t_signup')).toBeDefined();
+  });
+
+  it('lists the SDK demo page with the services', () => {
+    const lines = bannerText().split('\n');
+    expect(lines.find((line) => line.includes('http://localhost:3 '))).toMatch(
+      /^ {2}SDK demo +http:\/\/localhost:3 +a page that opens test sessions with @platform\/verify-web/,
+    );
   });
 });
 

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DatabaseHandle, queryRows } from '../client.js';
 import { createTestDatabase } from '../testing.js';
-import { apiKeys, avatarUploads, memberships, notifications, organizations, users } from './index.js';
+import { allowedOrigins, apiKeys, avatarUploads, memberships, notifications, organizations, users } from './index.js';
 
 /** The database error behind drizzle's wrapper, whichever driver raised it. */
 async function databaseError(work: Promise<unknown>): Promise<{ code?: string; message: string }> {
@@ -85,6 +85,27 @@ describe('schema constraints', () => {
     );
     const [organization] = await handle.db.insert(organizations).values({ name: 'Unset' }).returning();
     expect(organization?.maxKeyRateLimitPerMinute).toBeNull();
+  });
+
+  it('keeps at most ten allowed origins per organization and environment, in live or test only', async () => {
+    const origins = Array.from({ length: 10 }, (_, index) => `https://shop-${index}.example`);
+    await handle.db.insert(allowedOrigins).values({ organizationId, environment: 'live', origins });
+    const [row] = await handle.db.select().from(allowedOrigins);
+    expect(row?.origins).toEqual(origins);
+    await expectCheckViolation(
+      handle.db.insert(allowedOrigins).values({
+        organizationId,
+        environment: 'test',
+        origins: [...origins, 'https://one-more.example'],
+      }),
+      'allowed_origins_count_check',
+    );
+    await expectCheckViolation(
+      handle.db.execute(
+        sql`insert into allowed_origins (organization_id, environment) values (${organizationId}, 'staging')`,
+      ),
+      'allowed_origins_environment_check',
+    );
   });
 
   it('rejects a membership role outside owner, admin, member', async () => {

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { check, index, integer, pgTable, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { invitationStatuses, membershipRoles } from '../enums.js';
+import { apiKeyEnvironments, invitationStatuses, MAX_ALLOWED_ORIGINS, membershipRoles } from '../enums.js';
 import { createdAt, isOneOf, timestamptz } from './columns.js';
 import { users } from './users.js';
 
@@ -93,9 +93,33 @@ export const organizationInvitations = pgTable(
   ],
 );
 
+/**
+ * The web origins (`https://shop.example`) whose pages may open an organization's hosted verification pages through
+ * the front-end SDK, per environment: they may frame the page (its CSP `frame-ancestors`) and receive its events by
+ * `postMessage` (docs/decisions.md#allowed-origins). No row, or an empty list: none may.
+ */
+export const allowedOrigins = pgTable(
+  'allowed_origins',
+  {
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    environment: text('environment', { enum: apiKeyEnvironments }).notNull(),
+    /** Each one an origin as main-api normalised it (scheme, host, port when not the default), no duplicates. */
+    origins: text('origins').array().notNull().default(sql`'{}'::text[]`),
+    updatedAt: timestamptz('updated_at').notNull().defaultNow(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.organizationId, table.environment] }),
+    check('allowed_origins_environment_check', isOneOf(table.environment, apiKeyEnvironments)),
+    check('allowed_origins_count_check', sql`cardinality(${table.origins}) <= ${sql.raw(String(MAX_ALLOWED_ORIGINS))}`),
+  ],
+);
+
 export type Organization = typeof organizations.$inferSelect;
 export type NewOrganization = typeof organizations.$inferInsert;
 export type Membership = typeof memberships.$inferSelect;
 export type NewMembership = typeof memberships.$inferInsert;
 export type OrganizationInvitation = typeof organizationInvitations.$inferSelect;
 export type NewOrganizationInvitation = typeof organizationInvitations.$inferInsert;
+export type AllowedOrigins = typeof allowedOrigins.$inferSelect;

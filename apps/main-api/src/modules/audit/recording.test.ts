@@ -210,6 +210,28 @@ describe('webhook endpoints and their secrets', () => {
   });
 });
 
+describe('allowed origins', () => {
+  it('records the list set, with the origins as stored, and nothing for a refused one', async () => {
+    let set!: Awaited<ReturnType<typeof send>>;
+    const url = `/v1/organizations/${t.organizationId}/allowed-origins/live`;
+    const events = await recordedBy(async () => {
+      set = await send(DEVELOPER, 'PUT', url, { origins: ['https://Shop.Example'] });
+      expect(set.statusCode, set.body).toBe(200);
+      expect((await send(DEVELOPER, 'PUT', url, { origins: ['http://shop.example'] })).statusCode).toBe(400);
+      expect((await send(BILLING, 'PUT', url, { origins: [] })).statusCode).toBe(403);
+    });
+    expect(events).toEqual([
+      expect.objectContaining({
+        ...madeBy(DEVELOPER, set),
+        action: 'allowed_origins.updated',
+        targetType: 'allowed_origins',
+        targetId: 'live',
+        details: { environment: 'live', origins: ['https://shop.example'] },
+      }),
+    ]);
+  });
+});
+
 describe('payments and payment methods', () => {
   it('records the start of a payment by the member who paid, and nothing for a refused one', async () => {
     let paid!: Awaited<ReturnType<typeof send>>;

@@ -12,7 +12,7 @@ export const permissions = [
   'organization:read',
   /** Pay, buy, upgrade or change a subscription, remove a payment method. */
   'billing:write',
-  /** Create, change or revoke API keys and webhook endpoints; reveal or rotate their secrets. */
+  /** Create, change or revoke API keys and webhook endpoints; reveal or rotate their secrets; set allowed origins. */
   'developer:write',
   /** Invite members, change the role of or remove members who are not owners. */
   'members:write',

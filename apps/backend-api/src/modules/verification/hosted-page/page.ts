@@ -9,10 +9,12 @@ import {
 import { escapeHtml, htmlDocument } from '@platform/http';
 import { type CaptureField, type FieldError, type FieldProblem, formKindsOf, type PageResend } from './capture.js';
 import type { Draft } from './draft.js';
+import { type SdkTarget, sdkEventHead, sessionPageEvent } from './sdk.js';
 import { isStringKey, languageNames, type StringKey, say, sayText } from './strings.js';
 
-// The hosted verification page as plain HTML: no script, no external asset, inline styles only (the CSP allows
-// nothing else). Every text comes from the catalog (strings.ts) in the page's language, and every value that comes
+// The hosted verification page as plain HTML: no external asset, inline styles only, and no script but the one that
+// tells the front-end SDK what happened, on a page the SDK opened from an allowed origin (sdk.ts; the CSP allows its
+// hash and nothing else). Every text comes from the catalog (strings.ts) in the page's language, and every value that comes
 // from a request or the database goes through escapeHtml.
 
 /** The sandbox buttons, in the order the page may show them. */
@@ -51,10 +53,36 @@ const problemNotices: ReadonlySet<NoticeCode> = new Set([
 /** How often the page of a processing session reloads itself, in seconds (a meta refresh: no script). */
 const REFRESH_SECONDS = 10;
 
-/** The language the page is shown in, and whether `?lang=` chose it (then its links and forms keep it). */
+/**
+ * The language the page is shown in, and whether `?lang=` chose it; and the front-end SDK's mode and origin when the
+ * SDK opened it from an allowed origin. The page's links and forms keep both (`keptQuery`).
+ */
 export interface PageLanguage {
   locale: SessionLocale;
   chosen: boolean;
+  sdk?: SdkTarget | undefined;
+}
+
+/** The query every link, form and redirect of the page carries on: `lang` when chosen, `sdk` and `origin`. */
+export function keptQuery(language: PageLanguage): string {
+  const query = new URLSearchParams();
+  if (language.chosen) query.set('lang', language.locale);
+  if (language.sdk !== undefined) {
+    query.set('sdk', language.sdk.mode);
+    query.set('origin', language.sdk.origin);
+  }
+  return query.toString();
+}
+
+/** The page's own address (relative: `<id>`) with the kept query. */
+function pageUrl(session: VerificationSession, language: PageLanguage): string {
+  const kept = keptQuery(language);
+  return kept === '' ? session.id : `${session.id}?${kept}`;
+}
+
+/** The head of a page that reports `event` to the SDK, when the SDK opened it; else nothing. */
+function sdkHead(language: PageLanguage, event: Parameters<typeof sdkEventHead>[1] | undefined): string {
+  return language.sdk === undefined || event === undefined ? '' : sdkEventHead(language.sdk, event);
 }
 
 export interface SessionPageInput {
@@ -99,12 +127,14 @@ export function renderSessionPage(input: SessionPageInput): string {
     ${documentsHtml(locale, session)}
     ${capture === undefined ? '' : captureFormHtml(session, capture, language)}
     ${sandboxFormToken === null ? '' : sandboxHtml(session, sandboxFormToken, language)}
-    ${continueHtml(locale, session, requester)}
+    ${continueHtml(language, session, requester)}
     ${isOpen(session.status) ? linkValidity(locale, session) : ''}`;
   const errorCount = capture?.errors.length ?? 0;
   const title = sayText(locale, `documentTitle.${session.type}`, { status });
   return layout(locale, errorCount > 0 ? `${sayText(locale, 'capture.errorTitle')} ${title}` : title, body, {
-    head: session.status === 'processing' ? refreshHead(session, language) : '',
+    head:
+      (session.status === 'processing' ? refreshHead(session, language) : '') +
+      sdkHead(language, sessionPageEvent(session, notice === 'submitted')),
   });
 }
 
@@ -135,14 +165,17 @@ function documentsHtml(locale: SessionLocale, session: VerificationSession): str
 
 /** A processing session's page reloads itself without its notice, so it shows the result when there is one. */
 function refreshHead(session: VerificationSession, language: PageLanguage): string {
-  const url = language.chosen ? `${session.id}?lang=${language.locale}` : session.id;
-  return `\n<meta http-equiv="refresh" content="${REFRESH_SECONDS}; url=${escapeHtml(url)}">`;
+  return `\n<meta http-equiv="refresh" content="${REFRESH_SECONDS}; url=${escapeHtml(pageUrl(session, language))}">`;
 }
 
-/** On a final page, the way back to the customer's app when the session has a returnUrl (https, checked at create). */
-function continueHtml(locale: SessionLocale, session: VerificationSession, requester: string): string {
+/**
+ * On a final page, the way back to the customer's app when the session has a returnUrl (https, checked at create).
+ * In an iframe it leaves the frame: the app's page belongs in the whole tab, not inside its own frame.
+ */
+function continueHtml(language: PageLanguage, session: VerificationSession, requester: string): string {
   if (isOpen(session.status) || session.returnUrl === null) return '';
-  return `<p><a class="button primary" href="${escapeHtml(session.returnUrl)}">${say(locale, 'final.continue', { app: requester })}</a></p>`;
+  const target = language.sdk?.mode === 'embed' ? ' target="_top"' : '';
+  return `<p><a class="button primary" href="${escapeHtml(session.returnUrl)}"${target}>${say(language.locale, 'final.continue', { app: requester })}</a></p>`;
 }
 
 const fileAccept: Record<'kyc' | 'kyb', string> = { kyc: 'image/*', kyb: 'image/*,application/pdf' };
@@ -372,7 +405,7 @@ export function renderConsentPage(input: ConsentPageInput): string {
     // The page's URL is the session's credential: no referrer goes with the link (the page's own policy says so
     // too). Only an http(s) URL gets here, checked when the session was created (checkSessionUrl).
     who.push(
-      `<a href="${escapeHtml(session.privacyNoticeUrl)}" rel="noreferrer" id="privacy-notice" class="target">${say(locale, 'consent.privacyNotice', { controller: controllerName })}</a>`,
+      `<a href="${escapeHtml(session.privacyNoticeUrl)}" rel="noreferrer"${language.sdk?.mode === 'embed' ? ' target="_blank"' : ''} id="privacy-notice" class="target">${say(locale, 'consent.privacyNotice', { controller: controllerName })}</a>`,
     );
   }
   const section = (id: string, heading: StringKey, paragraphs: string[]) => `
@@ -416,14 +449,17 @@ export function renderDeclinedPage(
 ): string {
   const { locale } = language;
   const requester = session.appName ?? sayText(locale, 'requesterFallback');
-  const again = language.chosen ? `${session.id}?lang=${locale}` : session.id;
+  const again = pageUrl(session, language);
   const body = `
     ${languageSwitch(language, 'step=declined&')}
     <h1>${say(locale, 'declined.title')}</h1>
     <p>${say(locale, askedAgain ? 'declined.nothingMoreCollected' : 'declined.nothingCollected')}</p>
     <p>${say(locale, 'declined.changeMind', { app: requester })}</p>
     <p><a href="${escapeHtml(again)}">${say(locale, 'declined.readAgain')}</a></p>`;
-  return layout(locale, sayText(locale, 'declined.title'), body);
+  // The person left without sending anything: the SDK's page hears that they closed the verification.
+  return layout(locale, sayText(locale, 'declined.title'), body, {
+    head: sdkHead(language, { type: 'verification.closed' }),
+  });
 }
 
 export function renderNotFoundPage(language: PageLanguage): string {
@@ -440,13 +476,13 @@ export function renderNotFoundPage(language: PageLanguage): string {
 
 /**
  * Links to the page in every language, the current one marked and not a link. Relative query-only links keep
- * the page's own address, whatever path prefix serves it.
+ * the page's own address, whatever path prefix serves it, and the SDK's mode and origin.
  */
 function languageSwitch(language: PageLanguage, keep = ''): string {
   const links = (Object.keys(languageNames) as SessionLocale[]).map((locale) =>
     locale === language.locale
       ? `<span lang="${locale}" aria-current="true">${escapeHtml(languageNames[locale])}</span>`
-      : `<a href="?${keep}lang=${locale}" hreflang="${locale}" lang="${locale}">${escapeHtml(languageNames[locale])}</a>`,
+      : `<a href="?${keep}${escapeHtml(keptQuery({ ...language, locale, chosen: true }))}" hreflang="${locale}" lang="${locale}">${escapeHtml(languageNames[locale])}</a>`,
   );
   return `<nav class="languages" aria-label="${say(language.locale, 'languageNav')}">${links.join(' ')}</nav>`;
 }
@@ -521,10 +557,12 @@ function sandboxForm(sessionId: string, token: string, action: SandboxAction, la
       </form>`;
 }
 
-/** The form token, and the language `?lang=` chose so the page after the post keeps it. */
+/** The form token, and the kept query (a chosen language, the SDK's mode and origin) so the page after the post keeps it. */
 function hiddenFields(token: string, language: PageLanguage): string {
-  const lang = language.chosen ? `\n        <input type="hidden" name="lang" value="${language.locale}">` : '';
-  return `<input type="hidden" name="token" value="${escapeHtml(token)}">${lang}`;
+  const kept = [...new URLSearchParams(keptQuery(language))]
+    .map(([name, value]) => `\n        <input type="hidden" name="${name}" value="${escapeHtml(value)}">`)
+    .join('');
+  return `<input type="hidden" name="token" value="${escapeHtml(token)}">${kept}`;
 }
 
 const timeFormats: Record<SessionLocale, Intl.DateTimeFormat> = {

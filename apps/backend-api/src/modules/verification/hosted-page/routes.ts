@@ -19,6 +19,7 @@ import {
 import { type Draft, draftOf, openDraft, sealDraft } from './draft.js';
 import { formTokenFor, isValidFormToken } from './form-token.js';
 import {
+  keptQuery,
   type NoticeCode,
   noticeCodes,
   type PageLanguage,
@@ -29,7 +30,9 @@ import {
   renderSessionPage,
 } from './page.js';
 import { PageActionBody, SessionPageParams, SessionPageQuery } from './schemas.js';
+import { EVENT_SCRIPT_SOURCE, type SdkTarget, sdkTargetOf, usableOrigins } from './sdk.js';
 import {
+  allowedOriginsOf,
   applySandboxAction,
   consentToAsk,
   dataControllerOf,
@@ -53,9 +56,6 @@ export interface HostedPageOptions extends LifecycleOptions {
   vault: DocumentVault;
 }
 
-// Only what these pages need: their own inline styles and posts back to this origin. Nothing may frame them.
-const PAGE_CSP =
-  "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 const FORM_BODY_LIMIT = 16 * 1024;
 const MAX_FILE_BYTES = DEFAULT_DOCUMENT_FILE_LIMITS.maxBytes;
 /** Files in one post of the capture form: a kyb form has four inputs, one of them for several director IDs. */
@@ -65,6 +65,8 @@ const CAPTURE_BODY_LIMIT = MAX_CAPTURE_FILES * MAX_FILE_BYTES + 64 * 1024;
 const captureTextFields: ReadonlySet<string> = new Set([
   'token',
   'lang',
+  'sdk',
+  'origin',
   'idType',
   'idNumber',
   'registrationNumber',
@@ -77,6 +79,42 @@ function languageOf(chosen: string | undefined, session: VerificationSession | u
   return locale === undefined ? { locale: session?.locale ?? 'en', chosen: false } : { locale, chosen: true };
 }
 
+/** The origins that may frame the session's page and hear from it (docs/decisions.md#allowed-origins); none without one. */
+interface PageFraming {
+  allowedOrigins: readonly string[];
+  sdk: SdkTarget | undefined;
+}
+
+const NO_FRAMING: PageFraming = { allowedOrigins: [], sdk: undefined };
+
+/**
+ * Where the organization allows origins, the page and the redirects between its steps let those origins keep it:
+ * helmet's `Cross-Origin-Opener-Policy: same-origin` would cut a popup off from the page that opened it (browsers
+ * apply it on redirects too), and its `X-Frame-Options` would refuse every frame (frame-ancestors says who may).
+ */
+function allowOpenersAndFrames(reply: FastifyReply, framing: PageFraming): void {
+  if (usableOrigins(framing.allowedOrigins).length === 0) return;
+  reply.removeHeader('x-frame-options');
+  reply.header('cross-origin-opener-policy', 'unsafe-none');
+}
+
+/**
+ * The page's CSP: its own inline styles, posts back to this origin, and nothing else, except that the organization's
+ * allowed origins may frame it (else nothing may), and a page the SDK opened from one of them runs the one script
+ * that reports to it (docs/decisions.md#front-end-sdk).
+ */
+function pagePolicy({ allowedOrigins, sdk }: PageFraming): string {
+  const ancestors = usableOrigins(allowedOrigins);
+  return [
+    "default-src 'none'",
+    ...(sdk === undefined ? [] : [`script-src ${EVENT_SCRIPT_SOURCE}`]),
+    "style-src 'unsafe-inline'",
+    "form-action 'self'",
+    `frame-ancestors ${ancestors.length === 0 ? "'none'" : ancestors.join(' ')}`,
+    "base-uri 'none'",
+  ].join('; ');
+}
+
 /**
  * The hosted verification page, `{verify_url}/session/<id>` (docs/decisions.md#hosted-verification-page). The
  * session id is the only credential, like a Veriff session URL, so the page shows the session and the requesting
@@ -84,7 +122,8 @@ function languageOf(chosen: string | undefined, session: VerificationSession | u
  * waits for documents it first asks for consent (docs/decisions.md#consent-before-capture). For a session the
  * sandbox decides (docs/decisions.md#decision-sources) it has buttons that drive the same lifecycle as everything
  * else, with plain forms and POST-redirect-GET, no script. English or Kiswahili
- * (docs/decisions.md#hosted-page-languages).
+ * (docs/decisions.md#hosted-page-languages). Opened by the front-end SDK from an origin the organization allows, it
+ * may be framed and tells that origin what happened (docs/decisions.md#front-end-sdk).
  */
 export const hostedPageRoutes: FastifyPluginAsyncTypebox<HostedPageOptions> = async (app, options) => {
   const { db, now, formSecret, vault } = options;
@@ -100,16 +139,33 @@ export const hostedPageRoutes: FastifyPluginAsyncTypebox<HostedPageOptions> = as
     (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(body as string))),
   );
 
-  const sendPage = (reply: FastifyReply, statusCode: number, html: string) =>
-    reply
-      .code(statusCode)
-      .header('content-security-policy', PAGE_CSP)
-      .header('cache-control', 'no-store')
-      .header('x-robots-tag', 'noindex')
-      // The page's URL is the session's credential: it goes nowhere else, the returnUrl link included.
-      .header('referrer-policy', 'no-referrer')
-      .type('text/html; charset=utf-8')
-      .send(html);
+  const sendPage = (reply: FastifyReply, statusCode: number, html: string, framing: PageFraming = NO_FRAMING) => {
+    allowOpenersAndFrames(reply, framing);
+    return (
+      reply
+        .code(statusCode)
+        .header('content-security-policy', pagePolicy(framing))
+        .header('cache-control', 'no-store')
+        .header('x-robots-tag', 'noindex')
+        // The page's URL is the session's credential: it goes nowhere else, the returnUrl link included.
+        .header('referrer-policy', 'no-referrer')
+        .type('text/html; charset=utf-8')
+        .send(html)
+    );
+  };
+
+  /**
+   * The page's language and framing: who may frame it, and the SDK's mode and origin (`?sdk=&origin=`, or the posted
+   * fields) when the origin is one the session's organization allows in its environment.
+   */
+  const viewOf = async (
+    session: VerificationSession,
+    chosen: { lang?: string | undefined; sdk?: string | undefined; origin?: string | undefined },
+  ): Promise<{ language: PageLanguage; framing: PageFraming }> => {
+    const allowedOrigins = await allowedOriginsOf(db, session);
+    const sdk = sdkTargetOf(chosen, allowedOrigins);
+    return { language: { ...languageOf(chosen.lang, session), sdk }, framing: { allowedOrigins, sdk } };
+  };
 
   app.get(
     '/session/:id',
@@ -120,26 +176,27 @@ export const hostedPageRoutes: FastifyPluginAsyncTypebox<HostedPageOptions> = as
     },
     async (request, reply) => {
       const session = await findPageSession(db, request.params.id);
-      const language = languageOf(request.query.lang, session);
-      if (session === undefined) return sendPage(reply, 404, renderNotFoundPage(language));
+      if (session === undefined) {
+        return sendPage(reply, 404, renderNotFoundPage(languageOf(request.query.lang, session)));
+      }
+      const { language, framing } = await viewOf(session, request.query);
+      const send = (html: string) => sendPage(reply, 200, html, framing);
       const notice = noticeCodes.find((code) => code === request.query.notice);
       const ask = await consentToAsk(db, session);
       if (ask !== 'none') {
         const askedAgain = ask === 'again';
-        if (request.query.step === 'declined') {
-          return sendPage(reply, 200, renderDeclinedPage(session, language, { askedAgain }));
-        }
+        if (request.query.step === 'declined') return send(renderDeclinedPage(session, language, { askedAgain }));
         const controller = await dataControllerOf(db, session);
         const formToken = formTokenFor(formSecret, session.id);
         const { retentionDays } = options;
         const page = { session, controller, formToken, notice, language, retentionDays, askedAgain };
-        return sendPage(reply, 200, renderConsentPage(page));
+        return send(renderConsentPage(page));
       }
       const sandboxFormToken = decidedByHostedPageButtons(session, options)
         ? formTokenFor(formSecret, session.id)
         : null;
       if (session.status !== 'pending' && session.status !== 'requires_input') {
-        return sendPage(reply, 200, renderSessionPage({ session, sandboxFormToken, notice, language }));
+        return send(renderSessionPage({ session, sandboxFormToken, notice, language }));
       }
       const formToken = formTokenFor(formSecret, session.id);
       // The draft lives on the session (sealed), never in a URL.
@@ -148,13 +205,13 @@ export const hostedPageRoutes: FastifyPluginAsyncTypebox<HostedPageOptions> = as
       const { documents, resend } = await pageDocumentsOf(db, session);
       if (request.query.step === 'review' && sealedDraft !== undefined && draft !== undefined) {
         const review = { session, formToken, sealedDraft, draft, documents, resend, language };
-        return sendPage(reply, 200, renderReviewPage(review));
+        return send(renderReviewPage(review));
       }
       const errors = parseFieldErrors(request.query.errors);
       const capture = { formToken, errors, draft: draft ?? {}, documents, resend };
       // A draft that does not open (changed, another session's) is dropped, and the person is told.
       const shown = sealedDraft !== undefined && draft === undefined ? 'form_expired' : notice;
-      return sendPage(reply, 200, renderSessionPage({ session, sandboxFormToken, notice: shown, language, capture }));
+      return send(renderSessionPage({ session, sandboxFormToken, notice: shown, language, capture }));
     },
   );
 
@@ -168,12 +225,15 @@ export const hostedPageRoutes: FastifyPluginAsyncTypebox<HostedPageOptions> = as
     },
     async (request, reply) => {
       const session = await findPageSession(db, request.params.id);
-      const language = languageOf(request.body.lang, session);
-      if (session === undefined) return sendPage(reply, 404, renderNotFoundPage(language));
-      // The page after the post keeps a language chosen with ?lang=.
-      const lang = language.chosen ? `&lang=${language.locale}` : '';
+      if (session === undefined) {
+        return sendPage(reply, 404, renderNotFoundPage(languageOf(request.body.lang, session)));
+      }
+      const { language, framing } = await viewOf(session, request.body);
+      allowOpenersAndFrames(reply, framing);
+      // The page after the post keeps a language chosen with ?lang=, and the SDK's mode and origin.
+      const kept = keptQuery(language);
       const redirect = (query: string) =>
-        reply.header('cache-control', 'no-store').redirect(`${session.id}?${query}${lang}`, 303);
+        reply.header('cache-control', 'no-store').redirect(`${session.id}?${query}${kept ? `&${kept}` : ''}`, 303);
       const backToPage = (notice: NoticeCode) => redirect(`notice=${notice}`);
 
       if (!isValidFormToken(formSecret, session.id, request.body.token)) return backToPage('form_expired');
@@ -235,12 +295,15 @@ export const hostedPageRoutes: FastifyPluginAsyncTypebox<HostedPageOptions> = as
         }
         const session = await findPageSession(db, request.params.id);
         const form = await readCaptureForm(request, session);
-        const language = languageOf(form?.fields.lang, session);
-        if (session === undefined) return sendPage(reply, 404, renderNotFoundPage(language));
-        const lang = language.chosen ? `&lang=${language.locale}` : '';
+        if (session === undefined) {
+          return sendPage(reply, 404, renderNotFoundPage(languageOf(form?.fields.lang, session)));
+        }
+        const { language, framing } = await viewOf(session, form?.fields ?? {});
+        allowOpenersAndFrames(reply, framing);
+        const kept = keptQuery(language);
         // From <id>/documents back to the page, whatever path prefix serves it.
         const redirect = (query: string) =>
-          reply.header('cache-control', 'no-store').redirect(`../${session.id}?${query}${lang}`, 303);
+          reply.header('cache-control', 'no-store').redirect(`../${session.id}?${query}${kept ? `&${kept}` : ''}`, 303);
         if (form === undefined) return redirect('notice=upload_failed');
         if (!isValidFormToken(formSecret, session.id, form.fields.token)) return redirect('notice=form_expired');
         if (await needsConsent(db, session)) return redirect('notice=consent_needed');

@@ -11,6 +11,9 @@ export const SessionPageQuery = Type.Object({
   step: Type.Optional(Type.String({ maxLength: 20 })),
   /** The capture form's field errors, as fixed codes (capture.ts). */
   errors: Type.Optional(Type.String({ maxLength: 1000 })),
+  /** Set by the front-end SDK: its mode, and the origin of the page that opened this one (sdk.ts). */
+  sdk: Type.Optional(Type.String({ maxLength: 20 })),
+  origin: Type.Optional(Type.String({ maxLength: 300 })),
 });
 export const PageActionBody = Type.Object({
   token: Type.String({ maxLength: 200 }),
@@ -19,4 +22,6 @@ export const PageActionBody = Type.Object({
   lang: Type.Optional(Type.String({ maxLength: 20 })),
   /** The review step's sealed draft. */
   details: Type.Optional(Type.String({ maxLength: 2000 })),
+  sdk: Type.Optional(Type.String({ maxLength: 20 })),
+  origin: Type.Optional(Type.String({ maxLength: 300 })),
 });

@@ -10,6 +10,7 @@ import { commitMove, findSessionById, type LifecycleOptions } from '../index.js'
 import { type NoticeCode, type SandboxAction, sandboxActionsFor } from './page.js';
 import {
   consentedTextVersions,
+  findAllowedOrigins,
   findOrganizationName,
   insertConsent,
   lockSessionStatus,
@@ -71,6 +72,14 @@ export async function needsConsent(db: Database, session: VerificationSession): 
  */
 export async function dataControllerOf(db: Database, session: VerificationSession): Promise<string | undefined> {
   return session.appName ?? (await findOrganizationName(db, session.organizationId));
+}
+
+/**
+ * The origins the session's organization allows, in the session's environment, to frame its page and hear from it
+ * through the front-end SDK (docs/decisions.md#allowed-origins); none when it set none.
+ */
+export function allowedOriginsOf(db: Database, session: VerificationSession): Promise<string[]> {
+  return findAllowedOrigins(db, session.organizationId, session.environment);
 }
 
 /**
