@@ -106,7 +106,9 @@ describe('loadBackendApiConfig', () => {
 
     const missing = configError({ VERIFICATION_DECISIONS: 'live:kyc=smile_id' });
     expect(missing.problems.map(({ name }) => name)).toEqual(['SMILE_ID_PARTNER_ID', 'SMILE_ID_API_KEY']);
-    expect(missing.message).toContain('SMILE_ID_API_KEY is required when VERIFICATION_DECISIONS gives sessions to smile_id');
+    expect(missing.message).toContain(
+      'SMILE_ID_API_KEY is required when VERIFICATION_DECISIONS gives sessions to smile_id',
+    );
     // Credentials without a smile_id rule are not needed, and not refused.
     expect(() => loadBackendApiConfig(smileId)).not.toThrow();
   });

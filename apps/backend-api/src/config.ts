@@ -67,7 +67,11 @@ export const BackendApiConfigSchema = Type.Object({
   /** Smile ID's API key: signs requests and checks Smile ID's signatures. Never logged. */
   SMILE_ID_API_KEY: Type.Optional(Type.String({ minLength: 8 })),
   /** Smile ID's v1 API; its sandbox by default. http only with WEBHOOK_ALLOW_PRIVATE_TARGETS (a local fake). */
-  SMILE_ID_BASE_URL: Type.String({ format: 'uri', pattern: '^https?://', default: 'https://testapi.smileidentity.com/v1' }),
+  SMILE_ID_BASE_URL: Type.String({
+    format: 'uri',
+    pattern: '^https?://',
+    default: 'https://testapi.smileidentity.com/v1',
+  }),
   /** Where Smile ID sends results; by default VERIFY_URL (this service's public address) + /v1/providers/smile-id/callback. */
   SMILE_ID_CALLBACK_URL: Type.Optional(Type.String({ format: 'uri', pattern: '^https?://' })),
   /** A job with no result this long after Smile ID took it is asked about (job status). */

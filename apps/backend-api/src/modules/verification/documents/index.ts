@@ -13,8 +13,15 @@ export {
   captureDocument,
   erasePersonalData,
   listDocuments,
+  openSubmittedDetails,
   type SessionRef,
+  type SubmissionOptions,
   sessionTakingDocuments,
   submitSession,
 } from './service.js';
-export { checkSubmittedDetails, givesDetails, type SubmissionInput } from './submitted-details.js';
+export {
+  checkSubmittedDetails,
+  givesDetails,
+  type SubmissionInput,
+  type SubmittedDetails,
+} from './submitted-details.js';
