@@ -133,7 +133,11 @@ describe('the lifecycle', () => {
       .from(verificationSessionTransitions)
       .where(eq(verificationSessionTransitions.sessionId, id));
     expect(transitions).toEqual([
-      expect.objectContaining({ fromStatus: 'processing', toStatus: 'processing', reason: 'Smile ID did not answer in time' }),
+      expect.objectContaining({
+        fromStatus: 'processing',
+        toStatus: 'processing',
+        reason: 'Smile ID did not answer in time',
+      }),
     ]);
     // A hand-over is not a move to processing.
     expect(await lastMovedTo(handle.db, id, 'processing')).toBeUndefined();
