@@ -13,7 +13,7 @@ import { unzipSync } from 'fflate';
 // requests (never answered until `releaseHanging()`: the service's time limit ends them), job status answers that
 // say "not complete yet", and refusing jobs.
 
-export interface FakeSmileIdSwitches {
+interface FakeSmileIdSwitches {
   /** The result code a job gets; by default 0810 (Document Verification) and 1012 (Business Verification). */
   resultCode: string | ((job: FakeSmileIdJob) => string);
   /** `immediate`: the callback follows the job; `held`: until sendHeldCallbacks(); `never`: job status only. */
@@ -32,7 +32,7 @@ export interface FakeSmileIdSwitches {
   refuseJobs: { status: number; code: string } | undefined;
 }
 
-export interface FakeSmileIdJob {
+interface FakeSmileIdJob {
   kind: 'document_verification' | 'business_verification';
   smileJobId: string;
   partnerParams: { job_id: string; user_id: string; job_type: number };

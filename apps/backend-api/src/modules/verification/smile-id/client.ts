@@ -7,7 +7,7 @@ import { isSmileIdSignature, type SmileIdCredentials, signedNow } from './signat
 // the job loop), and polls on its own timers.
 
 /** Smile ID's ID types for the documents a kyc session takes (Kenya). */
-export const SMILE_ID_COUNTRY = 'KE';
+const SMILE_ID_COUNTRY = 'KE';
 export type SmileIdDocumentType = 'NATIONAL_ID' | 'PASSPORT' | 'ALIEN_CARD';
 
 interface JobIdentity {
@@ -20,7 +20,7 @@ interface JobIdentity {
 }
 
 /** Document Verification (job type 6) with the person's selfie: the ID document checked and matched to the face. */
-export interface DocumentVerificationJob extends JobIdentity {
+interface DocumentVerificationJob extends JobIdentity {
   kind: 'document_verification';
   idType: SmileIdDocumentType;
   /** JPEG or PNG bytes. */
@@ -30,14 +30,14 @@ export interface DocumentVerificationJob extends JobIdentity {
 }
 
 /** Business Verification (job type 7): the registration number checked against the business registry. */
-export interface BusinessVerificationJob extends JobIdentity {
+interface BusinessVerificationJob extends JobIdentity {
   kind: 'business_verification';
   registrationNumber: string;
 }
 
 export type SmileIdJob = DocumentVerificationJob | BusinessVerificationJob;
 
-export const JOB_TYPES = { document_verification: 6, business_verification: 7 } as const;
+const JOB_TYPES = { document_verification: 6, business_verification: 7 } as const;
 
 /** A job's result as Smile ID reports it, in a callback or a job status answer. */
 export interface SmileIdResult {
@@ -47,7 +47,7 @@ export interface SmileIdResult {
   jobId: string | undefined;
 }
 
-export type SmileIdJobStatus = { complete: false } | { complete: true; result: SmileIdResult };
+type SmileIdJobStatus = { complete: false } | { complete: true; result: SmileIdResult };
 
 /** The operations the decision adapter needs of Smile ID. */
 export interface SmileIdClient {

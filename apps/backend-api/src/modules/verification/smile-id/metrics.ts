@@ -17,7 +17,7 @@ export type CallbackOutcome =
   | 'refused';
 
 /** What a reconciliation (a job status asked for a job without a result) found. */
-export type ReconciliationOutcome = 'applied' | 'duplicate' | 'pending' | 'failed';
+type ReconciliationOutcome = 'applied' | 'duplicate' | 'pending' | 'failed';
 
 /**
  * Why a session went to manual review instead of Smile ID's decision: no result in time (an outage), the job

@@ -310,7 +310,7 @@ const RESULT_CODE = /^[0-9A-Za-z_-]{1,16}$/;
  * a second callback, or a result found by reconciliation after the callback, finds the job completed (`duplicate`),
  * a result after the fallback finds it failed (`late`). The decision is reported after the commit.
  */
-export async function applyResult(ctx: SmileIdContext, result: SmileIdResult): Promise<CallbackOutcome> {
+async function applyResult(ctx: SmileIdContext, result: SmileIdResult): Promise<CallbackOutcome> {
   const { jobId } = result;
   if (jobId === undefined || !isUuid(jobId)) return 'unknown_job';
   const now = ctx.now();
