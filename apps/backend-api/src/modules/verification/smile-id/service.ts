@@ -279,7 +279,8 @@ async function retryLater(
 
 function noResultReason(ctx: SmileIdContext): string {
   const minutes = Math.round(ctx.fallbackAfterMs / 60_000);
-  return `Smile ID gave no result within ${minutes} minutes of the submission; a reviewer decides`;
+  const within = minutes % 60 === 0 && minutes > 60 ? `${minutes / 60} hours` : `${minutes} minutes`;
+  return `Smile ID gave no result within ${within} of the submission; a reviewer decides`;
 }
 
 /**
