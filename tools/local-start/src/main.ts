@@ -19,6 +19,7 @@ import {
 import { loadOrCreateSecrets, prepareDataDir } from './data-dir.js';
 import { type RunningServices, startInProcess } from './in-process.js';
 import { type LocalSettings, mailOutboxDir } from './service-env.js';
+import { smileIdEnv, startLocalSmileId, wantsFakeSmileId } from './smile-id.js';
 
 // `pnpm start -- --fresh` passes the separator through; accept it.
 const args = process.argv.slice(2).filter((arg) => arg !== '--');
@@ -38,6 +39,7 @@ const demo = await seedDemoData(database.db);
 const keys = await ensureDemoApiKeys(database.db, demo, credentialsFile);
 await creditDemoWallets(database.db, demo);
 const webhookSecrets = await demoWebhookSecrets(database.db, demo);
+const smileId = wantsFakeSmileId() ? await startLocalSmileId() : undefined;
 
 const settings: LocalSettings = {
   host: process.env.HOST ?? '127.0.0.1',
@@ -52,6 +54,7 @@ const settings: LocalSettings = {
   platformOrganizationId: demo.organizationId,
   ...(databaseUrl ? { databaseUrl } : {}),
   ...(redisUrl ? { redisUrl } : {}),
+  smileIdEnv: smileIdEnv(smileId),
 };
 
 let services: RunningServices;
@@ -100,7 +103,7 @@ const credentials: LocalCredentials = {
   webhookSecrets,
 };
 writeCredentials(credentialsFile, credentials);
-printBanner(credentials, credentialsFile, databaseUrl ? 'separate' : 'embedded', mailOutboxDir(dataDir));
+printBanner(credentials, credentialsFile, databaseUrl ? 'separate' : 'embedded', mailOutboxDir(dataDir), smileId?.url);
 
 let closing = false;
 async function shutdown(signal: string) {
@@ -108,6 +111,7 @@ async function shutdown(signal: string) {
   closing = true;
   console.log(`\n${signal} received: stopping both services.`);
   await services.stop();
+  await smileId?.close();
   process.exit(0);
 }
 process.on('SIGINT', () => void shutdown('SIGINT'));
