@@ -13,7 +13,7 @@ import {
   testClock,
   useTestDatabase,
 } from '../../../../test/app-fixtures.js';
-import { pngImage, temporaryVault, uploadDocument } from '../../../../test/document-fixtures.js';
+import { multipart, pngImage, temporaryVault, uploadDocument } from '../../../../test/document-fixtures.js';
 import { type FakeSmileId, manualTimeouts, startFakeSmileId } from '../../../../test/fake-smile-id.js';
 import {
   createdSessionId,
@@ -23,6 +23,7 @@ import {
   truncateVerificationData,
 } from '../../../../test/verification-fixtures.js';
 import type { BackendApp } from '../../../app.js';
+import { formTokenFor } from '../hosted-page/form-token.js';
 
 // Smile ID deciding sessions (docs/decisions.md#automated-decisions), end to end against the fake Smile ID
 // (test/fake-smile-id.ts), whose switches play a bad signature, duplicates, a missing callback, an outage and
@@ -35,6 +36,7 @@ const RECONCILE_AFTER_MS = 5 * MINUTE;
 const FALLBACK_AFTER_MS = 60 * MINUTE;
 const ID_NUMBER = '27183945';
 const REGISTRATION_NUMBER = 'PVT-AB12CD3';
+const PAGE_SECRET = 'a-hosted-page-secret-of-at-least-32-characters';
 
 const logs = captureLogs();
 const database = useTestDatabase({ maxConnections: 12 });
@@ -77,6 +79,7 @@ beforeAll(async () => {
       SMILE_ID_BASE_URL: fake.url,
       WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
       VERIFY_URL: 'https://verify.example.test',
+      HOSTED_PAGE_SECRET: PAGE_SECRET,
       SMILE_ID_RECONCILE_AFTER_MS: String(RECONCILE_AFTER_MS),
       SMILE_ID_FALLBACK_AFTER_MS: String(FALLBACK_AFTER_MS),
       SMILE_ID_JOB_INTERVAL_MS: '0',
@@ -188,11 +191,14 @@ function metricValue(text: string, name: string, labels: string): number {
 
 describe('a session Smile ID decides', () => {
   it('sends the ID photos, the selfie and the ID type after the submission, and is verified by the signed callback', async () => {
+    const jobsBefore = fake.jobs.length;
     const sessionId = await submittedSession('kyc');
+    // The submission itself starts the job (the loop has no timer here).
+    await eventually(() => fake.jobs.length === jobsBefore + 1, { what: 'the job the submission kicked' });
     await settle();
 
-    const [job] = fake.jobs;
-    expect(fake.jobs).toHaveLength(1);
+    const [job] = fake.jobs.slice(jobsBefore);
+    expect(fake.jobs).toHaveLength(jobsBefore + 1);
     expect(job?.kind).toBe('document_verification');
     expect(job?.partnerParams.job_type).toBe(6);
     expect(job?.idInfo).toMatchObject({ country: 'KE', id_type: 'NATIONAL_ID' });
@@ -227,6 +233,44 @@ describe('a session Smile ID decides', () => {
     expect(
       metricValue(metrics, 'verification_provider_request_duration_seconds_count', 'call="prep_upload",outcome="ok"'),
     ).toBe(1);
+  });
+
+  it('is sent to Smile ID when the person submits on the hosted page too', async () => {
+    const sessionId = await createdSessionId(app, acme.liveKey, { type: 'kyc', externalEndUserId: 'person-page' });
+    const token = formTokenFor(PAGE_SECRET, sessionId);
+    const form = (fields: Record<string, string>) =>
+      app.inject({
+        method: 'POST',
+        url: `/session/${sessionId}`,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: new URLSearchParams({ token, ...fields }).toString(),
+      });
+    expect((await form({ action: 'agree' })).statusCode).toBe(303);
+    const image = (field: string, data: Buffer) => ({
+      field,
+      filename: `${field}.png`,
+      contentType: 'image/png',
+      data,
+    });
+    const { payload, headers } = multipart([
+      { field: 'token', data: token },
+      { field: 'idType', data: 'passport' },
+      { field: 'idNumber', data: 'AK1234567' },
+      image('id_document_front', idFront),
+      image('selfie', selfie),
+    ]);
+    const uploaded = await app.inject({ method: 'POST', url: `/session/${sessionId}/documents`, headers, payload });
+    expect(uploaded.statusCode).toBe(303);
+    const review = await app.inject({ method: 'GET', url: `/session/${sessionId}?step=review` });
+    const details = /name="details" value="([^"]+)"/.exec(review.body)?.[1] ?? expect.unreachable('a review form');
+    expect((await form({ action: 'confirm', details })).headers.location).toBe(`${sessionId}?notice=submitted`);
+    // The submission itself starts the job (the loop has no timer here): no run is asked for.
+    await eventually(async () => (await sessionRow(sessionId)).status === 'verified', { what: 'the kicked job' });
+
+    const [job] = fake.jobs.slice(-1);
+    expect(job?.idInfo).toMatchObject({ id_type: 'PASSPORT' });
+    expect(job?.images.map((each) => each.imageTypeId).sort()).toEqual([2, 3]);
+    expect((await sessionRow(sessionId)).status).toBe('verified');
   });
 
   it('checks a business registration number through Business Verification', async () => {
