@@ -9,7 +9,8 @@ import { unzipSync } from 'fflate';
 // the same way, with its own code rather than the service's, so a mistake on one side is not copied to the other.
 //
 // Switches (`fake.switches`, changeable at any time): the result code per job, callbacks sent at once, held until
-// `sendHeldCallbacks()` or never, duplicates, a bad callback signature, an outage (503 to everything), hanging
+// `sendHeldCallbacks()` or never, duplicates, a bad callback signature, an outage (503 to everything) or a rate
+// limit (429), hanging
 // requests (never answered until `releaseHanging()`: the service's time limit ends them), job status answers that
 // say "not complete yet", and refusing jobs.
 
@@ -24,6 +25,8 @@ interface FakeSmileIdSwitches {
   badCallbackSignature: boolean;
   /** Every request is answered 503. */
   outage: boolean;
+  /** Every request is answered 429 (too many requests). */
+  rateLimited: boolean;
   /** Every request is held unanswered (a time-out), until releaseHanging() or close(). */
   hang: boolean;
   /** Job status answers `job_complete: false`. */
@@ -84,6 +87,7 @@ const defaultSwitches = (): FakeSmileIdSwitches => ({
   callbackCopies: 1,
   badCallbackSignature: false,
   outage: false,
+  rateLimited: false,
   hang: false,
   pending: false,
   refuseJobs: undefined,
@@ -204,9 +208,9 @@ export async function startFakeSmileId(options: FakeSmileIdOptions): Promise<Fak
       hanging.add(response);
       return;
     }
-    if (switches.outage) {
+    if (switches.outage || switches.rateLimited) {
       requests.push({ method: request.method ?? '', path, signed: undefined });
-      json(503, { error: 'Service unavailable' });
+      json(switches.outage ? 503 : 429, { error: switches.outage ? 'Service unavailable' : 'Too many requests' });
       return;
     }
 

@@ -101,6 +101,7 @@ beforeEach(async () => {
     callbackCopies: 1,
     badCallbackSignature: false,
     outage: false,
+    rateLimited: false,
     hang: false,
     pending: false,
     refuseJobs: undefined,
@@ -491,14 +492,23 @@ describe('callbacks applied once, whatever the network does', () => {
     expect((await jobsOf(sessionId))[0]).toMatchObject({ status: 'creating', lastError: 'timeout' });
     fake.releaseHanging();
 
+    // Smile ID turns the job status away: the job is still one that may have reached it.
     fake.switches.hang = false;
+    fake.switches.rateLimited = true;
+    clock.advance(MINUTE);
+    await settle();
+    expect((await jobsOf(sessionId))[0]).toMatchObject({ status: 'creating', lastError: 'timeout' });
+
+    fake.switches.rateLimited = false;
     clock.advance(MINUTE);
     await settle();
     expect((await sessionRow(sessionId)).status).toBe('verified');
-    // The hung creation (held unread), then a job status Smile ID answers with "unknown job", then the creation.
+    // The hung creation, a job status turned away, a job status Smile ID answers with "unknown job", and only
+    // then the creation.
     const requests = fake.requests.slice(firstRequest).map(({ path, signed }) => `${path} ${signed}`);
     expect(requests).toEqual([
       '/v1/upload undefined',
+      '/v1/job_status undefined',
       '/v1/job_status true',
       '/v1/upload true',
       '/v1/uploads/:id true',

@@ -258,7 +258,8 @@ async function askAboutJob(ctx: SmileIdContext, job: VerificationProviderJob): P
     ctx.metrics?.reconciliation('failed');
     const kind = error instanceof SmileIdRefusedError ? 'refused' : error.kind;
     ctx.logger?.warn({ sessionId: job.sessionId, kind }, 'Could not ask Smile ID about a job; trying again');
-    await retryLater(ctx, job, kind, now, deadline);
+    // A creation that may have reached Smile ID stays one: the next attempt asks again before sending it anew.
+    await retryLater(ctx, job, job.status === 'creating' ? (job.lastError ?? kind) : kind, now, deadline);
   }
 }
 
