@@ -1,5 +1,6 @@
 import { verificationProviderJobs, verificationSessions, verificationSessionTransitions } from '@platform/db/schema';
 import type { DocumentVault } from '@platform/document-vault';
+import { compareRoutesWithOpenApi } from '@platform/http';
 import { captureLogs } from '@platform/http/testing';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -342,6 +343,25 @@ describe('a session Smile ID decides', () => {
 });
 
 describe('callbacks applied once, whatever the network does', () => {
+  it('come to a route documented in OpenAPI, public and never rate limited', async () => {
+    const { notDocumented } = await compareRoutesWithOpenApi(app);
+    expect(notDocumented).not.toContain('POST /v1/providers/smile-id/callback');
+    const openapi = (await app.inject({ method: 'GET', url: '/openapi.json' })).json() as {
+      paths: Record<string, { post?: { security?: unknown[] } }>;
+    };
+    expect(openapi.paths['/v1/providers/smile-id/callback']?.post?.security ?? []).toEqual([]);
+    // A limited route carries the rate-limit headers on every answer; this one carries none.
+    const answer = await postCallback('{}');
+    expect(answer.statusCode).toBe(401);
+    expect(answer.headers['x-ratelimit-limit']).toBeUndefined();
+    const limited = await app.inject({
+      method: 'GET',
+      url: '/v1/wallet',
+      headers: { 'x-service-api-key': acme.liveKey },
+    });
+    expect(limited.headers['x-ratelimit-limit']).toBeDefined();
+  });
+
   it('refuses a callback with a bad signature with 401 and changes nothing', async () => {
     fake.switches.callbacks = 'held';
     const sessionId = await submittedSession();
