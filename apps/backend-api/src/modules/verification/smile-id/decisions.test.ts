@@ -247,6 +247,11 @@ describe('a session Smile ID decides', () => {
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
         payload: new URLSearchParams({ token, ...fields }).toString(),
       });
+    // The consent notice names Smile ID as a sub-processor, in the page's language.
+    const notice = await app.inject({ method: 'GET', url: `/session/${sessionId}` });
+    expect(notice.body).toContain('Smile ID (Smile Identity) checks your ID document and selfie');
+    const sw = await app.inject({ method: 'GET', url: `/session/${sessionId}?lang=sw` });
+    expect(sw.body).toContain('Smile ID (Smile Identity) hukagua hati yako ya utambulisho');
     expect((await form({ action: 'agree' })).statusCode).toBe(303);
     const image = (field: string, data: Buffer) => ({
       field,
@@ -363,6 +368,11 @@ describe('callbacks applied once, whatever the network does', () => {
   });
 
   it('refuses a callback with a bad signature with 401 and changes nothing', async () => {
+    const refusedBefore = metricValue(
+      await metricsText(),
+      'verification_provider_callbacks_total',
+      'outcome="refused"',
+    );
     fake.switches.callbacks = 'held';
     const sessionId = await submittedSession();
     await settle();
@@ -384,7 +394,9 @@ describe('callbacks applied once, whatever the network does', () => {
     expect((await sessionRow(sessionId)).status).toBe('processing');
     expect(await jobsOf(sessionId)).toEqual(before);
     expect(await holdMovements(database.db, sessionId)).toEqual(['hold']);
-    expect(metricValue(await metricsText(), 'verification_provider_callbacks_total', 'outcome="refused"')).toBe(3);
+    expect(metricValue(await metricsText(), 'verification_provider_callbacks_total', 'outcome="refused"')).toBe(
+      refusedBefore + 3,
+    );
 
     await fake.sendHeldCallbacks();
     expect((await sessionRow(sessionId)).status).toBe('verified');
