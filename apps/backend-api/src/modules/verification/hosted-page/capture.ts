@@ -159,7 +159,7 @@ export async function submitFromPage(
   db: Database,
   vault: DocumentVault,
   { session, draft, now }: { session: VerificationSession; draft: Draft; now: Date },
-  submission: SubmissionOptions,
+  options: SubmissionOptions,
 ): Promise<SubmitOutcome> {
   try {
     await db.transaction((tx) =>
@@ -167,11 +167,11 @@ export async function submitFromPage(
         tx,
         vault,
         { sessionId: session.id, input: detailsFor(session, draft), actor: 'hosted_page', now },
-        submission,
+        options,
       ),
     );
     // Committed: an automated decision source starts its job now, outside the transaction.
-    submission.submissions?.committed();
+    options.submissions?.committed();
     return { submitted: true };
   } catch (error) {
     if (isAppError(error) && error.code === 'conflict') return { submitted: false, moved: true, errors: [] };
