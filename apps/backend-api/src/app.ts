@@ -9,6 +9,7 @@ import { driveRoutes, folderQuotasOf } from './modules/drive/index.js';
 import { documentRoutes } from './modules/verification/documents/index.js';
 import { hostedPageRoutes } from './modules/verification/hosted-page/index.js';
 import { verificationMetricsOf, verificationRoutes, verificationSettingsOf } from './modules/verification/index.js';
+import { createSmileIdDecisions, smileIdRoutes, smileIdSettingsOf } from './modules/verification/smile-id/index.js';
 import { walletRoutes } from './modules/wallet/index.js';
 import { API_KEY_HEADER, apiKeyAuthentication, apiKeyOf } from './plugins/api-key-authentication.js';
 import { idempotentRequests } from './plugins/idempotency.js';
@@ -25,6 +26,8 @@ export interface BackendApiDeps {
   recordApiKeyUses?: (ids: string[], now: Date, intervalMs: number) => Promise<unknown>;
   /** Where identity documents are kept, encrypted; defaults to the one DOCUMENT_* configure. Tests pass their own. */
   vault?: DocumentVault;
+  /** Starts the time limit of each call to Smile ID; AbortSignal.timeout by default. Tests time calls out by hand. */
+  smileIdTimeout?: (ms: number) => AbortSignal;
 }
 
 export const SERVICE_VERSION = '0.1.0';
@@ -89,12 +92,32 @@ export function buildApp(deps: BackendApiDeps, config: BackendApiConfig) {
     onCountFailed: (error) => app.log.warn({ err: error }, 'counting verification sessions for /metrics failed'),
   });
   const vault = deps.vault ?? documentVaultFromConfig(config.documents, { warn: (message) => app.log.warn(message) });
+  // Smile ID decides the sessions VERIFICATION_DECISIONS gives it (docs/decisions.md#automated-decisions); with its
+  // credentials set, its callback and job loop also serve sessions given to it before a configuration change.
+  const smileIdSettings = smileIdSettingsOf(config, verification.verifyUrl);
+  const smileId =
+    smileIdSettings === undefined
+      ? undefined
+      : createSmileIdDecisions({
+          db: deps.database.db,
+          vault,
+          now,
+          settings: smileIdSettings,
+          metrics: app.metrics,
+          logger: app.log,
+          lifecycle: {
+            platformOrganizationId: verification.platformOrganizationId,
+            onDecided: verificationMetrics.observeDecision,
+          },
+          timeout: deps.smileIdTimeout,
+        });
   app.register(hostedPageRoutes, {
     db: deps.database.db,
     now,
     vault,
     ...verification,
     onDecided: verificationMetrics.observeDecision,
+    submissions: smileId?.submissions,
   });
   app.register(documentRoutes, {
     db: deps.database.db,
@@ -104,7 +127,9 @@ export function buildApp(deps: BackendApiDeps, config: BackendApiConfig) {
     platformOrganizationId: verification.platformOrganizationId,
     retentionDays: verification.retentionDays,
     retentionIntervalMs: verification.retentionIntervalMs,
+    submissions: smileId?.submissions,
   });
+  if (smileId !== undefined) app.register(smileIdRoutes, { decisions: smileId });
   app.register(webhookDelivery, {
     db: deps.database.db,
     now,

@@ -94,8 +94,34 @@ describe('loadBackendApiConfig', () => {
     const error = configError({ VERIFICATION_DECISIONS: 'live:kyc=robot' });
     expect(error.problems.map(({ name }) => name)).toEqual(['VERIFICATION_DECISIONS']);
     expect(error.message).toBe(
-      'Invalid configuration: VERIFICATION_DECISIONS: "live:kyc=robot": the source must be sandbox or manual',
+      'Invalid configuration: VERIFICATION_DECISIONS: "live:kyc=robot": the source must be sandbox, manual or smile_id',
     );
+  });
+
+  it('takes smile_id for live kyc and manual for kyb, with Smile ID credentials only', () => {
+    const smileId = { SMILE_ID_PARTNER_ID: '1234', SMILE_ID_API_KEY: 'a-smile-id-api-key' };
+    const config = loadBackendApiConfig({ VERIFICATION_DECISIONS: 'live:kyc=smile_id,live:kyb=manual', ...smileId });
+    expect(config.SMILE_ID_BASE_URL).toBe('https://testapi.smileidentity.com/v1');
+    expect(config.SMILE_ID_RECONCILE_AFTER_MS).toBe(300_000);
+
+    const missing = configError({ VERIFICATION_DECISIONS: 'live:kyc=smile_id' });
+    expect(missing.problems.map(({ name }) => name)).toEqual(['SMILE_ID_PARTNER_ID', 'SMILE_ID_API_KEY']);
+    expect(missing.message).toContain(
+      'SMILE_ID_API_KEY is required when VERIFICATION_DECISIONS gives sessions to smile_id',
+    );
+    // Credentials without a smile_id rule are not needed, and not refused.
+    expect(() => loadBackendApiConfig(smileId)).not.toThrow();
+  });
+
+  it('refuses a plain-http Smile ID unless private targets are allowed (a local fake)', () => {
+    const env = {
+      VERIFICATION_DECISIONS: 'live:kyc=smile_id',
+      SMILE_ID_PARTNER_ID: '1234',
+      SMILE_ID_API_KEY: 'a-smile-id-api-key',
+      SMILE_ID_BASE_URL: 'http://127.0.0.1:4010/v1',
+    };
+    expect(configError(env).problems.map(({ name }) => name)).toEqual(['SMILE_ID_BASE_URL']);
+    expect(() => loadBackendApiConfig({ ...env, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' })).not.toThrow();
   });
 
   it('refuses sandbox decisions on live sessions without HOSTED_PAGE_LIVE_SANDBOX, also on an external database', () => {

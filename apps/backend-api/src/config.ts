@@ -1,7 +1,7 @@
 import { type DocumentVaultConfig, DocumentVaultEnvSchema, documentVaultConfigFrom } from '@platform/document-vault';
 import { ConfigError, type ConfigProblem, loadConfig } from '@platform/http';
 import { type Static, Type } from '@sinclair/typebox';
-import { parseDecisionRules } from './modules/verification/decisions/index.js';
+import { parseDecisionRules, usesDecisionSource } from './modules/verification/decisions/index.js';
 
 export const BackendApiConfigSchema = Type.Object({
   PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3001 }),
@@ -62,6 +62,26 @@ export const BackendApiConfigSchema = Type.Object({
    * (docs/decisions.md#decision-sources).
    */
   VERIFICATION_DECISIONS: Type.Optional(Type.String()),
+  /** Smile ID's partner id: required when a VERIFICATION_DECISIONS rule names smile_id (docs/decisions.md#automated-decisions). */
+  SMILE_ID_PARTNER_ID: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+  /** Smile ID's API key: signs requests and checks Smile ID's signatures. Never logged. */
+  SMILE_ID_API_KEY: Type.Optional(Type.String({ minLength: 8 })),
+  /** Smile ID's v1 API; its sandbox by default. http only with WEBHOOK_ALLOW_PRIVATE_TARGETS (a local fake). */
+  SMILE_ID_BASE_URL: Type.String({
+    format: 'uri',
+    pattern: '^https?://',
+    default: 'https://testapi.smileidentity.com/v1',
+  }),
+  /** Where Smile ID sends results; by default VERIFY_URL (this service's public address) + /v1/providers/smile-id/callback. */
+  SMILE_ID_CALLBACK_URL: Type.Optional(Type.String({ format: 'uri', pattern: '^https?://' })),
+  /** A job with no result this long after Smile ID took it is asked about (job status). */
+  SMILE_ID_RECONCILE_AFTER_MS: Type.Integer({ minimum: 1_000, default: 300_000 }),
+  /** A job with no result this long after its submission goes to manual review instead (Smile ID down or stuck). */
+  SMILE_ID_FALLBACK_AFTER_MS: Type.Integer({ minimum: 1_000, default: 21_600_000 }),
+  /** One call to Smile ID (connect, send the images, read the answer) must finish within this. */
+  SMILE_ID_TIMEOUT_MS: Type.Integer({ minimum: 100, default: 30_000 }),
+  /** How often this instance runs the Smile ID job loop (create, retry, reconcile, fall back); 0 leaves it to other instances. */
+  SMILE_ID_JOB_INTERVAL_MS: Type.Integer({ minimum: 0, default: 15_000 }),
   /**
    * Signs the hosted page's form tokens; every instance needs the same one. Required with DATABASE_URL;
    * without it (embedded database: one process) random per process.
@@ -95,7 +115,28 @@ export function loadBackendApiConfig(env: NodeJS.ProcessEnv = process.env): Back
 
 function decisionProblems(config: BackendApiEnv): ConfigProblem[] {
   const parsed = parseDecisionRules(config.VERIFICATION_DECISIONS, { liveSandbox: config.HOSTED_PAGE_LIVE_SANDBOX });
-  return parsed.ok ? [] : [{ name: 'VERIFICATION_DECISIONS', message: `VERIFICATION_DECISIONS: ${parsed.reason}` }];
+  if (!parsed.ok) return [{ name: 'VERIFICATION_DECISIONS', message: `VERIFICATION_DECISIONS: ${parsed.reason}` }];
+  if (!usesDecisionSource(parsed.decisions, 'smile_id')) return [];
+  return smileIdProblems(config);
+}
+
+/** A smile_id rule needs the credentials, and a plain-http Smile ID (a local fake) is for local use only. */
+function smileIdProblems(config: BackendApiEnv): ConfigProblem[] {
+  const problems: ConfigProblem[] = [];
+  for (const name of ['SMILE_ID_PARTNER_ID', 'SMILE_ID_API_KEY'] as const) {
+    if (config[name] === undefined) {
+      problems.push({ name, message: `${name} is required when VERIFICATION_DECISIONS gives sessions to smile_id` });
+    }
+  }
+  if (config.SMILE_ID_BASE_URL.startsWith('http://') && !config.WEBHOOK_ALLOW_PRIVATE_TARGETS) {
+    problems.push({
+      name: 'SMILE_ID_BASE_URL',
+      message:
+        'SMILE_ID_BASE_URL must be https: identity documents never travel in the clear (http only for a local fake, ' +
+        'with WEBHOOK_ALLOW_PRIVATE_TARGETS=true)',
+    });
+  }
+  return problems;
 }
 
 /**

@@ -69,6 +69,7 @@ export async function buildTestApp(
     logger,
     setup,
     vault,
+    smileIdTimeout,
   }: {
     now?: () => Date;
     env?: NodeJS.ProcessEnv;
@@ -78,6 +79,8 @@ export async function buildTestApp(
     setup?: (app: BackendApp) => void;
     /** The document vault; by default one under a temporary folder with a key per process. */
     vault?: DocumentVault;
+    /** Starts each call's time limit to Smile ID; the test ends unanswered calls by hand (fake-smile-id.ts). */
+    smileIdTimeout?: (ms: number) => AbortSignal;
   } = {},
 ): Promise<BackendApp> {
   const app = buildApp(
@@ -86,6 +89,7 @@ export async function buildTestApp(
       ...(now === undefined ? {} : { now }),
       ...(logger === undefined ? {} : { logger }),
       ...(vault === undefined ? {} : { vault }),
+      ...(smileIdTimeout === undefined ? {} : { smileIdTimeout }),
     },
     loadBackendApiConfig({
       LOG_LEVEL: 'silent',

@@ -110,10 +110,23 @@ export type SessionLocale = (typeof sessionLocales)[number];
 
 /**
  * What decides a session once it is submitted (docs/decisions.md#decision-sources): `sandbox`, the hosted page's
- * buttons (test sessions; live ones only for local use); `manual`, a reviewer of the platform's staff.
+ * buttons (test sessions; live ones only for local use); `manual`, a reviewer of the platform's staff; `smile_id`,
+ * Smile ID's automated checks (docs/decisions.md#automated-decisions).
  */
-export const decisionSourceKinds = ['sandbox', 'manual'] as const;
+export const decisionSourceKinds = ['sandbox', 'manual', 'smile_id'] as const;
 export type DecisionSourceKind = (typeof decisionSourceKinds)[number];
+
+/** The automated providers a session's checks are sent to (docs/decisions.md#automated-decisions). */
+export const verificationProviders = ['smile_id'] as const;
+export type VerificationProvider = (typeof verificationProviders)[number];
+
+/**
+ * A provider job: `creating` (written with the submission; the provider has not taken it yet, retried until it
+ * does), `submitted` (the provider has it; waiting for its result), `completed` (its result was applied once),
+ * `failed` (given up: the session went to manual review). The first two are open: a session has at most one.
+ */
+export const providerJobStatuses = ['creating', 'submitted', 'completed', 'failed'] as const;
+export type ProviderJobStatus = (typeof providerJobStatuses)[number];
 
 /** The identity documents a person sends for a kyc session (no back of a passport). */
 export const kycDocumentKinds = ['id_document_front', 'id_document_back', 'selfie'] as const;

@@ -34,6 +34,7 @@ const everyTable = [
   'verification_consents',
   'verification_documents',
   'verification_prices',
+  'verification_provider_jobs',
   'verification_review_claims',
   'verification_session_transitions',
   'verification_sessions',

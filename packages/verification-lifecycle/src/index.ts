@@ -7,6 +7,8 @@ export {
   commitMove,
   DECISION_DURATION_BUCKETS,
   expirableStatuses,
+  type HandOverRequest,
+  handOverSession,
   holdReferenceOf,
   type LifecycleOptions,
   type MoveRequest,

@@ -9,7 +9,8 @@ import { createTestDatabase } from '@platform/db/testing';
 import { ensureWallet } from '@platform/ledger';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { allowedMoves, canMove, moveSession } from './lifecycle.js';
+import { allowedMoves, canMove, handOverSession, moveSession } from './lifecycle.js';
+import { lastMovedTo } from './repository.js';
 
 // The moves themselves, their holds, callbacks and kycStatus are walked through backend-api's services in
 // apps/backend-api/src/modules/verification/lifecycle.test.ts; here: the table, and what a decision that asks for
@@ -28,7 +29,11 @@ afterAll(async () => {
   await handle.close();
 });
 
-async function sessionIn(status: VerificationStatus, type: 'kyc' | 'kyb' = 'kyc'): Promise<string> {
+async function sessionIn(
+  status: VerificationStatus,
+  type: 'kyc' | 'kyb' = 'kyc',
+  decisionSource: 'manual' | 'smile_id' = 'manual',
+): Promise<string> {
   const wallet = await ensureWallet(handle.db, { organizationId, environment: 'live' });
   const [session] = await handle.db
     .insert(verificationSessions)
@@ -39,7 +44,7 @@ async function sessionIn(status: VerificationStatus, type: 'kyc' | 'kyb' = 'kyc'
       type,
       status,
       externalEndUserId: 'person-1',
-      decisionSource: 'manual',
+      decisionSource,
       price: 0,
       requiredDocuments: type === 'kyc' ? ['national_id_or_passport', 'selfie'] : ['cr12'],
       expiresAt: new Date(NOW.getTime() + 86_400_000),
@@ -105,5 +110,36 @@ describe('the lifecycle', () => {
       true,
     );
     await expect(move(id, 'rejected')).rejects.toMatchObject({ code: 'conflict' });
+  });
+
+  it('hands a processing session to a reviewer once, with the reason in its history and no status change', async () => {
+    const id = await sessionIn('processing', 'kyc', 'smile_id');
+    const handOver = () =>
+      handle.db.transaction((tx) =>
+        handOverSession(tx, {
+          sessionId: id,
+          from: 'smile_id',
+          to: 'manual',
+          actor: 'smile_id_job',
+          reason: 'Smile ID did not answer in time',
+          now: NOW,
+        }),
+      );
+    const handed = await handOver();
+    expect(handed).toMatchObject({ status: 'processing', decisionSource: 'manual' });
+    expect(await handOver()).toBeUndefined();
+    const transitions = await handle.db
+      .select()
+      .from(verificationSessionTransitions)
+      .where(eq(verificationSessionTransitions.sessionId, id));
+    expect(transitions).toEqual([
+      expect.objectContaining({
+        fromStatus: 'processing',
+        toStatus: 'processing',
+        reason: 'Smile ID did not answer in time',
+      }),
+    ]);
+    // A hand-over is not a move to processing.
+    expect(await lastMovedTo(handle.db, id, 'processing')).toBeUndefined();
   });
 });

@@ -16,7 +16,14 @@ import { conflict, notFound, validationError } from '@platform/errors';
 import { captureHold, releaseHold } from '@platform/ledger';
 import { notifyOrganizationMembers } from '@platform/notifications';
 import { recordSessionEvent } from './events.js';
-import { findSession, insertTransition, lastMovedTo, setUserKycStatus, updateSessionStatus } from './repository.js';
+import {
+  findSession,
+  insertTransition,
+  lastMovedTo,
+  setUserKycStatus,
+  updateDecisionSource,
+  updateSessionStatus,
+} from './repository.js';
 
 // The one place a verification session changes status (docs/decisions.md#session-lifecycle). Every move, whoever
 // asks for it (the API, the hosted page, the expiry job, a reviewer on main-api), runs here inside the caller's transaction and does all
@@ -210,6 +217,41 @@ async function decisionOf(
     source: session.decisionSource,
     waitedSeconds: Math.max(0, (now.getTime() - since.getTime()) / 1000),
   };
+}
+
+export interface HandOverRequest {
+  sessionId: string;
+  from: DecisionSourceKind;
+  to: DecisionSourceKind;
+  /** Who hands it over: `smile_id`, `smile_id_job`. */
+  actor: string;
+  /** Why, for the reviewer who takes it (never personal data or a provider's own words). */
+  reason: string;
+  now: Date;
+}
+
+/**
+ * Gives a processing session to another decision source (an automated provider that did not answer in time, or
+ * answered what cannot be mapped, hands it to a reviewer: docs/decisions.md#fallback-to-manual-review). The status
+ * stays `processing`, so no callback is sent and no money moves; a transition from processing to processing with
+ * the reason records it in the session's history. Returns the session, or undefined (nothing changed) when it is
+ * no longer processing under `from`.
+ */
+export async function handOverSession(
+  tx: Transaction,
+  request: HandOverRequest,
+): Promise<VerificationSession | undefined> {
+  const handed = await updateDecisionSource(tx, request.sessionId, request);
+  if (handed === undefined) return undefined;
+  await insertTransition(tx, {
+    sessionId: handed.id,
+    fromStatus: 'processing',
+    toStatus: 'processing',
+    actor: request.actor,
+    reason: request.reason,
+    createdAt: request.now,
+  });
+  return handed;
 }
 
 /** Records a newly created (pending) session as its first transition, with its event and kycStatus. */

@@ -1,6 +1,13 @@
-import type { ApiKeyOwner, DatabaseExecutor, KycStatus, VerificationSession, VerificationStatus } from '@platform/db';
+import type {
+  ApiKeyOwner,
+  DatabaseExecutor,
+  DecisionSourceKind,
+  KycStatus,
+  VerificationSession,
+  VerificationStatus,
+} from '@platform/db';
 import { users, verificationSessions, verificationSessionTransitions } from '@platform/db/schema';
-import { and, eq, max } from 'drizzle-orm';
+import { and, eq, isNull, max, ne, or } from 'drizzle-orm';
 
 // The queries the lifecycle runs. A query given an owner sees only the sessions of that organization and
 // environment (docs/decisions.md#folders-per-environment).
@@ -59,7 +66,10 @@ export async function setUserKycStatus(
   await tx.update(users).set({ kycStatus, updatedAt: now }).where(eq(users.id, userId));
 }
 
-/** When the session last moved to `status`, from its transitions; undefined if it never did. */
+/**
+ * When the session last moved to `status`, from its transitions; undefined if it never did. A hand-over to another
+ * decision source (a transition from a status to the same status) is not a move.
+ */
 export async function lastMovedTo(
   db: DatabaseExecutor,
   sessionId: string,
@@ -69,7 +79,37 @@ export async function lastMovedTo(
     .select({ at: max(verificationSessionTransitions.createdAt) })
     .from(verificationSessionTransitions)
     .where(
-      and(eq(verificationSessionTransitions.sessionId, sessionId), eq(verificationSessionTransitions.toStatus, status)),
+      and(
+        eq(verificationSessionTransitions.sessionId, sessionId),
+        eq(verificationSessionTransitions.toStatus, status),
+        or(
+          isNull(verificationSessionTransitions.fromStatus),
+          ne(verificationSessionTransitions.fromStatus, verificationSessionTransitions.toStatus),
+        ),
+      ),
     );
   return row?.at ?? undefined;
+}
+
+/**
+ * Gives a session waiting in `processing` from decision source `from` to `to`; undefined when it is no longer
+ * processing or no longer decided by `from` (another instance, a result, got there first).
+ */
+export async function updateDecisionSource(
+  tx: DatabaseExecutor,
+  id: string,
+  change: { from: DecisionSourceKind; to: DecisionSourceKind; now: Date },
+): Promise<VerificationSession | undefined> {
+  const [handed] = await tx
+    .update(verificationSessions)
+    .set({ decisionSource: change.to, updatedAt: change.now })
+    .where(
+      and(
+        eq(verificationSessions.id, id),
+        eq(verificationSessions.status, 'processing'),
+        eq(verificationSessions.decisionSource, change.from),
+      ),
+    )
+    .returning();
+  return handed;
 }

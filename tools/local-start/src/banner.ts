@@ -12,6 +12,7 @@ export function printBanner(
   credentialsFile: string,
   mode: 'embedded' | 'separate',
   mailOutbox: string,
+  fakeSmileIdUrl?: string,
 ): void {
   const lines = [
     '',
@@ -59,6 +60,12 @@ export function printBanner(
     `    -H 'content-type: application/json' -d '{"type":"kyc","externalEndUserId":"${c.userId}"}'`,
     '  then open the verificationUrl it answers in a browser and finish the session with the sandbox buttons.',
     decisionsLine(),
+    ...(fakeSmileIdUrl === undefined
+      ? []
+      : [
+          `  A fake Smile ID runs at ${fakeSmileIdUrl} (SMILE_ID_BASE_URL): it verifies every kyc session it is sent`,
+          '  and calls back, signed, as Smile ID does; its callbacks are printed here.',
+        ]),
     `  The demo wallets got ${formatKes(DEMO_WALLET_CREDIT_KES)} each on the first start: curl -H "x-service-api-key: ${c.testApiKey}" ${c.backendUrl}/v1/wallet`,
     '',
     mode === 'embedded'
@@ -74,5 +81,5 @@ function decisionsLine(): string {
   const setting = verificationDecisionsSetting();
   return setting === LOCAL_DECISIONS
     ? `  Test sessions are decided with those buttons, live sessions by a reviewer (VERIFICATION_DECISIONS=${setting}).`
-    : `  Sessions are decided as VERIFICATION_DECISIONS=${setting} says (sandbox: those buttons; manual: a reviewer).`;
+    : `  Sessions are decided as VERIFICATION_DECISIONS=${setting} says (sandbox: those buttons; manual: a reviewer; smile_id: Smile ID).`;
 }

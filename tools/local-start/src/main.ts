@@ -20,6 +20,7 @@ import { loadOrCreateSecrets, prepareDataDir } from './data-dir.js';
 import { type RunningServices, startInProcess } from './in-process.js';
 import { allowDemoOrigin, startSdkDemo } from './sdk-demo.js';
 import { allowsPrivateTargets, type LocalSettings, mailOutboxDir } from './service-env.js';
+import { smileIdEnv, startLocalSmileId, wantsFakeSmileId } from './smile-id.js';
 
 // `pnpm start -- --fresh` passes the separator through; accept it.
 const args = process.argv.slice(2).filter((arg) => arg !== '--');
@@ -39,6 +40,7 @@ const demo = await seedDemoData(database.db);
 const keys = await ensureDemoApiKeys(database.db, demo, credentialsFile);
 await creditDemoWallets(database.db, demo);
 const webhookSecrets = await demoWebhookSecrets(database.db, demo);
+const smileId = wantsFakeSmileId() ? await startLocalSmileId() : undefined;
 
 const settings: LocalSettings = {
   host: process.env.HOST ?? '127.0.0.1',
@@ -53,6 +55,7 @@ const settings: LocalSettings = {
   platformOrganizationId: demo.organizationId,
   ...(databaseUrl ? { databaseUrl } : {}),
   ...(redisUrl ? { redisUrl } : {}),
+  smileIdEnv: smileIdEnv(smileId),
 };
 
 let services: RunningServices;
@@ -117,7 +120,7 @@ const credentials: LocalCredentials = {
   sdkDemoUrl: sdkDemo.url,
 };
 writeCredentials(credentialsFile, credentials);
-printBanner(credentials, credentialsFile, databaseUrl ? 'separate' : 'embedded', mailOutboxDir(dataDir));
+printBanner(credentials, credentialsFile, databaseUrl ? 'separate' : 'embedded', mailOutboxDir(dataDir), smileId?.url);
 
 let closing = false;
 async function shutdown(signal: string) {
@@ -126,6 +129,7 @@ async function shutdown(signal: string) {
   console.log(`\n${signal} received: stopping both services.`);
   await sdkDemo.stop();
   await services.stop();
+  await smileId?.close();
   process.exit(0);
 }
 process.on('SIGINT', () => void shutdown('SIGINT'));

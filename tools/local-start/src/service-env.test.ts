@@ -8,6 +8,7 @@ import { printBanner } from './banner.js';
 import type { LocalCredentials } from './credentials.js';
 import { loadOrCreateSecrets } from './data-dir.js';
 import { allowsPrivateTargets, backendApiEnv, type LocalSettings, mainApiEnv } from './service-env.js';
+import { smileIdEnv, startLocalSmileId, wantsFakeSmileId } from './smile-id.js';
 
 const settings: LocalSettings = {
   host: '127.0.0.1',
@@ -53,9 +54,9 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-function bannerText(): string {
+function bannerText(fakeSmileIdUrl?: string): string {
   const log = vi.spyOn(console, 'log').mockImplementation(() => {});
-  printBanner(credentials, '/tmp/credentials.json', 'embedded', '/tmp/local-start-test/outbox');
+  printBanner(credentials, '/tmp/credentials.json', 'embedded', '/tmp/local-start-test/outbox', fakeSmileIdUrl);
   return log.mock.calls.map((call) => call.join(' ')).join('\n');
 }
 
@@ -146,6 +147,41 @@ describe('verification decisions on the local start', () => {
     expect(env.HOSTED_PAGE_LIVE_SANDBOX).toBe('true');
     expect(() => loadBackendApiConfig(env)).not.toThrow();
     expect(bannerText()).toContain('Sessions are decided as VERIFICATION_DECISIONS=live:*=sandbox says');
+  });
+});
+
+describe('Smile ID on the local start', () => {
+  it('is a fake started for the run with VERIFICATION_PROVIDER_KYC=smile_id, deciding kyc sessions; the banner prints its URL', async () => {
+    vi.stubEnv('VERIFICATION_DECISIONS', undefined);
+    vi.stubEnv('SMILE_ID_BASE_URL', undefined);
+    vi.stubEnv('VERIFICATION_PROVIDER_KYC', 'smile_id');
+    expect(wantsFakeSmileId()).toBe(true);
+    const smileId = await startLocalSmileId();
+    try {
+      expect(smileId.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
+      const env = backendApiEnv({ ...settings, smileIdEnv: smileIdEnv(smileId) });
+      expect(env.VERIFICATION_DECISIONS).toBe('test:kyc=smile_id,live:kyc=smile_id,test:kyb=sandbox,live:kyb=manual');
+      const config = loadBackendApiConfig(env);
+      expect(config.SMILE_ID_BASE_URL).toBe(smileId.url);
+      expect(config.SMILE_ID_API_KEY).toBe(smileId.apiKey);
+      // The fake answers, and refuses a request it cannot verify.
+      const refused = await fetch(`${smileId.url}/job_status`, { method: 'POST', body: '{}' });
+      expect(refused.status).toBe(401);
+      expect(bannerText(smileId.url)).toContain(`A fake Smile ID runs at ${smileId.url}`);
+    } finally {
+      await smileId.close();
+    }
+  });
+
+  it('is not started otherwise, nor when the caller names a Smile ID of their own', () => {
+    vi.stubEnv('VERIFICATION_PROVIDER_KYC', undefined);
+    vi.stubEnv('VERIFICATION_DECISIONS', undefined);
+    expect(wantsFakeSmileId()).toBe(false);
+    vi.stubEnv('VERIFICATION_DECISIONS', 'live:kyc=smile_id');
+    expect(wantsFakeSmileId()).toBe(true);
+    vi.stubEnv('SMILE_ID_BASE_URL', 'https://testapi.smileidentity.com/v1');
+    expect(wantsFakeSmileId()).toBe(false);
+    expect(smileIdEnv(undefined)).toEqual({});
   });
 });
 

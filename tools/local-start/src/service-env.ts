@@ -19,6 +19,8 @@ export interface LocalSettings {
   /** Set when the services run as their own processes on PostgreSQL and Redis. */
   databaseUrl?: string;
   redisUrl?: string;
+  /** backend-api's Smile ID variables, when the fake Smile ID runs (smile-id.ts). */
+  smileIdEnv?: NodeJS.ProcessEnv;
 }
 
 /**
@@ -39,12 +41,18 @@ export function allowsPrivateTargets(env: NodeJS.ProcessEnv = process.env): bool
 /** What decides sessions on the local start, as production does by default: the caller's rules when set. */
 export const LOCAL_DECISIONS = 'test:*=sandbox,live:*=manual';
 
+/** With VERIFICATION_PROVIDER_KYC=smile_id: Smile ID (the fake) decides kyc sessions, kyb ones as by default. */
+const SMILE_ID_KYC_DECISIONS = 'test:kyc=smile_id,live:kyc=smile_id,test:kyb=sandbox,live:kyb=manual';
+
 /**
- * VERIFICATION_DECISIONS for backend-api: the caller's value when one is set, else the sandbox buttons for test
- * sessions and a reviewer for live ones, so a live session is finished the way production finishes it.
+ * VERIFICATION_DECISIONS for backend-api: the caller's value when one is set; else Smile ID for kyc sessions when
+ * VERIFICATION_PROVIDER_KYC=smile_id; else the sandbox buttons for test sessions and a reviewer for live ones, so a
+ * live session is finished the way production finishes it.
  */
 export function verificationDecisionsSetting(env: NodeJS.ProcessEnv = process.env): string {
-  return env.VERIFICATION_DECISIONS?.trim() || LOCAL_DECISIONS;
+  const set = env.VERIFICATION_DECISIONS?.trim();
+  if (set) return set;
+  return env.VERIFICATION_PROVIDER_KYC?.trim() === 'smile_id' ? SMILE_ID_KYC_DECISIONS : LOCAL_DECISIONS;
 }
 
 /** Where main-api writes its emails (invitations) as .eml files, unless SMTP_URL sends them: `<data dir>/outbox`. */
@@ -116,6 +124,8 @@ export function backendApiEnv(s: LocalSettings): NodeJS.ProcessEnv {
     HOSTED_PAGE_SECRET: process.env.HOSTED_PAGE_SECRET || randomBytes(32).toString('base64url'),
     // Identity documents: encrypted under a key kept between runs, in a folder of the data folder.
     ...documentEnv(s),
+    // The fake Smile ID of this run, when there is one.
+    ...s.smileIdEnv,
   };
 }
 

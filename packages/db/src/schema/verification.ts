@@ -1,12 +1,14 @@
 import { sql } from 'drizzle-orm';
-import { check, index, integer, jsonb, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
+import { check, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import type { DocumentKind } from '../enums.js';
 import {
   apiKeyEnvironments,
   decisionSourceKinds,
   documentContentTypes,
   documentKinds,
+  providerJobStatuses,
   sessionLocales,
+  verificationProviders,
   verificationStatuses,
   verificationTypes,
 } from '../enums.js';
@@ -213,6 +215,52 @@ export const verificationReviewClaims = pgTable(
   (table) => [check('verification_review_claims_expiry_check', sql`${table.expiresAt} > ${table.claimedAt}`)],
 );
 
+/**
+ * A session's checks at an automated provider (docs/decisions.md#automated-decisions). The row is written in the
+ * submission's transaction (`creating`), so a job the provider never took is found and retried by the job loop;
+ * the provider's call happens after that commit. Its id is the `job_id` the provider is given, known only to the
+ * provider and to this service. One open (creating or submitted) job per session.
+ */
+export const verificationProviderJobs = pgTable(
+  'verification_provider_jobs',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    sessionId: uuid('session_id')
+      .notNull()
+      .references(() => verificationSessions.id, { onDelete: 'cascade' }),
+    provider: text('provider', { enum: verificationProviders }).notNull(),
+    /** The provider's own id of the job (Smile ID's SmileJobID), once it gave one. */
+    providerJobId: text('provider_job_id'),
+    status: text('status', { enum: providerJobStatuses }).notNull().default('creating'),
+    /** The provider's result code that decided the session (never its text). */
+    resultCode: text('result_code'),
+    /** How many times the job was sent to the provider (created, or asked about while it had no result). */
+    attempts: integer('attempts').notNull().default(0),
+    /** Why the last call failed, in this service's words (a status or an error class; never personal data). */
+    lastError: text('last_error'),
+    /** When the provider took the job. */
+    submittedAt: timestamptz('submitted_at'),
+    completedAt: timestamptz('completed_at'),
+    /** When the job loop looks at it next: to create it again, or to ask the provider for a missing result. */
+    nextCheckAt: timestamptz('next_check_at').notNull(),
+    createdAt: createdAt(),
+    updatedAt: timestamptz('updated_at').notNull().defaultNow(),
+  },
+  (table) => [
+    uniqueIndex('verification_provider_jobs_open_session_idx')
+      .on(table.sessionId)
+      .where(sql`${table.status} in ('creating', 'submitted')`),
+    // The job loop: open jobs by when they are due.
+    index('verification_provider_jobs_due_idx')
+      .on(table.nextCheckAt)
+      .where(sql`${table.status} in ('creating', 'submitted')`),
+    index('verification_provider_jobs_session_idx').on(table.sessionId, table.createdAt),
+    check('verification_provider_jobs_provider_check', isOneOf(table.provider, verificationProviders)),
+    check('verification_provider_jobs_status_check', isOneOf(table.status, providerJobStatuses)),
+    check('verification_provider_jobs_attempts_check', sql`${table.attempts} >= 0`),
+  ],
+);
+
 /** Per-organization prices that replace the default price of a verification type. */
 export const verificationPrices = pgTable(
   'verification_prices',
@@ -239,3 +287,5 @@ export type NewVerificationDocument = typeof verificationDocuments.$inferInsert;
 export type VerificationConsent = typeof verificationConsents.$inferSelect;
 export type NewVerificationConsent = typeof verificationConsents.$inferInsert;
 export type VerificationReviewClaim = typeof verificationReviewClaims.$inferSelect;
+export type VerificationProviderJob = typeof verificationProviderJobs.$inferSelect;
+export type NewVerificationProviderJob = typeof verificationProviderJobs.$inferInsert;

@@ -4,6 +4,7 @@
 
 export {
   commitMove,
+  handOverSession,
   type LifecycleOptions,
   lastMovedTo,
   moveSession,

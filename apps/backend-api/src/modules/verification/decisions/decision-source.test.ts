@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { decidedByHostedPageButtons, decisionSourceFor, parseDecisionRules } from './decision-source.js';
+import {
+  decidedByHostedPageButtons,
+  decisionSourceFor,
+  parseDecisionRules,
+  usesDecisionSource,
+} from './decision-source.js';
 
 const local = { liveSandbox: true };
 const production = { liveSandbox: false };
@@ -50,6 +55,16 @@ describe('parseDecisionRules (VERIFICATION_DECISIONS)', () => {
     expect(decisionsOf('live:kyb=sandbox', local).live).toEqual({ kyc: 'manual', kyb: 'sandbox' });
   });
 
+  it('lets Smile ID decide live kyc while a reviewer decides kyb', () => {
+    expect(decisionsOf('live:kyc=smile_id,live:kyb=manual')).toEqual({
+      test: { kyc: 'sandbox', kyb: 'sandbox' },
+      live: { kyc: 'smile_id', kyb: 'manual' },
+    });
+    const decisions = decisionsOf('live:kyc=smile_id');
+    expect(usesDecisionSource(decisions, 'smile_id')).toBe(true);
+    expect(usesDecisionSource(decisionsOf(undefined), 'smile_id')).toBe(false);
+  });
+
   it('keeps live sessions manual by default even where live sandbox is allowed', () => {
     expect(decisionsOf(undefined, local).live).toEqual({ kyc: 'manual', kyb: 'manual' });
   });
@@ -64,7 +79,7 @@ describe('parseDecisionRules (VERIFICATION_DECISIONS)', () => {
     ['*:*=manual', 'the environment must be live or test'],
     ['LIVE:kyc=manual', 'the environment must be live or test'],
     ['live:aml=manual', 'the type must be kyc, kyb or *'],
-    ['live:kyc=provider', 'the source must be sandbox or manual'],
+    ['live:kyc=provider', 'the source must be sandbox, manual or smile_id'],
     ['live:kyc=manual,live:kyc=manual', 'live:kyc is named twice'],
     ['test:*=sandbox,test:*=manual', 'test:* is named twice'],
   ])('refuses %j', (text, reason) => {

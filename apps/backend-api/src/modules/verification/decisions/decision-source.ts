@@ -3,6 +3,7 @@ import {
   apiKeyEnvironments,
   type DecisionSourceKind,
   decisionSourceKinds,
+  type Transaction,
   type VerificationSession,
   type VerificationType,
   verificationTypes,
@@ -10,12 +11,29 @@ import {
 
 /**
  * The port that decides a submitted session (docs/decisions.md#decision-sources). `sandbox`: the hosted page's
- * buttons; `manual`: a reviewer of the platform's staff. An automated provider is the next adapter; the
- * operations each adapter performs join this interface as they are built.
+ * buttons; `manual`: a reviewer of the platform's staff; `smile_id`: Smile ID's automated checks, which start from
+ * the submission (`SubmissionListener`, docs/decisions.md#automated-decisions).
  */
 export interface DecisionSource {
   readonly kind: DecisionSourceKind;
 }
+
+/**
+ * What an automated decision source does with a submission. The capture by API and the hosted page call it for
+ * every session they submit; a source leaves alone the sessions it does not decide.
+ */
+export interface SubmissionListener {
+  /** In the submission's transaction, after the move to processing: records the work to do once it commits. */
+  submitted(tx: Transaction, session: VerificationSession, now: Date): Promise<void>;
+  /** After a submission committed: starts that work now rather than at the next tick; never throws or waits. */
+  committed(): void;
+}
+
+/** For sessions no automated source decides (and tests of other modules). */
+export const noSubmissionListener: SubmissionListener = {
+  submitted: async () => undefined,
+  committed: () => undefined,
+};
 
 /** Which decision source each environment and verification type uses. */
 export type DecisionTable = Readonly<Record<ApiKeyEnvironment, Readonly<Record<VerificationType, DecisionSourceKind>>>>;
@@ -35,11 +53,18 @@ const DEFAULT_DECISIONS: DecisionTable = {
 
 export type ParsedDecisions = { ok: true; decisions: DecisionTable } | { ok: false; reason: string };
 
+/** Whether any environment and type is decided by `kind` (config.ts asks for smile_id's credentials then). */
+export function usesDecisionSource(decisions: DecisionTable, kind: DecisionSourceKind): boolean {
+  return apiKeyEnvironments.some((environment) =>
+    verificationTypes.some((type) => decisions[environment][type] === kind),
+  );
+}
+
 const ANY_TYPE = '*';
 
 /**
  * Reads VERIFICATION_DECISIONS: comma-separated rules `<environment>:<type>=<source>`, where the environment is
- * `live` or `test`, the type `kyc`, `kyb` or `*` (both), and the source `sandbox` or `manual`; spaces around the
+ * `live` or `test`, the type `kyc`, `kyb` or `*` (both), and the source `sandbox`, `manual` or `smile_id`; spaces around the
  * parts are ignored. Rules change the defaults (test sandbox, live manual) for what they name; a rule for one
  * type beats the `*` rule of its environment whatever their order, and naming the same environment and type
  * twice is refused. A live rule with `sandbox` is refused unless `liveSandbox` (HOSTED_PAGE_LIVE_SANDBOX) allows
@@ -67,7 +92,7 @@ export function parseDecisionRules(
       return refused(`"${rule}": the type must be ${verificationTypes.join(', ')} or ${ANY_TYPE}`);
     }
     if (!isOneOf(source, decisionSourceKinds)) {
-      return refused(`"${rule}": the source must be ${decisionSourceKinds.join(' or ')}`);
+      return refused(`"${rule}": the source must be ${oneOf(decisionSourceKinds)}`);
     }
     const key = `${environment}:${type}`;
     if (seen.has(key)) return refused(`${key} is named twice`);
@@ -107,6 +132,11 @@ export function decidedByHostedPageButtons(
   settings: Pick<DecisionSettings, 'liveSandbox'>,
 ): boolean {
   return session.decisionSource === 'sandbox' && (session.environment === 'test' || settings.liveSandbox);
+}
+
+/** `a, b or c`. */
+function oneOf(values: readonly string[]): string {
+  return values.length < 2 ? values.join('') : `${values.slice(0, -1).join(', ')} or ${values.at(-1)}`;
 }
 
 function refused(reason: string): ParsedDecisions {

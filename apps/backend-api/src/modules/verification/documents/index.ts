@@ -13,8 +13,14 @@ export {
   captureDocument,
   erasePersonalData,
   listDocuments,
+  openSubmittedDetails,
   type SessionRef,
+  type SubmissionOptions,
   sessionTakingDocuments,
   submitSession,
 } from './service.js';
-export { checkSubmittedDetails, givesDetails, type SubmissionInput } from './submitted-details.js';
+export {
+  checkSubmittedDetails,
+  givesDetails,
+  type SubmissionInput,
+} from './submitted-details.js';

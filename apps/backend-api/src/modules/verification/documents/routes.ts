@@ -6,7 +6,8 @@ import type { DocumentVault } from '@platform/document-vault';
 import { AppError, badRequest, isAppError, validationError } from '@platform/errors';
 import { errorResponses } from '@platform/http';
 import type { FastifyRequest } from 'fastify';
-import { type LifecycleOptions, sessionView, VerificationSessionResponseSchema } from '../index.js';
+import { noSubmissionListener, type SubmissionListener } from '../decisions/index.js';
+import { sessionView, VerificationSessionResponseSchema } from '../index.js';
 import { type RetentionSchedule, startDocumentRetention } from './retention.js';
 import {
   SessionDocumentsParams,
@@ -15,9 +16,16 @@ import {
   VerificationDocumentListSchema,
   type VerificationDocumentView,
 } from './schemas.js';
-import { captureDocument, erasePersonalData, listDocuments, sessionTakingDocuments, submitSession } from './service.js';
+import {
+  captureDocument,
+  erasePersonalData,
+  listDocuments,
+  type SubmissionOptions,
+  sessionTakingDocuments,
+  submitSession,
+} from './service.js';
 
-export interface DocumentRoutesOptions extends LifecycleOptions {
+export interface DocumentRoutesOptions extends SubmissionOptions {
   db: Database;
   now: () => Date;
   vault: DocumentVault;
@@ -43,7 +51,8 @@ const UPLOAD_BODY_LIMIT = MAX_FILE_BYTES + 64 * 1024;
  */
 export const documentRoutes: FastifyPluginAsyncTypebox<DocumentRoutesOptions> = async (app, options) => {
   const { db, now, vault, verifyUrl } = options;
-  const lifecycle: LifecycleOptions = { platformOrganizationId: options.platformOrganizationId };
+  const submissions: SubmissionListener = options.submissions ?? noSubmissionListener;
+  const submission: SubmissionOptions = { platformOrganizationId: options.platformOrganizationId, submissions };
   const ownerOf = (request: { apiKey: ApiKeyOwner }): ApiKeyOwner => ({
     organizationId: request.apiKey.organizationId,
     environment: request.apiKey.environment,
@@ -138,8 +147,8 @@ export const documentRoutes: FastifyPluginAsyncTypebox<DocumentRoutesOptions> = 
         response: { 200: VerificationSessionResponseSchema, ...errorResponses(400, 401, 404, 409, 422) },
       },
     },
-    async (request) =>
-      request.idempotency.transaction(db, async (tx) => {
+    async (request) => {
+      const answer = await request.idempotency.transaction(db, async (tx) => {
         const session = await submitSession(
           tx,
           vault,
@@ -150,10 +159,14 @@ export const documentRoutes: FastifyPluginAsyncTypebox<DocumentRoutesOptions> = 
             actor: `api_key:${request.apiKey.id}`,
             now: now(),
           },
-          lifecycle,
+          submission,
         );
         return { statusCode: 200, body: { success: true as const, data: sessionView(session, verifyUrl) } };
-      }),
+      });
+      // Committed: an automated decision source starts its job now, outside the transaction.
+      submissions.committed();
+      return answer;
+    },
   );
 
   app.delete(

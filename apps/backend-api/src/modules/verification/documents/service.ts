@@ -13,6 +13,7 @@ import type {
 import { checkDocumentFile, DocumentFileRefusal } from '@platform/document-checks';
 import type { DocumentVault } from '@platform/document-vault';
 import { AppError, conflict, notFound, type ValidationDetail, validationError } from '@platform/errors';
+import type { SubmissionListener } from '../decisions/index.js';
 import { findSessionById, getSession, type LifecycleOptions, moveSession, SESSION_NOT_FOUND } from '../index.js';
 import {
   acceptedFilesFor,
@@ -173,6 +174,12 @@ export async function listDocuments(db: DatabaseExecutor, ref: SessionRef): Prom
   return listCurrentDocuments(db, session.id);
 }
 
+/** The lifecycle's options, and who hears of a submission in its transaction. */
+export interface SubmissionOptions extends LifecycleOptions {
+  /** An automated decision source records its job here (docs/decisions.md#automated-decisions). */
+  submissions?: SubmissionListener | undefined;
+}
+
 export interface SubmissionRequest extends SessionRef {
   input: SubmissionInput;
   /** `api_key:<id>` or `hosted_page`. */
@@ -184,14 +191,15 @@ export interface SubmissionRequest extends SessionRef {
  * Submits the session for a decision in the caller's transaction: 404 (unknown, another owner's), 409 (not pending
  * or requires_input), 400 listing every missing or invalid detail, every missing document and, when a requires_input
  * decision named documents, each of them not sent again; else the details are sealed onto the session and it moves
- * to processing through the lifecycle. In requires_input the details may be left out: the sealed ones of the
- * previous submission are kept (docs/decisions.md#resubmission).
+ * to processing through the lifecycle, and the decision source hears of it in the same transaction. In
+ * requires_input the details may be left out: the sealed ones of the previous submission are kept
+ * (docs/decisions.md#resubmission).
  */
 export async function submitSession(
   tx: Transaction,
   vault: DocumentVault,
   request: SubmissionRequest,
-  lifecycle: LifecycleOptions,
+  { submissions, ...lifecycle }: SubmissionOptions,
 ): Promise<VerificationSession> {
   const session = await lockSession(tx, request.sessionId, request.owner);
   if (session === undefined) throw notFound(SESSION_NOT_FOUND);
@@ -231,7 +239,18 @@ export async function submitSession(
     { sessionId: session.id, to: 'processing', actor: request.actor, now: request.now },
     lifecycle,
   );
+  await submissions?.submitted(tx, moved, request.now);
   return moved;
+}
+
+/**
+ * The details the session's last submission sealed, opened: what an automated decision source sends for checking.
+ * Undefined when there are none (never submitted with details, or erased).
+ */
+export function openSubmittedDetails(vault: DocumentVault, session: VerificationSession): SubmittedDetails | undefined {
+  if (session.submittedDetails === null) return undefined;
+  const opened = vault.open(detailsKey(session), Buffer.from(session.submittedDetails));
+  return JSON.parse(opened.bytes.toString('utf8')) as SubmittedDetails;
 }
 
 /**
@@ -247,9 +266,9 @@ function keptDetailsOf(
   if (session.status !== 'requires_input' || session.submittedDetails === null || givesDetails(input)) {
     return undefined;
   }
-  const sealed = Buffer.from(session.submittedDetails);
-  const opened = vault.open(detailsKey(session), sealed);
-  return { details: JSON.parse(opened.bytes.toString('utf8')) as SubmittedDetails, sealed };
+  const details = openSubmittedDetails(vault, session);
+  if (details === undefined) return undefined;
+  return { details, sealed: Buffer.from(session.submittedDetails) };
 }
 
 function keptAsChecked({ details }: { details: SubmittedDetails }): {

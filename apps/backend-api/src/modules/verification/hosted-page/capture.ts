@@ -18,9 +18,9 @@ import {
   missingDocumentKinds,
   type Resubmission,
   resubmissionOf,
+  type SubmissionOptions,
   submitSession,
 } from '../documents/index.js';
-import type { LifecycleOptions } from '../index.js';
 import type { Draft } from './draft.js';
 
 // The hosted page's capture (docs/decisions.md#hosted-capture): the files of its form and the details typed into
@@ -159,7 +159,7 @@ export async function submitFromPage(
   db: Database,
   vault: DocumentVault,
   { session, draft, now }: { session: VerificationSession; draft: Draft; now: Date },
-  lifecycle: LifecycleOptions,
+  options: SubmissionOptions,
 ): Promise<SubmitOutcome> {
   try {
     await db.transaction((tx) =>
@@ -167,9 +167,11 @@ export async function submitFromPage(
         tx,
         vault,
         { sessionId: session.id, input: detailsFor(session, draft), actor: 'hosted_page', now },
-        lifecycle,
+        options,
       ),
     );
+    // Committed: an automated decision source starts its job now, outside the transaction.
+    options.submissions?.committed();
     return { submitted: true };
   } catch (error) {
     if (isAppError(error) && error.code === 'conflict') return { submitted: false, moved: true, errors: [] };

@@ -401,6 +401,9 @@ export function renderConsentPage(input: ConsentPageInput): string {
   const controllerName = input.controller ?? sayText(locale, 'requesterFallback');
   const controller = { html: `<strong>${escapeHtml(controllerName)}</strong>` };
   const who = [say(locale, 'consent.controller', { controller }), say(locale, 'consent.processor', { controller })];
+  // Smile ID decides this session: the person is told who else processes their data
+  // (docs/decisions.md#consent-before-capture).
+  if (session.decisionSource === 'smile_id') who.push(say(locale, `consent.subProcessor.${session.type}`));
   if (session.privacyNoticeUrl !== null) {
     // The page's URL is the session's credential: no referrer goes with the link (the page's own policy says so
     // too). Only an http(s) URL gets here, checked when the session was created (checkSessionUrl).

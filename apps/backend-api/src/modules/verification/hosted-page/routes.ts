@@ -6,7 +6,7 @@ import type { DocumentVault } from '@platform/document-vault';
 import { AppError, badRequest } from '@platform/errors';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { decidedByHostedPageButtons } from '../decisions/index.js';
-import type { LifecycleOptions } from '../index.js';
+import type { SubmissionOptions } from '../documents/index.js';
 import {
   captureFromPage,
   encodeFieldErrors,
@@ -43,7 +43,7 @@ import {
 } from './service.js';
 import { pageLanguageOf } from './strings.js';
 
-export interface HostedPageOptions extends LifecycleOptions {
+export interface HostedPageOptions extends SubmissionOptions {
   db: Database;
   now: () => Date;
   /** Signs the page's form tokens. */
@@ -127,9 +127,10 @@ function pagePolicy({ allowedOrigins, sdk }: PageFraming): string {
  */
 export const hostedPageRoutes: FastifyPluginAsyncTypebox<HostedPageOptions> = async (app, options) => {
   const { db, now, formSecret, vault } = options;
-  const lifecycle: LifecycleOptions = {
+  const lifecycle: SubmissionOptions = {
     platformOrganizationId: options.platformOrganizationId,
     onDecided: options.onDecided,
+    submissions: options.submissions,
   };
 
   // Browsers post these forms URL-encoded; only this plugin's routes accept that.

@@ -142,6 +142,10 @@ const en = {
   'consent.controller': '{controller} collects your data and decides how it is used (the data controller).',
   'consent.processor':
     'The verification service that runs this page processes it for {controller} (the data processor).',
+  'consent.subProcessor.kyc':
+    'Smile ID (Smile Identity) checks your ID document and selfie for the verification service, against the records of the ID issuer (a sub-processor).',
+  'consent.subProcessor.kyb':
+    "Smile ID (Smile Identity) checks your company's registration number for the verification service, against the business registry (a sub-processor).",
   'consent.privacyNotice': "Read {controller}'s privacy notice",
   'consent.changed':
     'This notice has changed since you agreed to it. Please read it again: nothing more is collected until you agree.',
@@ -317,6 +321,10 @@ const sw: Record<StringKey, string> = {
   'consent.controller': '{controller} inakusanya taarifa zako na kuamua jinsi zitakavyotumika (mdhibiti wa data).',
   'consent.processor':
     'Huduma ya uthibitishaji inayoendesha ukurasa huu inazichakata kwa niaba ya {controller} (mchakataji wa data).',
+  'consent.subProcessor.kyc':
+    'Smile ID (Smile Identity) hukagua hati yako ya utambulisho na picha yako ya uso kwa niaba ya huduma ya uthibitishaji, dhidi ya rekodi za mtoaji wa kitambulisho (mchakataji mdogo wa data).',
+  'consent.subProcessor.kyb':
+    'Smile ID (Smile Identity) hukagua nambari ya usajili ya kampuni yako kwa niaba ya huduma ya uthibitishaji, dhidi ya sajili ya biashara (mchakataji mdogo wa data).',
   'consent.privacyNotice': 'Soma ilani ya faragha ya {controller}',
   'consent.changed':
     'Ilani hii imebadilika tangu ulipoikubali. Tafadhali isome tena: hakuna kitakachokusanywa zaidi hadi ukubali.',
