@@ -1,10 +1,19 @@
 import type { Database, Receipt } from '@platform/db';
-import { receipts } from '@platform/db/schema';
-import { asc } from 'drizzle-orm';
+import { documentNumberSeries, receipts } from '@platform/db/schema';
+import { asc, eq } from 'drizzle-orm';
 
 /** Every receipt issued, by number. */
 export async function allReceipts(db: Database): Promise<Receipt[]> {
   return db.select().from(receipts).orderBy(asc(receipts.sequence));
+}
+
+/** The last receipt number taken (0 before the first). */
+export async function lastReceiptNumber(db: Database): Promise<number> {
+  const [series] = await db
+    .select({ last: documentNumberSeries.lastNumber })
+    .from(documentNumberSeries)
+    .where(eq(documentNumberSeries.series, 'receipt'));
+  return series?.last ?? 0;
 }
 
 /**
