@@ -5,14 +5,14 @@ import type { VatBreakdown } from '@platform/pricing';
 // is rendered.
 
 /** The seller: named in full, as the law asks of a tax document. */
-export interface DocumentSeller {
+interface DocumentSeller {
   name: string;
   address: string;
   kraPin: string;
 }
 
 /** The buyer: the organization, with its KRA PIN when it gave one. */
-export interface DocumentBuyer {
+interface DocumentBuyer {
   name: string;
   kraPin: string | null;
 }

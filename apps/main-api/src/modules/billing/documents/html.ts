@@ -17,7 +17,8 @@ const STYLE = `
   table { width: 100%; border-collapse: collapse; margin-top: 1.5rem; }
   caption { text-align: left; font-weight: 700; padding-bottom: 0.5rem; }
   th, td { text-align: left; padding: 0.4rem 0.5rem 0.4rem 0; border-bottom: 1px solid #d0d0d0; vertical-align: top; }
-  .amount { text-align: right; white-space: nowrap; padding-right: 0; }
+  .amount { text-align: right; padding-right: 0; }
+  td.amount { white-space: nowrap; }
   .details { list-style: none; margin: 0.25rem 0 0; padding: 0; color: #4a4a4a; }
   tfoot th { font-weight: 400; }
   tfoot tr.total th, tfoot tr.total td { font-weight: 700; border-bottom: 2px solid #1a1a1a; }

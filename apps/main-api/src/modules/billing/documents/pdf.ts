@@ -174,7 +174,7 @@ const winAnsiExtras = new Set(
 );
 
 /** `text` with every character the built-in fonts cannot draw replaced by "?". */
-export function winAnsi(text: string): string {
+function winAnsi(text: string): string {
   return Array.from(text, (character) => {
     const code = character.codePointAt(0) ?? 0;
     const plain = code === 0x0a || (code >= 0x20 && code <= 0x7e) || (code >= 0xa0 && code <= 0xff);

@@ -30,7 +30,7 @@ const COLUMNS: Array<{ key: string; header: string; value: (payment: PaymentView
 const FORMULA_START = /^[=+\-@\t\r]/;
 
 /** Text a spreadsheet shows as text, never runs. */
-export function neutralizeFormula(text: string): string {
+function neutralizeFormula(text: string): string {
   return FORMULA_START.test(text) ? `'${text}` : text;
 }
 

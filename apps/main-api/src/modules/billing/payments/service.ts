@@ -169,7 +169,7 @@ const EXPORT_PAGE_SIZE = 500;
  * page at a time: for the CSV export, which writes each page as it comes instead of holding them all. The filter is
  * checked (400) before the first page is read.
  */
-export async function* paymentsMatching(
+async function* paymentsMatching(
   db: DatabaseExecutor,
   organizationId: string,
   filter: PaymentFilter & { cursor: string | undefined },

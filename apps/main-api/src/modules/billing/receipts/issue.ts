@@ -11,7 +11,7 @@ const RECEIPT_SERIES = 'receipt';
 const RECEIPT_PREFIX = 'RCT';
 
 /** Where a payment's receipt is: the in-app link of the notification. */
-export function receiptPathOf(paymentReference: string): string {
+function receiptPathOf(paymentReference: string): string {
   return `/v1/billing/payments/${paymentReference}/receipt`;
 }
 
