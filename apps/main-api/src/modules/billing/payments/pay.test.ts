@@ -455,6 +455,7 @@ describe('GET /v1/billing/payments/:reference', () => {
         subscription: null,
         checkoutUrl,
         failureReason: null,
+        receiptNumber: null,
         createdAt: expect.any(String),
         completedAt: null,
       },
