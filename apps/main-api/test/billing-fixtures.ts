@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Database, DatabaseHandle, Payment } from '@platform/db';
 import { ledgerTransactions, notifications, paymentEvents, payments, wallets } from '@platform/db/schema';
 import { createTestDatabase } from '@platform/db/testing';
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import pino from 'pino';
 import { closedPort } from '#test-timing';
@@ -19,6 +19,7 @@ import { type ReconciliationRound, reconcilePayments } from '../src/modules/bill
 import type { SettlementContext } from '../src/modules/billing/payments/settle.js';
 import { processStkCallback } from '../src/modules/billing/providers/daraja/service.js';
 import { createPaymentProviders } from '../src/modules/billing/providers/from-config.js';
+import { receiptIssuer } from '../src/modules/billing/receipts/index.js';
 import {
   type RenewalRound,
   renewDueSubscriptions,
@@ -29,6 +30,9 @@ import { insertOrganization, insertUser, TEST_PROVIDER_TIMEOUT_MS, testConfig, t
 import { type ManualTimeouts, manualTimeouts } from './manual-timeouts.js';
 
 export const PAYER_ID = 'user_payer';
+
+/** Receipts as the app issues them with the test configuration (the sandbox seller), for settlement contexts of tests. */
+export const testReceipts = receiptIssuer(testConfig().payments.seller);
 const PAYER_EMAIL = 'payer@example.com';
 export const OUTSIDER_ID = 'user_outsider';
 
@@ -126,6 +130,7 @@ export async function startBillingApp(
     db,
     now,
     hooks: subscriptionPaymentHooks,
+    receipts: receiptIssuer(config.payments.seller),
     log,
     alarms: paymentAlarmsIn(app.metrics),
   };
@@ -182,6 +187,26 @@ export async function paymentByReference(db: Database, reference: string): Promi
   if (payment === undefined) throw new Error(`No payment ${reference}`);
   return payment;
 }
+
+/**
+ * Removes every payment, for tests that start each case without any, with what refers to them (receipts, payment
+ * events, subscription changes). TRUNCATE, in one statement: receipts refuse DELETE (migration 0018). A sandbox
+ * payment of the previous case may still be settling meanwhile; when PostgreSQL ends the deadlock of the two by
+ * aborting the TRUNCATE, it is tried again.
+ */
+export async function deletePayments(db: Database): Promise<void> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      await db.execute(sql`truncate receipts, payments cascade`);
+      return;
+    } catch (error) {
+      const code = (error as { cause?: { code?: string } }).cause?.code;
+      if (code !== DEADLOCK_DETECTED || attempt === 5) throw error;
+    }
+  }
+}
+
+const DEADLOCK_DETECTED = '40P01';
 
 export async function allPayments(db: Database): Promise<Payment[]> {
   return db.select().from(payments).orderBy(asc(payments.createdAt));

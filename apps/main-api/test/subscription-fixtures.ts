@@ -172,10 +172,10 @@ export async function titlesNotified(db: Database, userId: string): Promise<stri
 
 /**
  * Empties everything billing wrote, so each test starts from the organizations alone. TRUNCATE, because the
- * database refuses to DELETE credit movements (they are append-only).
+ * database refuses to DELETE credit movements and receipts (they are append-only).
  */
 export async function clearBilling(db: Database): Promise<void> {
   await db.execute(
-    sql`truncate mail_subscription_changes, credit_balance_entries, mail_subscriptions, payment_events, payments, payment_methods, notifications`,
+    sql`truncate receipts, mail_subscription_changes, credit_balance_entries, mail_subscriptions, payment_events, payments, payment_methods, notifications`,
   );
 }

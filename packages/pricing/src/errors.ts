@@ -5,7 +5,9 @@ export type PricingErrorCode =
   | 'invalid_seats'
   | 'invalid_date'
   | 'invalid_period'
-  | 'invalid_credit';
+  | 'invalid_credit'
+  | 'invalid_amount'
+  | 'invalid_rate';
 
 /**
  * Thrown for any input the price rules cannot accept. `field` names the offending input

@@ -23,3 +23,4 @@ export {
 } from './prorate.js';
 export { type Quote, quote, type SubscriptionTerms } from './quote.js';
 export { isBillingCycle, isPlan } from './validate.js';
+export { VAT_RATE_PERCENT, type VatBreakdown, vatIncluded } from './vat.js';

@@ -1,5 +1,5 @@
 import type { Database, DatabaseHandle } from '@platform/db';
-import { mailSubscriptions, organizations, wallets } from '@platform/db/schema';
+import { mailSubscriptions, organizations, payments, receipts, wallets } from '@platform/db/schema';
 import { createTestDatabase } from '@platform/db/testing';
 import { topUpWallet } from '@platform/ledger';
 import { eq, sql } from 'drizzle-orm';
@@ -48,5 +48,52 @@ describe('readBooks', () => {
       expect.stringMatching(/^wallet .* stores 501\/0 available\/held, its ledger says 500\/0$/),
       expect.stringMatching(/^subscription .* caches a credit of 7, its movements sum to 0$/),
     ]);
+  });
+
+  it('names a succeeded payment without a receipt, and a gap in the receipt numbers', async () => {
+    const paidAt = new Date('2026-03-02T09:00:00Z');
+    const paid = (reference: string) => ({
+      reference,
+      organizationId,
+      method: 'card' as const,
+      channel: 'card' as const,
+      purpose: 'wallet_topup' as const,
+      provider: 'sandbox' as const,
+      status: 'succeeded' as const,
+      amount: 116,
+      nextCheckAt: paidAt,
+      completedAt: paidAt,
+    });
+    const [withReceipt, without] = await db
+      .insert(payments)
+      .values([paid('PAY-0b6f3c1e-1f7d-4c55-8f3a-5d7a1c2b9e01'), paid('PAY-0b6f3c1e-1f7d-4c55-8f3a-5d7a1c2b9e02')])
+      .returning();
+    await db.insert(receipts).values({
+      sequence: 2,
+      number: 'RCT-000002',
+      paymentId: withReceipt!.id,
+      organizationId,
+      issuedAt: paidAt,
+      sellerName: 'Seller',
+      sellerAddress: 'Nairobi',
+      sellerKraPin: 'P000000000A',
+      buyerName: 'Books',
+      purpose: 'wallet_topup',
+      total: 116,
+      net: 100,
+      vat: 16,
+      vatRatePercent: 16,
+      paymentReference: withReceipt!.reference,
+      channel: 'card',
+      provider: 'sandbox',
+      paidAt,
+    });
+    const { problems } = await readBooks(db);
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        `payment ${without!.reference} (succeeded) has 0 receipts`,
+        'receipt numbers are not 1 to 1: 2',
+      ]),
+    );
   });
 });

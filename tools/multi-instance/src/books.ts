@@ -6,6 +6,7 @@ import {
   mailSubscriptionChanges,
   mailSubscriptions,
   payments,
+  receipts,
   verificationSessions,
   wallets,
 } from '@platform/db/schema';
@@ -16,7 +17,8 @@ import { sql } from 'drizzle-orm';
 // money-invariant run and the fault tests check the same things this way: every wallet equals its ledger, every
 // ledger transaction balances, holds are taken once and resolved at most once as their session's status says,
 // every payment is applied at most once (a top-up credits once, a subscription change charge goes to its change
-// or to the credit balance, once), and every credit balance equals its movements.
+// or to the credit balance, once), every credit balance equals its movements, and every succeeded payment has one
+// receipt, numbered without a gap.
 
 const CAPTURED = new Set(['verified', 'rejected']);
 const RELEASED = new Set(['canceled', 'expired']);
@@ -127,6 +129,19 @@ export async function readBooks(db: Database): Promise<Books> {
         `change charge ${payment.reference} (${payment.status}) applied ${applied} times and credited ${toCredit} times, not ${expected} in all`,
       );
     }
+  }
+
+  // Receipts: one for each succeeded payment and none for any other; their numbers run from 1 with no gap (so none was
+  // given twice either).
+  const issued = await db.select({ paymentId: receipts.paymentId, sequence: receipts.sequence }).from(receipts);
+  for (const payment of allPayments) {
+    const count = issued.filter((receipt) => receipt.paymentId === payment.id).length;
+    const expected = payment.status === 'succeeded' ? 1 : 0;
+    if (count !== expected) problems.push(`payment ${payment.reference} (${payment.status}) has ${count} receipts`);
+  }
+  const numbers = issued.map((receipt) => receipt.sequence).sort((a, b) => a - b);
+  if (numbers.some((number, index) => number !== index + 1)) {
+    problems.push(`receipt numbers are not 1 to ${numbers.length}: ${numbers.join(', ')}`);
   }
 
   // Credit balances: the cached balance is the sum of its movements, and no movement happened twice.

@@ -88,6 +88,18 @@ const routes: IdRoute[] = [
     unknownId: () => `PAY-${randomUUID()}`,
   },
   {
+    name: 'GET /v1/billing/payments/:reference/receipt',
+    // A saved card is charged at once by the sandbox: the payment succeeds and has its receipt.
+    object: async () => {
+      const paid = await inject('POST', '/v1/billing/pay', await t.headers(), payWith(await payerCard()));
+      expect(paid.statusCode).toBe(200);
+      return (JSON.parse(paid.body) as { reference: string }).reference;
+    },
+    send: (headers, reference) => inject('GET', `/v1/billing/payments/${reference}/receipt`, headers),
+    ownerStatus: 200,
+    unknownId: () => `PAY-${randomUUID()}`,
+  },
+  {
     name: 'DELETE /v1/billing/payment-methods/:id',
     object: payerCard,
     send: (headers, id) => inject('DELETE', `/v1/billing/payment-methods/${id}`, headers),

@@ -178,6 +178,15 @@ beforeAll(async () => {
     payload: { method: 'card', amount: 1_000 },
   });
   const { reference } = card.json<{ reference: string }>();
+  // A payment the saved card paid at once: its receipt exists.
+  const paid = await t.app.inject({
+    method: 'POST',
+    url: '/v1/billing/pay',
+    headers: memberOf,
+    payload: { method: 'saved_method', amount: 500, paymentMethodId: cardId },
+  });
+  expect(paid.statusCode).toBe(200);
+  const paidReference = paid.json<{ reference: string }>().reference;
   const prompt = await t.app.inject({
     method: 'POST',
     url: '/v1/billing/pay',
@@ -323,6 +332,7 @@ beforeAll(async () => {
           '/v1/organizations/:id': { id: fc.constant(TEAM_ID), userId: fc.constantFrom(...COLLEAGUE_IDS) },
           '/v1/organizations/:id/invitations': { id: fc.constant(organizationId) },
           '/v1/organizations/:id/audit-events': { id: fc.constant(organizationId) },
+          '/v1/billing/payments/:reference/receipt': { reference: fc.constantFrom(paidReference, reference) },
           '/v1/reviews/:sessionId': {
             sessionId: fc.constant(reviewed.sessionId),
             documentId: fc.constantFrom(...reviewed.documents.map((document) => document.id)),

@@ -3,6 +3,7 @@
 export * from './api-keys.js';
 export * from './audit-events.js';
 export * from './avatar-uploads.js';
+export * from './billing-documents.js';
 export * from './drive.js';
 export * from './idempotency.js';
 export * from './mail-subscriptions.js';

@@ -109,7 +109,13 @@ export const payments = pgTable(
   },
   (table) => [
     uniqueIndex('payments_provider_reference_unique').on(table.provider, table.providerReference),
-    index('payments_organization_idx').on(table.organizationId, table.createdAt.desc()),
+    // The organization's payments newest first, in the order of their cursor (createdAt, id). NULLS FIRST is what a
+    // plain `order by created_at desc, id desc` means, so the planner reads the index in order.
+    index('payments_organization_idx').on(
+      table.organizationId,
+      table.createdAt.desc().nullsFirst(),
+      table.id.desc().nullsFirst(),
+    ),
     // The reconciliation job's queue: pending payments by when they are due for a check.
     index('payments_due_check_idx').on(table.nextCheckAt).where(sql`${table.status} = 'pending'`),
     index('payments_account_reference_idx').on(table.accountReference),

@@ -29,7 +29,36 @@ describe('payments configuration', () => {
         cardCheckoutExpireAfterMs: 3_600_000,
       },
       renewalIntervalMs: 60_000,
+      seller: { name: 'Platform Sandbox Seller', address: 'Sandbox address, Nairobi, Kenya', kraPin: 'P000000000A' },
     });
+  });
+
+  it('names the configured seller on receipts, and refuses a KRA PIN of another form', () => {
+    const seller = {
+      SELLER_NAME: 'Acme Mail Ltd',
+      SELLER_ADDRESS: 'Moi Avenue 1, Nairobi',
+      SELLER_KRA_PIN: 'P051234567Q',
+    };
+    expect(testConfig(seller).payments.seller).toEqual({
+      name: 'Acme Mail Ltd',
+      address: 'Moi Avenue 1, Nairobi',
+      kraPin: 'P051234567Q',
+    });
+    expect(problemsOf({ ...seller, SELLER_KRA_PIN: 'p051234567q' })).toContain('SELLER_KRA_PIN');
+  });
+
+  it('needs the seller named when real money is taken (no sandbox)', () => {
+    const real = {
+      PAYMENTS_SANDBOX_ALLOWED: 'false',
+      PAYSTACK_SECRET_KEY: 'sk_live_x',
+      ...fakeDarajaEnv('https://daraja.example'),
+    };
+    // An empty variable is an unset one (compose passes unset ones as empty).
+    const problems = problemsOf({ ...real, SELLER_NAME: 'Acme Mail Ltd', SELLER_ADDRESS: '' });
+    expect(problems).not.toContain('SELLER_NAME');
+    for (const name of ['SELLER_ADDRESS', 'SELLER_KRA_PIN']) {
+      expect(problems).toContain(`${name} is required when PAYMENTS_SANDBOX_ALLOWED is false`);
+    }
   });
 
   it('reads how often the renewal job runs, 0 turning it off', () => {
@@ -72,6 +101,9 @@ describe('payments configuration', () => {
   it('runs the real providers alone when the sandbox is not allowed', () => {
     const { payments } = testConfig({
       PAYMENTS_SANDBOX_ALLOWED: 'false',
+      SELLER_NAME: 'Acme Mail Ltd',
+      SELLER_ADDRESS: 'Moi Avenue 1, Nairobi',
+      SELLER_KRA_PIN: 'P051234567Q',
       PAYSTACK_SECRET_KEY: 'sk_live_x',
       ...fakeDarajaEnv('https://daraja.example'),
     });

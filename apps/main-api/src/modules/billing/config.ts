@@ -1,6 +1,9 @@
 import type { ConfigProblem } from '@platform/http';
 import { type Static, Type } from '@sinclair/typebox';
 
+/** A KRA PIN as organizations.kra_pin holds it: a letter, nine digits, a letter, upper case. */
+const KRA_PIN_PATTERN = '^[A-Z][0-9]{9}[A-Z]$';
+
 /** M-Pesa's own ceiling for one customer-to-business payment, in KES. */
 const MPESA_TRANSACTION_LIMIT = 250_000;
 
@@ -39,6 +42,13 @@ export const PaymentsEnvSchema = Type.Object({
   SANDBOX_CHECKOUT_SECRET: Type.Optional(Type.String({ minLength: 32 })),
   RENEWAL_INTERVAL_MS: Type.Integer({ minimum: 0, default: 60_000 }),
   PAYMENTS_SANDBOX_ALLOWED: Type.Boolean({ default: true }),
+  /**
+   * The seller named on receipts: its registered name, address and KRA PIN. Required when PAYMENTS_SANDBOX_ALLOWED is
+   * false (real money); otherwise a sandbox seller stands in (docs/decisions.md#billing-documents).
+   */
+  SELLER_NAME: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  SELLER_ADDRESS: Type.Optional(Type.String({ minLength: 1, maxLength: 300 })),
+  SELLER_KRA_PIN: Type.Optional(Type.String({ pattern: KRA_PIN_PATTERN })),
 });
 
 export type PaymentsEnv = Static<typeof PaymentsEnvSchema>;
@@ -64,6 +74,20 @@ export interface DarajaConfig {
 
 type MobileMoneyProviderConfig = DarajaConfig | { kind: 'sandbox'; stkDelayMs: number };
 
+/** Who sells: the seller every receipt names. */
+export interface Seller {
+  name: string;
+  address: string;
+  kraPin: string;
+}
+
+/** The seller of the local start and tests, where the sandbox takes the payments: plainly not a real one. */
+const SANDBOX_SELLER: Seller = {
+  name: 'Platform Sandbox Seller',
+  address: 'Sandbox address, Nairobi, Kenya',
+  kraPin: 'P000000000A',
+};
+
 /** Payments as the code uses them. */
 export interface PaymentsConfig {
   card: CardProviderConfig;
@@ -82,6 +106,8 @@ export interface PaymentsConfig {
   };
   /** How often this instance runs the mail subscription renewal job; 0: never (another instance does). */
   renewalIntervalMs: number;
+  /** The seller named on receipts. */
+  seller: Seller;
 }
 
 const DARAJA_CREDENTIALS = [
@@ -103,13 +129,16 @@ export function paymentsConfigFrom(
 ): PaymentsConfig | undefined {
   const card = cardProvider(values, deployed, problems);
   const mobileMoney = mobileMoneyProvider(values, problems);
+  const seller = sellerOf(values, problems);
   const returnUrl =
     values.PAYMENT_RETURN_URL === undefined
       ? publicUrl === undefined
         ? undefined
         : `${publicUrl}/v1/billing/checkout/complete`
       : httpUrl('PAYMENT_RETURN_URL', values.PAYMENT_RETURN_URL, problems);
-  if (card === undefined || mobileMoney === undefined || returnUrl === undefined) return undefined;
+  if (card === undefined || mobileMoney === undefined || returnUrl === undefined || seller === undefined) {
+    return undefined;
+  }
   return {
     card,
     mobileMoney,
@@ -123,6 +152,32 @@ export function paymentsConfigFrom(
       cardCheckoutExpireAfterMs: values.CARD_CHECKOUT_EXPIRE_AFTER_MS,
     },
     renewalIntervalMs: values.RENEWAL_INTERVAL_MS,
+    seller,
+  };
+}
+
+const SELLER_VARIABLES = ['SELLER_NAME', 'SELLER_ADDRESS', 'SELLER_KRA_PIN'] as const;
+
+/**
+ * The seller receipts name. With real money only (PAYMENTS_SANDBOX_ALLOWED false) every part must be set: a receipt
+ * naming the sandbox seller for a real payment would be worthless. With the sandbox allowed, each unset part is the
+ * sandbox seller's.
+ */
+function sellerOf(values: PaymentsEnv, problems: ConfigProblem[]): Seller | undefined {
+  if (!values.PAYMENTS_SANDBOX_ALLOWED) {
+    const missing = SELLER_VARIABLES.filter((name) => values[name] === undefined);
+    for (const name of missing) {
+      problems.push({
+        name,
+        message: `${name} is required when PAYMENTS_SANDBOX_ALLOWED is false: receipts name the seller (its name, address and KRA PIN)`,
+      });
+    }
+    if (missing.length > 0) return undefined;
+  }
+  return {
+    name: values.SELLER_NAME ?? SANDBOX_SELLER.name,
+    address: values.SELLER_ADDRESS ?? SANDBOX_SELLER.address,
+    kraPin: values.SELLER_KRA_PIN ?? SANDBOX_SELLER.kraPin,
   };
 }
 

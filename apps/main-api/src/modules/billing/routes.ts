@@ -21,6 +21,7 @@ import {
   processStkCallback,
   sandboxCheckoutRoutes,
 } from './providers/index.js';
+import { receiptIssuer, receiptRoutes } from './receipts/index.js';
 import {
   renewDueSubscriptions,
   subscriptionPaymentHooks,
@@ -66,6 +67,7 @@ export const billingRoutes: FastifyPluginAsyncTypebox<BillingRoutesOptions> = as
     db,
     now,
     hooks: options.hooks ?? subscriptionPaymentHooks,
+    receipts: receiptIssuer(config.seller),
     log,
     alarms: paymentAlarmsIn(app.metrics),
   };
@@ -94,6 +96,7 @@ export const billingRoutes: FastifyPluginAsyncTypebox<BillingRoutesOptions> = as
       purge: options.idempotencyPurgeIntervalMs > 0 ? { intervalMs: options.idempotencyPurgeIntervalMs } : false,
     });
     await clientRoutes.register(paymentRoutes, { ctx, providers, config });
+    await clientRoutes.register(receiptRoutes, { db });
     await clientRoutes.register(paymentMethodRoutes, { db, now });
     await clientRoutes.register(subscriptionRoutes, { ctx, providers, config });
   });

@@ -1,16 +1,34 @@
 import type { Payment, Transaction } from '@platform/db';
 
 /**
+ * What a successful payment paid for, as its receipt states it: a wallet top-up, a period of the mail subscription,
+ * or, when what it was for could no longer apply (a subscription was already active, say), where the money went
+ * instead.
+ */
+export type PaidFor =
+  | { kind: 'top_up' }
+  | { kind: 'period'; start: Date; end: Date }
+  | { kind: 'not_applied'; note: string };
+
+/**
  * What other modules do when a payment ends, inside the transaction that records its final status (so it
  * happens exactly once, or not at all).
  */
 export interface PaymentHooks {
   /** A mail subscription purchase was paid: start (or replace) the organization's subscription. */
-  onMailSubscriptionPaid(tx: Transaction, payment: Payment): Promise<void>;
+  onMailSubscriptionPaid(tx: Transaction, payment: Payment): Promise<PaidFor>;
   /** A card charge for a subscription change or renewal succeeded: apply what it paid for. */
-  onSubscriptionChargePaid(tx: Transaction, payment: Payment): Promise<void>;
+  onSubscriptionChargePaid(tx: Transaction, payment: Payment): Promise<PaidFor>;
   /** A card charge for a subscription change or renewal failed, was cancelled or expired. */
   onSubscriptionChargeFailed(tx: Transaction, payment: Payment): Promise<void>;
+}
+
+/**
+ * Issues the receipt of a successful payment: the last step of the transaction that records the success, so every
+ * success has exactly one receipt, and a success that rolls back has none (nor takes a receipt number).
+ */
+export interface ReceiptIssuer {
+  issueReceipt(tx: Transaction, payment: Payment, paidFor: PaidFor, now: Date): Promise<void>;
 }
 
 /** Charges for a change or renewal of a mail subscription (not purchases): they have their own hooks. */

@@ -6,7 +6,7 @@
 export { paymentAlarmsIn, raisePaymentAlarm } from './alarms.js';
 export { earlierAttemptOf, startedByOf } from './attempts.js';
 export { chargeSavedCard, chargeSavedCardPayment } from './charge-saved-card.js';
-export type { PaymentHooks } from './hooks.js';
+export type { PaidFor, PaymentHooks, ReceiptIssuer } from './hooks.js';
 export type { PaymentLog } from './log.js';
 export { settleMobileMoneyResult } from './mobile-money-results.js';
 export { ProviderRejectedError, ProviderUnavailableError } from './provider-errors.js';
@@ -22,7 +22,7 @@ export type {
   SavedCardCharge,
 } from './provider-port.js';
 export { reconcilePayments } from './reconciliation.js';
-export { newPaymentReference } from './reference.js';
+export { isPaymentReference, newPaymentReference } from './reference.js';
 export { insertPendingPayment, type StartedBy } from './repository.js';
 export { returnUrlFor } from './return-url.js';
 export { checkoutCompleteRoutes, paymentRoutes } from './routes.js';

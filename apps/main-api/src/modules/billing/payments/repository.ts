@@ -5,12 +5,15 @@ import type {
   NewPaymentEvent,
   Payment,
   PaymentEvent,
+  PaymentMethodKind,
   PaymentProvider,
+  PaymentPurpose,
   PaymentStatus,
   Transaction,
 } from '@platform/db';
-import { mailSubscriptions, paymentEvents, payments, users } from '@platform/db/schema';
-import { and, asc, desc, eq, gt, gte, inArray, isNull, like, lte, sql } from 'drizzle-orm';
+import { mailSubscriptions, paymentEvents, payments, receipts, users } from '@platform/db/schema';
+import { afterPosition, cursorTimeOf, type PagePosition } from '@platform/pagination';
+import { and, asc, desc, eq, gt, gte, inArray, isNull, like, lt, lte, type SQL, sql } from 'drizzle-orm';
 
 /**
  * How a message finds its payment: by our reference (of a given provider's payment, when from a provider),
@@ -210,17 +213,62 @@ export async function findPayment(db: DatabaseExecutor, match: PaymentMatch): Pr
   return payment;
 }
 
+/** A payment as the API shows it: with the number of its receipt, null until it has succeeded. */
+export interface PaymentWithReceipt {
+  payment: Payment;
+  receiptNumber: string | null;
+}
+
 /** One of the organization's payments by reference; undefined for another organization's. */
 export async function findOrganizationPayment(
   db: DatabaseExecutor,
   organizationId: string,
   reference: string,
-): Promise<Payment | undefined> {
-  const [payment] = await db
-    .select()
+): Promise<PaymentWithReceipt | undefined> {
+  const [found] = await db
+    .select({ payment: payments, receiptNumber: receipts.number })
     .from(payments)
+    .leftJoin(receipts, eq(receipts.paymentId, payments.id))
     .where(and(eq(payments.reference, reference), eq(payments.organizationId, organizationId)));
-  return payment;
+  return found;
+}
+
+export interface PaymentListQuery {
+  organizationId: string;
+  status: PaymentStatus | undefined;
+  method: PaymentMethodKind | undefined;
+  purpose: PaymentPurpose | undefined;
+  /** Started at or after this time. */
+  from: Date | undefined;
+  /** Started before this time. */
+  to: Date | undefined;
+  /** Only the payments after this position (a decoded cursor). */
+  after: PagePosition | undefined;
+  limit: number;
+}
+
+/**
+ * Up to `limit` of the organization's payments that match, newest first, each with its receipt number and its
+ * position for the next page's cursor (served by payments_organization_idx).
+ */
+export function listPaymentRows(
+  db: DatabaseExecutor,
+  query: PaymentListQuery,
+): Promise<Array<PaymentWithReceipt & { position: string }>> {
+  const conditions: Array<SQL | undefined> = [eq(payments.organizationId, query.organizationId)];
+  if (query.status !== undefined) conditions.push(eq(payments.status, query.status));
+  if (query.method !== undefined) conditions.push(eq(payments.method, query.method));
+  if (query.purpose !== undefined) conditions.push(eq(payments.purpose, query.purpose));
+  if (query.from !== undefined) conditions.push(gte(payments.createdAt, query.from));
+  if (query.to !== undefined) conditions.push(lt(payments.createdAt, query.to));
+  if (query.after !== undefined) conditions.push(afterPosition(payments, query.after));
+  return db
+    .select({ payment: payments, receiptNumber: receipts.number, position: cursorTimeOf(payments.createdAt) })
+    .from(payments)
+    .leftJoin(receipts, eq(receipts.paymentId, payments.id))
+    .where(and(...conditions))
+    .orderBy(desc(payments.createdAt), desc(payments.id))
+    .limit(query.limit);
 }
 
 /**

@@ -3,19 +3,35 @@ import type { Database } from '@platform/db';
 import { errorResponses } from '@platform/http';
 import { REPLAYED_HEADER } from '@platform/idempotency';
 import { auditContextOf } from '../../../shared/audit-context.js';
+import { preferredMediaType } from '../../../shared/content-negotiation.js';
 import { bearerSecurity } from '../../../shared/route-schemas.js';
 import { ref } from '../../../shared/schema-ref.js';
+import { paymentsCsv } from './csv.js';
 import { checkoutCompletePage } from './page.js';
 import {
   CheckoutCompleteQuery,
+  ListPaymentsQuery,
   PayBodySchema,
+  PaymentListSchema,
   PaymentReferenceParams,
   PaymentResponseSchema,
   PaymentStartedSchema,
 } from './schemas.js';
-import { organizationPaymentView, type PaymentStartDeps, paymentByReference, startPayment } from './service.js';
+import {
+  listPayments,
+  organizationPaymentView,
+  type PaymentStartDeps,
+  paymentByReference,
+  paymentExport,
+  startPayment,
+} from './service.js';
 
-/** POST /v1/billing/pay and GET /v1/billing/payments/:reference, for the organization in X-Organization-Id. */
+const LIST_FORMS = ['application/json', 'text/csv'] as const;
+
+/**
+ * POST /v1/billing/pay, GET /v1/billing/payments (JSON pages or a CSV export) and GET /v1/billing/payments/:reference,
+ * for the organization in X-Organization-Id.
+ */
 export const paymentRoutes: FastifyPluginAsyncTypebox<PaymentStartDeps> = async (app, deps) => {
   const tags = ['billing'];
 
@@ -66,6 +82,53 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<PaymentStartDeps> = async 
         'Payment started',
       );
       return started.answer;
+    },
+  );
+
+  app.get(
+    '/v1/billing/payments',
+    {
+      config: { organization: true, requires: 'organization:read' },
+      schema: {
+        tags,
+        summary: "The organization's payments (JSON pages or CSV)",
+        description:
+          "The organization's payments, newest first, each as GET /v1/billing/payments/:reference answers it (with " +
+          'its receiptNumber once it succeeded), a page at a time: pass nextCursor as cursor for the next page. ' +
+          'Filters: status, method, purpose, and from (inclusive) / to: a date is that day in Nairobi (UTC+3; a `to` ' +
+          'day is included), a date-time with a time zone is that moment (`to` excluded); from must be before to, ' +
+          "else 400. With `Accept: text/csv` the answer is every payment of the filter as CSV (after the cursor's " +
+          'payment if one is given; limit does not apply), written as it is read, with a header row and a ' +
+          'filename: RFC 4180, text quoted, text a ' +
+          'spreadsheet would run as a formula (starting with =, +, -, @) prefixed with an apostrophe.',
+        security: bearerSecurity,
+        querystring: ListPaymentsQuery,
+        response: {
+          200: {
+            description: 'A page of payments (JSON), or every matching payment as CSV with `Accept: text/csv`.',
+            content: {
+              'application/json': { schema: ref(PaymentListSchema) },
+              'text/csv': { schema: { type: 'string' } },
+            },
+          },
+          ...errorResponses(400, 401, 403),
+        },
+      },
+    },
+    async (request, reply) => {
+      const { status, method, purpose, from, to, limit, cursor } = request.query;
+      const filter = { status, method, purpose, from, to };
+      if (preferredMediaType(request.headers.accept, LIST_FORMS) === 'application/json') {
+        const data = await listPayments(deps.ctx.db, request.organization.id, { ...filter, limit, cursor });
+        return { success: true as const, data };
+      }
+      const pages = await paymentExport(deps.ctx.db, request.organization.id, { ...filter, cursor });
+      const day = deps.ctx.now().toISOString().slice(0, 10);
+      return reply
+        .type('text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="payments-${day}.csv"`)
+        .header('cache-control', 'private, no-store')
+        .send(paymentsCsv(pages));
     },
   );
 

@@ -7,6 +7,7 @@ import {
   paymentPurposes,
   paymentStatuses,
 } from '@platform/db';
+import { nextCursorSchema, pageQueryProperties } from '@platform/pagination';
 import { MAX_SEATS, MIN_SEATS } from '@platform/pricing';
 import { type Static, type TLiteral, type TUnion, Type } from '@sinclair/typebox';
 import { ref } from '../../../shared/schema-ref.js';
@@ -106,6 +107,9 @@ const PaymentSchema = Type.Object(
     ]),
     checkoutUrl: nullableString('card: the hosted checkout, while the payment is pending.'),
     failureReason: nullableString('Why it did not succeed.'),
+    receiptNumber: nullableString(
+      'The number of its receipt (RCT-000001), issued when it succeeded; GET /v1/billing/payments/:reference/receipt shows it. Null until then.',
+    ),
     createdAt: Type.String({ format: 'date-time' }),
     completedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
   },
@@ -123,10 +127,48 @@ export const PaymentReferenceParams = Type.Object({
   reference: Type.String({ maxLength: 64, description: 'The payment reference, PAY-<uuid>.' }),
 });
 
+const DEFAULT_PAGE_SIZE = 20;
+
+const periodBound = (description: string) =>
+  Type.Optional(Type.String({ maxLength: 40, description, examples: ['2026-03-01', '2026-03-01T09:00:00Z'] }));
+
+/** GET /v1/billing/payments: the page, and the filter (which the CSV export takes too). */
+export const ListPaymentsQuery = Type.Object(
+  {
+    ...pageQueryProperties(DEFAULT_PAGE_SIZE),
+    status: Type.Optional(oneOf(paymentStatuses, { description: 'Only payments in this status.' })),
+    method: Type.Optional(oneOf(paymentMethodKinds, { description: 'Only payments made with this method.' })),
+    purpose: Type.Optional(oneOf(paymentPurposes, { description: 'Only payments for this purpose.' })),
+    from: periodBound(
+      'Only payments started at or after this: a date (that day in Nairobi, UTC+3) or a date-time with a time zone.',
+    ),
+    to: periodBound(
+      'Only payments started before this moment, or up to the end of this day (a date, in Nairobi); after `from`.',
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const PaymentListSchema = Type.Object(
+  {
+    success: Type.Literal(true),
+    data: Type.Object(
+      {
+        payments: Type.Array(ref(PaymentSchema), {
+          description: 'Newest first, each as GET /v1/billing/payments/:reference answers it.',
+        }),
+        nextCursor: nextCursorSchema(),
+      },
+      { additionalProperties: false },
+    ),
+  },
+  { $id: 'PaymentList', additionalProperties: false },
+);
+
 /** GET /v1/billing/checkout/complete: our reference, as the return URL carries it (Paystack adds `trxref`). */
 export const CheckoutCompleteQuery = Type.Object({
   reference: Type.Optional(Type.String({ maxLength: 64 })),
   trxref: Type.Optional(Type.String({ maxLength: 64 })),
 });
 
-export const paymentSharedSchemas = [PaymentStartedSchema, PaymentSchema, PaymentResponseSchema];
+export const paymentSharedSchemas = [PaymentStartedSchema, PaymentSchema, PaymentResponseSchema, PaymentListSchema];

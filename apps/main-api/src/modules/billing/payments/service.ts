@@ -1,6 +1,16 @@
-import type { DatabaseExecutor, Payment, PaymentChannel, PaymentMethod, PaymentProvider } from '@platform/db';
+import type {
+  DatabaseExecutor,
+  Payment,
+  PaymentChannel,
+  PaymentMethod,
+  PaymentMethodKind,
+  PaymentProvider,
+  PaymentPurpose,
+  PaymentStatus,
+} from '@platform/db';
 import { conflict, notFound, paymentFailed } from '@platform/errors';
 import type { IdempotencyContext } from '@platform/idempotency';
+import { decodeCursor, type PagePosition, pageOf } from '@platform/pagination';
 import { formatKes, quote } from '@platform/pricing';
 import { type AuditContext, type AuditedChange, recordAuditEvent } from '../../audit/index.js';
 import type { PaymentsConfig } from '../config.js';
@@ -8,6 +18,7 @@ import { findActivePaymentMethod, PAYMENT_METHOD_NOT_FOUND } from '../payment-me
 import { askProvider, outcomeUnknown } from './ask-provider.js';
 import { beingConfirmed, earlierAttemptOf, startedByOf } from './attempts.js';
 import { chargeSavedCard } from './charge-saved-card.js';
+import { readPaymentPeriod } from './list-period.js';
 import { alarmEarlyUnmatchedMobileMoneySuccesses, applyEarlyMobileMoneyResults } from './mobile-money-results.js';
 import { type PayIntent, readPayIntent } from './pay-request.js';
 import type { PaymentProviders } from './provider-port.js';
@@ -18,6 +29,8 @@ import {
   findPayment,
   findUserEmail,
   insertPendingPayment,
+  listPaymentRows,
+  type PaymentListQuery,
   recordProviderAcceptance,
   type StartedBy,
 } from './repository.js';
@@ -115,11 +128,84 @@ export async function organizationPaymentView(
   organizationId: string,
   reference: string,
 ): Promise<PaymentView> {
-  const payment = isPaymentReference(reference)
+  const found = isPaymentReference(reference)
     ? await findOrganizationPayment(db, organizationId, reference)
     : undefined;
-  if (payment === undefined) throw notFound(PAYMENT_NOT_FOUND);
-  return toPaymentView(payment);
+  if (found === undefined) throw notFound(PAYMENT_NOT_FOUND);
+  return toPaymentView(found.payment, found.receiptNumber);
+}
+
+/** Which of the organization's payments a list holds; `from` and `to` as the client wrote them (list-period.ts). */
+export interface PaymentFilter {
+  status: PaymentStatus | undefined;
+  method: PaymentMethodKind | undefined;
+  purpose: PaymentPurpose | undefined;
+  from: string | undefined;
+  to: string | undefined;
+}
+
+/**
+ * GET /v1/billing/payments: a page of the organization's payments that match, newest first, each as
+ * GET /v1/billing/payments/:reference answers it, with the cursor of the next page (null on the last). 400 for a
+ * `from` or `to` of neither form, an empty period, or a cursor this API did not return.
+ */
+export async function listPayments(
+  db: DatabaseExecutor,
+  organizationId: string,
+  filter: PaymentFilter & { limit: number; cursor: string | undefined },
+): Promise<{ payments: PaymentView[]; nextCursor: string | null }> {
+  const query = listQueryOf(organizationId, filter);
+  const after = filter.cursor === undefined ? undefined : decodeCursor(filter.cursor);
+  const rows = await listPaymentRows(db, { ...query, after, limit: filter.limit + 1 });
+  const { page, nextCursor } = pageOf(rows, filter.limit, (row) => ({ createdAt: row.position, id: row.payment.id }));
+  return { payments: page.map((row) => toPaymentView(row.payment, row.receiptNumber)), nextCursor };
+}
+
+/** How many payments an export reads at a time. */
+const EXPORT_PAGE_SIZE = 500;
+
+/**
+ * Every payment of the organization that matches, newest first (after the cursor's payment, when there is one), a
+ * page at a time: for the CSV export, which writes each page as it comes instead of holding them all. The filter is
+ * checked (400) before the first page is read.
+ */
+async function* paymentsMatching(
+  db: DatabaseExecutor,
+  organizationId: string,
+  filter: PaymentFilter & { cursor: string | undefined },
+  pageSize = EXPORT_PAGE_SIZE,
+): AsyncGenerator<PaymentView[]> {
+  const query = listQueryOf(organizationId, filter);
+  let after: PagePosition | undefined = filter.cursor === undefined ? undefined : decodeCursor(filter.cursor);
+  for (;;) {
+    const rows = await listPaymentRows(db, { ...query, after, limit: pageSize });
+    if (rows.length > 0) yield rows.map((row) => toPaymentView(row.payment, row.receiptNumber));
+    const last = rows.at(-1);
+    if (last === undefined || rows.length < pageSize) return;
+    after = { createdAt: last.position, id: last.payment.id };
+  }
+}
+
+/**
+ * The CSV export's pages: the filter is checked and the first page read before this returns, so a bad filter (400) or
+ * an unreachable database (503) is answered as any error is, before the export starts.
+ */
+export async function paymentExport(
+  db: DatabaseExecutor,
+  organizationId: string,
+  filter: PaymentFilter & { cursor: string | undefined },
+): Promise<AsyncIterable<PaymentView[]>> {
+  const pages = paymentsMatching(db, organizationId, filter);
+  const first = await pages.next();
+  return (async function* () {
+    if (first.done !== true) yield first.value;
+    yield* pages;
+  })();
+}
+
+function listQueryOf(organizationId: string, filter: PaymentFilter): Omit<PaymentListQuery, 'after' | 'limit'> {
+  const { from, to } = readPaymentPeriod(filter);
+  return { organizationId, status: filter.status, method: filter.method, purpose: filter.purpose, from, to };
 }
 
 /**

@@ -2,7 +2,13 @@ import { type DatabaseHandle, type PaymentStatus, paymentStatuses } from '@platf
 import { createTestDatabase } from '@platform/db/testing';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { liveBalance, paymentByReference, topUpsOf, transitionsOf } from '../../../../test/billing-fixtures.js';
+import {
+  liveBalance,
+  paymentByReference,
+  testReceipts,
+  topUpsOf,
+  transitionsOf,
+} from '../../../../test/billing-fixtures.js';
 import { insertOrganization, insertUser } from '../../../../test/helpers.js';
 import { subscriptionPaymentHooks } from '../subscriptions/payment-hooks.js';
 import type { ProviderOutcome } from './provider-port.js';
@@ -21,6 +27,7 @@ beforeAll(async () => {
     db: database.db,
     now: () => new Date(clock),
     hooks: subscriptionPaymentHooks,
+    receipts: testReceipts,
     log: pino({ level: 'silent' }),
   };
   await insertUser(database.db, { id: 'user_settle' });

@@ -1,7 +1,7 @@
 import type { Database, Payment, PaymentStatus, Transaction } from '@platform/db';
 import { PLATFORM_JOB, recordAuditEvent } from '../../audit/index.js';
 import { type PaymentAlarms, raisePaymentAlarm } from './alarms.js';
-import { isSubscriptionCharge, type PaymentHooks } from './hooks.js';
+import { isSubscriptionCharge, type PaymentHooks, type ReceiptIssuer } from './hooks.js';
 import type { PaymentLog } from './log.js';
 import type { ProviderOutcome } from './provider-port.js';
 import {
@@ -14,11 +14,13 @@ import {
 } from './repository.js';
 import { applySuccessEffects } from './success-effects.js';
 
-/** What settling needs: the database, the clock, the payment hooks, a logger and the alarm counter. */
+/** What settling needs: the database, the clock, the payment hooks, the receipts, a logger and the alarm counter. */
 export interface SettlementContext {
   db: Database;
   now: () => Date;
   hooks: PaymentHooks;
+  /** Issues the receipt of every success, in its transaction. */
+  receipts: ReceiptIssuer;
   log: PaymentLog;
   /** Counts money taken but not credited (payment_alarms_total); the error log line is written either way. */
   alarms?: PaymentAlarms;
@@ -100,7 +102,12 @@ export async function settlePayment(
       },
     });
     if (status === 'succeeded') {
-      await applySuccessEffects(tx, moved.payment, { reusableCard: settlement.reusableCard, now, hooks: ctx.hooks });
+      await applySuccessEffects(tx, moved.payment, {
+        reusableCard: settlement.reusableCard,
+        now,
+        hooks: ctx.hooks,
+        receipts: ctx.receipts,
+      });
     } else if (isSubscriptionCharge(moved.payment)) {
       await ctx.hooks.onSubscriptionChargeFailed(tx, moved.payment);
     }

@@ -3,7 +3,7 @@ import { topUpWallet } from '@platform/ledger';
 import { notifyUser } from '@platform/notifications';
 import { formatKes } from '@platform/pricing';
 import { saveCard, saveMobileMoneyNumber } from '../payment-methods/index.js';
-import { isSubscriptionCharge, type PaymentHooks } from './hooks.js';
+import { isSubscriptionCharge, type PaidFor, type PaymentHooks, type ReceiptIssuer } from './hooks.js';
 import type { ReusableCard } from './provider-port.js';
 import { linkPaymentMethod } from './repository.js';
 
@@ -13,12 +13,14 @@ const TOP_UP_ENVIRONMENT = 'live';
 /**
  * What a successful payment causes, run inside the transaction that records the success: the card or
  * M-Pesa number is saved for next time, the wallet is credited (top-ups) or the subscription module does
- * its part through the hooks (purchases, changes, renewals), and the paying user is notified.
+ * its part through the hooks (purchases, changes, renewals), the paying user is notified, and the receipt is
+ * issued, last: its number is taken from a counter locked until the transaction ends, so the lock is held as
+ * briefly as it can be (docs/decisions.md#billing-documents).
  */
 export async function applySuccessEffects(
   tx: Transaction,
   payment: Payment,
-  context: { reusableCard: ReusableCard | undefined; now: Date; hooks: PaymentHooks },
+  context: { reusableCard: ReusableCard | undefined; now: Date; hooks: PaymentHooks; receipts: ReceiptIssuer },
 ): Promise<void> {
   // Saved first, so the subscription hooks see the card a purchase was paid with (renewals charge it).
   const savedMethodId = await saveMethod(tx, payment, context);
@@ -27,17 +29,7 @@ export async function applySuccessEffects(
       ? await linkMethod(tx, payment, savedMethodId)
       : payment;
 
-  if (paid.purpose === 'wallet_topup') {
-    await topUpWallet(
-      tx,
-      { organizationId: paid.organizationId, environment: TOP_UP_ENVIRONMENT },
-      { amount: paid.amount, reference: `payment:${paid.reference}`, description: `Wallet top-up ${paid.reference}` },
-    );
-  } else if (isSubscriptionCharge(paid)) {
-    await context.hooks.onSubscriptionChargePaid(tx, paid);
-  } else {
-    await context.hooks.onMailSubscriptionPaid(tx, paid);
-  }
+  const paidFor = await applyPurpose(tx, paid, context.hooks);
 
   if (paid.userId !== null) {
     await notifyUser(tx, {
@@ -49,6 +41,20 @@ export async function applySuccessEffects(
       actionUrl: null,
     });
   }
+  await context.receipts.issueReceipt(tx, paid, paidFor, context.now);
+}
+
+/** Credits the wallet (top-ups) or lets the subscription module apply what was bought; says what was paid for. */
+async function applyPurpose(tx: Transaction, paid: Payment, hooks: PaymentHooks): Promise<PaidFor> {
+  if (paid.purpose === 'wallet_topup') {
+    await topUpWallet(
+      tx,
+      { organizationId: paid.organizationId, environment: TOP_UP_ENVIRONMENT },
+      { amount: paid.amount, reference: `payment:${paid.reference}`, description: `Wallet top-up ${paid.reference}` },
+    );
+    return { kind: 'top_up' };
+  }
+  return isSubscriptionCharge(paid) ? hooks.onSubscriptionChargePaid(tx, paid) : hooks.onMailSubscriptionPaid(tx, paid);
 }
 
 async function saveMethod(

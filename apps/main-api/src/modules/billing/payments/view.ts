@@ -1,7 +1,8 @@
 import type { Payment } from '@platform/db';
 import type { PaymentView } from './schemas.js';
 
-export function toPaymentView(payment: Payment): PaymentView {
+/** A payment as the API answers it, with the number of its receipt (null until it has succeeded). */
+export function toPaymentView(payment: Payment, receiptNumber: string | null): PaymentView {
   const { plan, seats, billingCycle } = payment;
   return {
     reference: payment.reference,
@@ -16,6 +17,7 @@ export function toPaymentView(payment: Payment): PaymentView {
     subscription: plan !== null && seats !== null && billingCycle !== null ? { plan, seats, billingCycle } : null,
     checkoutUrl: payment.status === 'pending' ? payment.checkoutUrl : null,
     failureReason: payment.failureReason,
+    receiptNumber,
     createdAt: payment.createdAt.toISOString(),
     completedAt: payment.completedAt?.toISOString() ?? null,
   };

@@ -1,10 +1,12 @@
 import type { Payment, Transaction } from '@platform/db';
 import { notifyOrganizationMembers } from '@platform/notifications';
 import { PLATFORM_JOB } from '../../audit/index.js';
+import type { PaidFor } from '../payments/index.js';
 import { applyChange } from './apply-change.js';
 import { addCredit } from './credit-balance.js';
 import { paymentCredited } from './notifications.js';
 import { markPastDue } from './past-due.js';
+import { addedToCredit } from './purchase.js';
 import { finishChange, lockChangeOfPayment, lockSubscriptionById } from './repository.js';
 
 // The second transaction of a change or renewal paid by card: run by settlePayment when the card charge
@@ -14,13 +16,15 @@ import { finishChange, lockChangeOfPayment, lockSubscriptionById } from './repos
 /**
  * The card paid: the claimed change applies if the subscription is still in the state it was priced on.
  * Otherwise (the subscription changed meanwhile, or the charge had already been given up as failed) the money
- * is not lost: it goes to the credit balance.
+ * is not lost: it goes to the credit balance. Says what the payment paid for: the change's period, or the credit.
  */
-export async function applyPaidCharge(tx: Transaction, payment: Payment): Promise<void> {
+export async function applyPaidCharge(tx: Transaction, payment: Payment): Promise<PaidFor> {
   const change = await lockChangeOfPayment(tx, payment.id);
   if (change === undefined) throw new Error(`Payment ${payment.reference} pays for no subscription change`);
   const subscription = await lockSubscriptionById(tx, change.subscriptionId);
-  if (subscription === undefined) return;
+  if (subscription === undefined) {
+    return { kind: 'not_applied', note: 'The subscription it was for no longer exists.' };
+  }
   const at = payment.completedAt ?? payment.updatedAt;
 
   if (
@@ -32,7 +36,7 @@ export async function applyPaidCharge(tx: Transaction, payment: Payment): Promis
     }))
   ) {
     await finishChange(tx, change, { status: 'applied', at });
-    return;
+    return { kind: 'period', start: change.periodStart, end: change.periodEnd };
   }
   const why =
     change.status === 'charging'
@@ -52,6 +56,7 @@ export async function applyPaidCharge(tx: Transaction, payment: Payment): Promis
       paymentCredited(payment.amount, payment.reference, why),
     );
   }
+  return addedToCredit(why);
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { Payment, Transaction } from '@platform/db';
 import { notifyOrganizationMembers } from '@platform/notifications';
 import { type AuditedChange, PLATFORM_JOB, recordAuditEvent } from '../../audit/index.js';
+import type { PaidFor } from '../payments/index.js';
 import { addCredit } from './credit-balance.js';
 import { paymentCredited, subscriptionStarted } from './notifications.js';
 import { billingPeriod, dayOf } from './periods.js';
@@ -14,9 +15,9 @@ import { insertSubscriptionUnlessExists, lockSubscription, updateSubscriptionAt 
  *
  * A purchase is refused while a subscription is active, so one paid while another is active means two
  * purchases raced and both were paid: the later one is not lost, it goes to the credit balance
- * (docs/decisions.md#subscription-purchases).
+ * (docs/decisions.md#subscription-purchases). Says what the payment paid for: the period started, or the credit.
  */
-export async function activatePurchasedSubscription(tx: Transaction, payment: Payment): Promise<void> {
+export async function activatePurchasedSubscription(tx: Transaction, payment: Payment): Promise<PaidFor> {
   const { plan, seats, billingCycle, completedAt } = payment;
   if (plan === null || seats === null || billingCycle === null || completedAt === null) {
     throw new Error(`Payment ${payment.reference} is not a paid mail subscription purchase`);
@@ -44,7 +45,7 @@ export async function activatePurchasedSubscription(tx: Transaction, payment: Pa
     if (started === undefined) return activatePurchasedSubscription(tx, payment);
     await recordAuditEvent(tx, PLATFORM_JOB, subscriptionStartedBy(payment, started.id, null));
     await notifyOrganizationMembers(tx, payment.organizationId, subscriptionStarted(started, false));
-    return;
+    return periodPaid(period);
   }
 
   if (current.status === 'active' && current.currentPeriodEnd > completedAt) {
@@ -62,7 +63,7 @@ export async function activatePurchasedSubscription(tx: Transaction, payment: Pa
         paymentCredited(payment.amount, payment.reference, why),
       );
     }
-    return;
+    return addedToCredit(why);
   }
 
   const started = await updateSubscriptionAt(tx, current, current.version, terms);
@@ -71,6 +72,16 @@ export async function activatePurchasedSubscription(tx: Transaction, payment: Pa
   const reactivated = current.status === 'active' || current.status === 'past_due';
   await recordAuditEvent(tx, PLATFORM_JOB, subscriptionStartedBy(payment, started.id, current.status));
   await notifyOrganizationMembers(tx, payment.organizationId, subscriptionStarted(started, reactivated));
+  return periodPaid(period);
+}
+
+function periodPaid(period: { start: Date; end: Date }): PaidFor {
+  return { kind: 'period', start: period.start, end: period.end };
+}
+
+/** A payment whose purpose could no longer apply, added to the credit balance instead: what its receipt says. */
+export function addedToCredit(why: string): PaidFor {
+  return { kind: 'not_applied', note: `${why}: the amount was added to the credit balance.` };
 }
 
 /** A purchase's start of a subscription, as the audit log records it (the platform's, once the payment settled). */

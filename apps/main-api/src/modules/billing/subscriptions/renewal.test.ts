@@ -86,7 +86,7 @@ describe('renewal at the end of a period', () => {
       purpose: 'mail_subscription_renewal',
       userId: null,
     });
-    expect(await titlesNotified(t.db, COLLEAGUE_ID)).toEqual(['Mail subscription renewed']);
+    expect(await titlesNotified(t.db, COLLEAGUE_ID)).toEqual(['Mail subscription renewed', 'Receipt issued']);
 
     t.clock.set(new Date('2024-03-31T06:00:00.000Z'));
     expect(await t.renew()).toMatchObject({ renewed: 1 });
@@ -188,6 +188,7 @@ describe('a renewal that cannot be paid', () => {
     expect(await titlesNotified(t.db, COLLEAGUE_ID)).toEqual([
       'Mail subscription payment failed',
       'Mail subscription renewed',
+      'Receipt issued',
     ]);
   });
 
@@ -220,6 +221,7 @@ describe('a renewal that cannot be paid', () => {
     expect(await titlesNotified(t.db, COLLEAGUE_ID)).toEqual([
       'Mail subscription payment failed',
       'Mail subscription reactivated',
+      'Receipt issued',
     ]);
   });
 

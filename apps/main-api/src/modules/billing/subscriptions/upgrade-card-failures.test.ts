@@ -93,9 +93,13 @@ describe('an upgrade whose card charge fails', () => {
       seats: 25,
       paymentMethodId: approved,
     });
-    // Every member hears of the change; the payer also gets the receipt.
-    expect(await titlesNotified(t.db, COLLEAGUE_ID)).toEqual(['Mail subscription upgraded']);
-    expect(await titlesNotified(t.db, PAYER_ID)).toEqual(['Mail subscription upgraded', 'Payment received']);
+    // Every member hears of the change and of its receipt; the payer also of the payment.
+    expect(await titlesNotified(t.db, COLLEAGUE_ID)).toEqual(['Mail subscription upgraded', 'Receipt issued']);
+    expect(await titlesNotified(t.db, PAYER_ID)).toEqual([
+      'Mail subscription upgraded',
+      'Payment received',
+      'Receipt issued',
+    ]);
   });
 
   it('answers 202 when Paystack does not answer, changes nothing meanwhile, and applies the change once its success comes', async () => {
@@ -154,6 +158,6 @@ describe('an upgrade whose card charge fails', () => {
     });
     expect(await creditBalanceOf(t.db, t.organizationId)).toBe(0);
     expect((await changesOf(t.db, t.organizationId)).map((change) => change.status)).toEqual(['applied']);
-    expect(await titlesNotified(t.db, COLLEAGUE_ID)).toEqual(['Mail subscription upgraded']);
+    expect(await titlesNotified(t.db, COLLEAGUE_ID)).toEqual(['Mail subscription upgraded', 'Receipt issued']);
   });
 });

@@ -269,6 +269,7 @@ describe('POST /v1/billing/upgrade', () => {
     expect(await titlesNotified(t.db, PAYER_ID)).toEqual([
       'Mail subscription upgraded',
       'Payment received',
+      'Receipt issued',
       'Mail subscription downgraded',
       'Mail subscription upgraded',
     ]);

@@ -1,4 +1,4 @@
-import { paymentEvents, paymentMethods, payments } from '@platform/db/schema';
+import { paymentEvents, paymentMethods } from '@platform/db/schema';
 import { and, eq, isNull } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { eventually } from '#test-timing';
@@ -7,6 +7,7 @@ import {
   allPayments,
   type BillingTestApp,
   capturingLogger,
+  deletePayments,
   liveBalance,
   paymentByReference,
   startBillingApp,
@@ -36,7 +37,7 @@ beforeEach(async () => {
   // A request Daraja leaves unanswered times out at once, not after PROVIDER_TIMEOUT_MS.
   t.timeouts.expireOnHang(daraja.server);
   logs.lines.length = 0;
-  await t.db.delete(payments);
+  await deletePayments(t.db);
   await t.db.delete(paymentEvents);
   await t.db.delete(paymentMethods);
 });

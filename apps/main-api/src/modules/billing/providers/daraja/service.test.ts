@@ -4,7 +4,7 @@ import { createTestDatabase } from '@platform/db/testing';
 import { eq } from 'drizzle-orm';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { liveBalance, paymentByReference, transitionsOf } from '../../../../../test/billing-fixtures.js';
+import { liveBalance, paymentByReference, testReceipts, transitionsOf } from '../../../../../test/billing-fixtures.js';
 import { insertOrganization, insertUser } from '../../../../../test/helpers.js';
 import { applyEarlyMobileMoneyResults } from '../../payments/mobile-money-results.js';
 import { newPaymentReference } from '../../payments/reference.js';
@@ -20,7 +20,13 @@ let organizationId: string;
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  ctx = { db: database.db, now: () => new Date(), hooks: subscriptionPaymentHooks, log: pino({ level: 'silent' }) };
+  ctx = {
+    db: database.db,
+    now: () => new Date(),
+    hooks: subscriptionPaymentHooks,
+    receipts: testReceipts,
+    log: pino({ level: 'silent' }),
+  };
   await insertUser(database.db, { id: 'user_early' });
   organizationId = await insertOrganization(database.db, { members: [{ userId: 'user_early' }] });
 });

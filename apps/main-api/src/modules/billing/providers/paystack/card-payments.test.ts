@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { paymentEvents, paymentMethods, payments } from '@platform/db/schema';
+import { paymentEvents, paymentMethods } from '@platform/db/schema';
 import { eq, isNull } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
@@ -8,6 +8,7 @@ import {
   type BillingTestApp,
   CONFIRMATION_DELAY_MS,
   capturingLogger,
+  deletePayments,
   liveBalance,
   paymentByReference,
   startBillingApp,
@@ -43,7 +44,7 @@ afterAll(async () => {
 beforeEach(async () => {
   paystack.behaviour('normal');
   logs.lines.length = 0;
-  await t.db.delete(payments);
+  await deletePayments(t.db);
   await t.db.delete(paymentEvents);
   await t.db.delete(paymentMethods);
 });

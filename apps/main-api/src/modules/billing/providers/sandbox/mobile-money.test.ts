@@ -1,9 +1,10 @@
-import { paymentEvents, payments } from '@platform/db/schema';
+import { paymentEvents } from '@platform/db/schema';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { eventually, quietPeriod } from '#test-timing';
 import {
   type BillingTestApp,
+  deletePayments,
   liveBalance,
   paymentByReference,
   startBillingApp,
@@ -20,7 +21,7 @@ afterAll(async () => {
   await t?.close();
 });
 beforeEach(async () => {
-  await t.db.delete(payments);
+  await deletePayments(t.db);
 });
 
 async function prompt(phone: string, amount = 250) {

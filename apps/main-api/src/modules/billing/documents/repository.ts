@@ -1,0 +1,21 @@
+import type { Transaction } from '@platform/db';
+import { documentNumberSeries } from '@platform/db/schema';
+import { sql } from 'drizzle-orm';
+
+/**
+ * The next number of `series`, taken in the caller's transaction: the UPDATE (or, for the first number, the INSERT)
+ * locks the series' row until that transaction ends, so concurrent issuers wait for each other and a transaction
+ * that rolls back gives its number back. Gapless, unlike a SEQUENCE (docs/decisions.md#billing-documents).
+ */
+export async function takeNextNumber(tx: Transaction, series: string): Promise<number> {
+  const [taken] = await tx
+    .insert(documentNumberSeries)
+    .values({ series, lastNumber: 1 })
+    .onConflictDoUpdate({
+      target: documentNumberSeries.series,
+      set: { lastNumber: sql`${documentNumberSeries.lastNumber} + 1` },
+    })
+    .returning({ number: documentNumberSeries.lastNumber });
+  if (taken === undefined) throw new Error(`No number was taken in the series ${series}`);
+  return taken.number;
+}

@@ -1,0 +1,82 @@
+import { isAppError } from '@platform/errors';
+import { describe, expect, it } from 'vitest';
+import { readPaymentPeriod } from './list-period.js';
+
+function problemOf(text: { from?: string; to?: string }): unknown {
+  try {
+    readPaymentPeriod({ from: text.from, to: text.to });
+  } catch (error) {
+    if (isAppError(error)) return { status: error.statusCode, code: error.code, details: error.details };
+    throw error;
+  }
+  throw new Error('The period was accepted');
+}
+
+describe('readPaymentPeriod', () => {
+  it('reads a day as that day in Nairobi, `to` including the whole of it', () => {
+    expect(readPaymentPeriod({ from: '2026-03-01', to: '2026-03-31' })).toEqual({
+      from: new Date('2026-02-28T21:00:00Z'),
+      to: new Date('2026-03-31T21:00:00Z'),
+    });
+    expect(readPaymentPeriod({ from: '2026-03-01', to: '2026-03-01' }).to).toEqual(new Date('2026-03-01T21:00:00Z'));
+  });
+
+  it('reads a date-time with its time zone as that moment, `to` excluded', () => {
+    expect(readPaymentPeriod({ from: '2026-03-01T09:30:00Z', to: '2026-03-02T12:00:00.250+03:00' })).toEqual({
+      from: new Date('2026-03-01T09:30:00Z'),
+      to: new Date('2026-03-02T09:00:00.250Z'),
+    });
+    expect(readPaymentPeriod({ from: '2026-03-01T09:30Z', to: undefined }).from).toEqual(
+      new Date('2026-03-01T09:30:00Z'),
+    );
+  });
+
+  it('leaves out what is not given', () => {
+    expect(readPaymentPeriod({ from: undefined, to: undefined })).toEqual({ from: undefined, to: undefined });
+  });
+
+  it.each([
+    'yesterday',
+    '2026-3-1',
+    '2026-02-30',
+    '2026-13-01',
+    '2026-03-01T09:00:00',
+    '2026-03-01T24:00:00Z',
+    '2026-03-01T09:60:00Z',
+    '2026-03-01 09:00:00Z',
+    '1772355600',
+    '',
+  ])('refuses %j with a 400 naming the parameter', (value) => {
+    expect(problemOf({ from: value })).toEqual({
+      status: 400,
+      code: 'validation_error',
+      details: [
+        {
+          path: 'querystring/from',
+          message: 'must be a date (2026-03-01) or a date-time with a time zone (2026-03-01T09:00:00Z)',
+        },
+      ],
+    });
+  });
+
+  it('names both parameters when both are wrong, and refuses an empty period', () => {
+    expect(problemOf({ from: 'x', to: 'y' })).toMatchObject({
+      details: [{ path: 'querystring/from' }, { path: 'querystring/to' }],
+    });
+    for (const period of [
+      { from: '2026-03-02', to: '2026-03-01' },
+      { from: '2026-03-01T10:00:00Z', to: '2026-03-01T09:00:00Z' },
+      { from: '2026-03-01T09:00:00Z', to: '2026-03-01T12:00:00+03:00' },
+    ]) {
+      expect(problemOf(period)).toEqual({
+        status: 400,
+        code: 'validation_error',
+        details: [{ path: 'querystring/from', message: 'must be before to' }],
+      });
+    }
+    // From the afternoon of a day to the end of it.
+    expect(readPaymentPeriod({ from: '2026-03-01T12:00:00Z', to: '2026-03-01' }).to).toEqual(
+      new Date('2026-03-01T21:00:00Z'),
+    );
+  });
+});

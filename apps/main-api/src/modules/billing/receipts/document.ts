@@ -1,0 +1,65 @@
+import type { PaymentChannel, PaymentProvider, PaymentPurpose, Receipt } from '@platform/db';
+import type { BillingDocument, DocumentFact, DocumentLine } from '../documents/index.js';
+import { formatDay, formatDayAndTime } from '../documents/index.js';
+
+// A stored receipt as the billing document both renderings draw: the wording of what was bought and how it was paid.
+
+const PURPOSES: Record<PaymentPurpose, string> = {
+  wallet_topup: 'Verification wallet top-up',
+  mail_subscription: 'Mail subscription',
+  mail_subscription_change: 'Mail subscription change',
+  mail_subscription_renewal: 'Mail subscription renewal',
+};
+
+const CHANNELS: Record<PaymentChannel, string> = { card: 'Card', mobile_money: 'M-Pesa' };
+
+const PROVIDERS: Record<PaymentProvider, string> = {
+  paystack: 'Paystack',
+  daraja: 'Safaricom M-Pesa',
+  sandbox: 'Sandbox',
+};
+
+const seatCount = new Intl.NumberFormat('en-KE');
+
+export function receiptDocument(receipt: Receipt): BillingDocument {
+  const payment: DocumentFact[] = [
+    { label: 'Payment reference', value: receipt.paymentReference },
+    { label: 'Paid on', value: formatDayAndTime(receipt.paidAt) },
+    { label: 'Paid by', value: `${CHANNELS[receipt.channel]} (${PROVIDERS[receipt.provider]})` },
+    ...(receipt.providerReference === null || receipt.providerReference === receipt.paymentReference
+      ? []
+      : [{ label: 'Provider reference', value: receipt.providerReference }]),
+  ];
+  return {
+    title: 'Receipt',
+    number: receipt.number,
+    issuedAt: receipt.issuedAt,
+    seller: { name: receipt.sellerName, address: receipt.sellerAddress, kraPin: receipt.sellerKraPin },
+    buyer: { name: receipt.buyerName, kraPin: receipt.buyerKraPin },
+    lines: [lineOf(receipt)],
+    amounts: { total: receipt.total, net: receipt.net, vat: receipt.vat, ratePercent: receipt.vatRatePercent },
+    facts: { heading: 'Payment', items: payment },
+    notes: [
+      `Paid in full: nothing is due. Amounts are in Kenya shillings (KES) and include VAT at ${receipt.vatRatePercent}%.`,
+      ...(receipt.provider === 'sandbox' ? ['A sandbox payment: no real money moved.'] : []),
+    ],
+  };
+}
+
+/** What was bought: the purpose, and for a subscription its plan, seats, cycle and period (or where the money went). */
+function lineOf(receipt: Receipt): DocumentLine {
+  const { plan, seats, billingCycle, periodStart, periodEnd, note } = receipt;
+  const details: string[] = [];
+  let description = PURPOSES[receipt.purpose];
+  if (plan !== null && seats !== null && billingCycle !== null) {
+    description = `${description}: ${plan} plan`;
+    details.push(`${seatCount.format(seats)} ${seats === 1 ? 'seat' : 'seats'}, billed ${billingCycle}`);
+  } else if (receipt.purpose === 'wallet_topup') {
+    details.push('Credited to the live wallet');
+  }
+  if (periodStart !== null && periodEnd !== null) {
+    details.push(`Period: ${formatDay(periodStart)} to ${formatDay(periodEnd)}`);
+  }
+  if (note !== null) details.push(note);
+  return { description, details, amount: receipt.total };
+}

@@ -1,0 +1,74 @@
+import type { Payment, Transaction } from '@platform/db';
+import { notifyOrganizationMembers } from '@platform/notifications';
+import { formatKes, vatIncluded } from '@platform/pricing';
+import type { Seller } from '../config.js';
+import { formatDocumentNumber, takeNextNumber } from '../documents/index.js';
+import type { PaidFor, ReceiptIssuer } from '../payments/index.js';
+import { findBuyer, insertReceipt } from './repository.js';
+
+/** The number series of receipts and the prefix of their numbers. */
+const RECEIPT_SERIES = 'receipt';
+const RECEIPT_PREFIX = 'RCT';
+
+/** Where a payment's receipt is: the in-app link of the notification. */
+function receiptPathOf(paymentReference: string): string {
+  return `/v1/billing/payments/${paymentReference}/receipt`;
+}
+
+/** Issues receipts naming `seller`: what payments call at the end of every success. */
+export function receiptIssuer(seller: Seller): ReceiptIssuer {
+  return { issueReceipt: (tx, payment, paidFor, now) => issueReceipt(tx, seller, payment, paidFor, now) };
+}
+
+/**
+ * Issues the receipt of a payment that has just succeeded, in the transaction that records the success: everything
+ * it shows is copied onto it, its number is the next of the gapless series (taken as late as it can be: the series
+ * stays locked until the transaction ends), and the organization's members are told, with the link
+ * (docs/decisions.md#billing-documents).
+ */
+async function issueReceipt(
+  tx: Transaction,
+  seller: Seller,
+  payment: Payment,
+  paidFor: PaidFor,
+  now: Date,
+): Promise<void> {
+  if (payment.completedAt === null) throw new Error(`Payment ${payment.reference} has no completion time`);
+  const buyer = await findBuyer(tx, payment.organizationId);
+  const { net, vat, ratePercent } = vatIncluded(payment.amount);
+  const sequence = await takeNextNumber(tx, RECEIPT_SERIES);
+  const receipt = await insertReceipt(tx, {
+    sequence,
+    number: formatDocumentNumber(RECEIPT_PREFIX, sequence),
+    paymentId: payment.id,
+    organizationId: payment.organizationId,
+    issuedAt: now,
+    sellerName: seller.name,
+    sellerAddress: seller.address,
+    sellerKraPin: seller.kraPin,
+    buyerName: buyer.name,
+    buyerKraPin: buyer.kraPin,
+    purpose: payment.purpose,
+    plan: payment.plan,
+    seats: payment.seats,
+    billingCycle: payment.billingCycle,
+    periodStart: paidFor.kind === 'period' ? paidFor.start : null,
+    periodEnd: paidFor.kind === 'period' ? paidFor.end : null,
+    note: paidFor.kind === 'not_applied' ? paidFor.note : null,
+    total: payment.amount,
+    net,
+    vat,
+    vatRatePercent: ratePercent,
+    paymentReference: payment.reference,
+    channel: payment.channel,
+    provider: payment.provider,
+    providerReference: payment.providerReference,
+    paidAt: payment.completedAt,
+  });
+  await notifyOrganizationMembers(tx, payment.organizationId, {
+    title: 'Receipt issued',
+    message: `Receipt ${receipt.number}: ${formatKes(receipt.total)} paid (${payment.reference}).`,
+    type: 'info',
+    actionUrl: receiptPathOf(payment.reference),
+  });
+}

@@ -1,0 +1,36 @@
+import type { DatabaseExecutor, NewReceipt, Receipt, Transaction } from '@platform/db';
+import { organizations, payments, receipts } from '@platform/db/schema';
+import { and, eq } from 'drizzle-orm';
+
+/** The buyer a receipt names: the organization's name and KRA PIN as they are now. */
+export async function findBuyer(
+  tx: Transaction,
+  organizationId: string,
+): Promise<{ name: string; kraPin: string | null }> {
+  const [buyer] = await tx
+    .select({ name: organizations.name, kraPin: organizations.kraPin })
+    .from(organizations)
+    .where(eq(organizations.id, organizationId));
+  if (buyer === undefined) throw new Error(`No organization ${organizationId} to name on a receipt`);
+  return buyer;
+}
+
+export async function insertReceipt(tx: Transaction, receipt: NewReceipt): Promise<Receipt> {
+  const [inserted] = await tx.insert(receipts).values(receipt).returning();
+  if (inserted === undefined) throw new Error('Inserting the receipt returned no row');
+  return inserted;
+}
+
+/** The receipt of the organization's payment `reference`; undefined when it has none or is another's. */
+export async function findReceiptOfPayment(
+  db: DatabaseExecutor,
+  organizationId: string,
+  reference: string,
+): Promise<Receipt | undefined> {
+  const [found] = await db
+    .select({ receipt: receipts })
+    .from(receipts)
+    .innerJoin(payments, eq(payments.id, receipts.paymentId))
+    .where(and(eq(payments.reference, reference), eq(receipts.organizationId, organizationId)));
+  return found?.receipt;
+}

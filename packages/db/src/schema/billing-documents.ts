@@ -1,0 +1,107 @@
+import { sql } from 'drizzle-orm';
+import { check, integer, pgTable, text, uuid } from 'drizzle-orm/pg-core';
+import { billingCycles, mailPlans, paymentChannels, paymentProviders, paymentPurposes } from '../enums.js';
+import { createdAt, isOneOf, timestamptz } from './columns.js';
+import { KRA_PIN_PATTERN, organizations } from './organizations.js';
+import { payments } from './payments.js';
+import { kes } from './wallets.js';
+
+/**
+ * The numbers of billing documents, one row per series (`receipt`): the last number given. A number is taken by
+ * an UPDATE of the row in the transaction that issues the document, so the row stays locked until it commits and a
+ * transaction that rolls back gives its number back: the numbers have no gap (a SEQUENCE would leave one).
+ */
+export const documentNumberSeries = pgTable(
+  'document_number_series',
+  {
+    series: text('series').primaryKey(),
+    lastNumber: integer('last_number').notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [check('document_number_series_last_number_check', sql`${table.lastNumber} > 0`)],
+);
+
+const receiptNumberPattern = '^RCT-[0-9]{6,}$';
+
+/**
+ * The receipt of a successful payment, as issued: everything it shows is copied here when it is issued (the
+ * seller's and the buyer's names and PINs, what was bought, the amounts with the VAT in them), so it reads the
+ * same whatever changes later. `number` is `RCT-` and `sequence` on six digits or more; one receipt per payment.
+ */
+export const receipts = pgTable(
+  'receipts',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    sequence: integer('sequence').notNull().unique(),
+    number: text('number').notNull().unique(),
+    paymentId: uuid('payment_id')
+      .notNull()
+      .unique()
+      .references(() => payments.id, { onDelete: 'restrict' }),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'restrict' }),
+    issuedAt: timestamptz('issued_at').notNull(),
+    sellerName: text('seller_name').notNull(),
+    sellerAddress: text('seller_address').notNull(),
+    sellerKraPin: text('seller_kra_pin').notNull(),
+    buyerName: text('buyer_name').notNull(),
+    buyerKraPin: text('buyer_kra_pin'),
+    purpose: text('purpose', { enum: paymentPurposes }).notNull(),
+    /** The mail subscription terms bought (subscription purposes only). */
+    plan: text('plan', { enum: mailPlans }),
+    seats: integer('seats'),
+    billingCycle: text('billing_cycle', { enum: billingCycles }),
+    /** The period paid for; null for a top-up, and for a payment that went to the credit balance instead. */
+    periodStart: timestamptz('period_start'),
+    periodEnd: timestamptz('period_end'),
+    /** What the payment went to when it bought no period (a subscription was already active, say). */
+    note: text('note'),
+    /** VAT included: net + vat = total, whole KES. */
+    total: kes('total').notNull(),
+    net: kes('net').notNull(),
+    vat: kes('vat').notNull(),
+    vatRatePercent: integer('vat_rate_percent').notNull(),
+    paymentReference: text('payment_reference').notNull(),
+    channel: text('channel', { enum: paymentChannels }).notNull(),
+    provider: text('provider', { enum: paymentProviders }).notNull(),
+    providerReference: text('provider_reference'),
+    paidAt: timestamptz('paid_at').notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    check('receipts_sequence_check', sql`${table.sequence} > 0`),
+    check(
+      'receipts_number_check',
+      sql`${table.number} ~ ${sql.raw(`'${receiptNumberPattern}'`)} and substr(${table.number}, 5)::bigint = ${table.sequence}`,
+    ),
+    check('receipts_amounts_check', sql`${table.total} > 0 and ${table.net} >= 0 and ${table.vat} >= 0`),
+    check('receipts_vat_included_check', sql`${table.net} + ${table.vat} = ${table.total}`),
+    check('receipts_vat_rate_check', sql`${table.vatRatePercent} between 0 and 100`),
+    check('receipts_seller_kra_pin_check', sql`${table.sellerKraPin} ~ ${sql.raw(`'${KRA_PIN_PATTERN}'`)}`),
+    check(
+      'receipts_buyer_kra_pin_check',
+      sql`${table.buyerKraPin} is null or ${table.buyerKraPin} ~ ${sql.raw(`'${KRA_PIN_PATTERN}'`)}`,
+    ),
+    check('receipts_purpose_check', isOneOf(table.purpose, paymentPurposes)),
+    check('receipts_plan_check', sql`${table.plan} is null or ${isOneOf(table.plan, mailPlans)}`),
+    check(
+      'receipts_billing_cycle_check',
+      sql`${table.billingCycle} is null or ${isOneOf(table.billingCycle, billingCycles)}`,
+    ),
+    check(
+      'receipts_terms_check',
+      sql`(${table.plan} is null) = (${table.seats} is null) and (${table.plan} is null) = (${table.billingCycle} is null)`,
+    ),
+    check(
+      'receipts_period_check',
+      sql`(${table.periodStart} is null) = (${table.periodEnd} is null) and (${table.periodEnd} is null or ${table.periodEnd} > ${table.periodStart})`,
+    ),
+    check('receipts_channel_check', isOneOf(table.channel, paymentChannels)),
+    check('receipts_provider_check', isOneOf(table.provider, paymentProviders)),
+  ],
+);
+
+export type DocumentNumberSeries = typeof documentNumberSeries.$inferSelect;
+export type Receipt = typeof receipts.$inferSelect;
+export type NewReceipt = typeof receipts.$inferInsert;
