@@ -338,6 +338,11 @@ beforeAll(async () => {
             documentId: fc.constantFrom(...reviewed.documents.map((document) => document.id)),
           },
           '/v1/reviews/:sessionId/decision': { sessionId: fc.constantFrom(...decidable) },
+          // The link the query carries is signed for this document: the path names it, so the route can answer 200.
+          '/v1/reviews/:sessionId/documents/:documentId/content': {
+            sessionId: fc.constant(reviewed.sessionId),
+            documentId: fc.constant(reviewedDocument.id),
+          },
         },
         queryExamples: {
           'GET /v1/reviews/:sessionId/documents/:documentId/content': documentLink,
