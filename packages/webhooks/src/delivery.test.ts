@@ -383,7 +383,7 @@ describe('polling', () => {
   });
 
   it('claims batch after batch at once while they come back full, without waiting for the next tick', async () => {
-    const ids = [];
+    const ids: string[] = [];
     for (let i = 0; i < 5; i++) ids.push((await enqueue()).id);
     const delivery = startWebhookDelivery({
       db: handle.db,
