@@ -135,6 +135,11 @@ export const kybDocumentKinds = ['certificate_of_incorporation', 'cr12', 'kra_pi
 export const documentKinds = [...kycDocumentKinds, ...kybDocumentKinds] as const;
 export type DocumentKind = (typeof documentKinds)[number];
 
+/** The document kinds a session of `type` takes. */
+export function documentKindsOf(type: VerificationType): readonly DocumentKind[] {
+  return type === 'kyc' ? kycDocumentKinds : kybDocumentKinds;
+}
+
 /** What a stored document's content was found to be (by its bytes, never by its name or the client's word). */
 export const documentContentTypes = ['image/jpeg', 'image/png', 'image/webp', 'application/pdf'] as const;
 export type DocumentContentType = (typeof documentContentTypes)[number];

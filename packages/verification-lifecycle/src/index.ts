@@ -17,5 +17,6 @@ export {
   recordSessionCreated,
   SESSION_NOT_FOUND,
   type SessionDecision,
+  submittedDetailsKey,
 } from './lifecycle.js';
 export { findSession, lastMovedTo } from './repository.js';

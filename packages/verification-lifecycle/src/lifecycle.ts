@@ -4,9 +4,8 @@ import {
   type Database,
   type DecisionSourceKind,
   type DocumentKind,
+  documentKindsOf,
   type KycStatus,
-  kybDocumentKinds,
-  kycDocumentKinds,
   type Transaction,
   type VerificationSession,
   type VerificationStatus,
@@ -174,18 +173,13 @@ export async function moveSession(
   return { session: moved, previousStatus: current.status, ...(decision === undefined ? {} : { decision }) };
 }
 
-const kindsOfType: Readonly<Record<VerificationType, readonly DocumentKind[]>> = {
-  kyc: kycDocumentKinds,
-  kyb: kybDocumentKinds,
-};
-
 /** The kinds a requires_input move asks for again, once each; 400 for a kind the session's type does not take. */
 function resubmissionOf(
   session: VerificationSession,
   kinds: readonly DocumentKind[] | undefined,
 ): DocumentKind[] | null {
   if (kinds === undefined || kinds.length === 0) return null;
-  const takes = kindsOfType[session.type];
+  const takes = documentKindsOf(session.type);
   const foreign = kinds.filter((kind) => !takes.includes(kind));
   if (foreign.length > 0) {
     throw validationError(`A ${session.type} session takes only ${takes.join(', ')}`, [
@@ -285,6 +279,14 @@ async function recordStatusChange(
   await recordSessionEvent(tx, session, previousStatus, now);
   await followKycStatus(tx, session, now, options);
   await notifyMembers(tx, session);
+}
+
+/**
+ * The vault key a session's submitted details are sealed under: the session's own (`<type>/<id>/details`, under the
+ * prefix its documents are stored under and erased with), so a sealed copy on another row does not open.
+ */
+export function submittedDetailsKey(session: Pick<VerificationSession, 'type' | 'id'>): string {
+  return `${session.type}/${session.id}/details`;
 }
 
 export function holdReferenceOf(sessionId: string): string {

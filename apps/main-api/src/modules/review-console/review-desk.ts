@@ -1,4 +1,4 @@
-import { type DocumentKind, kybDocumentKinds, kycDocumentKinds } from '@platform/db';
+import { documentKindsOf } from '@platform/db';
 import type { ReviewDetail, ReviewService } from '../reviews/index.js';
 import type { ConsoleActor, ReviewDesk, ReviewView } from './desk.js';
 
@@ -47,7 +47,6 @@ export function reviewDeskOf(service: ReviewService, mayReview: (userId: string)
     },
     async review(sessionId, actor) {
       const review = await service.getReview(reviewer(actor), sessionId);
-      const resendableKinds: readonly DocumentKind[] = review.type === 'kyc' ? kycDocumentKinds : kybDocumentKinds;
       return {
         sessionId: review.sessionId,
         type: review.type,
@@ -66,7 +65,7 @@ export function reviewDeskOf(service: ReviewService, mayReview: (userId: string)
           url: pathOf(document.url),
         })),
         history: review.history.map((change) => ({ to: change.to, reason: change.reason, at: new Date(change.at) })),
-        resendableKinds: [...resendableKinds],
+        resendableKinds: [...documentKindsOf(review.type)],
       };
     },
     async claim(sessionId, actor) {

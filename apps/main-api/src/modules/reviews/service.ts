@@ -4,9 +4,8 @@ import {
   type DatabaseExecutor,
   type DocumentKind,
   documentContentTypes,
+  documentKindsOf,
   type IdType,
-  kybDocumentKinds,
-  kycDocumentKinds,
   type VerificationDocument,
   type VerificationSession,
   type VerificationType,
@@ -14,7 +13,12 @@ import {
 import type { DocumentVault } from '@platform/document-vault';
 import { conflict, forbidden, internalError, notFound, type ValidationDetail, validationError } from '@platform/errors';
 import { decodeCursor, pageOf } from '@platform/pagination';
-import { moveSession, SESSION_NOT_FOUND, type SessionDecision } from '@platform/verification-lifecycle';
+import {
+  moveSession,
+  SESSION_NOT_FOUND,
+  type SessionDecision,
+  submittedDetailsKey,
+} from '@platform/verification-lifecycle';
 import { type AuditContext, recordAuditEvent } from '../audit/index.js';
 import { allows, membershipIn, refusalMessage } from '../organizations/index.js';
 import { documentContentPath, isValidDocumentLink, signDocumentLink } from './document-links.js';
@@ -168,16 +172,6 @@ export interface ReviewService {
   ): Promise<OpenedDocument>;
 }
 
-const kindsOfType: Readonly<Record<VerificationType, readonly DocumentKind[]>> = {
-  kyc: kycDocumentKinds,
-  kyb: kybDocumentKinds,
-};
-
-/** The key a session's submitted details are sealed under (backend-api's documents module seals them so). */
-function detailsKey(session: Pick<VerificationSession, 'type' | 'id'>): string {
-  return `${session.type}/${session.id}/details`;
-}
-
 function isWaiting(session: VerificationSession): boolean {
   return session.status === 'processing';
 }
@@ -228,7 +222,7 @@ export function createReviewService(options: ReviewServiceOptions): ReviewServic
   function openDetails(session: VerificationSession): SubmittedDetails | null {
     if (session.submittedDetails === null) return null;
     try {
-      const opened = vault.open(detailsKey(session), session.submittedDetails);
+      const opened = vault.open(submittedDetailsKey(session), session.submittedDetails);
       return JSON.parse(opened.bytes.toString('utf8')) as SubmittedDetails;
     } catch (error) {
       throw internalError('The submitted details could not be read', { cause: error });
@@ -449,11 +443,11 @@ function checkDecision(
     if (decision !== 'requires_input') {
       problems.push({ path: '/documents', message: 'is taken only when the decision is requires_input' });
     } else {
-      const foreign = documents.filter((kind) => !kindsOfType[type].includes(kind));
+      const foreign = documents.filter((kind) => !documentKindsOf(type).includes(kind));
       if (foreign.length > 0) {
         problems.push({
           path: '/documents',
-          message: `${foreign.join(', ')} is not a document of a ${type} session (${kindsOfType[type].join(', ')})`,
+          message: `${foreign.join(', ')} is not a document of a ${type} session (${documentKindsOf(type).join(', ')})`,
         });
       }
     }

@@ -1,27 +1,16 @@
-import {
-  type DocumentKind,
-  type IdType,
-  kybDocumentKinds,
-  kycDocumentKinds,
-  type VerificationType,
-} from '@platform/db';
+import { type DocumentKind, documentKindsOf, type IdType, type VerificationType } from '@platform/db';
 import type { DocumentAccept } from '@platform/document-checks';
 
 // Which documents a session takes and which it needs before it can be submitted
 // (docs/decisions.md#capture-by-api).
 
-const kindsByType: Readonly<Record<VerificationType, readonly DocumentKind[]>> = {
-  kyc: kycDocumentKinds,
-  kyb: kybDocumentKinds,
-};
-
 /** The document kinds a session of `type` takes. */
 export function documentKindsFor(type: VerificationType): readonly DocumentKind[] {
-  return kindsByType[type];
+  return documentKindsOf(type);
 }
 
 export function isDocumentKindOf(type: VerificationType, kind: string): kind is DocumentKind {
-  return (kindsByType[type] as readonly string[]).includes(kind);
+  return (documentKindsOf(type) as readonly string[]).includes(kind);
 }
 
 /** A person's documents are photos; a business's papers may also be PDFs (a scan of a director's ID too). */

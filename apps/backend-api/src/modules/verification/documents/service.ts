@@ -13,6 +13,7 @@ import type {
 import { checkDocumentFile, DocumentFileRefusal } from '@platform/document-checks';
 import type { DocumentVault } from '@platform/document-vault';
 import { AppError, conflict, notFound, type ValidationDetail, validationError } from '@platform/errors';
+import { submittedDetailsKey } from '@platform/verification-lifecycle';
 import type { SubmissionListener } from '../decisions/index.js';
 import { findSessionById, getSession, type LifecycleOptions, moveSession, SESSION_NOT_FOUND } from '../index.js';
 import {
@@ -61,11 +62,6 @@ function assertCapturing(session: VerificationSession, what: string): void {
 /** Where a session's files live in the vault: everything under it is the session's, and erased with it. */
 function sessionPrefix(session: Pick<VerificationSession, 'type' | 'id'>): string {
   return `${session.type}/${session.id}/`;
-}
-
-/** The key the submitted details are sealed under: the session's own, so a copy on another row does not open. */
-function detailsKey(session: Pick<VerificationSession, 'type' | 'id'>): string {
-  return `${sessionPrefix(session)}details`;
 }
 
 async function sessionOf(db: DatabaseExecutor, { sessionId, owner }: SessionRef): Promise<VerificationSession> {
@@ -228,7 +224,7 @@ export async function submitSession(
   const sealed =
     kept === undefined
       ? vault.seal({
-          key: detailsKey(session),
+          key: submittedDetailsKey(session),
           bytes: Buffer.from(JSON.stringify(details)),
           contentType: 'application/json',
         }).sealed
@@ -249,7 +245,7 @@ export async function submitSession(
  */
 export function openSubmittedDetails(vault: DocumentVault, session: VerificationSession): SubmittedDetails | undefined {
   if (session.submittedDetails === null) return undefined;
-  const opened = vault.open(detailsKey(session), Buffer.from(session.submittedDetails));
+  const opened = vault.open(submittedDetailsKey(session), Buffer.from(session.submittedDetails));
   return JSON.parse(opened.bytes.toString('utf8')) as SubmittedDetails;
 }
 
