@@ -128,7 +128,10 @@ describe('the production configuration', () => {
     expect(environment.SMILE_ID_API_KEY).toMatch(/^REPLACE_ME/);
 
     // Opting live kyc sessions in is one rule; the start refuses it without either credential or over plain http.
-    const withSmileId = { ...environment, VERIFICATION_DECISIONS: 'test:*=sandbox,live:kyc=smile_id,live:kyb=manual' };
+    const withSmileId: NodeJS.ProcessEnv = {
+      ...environment,
+      VERIFICATION_DECISIONS: 'test:*=sandbox,live:kyc=smile_id,live:kyb=manual',
+    };
     expect(() => backendApi.loadConfig(withSmileId)).not.toThrow();
     const { SMILE_ID_PARTNER_ID: _partner, ...withoutPartner } = withSmileId;
     expect(() => backendApi.loadConfig(withoutPartner)).toThrow(/SMILE_ID_PARTNER_ID is required/);
