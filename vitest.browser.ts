@@ -17,9 +17,15 @@ export interface Browser {
 
 /**
  * A headless Chromium with a profile of its own and no script (our pages are plain forms). `hostRules` maps
- * host names to local servers, e.g. `MAP verify.test 127.0.0.1:4312`.
+ * host names to local servers, e.g. `MAP verify.test 127.0.0.1:4312`. `popupBlocking: false` lets a page open a
+ * popup however long after the click it does (a page that first waits for its server would otherwise depend on
+ * answering within the browser's user-activation window).
  */
-export async function launchBrowser({ hostRules = [] as string[], javaScript = false } = {}): Promise<Browser> {
+export async function launchBrowser({
+  hostRules = [] as string[],
+  javaScript = false,
+  popupBlocking = true,
+} = {}): Promise<Browser> {
   const userDataDir = mkdtempSync(path.join(tmpdir(), 'chromium-test-'));
   const context = await chromium.launchPersistentContext(userDataDir, {
     executablePath: chromiumPath(),
@@ -35,6 +41,7 @@ export async function launchBrowser({ hostRules = [] as string[], javaScript = f
       '--disable-component-update',
       '--disable-sync',
       '--disable-features=HttpsUpgrades',
+      ...(popupBlocking ? [] : ['--disable-popup-blocking']),
       ...(hostRules.length === 0 ? [] : [`--host-resolver-rules=${hostRules.join(',')}`]),
     ],
   });

@@ -116,4 +116,46 @@ describe('the production configuration', () => {
       await database.close();
     }
   });
+
+  it('leaves live sessions to a reviewer until a rule names Smile ID, which then runs on its production API', async () => {
+    const environment = productionEnvironment(backendApi);
+    expect(environment.VERIFICATION_DECISIONS).toBe('test:*=sandbox,live:*=manual');
+    expect(environment.SMILE_ID_BASE_URL).toBe('https://api.smileidentity.com/v1');
+    // Empty: results come back to VERIFY_URL's address, which the ingress routes to backend-api.
+    expect(environment.SMILE_ID_CALLBACK_URL ?? '').toBe('');
+    // The credentials come from the Secret (placeholders in its template).
+    expect(environment.SMILE_ID_PARTNER_ID).toMatch(/^REPLACE_ME/);
+    expect(environment.SMILE_ID_API_KEY).toMatch(/^REPLACE_ME/);
+
+    // Opting live kyc sessions in is one rule; the start refuses it without either credential or over plain http.
+    const withSmileId: NodeJS.ProcessEnv = {
+      ...environment,
+      VERIFICATION_DECISIONS: 'test:*=sandbox,live:kyc=smile_id,live:kyb=manual',
+    };
+    expect(() => backendApi.loadConfig(withSmileId)).not.toThrow();
+    const { SMILE_ID_PARTNER_ID: _partner, ...withoutPartner } = withSmileId;
+    expect(() => backendApi.loadConfig(withoutPartner)).toThrow(/SMILE_ID_PARTNER_ID is required/);
+    const { SMILE_ID_API_KEY: _key, ...withoutKey } = withSmileId;
+    expect(() => backendApi.loadConfig(withoutKey)).toThrow(/SMILE_ID_API_KEY is required/);
+    expect(() =>
+      backendApi.loadConfig({ ...withSmileId, SMILE_ID_BASE_URL: 'http://api.smileidentity.com/v1' }),
+    ).toThrow(/SMILE_ID_BASE_URL must be https/);
+
+    const database = await createTestDatabase();
+    const app = backendApi.build(withSmileId, database);
+    try {
+      await app.ready();
+      // Smile ID's results are taken, signed only: an unsigned one is refused.
+      const unsigned = await app.inject({
+        method: 'POST',
+        url: '/v1/providers/smile-id/callback',
+        headers: { 'content-type': 'application/json' },
+        payload: { ResultCode: '0810', timestamp: new Date().toISOString() },
+      });
+      expect(unsigned.statusCode).toBe(401);
+    } finally {
+      await app.close();
+      await database.close();
+    }
+  });
 });

@@ -1,6 +1,6 @@
 import type { Database } from '@platform/db';
 import { ledgerTransactions, users, verificationDocuments, verificationSessions } from '@platform/db/schema';
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, asc, eq, isNull } from 'drizzle-orm';
 
 // What the journeys read back from the database to prove their claims.
 
@@ -11,6 +11,20 @@ export async function holdMovements(db: Database, sessionId: string): Promise<st
     .from(ledgerTransactions)
     .where(eq(ledgerTransactions.reference, `verification_session:${sessionId}`));
   return rows.map((row) => row.kind).sort();
+}
+
+/** The ledger movements of a session's hold in the order written, with the wallet's balances right after each. */
+export async function holdLedger(db: Database, sessionId: string) {
+  return db
+    .select({
+      kind: ledgerTransactions.kind,
+      amount: ledgerTransactions.amount,
+      availableAfter: ledgerTransactions.availableAfter,
+      heldAfter: ledgerTransactions.heldAfter,
+    })
+    .from(ledgerTransactions)
+    .where(eq(ledgerTransactions.reference, `verification_session:${sessionId}`))
+    .orderBy(asc(ledgerTransactions.createdAt));
 }
 
 export async function sessionRow(db: Database, sessionId: string) {

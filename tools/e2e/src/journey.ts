@@ -1,6 +1,8 @@
 import type { Page } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
 import { expect } from 'vitest';
+import { expectPhoneFriendly } from '#test-browser';
+import { photo } from './documents.js';
 import type { Callback, RunningPlatform } from './platform.js';
 
 // Steps the journeys share: the customer's API calls, the reviewer's console, the callbacks.
@@ -101,4 +103,52 @@ export async function signInToConsole(platform: RunningPlatform, page: Page, tok
     page.getByRole('button', { name: 'Sign in' }).click(),
   ]);
   expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Waiting for review');
+}
+
+/**
+ * Whether `url` is the session page at `verificationUrl` with exactly the query `query`, in any order: each step of
+ * the hosted page is a new document, and every one must keep what the page was opened with (the SDK's `sdk` and
+ * `origin`).
+ */
+function isSessionPage(url: URL, verificationUrl: string, query: Record<string, string>): boolean {
+  const sorted = (entries: Iterable<[string, string]>) => JSON.stringify([...entries].sort());
+  return (
+    `${url.origin}${url.pathname}` === verificationUrl && sorted(url.searchParams) === sorted(Object.entries(query))
+  );
+}
+
+/**
+ * The person's part of a KYC session on the hosted page, already open in `phone`: agrees to the consent notice,
+ * picks a national ID with `documentNumber`, uploads the front, back and a selfie (fixture photos), reviews and
+ * submits, each step at a phone's size. `keep` is the query each page must keep (the SDK's), `{}` when opened
+ * directly. Ends on the processing page.
+ */
+export async function submitKycFromPhone(
+  phone: Page,
+  verificationUrl: string,
+  { documentNumber, keep = {} }: { documentNumber: string; keep?: Record<string, string> },
+): Promise<void> {
+  const step = (query: Record<string, string>) => (url: URL) =>
+    isSessionPage(url, verificationUrl, { ...keep, ...query });
+  await Promise.all([
+    phone.waitForURL(step({ notice: 'consent_recorded' })),
+    phone.getByRole('button', { name: 'I agree' }).click(),
+  ]);
+  await phone.getByLabel('Type of ID document').selectOption('national_id');
+  await phone.getByLabel('ID document number').fill(documentNumber);
+  const png = (marker: string) =>
+    photo(marker).then((buffer) => ({ name: `${marker}.png`, mimeType: 'image/png', buffer }));
+  await phone.getByLabel('Front of the ID document').setInputFiles(await png('FRONT'));
+  await phone.getByLabel('Back of the ID document').setInputFiles(await png('BACK'));
+  await phone.getByLabel('A selfie').setInputFiles(await png('SELFIE'));
+  await Promise.all([
+    phone.waitForURL(step({ step: 'review' })),
+    phone.getByRole('button', { name: 'Upload and review' }).click(),
+  ]);
+  await expectPhoneFriendly(phone);
+  await Promise.all([
+    phone.waitForURL(step({ notice: 'submitted' })),
+    phone.getByRole('button', { name: 'Submit' }).click(),
+  ]);
+  expect(await phone.locator('#session-status').textContent()).toBe('Processing');
 }

@@ -2,8 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Browser, expectPhoneFriendly, launchBrowser, PHONE, policyViolationsOf } from '#test-browser';
 import { chromiumBrowser, missing } from '#test-prerequisites';
 import { holdMovements, kycStatusOf, sessionRow } from './database.js';
-import { photo } from './documents.js';
-import { createSession, eventually, signInToConsole, verifiedCallbacks } from './journey.js';
+import { createSession, eventually, signInToConsole, submitKycFromPhone, verifiedCallbacks } from './journey.js';
 import { type RunningPlatform, startPlatform, VERIFY_HOST } from './platform.js';
 
 // Issue "live identity verification", done when: a live KYC session created by API -> consent -> ID and selfie
@@ -51,27 +50,7 @@ describe.skipIf(missing(chromiumBrowser))('a live KYC session, from the API to a
     await phone.setViewportSize(PHONE);
     const violations = policyViolationsOf(phone);
     await phone.goto(verificationUrl);
-    await Promise.all([
-      phone.waitForURL(`${verificationUrl}?notice=consent_recorded`),
-      phone.getByRole('button', { name: 'I agree' }).click(),
-    ]);
-    await phone.getByLabel('Type of ID document').selectOption('national_id');
-    await phone.getByLabel('ID document number').fill('27183945');
-    const png = (marker: string) =>
-      photo(marker).then((buffer) => ({ name: `${marker}.png`, mimeType: 'image/png', buffer }));
-    await phone.getByLabel('Front of the ID document').setInputFiles(await png('FRONT'));
-    await phone.getByLabel('Back of the ID document').setInputFiles(await png('BACK'));
-    await phone.getByLabel('A selfie').setInputFiles(await png('SELFIE'));
-    await Promise.all([
-      phone.waitForURL(/\?step=review$/),
-      phone.getByRole('button', { name: 'Upload and review' }).click(),
-    ]);
-    await expectPhoneFriendly(phone);
-    await Promise.all([
-      phone.waitForURL(`${verificationUrl}?notice=submitted`),
-      phone.getByRole('button', { name: 'Submit' }).click(),
-    ]);
-    expect(await phone.locator('#session-status').textContent()).toBe('Processing');
+    await submitKycFromPhone(phone, verificationUrl, { documentNumber: '27183945' });
 
     // The reviewer, in the console.
     const desk = await browser.context.newPage();

@@ -22,8 +22,14 @@ import { ensureWebhookEndpoint } from '@platform/webhooks';
 // the hosted page (at VERIFY_HOST, which the browser maps to it) and delivers callbacks; main-api serves the review
 // API and console. Both open the same document store with the same master key.
 
-/** The hosted page's host in verificationUrl; the browser resolves it to backend-api. */
-export const VERIFY_HOST = 'verify.test';
+/**
+ * The hosted page's host in verificationUrl; the browser resolves it to backend-api. A *.localhost name, which
+ * Chromium treats as a secure context, as it treats the https page of production: it applies the page's
+ * Cross-Origin-Opener-Policy there.
+ */
+export const VERIFY_HOST = 'verify.localhost';
+/** VERIFY_URL: what backend-api puts in verificationUrl, and the public address Smile ID calls back. */
+export const VERIFY_URL = `http://${VERIFY_HOST}`;
 const TOKEN_SECRET = 'an-e2e-token-signing-secret-of-32-chars';
 const ISSUER = 'https://identity.e2e.example/';
 const AUDIENCE = 'main-api-e2e';
@@ -61,7 +67,12 @@ export interface RunningPlatform {
   close(): Promise<void>;
 }
 
-export async function startPlatform(): Promise<RunningPlatform> {
+export interface PlatformOptions {
+  /** backend-api variables over the journeys' own (e.g. VERIFICATION_DECISIONS and Smile ID's). */
+  backendEnv?: NodeJS.ProcessEnv;
+}
+
+export async function startPlatform({ backendEnv = {} }: PlatformOptions = {}): Promise<RunningPlatform> {
   const database: DatabaseHandle = await createTestDatabase();
   const db = database.db;
   const documentDir = await mkdtemp(path.join(tmpdir(), 'e2e-documents-'));
@@ -116,7 +127,7 @@ export async function startPlatform(): Promise<RunningPlatform> {
     { database },
     loadBackendApiConfig({
       LOG_LEVEL: 'silent',
-      VERIFY_URL: `http://${VERIFY_HOST}`,
+      VERIFY_URL,
       HOSTED_PAGE_SECRET: 'an-e2e-hosted-page-secret-of-32-chars!!',
       PLATFORM_ORGANIZATION_ID: platform.id,
       WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
@@ -126,6 +137,7 @@ export async function startPlatform(): Promise<RunningPlatform> {
       VERIFICATION_RETENTION_INTERVAL_MS: '0',
       RATE_LIMIT_PER_MINUTE: '100000',
       ...documentEnv,
+      ...backendEnv,
     }),
   );
   await backend.listen({ host: '127.0.0.1', port: 0 });

@@ -91,7 +91,7 @@ const sdkDemo = await startSdkDemo({
   host: settings.host,
   port: process.env.DEMO_PORT ?? '3002',
   backendUrl: services.backendUrl,
-  testApiKey: keys.testApiKey,
+  apiKey: keys.testApiKey,
   returnHere: allowsPrivateTargets(),
 });
 await allowDemoOrigin({

@@ -51,7 +51,7 @@ describe('the SDK demo server', () => {
       host: '127.0.0.1',
       port: '0',
       backendUrl: backend.url,
-      testApiKey: 'sk_test_demo',
+      apiKey: 'sk_test_demo',
       returnHere: true,
     });
   });
@@ -89,6 +89,33 @@ describe('the SDK demo server', () => {
     });
   });
 
+  it("adds the customer's own session fields, and serves the SDK modules it is given", async () => {
+    const custom = await startSdkDemo({
+      host: '127.0.0.1',
+      port: '0',
+      backendUrl: backend.url,
+      apiKey: 'sk_live_shop',
+      returnHere: false,
+      session: { externalEndUserId: 'user_42', callbackUrl: 'https://shop.example/callbacks' },
+      modules: new Map([['index.js', 'export const built = true;\n']]),
+    });
+    try {
+      expect((await fetch(`${custom.url}/session`, { method: 'POST' })).status).toBe(200);
+      const request = backend.received.at(-1);
+      expect(request?.headers['x-service-api-key']).toBe('sk_live_shop');
+      expect(JSON.parse(request?.body ?? '')).toEqual({
+        type: 'kyc',
+        externalEndUserId: 'user_42',
+        appName: 'SDK demo shop',
+        callbackUrl: 'https://shop.example/callbacks',
+      });
+      expect(await (await fetch(`${custom.url}/sdk/index.js`)).text()).toBe('export const built = true;\n');
+      expect((await fetch(`${custom.url}/sdk/start.js`)).status).toBe(404);
+    } finally {
+      await custom.stop();
+    }
+  });
+
   it('says so when the backend API creates no session', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => {});
     backendFails = true;
@@ -120,6 +147,30 @@ describe('allowDemoOrigin', () => {
       ]);
       expect(main.received[1]?.headers.authorization).toBe('Bearer t_owner');
       expect(test).toEqual(['https://shop.example', 'http://localhost:3002']);
+    } finally {
+      await stop(main.server);
+    }
+  });
+
+  it('adds it to the live list when asked to, leaving the test list alone', async () => {
+    const lists = { live: [] as string[], test: ['http://localhost:3002'] };
+    const main = await standIn((request) => {
+      if (request.method === 'PUT') lists.live = JSON.parse(request.body).origins;
+      return { status: 200, body: { success: true, data: lists } };
+    });
+    try {
+      await allowDemoOrigin({
+        mainUrl: main.url,
+        token: 't_developer',
+        organizationId: 'o',
+        origin: 'http://shop.localhost',
+        environment: 'live',
+      });
+      expect(main.received.map((request) => `${request.method} ${request.url}`)).toEqual([
+        'GET /v1/organizations/o/allowed-origins',
+        'PUT /v1/organizations/o/allowed-origins/live',
+      ]);
+      expect(lists).toEqual({ live: ['http://shop.localhost'], test: ['http://localhost:3002'] });
     } finally {
       await stop(main.server);
     }

@@ -4,8 +4,10 @@ import { browserModules } from '@platform/verify-web/serve';
 import { localUrl } from './service-env.js';
 
 // The front-end SDK's demo (docs/decisions.md#front-end-sdk): a page that plays a customer's web app, served by a small
-// server that plays the customer's backend. The server creates a test session with the demo organization's test key
-// (a key never goes to a browser); the page opens it with @platform/verify-web and lists the events it hears.
+// server that plays the customer's backend. The server creates a session with the demo organization's test key
+// (a key never goes to a browser); the page opens it with @platform/verify-web and lists the events it hears. The
+// end-to-end journeys (tools/e2e) serve the same page with the built SDK and a live key
+// (docs/decisions.md#demo-page).
 
 export interface SdkDemo {
   /** The demo page, e.g. http://localhost:3002; its origin is an allowed origin of the demo organization's tests. */
@@ -17,13 +19,18 @@ interface DemoSettings {
   host: string;
   port: string;
   backendUrl: string;
-  testApiKey: string;
+  /** The key the customer's backend creates sessions with: the demo organization's test key on the local start. */
+  apiKey: string;
   /** Whether a session may take this page as its returnUrl (http on this machine). */
   returnHere: boolean;
+  /** Fields the customer's backend adds to each session it creates (its user's id, its callbackUrl). */
+  session?: Record<string, unknown>;
+  /** The SDK's modules by file name; by default compiled from the sources (browserModules). */
+  modules?: ReadonlyMap<string, string>;
 }
 
 export async function startSdkDemo(settings: DemoSettings): Promise<SdkDemo> {
-  const modules = browserModules();
+  const modules = settings.modules ?? browserModules();
   let url = '';
   const server = createServer((request, response) => {
     handle(request, response).catch((error: unknown) => {
@@ -44,12 +51,13 @@ export async function startSdkDemo(settings: DemoSettings): Promise<SdkDemo> {
       // What a customer's backend does: create the session, hand only its verificationUrl to the browser.
       const created = await fetch(`${settings.backendUrl}/v1/verify/sessions`, {
         method: 'POST',
-        headers: { 'x-service-api-key': settings.testApiKey, 'content-type': 'application/json' },
+        headers: { 'x-service-api-key': settings.apiKey, 'content-type': 'application/json' },
         body: JSON.stringify({
           type: 'kyc',
           externalEndUserId: 'sdk-demo-visitor',
           appName: 'SDK demo shop',
           ...(settings.returnHere ? { returnUrl: `${url}/?returned=1` } : {}),
+          ...settings.session,
         }),
       });
       const body = (await created.json()) as { data?: { verificationUrl?: string } };
@@ -71,24 +79,27 @@ export async function startSdkDemo(settings: DemoSettings): Promise<SdkDemo> {
 }
 
 /**
- * Adds the demo page's origin to the demo organization's allowed origins for test sessions, through main-api as a
- * customer's developer would, keeping any already there. Says why when it cannot (ten already, an old data folder).
+ * Adds the demo page's origin to the demo organization's allowed origins for `environment`'s sessions (test by
+ * default), through main-api as a customer's developer would, keeping any already there. Says why when it cannot
+ * (ten already, an old data folder).
  */
 export async function allowDemoOrigin(options: {
   mainUrl: string;
   token: string;
   organizationId: string;
   origin: string;
+  environment?: 'live' | 'test';
 }): Promise<void> {
+  const environment = options.environment ?? 'test';
   const route = `${options.mainUrl}/v1/organizations/${options.organizationId}/allowed-origins`;
   const headers = { authorization: `Bearer ${options.token}`, 'content-type': 'application/json' };
-  const current = (await (await fetch(route, { headers })).json()) as { data?: { test?: string[] } };
-  const test = current.data?.test ?? [];
-  if (test.includes(options.origin)) return;
-  const answer = await fetch(`${route}/test`, {
+  const current = (await (await fetch(route, { headers })).json()) as { data?: Record<string, string[]> };
+  const origins = current.data?.[environment] ?? [];
+  if (origins.includes(options.origin)) return;
+  const answer = await fetch(`${route}/${environment}`, {
     method: 'PUT',
     headers,
-    body: JSON.stringify({ origins: [...test, options.origin] }),
+    body: JSON.stringify({ origins: [...origins, options.origin] }),
   });
   if (!answer.ok) {
     console.warn(

@@ -1,9 +1,9 @@
 import type { DocumentKind, VerificationType } from '@platform/db';
 
-// What a Smile ID result code means for a session (docs/decisions.md#smile-id-result-codes). Only the codes below
-// decide; any other code (a provisional result, a registry that was down, a code added later) sends the session
-// to manual review rather than guess. Reasons are this service's words, written for the person: Smile ID's
-// ResultText is never shown, stored or sent.
+// What a Smile ID result code means for a session (docs/decisions.md#smile-id-result-codes, which cites the
+// sources of each code). Only the codes below decide; any other code (a provisional result, a registry that was
+// down, a corrupt upload, a code added later) sends the session to manual review rather than guess. Reasons are
+// this service's words, written for the person: Smile ID's ResultText is never shown, stored or sent.
 
 export type SmileIdOutcome =
   | { decision: 'verified' }
@@ -29,11 +29,6 @@ const documentVerificationCodes: Readonly<Record<string, SmileIdOutcome>> = {
   '0907': {
     decision: 'rejected',
     reason: 'The selfie did not pass the liveness check. Start a new verification and take the selfie live, yourself.',
-  },
-  '0903': {
-    decision: 'requires_input',
-    reason: 'The photos could not be read. Send clear photos of the front and back of your ID document again.',
-    resubmitDocuments: ['id_document_front', 'id_document_back'],
   },
   '0921': {
     decision: 'requires_input',
