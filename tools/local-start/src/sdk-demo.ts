@@ -128,8 +128,8 @@ code,li{overflow-wrap:anywhere}
 <body>
 <main>
 <h1>Verification SDK demo</h1>
-<p>This page plays a customer's web app. Its server creates a test KYC session of the demo organization, and
-<code>@platform/verify-web</code> opens it; finish it with the sandbox buttons and watch the events arrive here.</p>
+<p>This page plays a customer's web app. Its server creates a KYC session of the demo organization, and
+<code>@platform/verify-web</code> opens it; finish the verification there and watch the events arrive here.</p>
 <noscript><p>This demo needs JavaScript: the SDK is a script. The verification page itself works without it.</p></noscript>
 <div class="choices">
 <button type="button" data-mode="popup">Verify in a popup</button>
