@@ -12,10 +12,20 @@ import { REPO_ROOT, startBenchEnvironment } from './environment.js';
 import { type LoadTarget, sendAmount } from './load.js';
 import { readOptions } from './options.js';
 
-const options = { ...readOptions(process.env, path.join(REPO_ROOT, 'docs/benchmarks.md')), output: undefined };
 const amount = Number(process.env.CPU_REQUESTS ?? 30_000);
 const connections = Number(process.env.CPU_CONNECTIONS ?? 10);
 const SAMPLES = 3;
+const read = readOptions(process.env, path.join(REPO_ROOT, 'docs/benchmarks.md'));
+const options = {
+  ...read,
+  output: undefined,
+  jsonOutput: undefined,
+  // A session for every decision the samples send, on the service and on its same-SQL baseline.
+  decisionSessions:
+    process.env.BENCH_DECISION_SESSIONS === undefined
+      ? 2 * (Math.min(amount, 10_000) + SAMPLES * amount)
+      : read.decisionSessions,
+};
 
 /** User plus system CPU time of a process so far, in ms (fields 14 and 15 of /proc/<pid>/stat, in ticks). */
 function cpuMs(pid: number): number {

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { routeParams } from './baselines/spec.js';
 import type { BenchFixture } from './setup/seed.js';
+import { inputsOf } from './sql/inputs.js';
 
 export type ServiceName = 'main-api' | 'backend-api';
 
@@ -19,33 +21,84 @@ export interface Endpoint {
   service: ServiceName;
   /** Reads and writes have different targets (issue 7). */
   kind: 'read' | 'write';
+  /**
+   * The route when every request names another resource in its path (`/v1/reviews/:sessionId/decision`): the
+   * baselines serve the pattern, and its parameters are request inputs of the SQL. Absent: the request's path.
+   */
+  route?: string;
   /** The next request to send; requests differ when the endpoint needs fresh idempotency keys or names. */
   request(): BenchRequest;
   /** Whether every call builds a new request (autocannon's setupRequest), rather than repeating one. */
   varies: boolean;
-  /** Sent once before anything is measured or recorded (the first execution a replay endpoint replays). */
-  prime?: BenchRequest;
+  /**
+   * A request like request()'s that uses up nothing seeded, for the bare node:http baseline, which reads nothing;
+   * absent: request() itself.
+   */
+  requestShape?(): BenchRequest;
+  /**
+   * Sent once each before anything is measured or recorded: the first execution a replay endpoint replays, or one
+   * request per credential an endpoint takes turns with, so the recordings see each credential in its steady state.
+   */
+  prime?: BenchRequest[];
+  /** Why the endpoint could not be given fresh requests throughout (its seeded supply ran out); undefined if it could. */
+  shortage?(): string | undefined;
 }
 
-const IDEMPOTENCY_HEADER = 'x-idempotency-key';
+/** The ids of the rows the targets name (report/targets.ts). */
+export const ENDPOINT_IDS = {
+  accountsMe: 'accounts-me',
+  notifications: 'notifications',
+  upgradePreview: 'upgrade-preview',
+  sessionCreateOneOrganization: 'session-create-one-org',
+  sessionCreateManyOrganizations: 'session-create-100-orgs',
+  sessionReplay: 'session-replay',
+  reviewDecision: 'review-decision',
+} as const;
 
-/** The six endpoints of issue 7, with the credentials of `fixture`. */
-export function benchEndpoints(fixture: BenchFixture, token: string): Endpoint[] {
-  const bearer = { authorization: `Bearer ${token}` };
+const IDEMPOTENCY_HEADER = 'x-idempotency-key';
+/** Lists are read a page of 50 at a time (issue 21). */
+const LIST_PAGE_SIZE = 50;
+
+/** Bearer tokens of the bench's users: the measured member, and the platform organization's reviewer. */
+export interface BenchTokens {
+  member: string;
+  reviewer: string;
+}
+
+/**
+ * The endpoints of issue 7 and issue 21, with the credentials of `fixture`. Reads first, then writes; a write
+ * that spends seeded rows (decisions) takes them in order and reports a shortage if a run needs more.
+ */
+export function benchEndpoints(fixture: BenchFixture, tokens: BenchTokens): Endpoint[] {
+  const bearer = { authorization: `Bearer ${tokens.member}` };
   const apiKey = (secret: string) => ({ 'x-service-api-key': secret });
   const json = { 'content-type': 'application/json' };
   const sessionBody = JSON.stringify({ type: 'kyc', externalEndUserId: 'bench-end-user', appName: 'Bench' });
-  const replayed: BenchRequest = {
+  const createSession = (secret: string): BenchRequest => ({
     method: 'POST',
     path: '/v1/verify/sessions',
-    headers: { ...apiKey(fixture.apiKeys.sessionReplay), ...json, [IDEMPOTENCY_HEADER]: randomUUID() },
+    headers: { ...apiKey(secret), ...json, [IDEMPOTENCY_HEADER]: randomUUID() },
     body: sessionBody,
-  };
+  });
+  const replayed = createSession(fixture.apiKeys.sessionReplay);
+  const customers = fixture.customers;
+  let customerTurn = 0;
   let folderCount = 0;
+  const awaitingReview = supplyOf(
+    fixture.sessionsAwaitingReview,
+    'sessions awaiting review',
+    'BENCH_DECISION_SESSIONS',
+  );
+  const decide = (sessionId: string): BenchRequest => ({
+    method: 'POST',
+    path: `/v1/reviews/${sessionId}/decision`,
+    headers: { authorization: `Bearer ${tokens.reviewer}`, ...json },
+    body: JSON.stringify({ decision: 'verified' }),
+  });
 
   return [
     {
-      id: 'accounts-me',
+      id: ENDPOINT_IDS.accountsMe,
       label: 'GET /v1/accounts/me',
       service: 'main-api',
       kind: 'read',
@@ -53,7 +106,7 @@ export function benchEndpoints(fixture: BenchFixture, token: string): Endpoint[]
       request: () => ({ method: 'GET', path: '/v1/accounts/me', headers: bearer }),
     },
     {
-      id: 'notifications',
+      id: ENDPOINT_IDS.notifications,
       label: 'GET /v1/notifications',
       service: 'main-api',
       kind: 'read',
@@ -61,7 +114,7 @@ export function benchEndpoints(fixture: BenchFixture, token: string): Endpoint[]
       request: () => ({ method: 'GET', path: '/v1/notifications', headers: bearer }),
     },
     {
-      id: 'upgrade-preview',
+      id: ENDPOINT_IDS.upgradePreview,
       label: 'GET /v1/billing/upgrade/preview',
       service: 'main-api',
       kind: 'read',
@@ -73,26 +126,73 @@ export function benchEndpoints(fixture: BenchFixture, token: string): Endpoint[]
       }),
     },
     {
-      id: 'session-create',
-      label: 'POST /v1/verify/sessions',
+      id: 'wallet-transactions',
+      label: `GET /v1/wallet/transactions (${LIST_PAGE_SIZE} a page)`,
       service: 'backend-api',
-      kind: 'write',
-      varies: true,
+      kind: 'read',
+      varies: false,
       request: () => ({
-        method: 'POST',
-        path: '/v1/verify/sessions',
-        headers: { ...apiKey(fixture.apiKeys.sessions), ...json, [IDEMPOTENCY_HEADER]: randomUUID() },
-        body: sessionBody,
+        method: 'GET',
+        path: `/v1/wallet/transactions?limit=${LIST_PAGE_SIZE}`,
+        headers: apiKey(fixture.apiKeys.statement),
       }),
     },
     {
-      id: 'session-replay',
+      id: 'payments',
+      label: `GET /v1/billing/payments (${LIST_PAGE_SIZE} a page)`,
+      service: 'main-api',
+      kind: 'read',
+      varies: false,
+      request: () => ({
+        method: 'GET',
+        path: `/v1/billing/payments?limit=${LIST_PAGE_SIZE}`,
+        headers: { ...bearer, 'x-organization-id': fixture.organizationId },
+      }),
+    },
+    {
+      // Many customers at once: each request is the next organization's, with its own key and wallet.
+      id: ENDPOINT_IDS.sessionCreateManyOrganizations,
+      label: `POST /v1/verify/sessions (${customers.length} organizations)`,
+      service: 'backend-api',
+      kind: 'write',
+      varies: true,
+      prime: customers.map((customer) => createSession(customer.apiKey)),
+      request: () => {
+        const customer = customers[customerTurn % customers.length]!;
+        customerTurn += 1;
+        return createSession(customer.apiKey);
+      },
+    },
+    {
+      // One customer's burst: every request holds from the same wallet (the hot wallet).
+      id: ENDPOINT_IDS.sessionCreateOneOrganization,
+      label: 'POST /v1/verify/sessions (one organization)',
+      service: 'backend-api',
+      kind: 'write',
+      varies: true,
+      request: () => createSession(fixture.apiKeys.sessions),
+    },
+    {
+      id: ENDPOINT_IDS.sessionReplay,
       label: 'POST /v1/verify/sessions (replay)',
       service: 'backend-api',
       kind: 'write',
       varies: false,
-      prime: replayed,
+      prime: [replayed],
       request: () => replayed,
+    },
+    {
+      // A decision that captures the held price: a reviewer verifies a session waiting for review, a fresh one
+      // each time, the sessions taking turns over the customers' wallets (docs/decisions.md#bench-decision-row).
+      id: ENDPOINT_IDS.reviewDecision,
+      label: 'POST /v1/reviews/:sessionId/decision (verified)',
+      service: 'main-api',
+      kind: 'write',
+      varies: true,
+      route: '/v1/reviews/:sessionId/decision',
+      request: () => decide(awaitingReview.next()),
+      requestShape: () => decide(randomUUID()),
+      shortage: () => awaitingReview.shortage(),
     },
     {
       id: 'folder-create',
@@ -121,13 +221,38 @@ export function memoryProbeRequests(fixture: BenchFixture, token: string): Recor
   };
 }
 
-/** A request's inputs by slot name (`header:<name>`, `body:<field>`), as SQL templates refer to them. */
-export function inputsOf(request: BenchRequest): Record<string, string> {
-  const inputs: Record<string, string> = {};
-  for (const [name, value] of Object.entries(request.headers)) inputs[`header:${name.toLowerCase()}`] = value;
-  if (request.body !== undefined) {
-    const body = JSON.parse(request.body) as Record<string, unknown>;
-    for (const [field, value] of Object.entries(body)) if (typeof value === 'string') inputs[`body:${field}`] = value;
-  }
-  return inputs;
+/** A request's inputs by slot name, as SQL templates refer to them (sql/inputs.ts). */
+export function requestInputs(endpoint: Pick<Endpoint, 'route'>, request: BenchRequest): Record<string, string> {
+  const params = endpoint.route === undefined ? {} : routeParams(endpoint.route, request.path);
+  if (params === undefined) throw new Error(`${request.path} does not match the route ${endpoint.route}`);
+  return inputsOf({
+    headers: request.headers,
+    body: request.body === undefined ? undefined : JSON.parse(request.body),
+    params,
+  });
+}
+
+export interface Supply {
+  /** The next item; once all were handed out, they are handed out again (the endpoint then answers an error). */
+  next(): string;
+  /** A sentence saying the supply ran out and what to do, once it has; undefined before. */
+  shortage(): string | undefined;
+}
+
+/** Hands out `items` in order, for requests that each use up a seeded row. */
+export function supplyOf(items: readonly string[], what: string, setting: string): Supply {
+  let handedOut = 0;
+  return {
+    next() {
+      if (items.length === 0) throw new Error(`No ${what} were seeded`);
+      const item = items[handedOut % items.length]!;
+      handedOut += 1;
+      return item;
+    },
+    shortage: () =>
+      handedOut > items.length
+        ? `${handedOut.toLocaleString('en-US')} requests needed more than the ${items.length.toLocaleString('en-US')} ` +
+          `${what} seeded (the rest failed); set ${setting} higher`
+        : undefined,
+  };
 }

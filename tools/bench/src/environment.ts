@@ -6,7 +6,14 @@ import { fileURLToPath } from 'node:url';
 import { signAccessToken } from '@platform/main-api';
 import { Redis } from 'ioredis';
 import type { BaselineRoute, BaselineSpec, CannedResponse } from './baselines/spec.js';
-import { type BenchRequest, benchEndpoints, type Endpoint, type ServiceName } from './endpoints.js';
+import {
+  type BenchRequest,
+  type BenchTokens,
+  benchEndpoints,
+  ENDPOINT_IDS,
+  type Endpoint,
+  type ServiceName,
+} from './endpoints.js';
 import type { BenchOptions } from './options.js';
 import { type BenchDatabase, createBenchDatabase, openDatabase } from './setup/database.js';
 import { freePort, type ServerProcess, startServerProcess } from './setup/processes.js';
@@ -18,6 +25,8 @@ export const REPO_ROOT = path.resolve(fileURLToPath(new URL('.', import.meta.url
 const BASELINES = path.join(REPO_ROOT, 'tools/bench/src/baselines');
 /** The services' pool size: createDatabase's default, which server.ts uses. */
 export const POOL_SIZE = 10;
+/** The organizations the spread-out rows take turns with (issue 21). */
+const CUSTOMER_ORGANIZATIONS = 100;
 
 interface MeasuredEndpoint extends RecordedEndpoint {
   /** What the service answered to one real request; the baselines answer the same bytes. */
@@ -28,6 +37,7 @@ export interface BenchEnvironment {
   /** The run's own database. */
   databaseUrl: string;
   fixture: BenchFixture;
+  /** The measured member's bearer token. */
   token: string;
   endpoints: MeasuredEndpoint[];
   skipped: Array<{ label: string; reason: string }>;
@@ -78,26 +88,36 @@ export async function startBenchEnvironment(
     log(`Creating database bench_${runId} and seeding it`);
     database = await createBenchDatabase(options.databaseUrl, runId);
     const seeding = await openDatabase(database.url, 4);
+    const measured = (id: string) => options.only.length === 0 || options.only.includes(id);
+    const seedingStarted = Date.now();
     try {
-      fixture = await seedBenchData(seeding.db, runId);
+      fixture = await seedBenchData(seeding.db, runId, {
+        customers: CUSTOMER_ORGANIZATIONS,
+        sessionsAwaitingReview: measured(ENDPOINT_IDS.reviewDecision) ? options.decisionSessions : 0,
+      });
     } finally {
       await seeding.close();
     }
+    log(
+      `Seeded in ${((Date.now() - seedingStarted) / 1000).toFixed(1)} s, ` +
+        `with ${fixture.sessionsAwaitingReview.length.toLocaleString('en-US')} sessions awaiting review`,
+    );
 
     const jwtSecret = randomBytes(48).toString('base64url');
-    const token = await signAccessToken({
-      secret: jwtSecret,
-      issuer: TOKEN_ISSUER,
-      audience: TOKEN_AUDIENCE,
-      subject: fixture.userId,
-      expiresIn: '3h',
-    });
+    const tokenFor = (subject: string) =>
+      signAccessToken({ secret: jwtSecret, issuer: TOKEN_ISSUER, audience: TOKEN_AUDIENCE, subject, expiresIn: '3h' });
+    const tokens: BenchTokens = {
+      member: await tokenFor(fixture.userId),
+      reviewer: await tokenFor(fixture.platform.reviewerUserId),
+    };
     const envInput = (port: number): ServiceEnvInput => ({
       databaseUrl: database!.url,
       redisUrl: options.redisUrl,
       port,
       jwtSecret,
       avatarDir: path.join(workDir, 'avatars'),
+      documentDir: path.join(workDir, 'documents'),
+      platformOrganizationId: fixture!.platform.id,
       logLevel: options.logLevel,
     });
 
@@ -120,14 +140,12 @@ export async function startBenchEnvironment(
       bootRssKib[service] = server.rssKib();
     }
 
-    const all = benchEndpoints(fixture, token).filter(
-      (endpoint) => options.only.length === 0 || options.only.includes(endpoint.id),
-    );
+    const all = benchEndpoints(fixture, tokens).filter((endpoint) => measured(endpoint.id));
     const available: Array<{ endpoint: Endpoint; response: CannedResponse }> = [];
     const skipped: Array<{ label: string; reason: string }> = [];
     for (const endpoint of all) {
       const baseUrl = services[endpoint.service].url;
-      if (endpoint.prime !== undefined) await send(baseUrl, endpoint.prime);
+      for (const request of endpoint.prime ?? []) await send(baseUrl, request);
       const response = await send(baseUrl, endpoint.request());
       if (response.statusCode >= 200 && response.statusCode < 300) available.push({ endpoint, response });
       else
@@ -152,7 +170,8 @@ export async function startBenchEnvironment(
 
     const routes: BaselineRoute[] = endpoints.map(({ endpoint, response, template }) => {
       const request = endpoint.request();
-      return { id: endpoint.id, method: request.method, path: request.path.split('?', 1)[0]!, response, template };
+      const route = endpoint.route ?? request.path.split('?', 1)[0]!;
+      return { id: endpoint.id, method: request.method, path: route, response, template };
     });
     const startBaseline = async (name: string, script: string, spec: Omit<BaselineSpec, 'port'>) => {
       const port = await freePort();
@@ -183,7 +202,7 @@ export async function startBenchEnvironment(
     return {
       databaseUrl: database.url,
       fixture,
-      token,
+      token: tokens.member,
       endpoints,
       skipped,
       services,
@@ -232,7 +251,7 @@ async function deleteRateLimitCounters(redisUrl: string, fixture: BenchFixture):
   try {
     await redis.connect();
     await redis.del(
-      `main-api:rate-limit:user:${fixture.userId}`,
+      ...fixture.userIds.map((id) => `main-api:rate-limit:user:${id}`),
       ...fixture.apiKeyIds.map((id) => `backend-api:rate-limit:apikey:${id}`),
     );
   } finally {

@@ -1,23 +1,27 @@
 /**
  * `pnpm bench`: measures both services against same-SQL and bare node:http baselines on real PostgreSQL and
- * Redis, and writes the table to docs/benchmarks.md. Settings: see options.ts and docs/benchmarks.md.
+ * Redis, and writes the table to docs/benchmarks.md and the numbers to docs/benchmarks.json, with each ratio's
+ * change since the previous results. Settings: see options.ts and docs/benchmarks.md.
  */
 import os from 'node:os';
 import path from 'node:path';
 import { baselinePath } from './baselines/spec.js';
-import { type BenchRequest, memoryProbeRequests, type ServiceName } from './endpoints.js';
+import { type BenchRequest, ENDPOINT_IDS, memoryProbeRequests, type ServiceName } from './endpoints.js';
 import { type BenchEnvironment, POOL_SIZE, REPO_ROOT, startBenchEnvironment } from './environment.js';
 import { combineRounds, type LoadResult, type LoadSettings, type LoadTarget, measure, sendAmount } from './load.js';
 import { readOptions } from './options.js';
+import { type Comparison, compareRatios, ratiosOf, renderComparisonLines } from './report/comparison.js';
 import { describeMachine } from './report/machine.js';
 import {
   type EndpointRow,
   endpointNumbers,
+  type RunDescription,
   renderConsoleTable,
   renderResults,
   writeResults,
 } from './report/markdown.js';
-import { judgeTargets, type MemoryNumbers } from './report/targets.js';
+import { readResultsJson, resultsOf, settingsCaveat, writeResultsJson } from './report/results-file.js';
+import { judgeTargets, type MemoryNumbers, type TargetPlan } from './report/targets.js';
 import { describeTemplate } from './sql/describe.js';
 
 const options = readOptions(process.env, path.join(REPO_ROOT, 'docs/benchmarks.md'));
@@ -29,6 +33,19 @@ const settings: LoadSettings = {
 const started = Date.now();
 const loadAtStart = os.loadavg()[0] ?? 0;
 const elapsed = () => `${Math.round((Date.now() - started) / 1000)} s`;
+
+/** Which rows issue 21's targets name (report/targets.ts). */
+const targetPlan: TargetPlan = {
+  strictReads: [ENDPOINT_IDS.accountsMe, ENDPOINT_IDS.notifications, ENDPOINT_IDS.upgradePreview],
+  creates: [
+    { id: ENDPOINT_IDS.sessionCreateManyOrganizations, share: 0.2 },
+    { id: ENDPOINT_IDS.sessionCreateOneOrganization, share: 0.1 },
+  ],
+  reference: ENDPOINT_IDS.accountsMe,
+  replay: { firstId: ENDPOINT_IDS.sessionCreateOneOrganization, replayId: ENDPOINT_IDS.sessionReplay },
+};
+// Read before anything is written, so a run that writes the same file compares with the run before it.
+const previous = readResultsJson(options.previous);
 
 const environment = await startBenchEnvironment(options);
 let interrupted = false;
@@ -48,10 +65,30 @@ try {
   const machine = await describeMachine(options.databaseUrl, options.redisUrl);
   const rows = await measureEndpoints(environment);
   const memory = await measureMemory(environment);
-  const verdicts = judgeTargets(rows.map(endpointNumbers), memory, {
-    firstId: 'session-create',
-    replayId: 'session-replay',
-  });
+  const numbers = rows.map(endpointNumbers);
+  const verdicts = judgeTargets(numbers, memory, targetPlan);
+  const ratios = ratiosOf(numbers, targetPlan);
+  const run: RunDescription = {
+    date: new Date(),
+    machine,
+    runtime: environment.runtime,
+    connections: options.connections,
+    durationS: options.durationS,
+    warmupS: options.warmupS,
+    rounds: options.rounds,
+    memoryRequests: options.memoryRequests,
+    logLevel: options.logLevel,
+    poolSize: POOL_SIZE,
+    loadAverage: { start: loadAtStart, end: os.loadavg()[0] ?? 0 },
+  };
+  const comparison: Comparison | undefined =
+    previous === undefined
+      ? undefined
+      : {
+          previousDate: previous.date,
+          caveat: settingsCaveat(previous, run),
+          changes: compareRatios(previous.ratios, ratios),
+        };
 
   console.log(`\n${renderConsoleTable(rows)}\n`);
   for (const entry of memory) {
@@ -62,29 +99,20 @@ try {
   }
   for (const verdict of verdicts)
     console.log(`${verdict.met ? 'met    ' : 'NOT MET'}  ${verdict.target} (${verdict.detail})`);
+  if (comparison === undefined)
+    console.log(`\nNo previous results at ${path.relative(process.cwd(), options.previous)}`);
+  else console.log(`\n${renderComparisonLines(comparison).join('\n')}`);
 
   if (options.output !== undefined) {
-    const results = renderResults(
-      {
-        date: new Date(),
-        machine,
-        runtime: environment.runtime,
-        connections: options.connections,
-        durationS: options.durationS,
-        warmupS: options.warmupS,
-        rounds: options.rounds,
-        memoryRequests: options.memoryRequests,
-        logLevel: options.logLevel,
-        poolSize: POOL_SIZE,
-        loadAverage: { start: loadAtStart, end: os.loadavg()[0] ?? 0 },
-      },
-      rows,
-      environment.skipped,
-      memory,
-      verdicts,
-    );
-    writeResults(options.output, results);
+    writeResults(options.output, renderResults(run, rows, environment.skipped, memory, verdicts, comparison));
     console.log(`\nWrote ${path.relative(process.cwd(), options.output)} (${elapsed()})`);
+  }
+  if (options.jsonOutput !== undefined) {
+    writeResultsJson(
+      options.jsonOutput,
+      resultsOf(run, { rows, skipped: environment.skipped, memory, ratios, verdicts }),
+    );
+    console.log(`Wrote ${path.relative(process.cwd(), options.jsonOutput)}`);
   }
 } finally {
   if (!interrupted) await environment.close();
@@ -93,10 +121,11 @@ try {
 async function measureEndpoints(env: BenchEnvironment): Promise<EndpointRow[]> {
   const rows: EndpointRow[] = [];
   for (const { endpoint, template } of env.endpoints) {
-    const prefixed = (): BenchRequest => {
-      const request = endpoint.request();
+    const prefixed = (next: () => BenchRequest) => (): BenchRequest => {
+      const request = next();
       return { ...request, path: baselinePath(endpoint.id, request.path) };
     };
+    const shape = endpoint.requestShape ?? (() => endpoint.request());
     const target = (baseUrl: string, request: () => BenchRequest): LoadTarget => ({
       baseUrl,
       request,
@@ -112,20 +141,30 @@ async function measureEndpoints(env: BenchEnvironment): Promise<EndpointRow[]> {
         durationS: settings.durationS / options.rounds,
         warmupS: round === 0 ? settings.warmupS : 0,
       };
-      rounds.sameSql.push(await measure(target(env.sameSql.url, prefixed), slice));
+      rounds.sameSql.push(
+        await measure(
+          target(
+            env.sameSql.url,
+            prefixed(() => endpoint.request()),
+          ),
+          slice,
+        ),
+      );
       rounds.service.push(
         await measure(
           target(env.services[endpoint.service].url, () => endpoint.request()),
           slice,
         ),
       );
-      rounds.nodeHttp.push(await measure(target(env.nodeHttp.url, prefixed), slice));
+      rounds.nodeHttp.push(await measure(target(env.nodeHttp.url, prefixed(shape)), slice));
     }
     const [sameSql, service, nodeHttp] = [
       combineRounds(rounds.sameSql),
       combineRounds(rounds.service),
       combineRounds(rounds.nodeHttp),
     ];
+    const shortage = endpoint.shortage?.();
+    if (shortage !== undefined) console.log(`${endpoint.label}: ${shortage}`);
     const row: EndpointRow = {
       id: endpoint.id,
       label: endpoint.label,
@@ -141,7 +180,7 @@ async function measureEndpoints(env: BenchEnvironment): Promise<EndpointRow[]> {
     if (service.failures > 0)
       console.log(`${endpoint.service} failed requests; its log ends:\n${env.services[endpoint.service].logTail(5)}`);
     console.log(
-      `${endpoint.label}: ${describe(service)}; same-SQL ${describe(sameSql)}; node:http ${describe(nodeHttp)} (${elapsed()})`,
+      `${endpoint.label} (${template.statements} statements): ${describe(service)}; same-SQL ${describe(sameSql)}; node:http ${describe(nodeHttp)} (${elapsed()})`,
     );
   }
   return rows;

@@ -13,15 +13,30 @@ export interface BenchOptions {
   logLevel: string;
   /** Where the results table goes; undefined: printed only. */
   output: string | undefined;
+  /** Where the results go as JSON: beside `output`, with the extension .json; undefined when `output` is. */
+  jsonOutput: string | undefined;
+  /**
+   * The results of an earlier run to compare each ratio with (BENCH_PREVIOUS, else the JSON beside the Markdown
+   * file, read before it is overwritten); the comparison is left out when the file does not exist.
+   */
+  previous: string;
+  /** Sessions seeded for the decision row to decide, one per request of the service and its same-SQL baseline. */
+  decisionSessions: number;
   keepDatabase: boolean;
 }
+
+/**
+ * Decisions per second the seeded sessions last for, on each side (service and same-SQL baseline) for the whole
+ * warm-up and measured time; a faster run runs out, and says so.
+ */
+const DECISIONS_PER_SECOND_SEEDED = 1_500;
 
 const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
 const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';
 
 /**
  * Settings from the environment. BENCH_QUICK=1 makes a short run (1 s warm-up, 3 s per row, 20,000 requests
- * for memory) that prints its table without writing docs/benchmarks.md unless BENCH_OUTPUT says where.
+ * for memory) that prints its table without writing docs/benchmarks.md (or its JSON) unless BENCH_OUTPUT says where.
  */
 export function readOptions(env: NodeJS.ProcessEnv, defaultOutput: string): BenchOptions {
   const quick = env.BENCH_QUICK === '1' || env.BENCH_QUICK === 'true';
@@ -32,12 +47,15 @@ export function readOptions(env: NodeJS.ProcessEnv, defaultOutput: string): Benc
     if (!Number.isFinite(value) || value < 0) throw new Error(`${name} must be a number of at least 0 (got ${raw})`);
     return value;
   };
+  const durationS = number('BENCH_DURATION_S', quick ? 3 : 10);
+  const warmupS = number('BENCH_WARMUP_S', quick ? 1 : 2);
+  const output = env.BENCH_OUTPUT || (quick ? undefined : defaultOutput);
   return {
     databaseUrl: env.DATABASE_URL || DEFAULT_DATABASE_URL,
     redisUrl: env.REDIS_URL || DEFAULT_REDIS_URL,
     connections: number('BENCH_CONNECTIONS', 50),
-    durationS: number('BENCH_DURATION_S', quick ? 3 : 10),
-    warmupS: number('BENCH_WARMUP_S', quick ? 1 : 2),
+    durationS,
+    warmupS,
     rounds: Math.max(1, Math.round(number('BENCH_ROUNDS', quick ? 1 : 3))),
     memoryRequests: number('BENCH_MEMORY_REQUESTS', quick ? 20_000 : 200_000),
     only: (env.BENCH_ENDPOINTS ?? '')
@@ -45,7 +63,17 @@ export function readOptions(env: NodeJS.ProcessEnv, defaultOutput: string): Benc
       .map((id) => id.trim())
       .filter((id) => id !== ''),
     logLevel: env.BENCH_LOG_LEVEL || 'info',
-    output: env.BENCH_OUTPUT || (quick ? undefined : defaultOutput),
+    output,
+    jsonOutput: output === undefined ? undefined : jsonBeside(output),
+    previous: env.BENCH_PREVIOUS || jsonBeside(output ?? defaultOutput),
+    decisionSessions: Math.round(
+      number('BENCH_DECISION_SESSIONS', Math.ceil(2 * (warmupS + durationS) * DECISIONS_PER_SECOND_SEEDED)),
+    ),
     keepDatabase: env.BENCH_KEEP_DATABASE === '1',
   };
+}
+
+/** `docs/benchmarks.md` -> `docs/benchmarks.json`: the results' JSON lives beside their Markdown. */
+export function jsonBeside(markdownFile: string): string {
+  return markdownFile.replace(/(\.md)?$/i, '.json');
 }

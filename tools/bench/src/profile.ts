@@ -22,6 +22,7 @@ const options = {
   ...readOptions(process.env, path.join(REPO_ROOT, 'docs/benchmarks.md')),
   only: [endpointId],
   output: undefined,
+  jsonOutput: undefined,
 };
 const services: ServiceName[] = ['main-api', 'backend-api'];
 const profileDir = (service: ServiceName) => `/tmp/bench-cpu-profile-${process.pid}-${service}`;

@@ -4,6 +4,7 @@
 import { drizzle } from 'drizzle-orm/postgres-js';
 import Fastify, { type FastifyRequest } from 'fastify';
 import postgres from 'postgres';
+import { readInput } from '../sql/inputs.js';
 import { replayTemplate } from '../sql/replay.js';
 import { baselinePath, readSpecFromArgs } from './spec.js';
 
@@ -27,18 +28,12 @@ app.setErrorHandler((error, _request, reply) => {
 app.get('/healthz', async () => ({ ok: true }));
 
 function inputReader(request: FastifyRequest) {
-  const body = (request.body ?? {}) as Record<string, unknown>;
-  return (name: string): string | undefined => {
-    if (name.startsWith('header:')) {
-      const value = request.headers[name.slice('header:'.length)];
-      return Array.isArray(value) ? value[0] : value;
-    }
-    if (name.startsWith('body:')) {
-      const value = body[name.slice('body:'.length)];
-      return typeof value === 'string' ? value : undefined;
-    }
-    return undefined;
+  const parts = {
+    headers: request.headers,
+    body: request.body,
+    params: (request.params ?? {}) as Record<string, string>,
   };
+  return (name: string): string | undefined => readInput(parts, name);
 }
 
 for (const route of spec.routes) {

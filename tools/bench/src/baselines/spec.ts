@@ -12,7 +12,10 @@ export interface BaselineRoute {
   /** The route is served under `/<id>` + the endpoint's path, so endpoints sharing a path stay apart. */
   id: string;
   method: 'GET' | 'POST';
-  /** The endpoint's path without its query string. */
+  /**
+   * The endpoint's route without its query string: a path, or a pattern whose `:name` segments each match any one
+   * segment (`/v1/reviews/:sessionId/decision`) when every request names another resource.
+   */
   path: string;
   response: CannedResponse;
   /** Present for the same-SQL baseline: the statements to run before answering. */
@@ -30,6 +33,27 @@ export interface BaselineSpec {
 /** The path a baseline serves an endpoint's route at. */
 export function baselinePath(id: string, endpointPath: string): string {
   return `/${id}${endpointPath}`;
+}
+
+/**
+ * The values of `pattern`'s `:name` segments in `path` (its query string ignored), or undefined when the path does
+ * not match the pattern.
+ */
+export function routeParams(pattern: string, path: string): Record<string, string> | undefined {
+  const wanted = pattern.split('/');
+  const given = (path.split('?', 1)[0] ?? '').split('/');
+  if (wanted.length !== given.length) return undefined;
+  const params: Record<string, string> = {};
+  for (const [index, segment] of wanted.entries()) {
+    const actual = given[index]!;
+    if (segment.startsWith(':')) {
+      if (actual === '') return undefined;
+      params[segment.slice(1)] = decodeURIComponent(actual);
+    } else if (segment !== actual) {
+      return undefined;
+    }
+  }
+  return params;
 }
 
 /** Reads the spec file named by the first command-line argument. */

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import type { LoadResult } from '../load.js';
-import { type EndpointNumbers, type MemoryNumbers, ratioToBaseline, rssGrowth, type TargetVerdict } from './targets.js';
+import { type Comparison, type RatioInputs, renderComparison } from './comparison.js';
+import { type MemoryNumbers, ratioToBaseline, rssGrowth, type TargetVerdict } from './targets.js';
 
 export interface MachineDescription {
   cpu: string;
@@ -51,24 +52,30 @@ const ms = (value: number) => (Number.isInteger(value) ? String(value) : value.t
 const mib = (kib: number) => `${(kib / 1024).toFixed(0)} MiB`;
 const ratio = (value: number) => `${(value * 100).toFixed(0)}%`;
 
-export function endpointNumbers(row: EndpointRow): EndpointNumbers {
+export function endpointNumbers(row: EndpointRow): RatioInputs {
   return {
     id: row.id,
     label: row.label,
     kind: row.kind,
+    statements: row.statements,
     serviceRps: row.service.requestsPerSecond,
     serviceP99Ms: row.service.p99Ms,
     sameSqlRps: row.sameSql.requestsPerSecond,
+    nodeHttpRps: row.nodeHttp.requestsPerSecond,
   };
 }
 
-/** The generated part of docs/benchmarks.md: machine, settings, the table, memory and the targets. */
+/**
+ * The generated part of docs/benchmarks.md: machine, settings, the table, memory, the targets, and each ratio's
+ * change since the previous run when there was one.
+ */
 export function renderResults(
   run: RunDescription,
   rows: readonly EndpointRow[],
   skipped: readonly SkippedEndpoint[],
   memory: readonly MemoryNumbers[],
   verdicts: readonly TargetVerdict[],
+  comparison?: Comparison,
 ): string {
   const { machine } = run;
   const lines = [
@@ -79,8 +86,9 @@ export function renderResults(
     `- Load average of the machine (1 min): ${run.loadAverage.start.toFixed(2)} when the run started, ${run.loadAverage.end.toFixed(2)} when it ended (2 would be both cores busy before the run added any load)`,
     `- Services: ${run.runtime}, each in its own process, \`LOG_LEVEL=${run.logLevel}\` (logs to a file), database pool ${run.poolSize}`,
     `- Load: autocannon, ${run.connections} connections, ${run.warmupS} s warm-up then ${run.durationS} s measured per row and target${run.rounds > 1 ? `, in ${run.rounds} rounds taken in turns with the baselines (throughput over all rounds, the median round's latencies)` : ''}; the load generator runs on the same machine`,
+    '- SQL statements per request: counted by the recording client the same-SQL baseline is recorded with (`sql/trace.ts`), `BEGIN` and `COMMIT` included',
     '',
-    '| Endpoint | SQL statements | Service req/s | Service p50 / p99 ms | Same-SQL req/s | Same-SQL p50 / p99 ms | Service / same-SQL | node:http req/s | Service / node:http |',
+    '| Endpoint | SQL statements per request | Service req/s | Service p50 / p99 ms | Same-SQL req/s | Same-SQL p50 / p99 ms | Service / same-SQL | node:http req/s | Service / node:http |',
     '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
   ];
   for (const row of rows) {
@@ -116,14 +124,16 @@ export function renderResults(
   lines.push('', 'Targets:', '');
   for (const verdict of verdicts)
     lines.push(`- ${verdict.met ? 'met' : '**not met**'}: ${verdict.target} (${verdict.detail})`);
+  if (comparison !== undefined) lines.push('', renderComparison(comparison));
   return lines.join('\n');
 }
 
 /** The console version: the same table with fewer columns. */
 export function renderConsoleTable(rows: readonly EndpointRow[]): string {
-  const header = ['endpoint', 'req/s', 'p50', 'p99', 'same-SQL req/s', 'ratio', 'node:http req/s'];
+  const header = ['endpoint', 'statements', 'req/s', 'p50', 'p99', 'same-SQL req/s', 'ratio', 'node:http req/s'];
   const body = rows.map((row) => [
     row.label,
+    String(row.statements),
     rps(row.service.requestsPerSecond),
     `${ms(row.service.p50Ms)} ms`,
     `${ms(row.service.p99Ms)} ms`,

@@ -3,6 +3,14 @@ import type { Database } from '@platform/db';
 import { mailSubscriptions, organizations } from '@platform/db/schema';
 import { topUpWallet } from '@platform/ledger';
 import { sql } from 'drizzle-orm';
+import { seedSessionsAwaitingReview } from './seed-decisions.js';
+import { seedPayments, seedWalletHistory } from './seed-history.js';
+import {
+  type CustomerOrganization,
+  type PlatformOrganization,
+  seedCustomerOrganizations,
+  seedPlatformOrganization,
+} from './seed-organizations.js';
 
 /** What the bench calls the services with. */
 export interface BenchFixture {
@@ -10,8 +18,23 @@ export interface BenchFixture {
   /** The user the bearer-token endpoints act as: a member of the organization with its share of notifications. */
   userId: string;
   /** Live API keys with a raised rate limit: one per backend endpoint, so no endpoint shares another's budget. */
-  apiKeys: { sessions: string; sessionReplay: string; folders: string; reads: string };
+  apiKeys: { sessions: string; sessionReplay: string; folders: string; reads: string; statement: string };
+  /** The many customers the spread-out rows take turns with, each with its own key and funded wallet. */
+  customers: CustomerOrganization[];
+  /** PLATFORM_ORGANIZATION_ID of the run, and its reviewer. */
+  platform: PlatformOrganization;
+  /** Live sessions of the customers waiting for a reviewer, in the order the decision row takes them. */
+  sessionsAwaitingReview: string[];
+  /** Every key and user whose rate-limit counters the run leaves in Redis. */
   apiKeyIds: string[];
+  userIds: string[];
+}
+
+export interface SeedSizes {
+  /** Organizations the spread-out rows take turns with (issue 21: 100). */
+  customers: number;
+  /** Sessions waiting for a reviewer: one per decision request of the run, service and baseline alike. */
+  sessionsAwaitingReview: number;
 }
 
 const SEEDED_USERS = 1_000;
@@ -20,18 +43,27 @@ const SEEDED_NOTIFICATIONS = 10_000;
 const MEASURED_USER_NOTIFICATIONS = 100;
 /** Far above what a run spends: sessions hold 50 KES each. */
 const WALLET_BALANCE_KES = 1_000_000_000;
+/** Sessions in the measured wallet's history: each a hold and its capture or release, more than a page of 50. */
+const HISTORY_SESSIONS = 60;
+/** The measured organization's payments: more than a page of 50. */
+const SEEDED_PAYMENTS = 200;
 const API_KEY_RATE_LIMIT_PER_MINUTE = 100_000_000;
 
 /**
  * One organization with 1,000 member users and 10,000 notifications among them (bulk inserted in SQL), a
- * live wallet with a large balance, a scale mail subscription and fresh live API keys. `runId` keeps the
- * user ids (and so the Redis rate-limit keys) of this run apart from any other.
+ * live wallet with a large balance and a history of movements, 200 payments, a scale mail subscription and fresh
+ * live API keys; `sizes.customers` more organizations, each with an owner, a key and a funded live wallet, and
+ * `sizes.sessionsAwaitingReview` sessions of theirs waiting for a reviewer; and the platform organization with that
+ * reviewer. `runId` keeps the user ids (and so the Redis rate-limit keys) of this run apart from any other.
  */
-export async function seedBenchData(db: Database, runId: string, now = new Date()): Promise<BenchFixture> {
-  const [organization] = await db
-    .insert(organizations)
-    .values({ name: `Bench ${runId}` })
-    .returning({ id: organizations.id });
+export async function seedBenchData(
+  db: Database,
+  runId: string,
+  sizes: SeedSizes,
+  now = new Date(),
+): Promise<BenchFixture> {
+  const name = `Bench ${runId}`;
+  const [organization] = await db.insert(organizations).values({ name }).returning({ id: organizations.id });
   if (organization === undefined) throw new Error('Creating the organization returned no row');
   const organizationId = organization.id;
   const userPrefix = `bench-${runId}-user-`;
@@ -69,6 +101,8 @@ export async function seedBenchData(db: Database, runId: string, now = new Date(
       { amount: WALLET_BALANCE_KES, reference: `bench:${runId}` },
     ),
   );
+  await seedWalletHistory(db, { organizationId, environment: 'live' }, HISTORY_SESSIONS);
+  await seedPayments(db, { id: organizationId, name }, userId, SEEDED_PAYMENTS, now);
   // A subscription in its first monthly period, bought ten or so days ago: periods run from the anchor day
   // (UTC); a day of the month every month has keeps the period end plain.
   const anchor = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - 10));
@@ -93,7 +127,17 @@ export async function seedBenchData(db: Database, runId: string, now = new Date(
     sessionReplay: await key('Bench: session replay'),
     folders: await key('Bench: folders'),
     reads: await key('Bench: reads'),
+    statement: await key('Bench: wallet statement'),
   };
+
+  const customers = await seedCustomerOrganizations(db, runId, sizes.customers);
+  const platform = await seedPlatformOrganization(db, runId);
+  const sessionsAwaitingReview = await seedSessionsAwaitingReview(
+    db,
+    customers.map((customer) => customer.id),
+    sizes.sessionsAwaitingReview,
+    now,
+  );
   return {
     organizationId,
     userId,
@@ -102,7 +146,15 @@ export async function seedBenchData(db: Database, runId: string, now = new Date(
       sessionReplay: created.sessionReplay.secret,
       folders: created.folders.secret,
       reads: created.reads.secret,
+      statement: created.statement.secret,
     },
-    apiKeyIds: Object.values(created).map((apiKey) => apiKey.id),
+    customers,
+    platform,
+    sessionsAwaitingReview,
+    apiKeyIds: [
+      ...Object.values(created).map((apiKey) => apiKey.id),
+      ...customers.map((customer) => customer.apiKeyId),
+    ],
+    userIds: [userId, platform.reviewerUserId],
   };
 }

@@ -7,6 +7,10 @@ export interface ServiceEnvInput {
   port: number;
   jwtSecret: string;
   avatarDir: string;
+  /** Where both services keep identity documents (the hosted page and reviewers read the same vault). */
+  documentDir: string;
+  /** The platform's own organization, whose reviewers decide sessions (both services read it). */
+  platformOrganizationId: string;
   logLevel: string;
 }
 
@@ -19,6 +23,8 @@ const UNLIMITED_FOLDERS = '100000000';
 const HOSTED_PAGE_SECRET = randomBytes(32).toString('base64url');
 /** One per run, shared by every main-api process of the run (required on DATABASE_URL with the sandbox card). */
 const SANDBOX_CHECKOUT_SECRET = randomBytes(32).toString('base64url');
+/** One per run, shared by both services (required on DATABASE_URL: reviewers read what backend-api sealed). */
+const DOCUMENT_ENCRYPTION_KEY = `bench:${randomBytes(32).toString('base64')}`;
 
 /**
  * The environment each service runs with in the bench: production defaults, except raised rate limits and
@@ -35,6 +41,10 @@ export function serviceEnv(service: ServiceName, input: ServiceEnvInput): NodeJS
     DATABASE_URL: input.databaseUrl,
     REDIS_URL: input.redisUrl,
     RATE_LIMIT_PER_MINUTE: BENCH_RATE_LIMIT_PER_MINUTE,
+    DOCUMENT_ENCRYPTION_KEY,
+    DOCUMENT_STORAGE: 'local',
+    DOCUMENT_LOCAL_DIR: input.documentDir,
+    PLATFORM_ORGANIZATION_ID: input.platformOrganizationId,
   };
   if (service === 'main-api') {
     return {

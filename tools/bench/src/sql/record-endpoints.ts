@@ -8,7 +8,7 @@ import { buildApp as buildMainApi, createAvatarStorage, loadMainApiConfig } from
 import { drizzle } from 'drizzle-orm/postgres-js';
 import type { LightMyRequestResponse } from 'fastify';
 import postgres from 'postgres';
-import { type BenchRequest, type Endpoint, inputsOf, type ServiceName } from '../endpoints.js';
+import { type BenchRequest, type Endpoint, requestInputs, type ServiceName } from '../endpoints.js';
 import { compileTemplate, type SqlTemplate } from './template.js';
 import { recordingClient, type TraceStep } from './trace.js';
 
@@ -57,7 +57,7 @@ export async function recordEndpointTemplates(
     const recorded: RecordedEndpoint[] = [];
     for (const endpoint of endpoints) {
       const send = inject[endpoint.service];
-      if (endpoint.prime !== undefined) await expectSuccess(endpoint, await send(endpoint.prime));
+      for (const request of endpoint.prime ?? []) await expectSuccess(endpoint, await send(request));
       const record = async (request: BenchRequest) => {
         sink = [];
         await expectSuccess(endpoint, await send(request));
@@ -77,7 +77,10 @@ export async function recordEndpointTemplates(
       const second = await record(secondRequest);
       recorded.push({
         endpoint,
-        template: compileTemplate(first, second, { first: inputsOf(firstRequest), second: inputsOf(secondRequest) }),
+        template: compileTemplate(first, second, {
+          first: requestInputs(endpoint, firstRequest),
+          second: requestInputs(endpoint, secondRequest),
+        }),
       });
     }
     return recorded;

@@ -16,7 +16,8 @@ interface RequestState {
   readInput: InputReader;
   uuids: string[];
   tokens: string[];
-  now: string | undefined;
+  /** The request's clock reading (ms), taken at its first timestamp. */
+  now: number | undefined;
   results: unknown[][][];
   wanted: ReadonlySet<number>;
 }
@@ -95,7 +96,8 @@ function segmentValue(segment: Segment, state: Omit<RequestState, 'wanted'>): st
     case 'token':
       return (state.tokens[slot.index] ??= slot.prefix + randomWord(slot.length - slot.prefix.length));
     case 'now':
-      return (state.now ??= new Date().toISOString());
+      state.now ??= Date.now();
+      return new Date(state.now + (slot.offsetMs ?? 0)).toISOString();
   }
 }
 

@@ -124,6 +124,42 @@ describe('compileTemplate', () => {
   });
 });
 
+describe('times computed from the clock', () => {
+  const claim = (at: number, jitterMs: number): TraceStep[] => [
+    query('insert into claims (id, claimed_at, expires_at, seen_at) values ($1, $2, $3, $4)', [
+      'claim',
+      new Date(at).toISOString(),
+      new Date(at + 30 * 60_000).toISOString(),
+      new Date(at + jitterMs).toISOString(),
+    ]),
+  ];
+  const at = Date.parse('2026-03-02T09:00:00.000Z');
+  const template = compileTemplate(claim(at, 3), claim(at + 1_500, 5), { first: {}, second: {} });
+
+  it('keeps a time the application computed from its clock (a claim ending 30 minutes on) that far from now', () => {
+    expect(queriesOf(template.steps)[0]!.params.slice(1)).toEqual([
+      { segments: [{ slot: { kind: 'now' } }] },
+      { segments: [{ slot: { kind: 'now', offsetMs: 30 * 60_000 } }] },
+      { segments: [{ slot: { kind: 'now' } }] },
+    ]);
+  });
+
+  it("replays it that far from the request's own now", async () => {
+    const sent: unknown[][] = [];
+    const client = {
+      unsafe: (_text: string, params: unknown[]) => {
+        sent.push(params);
+        const pending = Promise.resolve([]);
+        return Object.assign(pending, { values: () => pending });
+      },
+    };
+    await replayTemplate(client as unknown as postgres.Sql, template, () => undefined);
+    const [, claimedAt, expiresAt, seenAt] = sent[0] as string[];
+    expect(Date.parse(expiresAt!) - Date.parse(claimedAt!)).toBe(30 * 60_000);
+    expect(seenAt).toBe(claimedAt);
+  });
+});
+
 describe('replayTemplate', () => {
   it('runs the statements in order, in a transaction, with fresh values and the ids the database answered', async () => {
     const template = compileTemplate(recording(first), recording(second), inputs);

@@ -19,8 +19,11 @@ type Slot =
    * recorded value's prefix (up to its last `_`) and length.
    */
   | { kind: 'token'; index: number; prefix: string; length: number }
-  /** A timestamp the application took from its clock. */
-  | { kind: 'now' };
+  /**
+   * A timestamp the application took from its clock, or that far from it (an expiry 24 hours on, a claim's end 30
+   * minutes on): `offsetMs` from the request's first clock reading, absent when 0.
+   */
+  | { kind: 'now'; offsetMs?: number };
 
 export type Segment = { text: string } | { slot: Slot };
 
@@ -68,6 +71,9 @@ const TIMESTAMP = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}(:
 const OPAQUE_SOURCE = '(?=([A-Za-z0-9_]{16,}))\\1(?![-A-Za-z0-9_])';
 // Shorter answered values (a status, a small number) are too likely to appear in a parameter by chance.
 const MIN_RESULT_TOKEN_LENGTH = 8;
+// Clock readings of one request this close together are the same "now"; a timestamp further from the request's
+// first reading, by the same amount in both recordings, is a time the application computed from it.
+const CLOCK_JITTER_MS = 1_000;
 
 interface Pair {
   first: QueryStep;
@@ -100,13 +106,16 @@ export function compileTemplate(
   const generated: Generated = { uuids: new Map(), tokens: new Map(), secondText };
   const resultSteps = new Set<number>();
   const templates = new Map<Pair, TemplateQuery>();
+  const clock = firstClockReadings(pairs);
 
   for (const pair of pairs) {
     const answered = answeredTokens(pairs.filter((earlier) => earlier.index < pair.index));
     const params = pair.first.params.map((param, position): TemplateParam => {
       const other = pair.second.params[position];
       if (isDeepStrictEqual(param, other) || typeof param !== 'string') return { constant: param };
-      if (TIMESTAMP.test(param) && !Number.isNaN(Date.parse(param))) return { segments: [{ slot: { kind: 'now' } }] };
+      if (typeof other === 'string' && isTimestamp(param) && isTimestamp(other)) {
+        return { segments: [{ slot: nowSlot(Date.parse(param) - clock.first, Date.parse(other) - clock.second) }] };
+      }
       const segments = segmentsOf(param, varyingInputs, answered, constantUuids, generated);
       for (const segment of segments)
         if ('slot' in segment && segment.slot.kind === 'result') resultSteps.add(segment.slot.step);
@@ -133,6 +142,31 @@ export function compileTemplate(
     statements: statementCount(first),
     resultSteps: [...resultSteps].sort((a, b) => a - b),
   };
+}
+
+function isTimestamp(value: string): boolean {
+  return TIMESTAMP.test(value) && !Number.isNaN(Date.parse(value));
+}
+
+/** Each recording's first timestamp parameter that differs between them: the request's "now". */
+function firstClockReadings(pairs: readonly Pair[]): { first: number; second: number } {
+  for (const { first, second } of pairs) {
+    for (const [position, param] of first.params.entries()) {
+      const other = second.params[position];
+      if (typeof param === 'string' && typeof other === 'string' && param !== other && isTimestamp(param)) {
+        if (isTimestamp(other)) return { first: Date.parse(param), second: Date.parse(other) };
+      }
+    }
+  }
+  return { first: 0, second: 0 };
+}
+
+/** The clock slot of a timestamp `firstOffset` and `secondOffset` ms from its recording's first reading. */
+function nowSlot(firstOffset: number, secondOffset: number): Slot {
+  const consistent = Math.abs(firstOffset - secondOffset) <= CLOCK_JITTER_MS;
+  return consistent && Math.abs(firstOffset) > CLOCK_JITTER_MS
+    ? { kind: 'now', offsetMs: firstOffset }
+    : { kind: 'now' };
 }
 
 type ShapeStep = { pair: Pair } | { savepoint: boolean; steps: ShapeStep[] };
