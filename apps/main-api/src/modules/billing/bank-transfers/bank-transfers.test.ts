@@ -613,3 +613,30 @@ describe('expiry after 30 days', () => {
     expect(await topUpsOf(t.db, reference)).toBe(0);
   });
 });
+
+describe('OpenAPI', () => {
+  it('documents paying by bank transfer, the invoice and the finance routes with their schemas and roles', async () => {
+    const document = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json();
+    const pay = document.paths['/v1/billing/pay'].post;
+    expect(JSON.stringify(pay.requestBody)).toContain('"bank_transfer"');
+    expect(Object.keys(document.components.schemas.PaymentStarted.properties)).toEqual(
+      expect.arrayContaining(['instructions', 'invoice']),
+    );
+    const invoice = document.paths['/v1/billing/payments/{reference}/invoice'].get;
+    expect(Object.keys(invoice.responses['200'].content)).toEqual(['text/html', 'application/pdf']);
+    const list = document.paths['/v1/finance/payments'].get;
+    const confirm = document.paths['/v1/finance/payments/{reference}/confirm'].post;
+    for (const operation of [list, confirm]) {
+      expect(operation.tags).toEqual(['finance']);
+      expect(operation.security).toEqual([{ bearerAuth: [] }]);
+      expect(operation.description).toContain(
+        "Roles: finance in the platform's own organization (PLATFORM_ORGANIZATION_ID) (transfers:confirm).",
+      );
+    }
+    expect(JSON.stringify(confirm.requestBody)).toContain('amountReceived');
+    expect(Object.keys(confirm.responses)).toEqual(expect.arrayContaining(['200', '400', '401', '403', '404', '409']));
+    expect(Object.keys(document.components.schemas)).toEqual(
+      expect.arrayContaining(['BankTransfer', 'BankTransferList', 'BankTransferConfirmed']),
+    );
+  });
+});

@@ -19,7 +19,7 @@ const PAYABLE_WITHIN_DAYS = 14;
 const EXPIRES_AFTER_DAYS = 30;
 
 /** When a bank transfer started at `now` is payable by, and when it expires. */
-export function transferTermsFrom(now: Date): TransferTerms {
+function transferTermsFrom(now: Date): TransferTerms {
   return {
     dueAt: new Date(now.getTime() + PAYABLE_WITHIN_DAYS * DAY_MS),
     expiresAt: new Date(now.getTime() + EXPIRES_AFTER_DAYS * DAY_MS),

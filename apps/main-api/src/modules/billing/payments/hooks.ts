@@ -37,7 +37,7 @@ export function isSubscriptionCharge(payment: Payment): boolean {
 }
 
 /** What a payer needs to pay a bank transfer: the seller's account and the reference to write on the transfer. */
-export interface TransferInstructions {
+interface TransferInstructions {
   bankName: string;
   accountName: string;
   accountNumber: string;

@@ -12,7 +12,6 @@ export type {
   PaidFor,
   PaymentHooks,
   ReceiptIssuer,
-  TransferInstructions,
   TransferInvoice,
   TransferTerms,
 } from './hooks.js';
