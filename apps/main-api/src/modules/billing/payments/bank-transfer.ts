@@ -1,6 +1,7 @@
 import { databaseErrorOf, type Payment } from '@platform/db';
 import { formatKes } from '@platform/pricing';
 import { recordAuditEvent } from '../../audit/index.js';
+import { formatDay } from '../documents/index.js';
 import type { TransferInvoice, TransferTerms } from './hooks.js';
 import { newPaymentReference, newTransferReference } from './reference.js';
 import { insertPendingPayment } from './repository.js';
@@ -82,7 +83,7 @@ export function bankTransferAnswer(payment: Payment, invoice: TransferInvoice): 
     message:
       `Transfer ${formatKes(payment.amount)} to ${instructions.bankName}, account ${instructions.accountNumber} ` +
       `(${instructions.accountName}), with the reference ${instructions.reference}, by ` +
-      `${invoice.dueAt.toISOString().slice(0, 10)}: invoice ${invoice.number}. The payment completes when the ` +
+      `${formatDay(invoice.dueAt)}: invoice ${invoice.number}. The payment completes when the ` +
       'transfer is confirmed.',
     reference: payment.reference,
     instructions,
