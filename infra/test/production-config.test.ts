@@ -29,6 +29,9 @@ describe('the production configuration', () => {
     expect(() => mainApi.loadConfig(withoutPaystack)).toThrow(/PAYSTACK_SECRET_KEY is required/);
     const { DARAJA_PASSKEY: _mpesa, ...withoutDaraja } = environment;
     expect(() => mainApi.loadConfig(withoutDaraja)).toThrow(/DARAJA_PASSKEY is required/);
+    // An invoice naming the sandbox's bank account would send a customer's transfer nowhere.
+    const { SELLER_BANK_ACCOUNT_NUMBER: _account, ...withoutBankAccount } = environment;
+    expect(() => mainApi.loadConfig(withoutBankAccount)).toThrow(/SELLER_BANK_ACCOUNT_NUMBER is required/);
   });
 
   it('runs backend-api without sandbox controls on live verification sessions', async () => {

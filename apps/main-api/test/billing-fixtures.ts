@@ -10,6 +10,7 @@ import pino from 'pino';
 import { closedPort } from '#test-timing';
 import { buildApp } from '../src/app.js';
 import type { MainApiConfig } from '../src/config.js';
+import { expireBankTransfers, type TransferExpiryRound } from '../src/modules/billing/bank-transfers/index.js';
 import {
   PAYMENT_ALARMS_METRIC,
   type PaymentAlarmKind,
@@ -64,6 +65,8 @@ export interface BillingTestApp {
   reconcile(): Promise<ReconciliationRound>;
   /** One round of the subscription renewal job, with the app's configuration and clock. */
   renew(): Promise<RenewalRound>;
+  /** One round of the bank transfer expiry job, with the app's clock. */
+  expireTransfers(): Promise<TransferExpiryRound>;
   close(): Promise<void>;
 }
 
@@ -97,6 +100,7 @@ export async function startBillingApp(
     PUBLIC_URL: url,
     PAYMENT_RECONCILE_INTERVAL_MS: '0',
     RENEWAL_INTERVAL_MS: '0',
+    BANK_TRANSFER_EXPIRY_INTERVAL_MS: '0',
     SANDBOX_STK_DELAY_MS: '0',
     PROVIDER_TIMEOUT_MS: String(TEST_PROVIDER_TIMEOUT_MS),
     ...options.env,
@@ -173,6 +177,9 @@ export async function startBillingApp(
     renew() {
       return renewDueSubscriptions({ ctx, providers, config: config.payments });
     },
+    expireTransfers() {
+      return expireBankTransfers({ ctx });
+    },
     async close() {
       providers.close();
       await app.close();
@@ -189,15 +196,16 @@ export async function paymentByReference(db: Database, reference: string): Promi
 }
 
 /**
- * Removes every payment, for tests that start each case without any, with what refers to them (receipts, payment
- * events, subscription changes). TRUNCATE, in one statement: receipts refuse DELETE (migration 0018). A sandbox
+ * Removes every payment, for tests that start each case without any, with what refers to them (receipts, invoices,
+ * transfer confirmations, payment events, subscription changes). TRUNCATE, in one statement: receipts, invoices and
+ * transfer confirmations refuse DELETE. A sandbox
  * payment of the previous case may still be settling meanwhile; when PostgreSQL ends the deadlock of the two by
  * aborting the TRUNCATE, it is tried again.
  */
 export async function deletePayments(db: Database): Promise<void> {
   for (let attempt = 1; ; attempt += 1) {
     try {
-      await db.execute(sql`truncate receipts, payments cascade`);
+      await db.execute(sql`truncate receipts, invoices, bank_transfer_confirmations, payments cascade`);
       return;
     } catch (error) {
       const code = (error as { cause?: { code?: string } }).cause?.code;

@@ -7,11 +7,12 @@ export type KycStatus = (typeof kycStatuses)[number];
 /**
  * A member's role in an organization (docs/decisions.md#roles): `owner` may do everything, `admin` everything but
  * owners and the organization's end, `developer` API keys and webhooks, `billing` payments and subscriptions,
- * `member` reads. `reviewer` is a role of the platform's own organization only: it decides verification sessions
- * sent to manual review and reads like `member` (docs/decisions.md#manual-review). The role policy in main-api
+ * `member` reads. `reviewer` and `finance` are roles of the platform's own organization only, each reading like
+ * `member`: a reviewer decides verification sessions sent to manual review (docs/decisions.md#manual-review), finance
+ * confirms the bank transfers customers make (docs/decisions.md#finance-role). The role policy in main-api
  * (modules/organizations/policy.ts) maps roles to permissions.
  */
-export const membershipRoles = ['owner', 'admin', 'developer', 'billing', 'member', 'reviewer'] as const;
+export const membershipRoles = ['owner', 'admin', 'developer', 'billing', 'member', 'reviewer', 'finance'] as const;
 export type MembershipRole = (typeof membershipRoles)[number];
 
 /** pending -> accepted | revoked; a pending invitation past its `expiresAt` can no longer be accepted. */
@@ -152,11 +153,18 @@ export const webhookEventStatuses = ['pending', 'delivered', 'failed'] as const;
 export type WebhookEventStatus = (typeof webhookEventStatuses)[number];
 
 /** How a payment was asked for (POST /v1/billing/pay `method`). */
-export const paymentMethodKinds = ['card', 'mobile_money', 'saved_method'] as const;
+export const paymentMethodKinds = ['card', 'mobile_money', 'saved_method', 'bank_transfer'] as const;
 export type PaymentMethodKind = (typeof paymentMethodKinds)[number];
 
-/** What actually moves the money: a card, or an M-Pesa STK push. A saved method is one of the two. */
-export const paymentChannels = ['card', 'mobile_money'] as const;
+/** What a saved payment method is: a card, or an M-Pesa number. */
+export const savedMethodTypes = ['card', 'mobile_money'] as const;
+export type SavedMethodType = (typeof savedMethodTypes)[number];
+
+/**
+ * What actually moves the money: a card, an M-Pesa STK push (a saved method is one of the two), or a bank transfer
+ * the payer makes and the platform's finance staff confirm (docs/decisions.md#bank-transfers).
+ */
+export const paymentChannels = [...savedMethodTypes, 'bank_transfer'] as const;
 export type PaymentChannel = (typeof paymentChannels)[number];
 
 /** pending -> succeeded | failed | cancelled | expired; a late success may still move expired -> succeeded. */
@@ -183,8 +191,16 @@ export const subscriptionPaymentPurposes = [
   'mail_subscription_renewal',
 ] as const;
 
-export const paymentProviders = ['paystack', 'daraja', 'sandbox'] as const;
+/** Who reports a payment's outcome; `bank_transfer`: the platform's finance staff, from the bank statement. */
+export const paymentProviders = ['paystack', 'daraja', 'sandbox', 'bank_transfer'] as const;
 export type PaymentProvider = (typeof paymentProviders)[number];
+
+/**
+ * What finance recorded when confirming a bank transfer: the amount on the invoice arrived and the payment was
+ * applied, or another amount arrived and was left for staff to settle (docs/decisions.md#bank-transfer-confirmation).
+ */
+export const transferConfirmationOutcomes = ['applied', 'amount_mismatch'] as const;
+export type TransferConfirmationOutcome = (typeof transferConfirmationOutcomes)[number];
 
 /** What a payment event records: its creation, the provider's answers and events, and every status change. */
 export const paymentEventTypes = [

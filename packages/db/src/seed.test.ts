@@ -102,9 +102,9 @@ describe('seedDemoData', () => {
     await handle.db.update(users).set({ firstName: 'Amina Njeri' }).where(eq(users.id, 'user_demo'));
     await handle.db.update(memberships).set({ role: 'admin' }).where(eq(memberships.userId, 'user_demo_member'));
     const before = await rowCounts(handle);
-    // The owner, the other user, five team members (the reviewer among them) and the newcomer; the signing-up user
-    // has no row.
-    expect(before).toMatchObject({ users: 8, organizations: 2, memberships: 7 });
+    // The owner, the other user, six team members (the reviewer and finance among them) and the newcomer; the
+    // signing-up user has no row.
+    expect(before).toMatchObject({ users: 9, organizations: 2, memberships: 8 });
 
     const again = await seedDemoData(handle.db, { now: new Date(now.getTime() + 86_400_000) });
 

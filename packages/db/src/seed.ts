@@ -45,6 +45,8 @@ const demoTeam: Record<Exclude<MembershipRole, 'owner'>, DemoProfile> = {
   member: { userId: 'user_demo_member', email: 'member@example.com', firstName: 'Grace', lastName: 'Njeri' },
   // The local start makes the demo organization the platform's own, so its reviewer decides live sessions.
   reviewer: { userId: 'user_demo_reviewer', email: 'reviewer@example.com', firstName: 'Amina', lastName: 'Hassan' },
+  // Its finance member confirms the bank transfers paid to the platform, as the platform's finance staff would.
+  finance: { userId: 'user_demo_finance', email: 'finance@example.com', firstName: 'Esther', lastName: 'Wambui' },
 };
 
 const newcomer: DemoProfile = {
@@ -199,6 +201,7 @@ export async function seedDemoData(db: DatabaseExecutor, options: { now?: Date }
       billing: person(demoTeam.billing),
       member: person(demoTeam.member),
       reviewer: person(demoTeam.reviewer),
+      finance: person(demoTeam.finance),
     },
     newUser: person(newcomer),
     noProfileUser: person(signup),

@@ -34,6 +34,7 @@ export function printBanner(
     `    billing          ${c.tokens.billing}`,
     `    member           ${c.tokens.member}`,
     `    reviewer         ${c.tokens.reviewer}   (reviewerToken: decides live sessions at ${c.mainUrl}/review)`,
+    `    finance          ${c.tokens.finance}   (confirms bank transfers: POST ${c.mainUrl}/v1/finance/payments/:reference/confirm)`,
     '  a user with a profile and no organization (newUserToken):',
     `                     ${c.newUserToken}`,
     '  a user with no profile yet, to sign up with POST /v1/accounts (noProfileToken):',

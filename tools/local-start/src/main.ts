@@ -85,6 +85,7 @@ const tokens = {
   billing: await tokenFor(demo.roleUsers.billing),
   member: await tokenFor(demo.roleUsers.member),
   reviewer: await tokenFor(demo.roleUsers.reviewer),
+  finance: await tokenFor(demo.roleUsers.finance),
 };
 // The front-end SDK's demo page, on its own port: its origin is allowed for the demo organization's test sessions.
 const sdkDemo = await startSdkDemo({

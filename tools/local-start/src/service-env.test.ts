@@ -36,6 +36,7 @@ const credentials = {
     billing: 't_billing',
     member: 't_member',
     reviewer: 't_reviewer',
+    finance: 't_finance',
   },
   reviewerToken: 't_reviewer',
   newUserToken: 't_new',

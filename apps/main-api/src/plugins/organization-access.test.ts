@@ -246,7 +246,7 @@ describe('the role check', () => {
     const document = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json();
     expect(document.paths['/v1/test/organization/owners-only'].post.description).toBe('Roles: owner (owners:write).');
     expect(document.paths['/v1/test/organization'].get.description).toContain(
-      'Roles: owner, admin, developer, billing, member or reviewer (organization:read).',
+      'Roles: owner, admin, developer, billing, member, reviewer or finance (organization:read).',
     );
   });
 
@@ -313,7 +313,7 @@ describe('the platform organization', () => {
       expect(response.statusCode).toBe(403);
       expect(withoutRequestId(response.json())).toEqual({
         success: false,
-        error: 'This needs the role owner, admin, developer, billing, member or reviewer',
+        error: 'This needs the role owner, admin, developer, billing, member, reviewer or finance',
         code: 'forbidden',
       });
     }

@@ -100,6 +100,21 @@ const routes: IdRoute[] = [
     unknownId: () => `PAY-${randomUUID()}`,
   },
   {
+    name: 'GET /v1/billing/payments/:reference/invoice',
+    // A bank transfer has its invoice as soon as it starts.
+    object: async () => {
+      const started = await inject('POST', '/v1/billing/pay', await t.headers(), {
+        method: 'bank_transfer',
+        amount: 2_000_000,
+      });
+      expect(started.statusCode).toBe(200);
+      return (JSON.parse(started.body) as { reference: string }).reference;
+    },
+    send: (headers, reference) => inject('GET', `/v1/billing/payments/${reference}/invoice`, headers),
+    ownerStatus: 200,
+    unknownId: () => `PAY-${randomUUID()}`,
+  },
+  {
     name: 'DELETE /v1/billing/payment-methods/:id',
     object: payerCard,
     send: (headers, id) => inject('DELETE', `/v1/billing/payment-methods/${id}`, headers),

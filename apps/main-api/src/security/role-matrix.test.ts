@@ -52,6 +52,8 @@ const userOf = (role: string) => `user_matrix_${role}`;
 const OUTSIDER = 'user_matrix_outsider';
 /** A reviewer, but of an organization that is not the platform's. */
 const REVIEWER_ELSEWHERE = 'user_matrix_reviewer_elsewhere';
+/** A finance member, but of an organization that is not the platform's. */
+const FINANCE_ELSEWHERE = 'user_matrix_finance_elsewhere';
 /**
  * The platform's own organization (PLATFORM_ORGANIZATION_ID), where `organization: 'platform'` routes check the
  * caller's role (docs/decisions.md#manual-review): each role's user is a member of it in that role.
@@ -81,6 +83,8 @@ beforeAll(async () => {
   });
   await insertUser(t.db, { id: REVIEWER_ELSEWHERE });
   await insertOrganization(t.db, { members: [{ userId: REVIEWER_ELSEWHERE, role: 'reviewer' }] });
+  await insertUser(t.db, { id: FINANCE_ELSEWHERE });
+  await insertOrganization(t.db, { members: [{ userId: FINANCE_ELSEWHERE, role: 'finance' }] });
 });
 afterAll(async () => {
   await t?.close();
@@ -145,7 +149,12 @@ describe('the route inventory', () => {
       expect.arrayContaining(['POST /v1/api-keys', 'POST /v1/billing/pay', 'GET /v1/organizations/:id/audit-events']),
     );
     expect(organizationRoutes.map(routeName)).toEqual(
-      expect.arrayContaining(['GET /v1/reviews', 'POST /v1/reviews/:sessionId/decision']),
+      expect.arrayContaining([
+        'GET /v1/reviews',
+        'POST /v1/reviews/:sessionId/decision',
+        'GET /v1/finance/payments',
+        'POST /v1/finance/payments/:reference/confirm',
+      ]),
     );
     expect(new Set(organizationRoutes.map((route) => route.organization))).toEqual(new Set([true, 'path', 'platform']));
   });
@@ -234,15 +243,17 @@ describe('every organization route, for every role', () => {
     expect(mismatches).toEqual([]);
   });
 
-  it("refuses on the platform's routes a reviewer of another organization: reviewing is the platform's role", async () => {
+  it("refuses on the platform's routes a reviewer or finance member of another organization: those are the platform's roles", async () => {
     const platformRoutes = organizationRoutes.filter((route) => route.organization === 'platform');
     expect(platformRoutes.length).toBeGreaterThan(0);
     const mismatches: string[] = [];
     for (const route of platformRoutes) {
-      const response = await requestTo(route, PLATFORM_ORGANIZATION_ID, REVIEWER_ELSEWHERE);
-      const body = response.json<Record<string, unknown>>();
-      if (response.statusCode !== 403 || body['error'] !== refusalMessage(route.requires)) {
-        mismatches.push(`${routeName(route)}: ${response.statusCode} ${response.body}`);
+      for (const userId of [REVIEWER_ELSEWHERE, FINANCE_ELSEWHERE]) {
+        const response = await requestTo(route, PLATFORM_ORGANIZATION_ID, userId);
+        const body = response.json<Record<string, unknown>>();
+        if (response.statusCode !== 403 || body['error'] !== refusalMessage(route.requires)) {
+          mismatches.push(`${routeName(route)} as ${userId}: ${response.statusCode} ${response.body}`);
+        }
       }
     }
     expect(mismatches).toEqual([]);

@@ -34,8 +34,21 @@ import {
 import { multipart, tinyPng } from '../images.js';
 import { insertSessionToReview, temporaryVault } from '../review-fixtures.js';
 import { insertSavedCard, insertSubscription } from '../subscription-fixtures.js';
-import { bearerCredentials, goodOrganizationHeaders, organizationHeaders, signedPaystackEvents } from './headers.js';
-import { isBrowserPage, isDocumentation, isForgedCallback, isReviewConsole, routeName } from './route-kinds.js';
+import {
+  bearerCredentials,
+  goodOrganizationHeaders,
+  idempotencyHeaders,
+  organizationHeaders,
+  signedPaystackEvents,
+} from './headers.js';
+import {
+  isBrowserPage,
+  isDocumentation,
+  isFinanceRoute,
+  isForgedCallback,
+  isReviewConsole,
+  routeName,
+} from './route-kinds.js';
 import { avatarUploads } from './uploads.js';
 
 // Every route main-api registers gets generated requests (valid-looking and hostile bodies, queries, headers
@@ -61,6 +74,11 @@ const UNREACHABLE_RATE_LIMIT = '100000000';
 const PLATFORM_ID = '1b6e2f3a-4c5d-4e7f-8a9b-0c1d2e3f4a5b';
 const REVIEW_LINK_SECRET = 'a-review-link-secret-for-the-fuzz-run';
 const DECIDABLE_SESSIONS = 30;
+// The platform organization's finance member, who fuzzes the finance routes (the member is its reviewer: one role a
+// membership), and the bank transfers it meets: the member's, all of one amount, which a confirmation may apply once.
+const FINANCE_ID = 'user_fuzz_finance';
+const TRANSFERS_TO_CONFIRM = 30;
+const TRANSFER_AMOUNT = 1_500;
 
 // Routes that cannot answer 2xx to the requests this harness makes, and why. Every other route must answer 2xx
 // at least once in a run, so the run is known to reach its handlers and not only its validation.
@@ -82,6 +100,8 @@ let paystack: FakePaystack;
 let daraja: FakeDaraja;
 let routes: RouteUnderTest[];
 let requests: fc.Arbitrary<FuzzRequest>;
+/** The member's own organization, which pays. */
+let memberOrganizationId: string;
 
 beforeAll(async () => {
   paystack = await startFakePaystack();
@@ -102,12 +122,15 @@ beforeAll(async () => {
       RATE_LIMIT_PER_MINUTE: UNREACHABLE_RATE_LIMIT,
     },
   });
-  routes = routesUnderTest(t.app).filter((route) => !isDocumentation(route) && !isReviewConsole(route));
+  routes = routesUnderTest(t.app).filter(
+    (route) => !isDocumentation(route) && !isReviewConsole(route) && !isFinanceRoute(route),
+  );
 
   const { db } = t;
   await insertUser(db, { id: MEMBER_ID });
   await insertUser(db, { id: OUTSIDER_ID });
   const organizationId = await insertOrganization(db, { members: [{ userId: MEMBER_ID, role: 'owner' }] });
+  memberOrganizationId = organizationId;
   const otherOrganizationId = await insertOrganization(db, { members: [{ userId: OUTSIDER_ID, role: 'owner' }] });
   for (const id of COLLEAGUE_IDS) await insertUser(db, { id });
   await restoreTeam(db);
@@ -187,6 +210,15 @@ beforeAll(async () => {
   });
   expect(paid.statusCode).toBe(200);
   const paidReference = paid.json<{ reference: string }>().reference;
+  // A payment by bank transfer: its invoice exists.
+  const transfer = await t.app.inject({
+    method: 'POST',
+    url: '/v1/billing/pay',
+    headers: memberOf,
+    payload: { method: 'bank_transfer', amount: TRANSFER_AMOUNT },
+  });
+  expect(transfer.statusCode).toBe(200);
+  const transferReference = transfer.json<{ reference: string }>().reference;
   const prompt = await t.app.inject({
     method: 'POST',
     url: '/v1/billing/pay',
@@ -244,7 +276,14 @@ beforeAll(async () => {
               paymentMethodId: fc.constantFrom(cardId, '00000000-0000-4000-8000-000000000000'),
             }),
             fc.record({
-              method: fc.constantFrom('card', 'mobile_money', 'saved_method'),
+              method: fc.constant('bank_transfer'),
+              amount: fc.oneof(
+                { weight: 3, arbitrary: fc.integer({ min: 1, max: 10_000_000 }) },
+                { weight: 1, arbitrary: fc.integer({ min: -5, max: 3_000_000_000 }) },
+              ),
+            }),
+            fc.record({
+              method: fc.constantFrom('card', 'mobile_money', 'saved_method', 'bank_transfer'),
               amount: fc.constant(0),
               metadata: fc.record({
                 type: fc.constant('mail_subscription'),
@@ -333,6 +372,9 @@ beforeAll(async () => {
           '/v1/organizations/:id/invitations': { id: fc.constant(organizationId) },
           '/v1/organizations/:id/audit-events': { id: fc.constant(organizationId) },
           '/v1/billing/payments/:reference/receipt': { reference: fc.constantFrom(paidReference, reference) },
+          '/v1/billing/payments/:reference/invoice': { reference: fc.constantFrom(transferReference, reference) },
+          // The key this route may revoke (revoking it again answers 200 too), rather than any id the others share.
+          '/v1/api-keys/:id': { id: fc.constantFrom(apiKey.id, notification.id) },
           '/v1/reviews/:sessionId': {
             sessionId: fc.constant(reviewed.sessionId),
             documentId: fc.constantFrom(...reviewed.documents.map((document) => document.id)),
@@ -400,7 +442,11 @@ describe('fuzzing the routes that exist only with the sandbox providers', () => 
     });
     const withProviders = new Set(routes.map(routeName));
     sandboxRoutes = routesUnderTest(sandbox.app).filter(
-      (route) => !isDocumentation(route) && !isReviewConsole(route) && !withProviders.has(routeName(route)),
+      (route) =>
+        !isDocumentation(route) &&
+        !isReviewConsole(route) &&
+        !isFinanceRoute(route) &&
+        !withProviders.has(routeName(route)),
     );
 
     await insertUser(sandbox.db, { id: MEMBER_ID });
@@ -535,6 +581,79 @@ describe('fuzzing the reviewer console', () => {
     };
     expect(successCoverageProblems(consoleRoutes.map(routeName), coverage, listed), `FUZZ_SEED=${seed}`).toEqual([]);
     expect(unstorableTextCoverageProblems(consoleRoutes, coverage), `FUZZ_SEED=${seed}`).toEqual([]);
+  });
+});
+
+// The finance routes, as the platform organization's finance member calls them: the list of bank transfers, and
+// confirmations of the member's pending transfers (the exact amount applies once, another is recorded; a transfer
+// already confirmed is a 409 that changes nothing).
+describe('fuzzing the finance routes', () => {
+  let financeRoutes: RouteUnderTest[] = [];
+  let financeRequests: fc.Arbitrary<FuzzRequest>;
+
+  beforeAll(async () => {
+    financeRoutes = routesUnderTest(t.app).filter(isFinanceRoute);
+    await insertUser(t.db, { id: FINANCE_ID });
+    await t.db.insert(memberships).values({ organizationId: PLATFORM_ID, userId: FINANCE_ID, role: 'finance' });
+    const memberToken = await tokenFor(MEMBER_ID);
+    const references: string[] = [];
+    for (let index = 0; index < TRANSFERS_TO_CONFIRM; index += 1) {
+      const started = await t.app.inject({
+        method: 'POST',
+        url: '/v1/billing/pay',
+        headers: { authorization: `Bearer ${memberToken}`, 'x-organization-id': memberOrganizationId },
+        payload: { method: 'bank_transfer', amount: TRANSFER_AMOUNT },
+      });
+      expect(started.statusCode).toBe(200);
+      const body = started.json<{ reference: string; instructions: { reference: string } }>();
+      references.push(body.reference, body.instructions.reference.toLowerCase());
+    }
+    const financeToken = await tokenFor(FINANCE_ID);
+    financeRequests = requestsForRoutes(financeRoutes, {
+      lookup: (id) => t.app.getSchema(id) as Record<string, unknown> | undefined,
+      credentials: bearerCredentials({
+        member: financeToken,
+        outsider: memberToken,
+        expired: await tokenFor(FINANCE_ID, { now: new Date('2020-01-01T00:00:00Z'), expiresIn: 60 }),
+        unknownUser: await tokenFor('user_without_a_row'),
+      }),
+      headers: idempotencyHeaders(),
+      clean: { credentials: fc.constant({ authorization: `Bearer ${financeToken}` }) },
+      bodyExamples: {
+        'POST /v1/finance/payments/:reference/confirm': fc.record({
+          amountReceived: fc.oneof(
+            { weight: 3, arbitrary: fc.constant(TRANSFER_AMOUNT) },
+            { weight: 1, arbitrary: fc.integer({ min: -1, max: 2_000_000 }) },
+          ),
+          bankReference: fc.oneof(
+            { weight: 4, arbitrary: fc.stringMatching(/^FT[0-9A-Z]{10}$/) },
+            { weight: 1, arbitrary: fc.string({ maxLength: 80 }) },
+          ),
+        }),
+      },
+      pathValues: { reference: fc.constantFrom(...references) },
+      queryExamples: {
+        'GET /v1/finance/payments': fc.oneof(
+          fc.record({ status: fc.constantFrom('pending', 'succeeded', 'expired') }),
+          fc.record({ reference: fc.constantFrom(...references) }),
+        ),
+      },
+    });
+  });
+
+  it('finds the finance routes', () => {
+    expect(financeRoutes.map(routeName)).toEqual(
+      expect.arrayContaining(['GET /v1/finance/payments', 'POST /v1/finance/payments/:reference/confirm']),
+    );
+  });
+
+  it('never answers 5xx, answers errors with the envelope, changes no row when it refuses, and reaches every handler', async () => {
+    const coverage = await checkFuzzedAnswers(fuzzTarget(t), financeRequests, {
+      seed,
+      numRuns: Math.ceil(numRuns / 4),
+    });
+    expect(successCoverageProblems(financeRoutes.map(routeName), coverage, {}), `FUZZ_SEED=${seed}`).toEqual([]);
+    expect(unstorableTextCoverageProblems(financeRoutes, coverage), `FUZZ_SEED=${seed}`).toEqual([]);
   });
 });
 

@@ -70,7 +70,7 @@ export function goodOrganizationHeaders(organizationId: string): fc.Arbitrary<Re
 }
 
 /** At most one idempotency key usually, sometimes both headers (which must then agree). */
-function idempotencyHeaders(): fc.Arbitrary<Record<string, string>> {
+export function idempotencyHeaders(): fc.Arbitrary<Record<string, string>> {
   return fc.oneof(
     fc.constant({}),
     fc.uuid().map((key) => ({ 'idempotency-key': key })),

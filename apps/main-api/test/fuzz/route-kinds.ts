@@ -25,6 +25,11 @@ export function isReviewConsole(route: RouteUnderTest | FuzzRequest): boolean {
   return path === '/review' || path.startsWith('/review/');
 }
 
+/** The finance staff's routes: fuzzed on their own, with a finance member's token (the member reviews). */
+export function isFinanceRoute(route: RouteUnderTest): boolean {
+  return route.url.startsWith('/v1/finance/');
+}
+
 export function isBrowserPage(request: FuzzRequest, contentType: unknown): boolean {
   return (browserPages.has(request.route) || isReviewConsole(request)) && String(contentType).startsWith('text/html');
 }

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { check, integer, pgTable, text, uuid } from 'drizzle-orm/pg-core';
+import { boolean, check, integer, pgTable, text, uuid } from 'drizzle-orm/pg-core';
 import { billingCycles, mailPlans, paymentChannels, paymentProviders, paymentPurposes } from '../enums.js';
 import { createdAt, isOneOf, timestamptz } from './columns.js';
 import { KRA_PIN_PATTERN, organizations } from './organizations.js';
@@ -102,6 +102,94 @@ export const receipts = pgTable(
   ],
 );
 
+const invoiceNumberPattern = '^INV-[0-9]{6,}$';
+
+/** The reference a payer writes on a bank transfer: `BT` and 8 characters of Crockford's base 32 (no I, L, O, U). */
+export const TRANSFER_REFERENCE_PATTERN = '^BT[0-9A-HJKMNP-TV-Z]{8}$';
+
+/**
+ * The invoice of a payment made by bank transfer, issued with the pending payment: everything it shows is copied here
+ * when it is issued (seller, buyer, what is bought, the amounts with the VAT in them, the bank account to pay into and
+ * the reference to write on the transfer), so it reads the same whatever changes later; whether it was paid or lapsed
+ * is its payment's status. `number` is `INV-` and `sequence` on six digits or more, from its own gapless series; one
+ * invoice per payment. Payable by `due_at` (14 days); the payment expires unconfirmed at `expires_at` (30 days).
+ */
+export const invoices = pgTable(
+  'invoices',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    sequence: integer('sequence').notNull().unique(),
+    number: text('number').notNull().unique(),
+    paymentId: uuid('payment_id')
+      .notNull()
+      .unique()
+      .references(() => payments.id, { onDelete: 'restrict' }),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'restrict' }),
+    issuedAt: timestamptz('issued_at').notNull(),
+    dueAt: timestamptz('due_at').notNull(),
+    expiresAt: timestamptz('expires_at').notNull(),
+    sellerName: text('seller_name').notNull(),
+    sellerAddress: text('seller_address').notNull(),
+    sellerKraPin: text('seller_kra_pin').notNull(),
+    buyerName: text('buyer_name').notNull(),
+    buyerKraPin: text('buyer_kra_pin'),
+    purpose: text('purpose', { enum: paymentPurposes }).notNull(),
+    /** The mail subscription terms bought (subscription purchases only). */
+    plan: text('plan', { enum: mailPlans }),
+    seats: integer('seats'),
+    billingCycle: text('billing_cycle', { enum: billingCycles }),
+    /** VAT included: net + vat = total, whole KES. */
+    total: kes('total').notNull(),
+    net: kes('net').notNull(),
+    vat: kes('vat').notNull(),
+    vatRatePercent: integer('vat_rate_percent').notNull(),
+    paymentReference: text('payment_reference').notNull(),
+    /** What the payer writes on the transfer. */
+    transferReference: text('transfer_reference').notNull(),
+    bankName: text('bank_name').notNull(),
+    bankAccountName: text('bank_account_name').notNull(),
+    bankAccountNumber: text('bank_account_number').notNull(),
+    bankBranch: text('bank_branch').notNull(),
+    /** Issued with the sandbox's bank details (no real account): the invoice says so. */
+    sandbox: boolean('sandbox').notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    check('invoices_sequence_check', sql`${table.sequence} > 0`),
+    check(
+      'invoices_number_check',
+      sql`${table.number} ~ ${sql.raw(`'${invoiceNumberPattern}'`)} and substr(${table.number}, 5)::bigint = ${table.sequence}`,
+    ),
+    check('invoices_dates_check', sql`${table.dueAt} > ${table.issuedAt} and ${table.expiresAt} >= ${table.dueAt}`),
+    check('invoices_amounts_check', sql`${table.total} > 0 and ${table.net} >= 0 and ${table.vat} >= 0`),
+    check('invoices_vat_included_check', sql`${table.net} + ${table.vat} = ${table.total}`),
+    check('invoices_vat_rate_check', sql`${table.vatRatePercent} between 0 and 100`),
+    check('invoices_seller_kra_pin_check', sql`${table.sellerKraPin} ~ ${sql.raw(`'${KRA_PIN_PATTERN}'`)}`),
+    check(
+      'invoices_buyer_kra_pin_check',
+      sql`${table.buyerKraPin} is null or ${table.buyerKraPin} ~ ${sql.raw(`'${KRA_PIN_PATTERN}'`)}`,
+    ),
+    check('invoices_purpose_check', isOneOf(table.purpose, paymentPurposes)),
+    check('invoices_plan_check', sql`${table.plan} is null or ${isOneOf(table.plan, mailPlans)}`),
+    check(
+      'invoices_billing_cycle_check',
+      sql`${table.billingCycle} is null or ${isOneOf(table.billingCycle, billingCycles)}`,
+    ),
+    check(
+      'invoices_terms_check',
+      sql`(${table.plan} is null) = (${table.seats} is null) and (${table.plan} is null) = (${table.billingCycle} is null)`,
+    ),
+    check(
+      'invoices_transfer_reference_check',
+      sql`${table.transferReference} ~ ${sql.raw(`'${TRANSFER_REFERENCE_PATTERN}'`)}`,
+    ),
+  ],
+);
+
 export type DocumentNumberSeries = typeof documentNumberSeries.$inferSelect;
+export type Invoice = typeof invoices.$inferSelect;
+export type NewInvoice = typeof invoices.$inferInsert;
 export type Receipt = typeof receipts.$inferSelect;
 export type NewReceipt = typeof receipts.$inferInsert;

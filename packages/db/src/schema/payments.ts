@@ -9,7 +9,9 @@ import {
   paymentProviders,
   paymentPurposes,
   paymentStatuses,
+  savedMethodTypes,
   subscriptionPaymentPurposes,
+  transferConfirmationOutcomes,
 } from '../enums.js';
 import { createdAt, isOneOf, timestamptz } from './columns.js';
 import { organizations } from './organizations.js';
@@ -28,7 +30,7 @@ export const paymentMethods = pgTable(
     organizationId: uuid('organization_id')
       .notNull()
       .references(() => organizations.id, { onDelete: 'cascade' }),
-    type: text('type', { enum: paymentChannels }).notNull(),
+    type: text('type', { enum: savedMethodTypes }).notNull(),
     /** The provider that can charge it (cards are bound to the provider that issued the authorization). */
     provider: text('provider', { enum: paymentProviders }).notNull(),
     /** What makes two saves the same method: the card's provider signature, or the phone number. */
@@ -55,7 +57,7 @@ export const paymentMethods = pgTable(
       .on(table.organizationId, table.type, table.fingerprint)
       .where(sql`${table.deletedAt} is null`),
     index('payment_methods_organization_idx').on(table.organizationId, table.createdAt.desc(), table.id.desc()),
-    check('payment_methods_type_check', isOneOf(table.type, paymentChannels)),
+    check('payment_methods_type_check', isOneOf(table.type, savedMethodTypes)),
     check('payment_methods_provider_check', isOneOf(table.provider, paymentProviders)),
     check(
       'payment_methods_details_check',
@@ -98,7 +100,10 @@ export const payments = pgTable(
     seats: integer('seats'),
     billingCycle: text('billing_cycle', { enum: billingCycles }),
     providerReference: text('provider_reference'),
-    /** The short reference shown in the M-Pesa prompt (at most 12 characters). */
+    /**
+     * The short reference the payer sees (at most 12 characters): shown in the M-Pesa prompt, or written on a bank
+     * transfer (`BT` + 8 characters, unique among bank transfers: it is how finance finds the payment).
+     */
     accountReference: text('account_reference'),
     checkoutUrl: text('checkout_url'),
     failureReason: text('failure_reason'),
@@ -119,6 +124,14 @@ export const payments = pgTable(
     // The reconciliation job's queue: pending payments by when they are due for a check.
     index('payments_due_check_idx').on(table.nextCheckAt).where(sql`${table.status} = 'pending'`),
     index('payments_account_reference_idx').on(table.accountReference),
+    // A bank transfer is found by the reference its payer wrote on it: one payment per reference.
+    uniqueIndex('payments_bank_transfer_reference_unique')
+      .on(table.accountReference)
+      .where(sql`${table.channel} = 'bank_transfer'`),
+    // Finance's list of bank transfers, newest first, in the order of its cursor.
+    index('payments_bank_transfers_idx')
+      .on(table.createdAt.desc().nullsFirst(), table.id.desc().nullsFirst())
+      .where(sql`${table.channel} = 'bank_transfer'`),
     check(
       'payments_reference_check',
       sql`${table.reference} ~ '^PAY-[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$'`,
@@ -133,6 +146,10 @@ export const payments = pgTable(
     check('payments_currency_check', sql`${table.currency} = 'KES'`),
     check('payments_phone_check', sql`${table.phone} is null or ${table.phone} ~ '^254[0-9]{9}$'`),
     check('payments_mobile_money_phone_check', sql`${table.channel} <> 'mobile_money' or ${table.phone} is not null`),
+    check(
+      'payments_bank_transfer_check',
+      sql`(${table.channel} = 'bank_transfer') = (${table.provider} = 'bank_transfer') and (${table.channel} <> 'bank_transfer' or ${table.accountReference} is not null)`,
+    ),
     check(
       'payments_subscription_terms_check',
       sql`(${isOneOf(table.purpose, subscriptionPaymentPurposes)}) = (${table.plan} is not null and ${table.seats} is not null and ${table.billingCycle} is not null)`,
@@ -186,9 +203,50 @@ export const paymentEvents = pgTable(
   ],
 );
 
+/**
+ * What the platform's finance staff recorded about a bank transfer they saw arrive: who, when, the amount received and
+ * the bank's reference of the transfer, and the outcome (docs/decisions.md#bank-transfer-confirmation). `applied`: the
+ * amount was the invoice's and the payment succeeded, at most once per payment; `amount_mismatch`: another amount,
+ * recorded and never applied. Append-only (the bank_transfer migration); `confirmed_by_user_id` has no foreign key, so the record
+ * outlives the user, as the audit log does.
+ */
+export const bankTransferConfirmations = pgTable(
+  'bank_transfer_confirmations',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    paymentId: uuid('payment_id')
+      .notNull()
+      .references(() => payments.id, { onDelete: 'restrict' }),
+    confirmedByUserId: text('confirmed_by_user_id').notNull(),
+    amountReceived: kes('amount_received').notNull(),
+    /** What the invoice asked for, when the transfer was recorded. */
+    amountDue: kes('amount_due').notNull(),
+    bankReference: text('bank_reference').notNull(),
+    outcome: text('outcome', { enum: transferConfirmationOutcomes }).notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    uniqueIndex('bank_transfer_confirmations_applied_unique')
+      .on(table.paymentId)
+      .where(sql`${table.outcome} = 'applied'`),
+    index('bank_transfer_confirmations_payment_idx').on(table.paymentId, table.createdAt),
+    check('bank_transfer_confirmations_outcome_check', isOneOf(table.outcome, transferConfirmationOutcomes)),
+    check(
+      'bank_transfer_confirmations_amounts_check',
+      sql`${table.amountReceived} > 0 and ${table.amountDue} > 0 and (${table.outcome} = 'applied') = (${table.amountReceived} = ${table.amountDue})`,
+    ),
+    check(
+      'bank_transfer_confirmations_bank_reference_check',
+      sql`char_length(${table.bankReference}) between 1 and 64`,
+    ),
+  ],
+);
+
 export type PaymentMethod = typeof paymentMethods.$inferSelect;
 export type NewPaymentMethod = typeof paymentMethods.$inferInsert;
 export type Payment = typeof payments.$inferSelect;
 export type NewPayment = typeof payments.$inferInsert;
 export type PaymentEvent = typeof paymentEvents.$inferSelect;
 export type NewPaymentEvent = typeof paymentEvents.$inferInsert;
+export type BankTransferConfirmation = typeof bankTransferConfirmations.$inferSelect;
+export type NewBankTransferConfirmation = typeof bankTransferConfirmations.$inferInsert;

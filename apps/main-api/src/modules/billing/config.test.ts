@@ -20,7 +20,7 @@ describe('payments configuration', () => {
       card: { kind: 'sandbox' },
       mobileMoney: { kind: 'sandbox', stkDelayMs: 3000 },
       returnUrl: 'http://main-api.test/v1/billing/checkout/complete',
-      maxAmount: { card: 1_000_000, mobile_money: 150_000 },
+      maxAmount: { card: 1_000_000, mobile_money: 150_000, bank_transfer: 2_000_000_000 },
       providerTimeoutMs: 15_000,
       reconciliation: {
         intervalMs: 30_000,
@@ -30,7 +30,43 @@ describe('payments configuration', () => {
       },
       renewalIntervalMs: 60_000,
       seller: { name: 'Platform Sandbox Seller', address: 'Sandbox address, Nairobi, Kenya', kraPin: 'P000000000A' },
+      bankTransfer: {
+        account: {
+          bankName: 'Sandbox Bank',
+          accountName: 'Platform Sandbox Seller',
+          accountNumber: '0000000000',
+          branch: 'Sandbox branch, Nairobi',
+          sandbox: true,
+        },
+        expiryIntervalMs: 600_000,
+      },
     });
+  });
+
+  const BANK = {
+    SELLER_BANK_NAME: 'Kenya Commercial Bank',
+    SELLER_BANK_ACCOUNT_NAME: 'Acme Mail Ltd',
+    SELLER_BANK_ACCOUNT_NUMBER: '1234567890',
+    SELLER_BANK_BRANCH: 'Moi Avenue',
+  };
+
+  it('names the configured bank account on invoices: all four settings or none, an account number of its form', () => {
+    expect(testConfig(BANK).payments.bankTransfer.account).toEqual({
+      bankName: 'Kenya Commercial Bank',
+      accountName: 'Acme Mail Ltd',
+      accountNumber: '1234567890',
+      branch: 'Moi Avenue',
+      sandbox: false,
+    });
+    const partial = problemsOf({ SELLER_BANK_NAME: 'Kenya Commercial Bank', SELLER_BANK_BRANCH: 'Moi Avenue' });
+    for (const name of ['SELLER_BANK_ACCOUNT_NAME', 'SELLER_BANK_ACCOUNT_NUMBER']) {
+      expect(partial).toContain(`${name} is required when any of SELLER_BANK_NAME`);
+    }
+    expect(partial).not.toContain('SELLER_BANK_NAME is required');
+    expect(problemsOf({ ...BANK, SELLER_BANK_ACCOUNT_NUMBER: '1234 5678' })).toContain('SELLER_BANK_ACCOUNT_NUMBER');
+    expect(problemsOf({ ...BANK, SELLER_BANK_NAME: 'x'.repeat(101) })).toContain('SELLER_BANK_NAME');
+    expect(problemsOf({ MAX_AMOUNT_BANK_TRANSFER: '0' })).toContain('MAX_AMOUNT_BANK_TRANSFER');
+    expect(testConfig({ BANK_TRANSFER_EXPIRY_INTERVAL_MS: '0' }).payments.bankTransfer.expiryIntervalMs).toBe(0);
   });
 
   it('names the configured seller on receipts, and refuses a KRA PIN of another form', () => {
@@ -57,6 +93,10 @@ describe('payments configuration', () => {
     const problems = problemsOf({ ...real, SELLER_NAME: 'Acme Mail Ltd', SELLER_ADDRESS: '' });
     expect(problems).not.toContain('SELLER_NAME');
     for (const name of ['SELLER_ADDRESS', 'SELLER_KRA_PIN']) {
+      expect(problems).toContain(`${name} is required when PAYMENTS_SANDBOX_ALLOWED is false`);
+    }
+    // An invoice naming the sandbox's account would send real money nowhere.
+    for (const name of Object.keys(BANK)) {
       expect(problems).toContain(`${name} is required when PAYMENTS_SANDBOX_ALLOWED is false`);
     }
   });
@@ -104,9 +144,11 @@ describe('payments configuration', () => {
       SELLER_NAME: 'Acme Mail Ltd',
       SELLER_ADDRESS: 'Moi Avenue 1, Nairobi',
       SELLER_KRA_PIN: 'P051234567Q',
+      ...BANK,
       PAYSTACK_SECRET_KEY: 'sk_live_x',
       ...fakeDarajaEnv('https://daraja.example'),
     });
+    expect(payments.bankTransfer.account.sandbox).toBe(false);
     expect(payments.card.kind).toBe('paystack');
     expect(payments.mobileMoney.kind).toBe('daraja');
   });

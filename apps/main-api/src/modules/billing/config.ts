@@ -1,3 +1,4 @@
+import type { PaymentChannel } from '@platform/db';
 import type { ConfigProblem } from '@platform/http';
 import { type Static, Type } from '@sinclair/typebox';
 
@@ -49,6 +50,16 @@ export const PaymentsEnvSchema = Type.Object({
   SELLER_NAME: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
   SELLER_ADDRESS: Type.Optional(Type.String({ minLength: 1, maxLength: 300 })),
   SELLER_KRA_PIN: Type.Optional(Type.String({ pattern: KRA_PIN_PATTERN })),
+  /**
+   * The seller's bank account that bank transfers are paid into, named on every invoice: all four, or none (the
+   * sandbox's plainly fake account, only while PAYMENTS_SANDBOX_ALLOWED is true; docs/decisions.md#bank-transfers).
+   */
+  SELLER_BANK_NAME: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+  SELLER_BANK_ACCOUNT_NAME: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  SELLER_BANK_ACCOUNT_NUMBER: Type.Optional(Type.String({ pattern: '^[0-9A-Z]{5,34}$' })),
+  SELLER_BANK_BRANCH: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+  MAX_AMOUNT_BANK_TRANSFER: Type.Integer({ minimum: 1, default: 2_000_000_000 }),
+  BANK_TRANSFER_EXPIRY_INTERVAL_MS: Type.Integer({ minimum: 0, default: 10 * 60_000 }),
 });
 
 export type PaymentsEnv = Static<typeof PaymentsEnvSchema>;
@@ -88,6 +99,25 @@ const SANDBOX_SELLER: Seller = {
   kraPin: 'P000000000A',
 };
 
+/** The bank account bank transfers are paid into, as invoices name it. */
+export interface SellerBankAccount {
+  bankName: string;
+  accountName: string;
+  accountNumber: string;
+  branch: string;
+  /** The sandbox's account, no real one: invoices say so. */
+  sandbox: boolean;
+}
+
+/** The account of the local start and tests: plainly not a real one. */
+const SANDBOX_BANK_ACCOUNT: SellerBankAccount = {
+  bankName: 'Sandbox Bank',
+  accountName: 'Platform Sandbox Seller',
+  accountNumber: '0000000000',
+  branch: 'Sandbox branch, Nairobi',
+  sandbox: true,
+};
+
 /** Payments as the code uses them. */
 export interface PaymentsConfig {
   card: CardProviderConfig;
@@ -95,7 +125,7 @@ export interface PaymentsConfig {
   /** Where the payer's browser goes after the hosted card checkout (`?reference=` is added). */
   returnUrl: string;
   /** Largest amount per payment, by what moves the money, in KES. */
-  maxAmount: { card: number; mobile_money: number };
+  maxAmount: Record<PaymentChannel, number>;
   providerTimeoutMs: number;
   reconciliation: {
     /** How often this instance runs the job; 0: never (another instance does). */
@@ -106,8 +136,14 @@ export interface PaymentsConfig {
   };
   /** How often this instance runs the mail subscription renewal job; 0: never (another instance does). */
   renewalIntervalMs: number;
-  /** The seller named on receipts. */
+  /** The seller named on receipts and invoices. */
   seller: Seller;
+  bankTransfer: {
+    /** Where bank transfers are paid. */
+    account: SellerBankAccount;
+    /** How often this instance expires bank transfers left unconfirmed 30 days; 0: never (another instance does). */
+    expiryIntervalMs: number;
+  };
 }
 
 const DARAJA_CREDENTIALS = [
@@ -130,20 +166,31 @@ export function paymentsConfigFrom(
   const card = cardProvider(values, deployed, problems);
   const mobileMoney = mobileMoneyProvider(values, problems);
   const seller = sellerOf(values, problems);
+  const bankAccount = bankAccountOf(values, problems);
   const returnUrl =
     values.PAYMENT_RETURN_URL === undefined
       ? publicUrl === undefined
         ? undefined
         : `${publicUrl}/v1/billing/checkout/complete`
       : httpUrl('PAYMENT_RETURN_URL', values.PAYMENT_RETURN_URL, problems);
-  if (card === undefined || mobileMoney === undefined || returnUrl === undefined || seller === undefined) {
+  if (
+    card === undefined ||
+    mobileMoney === undefined ||
+    returnUrl === undefined ||
+    seller === undefined ||
+    bankAccount === undefined
+  ) {
     return undefined;
   }
   return {
     card,
     mobileMoney,
     returnUrl,
-    maxAmount: { card: values.MAX_AMOUNT_CARD, mobile_money: values.MAX_AMOUNT_MOBILE_MONEY },
+    maxAmount: {
+      card: values.MAX_AMOUNT_CARD,
+      mobile_money: values.MAX_AMOUNT_MOBILE_MONEY,
+      bank_transfer: values.MAX_AMOUNT_BANK_TRANSFER,
+    },
     providerTimeoutMs: values.PROVIDER_TIMEOUT_MS,
     reconciliation: {
       intervalMs: values.PAYMENT_RECONCILE_INTERVAL_MS,
@@ -153,7 +200,39 @@ export function paymentsConfigFrom(
     },
     renewalIntervalMs: values.RENEWAL_INTERVAL_MS,
     seller,
+    bankTransfer: { account: bankAccount, expiryIntervalMs: values.BANK_TRANSFER_EXPIRY_INTERVAL_MS },
   };
+}
+
+const BANK_VARIABLES = [
+  'SELLER_BANK_NAME',
+  'SELLER_BANK_ACCOUNT_NAME',
+  'SELLER_BANK_ACCOUNT_NUMBER',
+  'SELLER_BANK_BRANCH',
+] as const;
+
+/**
+ * The account invoices ask bank transfers to be paid into: all four settings, or none. None is the sandbox's account
+ * while PAYMENTS_SANDBOX_ALLOWED is true; with real money an invoice naming a fake account would send a customer's
+ * money nowhere, so all four are required then. A partial set is refused either way: an invoice mixing a real bank
+ * with a sandbox account number is worse than none (docs/decisions.md#bank-transfers).
+ */
+function bankAccountOf(values: PaymentsEnv, problems: ConfigProblem[]): SellerBankAccount | undefined {
+  const set = BANK_VARIABLES.filter((name) => values[name] !== undefined);
+  if (set.length === 0 && values.PAYMENTS_SANDBOX_ALLOWED) return SANDBOX_BANK_ACCOUNT;
+  const why = set.length === 0 ? 'PAYMENTS_SANDBOX_ALLOWED is false' : `any of ${BANK_VARIABLES.join(', ')} is set`;
+  for (const name of BANK_VARIABLES.filter((variable) => values[variable] === undefined)) {
+    problems.push({
+      name,
+      message: `${name} is required when ${why}: invoices name the bank account transfers are paid into`,
+    });
+  }
+  const { SELLER_BANK_NAME: bankName, SELLER_BANK_ACCOUNT_NAME: accountName } = values;
+  const { SELLER_BANK_ACCOUNT_NUMBER: accountNumber, SELLER_BANK_BRANCH: branch } = values;
+  if (bankName === undefined || accountName === undefined || accountNumber === undefined || branch === undefined) {
+    return undefined;
+  }
+  return { bankName, accountName, accountNumber, branch, sandbox: false };
 }
 
 const SELLER_VARIABLES = ['SELLER_NAME', 'SELLER_ADDRESS', 'SELLER_KRA_PIN'] as const;

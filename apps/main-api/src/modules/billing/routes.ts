@@ -2,7 +2,9 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Database } from '@platform/db';
 import { type PeriodicJob, startPeriodicJob } from '@platform/http';
 import { idempotency } from '@platform/idempotency';
+import { bankTransferSharedSchemas, expireBankTransfers, financeRoutes } from './bank-transfers/index.js';
 import type { PaymentsConfig } from './config.js';
+import { invoiceIssuer, invoiceRoutes } from './invoices/index.js';
 import { paymentMethodRoutes, paymentMethodSharedSchemas } from './payment-methods/index.js';
 import {
   checkoutCompleteRoutes,
@@ -50,6 +52,7 @@ export const billingSharedSchemas = [
   ...paymentSharedSchemas,
   ...paymentMethodSharedSchemas,
   ...subscriptionSharedSchemas,
+  ...bankTransferSharedSchemas,
 ];
 
 /** Idempotency keys of billing requests belong to the user acting for the organization. */
@@ -58,7 +61,7 @@ const BILLING_IDEMPOTENCY_HEADERS = ['x-idempotency-key', 'Idempotency-Key'];
 /**
  * Payments and mail subscriptions: the client routes (behind the organization guard and idempotency keys),
  * the providers' callbacks (Paystack's webhook, M-Pesa's callback) or the sandbox checkout standing in for
- * them, the reconciliation job and the renewal job.
+ * them, the finance staff's bank transfer routes, and the reconciliation, renewal and bank transfer expiry jobs.
  */
 export const billingRoutes: FastifyPluginAsyncTypebox<BillingRoutesOptions> = async (app, options) => {
   const { db, now, config } = options;
@@ -95,8 +98,14 @@ export const billingRoutes: FastifyPluginAsyncTypebox<BillingRoutesOptions> = as
       onReplay: () => app.metrics.idempotentReplays.inc(),
       purge: options.idempotencyPurgeIntervalMs > 0 ? { intervalMs: options.idempotencyPurgeIntervalMs } : false,
     });
-    await clientRoutes.register(paymentRoutes, { ctx, providers, config });
+    await clientRoutes.register(paymentRoutes, {
+      ctx,
+      providers,
+      config,
+      invoices: invoiceIssuer(config.seller, config.bankTransfer.account),
+    });
     await clientRoutes.register(receiptRoutes, { db });
+    await clientRoutes.register(invoiceRoutes, { db, now });
     await clientRoutes.register(paymentMethodRoutes, { db, now });
     await clientRoutes.register(subscriptionRoutes, { ctx, providers, config });
   });
@@ -115,6 +124,7 @@ export const billingRoutes: FastifyPluginAsyncTypebox<BillingRoutesOptions> = as
     await app.register(mpesaCallbackRoutes, { ctx, callbackToken: config.mobileMoney.callbackToken });
   }
   await app.register(checkoutCompleteRoutes, { db });
+  await app.register(financeRoutes, { ctx });
 
   const jobs: PeriodicJob<unknown>[] = [];
   if (config.reconciliation.intervalMs > 0) {
@@ -136,6 +146,18 @@ export const billingRoutes: FastifyPluginAsyncTypebox<BillingRoutesOptions> = as
           name: 'Mail subscription renewal round',
           intervalMs: config.renewalIntervalMs,
           run: () => renewDueSubscriptions({ ctx, providers, config }),
+          logger: ctx.log,
+        }),
+      );
+    });
+  }
+  if (config.bankTransfer.expiryIntervalMs > 0) {
+    app.addHook('onReady', async () => {
+      jobs.push(
+        startPeriodicJob({
+          name: 'Bank transfer expiry round',
+          intervalMs: config.bankTransfer.expiryIntervalMs,
+          run: () => expireBankTransfers({ ctx }),
           logger: ctx.log,
         }),
       );

@@ -75,7 +75,7 @@ export const invitationRoutes: FastifyPluginAsyncTypebox<InvitationRoutesOptions
         description:
           'Creates a pending invitation, valid 7 days, and emails its acceptUrl to the address when the platform ' +
           'sends email (SMTP_URL); otherwise share acceptUrl yourself. An invitee who already has a profile also ' +
-          'gets an in-app notification. Inviting an owner needs the owner role (403 otherwise); a reviewer is invited ' +
+          'gets an in-app notification. Inviting an owner needs the owner role (403 otherwise); a reviewer or finance member is invited ' +
           "only by the platform's own organization (400 elsewhere). 409 when the " +
           'address has a pending invitation of this organization or belongs to a member (addresses are compared ' +
           'without regard to case). A pending invitation whose time ran out is replaced. A retry with the same ' +

@@ -11,6 +11,8 @@ const expected: Record<MembershipRole, string[]> = {
   member: ['organization:read'],
   // Reviewing is a role of its own: no owner or admin decides verifications (docs/decisions.md#manual-review).
   reviewer: ['organization:read', 'reviews:decide'],
+  // So is confirming money received: finance staff only (docs/decisions.md#finance-role).
+  finance: ['organization:read', 'transfers:confirm'],
 };
 
 describe('the role policy', () => {
@@ -30,6 +32,7 @@ describe('the role policy', () => {
     expect(refusalMessage('owners:write')).toBe('This needs the role owner');
     expect(refusalMessage('audit:read')).toBe('This needs the role owner or admin');
     expect(refusalMessage('reviews:decide')).toBe('This needs the role reviewer');
+    expect(refusalMessage('transfers:confirm')).toBe('This needs the role finance');
   });
 
   it('asks for owners:write when an owner is involved, members:write otherwise', () => {

@@ -26,18 +26,25 @@ export const permissions = [
    * (docs/decisions.md#manual-review).
    */
   'reviews:decide',
+  /**
+   * See the bank transfers of every organization and confirm the money they received: what finance staff do from the
+   * bank statement. Held in the platform's own organization only, by its finance role only: those who sell or review
+   * do not confirm money (docs/decisions.md#finance-role).
+   */
+  'transfers:confirm',
 ] as const;
 export type Permission = (typeof permissions)[number];
 
 /** Which roles hold each permission, in the order roles are listed everywhere (owner first). */
 export const rolesByPermission: Readonly<Record<Permission, readonly MembershipRole[]>> = {
-  'organization:read': ['owner', 'admin', 'developer', 'billing', 'member', 'reviewer'],
+  'organization:read': ['owner', 'admin', 'developer', 'billing', 'member', 'reviewer', 'finance'],
   'billing:write': ['owner', 'admin', 'billing'],
   'developer:write': ['owner', 'admin', 'developer'],
   'members:write': ['owner', 'admin'],
   'owners:write': ['owner'],
   'audit:read': ['owner', 'admin'],
   'reviews:decide': ['reviewer'],
+  'transfers:confirm': ['finance'],
 };
 
 export function isPermission(value: unknown): value is Permission {
@@ -73,20 +80,29 @@ export function permissionToChangeMember(currentRole: MembershipRole, newRole?: 
   return currentRole === 'owner' || newRole === 'owner' ? 'owners:write' : 'members:write';
 }
 
+/** Roles of the platform's own staff, given in the platform's own organization only. */
+const PLATFORM_ONLY_ROLES: ReadonlySet<MembershipRole> = new Set(['reviewer', 'finance']);
+
+/** The 400 for giving a platform-only role outside the platform's own organization. */
+export function platformOnlyRoleMessage(role: MembershipRole): string {
+  return `The role ${role} is given only in the platform's own organization`;
+}
+
 /** The 400 for making someone a reviewer outside the platform's own organization. */
-export const REVIEWER_ONLY_IN_PLATFORM = "The role reviewer is given only in the platform's own organization";
+export const REVIEWER_ONLY_IN_PLATFORM = platformOnlyRoleMessage('reviewer');
 
 /**
- * Refuses (400 on `/role`) a role the organization cannot give: `reviewer` anywhere but the platform's own
- * organization (PLATFORM_ORGANIZATION_ID; with none configured, nowhere), for invitations and role changes alike
- * (docs/decisions.md#manual-review).
+ * Refuses (400 on `/role`) a role the organization cannot give: `reviewer` and `finance` anywhere but the platform's
+ * own organization (PLATFORM_ORGANIZATION_ID; with none configured, nowhere), for invitations and role changes alike
+ * (docs/decisions.md#manual-review, docs/decisions.md#finance-role).
  */
 export function assertRoleGivenIn(
   role: MembershipRole,
   organizationId: string,
   platformOrganizationId: string | undefined,
 ): void {
-  if (role === 'reviewer' && organizationId !== platformOrganizationId) {
-    throw validationError(REVIEWER_ONLY_IN_PLATFORM, [{ path: '/role', message: REVIEWER_ONLY_IN_PLATFORM }]);
+  if (PLATFORM_ONLY_ROLES.has(role) && organizationId !== platformOrganizationId) {
+    const message = platformOnlyRoleMessage(role);
+    throw validationError(message, [{ path: '/role', message }]);
   }
 }

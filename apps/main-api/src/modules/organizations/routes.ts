@@ -213,7 +213,7 @@ export const organizationRoutes: FastifyPluginAsyncTypebox<OrganizationRoutesOpt
         description:
           'Owners and admins change the role of members who are not owners; making an owner, or changing an ' +
           "owner's role, is for owners only (403 naming the role otherwise). Demoting the last owner is 409. " +
-          "Unknown member: 404. The role reviewer is given only in the platform's own organization (400 elsewhere).",
+          "Unknown member: 404. The roles reviewer and finance are given only in the platform's own organization (400 elsewhere).",
         security: bearerSecurity,
         params: MemberParams,
         body: ChangeMemberRoleBodySchema,

@@ -1,8 +1,8 @@
 import type { VatBreakdown } from '@platform/pricing';
 
-// A billing document as both renderers (html.ts, pdf.ts) draw it: a receipt now, an invoice later. The document is
-// plain data, built from the stored record by the module that issues it, so what it shows never depends on how it
-// is rendered.
+// A billing document as both renderers (html.ts, pdf.ts) draw it: a receipt or an invoice. The document is plain
+// data, built from the stored record by the module that issues it, so what it shows never depends on how it is
+// rendered.
 
 /** The seller: named in full, as the law asks of a tax document. */
 interface DocumentSeller {
@@ -31,13 +31,17 @@ export interface DocumentFact {
 }
 
 export interface BillingDocument {
-  /** `Receipt`, or later `Invoice`. */
+  /** `Receipt` or `Invoice`. */
   title: string;
-  /** `RCT-000001`. */
+  /** `RCT-000001`, `INV-000001`. */
   number: string;
   issuedAt: Date;
+  /** Facts shown under the number and the issue date: an invoice's due date and status. */
+  headerFacts?: DocumentFact[];
   seller: DocumentSeller;
   buyer: DocumentBuyer;
+  /** What the lines' table is called: `What was paid for` (a receipt), `What is billed` (an invoice). */
+  linesCaption: string;
   lines: DocumentLine[];
   /** The total and the VAT in it. */
   amounts: VatBreakdown;

@@ -58,6 +58,7 @@ export function renderDocumentHtml(document: BillingDocument): string {
 ${factList([
   { label: `${document.title} number`, value: document.number },
   { label: 'Date issued', value: formatDay(document.issuedAt) },
+  ...(document.headerFacts ?? []),
 ])}
 <div class="parties">
 <section aria-labelledby="seller">
@@ -73,7 +74,7 @@ ${factList([
 </section>
 </div>
 <table>
-<caption>What was paid for</caption>
+<caption>${escapeHtml(document.linesCaption)}</caption>
 <thead><tr><th scope="col">Description</th><th scope="col" class="amount">Amount (KES, VAT included)</th></tr></thead>
 <tbody>
 ${lines}

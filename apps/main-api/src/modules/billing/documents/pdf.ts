@@ -46,6 +46,7 @@ function draw(out: Writer, document: BillingDocument, heading: string): void {
   out.facts([
     { label: `${document.title} number`, value: document.number },
     { label: 'Date issued', value: formatDay(document.issuedAt) },
+    ...(document.headerFacts ?? []),
   ]);
   out.heading('H2', 'From');
   out.paragraph(seller.name);
@@ -55,7 +56,7 @@ function draw(out: Writer, document: BillingDocument, heading: string): void {
   out.paragraph(buyer.name);
   out.paragraph(`KRA PIN: ${buyer.kraPin ?? 'not given'}`);
 
-  out.heading('H2', 'What was paid for');
+  out.heading('H2', document.linesCaption);
   out.row('Description', 'Amount (KES, VAT included)', { bold: true });
   out.rule();
   for (const line of document.lines) {

@@ -1,6 +1,6 @@
 import type { Transaction } from '@platform/db';
-import { documentNumberSeries } from '@platform/db/schema';
-import { sql } from 'drizzle-orm';
+import { documentNumberSeries, organizations } from '@platform/db/schema';
+import { eq, sql } from 'drizzle-orm';
 
 /**
  * The next number of `series`, taken in the caller's transaction: the UPDATE (or, for the first number, the INSERT)
@@ -18,4 +18,17 @@ export async function takeNextNumber(tx: Transaction, series: string): Promise<n
     .returning({ number: documentNumberSeries.lastNumber });
   if (taken === undefined) throw new Error(`No number was taken in the series ${series}`);
   return taken.number;
+}
+
+/** The buyer a billing document names: the organization's name and KRA PIN as they are now. */
+export async function findBuyer(
+  tx: Transaction,
+  organizationId: string,
+): Promise<{ name: string; kraPin: string | null }> {
+  const [buyer] = await tx
+    .select({ name: organizations.name, kraPin: organizations.kraPin })
+    .from(organizations)
+    .where(eq(organizations.id, organizationId));
+  if (buyer === undefined) throw new Error(`No organization ${organizationId} to name on a billing document`);
+  return buyer;
 }

@@ -11,7 +11,11 @@ export type PaymentAlarmKind =
   /** An authentic provider success matched none of our payments (e.g. an M-Pesa push whose answer never came). */
   | 'unmatched_success'
   /** A provider reported a success for another amount or currency than the payment's. */
-  | 'amount_mismatch';
+  | 'amount_mismatch'
+  /** Finance recorded a bank transfer of another amount than its invoice's: received, not applied. */
+  | 'transfer_amount_mismatch'
+  /** A bank transfer expired after finance had recorded money received for it (another amount). */
+  | 'unapplied_transfer_expired';
 
 export interface PaymentAlarms {
   raise(kind: PaymentAlarmKind): void;
@@ -23,7 +27,7 @@ export const PAYMENT_ALARMS_METRIC = 'payment_alarms_total';
 export function paymentAlarmsIn(metrics: PlatformMetrics): PaymentAlarms {
   const counter = moduleCounter(metrics, {
     name: PAYMENT_ALARMS_METRIC,
-    help: 'Provider successes that were not credited as reported (success after failure, unmatched, wrong amount): each needs support',
+    help: 'Money received that was not credited as reported (success after failure, unmatched, wrong amount, a bank transfer of another amount): each needs support',
     labelNames: ['kind'],
   });
   return { raise: (kind) => counter.inc({ kind }) };

@@ -11,6 +11,7 @@ const COLUMNS: Array<{ key: string; header: string; value: (payment: PaymentView
   { key: 'completedAt', header: 'completedAt', value: (payment) => payment.completedAt },
   { key: 'reference', header: 'reference', value: (payment) => payment.reference },
   { key: 'receiptNumber', header: 'receiptNumber', value: (payment) => payment.receiptNumber },
+  { key: 'invoiceNumber', header: 'invoiceNumber', value: (payment) => payment.invoiceNumber },
   { key: 'status', header: 'status', value: (payment) => payment.status },
   { key: 'purpose', header: 'purpose', value: (payment) => payment.purpose },
   { key: 'method', header: 'method', value: (payment) => payment.method },
@@ -22,6 +23,7 @@ const COLUMNS: Array<{ key: string; header: string; value: (payment: PaymentView
   { key: 'billingCycle', header: 'billingCycle', value: (payment) => payment.subscription?.billingCycle ?? null },
   { key: 'phone', header: 'phone', value: (payment) => payment.phone },
   { key: 'paymentMethodId', header: 'paymentMethodId', value: (payment) => payment.paymentMethodId },
+  { key: 'transferReference', header: 'transferReference', value: (payment) => payment.transferReference },
   { key: 'failureReason', header: 'failureReason', value: (payment) => payment.failureReason },
 ];
 

@@ -1,12 +1,20 @@
 // What other modules may use of payments: the provider port the adapters implement (and the errors they report
 // failures with); what the providers' inbound side hands a verified result to; the routes, the reconciliation
 // job and what the billing routes assemble them with; when the reconciliation job first looks at a payment
-// (subscriptions record their own charges).
+// (subscriptions record their own charges); the invoice port and what bank transfers are settled with.
 
 export { paymentAlarmsIn, raisePaymentAlarm } from './alarms.js';
 export { earlierAttemptOf, startedByOf } from './attempts.js';
+export { invoicePathOf } from './bank-transfer.js';
 export { chargeSavedCard, chargeSavedCardPayment } from './charge-saved-card.js';
-export type { PaidFor, PaymentHooks, ReceiptIssuer } from './hooks.js';
+export type {
+  InvoiceIssuer,
+  PaidFor,
+  PaymentHooks,
+  ReceiptIssuer,
+  TransferInvoice,
+  TransferTerms,
+} from './hooks.js';
 export type { PaymentLog } from './log.js';
 export { settleMobileMoneyResult } from './mobile-money-results.js';
 export { ProviderRejectedError, ProviderUnavailableError } from './provider-errors.js';
@@ -22,10 +30,11 @@ export type {
   SavedCardCharge,
 } from './provider-port.js';
 export { reconcilePayments } from './reconciliation.js';
-export { isPaymentReference, newPaymentReference } from './reference.js';
+export { isPaymentReference, newPaymentReference, readTransferReference } from './reference.js';
 export { insertPendingPayment, type StartedBy } from './repository.js';
 export { returnUrlFor } from './return-url.js';
 export { checkoutCompleteRoutes, paymentRoutes } from './routes.js';
 export { oneOf, paymentSharedSchemas } from './schemas.js';
-export { checkDelayOf, confirmationDelayOf, paymentByReference, paymentStarted } from './service.js';
-export { type SettlementContext, type SettlementResult, settlePayment } from './settle.js';
+export { checkDelayOf, confirmationDelayOf, paymentByReference } from './service.js';
+export { type SettlementContext, type SettlementResult, settleFoundPayment, settlePayment } from './settle.js';
+export { paymentStarted } from './start.js';

@@ -456,6 +456,8 @@ describe('GET /v1/billing/payments/:reference', () => {
         checkoutUrl,
         failureReason: null,
         receiptNumber: null,
+        invoiceNumber: null,
+        transferReference: null,
         createdAt: expect.any(String),
         completedAt: null,
       },

@@ -2,9 +2,16 @@ import type { DatabaseExecutor, PaymentChannel } from '@platform/db';
 import { conflict, validationError } from '@platform/errors';
 import { hasActiveSubscription } from './repository.js';
 
-const CHANNEL_NAMES: Record<PaymentChannel, string> = { card: 'card', mobile_money: 'M-Pesa' };
+const CHANNEL_NAMES: Record<PaymentChannel, string> = {
+  card: 'card',
+  mobile_money: 'M-Pesa',
+  bank_transfer: 'bank transfer',
+};
 
-/** The amount must fit the method's limit (MAX_AMOUNT_CARD, MAX_AMOUNT_MOBILE_MONEY). */
+/**
+ * The amount must fit the method's limit (MAX_AMOUNT_CARD, MAX_AMOUNT_MOBILE_MONEY, MAX_AMOUNT_BANK_TRANSFER). A card
+ * or M-Pesa payment above its limit that a bank transfer may pay is told so (docs/decisions.md#bank-transfers).
+ */
 export function checkAmountLimit(
   amount: number,
   channel: PaymentChannel,
@@ -13,9 +20,13 @@ export function checkAmountLimit(
 ): void {
   const limit = limits[channel];
   if (amount <= limit) return;
+  const byTransfer =
+    channel !== 'bank_transfer' && amount <= limits.bank_transfer
+      ? '; pay it by bank transfer (method bank_transfer) instead'
+      : '';
   const message = isSubscription
-    ? `The price of this subscription (KES ${amount}) is above the KES ${limit} limit of ${CHANNEL_NAMES[channel]} payments`
-    : `must be at most ${limit} KES for ${CHANNEL_NAMES[channel]} payments`;
+    ? `The price of this subscription (KES ${amount}) is above the KES ${limit} limit of ${CHANNEL_NAMES[channel]} payments${byTransfer}`
+    : `must be at most ${limit} KES for ${CHANNEL_NAMES[channel]} payments${byTransfer}`;
   const path = isSubscription ? '/metadata' : '/amount';
   throw validationError(isSubscription ? message : `body/amount ${message}`, [{ path, message }]);
 }

@@ -11,9 +11,9 @@ import type {
   PaymentStatus,
   Transaction,
 } from '@platform/db';
-import { mailSubscriptions, paymentEvents, payments, receipts, users } from '@platform/db/schema';
+import { invoices, mailSubscriptions, paymentEvents, payments, receipts, users } from '@platform/db/schema';
 import { afterPosition, cursorTimeOf, type PagePosition } from '@platform/pagination';
-import { and, asc, desc, eq, gt, gte, inArray, isNull, like, lt, lte, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, gte, inArray, isNull, like, lt, lte, ne, type SQL, sql } from 'drizzle-orm';
 
 /**
  * How a message finds its payment: by our reference (of a given provider's payment, when from a provider),
@@ -213,10 +213,14 @@ export async function findPayment(db: DatabaseExecutor, match: PaymentMatch): Pr
   return payment;
 }
 
-/** A payment as the API shows it: with the number of its receipt, null until it has succeeded. */
+/**
+ * A payment as the API shows it: with the number of its receipt, null until it has succeeded, and of its invoice, null
+ * but for a bank transfer.
+ */
 export interface PaymentWithReceipt {
   payment: Payment;
   receiptNumber: string | null;
+  invoiceNumber: string | null;
 }
 
 /** One of the organization's payments by reference; undefined for another organization's. */
@@ -226,9 +230,10 @@ export async function findOrganizationPayment(
   reference: string,
 ): Promise<PaymentWithReceipt | undefined> {
   const [found] = await db
-    .select({ payment: payments, receiptNumber: receipts.number })
+    .select({ payment: payments, receiptNumber: receipts.number, invoiceNumber: invoices.number })
     .from(payments)
     .leftJoin(receipts, eq(receipts.paymentId, payments.id))
+    .leftJoin(invoices, eq(invoices.paymentId, payments.id))
     .where(and(eq(payments.reference, reference), eq(payments.organizationId, organizationId)));
   return found;
 }
@@ -263,9 +268,15 @@ export function listPaymentRows(
   if (query.to !== undefined) conditions.push(lt(payments.createdAt, query.to));
   if (query.after !== undefined) conditions.push(afterPosition(payments, query.after));
   return db
-    .select({ payment: payments, receiptNumber: receipts.number, position: cursorTimeOf(payments.createdAt) })
+    .select({
+      payment: payments,
+      receiptNumber: receipts.number,
+      invoiceNumber: invoices.number,
+      position: cursorTimeOf(payments.createdAt),
+    })
     .from(payments)
     .leftJoin(receipts, eq(receipts.paymentId, payments.id))
+    .leftJoin(invoices, eq(invoices.paymentId, payments.id))
     .where(and(...conditions))
     .orderBy(desc(payments.createdAt), desc(payments.id))
     .limit(query.limit);
@@ -376,7 +387,8 @@ export async function recordPaymentEvent(db: DatabaseExecutor, event: NewPayment
 /**
  * Claims up to `limit` pending payments due for a check, oldest due first, and moves their next check to
  * `leaseUntil`, so another instance (or this one, next round) skips them while they are being checked.
- * Rows another instance is claiming are skipped, not waited for.
+ * Rows another instance is claiming are skipped, not waited for. Bank transfers are not: no provider can be asked
+ * about them, and their next check is their expiry, which the bank transfer expiry job keeps.
  */
 export async function claimPaymentsDueForCheck(
   db: Database,
@@ -385,7 +397,13 @@ export async function claimPaymentsDueForCheck(
   const due = db
     .select({ id: payments.id })
     .from(payments)
-    .where(and(eq(payments.status, 'pending'), lte(payments.nextCheckAt, options.now)))
+    .where(
+      and(
+        eq(payments.status, 'pending'),
+        lte(payments.nextCheckAt, options.now),
+        ne(payments.channel, 'bank_transfer'),
+      ),
+    )
     .orderBy(asc(payments.nextCheckAt))
     .limit(options.limit)
     .for('update', { skipLocked: true });

@@ -17,14 +17,8 @@ import {
   PaymentResponseSchema,
   PaymentStartedSchema,
 } from './schemas.js';
-import {
-  listPayments,
-  organizationPaymentView,
-  type PaymentStartDeps,
-  paymentByReference,
-  paymentExport,
-  startPayment,
-} from './service.js';
+import { listPayments, organizationPaymentView, paymentByReference, paymentExport, startPayment } from './service.js';
+import type { PaymentStartDeps } from './start.js';
 
 const LIST_FORMS = ['application/json', 'text/csv'] as const;
 

@@ -31,7 +31,8 @@ export const PayBodySchema = Type.Object(
   {
     method: oneOf(paymentMethodKinds, {
       description:
-        'card: hosted checkout; mobile_money: M-Pesa prompt to `phone`; saved_method: charge `paymentMethodId`.',
+        'card: hosted checkout; mobile_money: M-Pesa prompt to `phone`; saved_method: charge `paymentMethodId`; ' +
+        'bank_transfer: an invoice and the bank details to pay it into (amounts above the card and M-Pesa limits).',
     }),
     amount: Type.Optional(
       Type.Number({
@@ -72,13 +73,49 @@ export const PayBodySchema = Type.Object(
 
 export type PayBody = Static<typeof PayBodySchema>;
 
-/** The answer to POST /v1/billing/pay (spec 2.1): checkoutUrl for card, message for the others; always the reference. */
+/** Where and how to pay a bank transfer (docs/decisions.md#bank-transfers). */
+const TransferInstructionsSchema = Type.Object(
+  {
+    bankName: Type.String(),
+    accountName: Type.String(),
+    accountNumber: Type.String(),
+    branch: Type.String(),
+    reference: Type.String({
+      description: 'What the payer writes on the transfer (BT + 8 characters), so that it is matched to this payment.',
+      examples: ['BT4K7Q9XMP'],
+    }),
+  },
+  { additionalProperties: false, description: "bank_transfer: the seller's account and the reference to write." },
+);
+
+const TransferInvoiceSchema = Type.Object(
+  {
+    number: Type.String({ examples: ['INV-000001'] }),
+    url: Type.String({ description: 'Its page (HTML) or PDF (Accept: application/pdf), for the organization.' }),
+    amount: Type.Integer({ description: 'Whole KES, VAT included: the amount to transfer, exactly.' }),
+    dueAt: Type.String({ format: 'date-time', description: 'Payable within 14 days: by this time.' }),
+    expiresAt: Type.String({
+      format: 'date-time',
+      description: 'Unconfirmed by then (30 days), the payment expires and the invoice can no longer be paid.',
+    }),
+  },
+  { additionalProperties: false, description: 'bank_transfer: the invoice issued for the payment.' },
+);
+
+/**
+ * The answer to POST /v1/billing/pay (spec 2.1): checkoutUrl for card, message for the others, instructions and the
+ * invoice for bank_transfer; always the reference.
+ */
 export const PaymentStartedSchema = Type.Object(
   {
     success: Type.Literal(true),
     checkoutUrl: Type.Optional(Type.String({ description: 'card: where the payer completes the payment.' })),
     reference: Type.String({ description: 'PAY-<uuid>; GET /v1/billing/payments/:reference gives the outcome.' }),
-    message: Type.Optional(Type.String({ description: 'mobile_money and saved_method: what happens next.' })),
+    message: Type.Optional(
+      Type.String({ description: 'mobile_money, saved_method and bank_transfer: what happens next.' }),
+    ),
+    instructions: Type.Optional(TransferInstructionsSchema),
+    invoice: Type.Optional(TransferInvoiceSchema),
   },
   { $id: 'PaymentStarted', additionalProperties: false },
 );
@@ -92,7 +129,9 @@ const PaymentSchema = Type.Object(
   {
     reference: Type.String(),
     status: oneOf(paymentStatuses, {
-      description: 'pending until the provider answers; then succeeded, failed, cancelled or expired.',
+      description:
+        'pending until the provider answers (a bank transfer: until finance confirms the money, 30 days at most); ' +
+        'then succeeded, failed, cancelled or expired.',
     }),
     method: oneOf(paymentMethodKinds),
     channel: oneOf(paymentChannels, { description: 'What moved the money (a saved method is a card or a number).' }),
@@ -110,6 +149,10 @@ const PaymentSchema = Type.Object(
     receiptNumber: nullableString(
       'The number of its receipt (RCT-000001), issued when it succeeded; GET /v1/billing/payments/:reference/receipt shows it. Null until then.',
     ),
+    invoiceNumber: nullableString(
+      'bank_transfer: the number of its invoice (INV-000001), issued when it started; GET /v1/billing/payments/:reference/invoice shows it. Null for other methods.',
+    ),
+    transferReference: nullableString('bank_transfer: what the payer writes on the transfer (BT + 8 characters).'),
     createdAt: Type.String({ format: 'date-time' }),
     completedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
   },

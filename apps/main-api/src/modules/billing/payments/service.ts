@@ -12,16 +12,16 @@ import { conflict, notFound, paymentFailed } from '@platform/errors';
 import type { IdempotencyContext } from '@platform/idempotency';
 import { decodeCursor, type PagePosition, pageOf } from '@platform/pagination';
 import { formatKes, quote } from '@platform/pricing';
-import { type AuditContext, type AuditedChange, recordAuditEvent } from '../../audit/index.js';
+import { type AuditContext, recordAuditEvent } from '../../audit/index.js';
 import type { PaymentsConfig } from '../config.js';
 import { findActivePaymentMethod, PAYMENT_METHOD_NOT_FOUND } from '../payment-methods/index.js';
 import { askProvider, outcomeUnknown } from './ask-provider.js';
 import { beingConfirmed, earlierAttemptOf, startedByOf } from './attempts.js';
+import { bankTransferAnswer, startBankTransfer } from './bank-transfer.js';
 import { chargeSavedCard } from './charge-saved-card.js';
 import { readPaymentPeriod } from './list-period.js';
 import { alarmEarlyUnmatchedMobileMoneySuccesses, applyEarlyMobileMoneyResults } from './mobile-money-results.js';
 import { type PayIntent, readPayIntent } from './pay-request.js';
-import type { PaymentProviders } from './provider-port.js';
 import { checkAmountLimit, ensureNoActiveSubscription } from './purchase-rules.js';
 import { accountReferenceOf, isPaymentReference, newPaymentReference } from './reference.js';
 import {
@@ -32,26 +32,10 @@ import {
   listPaymentRows,
   type PaymentListQuery,
   recordProviderAcceptance,
-  type StartedBy,
 } from './repository.js';
 import type { PayBody, PaymentStarted, PaymentView } from './schemas.js';
-import type { SettlementContext } from './settle.js';
+import { type PaymentRequester, type PaymentStartDeps, paymentStarted, type Start } from './start.js';
 import { toPaymentView } from './view.js';
-
-export interface PaymentStartDeps {
-  ctx: SettlementContext;
-  providers: PaymentProviders;
-  config: PaymentsConfig;
-}
-
-interface PaymentRequester {
-  organizationId: string;
-  userId: string;
-  /** The idempotent request starting the payment, when it carries a key: remembered on the payment. */
-  startedBy?: StartedBy;
-  /** Who starts it, from which request, for the audit log. */
-  audit: AuditContext;
-}
 
 /** Who asks for a payment, and the idempotency key of their request if it has one. */
 interface PayRequest {
@@ -91,6 +75,11 @@ export async function startPayment(
   const intent = readPayIntent(body);
   // A retry of a request whose answer was not stored (a 503) must not start a second payment.
   const earlier = await earlierAttemptOf(db, requester.organizationId, requester.startedBy, deps.ctx.now());
+  if (earlier.kind === 'pending' && earlier.payment.channel === 'bank_transfer') {
+    // Nothing to confirm with a provider: the transfer waits for its payer, whose instructions are answered again.
+    const invoice = await deps.invoices.findInvoice(db, earlier.payment.id);
+    if (invoice !== undefined) return { answer: bankTransferAnswer(earlier.payment, invoice), replayed: true };
+  }
   if (earlier.kind === 'pending') throw beingConfirmed(earlier.payment, deps.ctx.now());
   if (earlier.kind === 'succeeded') return { answer: successAnswerOf(earlier.payment), replayed: true };
 
@@ -99,7 +88,7 @@ export async function startPayment(
       ? undefined
       : await findActivePaymentMethod(db, requester.organizationId, intent.paymentMethodId);
   if (intent.method === 'saved_method' && savedMethod === undefined) throw notFound(PAYMENT_METHOD_NOT_FOUND);
-  const channel: PaymentChannel = savedMethod?.type ?? (intent.method === 'card' ? 'card' : 'mobile_money');
+  const channel: PaymentChannel = savedMethod?.type ?? channelOf(intent.method);
 
   const amount = amountOf(intent);
   checkAmountLimit(amount, channel, deps.config.maxAmount, intent.subscription !== undefined);
@@ -109,12 +98,19 @@ export async function startPayment(
 
   const start = { deps, requester, intent, amount, email };
   const answer =
-    channel === 'mobile_money'
-      ? await startMobileMoney(start, savedMethod)
-      : savedMethod !== undefined
-        ? await chargeCard(start, savedMethod)
-        : await startCardCheckout(start);
+    channel === 'bank_transfer'
+      ? await startBankTransfer(start)
+      : channel === 'mobile_money'
+        ? await startMobileMoney(start, savedMethod)
+        : savedMethod !== undefined
+          ? await chargeCard(start, savedMethod)
+          : await startCardCheckout(start);
   return { answer, replayed: false };
+}
+
+/** What moves the money of a method other than a saved one (whose own type says it). */
+function channelOf(method: PaymentMethodKind): PaymentChannel {
+  return method === 'mobile_money' || method === 'bank_transfer' ? method : 'card';
 }
 
 const PAYMENT_NOT_FOUND = 'Payment not found';
@@ -132,7 +128,7 @@ export async function organizationPaymentView(
     ? await findOrganizationPayment(db, organizationId, reference)
     : undefined;
   if (found === undefined) throw notFound(PAYMENT_NOT_FOUND);
-  return toPaymentView(found.payment, found.receiptNumber);
+  return toPaymentView(found.payment, found);
 }
 
 /** Which of the organization's payments a list holds; `from` and `to` as the client wrote them (list-period.ts). */
@@ -158,7 +154,7 @@ export async function listPayments(
   const after = filter.cursor === undefined ? undefined : decodeCursor(filter.cursor);
   const rows = await listPaymentRows(db, { ...query, after, limit: filter.limit + 1 });
   const { page, nextCursor } = pageOf(rows, filter.limit, (row) => ({ createdAt: row.position, id: row.payment.id }));
-  return { payments: page.map((row) => toPaymentView(row.payment, row.receiptNumber)), nextCursor };
+  return { payments: page.map((row) => toPaymentView(row.payment, row)), nextCursor };
 }
 
 /** How many payments an export reads at a time. */
@@ -179,7 +175,7 @@ async function* paymentsMatching(
   let after: PagePosition | undefined = filter.cursor === undefined ? undefined : decodeCursor(filter.cursor);
   for (;;) {
     const rows = await listPaymentRows(db, { ...query, after, limit: pageSize });
-    if (rows.length > 0) yield rows.map((row) => toPaymentView(row.payment, row.receiptNumber));
+    if (rows.length > 0) yield rows.map((row) => toPaymentView(row.payment, row));
     const last = rows.at(-1);
     if (last === undefined || rows.length < pageSize) return;
     after = { createdAt: last.position, id: last.payment.id };
@@ -225,14 +221,6 @@ export async function paymentByReference(
 function successAnswerOf(payment: Payment): PaymentStarted {
   const paid = `Payment of ${formatKes(payment.amount)} successful.`;
   return { success: true, message: paid, reference: payment.reference };
-}
-
-interface Start {
-  deps: PaymentStartDeps;
-  requester: PaymentRequester;
-  intent: PayIntent;
-  amount: number;
-  email: string;
 }
 
 /** Top-ups pay what was asked; a subscription costs what the price list says, whatever the client sent. */
@@ -388,27 +376,6 @@ function recordPending(
     await recordAuditEvent(tx, requester.audit, paymentStarted(payment));
     return payment;
   });
-}
-
-/** A payment's start as the audit log records it: what it is for, how much, how (never a card or a number). */
-export function paymentStarted(payment: Payment): AuditedChange {
-  return {
-    organizationId: payment.organizationId,
-    action: 'payment.started',
-    targetType: 'payment',
-    targetId: payment.reference,
-    details: {
-      amount: payment.amount,
-      currency: payment.currency,
-      purpose: payment.purpose,
-      method: payment.method,
-      channel: payment.channel,
-      provider: payment.provider,
-      ...(payment.plan === null
-        ? {}
-        : { plan: payment.plan, seats: payment.seats, billingCycle: payment.billingCycle }),
-    },
-  };
 }
 
 /**

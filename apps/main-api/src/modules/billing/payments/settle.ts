@@ -69,52 +69,69 @@ export async function settlePayment(
       if (!fresh) return { kind: 'duplicate', payment: found };
     }
     if (found === undefined) return { kind: 'unmatched' };
-    if (settlement.status === 'pending') return { kind: 'unchanged', payment: found };
-
-    const { status, reason } = finalStatusOf(found, settlement);
-    const moved = await move(tx, found, status, reason, now);
-    if (moved === undefined) {
-      // Where it stands now (another message may have moved it since it was read), for the alarm below.
-      return { kind: 'unchanged', payment: (await findPayment(tx, { reference: found.reference })) ?? found };
-    }
-    await recordStatusChange(tx, {
-      paymentId: found.id,
-      source: settlement.source,
-      from: moved.from,
-      to: status,
-      reason,
-      createdAt: now,
-    });
-    // Whoever reported the outcome (the provider, the request that charged, the reconciliation job), the platform
-    // records it.
-    await recordAuditEvent(tx, PLATFORM_JOB, {
-      organizationId: moved.payment.organizationId,
-      action: `payment.${status}`,
-      targetType: 'payment',
-      targetId: moved.payment.reference,
-      details: {
-        from: moved.from,
-        to: status,
-        amount: moved.payment.amount,
-        purpose: moved.payment.purpose,
-        source: settlement.source,
-        reason,
-      },
-    });
-    if (status === 'succeeded') {
-      await applySuccessEffects(tx, moved.payment, {
-        reusableCard: settlement.reusableCard,
-        now,
-        hooks: ctx.hooks,
-        receipts: ctx.receipts,
-      });
-    } else if (isSubscriptionCharge(moved.payment)) {
-      await ctx.hooks.onSubscriptionChargeFailed(tx, moved.payment);
-    }
-    return { kind: 'changed', from: moved.from, payment: moved.payment };
+    return settleFoundPayment(tx, ctx, found, settlement, now);
   });
   logResult(ctx, match, settlement, result);
   return result;
+}
+
+/**
+ * Applies an outcome to a payment already found, in the caller's transaction: the status moves with a conditional
+ * UPDATE (pending -> any final state; expired -> succeeded for a late success; nothing else), the transition is
+ * recorded (with the audit record), and on success the effects run (a subscription charge that ends otherwise runs
+ * its failure hook). settlePayment's core, also used where the caller holds the payment's row lock itself (a bank
+ * transfer confirmed by finance, or expired: docs/decisions.md#bank-transfer-confirmation).
+ */
+export async function settleFoundPayment(
+  tx: Transaction,
+  ctx: SettlementContext,
+  found: Payment,
+  settlement: Settlement,
+  now: Date,
+): Promise<SettlementResult> {
+  if (settlement.status === 'pending') return { kind: 'unchanged', payment: found };
+
+  const { status, reason } = finalStatusOf(found, settlement);
+  const moved = await move(tx, found, status, reason, now);
+  if (moved === undefined) {
+    // Where it stands now (another message may have moved it since it was read), for the alarm below.
+    return { kind: 'unchanged', payment: (await findPayment(tx, { reference: found.reference })) ?? found };
+  }
+  await recordStatusChange(tx, {
+    paymentId: found.id,
+    source: settlement.source,
+    from: moved.from,
+    to: status,
+    reason,
+    createdAt: now,
+  });
+  // Whoever reported the outcome (the provider, the request that charged, the reconciliation job), the platform
+  // records it.
+  await recordAuditEvent(tx, PLATFORM_JOB, {
+    organizationId: moved.payment.organizationId,
+    action: `payment.${status}`,
+    targetType: 'payment',
+    targetId: moved.payment.reference,
+    details: {
+      from: moved.from,
+      to: status,
+      amount: moved.payment.amount,
+      purpose: moved.payment.purpose,
+      source: settlement.source,
+      reason,
+    },
+  });
+  if (status === 'succeeded') {
+    await applySuccessEffects(tx, moved.payment, {
+      reusableCard: settlement.reusableCard,
+      now,
+      hooks: ctx.hooks,
+      receipts: ctx.receipts,
+    });
+  } else if (isSubscriptionCharge(moved.payment)) {
+    await ctx.hooks.onSubscriptionChargeFailed(tx, moved.payment);
+  }
+  return { kind: 'changed', from: moved.from, payment: moved.payment };
 }
 
 /** A success whose amount or currency differs from the payment's is not a success of this payment. */

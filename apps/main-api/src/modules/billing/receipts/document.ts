@@ -11,13 +11,25 @@ const PURPOSES: Record<PaymentPurpose, string> = {
   mail_subscription_renewal: 'Mail subscription renewal',
 };
 
-const CHANNELS: Record<PaymentChannel, string> = { card: 'Card', mobile_money: 'M-Pesa' };
+const CHANNELS: Record<PaymentChannel, string> = {
+  card: 'Card',
+  mobile_money: 'M-Pesa',
+  bank_transfer: 'Bank transfer',
+};
 
-const PROVIDERS: Record<PaymentProvider, string> = {
+/** Who took the money, after the channel; a bank transfer is the bank's, whose reference follows. */
+const PROVIDERS: Record<PaymentProvider, string | null> = {
   paystack: 'Paystack',
   daraja: 'Safaricom M-Pesa',
   sandbox: 'Sandbox',
+  bank_transfer: null,
 };
+
+/** How paid: `Card (Paystack)`, `Bank transfer`. */
+function paidBy(receipt: Receipt): string {
+  const provider = PROVIDERS[receipt.provider];
+  return provider === null ? CHANNELS[receipt.channel] : `${CHANNELS[receipt.channel]} (${provider})`;
+}
 
 const seatCount = new Intl.NumberFormat('en-KE');
 
@@ -25,10 +37,15 @@ export function receiptDocument(receipt: Receipt): BillingDocument {
   const payment: DocumentFact[] = [
     { label: 'Payment reference', value: receipt.paymentReference },
     { label: 'Paid on', value: formatDayAndTime(receipt.paidAt) },
-    { label: 'Paid by', value: `${CHANNELS[receipt.channel]} (${PROVIDERS[receipt.provider]})` },
+    { label: 'Paid by', value: paidBy(receipt) },
     ...(receipt.providerReference === null || receipt.providerReference === receipt.paymentReference
       ? []
-      : [{ label: 'Provider reference', value: receipt.providerReference }]),
+      : [
+          {
+            label: receipt.channel === 'bank_transfer' ? 'Bank reference' : 'Provider reference',
+            value: receipt.providerReference,
+          },
+        ]),
   ];
   return {
     title: 'Receipt',
@@ -36,6 +53,7 @@ export function receiptDocument(receipt: Receipt): BillingDocument {
     issuedAt: receipt.issuedAt,
     seller: { name: receipt.sellerName, address: receipt.sellerAddress, kraPin: receipt.sellerKraPin },
     buyer: { name: receipt.buyerName, kraPin: receipt.buyerKraPin },
+    linesCaption: 'What was paid for',
     lines: [lineOf(receipt)],
     amounts: { total: receipt.total, net: receipt.net, vat: receipt.vat, ratePercent: receipt.vatRatePercent },
     facts: { heading: 'Payment', items: payment },

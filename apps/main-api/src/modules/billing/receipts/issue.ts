@@ -2,9 +2,9 @@ import type { Payment, Transaction } from '@platform/db';
 import { notifyOrganizationMembers } from '@platform/notifications';
 import { formatKes, vatIncluded } from '@platform/pricing';
 import type { Seller } from '../config.js';
-import { formatDocumentNumber, takeNextNumber } from '../documents/index.js';
+import { findBuyer, formatDocumentNumber, takeNextNumber } from '../documents/index.js';
 import type { PaidFor, ReceiptIssuer } from '../payments/index.js';
-import { findBuyer, insertReceipt } from './repository.js';
+import { insertReceipt } from './repository.js';
 
 /** The number series of receipts and the prefix of their numbers. */
 const RECEIPT_SERIES = 'receipt';

@@ -1,19 +1,6 @@
 import type { DatabaseExecutor, NewReceipt, Receipt, Transaction } from '@platform/db';
-import { organizations, payments, receipts } from '@platform/db/schema';
+import { payments, receipts } from '@platform/db/schema';
 import { and, eq } from 'drizzle-orm';
-
-/** The buyer a receipt names: the organization's name and KRA PIN as they are now. */
-export async function findBuyer(
-  tx: Transaction,
-  organizationId: string,
-): Promise<{ name: string; kraPin: string | null }> {
-  const [buyer] = await tx
-    .select({ name: organizations.name, kraPin: organizations.kraPin })
-    .from(organizations)
-    .where(eq(organizations.id, organizationId));
-  if (buyer === undefined) throw new Error(`No organization ${organizationId} to name on a receipt`);
-  return buyer;
-}
 
 export async function insertReceipt(tx: Transaction, receipt: NewReceipt): Promise<Receipt> {
   const [inserted] = await tx.insert(receipts).values(receipt).returning();

@@ -1,0 +1,165 @@
+import type {
+  BankTransferConfirmation,
+  DatabaseExecutor,
+  NewBankTransferConfirmation,
+  Payment,
+  PaymentStatus,
+  Transaction,
+} from '@platform/db';
+import { bankTransferConfirmations, invoices, organizations, payments, receipts } from '@platform/db/schema';
+import { afterPosition, cursorTimeOf, type PagePosition } from '@platform/pagination';
+import { and, asc, desc, eq, inArray, isNull, lte, ne, type SQL } from 'drizzle-orm';
+
+/** How finance names a bank transfer: by its payment reference (PAY-...), or the reference written on the transfer. */
+export type TransferMatch = { reference: string } | { transferReference: string };
+
+function matching(match: TransferMatch): SQL | undefined {
+  return and(
+    eq(payments.channel, 'bank_transfer'),
+    'reference' in match
+      ? eq(payments.reference, match.reference)
+      : eq(payments.accountReference, match.transferReference),
+  );
+}
+
+/**
+ * The bank transfer, locked until the transaction ends (`FOR UPDATE`): confirmations of one transfer, and its expiry,
+ * take their turns, so however many arrive at once it is applied once (docs/decisions.md#bank-transfer-confirmation).
+ */
+export async function lockTransfer(tx: Transaction, match: TransferMatch): Promise<Payment | undefined> {
+  const [found] = await tx.select().from(payments).where(matching(match)).for('update');
+  return found;
+}
+
+/** The bank transfer, other than `paymentId`, that a bank reference already confirmed, if any. */
+export async function findTransferConfirmedBy(
+  tx: Transaction,
+  bankReference: string,
+  paymentId: string,
+): Promise<Payment | undefined> {
+  const [found] = await tx
+    .select()
+    .from(payments)
+    .where(
+      and(
+        eq(payments.provider, 'bank_transfer'),
+        eq(payments.providerReference, bankReference),
+        ne(payments.id, paymentId),
+      ),
+    );
+  return found;
+}
+
+export async function insertConfirmation(
+  tx: Transaction,
+  confirmation: NewBankTransferConfirmation,
+): Promise<BankTransferConfirmation> {
+  const [inserted] = await tx.insert(bankTransferConfirmations).values(confirmation).returning();
+  if (inserted === undefined) throw new Error('Inserting the transfer confirmation returned no row');
+  return inserted;
+}
+
+/**
+ * Stores the bank's reference of the transfer as the payment's provider reference, before its success is applied
+ * (its receipt copies it). Unique per provider, so one transfer cannot confirm two payments.
+ */
+export async function storeBankReference(tx: Transaction, paymentId: string, bankReference: string): Promise<Payment> {
+  const [stored] = await tx
+    .update(payments)
+    .set({ providerReference: bankReference })
+    .where(and(eq(payments.id, paymentId), isNull(payments.providerReference)))
+    .returning();
+  if (stored === undefined) throw new Error(`Bank transfer ${paymentId} already has a bank reference`);
+  return stored;
+}
+
+/**
+ * One bank transfer whose time ran out while pending, locked (`FOR UPDATE SKIP LOCKED`: one another instance, or a
+ * confirmation, holds is left to it), with the number of its invoice and how many transfers of another amount were
+ * recorded for it.
+ */
+export async function claimExpiredTransfer(
+  tx: Transaction,
+  now: Date,
+): Promise<{ payment: Payment; invoiceNumber: string | null } | undefined> {
+  const [due] = await tx
+    .select({ payment: payments, invoiceNumber: invoices.number })
+    .from(payments)
+    .leftJoin(invoices, eq(invoices.paymentId, payments.id))
+    .where(and(eq(payments.status, 'pending'), eq(payments.channel, 'bank_transfer'), lte(payments.nextCheckAt, now)))
+    .orderBy(asc(payments.nextCheckAt))
+    .limit(1)
+    .for('update', { of: payments, skipLocked: true });
+  return due;
+}
+
+/** What finance recorded about the transfers, oldest first. */
+export async function confirmationsOf(db: DatabaseExecutor, paymentIds: string[]): Promise<BankTransferConfirmation[]> {
+  if (paymentIds.length === 0) return [];
+  return db
+    .select()
+    .from(bankTransferConfirmations)
+    .where(inArray(bankTransferConfirmations.paymentId, paymentIds))
+    .orderBy(asc(bankTransferConfirmations.createdAt), asc(bankTransferConfirmations.id));
+}
+
+/** A bank transfer as finance sees it: the payment, its organization, its invoice and its receipt. */
+export interface TransferRow {
+  payment: Payment;
+  organizationName: string;
+  invoiceNumber: string | null;
+  dueAt: Date | null;
+  receiptNumber: string | null;
+}
+
+export interface TransferListQuery {
+  status: PaymentStatus | undefined;
+  match: TransferMatch | undefined;
+  after: PagePosition | undefined;
+  limit: number;
+}
+
+/** Bank transfers of every organization, newest first, with their position for the next page's cursor. */
+export function listTransferRows(
+  db: DatabaseExecutor,
+  query: TransferListQuery,
+): Promise<Array<TransferRow & { position: string }>> {
+  const conditions: Array<SQL | undefined> = [eq(payments.channel, 'bank_transfer')];
+  if (query.status !== undefined) conditions.push(eq(payments.status, query.status));
+  if (query.match !== undefined) conditions.push(matching(query.match));
+  if (query.after !== undefined) conditions.push(afterPosition(payments, query.after));
+  return db
+    .select({
+      payment: payments,
+      organizationName: organizations.name,
+      invoiceNumber: invoices.number,
+      dueAt: invoices.dueAt,
+      receiptNumber: receipts.number,
+      position: cursorTimeOf(payments.createdAt),
+    })
+    .from(payments)
+    .innerJoin(organizations, eq(organizations.id, payments.organizationId))
+    .leftJoin(invoices, eq(invoices.paymentId, payments.id))
+    .leftJoin(receipts, eq(receipts.paymentId, payments.id))
+    .where(and(...conditions))
+    .orderBy(desc(payments.createdAt), desc(payments.id))
+    .limit(query.limit);
+}
+
+/** One bank transfer as finance sees it. */
+export async function findTransferRow(db: DatabaseExecutor, paymentId: string): Promise<TransferRow | undefined> {
+  const [found] = await db
+    .select({
+      payment: payments,
+      organizationName: organizations.name,
+      invoiceNumber: invoices.number,
+      dueAt: invoices.dueAt,
+      receiptNumber: receipts.number,
+    })
+    .from(payments)
+    .innerJoin(organizations, eq(organizations.id, payments.organizationId))
+    .leftJoin(invoices, eq(invoices.paymentId, payments.id))
+    .leftJoin(receipts, eq(receipts.paymentId, payments.id))
+    .where(eq(payments.id, paymentId));
+  return found;
+}

@@ -1,0 +1,42 @@
+import type { DatabaseExecutor, Invoice, NewInvoice, PaymentStatus, Transaction } from '@platform/db';
+import { invoices, payments, receipts } from '@platform/db/schema';
+import { and, eq } from 'drizzle-orm';
+
+export async function insertInvoice(tx: Transaction, invoice: NewInvoice): Promise<Invoice> {
+  const [inserted] = await tx.insert(invoices).values(invoice).returning();
+  if (inserted === undefined) throw new Error('Inserting the invoice returned no row');
+  return inserted;
+}
+
+export async function findInvoiceOfPaymentId(db: DatabaseExecutor, paymentId: string): Promise<Invoice | undefined> {
+  const [found] = await db.select().from(invoices).where(eq(invoices.paymentId, paymentId));
+  return found;
+}
+
+/** An invoice with where its payment stands now: paid (with its receipt), expired, or still awaited. */
+export interface InvoiceWithPayment {
+  invoice: Invoice;
+  status: PaymentStatus;
+  completedAt: Date | null;
+  receiptNumber: string | null;
+}
+
+/** The invoice of the organization's payment `reference`; undefined when it has none or is another's. */
+export async function findInvoiceOfPayment(
+  db: DatabaseExecutor,
+  organizationId: string,
+  reference: string,
+): Promise<InvoiceWithPayment | undefined> {
+  const [found] = await db
+    .select({
+      invoice: invoices,
+      status: payments.status,
+      completedAt: payments.completedAt,
+      receiptNumber: receipts.number,
+    })
+    .from(invoices)
+    .innerJoin(payments, eq(payments.id, invoices.paymentId))
+    .leftJoin(receipts, eq(receipts.paymentId, payments.id))
+    .where(and(eq(payments.reference, reference), eq(invoices.organizationId, organizationId)));
+  return found;
+}
