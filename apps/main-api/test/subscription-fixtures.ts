@@ -176,6 +176,6 @@ export async function titlesNotified(db: Database, userId: string): Promise<stri
  */
 export async function clearBilling(db: Database): Promise<void> {
   await db.execute(
-    sql`truncate receipts, invoices, bank_transfer_confirmations, mail_subscription_changes, credit_balance_entries, mail_subscriptions, payment_events, payments, payment_methods, notifications`,
+    sql`truncate receipts, invoices, bank_transfer_confirmations, mail_subscription_reminders, mail_subscription_changes, credit_balance_entries, mail_subscriptions, payment_events, payments, payment_methods, notifications`,
   );
 }

@@ -48,8 +48,16 @@ export const mailSubscriptionStatuses = ['active', 'past_due', 'canceled', 'expi
 export type MailSubscriptionStatus = (typeof mailSubscriptionStatuses)[number];
 
 /**
+ * The reminders of a coming renewal, each sent once per renewal (docs/decisions.md#renewal-reminders): 7 days and
+ * 1 day before it.
+ */
+export const renewalReminderKinds = ['7_days', '1_day'] as const;
+export type RenewalReminderKind = (typeof renewalReminderKinds)[number];
+
+/**
  * A change of a mail subscription: of plan, seats or cycle (`upgrade` when it costs more, `downgrade` when it
- * leaves a credit, `change` when the price is the same), or the move to the next period (`renewal`).
+ * left a credit, before downgrades waited for the period end, `change` when the price is the same), or the move to
+ * the next period (`renewal`, which also applies a scheduled downgrade).
  */
 export const mailSubscriptionChangeKinds = ['upgrade', 'downgrade', 'change', 'renewal'] as const;
 export type MailSubscriptionChangeKind = (typeof mailSubscriptionChangeKinds)[number];
@@ -62,8 +70,9 @@ export const mailSubscriptionChangeStatuses = ['charging', 'applied', 'failed', 
 export type MailSubscriptionChangeStatus = (typeof mailSubscriptionChangeStatuses)[number];
 
 /**
- * Why an organization's credit balance moved. Credit comes from a downgrade, a second purchase paid while a
- * subscription was active, or a charge that could not be applied; it is used by upgrades and renewals.
+ * Why an organization's credit balance moved. Credit comes from a second purchase paid while a subscription was
+ * active, or a charge that could not be applied (and came from downgrades made before they waited for the period
+ * end: docs/decisions.md#scheduled-downgrades); it is used by upgrades and renewals.
  */
 export const creditBalanceReasons = [
   'downgrade',

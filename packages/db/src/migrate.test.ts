@@ -25,6 +25,7 @@ const everyTable = [
   'ledger_entries',
   'ledger_transactions',
   'mail_subscription_changes',
+  'mail_subscription_reminders',
   'mail_subscriptions',
   'memberships',
   'notifications',

@@ -296,14 +296,15 @@ beforeAll(async () => {
           'POST /v1/billing/upgrade': fc.record(
             {
               newPlan: fc.constantFrom('core', 'growth', 'scale'),
-              // Mostly seat counts whose price a card may pay, so changes go through and are charged.
+              // Mostly seat counts whose price a card may pay, so changes go through and are charged (or, priced
+              // lower, are scheduled for the period end), however few clean requests the route gets in a run.
               newSeats: fc.oneof(
-                { weight: 3, arbitrary: fc.integer({ min: 1, max: 300 }) },
+                { weight: 9, arbitrary: fc.integer({ min: 1, max: 300 }) },
                 { weight: 1, arbitrary: fc.integer({ min: -1, max: 1e7 }) },
               ),
               newCycle: fc.constantFrom('monthly', 'yearly'),
               paymentMethodId: fc.oneof(
-                { weight: 3, arbitrary: fc.constant(cardId) },
+                { weight: 9, arbitrary: fc.constant(cardId) },
                 { weight: 1, arbitrary: fc.constant('00000000-0000-4000-8000-000000000000') },
               ),
             },

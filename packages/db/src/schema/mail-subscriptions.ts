@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { check, date, index, integer, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { boolean, check, date, index, integer, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import {
   billingCycles,
   creditBalanceReasons,
@@ -7,6 +7,7 @@ import {
   mailSubscriptionChangeKinds,
   mailSubscriptionChangeStatuses,
   mailSubscriptionStatuses,
+  renewalReminderKinds,
 } from '../enums.js';
 import { createdAt, isOneOf, timestamptz } from './columns.js';
 import { organizations } from './organizations.js';
@@ -20,8 +21,9 @@ import { kes } from './wallets.js';
  *
  * Periods are whole UTC days counted from `billing_anchor` (the purchase day, or the day of the last cycle
  * change): period n runs from addBillingPeriod(anchor, cycle, n) to addBillingPeriod(anchor, cycle, n + 1),
- * and `period_index` is n. `version` grows with every change, so work decided on one state (an upgrade
- * being charged, a renewal) applies only if the row is still in that state. `credit_balance` caches the
+ * and `period_index` is n. `version` grows with every change of terms, period or status, so work decided on one
+ * state (an upgrade being charged, a renewal) applies only if the row is still in that state; the cancel flag is
+ * not such a change (a renewal charged before it was set still applies). `credit_balance` caches the
  * organization's credit (the sum of its credit_balance_entries), changed in the same transaction as them.
  */
 export const mailSubscriptions = pgTable(
@@ -47,6 +49,28 @@ export const mailSubscriptions = pgTable(
     paymentMethodId: uuid('payment_method_id').references(() => paymentMethods.id, { onDelete: 'set null' }),
     /** When the renewal job next takes it up: the period end, or the next retry of a past_due one; null: never. */
     renewalDueAt: timestamptz('renewal_due_at'),
+    /**
+     * Asked to end at the period end (POST /v1/billing/subscription/cancel): the renewal job ends it as canceled,
+     * charging nothing, instead of renewing it; resume clears it (docs/decisions.md#subscription-cancellation).
+     */
+    cancelAtPeriodEnd: boolean('cancel_at_period_end').notNull().default(false),
+    /** When the cancellation was asked for, kept once it has ended as canceled; null when none was. */
+    canceledAt: timestamptz('canceled_at'),
+    /** When it ended, as canceled or expired. */
+    endedAt: timestamptz('ended_at'),
+    /** When the renewal of the unpaid period first failed: its retries count from it. Set on past_due rows only. */
+    pastDueSince: timestamptz('past_due_since'),
+    /** Failed attempts at that renewal: 1 for the first failure, one more per failed retry (docs/decisions.md#renewal-retries). */
+    renewalFailures: integer('renewal_failures').notNull().default(0),
+    /**
+     * A downgrade asked for during the period, which the renewal at its end applies (docs/decisions.md#scheduled-downgrades).
+     * The plan, seats, cycle and time of the request are all set or all null.
+     */
+    scheduledPlan: text('scheduled_plan', { enum: mailPlans }),
+    scheduledSeats: integer('scheduled_seats'),
+    scheduledBillingCycle: text('scheduled_billing_cycle', { enum: billingCycles }),
+    scheduledAt: timestamptz('scheduled_at'),
+    scheduledByUserId: text('scheduled_by_user_id').references(() => users.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
     updatedAt: timestamptz('updated_at')
       .notNull()
@@ -64,6 +88,46 @@ export const mailSubscriptions = pgTable(
     check('mail_subscriptions_period_index_check', sql`${table.periodIndex} >= 0`),
     check('mail_subscriptions_version_check', sql`${table.version} >= 0`),
     check('mail_subscriptions_credit_balance_check', sql`${table.creditBalance} >= 0`),
+    check(
+      'mail_subscriptions_canceled_at_check',
+      sql`not ${table.cancelAtPeriodEnd} or ${table.canceledAt} is not null`,
+    ),
+    check(
+      'mail_subscriptions_past_due_since_check',
+      sql`${table.pastDueSince} is null or ${table.status} = 'past_due'`,
+    ),
+    check('mail_subscriptions_renewal_failures_check', sql`${table.renewalFailures} >= 0`),
+    check(
+      'mail_subscriptions_scheduled_check',
+      sql`(${table.scheduledPlan} is null) = (${table.scheduledSeats} is null) and (${table.scheduledPlan} is null) = (${table.scheduledBillingCycle} is null) and (${table.scheduledPlan} is null) = (${table.scheduledAt} is null)`,
+    ),
+    check('mail_subscriptions_scheduled_plan_check', isOneOf(table.scheduledPlan, mailPlans)),
+    check('mail_subscriptions_scheduled_billing_cycle_check', isOneOf(table.scheduledBillingCycle, billingCycles)),
+    check('mail_subscriptions_scheduled_seats_check', sql`${table.scheduledSeats} between 1 and 1000000`),
+  ],
+);
+
+/**
+ * The reminders of coming renewals sent to the organization's members, one row per renewal and kind
+ * (docs/decisions.md#renewal-reminders): the unique index is what makes each reminder go out once, however many
+ * instances run the renewal job. `renews_at` is the renewal announced (the period end).
+ */
+export const mailSubscriptionReminders = pgTable(
+  'mail_subscription_reminders',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    subscriptionId: uuid('subscription_id')
+      .notNull()
+      .references(() => mailSubscriptions.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: renewalReminderKinds }).notNull(),
+    renewsAt: timestamptz('renews_at').notNull(),
+    /** When the job sent it, by its clock. */
+    sentAt: timestamptz('sent_at').notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    uniqueIndex('mail_subscription_reminders_once').on(table.subscriptionId, table.renewsAt, table.kind),
+    check('mail_subscription_reminders_kind_check', isOneOf(table.kind, renewalReminderKinds)),
   ],
 );
 

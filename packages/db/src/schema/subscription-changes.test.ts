@@ -1,8 +1,15 @@
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../client.js';
 import { createTestDatabase } from '../testing.js';
-import { creditBalanceEntries, mailSubscriptionChanges, mailSubscriptions, organizations, payments } from './index.js';
+import {
+  creditBalanceEntries,
+  mailSubscriptionChanges,
+  mailSubscriptionReminders,
+  mailSubscriptions,
+  organizations,
+  payments,
+} from './index.js';
 
 /** The database error behind drizzle's wrapper, whichever driver raised it. */
 async function databaseError(work: Promise<unknown>): Promise<{ code?: string; message: string }> {
@@ -140,5 +147,54 @@ describe('subscription changes, credit balances and subscription payments', () =
       '23514',
       'payments_subscription_terms_check',
     );
+  });
+
+  // Migration 0021 (docs/decisions.md#subscription-cancellation, #renewal-retries, #scheduled-downgrades,
+  // #renewal-reminders).
+  const update = (values: Partial<typeof mailSubscriptions.$inferInsert>) =>
+    handle.db.update(mailSubscriptions).set(values).where(eq(mailSubscriptions.id, subscriptionId));
+
+  it('keeps the lifecycle columns consistent: a cancel has its time, past_due_since only while past_due', async () => {
+    await expectViolation(update({ cancelAtPeriodEnd: true }), '23514', 'mail_subscriptions_canceled_at_check');
+    await update({ cancelAtPeriodEnd: true, canceledAt: new Date() });
+    await expectViolation(update({ pastDueSince: new Date() }), '23514', 'mail_subscriptions_past_due_since_check');
+    await update({ status: 'past_due', pastDueSince: new Date(), renewalFailures: 1 });
+    await expectViolation(update({ renewalFailures: -1 }), '23514', 'mail_subscriptions_renewal_failures_check');
+  });
+
+  it('keeps a scheduled change whole and within the price list', async () => {
+    await expectViolation(update({ scheduledPlan: 'growth' }), '23514', 'mail_subscriptions_scheduled_check');
+    const whole = {
+      scheduledPlan: 'growth',
+      scheduledSeats: 5,
+      scheduledBillingCycle: 'yearly',
+      scheduledAt: new Date(),
+    } as const;
+    await update(whole);
+    await expectViolation(update({ ...whole, scheduledSeats: 0 }), '23514', 'mail_subscriptions_scheduled_seats_check');
+    await expectViolation(
+      handle.db.execute(sql`update mail_subscriptions set scheduled_plan = 'gold' where id = ${subscriptionId}`),
+      '23514',
+      'mail_subscriptions_scheduled_plan_check',
+    );
+  });
+
+  it('records each reminder of a renewal once', async () => {
+    const reminder = {
+      subscriptionId,
+      kind: '7_days',
+      renewsAt: new Date('2024-02-01T00:00:00Z'),
+      sentAt: new Date(),
+    } as const;
+    await handle.db.insert(mailSubscriptionReminders).values(reminder);
+    await expectViolation(
+      handle.db.insert(mailSubscriptionReminders).values(reminder),
+      '23505',
+      'mail_subscription_reminders_once',
+    );
+    await handle.db.insert(mailSubscriptionReminders).values({ ...reminder, kind: '1_day' });
+    await handle.db
+      .insert(mailSubscriptionReminders)
+      .values({ ...reminder, renewsAt: new Date('2024-03-01T00:00:00Z') });
   });
 });

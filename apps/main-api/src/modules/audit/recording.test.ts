@@ -355,7 +355,7 @@ describe('subscriptions', () => {
     });
   });
 
-  it('records a change with nothing to pay as the member who made it, and nothing for a refused one', async () => {
+  it('records a downgrade scheduled for the period end as the member who asked, and nothing for a refused one', async () => {
     let downgraded!: Awaited<ReturnType<typeof send>>;
     const events = await recordedBy(async () => {
       const unknownCard = { newPlan: 'scale', newSeats: 100, newCycle: 'monthly', paymentMethodId: randomUUID() };
@@ -372,16 +372,47 @@ describe('subscriptions', () => {
     expect(events).toEqual([
       expect.objectContaining({
         ...madeBy(PAYER_ID, downgraded),
-        action: 'subscription.changed',
+        action: 'subscription.change_scheduled',
         targetId: subscriptionId,
         details: expect.objectContaining({
           before: terms('growth', 25, 'monthly'),
           after: terms('core', 5, 'monthly'),
-          amountDue: 0,
-          paymentReference: null,
+          price: 500,
+          replaced: null,
         }),
       }),
     ]);
+  });
+
+  it('records a cancel and a resume as the member who asked, and nothing for a refused or repeated one', async () => {
+    let canceled!: Awaited<ReturnType<typeof send>>;
+    let resumed!: Awaited<ReturnType<typeof send>>;
+    const events = await recordedBy(async () => {
+      expect((await send(MEMBER, 'POST', '/v1/billing/subscription/cancel')).statusCode).toBe(403);
+      expect((await send(BILLING, 'POST', '/v1/billing/subscription/resume')).statusCode).toBe(409);
+      canceled = await send(BILLING, 'POST', '/v1/billing/subscription/cancel');
+      expect(canceled.statusCode, canceled.body).toBe(200);
+      expect((await send(PAYER_ID, 'POST', '/v1/billing/subscription/cancel')).statusCode).toBe(200);
+      resumed = await send(PAYER_ID, 'POST', '/v1/billing/subscription/resume');
+      expect(resumed.statusCode, resumed.body).toBe(200);
+    });
+    expect(events).toHaveLength(2);
+    expect(events).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          ...madeBy(BILLING, canceled),
+          action: 'subscription.cancel_requested',
+          targetType: 'subscription',
+          targetId: subscriptionId,
+          details: expect.objectContaining({ status: 'active' }),
+        }),
+        expect.objectContaining({
+          ...madeBy(PAYER_ID, resumed),
+          action: 'subscription.resumed',
+          targetId: subscriptionId,
+        }),
+      ]),
+    );
   });
 
   it("records a renewal as the platform's", async () => {
@@ -394,7 +425,8 @@ describe('subscriptions', () => {
     for (const event of events) expect(event).toMatchObject(PLATFORM);
     expect(events.find((event) => event.action === 'subscription.renewed')).toMatchObject({
       targetId: subscriptionId,
-      details: { kind: 'renewal', before: terms('core', 5, 'monthly'), after: terms('core', 5, 'monthly') },
+      // The downgrade scheduled above is what the renewal applies.
+      details: { kind: 'renewal', before: terms('growth', 25, 'monthly'), after: terms('core', 5, 'monthly') },
     });
   });
 });

@@ -224,7 +224,7 @@ export async function removeOrganization(
       await setDefaultWebhookUrl(tx, { organizationId, environment, defaultUrl: null, now });
     }
     const membersRemoved = await deleteMembershipsOf(tx, organizationId);
-    const subscriptionCanceled = await cancelSubscriptionOfRetiredOrganization(tx, audit, organizationId);
+    const subscriptionCanceled = await cancelSubscriptionOfRetiredOrganization(tx, audit, organizationId, now);
     await recordAuditEvent(tx, audit, {
       ...event,
       action: 'organization.retired',

@@ -1,9 +1,11 @@
 import type { MailSubscription, MailSubscriptionChange, Transaction } from '@platform/db';
 import { notifyOrganizationMembers } from '@platform/notifications';
 import { type AuditContext, recordAuditEvent } from '../../audit/index.js';
-import { addCredit, useCredit } from './credit-balance.js';
+import { useCredit } from './credit-balance.js';
 import { subscriptionChanged, subscriptionRenewed } from './notifications.js';
+import { NOT_PAST_DUE } from './renewal-retries.js';
 import { updateSubscriptionAt } from './repository.js';
+import { NO_SCHEDULED_CHANGE } from './scheduled-change.js';
 
 export interface ApplyChangeOptions {
   /** The saved card that paid, which renewals charge from now on. */
@@ -15,7 +17,9 @@ export interface ApplyChangeOptions {
 /**
  * Applies a recorded change or renewal to the subscription, but only if the subscription is still at the
  * change's base version: the terms and period of the change, status active, the next renewal at the end of
- * the period. In the same transaction the credit the change uses or earns moves and the organization's
+ * the period, no longer past_due, and no change scheduled any more (a renewal applied it; a change made now replaces
+ * it: docs/decisions.md#scheduled-downgrades). The cancel flag stays as it is. In the same transaction the credit
+ * the change uses moves (a change applied now never earns credit: downgrades wait for the renewal) and the organization's
  * members are notified, and the audit log records it under `audit` (the member who asked, or PLATFORM_JOB for a
  * renewal or a charge that settled later). False when the subscription changed since the change was decided:
  * nothing is done.
@@ -37,6 +41,8 @@ export async function applyChange(
     billingAnchor: change.billingAnchor,
     periodIndex: change.periodIndex,
     renewalDueAt: change.periodEnd,
+    ...NOT_PAST_DUE,
+    ...NO_SCHEDULED_CHANGE,
     ...(options.paidWithCardId ? { paymentMethodId: options.paidWithCardId } : {}),
   });
   if (updated === undefined) return false;
@@ -48,14 +54,6 @@ export async function applyChange(
       reason: change.kind === 'renewal' ? 'renewal' : 'upgrade',
       reference,
       description: change.kind === 'renewal' ? 'Paid part of a renewal' : 'Paid part of a subscription change',
-    });
-  }
-  if (change.net < 0) {
-    await addCredit(tx, updated, {
-      amount: -change.net,
-      reason: 'downgrade',
-      reference,
-      description: 'Unused value of a downgrade',
     });
   }
   await recordAuditEvent(tx, audit, {

@@ -6,8 +6,7 @@ import type {
   Transaction,
 } from '@platform/db';
 import { conflict, validationError } from '@platform/errors';
-import type { SubscriptionTerms } from '@platform/pricing';
-import { formatKes } from '@platform/pricing';
+import { formatKes, isSameSubscription, type SubscriptionTerms } from '@platform/pricing';
 import { type AuditContext, recordAuditEvent } from '../../audit/index.js';
 import type { PaymentsConfig } from '../config.js';
 import type { CardProvider } from '../payments/index.js';
@@ -23,6 +22,7 @@ import { NO_ACTIVE_SUBSCRIPTION, type PlannedChange, planChange } from './plan-c
 import { findChargingChange, insertChange, lockSubscription, updateSubscriptionAt } from './repository.js';
 import { type ChargeableCard, cardForChange } from './saved-cards.js';
 import { emailOfUser } from './saved-cards-repository.js';
+import { cancelScheduledChange, scheduleChange, scheduledTermsOf } from './scheduled-change.js';
 
 export const CHANGE_IN_PROGRESS =
   'Another change of this subscription is being paid for right now; try again once it has finished';
@@ -39,17 +39,23 @@ export interface ChangeRequest {
 }
 
 export type ChangeClaim =
-  /** Nothing to charge (a downgrade, or credit covers it): the change is already applied. */
+  /** Nothing to charge (credit covers it, or it costs the same): the change is already applied. */
   | { kind: 'applied'; change: MailSubscriptionChange }
+  /** A downgrade: scheduled for the period end (or it already was), nothing charged or credited. */
+  | { kind: 'scheduled'; subscription: MailSubscription; next: SubscriptionTerms }
+  /** The current terms, asked for while a change was scheduled: that change is dropped. */
+  | { kind: 'unscheduled'; subscription: MailSubscription; canceled: SubscriptionTerms }
   /** The change is claimed and its payment recorded as pending: charge `card` now, outside any transaction. */
   | { kind: 'charge'; change: MailSubscriptionChange; payment: Payment; card: ChargeableCard };
 
 /**
  * The first, short transaction of an upgrade. With the subscription row locked it prices the change
- * (planChange, the preview's code), and then either applies it at once when the card pays nothing, or claims
- * it: the subscription's version moves on (so nothing decided on the old state can apply), a `charging`
- * change records the terms and amounts (at most one per subscription), and the card payment is recorded
- * as pending. Every refusal (400, 404, 409) is thrown before anything is written.
+ * (planChange, the preview's code), and then schedules a downgrade for the period end, drops the scheduled change
+ * when the current terms are asked for (docs/decisions.md#scheduled-downgrades), applies a change at once when the
+ * card pays nothing, or claims it: the subscription's version moves on (so nothing decided on the old state can
+ * apply), a `charging` change records the terms and amounts (at most one per subscription), and the card payment is
+ * recorded as pending. Every refusal (400, 404, 409) is thrown before anything is written; while another change or a
+ * renewal is being charged, every request is 409.
  */
 export async function claimChange(
   tx: Transaction,
@@ -61,6 +67,19 @@ export async function claimChange(
   if (subscription === undefined) throw conflict(NO_ACTIVE_SUBSCRIPTION);
   const plan = planChange(subscription, request.next, now);
   if ((await findChargingChange(tx, subscription.id)) !== undefined) throw conflict(CHANGE_IN_PROGRESS);
+  const requester = { userId: request.userId, audit: request.audit };
+  if (plan.takesEffect === 'period_end') {
+    return {
+      kind: 'scheduled',
+      subscription: await scheduleChange(tx, subscription, plan.next, requester, now),
+      next: plan.next,
+    };
+  }
+  if (isSameSubscription(plan.current, plan.next)) {
+    const canceled = scheduledTermsOf(subscription);
+    if (canceled === undefined) throw new Error('The current terms were priced as a change with nothing scheduled');
+    return { kind: 'unscheduled', subscription: await cancelScheduledChange(tx, subscription, requester), canceled };
+  }
   const values = changeValues(subscription, plan, request.userId);
 
   if (plan.amountDueToday === 0) {

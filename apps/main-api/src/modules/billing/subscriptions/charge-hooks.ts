@@ -5,8 +5,8 @@ import type { PaidFor } from '../payments/index.js';
 import { applyChange } from './apply-change.js';
 import { addCredit } from './credit-balance.js';
 import { paymentCredited } from './notifications.js';
-import { markPastDue } from './past-due.js';
 import { addedToCredit } from './purchase.js';
+import { recordFailedRenewal } from './renewal-retries.js';
 import { finishChange, lockChangeOfPayment, lockSubscriptionById } from './repository.js';
 
 // The second transaction of a change or renewal paid by card: run by settlePayment when the card charge
@@ -61,7 +61,8 @@ export async function applyPaidCharge(tx: Transaction, payment: Payment): Promis
 
 /**
  * The card did not pay (declined, refused, cancelled or timed out): the claim is released and the subscription
- * stays as it was. A renewal that was not paid makes the subscription past_due.
+ * stays as it was. A renewal that was not paid makes the subscription past_due, or counts as a failed retry, or ends
+ * it (the last retry, or one set to cancel: docs/decisions.md#renewal-retries).
  */
 export async function releaseFailedCharge(tx: Transaction, payment: Payment): Promise<void> {
   const change = await lockChangeOfPayment(tx, payment.id);
@@ -71,5 +72,5 @@ export async function releaseFailedCharge(tx: Transaction, payment: Payment): Pr
   await finishChange(tx, change, { status: 'failed', at, failureReason: reason });
   if (change.kind !== 'renewal') return;
   const subscription = await lockSubscriptionById(tx, change.subscriptionId);
-  if (subscription !== undefined) await markPastDue(tx, subscription, change.baseVersion, reason, at);
+  if (subscription !== undefined) await recordFailedRenewal(tx, subscription, change.baseVersion, reason, at);
 }

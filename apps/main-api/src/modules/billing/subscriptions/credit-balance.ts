@@ -1,7 +1,7 @@
 import type { CreditBalanceReason, MailSubscription, Transaction } from '@platform/db';
 import { insertCreditEntry, moveCachedCreditBalance } from './credit-balance-repository.js';
 
-// The organization's credit balance: whole KES that downgrades and unapplied payments leave behind, used
+// The organization's credit balance: whole KES that duplicate purchases and unapplied payments leave behind, used
 // first by later subscription charges (upgrades, renewals) and never paid out. Every movement is a row in
 // credit_balance_entries, once per (reason, reference); mail_subscriptions.credit_balance caches the sum
 // and changes in the same transaction, its CHECK (>= 0) making an overdraw impossible. The database refuses

@@ -47,7 +47,12 @@ export function currentPeriodOf(subscription: MailSubscription): BillingPeriod {
   };
 }
 
-/** The period a renewal pays for: the one after the current one. */
-export function nextPeriodOf(subscription: MailSubscription): BillingPeriod {
-  return billingPeriod(anchorOf(subscription), subscription.billingCycle, subscription.periodIndex + 1);
+/**
+ * The period a renewal pays for, on `cycle`: the one after the current one, or, when a scheduled change moves to
+ * another cycle, the first period of that cycle, anchored on the day the current one ends
+ * (docs/decisions.md#scheduled-downgrades).
+ */
+export function periodAfter(subscription: MailSubscription, cycle: BillingCycle): BillingPeriod {
+  if (cycle !== subscription.billingCycle) return billingPeriod(dayOf(subscription.currentPeriodEnd), cycle, 0);
+  return billingPeriod(anchorOf(subscription), cycle, subscription.periodIndex + 1);
 }

@@ -1,36 +1,50 @@
 import type { MailSubscription, MailSubscriptionChangeKind } from '@platform/db';
 import { conflict, validationError } from '@platform/errors';
 import { isSameSubscription, type Proration, prorate, type SubscriptionTerms } from '@platform/pricing';
-import { type BillingPeriod, billingPeriod, currentPeriodOf, dayOf } from './periods.js';
+import { type BillingPeriod, billingPeriod, currentPeriodOf, dayOf, periodAfter } from './periods.js';
+import { scheduledTermsOf } from './scheduled-change.js';
 
 export const NO_ACTIVE_SUBSCRIPTION =
   'The organization has no active mail subscription; buy one with POST /v1/billing/pay';
 const PERIOD_ENDED = 'The current billing period has ended and the subscription is being renewed; try again shortly';
 const NOTHING_TO_CHANGE = 'Nothing would change: the subscription already has this plan, seat count and billing cycle';
 
-/** A change of plan, seats or cycle as it would happen today: what it costs and the period it leads to. */
+/** A change of plan, seats or cycle as it would happen if asked for today: what it costs, when and what period it leads to. */
 export interface PlannedChange {
   kind: Exclude<MailSubscriptionChangeKind, 'renewal'>;
+  /**
+   * `now` for an upgrade or a change of the same price (today's proration and credit rules); `period_end` for a
+   * downgrade, which the renewal applies at the end of the current period (docs/decisions.md#scheduled-downgrades).
+   */
+  takesEffect: 'now' | 'period_end';
+  /**
+   * A change is scheduled and this drops it: asking for the current terms cancels it (and changes nothing else), a
+   * change made now or another downgrade replaces it.
+   */
+  cancelsScheduledChange: boolean;
   current: SubscriptionTerms;
   next: SubscriptionTerms;
-  /** The prorated price of the change (negative: a credit). */
+  /** The prorated price of a change made now; 0 for a downgrade, which earns no credit (it waits for the period end). */
   net: number;
   /** What the card pays today: max(0, net - credit balance). */
   amountDueToday: number;
   /** What the credit balance pays (net > 0). */
   creditApplied: number;
-  /** What the credit balance gains (net < 0). */
-  creditAdded: number;
-  /** The period after the change: the same one, or a new one from today when the cycle changes. */
+  /**
+   * The period the new terms start with: the current one, a new one from today when the cycle changes now, or the
+   * period after the current one for a downgrade.
+   */
   period: BillingPeriod;
   proration: Proration;
 }
 
 /**
- * Prices a change of the subscription made on `now`'s UTC day (docs/decisions.md#proration): the preview and the
- * upgrade both call this with the same stored state and the same day, so they agree to the shilling. Throws 409
- * when there is no active subscription (none, past_due, canceled, expired, or its period is over) and 400
- * when nothing would change.
+ * Prices a change of the subscription asked for on `now`'s UTC day (docs/decisions.md#proration): the preview and
+ * the upgrade both call this with the same stored state and the same day, so they agree to the shilling, and on
+ * whether it applies now or at the period end. A change priced lower than the current terms (a negative prorated
+ * net) is a downgrade: it is scheduled for the period end and costs and credits nothing now. Throws 409 when there
+ * is no active subscription (none, past_due, canceled, expired, or its period is over) and 400 when nothing would
+ * change (the current terms, with no change scheduled).
  */
 export function planChange(
   subscription: MailSubscription | undefined,
@@ -48,7 +62,9 @@ export function planChange(
     seats: subscription.seats,
     cycle: subscription.billingCycle,
   };
-  if (isSameSubscription(current, next)) {
+  const unchanged = isSameSubscription(current, next);
+  const scheduled = scheduledTermsOf(subscription);
+  if (unchanged && scheduled === undefined) {
     throw validationError(NOTHING_TO_CHANGE, [
       { path: '/', message: 'is the current plan, seat count and billing cycle' },
     ]);
@@ -59,15 +75,44 @@ export function planChange(
     today,
     creditBalance: subscription.creditBalance,
   });
+  const cancelsScheduledChange = scheduled !== undefined && !isSameSubscription(scheduled, next);
+  const atNoCost = { net: 0, amountDueToday: 0, creditApplied: 0 };
+  if (unchanged) {
+    const period = currentPeriodOf(subscription);
+    return {
+      kind: 'change',
+      takesEffect: 'now',
+      cancelsScheduledChange,
+      current,
+      next,
+      ...atNoCost,
+      period,
+      proration,
+    };
+  }
   const { net } = proration;
+  if (net < 0) {
+    const period = periodAfter(subscription, next.cycle);
+    return {
+      kind: 'downgrade',
+      takesEffect: 'period_end',
+      cancelsScheduledChange,
+      current,
+      next,
+      ...atNoCost,
+      period,
+      proration,
+    };
+  }
   return {
-    kind: net > 0 ? 'upgrade' : net < 0 ? 'downgrade' : 'change',
+    kind: net > 0 ? 'upgrade' : 'change',
+    takesEffect: 'now',
+    cancelsScheduledChange,
     current,
     next,
     net,
     amountDueToday: proration.amountDueToday,
     creditApplied: net > 0 ? Math.min(subscription.creditBalance, net) : 0,
-    creditAdded: net < 0 ? -net : 0,
     period: proration.cycleChanged ? billingPeriod(today, next.cycle, 0) : currentPeriodOf(subscription),
     proration,
   };

@@ -5,7 +5,9 @@ import type { PaidFor } from '../payments/index.js';
 import { addCredit } from './credit-balance.js';
 import { paymentCredited, subscriptionStarted } from './notifications.js';
 import { billingPeriod, dayOf } from './periods.js';
+import { NOT_PAST_DUE } from './renewal-retries.js';
 import { insertSubscriptionUnlessExists, lockSubscription, updateSubscriptionAt } from './repository.js';
+import { NO_SCHEDULED_CHANGE } from './scheduled-change.js';
 
 /**
  * The purchase hook: a paid mail_subscription payment starts the organization's subscription with the
@@ -33,6 +35,12 @@ export async function activatePurchasedSubscription(tx: Transaction, payment: Pa
     billingAnchor: period.anchor,
     periodIndex: 0,
     renewalDueAt: period.end,
+    // A replaced subscription's cancel request, retries and scheduled change end with it.
+    cancelAtPeriodEnd: false,
+    canceledAt: null,
+    endedAt: null,
+    ...NOT_PAST_DUE,
+    ...NO_SCHEDULED_CHANGE,
     ...(payment.channel === 'card' && payment.paymentMethodId !== null
       ? { paymentMethodId: payment.paymentMethodId }
       : {}),

@@ -1,37 +1,47 @@
-import { type RenewalOutcome, renewNextDueSubscription, type SubscriptionDeps } from './service.js';
+import { type RenewalOutcome, remindNextRenewal, renewNextDueSubscription, type SubscriptionDeps } from './service.js';
 
 export interface RenewalDeps extends SubscriptionDeps {
-  /** Subscriptions taken per round. */
+  /** Reminders, and then subscriptions, taken per round. */
   batchSize?: number;
 }
 
 const DEFAULT_BATCH_SIZE = 50;
 
 export interface RenewalRound extends Record<RenewalOutcome, number> {
+  /** Reminders of a renewal 7 days or 1 day ahead sent (docs/decisions.md#renewal-reminders). */
+  reminded: number;
   /** Moved to their next period (paid by card, or from credit). */
   renewed: number;
-  /** Not paid: past_due. */
+  /** Not paid: past_due, retried later (docs/decisions.md#renewal-retries). */
   failed: number;
-  /** Past due beyond the grace period: ended. */
+  /** Not paid by the last retry: ended. */
   expired: number;
+  /** Set to cancel: ended at the period end without a charge (docs/decisions.md#subscription-cancellation). */
+  canceled: number;
   /** Charged, but the card provider has not answered finally yet (the reconciliation job settles them). */
   pending: number;
 }
 
 /**
- * One round of the renewal job (docs/decisions.md#renewal-job): renews due subscriptions one at a time, each
- * claimed in its own short transaction, until none is due or the batch is done. Several instances may run
- * rounds at once.
+ * One round of the renewal job (docs/decisions.md#renewal-job): sends the reminders owed, then renews due
+ * subscriptions one at a time, each taken in its own short transaction, until none is due or the batch is done.
+ * Several instances may run rounds at once.
  */
 export async function renewDueSubscriptions(deps: RenewalDeps): Promise<RenewalRound> {
-  const round: RenewalRound = { renewed: 0, failed: 0, expired: 0, pending: 0 };
-  for (let taken = 0; taken < (deps.batchSize ?? DEFAULT_BATCH_SIZE); taken += 1) {
+  const round: RenewalRound = { reminded: 0, renewed: 0, failed: 0, expired: 0, canceled: 0, pending: 0 };
+  const batchSize = deps.batchSize ?? DEFAULT_BATCH_SIZE;
+  for (let taken = 0; taken < batchSize; taken += 1) {
+    const reminder = await remindNextRenewal(deps);
+    if (reminder === undefined) break;
+    if (reminder === 'sent') round.reminded += 1;
+  }
+  for (let taken = 0; taken < batchSize; taken += 1) {
     const outcome = await renewNextDueSubscription(deps);
     if (outcome === undefined) break;
     round[outcome] += 1;
   }
-  if (round.renewed + round.failed + round.expired + round.pending > 0) {
-    deps.ctx.log.info(round, 'Mail subscription renewals ran');
+  if (Object.values(round).some((count) => count > 0)) {
+    deps.ctx.log.info(round, 'Mail subscription reminders and renewals ran');
   }
   return round;
 }

@@ -2,7 +2,7 @@ import { memberships, notifications } from '@platform/db/schema';
 import { quote } from '@platform/pricing';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type BillingTestApp, PAYER_ID, startBillingApp } from '../../../../test/billing-fixtures.js';
+import { type BillingTestApp, notificationsOf, PAYER_ID, startBillingApp } from '../../../../test/billing-fixtures.js';
 import { FAKE_PAYSTACK_SECRET, type FakePaystack, startFakePaystack } from '../../../../test/fake-paystack.js';
 import { insertUser } from '../../../../test/helpers.js';
 import {
@@ -15,12 +15,13 @@ import {
   subscriptionOf,
   titlesNotified,
 } from '../../../../test/subscription-fixtures.js';
-import { PAST_DUE_GRACE_MS, RENEWAL_RETRY_AFTER_MS } from './past-due.js';
 
-// The renewal job with a moved clock, charging saved cards through a fake Paystack.
+// The renewal job with a moved clock, charging saved cards through a fake Paystack: renewals, the retries of an
+// unpaid one (docs/decisions.md#renewal-retries) and a scheduled downgrade applied at the period end.
 
 const MINUTE = 60 * 1000;
-const DAY = 24 * 60 * MINUTE;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
 const COLLEAGUE_ID = 'user_colleague';
 let t: BillingTestApp;
 let paystack: FakePaystack;
@@ -54,12 +55,20 @@ async function declinedCard() {
 
 const chargesBefore = () => paystack.charges().length;
 
+/** The clock moves on while a round runs: a moment the job took is at or up to a minute after the one it was set to. */
+function expectShortlyAfter(actual: Date | null | undefined, expected: number) {
+  const late = (actual?.getTime() ?? Number.NaN) - expected;
+  expect(late, `${actual?.toISOString()} vs ${new Date(expected).toISOString()}`).toBeGreaterThanOrEqual(0);
+  expect(late).toBeLessThan(MINUTE);
+}
+
 describe('renewal at the end of a period', () => {
   it('does nothing before the period ends', async () => {
     await insertSubscription(t.db, t.organizationId, { ...growth20, paymentMethodId: await goodCard() });
     const before = chargesBefore();
     t.clock.set(new Date('2024-02-28T23:59:00.000Z'));
-    expect(await t.renew()).toEqual({ renewed: 0, failed: 0, expired: 0, pending: 0 });
+    // A minute before the renewal, only its reminder is due.
+    expect(await t.renew()).toEqual({ reminded: 1, renewed: 0, failed: 0, expired: 0, canceled: 0, pending: 0 });
     expect(paystack.charges()).toHaveLength(before);
   });
 
@@ -152,10 +161,10 @@ describe('a renewal that cannot be paid', () => {
       periodIndex: 0,
       currentPeriodEnd: new Date('2024-02-29T00:00:00.000Z'),
     });
-    // Retried a day later.
-    const retryIn = (subscription.renewalDueAt?.getTime() ?? 0) - t.clock.now().getTime();
-    expect(retryIn).toBeGreaterThan(RENEWAL_RETRY_AFTER_MS - MINUTE);
-    expect(retryIn).toBeLessThanOrEqual(RENEWAL_RETRY_AFTER_MS);
+    // Retried a day after the failure, which is counted from then.
+    expectShortlyAfter(subscription.pastDueSince, new Date('2024-02-29T00:05:00.000Z').getTime());
+    expect(subscription.renewalDueAt?.getTime()).toBe((subscription.pastDueSince?.getTime() ?? 0) + DAY);
+    expect(subscription.renewalFailures).toBe(1);
     expect(await titlesNotified(t.db, COLLEAGUE_ID)).toEqual(['Mail subscription payment failed']);
     const [note] = await t.db.select().from(notifications).where(eq(notifications.userId, PAYER_ID));
     expect(note).toMatchObject({ type: 'error', organizationId: t.organizationId });
@@ -174,7 +183,7 @@ describe('a renewal that cannot be paid', () => {
 
     paystack.approvedAuthorizations.add('AUTH_declined');
     try {
-      t.clock.advance(RENEWAL_RETRY_AFTER_MS + MINUTE);
+      t.clock.advance(DAY + MINUTE);
       expect(await t.renew()).toMatchObject({ renewed: 1 });
     } finally {
       paystack.approvedAuthorizations.delete('AUTH_declined');
@@ -238,25 +247,176 @@ describe('a renewal that cannot be paid', () => {
     expect(await titlesNotified(t.db, PAYER_ID)).toEqual(['Mail subscription payment failed']);
   });
 
-  it('ends the subscription when it stays unpaid past the grace period', async () => {
+  it('tries again on days 1, 3 and 5 after the first failure, telling the members each time, then ends it', async () => {
     await insertSubscription(t.db, t.organizationId, { ...growth20, paymentMethodId: await declinedCard() });
-    const periodEnd = new Date('2024-02-29T00:00:00.000Z').getTime();
-    // Retried about daily until the grace period is over.
-    let attempts = 0;
-    for (let at = periodEnd + 5 * MINUTE; at < periodEnd + PAST_DUE_GRACE_MS; at += RENEWAL_RETRY_AFTER_MS + MINUTE) {
-      t.clock.set(new Date(at));
-      expect(await t.renew(), new Date(at).toISOString()).toMatchObject({ failed: 1, expired: 0 });
-      attempts += 1;
+    t.clock.set(new Date('2024-02-29T00:05:00.000Z'));
+    expect(await t.renew()).toMatchObject({ failed: 1, expired: 0 });
+    // The retries count from the moment of the first failure, as the job's clock had it.
+    const firstFailure = (await subscriptionOf(t.db, t.organizationId)).pastDueSince?.getTime() ?? 0;
+    expect(await titlesNotified(t.db, COLLEAGUE_ID)).toEqual(['Mail subscription payment failed']);
+    const [first] = await notificationsOf(t.db, COLLEAGUE_ID);
+    expect(first?.message).toContain('tried again on 2024-03-01, 2024-03-03 and 2024-03-05');
+
+    const attempts: string[] = [];
+    // Each retry is due on its day, not before: a round a minute early does nothing.
+    for (const [retry, days] of [
+      [1, 1],
+      [2, 3],
+    ] as const) {
+      t.clock.set(new Date(firstFailure + days * DAY - MINUTE));
+      expect(await t.renew(), `before retry ${retry}`).toMatchObject({ failed: 0, expired: 0 });
+      t.clock.set(new Date(firstFailure + days * DAY + MINUTE));
+      expect(await t.renew(), `retry ${retry}`).toMatchObject({ failed: 1, expired: 0 });
+      attempts.push(t.clock.now().toISOString());
+      expect(await subscriptionOf(t.db, t.organizationId)).toMatchObject({
+        status: 'past_due',
+        plan: 'growth',
+        renewalFailures: retry + 1,
+        pastDueSince: new Date(firstFailure),
+        renewalDueAt: new Date(firstFailure + (retry === 1 ? 3 : 5) * DAY),
+      });
     }
-    expect(attempts).toBe(14);
-    expect((await subscriptionOf(t.db, t.organizationId)).status).toBe('past_due');
-    t.clock.set(new Date(periodEnd + PAST_DUE_GRACE_MS + DAY));
-    expect(await t.renew()).toMatchObject({ expired: 1 });
-    expect(await subscriptionOf(t.db, t.organizationId)).toMatchObject({ status: 'expired', renewalDueAt: null });
-    // One notice when it became past_due, one when it ended: the daily retries in between are silent.
+    t.clock.set(new Date(firstFailure + 5 * DAY - MINUTE));
+    expect(await t.renew()).toMatchObject({ failed: 0, expired: 0 });
+    t.clock.set(new Date(firstFailure + 5 * DAY + MINUTE));
+    expect(await t.renew()).toMatchObject({ failed: 0, expired: 1 });
+    const ended = await subscriptionOf(t.db, t.organizationId);
+    expect(ended).toMatchObject({ status: 'expired', renewalDueAt: null, pastDueSince: null });
+    expectShortlyAfter(ended.endedAt, firstFailure + 5 * DAY + MINUTE);
+    // The first failure and three retries: four declined charges, nothing more after the end.
+    const charges = await subscriptionChargesOf(t.db, t.organizationId);
+    expect(charges.map((charge) => charge.status)).toEqual(['failed', 'failed', 'failed', 'failed']);
+    t.clock.set(new Date(firstFailure + 40 * DAY));
+    expect(await t.renew()).toMatchObject({ failed: 0, expired: 0, renewed: 0 });
+    expect(await subscriptionChargesOf(t.db, t.organizationId)).toHaveLength(4);
+
+    // A notice at each step: the failure, each failed retry, the end.
     expect(await titlesNotified(t.db, COLLEAGUE_ID)).toEqual([
       'Mail subscription payment failed',
+      'Mail subscription payment failed again',
+      'Mail subscription payment failed again',
       'Mail subscription ended',
     ]);
+    const messages = (await notificationsOf(t.db, COLLEAGUE_ID)).map((note) => note.message);
+    expect(messages).toEqual(
+      expect.arrayContaining([
+        expect.stringContaining('Try 1 of 3'),
+        expect.stringContaining('Try 2 of 3'),
+        expect.stringContaining('the last try failed'),
+      ]),
+    );
+    expect(messages.find((message) => message.includes('Try 1 of 3'))).toContain('The next try is on 2024-03-03');
+    expect(attempts).toHaveLength(2);
+  });
+
+  it('counts a retry with no card to charge like a declined one, and ends the subscription after the last', async () => {
+    await insertSubscription(t.db, t.organizationId, growth20);
+    t.clock.set(new Date('2024-02-29T00:05:00.000Z'));
+    const outcomes = [await t.renew()];
+    const firstFailure = (await subscriptionOf(t.db, t.organizationId)).pastDueSince?.getTime() ?? 0;
+    for (const days of [1, 3, 5]) {
+      t.clock.set(new Date(firstFailure + days * DAY + MINUTE));
+      outcomes.push(await t.renew());
+    }
+    expect(outcomes.map((round) => [round.failed, round.expired])).toEqual([
+      [1, 0],
+      [1, 0],
+      [1, 0],
+      [0, 1],
+    ]);
+    expect((await changesOf(t.db, t.organizationId)).map((change) => change.status)).toEqual([
+      'failed',
+      'failed',
+      'failed',
+      'failed',
+    ]);
+    expect(await titlesNotified(t.db, PAYER_ID)).toEqual([
+      'Mail subscription payment failed',
+      'Mail subscription payment failed again',
+      'Mail subscription payment failed again',
+      'Mail subscription ended',
+    ]);
+  });
+
+  it('keeps the schedule of a subscription made past_due before it existed, counting from its period end', async () => {
+    await insertSubscription(t.db, t.organizationId, { ...growth20, status: 'past_due' });
+    // As migration 0021 left such rows: one failure, at the period end (29 February).
+    const periodEnd = new Date('2024-02-29T00:00:00.000Z').getTime();
+    t.clock.set(new Date(periodEnd + 2 * DAY));
+    expect(await t.renew()).toMatchObject({ failed: 1 });
+    expect(await subscriptionOf(t.db, t.organizationId)).toMatchObject({
+      status: 'past_due',
+      pastDueSince: new Date(periodEnd),
+      renewalFailures: 2,
+      renewalDueAt: new Date(periodEnd + 3 * DAY),
+    });
+    // A retry whose day has passed already (this one's answer came late) is not made at once, but an hour later.
+    t.clock.set(new Date(periodEnd + 6 * DAY));
+    expect(await t.renew()).toMatchObject({ failed: 1, expired: 0 });
+    expectShortlyAfter((await subscriptionOf(t.db, t.organizationId)).renewalDueAt, periodEnd + 6 * DAY + HOUR);
+    t.clock.advance(HOUR + MINUTE);
+    expect(await t.renew()).toMatchObject({ failed: 0, expired: 1 });
+  });
+});
+
+describe('a downgrade scheduled for the period end', () => {
+  it('is applied by the renewal, which charges the new price and starts the new terms', async () => {
+    // scale 40 yearly (88,000) to core 10 monthly (1,000): a downgrade, also of the cycle.
+    const scale40 = { plan: 'scale', seats: 40, cycle: 'yearly', anchor: '2023-02-28' } as const;
+    await insertSubscription(t.db, t.organizationId, { ...scale40, paymentMethodId: await goodCard() });
+    t.clock.set(new Date('2024-02-10T09:00:00.000Z'));
+    const scheduled = await t.app.inject({
+      method: 'POST',
+      url: '/v1/billing/upgrade',
+      headers: await t.headers(),
+      payload: { newPlan: 'core', newSeats: 10, newCycle: 'monthly' },
+    });
+    expect(scheduled.statusCode, scheduled.body).toBe(200);
+    expect(await subscriptionOf(t.db, t.organizationId)).toMatchObject({ plan: 'scale', seats: 40 });
+
+    t.clock.set(new Date('2024-02-28T00:05:00.000Z'));
+    expect(await t.renew()).toMatchObject({ renewed: 1 });
+    const monthly = quote({ plan: 'core', seats: 10, cycle: 'monthly' }).total;
+    expect((await subscriptionChargesOf(t.db, t.organizationId)).map((charge) => [charge.amount, charge.plan])).toEqual(
+      [[monthly, 'core']],
+    );
+    // A new cycle: anchored on the day the old period ended.
+    expect(await subscriptionOf(t.db, t.organizationId)).toMatchObject({
+      plan: 'core',
+      seats: 10,
+      billingCycle: 'monthly',
+      billingAnchor: '2024-02-28',
+      periodIndex: 0,
+      currentPeriodStart: new Date('2024-02-28T00:00:00.000Z'),
+      currentPeriodEnd: new Date('2024-03-28T00:00:00.000Z'),
+      scheduledPlan: null,
+      scheduledAt: null,
+    });
+    expect(await changesOf(t.db, t.organizationId)).toMatchObject([
+      {
+        kind: 'renewal',
+        status: 'applied',
+        fromPlan: 'scale',
+        fromSeats: 40,
+        fromBillingCycle: 'yearly',
+        plan: 'core',
+        seats: 10,
+        billingCycle: 'monthly',
+        amountDue: monthly,
+        requestedByUserId: PAYER_ID,
+      },
+    ]);
+    const renewed = (await notificationsOf(t.db, COLLEAGUE_ID)).find(
+      (note) => note.title === 'Mail subscription renewed',
+    );
+    expect(renewed?.message).toContain('changed from the scale plan, 40 mailboxes, billed yearly, as scheduled');
+    // The next renewal is at the new terms, from the new anchor.
+    t.clock.set(new Date('2024-03-28T00:05:00.000Z'));
+    expect(await t.renew()).toMatchObject({ renewed: 1 });
+    expect(await subscriptionOf(t.db, t.organizationId)).toMatchObject({
+      plan: 'core',
+      periodIndex: 1,
+      currentPeriodEnd: new Date('2024-04-28T00:00:00.000Z'),
+    });
   });
 });

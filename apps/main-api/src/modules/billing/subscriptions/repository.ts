@@ -3,13 +3,15 @@ import type {
   DatabaseExecutor,
   MailSubscription,
   MailSubscriptionChange,
+  MailSubscriptionStatus,
   NewMailSubscription,
   NewMailSubscriptionChange,
+  RenewalReminderKind,
   Transaction,
 } from '@platform/db';
 import { preparedPerDatabase } from '@platform/db';
-import { mailSubscriptionChanges, mailSubscriptions } from '@platform/db/schema';
-import { and, asc, eq, exists, inArray, lte, not, sql } from 'drizzle-orm';
+import { mailSubscriptionChanges, mailSubscriptionReminders, mailSubscriptions } from '@platform/db/schema';
+import { and, asc, eq, exists, gt, inArray, lte, not, sql } from 'drizzle-orm';
 
 const subscriptionOf = preparedPerDatabase((db) =>
   db
@@ -82,6 +84,18 @@ export async function lockNextDueRenewal(tx: Transaction, now: Date): Promise<Ma
   return subscription;
 }
 
+/** The subscription's status now, read without a lock. */
+export async function statusOfSubscription(
+  db: DatabaseExecutor,
+  id: string,
+): Promise<MailSubscriptionStatus | undefined> {
+  const [row] = await db
+    .select({ status: mailSubscriptions.status })
+    .from(mailSubscriptions)
+    .where(eq(mailSubscriptions.id, id));
+  return row?.status;
+}
+
 export async function lockSubscriptionById(tx: Transaction, id: string): Promise<MailSubscription | undefined> {
   const [row] = await tx.select().from(mailSubscriptions).where(eq(mailSubscriptions.id, id)).for('update');
   return row;
@@ -103,6 +117,87 @@ export async function updateSubscriptionAt(
     .where(and(eq(mailSubscriptions.id, subscription.id), eq(mailSubscriptions.version, version)))
     .returning();
   return updated;
+}
+
+/**
+ * Sets or clears the cancel flag. The version stays: nothing decided on the subscription's state depends on it, so
+ * a renewal being charged still applies (docs/decisions.md#subscription-cancellation). The caller holds the row's lock.
+ */
+export async function setCancellation(
+  tx: Transaction,
+  subscriptionId: string,
+  values: { cancelAtPeriodEnd: boolean; canceledAt: Date | null },
+): Promise<MailSubscription> {
+  const [row] = await tx
+    .update(mailSubscriptions)
+    .set(values)
+    .where(eq(mailSubscriptions.id, subscriptionId))
+    .returning();
+  if (row === undefined) throw new Error('The subscription to set the cancel flag of is gone');
+  return row;
+}
+
+/**
+ * The subscription with the soonest renewal that is owed a reminder now (docs/decisions.md#renewal-reminders): active,
+ * not set to cancel, renewing after `now` and at most 7 days later, and not yet reminded of that renewal with the
+ * reminder due (`1_day` within a day of it, `7_days` before). Locked with FOR UPDATE SKIP LOCKED, so instances take
+ * different ones. Undefined when none is owed one.
+ */
+export async function lockNextDueReminder(
+  tx: Transaction,
+  now: Date,
+  ahead: { oneDay: Date; sevenDays: Date },
+): Promise<{ subscription: MailSubscription; kind: RenewalReminderKind } | undefined> {
+  const dueKind = sql`case when ${mailSubscriptions.renewalDueAt} <= ${sql.param(ahead.oneDay, mailSubscriptions.renewalDueAt)} then '1_day' else '7_days' end`;
+  const reminded = tx
+    .select({ id: mailSubscriptionReminders.id })
+    .from(mailSubscriptionReminders)
+    .where(
+      and(
+        eq(mailSubscriptionReminders.subscriptionId, mailSubscriptions.id),
+        eq(mailSubscriptionReminders.renewsAt, mailSubscriptions.renewalDueAt),
+        sql`${mailSubscriptionReminders.kind} = ${dueKind}`,
+      ),
+    );
+  const [subscription] = await tx
+    .select()
+    .from(mailSubscriptions)
+    .where(
+      and(
+        eq(mailSubscriptions.status, 'active'),
+        eq(mailSubscriptions.cancelAtPeriodEnd, false),
+        gt(mailSubscriptions.renewalDueAt, now),
+        lte(mailSubscriptions.renewalDueAt, ahead.sevenDays),
+        not(exists(reminded)),
+      ),
+    )
+    .orderBy(asc(mailSubscriptions.renewalDueAt))
+    .limit(1)
+    .for('update', { of: mailSubscriptions, skipLocked: true });
+  if (subscription?.renewalDueAt == null) return undefined;
+  return { subscription, kind: subscription.renewalDueAt <= ahead.oneDay ? '1_day' : '7_days' };
+}
+
+/**
+ * Records a reminder of a renewal. False when that reminder of that renewal was recorded already (another instance
+ * sent it): the unique index decides, so it is sent once.
+ */
+export async function insertReminderOnce(
+  tx: Transaction,
+  values: { subscriptionId: string; kind: RenewalReminderKind; renewsAt: Date; sentAt: Date },
+): Promise<boolean> {
+  const rows = await tx
+    .insert(mailSubscriptionReminders)
+    .values(values)
+    .onConflictDoNothing({
+      target: [
+        mailSubscriptionReminders.subscriptionId,
+        mailSubscriptionReminders.renewsAt,
+        mailSubscriptionReminders.kind,
+      ],
+    })
+    .returning({ id: mailSubscriptionReminders.id });
+  return rows.length > 0;
 }
 
 export async function findChargingChange(

@@ -6,13 +6,24 @@ import { bearerSecurity } from '../../../shared/route-schemas.js';
 import { ref } from '../../../shared/schema-ref.js';
 import {
   MailSubscriptionResponseSchema,
+  MailSubscriptionUpdatedResponseSchema,
   UpgradeBodySchema,
   UpgradePreviewQuerySchema,
   UpgradePreviewResponseSchema,
 } from './schemas.js';
-import { previewUpgrade, type SubscriptionDeps, subscriptionViewOf, upgradeSubscription } from './service.js';
+import {
+  cancelSubscription,
+  previewUpgrade,
+  resumeCanceledSubscription,
+  type SubscriptionDeps,
+  subscriptionViewOf,
+  upgradeSubscription,
+} from './service.js';
 
-/** The organization's mail subscription, the price of a change, and the change itself (spec 4.8, 4.9). */
+/**
+ * The organization's mail subscription, the price of a change, the change itself (spec 4.8, 4.9), and cancel and
+ * resume (docs/decisions.md#subscription-cancellation).
+ */
 export const subscriptionRoutes: FastifyPluginAsyncTypebox<SubscriptionDeps> = async (app, deps) => {
   const tags = ['billing'];
   const { db } = deps.ctx;
@@ -25,8 +36,9 @@ export const subscriptionRoutes: FastifyPluginAsyncTypebox<SubscriptionDeps> = a
         tags,
         summary: "The organization's mail subscription",
         description:
-          'Plan, seats, cycle, status and current period, the price of one period from the price list, and the credit ' +
-          'balance. data is null when the organization never had a subscription.',
+          'Plan, seats, cycle, status and current period, the price of one period from the price list, the credit ' +
+          'balance, whether it is set to cancel at the period end, and a downgrade scheduled for then. data is null ' +
+          'when the organization never had a subscription.',
         security: bearerSecurity,
         response: { 200: ref(MailSubscriptionResponseSchema), ...errorResponses(400, 401, 403) },
       },
@@ -44,7 +56,8 @@ export const subscriptionRoutes: FastifyPluginAsyncTypebox<SubscriptionDeps> = a
         description:
           'amountDueToday is what POST /v1/billing/upgrade charges to a saved card if made the same day (UTC): the ' +
           'prorated price of the change for the rest of the current period (a new cycle starts a new period today), ' +
-          'minus the credit balance. 409 without an active subscription; 400 when nothing would change.',
+          'minus the credit balance. A downgrade (priced lower) is 0: it takes effect at the period end ' +
+          '(takesEffect period_end) at newPrice. 409 without an active subscription; 400 when nothing would change.',
         security: bearerSecurity,
         querystring: UpgradePreviewQuerySchema,
         response: { 200: ref(UpgradePreviewResponseSchema), ...errorResponses(400, 401, 403, 409) },
@@ -68,7 +81,9 @@ export const subscriptionRoutes: FastifyPluginAsyncTypebox<SubscriptionDeps> = a
         description:
           'Recomputes the preview; when amountDueToday is above 0 it is charged at once to paymentMethodId, a saved ' +
           'card of the organization (M-Pesa numbers: 400). On success the new plan, seats and cycle apply immediately; ' +
-          'a declined card is 402 and changes nothing. A downgrade adds its unused value to the credit balance. 202 when ' +
+          'a declined card is 402 and changes nothing. A downgrade (priced lower) is scheduled instead: the renewal at ' +
+          'the period end applies it at its price, and nothing is charged or credited now; asking for the current terms ' +
+          'cancels a scheduled downgrade, and a change applied now replaces it. 202 when ' +
           'the card provider has not confirmed the charge yet (or its answer never came); that answer is not stored for replay: ' +
           'a retry with the same Idempotency-Key charges nothing and answers from where the change stands then ' +
           '(202 while it is being confirmed, 200 once applied). Send Idempotency-Key so a retry charges once.',
@@ -97,5 +112,69 @@ export const subscriptionRoutes: FastifyPluginAsyncTypebox<SubscriptionDeps> = a
       if (result.replayed) reply.header(REPLAYED_HEADER, 'true');
       return reply.code(result.statusCode).send({ success: true as const, message: result.message });
     },
+  );
+
+  const lifecycle = { organization: true, requires: 'billing:write', idempotency: 'transaction' } as const;
+
+  app.post(
+    '/v1/billing/subscription/cancel',
+    {
+      // Only writes locally: the flag, its audit event, the notifications and the stored answer commit together.
+      config: lifecycle,
+      schema: {
+        tags,
+        summary: 'Cancel the subscription at the end of its period',
+        description:
+          'The subscription keeps its plan until currentPeriodEnd and then ends as canceled; it is not charged again and ' +
+          'nothing is refunded (a past_due one ends at its next retry instead of being charged). Answers the ' +
+          'subscription with cancelAtPeriodEnd true. Asking again changes nothing and answers the same. 409 without a ' +
+          'subscription or when it has already ended. A renewal already being charged when the cancel arrives still ' +
+          'applies: the subscription then ends at the end of the new period. No body. Send Idempotency-Key to replay a retry.',
+        security: bearerSecurity,
+        response: {
+          200: ref(MailSubscriptionUpdatedResponseSchema),
+          ...errorResponses(400, 401, 403, 409, 422),
+        },
+      },
+    },
+    async (request) =>
+      request.idempotency.transaction(db, async (tx) => {
+        const answer = await cancelSubscription(
+          tx,
+          { organizationId: request.organization.id, audit: auditContextOf(request) },
+          deps.ctx.now(),
+        );
+        request.log.info({ organizationId: request.organization.id }, 'Subscription set to cancel at the period end');
+        return { statusCode: 200, body: { success: true as const, ...answer } };
+      }),
+  );
+
+  app.post(
+    '/v1/billing/subscription/resume',
+    {
+      config: lifecycle,
+      schema: {
+        tags,
+        summary: 'Keep a subscription that is set to cancel',
+        description:
+          'Before it ends: clears cancelAtPeriodEnd, so the subscription renews at the period end as before (a ' +
+          'scheduled change stays scheduled). Answers the subscription. 409 without a subscription, when it has ended, ' +
+          'or when it is not set to cancel. No body. Send Idempotency-Key to replay a retry.',
+        security: bearerSecurity,
+        response: {
+          200: ref(MailSubscriptionUpdatedResponseSchema),
+          ...errorResponses(400, 401, 403, 409, 422),
+        },
+      },
+    },
+    async (request) =>
+      request.idempotency.transaction(db, async (tx) => {
+        const answer = await resumeCanceledSubscription(tx, {
+          organizationId: request.organization.id,
+          audit: auditContextOf(request),
+        });
+        request.log.info({ organizationId: request.organization.id }, 'Subscription resumed');
+        return { statusCode: 200, body: { success: true as const, ...answer } };
+      }),
   );
 };

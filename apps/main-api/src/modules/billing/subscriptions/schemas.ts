@@ -43,16 +43,38 @@ const UpgradePreviewSchema = Type.Object(
         'Whole KES charged to the card now, after the credit balance; 0 when nothing is charged (e.g. a downgrade).',
     }),
     kind: oneOf(['upgrade', 'downgrade', 'change'] as const, {
-      description: 'upgrade: costs more; downgrade: leaves a credit; change: costs the same.',
+      description:
+        'upgrade: costs more for the rest of the period; downgrade: priced lower (a negative prorated price), so it ' +
+        'waits for the period end; change: costs the same, or the current terms asked for while a change is scheduled.',
     }),
-    net: Type.Integer({ description: 'The prorated price of the change before credit; negative for a downgrade.' }),
+    takesEffect: oneOf(['now', 'period_end'] as const, {
+      description:
+        'now: POST /v1/billing/upgrade applies it at once (charging amountDueToday); period_end: a downgrade, scheduled ' +
+        'for the end of the current period and applied by the renewal at newPrice, nothing charged or credited today.',
+    }),
+    cancelsScheduledChange: Type.Boolean({
+      description:
+        'A change is scheduled and this drops it: the current terms cancel it, a change made now or another downgrade replaces it.',
+    }),
+    net: Type.Integer({
+      description: 'The prorated price of the change before credit; 0 for a downgrade (it earns no credit).',
+    }),
     creditApplied: Type.Integer({ description: 'What the credit balance pays of it.' }),
-    creditAdded: Type.Integer({ description: 'What a downgrade adds to the credit balance.' }),
+    creditAdded: Type.Integer({
+      description: 'Always 0: a downgrade takes effect at the period end and adds nothing to the credit balance.',
+    }),
     creditBalance: Type.Integer({ description: 'The credit balance now.' }),
     daysInPeriod: Type.Integer({ description: 'Days in the current period.' }),
     daysRemaining: Type.Integer({ description: 'Days from today (inclusive) to the end of the current period.' }),
     cycleChanged: Type.Boolean({ description: 'A new billing cycle starts a new period today.' }),
-    newPeriod: Type.Object({ start: day('First day.'), end: day('The day it renews (exclusive end).') }),
+    newPeriod: Type.Object(
+      { start: day('First day.'), end: day('The day it renews (exclusive end).') },
+      {
+        description:
+          'The period the new terms start with: the current one, a new one from today when the cycle changes, or, for ' +
+          'a downgrade, the one after the current period.',
+      },
+    ),
     newPrice: Type.Integer({ description: 'What one period of the new terms costs, whole KES.' }),
   },
   { $id: 'UpgradePreview', additionalProperties: false },
@@ -72,14 +94,53 @@ const MailSubscriptionSchema = Type.Object(
     billingCycle: oneOf(billingCycles),
     status: oneOf(mailSubscriptionStatuses, {
       description:
-        'active; past_due (a renewal was not paid: the plan still applies while it is retried); canceled; expired.',
+        'active; past_due (a renewal was not paid: the plan still applies while it is retried on days 1, 3 and 5 ' +
+        'after the first failure); canceled (ended as asked, at the period end); expired (ended unpaid, after the last retry).',
     }),
     currentPeriodStart: Type.String({ format: 'date-time' }),
     currentPeriodEnd: Type.String({ format: 'date-time' }),
     renewsAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
       description:
-        'When the saved card is next charged for a renewal (or a past_due renewal retried); null when it will not renew or a renewal is being charged.',
+        'When the saved card is next charged for a renewal (or a past_due renewal retried); null when it will not ' +
+        'renew (ended, or set to cancel) or a renewal is being charged.',
     }),
+    cancelAtPeriodEnd: Type.Boolean({
+      description:
+        'Set by POST /v1/billing/subscription/cancel: the plan stays until currentPeriodEnd (a past_due one: until its ' +
+        'next retry), then the subscription ends as canceled and nothing more is charged. Cleared by resume.',
+    }),
+    canceledAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+      description: 'When the cancel was asked for; null when it is not set to cancel (and did not end by one).',
+    }),
+    endedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+      description: 'When it ended (canceled or expired); null while it runs.',
+    }),
+    scheduledChange: Type.Union(
+      [
+        Type.Object(
+          {
+            plan: oneOf(mailPlans),
+            seats: Type.Integer(),
+            billingCycle: oneOf(billingCycles),
+            effectiveAt: Type.String({
+              format: 'date-time',
+              description: 'The renewal that applies it: currentPeriodEnd.',
+            }),
+            price: Type.Integer({
+              description: 'What one period of these terms costs, whole KES: what that renewal charges.',
+            }),
+            requestedAt: Type.String({ format: 'date-time' }),
+          },
+          { additionalProperties: false },
+        ),
+        Type.Null(),
+      ],
+      {
+        description:
+          'A downgrade asked for during the period, applied by the renewal at its end. Asking POST /v1/billing/upgrade ' +
+          'for the current terms cancels it; an upgrade made now replaces it. null when none.',
+      },
+    ),
     price: Type.Object(
       {
         tier: Type.String({ description: 'The seat-count tier, e.g. 51-500.' }),
@@ -108,9 +169,16 @@ export const MailSubscriptionResponseSchema = Type.Object(
   { $id: 'MailSubscriptionResponse' },
 );
 
+/** What cancel and resume answer: the subscription as GET /v1/billing/subscription shows it, and a sentence. */
+export const MailSubscriptionUpdatedResponseSchema = Type.Object(
+  { success: Type.Literal(true), message: Type.String(), data: ref(MailSubscriptionSchema) },
+  { $id: 'MailSubscriptionUpdatedResponse' },
+);
+
 export const subscriptionSharedSchemas = [
   UpgradePreviewSchema,
   UpgradePreviewResponseSchema,
   MailSubscriptionSchema,
   MailSubscriptionResponseSchema,
+  MailSubscriptionUpdatedResponseSchema,
 ];

@@ -1,8 +1,14 @@
-import type { Database, MailSubscriptionChange, Payment } from '@platform/db';
+import type {
+  Database,
+  DatabaseExecutor,
+  MailSubscription,
+  MailSubscriptionChange,
+  Payment,
+  Transaction,
+} from '@platform/db';
 import { conflict, isAppError, paymentFailed } from '@platform/errors';
 import type { IdempotencyContext } from '@platform/idempotency';
-import type { SubscriptionTerms } from '@platform/pricing';
-import { formatKes } from '@platform/pricing';
+import { formatKes, quote, type SubscriptionTerms } from '@platform/pricing';
 import type { AuditContext } from '../../audit/index.js';
 import type { PaymentsConfig } from '../config.js';
 import type { SettlementContext } from '../payments/index.js';
@@ -14,11 +20,26 @@ import {
   type PaymentProviders,
   startedByOf,
 } from '../payments/index.js';
+import { requestCancellation, resumeSubscription } from './cancellation.js';
 import { claimChange } from './change-claim.js';
-import { subscriptionChanged } from './notifications.js';
+import {
+  changeScheduled,
+  scheduledChangeCanceled,
+  subscriptionCanceling,
+  subscriptionChanged,
+  subscriptionResumed,
+} from './notifications.js';
+import { dayOf } from './periods.js';
 import { planChange } from './plan-change.js';
 import { takeNextDueRenewal } from './renewal-claim.js';
-import { findChange, findChangeOfPayment, findChargingChange, readSubscription } from './repository.js';
+import { sendNextRenewalReminder } from './renewal-reminders.js';
+import {
+  findChange,
+  findChangeOfPayment,
+  findChargingChange,
+  readSubscription,
+  statusOfSubscription,
+} from './repository.js';
 import type { MailSubscriptionView, UpgradePreview } from './schemas.js';
 import { toSubscriptionView } from './view.js';
 
@@ -39,8 +60,40 @@ export interface SubscriptionDeps {
 export async function subscriptionViewOf(db: Database, organizationId: string): Promise<MailSubscriptionView | null> {
   const subscription = await readSubscription(db, organizationId);
   if (subscription === undefined) return null;
+  return viewOf(db, subscription);
+}
+
+async function viewOf(db: DatabaseExecutor, subscription: MailSubscription): Promise<MailSubscriptionView> {
   const changeInProgress = (await findChargingChange(db, subscription.id)) !== undefined;
   return toSubscriptionView(subscription, changeInProgress);
+}
+
+/** What the cancel and resume routes answer: the subscription as GET /v1/billing/subscription shows it, and why. */
+export interface SubscriptionAnswer {
+  message: string;
+  data: MailSubscriptionView;
+}
+
+/**
+ * POST /v1/billing/subscription/cancel, in the route's transaction (which also stores the idempotent answer): the
+ * subscription ends at its period end instead of renewing (docs/decisions.md#subscription-cancellation).
+ */
+export async function cancelSubscription(
+  tx: Transaction,
+  requester: { organizationId: string; audit: AuditContext },
+  now: Date,
+): Promise<SubscriptionAnswer> {
+  const { subscription } = await requestCancellation(tx, requester, now);
+  return { message: messageOf(subscriptionCanceling(subscription)), data: await viewOf(tx, subscription) };
+}
+
+/** POST /v1/billing/subscription/resume, in the route's transaction: the subscription renews again. */
+export async function resumeCanceledSubscription(
+  tx: Transaction,
+  requester: { organizationId: string; audit: AuditContext },
+): Promise<SubscriptionAnswer> {
+  const subscription = await resumeSubscription(tx, requester);
+  return { message: messageOf(subscriptionResumed(subscription)), data: await viewOf(tx, subscription) };
 }
 
 /**
@@ -59,14 +112,16 @@ export async function previewUpgrade(
   return {
     amountDueToday: plan.amountDueToday,
     kind: plan.kind,
+    takesEffect: plan.takesEffect,
+    cancelsScheduledChange: plan.cancelsScheduledChange,
     net: plan.net,
     creditApplied: plan.creditApplied,
-    creditAdded: plan.creditAdded,
+    creditAdded: 0,
     creditBalance: subscription?.creditBalance ?? 0,
     daysInPeriod: proration.daysInPeriod,
     daysRemaining: proration.daysRemaining,
     cycleChanged: proration.cycleChanged,
-    newPeriod: { start: proration.newPeriod.start, end: proration.newPeriod.end },
+    newPeriod: { start: dayOf(plan.period.start), end: dayOf(plan.period.end) },
     newPrice: proration.nextQuote.total,
   };
 }
@@ -117,8 +172,26 @@ export async function upgradeSubscription(
       { now: ctx.now(), card: deps.providers.card, config: deps.config },
     ),
   );
-  if (claim.kind === 'applied') {
-    return { statusCode: 200, message: messageOf(subscriptionChanged(claim.change)), replayed: false };
+  switch (claim.kind) {
+    case 'applied':
+      return { statusCode: 200, message: messageOf(subscriptionChanged(claim.change)), replayed: false };
+    case 'scheduled': {
+      const { next } = claim;
+      const terms = { plan: next.plan, seats: next.seats, billingCycle: next.cycle };
+      const content = changeScheduled(claim.subscription, terms, quote(next).total);
+      return { statusCode: 200, message: messageOf(content), replayed: false };
+    }
+    case 'unscheduled': {
+      const { canceled } = claim;
+      const terms = { plan: canceled.plan, seats: canceled.seats, billingCycle: canceled.cycle };
+      return {
+        statusCode: 200,
+        message: messageOf(scheduledChangeCanceled(claim.subscription, terms)),
+        replayed: false,
+      };
+    }
+    case 'charge':
+      break;
   }
 
   const charged = await chargeSavedCard(ctx, deps.providers.card, claim.payment, claim.card, {
@@ -168,14 +241,17 @@ function messageOf(content: { title: string; message: string }): string {
   return `${content.title}. ${content.message}`;
 }
 
-/** What became of one renewal: moved to the next period, not paid (past_due), ended, or charged but unconfirmed. */
-export type RenewalOutcome = 'renewed' | 'failed' | 'expired' | 'pending';
+/**
+ * What became of one renewal: moved to the next period, not paid (past_due), ended after its last retry, ended as
+ * asked (set to cancel), or charged but unconfirmed.
+ */
+export type RenewalOutcome = 'renewed' | 'failed' | 'expired' | 'canceled' | 'pending';
 
 /**
  * Renews the subscription most overdue for renewal: takes it in one short transaction (takeNextDueRenewal) and,
  * when its card must pay, charges the card outside any transaction; the charge settles through the payment
- * hooks, which move the period or make the subscription past_due. Undefined when nothing is due. Several
- * instances may renew at once: each subscription is claimed, and so charged, by one of them.
+ * hooks, which move the period or count the failure (docs/decisions.md#renewal-retries). Undefined when nothing is
+ * due. Several instances may renew at once: each subscription is claimed, and so charged, by one of them.
  */
 export async function renewNextDueSubscription(deps: SubscriptionDeps): Promise<RenewalOutcome | undefined> {
   const now = deps.ctx.now();
@@ -188,11 +264,21 @@ export async function renewNextDueSubscription(deps: SubscriptionDeps): Promise<
     const payment = await chargeSavedCardPayment(deps.ctx, deps.providers.card, step.payment, step.card);
     if (payment.status === 'succeeded') return 'renewed';
     if (payment.status === 'pending') return 'pending';
-    return 'failed';
   } catch (error) {
-    // The provider refused or could not be reached: the payment has ended and the subscription is past_due.
+    // The provider refused or could not be reached: the payment has ended and the failure is counted.
     if (!isAppError(error)) throw error;
     deps.ctx.log.warn({ err: error, reference: step.payment.reference }, 'A renewal charge did not go through');
-    return 'failed';
   }
+  // A failure may have ended it: after the last retry, or when it was set to cancel.
+  const status = await statusOfSubscription(deps.ctx.db, step.subscriptionId);
+  return status === 'expired' || status === 'canceled' ? status : 'failed';
+}
+
+/**
+ * Sends the reminder of a coming renewal owed soonest, in one short transaction (docs/decisions.md#renewal-reminders).
+ * Undefined when none is owed.
+ */
+export function remindNextRenewal(deps: SubscriptionDeps): Promise<'sent' | 'already_sent' | undefined> {
+  const now = deps.ctx.now();
+  return deps.ctx.db.transaction((tx) => sendNextRenewalReminder(tx, now));
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { BillingCycle, MailPlan } from '@platform/db';
 import { idempotencyRecords, mailSubscriptionChanges, memberships, payments } from '@platform/db/schema';
-import { prorate } from '@platform/pricing';
+import { prorate, quote } from '@platform/pricing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type BillingTestApp, PAYER_ID, startBillingApp } from '../../../../test/billing-fixtures.js';
 import { insertUser, tokenFor } from '../../../../test/helpers.js';
@@ -175,7 +175,7 @@ const cases: Case[] = [
 ];
 
 describe('the preview and the upgrade made the same day agree to the shilling', () => {
-  it.each(cases)('$name', async ({ current, next, on, worked }) => {
+  it.each(cases.filter((candidate) => candidate.worked.net >= 0))('$name', async ({ current, next, on, worked }) => {
     await insertSubscription(t.db, t.organizationId, current);
     const cardId = await insertSavedCard(t.db, t.organizationId);
     t.clock.set(new Date(`${on}T08:30:00.000Z`));
@@ -196,8 +196,10 @@ describe('the preview and the upgrade made the same day agree to the shilling', 
       net: worked.net,
       daysInPeriod: worked.D,
       daysRemaining: worked.r,
-      kind: worked.net > 0 ? 'upgrade' : 'downgrade',
-      creditAdded: Math.max(0, -worked.net),
+      kind: 'upgrade',
+      takesEffect: 'now',
+      cancelsScheduledChange: false,
+      creditAdded: 0,
     });
     expect(data).toMatchObject({
       amountDueToday: expected.amountDueToday,
@@ -222,9 +224,7 @@ describe('the preview and the upgrade made the same day agree to the shilling', 
     expect(charges.every((charge) => charge.reference.startsWith('PAY-') && charge.paymentMethodId === cardId)).toBe(
       true,
     );
-    expect(await creditBalanceOf(t.db, t.organizationId)).toBe(
-      (current.credit ?? 0) - data.creditApplied + data.creditAdded,
-    );
+    expect(await creditBalanceOf(t.db, t.organizationId)).toBe((current.credit ?? 0) - data.creditApplied);
 
     const subscription = await subscriptionOf(t.db, t.organizationId);
     expect(subscription).toMatchObject({
@@ -242,11 +242,68 @@ describe('the preview and the upgrade made the same day agree to the shilling', 
   });
 });
 
+// A change priced lower (a negative prorated net) waits for the period end (docs/decisions.md#scheduled-downgrades):
+// the preview says so, and the upgrade schedules it, charging and crediting nothing.
+describe('a downgrade: the preview and the upgrade agree that it waits for the period end', () => {
+  it.each(cases.filter((candidate) => candidate.worked.net < 0))('$name', async ({ current, next, on, worked }) => {
+    await insertSubscription(t.db, t.organizationId, current);
+    t.clock.set(new Date(`${on}T08:30:00.000Z`));
+    const period = billingPeriod(current.anchor, current.cycle, current.periodIndex ?? 0);
+    // The period after the current one: on a new cycle, its first, from the day the current one ends.
+    const after =
+      next.cycle === current.cycle
+        ? billingPeriod(current.anchor, current.cycle, (current.periodIndex ?? 0) + 1)
+        : billingPeriod(period.end.toISOString().slice(0, 10), next.cycle, 0);
+    const day = (moment: Date) => moment.toISOString().slice(0, 10);
+
+    const previewed = await preview(next);
+    expect(previewed.statusCode).toBe(200);
+    expect(previewed.json().data).toMatchObject({
+      amountDueToday: 0,
+      kind: 'downgrade',
+      takesEffect: 'period_end',
+      cancelsScheduledChange: false,
+      net: 0,
+      creditApplied: 0,
+      creditAdded: 0,
+      creditBalance: current.credit ?? 0,
+      daysInPeriod: worked.D,
+      daysRemaining: worked.r,
+      cycleChanged: next.cycle !== current.cycle,
+      newPeriod: { start: day(after.start), end: day(after.end) },
+      newPrice: quote(next).total,
+    });
+
+    t.clock.set(new Date(`${on}T21:45:00.000Z`));
+    const response = await upgrade(upgradeBody(next));
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json().message).toContain(
+      `From ${day(period.end)} the subscription moves to the ${next.plan} plan`,
+    );
+
+    expect(await subscriptionChargesOf(t.db, t.organizationId)).toEqual([]);
+    expect(await changesOf(t.db, t.organizationId)).toEqual([]);
+    expect(await creditBalanceOf(t.db, t.organizationId)).toBe(current.credit ?? 0);
+    expect(await subscriptionOf(t.db, t.organizationId)).toMatchObject({
+      plan: current.plan,
+      seats: current.seats,
+      billingCycle: current.cycle,
+      status: 'active',
+      currentPeriodEnd: period.end,
+      renewalDueAt: period.end,
+      scheduledPlan: next.plan,
+      scheduledSeats: next.seats,
+      scheduledBillingCycle: next.cycle,
+      scheduledByUserId: PAYER_ID,
+    });
+  });
+});
+
 describe('POST /v1/billing/upgrade', () => {
   const core10 = { plan: 'core', seats: 10, cycle: 'monthly', anchor: '2024-01-01' } as const;
   const growth25: Terms = { plan: 'growth', seats: 25, cycle: 'monthly' };
 
-  it('charges an upgrade, then credits the immediate downgrade: no net charge, and the credit pays the next upgrade', async () => {
+  it('charges an upgrade; the way back waits for the period end, and asking for the current terms cancels it', async () => {
     await insertSubscription(t.db, t.organizationId, core10);
     const cardId = await insertSavedCard(t.db, t.organizationId);
     t.clock.set(new Date('2024-01-17T10:00:00.000Z'));
@@ -255,24 +312,107 @@ describe('POST /v1/billing/upgrade', () => {
     const [charge] = await subscriptionChargesOf(t.db, t.organizationId);
     expect(charge?.amount).toBeGreaterThan(0);
 
-    const back = await upgrade(upgradeBody({ plan: 'core', seats: 10, cycle: 'monthly' }));
+    const core10Terms: Terms = { plan: 'core', seats: 10, cycle: 'monthly' };
+    const back = await upgrade(upgradeBody(core10Terms));
     expect(back.statusCode).toBe(200);
-    expect(back.json().message).toContain('added to the credit balance');
-    expect(await subscriptionChargesOf(t.db, t.organizationId)).toHaveLength(1);
-    expect(await creditBalanceOf(t.db, t.organizationId)).toBe(charge?.amount);
-
-    const again = await preview(growth25);
-    expect(again.json().data).toMatchObject({ amountDueToday: 0, creditApplied: charge?.amount });
-    expect((await upgrade(upgradeBody(growth25))).statusCode).toBe(200);
+    expect(back.json().message).toBe(
+      'Mail subscription change scheduled. From 2024-02-01 the subscription moves to the core plan, 10 mailboxes, ' +
+        'billed monthly, at KES 1,000 a period; until then it stays on the growth plan, 25 mailboxes, billed monthly. ' +
+        'Nothing is charged or credited now.',
+    );
     expect(await subscriptionChargesOf(t.db, t.organizationId)).toHaveLength(1);
     expect(await creditBalanceOf(t.db, t.organizationId)).toBe(0);
+    const shown = await t.app.inject({ method: 'GET', url: '/v1/billing/subscription', headers: await t.headers() });
+    expect(shown.json().data).toMatchObject({
+      plan: 'growth',
+      seats: 25,
+      scheduledChange: {
+        plan: 'core',
+        seats: 10,
+        billingCycle: 'monthly',
+        effectiveAt: '2024-02-01T00:00:00.000Z',
+        price: 1_000,
+        requestedAt: expect.stringMatching(/^2024-01-17T10:00/),
+      },
+    });
+
+    // The current terms again: the scheduled change is dropped, nothing else happens.
+    const keep = await preview(growth25);
+    expect(keep.json().data).toMatchObject({
+      amountDueToday: 0,
+      kind: 'change',
+      takesEffect: 'now',
+      cancelsScheduledChange: true,
+      net: 0,
+    });
+    const kept = await upgrade(upgradeBody(growth25));
+    expect(kept.statusCode, kept.body).toBe(200);
+    expect(kept.json().message).toContain('Scheduled subscription change canceled');
+    expect(await subscriptionOf(t.db, t.organizationId)).toMatchObject({
+      plan: 'growth',
+      seats: 25,
+      scheduledPlan: null,
+      scheduledSeats: null,
+      scheduledBillingCycle: null,
+      scheduledAt: null,
+    });
+    // Now nothing is scheduled: the current terms are "nothing to change" again.
+    expect((await upgrade(upgradeBody(growth25))).statusCode).toBe(400);
+    expect(await subscriptionChargesOf(t.db, t.organizationId)).toHaveLength(1);
     expect(await titlesNotified(t.db, PAYER_ID)).toEqual([
       'Mail subscription upgraded',
       'Payment received',
       'Receipt issued',
-      'Mail subscription downgraded',
-      'Mail subscription upgraded',
+      'Mail subscription change scheduled',
+      'Scheduled subscription change canceled',
     ]);
+  });
+
+  it('replaces a scheduled downgrade with another; the same one again changes and records nothing', async () => {
+    await insertSubscription(t.db, t.organizationId, {
+      plan: 'scale',
+      seats: 40,
+      cycle: 'monthly',
+      anchor: '2024-01-01',
+    });
+    t.clock.set(new Date('2024-01-17T10:00:00.000Z'));
+    const growth40: Terms = { plan: 'growth', seats: 40, cycle: 'monthly' };
+    const core40: Terms = { plan: 'core', seats: 40, cycle: 'monthly' };
+    expect((await upgrade(upgradeBody(growth40))).statusCode).toBe(200);
+    expect((await preview(core40)).json().data).toMatchObject({ kind: 'downgrade', cancelsScheduledChange: true });
+    expect((await upgrade(upgradeBody(core40))).statusCode).toBe(200);
+    expect((await preview(core40)).json().data).toMatchObject({ kind: 'downgrade', cancelsScheduledChange: false });
+    const again = await upgrade(upgradeBody(core40));
+    expect(again.statusCode).toBe(200);
+    expect(await subscriptionOf(t.db, t.organizationId)).toMatchObject({
+      plan: 'scale',
+      scheduledPlan: 'core',
+      scheduledSeats: 40,
+    });
+    expect(await titlesNotified(t.db, PAYER_ID)).toEqual([
+      'Mail subscription change scheduled',
+      'Mail subscription change scheduled',
+    ]);
+  });
+
+  it('drops a scheduled downgrade when an upgrade is made now, charged as it is today', async () => {
+    await insertSubscription(t.db, t.organizationId, core10);
+    const cardId = await insertSavedCard(t.db, t.organizationId);
+    t.clock.set(new Date('2024-01-17T10:00:00.000Z'));
+    expect((await upgrade(upgradeBody({ plan: 'core', seats: 5, cycle: 'monthly' }))).statusCode).toBe(200);
+    expect((await preview(growth25)).json().data).toMatchObject({
+      kind: 'upgrade',
+      takesEffect: 'now',
+      cancelsScheduledChange: true,
+      amountDueToday: 1331,
+    });
+    expect((await upgrade(upgradeBody(growth25, cardId))).statusCode).toBe(200);
+    expect(await subscriptionOf(t.db, t.organizationId)).toMatchObject({
+      plan: 'growth',
+      seats: 25,
+      scheduledPlan: null,
+    });
+    expect((await subscriptionChargesOf(t.db, t.organizationId)).map((charge) => charge.amount)).toEqual([1331]);
   });
 
   it('answers with the message only, naming what was charged', async () => {
@@ -288,7 +428,7 @@ describe('POST /v1/billing/upgrade', () => {
     expect((await subscriptionOf(t.db, t.organizationId)).paymentMethodId).toBe(cardId);
   });
 
-  it('moves monthly to yearly and straight back: the year is charged, then all of it credited back', async () => {
+  it('moves monthly to yearly at once, and schedules the way back for the end of the year', async () => {
     const growth25Monthly = { plan: 'growth', seats: 25, cycle: 'monthly', anchor: '2024-01-01' } as const;
     await insertSubscription(t.db, t.organizationId, growth25Monthly);
     const cardId = await insertSavedCard(t.db, t.organizationId);
@@ -302,48 +442,46 @@ describe('POST /v1/billing/upgrade', () => {
     expect(toYearly).toMatchObject({
       amountDueToday: 35_685,
       net: 35_685,
+      takesEffect: 'now',
       newPeriod: { start: '2024-01-17', end: '2025-01-17' },
     });
     expect((await upgrade(upgradeBody(yearly, cardId))).statusCode).toBe(200);
     expect((await subscriptionChargesOf(t.db, t.organizationId)).map((charge) => charge.amount)).toEqual([35_685]);
 
-    // Back the same day, on day 1 of the new year (D 366 with 29 Feb 2024, r 366): a month from today,
-    // 3,750, less the whole unused year, 37,500: 33,750 of credit, nothing charged.
+    // Back the same day: a month from today, 3,750, less the whole unused year, 37,500, is priced lower: it waits for
+    // the end of the year, and the first monthly period starts then.
     t.clock.set(new Date('2024-01-17T16:00:00.000Z'));
     const back = (await preview(monthly)).json().data;
     expect(back).toMatchObject({
       amountDueToday: 0,
       kind: 'downgrade',
-      net: -33_750,
-      creditAdded: 33_750,
+      takesEffect: 'period_end',
+      net: 0,
+      creditAdded: 0,
       daysInPeriod: 366,
       daysRemaining: 366,
-      newPeriod: { start: '2024-01-17', end: '2024-02-17' },
+      cycleChanged: true,
+      newPeriod: { start: '2025-01-17', end: '2025-02-17' },
+      newPrice: 3_750,
     });
     const response = await upgrade(upgradeBody(monthly));
     expect(response.statusCode).toBe(200);
-    expect(response.json().message).toContain('added to the credit balance');
+    expect(response.json().message).toContain('From 2025-01-17 the subscription moves to the growth plan');
 
     expect((await subscriptionChargesOf(t.db, t.organizationId)).map((charge) => charge.amount)).toEqual([35_685]);
-    expect(await creditBalanceOf(t.db, t.organizationId)).toBe(33_750);
-    // What stays paid, 35,685 - 33,750 = 1,935, is the 16 days the round trip added (the month now ends
-    // 17 Feb, not 1 Feb): 3,750 - 1,815, the new month less the unused rest of the old one.
+    expect(await creditBalanceOf(t.db, t.organizationId)).toBe(0);
     expect(await subscriptionOf(t.db, t.organizationId)).toMatchObject({
       plan: 'growth',
       seats: 25,
-      billingCycle: 'monthly',
+      billingCycle: 'yearly',
       status: 'active',
       billingAnchor: '2024-01-17',
-      periodIndex: 0,
-      currentPeriodStart: new Date('2024-01-17T00:00:00.000Z'),
-      currentPeriodEnd: new Date('2024-02-17T00:00:00.000Z'),
+      currentPeriodEnd: new Date('2025-01-17T00:00:00.000Z'),
+      scheduledBillingCycle: 'monthly',
     });
     expect(
       (await changesOf(t.db, t.organizationId)).map((change) => [change.status, change.net, change.amountDue]),
-    ).toEqual([
-      ['applied', 35_685, 35_685],
-      ['applied', -33_750, 0],
-    ]);
+    ).toEqual([['applied', 35_685, 35_685]]);
   });
 
   it('replays a retried upgrade with the same Idempotency-Key without charging again', async () => {
@@ -589,6 +727,10 @@ describe('GET /v1/billing/subscription', () => {
         currentPeriodStart: '2024-01-31T00:00:00.000Z',
         currentPeriodEnd: '2025-01-31T00:00:00.000Z',
         renewsAt: '2025-01-31T00:00:00.000Z',
+        cancelAtPeriodEnd: false,
+        canceledAt: null,
+        endedAt: null,
+        scheduledChange: null,
         price: { tier: '51-500', pricePerSeatMonthly: 130, monthlyTotal: 15_600, total: 156_000 },
         creditBalance: 450,
         paymentMethodId: cardId,

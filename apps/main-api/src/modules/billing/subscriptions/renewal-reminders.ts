@@ -1,0 +1,44 @@
+import type { Transaction } from '@platform/db';
+import { notifyOrganizationMembers } from '@platform/notifications';
+import { quote } from '@platform/pricing';
+import { renewalReminder } from './notifications.js';
+import { insertReminderOnce, lockNextDueReminder } from './repository.js';
+import { renewalTermsOf } from './scheduled-change.js';
+
+// Reminders of a coming renewal, 7 days and 1 day before it, to every member (docs/decisions.md#renewal-reminders).
+// Each is recorded in mail_subscription_reminders in the transaction that notifies, and the unique index on
+// (subscription, renewal, kind) lets only one instance record it: sent once per renewal however many run the job.
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+export type ReminderStep = 'sent' | 'already_sent';
+
+/**
+ * One short transaction of the renewal job: takes the subscription owed a reminder with the soonest renewal,
+ * records the reminder and notifies the members. `already_sent` when another instance recorded it first (nothing is
+ * sent); undefined when no reminder is owed.
+ */
+export async function sendNextRenewalReminder(tx: Transaction, now: Date): Promise<ReminderStep | undefined> {
+  const due = await lockNextDueReminder(tx, now, {
+    oneDay: new Date(now.getTime() + DAY_MS),
+    sevenDays: new Date(now.getTime() + 7 * DAY_MS),
+  });
+  if (due === undefined) return undefined;
+  const { subscription, kind } = due;
+  const renewsAt = subscription.renewalDueAt ?? subscription.currentPeriodEnd;
+  if (!(await insertReminderOnce(tx, { subscriptionId: subscription.id, kind, renewsAt, sentAt: now }))) {
+    return 'already_sent';
+  }
+  const terms = renewalTermsOf(subscription);
+  const { total } = quote(terms);
+  await notifyOrganizationMembers(
+    tx,
+    subscription.organizationId,
+    renewalReminder(kind, subscription, {
+      terms: { plan: terms.plan, seats: terms.seats, billingCycle: terms.cycle },
+      total,
+      creditApplied: Math.min(subscription.creditBalance, total),
+    }),
+  );
+  return 'sent';
+}
