@@ -104,17 +104,18 @@ export async function createSession(
         sessionCreatedRiders({ ...row, lastError: null, resubmitDocuments: null }, context.actor, context, onlyIf),
     );
   let created = await insert();
-  if (!created.inserted) {
+  if (created.walletId === null) {
     // The owner's wallet was never used: nothing to hold from, unless the session is free.
     if (created.price > 0) throw tooLittleAvailable(owner, input.type, created.price, 0);
     await ensureWallet(tx, owner);
     created = await insert();
-    if (!created.inserted || created.walletId === null) throw new Error('The session was not inserted');
   }
+  const { price, walletId } = created;
+  if (!created.inserted || walletId === null) throw new Error('The verification session was not inserted');
   const session: VerificationSession = {
     ...row,
-    price: created.price,
-    walletId: created.walletId as string,
+    price,
+    walletId,
     lastError: null,
     submittedDetails: null,
     hostedPageDraft: null,
