@@ -141,6 +141,7 @@ export const subscriptionRoutes: FastifyPluginAsyncTypebox<SubscriptionDeps> = a
       request.idempotency.transaction(db, async (tx) => {
         const answer = await cancelSubscription(
           tx,
+          deps.ctx,
           { organizationId: request.organization.id, audit: auditContextOf(request) },
           deps.ctx.now(),
         );
