@@ -39,6 +39,7 @@ export async function applyPaidCharge(tx: Transaction, payment: Payment): Promis
     (await applyChange(tx, subscription, change, PLATFORM_JOB, {
       paidWithCardId: payment.paymentMethodId,
       paymentReference: payment.reference,
+      byTransfer: payment.channel === 'bank_transfer',
     }))
   ) {
     await finishChange(tx, change, { status: 'applied', at });

@@ -131,7 +131,12 @@ async function renewInvoiced(
   const { change, payment } = invoice;
 
   if (payment.status === 'succeeded') {
-    if (!(await applyChange(tx, subscription, change, PLATFORM_JOB, { paymentReference: payment.reference })))
+    if (
+      !(await applyChange(tx, subscription, change, PLATFORM_JOB, {
+        paymentReference: payment.reference,
+        byTransfer: true,
+      }))
+    )
       throw new Error('A locked subscription changed under its lock');
     await finishChange(tx, change, { status: 'applied', at: now });
     return { kind: 'renewed' };

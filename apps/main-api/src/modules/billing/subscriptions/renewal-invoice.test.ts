@@ -1,4 +1,6 @@
+import { notifications } from '@platform/db/schema';
 import { quote } from '@platform/pricing';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { missing, postgresServer } from '#test-prerequisites';
 import {
@@ -15,7 +17,6 @@ import {
   clearBilling,
   subscriptionChargesOf,
   subscriptionOf,
-  titlesNotified,
 } from '../../../../test/subscription-fixtures.js';
 
 // Renewals paid by bank transfer (docs/decisions.md#renewal-invoices), on PostgreSQL with the app's clock moved: a
@@ -61,6 +62,14 @@ describe.skipIf(missing(postgresServer))('renewal invoices for subscriptions pai
     return t.renew();
   }
 
+  async function messagesTitled(title: string) {
+    const rows = await t.db
+      .select({ message: notifications.message })
+      .from(notifications)
+      .where(and(eq(notifications.userId, PAYER_ID), eq(notifications.title, title)));
+    return rows.map((row) => row.message);
+  }
+
   async function renewalInvoices() {
     return (await subscriptionChargesOf(t.db, t.organizationId)).filter(
       (payment) => payment.purpose === 'mail_subscription_renewal',
@@ -92,13 +101,19 @@ describe.skipIf(missing(postgresServer))('renewal invoices for subscriptions pai
       billingCycle: 'yearly',
     });
     const invoices = await allInvoices(t.db);
-    expect(invoices.map((invoice) => invoice.number)).toEqual(['INV-000001', 'INV-000002']);
+    const [purchaseNumber, renewalNumber] = invoices.map((invoice) => invoice.number);
+    expect(Number(renewalNumber?.slice(4))).toBe(Number(purchaseNumber?.slice(4)) + 1);
     expect(invoices[1]).toMatchObject({ paymentReference: payment?.reference, total: PRICE });
     expect(invoices[1]?.dueAt.getTime()).toBe(renewsAt);
-    expect(await titlesNotified(t.db, PAYER_ID)).toContain('Invoice issued');
+    expect(await messagesTitled('Invoice issued')).toEqual([
+      expect.stringContaining(`Invoice ${purchaseNumber}`),
+      expect.stringContaining(`Invoice ${renewalNumber}`),
+    ]);
     // The reminders that follow name the invoice rather than a card.
     await renewAt(renewsAt - 7 * DAY + MINUTE);
-    expect(await titlesNotified(t.db, PAYER_ID)).toContain('Mail subscription renews in 7 days');
+    expect(await messagesTitled('Mail subscription renews in 7 days')).toEqual([
+      expect.stringContaining(`KES 4,500,900 is due by bank transfer on invoice ${renewalNumber}`),
+    ]);
   });
 
   it('renews once when finance confirms the exact amount, on the renewal date', async () => {
@@ -111,7 +126,14 @@ describe.skipIf(missing(postgresServer))('renewal invoices for subscriptions pai
     // Paid ahead: the current period runs its course.
     expect((await subscriptionOf(t.db, t.organizationId)).currentPeriodEnd.getTime()).toBe(renewsAt);
 
+    await renewAt(renewsAt - DAY + MINUTE);
+    expect(await messagesTitled('Mail subscription renews tomorrow')).toEqual([
+      expect.stringMatching(/: invoice INV-\d{6} \(KES 4,500,900\) is paid\./),
+    ]);
     expect(await renewAt(renewsAt + MINUTE)).toMatchObject({ renewed: 1, failed: 0 });
+    expect(await messagesTitled('Mail subscription renewed')).toEqual([
+      expect.stringContaining(`paid by bank transfer (${payment.reference})`),
+    ]);
     const renewed = await subscriptionOf(t.db, t.organizationId);
     expect(renewed).toMatchObject({ status: 'active', seats: 5_001, periodIndex: 1 });
     expect(renewed.currentPeriodStart.getTime()).toBe(renewsAt);

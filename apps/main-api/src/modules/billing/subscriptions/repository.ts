@@ -11,7 +11,13 @@ import type {
   Transaction,
 } from '@platform/db';
 import { preparedPerDatabase } from '@platform/db';
-import { mailSubscriptionChanges, mailSubscriptionReminders, mailSubscriptions, payments } from '@platform/db/schema';
+import {
+  invoices,
+  mailSubscriptionChanges,
+  mailSubscriptionReminders,
+  mailSubscriptions,
+  payments,
+} from '@platform/db/schema';
 import { and, asc, desc, eq, exists, gt, inArray, lte, not, notInArray, sql } from 'drizzle-orm';
 
 const subscriptionOf = preparedPerDatabase((db) =>
@@ -223,6 +229,26 @@ export async function lockRenewalInvoiceOfOrganization(
     .for('update');
   if (payment === undefined || change?.status !== 'charging') return undefined;
   return { change, payment };
+}
+
+/** The number of the subscription's renewal invoice still being paid for, and whether it is paid; read unlocked. */
+export async function renewalInvoiceNumberOf(
+  db: DatabaseExecutor,
+  subscriptionId: string,
+): Promise<{ number: string; paid: boolean } | undefined> {
+  const [found] = await db
+    .select({ number: invoices.number, status: payments.status })
+    .from(mailSubscriptionChanges)
+    .innerJoin(payments, eq(payments.id, mailSubscriptionChanges.paymentId))
+    .innerJoin(invoices, eq(invoices.paymentId, payments.id))
+    .where(
+      and(
+        eq(mailSubscriptionChanges.subscriptionId, subscriptionId),
+        eq(mailSubscriptionChanges.status, 'charging'),
+        eq(mailSubscriptionChanges.kind, 'renewal'),
+      ),
+    );
+  return found === undefined ? undefined : { number: found.number, paid: found.status === 'succeeded' };
 }
 
 /**
