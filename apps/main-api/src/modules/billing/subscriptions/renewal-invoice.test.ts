@@ -143,6 +143,21 @@ describe.skipIf(missing(postgresServer))('renewal invoices for subscriptions pai
     expect((await confirmExact(payment.reference, PRICE)).statusCode).toBe(409);
   });
 
+  it('confirmed on the renewal date while job instances run, renews once', async () => {
+    const payment = await issueInvoice();
+    t.clock.set(new Date(renewsAt + MINUTE));
+    const [confirmed] = await Promise.all([confirmExact(payment.reference, PRICE), t.renew(), t.renew()]);
+    expect(confirmed.statusCode, confirmed.body).toBe(200);
+    await renewAt(renewsAt + 2 * MINUTE);
+    const renewed = await subscriptionOf(t.db, t.organizationId);
+    // Either the job counted a failure first (past_due, then the confirmation renewed it) or the confirmation came
+    // first: renewed once, to the next period, either way.
+    expect(renewed).toMatchObject({ status: 'active', periodIndex: 1, renewalFailures: 0 });
+    const renewals = (await changesOf(t.db, t.organizationId)).filter((change) => change.kind === 'renewal');
+    expect(renewals.map((change) => change.status)).toEqual(['applied']);
+    expect(await paymentByReference(t.db, payment.reference)).toMatchObject({ status: 'succeeded' });
+  });
+
   it('unpaid on the renewal date: past_due, retried on days 1, 3 and 5, then expired and the invoice voided', async () => {
     const payment = await issueInvoice();
     expect(await renewAt(renewsAt + MINUTE)).toMatchObject({ failed: 1 });
