@@ -21,7 +21,7 @@ import { finishChange, insertChange, lockNextRenewalToInvoice, rebaseChange } fr
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** How long before the renewal its invoice is issued: its payment term, so it is due on the renewal date. */
-export const RENEWAL_INVOICE_DAYS_AHEAD = 14;
+const RENEWAL_INVOICE_DAYS_AHEAD = 14;
 /** A renewal invoice lapses 30 days after its issue, as every bank transfer (after the last retry: see the job). */
 const EXPIRES_AFTER_DAYS = 30;
 
