@@ -11,6 +11,7 @@ import { closedPort } from '#test-timing';
 import { buildApp } from '../src/app.js';
 import type { MainApiConfig } from '../src/config.js';
 import { expireBankTransfers, type TransferExpiryRound } from '../src/modules/billing/bank-transfers/index.js';
+import { invoiceIssuer } from '../src/modules/billing/invoices/index.js';
 import {
   PAYMENT_ALARMS_METRIC,
   type PaymentAlarmKind,
@@ -175,7 +176,12 @@ export async function startBillingApp(
       return reconcilePayments({ ctx, providers, config: config.payments });
     },
     renew() {
-      return renewDueSubscriptions({ ctx, providers, config: config.payments });
+      return renewDueSubscriptions({
+        ctx,
+        providers,
+        config: config.payments,
+        invoices: invoiceIssuer(config.payments.seller, config.payments.bankTransfer.account),
+      });
     },
     expireTransfers() {
       return expireBankTransfers({ ctx });

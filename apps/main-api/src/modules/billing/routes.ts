@@ -145,7 +145,13 @@ export const billingRoutes: FastifyPluginAsyncTypebox<BillingRoutesOptions> = as
         startPeriodicJob({
           name: 'Mail subscription renewal round',
           intervalMs: config.renewalIntervalMs,
-          run: () => renewDueSubscriptions({ ctx, providers, config }),
+          run: () =>
+            renewDueSubscriptions({
+              ctx,
+              providers,
+              config,
+              invoices: invoiceIssuer(config.seller, config.bankTransfer.account),
+            }),
           logger: ctx.log,
         }),
       );

@@ -30,7 +30,7 @@ export type {
   SavedCardCharge,
 } from './provider-port.js';
 export { reconcilePayments } from './reconciliation.js';
-export { isPaymentReference, newPaymentReference, readTransferReference } from './reference.js';
+export { isPaymentReference, newPaymentReference, newTransferReference, readTransferReference } from './reference.js';
 export { insertPendingPayment, type StartedBy } from './repository.js';
 export { returnUrlFor } from './return-url.js';
 export { checkoutCompleteRoutes, paymentRoutes } from './routes.js';

@@ -12,6 +12,8 @@ export interface ApplyChangeOptions {
   paidWithCardId?: string | null;
   /** The payment that paid the card part, named in the notification. */
   paymentReference?: string;
+  /** The payment was a bank transfer (a renewal invoice), not a card charge. */
+  byTransfer?: boolean;
 }
 
 /**
@@ -78,7 +80,7 @@ export async function applyChange(
     tx,
     change.organizationId,
     change.kind === 'renewal'
-      ? subscriptionRenewed(change, options.paymentReference)
+      ? subscriptionRenewed(change, options.paymentReference, options.byTransfer)
       : subscriptionChanged(change, options.paymentReference),
   );
   return true;

@@ -2,8 +2,15 @@ import type { MailSubscription, Transaction } from '@platform/db';
 import { conflict } from '@platform/errors';
 import { notifyOrganizationMembers } from '@platform/notifications';
 import { type AuditContext, PLATFORM_JOB, recordAuditEvent } from '../../audit/index.js';
+import type { SettlementContext } from '../payments/index.js';
 import { subscriptionCanceled, subscriptionCanceling, subscriptionResumed } from './notifications.js';
-import { lockSubscription, setCancellation, updateSubscriptionAt } from './repository.js';
+import { voidRenewalInvoice } from './renewal-invoice.js';
+import {
+  lockRenewalInvoiceOfOrganization,
+  lockSubscription,
+  setCancellation,
+  updateSubscriptionAt,
+} from './repository.js';
 import { NO_SCHEDULED_CHANGE } from './scheduled-change.js';
 
 // Cancel at the period end, and resume (docs/decisions.md#subscription-cancellation). A cancel only sets a flag:
@@ -46,12 +53,19 @@ async function lockRunning(tx: Transaction, organizationId: string): Promise<Mai
  */
 export async function requestCancellation(
   tx: Transaction,
+  ctx: SettlementContext,
   requester: Requester,
   now: Date,
 ): Promise<CancellationResult> {
+  const invoice = await lockRenewalInvoiceOfOrganization(tx, requester.organizationId);
   const subscription = await lockRunning(tx, requester.organizationId);
   if (subscription.cancelAtPeriodEnd) return { subscription, changed: false };
   const updated = await setCancellation(tx, subscription.id, { cancelAtPeriodEnd: true, canceledAt: now });
+  // A renewal invoice not paid yet is voided: nothing is owed for a renewal that will not happen. One already paid
+  // renews as a card charge already made would (docs/decisions.md#renewal-invoices).
+  if (invoice?.payment.status === 'pending') {
+    await voidRenewalInvoice(tx, ctx, invoice, 'The subscription was set to cancel at its period end', now);
+  }
   await recordAuditEvent(tx, requester.audit, {
     organizationId: subscription.organizationId,
     action: 'subscription.cancel_requested',

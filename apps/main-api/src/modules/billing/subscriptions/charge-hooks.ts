@@ -6,6 +6,7 @@ import { applyChange } from './apply-change.js';
 import { addCredit } from './credit-balance.js';
 import { paymentCredited } from './notifications.js';
 import { addedToCredit } from './purchase.js';
+import { isPaidAhead } from './renewal-invoice.js';
 import { recordFailedRenewal } from './renewal-retries.js';
 import { finishChange, lockChangeOfPayment, lockSubscriptionById } from './repository.js';
 
@@ -27,12 +28,18 @@ export async function applyPaidCharge(tx: Transaction, payment: Payment): Promis
   }
   const at = payment.completedAt ?? payment.updatedAt;
 
+  // A renewal invoice paid before the renewal date: the renewal job applies it on that date, not now, so the current
+  // period (and a downgrade scheduled for its end) runs its course (docs/decisions.md#renewal-invoices).
+  if (change.status === 'charging' && isPaidAhead(change, payment, at)) {
+    return { kind: 'period', start: change.periodStart, end: change.periodEnd };
+  }
   if (
     change.status === 'charging' &&
     // Applied when the payment settles, whoever reports it: the platform's doing, on the member's request.
     (await applyChange(tx, subscription, change, PLATFORM_JOB, {
       paidWithCardId: payment.paymentMethodId,
       paymentReference: payment.reference,
+      byTransfer: payment.channel === 'bank_transfer',
     }))
   ) {
     await finishChange(tx, change, { status: 'applied', at });

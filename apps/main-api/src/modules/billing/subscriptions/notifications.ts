@@ -16,11 +16,16 @@ function sameTerms(a: Terms, b: Terms): boolean {
   return a.plan === b.plan && a.seats === b.seats && a.billingCycle === b.billingCycle;
 }
 
-/** How a change or renewal was paid: by card, from credit, or both. */
-function describePayment(change: MailSubscriptionChange, paymentReference: string | undefined): string {
+/** How a change or renewal was paid: by card (or bank transfer: a renewal invoice), from credit, or both. */
+function describePayment(
+  change: MailSubscriptionChange,
+  paymentReference: string | undefined,
+  byTransfer = false,
+): string {
   const parts: string[] = [];
+  const how = byTransfer ? 'paid by bank transfer' : 'charged to the card';
   if (change.amountDue > 0)
-    parts.push(`${formatKes(change.amountDue)} charged to the card${paymentReference ? ` (${paymentReference})` : ''}`);
+    parts.push(`${formatKes(change.amountDue)} ${how}${paymentReference ? ` (${paymentReference})` : ''}`);
   if (change.creditApplied > 0) parts.push(`${formatKes(change.creditApplied)} paid from the credit balance`);
   return parts.length === 0 ? '' : ` ${parts.join('; ')}.`;
 }
@@ -50,13 +55,17 @@ export function subscriptionChanged(change: MailSubscriptionChange, paymentRefer
   };
 }
 
-export function subscriptionRenewed(change: MailSubscriptionChange, paymentReference?: string): NotificationContent {
+export function subscriptionRenewed(
+  change: MailSubscriptionChange,
+  paymentReference?: string,
+  byTransfer = false,
+): NotificationContent {
   const from = { plan: change.fromPlan, seats: change.fromSeats, billingCycle: change.fromBillingCycle };
   const scheduled = sameTerms(from, change) ? '' : ` (changed from the ${describeTerms(from)}, as scheduled)`;
   return {
     type: 'success',
     title: 'Mail subscription renewed',
-    message: `The ${describeTerms(change)}${scheduled} is renewed until ${dayOf(change.periodEnd)}.${describePayment(change, paymentReference)}`,
+    message: `The ${describeTerms(change)}${scheduled} is renewed until ${dayOf(change.periodEnd)}.${describePayment(change, paymentReference, byTransfer)}`,
   };
 }
 
@@ -120,19 +129,31 @@ export function subscriptionCanceled(subscription: MailSubscription, endedAt: Da
 export function renewalReminder(
   kind: RenewalReminderKind,
   subscription: MailSubscription,
-  renewal: { terms: Terms; total: number; creditApplied: number },
+  renewal: {
+    terms: Terms;
+    total: number;
+    creditApplied: number;
+    invoice?: { number: string; paid: boolean } | undefined;
+  },
 ): NotificationContent {
   const when = kind === '1_day' ? 'tomorrow' : 'in 7 days';
+  const { invoice } = renewal;
   const changed = sameTerms(subscription, renewal.terms)
     ? ''
     : ` (the change scheduled from the ${describeTerms(subscription)})`;
   const card = renewal.total - renewal.creditApplied;
+  const credit =
+    renewal.creditApplied === 0 ? '' : `${formatKes(renewal.creditApplied)} comes from the credit balance and `;
   const paid =
-    renewal.creditApplied === 0
-      ? `${formatKes(card)} will be charged to the saved card`
-      : card === 0
-        ? `the credit balance pays all of it`
-        : `${formatKes(renewal.creditApplied)} comes from the credit balance and ${formatKes(card)} will be charged to the saved card`;
+    invoice !== undefined
+      ? invoice.paid
+        ? `${credit}invoice ${invoice.number} (${formatKes(card)}) is paid`
+        : `${credit}${formatKes(card)} is due by bank transfer on invoice ${invoice.number}`
+      : renewal.creditApplied === 0
+        ? `${formatKes(card)} will be charged to the saved card`
+        : card === 0
+          ? `the credit balance pays all of it`
+          : `${formatKes(renewal.creditApplied)} comes from the credit balance and ${formatKes(card)} will be charged to the saved card`;
   return {
     type: 'info',
     title: `Mail subscription renews ${when}`,

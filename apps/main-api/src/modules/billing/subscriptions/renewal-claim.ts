@@ -1,16 +1,21 @@
-import type { MailSubscription, NewMailSubscriptionChange, Payment, Transaction } from '@platform/db';
-import { quote } from '@platform/pricing';
+import type { MailSubscription, Payment, Transaction } from '@platform/db';
 import { PLATFORM_JOB, recordAuditEvent } from '../../audit/index.js';
 import type { PaymentsConfig } from '../config.js';
-import type { CardProvider } from '../payments/index.js';
+import type { CardProvider, SettlementContext } from '../payments/index.js';
 import { checkDelayOf, insertPendingPayment, newPaymentReference, paymentStarted } from '../payments/index.js';
 import { applyChange } from './apply-change.js';
 import { endCanceledSubscription } from './cancellation.js';
-import { periodAfter } from './periods.js';
+import { keepInvoicePayable, voidRenewalInvoice } from './renewal-invoice.js';
 import { recordFailedRenewal } from './renewal-retries.js';
-import { insertChange, lockNextDueRenewal, updateSubscriptionAt } from './repository.js';
+import { renewalValues } from './renewal-values.js';
+import {
+  finishChange,
+  insertChange,
+  lockNextDueRenewal,
+  lockRenewalInvoiceOf,
+  updateSubscriptionAt,
+} from './repository.js';
 import { type ChargeableCard, cardForRenewal } from './saved-cards.js';
-import { renewalTermsOf, scheduledTermsOf } from './scheduled-change.js';
 
 const NO_CARD_TO_CHARGE = 'the organization has no saved card that can be charged';
 
@@ -23,6 +28,8 @@ export type RenewalStep =
   | { kind: 'expired' }
   /** It was set to cancel: it has ended, and nothing was charged. */
   | { kind: 'canceled' }
+  /** Its renewal invoice is being confirmed right now: left for a later try (docs/decisions.md#renewal-invoices). */
+  | { kind: 'busy'; subscriptionId: string }
   /** Claimed, with its payment pending: charge `card` now, outside any transaction. */
   | { kind: 'charge'; subscriptionId: string; payment: Payment; card: ChargeableCard };
 
@@ -38,11 +45,14 @@ export type RenewalStep =
  */
 export async function takeNextDueRenewal(
   tx: Transaction,
-  context: { now: Date; card: CardProvider; config: PaymentsConfig },
+  context: { now: Date; card: CardProvider; config: PaymentsConfig; ctx: SettlementContext; skip?: readonly string[] },
 ): Promise<RenewalStep | undefined> {
   const { now } = context;
-  const subscription = await lockNextDueRenewal(tx, now);
+  const subscription = await lockNextDueRenewal(tx, now, context.skip);
   if (subscription === undefined) return undefined;
+
+  const invoiced = await renewInvoiced(tx, subscription, context.ctx, now);
+  if (invoiced !== undefined) return invoiced;
 
   if (subscription.cancelAtPeriodEnd) {
     if (!(await endCanceledSubscription(tx, subscription, subscription.version, now)))
@@ -100,32 +110,52 @@ export async function takeNextDueRenewal(
   return { kind: 'charge', subscriptionId: subscription.id, payment, card };
 }
 
-/** The next period, at the scheduled change's terms or the current ones, paid from the credit balance first. */
-function renewalValues(
+const INVOICE_NOT_PAID = 'the renewal invoice has not been paid by bank transfer yet';
+
+/**
+ * A due subscription whose renewal was invoiced (docs/decisions.md#renewal-invoices): paid ahead, it renews now from
+ * that payment (even when set to cancel since, as a card charge already made would); not paid, it is set to cancel
+ * (the invoice is voided and it ends), or the renewal counts as failed and is retried on the usual schedule
+ * (docs/decisions.md#renewal-retries) while the invoice stays payable, and voided when the subscription expires.
+ * Undefined when there is no renewal invoice: the card path follows.
+ */
+async function renewInvoiced(
+  tx: Transaction,
   subscription: MailSubscription,
-): Omit<NewMailSubscriptionChange, 'status' | 'baseVersion'> & { amountDue: number } {
-  const terms = renewalTermsOf(subscription);
-  const period = periodAfter(subscription, terms.cycle);
-  const { total } = quote(terms);
-  const creditApplied = Math.min(subscription.creditBalance, total);
-  return {
-    subscriptionId: subscription.id,
-    organizationId: subscription.organizationId,
-    kind: 'renewal',
-    fromPlan: subscription.plan,
-    fromSeats: subscription.seats,
-    fromBillingCycle: subscription.billingCycle,
-    plan: terms.plan,
-    seats: terms.seats,
-    billingCycle: terms.cycle,
-    billingAnchor: period.anchor,
-    periodIndex: period.index,
-    periodStart: period.start,
-    periodEnd: period.end,
-    net: total,
-    creditApplied,
-    amountDue: total - creditApplied,
-    // A scheduled change is the renewal of the member who asked for it.
-    requestedByUserId: scheduledTermsOf(subscription) === undefined ? null : subscription.scheduledByUserId,
-  };
+  ctx: SettlementContext,
+  now: Date,
+): Promise<RenewalStep | undefined> {
+  const invoice = await lockRenewalInvoiceOf(tx, subscription.id);
+  if (invoice === undefined) return undefined;
+  if (invoice === 'busy') return { kind: 'busy', subscriptionId: subscription.id };
+  const { change, payment } = invoice;
+
+  if (payment.status === 'succeeded') {
+    if (
+      !(await applyChange(tx, subscription, change, PLATFORM_JOB, {
+        paymentReference: payment.reference,
+        byTransfer: true,
+      }))
+    )
+      throw new Error('A locked subscription changed under its lock');
+    await finishChange(tx, change, { status: 'applied', at: now });
+    return { kind: 'renewed' };
+  }
+  if (payment.status !== 'pending') {
+    throw new Error(`Renewal invoice payment ${payment.reference} is ${payment.status} while its change is charging`);
+  }
+  if (subscription.cancelAtPeriodEnd) {
+    await voidRenewalInvoice(tx, ctx, invoice, 'The subscription was set to cancel at its period end', now);
+    if (!(await endCanceledSubscription(tx, subscription, subscription.version, now)))
+      throw new Error('A locked subscription changed under its lock');
+    return { kind: 'canceled' };
+  }
+  const outcome = await recordFailedRenewal(tx, subscription, subscription.version, INVOICE_NOT_PAID, now);
+  if (outcome === undefined) throw new Error('A locked subscription changed under its lock');
+  if (outcome === 'past_due') {
+    await keepInvoicePayable(tx, change, subscription.version + 1);
+    return { kind: 'failed' };
+  }
+  await voidRenewalInvoice(tx, ctx, invoice, 'The subscription ended unpaid', now);
+  return { kind: outcome };
 }

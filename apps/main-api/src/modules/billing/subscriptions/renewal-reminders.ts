@@ -2,7 +2,7 @@ import type { Transaction } from '@platform/db';
 import { notifyOrganizationMembers } from '@platform/notifications';
 import { quote } from '@platform/pricing';
 import { renewalReminder } from './notifications.js';
-import { insertReminderOnce, lockNextDueReminder } from './repository.js';
+import { insertReminderOnce, lockNextDueReminder, renewalInvoiceNumberOf } from './repository.js';
 import { renewalTermsOf } from './scheduled-change.js';
 
 // Reminders of a coming renewal, 7 days and 1 day before it, to every member (docs/decisions.md#renewal-reminders).
@@ -38,6 +38,8 @@ export async function sendNextRenewalReminder(tx: Transaction, now: Date): Promi
       terms: { plan: terms.plan, seats: terms.seats, billingCycle: terms.cycle },
       total,
       creditApplied: Math.min(subscription.creditBalance, total),
+      // A renewal paid by bank transfer names its invoice instead of a card (docs/decisions.md#renewal-invoices).
+      invoice: await renewalInvoiceNumberOf(tx, subscription.id),
     }),
   );
   return 'sent';

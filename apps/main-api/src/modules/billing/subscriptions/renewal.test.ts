@@ -68,7 +68,15 @@ describe('renewal at the end of a period', () => {
     const before = chargesBefore();
     t.clock.set(new Date('2024-02-28T23:59:00.000Z'));
     // A minute before the renewal, only its reminder is due.
-    expect(await t.renew()).toEqual({ reminded: 1, renewed: 0, failed: 0, expired: 0, canceled: 0, pending: 0 });
+    expect(await t.renew()).toEqual({
+      invoiced: 0,
+      reminded: 1,
+      renewed: 0,
+      failed: 0,
+      expired: 0,
+      canceled: 0,
+      pending: 0,
+    });
     expect(paystack.charges()).toHaveLength(before);
   });
 

@@ -6,12 +6,19 @@ import type {
   MailSubscriptionStatus,
   NewMailSubscription,
   NewMailSubscriptionChange,
+  Payment,
   RenewalReminderKind,
   Transaction,
 } from '@platform/db';
 import { preparedPerDatabase } from '@platform/db';
-import { mailSubscriptionChanges, mailSubscriptionReminders, mailSubscriptions } from '@platform/db/schema';
-import { and, asc, eq, exists, gt, inArray, lte, not, sql } from 'drizzle-orm';
+import {
+  invoices,
+  mailSubscriptionChanges,
+  mailSubscriptionReminders,
+  mailSubscriptions,
+  payments,
+} from '@platform/db/schema';
+import { and, asc, desc, eq, exists, gt, inArray, lte, not, notInArray, sql } from 'drizzle-orm';
 
 const subscriptionOf = preparedPerDatabase((db) =>
   db
@@ -54,11 +61,17 @@ export async function insertSubscriptionUnlessExists(
 }
 
 /**
- * The subscription most overdue for renewal (its renewal is due by `now`, it is active or past_due, and no
- * change of it is being charged), locked with FOR UPDATE SKIP LOCKED: instances running the renewal job at
- * once take different subscriptions. Undefined when none is due.
+ * The subscription most overdue for renewal (its renewal is due by `now`, it is active or past_due, no change of it
+ * is being charged to a card: a renewal invoice awaiting its bank transfer does not hold it back,
+ * docs/decisions.md#renewal-invoices), locked with FOR UPDATE SKIP LOCKED: instances running the renewal job at
+ * once take different subscriptions. `skip` leaves out those this round already left for later. Undefined when none
+ * is due.
  */
-export async function lockNextDueRenewal(tx: Transaction, now: Date): Promise<MailSubscription | undefined> {
+export async function lockNextDueRenewal(
+  tx: Transaction,
+  now: Date,
+  skip: readonly string[] = [],
+): Promise<MailSubscription | undefined> {
   const charging = tx
     .select({ id: mailSubscriptionChanges.id })
     .from(mailSubscriptionChanges)
@@ -66,6 +79,7 @@ export async function lockNextDueRenewal(tx: Transaction, now: Date): Promise<Ma
       and(
         eq(mailSubscriptionChanges.subscriptionId, mailSubscriptions.id),
         eq(mailSubscriptionChanges.status, 'charging'),
+        not(exists(bankTransferOf(tx))),
       ),
     );
   const [subscription] = await tx
@@ -76,12 +90,176 @@ export async function lockNextDueRenewal(tx: Transaction, now: Date): Promise<Ma
         lte(mailSubscriptions.renewalDueAt, now),
         inArray(mailSubscriptions.status, ['active', 'past_due']),
         not(exists(charging)),
+        skip.length === 0 ? undefined : notInArray(mailSubscriptions.id, [...skip]),
       ),
     )
     .orderBy(asc(mailSubscriptions.renewalDueAt))
     .limit(1)
     .for('update', { of: mailSubscriptions, skipLocked: true });
   return subscription;
+}
+
+/** The bank transfer paying the change of the enclosing query, if it is paid by one. */
+function bankTransferOf(db: DatabaseExecutor) {
+  return db
+    .select({ id: payments.id })
+    .from(payments)
+    .where(and(eq(payments.id, mailSubscriptionChanges.paymentId), eq(payments.channel, 'bank_transfer')));
+}
+
+/**
+ * The subscription with the soonest renewal that is owed its renewal invoice now (docs/decisions.md#renewal-invoices):
+ * active, not set to cancel, renewing after `now` and by `until`, with no change being paid for (no invoice
+ * already), no saved card of its own, and last paid for by bank transfer (the latest successful purchase or renewal
+ * of its organization). Locked with FOR UPDATE SKIP LOCKED; `skip` leaves out those this round found nothing to
+ * invoice for (the credit balance pays the renewal).
+ */
+export async function lockNextRenewalToInvoice(
+  tx: Transaction,
+  now: Date,
+  until: Date,
+  skip: readonly string[],
+): Promise<MailSubscription | undefined> {
+  const charging = tx
+    .select({ id: mailSubscriptionChanges.id })
+    .from(mailSubscriptionChanges)
+    .where(
+      and(
+        eq(mailSubscriptionChanges.subscriptionId, mailSubscriptions.id),
+        eq(mailSubscriptionChanges.status, 'charging'),
+      ),
+    );
+  const lastPaidWith = tx
+    .select({ channel: payments.channel })
+    .from(payments)
+    .where(
+      and(
+        eq(payments.organizationId, mailSubscriptions.organizationId),
+        eq(payments.status, 'succeeded'),
+        inArray(payments.purpose, ['mail_subscription', 'mail_subscription_renewal']),
+      ),
+    )
+    .orderBy(desc(payments.completedAt))
+    .limit(1);
+  const [subscription] = await tx
+    .select()
+    .from(mailSubscriptions)
+    .where(
+      and(
+        eq(mailSubscriptions.status, 'active'),
+        eq(mailSubscriptions.cancelAtPeriodEnd, false),
+        gt(mailSubscriptions.renewalDueAt, now),
+        lte(mailSubscriptions.renewalDueAt, until),
+        sql`${mailSubscriptions.paymentMethodId} is null`,
+        not(exists(charging)),
+        sql`(${lastPaidWith}) = 'bank_transfer'`,
+        skip.length === 0 ? undefined : notInArray(mailSubscriptions.id, [...skip]),
+      ),
+    )
+    .orderBy(asc(mailSubscriptions.renewalDueAt))
+    .limit(1)
+    .for('update', { of: mailSubscriptions, skipLocked: true });
+  return subscription;
+}
+
+/**
+ * The subscription's renewal invoice still being paid for: its change (locked) and its bank transfer, locked with
+ * SKIP LOCKED so that the job never waits for a confirmation that holds it (confirmations lock the payment first,
+ * then the change and the subscription). `busy` when a confirmation holds it; undefined when there is none.
+ */
+export async function lockRenewalInvoiceOf(
+  tx: Transaction,
+  subscriptionId: string,
+): Promise<{ change: MailSubscriptionChange; payment: Payment } | 'busy' | undefined> {
+  const [found] = await tx
+    .select({ change: mailSubscriptionChanges, paymentId: payments.id })
+    .from(mailSubscriptionChanges)
+    .innerJoin(payments, eq(payments.id, mailSubscriptionChanges.paymentId))
+    .where(
+      and(
+        eq(mailSubscriptionChanges.subscriptionId, subscriptionId),
+        eq(mailSubscriptionChanges.status, 'charging'),
+        eq(mailSubscriptionChanges.kind, 'renewal'),
+        eq(payments.channel, 'bank_transfer'),
+      ),
+    );
+  if (found === undefined) return undefined;
+  const [payment] = await tx
+    .select()
+    .from(payments)
+    .where(eq(payments.id, found.paymentId))
+    .for('update', { skipLocked: true });
+  if (payment === undefined) return 'busy';
+  const [change] = await tx
+    .select()
+    .from(mailSubscriptionChanges)
+    .where(eq(mailSubscriptionChanges.id, found.change.id))
+    .for('update');
+  if (change?.status !== 'charging') return 'busy';
+  return { change, payment };
+}
+
+/**
+ * The organization's renewal invoice still being paid for, locked as a confirmation locks it (its payment first, then
+ * its change), so that a cancel, which then locks the subscription, never waits in the other order. Undefined when
+ * there is none.
+ */
+export async function lockRenewalInvoiceOfOrganization(
+  tx: Transaction,
+  organizationId: string,
+): Promise<{ change: MailSubscriptionChange; payment: Payment } | undefined> {
+  const [found] = await tx
+    .select({ changeId: mailSubscriptionChanges.id, paymentId: payments.id })
+    .from(mailSubscriptionChanges)
+    .innerJoin(payments, eq(payments.id, mailSubscriptionChanges.paymentId))
+    .where(
+      and(
+        eq(mailSubscriptionChanges.organizationId, organizationId),
+        eq(mailSubscriptionChanges.status, 'charging'),
+        eq(mailSubscriptionChanges.kind, 'renewal'),
+        eq(payments.channel, 'bank_transfer'),
+      ),
+    );
+  if (found === undefined) return undefined;
+  const [payment] = await tx.select().from(payments).where(eq(payments.id, found.paymentId)).for('update');
+  const [change] = await tx
+    .select()
+    .from(mailSubscriptionChanges)
+    .where(eq(mailSubscriptionChanges.id, found.changeId))
+    .for('update');
+  if (payment === undefined || change?.status !== 'charging') return undefined;
+  return { change, payment };
+}
+
+/** The number of the subscription's renewal invoice still being paid for, and whether it is paid; read unlocked. */
+export async function renewalInvoiceNumberOf(
+  db: DatabaseExecutor,
+  subscriptionId: string,
+): Promise<{ number: string; paid: boolean } | undefined> {
+  const [found] = await db
+    .select({ number: invoices.number, status: payments.status })
+    .from(mailSubscriptionChanges)
+    .innerJoin(payments, eq(payments.id, mailSubscriptionChanges.paymentId))
+    .innerJoin(invoices, eq(invoices.paymentId, payments.id))
+    .where(
+      and(
+        eq(mailSubscriptionChanges.subscriptionId, subscriptionId),
+        eq(mailSubscriptionChanges.status, 'charging'),
+        eq(mailSubscriptionChanges.kind, 'renewal'),
+      ),
+    );
+  return found === undefined ? undefined : { number: found.number, paid: found.status === 'succeeded' };
+}
+
+/**
+ * Moves a change still being paid for onto the subscription's new version: what a failed renewal attempt does to a
+ * renewal invoice that stays payable (its terms and period have not changed, only the past_due state).
+ */
+export async function rebaseChange(tx: Transaction, changeId: string, version: number): Promise<void> {
+  await tx
+    .update(mailSubscriptionChanges)
+    .set({ baseVersion: version })
+    .where(and(eq(mailSubscriptionChanges.id, changeId), eq(mailSubscriptionChanges.status, 'charging')));
 }
 
 /** The subscription's status now, read without a lock. */

@@ -129,7 +129,8 @@ export const subscriptionRoutes: FastifyPluginAsyncTypebox<SubscriptionDeps> = a
           'nothing is refunded (a past_due one ends at its next retry instead of being charged). Answers the ' +
           'subscription with cancelAtPeriodEnd true. Asking again changes nothing and answers the same. 409 without a ' +
           'subscription or when it has already ended. A renewal already being charged when the cancel arrives still ' +
-          'applies: the subscription then ends at the end of the new period. No body. Send Idempotency-Key to replay a retry.',
+          'applies: the subscription then ends at the end of the new period. An unpaid renewal invoice (a renewal paid by ' +
+          'bank transfer) is voided. No body. Send Idempotency-Key to replay a retry.',
         security: bearerSecurity,
         response: {
           200: ref(MailSubscriptionUpdatedResponseSchema),
@@ -141,6 +142,7 @@ export const subscriptionRoutes: FastifyPluginAsyncTypebox<SubscriptionDeps> = a
       request.idempotency.transaction(db, async (tx) => {
         const answer = await cancelSubscription(
           tx,
+          deps.ctx,
           { organizationId: request.organization.id, audit: auditContextOf(request) },
           deps.ctx.now(),
         );

@@ -11,7 +11,7 @@ import type { IdempotencyContext } from '@platform/idempotency';
 import { formatKes, quote, type SubscriptionTerms } from '@platform/pricing';
 import type { AuditContext } from '../../audit/index.js';
 import type { PaymentsConfig } from '../config.js';
-import type { SettlementContext } from '../payments/index.js';
+import type { InvoiceIssuer, SettlementContext } from '../payments/index.js';
 import {
   chargeSavedCard,
   chargeSavedCardPayment,
@@ -32,6 +32,7 @@ import {
 import { dayOf } from './periods.js';
 import { planChange } from './plan-change.js';
 import { takeNextDueRenewal } from './renewal-claim.js';
+import { issueNextRenewalInvoice, type RenewalInvoiceStep } from './renewal-invoice.js';
 import { sendNextRenewalReminder } from './renewal-reminders.js';
 import {
   findChange,
@@ -80,10 +81,11 @@ export interface SubscriptionAnswer {
  */
 export async function cancelSubscription(
   tx: Transaction,
+  ctx: SettlementContext,
   requester: { organizationId: string; audit: AuditContext },
   now: Date,
 ): Promise<SubscriptionAnswer> {
-  const { subscription } = await requestCancellation(tx, requester, now);
+  const { subscription } = await requestCancellation(tx, ctx, requester, now);
   return { message: messageOf(subscriptionCanceling(subscription)), data: await viewOf(tx, subscription) };
 }
 
@@ -247,18 +249,25 @@ function messageOf(content: { title: string; message: string }): string {
  */
 export type RenewalOutcome = 'renewed' | 'failed' | 'expired' | 'canceled' | 'pending';
 
+/** What one renewal step did, and to which subscription when a round must leave it for a later one. */
+export type RenewalStepOutcome = RenewalOutcome | { busy: string };
+
 /**
  * Renews the subscription most overdue for renewal: takes it in one short transaction (takeNextDueRenewal) and,
  * when its card must pay, charges the card outside any transaction; the charge settles through the payment
  * hooks, which move the period or count the failure (docs/decisions.md#renewal-retries). Undefined when nothing is
  * due. Several instances may renew at once: each subscription is claimed, and so charged, by one of them.
  */
-export async function renewNextDueSubscription(deps: SubscriptionDeps): Promise<RenewalOutcome | undefined> {
+export async function renewNextDueSubscription(
+  deps: SubscriptionDeps,
+  skip: readonly string[] = [],
+): Promise<RenewalStepOutcome | undefined> {
   const now = deps.ctx.now();
   const step = await deps.ctx.db.transaction((tx) =>
-    takeNextDueRenewal(tx, { now, card: deps.providers.card, config: deps.config }),
+    takeNextDueRenewal(tx, { now, card: deps.providers.card, config: deps.config, ctx: deps.ctx, skip }),
   );
   if (step === undefined) return undefined;
+  if (step.kind === 'busy') return { busy: step.subscriptionId };
   if (step.kind !== 'charge') return step.kind;
   try {
     const payment = await chargeSavedCardPayment(deps.ctx, deps.providers.card, step.payment, step.card);
@@ -272,6 +281,18 @@ export async function renewNextDueSubscription(deps: SubscriptionDeps): Promise<
   // A failure may have ended it: after the last retry, or when it was set to cancel.
   const status = await statusOfSubscription(deps.ctx.db, step.subscriptionId);
   return status === 'expired' || status === 'canceled' ? status : 'failed';
+}
+
+/**
+ * Issues the renewal invoice owed soonest (a renewal paid by bank transfer, 14 days ahead), in one short transaction
+ * (docs/decisions.md#renewal-invoices). Undefined when none is owed.
+ */
+export function invoiceNextRenewal(
+  deps: SubscriptionDeps & { invoices: InvoiceIssuer },
+  skip: readonly string[],
+): Promise<{ step: RenewalInvoiceStep; subscriptionId: string } | undefined> {
+  const now = deps.ctx.now();
+  return deps.ctx.db.transaction((tx) => issueNextRenewalInvoice(tx, { now, invoices: deps.invoices, skip }));
 }
 
 /**
