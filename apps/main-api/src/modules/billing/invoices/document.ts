@@ -77,7 +77,7 @@ function stateNotes(found: InvoiceWithPayment, amount: string): string[] {
   switch (found.status) {
     case 'pending':
       return [
-        `Payable within 14 days, by ${formatDay(invoice.dueAt)}: transfer exactly ${amount} to the account above and ` +
+        `${payableBy(invoice)}: transfer exactly ${amount} to the account above and ` +
           `write the reference ${invoice.transferReference} on the transfer, so that it is matched to this invoice.`,
         `A transfer not confirmed by ${formatDay(invoice.expiresAt)} (30 days) expires with this invoice, which can ` +
           'no longer be paid then.',
@@ -95,6 +95,20 @@ function stateNotes(found: InvoiceWithPayment, amount: string): string[] {
   }
 }
 
+/** A renewal's invoice is due on the renewal date (docs/decisions.md#renewal-invoices), a purchase's in 14 days. */
+function payableBy(invoice: Invoice): string {
+  return invoice.purpose === 'mail_subscription_renewal'
+    ? `Payable by the renewal on ${formatDay(invoice.dueAt)}`
+    : `Payable within 14 days, by ${formatDay(invoice.dueAt)}`;
+}
+
+/** A purchase's period starts when its transfer is confirmed; a renewal's where the current period ends. */
+function periodStartOf(invoice: Invoice): string {
+  return invoice.purpose === 'mail_subscription_renewal'
+    ? `from the renewal on ${formatDay(invoice.dueAt)}`
+    : 'from the day the transfer is confirmed';
+}
+
 /** What is billed: the purpose, and for a subscription its plan, seats, cycle and when its period starts. */
 function lineOf(invoice: Invoice): DocumentLine {
   const { plan, seats, billingCycle } = invoice;
@@ -103,7 +117,7 @@ function lineOf(invoice: Invoice): DocumentLine {
   if (plan !== null && seats !== null && billingCycle !== null) {
     description = `${description}: ${plan} plan`;
     details.push(`${seatCount.format(seats)} ${seats === 1 ? 'seat' : 'seats'}, billed ${billingCycle}`);
-    details.push(`${CYCLE_LENGTHS[billingCycle]} from the day the transfer is confirmed`);
+    details.push(`${CYCLE_LENGTHS[billingCycle]} ${periodStartOf(invoice)}`);
   } else if (invoice.purpose === 'wallet_topup') {
     details.push('Credited to the live wallet when the transfer is confirmed');
   }

@@ -109,6 +109,17 @@ describe.skipIf(missing(postgresServer))('renewal invoices for subscriptions pai
       expect.stringContaining(`Invoice ${purchaseNumber}`),
       expect.stringContaining(`Invoice ${renewalNumber}`),
     ]);
+    // Its page dates the period and the payment from the renewal, not from the confirmation.
+    const page = await t.app.inject({
+      method: 'GET',
+      url: `/v1/billing/payments/${payment?.reference}/invoice`,
+      headers: await t.headers(),
+    });
+    expect(page.statusCode, page.body).toBe(200);
+    expect(page.body).toContain('Mail subscription renewal');
+    expect(page.body).toMatch(/One year from the renewal on \d/);
+    expect(page.body).toMatch(/Payable by the renewal on \d/);
+    expect(page.body).not.toContain('from the day the transfer is confirmed');
     // The reminders that follow name the invoice rather than a card.
     await renewAt(renewsAt - 7 * DAY + MINUTE);
     expect(await messagesTitled('Mail subscription renews in 7 days')).toEqual([
