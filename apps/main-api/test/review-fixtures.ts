@@ -19,7 +19,6 @@ import {
   verificationSessions,
   verificationSessionTransitions,
 } from '@platform/db/schema';
-import type { StatementLog } from '@platform/db/testing';
 import {
   createDocumentVault,
   createLocalFolderObjectStore,
@@ -66,7 +65,6 @@ export async function createReviewTestApp(
     reviewerId?: string;
     logger?: FastifyBaseLogger;
     setup?: (app: ReturnType<typeof buildApp>) => void;
-    statementLog?: StatementLog;
   } = {},
 ): Promise<ReviewTestApp> {
   const { vault, remove } = await temporaryVault();
@@ -77,7 +75,6 @@ export async function createReviewTestApp(
     env: { PLATFORM_ORGANIZATION_ID: platformOrganizationId, ...options.env },
     deps: { vault, now: clock.now, ...(options.logger === undefined ? {} : { logger: options.logger }) },
     ...(options.setup === undefined ? {} : { setup: options.setup }),
-    ...(options.statementLog === undefined ? {} : { statementLog: options.statementLog }),
   });
   const reviewerId = options.reviewerId ?? 'user_reviewer';
   await insertUser(t.db, { id: reviewerId });

@@ -1,16 +1,15 @@
-import { type ApiKeyOwner, sendRiders, type Transaction, type Wallet } from '@platform/db';
-import { organizationMembersNotificationRider } from '@platform/notifications';
+import type { ApiKeyOwner, Transaction, Wallet } from '@platform/db';
+import { notifyOrganizationMembers } from '@platform/notifications';
 import { formatKes } from '@platform/pricing';
-import { webhookEventRider } from '@platform/webhooks';
+import { enqueueWebhookEvent } from '@platform/webhooks';
 import { referenceSubjectOf } from './references.js';
-import { clearLowBalanceAlert } from './repository.js';
+import { clearLowBalanceAlert, markLowBalanceAlerted } from './repository.js';
 
 // Low-balance alerts (docs/decisions.md#low-balance-alerts). Each wallet may have a threshold; the hold that takes
 // the available balance from at or above it to below it tells the organization's members (in-app) and sends
 // `wallet.balance_low` to the environment's callback endpoint, in the hold's transaction. The wallet row keeps when
 // that alert was sent, and no hold alerts again until a top-up brings the available balance back to the threshold.
-// The hold's own statement decides the crossing and records the alert's time under the wallet's row lock
-// (repository.ts, placeHoldStatement), so of concurrent holds exactly one alerts.
+// Every movement holds the wallet's row lock, so concurrent holds see each other's alert.
 
 export const LOW_BALANCE_EVENT = 'wallet.balance_low';
 
@@ -27,16 +26,27 @@ export interface LowBalanceEventData {
 }
 
 /**
- * Called by placeHold after a hold whose statement crossed the threshold and recorded the alert (`after` carries its
- * time): tells the members and queues the callback, in one statement of the hold's transaction.
+ * Called by placeHold, under the wallet's lock, with the wallet before and after the hold. Sends the alert when the
+ * hold crossed the threshold and the alert is armed; returns the wallet as it is afterwards.
  */
-export async function sendLowBalanceAlert(
+export async function alertIfBalanceLow(
   tx: Transaction,
   ref: ApiKeyOwner,
-  { after, reference, now }: { after: Wallet; reference: string; now: Date },
-): Promise<void> {
+  { before, after, reference, now }: { before: Wallet; after: Wallet; reference: string; now: Date },
+): Promise<Wallet> {
   const threshold = after.lowBalanceThreshold;
-  if (threshold === null) throw new Error('A low-balance alert needs a threshold');
+  if (threshold === null || after.lowBalanceAlertedAt !== null) return after;
+  if (before.availableBalance < threshold || after.availableBalance >= threshold) return after;
+
+  const marked = await markLowBalanceAlerted(tx, after.id, now);
+  if (marked === undefined) throw new Error('The wallet disappeared while it was locked');
+  await notifyOrganizationMembers(tx, ref.organizationId, {
+    title: 'Wallet balance low',
+    message:
+      `The ${ref.environment} wallet has ${formatKes(after.availableBalance)} available, below the alert threshold ` +
+      `of ${formatKes(threshold)}. Top it up to keep verifications running.`,
+    type: 'warning',
+  });
   const data: LowBalanceEventData = {
     environment: ref.environment,
     currency: 'KES',
@@ -45,17 +55,9 @@ export async function sendLowBalanceAlert(
     lowBalanceThreshold: threshold,
     sessionId: referenceSubjectOf(reference).sessionId,
   };
-  await sendRiders(tx, [
-    organizationMembersNotificationRider(ref.organizationId, {
-      title: 'Wallet balance low',
-      message:
-        `The ${ref.environment} wallet has ${formatKes(after.availableBalance)} available, below the alert threshold ` +
-        `of ${formatKes(threshold)}. Top it up to keep verifications running.`,
-      type: 'warning',
-    }),
-    // No URL of its own: the environment's default callback URL as it is at delivery time.
-    webhookEventRider({ ...ref, type: LOW_BALANCE_EVENT, data: { ...data }, targetUrl: null, now }),
-  ]);
+  // No URL of its own: the environment's default callback URL as it is at delivery time.
+  await enqueueWebhookEvent(tx, { ...ref, type: LOW_BALANCE_EVENT, data: { ...data }, targetUrl: null, now });
+  return marked;
 }
 
 /** Called by topUpWallet, under the wallet's lock: money back at or above the threshold re-arms the alert. */

@@ -1,19 +1,5 @@
-import type { RiderCondition, RidingStatement, VerificationSession, VerificationStatus } from '@platform/db';
-import { webhookEventRider } from '@platform/webhooks';
-
-/** What the writes that record a status change need to know of the session. */
-export type SessionFacts = Pick<
-  VerificationSession,
-  | 'id'
-  | 'organizationId'
-  | 'environment'
-  | 'type'
-  | 'status'
-  | 'externalEndUserId'
-  | 'lastError'
-  | 'resubmitDocuments'
-  | 'callbackUrl'
->;
+import type { Transaction, VerificationSession, VerificationStatus } from '@platform/db';
+import { enqueueWebhookEvent } from '@platform/webhooks';
 
 type VerificationEventType = `verification_session.${'created' | Exclude<VerificationStatus, 'pending'>}`;
 
@@ -23,36 +9,32 @@ function eventTypeFor(status: VerificationStatus): VerificationEventType {
 }
 
 /**
- * The session's event for the outbox (docs/decisions.md#one-webhooks-package), as a rider of a statement of the
- * transaction that makes the change, so it is sent if and only if the change it reports commits; with `onlyIf`, only
- * when that condition of the carrying statement holds. The data names the session, never the person behind it.
+ * Writes the session's event to the outbox in the caller's transaction (docs/decisions.md#one-webhooks-package), so it
+ * is sent if and only if the change it reports commits. The data names the session, never the person behind it.
  */
-export function sessionEventRider(
-  session: SessionFacts,
+export async function recordSessionEvent(
+  tx: Transaction,
+  session: VerificationSession,
   previousStatus: VerificationStatus | null,
   now: Date,
-  onlyIf?: RiderCondition,
-): RidingStatement {
-  return webhookEventRider(
-    {
-      organizationId: session.organizationId,
+): Promise<void> {
+  await enqueueWebhookEvent(tx, {
+    organizationId: session.organizationId,
+    environment: session.environment,
+    type: eventTypeFor(session.status),
+    data: {
+      sessionId: session.id,
+      type: session.type,
+      status: session.status,
+      previousStatus,
       environment: session.environment,
-      type: eventTypeFor(session.status),
-      data: {
-        sessionId: session.id,
-        type: session.type,
-        status: session.status,
-        previousStatus,
-        environment: session.environment,
-        externalEndUserId: session.externalEndUserId,
-        lastError: session.lastError,
-        // With requires_input: the documents to ask for again, so a customer capturing in its own app knows them
-        // without fetching the session (docs/decisions.md#resubmission). null otherwise.
-        resubmitDocuments: session.resubmitDocuments,
-      },
-      targetUrl: session.callbackUrl,
-      now,
+      externalEndUserId: session.externalEndUserId,
+      lastError: session.lastError,
+      // With requires_input: the documents to ask for again, so a customer capturing in its own app knows them
+      // without fetching the session (docs/decisions.md#resubmission). null otherwise.
+      resubmitDocuments: session.resubmitDocuments,
     },
-    onlyIf,
-  );
+    targetUrl: session.callbackUrl,
+    now,
+  });
 }

@@ -38,7 +38,6 @@ export {
   enqueueWebhookEvent,
   newWebhookEventId,
   type WebhookEventBody,
-  webhookEventRider,
 } from './outbox.js';
 export { JITTER, MAX_ATTEMPTS, RETRY_SCHEDULE_MS, retryDelayMs } from './retry-schedule.js';
 export { generateWebhookSecret, signatureFor, signWebhook, type WebhookHeaders } from './signature.js';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import type { ApiKeyEnvironment, DatabaseExecutor, RiderCondition, RidingStatement } from '@platform/db';
-import { insertWebhookEvent, insertWebhookEventStatement, type NewWebhookEvent } from './repository.js';
+import type { ApiKeyEnvironment, DatabaseExecutor } from '@platform/db';
+import { insertWebhookEvent } from './repository.js';
 
 /** The JSON body of every callback (docs/decisions.md#event-ids-and-payloads); `id` is also the `webhook-id` header. */
 export interface WebhookEventBody {
@@ -54,25 +54,6 @@ export async function enqueueWebhookEvent(
   tx: DatabaseExecutor,
   input: EnqueueWebhookEventInput,
 ): Promise<{ id: string }> {
-  const event = webhookEventOf(input);
-  await insertWebhookEvent(tx, event);
-  return { id: event.id };
-}
-
-/**
- * enqueueWebhookEvent as a rider (docs/decisions.md#statements-per-request): the insert of the event, to send inside
- * a statement of the transaction that makes the change, so it costs no statement of its own. With `onlyIf` (a
- * condition in that statement, such as `exists (select 1 from <its CTE>)`) the event is written only when it holds.
- */
-export function webhookEventRider(
-  input: EnqueueWebhookEventInput,
-  onlyIf?: RiderCondition,
-): RidingStatement & { id: string } {
-  const event = webhookEventOf(input);
-  return { id: event.id, statement: insertWebhookEventStatement(event, onlyIf) };
-}
-
-function webhookEventOf(input: EnqueueWebhookEventInput): NewWebhookEvent {
   const id = newWebhookEventId(input.now);
   const payload: WebhookEventBody = {
     id,
@@ -80,7 +61,7 @@ function webhookEventOf(input: EnqueueWebhookEventInput): NewWebhookEvent {
     timestamp: input.now.toISOString(),
     data: input.data,
   };
-  return {
+  await insertWebhookEvent(tx, {
     id,
     organizationId: input.organizationId,
     environment: input.environment,
@@ -89,5 +70,6 @@ function webhookEventOf(input: EnqueueWebhookEventInput): NewWebhookEvent {
     targetUrl: input.targetUrl,
     nextAttemptAt: input.now,
     createdAt: input.now,
-  };
+  });
+  return { id };
 }
