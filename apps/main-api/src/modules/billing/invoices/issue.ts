@@ -1,8 +1,8 @@
 import type { DatabaseExecutor, Invoice, Payment, Transaction } from '@platform/db';
 import { notifyOrganizationMembers } from '@platform/notifications';
-import { formatKes, vatIncluded } from '@platform/pricing';
+import { formatKes } from '@platform/pricing';
 import type { Seller, SellerBankAccount } from '../config.js';
-import { findBuyer, formatDay, formatDocumentNumber, takeNextNumber } from '../documents/index.js';
+import { formatDay, issueParticulars } from '../documents/index.js';
 import { type InvoiceIssuer, invoicePathOf, type TransferInvoice, type TransferTerms } from '../payments/index.js';
 import { findInvoiceOfPaymentId, insertInvoice } from './repository.js';
 
@@ -37,31 +37,10 @@ async function issueInvoice(
 ): Promise<TransferInvoice> {
   if (payment.accountReference === null) throw new Error(`Bank transfer ${payment.reference} has no reference`);
   const { seller, account } = from;
-  const buyer = await findBuyer(tx, payment.organizationId);
-  const { net, vat, ratePercent } = vatIncluded(payment.amount);
-  const sequence = await takeNextNumber(tx, INVOICE_SERIES);
   const invoice = await insertInvoice(tx, {
-    sequence,
-    number: formatDocumentNumber(INVOICE_PREFIX, sequence),
-    paymentId: payment.id,
-    organizationId: payment.organizationId,
-    issuedAt: now,
+    ...(await issueParticulars(tx, { series: INVOICE_SERIES, prefix: INVOICE_PREFIX, seller, payment, now })),
     dueAt: terms.dueAt,
     expiresAt: terms.expiresAt,
-    sellerName: seller.name,
-    sellerAddress: seller.address,
-    sellerKraPin: seller.kraPin,
-    buyerName: buyer.name,
-    buyerKraPin: buyer.kraPin,
-    purpose: payment.purpose,
-    plan: payment.plan,
-    seats: payment.seats,
-    billingCycle: payment.billingCycle,
-    total: payment.amount,
-    net,
-    vat,
-    vatRatePercent: ratePercent,
-    paymentReference: payment.reference,
     transferReference: payment.accountReference,
     bankName: account.bankName,
     bankAccountName: account.accountName,

@@ -1,8 +1,8 @@
 import type { Payment, Transaction } from '@platform/db';
 import { notifyOrganizationMembers } from '@platform/notifications';
-import { formatKes, vatIncluded } from '@platform/pricing';
+import { formatKes } from '@platform/pricing';
 import type { Seller } from '../config.js';
-import { findBuyer, formatDocumentNumber, takeNextNumber } from '../documents/index.js';
+import { issueParticulars } from '../documents/index.js';
 import type { PaidFor, ReceiptIssuer } from '../payments/index.js';
 import { insertReceipt } from './repository.js';
 
@@ -34,32 +34,11 @@ async function issueReceipt(
   now: Date,
 ): Promise<void> {
   if (payment.completedAt === null) throw new Error(`Payment ${payment.reference} has no completion time`);
-  const buyer = await findBuyer(tx, payment.organizationId);
-  const { net, vat, ratePercent } = vatIncluded(payment.amount);
-  const sequence = await takeNextNumber(tx, RECEIPT_SERIES);
   const receipt = await insertReceipt(tx, {
-    sequence,
-    number: formatDocumentNumber(RECEIPT_PREFIX, sequence),
-    paymentId: payment.id,
-    organizationId: payment.organizationId,
-    issuedAt: now,
-    sellerName: seller.name,
-    sellerAddress: seller.address,
-    sellerKraPin: seller.kraPin,
-    buyerName: buyer.name,
-    buyerKraPin: buyer.kraPin,
-    purpose: payment.purpose,
-    plan: payment.plan,
-    seats: payment.seats,
-    billingCycle: payment.billingCycle,
+    ...(await issueParticulars(tx, { series: RECEIPT_SERIES, prefix: RECEIPT_PREFIX, seller, payment, now })),
     periodStart: paidFor.kind === 'period' ? paidFor.start : null,
     periodEnd: paidFor.kind === 'period' ? paidFor.end : null,
     note: paidFor.kind === 'not_applied' ? paidFor.note : null,
-    total: payment.amount,
-    net,
-    vat,
-    vatRatePercent: ratePercent,
-    paymentReference: payment.reference,
     channel: payment.channel,
     provider: payment.provider,
     providerReference: payment.providerReference,
