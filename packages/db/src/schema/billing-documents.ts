@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, check, integer, pgTable, text, uuid } from 'drizzle-orm/pg-core';
+import { type AnyPgColumn, boolean, check, integer, pgTable, text, uuid } from 'drizzle-orm/pg-core';
 import { billingCycles, mailPlans, paymentChannels, paymentProviders, paymentPurposes } from '../enums.js';
 import { createdAt, isOneOf, timestamptz } from './columns.js';
 import { KRA_PIN_PATTERN, organizations } from './organizations.js';
@@ -21,16 +21,14 @@ export const documentNumberSeries = pgTable(
   (table) => [check('document_number_series_last_number_check', sql`${table.lastNumber} > 0`)],
 );
 
-const receiptNumberPattern = '^RCT-[0-9]{6,}$';
-
 /**
- * The receipt of a successful payment, as issued: everything it shows is copied here when it is issued (the
- * seller's and the buyer's names and PINs, what was bought, the amounts with the VAT in them), so it reads the
- * same whatever changes later. `number` is `RCT-` and `sequence` on six digits or more; one receipt per payment.
+ * The particulars every billing document copies when it is issued, so that it reads the same whatever changes later:
+ * its gapless number (`sequence`, and `number`: a prefix and the sequence on six digits or more), the payment it is of
+ * (one document of a kind per payment), the seller's and the buyer's names and PINs, what is bought, and the amount
+ * with the VAT in it. Receipts and invoices add their own columns to these.
  */
-export const receipts = pgTable(
-  'receipts',
-  {
+function documentParticulars() {
+  return {
     id: uuid('id').primaryKey().defaultRandom(),
     sequence: integer('sequence').notNull().unique(),
     number: text('number').notNull().unique(),
@@ -52,47 +50,67 @@ export const receipts = pgTable(
     plan: text('plan', { enum: mailPlans }),
     seats: integer('seats'),
     billingCycle: text('billing_cycle', { enum: billingCycles }),
-    /** The period paid for; null for a top-up, and for a payment that went to the credit balance instead. */
-    periodStart: timestamptz('period_start'),
-    periodEnd: timestamptz('period_end'),
-    /** What the payment went to when it bought no period (a subscription was already active, say). */
-    note: text('note'),
     /** VAT included: net + vat = total, whole KES. */
     total: kes('total').notNull(),
     net: kes('net').notNull(),
     vat: kes('vat').notNull(),
     vatRatePercent: integer('vat_rate_percent').notNull(),
     paymentReference: text('payment_reference').notNull(),
+    createdAt: createdAt(),
+  };
+}
+
+type ParticularColumns = Record<keyof ReturnType<typeof documentParticulars>, AnyPgColumn>;
+
+/** The CHECKs of the particulars, named after `tableName`; `numberPattern` is the form of its numbers. */
+function particularChecks(tableName: string, table: ParticularColumns, numberPattern: string) {
+  return [
+    check(`${tableName}_sequence_check`, sql`${table.sequence} > 0`),
+    check(
+      `${tableName}_number_check`,
+      sql`${table.number} ~ ${sql.raw(`'${numberPattern}'`)} and substr(${table.number}, 5)::bigint = ${table.sequence}`,
+    ),
+    check(`${tableName}_amounts_check`, sql`${table.total} > 0 and ${table.net} >= 0 and ${table.vat} >= 0`),
+    check(`${tableName}_vat_included_check`, sql`${table.net} + ${table.vat} = ${table.total}`),
+    check(`${tableName}_vat_rate_check`, sql`${table.vatRatePercent} between 0 and 100`),
+    check(`${tableName}_seller_kra_pin_check`, sql`${table.sellerKraPin} ~ ${sql.raw(`'${KRA_PIN_PATTERN}'`)}`),
+    check(
+      `${tableName}_buyer_kra_pin_check`,
+      sql`${table.buyerKraPin} is null or ${table.buyerKraPin} ~ ${sql.raw(`'${KRA_PIN_PATTERN}'`)}`,
+    ),
+    check(`${tableName}_purpose_check`, isOneOf(table.purpose, paymentPurposes)),
+    check(`${tableName}_plan_check`, sql`${table.plan} is null or ${isOneOf(table.plan, mailPlans)}`),
+    check(
+      `${tableName}_billing_cycle_check`,
+      sql`${table.billingCycle} is null or ${isOneOf(table.billingCycle, billingCycles)}`,
+    ),
+    check(
+      `${tableName}_terms_check`,
+      sql`(${table.plan} is null) = (${table.seats} is null) and (${table.plan} is null) = (${table.billingCycle} is null)`,
+    ),
+  ];
+}
+
+/**
+ * The receipt of a successful payment, as issued: its particulars (`RCT-000001`), the period paid for and how it was
+ * paid.
+ */
+export const receipts = pgTable(
+  'receipts',
+  {
+    ...documentParticulars(),
+    /** The period paid for; null for a top-up, and for a payment that went to the credit balance instead. */
+    periodStart: timestamptz('period_start'),
+    periodEnd: timestamptz('period_end'),
+    /** What the payment went to when it bought no period (a subscription was already active, say). */
+    note: text('note'),
     channel: text('channel', { enum: paymentChannels }).notNull(),
     provider: text('provider', { enum: paymentProviders }).notNull(),
     providerReference: text('provider_reference'),
     paidAt: timestamptz('paid_at').notNull(),
-    createdAt: createdAt(),
   },
   (table) => [
-    check('receipts_sequence_check', sql`${table.sequence} > 0`),
-    check(
-      'receipts_number_check',
-      sql`${table.number} ~ ${sql.raw(`'${receiptNumberPattern}'`)} and substr(${table.number}, 5)::bigint = ${table.sequence}`,
-    ),
-    check('receipts_amounts_check', sql`${table.total} > 0 and ${table.net} >= 0 and ${table.vat} >= 0`),
-    check('receipts_vat_included_check', sql`${table.net} + ${table.vat} = ${table.total}`),
-    check('receipts_vat_rate_check', sql`${table.vatRatePercent} between 0 and 100`),
-    check('receipts_seller_kra_pin_check', sql`${table.sellerKraPin} ~ ${sql.raw(`'${KRA_PIN_PATTERN}'`)}`),
-    check(
-      'receipts_buyer_kra_pin_check',
-      sql`${table.buyerKraPin} is null or ${table.buyerKraPin} ~ ${sql.raw(`'${KRA_PIN_PATTERN}'`)}`,
-    ),
-    check('receipts_purpose_check', isOneOf(table.purpose, paymentPurposes)),
-    check('receipts_plan_check', sql`${table.plan} is null or ${isOneOf(table.plan, mailPlans)}`),
-    check(
-      'receipts_billing_cycle_check',
-      sql`${table.billingCycle} is null or ${isOneOf(table.billingCycle, billingCycles)}`,
-    ),
-    check(
-      'receipts_terms_check',
-      sql`(${table.plan} is null) = (${table.seats} is null) and (${table.plan} is null) = (${table.billingCycle} is null)`,
-    ),
+    ...particularChecks('receipts', table, '^RCT-[0-9]{6,}$'),
     check(
       'receipts_period_check',
       sql`(${table.periodStart} is null) = (${table.periodEnd} is null) and (${table.periodEnd} is null or ${table.periodEnd} > ${table.periodStart})`,
@@ -102,50 +120,21 @@ export const receipts = pgTable(
   ],
 );
 
-const invoiceNumberPattern = '^INV-[0-9]{6,}$';
-
 /** The reference a payer writes on a bank transfer: `BT` and 8 characters of Crockford's base 32 (no I, L, O, U). */
 export const TRANSFER_REFERENCE_PATTERN = '^BT[0-9A-HJKMNP-TV-Z]{8}$';
 
 /**
- * The invoice of a payment made by bank transfer, issued with the pending payment: everything it shows is copied here
- * when it is issued (seller, buyer, what is bought, the amounts with the VAT in them, the bank account to pay into and
- * the reference to write on the transfer), so it reads the same whatever changes later; whether it was paid or lapsed
- * is its payment's status. `number` is `INV-` and `sequence` on six digits or more, from its own gapless series; one
- * invoice per payment. Payable by `due_at` (14 days); the payment expires unconfirmed at `expires_at` (30 days).
+ * The invoice of a payment made by bank transfer, issued with the pending payment: its particulars (`INV-000001`,
+ * from its own gapless series), the bank account to pay into and the reference to write on the transfer; whether it
+ * was paid or lapsed is its payment's status. Payable by `due_at` (14 days); the payment expires unconfirmed at
+ * `expires_at` (30 days).
  */
 export const invoices = pgTable(
   'invoices',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
-    sequence: integer('sequence').notNull().unique(),
-    number: text('number').notNull().unique(),
-    paymentId: uuid('payment_id')
-      .notNull()
-      .unique()
-      .references(() => payments.id, { onDelete: 'restrict' }),
-    organizationId: uuid('organization_id')
-      .notNull()
-      .references(() => organizations.id, { onDelete: 'restrict' }),
-    issuedAt: timestamptz('issued_at').notNull(),
+    ...documentParticulars(),
     dueAt: timestamptz('due_at').notNull(),
     expiresAt: timestamptz('expires_at').notNull(),
-    sellerName: text('seller_name').notNull(),
-    sellerAddress: text('seller_address').notNull(),
-    sellerKraPin: text('seller_kra_pin').notNull(),
-    buyerName: text('buyer_name').notNull(),
-    buyerKraPin: text('buyer_kra_pin'),
-    purpose: text('purpose', { enum: paymentPurposes }).notNull(),
-    /** The mail subscription terms bought (subscription purchases only). */
-    plan: text('plan', { enum: mailPlans }),
-    seats: integer('seats'),
-    billingCycle: text('billing_cycle', { enum: billingCycles }),
-    /** VAT included: net + vat = total, whole KES. */
-    total: kes('total').notNull(),
-    net: kes('net').notNull(),
-    vat: kes('vat').notNull(),
-    vatRatePercent: integer('vat_rate_percent').notNull(),
-    paymentReference: text('payment_reference').notNull(),
     /** What the payer writes on the transfer. */
     transferReference: text('transfer_reference').notNull(),
     bankName: text('bank_name').notNull(),
@@ -154,33 +143,10 @@ export const invoices = pgTable(
     bankBranch: text('bank_branch').notNull(),
     /** Issued with the sandbox's bank details (no real account): the invoice says so. */
     sandbox: boolean('sandbox').notNull(),
-    createdAt: createdAt(),
   },
   (table) => [
-    check('invoices_sequence_check', sql`${table.sequence} > 0`),
-    check(
-      'invoices_number_check',
-      sql`${table.number} ~ ${sql.raw(`'${invoiceNumberPattern}'`)} and substr(${table.number}, 5)::bigint = ${table.sequence}`,
-    ),
+    ...particularChecks('invoices', table, '^INV-[0-9]{6,}$'),
     check('invoices_dates_check', sql`${table.dueAt} > ${table.issuedAt} and ${table.expiresAt} >= ${table.dueAt}`),
-    check('invoices_amounts_check', sql`${table.total} > 0 and ${table.net} >= 0 and ${table.vat} >= 0`),
-    check('invoices_vat_included_check', sql`${table.net} + ${table.vat} = ${table.total}`),
-    check('invoices_vat_rate_check', sql`${table.vatRatePercent} between 0 and 100`),
-    check('invoices_seller_kra_pin_check', sql`${table.sellerKraPin} ~ ${sql.raw(`'${KRA_PIN_PATTERN}'`)}`),
-    check(
-      'invoices_buyer_kra_pin_check',
-      sql`${table.buyerKraPin} is null or ${table.buyerKraPin} ~ ${sql.raw(`'${KRA_PIN_PATTERN}'`)}`,
-    ),
-    check('invoices_purpose_check', isOneOf(table.purpose, paymentPurposes)),
-    check('invoices_plan_check', sql`${table.plan} is null or ${isOneOf(table.plan, mailPlans)}`),
-    check(
-      'invoices_billing_cycle_check',
-      sql`${table.billingCycle} is null or ${isOneOf(table.billingCycle, billingCycles)}`,
-    ),
-    check(
-      'invoices_terms_check',
-      sql`(${table.plan} is null) = (${table.seats} is null) and (${table.plan} is null) = (${table.billingCycle} is null)`,
-    ),
     check(
       'invoices_transfer_reference_check',
       sql`${table.transferReference} ~ ${sql.raw(`'${TRANSFER_REFERENCE_PATTERN}'`)}`,
