@@ -18,7 +18,7 @@ import {
   mailSubscriptions,
   payments,
 } from '@platform/db/schema';
-import { and, asc, desc, eq, exists, gt, inArray, lte, not, notInArray, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, exists, gt, inArray, lte, not, notInArray, type SQL, sql } from 'drizzle-orm';
 
 const subscriptionOf = preparedPerDatabase((db) =>
   db
@@ -162,6 +162,39 @@ export async function lockNextRenewalToInvoice(
   return subscription;
 }
 
+/** A renewal change still being paid for by bank transfer (a renewal invoice), of the subscription or organization. */
+function outstandingRenewalInvoice(of: { subscriptionId: string } | { organizationId: string }): SQL | undefined {
+  return and(
+    'subscriptionId' in of
+      ? eq(mailSubscriptionChanges.subscriptionId, of.subscriptionId)
+      : eq(mailSubscriptionChanges.organizationId, of.organizationId),
+    eq(mailSubscriptionChanges.status, 'charging'),
+    eq(mailSubscriptionChanges.kind, 'renewal'),
+    eq(payments.channel, 'bank_transfer'),
+  );
+}
+
+async function findOutstandingRenewalInvoice(
+  tx: Transaction,
+  of: { subscriptionId: string } | { organizationId: string },
+): Promise<{ changeId: string; paymentId: string } | undefined> {
+  const [found] = await tx
+    .select({ changeId: mailSubscriptionChanges.id, paymentId: payments.id })
+    .from(mailSubscriptionChanges)
+    .innerJoin(payments, eq(payments.id, mailSubscriptionChanges.paymentId))
+    .where(outstandingRenewalInvoice(of));
+  return found;
+}
+
+async function lockChargingChange(tx: Transaction, changeId: string): Promise<MailSubscriptionChange | undefined> {
+  const [change] = await tx
+    .select()
+    .from(mailSubscriptionChanges)
+    .where(eq(mailSubscriptionChanges.id, changeId))
+    .for('update');
+  return change?.status === 'charging' ? change : undefined;
+}
+
 /**
  * The subscription's renewal invoice still being paid for: its change (locked) and its bank transfer, locked with
  * SKIP LOCKED so that the job never waits for a confirmation that holds it (confirmations lock the payment first,
@@ -171,18 +204,7 @@ export async function lockRenewalInvoiceOf(
   tx: Transaction,
   subscriptionId: string,
 ): Promise<{ change: MailSubscriptionChange; payment: Payment } | 'busy' | undefined> {
-  const [found] = await tx
-    .select({ change: mailSubscriptionChanges, paymentId: payments.id })
-    .from(mailSubscriptionChanges)
-    .innerJoin(payments, eq(payments.id, mailSubscriptionChanges.paymentId))
-    .where(
-      and(
-        eq(mailSubscriptionChanges.subscriptionId, subscriptionId),
-        eq(mailSubscriptionChanges.status, 'charging'),
-        eq(mailSubscriptionChanges.kind, 'renewal'),
-        eq(payments.channel, 'bank_transfer'),
-      ),
-    );
+  const found = await findOutstandingRenewalInvoice(tx, { subscriptionId });
   if (found === undefined) return undefined;
   const [payment] = await tx
     .select()
@@ -190,13 +212,8 @@ export async function lockRenewalInvoiceOf(
     .where(eq(payments.id, found.paymentId))
     .for('update', { skipLocked: true });
   if (payment === undefined) return 'busy';
-  const [change] = await tx
-    .select()
-    .from(mailSubscriptionChanges)
-    .where(eq(mailSubscriptionChanges.id, found.change.id))
-    .for('update');
-  if (change?.status !== 'charging') return 'busy';
-  return { change, payment };
+  const change = await lockChargingChange(tx, found.changeId);
+  return change === undefined ? 'busy' : { change, payment };
 }
 
 /**
@@ -208,27 +225,11 @@ export async function lockRenewalInvoiceOfOrganization(
   tx: Transaction,
   organizationId: string,
 ): Promise<{ change: MailSubscriptionChange; payment: Payment } | undefined> {
-  const [found] = await tx
-    .select({ changeId: mailSubscriptionChanges.id, paymentId: payments.id })
-    .from(mailSubscriptionChanges)
-    .innerJoin(payments, eq(payments.id, mailSubscriptionChanges.paymentId))
-    .where(
-      and(
-        eq(mailSubscriptionChanges.organizationId, organizationId),
-        eq(mailSubscriptionChanges.status, 'charging'),
-        eq(mailSubscriptionChanges.kind, 'renewal'),
-        eq(payments.channel, 'bank_transfer'),
-      ),
-    );
+  const found = await findOutstandingRenewalInvoice(tx, { organizationId });
   if (found === undefined) return undefined;
   const [payment] = await tx.select().from(payments).where(eq(payments.id, found.paymentId)).for('update');
-  const [change] = await tx
-    .select()
-    .from(mailSubscriptionChanges)
-    .where(eq(mailSubscriptionChanges.id, found.changeId))
-    .for('update');
-  if (payment === undefined || change?.status !== 'charging') return undefined;
-  return { change, payment };
+  const change = await lockChargingChange(tx, found.changeId);
+  return payment === undefined || change === undefined ? undefined : { change, payment };
 }
 
 /** The number of the subscription's renewal invoice still being paid for, and whether it is paid; read unlocked. */
@@ -241,13 +242,7 @@ export async function renewalInvoiceNumberOf(
     .from(mailSubscriptionChanges)
     .innerJoin(payments, eq(payments.id, mailSubscriptionChanges.paymentId))
     .innerJoin(invoices, eq(invoices.paymentId, payments.id))
-    .where(
-      and(
-        eq(mailSubscriptionChanges.subscriptionId, subscriptionId),
-        eq(mailSubscriptionChanges.status, 'charging'),
-        eq(mailSubscriptionChanges.kind, 'renewal'),
-      ),
-    );
+    .where(outstandingRenewalInvoice({ subscriptionId }));
   return found === undefined ? undefined : { number: found.number, paid: found.status === 'succeeded' };
 }
 
