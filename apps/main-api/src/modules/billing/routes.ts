@@ -74,6 +74,8 @@ export const billingRoutes: FastifyPluginAsyncTypebox<BillingRoutesOptions> = as
     log,
     alarms: paymentAlarmsIn(app.metrics),
   };
+  // What a bank transfer, started by a member or by the renewal job, is invoiced with.
+  const invoices = invoiceIssuer(config.seller, config.bankTransfer.account);
   const providers = createPaymentProviders(config, {
     publicUrl: options.publicUrl,
     now,
@@ -98,12 +100,7 @@ export const billingRoutes: FastifyPluginAsyncTypebox<BillingRoutesOptions> = as
       onReplay: () => app.metrics.idempotentReplays.inc(),
       purge: options.idempotencyPurgeIntervalMs > 0 ? { intervalMs: options.idempotencyPurgeIntervalMs } : false,
     });
-    await clientRoutes.register(paymentRoutes, {
-      ctx,
-      providers,
-      config,
-      invoices: invoiceIssuer(config.seller, config.bankTransfer.account),
-    });
+    await clientRoutes.register(paymentRoutes, { ctx, providers, config, invoices });
     await clientRoutes.register(receiptRoutes, { db });
     await clientRoutes.register(invoiceRoutes, { db, now });
     await clientRoutes.register(paymentMethodRoutes, { db, now });
@@ -126,49 +123,21 @@ export const billingRoutes: FastifyPluginAsyncTypebox<BillingRoutesOptions> = as
   await app.register(checkoutCompleteRoutes, { db });
   await app.register(financeRoutes, { ctx });
 
+  // Each job runs in every instance whose interval is above 0; instances share the work (FOR UPDATE SKIP LOCKED).
   const jobs: PeriodicJob<unknown>[] = [];
-  if (config.reconciliation.intervalMs > 0) {
+  const runEvery = (name: string, intervalMs: number, run: () => Promise<unknown>) => {
+    if (intervalMs <= 0) return;
     app.addHook('onReady', async () => {
-      jobs.push(
-        startPeriodicJob({
-          name: 'Payment reconciliation round',
-          intervalMs: config.reconciliation.intervalMs,
-          run: () => reconcilePayments({ ctx, providers, config }),
-          logger: ctx.log,
-        }),
-      );
+      jobs.push(startPeriodicJob({ name, intervalMs, run, logger: ctx.log }));
     });
-  }
-  if (config.renewalIntervalMs > 0) {
-    app.addHook('onReady', async () => {
-      jobs.push(
-        startPeriodicJob({
-          name: 'Mail subscription renewal round',
-          intervalMs: config.renewalIntervalMs,
-          run: () =>
-            renewDueSubscriptions({
-              ctx,
-              providers,
-              config,
-              invoices: invoiceIssuer(config.seller, config.bankTransfer.account),
-            }),
-          logger: ctx.log,
-        }),
-      );
-    });
-  }
-  if (config.bankTransfer.expiryIntervalMs > 0) {
-    app.addHook('onReady', async () => {
-      jobs.push(
-        startPeriodicJob({
-          name: 'Bank transfer expiry round',
-          intervalMs: config.bankTransfer.expiryIntervalMs,
-          run: () => expireBankTransfers({ ctx }),
-          logger: ctx.log,
-        }),
-      );
-    });
-  }
+  };
+  runEvery('Payment reconciliation round', config.reconciliation.intervalMs, () =>
+    reconcilePayments({ ctx, providers, config }),
+  );
+  runEvery('Mail subscription renewal round', config.renewalIntervalMs, () =>
+    renewDueSubscriptions({ ctx, providers, config, invoices }),
+  );
+  runEvery('Bank transfer expiry round', config.bankTransfer.expiryIntervalMs, () => expireBankTransfers({ ctx }));
   app.addHook('onClose', async () => {
     await Promise.all(jobs.map((job) => job.stop()));
     providers.close();

@@ -119,15 +119,8 @@ export interface TransferListQuery {
   limit: number;
 }
 
-/** Bank transfers of every organization, newest first, with their position for the next page's cursor. */
-export function listTransferRows(
-  db: DatabaseExecutor,
-  query: TransferListQuery,
-): Promise<Array<TransferRow & { position: string }>> {
-  const conditions: Array<SQL | undefined> = [eq(payments.channel, 'bank_transfer')];
-  if (query.status !== undefined) conditions.push(eq(payments.status, query.status));
-  if (query.match !== undefined) conditions.push(matching(query.match));
-  if (query.after !== undefined) conditions.push(afterPosition(payments, query.after));
+/** Bank transfers with their organization's name, invoice and receipt (what finance sees of each), and their position. */
+function selectTransferRows(db: DatabaseExecutor) {
   return db
     .select({
       payment: payments,
@@ -140,7 +133,19 @@ export function listTransferRows(
     .from(payments)
     .innerJoin(organizations, eq(organizations.id, payments.organizationId))
     .leftJoin(invoices, eq(invoices.paymentId, payments.id))
-    .leftJoin(receipts, eq(receipts.paymentId, payments.id))
+    .leftJoin(receipts, eq(receipts.paymentId, payments.id));
+}
+
+/** Bank transfers of every organization, newest first, with their position for the next page's cursor. */
+export function listTransferRows(
+  db: DatabaseExecutor,
+  query: TransferListQuery,
+): Promise<Array<TransferRow & { position: string }>> {
+  const conditions: Array<SQL | undefined> = [eq(payments.channel, 'bank_transfer')];
+  if (query.status !== undefined) conditions.push(eq(payments.status, query.status));
+  if (query.match !== undefined) conditions.push(matching(query.match));
+  if (query.after !== undefined) conditions.push(afterPosition(payments, query.after));
+  return selectTransferRows(db)
     .where(and(...conditions))
     .orderBy(desc(payments.createdAt), desc(payments.id))
     .limit(query.limit);
@@ -148,18 +153,6 @@ export function listTransferRows(
 
 /** One bank transfer as finance sees it. */
 export async function findTransferRow(db: DatabaseExecutor, paymentId: string): Promise<TransferRow | undefined> {
-  const [found] = await db
-    .select({
-      payment: payments,
-      organizationName: organizations.name,
-      invoiceNumber: invoices.number,
-      dueAt: invoices.dueAt,
-      receiptNumber: receipts.number,
-    })
-    .from(payments)
-    .innerJoin(organizations, eq(organizations.id, payments.organizationId))
-    .leftJoin(invoices, eq(invoices.paymentId, payments.id))
-    .leftJoin(receipts, eq(receipts.paymentId, payments.id))
-    .where(eq(payments.id, paymentId));
+  const [found] = await selectTransferRows(db).where(eq(payments.id, paymentId));
   return found;
 }
