@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Database, DatabaseHandle, MembershipRole } from '@platform/db';
 import { memberships, organizations, users } from '@platform/db/schema';
-import { createTestDatabase } from '@platform/db/testing';
+import { createTestDatabase, type StatementLog } from '@platform/db/testing';
 import { buildApp, type MainApiDeps } from '../src/app.js';
 import { signAccessToken } from '../src/auth/tokens.js';
 import { loadMainApiConfig, type MainApiConfig } from '../src/config.js';
@@ -66,9 +66,13 @@ export async function createTestApp(
     deps?: Partial<MainApiDeps>;
     /** Runs before ready(), e.g. to add a route. */
     setup?: (app: ReturnType<typeof buildApp>) => void;
+    /** PostgreSQL only: records every statement the app sends (docs/decisions.md#statements-per-request). */
+    statementLog?: StatementLog;
   } = {},
 ): Promise<TestApp> {
-  const database = await createTestDatabase();
+  const database = await createTestDatabase(
+    options.statementLog === undefined ? {} : { statementLog: options.statementLog },
+  );
   const avatarDir = await mkdtemp(path.join(tmpdir(), 'main-api-avatars-'));
   const config = testConfig({ AVATAR_LOCAL_DIR: avatarDir, ...options.env });
   const storage = createLocalFolderStorage({ directory: avatarDir, publicUrl: config.publicUrl });

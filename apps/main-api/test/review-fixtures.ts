@@ -19,6 +19,7 @@ import {
   verificationSessions,
   verificationSessionTransitions,
 } from '@platform/db/schema';
+import type { StatementLog } from '@platform/db/testing';
 import {
   createDocumentVault,
   createLocalFolderObjectStore,
@@ -65,6 +66,7 @@ export async function createReviewTestApp(
     reviewerId?: string;
     logger?: FastifyBaseLogger;
     setup?: (app: ReturnType<typeof buildApp>) => void;
+    statementLog?: StatementLog;
   } = {},
 ): Promise<ReviewTestApp> {
   const { vault, remove } = await temporaryVault();
@@ -75,6 +77,7 @@ export async function createReviewTestApp(
     env: { PLATFORM_ORGANIZATION_ID: platformOrganizationId, ...options.env },
     deps: { vault, now: clock.now, ...(options.logger === undefined ? {} : { logger: options.logger }) },
     ...(options.setup === undefined ? {} : { setup: options.setup }),
+    ...(options.statementLog === undefined ? {} : { statementLog: options.statementLog }),
   });
   const reviewerId = options.reviewerId ?? 'user_reviewer';
   await insertUser(t.db, { id: reviewerId });

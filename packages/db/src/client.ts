@@ -52,7 +52,7 @@ export async function createDatabase(options: CreateDatabaseOptions = {}): Promi
   // An empty URL counts as unset, as it does for every setting read from the environment.
   return options.url === undefined || options.url === ''
     ? createPgliteDatabase(options.dataDir)
-    : createPostgresDatabase(options.url, options.maxConnections);
+    : createPostgresDatabase(options.url, { maxConnections: options.maxConnections });
 }
 
 const CONNECT_TIMEOUT_SECONDS = 5;
@@ -62,7 +62,17 @@ function reconnectDelaySeconds(retries: number): number {
   return Math.min(0.1 * Math.max(retries, 1), 1);
 }
 
-function createPostgresDatabase(url: string, maxConnections = DEFAULT_MAX_CONNECTIONS): DatabaseHandle {
+/**
+ * The PostgreSQL handle of createDatabase. `wrapClient` lets a test see what is sent: drizzle is given the client it
+ * returns (`@platform/db/testing`'s statement log); the handle still closes the client itself.
+ */
+export function createPostgresDatabase(
+  url: string,
+  {
+    maxConnections = DEFAULT_MAX_CONNECTIONS,
+    wrapClient = (client) => client,
+  }: { maxConnections?: number | undefined; wrapClient?: (client: postgres.Sql) => postgres.Sql } = {},
+): DatabaseHandle {
   const client = postgres(url, {
     max: maxConnections,
     // Notices ("relation already exists, skipping" during migrations) are not errors; keep them out of the logs.
@@ -75,7 +85,7 @@ function createPostgresDatabase(url: string, maxConnections = DEFAULT_MAX_CONNEC
     // A database that does not answer at all (a dropped route) fails a connection attempt after 5 s, not 30.
     connect_timeout: CONNECT_TIMEOUT_SECONDS,
   });
-  const db: Database = drizzlePostgres({ client, schema });
+  const db: Database = drizzlePostgres({ client: wrapClient(client), schema });
   connectionUrls.set(db, url);
   return {
     db,

@@ -17,6 +17,15 @@ export { isUuid, uuidPattern } from './ids.js';
 export { findRepositoryRoot, localDataDir, localPgliteDataDir } from './local-data-dir.js';
 export { countAppliedMigrations, countCommittedMigrations, migrateDatabase, migrationsFolder } from './migrate.js';
 export { preparedPerDatabase, prepareWithRowsMapper } from './prepared-queries.js';
+export {
+  type RiderCondition,
+  type RidingStatement,
+  reportRiders,
+  riderCounts,
+  riderCtes,
+  sendRiders,
+} from './riding-statements.js';
+export { tableRowOf } from './rows.js';
 // The tables are in '@platform/db/schema'; their row types are here, for code that handles rows without querying.
 export type {
   AllowedOrigins,

@@ -6,14 +6,26 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import postgres from 'postgres';
-import { createDatabase, type DatabaseHandle, wrapPglite } from './client.js';
+import { createDatabase, createPostgresDatabase, type DatabaseHandle, wrapPglite } from './client.js';
 import { migrateDatabase, migrationsFolder } from './migrate.js';
+import { recordStatements, type StatementLog } from './statement-log.js';
 
+export {
+  createStatementLog,
+  type LoggedStatement,
+  type StatementLog,
+  statementSummary,
+} from './statement-log.js';
 export { tableChecksums } from './table-checksums.js';
 
 export interface CreateTestDatabaseOptions {
   /** PostgreSQL only: pool size of the test database. Many test files run at once, so keep it small. */
   maxConnections?: number;
+  /**
+   * PostgreSQL only (it throws without DATABASE_URL): every statement the database's client sends is added to this
+   * log, BEGIN and COMMIT included, for tests that pin the statements of a request.
+   */
+  statementLog?: StatementLog;
 }
 
 const DEFAULT_TEST_MAX_CONNECTIONS = 5;
@@ -29,6 +41,9 @@ const TEMPLATE_LOCK_NAME = '@platform/db:test-template';
 export async function createTestDatabase(options: CreateTestDatabaseOptions = {}): Promise<DatabaseHandle> {
   const url = process.env.DATABASE_URL;
   if (url !== undefined && url !== '') return createPostgresTestDatabase(url, options);
+  if (options.statementLog !== undefined) {
+    throw new Error('A statement log records what postgres.js sends: it needs DATABASE_URL (PostgreSQL)');
+  }
   return createPgliteTestDatabase();
 }
 
@@ -46,9 +61,10 @@ async function createPostgresTestDatabase(
     admin.unsafe(`create database ${quote(name)} template ${quote(template)}`),
   );
 
-  const handle = await createDatabase({
-    url: withDatabaseName(maintenanceUrl, name),
+  const { statementLog } = options;
+  const handle = createPostgresDatabase(withDatabaseName(maintenanceUrl, name), {
     maxConnections: options.maxConnections ?? DEFAULT_TEST_MAX_CONNECTIONS,
+    ...(statementLog === undefined ? {} : { wrapClient: (client) => recordStatements(client, statementLog) }),
   });
   let closing: Promise<void> | undefined;
   return {

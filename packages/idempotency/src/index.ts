@@ -7,6 +7,7 @@ export {
   type IdempotencyContext,
   type IdempotencyMode,
   type IdempotencyOptions,
+  type IdempotentAnswer,
   type IdempotentResponse,
   idempotency,
   REPLAYED_HEADER,

@@ -1,4 +1,4 @@
-import type { Database, Transaction } from '@platform/db';
+import type { Database, RidingStatement, Transaction } from '@platform/db';
 import { idempotencyKeyInUse } from '@platform/errors';
 import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema } from 'fastify';
 import fp from 'fastify-plugin';
@@ -6,7 +6,13 @@ import { claimIdempotencyKey } from './claim.js';
 import { requestFingerprint } from './fingerprint.js';
 import { DEFAULT_KEY_HEADERS, keyHeaderSchema, readIdempotencyKey } from './key-header.js';
 import { type PurgeSchedule, startIdempotencyPurge } from './purge.js';
-import { completeRecord, type KeyClaim, releaseClaim, type StoredResponse } from './repository.js';
+import {
+  completeRecord,
+  completeRecordStatement,
+  type KeyClaim,
+  releaseClaim,
+  type StoredResponse,
+} from './repository.js';
 
 /**
  * How a state-changing route takes part:
@@ -42,7 +48,22 @@ export interface IdempotencyContext {
    * result is stored inside that same transaction, so the business rows and the stored answer commit
    * together or not at all. Sets the reply's status and headers and returns the body to send.
    */
-  transaction<T>(db: Database, work: (tx: Transaction) => Promise<IdempotentResponse<T>>): Promise<T>;
+  transaction<T>(
+    db: Database,
+    work: (tx: Transaction, answer: IdempotentAnswer) => Promise<IdempotentResponse<T>>,
+  ): Promise<T>;
+}
+
+/** What `transaction` gives its work besides `tx`. */
+export interface IdempotentAnswer {
+  /**
+   * The statement that stores `result` as the request's answer (one rider, or none when nothing is to be stored: no
+   * key, not a 2xx, `skipStoring()`), for the work to send inside one of its own statements
+   * (docs/decisions.md#statements-per-request), so that storing it costs no statement of its own. The work then
+   * returns this same `result`. When the rider is not sent, or the work returns another result, the answer is
+   * stored after the work by a statement of its own, as for work that never asks.
+   */
+  riders<T>(result: IdempotentResponse<T>): RidingStatement[];
 }
 
 declare module 'fastify' {
@@ -225,9 +246,32 @@ export const idempotency = fp<IdempotencyOptions>(
           const storing = (statusCode: number) =>
             claim !== undefined && isSuccess(statusCode) && !(state?.phase === 'claimed' && state.skipStoring);
           const result = await database.transaction(async (tx) => {
-            const outcome = await work(tx);
+            let rider: { result: IdempotentResponse<unknown>; rows: number | undefined } | undefined;
+            const answer: IdempotentAnswer = {
+              riders: (result) => {
+                if (claim === undefined || !storing(result.statusCode)) return [];
+                const issued: { result: IdempotentResponse<unknown>; rows: number | undefined } = {
+                  result,
+                  rows: undefined,
+                };
+                rider = issued;
+                return [
+                  {
+                    statement: completeRecordStatement(tx, claim, storedFromResult(result)),
+                    returned: (rows) => {
+                      issued.rows = rows;
+                    },
+                  },
+                ];
+              },
+            };
+            const outcome = await work(tx, answer);
             if (claim !== undefined && storing(outcome.statusCode)) {
-              const stored = await completeRecord(tx, claim, storedFromResult(outcome));
+              const storedByRider = rider?.result === outcome ? rider.rows : undefined;
+              const stored =
+                storedByRider === undefined
+                  ? await completeRecord(tx, claim, storedFromResult(outcome))
+                  : storedByRider > 0;
               // Another request took the key over while this one ran: undo this one's writes.
               if (!stored) throw idempotencyKeyInUse(retryAfterSeconds);
             }

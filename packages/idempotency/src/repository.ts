@@ -1,6 +1,6 @@
 import { type DatabaseExecutor, type IdempotencyRecord, queryRows } from '@platform/db';
 import { idempotencyRecords } from '@platform/db/schema';
-import { and, eq, gt, lte, sql } from 'drizzle-orm';
+import { and, eq, gt, lte, type SQL, sql } from 'drizzle-orm';
 
 // Every statement on idempotency_records. The functions take the executor first.
 
@@ -98,7 +98,20 @@ export async function completeRecord(
   claim: KeyClaim,
   response: StoredResponse,
 ): Promise<boolean> {
-  const updated = await db
+  const updated = await completion(db, claim, response);
+  return updated.length > 0;
+}
+
+/**
+ * completeRecord as a statement to run inside another one (a rider: docs/decisions.md#statements-per-request); it
+ * returns one row when it stored the answer, none when the claim is no longer this request's.
+ */
+export function completeRecordStatement(db: DatabaseExecutor, claim: KeyClaim, response: StoredResponse): SQL {
+  return completion(db, claim, response).getSQL();
+}
+
+function completion(db: DatabaseExecutor, claim: KeyClaim, response: StoredResponse) {
+  return db
     .update(idempotencyRecords)
     .set({
       status: 'completed',
@@ -108,7 +121,6 @@ export async function completeRecord(
     })
     .where(ownedBy(claim))
     .returning({ key: idempotencyRecords.key });
-  return updated.length > 0;
 }
 
 /** Gives the key up (the request did not succeed), so a retry runs again. Only the owner's claim is removed. */

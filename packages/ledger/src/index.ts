@@ -1,12 +1,14 @@
 export { HoldAlreadyResolvedError, InsufficientFundsError } from './errors.js';
 export { LOW_BALANCE_EVENT, type LowBalanceEventData } from './low-balance.js';
 export { type ReferenceSubject, referenceSubjectOf } from './references.js';
+export { walletIdQuery } from './repository.js';
 export { WalletStatementQuery, WalletTransactionSchema, walletStatementData } from './schemas.js';
 export {
   captureHold,
   ensureWallet,
   ledgerBalances,
   type Movement,
+  type MovementOptions,
   type MovementResult,
   placeHold,
   releaseHold,

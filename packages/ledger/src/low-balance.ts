@@ -1,15 +1,16 @@
-import type { ApiKeyOwner, Transaction, Wallet } from '@platform/db';
-import { notifyOrganizationMembers } from '@platform/notifications';
+import { type ApiKeyOwner, sendRiders, type Transaction, type Wallet } from '@platform/db';
+import { organizationMembersNotificationRider } from '@platform/notifications';
 import { formatKes } from '@platform/pricing';
-import { enqueueWebhookEvent } from '@platform/webhooks';
+import { webhookEventRider } from '@platform/webhooks';
 import { referenceSubjectOf } from './references.js';
-import { clearLowBalanceAlert, markLowBalanceAlerted } from './repository.js';
+import { clearLowBalanceAlert } from './repository.js';
 
 // Low-balance alerts (docs/decisions.md#low-balance-alerts). Each wallet may have a threshold; the hold that takes
 // the available balance from at or above it to below it tells the organization's members (in-app) and sends
 // `wallet.balance_low` to the environment's callback endpoint, in the hold's transaction. The wallet row keeps when
 // that alert was sent, and no hold alerts again until a top-up brings the available balance back to the threshold.
-// Every movement holds the wallet's row lock, so concurrent holds see each other's alert.
+// The hold's own statement decides the crossing and records the alert's time under the wallet's row lock
+// (repository.ts, placeHoldStatement), so of concurrent holds exactly one alerts.
 
 export const LOW_BALANCE_EVENT = 'wallet.balance_low';
 
@@ -26,27 +27,16 @@ export interface LowBalanceEventData {
 }
 
 /**
- * Called by placeHold, under the wallet's lock, with the wallet before and after the hold. Sends the alert when the
- * hold crossed the threshold and the alert is armed; returns the wallet as it is afterwards.
+ * Called by placeHold after a hold whose statement crossed the threshold and recorded the alert (`after` carries its
+ * time): tells the members and queues the callback, in one statement of the hold's transaction.
  */
-export async function alertIfBalanceLow(
+export async function sendLowBalanceAlert(
   tx: Transaction,
   ref: ApiKeyOwner,
-  { before, after, reference, now }: { before: Wallet; after: Wallet; reference: string; now: Date },
-): Promise<Wallet> {
+  { after, reference, now }: { after: Wallet; reference: string; now: Date },
+): Promise<void> {
   const threshold = after.lowBalanceThreshold;
-  if (threshold === null || after.lowBalanceAlertedAt !== null) return after;
-  if (before.availableBalance < threshold || after.availableBalance >= threshold) return after;
-
-  const marked = await markLowBalanceAlerted(tx, after.id, now);
-  if (marked === undefined) throw new Error('The wallet disappeared while it was locked');
-  await notifyOrganizationMembers(tx, ref.organizationId, {
-    title: 'Wallet balance low',
-    message:
-      `The ${ref.environment} wallet has ${formatKes(after.availableBalance)} available, below the alert threshold ` +
-      `of ${formatKes(threshold)}. Top it up to keep verifications running.`,
-    type: 'warning',
-  });
+  if (threshold === null) throw new Error('A low-balance alert needs a threshold');
   const data: LowBalanceEventData = {
     environment: ref.environment,
     currency: 'KES',
@@ -55,9 +45,17 @@ export async function alertIfBalanceLow(
     lowBalanceThreshold: threshold,
     sessionId: referenceSubjectOf(reference).sessionId,
   };
-  // No URL of its own: the environment's default callback URL as it is at delivery time.
-  await enqueueWebhookEvent(tx, { ...ref, type: LOW_BALANCE_EVENT, data: { ...data }, targetUrl: null, now });
-  return marked;
+  await sendRiders(tx, [
+    organizationMembersNotificationRider(ref.organizationId, {
+      title: 'Wallet balance low',
+      message:
+        `The ${ref.environment} wallet has ${formatKes(after.availableBalance)} available, below the alert threshold ` +
+        `of ${formatKes(threshold)}. Top it up to keep verifications running.`,
+      type: 'warning',
+    }),
+    // No URL of its own: the environment's default callback URL as it is at delivery time.
+    webhookEventRider({ ...ref, type: LOW_BALANCE_EVENT, data: { ...data }, targetUrl: null, now }),
+  ]);
 }
 
 /** Called by topUpWallet, under the wallet's lock: money back at or above the threshold re-arms the alert. */

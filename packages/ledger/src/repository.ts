@@ -1,14 +1,20 @@
-import type {
-  ApiKeyOwner,
-  DatabaseExecutor,
-  LedgerAccount,
-  LedgerTransactionKind,
-  Transaction,
-  Wallet,
+import {
+  type ApiKeyOwner,
+  type DatabaseExecutor,
+  type LedgerAccount,
+  type LedgerTransactionKind,
+  queryRows,
+  type RidingStatement,
+  reportRiders,
+  riderCounts,
+  riderCtes,
+  type Transaction,
+  tableRowOf,
+  type Wallet,
 } from '@platform/db';
 import { ledgerEntries, ledgerTransactions, wallets } from '@platform/db/schema';
 import { afterPosition, cursorTimeOf, type PagePosition } from '@platform/pagination';
-import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 
 // Every statement of the wallet ledger. The functions take the executor first, so they run in the caller's
 // transaction.
@@ -29,9 +35,22 @@ export async function findWallet(db: DatabaseExecutor, ref: ApiKeyOwner): Promis
   return wallet;
 }
 
-/** The wallet row, locked until the transaction ends. */
+/**
+ * The id of the wallet, as a subquery for another module's statement (null when there is no wallet yet): a statement
+ * may name the wallet without locking it, and without a round trip of its own.
+ */
+export function walletIdQuery(ref: ApiKeyOwner): SQL {
+  return sql`(select ${wallets.id} from ${wallets}
+    where ${wallets.organizationId} = ${ref.organizationId}::uuid and ${wallets.environment} = ${ref.environment}::text)`;
+}
+
+/**
+ * The wallet row, locked until the transaction ends. FOR NO KEY UPDATE, the lock every movement takes: movements take
+ * turns, while the foreign-key checks of rows naming the wallet (a session inserted in a transaction that holds it
+ * next) do not block it, nor it them.
+ */
 export async function lockWalletRow(tx: Transaction, walletId: string): Promise<Wallet | undefined> {
-  const [locked] = await tx.select().from(wallets).where(eq(wallets.id, walletId)).for('update');
+  const [locked] = await tx.select().from(wallets).where(eq(wallets.id, walletId)).for('no key update');
   return locked;
 }
 
@@ -42,14 +61,6 @@ export async function findLedgerTransaction(db: DatabaseExecutor, kind: LedgerTr
     .from(ledgerTransactions)
     .where(and(eq(ledgerTransactions.kind, kind), eq(ledgerTransactions.reference, reference)));
   return row;
-}
-
-export async function findHold(db: DatabaseExecutor, reference: string) {
-  const [hold] = await db
-    .select()
-    .from(ledgerTransactions)
-    .where(and(eq(ledgerTransactions.kind, 'hold'), eq(ledgerTransactions.reference, reference)));
-  return hold;
 }
 
 /** The captures and releases recorded for a hold's reference. */
@@ -160,20 +171,6 @@ export async function updateLowBalanceThreshold(
   return updated;
 }
 
-/** Records that the wallet's low-balance alert was sent at `at`: no other until it is re-armed. */
-export async function markLowBalanceAlerted(
-  db: DatabaseExecutor,
-  walletId: string,
-  at: Date,
-): Promise<Wallet | undefined> {
-  const [updated] = await db
-    .update(wallets)
-    .set({ lowBalanceAlertedAt: at })
-    .where(eq(wallets.id, walletId))
-    .returning();
-  return updated;
-}
-
 /** Re-arms the wallet's low-balance alert: the next crossing alerts again. */
 export async function clearLowBalanceAlert(db: DatabaseExecutor, walletId: string): Promise<Wallet | undefined> {
   const [updated] = await db
@@ -182,4 +179,190 @@ export async function clearLowBalanceAlert(db: DatabaseExecutor, walletId: strin
     .where(eq(wallets.id, walletId))
     .returning();
   return updated;
+}
+
+// ------------------------------------------------------------------------------- movements in one statement
+
+// A hold, a capture and a release are each one statement (docs/decisions.md#statements-per-request): it locks the
+// wallet row, writes the ledger transaction and its entries and moves the cached balances, with whatever riders the
+// caller sends along, so the wallet is locked for that statement and the COMMIT after it. The first CTE (`locked`)
+// takes the lock and reads the wallet as the lock found it: the latest committed row. Everything is decided and
+// computed from that row, never from the snapshot the rest of the statement reads, which was taken before the lock
+// was granted and may hold an older version:
+// - the balance check, the balances after, and the low-balance crossing;
+// - the new balances of the UPDATE itself: PostgreSQL checks a new row's CHECK constraints before it finds that the
+//   row it read was updated meanwhile (and then re-reads it), so values computed from the snapshot's older row could
+//   fail `available_balance >= 0` although the latest row has the money;
+// - a movement of the same reference committed meanwhile is not in the snapshot: the unique indexes catch it
+//   (ON CONFLICT DO NOTHING) and the caller looks it up in a statement of its own.
+
+/** What a one-statement movement found and did. */
+export interface MovementOutcome {
+  /** The wallet as the statement locked it, before the movement; undefined when there is no such wallet. */
+  before: Wallet | undefined;
+  /** The movement written, with the wallet after it; undefined when nothing was written. */
+  written: { transactionId: string; wallet: Wallet } | undefined;
+  /** The row the statement returned, for the caller's own columns (riders' counts, the hold's amount...). */
+  row: Record<string, unknown> | undefined;
+}
+
+const lockedWallet = (ref: ApiKeyOwner) => sql`locked as (
+    select * from ${wallets}
+    where ${wallets.organizationId} = ${ref.organizationId}::uuid and ${wallets.environment} = ${ref.environment}::text
+    for no key update
+  )`;
+
+async function runMovement(tx: Transaction, statement: SQL, riders: readonly RidingStatement[]) {
+  const [row] = await queryRows(tx, statement);
+  reportRiders(riders, row);
+  const before = jsonRow(row?.['locked']);
+  const after = jsonRow(row?.['moved']);
+  const transactionId = row?.['transaction_id'];
+  return {
+    before: before === undefined ? undefined : tableRowOf(wallets, before),
+    written:
+      after === undefined || typeof transactionId !== 'string'
+        ? undefined
+        : { transactionId, wallet: tableRowOf(wallets, after) },
+    row,
+  } satisfies MovementOutcome;
+}
+
+/** A JSON object column as an object (postgres.js parses json; a driver that does not gives text). */
+function jsonRow(value: unknown): Record<string, unknown> | undefined {
+  if (value === null || value === undefined) return undefined;
+  return (typeof value === 'string' ? JSON.parse(value) : value) as Record<string, unknown>;
+}
+
+/**
+ * Places a hold of `amount` on the wallet in one statement, with `riders`: written only when the wallet (as locked)
+ * has `amount` available and no hold of `reference` exists. When the hold takes the available balance from at or
+ * above the wallet's low-balance threshold to below it and the alert is armed, the same update records the alert's
+ * time (`alerted` in the row): exactly one of any number of racing holds sees the crossing.
+ */
+export async function placeHoldStatement(
+  tx: Transaction,
+  ref: ApiKeyOwner,
+  hold: { amount: number; reference: string; description: string | null; now: Date },
+  riders: readonly RidingStatement[],
+): Promise<MovementOutcome & { alerted: boolean; existingId: string | undefined }> {
+  const amount = sql`${hold.amount}::bigint`;
+  const crossing = sql`(locked.low_balance_threshold is not null and locked.low_balance_alerted_at is null
+      and locked.available_balance >= locked.low_balance_threshold
+      and locked.available_balance - ${amount} < locked.low_balance_threshold)`;
+  const outcome = await runMovement(
+    tx,
+    sql`with ${lockedWallet(ref)},
+      movement as (
+        insert into ${ledgerTransactions}
+          (wallet_id, kind, amount, reference, description, available_after, held_after, created_at)
+        select id, 'hold', ${amount}, ${hold.reference}::text, ${hold.description}::text,
+          available_balance - ${amount}, held_balance + ${amount}, clock_timestamp()
+        from locked
+        where available_balance >= ${amount}
+        on conflict do nothing
+        returning id, wallet_id
+      ),
+      entries as (
+        insert into ${ledgerEntries} (transaction_id, wallet_id, account, amount)
+        select id, wallet_id, 'available', -${amount} from movement
+        union all
+        select id, wallet_id, 'held', ${amount} from movement
+        returning 1
+      ),
+      moved as (
+        update ${wallets} set
+          available_balance = locked.available_balance - ${amount},
+          held_balance = locked.held_balance + ${amount},
+          updated_at = now(),
+          low_balance_alerted_at = case when ${crossing} then ${hold.now.toISOString()}::timestamptz
+            else locked.low_balance_alerted_at end
+        from movement, locked
+        where ${wallets.id} = movement.wallet_id
+        returning ${wallets}.*, ${crossing} as alerted
+      )${riderCtes(riders)}
+    select to_jsonb(locked) as locked, movement.id as transaction_id, to_jsonb(moved) as moved,
+      coalesce(moved.alerted, false) as alerted,
+      (select id from ${ledgerTransactions} where kind = 'hold' and reference = ${hold.reference}::text) as existing_id
+      ${riderCounts(riders)}
+    from (select 1) as one
+      left join locked on true
+      left join movement on true
+      left join moved on true`,
+    riders,
+  );
+  const existingId = outcome.row?.['existing_id'];
+  return {
+    ...outcome,
+    alerted: outcome.row?.['alerted'] === true,
+    existingId: typeof existingId === 'string' ? existingId : undefined,
+  };
+}
+
+/**
+ * Captures or releases the hold of `reference` in one statement, with `riders`: written only when the hold exists
+ * and no capture or release of it is visible to the statement, or meets it in the unique indexes (racing). The row
+ * carries the hold's amount (`hold_amount`, null without a hold) and the resolutions the statement saw.
+ */
+export async function resolveHoldStatement(
+  tx: Transaction,
+  ref: ApiKeyOwner,
+  resolution: { kind: 'capture' | 'release'; reference: string; description: string | null },
+  riders: readonly RidingStatement[],
+): Promise<MovementOutcome & { holdFound: boolean; resolutions: Array<{ id: string; kind: string }> }> {
+  const release = resolution.kind === 'release';
+  // A capture moves the held money to the platform's revenue; a release back to the wallet's available balance.
+  const backToAvailable = release ? sql`hold.amount` : sql`0`;
+  const outcome = await runMovement(
+    tx,
+    sql`with ${lockedWallet(ref)},
+      hold as (
+        select amount from ${ledgerTransactions} where kind = 'hold' and reference = ${resolution.reference}::text
+      ),
+      movement as (
+        insert into ${ledgerTransactions}
+          (wallet_id, kind, amount, reference, description, available_after, held_after, created_at)
+        select locked.id, ${resolution.kind}::text, hold.amount, ${resolution.reference}::text,
+          ${resolution.description}::text, locked.available_balance + ${backToAvailable},
+          locked.held_balance - hold.amount, clock_timestamp()
+        from locked, hold
+        on conflict do nothing
+        returning id, wallet_id, amount
+      ),
+      entries as (
+        insert into ${ledgerEntries} (transaction_id, wallet_id, account, amount)
+        select id, wallet_id, 'held', -amount from movement
+        union all
+        select id, wallet_id, ${release ? 'available' : 'revenue'}::text, amount from movement
+        returning 1
+      ),
+      moved as (
+        update ${wallets} set
+          available_balance = locked.available_balance + ${release ? sql`movement.amount` : sql`0`},
+          held_balance = locked.held_balance - movement.amount,
+          updated_at = now()
+        from movement, locked
+        where ${wallets.id} = movement.wallet_id
+        returning ${wallets}.*
+      )${riderCtes(riders)}
+    select to_jsonb(locked) as locked, movement.id as transaction_id, to_jsonb(moved) as moved,
+      (select amount from hold) as hold_amount,
+      (select coalesce(json_agg(json_build_object('id', id, 'kind', kind)), '[]') from ${ledgerTransactions}
+        where kind in ('capture', 'release') and reference = ${resolution.reference}::text) as resolutions
+      ${riderCounts(riders)}
+    from (select 1) as one
+      left join locked on true
+      left join movement on true
+      left join moved on true`,
+    riders,
+  );
+  const resolutions = outcome.row?.['resolutions'];
+  return {
+    ...outcome,
+    holdFound: outcome.row?.['hold_amount'] !== null && outcome.row?.['hold_amount'] !== undefined,
+    resolutions: (typeof resolutions === 'string' ? JSON.parse(resolutions) : (resolutions ?? [])) as Array<{
+      id: string;
+      kind: string;
+    }>,
+  };
 }

@@ -3,14 +3,14 @@ import type {
   DatabaseExecutor,
   LedgerAccount,
   LedgerTransactionKind,
+  RidingStatement,
   Transaction,
   Wallet,
 } from '@platform/db';
 import { HoldAlreadyResolvedError, InsufficientFundsError } from './errors.js';
-import { alertIfBalanceLow, rearmAfterTopUp } from './low-balance.js';
+import { rearmAfterTopUp, sendLowBalanceAlert } from './low-balance.js';
 import {
   addToWalletBalances,
-  findHold,
   findHoldResolutions,
   findLedgerTransaction,
   findWallet,
@@ -18,6 +18,8 @@ import {
   insertLedgerTransaction,
   insertWalletIfMissing,
   lockWalletRow,
+  placeHoldStatement,
+  resolveHoldStatement,
   sumWalletEntries,
   updateLowBalanceThreshold,
 } from './repository.js';
@@ -119,37 +121,50 @@ export async function topUpWallet(tx: Transaction, ref: ApiKeyOwner, movement: M
   return { ...result, wallet: await rearmAfterTopUp(tx, result.wallet) };
 }
 
+export interface MovementOptions {
+  /**
+   * Statements to send inside the movement's own (riders: docs/decisions.md#statements-per-request), so they commit
+   * with it at no cost of a round trip: the writes of the change that causes it, the stored idempotent answer.
+   */
+  alongside?: readonly RidingStatement[];
+}
+
 /**
  * Moves money from available to held. Throws InsufficientFundsError when the available balance is too
  * low (the caller's transaction then rolls back, writing nothing). Once per reference. A hold that takes the
  * available balance below the wallet's low-balance threshold alerts, once (low-balance.ts).
+ *
+ * One statement locks the wallet and writes the hold, its entries and the balances, with the riders in
+ * `options.alongside`; send it last before COMMIT, as the wallet stays locked until then. The statement checks the
+ * balance as the lock found it, so concurrent holds never overdraw (a CHECK keeps both balances at 0 or more too).
+ * Only a hold that alerts sends a second statement (the alert's notifications and callback).
  */
-export async function placeHold(tx: Transaction, ref: ApiKeyOwner, movement: Movement): Promise<MovementResult> {
+export async function placeHold(
+  tx: Transaction,
+  ref: ApiKeyOwner,
+  movement: Movement,
+  options: MovementOptions = {},
+): Promise<MovementResult> {
   assertAmount(movement.amount);
-  const wallet = await lockWallet(tx, ref);
-  const done = await findLedgerTransaction(tx, 'hold', movement.reference);
-  if (done) return { applied: false, transactionId: done.id, wallet };
-  if (wallet.availableBalance < movement.amount) {
-    throw new InsufficientFundsError(wallet.availableBalance, movement.amount);
-  }
-  const result = await record(
+  const now = movement.now ?? new Date();
+  const outcome = await placeHoldStatement(
     tx,
-    wallet,
-    'hold',
-    movement,
-    [
-      { account: 'available', amount: -movement.amount },
-      { account: 'held', amount: movement.amount },
-    ],
-    { available: -movement.amount, held: movement.amount },
+    ref,
+    { amount: movement.amount, reference: movement.reference, description: movement.description ?? null, now },
+    options.alongside ?? [],
   );
-  const after = await alertIfBalanceLow(tx, ref, {
-    before: wallet,
-    after: result.wallet,
-    reference: movement.reference,
-    now: movement.now ?? new Date(),
-  });
-  return { ...result, wallet: after };
+  const { before, written } = outcome;
+  if (written !== undefined) {
+    if (outcome.alerted)
+      await sendLowBalanceAlert(tx, ref, { after: written.wallet, reference: movement.reference, now });
+    return { applied: true, ...written };
+  }
+  const existingId = outcome.existingId ?? (await findLedgerTransaction(tx, 'hold', movement.reference))?.id;
+  if (existingId !== undefined) {
+    return { applied: false, transactionId: existingId, wallet: before ?? (await ensureWallet(tx, ref)) };
+  }
+  // No wallet yet is a wallet with nothing available.
+  throw new InsufficientFundsError(before?.availableBalance ?? 0, movement.amount);
 }
 
 async function resolveHold(
@@ -157,50 +172,46 @@ async function resolveHold(
   ref: ApiKeyOwner,
   reference: string,
   kind: 'capture' | 'release',
-  description?: string,
+  description: string | undefined,
+  options: MovementOptions,
 ): Promise<MovementResult> {
-  const wallet = await lockWallet(tx, ref);
-  const hold = await findHold(tx, reference);
-  if (hold === undefined) throw new Error(`No hold exists for ${reference}`);
-  const resolutions = await findHoldResolutions(tx, reference);
+  const outcome = await resolveHoldStatement(
+    tx,
+    ref,
+    { kind, reference, description: description ?? null },
+    options.alongside ?? [],
+  );
+  if (!outcome.holdFound) throw new Error(`No hold exists for ${reference}`);
+  if (outcome.before === undefined) throw new Error(`The wallet of the hold ${reference} does not exist`);
+  if (outcome.written !== undefined) return { applied: true, ...outcome.written };
+  // Not written: resolved already, maybe by a transaction that committed while this one waited for the wallet.
+  const resolutions = outcome.resolutions.length > 0 ? outcome.resolutions : await findHoldResolutions(tx, reference);
   const same = resolutions.find((row) => row.kind === kind);
-  if (same) return { applied: false, transactionId: same.id, wallet };
+  if (same) return { applied: false, transactionId: same.id, wallet: outcome.before };
   if (resolutions.length > 0) throw new HoldAlreadyResolvedError(reference);
-
-  const movement = { amount: hold.amount, reference, description };
-  return kind === 'capture'
-    ? record(
-        tx,
-        wallet,
-        'capture',
-        movement,
-        [
-          { account: 'held', amount: -hold.amount },
-          { account: 'revenue', amount: hold.amount },
-        ],
-        { available: 0, held: -hold.amount },
-      )
-    : record(
-        tx,
-        wallet,
-        'release',
-        movement,
-        [
-          { account: 'held', amount: -hold.amount },
-          { account: 'available', amount: hold.amount },
-        ],
-        { available: hold.amount, held: -hold.amount },
-      );
+  throw new Error(`The ${kind} of ${reference} was refused without an earlier resolution`);
 }
 
 /** Takes the held money for good (the service was delivered). Once per hold; never after a release. */
-export function captureHold(tx: Transaction, ref: ApiKeyOwner, reference: string, description?: string) {
-  return resolveHold(tx, ref, reference, 'capture', description);
+export function captureHold(
+  tx: Transaction,
+  ref: ApiKeyOwner,
+  reference: string,
+  description?: string,
+  options: MovementOptions = {},
+) {
+  return resolveHold(tx, ref, reference, 'capture', description, options);
 }
 
 /** Gives the held money back to the available balance. Once per hold; never after a capture. */
-export function releaseHold(tx: Transaction, ref: ApiKeyOwner, reference: string, description?: string) {
-  return resolveHold(tx, ref, reference, 'release', description);
+export function releaseHold(
+  tx: Transaction,
+  ref: ApiKeyOwner,
+  reference: string,
+  description?: string,
+  options: MovementOptions = {},
+) {
+  return resolveHold(tx, ref, reference, 'release', description, options);
 }
 
 /**

@@ -1,1 +1,7 @@
-export { type NotificationContent, type NotifyUserInput, notifyOrganizationMembers, notifyUser } from './service.js';
+export {
+  type NotificationContent,
+  type NotifyUserInput,
+  notifyOrganizationMembers,
+  notifyUser,
+  organizationMembersNotificationRider,
+} from './service.js';

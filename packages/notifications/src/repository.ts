@@ -1,6 +1,6 @@
-import type { DatabaseExecutor, NewNotification } from '@platform/db';
+import { type DatabaseExecutor, type NewNotification, queryRows } from '@platform/db';
 import { memberships, notifications } from '@platform/db/schema';
-import { eq } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 
 // Every statement of creating notifications. The functions take the executor first.
 
@@ -12,16 +12,29 @@ export async function insertNotification(
   return inserted;
 }
 
-/** Inserts several notifications in one statement; their ids. */
-export function insertNotifications(db: DatabaseExecutor, rows: NewNotification[]): Promise<Array<{ id: string }>> {
-  return db.insert(notifications).values(rows).returning({ id: notifications.id });
+/**
+ * The insert of one notification for each member of the organization at that moment, in one statement: a member
+ * list read and the rows written together. Returns their ids; only while `onlyIf` holds, when given (a condition of
+ * the statement it is sent inside).
+ */
+export function insertMemberNotificationsStatement(
+  organizationId: string,
+  content: Pick<NewNotification, 'title' | 'message' | 'type' | 'actionUrl'>,
+  onlyIf: SQL = sql`true`,
+): SQL {
+  return sql`insert into ${notifications} (user_id, organization_id, title, message, type, action_url)
+    select ${memberships.userId}, ${organizationId}::uuid, ${content.title}::text, ${content.message}::text,
+      ${content.type}::text, ${content.actionUrl ?? null}::text
+    from ${memberships}
+    where ${memberships.organizationId} = ${organizationId}::uuid and ${onlyIf}
+    returning id`;
 }
 
-/** The user ids of the organization's members. */
-export async function memberUserIds(db: DatabaseExecutor, organizationId: string): Promise<string[]> {
-  const members = await db
-    .select({ userId: memberships.userId })
-    .from(memberships)
-    .where(eq(memberships.organizationId, organizationId));
-  return members.map(({ userId }) => userId);
+/** Inserts one notification for each member of the organization, in one statement; how many. */
+export async function insertMemberNotifications(
+  db: DatabaseExecutor,
+  organizationId: string,
+  content: Pick<NewNotification, 'title' | 'message' | 'type' | 'actionUrl'>,
+): Promise<number> {
+  return (await queryRows(db, insertMemberNotificationsStatement(organizationId, content))).length;
 }

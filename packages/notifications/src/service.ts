@@ -1,5 +1,5 @@
-import type { DatabaseExecutor, NotificationType } from '@platform/db';
-import { insertNotification, insertNotifications, memberUserIds } from './repository.js';
+import type { DatabaseExecutor, NotificationType, RiderCondition, RidingStatement } from '@platform/db';
+import { insertMemberNotifications, insertMemberNotificationsStatement, insertNotification } from './repository.js';
 
 export interface NotificationContent {
   title: string;
@@ -27,24 +27,24 @@ export async function notifyUser(db: DatabaseExecutor, input: NotifyUserInput): 
   return row;
 }
 
-/** Notifies every member of an organization (one notification each). Returns how many were created. */
+/** Notifies every member of an organization (one notification each, one statement). Returns how many were created. */
 export async function notifyOrganizationMembers(
   db: DatabaseExecutor,
   organizationId: string,
   content: NotificationContent,
 ): Promise<number> {
-  const members = await memberUserIds(db, organizationId);
-  if (members.length === 0) return 0;
-  const created = await insertNotifications(
-    db,
-    members.map((userId) => ({
-      userId,
-      organizationId,
-      title: content.title,
-      message: content.message,
-      type: content.type,
-      actionUrl: content.actionUrl ?? null,
-    })),
-  );
-  return created.length;
+  return insertMemberNotifications(db, organizationId, content);
+}
+
+/**
+ * notifyOrganizationMembers as a rider (docs/decisions.md#statements-per-request): the insert, to send inside a
+ * statement of the transaction of the event, so it costs no statement of its own; with `onlyIf`, only when that
+ * condition of the carrying statement holds.
+ */
+export function organizationMembersNotificationRider(
+  organizationId: string,
+  content: NotificationContent,
+  onlyIf?: RiderCondition,
+): RidingStatement {
+  return { statement: insertMemberNotificationsStatement(organizationId, content, onlyIf) };
 }

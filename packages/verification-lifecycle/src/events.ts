@@ -1,5 +1,19 @@
-import type { Transaction, VerificationSession, VerificationStatus } from '@platform/db';
-import { enqueueWebhookEvent } from '@platform/webhooks';
+import type { RiderCondition, RidingStatement, VerificationSession, VerificationStatus } from '@platform/db';
+import { webhookEventRider } from '@platform/webhooks';
+
+/** What the writes that record a status change need to know of the session. */
+export type SessionFacts = Pick<
+  VerificationSession,
+  | 'id'
+  | 'organizationId'
+  | 'environment'
+  | 'type'
+  | 'status'
+  | 'externalEndUserId'
+  | 'lastError'
+  | 'resubmitDocuments'
+  | 'callbackUrl'
+>;
 
 type VerificationEventType = `verification_session.${'created' | Exclude<VerificationStatus, 'pending'>}`;
 
@@ -9,32 +23,36 @@ function eventTypeFor(status: VerificationStatus): VerificationEventType {
 }
 
 /**
- * Writes the session's event to the outbox in the caller's transaction (docs/decisions.md#one-webhooks-package), so it
- * is sent if and only if the change it reports commits. The data names the session, never the person behind it.
+ * The session's event for the outbox (docs/decisions.md#one-webhooks-package), as a rider of a statement of the
+ * transaction that makes the change, so it is sent if and only if the change it reports commits; with `onlyIf`, only
+ * when that condition of the carrying statement holds. The data names the session, never the person behind it.
  */
-export async function recordSessionEvent(
-  tx: Transaction,
-  session: VerificationSession,
+export function sessionEventRider(
+  session: SessionFacts,
   previousStatus: VerificationStatus | null,
   now: Date,
-): Promise<void> {
-  await enqueueWebhookEvent(tx, {
-    organizationId: session.organizationId,
-    environment: session.environment,
-    type: eventTypeFor(session.status),
-    data: {
-      sessionId: session.id,
-      type: session.type,
-      status: session.status,
-      previousStatus,
+  onlyIf?: RiderCondition,
+): RidingStatement {
+  return webhookEventRider(
+    {
+      organizationId: session.organizationId,
       environment: session.environment,
-      externalEndUserId: session.externalEndUserId,
-      lastError: session.lastError,
-      // With requires_input: the documents to ask for again, so a customer capturing in its own app knows them
-      // without fetching the session (docs/decisions.md#resubmission). null otherwise.
-      resubmitDocuments: session.resubmitDocuments,
+      type: eventTypeFor(session.status),
+      data: {
+        sessionId: session.id,
+        type: session.type,
+        status: session.status,
+        previousStatus,
+        environment: session.environment,
+        externalEndUserId: session.externalEndUserId,
+        lastError: session.lastError,
+        // With requires_input: the documents to ask for again, so a customer capturing in its own app knows them
+        // without fetching the session (docs/decisions.md#resubmission). null otherwise.
+        resubmitDocuments: session.resubmitDocuments,
+      },
+      targetUrl: session.callbackUrl,
+      now,
     },
-    targetUrl: session.callbackUrl,
-    now,
-  });
+    onlyIf,
+  );
 }

@@ -1,6 +1,7 @@
 // The verification session lifecycle: every status change of a session, whoever asks for it, with its
 // consequences in the caller's transaction (docs/decisions.md#session-lifecycle).
 
+export type { SessionFacts } from './events.js';
 export {
   allowedMoves,
   canMove,
@@ -11,12 +12,13 @@ export {
   handOverSession,
   holdReferenceOf,
   type LifecycleOptions,
+  type MoveOptions,
   type MoveRequest,
   type MoveResult,
   moveSession,
-  recordSessionCreated,
   SESSION_NOT_FOUND,
   type SessionDecision,
+  sessionCreatedRiders,
   submittedDetailsKey,
 } from './lifecycle.js';
 export { findSession, lastMovedTo } from './repository.js';

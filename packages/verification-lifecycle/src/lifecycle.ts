@@ -6,22 +6,26 @@ import {
   type DocumentKind,
   documentKindsOf,
   type KycStatus,
+  type RiderCondition,
+  type RidingStatement,
+  sendRiders,
   type Transaction,
   type VerificationSession,
   type VerificationStatus,
   type VerificationType,
+  verificationStatuses,
+  verificationTypes,
 } from '@platform/db';
 import { conflict, notFound, validationError } from '@platform/errors';
 import { captureHold, releaseHold } from '@platform/ledger';
-import { notifyOrganizationMembers } from '@platform/notifications';
-import { recordSessionEvent } from './events.js';
+import { organizationMembersNotificationRider } from '@platform/notifications';
+import { type SessionFacts, sessionEventRider } from './events.js';
 import {
-  findSession,
   insertTransition,
-  lastMovedTo,
-  setUserKycStatus,
+  insertTransitionStatement,
+  moveSessionStatement,
+  setUserKycStatusStatement,
   updateDecisionSource,
-  updateSessionStatus,
 } from './repository.js';
 
 // The one place a verification session changes status (docs/decisions.md#session-lifecycle). Every move, whoever
@@ -133,60 +137,84 @@ export interface MoveResult {
   decision?: SessionDecision;
 }
 
+export interface MoveOptions {
+  /**
+   * Statements of the caller's to send inside the move's last statement (riders:
+   * docs/decisions.md#statements-per-request), built from the moved session: the rest of the same change, such as
+   * the stored idempotent answer, at no cost of a statement of its own.
+   */
+  alongside?: ((session: VerificationSession) => readonly RidingStatement[]) | undefined;
+}
+
 /**
- * Moves a session to `to`, or throws 404 (unknown, or not the owner's) or 409 (not a legal move from its
- * current status). The update is conditional on the status just read, so of two racing moves exactly one
- * wins and the other gets the 409 from the status it lost to.
+ * Moves a session to `to`, or throws 404 (unknown, or not the owner's), 409 (not a legal move from its current
+ * status) or 400 (a document to send again that the session's type does not take).
+ *
+ * Two statements (docs/decisions.md#statements-per-request): the first locks the session row and moves it while its
+ * status allows (of two racing moves exactly one wins; the other waits for it, then gets the 409 from the status it
+ * lost to); the second writes all the consequences at once, with `moveOptions.alongside`: the transition, the callback
+ * event, the kycStatus, the members' notifications, and the hold's capture or release. When there is a hold, the
+ * second statement is the ledger's, which takes the wallet's lock: send nothing after it but COMMIT.
  */
 export async function moveSession(
   tx: Transaction,
   request: MoveRequest,
   options: LifecycleOptions,
+  moveOptions: MoveOptions = {},
 ): Promise<MoveResult> {
   const { sessionId, to, now } = request;
-  const current = await findSession(tx, sessionId, request.owner);
+  const asked = to === 'requires_input' ? request.resubmitDocuments : undefined;
+  const resubmitDocuments = asked === undefined || asked.length === 0 ? null : [...new Set(asked)];
+  const change = await moveSessionStatement(
+    tx,
+    { sessionId, owner: request.owner },
+    {
+      status: to,
+      lastError:
+        to === 'rejected' || to === 'requires_input'
+          ? request.reason?.trim() || defaultReasons[to]
+          : to === 'processing'
+            ? null
+            : undefined,
+      resubmitDocuments,
+      updatedAt: now,
+      completedAt: isFinal(to) ? now : null,
+      from: verificationStatuses.filter((from) => canMove(from, to)),
+      // Only a type that takes every document asked for again.
+      types:
+        resubmitDocuments === null
+          ? undefined
+          : verificationTypes.filter((type) => resubmitDocuments.every((kind) => documentKindsOf(type).includes(kind))),
+      decisionTiming: decisionOutcomes.has(to),
+    },
+  );
+  const { current, moved } = change;
   if (current === undefined) throw notFound(SESSION_NOT_FOUND);
   if (!canMove(current.status, to)) throw illegalMove(current.status, to);
-
-  const resubmitDocuments = to === 'requires_input' ? resubmissionOf(current, request.resubmitDocuments) : null;
-  const lastError =
-    to === 'rejected' || to === 'requires_input'
-      ? request.reason?.trim() || defaultReasons[to]
-      : to === 'processing'
-        ? null
-        : current.lastError;
-  const moved = await updateSessionStatus(tx, sessionId, current.status, {
-    status: to,
-    lastError,
-    resubmitDocuments,
-    updatedAt: now,
-    completedAt: isFinal(to) ? now : null,
-  });
   if (moved === undefined) {
-    // Another move committed in between; report the status it left.
-    const latest = await findSession(tx, sessionId, request.owner);
-    throw illegalMove(latest?.status ?? current.status, to);
+    checkResubmission(current.type, resubmitDocuments ?? []);
+    throw new Error(`The move of session ${sessionId} to ${to} was refused for no known reason`);
   }
 
-  await recordStatusChange(tx, moved, current.status, request.actor, request.reason ?? null, now, options);
-  const decision = current.status === 'processing' ? await decisionOf(tx, moved, now) : undefined;
+  await recordStatusChange(
+    tx,
+    { session: moved, previousStatus: current.status, actor: request.actor, reason: request.reason ?? null, now },
+    options,
+    moveOptions.alongside?.(moved) ?? [],
+  );
+  const decision = current.status === 'processing' ? decisionOf(moved, now, change.movedToProcessingAt) : undefined;
   return { session: moved, previousStatus: current.status, ...(decision === undefined ? {} : { decision }) };
 }
 
-/** The kinds a requires_input move asks for again, once each; 400 for a kind the session's type does not take. */
-function resubmissionOf(
-  session: VerificationSession,
-  kinds: readonly DocumentKind[] | undefined,
-): DocumentKind[] | null {
-  if (kinds === undefined || kinds.length === 0) return null;
-  const takes = documentKindsOf(session.type);
+/** 400 when a session of `type` does not take one of `kinds`. */
+function checkResubmission(type: VerificationType, kinds: readonly DocumentKind[]): void {
+  const takes = documentKindsOf(type);
   const foreign = kinds.filter((kind) => !takes.includes(kind));
   if (foreign.length > 0) {
-    throw validationError(`A ${session.type} session takes only ${takes.join(', ')}`, [
-      { path: '/documents', message: `${foreign.join(', ')} is not a document of a ${session.type} session` },
+    throw validationError(`A ${type} session takes only ${takes.join(', ')}`, [
+      { path: '/documents', message: `${foreign.join(', ')} is not a document of a ${type} session` },
     ]);
   }
-  return [...new Set(kinds)];
 }
 
 /** moveSession in a transaction of its own; a decision is reported to `onDecided` after the commit. */
@@ -196,14 +224,16 @@ export async function commitMove(db: Database, request: MoveRequest, options: Li
   return result;
 }
 
-async function decisionOf(
-  tx: Transaction,
+const decisionOutcomes = new Set<VerificationStatus>(['verified', 'rejected', 'requires_input']);
+
+function decisionOf(
   session: VerificationSession,
   now: Date,
-): Promise<SessionDecision | undefined> {
+  movedToProcessingAt: Date | undefined,
+): SessionDecision | undefined {
   const outcome = session.status;
   if (outcome !== 'verified' && outcome !== 'rejected' && outcome !== 'requires_input') return undefined;
-  const since = session.submittedAt ?? (await lastMovedTo(tx, session.id, 'processing')) ?? session.createdAt;
+  const since = session.submittedAt ?? movedToProcessingAt ?? session.createdAt;
   return {
     type: session.type,
     environment: session.environment,
@@ -248,37 +278,78 @@ export async function handOverSession(
   return handed;
 }
 
-/** Records a newly created (pending) session as its first transition, with its event and kycStatus. */
-export async function recordSessionCreated(
-  tx: Transaction,
-  session: VerificationSession,
+/**
+ * What records a newly created (pending) session, as riders of the statement that inserts it: its first transition,
+ * its created event and the kycStatus. `onlyIf` is that statement's condition for the session's row to be written
+ * (they are written only with it).
+ */
+export function sessionCreatedRiders(
+  session: SessionFacts & Pick<VerificationSession, 'createdAt'>,
   actor: string,
   options: LifecycleOptions,
-): Promise<void> {
-  await recordStatusChange(tx, session, null, actor, null, session.createdAt, options);
+  onlyIf: RiderCondition,
+): RidingStatement[] {
+  return statusChangeRiders(
+    { session, previousStatus: null, actor, reason: null, now: session.createdAt },
+    options,
+    onlyIf,
+  );
 }
 
+interface StatusChange<Session extends SessionFacts = VerificationSession> {
+  session: Session;
+  previousStatus: VerificationStatus | null;
+  actor: string;
+  reason: string | null;
+  now: Date;
+}
+
+/** The consequences of a move, and `alongside`, in one statement: the ledger's when the move resolves the hold. */
 async function recordStatusChange(
   tx: Transaction,
-  session: VerificationSession,
-  previousStatus: VerificationStatus | null,
-  actor: string,
-  reason: string | null,
-  now: Date,
+  change: StatusChange,
   options: LifecycleOptions,
+  alongside: readonly RidingStatement[],
 ): Promise<void> {
-  await insertTransition(tx, {
-    sessionId: session.id,
-    fromStatus: previousStatus,
-    toStatus: session.status,
-    actor,
-    reason,
-    createdAt: now,
-  });
-  await resolveHold(tx, session);
-  await recordSessionEvent(tx, session, previousStatus, now);
-  await followKycStatus(tx, session, now, options);
-  await notifyMembers(tx, session);
+  const { session } = change;
+  const riders = [...statusChangeRiders(change, options), ...alongside];
+  const resolution = holdResolution[session.status];
+  // A session priced at 0 KES never held anything.
+  if (resolution === undefined || session.price === 0) {
+    await sendRiders(tx, riders);
+    return;
+  }
+  const wallet = { organizationId: session.organizationId, environment: session.environment };
+  const reference = holdReferenceOf(session.id);
+  const description = `${session.type} verification ${session.status}`;
+  if (resolution === 'capture') await captureHold(tx, wallet, reference, description, { alongside: riders });
+  else await releaseHold(tx, wallet, reference, description, { alongside: riders });
+}
+
+/** The writes of a status change besides the status and the money: transition, event, kycStatus, notifications. */
+function statusChangeRiders(
+  { session, previousStatus, actor, reason, now }: StatusChange<SessionFacts>,
+  options: LifecycleOptions,
+  onlyIf?: RiderCondition,
+): RidingStatement[] {
+  const riders: RidingStatement[] = [
+    {
+      statement: insertTransitionStatement(
+        { sessionId: session.id, fromStatus: previousStatus, toStatus: session.status, actor, reason, createdAt: now },
+        onlyIf,
+      ),
+    },
+    sessionEventRider(session, previousStatus, now, onlyIf),
+  ];
+  const kycStatus = followedKycStatus(session, options);
+  if (kycStatus !== undefined) {
+    riders.push({ statement: setUserKycStatusStatement(session.externalEndUserId, kycStatus, now, onlyIf) });
+  }
+  const notification = memberNotificationOf(session);
+  if (notification !== undefined) {
+    riders.push(organizationMembersNotificationRider(session.organizationId, notification, onlyIf));
+  }
+  return riders;
 }
 
 /**
@@ -293,45 +364,29 @@ export function holdReferenceOf(sessionId: string): string {
   return `verification_session:${sessionId}`;
 }
 
-async function resolveHold(tx: Transaction, session: VerificationSession): Promise<void> {
-  const resolution = holdResolution[session.status];
-  // A session priced at 0 KES never held anything.
-  if (resolution === undefined || session.price === 0) return;
-  const wallet = { organizationId: session.organizationId, environment: session.environment };
-  const reference = holdReferenceOf(session.id);
-  if (resolution === 'capture')
-    await captureHold(tx, wallet, reference, `${session.type} verification ${session.status}`);
-  else await releaseHold(tx, wallet, reference, `${session.type} verification ${session.status}`);
-}
-
 /**
- * docs/decisions.md#kycstatus-follows-live-sessions. Only live sessions count: a test key and the sandbox buttons
- * of the hosted page must never make a real user verified.
+ * The kycStatus the session gives its platform user (docs/decisions.md#kycstatus-follows-live-sessions), if any. Only
+ * live sessions count: a test key and the sandbox buttons of the hosted page must never make a real user verified.
  */
-async function followKycStatus(tx: Transaction, session: VerificationSession, now: Date, options: LifecycleOptions) {
+function followedKycStatus(session: SessionFacts, options: LifecycleOptions): KycStatus | undefined {
   if (
     options.platformOrganizationId === undefined ||
     session.organizationId !== options.platformOrganizationId ||
     session.type !== 'kyc' ||
     session.environment !== 'live'
   ) {
-    return;
+    return undefined;
   }
-  const kycStatus = kycStatusFollowing[session.status];
-  if (kycStatus === undefined) return;
-  await setUserKycStatus(tx, session.externalEndUserId, kycStatus, now);
+  return kycStatusFollowing[session.status];
 }
 
-async function notifyMembers(tx: Transaction, session: VerificationSession): Promise<void> {
-  if (session.status !== 'verified' && session.status !== 'rejected') return;
+/** What the members are told of a verified or rejected session. */
+function memberNotificationOf(session: SessionFacts) {
+  if (session.status !== 'verified' && session.status !== 'rejected') return undefined;
   const what = `The ${session.type.toUpperCase()} verification of "${session.externalEndUserId}" (${session.environment})`;
-  await notifyOrganizationMembers(
-    tx,
-    session.organizationId,
-    session.status === 'verified'
-      ? { title: 'Verification completed', message: `${what} was verified.`, type: 'success' }
-      : { title: 'Verification rejected', message: `${what} was rejected: ${session.lastError}`, type: 'error' },
-  );
+  return session.status === 'verified'
+    ? { title: 'Verification completed', message: `${what} was verified.`, type: 'success' as const }
+    : { title: 'Verification rejected', message: `${what} was rejected: ${session.lastError}`, type: 'error' as const };
 }
 
 function illegalMove(from: VerificationStatus, to: VerificationStatus) {

@@ -1,13 +1,16 @@
-import type {
-  ApiKeyOwner,
-  DatabaseExecutor,
-  DecisionSourceKind,
-  KycStatus,
-  VerificationSession,
-  VerificationStatus,
+import {
+  type ApiKeyOwner,
+  type DatabaseExecutor,
+  type DecisionSourceKind,
+  type KycStatus,
+  queryRows,
+  tableRowOf,
+  type VerificationSession,
+  type VerificationStatus,
+  type VerificationType,
 } from '@platform/db';
 import { users, verificationSessions, verificationSessionTransitions } from '@platform/db/schema';
-import { and, eq, isNull, max, ne, or } from 'drizzle-orm';
+import { and, eq, isNull, max, ne, or, type SQL, sql } from 'drizzle-orm';
 
 // The queries the lifecycle runs. A query given an owner sees only the sessions of that organization and
 // environment (docs/decisions.md#folders-per-environment).
@@ -32,22 +35,115 @@ export async function findSession(
   return session;
 }
 
+/** What moveSessionStatement found and did. */
+export interface StatusChange {
+  /** The session's status and type as the statement locked it; undefined when there is no such session (or owner). */
+  current: { status: VerificationStatus; type: VerificationType } | undefined;
+  /** The session after the move; undefined when it was not moved. */
+  moved: VerificationSession | undefined;
+  /** With `decisionTiming`: when the session last moved to processing (not counting hand-overs), if ever. */
+  movedToProcessingAt: Date | undefined;
+}
+
 /**
- * Changes the session's status, only while it still has the status `from`: undefined when another move committed
- * first.
+ * Moves the session to `change.status` in one statement (docs/decisions.md#statements-per-request): it locks the row
+ * (FOR NO KEY UPDATE: a racing move waits, then sees this one's status) and updates it only while its status is one
+ * of `from` and, when `types` is given, its type one of them. The answer says what the lock found either way, so the
+ * caller can tell an unknown session from a move its status or type does not allow.
  */
-export async function updateSessionStatus(
+export async function moveSessionStatement(
   tx: DatabaseExecutor,
-  id: string,
-  from: VerificationStatus,
-  change: Pick<VerificationSession, 'status' | 'lastError' | 'resubmitDocuments' | 'updatedAt' | 'completedAt'>,
-): Promise<VerificationSession | undefined> {
-  const [moved] = await tx
-    .update(verificationSessions)
-    .set(change)
-    .where(and(eq(verificationSessions.id, id), eq(verificationSessions.status, from)))
-    .returning();
-  return moved;
+  target: { sessionId: string; owner: ApiKeyOwner | undefined },
+  change: Pick<VerificationSession, 'status' | 'resubmitDocuments' | 'updatedAt' | 'completedAt'> & {
+    /** The new lastError; undefined keeps the session's. */
+    lastError: string | null | undefined;
+    from: readonly VerificationStatus[];
+    types: readonly VerificationType[] | undefined;
+    /** Also read when the session last moved to processing (for a decision's waiting time). */
+    decisionTiming: boolean;
+  },
+): Promise<StatusChange> {
+  const owned =
+    target.owner === undefined
+      ? sql``
+      : sql` and organization_id = ${target.owner.organizationId}::uuid and environment = ${target.owner.environment}::text`;
+  const textList = (values: readonly string[]) =>
+    values.length === 0
+      ? sql`(null)`
+      : sql`(${sql.join(
+          values.map((value) => sql`${value}::text`),
+          sql`, `,
+        )})`;
+  const movedToProcessing = change.decisionTiming
+    ? sql`(select max(created_at) from ${verificationSessionTransitions}
+        where session_id = locked_session.id and to_status = 'processing'
+          and (from_status is null or from_status <> to_status))`
+    : sql`null::timestamptz`;
+  const [row] = await queryRows(
+    tx,
+    sql`with locked_session as (
+        select id, status, type from ${verificationSessions}
+        where id = ${target.sessionId}::uuid${owned}
+        for no key update
+      ),
+      moved as (
+        update ${verificationSessions} set
+          status = ${change.status}::text,
+          ${change.lastError === undefined ? sql`` : sql`last_error = ${change.lastError}::text,`}
+          resubmit_documents = ${change.resubmitDocuments === null ? null : JSON.stringify(change.resubmitDocuments)}::jsonb,
+          updated_at = ${change.updatedAt.toISOString()}::timestamptz,
+          completed_at = ${change.completedAt?.toISOString() ?? null}::timestamptz
+        from locked_session
+        where ${verificationSessions.id} = locked_session.id and locked_session.status in ${textList(change.from)}
+          ${change.types === undefined ? sql`` : sql`and locked_session.type in ${textList(change.types)}`}
+        returning ${verificationSessions}.*
+      )
+    select moved.*, locked_session.status as current_status, locked_session.type as current_type,
+      ${movedToProcessing} as moved_to_processing_at
+    from locked_session left join moved on true`,
+  );
+  const movedAt = row?.['moved_to_processing_at'];
+  return {
+    current:
+      row === undefined
+        ? undefined
+        : { status: row['current_status'] as VerificationStatus, type: row['current_type'] as VerificationType },
+    moved: row?.['id'] === null || row === undefined ? undefined : tableRowOf(verificationSessions, row),
+    movedToProcessingAt:
+      movedAt === null || movedAt === undefined
+        ? undefined
+        : (verificationSessionTransitions.createdAt.mapFromDriverValue(movedAt as string) as Date),
+  };
+}
+
+/**
+ * The insert of a transition, to send inside another statement; with `onlyIf`, only when that condition of the
+ * carrying statement holds.
+ */
+export function insertTransitionStatement(
+  transition: Pick<
+    typeof verificationSessionTransitions.$inferSelect,
+    'sessionId' | 'fromStatus' | 'toStatus' | 'actor' | 'reason' | 'createdAt'
+  >,
+  onlyIf: SQL = sql`true`,
+): SQL {
+  return sql`insert into ${verificationSessionTransitions} (session_id, from_status, to_status, actor, reason, created_at)
+    select ${transition.sessionId}::uuid, ${transition.fromStatus}::text, ${transition.toStatus}::text,
+      ${transition.actor}::text, ${transition.reason}::text, ${transition.createdAt.toISOString()}::timestamptz
+    where ${onlyIf}
+    returning id`;
+}
+
+/** The update of a user's kycStatus, to send inside another statement; with `onlyIf`, only when it holds there. */
+export function setUserKycStatusStatement(
+  userId: string,
+  kycStatus: KycStatus,
+  now: Date,
+  onlyIf: SQL = sql`true`,
+): SQL {
+  return sql`update ${users} set kyc_status = ${kycStatus}::text, updated_at = ${now.toISOString()}::timestamptz
+    where ${users.id} = ${userId}::text and ${onlyIf}
+    returning id`;
 }
 
 export async function insertTransition(
@@ -55,15 +151,6 @@ export async function insertTransition(
   transition: typeof verificationSessionTransitions.$inferInsert,
 ): Promise<void> {
   await tx.insert(verificationSessionTransitions).values(transition);
-}
-
-export async function setUserKycStatus(
-  tx: DatabaseExecutor,
-  userId: string,
-  kycStatus: KycStatus,
-  now: Date,
-): Promise<void> {
-  await tx.update(users).set({ kycStatus, updatedAt: now }).where(eq(users.id, userId));
 }
 
 /**

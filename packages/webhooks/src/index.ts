@@ -38,6 +38,7 @@ export {
   enqueueWebhookEvent,
   newWebhookEventId,
   type WebhookEventBody,
+  webhookEventRider,
 } from './outbox.js';
 export { JITTER, MAX_ATTEMPTS, RETRY_SCHEDULE_MS, retryDelayMs } from './retry-schedule.js';
 export { generateWebhookSecret, signatureFor, signWebhook, type WebhookHeaders } from './signature.js';

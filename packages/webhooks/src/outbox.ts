@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import type { ApiKeyEnvironment, DatabaseExecutor } from '@platform/db';
-import { insertWebhookEvent } from './repository.js';
+import type { ApiKeyEnvironment, DatabaseExecutor, RiderCondition, RidingStatement } from '@platform/db';
+import { insertWebhookEvent, insertWebhookEventStatement, type NewWebhookEvent } from './repository.js';
 
 /** The JSON body of every callback (docs/decisions.md#event-ids-and-payloads); `id` is also the `webhook-id` header. */
 export interface WebhookEventBody {
@@ -54,6 +54,25 @@ export async function enqueueWebhookEvent(
   tx: DatabaseExecutor,
   input: EnqueueWebhookEventInput,
 ): Promise<{ id: string }> {
+  const event = webhookEventOf(input);
+  await insertWebhookEvent(tx, event);
+  return { id: event.id };
+}
+
+/**
+ * enqueueWebhookEvent as a rider (docs/decisions.md#statements-per-request): the insert of the event, to send inside
+ * a statement of the transaction that makes the change, so it costs no statement of its own. With `onlyIf` (a
+ * condition in that statement, such as `exists (select 1 from <its CTE>)`) the event is written only when it holds.
+ */
+export function webhookEventRider(
+  input: EnqueueWebhookEventInput,
+  onlyIf?: RiderCondition,
+): RidingStatement & { id: string } {
+  const event = webhookEventOf(input);
+  return { id: event.id, statement: insertWebhookEventStatement(event, onlyIf) };
+}
+
+function webhookEventOf(input: EnqueueWebhookEventInput): NewWebhookEvent {
   const id = newWebhookEventId(input.now);
   const payload: WebhookEventBody = {
     id,
@@ -61,7 +80,7 @@ export async function enqueueWebhookEvent(
     timestamp: input.now.toISOString(),
     data: input.data,
   };
-  await insertWebhookEvent(tx, {
+  return {
     id,
     organizationId: input.organizationId,
     environment: input.environment,
@@ -70,6 +89,5 @@ export async function enqueueWebhookEvent(
     targetUrl: input.targetUrl,
     nextAttemptAt: input.now,
     createdAt: input.now,
-  });
-  return { id };
+  };
 }

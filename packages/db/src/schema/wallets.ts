@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, check, index, pgTable, text, unique, uuid } from 'drizzle-orm/pg-core';
+import { bigint, check, index, pgTable, text, unique, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { apiKeyEnvironments, ledgerAccounts, ledgerTransactionKinds } from '../enums.js';
 import { createdAt, isOneOf, timestamptz } from './columns.js';
 import { organizations } from './organizations.js';
@@ -45,7 +45,8 @@ export const wallets = pgTable(
 
 /**
  * One movement of money: a top-up, a hold, its capture or its release. `(kind, reference)` is unique, so
- * the same hold cannot be taken, captured or released twice whatever races happen above it. Append-only:
+ * the same hold cannot be taken, captured or released twice whatever races happen above it, and a reference has at
+ * most one capture or release, so no hold is both captured and released (migration 0022). Append-only:
  * triggers (migration 0006) refuse UPDATE and DELETE here and on the entries, and check at commit that each
  * transaction's entries balance; the restrict keys keep a wallet with history from being deleted.
  */
@@ -72,6 +73,11 @@ export const ledgerTransactions = pgTable(
   },
   (table) => [
     unique('ledger_transactions_kind_reference_unique').on(table.kind, table.reference),
+    // The ledger writes a movement in one statement, which checks for an earlier resolution in its own snapshot;
+    // this index refuses the second of two that race (docs/decisions.md#statements-per-request).
+    uniqueIndex('ledger_transactions_one_resolution_per_hold')
+      .on(table.reference)
+      .where(sql`${table.kind} in ('capture', 'release')`),
     index('ledger_transactions_wallet_id_idx').on(table.walletId, table.createdAt),
     check('ledger_transactions_kind_check', isOneOf(table.kind, ledgerTransactionKinds)),
     check('ledger_transactions_amount_check', sql`${table.amount} > 0`),

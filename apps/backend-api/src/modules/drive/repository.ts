@@ -1,14 +1,18 @@
 import {
   type ApiKeyOwner,
   type DatabaseExecutor,
-  type DriveFolder,
   databaseErrorOf,
   type MailPlan,
   type MailSubscriptionStatus,
+  queryRows,
+  type RidingStatement,
+  reportRiders,
+  riderCounts,
+  riderCtes,
 } from '@platform/db';
 import { driveFolders, mailSubscriptions } from '@platform/db/schema';
 import { afterPosition, cursorTimeOf, type PagePosition } from '@platform/pagination';
-import { and, desc, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
+import { and, desc, eq, isNull, type SQL, sql } from 'drizzle-orm';
 
 // The queries of drive folders. Every folder query is scoped to its owner: the organization and environment of
 // the API key (docs/decisions.md#folders-per-environment).
@@ -17,55 +21,76 @@ const ownedBy = ({ organizationId, environment }: ApiKeyOwner) =>
   and(eq(driveFolders.organizationId, organizationId), eq(driveFolders.environment, environment));
 
 /**
- * Makes the creates of one organization and environment take turns until the caller's transaction ends, so a
- * count taken after it cannot be raced past.
+ * Makes the creates of one organization and environment take turns until the caller's transaction ends, so a count
+ * taken by a later statement cannot be raced past; in the same statement (docs/decisions.md#statements-per-request),
+ * reads the plan of the organization's subscription when its status is one of `planStatuses`, and whether the
+ * parent folder (when given) is the owner's. The count must come in a later statement: this one's snapshot was taken
+ * before the lock was granted.
  */
-export async function lockFolderCreates(tx: DatabaseExecutor, owner: ApiKeyOwner): Promise<void> {
+export async function lockFolderCreates(
+  tx: DatabaseExecutor,
+  owner: ApiKeyOwner,
+  { parentId, planStatuses }: { parentId: string | null; planStatuses: readonly MailSubscriptionStatus[] },
+): Promise<{ plan: MailPlan | undefined; parentFound: boolean }> {
   const lockName = `drive_folders:${owner.organizationId}:${owner.environment}`;
-  await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${lockName}, 0))`);
-}
-
-/** The plan of the organization's subscription when its status is one of `statuses`. */
-export async function findSubscribedMailPlan(
-  db: DatabaseExecutor,
-  organizationId: string,
-  statuses: MailSubscriptionStatus[],
-): Promise<MailPlan | undefined> {
-  const [subscription] = await db
-    .select({ plan: mailSubscriptions.plan })
-    .from(mailSubscriptions)
-    .where(and(eq(mailSubscriptions.organizationId, organizationId), inArray(mailSubscriptions.status, statuses)));
-  return subscription?.plan;
-}
-
-export function countFolders(db: DatabaseExecutor, owner: ApiKeyOwner): Promise<number> {
-  return db.$count(driveFolders, ownedBy(owner));
-}
-
-export async function folderExists(db: DatabaseExecutor, owner: ApiKeyOwner, id: string): Promise<boolean> {
-  const [folder] = await db
-    .select({ id: driveFolders.id })
-    .from(driveFolders)
-    .where(and(eq(driveFolders.id, id), ownedBy(owner)));
-  return folder !== undefined;
+  const [row] = await queryRows(
+    tx,
+    sql`select pg_advisory_xact_lock(hashtextextended(${lockName}, 0)) as locked,
+      (select ${mailSubscriptions.plan} from ${mailSubscriptions}
+        where ${mailSubscriptions.organizationId} = ${owner.organizationId}::uuid
+          and ${mailSubscriptions.status} in (${sql.join(
+            planStatuses.map((status) => sql`${status}::text`),
+            sql`, `,
+          )})) as plan,
+      ${
+        parentId === null
+          ? sql`false`
+          : sql`exists (select 1 from ${driveFolders}
+              where ${driveFolders.id} = ${parentId}::uuid
+                and ${driveFolders.organizationId} = ${owner.organizationId}::uuid
+                and ${driveFolders.environment} = ${owner.environment}::text)`
+      } as parent_found`,
+  );
+  const plan = row?.['plan'];
+  return {
+    plan: typeof plan === 'string' ? (plan as MailPlan) : undefined,
+    parentFound: row?.['parent_found'] === true,
+  };
 }
 
 /**
- * Inserts a folder; what the constraints refuse comes back as a reason, not an error: `duplicate-name` (the
- * sibling-name unique index) or `parent-missing` (the parent key: the parent was deleted meanwhile).
+ * Inserts a folder while the owner has fewer than `quota` folders, counted in the same statement (after
+ * lockFolderCreates, so no concurrent create is counted twice or missed), with `riders`. What the constraints refuse
+ * comes back as a reason, not an error: `duplicate-name` (the sibling-name unique index) or `parent-missing` (the
+ * parent key: the parent was deleted meanwhile); `over-quota` when the count had reached the quota.
  */
-export async function insertFolder(
+export async function insertFolderWithinQuota(
   tx: DatabaseExecutor,
   owner: ApiKeyOwner,
-  values: { parentId: string | null; name: string; createdAt: Date },
-): Promise<DriveFolder | 'duplicate-name' | 'parent-missing'> {
+  folder: { id: string; parentId: string | null; name: string; createdAt: Date },
+  quota: number,
+  riders: readonly RidingStatement[],
+): Promise<'inserted' | 'over-quota' | 'duplicate-name' | 'parent-missing'> {
   try {
-    const [folder] = await tx
-      .insert(driveFolders)
-      .values({ ...owner, ...values })
-      .returning();
-    if (folder === undefined) throw new Error('The folder insert returned no row');
-    return folder;
+    const [row] = await queryRows(
+      tx,
+      sql`with used as (
+          select count(*) as folders from ${driveFolders}
+          where ${driveFolders.organizationId} = ${owner.organizationId}::uuid
+            and ${driveFolders.environment} = ${owner.environment}::text
+        ),
+        inserted as (
+          insert into ${driveFolders} (id, organization_id, environment, parent_id, name, created_at)
+          select ${folder.id}::uuid, ${owner.organizationId}::uuid, ${owner.environment}::text, ${folder.parentId}::uuid,
+            ${folder.name}::text, ${folder.createdAt.toISOString()}::timestamptz
+          from used
+          where used.folders < ${quota}
+          returning id
+        )${riderCtes(riders)}
+      select (select count(*) from inserted)::int as inserted${riderCounts(riders)}`,
+    );
+    reportRiders(riders, row);
+    return row?.['inserted'] === 1 ? 'inserted' : 'over-quota';
   } catch (error) {
     const failure = databaseErrorOf(error);
     if (failure?.code === '23505' && failure.constraint === 'drive_folders_sibling_name_unique') {
@@ -74,6 +99,14 @@ export async function insertFolder(
     if (failure?.code === '23503') return 'parent-missing';
     throw error;
   }
+}
+
+export async function folderExists(db: DatabaseExecutor, owner: ApiKeyOwner, id: string): Promise<boolean> {
+  const [folder] = await db
+    .select({ id: driveFolders.id })
+    .from(driveFolders)
+    .where(and(eq(driveFolders.id, id), ownedBy(owner)));
+  return folder !== undefined;
 }
 
 export interface FolderListQuery {

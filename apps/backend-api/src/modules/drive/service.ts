@@ -1,13 +1,12 @@
-import type { ApiKeyOwner, DatabaseExecutor, DriveFolder, MailSubscriptionStatus } from '@platform/db';
+import { randomUUID } from 'node:crypto';
+import type { ApiKeyOwner, DatabaseExecutor, DriveFolder, MailSubscriptionStatus, RidingStatement } from '@platform/db';
 import { conflict, notFound, quotaExceeded } from '@platform/errors';
 import { decodeCursor, pageOf } from '@platform/pagination';
 import { type FolderQuotas, type FolderQuotaTier, folderQuotaMessage } from './quota.js';
 import {
-  countFolders,
   deleteEmptyFolder,
-  findSubscribedMailPlan,
   folderExists,
-  insertFolder,
+  insertFolderWithinQuota,
   listFolderRows,
   lockFolderCreates,
 } from './repository.js';
@@ -21,46 +20,57 @@ const FOLDER_NOT_FOUND = 'Folder not found';
 // Subscriptions in these states still grant their plan.
 const planGrantingStatuses: MailSubscriptionStatus[] = ['active', 'past_due'];
 
-/** The tier that sets the organization's folder quota: its mail plan while the subscription is current, else none. */
-async function folderQuotaTier(db: DatabaseExecutor, organizationId: string): Promise<FolderQuotaTier> {
-  return (await findSubscribedMailPlan(db, organizationId, planGrantingStatuses)) ?? 'none';
-}
-
 export interface CreateFolderInput {
   /** Already normalised (normaliseFolderName). */
   name: string;
   parentId: string | null;
   now: Date;
   quotas: FolderQuotas;
+  /**
+   * Statements to send inside the insert (riders: docs/decisions.md#statements-per-request), built from the new
+   * folder: the stored idempotent answer.
+   */
+  alongside?: (folder: DriveFolderView) => readonly RidingStatement[];
 }
 
 /**
  * Creates a folder. Run it in a transaction: creates of one organization and environment take turns on a
  * transaction-scoped advisory lock, so the quota count cannot be raced past; duplicate names are refused by
  * the sibling-name unique index, so they cannot be raced past either.
+ *
+ * Two statements (docs/decisions.md#statements-per-request): the lock with the plan and the parent, then the count and
+ * the insert (with `input.alongside`), which must see what creates before it committed.
  */
 export async function createFolder(
   tx: DatabaseExecutor,
   owner: ApiKeyOwner,
   input: CreateFolderInput,
 ): Promise<DriveFolderView> {
-  await lockFolderCreates(tx, owner);
+  const { plan, parentFound } = await lockFolderCreates(tx, owner, {
+    parentId: input.parentId,
+    planStatuses: planGrantingStatuses,
+  });
+  if (input.parentId !== null && !parentFound) throw notFound(PARENT_NOT_FOUND);
 
-  if (input.parentId !== null && !(await folderExists(tx, owner, input.parentId))) throw notFound(PARENT_NOT_FOUND);
-
-  const tier = await folderQuotaTier(tx, owner.organizationId);
-  const used = await countFolders(tx, owner);
-  if (used >= input.quotas[tier]) throw quotaExceeded(folderQuotaMessage(tier, input.quotas));
-
-  const folder = await insertFolder(tx, owner, { parentId: input.parentId, name: input.name, createdAt: input.now });
-  if (folder === 'duplicate-name') {
+  // The tier that sets the quota: the mail plan while the subscription is current, else none.
+  const tier: FolderQuotaTier = plan ?? 'none';
+  const folder = toView({ id: randomUUID(), name: input.name, parentId: input.parentId, createdAt: input.now });
+  const outcome = await insertFolderWithinQuota(
+    tx,
+    owner,
+    { ...folder, createdAt: input.now },
+    input.quotas[tier],
+    input.alongside?.(folder) ?? [],
+  );
+  if (outcome === 'over-quota') throw quotaExceeded(folderQuotaMessage(tier, input.quotas));
+  if (outcome === 'duplicate-name') {
     throw conflict(
       `A folder named "${input.name}" already exists ${input.parentId === null ? 'at the top level' : 'in this folder'}`,
     );
   }
   // The parent was deleted after the check above.
-  if (folder === 'parent-missing') throw notFound(PARENT_NOT_FOUND);
-  return toView(folder);
+  if (outcome === 'parent-missing') throw notFound(PARENT_NOT_FOUND);
+  return folder;
 }
 
 export interface ListFoldersInput {

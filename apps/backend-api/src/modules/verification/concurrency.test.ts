@@ -145,10 +145,10 @@ describe.skipIf(missing(postgresServer))(
       try {
         job = expireDueSessions(suite.db, due, {});
         // The job has claimed the session and marked it expired, and now waits for the wallet.
-        await untilWaitingForLock('%"wallets"%for update%');
+        await untilWaitingForLock('%"wallets"%for no key update%');
         canceling = cancel(id, 'cancel-behind-the-job');
-        // The cancel read the session as pending; its conditional update waits for the job's row lock.
-        await untilWaitingForLock('update "verification_sessions"%');
+        // The cancel's move waits for the job's lock on the session row, then finds it expired.
+        await untilWaitingForLock('%"verification_sessions"%for no key update%');
       } finally {
         await wallet.release();
       }
@@ -171,12 +171,12 @@ describe.skipIf(missing(postgresServer))(
       try {
         canceling = cancel(id, 'cancel-before-the-job');
         // The cancel has marked the session canceled and now waits for the wallet.
-        await untilWaitingForLock('%"wallets"%for update%');
+        await untilWaitingForLock('%"wallets"%for no key update%');
         // Meanwhile the job finds the session due but locked, and passes over it (SKIP LOCKED) without waiting;
         // a job that waited for the row would wait for the cancel, which waits for the wallet: seen as blocked.
         const job = expireDueSessions(suite.db, due, {});
         const watching = new AbortController();
-        const blocked = untilWaitingForLock('%"verification_sessions"%for update%', watching.signal).then(
+        const blocked = untilWaitingForLock('%"verification_sessions"%for %update%', watching.signal).then(
           () => 'blocked',
         );
         try {

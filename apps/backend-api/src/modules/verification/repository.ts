@@ -1,11 +1,15 @@
-import type {
-  ApiKeyEnvironment,
-  ApiKeyOwner,
-  DatabaseExecutor,
-  NewVerificationSession,
-  VerificationSession,
-  VerificationStatus,
-  VerificationType,
+import {
+  type ApiKeyEnvironment,
+  type ApiKeyOwner,
+  type DatabaseExecutor,
+  queryRows,
+  type RidingStatement,
+  reportRiders,
+  riderCounts,
+  riderCtes,
+  type VerificationSession,
+  type VerificationStatus,
+  type VerificationType,
 } from '@platform/db';
 import { verificationPrices, verificationSessions, verificationSessionTransitions } from '@platform/db/schema';
 import { afterPosition, cursorTimeOf, type PagePosition } from '@platform/pagination';
@@ -21,26 +25,70 @@ const ownedBy = (owner: ApiKeyOwner | undefined) =>
     eq(verificationSessions.environment, owner.environment),
   );
 
-/** The organization's own price of a verification type, when it has one. */
-export async function findPriceOverride(
-  db: DatabaseExecutor,
-  organizationId: string,
-  type: VerificationType,
-): Promise<number | undefined> {
-  const [override] = await db
-    .select({ price: verificationPrices.price })
-    .from(verificationPrices)
-    .where(and(eq(verificationPrices.organizationId, organizationId), eq(verificationPrices.type, type)));
-  return override?.price;
-}
+/** A new session's columns: all but its price and wallet, which the insert finds. */
+export type NewSessionRow = Omit<
+  VerificationSession,
+  | 'price'
+  | 'walletId'
+  | 'lastError'
+  | 'submittedDetails'
+  | 'hostedPageDraft'
+  | 'resubmitDocuments'
+  | 'submittedAt'
+  | 'personalDataErasedAt'
+  | 'completedAt'
+>;
 
-export async function insertSession(
+/**
+ * Inserts a session in one statement (docs/decisions.md#statements-per-request) with its price (the organization's
+ * own for the type, else `defaultPrice`) and its wallet (`walletId`, a subquery: none locked), and the `riders` built
+ * for it, written only with the session: `ridersFor` is given the condition to put on them. No wallet yet: nothing is
+ * written (`inserted` false), and the answer still carries the price.
+ */
+export async function insertPricedSession(
   tx: DatabaseExecutor,
-  values: NewVerificationSession,
-): Promise<VerificationSession> {
-  const [session] = await tx.insert(verificationSessions).values(values).returning();
-  if (session === undefined) throw new Error('Inserting the verification session returned no row');
-  return session;
+  session: NewSessionRow,
+  { defaultPrice, walletId }: { defaultPrice: number; walletId: SQL },
+  ridersFor: (onlyIf: SQL) => readonly RidingStatement[],
+): Promise<{ price: number; walletId: string | null; inserted: boolean }> {
+  const riders = ridersFor(sql`exists (select 1 from inserted)`);
+  const [row] = await queryRows(
+    tx,
+    sql`with price as (
+        select coalesce(
+          (select ${verificationPrices.price} from ${verificationPrices}
+            where ${verificationPrices.organizationId} = ${session.organizationId}::uuid
+              and ${verificationPrices.type} = ${session.type}::text),
+          ${defaultPrice}::bigint
+        ) as price
+      ),
+      wallet as (select ${walletId} as id),
+      inserted as (
+        insert into ${verificationSessions} (id, organization_id, environment, api_key_id, wallet_id, type, status,
+          external_end_user_id, app_name, callback_url, locale, return_url, privacy_notice_url, decision_source, price,
+          required_documents, expires_at, created_at, updated_at)
+        select ${session.id}::uuid, ${session.organizationId}::uuid, ${session.environment}::text,
+          ${session.apiKeyId}::uuid, wallet.id, ${session.type}::text, ${session.status}::text,
+          ${session.externalEndUserId}::text, ${session.appName}::text, ${session.callbackUrl}::text,
+          ${session.locale}::text, ${session.returnUrl}::text, ${session.privacyNoticeUrl}::text,
+          ${session.decisionSource}::text, price.price, ${JSON.stringify(session.requiredDocuments)}::jsonb,
+          ${session.expiresAt.toISOString()}::timestamptz, ${session.createdAt.toISOString()}::timestamptz,
+          ${session.updatedAt.toISOString()}::timestamptz
+        from price, wallet
+        where wallet.id is not null
+        returning id
+      )${riderCtes(riders)}
+    select price.price, wallet.id as wallet_id, (select count(*) from inserted)::int as inserted${riderCounts(riders)}
+    from price, wallet`,
+  );
+  reportRiders(riders, row);
+  if (row === undefined) throw new Error('Inserting the verification session returned no row');
+  const walletIdFound = row['wallet_id'];
+  return {
+    price: Number(row['price']),
+    walletId: typeof walletIdFound === 'string' ? walletIdFound : null,
+    inserted: row['inserted'] === 1,
+  };
 }
 
 export interface SessionListQuery {

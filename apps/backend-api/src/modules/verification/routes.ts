@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { ApiKeyOwner, Database } from '@platform/db';
+import type { ApiKeyOwner, Database, VerificationSession } from '@platform/db';
 import { errorResponses } from '@platform/http';
 import type { LifecycleOptions } from '@platform/verification-lifecycle';
 import { checkSessionUrl } from './callback-url.js';
@@ -84,7 +84,17 @@ export const verificationRoutes: FastifyPluginAsyncTypebox<VerificationRoutesOpt
         privacyNoticeUrl:
           privacyNoticeUrl === undefined ? null : checkSessionUrl('privacyNoticeUrl', privacyNoticeUrl, urlOptions),
       };
-      return request.idempotency.transaction(db, async (tx) => {
+      const created = (session: VerificationSession) => ({
+        statusCode: 201,
+        body: {
+          success: true as const,
+          message: 'Verification session created',
+          data: sessionView(session, verifyUrl),
+        },
+      });
+      return request.idempotency.transaction(db, async (tx, answer) => {
+        // The answer is stored by the create's last statement (docs/decisions.md#statements-per-request).
+        let response: ReturnType<typeof created> | undefined;
         const session = await createSession(tx, input, {
           ...lifecycle,
           owner,
@@ -94,15 +104,12 @@ export const verificationRoutes: FastifyPluginAsyncTypebox<VerificationRoutesOpt
           ttlMs: options.sessionTtlMs,
           prices: options.prices,
           decisions: options.decisions,
-        });
-        return {
-          statusCode: 201,
-          body: {
-            success: true as const,
-            message: 'Verification session created',
-            data: sessionView(session, verifyUrl),
+          alongside: (session) => {
+            response = created(session);
+            return answer.riders(response);
           },
-        };
+        });
+        return response ?? created(session);
       });
     },
   );
@@ -168,23 +175,33 @@ export const verificationRoutes: FastifyPluginAsyncTypebox<VerificationRoutesOpt
         response: { 200: VerificationSessionCanceledSchema, ...errorResponses(400, 401, 404, 409, 422) },
       },
     },
-    async (request) =>
-      request.idempotency.transaction(db, async (tx) => {
+    async (request) => {
+      const canceled = (session: VerificationSession) => ({
+        statusCode: 200,
+        body: {
+          success: true as const,
+          message: 'Verification session canceled',
+          data: sessionView(session, verifyUrl),
+        },
+      });
+      return request.idempotency.transaction(db, async (tx, answer) => {
+        // The answer is stored by the cancel's last statement (docs/decisions.md#statements-per-request).
+        let response: ReturnType<typeof canceled> | undefined;
         const session = await cancelSession(
           tx,
           ownerOf(request),
           { sessionId: request.params.id, actor: `api_key:${request.apiKey.id}`, now: now() },
           lifecycle,
-        );
-        return {
-          statusCode: 200,
-          body: {
-            success: true as const,
-            message: 'Verification session canceled',
-            data: sessionView(session, verifyUrl),
+          {
+            alongside: (moved) => {
+              response = canceled(moved);
+              return answer.riders(response);
+            },
           },
-        };
-      }),
+        );
+        return response ?? canceled(session);
+      });
+    },
   );
 
   if (options.expiryIntervalMs > 0) {

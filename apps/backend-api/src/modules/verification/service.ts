@@ -1,42 +1,38 @@
 import { randomUUID } from 'node:crypto';
-import type {
-  ApiKeyOwner,
-  DatabaseExecutor,
-  SessionLocale,
-  Transaction,
-  VerificationSession,
-  VerificationStatus,
-  VerificationType,
+import {
+  type ApiKeyOwner,
+  type DatabaseExecutor,
+  type RidingStatement,
+  type SessionLocale,
+  sendRiders,
+  type Transaction,
+  type VerificationSession,
+  type VerificationStatus,
+  type VerificationType,
 } from '@platform/db';
 import { insufficientFunds, notFound } from '@platform/errors';
-import { ensureWallet, InsufficientFundsError, placeHold } from '@platform/ledger';
+import { ensureWallet, InsufficientFundsError, placeHold, walletIdQuery } from '@platform/ledger';
 import { decodeCursor, pageOf } from '@platform/pagination';
 import { formatKes } from '@platform/pricing';
 import {
   findSession,
   holdReferenceOf,
   type LifecycleOptions,
+  type MoveOptions,
   moveSession,
-  recordSessionCreated,
   SESSION_NOT_FOUND,
+  sessionCreatedRiders,
 } from '@platform/verification-lifecycle';
 import { type DecisionTable, decisionSourceFor } from './decisions/index.js';
-import { findPriceOverride, insertSession, listSessionRows } from './repository.js';
+import { insertPricedSession, listSessionRows, type NewSessionRow } from './repository.js';
 import { requiredDocumentsFor } from './required-documents.js';
 import type { VerificationSessionView } from './schemas.js';
 
-/** The service's default price per verification type, whole KES (configuration). */
+/**
+ * The service's default price per verification type, whole KES (configuration); an organization's own price
+ * (`verification_prices`) replaces it.
+ */
 export type VerificationPriceList = Readonly<Record<VerificationType, number>>;
-
-/** What a session of `type` costs the organization: its own price when it has one, else the default. */
-async function verificationPriceOf(
-  db: DatabaseExecutor,
-  organizationId: string,
-  type: VerificationType,
-  defaults: VerificationPriceList,
-): Promise<number> {
-  return (await findPriceOverride(db, organizationId, type)) ?? defaults[type];
-}
 
 export interface NewSessionInput {
   type: VerificationType;
@@ -51,7 +47,7 @@ export interface NewSessionInput {
   privacyNoticeUrl: string | null;
 }
 
-export interface CreateSessionContext extends LifecycleOptions {
+export interface CreateSessionContext extends LifecycleOptions, MoveOptions {
   owner: ApiKeyOwner;
   /** `api_key:<id>`. */
   actor: string;
@@ -68,6 +64,11 @@ export interface CreateSessionContext extends LifecycleOptions {
  * Creates a pending session and holds its price on the owner's wallet of the same environment, in the caller's
  * transaction: the session, the hold, the first transition and the created event commit together. Too little
  * available balance throws 402 and, as the transaction rolls back, leaves no trace.
+ *
+ * Two statements (docs/decisions.md#statements-per-request): the first inserts the session at its price with its
+ * transition, event and kycStatus; the second places the hold, locking the wallet, with `context.alongside` (the
+ * caller's writes built from the new session, such as the stored idempotent answer). The wallet stays locked from
+ * that last statement to the COMMIT, one round trip, so creates of one organization follow each other closely.
  */
 export async function createSession(
   tx: Transaction,
@@ -75,17 +76,11 @@ export async function createSession(
   context: CreateSessionContext,
 ): Promise<VerificationSession> {
   const { owner, now } = context;
-  const id = randomUUID();
-  const price = await verificationPriceOf(tx, owner.organizationId, input.type, context.prices);
-  const wallet =
-    price === 0 ? await ensureWallet(tx, owner) : await placeHeldPrice(tx, owner, { id, type: input.type, price });
-
-  const session = await insertSession(tx, {
-    id,
+  const row: NewSessionRow = {
+    id: randomUUID(),
     organizationId: owner.organizationId,
     environment: owner.environment,
     apiKeyId: context.apiKeyId,
-    walletId: wallet.id,
     type: input.type,
     status: 'pending',
     externalEndUserId: input.externalEndUserId,
@@ -95,13 +90,43 @@ export async function createSession(
     returnUrl: input.returnUrl,
     privacyNoticeUrl: input.privacyNoticeUrl,
     decisionSource: decisionSourceFor(context, owner.environment, input.type).kind,
-    price,
     requiredDocuments: requiredDocumentsFor(input.type),
     expiresAt: new Date(now.getTime() + context.ttlMs),
     createdAt: now,
     updatedAt: now,
-  });
-  await recordSessionCreated(tx, session, context.actor, context);
+  };
+  const insert = () =>
+    insertPricedSession(
+      tx,
+      row,
+      { defaultPrice: context.prices[input.type], walletId: walletIdQuery(owner) },
+      (onlyIf) =>
+        sessionCreatedRiders({ ...row, lastError: null, resubmitDocuments: null }, context.actor, context, onlyIf),
+    );
+  let created = await insert();
+  if (created.walletId === null) {
+    // The owner's wallet was never used: nothing to hold from, unless the session is free.
+    if (created.price > 0) throw tooLittleAvailable(owner, input.type, created.price, 0);
+    await ensureWallet(tx, owner);
+    created = await insert();
+  }
+  const { price, walletId } = created;
+  if (!created.inserted || walletId === null) throw new Error('The verification session was not inserted');
+  const session: VerificationSession = {
+    ...row,
+    price,
+    walletId,
+    lastError: null,
+    submittedDetails: null,
+    hostedPageDraft: null,
+    resubmitDocuments: null,
+    submittedAt: null,
+    personalDataErasedAt: null,
+    completedAt: null,
+  };
+  const alongside = context.alongside?.(session) ?? [];
+  if (session.price === 0) await sendRiders(tx, alongside);
+  else await placeHeldPrice(tx, owner, session, alongside);
   return session;
 }
 
@@ -109,23 +134,28 @@ async function placeHeldPrice(
   tx: Transaction,
   owner: ApiKeyOwner,
   session: { id: string; type: VerificationType; price: number },
-) {
+  alongside: readonly RidingStatement[],
+): Promise<void> {
   try {
-    const { wallet } = await placeHold(tx, owner, {
-      amount: session.price,
-      reference: holdReferenceOf(session.id),
-      description: `${session.type} verification`,
-    });
-    return wallet;
+    await placeHold(
+      tx,
+      owner,
+      { amount: session.price, reference: holdReferenceOf(session.id), description: `${session.type} verification` },
+      { alongside },
+    );
   } catch (error) {
     if (error instanceof InsufficientFundsError) {
-      throw insufficientFunds(
-        `Insufficient wallet balance: a ${session.type} verification costs ${formatKes(session.price)} and your ` +
-          `${owner.environment} wallet has ${formatKes(error.available)} available. Top up your wallet and try again.`,
-      );
+      throw tooLittleAvailable(owner, session.type, session.price, error.available);
     }
     throw error;
   }
+}
+
+function tooLittleAvailable(owner: ApiKeyOwner, type: VerificationType, price: number, available: number) {
+  return insufficientFunds(
+    `Insufficient wallet balance: a ${type} verification costs ${formatKes(price)} and your ` +
+      `${owner.environment} wallet has ${formatKes(available)} available. Top up your wallet and try again.`,
+  );
 }
 
 /** The owner's session, or 404: unknown ids and other organizations' or environments' sessions look the same. */
@@ -149,8 +179,9 @@ export async function cancelSession(
   owner: ApiKeyOwner,
   request: { sessionId: string; actor: string; now: Date },
   options: LifecycleOptions,
+  moveOptions: MoveOptions = {},
 ): Promise<VerificationSession> {
-  const { session } = await moveSession(tx, { ...request, to: 'canceled', owner }, options);
+  const { session } = await moveSession(tx, { ...request, to: 'canceled', owner }, options, moveOptions);
   return session;
 }
 

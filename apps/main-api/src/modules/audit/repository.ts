@@ -7,6 +7,11 @@ export async function insertAuditEvent(executor: DatabaseExecutor, event: NewAud
   await executor.insert(auditEvents).values(event);
 }
 
+/** insertAuditEvent as a statement to send inside another one (a rider); it returns the event's id. */
+export function insertAuditEventStatement(executor: DatabaseExecutor, event: NewAuditEvent): SQL {
+  return executor.insert(auditEvents).values(event).returning({ id: auditEvents.id }).getSQL();
+}
+
 export interface AuditEventQuery {
   organizationId: string;
   action: string | undefined;

@@ -1,7 +1,7 @@
-import type { DatabaseExecutor } from '@platform/db';
+import type { DatabaseExecutor, RidingStatement } from '@platform/db';
 import { validationError } from '@platform/errors';
 import { decodeCursor, pageOf } from '@platform/pagination';
-import { insertAuditEvent, listAuditEventRows } from './repository.js';
+import { insertAuditEvent, insertAuditEventStatement, listAuditEventRows } from './repository.js';
 import type { AuditEventView } from './schemas.js';
 
 /**
@@ -39,6 +39,18 @@ export async function recordAuditEvent(
   change: AuditedChange,
 ): Promise<void> {
   await insertAuditEvent(executor, { ...context, ...change, details: change.details ?? {} });
+}
+
+/**
+ * recordAuditEvent as a rider (docs/decisions.md#statements-per-request): the insert, to send inside a statement of the
+ * transaction that makes the change, at no cost of a statement of its own.
+ */
+export function auditEventRider(
+  executor: DatabaseExecutor,
+  context: AuditContext,
+  change: AuditedChange,
+): RidingStatement {
+  return { statement: insertAuditEventStatement(executor, { ...context, ...change, details: change.details ?? {} }) };
 }
 
 export interface AuditEventFilter {

@@ -178,6 +178,14 @@ export async function findClaim(db: DatabaseExecutor, sessionId: string): Promis
 }
 
 /** Removes the session's claim: it was decided, and leaves the queue. */
-export async function deleteClaim(tx: DatabaseExecutor, sessionId: string): Promise<void> {
-  await tx.delete(verificationReviewClaims).where(eq(verificationReviewClaims.sessionId, sessionId));
+/**
+ * The deletion of the session's claim, as a statement to send inside another one (a rider:
+ * docs/decisions.md#statements-per-request); it returns the deleted claim's session id.
+ */
+export function deleteClaimStatement(tx: DatabaseExecutor, sessionId: string): SQL {
+  return tx
+    .delete(verificationReviewClaims)
+    .where(eq(verificationReviewClaims.sessionId, sessionId))
+    .returning({ sessionId: verificationReviewClaims.sessionId })
+    .getSQL();
 }

@@ -19,12 +19,12 @@ import {
   type SessionDecision,
   submittedDetailsKey,
 } from '@platform/verification-lifecycle';
-import { type AuditContext, recordAuditEvent } from '../audit/index.js';
+import { type AuditContext, auditEventRider, recordAuditEvent } from '../audit/index.js';
 import { allows, membershipIn, refusalMessage } from '../organizations/index.js';
 import { documentContentPath, isValidDocumentLink, signDocumentLink } from './document-links.js';
 import {
   claimSession,
-  deleteClaim,
+  deleteClaimStatement,
   findClaim,
   findCurrentDocument,
   findManualSession,
@@ -339,6 +339,9 @@ export function createReviewService(options: ReviewServiceOptions): ReviewServic
         // Deciding without a claim claims first, so a live claim of another reviewer refuses it (409), and of two
         // reviewers deciding at once the second waits on the first's claim row.
         await claimFor(tx, reviewer, sessionId, at);
+        // Decided: the session leaves the queue (its claim goes). If it comes back (requires_input, then a new
+        // submission), it is a new review with no claim. The claim's deletion and the audit event ride in the move's
+        // last statement, which takes the wallet's lock (docs/decisions.md#statements-per-request).
         const moved = await moveSession(
           tx,
           {
@@ -350,23 +353,25 @@ export function createReviewService(options: ReviewServiceOptions): ReviewServic
             now: at,
           },
           { platformOrganizationId: organizationId },
-        );
-        // Decided: the session leaves the queue. If it comes back (requires_input, then a new submission), it is a
-        // new review with no claim.
-        await deleteClaim(tx, sessionId);
-        await recordAuditEvent(tx, auditOf(reviewer), {
-          organizationId,
-          action: 'review.decided',
-          targetType: 'verification_session',
-          targetId: sessionId,
-          details: {
-            sessionId,
-            decision: input.decision,
-            type: session.type,
-            environment: session.environment,
-            ...(moved.session.resubmitDocuments === null ? {} : { documents: moved.session.resubmitDocuments }),
+          {
+            alongside: (decided) => [
+              { statement: deleteClaimStatement(tx, sessionId) },
+              auditEventRider(tx, auditOf(reviewer), {
+                organizationId,
+                action: 'review.decided',
+                targetType: 'verification_session',
+                targetId: sessionId,
+                details: {
+                  sessionId,
+                  decision: input.decision,
+                  type: session.type,
+                  environment: session.environment,
+                  ...(decided.resubmitDocuments === null ? {} : { documents: decided.resubmitDocuments }),
+                },
+              }),
+            ],
           },
-        });
+        );
         return moved;
       });
       if (result.decision !== undefined) options.onDecided?.(result.decision);

@@ -1,0 +1,166 @@
+import { memberships, users, verificationPrices, wallets } from '@platform/db/schema';
+import { createStatementLog } from '@platform/db/testing';
+import { commitMove } from '@platform/verification-lifecycle';
+import { eq } from 'drizzle-orm';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { missing, postgresServer } from '#test-prerequisites';
+import { replaceOrganizations, TEST_START, type TestOrganization, useTestApp } from '../../../test/app-fixtures.js';
+import { lastBeforeCommit, statementsSent } from '../../../test/statement-fixtures.js';
+import {
+  createdSessionId,
+  createSessionRequest,
+  fundWallet,
+  truncateVerificationData,
+  walletState,
+} from '../../../test/verification-fixtures.js';
+import { expireDueSessions } from './expiry.js';
+
+const HOUR = 60 * 60 * 1000;
+
+// The statements each write of a session sends to PostgreSQL, counted by the client under drizzle, BEGIN and COMMIT
+// included (docs/decisions.md#statements-per-request). A transaction holds the wallet's row lock from the statement
+// that takes it to its COMMIT, so that statement comes last: the lock is held for one round trip.
+describe.skipIf(missing(postgresServer))('statements per session write (PostgreSQL)', () => {
+  const log = createStatementLog();
+  const suite = useTestApp({ statementLog: log });
+  let acme: TestOrganization;
+
+  beforeEach(async () => {
+    suite.clock.set(TEST_START);
+    await truncateVerificationData(suite.db);
+    [acme] = await replaceOrganizations(suite.db, 'Acme');
+    await fundWallet(suite.db, acme.id, 'live', 10_000);
+    // The key's first use is written (lastUsedAt) once a minute after the answer: out of what is counted.
+    await createdSessionId(suite.app, acme.liveKey);
+  });
+
+  const sent = (work: () => Promise<unknown>) => statementsSent(log, suite.app, work);
+  const holdAndAnswer =
+    'lock wallets, insert ledger_transactions, insert ledger_entries, update wallets, update idempotency_records';
+
+  it('create: six statements with the idempotency key, the wallet locked by the last before COMMIT', async () => {
+    let answer: unknown;
+    const statements = await sent(async () => {
+      const response = await createSessionRequest(
+        suite.app,
+        acme.liveKey,
+        { type: 'kyc', externalEndUserId: 'u' },
+        'k1',
+      );
+      expect(response.statusCode).toBe(201);
+      answer = response.json().data;
+    });
+    expect(statements).toEqual([
+      'select api_keys',
+      'insert idempotency_records',
+      'BEGIN',
+      'insert verification_sessions, insert verification_session_transitions, insert webhook_events',
+      holdAndAnswer,
+      'COMMIT',
+    ]);
+    expect(lastBeforeCommit(statements)).toMatch(/^lock wallets.*update wallets/);
+
+    // The answer, built without reading the session back, is the session as stored.
+    const stored = await suite.app.inject({
+      method: 'GET',
+      url: `/v1/verify/sessions/${(answer as { sessionId: string }).sessionId}`,
+      headers: { 'x-service-api-key': acme.liveKey },
+    });
+    expect(stored.json().data).toEqual(answer);
+    expect(await walletState(suite.db, acme.id, 'live')).toMatchObject({ available: 9_900, held: 100 });
+  });
+
+  it('create: five statements without an idempotency key, and the same six for a free session', async () => {
+    const withoutKey = await sent(() =>
+      createSessionRequest(suite.app, acme.liveKey, { type: 'kyb', externalEndUserId: 'b' }),
+    );
+    expect(withoutKey).toEqual([
+      'select api_keys',
+      'BEGIN',
+      'insert verification_sessions, insert verification_session_transitions, insert webhook_events',
+      'lock wallets, insert ledger_transactions, insert ledger_entries, update wallets',
+      'COMMIT',
+    ]);
+
+    await suite.db.insert(verificationPrices).values({ organizationId: acme.id, type: 'kyc', price: 0 });
+    const free = await sent(() =>
+      createSessionRequest(suite.app, acme.liveKey, { type: 'kyc', externalEndUserId: 'f' }, 'k2'),
+    );
+    expect(free).toEqual([
+      'select api_keys',
+      'insert idempotency_records',
+      'BEGIN',
+      'insert verification_sessions, insert verification_session_transitions, insert webhook_events',
+      'update idempotency_records',
+      'COMMIT',
+    ]);
+  });
+
+  it('create: the hold that crosses the low-balance threshold sends the alert in one more statement', async () => {
+    await suite.db.insert(users).values({ id: 'acme-owner', email: 'owner@acme.test' });
+    await suite.db.insert(memberships).values({ organizationId: acme.id, userId: 'acme-owner', role: 'owner' });
+    await suite.db.update(wallets).set({ lowBalanceThreshold: 9_920 }).where(eq(wallets.organizationId, acme.id));
+    const statements = await sent(() =>
+      createSessionRequest(suite.app, acme.liveKey, { type: 'kyc', externalEndUserId: 'a' }, 'k3'),
+    );
+    expect(statements).toEqual([
+      'select api_keys',
+      'insert idempotency_records',
+      'BEGIN',
+      'insert verification_sessions, insert verification_session_transitions, insert webhook_events',
+      holdAndAnswer,
+      'insert notifications, insert webhook_events',
+      'COMMIT',
+    ]);
+  });
+
+  it('cancel: six statements, the release last before COMMIT', async () => {
+    const id = await createdSessionId(suite.app, acme.liveKey);
+    const statements = await sent(async () => {
+      const response = await suite.app.inject({
+        method: 'POST',
+        url: `/v1/verify/sessions/${id}/cancel`,
+        headers: { 'x-service-api-key': acme.liveKey, 'x-idempotency-key': 'c1' },
+      });
+      expect(response.statusCode).toBe(200);
+    });
+    expect(statements).toEqual([
+      'select api_keys',
+      'insert idempotency_records',
+      'BEGIN',
+      'lock verification_sessions, update verification_sessions',
+      'lock wallets, insert ledger_transactions, insert ledger_entries, update wallets, ' +
+        'insert verification_session_transitions, insert webhook_events, update idempotency_records',
+      'COMMIT',
+    ]);
+  });
+
+  it('expiry of one session: five statements, the release last before COMMIT', async () => {
+    const statements = await sent(async () => {
+      expect(await expireDueSessions(suite.db, new Date(TEST_START.getTime() + 25 * HOUR), { batchSize: 1 })).toBe(1);
+    });
+    expect(statements).toEqual([
+      'BEGIN',
+      'lock verification_sessions',
+      'lock verification_sessions, update verification_sessions',
+      'lock wallets, insert ledger_transactions, insert ledger_entries, update wallets, ' +
+        'insert verification_session_transitions, insert webhook_events',
+      'COMMIT',
+    ]);
+  });
+
+  it('a decision (verified, the hold captured): four statements, the capture last before COMMIT', async () => {
+    const id = await createdSessionId(suite.app, acme.liveKey);
+    await commitMove(suite.db, { sessionId: id, to: 'processing', actor: 'test', now: TEST_START }, {});
+    const statements = await sent(() =>
+      commitMove(suite.db, { sessionId: id, to: 'verified', actor: 'test', now: TEST_START }, {}),
+    );
+    expect(statements).toEqual([
+      'BEGIN',
+      'lock verification_sessions, update verification_sessions',
+      'lock wallets, insert ledger_transactions, insert ledger_entries, update wallets, ' +
+        'insert verification_session_transitions, insert webhook_events, insert notifications',
+      'COMMIT',
+    ]);
+  });
+});

@@ -1,0 +1,25 @@
+import { type LoggedStatement, type StatementLog, statementSummary } from '@platform/db/testing';
+import type { BackendApp } from '../src/app.js';
+
+/**
+ * What `work` sent to PostgreSQL through the suite's statement log (`useTestApp({ statementLog })`), once it and what
+ * the app left running after an answer (an API key's lastUsedAt) are done, each statement by its summary
+ * (`statementSummary`: `BEGIN`, `lock wallets, insert ledger_transactions, ...`, `COMMIT`).
+ */
+export async function statementsSent(
+  log: StatementLog,
+  app: BackendApp,
+  work: () => Promise<unknown>,
+): Promise<string[]> {
+  await app.apiKeyUsage.flush();
+  log.take();
+  await work();
+  await app.apiKeyUsage.flush();
+  return log.take().map((statement: LoggedStatement) => statementSummary(statement));
+}
+
+/** The statement before the last COMMIT: the one whose locks are held for a single round trip. */
+export function lastBeforeCommit(statements: readonly string[]): string | undefined {
+  const commit = statements.lastIndexOf('COMMIT');
+  return commit > 0 ? statements[commit - 1] : undefined;
+}
