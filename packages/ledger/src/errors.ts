@@ -16,3 +16,15 @@ export class HoldAlreadyResolvedError extends Error {
     this.name = 'HoldAlreadyResolvedError';
   }
 }
+
+/**
+ * A movement of the same kind and reference (or a second resolution of a hold) committed while this one ran: nothing
+ * was written twice, and the transaction cannot go on (the database refused the statement). Roll back; a retry sees
+ * the movement that won.
+ */
+export class MovementRaceError extends Error {
+  constructor(readonly reference: string) {
+    super(`Another movement of ${reference} was made at the same time`);
+    this.name = 'MovementRaceError';
+  }
+}

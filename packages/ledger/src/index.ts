@@ -1,4 +1,4 @@
-export { HoldAlreadyResolvedError, InsufficientFundsError } from './errors.js';
+export { HoldAlreadyResolvedError, InsufficientFundsError, MovementRaceError } from './errors.js';
 export { LOW_BALANCE_EVENT, type LowBalanceEventData } from './low-balance.js';
 export { type ReferenceSubject, referenceSubjectOf } from './references.js';
 export { walletIdQuery } from './repository.js';

@@ -54,6 +54,14 @@ export async function lockWalletRow(tx: Transaction, walletId: string): Promise<
   return locked;
 }
 
+/** The captures and releases recorded for a hold's reference. */
+export function findHoldResolutions(db: DatabaseExecutor, reference: string) {
+  return db
+    .select({ id: ledgerTransactions.id, kind: ledgerTransactions.kind })
+    .from(ledgerTransactions)
+    .where(and(inArray(ledgerTransactions.kind, ['capture', 'release']), eq(ledgerTransactions.reference, reference)));
+}
+
 /** The movement of a kind recorded for a reference, if any. */
 export async function findLedgerTransaction(db: DatabaseExecutor, kind: LedgerTransactionKind, reference: string) {
   const [row] = await db
@@ -61,14 +69,6 @@ export async function findLedgerTransaction(db: DatabaseExecutor, kind: LedgerTr
     .from(ledgerTransactions)
     .where(and(eq(ledgerTransactions.kind, kind), eq(ledgerTransactions.reference, reference)));
   return row;
-}
-
-/** The captures and releases recorded for a hold's reference. */
-export function findHoldResolutions(db: DatabaseExecutor, reference: string) {
-  return db
-    .select({ id: ledgerTransactions.id, kind: ledgerTransactions.kind })
-    .from(ledgerTransactions)
-    .where(and(inArray(ledgerTransactions.kind, ['capture', 'release']), eq(ledgerTransactions.reference, reference)));
 }
 
 export async function insertLedgerTransaction(
@@ -183,43 +183,38 @@ export async function clearLowBalanceAlert(db: DatabaseExecutor, walletId: strin
 
 // ------------------------------------------------------------------------------- movements in one statement
 
-// A hold, a capture and a release are each one statement (docs/decisions.md#statements-per-request): it locks the
-// wallet row, writes the ledger transaction and its entries and moves the cached balances, with whatever riders the
-// caller sends along, so the wallet is locked for that statement and the COMMIT after it. The first CTE (`locked`)
-// takes the lock and reads the wallet as the lock found it: the latest committed row. Everything is decided and
-// computed from that row, never from the snapshot the rest of the statement reads, which was taken before the lock
-// was granted and may hold an older version:
-// - the balance check, the balances after, and the low-balance crossing;
-// - the new balances of the UPDATE itself: PostgreSQL checks a new row's CHECK constraints before it finds that the
-//   row it read was updated meanwhile (and then re-reads it), so values computed from the snapshot's older row could
-//   fail `available_balance >= 0` although the latest row has the money;
-// - a movement of the same reference committed meanwhile is not in the snapshot: the unique indexes catch it
-//   (ON CONFLICT DO NOTHING) and the caller looks it up in a statement of its own.
+// A hold, a capture and a release are each one statement (docs/decisions.md#statements-per-request): it moves the
+// wallet's cached balances, writes the ledger transaction and its entries, with whatever riders the caller sends
+// along. The wallet's UPDATE comes first and is what locks the row, so the wallet is locked for that statement and the
+// COMMIT after it. No CTE locks the wallet before the UPDATE: a statement that locks a row and then updates it can
+// deadlock with a transaction queued for the same row (PostgreSQL's tuple lock). The UPDATE decides from the row
+// itself: its WHERE (enough available; no movement of the reference yet) and its SET are evaluated on the latest
+// committed row once any movement ahead of it has committed, so racing holds never overdraw, and the ledger rows are
+// written from what it returns. A movement of the same reference committed after the statement's snapshot is not
+// seen by the WHERE: the unique indexes refuse the second one (23505) and the whole transaction rolls back, so a
+// movement is never written twice (mapped by the service).
 
 /** What a one-statement movement found and did. */
 export interface MovementOutcome {
-  /** The wallet as the statement locked it, before the movement; undefined when there is no such wallet. */
-  before: Wallet | undefined;
+  /** The wallet as the statement's snapshot saw it; undefined when there is no such wallet. */
+  seen: Wallet | undefined;
   /** The movement written, with the wallet after it; undefined when nothing was written. */
   written: { transactionId: string; wallet: Wallet } | undefined;
   /** The row the statement returned, for the caller's own columns (riders' counts, the hold's amount...). */
   row: Record<string, unknown> | undefined;
 }
 
-const lockedWallet = (ref: ApiKeyOwner) => sql`locked as (
-    select * from ${wallets}
-    where ${wallets.organizationId} = ${ref.organizationId}::uuid and ${wallets.environment} = ${ref.environment}::text
-    for no key update
-  )`;
+const walletOf = (ref: ApiKeyOwner) =>
+  sql`${wallets.organizationId} = ${ref.organizationId}::uuid and ${wallets.environment} = ${ref.environment}::text`;
 
 async function runMovement(tx: Transaction, statement: SQL, riders: readonly RidingStatement[]) {
   const [row] = await queryRows(tx, statement);
   reportRiders(riders, row);
-  const before = jsonRow(row?.['locked']);
+  const seen = jsonRow(row?.['seen']);
   const after = jsonRow(row?.['moved']);
   const transactionId = row?.['transaction_id'];
   return {
-    before: before === undefined ? undefined : tableRowOf(wallets, before),
+    seen: seen === undefined ? undefined : tableRowOf(wallets, seen),
     written:
       after === undefined || typeof transactionId !== 'string'
         ? undefined
@@ -235,10 +230,10 @@ function jsonRow(value: unknown): Record<string, unknown> | undefined {
 }
 
 /**
- * Places a hold of `amount` on the wallet in one statement, with `riders`: written only when the wallet (as locked)
- * has `amount` available and no hold of `reference` exists. When the hold takes the available balance from at or
- * above the wallet's low-balance threshold to below it and the alert is armed, the same update records the alert's
- * time (`alerted` in the row): exactly one of any number of racing holds sees the crossing.
+ * Places a hold of `amount` on the wallet in one statement, with `riders`: written only when the wallet has `amount`
+ * available and no hold of `reference` exists. When the hold takes the available balance from at or above the
+ * wallet's low-balance threshold to below it and the alert is armed, the same update records the alert's time
+ * (`alerted` in the row): exactly one of any number of racing holds sees the crossing.
  */
 export async function placeHoldStatement(
   tx: Transaction,
@@ -247,20 +242,31 @@ export async function placeHoldStatement(
   riders: readonly RidingStatement[],
 ): Promise<MovementOutcome & { alerted: boolean; existingId: string | undefined }> {
   const amount = sql`${hold.amount}::bigint`;
-  const crossing = sql`(locked.low_balance_threshold is not null and locked.low_balance_alerted_at is null
-      and locked.available_balance >= locked.low_balance_threshold
-      and locked.available_balance - ${amount} < locked.low_balance_threshold)`;
+  const now = sql`${hold.now.toISOString()}::timestamptz`;
+  // In the SET, the columns are the row before the hold; in RETURNING, after it. The alert's time is set only by a
+  // crossing, and a crossing leaves the balance below the threshold and the balance plus the hold at or above it.
+  const crossingBefore = sql`(low_balance_threshold is not null and low_balance_alerted_at is null
+      and available_balance >= low_balance_threshold and available_balance - ${amount} < low_balance_threshold)`;
+  const crossedAfter = sql`(low_balance_threshold is not null and low_balance_alerted_at = ${now}
+      and available_balance < low_balance_threshold and available_balance + ${amount} >= low_balance_threshold)`;
   const outcome = await runMovement(
     tx,
-    sql`with ${lockedWallet(ref)},
+    sql`with moved as (
+        update ${wallets} set
+          available_balance = available_balance - ${amount},
+          held_balance = held_balance + ${amount},
+          updated_at = now(),
+          low_balance_alerted_at = case when ${crossingBefore} then ${now} else low_balance_alerted_at end
+        where ${walletOf(ref)} and available_balance >= ${amount}
+          and not exists (select 1 from ${ledgerTransactions} where kind = 'hold' and reference = ${hold.reference}::text)
+        returning ${wallets}.*, ${crossedAfter} as alerted
+      ),
       movement as (
         insert into ${ledgerTransactions}
           (wallet_id, kind, amount, reference, description, available_after, held_after, created_at)
         select id, 'hold', ${amount}, ${hold.reference}::text, ${hold.description}::text,
-          available_balance - ${amount}, held_balance + ${amount}, clock_timestamp()
-        from locked
-        where available_balance >= ${amount}
-        on conflict do nothing
+          available_balance, held_balance, clock_timestamp()
+        from moved
         returning id, wallet_id
       ),
       entries as (
@@ -269,26 +275,15 @@ export async function placeHoldStatement(
         union all
         select id, wallet_id, 'held', ${amount} from movement
         returning 1
-      ),
-      moved as (
-        update ${wallets} set
-          available_balance = locked.available_balance - ${amount},
-          held_balance = locked.held_balance + ${amount},
-          updated_at = now(),
-          low_balance_alerted_at = case when ${crossing} then ${hold.now.toISOString()}::timestamptz
-            else locked.low_balance_alerted_at end
-        from movement, locked
-        where ${wallets.id} = movement.wallet_id
-        returning ${wallets}.*, ${crossing} as alerted
       )${riderCtes(riders)}
-    select to_jsonb(locked) as locked, movement.id as transaction_id, to_jsonb(moved) as moved,
+    select (select to_jsonb(${wallets}) from ${wallets} where ${walletOf(ref)}) as seen,
+      movement.id as transaction_id, to_jsonb(moved) as moved,
       coalesce(moved.alerted, false) as alerted,
       (select id from ${ledgerTransactions} where kind = 'hold' and reference = ${hold.reference}::text) as existing_id
       ${riderCounts(riders)}
     from (select 1) as one
-      left join locked on true
-      left join movement on true
-      left join moved on true`,
+      left join moved on true
+      left join movement on true`,
     riders,
   );
   const existingId = outcome.row?.['existing_id'];
@@ -301,8 +296,8 @@ export async function placeHoldStatement(
 
 /**
  * Captures or releases the hold of `reference` in one statement, with `riders`: written only when the hold exists
- * and no capture or release of it is visible to the statement, or meets it in the unique indexes (racing). The row
- * carries the hold's amount (`hold_amount`, null without a hold) and the resolutions the statement saw.
+ * and no capture or release of it is visible to the statement. The row carries the hold's amount (`hold_amount`, null
+ * without a hold) and the resolutions the statement saw.
  */
 export async function resolveHoldStatement(
   tx: Transaction,
@@ -311,22 +306,29 @@ export async function resolveHoldStatement(
   riders: readonly RidingStatement[],
 ): Promise<MovementOutcome & { holdFound: boolean; resolutions: Array<{ id: string; kind: string }> }> {
   const release = resolution.kind === 'release';
-  // A capture moves the held money to the platform's revenue; a release back to the wallet's available balance.
-  const backToAvailable = release ? sql`hold.amount` : sql`0`;
+  // A capture moves the held money to the platform's revenue; a release back to the available balance.
   const outcome = await runMovement(
     tx,
-    sql`with ${lockedWallet(ref)},
-      hold as (
+    sql`with hold as (
         select amount from ${ledgerTransactions} where kind = 'hold' and reference = ${resolution.reference}::text
+      ),
+      moved as (
+        update ${wallets} set
+          available_balance = available_balance + ${release ? sql`hold.amount` : sql`0`},
+          held_balance = held_balance - hold.amount,
+          updated_at = now()
+        from hold
+        where ${walletOf(ref)} and held_balance >= hold.amount
+          and not exists (select 1 from ${ledgerTransactions}
+            where kind in ('capture', 'release') and reference = ${resolution.reference}::text)
+        returning ${wallets}.*, hold.amount as moved_amount
       ),
       movement as (
         insert into ${ledgerTransactions}
           (wallet_id, kind, amount, reference, description, available_after, held_after, created_at)
-        select locked.id, ${resolution.kind}::text, hold.amount, ${resolution.reference}::text,
-          ${resolution.description}::text, locked.available_balance + ${backToAvailable},
-          locked.held_balance - hold.amount, clock_timestamp()
-        from locked, hold
-        on conflict do nothing
+        select id, ${resolution.kind}::text, moved_amount, ${resolution.reference}::text,
+          ${resolution.description}::text, available_balance, held_balance, clock_timestamp()
+        from moved
         returning id, wallet_id, amount
       ),
       entries as (
@@ -335,25 +337,16 @@ export async function resolveHoldStatement(
         union all
         select id, wallet_id, ${release ? 'available' : 'revenue'}::text, amount from movement
         returning 1
-      ),
-      moved as (
-        update ${wallets} set
-          available_balance = locked.available_balance + ${release ? sql`movement.amount` : sql`0`},
-          held_balance = locked.held_balance - movement.amount,
-          updated_at = now()
-        from movement, locked
-        where ${wallets.id} = movement.wallet_id
-        returning ${wallets}.*
       )${riderCtes(riders)}
-    select to_jsonb(locked) as locked, movement.id as transaction_id, to_jsonb(moved) as moved,
+    select (select to_jsonb(${wallets}) from ${wallets} where ${walletOf(ref)}) as seen,
+      movement.id as transaction_id, to_jsonb(moved) as moved,
       (select amount from hold) as hold_amount,
       (select coalesce(json_agg(json_build_object('id', id, 'kind', kind)), '[]') from ${ledgerTransactions}
         where kind in ('capture', 'release') and reference = ${resolution.reference}::text) as resolutions
       ${riderCounts(riders)}
     from (select 1) as one
-      left join locked on true
-      left join movement on true
-      left join moved on true`,
+      left join moved on true
+      left join movement on true`,
     riders,
   );
   const resolutions = outcome.row?.['resolutions'];

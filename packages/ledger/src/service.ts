@@ -1,13 +1,14 @@
-import type {
-  ApiKeyOwner,
-  DatabaseExecutor,
-  LedgerAccount,
-  LedgerTransactionKind,
-  RidingStatement,
-  Transaction,
-  Wallet,
+import {
+  type ApiKeyOwner,
+  type DatabaseExecutor,
+  databaseErrorOf,
+  type LedgerAccount,
+  type LedgerTransactionKind,
+  type RidingStatement,
+  type Transaction,
+  type Wallet,
 } from '@platform/db';
-import { HoldAlreadyResolvedError, InsufficientFundsError } from './errors.js';
+import { HoldAlreadyResolvedError, InsufficientFundsError, MovementRaceError } from './errors.js';
 import { rearmAfterTopUp, sendLowBalanceAlert } from './low-balance.js';
 import {
   addToWalletBalances,
@@ -134,9 +135,9 @@ export interface MovementOptions {
  * low (the caller's transaction then rolls back, writing nothing). Once per reference. A hold that takes the
  * available balance below the wallet's low-balance threshold alerts, once (low-balance.ts).
  *
- * One statement locks the wallet and writes the hold, its entries and the balances, with the riders in
- * `options.alongside`; send it last before COMMIT, as the wallet stays locked until then. The statement checks the
- * balance as the lock found it, so concurrent holds never overdraw (a CHECK keeps both balances at 0 or more too).
+ * One statement moves the balances (which locks the wallet) and writes the hold and its entries, with the riders in
+ * `options.alongside`; send it last before COMMIT, as the wallet stays locked until then. The balance check is the
+ * UPDATE's own, on the latest row, so concurrent holds never overdraw (a CHECK keeps both balances at 0 or more too).
  * Only a hold that alerts sends a second statement (the alert's notifications and callback).
  */
 export async function placeHold(
@@ -147,25 +148,49 @@ export async function placeHold(
 ): Promise<MovementResult> {
   assertAmount(movement.amount);
   const now = movement.now ?? new Date();
-  const outcome = await placeHoldStatement(
-    tx,
-    ref,
-    { amount: movement.amount, reference: movement.reference, description: movement.description ?? null, now },
-    options.alongside ?? [],
+  const outcome = await onlyOnce(movement.reference, () =>
+    placeHoldStatement(
+      tx,
+      ref,
+      { amount: movement.amount, reference: movement.reference, description: movement.description ?? null, now },
+      options.alongside ?? [],
+    ),
   );
-  const { before, written } = outcome;
+  const { seen, written } = outcome;
   if (written !== undefined) {
     if (outcome.alerted)
       await sendLowBalanceAlert(tx, ref, { after: written.wallet, reference: movement.reference, now });
     return { applied: true, ...written };
   }
-  const existingId = outcome.existingId ?? (await findLedgerTransaction(tx, 'hold', movement.reference))?.id;
-  if (existingId !== undefined) {
-    return { applied: false, transactionId: existingId, wallet: before ?? (await ensureWallet(tx, ref)) };
+  if (outcome.existingId !== undefined) {
+    return { applied: false, transactionId: outcome.existingId, wallet: seen ?? (await ensureWallet(tx, ref)) };
   }
+  // The snapshot may show enough that a hold committed while the UPDATE waited took: the 402 names what is left.
+  const wallet = seen !== undefined && seen.availableBalance >= movement.amount ? await findWallet(tx, ref) : seen;
   // No wallet yet is a wallet with nothing available.
-  throw new InsufficientFundsError(before?.availableBalance ?? 0, movement.amount);
+  throw new InsufficientFundsError(wallet?.availableBalance ?? 0, movement.amount);
 }
+
+/**
+ * Runs a movement statement; a movement of the same reference committed while it ran meets the ledger's unique
+ * indexes (repository.ts), which abort the caller's transaction: that is a movement already made, never a second one.
+ */
+async function onlyOnce<Outcome>(reference: string, statement: () => Promise<Outcome>): Promise<Outcome> {
+  try {
+    return await statement();
+  } catch (error) {
+    const failure = databaseErrorOf(error);
+    if (failure?.code === '23505' && failure.constraint !== undefined && movementIndexes.has(failure.constraint)) {
+      throw new MovementRaceError(reference);
+    }
+    throw error;
+  }
+}
+
+const movementIndexes = new Set([
+  'ledger_transactions_kind_reference_unique',
+  'ledger_transactions_one_resolution_per_hold',
+]);
 
 async function resolveHold(
   tx: Transaction,
@@ -175,19 +200,17 @@ async function resolveHold(
   description: string | undefined,
   options: MovementOptions,
 ): Promise<MovementResult> {
-  const outcome = await resolveHoldStatement(
-    tx,
-    ref,
-    { kind, reference, description: description ?? null },
-    options.alongside ?? [],
+  const outcome = await onlyOnce(reference, () =>
+    resolveHoldStatement(tx, ref, { kind, reference, description: description ?? null }, options.alongside ?? []),
   );
   if (!outcome.holdFound) throw new Error(`No hold exists for ${reference}`);
-  if (outcome.before === undefined) throw new Error(`The wallet of the hold ${reference} does not exist`);
+  if (outcome.seen === undefined) throw new Error(`The wallet of the hold ${reference} does not exist`);
   if (outcome.written !== undefined) return { applied: true, ...outcome.written };
-  // Not written: resolved already, maybe by a transaction that committed while this one waited for the wallet.
+  // Not written: resolved already, maybe by a transaction that committed while the UPDATE waited for the wallet (its
+  // WHERE then found the held money gone), which only a statement after this one sees.
   const resolutions = outcome.resolutions.length > 0 ? outcome.resolutions : await findHoldResolutions(tx, reference);
   const same = resolutions.find((row) => row.kind === kind);
-  if (same) return { applied: false, transactionId: same.id, wallet: outcome.before };
+  if (same) return { applied: false, transactionId: same.id, wallet: outcome.seen };
   if (resolutions.length > 0) throw new HoldAlreadyResolvedError(reference);
   throw new Error(`The ${kind} of ${reference} was refused without an earlier resolution`);
 }

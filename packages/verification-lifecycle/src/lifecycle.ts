@@ -150,9 +150,9 @@ export interface MoveOptions {
  * Moves a session to `to`, or throws 404 (unknown, or not the owner's), 409 (not a legal move from its current
  * status) or 400 (a document to send again that the session's type does not take).
  *
- * Two statements (docs/decisions.md#statements-per-request): the first locks the session row and moves it while its
- * status allows (of two racing moves exactly one wins; the other waits for it, then gets the 409 from the status it
- * lost to); the second writes all the consequences at once, with `moveOptions.alongside`: the transition, the callback
+ * Two statements (docs/decisions.md#statements-per-request): the first moves the session row while its status allows
+ * (of two racing moves exactly one wins; the other waits for it, sends its move once more, and gets the 409 from the
+ * status it lost to); the second writes all the consequences at once, with `moveOptions.alongside`: the transition, the callback
  * event, the kycStatus, the members' notifications, and the hold's capture or release. When there is a hold, the
  * second statement is the ledger's, which takes the wallet's lock: send nothing after it but COMMIT.
  */
@@ -165,36 +165,45 @@ export async function moveSession(
   const { sessionId, to, now } = request;
   const asked = to === 'requires_input' ? request.resubmitDocuments : undefined;
   const resubmitDocuments = asked === undefined || asked.length === 0 ? null : [...new Set(asked)];
-  const change = await moveSessionStatement(
-    tx,
-    { sessionId, owner: request.owner },
-    {
-      status: to,
-      lastError:
-        to === 'rejected' || to === 'requires_input'
-          ? request.reason?.trim() || defaultReasons[to]
-          : to === 'processing'
-            ? null
-            : undefined,
-      resubmitDocuments,
-      updatedAt: now,
-      completedAt: isFinal(to) ? now : null,
-      from: verificationStatuses.filter((from) => canMove(from, to)),
-      // Only a type that takes every document asked for again.
-      types:
-        resubmitDocuments === null
-          ? undefined
-          : verificationTypes.filter((type) => resubmitDocuments.every((kind) => documentKindsOf(type).includes(kind))),
-      decisionTiming: decisionOutcomes.has(to),
-    },
-  );
-  const { current, moved } = change;
-  if (current === undefined) throw notFound(SESSION_NOT_FOUND);
-  if (!canMove(current.status, to)) throw illegalMove(current.status, to);
-  if (moved === undefined) {
+  const statement = () =>
+    moveSessionStatement(
+      tx,
+      { sessionId, owner: request.owner },
+      {
+        status: to,
+        lastError:
+          to === 'rejected' || to === 'requires_input'
+            ? request.reason?.trim() || defaultReasons[to]
+            : to === 'processing'
+              ? null
+              : undefined,
+        resubmitDocuments,
+        updatedAt: now,
+        completedAt: isFinal(to) ? now : null,
+        from: verificationStatuses.filter((from) => canMove(from, to)),
+        // Only a type that takes every document asked for again.
+        types:
+          resubmitDocuments === null
+            ? undefined
+            : verificationTypes.filter((type) =>
+                resubmitDocuments.every((kind) => documentKindsOf(type).includes(kind)),
+              ),
+        decisionTiming: decisionOutcomes.has(to),
+      },
+    );
+  let change = await statement();
+  for (let attempt = 1; change.moved === undefined; attempt += 1) {
+    const { current } = change;
+    if (current === undefined) throw notFound(SESSION_NOT_FOUND);
+    if (!canMove(current.status, to)) throw illegalMove(current.status, to);
     checkResubmission(current.type, resubmitDocuments ?? []);
-    throw new Error(`The move of session ${sessionId} to ${to} was refused for no known reason`);
+    // The snapshot allowed the move, so another move committed while this one waited for the row: the next statement
+    // sees it, and answers from it (a 409 from the status it left, or, rarely, a move that is allowed again).
+    if (attempt > MOVE_ATTEMPTS) throw new Error(`The move of session ${sessionId} to ${to} kept losing races`);
+    change = await statement();
   }
+  const { current, moved } = change;
+  if (current === undefined) throw new Error(`The moved session ${sessionId} was not seen`);
 
   await recordStatusChange(
     tx,
@@ -223,6 +232,9 @@ export async function commitMove(db: Database, request: MoveRequest, options: Li
   if (result.decision !== undefined) options.onDecided?.(result.decision);
   return result;
 }
+
+/** How many times a move refused by a race is tried again (each sees the winner). */
+const MOVE_ATTEMPTS = 3;
 
 const decisionOutcomes = new Set<VerificationStatus>(['verified', 'rejected', 'requires_input']);
 

@@ -37,7 +37,10 @@ export async function findSession(
 
 /** What moveSessionStatement found and did. */
 export interface StatusChange {
-  /** The session's status and type as the statement locked it; undefined when there is no such session (or owner). */
+  /**
+   * The session's status and type as the statement's snapshot saw them; undefined when there is no such session (or
+   * owner). When the move was refused although this status allows it, another move committed while it waited.
+   */
   current: { status: VerificationStatus; type: VerificationType } | undefined;
   /** The session after the move; undefined when it was not moved. */
   moved: VerificationSession | undefined;
@@ -46,10 +49,12 @@ export interface StatusChange {
 }
 
 /**
- * Moves the session to `change.status` in one statement (docs/decisions.md#statements-per-request): it locks the row
- * (FOR NO KEY UPDATE: a racing move waits, then sees this one's status) and updates it only while its status is one
- * of `from` and, when `types` is given, its type one of them. The answer says what the lock found either way, so the
- * caller can tell an unknown session from a move its status or type does not allow.
+ * Moves the session to `change.status` in one statement (docs/decisions.md#statements-per-request): an UPDATE that
+ * moves it only while its status is one of `from` and, when `types` is given, its type one of them. The UPDATE locks
+ * the row: a racing move waits for it, then checks its WHERE on the row this one left, so of two racing moves exactly
+ * one wins. No CTE locks the row first (a statement that locks a row and then updates it can deadlock with another
+ * transaction queued for it). The answer says what the snapshot saw either way, so the caller can tell an unknown
+ * session from a move its status or type does not allow.
  */
 export async function moveSessionStatement(
   tx: DatabaseExecutor,
@@ -63,10 +68,11 @@ export async function moveSessionStatement(
     decisionTiming: boolean;
   },
 ): Promise<StatusChange> {
-  const owned =
+  const session = sql`id = ${target.sessionId}::uuid${
     target.owner === undefined
       ? sql``
-      : sql` and organization_id = ${target.owner.organizationId}::uuid and environment = ${target.owner.environment}::text`;
+      : sql` and organization_id = ${target.owner.organizationId}::uuid and environment = ${target.owner.environment}::text`
+  }`;
   const textList = (values: readonly string[]) =>
     values.length === 0
       ? sql`(null)`
@@ -76,31 +82,26 @@ export async function moveSessionStatement(
         )})`;
   const movedToProcessing = change.decisionTiming
     ? sql`(select max(created_at) from ${verificationSessionTransitions}
-        where session_id = locked_session.id and to_status = 'processing'
+        where session_id = ${target.sessionId}::uuid and to_status = 'processing'
           and (from_status is null or from_status <> to_status))`
     : sql`null::timestamptz`;
   const [row] = await queryRows(
     tx,
-    sql`with locked_session as (
-        select id, status, type from ${verificationSessions}
-        where id = ${target.sessionId}::uuid${owned}
-        for no key update
-      ),
-      moved as (
+    sql`with moved as (
         update ${verificationSessions} set
           status = ${change.status}::text,
           ${change.lastError === undefined ? sql`` : sql`last_error = ${change.lastError}::text,`}
           resubmit_documents = ${change.resubmitDocuments === null ? null : JSON.stringify(change.resubmitDocuments)}::jsonb,
           updated_at = ${change.updatedAt.toISOString()}::timestamptz,
           completed_at = ${change.completedAt?.toISOString() ?? null}::timestamptz
-        from locked_session
-        where ${verificationSessions.id} = locked_session.id and locked_session.status in ${textList(change.from)}
-          ${change.types === undefined ? sql`` : sql`and locked_session.type in ${textList(change.types)}`}
-        returning ${verificationSessions}.*
-      )
-    select moved.*, locked_session.status as current_status, locked_session.type as current_type,
+        where ${session} and status in ${textList(change.from)}
+          ${change.types === undefined ? sql`` : sql`and type in ${textList(change.types)}`}
+        returning *
+      ),
+      seen as (select status, type from ${verificationSessions} where ${session})
+    select moved.*, seen.status as current_status, seen.type as current_type,
       ${movedToProcessing} as moved_to_processing_at
-    from locked_session left join moved on true`,
+    from seen left join moved on true`,
   );
   const movedAt = row?.['moved_to_processing_at'];
   return {

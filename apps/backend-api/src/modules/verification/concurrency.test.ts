@@ -145,10 +145,10 @@ describe.skipIf(missing(postgresServer))(
       try {
         job = expireDueSessions(suite.db, due, {});
         // The job has claimed the session and marked it expired, and now waits for the wallet.
-        await untilWaitingForLock('%"wallets"%for no key update%');
+        await untilWaitingForLock('%update "wallets"%');
         canceling = cancel(id, 'cancel-behind-the-job');
         // The cancel's move waits for the job's lock on the session row, then finds it expired.
-        await untilWaitingForLock('%"verification_sessions"%for no key update%');
+        await untilWaitingForLock('%update "verification_sessions"%');
       } finally {
         await wallet.release();
       }
@@ -171,7 +171,7 @@ describe.skipIf(missing(postgresServer))(
       try {
         canceling = cancel(id, 'cancel-before-the-job');
         // The cancel has marked the session canceled and now waits for the wallet.
-        await untilWaitingForLock('%"wallets"%for no key update%');
+        await untilWaitingForLock('%update "wallets"%');
         // Meanwhile the job finds the session due but locked, and passes over it (SKIP LOCKED) without waiting;
         // a job that waited for the row would wait for the cancel, which waits for the wallet: seen as blocked.
         const job = expireDueSessions(suite.db, due, {});

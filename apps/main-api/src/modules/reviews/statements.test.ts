@@ -48,8 +48,8 @@ describe.skipIf(missing(postgresServer))('statements per review decision (Postgr
       'BEGIN',
       'select verification_sessions',
       'insert verification_review_claims',
-      'lock verification_sessions, update verification_sessions',
-      'lock wallets, insert ledger_transactions, insert ledger_entries, update wallets, ' +
+      'update verification_sessions',
+      'update wallets, insert ledger_transactions, insert ledger_entries, ' +
         'insert verification_session_transitions, insert webhook_events, insert notifications, ' +
         'delete verification_review_claims, insert audit_events',
       'COMMIT',
