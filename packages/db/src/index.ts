@@ -25,7 +25,7 @@ export {
   riderCtes,
   sendRiders,
 } from './riding-statements.js';
-export { tableRowOf } from './rows.js';
+export { columnsOf, tableRowOf } from './rows.js';
 // The tables are in '@platform/db/schema'; their row types are here, for code that handles rows without querying.
 export type {
   AllowedOrigins,

@@ -1,4 +1,4 @@
-import { getTableColumns } from 'drizzle-orm';
+import { getTableColumns, type SQL, sql } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 
 /**
@@ -13,4 +13,17 @@ export function tableRowOf<Table extends PgTable>(table: Table, raw: Record<stri
     row[key] = value === null || value === undefined ? null : column.mapFromDriverValue(value);
   }
   return row as Table['$inferSelect'];
+}
+
+/**
+ * The columns of `table` as they are in this code, read from `relation` (a CTE or alias of the table): `moved."id",
+ * moved."status", ...`, for a raw query's answer that `tableRowOf` reads. Unlike `relation.*`, the list does not
+ * change when a migration adds a column, so a prepared statement's result type stays the same (`queryRows`).
+ */
+export function columnsOf(table: PgTable, relation: string): SQL {
+  return sql.raw(
+    Object.values(getTableColumns(table))
+      .map((column) => `${relation}."${column.name}"`)
+      .join(', '),
+  );
 }

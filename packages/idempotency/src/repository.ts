@@ -25,21 +25,20 @@ export interface StoredResponse {
 
 const byKey = ({ scope, key }: RecordKey) => and(eq(idempotencyRecords.scope, scope), eq(idempotencyRecords.key, key));
 
-/** Claims a key nobody holds. False when a record exists already (whatever its state). */
+/**
+ * Claims a key nobody holds. False when a record exists already (whatever its state). Sent by every request with a
+ * key, so as a prepared statement (`queryRows`: one round trip, not parsed again).
+ */
 export async function insertClaim(db: DatabaseExecutor, claim: KeyClaim, expiresAt: Date): Promise<boolean> {
-  const inserted = await db
-    .insert(idempotencyRecords)
-    .values({
-      scope: claim.scope,
-      key: claim.key,
-      fingerprint: claim.fingerprint,
-      status: 'in_progress',
-      lockedAt: claim.lockedAt,
-      createdAt: claim.lockedAt,
-      expiresAt,
-    })
-    .onConflictDoNothing()
-    .returning({ key: idempotencyRecords.key });
+  const lockedAt = claim.lockedAt.toISOString();
+  const inserted = await queryRows(
+    db,
+    sql`insert into ${idempotencyRecords} (scope, key, fingerprint, status, locked_at, created_at, expires_at)
+      values (${claim.scope}::text, ${claim.key}::text, ${claim.fingerprint}::text, 'in_progress',
+        ${lockedAt}::timestamptz, ${lockedAt}::timestamptz, ${expiresAt.toISOString()}::timestamptz)
+      on conflict do nothing
+      returning key`,
+  );
   return inserted.length > 0;
 }
 

@@ -1,5 +1,6 @@
 import {
   type ApiKeyOwner,
+  columnsOf,
   type DatabaseExecutor,
   type DecisionSourceKind,
   type KycStatus,
@@ -99,7 +100,7 @@ export async function moveSessionStatement(
         returning *
       ),
       seen as (select status, type from ${verificationSessions} where ${session})
-    select moved.*, seen.status as current_status, seen.type as current_type,
+    select ${columnsOf(verificationSessions, 'moved')}, seen.status as current_status, seen.type as current_type,
       ${movedToProcessing} as moved_to_processing_at
     from seen left join moved on true`,
   );
