@@ -134,6 +134,8 @@ export function renewalReminder(
     total: number;
     creditApplied: number;
     invoice?: { number: string; paid: boolean } | undefined;
+    /** Whether a saved card the card provider can charge is there to pay what the credit does not. */
+    cardOnFile: boolean;
   },
 ): NotificationContent {
   const when = kind === '1_day' ? 'tomorrow' : 'in 7 days';
@@ -149,11 +151,13 @@ export function renewalReminder(
       ? invoice.paid
         ? `${credit}invoice ${invoice.number} (${formatKes(card)}) is paid`
         : `${credit}${formatKes(card)} is due by bank transfer on invoice ${invoice.number}`
-      : renewal.creditApplied === 0
-        ? `${formatKes(card)} will be charged to the saved card`
-        : card === 0
-          ? `the credit balance pays all of it`
-          : `${formatKes(renewal.creditApplied)} comes from the credit balance and ${formatKes(card)} will be charged to the saved card`;
+      : card === 0
+        ? `the credit balance pays all of it`
+        : renewal.cardOnFile
+          ? `${credit}${formatKes(card)} will be charged to the saved card`
+          : // Said now, not only when the renewal fails (docs/decisions.md#renewal-reminders).
+            `${credit}${formatKes(card)} is to be charged to a card, and no saved card can pay it: save a card before ` +
+            `then, or the renewal fails and is tried again`;
   return {
     type: 'info',
     title: `Mail subscription renews ${when}`,

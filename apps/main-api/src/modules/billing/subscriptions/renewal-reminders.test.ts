@@ -49,7 +49,8 @@ async function roundAt(at: number) {
 
 describe('renewal reminders', () => {
   it('reminds every member 7 days and 1 day before the renewal, each once, with what it will cost', async () => {
-    await insertSubscription(t.db, t.organizationId, { ...growth20, credit: 1_000 });
+    const card = await insertSavedCard(t.db, t.organizationId);
+    await insertSubscription(t.db, t.organizationId, { ...growth20, credit: 1_000, paymentMethodId: card });
     expect(await roundAt(RENEWAL - 7 * DAY - MINUTE)).toMatchObject({ reminded: 0 });
     expect(await roundAt(RENEWAL - 7 * DAY + MINUTE)).toMatchObject({ reminded: 1 });
     expect(await roundAt(RENEWAL - 7 * DAY + 2 * MINUTE)).toMatchObject({ reminded: 0 });
@@ -81,6 +82,16 @@ describe('renewal reminders', () => {
     ).toEqual([
       { kind: '7_days', renewsAt: new Date(RENEWAL) },
       { kind: '1_day', renewsAt: new Date(RENEWAL) },
+    ]);
+  });
+
+  it('says so when no saved card can pay what the credit does not', async () => {
+    await insertSubscription(t.db, t.organizationId, { ...growth20, credit: 1_000 });
+    expect(await roundAt(RENEWAL - 7 * DAY + MINUTE)).toMatchObject({ reminded: 1 });
+    expect((await remindersOf(COLLEAGUE_ID)).map((note) => note.message)).toEqual([
+      'On 2024-02-29 the growth plan, 20 mailboxes, billed monthly renews for KES 3,000: KES 1,000 comes from the ' +
+        'credit balance and KES 2,000 is to be charged to a card, and no saved card can pay it: save a card before ' +
+        'then, or the renewal fails and is tried again. To stop it, cancel the subscription before then.',
     ]);
   });
 

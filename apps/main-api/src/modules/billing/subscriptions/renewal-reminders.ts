@@ -1,8 +1,9 @@
-import type { Transaction } from '@platform/db';
+import type { PaymentProvider, Transaction } from '@platform/db';
 import { notifyOrganizationMembers } from '@platform/notifications';
 import { quote } from '@platform/pricing';
 import { renewalReminder } from './notifications.js';
 import { insertReminderOnce, lockNextDueReminder, renewalInvoiceNumberOf } from './repository.js';
+import { cardForRenewal } from './saved-cards.js';
 import { renewalTermsOf } from './scheduled-change.js';
 
 // Reminders of a coming renewal, 7 days and 1 day before it, to every member (docs/decisions.md#renewal-reminders).
@@ -18,7 +19,11 @@ export type ReminderStep = 'sent' | 'already_sent';
  * records the reminder and notifies the members. `already_sent` when another instance recorded it first (nothing is
  * sent); undefined when no reminder is owed.
  */
-export async function sendNextRenewalReminder(tx: Transaction, now: Date): Promise<ReminderStep | undefined> {
+export async function sendNextRenewalReminder(
+  tx: Transaction,
+  now: Date,
+  cardProvider: PaymentProvider,
+): Promise<ReminderStep | undefined> {
   const due = await lockNextDueReminder(tx, now, {
     oneDay: new Date(now.getTime() + DAY_MS),
     sevenDays: new Date(now.getTime() + 7 * DAY_MS),
@@ -31,15 +36,22 @@ export async function sendNextRenewalReminder(tx: Transaction, now: Date): Promi
   }
   const terms = renewalTermsOf(subscription);
   const { total } = quote(terms);
+  const creditApplied = Math.min(subscription.creditBalance, total);
+  // A renewal paid by bank transfer names its invoice instead of a card (docs/decisions.md#renewal-invoices).
+  const invoice = await renewalInvoiceNumberOf(tx, subscription.id);
+  const cardOnFile =
+    invoice === undefined && creditApplied < total
+      ? (await cardForRenewal(tx, subscription, cardProvider)) !== undefined
+      : false;
   await notifyOrganizationMembers(
     tx,
     subscription.organizationId,
     renewalReminder(kind, subscription, {
       terms: { plan: terms.plan, seats: terms.seats, billingCycle: terms.cycle },
       total,
-      creditApplied: Math.min(subscription.creditBalance, total),
-      // A renewal paid by bank transfer names its invoice instead of a card (docs/decisions.md#renewal-invoices).
-      invoice: await renewalInvoiceNumberOf(tx, subscription.id),
+      creditApplied,
+      invoice,
+      cardOnFile,
     }),
   );
   return 'sent';

@@ -301,5 +301,5 @@ export function invoiceNextRenewal(
  */
 export function remindNextRenewal(deps: SubscriptionDeps): Promise<'sent' | 'already_sent' | undefined> {
   const now = deps.ctx.now();
-  return deps.ctx.db.transaction((tx) => sendNextRenewalReminder(tx, now));
+  return deps.ctx.db.transaction((tx) => sendNextRenewalReminder(tx, now, deps.providers.card.name));
 }
