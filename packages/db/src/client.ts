@@ -124,7 +124,7 @@ async function selectOne(db: Database): Promise<void> {
  * The query is sent as a named prepared statement, kept on each pooled connection by its text: postgres.js sends an
  * unnamed statement with parameters in two round trips (it asks for the parameters' types first) and PostgreSQL
  * parses and plans it every time, while a prepared one is one round trip with no parsing
- * (docs/benchmarks.md#prepared-write-statements). So the text must come from a fixed template, every value a
+ * (docs/benchmarks.md#prepared-write-statements-26-nov). So the text must come from a fixed template, every value a
  * parameter (never spliced in), and the answer's columns must not depend on a table's columns (no `*` in the final
  * select: a column added by a migration would change a prepared statement's result type; return a row as
  * `to_jsonb(...)` and read it with `tableRowOf`).
