@@ -38,7 +38,7 @@ const credentialKeys = new Set(credentialHeaders);
  * pino redaction of credential headers in a `headers` object at the top of a log line. The same headers one level
  * down are censored by censorNestedCredentialHeaders, not by `*.headers[...]` paths: pino runs a wildcard path's
  * redactor on every field of every line, the request line's method and url included, which cost about as much as
- * the rest of the line (docs/benchmarks.md#log-redaction-every-endpoint).
+ * the rest of the line (docs/benchmarks.md#log-redaction-every-endpoint-26-nov).
  */
 export const credentialHeaderRedaction = {
   paths: credentialHeaders.map((header) => `headers["${header}"]`),

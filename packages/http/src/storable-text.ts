@@ -44,7 +44,7 @@ export const unstorableTextMessage = 'must not contain U+0000 or unpaired UTF-16
 /**
  * Whether `value` holds text that cannot be stored, walked as unstorablePointers walks it but without building a
  * pointer for every field: nearly every request has none, and naming each header and field it passed cost more
- * than the check itself (docs/benchmarks.md#per-request-checks-every-endpoint).
+ * than the check itself (docs/benchmarks.md#per-request-checks-every-endpoint-26-nov).
  */
 function holdsUnstorableText(value: unknown): boolean {
   const stack: unknown[] = [value];

@@ -57,7 +57,7 @@ export const authentication = fp<AuthenticationOptions>(
     };
 
     // Callback hooks rather than async ones: they run on every request, and an async hook costs Fastify a promise
-    // and a turn of the microtask queue more (docs/benchmarks.md#per-request-checks-every-endpoint).
+    // and a turn of the microtask queue more (docs/benchmarks.md#per-request-checks-every-endpoint-26-nov).
     app.addHook('onRequest', (request, _reply, done) => {
       // Unknown routes answer 404 whether or not a token is sent.
       if (request.routeOptions.config.public === true || request.is404) {
