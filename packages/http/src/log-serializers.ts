@@ -35,13 +35,66 @@ const credentialHeaders = [
 const credentialKeys = new Set(credentialHeaders);
 
 /**
- * pino redaction of credential headers in any `headers` object at the top of a log line or one level down:
- * a plugin may log its options with the request's headers in them (@fastify/multipart does at trace level).
+ * pino redaction of credential headers in a `headers` object at the top of a log line. The same headers one level
+ * down are censored by censorNestedCredentialHeaders, not by `*.headers[...]` paths: pino runs a wildcard path's
+ * redactor on every field of every line, the request line's method and url included, which cost about as much as
+ * the rest of the line (docs/benchmarks.md#log-redaction-every-endpoint-26-nov).
  */
 export const credentialHeaderRedaction = {
-  paths: credentialHeaders.flatMap((header) => [`headers["${header}"]`, `*.headers["${header}"]`]),
+  paths: credentialHeaders.map((header) => `headers["${header}"]`),
   censor: '[redacted]',
 };
+
+const CENSOR = credentialHeaderRedaction.censor;
+
+/** A copy of `source` with the same prototype and own enumerable fields, as pino's redaction copies a value. */
+function copyOf(source: object): Record<string, unknown> {
+  const copy = Object.create(Object.getPrototypeOf(source)) as Record<string, unknown>;
+  for (const key in source) if (Object.hasOwn(source, key)) copy[key] = (source as Record<string, unknown>)[key];
+  return copy;
+}
+
+/** `field.headers` when it is an object holding a credential header of its own. */
+function credentialHeadersOf(field: unknown): Record<string, unknown> | undefined {
+  if (typeof field !== 'object' || field === null || Array.isArray(field) || !Object.hasOwn(field, 'headers')) {
+    return undefined;
+  }
+  const { headers } = field as { headers: unknown };
+  if (typeof headers !== 'object' || headers === null || Array.isArray(headers)) return undefined;
+  return credentialHeaders.some((name) => Object.hasOwn(headers, name))
+    ? (headers as Record<string, unknown>)
+    : undefined;
+}
+
+/**
+ * A pino `formatters.log` that censors credential headers one level down (`{ parserOptions: { headers } }`: a
+ * plugin may log its options with the request's headers in them, as @fastify/multipart does at trace level),
+ * exactly as pino's `*.headers["authorization"]` paths did: the field and its headers are copied, never changed
+ * in place, and only the credential headers they hold are replaced. Fields a serializer writes (`serialized`: req,
+ * res, err...) are left to it; none of those writes a credential header. A line without such a field is returned
+ * as it is, so an ordinary line costs one look at each field.
+ */
+export function censorNestedCredentialHeaders(
+  serialized: ReadonlySet<string>,
+): (line: Record<string, unknown>) => Record<string, unknown> {
+  return (line) => {
+    let censored: Record<string, unknown> | undefined;
+    for (const key in line) {
+      if (!Object.hasOwn(line, key) || serialized.has(key)) continue;
+      const field = line[key];
+      const headers = credentialHeadersOf(field);
+      if (headers === undefined) continue;
+      const headersCopy = copyOf(headers);
+      for (const name of credentialHeaders) if (Object.hasOwn(headersCopy, name)) headersCopy[name] = CENSOR;
+      const fieldCopy = copyOf(field as object);
+      fieldCopy.headers = headersCopy;
+      censored ??= { ...line };
+      censored[key] = fieldCopy;
+    }
+    return censored ?? line;
+  };
+}
+
 const MAX_DEPTH = 6;
 
 type ErrorFields = { query?: unknown; params?: unknown; cause?: unknown };

@@ -41,6 +41,30 @@ export function toStorableText(value: unknown, depth = 0): unknown {
 
 export const unstorableTextMessage = 'must not contain U+0000 or unpaired UTF-16 surrogates';
 
+/**
+ * Whether `value` holds text that cannot be stored, walked as unstorablePointers walks it but without building a
+ * pointer for every field: nearly every request has none, and naming each header and field it passed cost more
+ * than the check itself (docs/benchmarks.md#per-request-checks-every-endpoint-26-nov).
+ */
+function holdsUnstorableText(value: unknown): boolean {
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const current = stack.pop();
+    if (typeof current === 'string') {
+      if (!isStorableText(current)) return true;
+    } else if (Array.isArray(current)) {
+      for (const item of current) stack.push(item);
+    } else if (isPlainData(current)) {
+      for (const key in current) {
+        if (!Object.hasOwn(current, key)) continue;
+        if (!isStorableText(key)) return true;
+        stack.push(current[key]);
+      }
+    }
+  }
+  return false;
+}
+
 // Bodies are at most a few MiB, but a JSON body may nest thousands of levels: walk with a stack, not recursion.
 function unstorablePointers(value: unknown, limit = 50): string[] {
   const found: string[] = [];
@@ -105,7 +129,7 @@ export function refuseUnstorableText(
   let message: string | undefined;
   const details: ValidationDetail[] = [];
   for (const [context, value] of parts) {
-    if (value === undefined || value === null) continue;
+    if (value === undefined || value === null || !holdsUnstorableText(value)) continue;
     const pointers = unstorablePointers(value);
     if (pointers.length === 0) continue;
     const summary = summarizeValidation(context, pointers.map(issueAt));

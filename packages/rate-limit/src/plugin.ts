@@ -111,8 +111,13 @@ export const rateLimiting = fp<RateLimitOptions>(
 
     // Unknown routes get no route hooks; a scan of made-up URLs still spends the client's IP budget.
     const limitUnknownRoute = app.rateLimit();
-    app.addHook('onRequest', async function limitUnmatched(request, reply) {
-      if (request.is404) await limitUnknownRoute.call(this, request, reply);
+    // A callback hook: it runs on every request, and an async one would cost each a promise.
+    app.addHook('onRequest', function limitUnmatched(request, reply, done) {
+      if (!request.is404) {
+        done();
+        return;
+      }
+      limitUnknownRoute.call(this, request, reply).then(() => done(), done);
     });
   },
   { name: '@platform/rate-limit', fastify: '5.x' },

@@ -158,11 +158,14 @@ export const organizationAccess = fp<OrganizationAccessOptions>(
       }
     });
 
-    app.addHook('preValidation', async (request) => {
+    // A callback hook: most routes act for no organization and should not pay for an async hook's promise.
+    app.addHook('preValidation', (request, _reply, done) => {
       const { organization } = request.routeOptions.config;
       if (organization === true || organization === 'path' || organization === 'platform') {
-        await requireOrganizationRole(request);
+        requireOrganizationRole(request).then(() => done(), done);
+        return;
       }
+      done();
     });
   },
   { name: 'organization-access', dependencies: ['authentication'], fastify: '5.x' },
