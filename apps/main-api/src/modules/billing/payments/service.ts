@@ -1,4 +1,5 @@
 import type {
+  Database,
   DatabaseExecutor,
   Payment,
   PaymentChannel,
@@ -35,7 +36,7 @@ import {
 } from './repository.js';
 import type { PayBody, PaymentStarted, PaymentView } from './schemas.js';
 import { type PaymentRequester, type PaymentStartDeps, paymentStarted, type Start } from './start.js';
-import { toPaymentView } from './view.js';
+import { paymentViewOf, toPaymentView } from './view.js';
 
 /** Who asks for a payment, and the idempotency key of their request if it has one. */
 interface PayRequest {
@@ -146,15 +147,15 @@ export interface PaymentFilter {
  * `from` or `to` of neither form, an empty period, or a cursor this API did not return.
  */
 export async function listPayments(
-  db: DatabaseExecutor,
+  db: Database,
   organizationId: string,
   filter: PaymentFilter & { limit: number; cursor: string | undefined },
 ): Promise<{ payments: PaymentView[]; nextCursor: string | null }> {
   const query = listQueryOf(organizationId, filter);
   const after = filter.cursor === undefined ? undefined : decodeCursor(filter.cursor);
   const rows = await listPaymentRows(db, { ...query, after, limit: filter.limit + 1 });
-  const { page, nextCursor } = pageOf(rows, filter.limit, (row) => ({ createdAt: row.position, id: row.payment.id }));
-  return { payments: page.map((row) => toPaymentView(row.payment, row)), nextCursor };
+  const { page, nextCursor } = pageOf(rows, filter.limit, (row) => ({ createdAt: row.position, id: row.id }));
+  return { payments: page.map((row) => paymentViewOf(row.fields)), nextCursor };
 }
 
 /** How many payments an export reads at a time. */
@@ -166,7 +167,7 @@ const EXPORT_PAGE_SIZE = 500;
  * checked (400) before the first page is read.
  */
 async function* paymentsMatching(
-  db: DatabaseExecutor,
+  db: Database,
   organizationId: string,
   filter: PaymentFilter & { cursor: string | undefined },
   pageSize = EXPORT_PAGE_SIZE,
@@ -175,10 +176,10 @@ async function* paymentsMatching(
   let after: PagePosition | undefined = filter.cursor === undefined ? undefined : decodeCursor(filter.cursor);
   for (;;) {
     const rows = await listPaymentRows(db, { ...query, after, limit: pageSize });
-    if (rows.length > 0) yield rows.map((row) => toPaymentView(row.payment, row));
+    if (rows.length > 0) yield rows.map((row) => paymentViewOf(row.fields));
     const last = rows.at(-1);
     if (last === undefined || rows.length < pageSize) return;
-    after = { createdAt: last.position, id: last.payment.id };
+    after = { createdAt: last.position, id: last.id };
   }
 }
 
@@ -187,7 +188,7 @@ async function* paymentsMatching(
  * an unreachable database (503) is answered as any error is, before the export starts.
  */
 export async function paymentExport(
-  db: DatabaseExecutor,
+  db: Database,
   organizationId: string,
   filter: PaymentFilter & { cursor: string | undefined },
 ): Promise<AsyncIterable<PaymentView[]>> {

@@ -1,4 +1,5 @@
 import type { Payment } from '@platform/db';
+import type { PaymentViewFields } from './repository.js';
 import type { PaymentView } from './schemas.js';
 
 /**
@@ -9,24 +10,34 @@ export function toPaymentView(
   payment: Payment,
   documents: { receiptNumber: string | null; invoiceNumber: string | null },
 ): PaymentView {
-  const { plan, seats, billingCycle } = payment;
-  return {
-    reference: payment.reference,
-    status: payment.status,
-    method: payment.method,
-    channel: payment.channel,
-    purpose: payment.purpose,
-    amount: payment.amount,
-    currency: 'KES',
-    phone: payment.phone,
-    paymentMethodId: payment.paymentMethodId,
-    subscription: plan !== null && seats !== null && billingCycle !== null ? { plan, seats, billingCycle } : null,
-    checkoutUrl: payment.status === 'pending' ? payment.checkoutUrl : null,
-    failureReason: payment.failureReason,
-    receiptNumber: documents.receiptNumber,
-    invoiceNumber: documents.invoiceNumber,
-    transferReference: payment.channel === 'bank_transfer' ? payment.accountReference : null,
+  return paymentViewOf({
+    ...payment,
+    ...documents,
     createdAt: payment.createdAt.toISOString(),
     completedAt: payment.completedAt?.toISOString() ?? null,
+  });
+}
+
+/** The answer from what it is made of: the one place that decides which fields a payment shows (the list's too). */
+export function paymentViewOf(fields: PaymentViewFields): PaymentView {
+  const { plan, seats, billingCycle } = fields;
+  return {
+    reference: fields.reference,
+    status: fields.status,
+    method: fields.method,
+    channel: fields.channel,
+    purpose: fields.purpose,
+    amount: fields.amount,
+    currency: 'KES',
+    phone: fields.phone,
+    paymentMethodId: fields.paymentMethodId,
+    subscription: plan !== null && seats !== null && billingCycle !== null ? { plan, seats, billingCycle } : null,
+    checkoutUrl: fields.status === 'pending' ? fields.checkoutUrl : null,
+    failureReason: fields.failureReason,
+    receiptNumber: fields.receiptNumber,
+    invoiceNumber: fields.invoiceNumber,
+    transferReference: fields.channel === 'bank_transfer' ? fields.accountReference : null,
+    createdAt: fields.createdAt,
+    completedAt: fields.completedAt,
   };
 }
