@@ -207,6 +207,19 @@ export interface MovementOutcome {
 const walletOf = (ref: ApiKeyOwner) =>
   sql`${wallets.organizationId} = ${ref.organizationId}::uuid and ${wallets.environment} = ${ref.environment}::text`;
 
+/**
+ * The one row a movement statement answers (after its `moved`, `movement` and riders' CTEs): the wallet as the
+ * snapshot saw it (`seen`), the movement's id and the wallet after it, the caller's `columns`, the riders' counts.
+ */
+function movementAnswer(ref: ApiKeyOwner, columns: SQL, riders: readonly RidingStatement[]): SQL {
+  return sql`select (select to_jsonb(${wallets}) from ${wallets} where ${walletOf(ref)}) as seen,
+      movement.id as transaction_id, to_jsonb(moved) as moved, ${columns}
+      ${riderCounts(riders)}
+    from (select 1) as one
+      left join moved on true
+      left join movement on true`;
+}
+
 async function runMovement(tx: Transaction, statement: SQL, riders: readonly RidingStatement[]) {
   const [row] = await queryRows(tx, statement);
   reportRiders(riders, row);
@@ -276,14 +289,12 @@ export async function placeHoldStatement(
         select id, wallet_id, 'held', ${amount} from movement
         returning 1
       )${riderCtes(riders)}
-    select (select to_jsonb(${wallets}) from ${wallets} where ${walletOf(ref)}) as seen,
-      movement.id as transaction_id, to_jsonb(moved) as moved,
-      coalesce(moved.alerted, false) as alerted,
-      (select id from ${ledgerTransactions} where kind = 'hold' and reference = ${hold.reference}::text) as existing_id
-      ${riderCounts(riders)}
-    from (select 1) as one
-      left join moved on true
-      left join movement on true`,
+    ${movementAnswer(
+      ref,
+      sql`coalesce(moved.alerted, false) as alerted,
+        (select id from ${ledgerTransactions} where kind = 'hold' and reference = ${hold.reference}::text) as existing_id`,
+      riders,
+    )}`,
     riders,
   );
   const existingId = outcome.row?.['existing_id'];
@@ -338,15 +349,13 @@ export async function resolveHoldStatement(
         select id, wallet_id, ${release ? 'available' : 'revenue'}::text, amount from movement
         returning 1
       )${riderCtes(riders)}
-    select (select to_jsonb(${wallets}) from ${wallets} where ${walletOf(ref)}) as seen,
-      movement.id as transaction_id, to_jsonb(moved) as moved,
-      (select amount from hold) as hold_amount,
-      (select coalesce(json_agg(json_build_object('id', id, 'kind', kind)), '[]') from ${ledgerTransactions}
-        where kind in ('capture', 'release') and reference = ${resolution.reference}::text) as resolutions
-      ${riderCounts(riders)}
-    from (select 1) as one
-      left join moved on true
-      left join movement on true`,
+    ${movementAnswer(
+      ref,
+      sql`(select amount from hold) as hold_amount,
+        (select coalesce(json_agg(json_build_object('id', id, 'kind', kind)), '[]') from ${ledgerTransactions}
+          where kind in ('capture', 'release') and reference = ${resolution.reference}::text) as resolutions`,
+      riders,
+    )}`,
     riders,
   );
   const resolutions = outcome.row?.['resolutions'];
