@@ -309,6 +309,13 @@ type ListFilters = Record<'status' | 'method' | 'purpose' | 'from' | 'to' | 'aft
 // payments_organization_idx serves, so a page deep in a long list is read from the cursor on.
 const listStatements = preparedPerDatabase(() => new Map<string, ReturnType<typeof prepareList>>());
 
+/** The statement's name, and its key among a database's list statements: which filters it has, as bits. */
+function listStatementName(filters: ListFilters): string {
+  return `payments_list_${Object.values(filters)
+    .map((present) => (present ? 1 : 0))
+    .join('')}`;
+}
+
 function prepareList(db: Database, filters: ListFilters) {
   const placeholder = (name: string) => sql.placeholder(name);
   const conditions: SQL[] = [sql`${payments.organizationId} = ${placeholder('organizationId')}::uuid`];
@@ -322,12 +329,9 @@ function prepareList(db: Database, filters: ListFilters) {
       sql`(${payments.createdAt}, ${payments.id}) < (${placeholder('afterAt')}::timestamptz, ${placeholder('afterId')}::uuid)`,
     );
   }
-  const name = `payments_list_${Object.values(filters)
-    .map((present) => (present ? 1 : 0))
-    .join('')}`;
   return prepareWithRowsMapper(
     db,
-    name,
+    listStatementName(filters),
     db
       .select({
         id: payments.id,
@@ -437,7 +441,7 @@ export function listPaymentRows(db: Database, query: PaymentListQuery): Promise<
     after: query.after !== undefined,
   };
   const statements = listStatements(db);
-  const key = JSON.stringify(filters);
+  const key = listStatementName(filters);
   let statement = statements.get(key);
   if (statement === undefined) {
     statement = prepareList(db, filters);
