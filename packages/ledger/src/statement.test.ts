@@ -4,6 +4,7 @@ import { queryRows } from '@platform/db';
 import { organizations, wallets } from '@platform/db/schema';
 import { createTestDatabase } from '@platform/db/testing';
 import { isAppError } from '@platform/errors';
+import { encodeCursor } from '@platform/pagination';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { missing, postgresServer } from '#test-prerequisites';
@@ -197,6 +198,100 @@ describe('wallet statement', () => {
       nextCursor: null,
     });
     expect(await handle.db.$count(wallets, eq(wallets.organizationId, owner.organizationId))).toBe(0);
+  });
+});
+
+/**
+ * Top-ups written straight into the ledger at the given times (UTC, microseconds), each with balanced entries, after
+ * a first top-up that creates the wallet: the ledger's own clock never gives two movements the same time.
+ */
+async function topUpsAt(owner: ApiKeyOwner, times: string[]): Promise<void> {
+  await inTx((tx) => topUpWallet(tx, owner, { amount: 1, reference: `first:${owner.organizationId}` }));
+  const walletId = await walletIdOf(owner);
+  await inTx(async (tx) => {
+    for (const [i, at] of times.entries()) {
+      await tx.execute(sql`with movement as (
+          insert into ledger_transactions (wallet_id, kind, amount, reference, available_after, held_after, created_at)
+          values (${walletId}::uuid, 'top_up', ${i + 2}::bigint, ${`at:${owner.organizationId}:${i}`}::text,
+            ${i + 2}::bigint, 0, ${at}::timestamptz)
+          returning id, wallet_id, amount
+        )
+        insert into ledger_entries (transaction_id, wallet_id, account, amount)
+        select id, wallet_id, 'available', amount from movement
+        union all
+        select id, wallet_id, 'funding', -amount from movement`);
+    }
+  });
+}
+
+describe('wallet statement pages and times', () => {
+  it('orders movements of the same time by id, a page boundary among them neither repeating nor skipping one', async () => {
+    const owner: ApiKeyOwner = { organizationId: await newOrganization(), environment: 'live' };
+    const tie = '2026-03-02T09:00:00.123456Z';
+    await topUpsAt(owner, ['2026-03-02T09:00:00.123455Z', tie, tie, tie, tie, '2026-03-02T09:00:00.123457Z']);
+    const expected = await queryRows<{ id: string; position: string }>(
+      handle.db,
+      sql`select id, to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as position
+          from ledger_transactions where wallet_id = ${await walletIdOf(owner)}::uuid
+          order by created_at desc, id desc`,
+    );
+    // The first top-up (now), the one after the tie, then the tie from its highest id down: a page of 4 ends in it.
+    expect(expected.map((row) => row.position).slice(1)).toEqual([
+      '2026-03-02T09:00:00.123457Z',
+      tie,
+      tie,
+      tie,
+      tie,
+      '2026-03-02T09:00:00.123455Z',
+    ]);
+
+    const first = await walletStatement(handle.db, owner, { limit: 4, cursor: undefined });
+    expect(first.transactions.map((row) => row.id)).toEqual(expected.slice(0, 4).map((row) => row.id));
+    expect(first.nextCursor).toBe(encodeCursor({ createdAt: tie, id: expected[3]!.id }));
+
+    const second = await walletStatement(handle.db, owner, { limit: 2, cursor: first.nextCursor ?? undefined });
+    expect(second.transactions.map((row) => row.id)).toEqual(expected.slice(4, 6).map((row) => row.id));
+    expect(second.nextCursor).toBe(encodeCursor({ createdAt: tie, id: expected[5]!.id }));
+
+    const last = await walletStatement(handle.db, owner, { limit: 2, cursor: second.nextCursor ?? undefined });
+    expect(last.transactions.map((row) => row.id)).toEqual([expected[6]!.id]);
+    expect(last.nextCursor).toBeNull();
+    expect(last.transactions[0]).toEqual({
+      id: expected[6]!.id,
+      kind: 'top_up',
+      amount: 2,
+      reference: `at:${owner.organizationId}:0`,
+      sessionId: null,
+      paymentReference: null,
+      description: null,
+      balanceAfter: { available: 2, held: 0 },
+      createdAt: '2026-03-02T09:00:00.123Z',
+    });
+  });
+
+  it('writes each time as Date#toISOString does: UTC, milliseconds, truncated', async () => {
+    const owner: ApiKeyOwner = { organizationId: await newOrganization(), environment: 'test' };
+    // Before the first top-up (now), which comes first.
+    const times = [
+      '2025-12-31T23:59:59.999999Z',
+      '2025-06-01T00:00:00.000000Z',
+      '2025-06-01 03:30:00.000999+03:30',
+      '2025-02-28T12:34:56.100500Z',
+    ];
+    await topUpsAt(owner, times);
+    const { transactions } = await walletStatement(handle.db, owner, { limit: 10, cursor: undefined });
+    expect(transactions.slice(1).map((row) => row.createdAt)).toEqual([
+      '2025-12-31T23:59:59.999Z',
+      '2025-06-01T00:00:00.000Z',
+      '2025-06-01T00:00:00.000Z',
+      '2025-02-28T12:34:56.100Z',
+    ]);
+    expect(transactions.slice(1).map((row) => row.amount)).toEqual([2, 4, 3, 5]);
+    const [now] = await queryRows<{ created_at: Date }>(
+      handle.db,
+      sql`select created_at from ledger_transactions where id = ${transactions[0]!.id}::uuid`,
+    );
+    expect(transactions[0]!.createdAt).toBe(new Date(now!.created_at).toISOString());
   });
 });
 

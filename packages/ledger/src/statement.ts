@@ -1,4 +1,4 @@
-import type { ApiKeyOwner, DatabaseExecutor, LedgerTransactionKind } from '@platform/db';
+import type { ApiKeyOwner, Database, LedgerTransactionKind } from '@platform/db';
 import { decodeCursor, pageOf } from '@platform/pagination';
 import { referenceSubjectOf } from './references.js';
 import { listWalletTransactionRows } from './repository.js';
@@ -29,10 +29,11 @@ export interface WalletStatementPage {
 
 /**
  * A page of the owner's wallet statement. `cursor` is a page's `nextCursor` (anything else: 400 on
- * querystring/cursor). A wallet never used has an empty statement, and none is created for it.
+ * querystring/cursor). A wallet never used has an empty statement, and none is created for it. Runs on the database
+ * itself, never in a transaction (its statements are prepared per database).
  */
 export async function walletStatement(
-  db: DatabaseExecutor,
+  db: Database,
   owner: ApiKeyOwner,
   { limit, cursor }: { limit: number; cursor: string | undefined },
 ): Promise<WalletStatementPage> {
@@ -50,7 +51,7 @@ export async function walletStatement(
       ...referenceSubjectOf(row.reference),
       description: row.description,
       balanceAfter: { available: row.availableAfter, held: row.heldAfter },
-      createdAt: row.createdAt.toISOString(),
+      createdAt: row.createdAt,
     })),
     nextCursor,
   };

@@ -14,7 +14,7 @@ export async function walletBalances(
 
 /** A page of the owner's wallet statement, newest first (docs/decisions.md#wallet-statement). */
 export function walletTransactions(
-  db: DatabaseExecutor,
+  db: Database,
   owner: ApiKeyOwner,
   page: { limit: number; cursor: string | undefined },
 ): Promise<WalletStatementPage> {
