@@ -2,6 +2,7 @@
 // ConfigMap and the Secret template (placeholders where the real secrets go).
 import { kubernetesObjects, SECRET_TEMPLATE_FILE } from './deployment-files.js';
 import { type ConfigMap, type Container, type Deployment, findObject, type Secret } from './kubernetes.js';
+import { withPlaceholdersFilled } from './placeholders.js';
 import type { ServiceUnderTest } from './services.js';
 
 const objects = kubernetesObjects();
@@ -58,7 +59,12 @@ export function environmentFrom(variables: { name: string; value: string }[]): N
   return Object.fromEntries(variables.map(({ name, value }) => [name, value]));
 }
 
-/** The environment `service` runs with in production. */
+/** The environment `service` runs with in production: the templates' placeholders filled in, as an operator does. */
 export function productionEnvironment(service: ServiceUnderTest): NodeJS.ProcessEnv {
+  return withPlaceholdersFilled(templateEnvironment(service));
+}
+
+/** The environment the manifests and the Secret template give `service`, placeholders and all. */
+export function templateEnvironment(service: ServiceUnderTest): NodeJS.ProcessEnv {
   return environmentFrom(manifestEnvironment(containerOf(service)));
 }

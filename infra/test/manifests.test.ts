@@ -39,7 +39,14 @@ import {
   type Service,
   selects,
 } from './kubernetes.js';
-import { containerOf, deploymentOf, environmentFrom, manifestEnvironment } from './manifest-environment.js';
+import {
+  containerOf,
+  deploymentOf,
+  environmentFrom,
+  manifestEnvironment,
+  productionEnvironment,
+} from './manifest-environment.js';
+import { withPlaceholdersFilled } from './placeholders.js';
 import {
   MIGRATION_COMMAND,
   MIGRATION_CONNECTIONS,
@@ -195,7 +202,7 @@ describe.each(services.map((service) => [service.name, service] as const))('%s',
 
   it("answers the probe paths, and /metrics with the Secret's token only, when built from the manifests", async () => {
     const container = containerOf(service);
-    const environment = environmentFrom(manifestEnvironment(container));
+    const environment = withPlaceholdersFilled(environmentFrom(manifestEnvironment(container)));
     const metricsToken = environment.METRICS_TOKEN;
     expect(metricsToken, 'the Secret sets METRICS_TOKEN').toBeDefined();
     const paths = [container.readinessProbe, container.livenessProbe, container.startupProbe].map(
@@ -236,7 +243,7 @@ describe.each(services.map((service) => [service.name, service] as const))('%s',
       names.filter((name, index) => names.indexOf(name) !== index),
       'set twice',
     ).toEqual([]);
-    expect(() => service.loadConfig(environmentFrom(variables))).not.toThrow();
+    expect(() => service.loadConfig(withPlaceholdersFilled(environmentFrom(variables)))).not.toThrow();
   });
 
   it('runs as a non-root user with a read-only root filesystem and a writable /tmp', () => {
@@ -338,7 +345,9 @@ describe.each(services.map((service) => [service.name, service] as const))('%s',
     for (const name of Object.keys(environment)) {
       expect(service.variables.has(name), `compose sets ${name}, which ${service.name} does not read`).toBe(true);
     }
-    expect(() => service.loadConfig(environment)).not.toThrow();
+    // Copied as it is, compose.env.example's placeholders stop the service; filled in, it boots.
+    expect(() => service.loadConfig(environment)).toThrow(/still holds the REPLACE_ME placeholder/);
+    expect(() => service.loadConfig(withPlaceholdersFilled(environment))).not.toThrow();
     expect(environment.DATABASE_URL).toBe(composeEnvironment('migrate').DATABASE_URL);
     expect(composed.depends_on).toMatchObject({
       migrate: { condition: 'service_completed_successfully' },
@@ -414,7 +423,7 @@ function mostPods(service: ServiceUnderTest): number {
 describe('PostgreSQL connections', () => {
   it("fit under PostgreSQL's default max_connections with every pod of both services and the migration open", () => {
     const pools = services.map((service) => {
-      const environment = environmentFrom(manifestEnvironment(containerOf(service)));
+      const environment = productionEnvironment(service);
       expect(environment.DATABASE_POOL_SIZE, `${service.name}'s ConfigMap sets DATABASE_POOL_SIZE`).toBeDefined();
       const poolSize = service.databasePoolSize(environment);
       return { name: service.name, poolSize, connections: mostPods(service) * poolSize };
@@ -430,7 +439,7 @@ describe('PostgreSQL connections', () => {
   it('are what docs/operations.md works out', () => {
     const operations = readFileSync(path.join(repositoryRoot, 'docs/operations.md'), 'utf8');
     for (const service of services) {
-      const poolSize = service.databasePoolSize(environmentFrom(manifestEnvironment(containerOf(service))));
+      const poolSize = service.databasePoolSize(productionEnvironment(service));
       const autoscaler = findObject<HorizontalPodAutoscaler>(objects, 'HorizontalPodAutoscaler', service.name);
       expect(operations).toContain(
         `| ${service.name} | ${autoscaler.spec.maxReplicas} + ${mostPods(service) - autoscaler.spec.maxReplicas} | ${poolSize} | ${mostPods(service) * poolSize} |`,

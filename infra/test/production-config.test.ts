@@ -7,10 +7,27 @@ import { topUpWallet } from '@platform/ledger';
 import { describe, expect, it } from 'vitest';
 // The hosted page's own signer, so the posts below carry the token the page would put in its form.
 import { formTokenFor } from '../../apps/backend-api/src/modules/verification/hosted-page/form-token.js';
-import { productionEnvironment } from './manifest-environment.js';
+import { productionEnvironment, templateEnvironment } from './manifest-environment.js';
+import { placeholderNames } from './placeholders.js';
 import { backendApi, mainApi } from './services.js';
 
 describe('the production configuration', () => {
+  it('does not start from the Secret template as it is: each placeholder is named, its value not shown', () => {
+    for (const service of [mainApi, backendApi]) {
+      const template = templateEnvironment(service);
+      const placeholders = placeholderNames(template);
+      expect(placeholders, service.name).toEqual(expect.arrayContaining(['DATABASE_URL', 'METRICS_TOKEN']));
+      let message = '';
+      try {
+        service.loadConfig(template);
+      } catch (error) {
+        message = error instanceof Error ? error.message : String(error);
+      }
+      for (const name of placeholders) expect(message, service.name).toContain(`${name} still holds the REPLACE_ME`);
+      expect(message, service.name).not.toContain('example.internal');
+    }
+  });
+
   it('runs main-api with the real payment providers only: no sandbox checkout, no start without credentials', async () => {
     const environment = productionEnvironment(mainApi);
     expect(environment.PAYMENTS_SANDBOX_ALLOWED).toBe('false');
@@ -46,7 +63,7 @@ describe('the production configuration', () => {
     }
     // Identity documents go to a private bucket, under a key every replica shares; without the key it does not start.
     expect(environment).toMatchObject({ DOCUMENT_STORAGE: 's3', DOCUMENT_S3_BUCKET: expect.any(String) });
-    expect(environment.DOCUMENT_ENCRYPTION_KEY).toMatch(/^REPLACE_ME:/);
+    expect(templateEnvironment(backendApi).DOCUMENT_ENCRYPTION_KEY).toMatch(/^REPLACE_ME:/);
     const { DOCUMENT_ENCRYPTION_KEY: _documentKey, ...withoutDocumentKey } = environment;
     expect(() => backendApi.loadConfig(withoutDocumentKey)).toThrow(/DOCUMENT_ENCRYPTION_KEY is required/);
     const formSecret = environment.HOSTED_PAGE_SECRET;
@@ -127,8 +144,8 @@ describe('the production configuration', () => {
     // Empty: results come back to VERIFY_URL's address, which the ingress routes to backend-api.
     expect(environment.SMILE_ID_CALLBACK_URL ?? '').toBe('');
     // The credentials come from the Secret (placeholders in its template).
-    expect(environment.SMILE_ID_PARTNER_ID).toMatch(/^REPLACE_ME/);
-    expect(environment.SMILE_ID_API_KEY).toMatch(/^REPLACE_ME/);
+    expect(templateEnvironment(backendApi).SMILE_ID_PARTNER_ID).toMatch(/^REPLACE_ME/);
+    expect(templateEnvironment(backendApi).SMILE_ID_API_KEY).toMatch(/^REPLACE_ME/);
 
     // Opting live kyc sessions in is one rule; the start refuses it without either credential or over plain http.
     const withSmileId: NodeJS.ProcessEnv = {

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ConfigError, loadConfig, loadConfigOrExit } from './config.js';
+import { CONFIG_PLACEHOLDER, ConfigError, loadConfig, loadConfigOrExit } from './config.js';
 
 const Schema = Type.Object({
   PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3000 }),
@@ -118,6 +118,29 @@ describe('loadConfig', () => {
     expect(error.message).toContain('REDIS_URL must be a string matching ^redis:// (got "http://***@cache:6379")');
     expect(error.message).not.toContain('short-secret');
     expect(error.message).not.toContain('hunter2');
+  });
+
+  it('refuses a value still holding the example configuration placeholder, whatever it is valid as, hiding it', () => {
+    const Secrets = Type.Object({
+      DATABASE_URL: Type.String({ format: 'uri' }),
+      METRICS_TOKEN: Type.String({ minLength: 16 }),
+      HOST: Type.String({ default: '0.0.0.0' }),
+    });
+    const copied = {
+      DATABASE_URL: `postgres://platform:${CONFIG_PLACEHOLDER}@db.example.internal:5432/platform`,
+      METRICS_TOKEN: `${CONFIG_PLACEHOLDER}-metrics-token-of-16-or-more-characters`,
+    };
+    const error = configError(() => loadConfig(Secrets, copied));
+    expect(error.problems.map(({ name }) => name)).toEqual(['DATABASE_URL', 'METRICS_TOKEN']);
+    expect(error.message).toContain(
+      `METRICS_TOKEN still holds the ${CONFIG_PLACEHOLDER} placeholder of the example configuration (value hidden)`,
+    );
+    expect(error.message).not.toContain('db.example.internal');
+    expect(error.message).not.toContain('metrics-token-of');
+    // With the values replaced, the same configuration loads.
+    const replaced = { ...copied, DATABASE_URL: 'postgres://platform:s3cret@db.example.internal:5432/platform' };
+    expect(() => loadConfig(Secrets, replaced)).toThrow(/METRICS_TOKEN still holds/);
+    expect(loadConfig(Secrets, { ...replaced, METRICS_TOKEN: 'a-real-metrics-token-0123' }).HOST).toBe('0.0.0.0');
   });
 
   it('reads process.env by default', () => {

@@ -138,8 +138,16 @@ function compileValidator(schema: TObject): ValidateFunction {
 }
 
 /**
+ * Marks every secret of the example configurations (infra/k8s/secrets.example.yaml, infra/compose.env.example). A
+ * value that still holds it was copied without being replaced: the service refuses to start rather than run with a
+ * published password or key (docs/operations.md#configuration-placeholders).
+ */
+export const CONFIG_PLACEHOLDER = 'REPLACE_ME';
+
+/**
  * Reads configuration from environment variables. Each property of `schema` is an env var name;
- * values are converted to the property's type, defaults apply, empty strings count as unset.
+ * values are converted to the property's type, defaults apply, empty strings count as unset. A value holding
+ * CONFIG_PLACEHOLDER is refused, whatever the property.
  */
 export function loadConfig<T extends TObject>(schema: T, env: NodeJS.ProcessEnv = process.env): Static<T> {
   const properties = schema.properties as Record<string, JsonSchema>;
@@ -155,10 +163,18 @@ export function loadConfig<T extends TObject>(schema: T, env: NodeJS.ProcessEnv 
     values[name] = convert(raw, propertySchema);
   }
 
-  const validate = compileValidator(schema);
-  if (validate(values)) return values as Static<T>;
-
   const problems = new Map<string, ConfigProblem>();
+  for (const [name, raw] of Object.entries(raws)) {
+    if (raw.includes(CONFIG_PLACEHOLDER)) {
+      problems.set(name, {
+        name,
+        message: `${name} still holds the ${CONFIG_PLACEHOLDER} placeholder of the example configuration (value hidden); set its real value`,
+      });
+    }
+  }
+  const validate = compileValidator(schema);
+  if (validate(values) && problems.size === 0) return values as Static<T>;
+
   for (const error of validate.errors ?? []) {
     const name = propertyOf(error);
     if (name === undefined || problems.has(name)) continue;

@@ -1,4 +1,11 @@
-export { ConfigError, type ConfigProblem, describeExpectation, loadConfig, loadConfigOrExit } from './config.js';
+export {
+  CONFIG_PLACEHOLDER,
+  ConfigError,
+  type ConfigProblem,
+  describeExpectation,
+  loadConfig,
+  loadConfigOrExit,
+} from './config.js';
 export { type AppServer, type CreateServerOptions, createServer } from './create-server.js';
 export type { ReadinessCheck } from './health.js';
 export { escapeHtml, htmlDocument } from './html.js';
