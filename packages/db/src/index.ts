@@ -1,3 +1,4 @@
+export { apiTimeOf } from './api-time.js';
 export {
   type CreateDatabaseOptions,
   connectionUrlOf,

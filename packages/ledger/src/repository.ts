@@ -1,5 +1,6 @@
 import {
   type ApiKeyOwner,
+  apiTimeOf,
   type Database,
   type DatabaseExecutor,
   type LedgerAccount,
@@ -17,7 +18,7 @@ import {
 } from '@platform/db';
 import { ledgerEntries, ledgerTransactions, wallets } from '@platform/db/schema';
 import { cursorTimeOf, type PagePosition } from '@platform/pagination';
-import { type AnyColumn, and, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 
 // Every statement of the wallet ledger. The functions take the executor first, so they run in the caller's
 // transaction; the statement's page, prepared per database, takes the database itself.
@@ -143,10 +144,6 @@ export interface WalletTransactionRow {
   createdAt: string;
 }
 
-/** A timestamp as the API writes it (Date#toISOString: UTC, milliseconds truncated), formatted by PostgreSQL. */
-const isoMilliseconds = (column: AnyColumn) =>
-  sql<string>`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
-
 // A page of the statement as prepared statements, one without a cursor and one with, built once per database with
 // placeholders and read by position, as the payments list is: building the query and mapping 50 rows through
 // drizzle on every request cost the service more than the query itself
@@ -180,7 +177,7 @@ function prepareStatementPage(db: Database, afterCursor: boolean) {
         description: ledgerTransactions.description,
         availableAfter: ledgerTransactions.availableAfter,
         heldAfter: ledgerTransactions.heldAfter,
-        createdAt: isoMilliseconds(ledgerTransactions.createdAt),
+        createdAt: apiTimeOf(ledgerTransactions.createdAt),
       })
       .from(ledgerTransactions)
       .innerJoin(wallets, eq(wallets.id, ledgerTransactions.walletId))

@@ -1,4 +1,5 @@
 import {
+  apiTimeOf,
   type Database,
   type DatabaseExecutor,
   type NewPayment,
@@ -16,7 +17,6 @@ import {
 import { invoices, mailSubscriptions, paymentEvents, payments, receipts, users } from '@platform/db/schema';
 import { cursorTimeOf, type PagePosition } from '@platform/pagination';
 import {
-  type AnyColumn,
   and,
   asc,
   desc,
@@ -295,10 +295,6 @@ export interface PaymentListRow {
   fields: PaymentViewFields;
 }
 
-/** A timestamp as the API writes it (Date#toISOString: UTC, milliseconds truncated), formatted by PostgreSQL. */
-const isoMilliseconds = (column: AnyColumn) =>
-  sql<string | null>`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
-
 /** Which filters a list query has: each set of them is its own prepared statement. */
 type ListFilters = Record<'status' | 'method' | 'purpose' | 'from' | 'to' | 'after', boolean>;
 
@@ -352,8 +348,8 @@ function prepareList(db: Database, filters: ListFilters) {
         receiptNumber: receipts.number,
         invoiceNumber: invoices.number,
         accountReference: payments.accountReference,
-        createdAt: isoMilliseconds(payments.createdAt),
-        completedAt: isoMilliseconds(payments.completedAt),
+        createdAt: apiTimeOf(payments.createdAt),
+        completedAt: apiTimeOf<string | null>(payments.completedAt),
       })
       .from(payments)
       .leftJoin(receipts, eq(receipts.paymentId, payments.id))
