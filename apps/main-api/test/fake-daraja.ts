@@ -38,6 +38,8 @@ interface FakeStkPrompt {
   transactionDesc: string;
   /** Set once the customer answered the prompt. */
   result?: { code: number; description: string };
+  /** The M-Pesa receipt number its success callbacks carry (10 uppercase letters and digits, as Safaricom's). */
+  mpesaReceiptNumber: string;
 }
 
 export interface FakeDaraja {
@@ -72,6 +74,8 @@ export interface FakeDaraja {
 interface CallbackOptions {
   /** CallbackMetadata items the callback leaves out (e.g. `Amount`). */
   omitItems?: string[];
+  /** The MpesaReceiptNumber item's value in place of the prompt's (a malformed one, say). */
+  mpesaReceiptNumber?: unknown;
 }
 
 /** Daraja's answer when it fails itself (a 5xx that is not about the transaction). */
@@ -166,6 +170,7 @@ export async function startFakeDaraja(): Promise<FakeDaraja> {
         callbackUrl,
         accountReference,
         transactionDesc,
+        mpesaReceiptNumber: `TST${randomBytes(4).toString('hex').toUpperCase().slice(0, 7)}`,
       };
       prompts.set(prompt.checkoutRequestId, prompt);
       return {
@@ -253,7 +258,7 @@ export async function startFakeDaraja(): Promise<FakeDaraja> {
                   CallbackMetadata: {
                     Item: [
                       { Name: 'Amount', Value: prompt.amount },
-                      { Name: 'MpesaReceiptNumber', Value: `TST${randomBytes(4).toString('hex').toUpperCase()}` },
+                      { Name: 'MpesaReceiptNumber', Value: options.mpesaReceiptNumber ?? prompt.mpesaReceiptNumber },
                       { Name: 'Balance' },
                       { Name: 'TransactionDate', Value: 20240117143015 },
                       { Name: 'PhoneNumber', Value: Number(prompt.phone) },

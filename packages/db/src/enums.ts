@@ -205,6 +205,12 @@ export const paymentProviders = ['paystack', 'daraja', 'sandbox', 'bank_transfer
 export type PaymentProvider = (typeof paymentProviders)[number];
 
 /**
+ * Safaricom's M-Pesa receipt numbers (`QKT2XYZ8AB`, Daraja's `MpesaReceiptNumber`): 10 uppercase letters and digits.
+ * Kept on payments and receipts only in this form.
+ */
+export const MPESA_RECEIPT_NUMBER_PATTERN = '^[A-Z0-9]{10}$';
+
+/**
  * What finance recorded when confirming a bank transfer: the amount on the invoice arrived and the payment was
  * applied, or another amount arrived and was left for staff to settle (docs/decisions.md#bank-transfer-confirmation).
  */

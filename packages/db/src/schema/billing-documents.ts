@@ -1,6 +1,13 @@
 import { sql } from 'drizzle-orm';
 import { type AnyPgColumn, boolean, check, integer, pgTable, text, uuid } from 'drizzle-orm/pg-core';
-import { billingCycles, mailPlans, paymentChannels, paymentProviders, paymentPurposes } from '../enums.js';
+import {
+  billingCycles,
+  MPESA_RECEIPT_NUMBER_PATTERN,
+  mailPlans,
+  paymentChannels,
+  paymentProviders,
+  paymentPurposes,
+} from '../enums.js';
 import { createdAt, isOneOf, timestamptz } from './columns.js';
 import { KRA_PIN_PATTERN, organizations } from './organizations.js';
 import { payments } from './payments.js';
@@ -107,6 +114,8 @@ export const receipts = pgTable(
     channel: text('channel', { enum: paymentChannels }).notNull(),
     provider: text('provider', { enum: paymentProviders }).notNull(),
     providerReference: text('provider_reference'),
+    /** The payment's M-Pesa receipt number when it was issued (null for cards, and for receipts issued before it). */
+    mpesaReceiptNumber: text('mpesa_receipt_number'),
     paidAt: timestamptz('paid_at').notNull(),
   },
   (table) => [
@@ -117,6 +126,10 @@ export const receipts = pgTable(
     ),
     check('receipts_channel_check', isOneOf(table.channel, paymentChannels)),
     check('receipts_provider_check', isOneOf(table.provider, paymentProviders)),
+    check(
+      'receipts_mpesa_receipt_number_check',
+      sql`${table.mpesaReceiptNumber} is null or ${table.mpesaReceiptNumber} ~ ${sql.raw(`'${MPESA_RECEIPT_NUMBER_PATTERN}'`)}`,
+    ),
   ],
 );
 

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { check, index, integer, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import {
   billingCycles,
+  MPESA_RECEIPT_NUMBER_PATTERN,
   mailPlans,
   paymentChannels,
   paymentEventTypes,
@@ -101,6 +102,11 @@ export const payments = pgTable(
     billingCycle: text('billing_cycle', { enum: billingCycles }),
     providerReference: text('provider_reference'),
     /**
+     * The M-Pesa receipt number of a paid STK push (`QKT2XYZ8AB`: what Safaricom's SMS tells the payer), from Daraja's
+     * success callback; set once, never changed.
+     */
+    mpesaReceiptNumber: text('mpesa_receipt_number'),
+    /**
      * The short reference the payer sees (at most 12 characters): shown in the M-Pesa prompt, or written on a bank
      * transfer (`BT` + 8 characters, unique among bank transfers: it is how finance finds the payment).
      */
@@ -160,6 +166,10 @@ export const payments = pgTable(
       sql`${table.billingCycle} is null or ${isOneOf(table.billingCycle, billingCycles)}`,
     ),
     check('payments_seats_check', sql`${table.seats} is null or ${table.seats} between 1 and 1000000`),
+    check(
+      'payments_mpesa_receipt_number_check',
+      sql`${table.mpesaReceiptNumber} is null or ${table.mpesaReceiptNumber} ~ ${sql.raw(`'${MPESA_RECEIPT_NUMBER_PATTERN}'`)}`,
+    ),
     check(
       'payments_account_reference_check',
       sql`${table.accountReference} is null or char_length(${table.accountReference}) <= 12`,

@@ -73,11 +73,24 @@ describe('receipts', () => {
     ['net and VAT that do not add up to the total', { net: 863 }, 'receipts_vat_included_check'],
     ['a malformed seller KRA PIN', { sellerKraPin: 'P05123456' }, 'receipts_seller_kra_pin_check'],
     ['a period without an end', { periodStart: new Date() }, 'receipts_period_check'],
+    ['a malformed M-Pesa receipt number', { mpesaReceiptNumber: 'QKT2XYZ8A' }, 'receipts_mpesa_receipt_number_check'],
   ])('refuses %s', async (_label, change, constraint) => {
     const error = await databaseError(handle.db.insert(receipts).values({ ...receipt, ...change }));
     expect(error.code).toBe('23514');
     expect(error.message).toContain(constraint);
   });
+
+  it.each(['qkt2xyz8ab', 'QKT2XYZ8AB1', 'QKT2-XYZ8A', ''])(
+    "refuses %j as a payment's M-Pesa receipt number, and takes 10 uppercase letters and digits",
+    async (malformed) => {
+      const error = await databaseError(handle.db.update(payments).set({ mpesaReceiptNumber: malformed }));
+      expect(error.code).toBe('23514');
+      expect(error.message).toContain('payments_mpesa_receipt_number_check');
+      const [kept] = await handle.db.update(payments).set({ mpesaReceiptNumber: 'QKT2XYZ8AB' }).returning();
+      expect(kept?.mpesaReceiptNumber).toBe('QKT2XYZ8AB');
+      await handle.db.update(payments).set({ mpesaReceiptNumber: null });
+    },
+  );
 
   it('keeps an issued receipt as it is: UPDATE and DELETE are refused', async () => {
     await handle.db.insert(receipts).values(receipt);

@@ -24,6 +24,7 @@ const COLUMNS: Array<{ key: string; header: string; value: (payment: PaymentView
   { key: 'phone', header: 'phone', value: (payment) => payment.phone },
   { key: 'paymentMethodId', header: 'paymentMethodId', value: (payment) => payment.paymentMethodId },
   { key: 'transferReference', header: 'transferReference', value: (payment) => payment.transferReference },
+  { key: 'mpesaReceiptNumber', header: 'mpesaReceiptNumber', value: (payment) => payment.mpesaReceiptNumber },
   { key: 'failureReason', header: 'failureReason', value: (payment) => payment.failureReason },
 ];
 

@@ -77,7 +77,7 @@ const at = (minutes: number) => new Date(Date.parse('2026-03-01T09:00:00Z') + mi
 
 describe('GET /v1/billing/payments', () => {
   it("lists the organization's payments newest first, each exactly as GET /v1/billing/payments/:reference answers it", async () => {
-    const [older, newer, newest] = await insertPayments([
+    const [older, newer, newest, paidByMpesa] = await insertPayments([
       { createdAt: at(0), status: 'failed', failureReason: 'Declined' },
       {
         createdAt: at(1),
@@ -88,11 +88,19 @@ describe('GET /v1/billing/payments', () => {
         amount: 4_500_900,
       },
       { createdAt: at(2), status: 'pending', method: 'mobile_money', channel: 'mobile_money', phone: '254712345678' },
+      {
+        createdAt: at(3),
+        method: 'mobile_money',
+        channel: 'mobile_money',
+        provider: 'daraja',
+        phone: '254712345678',
+        mpesaReceiptNumber: 'QKT2XYZ8AB',
+      },
     ]);
-    await insertPayments([{ createdAt: at(3) }], t.otherOrganizationId);
+    await insertPayments([{ createdAt: at(4) }], t.otherOrganizationId);
 
     const page = await listed();
-    expect(referencesOf(page)).toEqual([newest, newer, older]);
+    expect(referencesOf(page)).toEqual([paidByMpesa, newest, newer, older]);
     expect(page.nextCursor).toBeNull();
     for (const item of page.payments) {
       const single = await t.app.inject({
@@ -102,7 +110,9 @@ describe('GET /v1/billing/payments', () => {
       });
       expect(item).toEqual(single.json().data);
     }
-    expect(page.payments[1]).toMatchObject({
+    expect(page.payments[0]).toMatchObject({ mpesaReceiptNumber: 'QKT2XYZ8AB' });
+    expect(page.payments[1]).toMatchObject({ mpesaReceiptNumber: null });
+    expect(page.payments[2]).toMatchObject({
       amount: 4_500_900,
       subscription: { plan: 'growth', seats: 5_001, billingCycle: 'yearly' },
       receiptNumber: null,
@@ -235,6 +245,7 @@ describe('GET /v1/billing/payments with Accept: text/csv', () => {
     'phone',
     'paymentMethodId',
     'transferReference',
+    'mpesaReceiptNumber',
     'failureReason',
   ];
 
@@ -285,6 +296,7 @@ describe('GET /v1/billing/payments with Accept: text/csv', () => {
         '',
         '',
         '',
+        '',
         'Timed out',
       ],
       [
@@ -299,6 +311,7 @@ describe('GET /v1/billing/payments with Accept: text/csv', () => {
         'card',
         '1000',
         'KES',
+        '',
         '',
         '',
         '',

@@ -458,6 +458,7 @@ describe('GET /v1/billing/payments/:reference', () => {
         receiptNumber: null,
         invoiceNumber: null,
         transferReference: null,
+        mpesaReceiptNumber: null,
         createdAt: expect.any(String),
         completedAt: null,
       },

@@ -24,6 +24,11 @@ export interface ProviderOutcome {
   /** Why it did not succeed, in the provider's words. */
   reason?: string;
   reusableCard?: ReusableCard;
+  /**
+   * M-Pesa's receipt number of the payment (success only), already checked to be one: kept on the payment once and
+   * shown on its receipt (docs/decisions.md#m-pesa-receipt-number).
+   */
+  mpesaReceiptNumber?: string;
 }
 
 export interface CheckoutRequest {

@@ -286,6 +286,7 @@ export type PaymentViewFields = Pick<
   | 'checkoutUrl'
   | 'failureReason'
   | 'accountReference'
+  | 'mpesaReceiptNumber'
 > & { receiptNumber: string | null; invoiceNumber: string | null; createdAt: string; completedAt: string | null };
 
 /** A payment of a list, with its id and position for the next page's cursor. */
@@ -348,6 +349,7 @@ function prepareList(db: Database, filters: ListFilters) {
         receiptNumber: receipts.number,
         invoiceNumber: invoices.number,
         accountReference: payments.accountReference,
+        mpesaReceiptNumber: payments.mpesaReceiptNumber,
         createdAt: apiTimeOf(payments.createdAt),
         completedAt: apiTimeOf<string | null>(payments.completedAt),
       })
@@ -385,10 +387,12 @@ function listRowOf(cells: unknown[]): PaymentListRow {
     receiptNumber,
     invoiceNumber,
     accountReference,
+    mpesaReceiptNumber,
     createdAt,
     completedAt,
   ] = cells.slice(12) as [
     Payment['billingCycle'],
+    string | null,
     string | null,
     string | null,
     string | null,
@@ -415,6 +419,7 @@ function listRowOf(cells: unknown[]): PaymentListRow {
       checkoutUrl,
       failureReason,
       accountReference,
+      mpesaReceiptNumber,
       receiptNumber,
       invoiceNumber,
       createdAt,
@@ -492,6 +497,24 @@ export async function movePaymentStatus(
     .where(and(eq(payments.id, paymentId), eq(payments.status, change.from)))
     .returning();
   return updated;
+}
+
+/**
+ * Keeps the M-Pesa receipt number of a payment that succeeded, unless it has one already: it is set once and a later
+ * message (a redelivery, another report of the same success) never changes it
+ * (docs/decisions.md#m-pesa-receipt-number). Undefined when nothing changed.
+ */
+export async function keepMpesaReceiptNumber(
+  tx: DatabaseExecutor,
+  paymentId: string,
+  mpesaReceiptNumber: string,
+): Promise<Payment | undefined> {
+  const [kept] = await tx
+    .update(payments)
+    .set({ mpesaReceiptNumber })
+    .where(and(eq(payments.id, paymentId), eq(payments.status, 'succeeded'), isNull(payments.mpesaReceiptNumber)))
+    .returning();
+  return kept;
 }
 
 /** Records a move of the payment's status, with what moved it. */

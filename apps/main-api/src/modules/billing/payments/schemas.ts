@@ -153,6 +153,9 @@ const PaymentSchema = Type.Object(
       'bank_transfer: the number of its invoice (INV-000001), issued when it started; GET /v1/billing/payments/:reference/invoice shows it. Null for other methods.',
     ),
     transferReference: nullableString('bank_transfer: what the payer writes on the transfer (BT + 8 characters).'),
+    mpesaReceiptNumber: nullableString(
+      'mobile_money: the M-Pesa receipt number of the payment (10 uppercase letters and digits, QKT2XYZ8AB), as in the SMS Safaricom sends the payer, once M-Pesa reported it with the success; its receipt shows it. Null otherwise.',
+    ),
     createdAt: Type.String({ format: 'date-time' }),
     completedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
   },

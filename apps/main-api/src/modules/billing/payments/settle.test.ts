@@ -134,6 +134,63 @@ describe('the payment state machine', () => {
   });
 });
 
+describe("a success's M-Pesa receipt number (docs/decisions.md#m-pesa-receipt-number)", () => {
+  const numberOf = async (reference: string) => (await paymentByReference(database.db, reference)).mpesaReceiptNumber;
+
+  it('is kept with the success, and no later success (another event) replaces it', async () => {
+    const payment = await pendingPayment();
+    const first = await settlePayment(
+      ctx,
+      { reference: payment.reference },
+      outcome('succeeded', { mpesaReceiptNumber: 'QKT2XYZ8AB' }),
+    );
+    expect(first).toMatchObject({ kind: 'changed', payment: { mpesaReceiptNumber: 'QKT2XYZ8AB' } });
+    const later = await settlePayment(
+      ctx,
+      { reference: payment.reference },
+      outcome('succeeded', { mpesaReceiptNumber: 'ZZZ9ZZZ9ZZ' }),
+    );
+    expect(later).toMatchObject({ kind: 'unchanged', payment: { mpesaReceiptNumber: 'QKT2XYZ8AB' } });
+    expect(await numberOf(payment.reference)).toBe('QKT2XYZ8AB');
+  });
+
+  it('is kept from a later success when the first (a status query) had none', async () => {
+    const payment = await pendingPayment();
+    await settlePayment(ctx, { reference: payment.reference }, outcome('succeeded'));
+    expect(await numberOf(payment.reference)).toBeNull();
+    await settlePayment(
+      ctx,
+      { reference: payment.reference },
+      outcome('succeeded', { mpesaReceiptNumber: 'QKT2XYZ8AB' }),
+    );
+    expect(await numberOf(payment.reference)).toBe('QKT2XYZ8AB');
+  });
+
+  it('is not kept for a success of another amount, nor on a payment that did not succeed', async () => {
+    const mismatched = await pendingPayment(500);
+    await settlePayment(
+      ctx,
+      { reference: mismatched.reference },
+      outcome('succeeded', { paid: { amount: 50, currency: 'KES' }, mpesaReceiptNumber: 'QKT2XYZ8AB' }),
+    );
+    expect(await paymentByReference(database.db, mismatched.reference)).toMatchObject({
+      status: 'failed',
+      mpesaReceiptNumber: null,
+    });
+    const cancelled = await pendingPayment();
+    await settlePayment(ctx, { reference: cancelled.reference }, outcome('cancelled'));
+    await settlePayment(
+      ctx,
+      { reference: cancelled.reference },
+      outcome('succeeded', { mpesaReceiptNumber: 'QKT2XYZ8AB' }),
+    );
+    expect(await paymentByReference(database.db, cancelled.reference)).toMatchObject({
+      status: 'cancelled',
+      mpesaReceiptNumber: null,
+    });
+  });
+});
+
 describe('alarms for money taken but not credited', () => {
   const raised: string[] = [];
   const alarmed = (): SettlementContext => ({ ...ctx, alarms: { raise: (kind) => void raised.push(kind) } });

@@ -6,6 +6,7 @@ import type { PaymentLog } from './log.js';
 import type { ProviderOutcome } from './provider-port.js';
 import {
   findPayment,
+  keepMpesaReceiptNumber,
   lockProviderReference,
   movePaymentStatus,
   type PaymentMatch,
@@ -94,8 +95,11 @@ export async function settleFoundPayment(
   const { status, reason } = finalStatusOf(found, settlement);
   const moved = await move(tx, found, status, reason, now);
   if (moved === undefined) {
-    // Where it stands now (another message may have moved it since it was read), for the alarm below.
-    return { kind: 'unchanged', payment: (await findPayment(tx, { reference: found.reference })) ?? found };
+    // Where it stands now (another message may have moved it since it was read), for the alarm below. A success
+    // reported again may bring the M-Pesa receipt number the first report lacked (a status query has none).
+    const current = (await findPayment(tx, { reference: found.reference })) ?? found;
+    const payment = status === 'succeeded' ? await withMpesaReceiptNumber(tx, current, settlement) : current;
+    return { kind: 'unchanged', payment };
   }
   await recordStatusChange(tx, {
     paymentId: found.id,
@@ -121,8 +125,11 @@ export async function settleFoundPayment(
       reason,
     },
   });
+  let payment = moved.payment;
   if (status === 'succeeded') {
-    await applySuccessEffects(tx, moved.payment, {
+    // Kept before the effects, so that the receipt they issue shows it.
+    payment = await withMpesaReceiptNumber(tx, payment, settlement);
+    await applySuccessEffects(tx, payment, {
       reusableCard: settlement.reusableCard,
       now,
       hooks: ctx.hooks,
@@ -131,7 +138,19 @@ export async function settleFoundPayment(
   } else if (isSubscriptionCharge(moved.payment)) {
     await ctx.hooks.onSubscriptionChargeFailed(tx, moved.payment);
   }
-  return { kind: 'changed', from: moved.from, payment: moved.payment };
+  return { kind: 'changed', from: moved.from, payment };
+}
+
+/**
+ * The payment with the M-Pesa receipt number a success reports, kept if the payment succeeded and has none yet
+ * (docs/decisions.md#m-pesa-receipt-number); as it was otherwise.
+ */
+async function withMpesaReceiptNumber(tx: Transaction, payment: Payment, settlement: Settlement): Promise<Payment> {
+  const { mpesaReceiptNumber } = settlement;
+  if (mpesaReceiptNumber === undefined || payment.status !== 'succeeded' || payment.mpesaReceiptNumber !== null) {
+    return payment;
+  }
+  return (await keepMpesaReceiptNumber(tx, payment.id, mpesaReceiptNumber)) ?? payment;
 }
 
 /** A success whose amount or currency differs from the payment's is not a success of this payment. */

@@ -37,6 +37,7 @@ export function paymentViewOf(fields: PaymentViewFields): PaymentView {
     receiptNumber: fields.receiptNumber,
     invoiceNumber: fields.invoiceNumber,
     transferReference: fields.channel === 'bank_transfer' ? fields.accountReference : null,
+    mpesaReceiptNumber: fields.mpesaReceiptNumber,
     createdAt: fields.createdAt,
     completedAt: fields.completedAt,
   };

@@ -31,6 +31,19 @@ function paidBy(receipt: Receipt): string {
   return provider === null ? CHANNELS[receipt.channel] : `${CHANNELS[receipt.channel]} (${provider})`;
 }
 
+/**
+ * The provider's reference of the payment, when it is not ours: the M-Pesa receipt number the payer has by SMS, when
+ * the receipt has one (docs/decisions.md#m-pesa-receipt-number), in place of the prompt's CheckoutRequestID,
+ * which the payer never sees; a bank transfer's bank reference; or the provider's reference, as receipts issued
+ * without an M-Pesa receipt number show it.
+ */
+function providerFacts(receipt: Receipt): DocumentFact[] {
+  if (receipt.mpesaReceiptNumber !== null) return [{ label: 'M-Pesa receipt', value: receipt.mpesaReceiptNumber }];
+  if (receipt.providerReference === null || receipt.providerReference === receipt.paymentReference) return [];
+  const label = receipt.channel === 'bank_transfer' ? 'Bank reference' : 'Provider reference';
+  return [{ label, value: receipt.providerReference }];
+}
+
 const seatCount = new Intl.NumberFormat('en-KE');
 
 export function receiptDocument(receipt: Receipt): BillingDocument {
@@ -38,14 +51,7 @@ export function receiptDocument(receipt: Receipt): BillingDocument {
     { label: 'Payment reference', value: receipt.paymentReference },
     { label: 'Paid on', value: formatDayAndTime(receipt.paidAt) },
     { label: 'Paid by', value: paidBy(receipt) },
-    ...(receipt.providerReference === null || receipt.providerReference === receipt.paymentReference
-      ? []
-      : [
-          {
-            label: receipt.channel === 'bank_transfer' ? 'Bank reference' : 'Provider reference',
-            value: receipt.providerReference,
-          },
-        ]),
+    ...providerFacts(receipt),
   ];
   return {
     title: 'Receipt',

@@ -42,6 +42,7 @@ async function issueReceipt(
     channel: payment.channel,
     provider: payment.provider,
     providerReference: payment.providerReference,
+    mpesaReceiptNumber: payment.mpesaReceiptNumber,
     paidAt: payment.completedAt,
   });
   await notifyOrganizationMembers(tx, payment.organizationId, {

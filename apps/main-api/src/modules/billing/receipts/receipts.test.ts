@@ -139,6 +139,10 @@ describe('the receipt of a growth 5,001-seat yearly purchase (KES 4,500,900)', (
     ]) {
       expect(text).toContain(expected);
     }
+    // A card payment has no M-Pesa receipt number; its provider reference is ours, so none is written.
+    expect(await eventuallyReceiptOf(reference)).toMatchObject({ mpesaReceiptNumber: null });
+    expect(text).not.toContain('M-Pesa receipt');
+    expect(text).not.toContain('Provider reference');
   });
 
   it('answers the same receipt as a PDF for Accept: application/pdf', async () => {
@@ -226,6 +230,9 @@ describe('receipts of other payments', () => {
     expect(text).toContain(`Receipt ${issued.number}`);
     expect(text).toContain('Verification wallet top-up Credited to the live wallet');
     expect(text).toContain('Paid by M-Pesa (Sandbox)');
+    // The sandbox's callback carries an M-Pesa receipt number as Daraja's does (docs/decisions.md#m-pesa-receipt-number).
+    expect(issued.mpesaReceiptNumber).toMatch(/^SBX[0-9A-F]{7}$/);
+    expect(text).toContain(`M-Pesa receipt ${issued.mpesaReceiptNumber}`);
     expect(text).toContain('Total (VAT included) KES 2,320');
   });
 

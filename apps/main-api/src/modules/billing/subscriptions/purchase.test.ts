@@ -53,6 +53,7 @@ describe('activatePurchasedSubscription (a paid mail subscription purchase)', ()
       seats: 10,
       billingCycle: 'monthly',
       providerReference: null,
+      mpesaReceiptNumber: null,
       accountReference: null,
       checkoutUrl: null,
       failureReason: null,

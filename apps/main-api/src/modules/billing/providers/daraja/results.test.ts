@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { outcomeOfStkQuery, readStkCallback, statusOfResultCode } from './results.js';
+import {
+  malformedMpesaReceiptNumberOf,
+  outcomeOfStkQuery,
+  readMpesaReceiptNumber,
+  readStkCallback,
+  statusOfResultCode,
+} from './results.js';
 
 describe('statusOfResultCode', () => {
   it.each([
@@ -37,7 +43,7 @@ describe('readStkCallback', () => {
     },
   };
 
-  it('reads a success with the amount paid', () => {
+  it('reads a success with the amount paid and the M-Pesa receipt number', () => {
     expect(readStkCallback(success, 'daraja_callback')).toEqual({
       checkoutRequestId: 'ws_CO_191220191020363925',
       outcome: {
@@ -46,8 +52,41 @@ describe('readStkCallback', () => {
         source: 'daraja_callback',
         payload: success,
         paid: { amount: 1, currency: 'KES' },
+        mpesaReceiptNumber: 'NLJ7RT61SV',
       },
     });
+  });
+
+  /** The success callback with its MpesaReceiptNumber item's value replaced (or the item left out: undefined). */
+  function withReceiptNumber(value: unknown) {
+    const items = success.Body.stkCallback.CallbackMetadata.Item.flatMap((item) =>
+      item.Name !== 'MpesaReceiptNumber' ? [item] : value === undefined ? [] : [{ ...item, Value: value }],
+    );
+    return { Body: { stkCallback: { ...success.Body.stkCallback, CallbackMetadata: { Item: items } } } };
+  }
+
+  it.each([
+    ['lowercase', 'nlj7rt61sv', { type: 'string', length: 10 }],
+    ['too long', 'NLJ7RT61SVX', { type: 'string', length: 11 }],
+    ['too short', 'NLJ7RT61', { type: 'string', length: 8 }],
+    ['with a space', 'NLJ7 T61SV', { type: 'string', length: 10 }],
+    ['empty', '', { type: 'string', length: 0 }],
+    ['a number (a phone number, say)', 254708374149, { type: 'number', length: 12 }],
+    ['null', null, { type: 'null', length: null }],
+  ])('keeps no receipt number that is %s, and tells only its type and length', (_, value, told) => {
+    const body = withReceiptNumber(value);
+    const outcome = readStkCallback(body, 'daraja_callback')?.outcome;
+    expect(outcome).toMatchObject({ status: 'succeeded', paid: { amount: 1, currency: 'KES' } });
+    expect(outcome).not.toHaveProperty('mpesaReceiptNumber');
+    expect(malformedMpesaReceiptNumberOf(body)).toEqual({ kind: 'malformed', ...told });
+  });
+
+  it('reads a success without a receipt number as one without it, and nothing malformed', () => {
+    const body = withReceiptNumber(undefined);
+    expect(readStkCallback(body, 'daraja_callback')?.outcome).not.toHaveProperty('mpesaReceiptNumber');
+    expect(malformedMpesaReceiptNumberOf(body)).toBeUndefined();
+    expect(readMpesaReceiptNumber(body.Body.stkCallback.CallbackMetadata)).toEqual({ kind: 'absent' });
+    expect(malformedMpesaReceiptNumberOf(success)).toBeUndefined();
   });
 
   it('reads a success whose metadata has no Amount as "amount not reported", never as another amount', () => {

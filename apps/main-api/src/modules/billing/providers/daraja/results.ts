@@ -1,4 +1,4 @@
-import type { PaymentStatus } from '@platform/db';
+import { MPESA_RECEIPT_NUMBER_PATTERN, type PaymentStatus } from '@platform/db';
 import type { MobileMoneyResults, ProviderOutcome } from '../../payments/index.js';
 import { isRecord } from '../http.js';
 
@@ -39,6 +39,7 @@ export function readStkCallback(body: unknown, source: string): StkCallback | un
   if (typeof checkoutRequestId !== 'string' || checkoutRequestId === '' || resultCode === undefined) return undefined;
   const status = statusOfResultCode(resultCode);
   const paid = status === 'succeeded' ? paidAmountOf(callback['CallbackMetadata']) : undefined;
+  const receiptNumber = status === 'succeeded' ? readMpesaReceiptNumber(callback['CallbackMetadata']) : undefined;
   return {
     checkoutRequestId,
     outcome: {
@@ -49,6 +50,7 @@ export function readStkCallback(body: unknown, source: string): StkCallback | un
       // Without an Amount item the amount is "not reported" (as by the STK query): M-Pesa Express charges
       // exactly the prompt's amount. An Amount that is there but unreadable still fails the comparison.
       ...(paid === undefined ? {} : { paid }),
+      ...(receiptNumber?.kind === 'valid' ? { mpesaReceiptNumber: receiptNumber.value } : {}),
       ...(status === 'succeeded' || status === 'pending'
         ? {}
         : { reason: describe(callback['ResultDesc'], resultCode) }),
@@ -62,6 +64,42 @@ function paidAmountOf(metadata: unknown): { amount: number; currency: string } |
   if (!items.has('Amount')) return undefined;
   const amount = items.get('Amount');
   return { amount: typeof amount === 'number' ? amount : Number(amount), currency: 'KES' };
+}
+
+const MPESA_RECEIPT_NUMBER = new RegExp(MPESA_RECEIPT_NUMBER_PATTERN);
+
+/**
+ * The `MpesaReceiptNumber` item of a success callback's metadata: absent, one (10 uppercase letters and digits, as
+ * Safaricom writes them), or something else, which is never stored; of that only its type and length are told, for
+ * the log (it could be anything, a phone number included: docs/decisions.md#m-pesa-receipt-number).
+ */
+export type MpesaReceiptNumberReading =
+  | { kind: 'absent' }
+  | { kind: 'valid'; value: string }
+  | { kind: 'malformed'; type: string; length: number | null };
+
+export function readMpesaReceiptNumber(metadata: unknown): MpesaReceiptNumberReading {
+  const items = metadataItems(metadata);
+  if (!items.has('MpesaReceiptNumber')) return { kind: 'absent' };
+  const value = items.get('MpesaReceiptNumber');
+  if (typeof value === 'string' && MPESA_RECEIPT_NUMBER.test(value)) return { kind: 'valid', value };
+  return { kind: 'malformed', type: value === null ? 'null' : typeof value, length: lengthOf(value) };
+}
+
+/** What a success callback's receipt number item is, when it is there and is not a receipt number. */
+export function malformedMpesaReceiptNumberOf(
+  body: unknown,
+): Extract<MpesaReceiptNumberReading, { kind: 'malformed' }> | undefined {
+  const callback = isRecord(body) && isRecord(body['Body']) ? body['Body']['stkCallback'] : undefined;
+  if (!isRecord(callback) || toResultCode(callback['ResultCode']) !== 0) return undefined;
+  const reading = readMpesaReceiptNumber(callback['CallbackMetadata']);
+  return reading.kind === 'malformed' ? reading : undefined;
+}
+
+function lengthOf(value: unknown): number | null {
+  if (typeof value === 'string') return value.length;
+  if (typeof value === 'number') return String(value).length;
+  return null;
 }
 
 /** The paying number and amount of a success callback, when it reports them (for support and alarms). */
