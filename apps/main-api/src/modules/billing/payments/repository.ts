@@ -16,21 +16,7 @@ import {
 } from '@platform/db';
 import { invoices, mailSubscriptions, paymentEvents, payments, receipts, users } from '@platform/db/schema';
 import { cursorTimeOf, type PagePosition } from '@platform/pagination';
-import {
-  and,
-  asc,
-  desc,
-  eq,
-  gt,
-  gte,
-  inArray,
-  isNull,
-  like,
-  lte,
-  ne,
-  type SQL,
-  sql,
-} from 'drizzle-orm';
+import { and, asc, desc, eq, gt, gte, inArray, isNull, like, lte, ne, type SQL, sql } from 'drizzle-orm';
 
 /**
  * How a message finds its payment: by our reference (of a given provider's payment, when from a provider),
