@@ -1,7 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { checkFuzzedAnswers, type FuzzTarget, successCoverageProblems } from './check-answers.js';
+import {
+  checkFuzzedAnswers,
+  coverageToppedUp,
+  type FuzzCoverage,
+  type FuzzTarget,
+  successCoverageProblems,
+} from './check-answers.js';
 import type { FuzzRequest } from './requests.js';
+import type { RouteUnderTest } from './routes.js';
 
 const ENVELOPE = JSON.stringify({ success: false, error: 'Bad request', code: 'validation_error', requestId: 'r1' });
 const requests: fc.Arbitrary<FuzzRequest> = fc.constantFrom<FuzzRequest>({
@@ -124,5 +131,59 @@ describe('successCoverageProblems', () => {
     ]);
     // It may also succeed: it was reached either way.
     expect(successCoverageProblems(['GET /things'], coverage, { 'GET /things': once })).toEqual([]);
+  });
+});
+
+describe('coverageToppedUp', () => {
+  const routeOf = (method: string, url: string) => ({ method, url, schema: {}, config: {} }) as RouteUnderTest;
+  const requestOf = (route: RouteUnderTest, clean: boolean): FuzzRequest => ({
+    route: `${route.method} ${route.url}`,
+    method: route.method,
+    url: clean ? route.url : `${route.url}?broken`,
+    headers: {},
+  });
+  const things = routeOf('GET', '/things');
+  const other = routeOf('GET', '/things/other');
+  // Only a clean request succeeds, and the shared run sent none to /things.
+  const service: FuzzTarget = {
+    inject: async (options) => ({
+      statusCode: String(options.url).includes('?broken') ? 400 : 200,
+      body: String(options.url).includes('?broken') ? ENVELOPE : '{}',
+      headers: { 'content-type': 'application/json' },
+    }),
+    snapshot: async () => ({ things: 'same' }),
+  };
+  const problems = (coverage: FuzzCoverage) => successCoverageProblems(['GET /things', 'GET /things/other'], coverage);
+
+  it("gives a route the shared run left uncovered requests of its own, adding to the run's coverage", async () => {
+    const shared = await checkFuzzedAnswers(
+      service,
+      fc.constantFrom(requestOf(things, false), requestOf(other, true)),
+      settings,
+    );
+    expect(problems(shared)).toEqual([
+      `GET /things never answered 2xx (400 x${String(shared.get('GET /things')?.get(400))})`,
+    ]);
+    const toppedUp = await coverageToppedUp(service, shared, {
+      routes: [things, other],
+      problems,
+      requestsOf: (route) => fc.constantFrom(requestOf(route, false), requestOf(route, true)),
+      settings: { seed: 1, numRuns: 20 },
+    });
+    expect(problems(toppedUp)).toEqual([]);
+    // Only the uncovered route got more requests; the shared counts are kept.
+    expect(toppedUp.get('GET /things/other')).toEqual(shared.get('GET /things/other'));
+    expect(toppedUp.get('GET /things')?.get(400)).toBeGreaterThan(shared.get('GET /things')?.get(400) ?? 0);
+  });
+
+  it('leaves a route that its own requests cannot cover uncovered', async () => {
+    const shared = await checkFuzzedAnswers(service, fc.constant(requestOf(other, true)), settings);
+    const toppedUp = await coverageToppedUp(service, shared, {
+      routes: [things, other],
+      problems,
+      requestsOf: (route) => fc.constant(requestOf(route, false)),
+      settings: { seed: 1, numRuns: 20 },
+    });
+    expect(problems(toppedUp)).toEqual(['GET /things never answered 2xx (400 x20)']);
   });
 });

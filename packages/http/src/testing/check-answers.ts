@@ -82,6 +82,41 @@ export function unstorableTextCoverageProblems(routes: readonly RouteUnderTest[]
   return problems;
 }
 
+/**
+ * More requests for each route of `routes` that `problems` still names after a run (a problem starts with the
+ * route's `METHOD /url`), `numRuns` of that route alone, checked as `checkFuzzedAnswers` checks them; their
+ * coverage is added to `coverage`'s and the whole returned. Which of a run's requests reach a handler is the seed's
+ * luck when many routes share the runs; a route still uncovered after requests of its own is the route's problem.
+ */
+export async function coverageToppedUp(
+  target: FuzzTarget,
+  coverage: FuzzCoverage,
+  {
+    routes,
+    problems,
+    requestsOf,
+    settings,
+  }: {
+    routes: readonly RouteUnderTest[];
+    problems: (coverage: FuzzCoverage) => readonly string[];
+    requestsOf: (route: RouteUnderTest) => fc.Arbitrary<FuzzRequest>;
+    settings: { seed: number; numRuns: number };
+  },
+): Promise<FuzzCoverage> {
+  const left = problems(coverage);
+  const uncovered = routes.filter(({ method, url }) => left.some((problem) => problem.startsWith(`${method} ${url} `)));
+  const merged = new Map([...coverage].map(([key, statuses]) => [key, new Map(statuses)]));
+  for (const route of uncovered) {
+    const more = await checkFuzzedAnswers(target, requestsOf(route), settings);
+    for (const [key, statuses] of more) {
+      const into = merged.get(key) ?? new Map<number, number>();
+      for (const [status, times] of statuses) into.set(status, (into.get(status) ?? 0) + times);
+      merged.set(key, into);
+    }
+  }
+  return merged;
+}
+
 function changedKeys(before: Record<string, string>, after: Record<string, string>): string[] {
   return Object.keys({ ...before, ...after }).filter((key) => before[key] !== after[key]);
 }

@@ -1,6 +1,7 @@
 export { type Answer, answerOf } from './answer.js';
 export {
   checkFuzzedAnswers,
+  coverageToppedUp,
   type FuzzCoverage,
   type FuzzTarget,
   type NoSuccessReason,
