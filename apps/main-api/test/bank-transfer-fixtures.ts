@@ -88,15 +88,6 @@ export async function allConfirmations(db: Database): Promise<BankTransferConfir
   return db.select().from(bankTransferConfirmations).orderBy(asc(bankTransferConfirmations.createdAt));
 }
 
-/** The page's text without its markup, spaces collapsed. */
-export function textOf(html: string): string {
-  return html
-    .replace(/<style>[\s\S]*?<\/style>/, '')
-    .replace(/<[^>]+>/g, ' ')
-    .replace(/&amp;/g, '&')
-    .replace(/\s+/g, ' ');
-}
-
 /** The organization's audit events of `action`, oldest first. */
 export function auditEventsOf(db: Database, organizationId: string, action: string) {
   return db

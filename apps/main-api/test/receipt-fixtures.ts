@@ -16,6 +16,15 @@ export async function lastReceiptNumber(db: Database): Promise<number> {
   return series?.last ?? 0;
 }
 
+/** A document page's text (a receipt's, an invoice's) without its markup, spaces collapsed. */
+export function textOf(html: string): string {
+  return html
+    .replace(/<style>[\s\S]*?<\/style>/, '')
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/&amp;/g, '&')
+    .replace(/\s+/g, ' ');
+}
+
 /**
  * The text of a PDF, as a reader extracts it (pdf.js): each page's text items in order, a space between items and a
  * line break where pdf.js sees one.

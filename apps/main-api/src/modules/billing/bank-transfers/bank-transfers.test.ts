@@ -13,7 +13,6 @@ import {
   SELLER_WITH_BANK,
   startTransferApp,
   type TransferTestApp,
-  textOf,
 } from '../../../../test/bank-transfer-fixtures.js';
 import {
   alarmsRaised,
@@ -27,7 +26,7 @@ import {
   transitionsOf,
 } from '../../../../test/billing-fixtures.js';
 import { insertUser, tokenFor } from '../../../../test/helpers.js';
-import { allReceipts, pdfText } from '../../../../test/receipt-fixtures.js';
+import { allReceipts, pdfText, textOf } from '../../../../test/receipt-fixtures.js';
 
 // Paying by bank transfer and the platform's finance staff confirming it (docs/decisions.md#bank-transfers): the pay
 // request's answer and invoice, the finance routes, a confirmation of the exact amount through the success path every

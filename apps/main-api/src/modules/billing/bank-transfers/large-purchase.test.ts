@@ -11,10 +11,9 @@ import {
   SELLER_WITH_BANK,
   startTransferApp,
   type TransferTestApp,
-  textOf,
 } from '../../../../test/bank-transfer-fixtures.js';
 import { paymentByReference } from '../../../../test/billing-fixtures.js';
-import { allReceipts, pdfText } from '../../../../test/receipt-fixtures.js';
+import { allReceipts, pdfText, textOf } from '../../../../test/receipt-fixtures.js';
 
 // The "done when": a growth 5,001-seat yearly subscription (4,500,900 KES, above the card limit) bought by
 // bank transfer and confirmed by finance, end to end through the routes, on PostgreSQL: the instructions, the invoice

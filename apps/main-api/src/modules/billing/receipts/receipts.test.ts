@@ -12,7 +12,7 @@ import {
   startBillingApp,
 } from '../../../../test/billing-fixtures.js';
 import { insertUser, tokenFor } from '../../../../test/helpers.js';
-import { allReceipts, pdfText } from '../../../../test/receipt-fixtures.js';
+import { allReceipts, pdfText, textOf } from '../../../../test/receipt-fixtures.js';
 import { submitSandboxCheckout } from '../../../../test/sandbox-checkout.js';
 
 // Receipts issued through the real success path (the sandbox checkout and M-Pesa prompt stand in for the providers),
@@ -60,15 +60,6 @@ async function receipt(reference: string, headers: Record<string, string> = {}) 
     url: `/v1/billing/payments/${reference}/receipt`,
     headers: { ...(await t.headers()), ...headers },
   });
-}
-
-/** The page's text without its markup, spaces collapsed. */
-function textOf(html: string): string {
-  return html
-    .replace(/<style>[\s\S]*?<\/style>/, '')
-    .replace(/<[^>]+>/g, ' ')
-    .replace(/&amp;/g, '&')
-    .replace(/\s+/g, ' ');
 }
 
 describe('the receipt of a growth 5,001-seat yearly purchase (KES 4,500,900)', () => {
