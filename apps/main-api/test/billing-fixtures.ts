@@ -5,7 +5,7 @@ import type { Database, DatabaseHandle, Payment } from '@platform/db';
 import { ledgerTransactions, notifications, paymentEvents, payments, wallets } from '@platform/db/schema';
 import { createTestDatabase } from '@platform/db/testing';
 import { and, asc, eq, sql } from 'drizzle-orm';
-import type { FastifyBaseLogger } from 'fastify';
+import type { FastifyBaseLogger, LightMyRequestResponse } from 'fastify';
 import pino from 'pino';
 import { closedPort } from '#test-timing';
 import { buildApp } from '../src/app.js';
@@ -28,6 +28,7 @@ import {
   subscriptionPaymentHooks,
 } from '../src/modules/billing/subscriptions/index.js';
 import { createLocalFolderStorage } from '../src/storage/local-folder.js';
+import type { FakeDaraja } from './fake-daraja.js';
 import { insertOrganization, insertUser, TEST_PROVIDER_TIMEOUT_MS, testConfig, tokenFor } from './helpers.js';
 import { type ManualTimeouts, manualTimeouts } from './manual-timeouts.js';
 
@@ -193,6 +194,27 @@ export async function startBillingApp(
       await rm(avatarDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Starts an M-Pesa payment of `amount` through `POST /v1/billing/pay` (it must answer 200): its reference, the
+ * CheckoutRequestID of the prompt the fake Daraja got, and the answer.
+ */
+export async function promptMpesaPayment(
+  t: BillingTestApp,
+  daraja: Pick<FakeDaraja, 'lastPrompt'>,
+  amount: number,
+  phone = '0708 374 149',
+): Promise<{ reference: string; checkoutRequestId: string; response: LightMyRequestResponse }> {
+  const response = await t.app.inject({
+    method: 'POST',
+    url: '/v1/billing/pay',
+    headers: await t.headers(),
+    payload: { method: 'mobile_money', amount, phone },
+  });
+  if (response.statusCode !== 200) throw new Error(`The M-Pesa payment was refused: ${response.body}`);
+  const { reference } = response.json<{ reference: string }>();
+  return { reference, checkoutRequestId: daraja.lastPrompt().checkoutRequestId, response };
 }
 
 export async function paymentByReference(db: Database, reference: string): Promise<Payment> {

@@ -10,6 +10,7 @@ import {
   deletePayments,
   liveBalance,
   paymentByReference,
+  promptMpesaPayment,
   startBillingApp,
   topUpsOf,
   transitionsOf,
@@ -61,17 +62,7 @@ async function pay(amount: number, headers: Record<string, string> = {}) {
   });
 }
 
-async function prompt(amount = 1500, phone = '0708 374 149') {
-  const response = await t.app.inject({
-    method: 'POST',
-    url: '/v1/billing/pay',
-    headers: await t.headers(),
-    payload: { method: 'mobile_money', amount, phone },
-  });
-  expect(response.statusCode).toBe(200);
-  const { reference } = response.json() as { reference: string };
-  return { reference, checkoutRequestId: daraja.lastPrompt().checkoutRequestId, response };
-}
+const prompt = (amount = 1500, phone?: string) => promptMpesaPayment(t, daraja, amount, phone);
 
 describe('M-Pesa Express through Daraja', () => {
   it('prompts the phone with a callback URL carrying the secret token, and settles on the callback', async () => {

@@ -4,10 +4,11 @@ import {
   capturingLogger,
   deletePayments,
   paymentByReference,
+  promptMpesaPayment,
   startBillingApp,
 } from '../../../../../test/billing-fixtures.js';
 import { type FakeDaraja, fakeDarajaEnv, startFakeDaraja } from '../../../../../test/fake-daraja.js';
-import { allReceipts, pdfText } from '../../../../../test/receipt-fixtures.js';
+import { allReceipts, pdfText, textOf } from '../../../../../test/receipt-fixtures.js';
 
 // The M-Pesa receipt number of a paid STK push, from Daraja's success callback (a fake Daraja posting to the
 // service's CallBackURL), kept on the payment once and shown on its receipt, page and PDF
@@ -33,17 +34,7 @@ beforeEach(async () => {
   await deletePayments(t.db);
 });
 
-async function prompt(amount: number) {
-  const response = await t.app.inject({
-    method: 'POST',
-    url: '/v1/billing/pay',
-    headers: await t.headers(),
-    payload: { method: 'mobile_money', amount, phone: '0708 374 149' },
-  });
-  expect(response.statusCode).toBe(200);
-  const { reference } = response.json() as { reference: string };
-  return { reference, checkoutRequestId: daraja.lastPrompt().checkoutRequestId };
-}
+const prompt = (amount: number) => promptMpesaPayment(t, daraja, amount);
 
 async function get(url: string, headers: Record<string, string> = {}) {
   return t.app.inject({ method: 'GET', url, headers: { ...(await t.headers()), ...headers } });
@@ -53,10 +44,7 @@ async function get(url: string, headers: Record<string, string> = {}) {
 async function receiptText(reference: string): Promise<string> {
   const response = await get(`/v1/billing/payments/${reference}/receipt`);
   expect(response.statusCode).toBe(200);
-  return response.body
-    .replace(/<style>[\s\S]*?<\/style>/, '')
-    .replace(/<[^>]+>/g, ' ')
-    .replace(/\s+/g, ' ');
+  return textOf(response.body);
 }
 
 async function receiptOf(reference: string) {
