@@ -26,14 +26,20 @@ export interface StkCallback {
   outcome: ProviderOutcome;
 }
 
+/** The `stkCallback` object of a body posted to the CallBackURL, if it has one. */
+function stkCallbackOf(body: unknown): Record<string, unknown> | undefined {
+  const callback = isRecord(body) && isRecord(body['Body']) ? body['Body']['stkCallback'] : undefined;
+  return isRecord(callback) ? callback : undefined;
+}
+
 /**
  * Reads the body Daraja posts to the CallBackURL: `{Body: {stkCallback: {MerchantRequestID,
  * CheckoutRequestID, ResultCode, ResultDesc, CallbackMetadata?: {Item: [{Name, Value}]}}}}`.
  * Undefined when it is not one.
  */
 export function readStkCallback(body: unknown, source: string): StkCallback | undefined {
-  const callback = isRecord(body) && isRecord(body['Body']) ? body['Body']['stkCallback'] : undefined;
-  if (!isRecord(callback)) return undefined;
+  const callback = stkCallbackOf(body);
+  if (callback === undefined) return undefined;
   const checkoutRequestId = callback['CheckoutRequestID'];
   const resultCode = toResultCode(callback['ResultCode']);
   if (typeof checkoutRequestId !== 'string' || checkoutRequestId === '' || resultCode === undefined) return undefined;
@@ -90,8 +96,8 @@ export function readMpesaReceiptNumber(metadata: unknown): MpesaReceiptNumberRea
 export function malformedMpesaReceiptNumberOf(
   body: unknown,
 ): Extract<MpesaReceiptNumberReading, { kind: 'malformed' }> | undefined {
-  const callback = isRecord(body) && isRecord(body['Body']) ? body['Body']['stkCallback'] : undefined;
-  if (!isRecord(callback) || toResultCode(callback['ResultCode']) !== 0) return undefined;
+  const callback = stkCallbackOf(body);
+  if (callback === undefined || toResultCode(callback['ResultCode']) !== 0) return undefined;
   const reading = readMpesaReceiptNumber(callback['CallbackMetadata']);
   return reading.kind === 'malformed' ? reading : undefined;
 }
@@ -104,8 +110,8 @@ function lengthOf(value: unknown): number | null {
 
 /** The paying number and amount of a success callback, when it reports them (for support and alarms). */
 function payerOfStkCallback(body: unknown): { phone: string; amount: number } | undefined {
-  const callback = isRecord(body) && isRecord(body['Body']) ? body['Body']['stkCallback'] : undefined;
-  if (!isRecord(callback)) return undefined;
+  const callback = stkCallbackOf(body);
+  if (callback === undefined) return undefined;
   const items = metadataItems(callback['CallbackMetadata']);
   const phone = items.get('PhoneNumber');
   const amount = Number(items.get('Amount'));
