@@ -475,11 +475,27 @@ export async function attachEarlyEvents(
 export async function movePaymentStatus(
   tx: DatabaseExecutor,
   paymentId: string,
-  change: { from: PaymentStatus; to: PaymentStatus; reason: string | null; now: Date },
+  change: {
+    from: PaymentStatus;
+    to: PaymentStatus;
+    reason: string | null;
+    now: Date;
+    /** A success's M-Pesa receipt number, kept in the same update unless the payment has one already. */
+    mpesaReceiptNumber?: string | undefined;
+  },
 ): Promise<Payment | undefined> {
+  const { mpesaReceiptNumber } = change;
   const [updated] = await tx
     .update(payments)
-    .set({ status: change.to, failureReason: change.reason, completedAt: change.now, updatedAt: change.now })
+    .set({
+      status: change.to,
+      failureReason: change.reason,
+      completedAt: change.now,
+      updatedAt: change.now,
+      ...(mpesaReceiptNumber === undefined
+        ? {}
+        : { mpesaReceiptNumber: sql`coalesce(${payments.mpesaReceiptNumber}, ${mpesaReceiptNumber})` }),
+    })
     .where(and(eq(payments.id, paymentId), eq(payments.status, change.from)))
     .returning();
   return updated;

@@ -93,7 +93,16 @@ export async function settleFoundPayment(
   if (settlement.status === 'pending') return { kind: 'unchanged', payment: found };
 
   const { status, reason } = finalStatusOf(found, settlement);
-  const moved = await move(tx, found, status, reason, now);
+  // A success's M-Pesa receipt number is kept by the move itself, before the effects, so the receipt they issue
+  // shows it.
+  const moved = await move(
+    tx,
+    found,
+    status,
+    reason,
+    now,
+    status === 'succeeded' ? settlement.mpesaReceiptNumber : undefined,
+  );
   if (moved === undefined) {
     // Where it stands now (another message may have moved it since it was read), for the alarm below. A success
     // reported again may bring the M-Pesa receipt number the first report lacked (a status query has none).
@@ -125,10 +134,8 @@ export async function settleFoundPayment(
       reason,
     },
   });
-  let payment = moved.payment;
+  const { payment } = moved;
   if (status === 'succeeded') {
-    // Kept before the effects, so that the receipt they issue shows it.
-    payment = await withMpesaReceiptNumber(tx, payment, settlement);
     await applySuccessEffects(tx, payment, {
       reusableCard: settlement.reusableCard,
       now,
@@ -177,9 +184,10 @@ async function move(
   to: PaymentStatus,
   reason: string | null,
   now: Date,
+  mpesaReceiptNumber: string | undefined,
 ): Promise<{ from: PaymentStatus; payment: Payment } | undefined> {
   for (const from of sourcesOf(to)) {
-    const updated = await movePaymentStatus(tx, payment.id, { from, to, reason, now });
+    const updated = await movePaymentStatus(tx, payment.id, { from, to, reason, now, mpesaReceiptNumber });
     if (updated !== undefined) return { from, payment: updated };
   }
   return undefined;
