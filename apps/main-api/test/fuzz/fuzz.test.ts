@@ -254,165 +254,154 @@ beforeAll(async () => {
     expired: await tokenFor(MEMBER_ID, { now: new Date('2020-01-01T00:00:00Z'), expiresIn: 60 }),
     unknownUser: await tokenFor('user_without_a_row'),
   });
-  requests = fc.oneof(
-    {
-      weight: 40,
-      arbitrary: requestsForRoutes(
-        routes,
-        (routeRequestOptions = {
-          lookup: (id) => t.app.getSchema(id) as Record<string, unknown> | undefined,
-          credentials,
-          headers: organizationHeaders(organizationId, otherOrganizationId),
-          // Clean requests come from the member for the member's organization, so they can get past the guards.
-          clean: { credentials: fc.constant(member), headers: goodOrganizationHeaders(organizationId) },
-          bodyExamples: {
-            'POST /v1/billing/pay': fc.oneof(
-              fc.record({
-                method: fc.constant('card'),
-                // Mostly amounts a card may pay, so that the route succeeds in a run however many routes share it.
-                amount: fc.oneof(
-                  { weight: 3, arbitrary: fc.integer({ min: 1, max: 1_000_000 }) },
-                  { weight: 1, arbitrary: fc.integer({ min: -5, max: 2_000_000 }) },
-                ),
-              }),
-              fc.record({
-                method: fc.constant('mobile_money'),
-                amount: fc.integer({ min: 1, max: 200_000 }),
-                phone: fc.constantFrom('0712345678', '+254 733 123 456', '254110000000', '0100000000', '0712'),
-              }),
-              fc.record({
-                method: fc.constant('saved_method'),
-                amount: fc.integer({ min: 1, max: 5_000 }),
-                paymentMethodId: fc.constantFrom(cardId, '00000000-0000-4000-8000-000000000000'),
-              }),
-              fc.record({
-                method: fc.constant('bank_transfer'),
-                amount: fc.oneof(
-                  { weight: 3, arbitrary: fc.integer({ min: 1, max: 10_000_000 }) },
-                  { weight: 1, arbitrary: fc.integer({ min: -5, max: 3_000_000_000 }) },
-                ),
-              }),
-              fc.record({
-                method: fc.constantFrom('card', 'mobile_money', 'saved_method', 'bank_transfer'),
-                amount: fc.constant(0),
-                metadata: fc.record({
-                  type: fc.constant('mail_subscription'),
-                  plan: fc.constantFrom('core', 'growth', 'scale'),
-                  seats: fc.integer({ min: -1, max: 1e7 }),
-                  billingCycle: fc.constantFrom('monthly', 'yearly'),
-                }),
-              }),
-            ),
-            'POST /v1/billing/upgrade': fc.record(
-              {
-                newPlan: fc.constantFrom('core', 'growth', 'scale'),
-                // Mostly seat counts whose price a card may pay, so changes go through and are charged (or, priced
-                // lower, are scheduled for the period end), however few clean requests the route gets in a run.
-                newSeats: fc.oneof(
-                  { weight: 9, arbitrary: fc.integer({ min: 1, max: 300 }) },
-                  { weight: 1, arbitrary: fc.integer({ min: -1, max: 1e7 }) },
-                ),
-                newCycle: fc.constantFrom('monthly', 'yearly'),
-                paymentMethodId: fc.oneof(
-                  { weight: 9, arbitrary: fc.constant(cardId) },
-                  { weight: 1, arbitrary: fc.constant('00000000-0000-4000-8000-000000000000') },
-                ),
-              },
-              { requiredKeys: ['newPlan', 'newSeats', 'newCycle'] },
-            ),
-            [`POST ${MPESA_CALLBACK_PATH}/:token`]: fc.oneof(
-              fc.constant(mpesaCallback),
-              fc.record({
-                Body: fc.record({
-                  stkCallback: fc.record({
-                    MerchantRequestID: fc.string(),
-                    CheckoutRequestID: fc.oneof(fc.constant(checkoutRequestId), fc.string()),
-                    ResultCode: fc.constantFrom(0, 1, 1032, 1037, '0'),
-                    ResultDesc: fc.string(),
-                  }),
-                }),
-              }),
-            ),
-            'POST /v1/organizations': fc.record(
-              {
-                name: fc.oneof(
-                  fc.constantFrom('Wanjiku Ventures', ' Otieno Logistics '),
-                  fc.string({ maxLength: 120 }),
-                ),
-                kraPin: fc.constantFrom('P051234567Q', 'p051234567q', 'P05123456Q'),
-              },
-              { requiredKeys: ['name'] },
-            ),
-            'POST /v1/organizations/:id/invitations': fc.record({
-              email: fc.oneof(
-                fc.emailAddress(),
-                fc.constantFrom('colleague', 'a@b.example, c@d.example', MEMBER_EMAIL),
-              ),
-              role: fc.constantFrom('owner', 'admin', 'developer', 'billing', 'member', 'root'),
-            }),
-            'POST /v1/reviews/:sessionId/decision': fc.oneof(
-              fc.constant({ decision: 'verified' }),
-              fc.record(
-                {
-                  decision: fc.constantFrom('verified', 'rejected', 'requires_input', 'maybe'),
-                  reason: fc.oneof(fc.constantFrom('The photo is blurred', '  '), fc.string({ maxLength: 600 })),
-                  documents: fc.array(fc.constantFrom('selfie', 'id_document_back', 'cr12', 'passport'), {
-                    maxLength: 3,
-                  }),
-                },
-                { requiredKeys: ['decision'] },
-              ),
-            ),
-            'PATCH /v1/accounts/me': fc.record(
-              {
-                firstName: fc.string({ maxLength: 120 }),
-                lastName: fc.string(),
-                phone: fc.constantFrom('0712345678', '0733123456', '12'),
-                dob: fc.constantFrom('1990-04-12', '2999-01-01', '1990-02-30'),
-              },
-              { requiredKeys: [] },
-            ),
-          },
-          pathValues: {
-            id: fc.constantFrom(notification.id, removableCardId, apiKey.id),
-            invitationId: fc.constantFrom(acceptableInvitationId, revocableInvitationId, revocableInvitationId),
-            environment: fc.constantFrom('live', 'test', 'LIVE'),
-            token: fc.constantFrom(FAKE_DARAJA.callbackToken),
-            reference: fc.constant(reference),
-            '*': fc.constant(avatarPath),
-          },
-
-          // Routes under /v1/organizations/:id meet an organization of theirs: the team, which they may delete (it is
-          // put back), or the member's organization, whose invitation they may revoke.
-          pathValuesUnder: {
-            '/v1/organizations/:id': { id: fc.constant(TEAM_ID), userId: fc.constantFrom(...COLLEAGUE_IDS) },
-            '/v1/organizations/:id/invitations': { id: fc.constant(organizationId) },
-            '/v1/organizations/:id/audit-events': { id: fc.constant(organizationId) },
-            '/v1/billing/payments/:reference/receipt': { reference: fc.constantFrom(paidReference, reference) },
-            '/v1/billing/payments/:reference/invoice': { reference: fc.constantFrom(transferReference, reference) },
-            // The key this route may revoke (revoking it again answers 200 too), rather than any id the others share.
-            '/v1/api-keys/:id': { id: fc.constantFrom(apiKey.id, notification.id) },
-            '/v1/reviews/:sessionId': {
-              sessionId: fc.constant(reviewed.sessionId),
-              documentId: fc.constantFrom(...reviewed.documents.map((document) => document.id)),
-            },
-            '/v1/reviews/:sessionId/decision': { sessionId: fc.constantFrom(...decidable) },
-            // The link the query carries is signed for this document: the path names it, so the route can answer 200.
-            '/v1/reviews/:sessionId/documents/:documentId/content': {
-              sessionId: fc.constant(reviewed.sessionId),
-              documentId: fc.constant(reviewedDocument.id),
-            },
-          },
-          queryExamples: {
-            'GET /v1/reviews/:sessionId/documents/:documentId/content': documentLink,
-            'GET /v1/billing/checkout/complete': fc.oneof(
-              fc.record({ reference: fc.constant(reference) }),
-              fc.record({ trxref: fc.constant(reference) }),
-            ),
-          },
+  routeRequestOptions = {
+    lookup: (id) => t.app.getSchema(id) as Record<string, unknown> | undefined,
+    credentials,
+    headers: organizationHeaders(organizationId, otherOrganizationId),
+    // Clean requests come from the member for the member's organization, so they can get past the guards.
+    clean: { credentials: fc.constant(member), headers: goodOrganizationHeaders(organizationId) },
+    bodyExamples: {
+      'POST /v1/billing/pay': fc.oneof(
+        fc.record({
+          method: fc.constant('card'),
+          // Mostly amounts a card may pay, so that the route succeeds in a run however many routes share it.
+          amount: fc.oneof(
+            { weight: 3, arbitrary: fc.integer({ min: 1, max: 1_000_000 }) },
+            { weight: 1, arbitrary: fc.integer({ min: -5, max: 2_000_000 }) },
+          ),
+        }),
+        fc.record({
+          method: fc.constant('mobile_money'),
+          amount: fc.integer({ min: 1, max: 200_000 }),
+          phone: fc.constantFrom('0712345678', '+254 733 123 456', '254110000000', '0100000000', '0712'),
+        }),
+        fc.record({
+          method: fc.constant('saved_method'),
+          amount: fc.integer({ min: 1, max: 5_000 }),
+          paymentMethodId: fc.constantFrom(cardId, '00000000-0000-4000-8000-000000000000'),
+        }),
+        fc.record({
+          method: fc.constant('bank_transfer'),
+          amount: fc.oneof(
+            { weight: 3, arbitrary: fc.integer({ min: 1, max: 10_000_000 }) },
+            { weight: 1, arbitrary: fc.integer({ min: -5, max: 3_000_000_000 }) },
+          ),
+        }),
+        fc.record({
+          method: fc.constantFrom('card', 'mobile_money', 'saved_method', 'bank_transfer'),
+          amount: fc.constant(0),
+          metadata: fc.record({
+            type: fc.constant('mail_subscription'),
+            plan: fc.constantFrom('core', 'growth', 'scale'),
+            seats: fc.integer({ min: -1, max: 1e7 }),
+            billingCycle: fc.constantFrom('monthly', 'yearly'),
+          }),
         }),
       ),
+      'POST /v1/billing/upgrade': fc.record(
+        {
+          newPlan: fc.constantFrom('core', 'growth', 'scale'),
+          // Mostly seat counts whose price a card may pay, so changes go through and are charged (or, priced
+          // lower, are scheduled for the period end), however few clean requests the route gets in a run.
+          newSeats: fc.oneof(
+            { weight: 9, arbitrary: fc.integer({ min: 1, max: 300 }) },
+            { weight: 1, arbitrary: fc.integer({ min: -1, max: 1e7 }) },
+          ),
+          newCycle: fc.constantFrom('monthly', 'yearly'),
+          paymentMethodId: fc.oneof(
+            { weight: 9, arbitrary: fc.constant(cardId) },
+            { weight: 1, arbitrary: fc.constant('00000000-0000-4000-8000-000000000000') },
+          ),
+        },
+        { requiredKeys: ['newPlan', 'newSeats', 'newCycle'] },
+      ),
+      [`POST ${MPESA_CALLBACK_PATH}/:token`]: fc.oneof(
+        fc.constant(mpesaCallback),
+        fc.record({
+          Body: fc.record({
+            stkCallback: fc.record({
+              MerchantRequestID: fc.string(),
+              CheckoutRequestID: fc.oneof(fc.constant(checkoutRequestId), fc.string()),
+              ResultCode: fc.constantFrom(0, 1, 1032, 1037, '0'),
+              ResultDesc: fc.string(),
+            }),
+          }),
+        }),
+      ),
+      'POST /v1/organizations': fc.record(
+        {
+          name: fc.oneof(fc.constantFrom('Wanjiku Ventures', ' Otieno Logistics '), fc.string({ maxLength: 120 })),
+          kraPin: fc.constantFrom('P051234567Q', 'p051234567q', 'P05123456Q'),
+        },
+        { requiredKeys: ['name'] },
+      ),
+      'POST /v1/organizations/:id/invitations': fc.record({
+        email: fc.oneof(fc.emailAddress(), fc.constantFrom('colleague', 'a@b.example, c@d.example', MEMBER_EMAIL)),
+        role: fc.constantFrom('owner', 'admin', 'developer', 'billing', 'member', 'root'),
+      }),
+      'POST /v1/reviews/:sessionId/decision': fc.oneof(
+        fc.constant({ decision: 'verified' }),
+        fc.record(
+          {
+            decision: fc.constantFrom('verified', 'rejected', 'requires_input', 'maybe'),
+            reason: fc.oneof(fc.constantFrom('The photo is blurred', '  '), fc.string({ maxLength: 600 })),
+            documents: fc.array(fc.constantFrom('selfie', 'id_document_back', 'cr12', 'passport'), {
+              maxLength: 3,
+            }),
+          },
+          { requiredKeys: ['decision'] },
+        ),
+      ),
+      'PATCH /v1/accounts/me': fc.record(
+        {
+          firstName: fc.string({ maxLength: 120 }),
+          lastName: fc.string(),
+          phone: fc.constantFrom('0712345678', '0733123456', '12'),
+          dob: fc.constantFrom('1990-04-12', '2999-01-01', '1990-02-30'),
+        },
+        { requiredKeys: [] },
+      ),
     },
+    pathValues: {
+      id: fc.constantFrom(notification.id, removableCardId, apiKey.id),
+      invitationId: fc.constantFrom(acceptableInvitationId, revocableInvitationId, revocableInvitationId),
+      environment: fc.constantFrom('live', 'test', 'LIVE'),
+      token: fc.constantFrom(FAKE_DARAJA.callbackToken),
+      reference: fc.constant(reference),
+      '*': fc.constant(avatarPath),
+    },
+
+    // Routes under /v1/organizations/:id meet an organization of theirs: the team, which they may delete (it is
+    // put back), or the member's organization, whose invitation they may revoke.
+    pathValuesUnder: {
+      '/v1/organizations/:id': { id: fc.constant(TEAM_ID), userId: fc.constantFrom(...COLLEAGUE_IDS) },
+      '/v1/organizations/:id/invitations': { id: fc.constant(organizationId) },
+      '/v1/organizations/:id/audit-events': { id: fc.constant(organizationId) },
+      '/v1/billing/payments/:reference/receipt': { reference: fc.constantFrom(paidReference, reference) },
+      '/v1/billing/payments/:reference/invoice': { reference: fc.constantFrom(transferReference, reference) },
+      // The key this route may revoke (revoking it again answers 200 too), rather than any id the others share.
+      '/v1/api-keys/:id': { id: fc.constantFrom(apiKey.id, notification.id) },
+      '/v1/reviews/:sessionId': {
+        sessionId: fc.constant(reviewed.sessionId),
+        documentId: fc.constantFrom(...reviewed.documents.map((document) => document.id)),
+      },
+      '/v1/reviews/:sessionId/decision': { sessionId: fc.constantFrom(...decidable) },
+      // The link the query carries is signed for this document: the path names it, so the route can answer 200.
+      '/v1/reviews/:sessionId/documents/:documentId/content': {
+        sessionId: fc.constant(reviewed.sessionId),
+        documentId: fc.constant(reviewedDocument.id),
+      },
+    },
+    queryExamples: {
+      'GET /v1/reviews/:sessionId/documents/:documentId/content': documentLink,
+      'GET /v1/billing/checkout/complete': fc.oneof(
+        fc.record({ reference: fc.constant(reference) }),
+        fc.record({ trxref: fc.constant(reference) }),
+      ),
+    },
+  };
+  requests = fc.oneof(
+    { weight: 40, arbitrary: requestsForRoutes(routes, routeRequestOptions) },
     { weight: 2, arbitrary: signedPaystackEvents() },
     { weight: 2, arbitrary: avatarUploads(credentials) },
   );
