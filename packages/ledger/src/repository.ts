@@ -4,6 +4,7 @@ import {
   type Database,
   type DatabaseExecutor,
   type LedgerAccount,
+  type LedgerTransaction,
   type LedgerTransactionKind,
   preparedPerDatabase,
   prepareWithRowsMapper,
@@ -131,18 +132,14 @@ export function sumWalletEntries(db: DatabaseExecutor, walletId: string) {
 }
 
 /** One movement of a wallet statement, its time already written as the API writes it (ISO, milliseconds). */
-export interface WalletTransactionRow {
-  id: string;
+export type WalletTransactionRow = Pick<
+  LedgerTransaction,
+  'id' | 'kind' | 'amount' | 'reference' | 'description' | 'availableAfter' | 'heldAfter'
+> & {
   /** The cursor's position of the movement (its time to the microsecond). */
   position: string;
-  kind: LedgerTransactionKind;
-  amount: number;
-  reference: string;
-  description: string | null;
-  availableAfter: number;
-  heldAfter: number;
   createdAt: string;
-}
+};
 
 // A page of the statement as prepared statements, one without a cursor and one with, built once per database with
 // placeholders and read by position, as the payments list is: building the query and mapping 50 rows through
