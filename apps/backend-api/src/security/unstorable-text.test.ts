@@ -1,20 +1,19 @@
 import { tableChecksums } from '@platform/db/testing';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { replaceOrganizations, type TestOrganization, useTestApp } from '../../test/app-fixtures.js';
+import { HOSTED_PAGE_TEST_SECRET, testFormToken } from '../../test/hosted-page-fixtures.js';
 import {
   createdSessionId,
   createSessionRequest,
   fundWallet,
   truncateVerificationData,
 } from '../../test/verification-fixtures.js';
-import { formTokenFor } from '../modules/verification/hosted-page/form-token.js';
 
-const SECRET = 'a-hosted-page-secret-of-at-least-32-characters';
 // What PostgreSQL cannot store as text: U+0000, and UTF-16 surrogates without their pair.
 const unstorable = ['a\u0000b', '\ud800', 'x\udfff'] as const;
 
 describe('text PostgreSQL cannot store', () => {
-  const suite = useTestApp({ env: { HOSTED_PAGE_SECRET: SECRET } });
+  const suite = useTestApp({ env: { HOSTED_PAGE_SECRET: HOSTED_PAGE_TEST_SECRET } });
   let acme: TestOrganization;
 
   beforeEach(async () => {
@@ -91,7 +90,7 @@ describe('text PostgreSQL cannot store', () => {
         method: 'POST',
         url: `/session/${id}`,
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        payload: new URLSearchParams({ token: formTokenFor(SECRET, id), ...fields }).toString(),
+        payload: new URLSearchParams({ token: testFormToken(id), ...fields }).toString(),
       });
     expect((await form({ action: 'agree' })).headers.location).toBe(`${id}?notice=consent_recorded`);
     expect((await form({ action: 'submit' })).headers.location).toBe(`${id}?notice=submitted`);

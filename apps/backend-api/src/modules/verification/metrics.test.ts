@@ -10,12 +10,10 @@ import {
   testClock,
   useTestApp,
 } from '../../../test/app-fixtures.js';
+import { HOSTED_PAGE_TEST_SECRET, testFormToken } from '../../../test/hosted-page-fixtures.js';
 import { createdSessionId, fundWallet, truncateVerificationData } from '../../../test/verification-fixtures.js';
 import type { BackendApp } from '../../app.js';
-import { formTokenFor } from './hosted-page/form-token.js';
 import { METRICS_CACHE_MS } from './metrics.js';
-
-const SECRET = 'a-hosted-page-secret-of-at-least-32-characters';
 
 async function scrape(app: BackendApp): Promise<string> {
   const response = await app.inject({ method: 'GET', url: '/metrics' });
@@ -38,7 +36,7 @@ function sample(text: string, name: string, labels: Record<string, string> = {})
 }
 
 describe('verification metrics', () => {
-  const suite = useTestApp({ env: { HOSTED_PAGE_SECRET: SECRET } });
+  const suite = useTestApp({ env: { HOSTED_PAGE_SECRET: HOSTED_PAGE_TEST_SECRET } });
   const { clock } = suite;
   let acme: TestOrganization;
 
@@ -133,7 +131,7 @@ describe('verification metrics', () => {
         method: 'POST',
         url: `/session/${id}`,
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        payload: new URLSearchParams({ token: formTokenFor(SECRET, id), action }).toString(),
+        payload: new URLSearchParams({ token: testFormToken(id), action }).toString(),
       });
     const id = await session(acme.testKey);
     expect((await post(id, 'agree')).headers.location).toBe(`${id}?notice=consent_recorded`);

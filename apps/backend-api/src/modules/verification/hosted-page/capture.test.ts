@@ -11,12 +11,18 @@ import {
 } from '../../../../test/app-fixtures.js';
 import {
   type FormPart,
-  multipart,
   pdfDocument,
   pngImage,
   storedFiles,
   temporaryVault,
 } from '../../../../test/document-fixtures.js';
+import {
+  HOSTED_PAGE_TEST_SECRET,
+  hostedPageRequests,
+  imagePart,
+  landing,
+  testFormToken,
+} from '../../../../test/hosted-page-fixtures.js';
 import {
   createdSessionId,
   fundWallet,
@@ -24,13 +30,11 @@ import {
   truncateVerificationData,
 } from '../../../../test/verification-fixtures.js';
 import type { BackendApp } from '../../../app.js';
-import { formTokenFor } from './form-token.js';
 import { CONSENT_TEXT_VERSION } from './service.js';
 
 // The hosted page's capture: the form's files through the capture by API's path, the review step, the submit, the
 // status and final pages. Fixtures are made by the tests (sharp, pdf-lib).
 
-const SECRET = 'a-hosted-page-secret-of-at-least-32-characters';
 const database = useTestDatabase();
 const clock = testClock();
 let app: BackendApp;
@@ -42,7 +46,11 @@ let portrait: Buffer;
 
 beforeAll(async () => {
   ({ vault, directory, remove: removeFolder } = await temporaryVault());
-  app = await buildTestApp(database.handle, { now: clock.now, vault, env: { HOSTED_PAGE_SECRET: SECRET } });
+  app = await buildTestApp(database.handle, {
+    now: clock.now,
+    vault,
+    env: { HOSTED_PAGE_SECRET: HOSTED_PAGE_TEST_SECRET },
+  });
   portrait = await pngImage(600, 800, 'WANJIRU KAMAU');
 });
 afterAll(async () => {
@@ -55,26 +63,7 @@ beforeEach(async () => {
   await fundWallet(database.db, acme.id, 'live', 10_000);
 });
 
-const page = (id: string, query = '') => app.inject({ method: 'GET', url: `/session/${id}${query}` });
-const post = (id: string, fields: Record<string, string>) =>
-  app.inject({
-    method: 'POST',
-    url: `/session/${id}`,
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    payload: new URLSearchParams(fields).toString(),
-  });
-const upload = (id: string, parts: FormPart[], token = formTokenFor(SECRET, id)) => {
-  const { payload, headers } = multipart([{ field: 'token', data: token }, ...parts]);
-  return app.inject({ method: 'POST', url: `/session/${id}/documents`, headers, payload });
-};
-const image = (field: string, data: Buffer, contentType = 'image/png'): FormPart => ({
-  field,
-  filename: `${field}.png`,
-  contentType,
-  data,
-});
-/** Where a redirect from `<id>/documents` or `<id>` lands, as a path and query the tests can GET. */
-const landing = (location: string | undefined) => (location ?? '').replace(/^(\.\.\/)?[0-9a-f-]{36}/, '');
+const { page, post, upload } = hostedPageRequests(() => app);
 
 async function liveSession(body: object = {}) {
   const id = await createdSessionId(app, acme.liveKey, {
@@ -83,7 +72,7 @@ async function liveSession(body: object = {}) {
     appName: 'Acme Wallet',
     ...body,
   });
-  const agreed = await post(id, { token: formTokenFor(SECRET, id), action: 'agree' });
+  const agreed = await post(id, { token: testFormToken(id), action: 'agree' });
   expect(agreed.statusCode).toBe(303);
   return id;
 }
@@ -116,9 +105,9 @@ describe('capture on the hosted page', () => {
     const uploaded = await upload(id, [
       { field: 'idType', data: 'national_id' },
       { field: 'idNumber', data: ' 27183945 ' },
-      image('id_document_front', portrait),
-      image('id_document_back', portrait),
-      image('selfie', portrait),
+      imagePart('id_document_front', portrait),
+      imagePart('id_document_back', portrait),
+      imagePart('selfie', portrait),
     ]);
     expect(uploaded.statusCode).toBe(303);
     expect(uploaded.headers.location).toMatch(new RegExp(`^\\.\\./${id}\\?step=review$`));
@@ -152,14 +141,14 @@ describe('capture on the hosted page', () => {
     const details = /name="details" value="([^"]+)"/.exec(review.body)?.[1] ?? '';
 
     // Change goes back to the form with what was typed.
-    const changed = await post(id, { token: formTokenFor(SECRET, id), action: 'change', details });
+    const changed = await post(id, { token: testFormToken(id), action: 'change', details });
     expect(landing(changed.headers.location)).toBe('?step=change');
     const form = (await page(id, landing(changed.headers.location))).body;
     expect(form).toContain('value="27183945"');
     expect(form).toContain('<option value="national_id" selected>');
     expect(form).toMatch(/Received: \d+ kB\. Choose a file only to replace it\./);
 
-    const submitted = await post(id, { token: formTokenFor(SECRET, id), action: 'confirm', details });
+    const submitted = await post(id, { token: testFormToken(id), action: 'confirm', details });
     expect(submitted.headers.location).toBe(`${id}?notice=submitted`);
     expect(await statusOf(database.db, id)).toBe('processing');
     const status = (await page(id, '?notice=submitted')).body;
@@ -175,8 +164,8 @@ describe('capture on the hosted page', () => {
     const uploaded = await upload(id, [
       { field: 'idType', data: 'passport' },
       { field: 'idNumber', data: 'x' },
-      image('id_document_front', Buffer.from('%PDF-1.7 not an image at all'), 'application/pdf'),
-      image('selfie', await pngImage(300, 400)),
+      imagePart('id_document_front', Buffer.from('%PDF-1.7 not an image at all'), 'application/pdf'),
+      imagePart('selfie', await pngImage(300, 400)),
     ]);
     expect(uploaded.statusCode).toBe(303);
     expect(await documentsOf(id)).toEqual([]);
@@ -199,7 +188,7 @@ describe('capture on the hosted page', () => {
     const again = await upload(id, [
       { field: 'idType', data: 'passport' },
       { field: 'idNumber', data: 'AK1234567' },
-      image('id_document_front', portrait),
+      imagePart('id_document_front', portrait),
     ]);
     const next = (await page(id, landing(again.headers.location))).body;
     expect(next).toContain('<a href="#field-selfie">Choose a file.</a>');
@@ -215,7 +204,7 @@ describe('capture on the hosted page', () => {
       { field: 'lang', data: 'sw' },
       { field: 'idType', data: 'national_id' },
       { field: 'idNumber', data: '27183945' },
-      image('selfie', Buffer.from('GIF89a not accepted'), 'image/gif'),
+      imagePart('selfie', Buffer.from('GIF89a not accepted'), 'image/gif'),
     ]);
     expect(uploaded.headers.location).toMatch(/&lang=sw$/);
     const html = (await page(id, landing(uploaded.headers.location))).body;
@@ -226,9 +215,9 @@ describe('capture on the hosted page', () => {
 
   it('refuses a post without the form token, a part the form does not have, and a session already submitted', async () => {
     const id = await liveSession();
-    const forged = await upload(id, [image('selfie', portrait)], 'not-the-token');
+    const forged = await upload(id, [imagePart('selfie', portrait)], 'not-the-token');
     expect(landing(forged.headers.location)).toBe('?notice=form_expired');
-    const extra = await upload(id, [image('avatar', portrait)]);
+    const extra = await upload(id, [imagePart('avatar', portrait)]);
     expect(extra.statusCode).toBe(400);
     expect(await filesOf(id)).toEqual([]);
     expect(await documentsOf(id)).toEqual([]);
@@ -256,7 +245,7 @@ describe('capture on the hosted page', () => {
       file('cr12'),
       file('kra_pin_certificate'),
       file('director_id'),
-      image('director_id', portrait),
+      imagePart('director_id', portrait),
     ]);
     expect(landing(uploaded.headers.location)).toMatch(/^\?step=review$/);
     const review = (await page(id, landing(uploaded.headers.location))).body;
@@ -264,7 +253,7 @@ describe('capture on the hosted page', () => {
     expect(review).toContain('<dd>Acme Kenya Limited</dd>');
     expect(review.match(/<li>Director&#39;s ID: /g)).toHaveLength(2);
     const details = /name="details" value="([^"]+)"/.exec(review)?.[1] ?? '';
-    const submitted = await post(id, { token: formTokenFor(SECRET, id), action: 'confirm', details });
+    const submitted = await post(id, { token: testFormToken(id), action: 'confirm', details });
     expect(submitted.headers.location).toBe(`${id}?notice=submitted`);
     expect(await statusOf(database.db, id)).toBe('processing');
   });
@@ -274,8 +263,8 @@ describe('capture on the hosted page', () => {
     const uploaded = await upload(id, [
       { field: 'idType', data: 'passport' },
       { field: 'idNumber', data: 'AK1234567' },
-      image('id_document_front', portrait),
-      image('selfie', portrait),
+      imagePart('id_document_front', portrait),
+      imagePart('selfie', portrait),
     ]);
     expect(landing(uploaded.headers.location)).toBe('?step=review');
     const review = (await page(id, '?step=review')).body;
@@ -302,21 +291,21 @@ describe('capture on the hosted page', () => {
       expect(html, query).not.toContain('value="confirm"');
     }
 
-    const submitted = await post(id, { token: formTokenFor(SECRET, id), action: 'confirm', details });
+    const submitted = await post(id, { token: testFormToken(id), action: 'confirm', details });
     expect(submitted.headers.location).toBe(`${id}?notice=consent_needed`);
-    const another = await upload(id, [image('selfie', portrait)]);
+    const another = await upload(id, [imagePart('selfie', portrait)]);
     expect(landing(another.headers.location)).toBe('?notice=consent_needed');
     expect(await statusOf(database.db, id)).toBe('pending');
     expect(await filesOf(id)).toEqual(stored);
     expect(await documentsOf(id)).toHaveLength(2);
 
     // Declining the new text: nothing more was collected.
-    const declined = await post(id, { token: formTokenFor(SECRET, id), action: 'decline' });
+    const declined = await post(id, { token: testFormToken(id), action: 'decline' });
     const declinedPage = (await page(id, landing(declined.headers.location))).body;
     expect(declinedPage).toContain('Nothing more was collected, and nothing more will happen unless you agree.');
 
     // Agreeing to the current text records it beside the earlier agreement, and the review is back.
-    const agreed = await post(id, { token: formTokenFor(SECRET, id), action: 'agree' });
+    const agreed = await post(id, { token: testFormToken(id), action: 'agree' });
     expect(agreed.headers.location).toBe(`${id}?notice=consent_recorded`);
     const consents = await database.db
       .select({ textVersion: verificationConsents.textVersion })
@@ -326,7 +315,7 @@ describe('capture on the hosted page', () => {
     const reviewAgain = (await page(id, '?step=review')).body;
     expect(reviewAgain).toContain('<h1>Check before you submit</h1>');
     expect(reviewAgain).not.toContain('consent-changed');
-    const confirmed = await post(id, { token: formTokenFor(SECRET, id), action: 'confirm', details });
+    const confirmed = await post(id, { token: testFormToken(id), action: 'confirm', details });
     expect(confirmed.headers.location).toBe(`${id}?notice=submitted`);
     expect(await statusOf(database.db, id)).toBe('processing');
   });

@@ -11,14 +11,15 @@ import {
   testClock,
   useTestDatabase,
 } from '../../../../test/app-fixtures.js';
+import { type FormPart, pngImage, storedFiles, temporaryVault } from '../../../../test/document-fixtures.js';
 import {
-  type FormPart,
-  multipart,
-  pdfDocument,
-  pngImage,
-  storedFiles,
-  temporaryVault,
-} from '../../../../test/document-fixtures.js';
+  HOSTED_PAGE_TEST_SECRET,
+  hostedPageRequests,
+  imagePart,
+  landing,
+  pdfPart,
+  testFormToken,
+} from '../../../../test/hosted-page-fixtures.js';
 import {
   createdSessionId,
   fundWallet,
@@ -26,13 +27,11 @@ import {
   truncateVerificationData,
 } from '../../../../test/verification-fixtures.js';
 import type { BackendApp } from '../../../app.js';
-import { formTokenFor } from './form-token.js';
 
 // The hosted page after a requires_input decision (docs/decisions.md#resubmission): with documents named, it shows
 // the reason and those documents, asks only for them (not the details again), reviews what is sent and what is kept,
 // and submits; with none named, it is the page it was before.
 
-const SECRET = 'a-hosted-page-secret-of-at-least-32-characters';
 const REASON = 'The selfie is too dark';
 const database = useTestDatabase();
 const clock = testClock();
@@ -45,7 +44,11 @@ let portrait: Buffer;
 
 beforeAll(async () => {
   ({ vault, directory, remove: removeFolder } = await temporaryVault());
-  app = await buildTestApp(database.handle, { now: clock.now, vault, env: { HOSTED_PAGE_SECRET: SECRET } });
+  app = await buildTestApp(database.handle, {
+    now: clock.now,
+    vault,
+    env: { HOSTED_PAGE_SECRET: HOSTED_PAGE_TEST_SECRET },
+  });
   portrait = await pngImage(600, 800, 'WANJIRU KAMAU');
 });
 afterAll(async () => {
@@ -58,32 +61,9 @@ beforeEach(async () => {
   await fundWallet(database.db, acme.id, 'live', 10_000);
 });
 
-const page = (id: string, query = '') => app.inject({ method: 'GET', url: `/session/${id}${query}` });
-const post = (id: string, fields: Record<string, string>) =>
-  app.inject({
-    method: 'POST',
-    url: `/session/${id}`,
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    payload: new URLSearchParams(fields).toString(),
-  });
-const upload = (id: string, parts: FormPart[]) => {
-  const { payload, headers } = multipart([{ field: 'token', data: formTokenFor(SECRET, id) }, ...parts]);
-  return app.inject({ method: 'POST', url: `/session/${id}/documents`, headers, payload });
-};
-const image = (field: string, data: Buffer = portrait): FormPart => ({
-  field,
-  filename: `${field}.png`,
-  contentType: 'image/png',
-  data,
-});
-const pdf = async (field: string): Promise<FormPart> => ({
-  field,
-  filename: `${field}.pdf`,
-  contentType: 'application/pdf',
-  data: await pdfDocument(),
-});
-/** Where a redirect from `<id>/documents` or `<id>` lands, as a path and query the tests can GET. */
-const landing = (location: string | undefined) => (location ?? '').replace(/^(\.\.\/)?[0-9a-f-]{36}/, '');
+const { page, post, upload } = hostedPageRequests(() => app);
+/** The portrait (or `data`) sent as a picture in `field`. */
+const image = (field: string, data: Buffer = portrait) => imagePart(field, data);
 const sealedDraftIn = (html: string) => /name="details" value="([^"]+)"/.exec(html)?.[1] ?? '';
 
 /** Uploads `parts` on the page, reviews and submits: the session is then processing. */
@@ -92,7 +72,7 @@ async function sendAndSubmit(id: string, parts: FormPart[]) {
   expect(landing(uploaded.headers.location)).toBe('?step=review');
   const review = (await page(id, '?step=review')).body;
   const submitted = await post(id, {
-    token: formTokenFor(SECRET, id),
+    token: testFormToken(id),
     action: 'confirm',
     details: sealedDraftIn(review),
   });
@@ -103,7 +83,7 @@ async function sendAndSubmit(id: string, parts: FormPart[]) {
 /** A live session submitted on the page, then decided by a reviewer: requires_input asking for `documents`. */
 async function decidedSession(type: 'kyc' | 'kyb', documents: DocumentKind[]) {
   const id = await createdSessionId(app, acme.liveKey, { type, externalEndUserId: 'person-1', appName: 'Acme Wallet' });
-  expect((await post(id, { token: formTokenFor(SECRET, id), action: 'agree' })).statusCode).toBe(303);
+  expect((await post(id, { token: testFormToken(id), action: 'agree' })).statusCode).toBe(303);
   const parts =
     type === 'kyc'
       ? [
@@ -115,9 +95,9 @@ async function decidedSession(type: 'kyc' | 'kyb', documents: DocumentKind[]) {
         ]
       : [
           { field: 'registrationNumber', data: 'PVT-AB12CD3' },
-          await pdf('certificate_of_incorporation'),
-          await pdf('cr12'),
-          await pdf('kra_pin_certificate'),
+          await pdfPart('certificate_of_incorporation'),
+          await pdfPart('cr12'),
+          await pdfPart('kra_pin_certificate'),
           image('director_id'),
           image('director_id'),
         ];
@@ -196,7 +176,7 @@ describe('the hosted page when a decision names documents to send again', () => 
     expect(review).not.toContain('<dl>');
 
     const submitted = await post(id, {
-      token: formTokenFor(SECRET, id),
+      token: testFormToken(id),
       action: 'confirm',
       details: sealedDraftIn(review),
     });

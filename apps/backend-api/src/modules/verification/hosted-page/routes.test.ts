@@ -7,6 +7,7 @@ import {
   type TestOrganization,
   useTestApp,
 } from '../../../../test/app-fixtures.js';
+import { HOSTED_PAGE_TEST_SECRET, testFormToken } from '../../../../test/hosted-page-fixtures.js';
 import {
   createdSessionId,
   fundWallet,
@@ -19,12 +20,11 @@ import type { BackendApp } from '../../../app.js';
 import { formTokenFor } from './form-token.js';
 import { CONSENT_TEXT_VERSION } from './service.js';
 
-const SECRET = 'a-hosted-page-secret-of-at-least-32-characters';
 const CSP =
   "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
 describe('the hosted verification page', () => {
-  const suite = useTestApp({ env: { HOSTED_PAGE_SECRET: SECRET } });
+  const suite = useTestApp({ env: { HOSTED_PAGE_SECRET: HOSTED_PAGE_TEST_SECRET } });
   const { clock } = suite;
   let acme: TestOrganization;
 
@@ -47,11 +47,11 @@ describe('the hosted verification page', () => {
   // A second passes between clicks, so the history reads in order.
   const act = (id: string, action: string, extra: Record<string, string> = {}) => {
     clock.advance(1000);
-    return post(id, { token: formTokenFor(SECRET, id), action, ...extra });
+    return post(id, { token: testFormToken(id), action, ...extra });
   };
   /** The person agrees to the consent notice, as the page's "I agree" button posts it. */
   const agree = (id: string, extra: Record<string, string> = {}, on: BackendApp = suite.app) =>
-    post(id, { token: formTokenFor(SECRET, id), action: 'agree', ...extra }, on);
+    post(id, { token: testFormToken(id), action: 'agree', ...extra }, on);
   const consentsOf = (id: string) =>
     suite.db.select().from(verificationConsents).where(eq(verificationConsents.sessionId, id));
   const newTestSession = (body: object = {}) =>
@@ -87,7 +87,7 @@ describe('the hosted verification page', () => {
       expect(html).toContain('Test session');
       expect(html).toContain('<button type="submit" class="primary">Submit</button>');
       expect(html).not.toContain('Approve');
-      expect(html).toContain(`name="token" value="${formTokenFor(SECRET, id)}"`);
+      expect(html).toContain(`name="token" value="${testFormToken(id)}"`);
       expect(html).toContain(':focus-visible');
       // No script, no external asset.
       expect(html).not.toMatch(/<script|<link|src=|https?:\/\//);
@@ -242,7 +242,7 @@ describe('the hosted verification page', () => {
       for (const token of [
         '',
         'forged',
-        formTokenFor(SECRET, other),
+        testFormToken(other),
         formTokenFor('another-secret-of-at-least-32-characters!', id),
       ]) {
         const response = await post(id, { token, action: 'submit' });
@@ -270,7 +270,7 @@ describe('the hosted verification page', () => {
       expect(await statusOf(suite.db, live)).toBe('pending');
 
       await withApp({ HOSTED_PAGE_LIVE_SANDBOX: 'true', VERIFICATION_DECISIONS: 'live:*=sandbox' }, async (local) => {
-        const submit = (id: string) => post(id, { token: formTokenFor(SECRET, id), action: 'submit' }, local);
+        const submit = (id: string) => post(id, { token: testFormToken(id), action: 'submit' }, local);
         // The session made with a reviewer keeps it, even here.
         expect((await submit(live)).headers.location).toBe(`${live}?notice=sandbox_off`);
         expect(await statusOf(suite.db, live)).toBe('pending');
@@ -294,7 +294,7 @@ describe('the hosted verification page', () => {
 
     it('answers 404 for an unknown session and 400 for an unknown action', async () => {
       const unknown = crypto.randomUUID();
-      expect((await post(unknown, { token: formTokenFor(SECRET, unknown), action: 'submit' })).statusCode).toBe(404);
+      expect((await post(unknown, { token: testFormToken(unknown), action: 'submit' })).statusCode).toBe(404);
       const id = await testSession();
       expect((await act(id, 'self_destruct')).statusCode).toBe(400);
       expect(await statusOf(suite.db, id)).toBe('pending');
@@ -326,7 +326,7 @@ describe('the hosted verification page', () => {
       expect(html).toContain(
         '<button type="submit" name="action" value="decline" class="secondary">I do not agree</button>',
       );
-      expect(html).toContain(`name="token" value="${formTokenFor(SECRET, id)}"`);
+      expect(html).toContain(`name="token" value="${testFormToken(id)}"`);
       // Asked for the first time, and the session has no privacy notice: neither is mentioned.
       expect(html).not.toContain('consent-changed');
       expect(html).not.toContain('privacy notice');
@@ -450,7 +450,7 @@ describe('the hosted verification page', () => {
           method: 'POST',
           url: `/session/${sessionId}`,
           headers: { 'content-type': 'application/x-www-form-urlencoded', 'user-agent': userAgent },
-          payload: new URLSearchParams({ token: formTokenFor(SECRET, sessionId), action: 'agree' }).toString(),
+          payload: new URLSearchParams({ token: testFormToken(sessionId), action: 'agree' }).toString(),
         });
       clock.advance(1000);
       const agreedAt = clock.now();
@@ -493,7 +493,7 @@ describe('the hosted verification page', () => {
     it('needs the form token to record consent', async () => {
       const id = await newTestSession();
       const other = await newTestSession();
-      for (const token of ['', 'forged', formTokenFor(SECRET, other)]) {
+      for (const token of ['', 'forged', testFormToken(other)]) {
         const response = await post(id, { token, action: 'agree' });
         expect(response.statusCode).toBe(303);
         expect(response.headers.location).toBe(`${id}?notice=form_expired`);
@@ -516,7 +516,7 @@ describe('the hosted verification page', () => {
 
     it('says nothing was collected after "I do not agree", records nothing and leaves the session open', async () => {
       const id = await newTestSession();
-      const declined = await post(id, { token: formTokenFor(SECRET, id), action: 'decline' });
+      const declined = await post(id, { token: testFormToken(id), action: 'decline' });
       expect(declined.statusCode).toBe(303);
       expect(declined.headers.location).toBe(`${id}?step=declined`);
       const html = (await page(id, '?step=declined')).body;
@@ -616,7 +616,10 @@ describe('the hosted verification page', () => {
 
   /** Runs `work` with a second app on the same database, configured with `env` as well. */
   async function withApp(env: Record<string, string>, work: (app: BackendApp) => Promise<void>) {
-    const app = await buildTestApp(suite.handle, { now: clock.now, env: { HOSTED_PAGE_SECRET: SECRET, ...env } });
+    const app = await buildTestApp(suite.handle, {
+      now: clock.now,
+      env: { HOSTED_PAGE_SECRET: HOSTED_PAGE_TEST_SECRET, ...env },
+    });
     try {
       await work(app);
     } finally {

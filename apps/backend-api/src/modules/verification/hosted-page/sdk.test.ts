@@ -3,21 +3,20 @@ import { allowedOrigins } from '@platform/db/schema';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { replaceOrganizations, type TestOrganization, useTestApp } from '../../../../test/app-fixtures.js';
 import { multipart } from '../../../../test/document-fixtures.js';
+import { HOSTED_PAGE_TEST_SECRET, testFormToken } from '../../../../test/hosted-page-fixtures.js';
 import { createdSessionId, fundWallet, truncateVerificationData } from '../../../../test/verification-fixtures.js';
-import { formTokenFor } from './form-token.js';
 
 // The hosted page's side of the front-end SDK (docs/decisions.md#front-end-sdk): who may frame it (CSP
 // frame-ancestors from the organization's allowed origins, 'none' without), whether a view of it reports events
 // (only when the SDK opened it from an allowed origin), and that every link, form and redirect keeps the SDK's mode.
 // In headless Chromium: sdk-browser.test.ts.
 
-const SECRET = 'a-hosted-page-secret-of-at-least-32-characters';
 const SHOP = 'https://shop.example';
 const NO_FRAMES_CSP =
   "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
 describe('the hosted page and the front-end SDK', () => {
-  const suite = useTestApp({ env: { HOSTED_PAGE_SECRET: SECRET } });
+  const suite = useTestApp({ env: { HOSTED_PAGE_SECRET: HOSTED_PAGE_TEST_SECRET } });
   const { clock } = suite;
   let acme: TestOrganization;
 
@@ -37,7 +36,7 @@ describe('the hosted page and the front-end SDK', () => {
       method: 'POST',
       url: `/session/${id}`,
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      payload: new URLSearchParams({ token: formTokenFor(SECRET, id), ...fields }).toString(),
+      payload: new URLSearchParams({ token: testFormToken(id), ...fields }).toString(),
     });
   };
   const testSession = (body: object = {}) =>
@@ -194,7 +193,7 @@ describe('the hosted page and the front-end SDK', () => {
 
       // The capture form's multipart post keeps them too.
       const { payload, headers } = multipart([
-        { field: 'token', data: formTokenFor(SECRET, id) },
+        { field: 'token', data: testFormToken(id) },
         { field: 'sdk', data: 'embed' },
         { field: 'origin', data: SHOP },
       ]);
