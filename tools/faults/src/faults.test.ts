@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApiKey } from '@platform/api-keys';
-import { connectionUrlOf, type Database, type DatabaseHandle } from '@platform/db';
+import type { Database } from '@platform/db';
 import {
   ledgerTransactions,
   organizations,
@@ -11,15 +11,14 @@ import {
   webhookDeliveryAttempts,
   webhookEvents,
 } from '@platform/db/schema';
-import { createTestDatabase } from '@platform/db/testing';
 import { ledgerBalances, topUpWallet } from '@platform/ledger';
 import { and, between, count, eq, like } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { missing, postgresServer, redisServer } from '#test-prerequisites';
 import { eventually } from '#test-timing';
 import { type BackendInstance, startBackendInstance } from './backend-instance.js';
-import { ENVELOPE, hostAndPort } from './helpers.js';
-import { startTcpProxy, type TcpProxy } from './tcp-proxy.js';
+import { useFaultHarness } from './fault-harness.js';
+import { ENVELOPE } from './helpers.js';
 
 // Faults a deployment meets: Redis or PostgreSQL going away while requests run, and an instance dying in the
 // middle of an idempotent request or of a callback delivery. Servers are taken away from one instance with a
@@ -32,28 +31,13 @@ const KYC_PRICE = 50;
 describe.skipIf(missing(postgresServer, redisServer))(
   'faults: servers lost mid-run and instances killed mid-request (needs real PostgreSQL and Redis: set DATABASE_URL and REDIS_URL)',
   () => {
-    let database: DatabaseHandle;
+    const harness = useFaultHarness();
+    const { proxyTo } = harness;
     let db: Database;
     let url: string;
-    const toClose: Array<() => Promise<void>> = [];
-
-    beforeAll(async () => {
-      database = await createTestDatabase();
-      db = database.db;
-      const own = connectionUrlOf(db);
-      if (own === undefined) throw new Error('the test database has no connection URL');
-      url = own;
+    beforeAll(() => {
+      ({ db, url } = harness);
     });
-    afterAll(async () => {
-      for (const close of toClose.reverse()) await close().catch(() => undefined);
-      await database?.close();
-    });
-
-    async function proxyTo(serverUrl: string): Promise<TcpProxy> {
-      const proxy = await startTcpProxy(hostAndPort(serverUrl));
-      toClose.push(() => proxy.close());
-      return proxy;
-    }
 
     async function instance(options: {
       databaseUrl?: string;
@@ -67,7 +51,7 @@ describe.skipIf(missing(postgresServer, redisServer))(
         ...(options.env === undefined ? {} : { env: options.env }),
         ...(options.now === undefined ? {} : { now: options.now }),
       });
-      toClose.push(() => started.kill());
+      harness.closeAfterwards(() => started.kill());
       return started;
     }
 
@@ -293,7 +277,7 @@ describe.skipIf(missing(postgresServer, redisServer))(
         });
       });
       await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-      toClose.push(() => new Promise((resolve) => receiver.close(() => resolve())));
+      harness.closeAfterwards(() => new Promise((resolve) => receiver.close(() => resolve())));
       const callbackUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
 
       const { organizationId, secret } = await organizationWithKey();

@@ -1,18 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import { connectionUrlOf, type Database, type DatabaseHandle } from '@platform/db';
+import type { Database } from '@platform/db';
 import { memberships, organizations, payments, users } from '@platform/db/schema';
-import { createTestDatabase } from '@platform/db/testing';
 import { count } from 'drizzle-orm';
 import { pino } from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { missing, postgresServer, redisServer } from '#test-prerequisites';
 import { eventually } from '#test-timing';
 // The books check and fixtures of the money-invariant run: the same facts, read the same way.
 import { readBooks } from '../../multi-instance/src/books.js';
 import { insertMonthlySubscription, insertSandboxCard } from '../../multi-instance/src/fixtures.js';
-import { ENVELOPE, hostAndPort } from './helpers.js';
+import { useFaultHarness } from './fault-harness.js';
+import { ENVELOPE } from './helpers.js';
 import { type MainInstance, startMainInstance } from './main-instance.js';
-import { startTcpProxy, type TcpProxy } from './tcp-proxy.js';
 
 // main-api when a backing server goes away: Redis (the per-user rate limit fails open, says so, and limits again
 // when Redis is back) and PostgreSQL while wallet top-ups (saved cards and sandbox checkouts) and subscription
@@ -27,28 +26,13 @@ type Answer = { statusCode: number; body: string; headers: Record<string, unknow
 describe.skipIf(missing(postgresServer, redisServer))(
   'main-api faults: Redis and PostgreSQL lost mid-run (needs real PostgreSQL and Redis: set DATABASE_URL and REDIS_URL)',
   () => {
-    let database: DatabaseHandle;
+    const harness = useFaultHarness();
+    const { proxyTo } = harness;
     let db: Database;
     let url: string;
-    const toClose: Array<() => Promise<void>> = [];
-
-    beforeAll(async () => {
-      database = await createTestDatabase();
-      db = database.db;
-      const own = connectionUrlOf(db);
-      if (own === undefined) throw new Error('the test database has no connection URL');
-      url = own;
+    beforeAll(() => {
+      ({ db, url } = harness);
     });
-    afterAll(async () => {
-      for (const close of toClose.reverse()) await close().catch(() => undefined);
-      await database?.close();
-    });
-
-    async function proxyTo(serverUrl: string): Promise<TcpProxy> {
-      const proxy = await startTcpProxy(hostAndPort(serverUrl));
-      toClose.push(() => proxy.close());
-      return proxy;
-    }
 
     async function instance(options: {
       databaseUrl?: string;
@@ -64,7 +48,7 @@ describe.skipIf(missing(postgresServer, redisServer))(
         ...(options.logger === undefined ? {} : { logger: options.logger }),
         ...(options.now === undefined ? {} : { now: options.now }),
       });
-      toClose.push(() => started.close());
+      harness.closeAfterwards(() => started.close());
       return started;
     }
 
