@@ -1,4 +1,4 @@
-import { organizations } from '@platform/db/schema';
+import { mailSubscriptionChanges, organizations } from '@platform/db/schema';
 import { addBillingPeriod } from '@platform/pricing';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -6,13 +6,14 @@ import { missing, postgresServer } from '#test-prerequisites';
 import {
   type BillingTestApp,
   capturingLogger,
-  deletePayments,
   insertPayments,
   type PaymentRow,
   paymentByReference,
   startBillingApp,
 } from '../../../../test/billing-fixtures.js';
 import { allReceipts, lastReceiptNumber, textOf } from '../../../../test/receipt-fixtures.js';
+import { clearBilling, insertSubscription } from '../../../../test/subscription-fixtures.js';
+import { addCredit, paymentCreditReference } from '../subscriptions/credit-balance.js';
 
 // Payments that succeeded before receipts existed (migration 0019) get theirs from the job that runs beside
 // reconciliation (docs/decisions.md#receipts-for-earlier-payments). Such a payment is inserted as 0019 left it: succeeded,
@@ -37,7 +38,7 @@ describe.skipIf(missing(postgresServer))('receipts for payments that succeeded b
     await t?.close();
   });
   beforeEach(async () => {
-    await deletePayments(t.db);
+    await clearBilling(t.db);
     t.clock.set(NOW);
     errorsLogged.length = 0;
   });
@@ -139,6 +140,99 @@ describe.skipIf(missing(postgresServer))('receipts for payments that succeeded b
         periodStart: new Date('2025-06-14T00:00:00.000Z'),
         periodEnd: new Date(`${addBillingPeriod('2025-06-14', 'monthly')}T00:00:00.000Z`),
         note: null,
+      }),
+    ]);
+  });
+
+  it("states a renewal's period, as its change records it", async () => {
+    const subscription = await insertSubscription(t.db, t.organizationId, {
+      plan: 'core',
+      seats: 5,
+      cycle: 'monthly',
+      anchor: '2025-05-20',
+      periodIndex: 1,
+    });
+    const [reference = ''] = await insertPayments(t, [
+      earlier(PAID_AT, {
+        purpose: 'mail_subscription_renewal',
+        plan: 'core',
+        seats: 5,
+        billingCycle: 'monthly',
+        amount: 1_750,
+      }),
+    ]);
+    const payment = await paymentByReference(t.db, reference);
+    const period = { start: new Date('2025-06-20T00:00:00.000Z'), end: new Date('2025-07-20T00:00:00.000Z') };
+    await t.db.insert(mailSubscriptionChanges).values({
+      subscriptionId: subscription.id,
+      organizationId: t.organizationId,
+      kind: 'renewal',
+      status: 'applied',
+      baseVersion: subscription.version,
+      fromPlan: 'core',
+      fromSeats: 5,
+      fromBillingCycle: 'monthly',
+      plan: 'core',
+      seats: 5,
+      billingCycle: 'monthly',
+      billingAnchor: '2025-05-20',
+      periodIndex: 1,
+      periodStart: period.start,
+      periodEnd: period.end,
+      net: 1_750,
+      creditApplied: 0,
+      amountDue: 1_750,
+      paymentId: payment.id,
+      completedAt: PAID_AT,
+    });
+
+    await t.issueMissingReceipts();
+
+    expect(await allReceipts(t.db)).toEqual([
+      expect.objectContaining({
+        paymentReference: reference,
+        purpose: 'mail_subscription_renewal',
+        periodStart: period.start,
+        periodEnd: period.end,
+        note: null,
+      }),
+    ]);
+  });
+
+  it('says where the money went when it went to the credit balance, or that the subscription is gone', async () => {
+    const subscription = await insertSubscription(t.db, t.organizationId, {
+      plan: 'core',
+      seats: 5,
+      cycle: 'monthly',
+      anchor: '2025-06-01',
+    });
+    const terms = { plan: 'core', seats: 5, billingCycle: 'monthly', amount: 1_750 } as const;
+    const [credited = '', changeGone = ''] = await insertPayments(t, [
+      earlier(minutesAfterPaid(0), { purpose: 'mail_subscription', ...terms }),
+      earlier(minutesAfterPaid(1), { purpose: 'mail_subscription_change', ...terms }),
+    ]);
+    const why = 'A mail subscription was already active when this purchase was paid';
+    await t.db.transaction((tx) =>
+      addCredit(tx, subscription, {
+        amount: 1_750,
+        reason: 'duplicate_purchase',
+        reference: paymentCreditReference({ reference: credited }),
+        description: why,
+      }),
+    );
+
+    await t.issueMissingReceipts();
+
+    expect(await allReceipts(t.db)).toEqual([
+      expect.objectContaining({
+        paymentReference: credited,
+        periodStart: null,
+        note: `${why}: the amount was added to the credit balance.`,
+      }),
+      expect.objectContaining({
+        paymentReference: changeGone,
+        periodStart: null,
+        note: 'The subscription it was for no longer exists.',
       }),
     ]);
   });
