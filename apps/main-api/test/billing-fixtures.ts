@@ -1,7 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { Database, DatabaseHandle, Payment } from '@platform/db';
+import type { Database, DatabaseHandle, NewPayment, Payment } from '@platform/db';
 import { ledgerTransactions, notifications, paymentEvents, payments, wallets } from '@platform/db/schema';
 import { createTestDatabase } from '@platform/db/testing';
 import { and, asc, eq, sql } from 'drizzle-orm';
@@ -17,6 +18,7 @@ import {
   type PaymentAlarmKind,
   paymentAlarmsIn,
 } from '../src/modules/billing/payments/alarms.js';
+import { issueMissingReceipts, type MissingReceiptsRound } from '../src/modules/billing/payments/missing-receipts.js';
 import { type ReconciliationRound, reconcilePayments } from '../src/modules/billing/payments/reconciliation.js';
 import type { SettlementContext } from '../src/modules/billing/payments/settle.js';
 import { processStkCallback } from '../src/modules/billing/providers/daraja/service.js';
@@ -69,6 +71,8 @@ export interface BillingTestApp {
   renew(): Promise<RenewalRound>;
   /** One round of the bank transfer expiry job, with the app's clock. */
   expireTransfers(): Promise<TransferExpiryRound>;
+  /** One round of the job issuing the receipts of payments that succeeded before receipts existed (the app's clock). */
+  issueMissingReceipts(batchSize?: number): Promise<MissingReceiptsRound>;
   close(): Promise<void>;
 }
 
@@ -187,6 +191,9 @@ export async function startBillingApp(
     expireTransfers() {
       return expireBankTransfers({ ctx });
     },
+    issueMissingReceipts(batchSize) {
+      return issueMissingReceipts({ ctx, ...(batchSize === undefined ? {} : { batchSize }) });
+    },
     async close() {
       providers.close();
       await app.close();
@@ -215,6 +222,35 @@ export async function promptMpesaPayment(
   if (response.statusCode !== 200) throw new Error(`The M-Pesa payment was refused: ${response.body}`);
   const { reference } = response.json<{ reference: string }>();
   return { reference, checkoutRequestId: daraja.lastPrompt().checkoutRequestId, response };
+}
+
+/** A payment as inserted directly, at a chosen time: a succeeded card top-up of 1,000 unless told otherwise. */
+export type PaymentRow = Partial<NewPayment> & { createdAt: Date };
+
+/** Inserts payments of `organizationId` (the payer's by default) directly, as `rows` say; their references. */
+export async function insertPayments(
+  t: Pick<BillingTestApp, 'db' | 'organizationId'>,
+  rows: PaymentRow[],
+  organizationId = t.organizationId,
+): Promise<string[]> {
+  const values = rows.map((row) => {
+    const status = row.status ?? 'succeeded';
+    return {
+      reference: `PAY-${randomUUID()}`,
+      organizationId,
+      method: 'card' as const,
+      channel: 'card' as const,
+      purpose: 'wallet_topup' as const,
+      provider: 'sandbox' as const,
+      amount: 1_000,
+      nextCheckAt: row.createdAt,
+      completedAt: status === 'pending' ? null : row.createdAt,
+      ...row,
+      status,
+    };
+  });
+  const inserted = await t.db.insert(payments).values(values).returning({ reference: payments.reference });
+  return inserted.map((row) => row.reference);
 }
 
 export async function paymentByReference(db: Database, reference: string): Promise<Payment> {

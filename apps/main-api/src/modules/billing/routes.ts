@@ -8,6 +8,7 @@ import { invoiceIssuer, invoiceRoutes } from './invoices/index.js';
 import { paymentMethodRoutes, paymentMethodSharedSchemas } from './payment-methods/index.js';
 import {
   checkoutCompleteRoutes,
+  missingReceiptRounds,
   type PaymentHooks,
   paymentAlarmsIn,
   paymentRoutes,
@@ -134,6 +135,8 @@ export const billingRoutes: FastifyPluginAsyncTypebox<BillingRoutesOptions> = as
   runEvery('Payment reconciliation round', config.reconciliation.intervalMs, () =>
     reconcilePayments({ ctx, providers, config }),
   );
+  // Beside reconciliation and as often: the receipts of payments that succeeded before receipts existed.
+  runEvery('Receipts for earlier payments round', config.reconciliation.intervalMs, missingReceiptRounds({ ctx }));
   runEvery('Mail subscription renewal round', config.renewalIntervalMs, () =>
     renewDueSubscriptions({ ctx, providers, config, invoices }),
   );

@@ -21,6 +21,11 @@ export interface PaymentHooks {
   onSubscriptionChargePaid(tx: Transaction, payment: Payment): Promise<PaidFor>;
   /** A card charge for a subscription change or renewal failed, was cancelled or expired. */
   onSubscriptionChargeFailed(tx: Transaction, payment: Payment): Promise<void>;
+  /**
+   * What a mail subscription payment that succeeded before receipts existed paid for, read back from what its success
+   * left behind, for the receipt issued for it now (docs/decisions.md#receipts-for-earlier-payments). Changes nothing.
+   */
+  paidForEarlierPayment(tx: Transaction, payment: Payment): Promise<PaidFor>;
 }
 
 /**

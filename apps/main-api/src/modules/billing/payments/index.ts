@@ -16,6 +16,7 @@ export type {
   TransferTerms,
 } from './hooks.js';
 export type { PaymentLog } from './log.js';
+export { missingReceiptRounds } from './missing-receipts.js';
 export { settleMobileMoneyResult } from './mobile-money-results.js';
 export { ProviderRejectedError, ProviderUnavailableError } from './provider-errors.js';
 export type {

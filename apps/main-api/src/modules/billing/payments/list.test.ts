@@ -1,12 +1,10 @@
-import { randomUUID } from 'node:crypto';
-import type { NewPayment } from '@platform/db';
-import { payments } from '@platform/db/schema';
 import { tableChecksums } from '@platform/db/testing';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   type BillingTestApp,
   deletePayments,
+  insertPayments,
   OUTSIDER_ID,
   startBillingApp,
 } from '../../../../test/billing-fixtures.js';
@@ -26,30 +24,6 @@ afterAll(async () => {
 beforeEach(async () => {
   await deletePayments(t.db);
 });
-
-type PaymentRow = Partial<NewPayment> & { createdAt: Date };
-
-/** Inserts the organization's payments (a succeeded card top-up of 1,000 unless told otherwise); their references. */
-async function insertPayments(rows: PaymentRow[], organizationId = t.organizationId): Promise<string[]> {
-  const values = rows.map((row) => {
-    const status = row.status ?? 'succeeded';
-    return {
-      reference: `PAY-${randomUUID()}`,
-      organizationId,
-      method: 'card' as const,
-      channel: 'card' as const,
-      purpose: 'wallet_topup' as const,
-      provider: 'sandbox' as const,
-      amount: 1_000,
-      nextCheckAt: row.createdAt,
-      completedAt: status === 'pending' ? null : row.createdAt,
-      ...row,
-      status,
-    };
-  });
-  const inserted = await t.db.insert(payments).values(values).returning({ reference: payments.reference });
-  return inserted.map((row) => row.reference);
-}
 
 async function list(query = '', headers: Record<string, string> = {}) {
   return t.app.inject({
@@ -77,7 +51,7 @@ const at = (minutes: number) => new Date(Date.parse('2026-03-01T09:00:00Z') + mi
 
 describe('GET /v1/billing/payments', () => {
   it("lists the organization's payments newest first, each exactly as GET /v1/billing/payments/:reference answers it", async () => {
-    const [older, newer, newest, paidByMpesa] = await insertPayments([
+    const [older, newer, newest, paidByMpesa] = await insertPayments(t, [
       { createdAt: at(0), status: 'failed', failureReason: 'Declined' },
       {
         createdAt: at(1),
@@ -97,7 +71,7 @@ describe('GET /v1/billing/payments', () => {
         mpesaReceiptNumber: 'QKT2XYZ8AB',
       },
     ]);
-    await insertPayments([{ createdAt: at(4) }], t.otherOrganizationId);
+    await insertPayments(t, [{ createdAt: at(4) }], t.otherOrganizationId);
 
     const page = await listed();
     expect(referencesOf(page)).toEqual([paidByMpesa, newest, newer, older]);
@@ -120,7 +94,7 @@ describe('GET /v1/billing/payments', () => {
   });
 
   it('filters by status, method and purpose, together', async () => {
-    const [cardTopUp, failedCard, mpesa, purchase] = await insertPayments([
+    const [cardTopUp, failedCard, mpesa, purchase] = await insertPayments(t, [
       { createdAt: at(0) },
       { createdAt: at(1), status: 'failed' },
       { createdAt: at(2), method: 'mobile_money', channel: 'mobile_money', phone: '254712345678' },
@@ -134,7 +108,7 @@ describe('GET /v1/billing/payments', () => {
   });
 
   it('filters by period: a date is a day in Nairobi (a `to` day included), a date-time an exact moment', async () => {
-    const [lastOfFebruary, firstOfMarch, endOfMarch, firstOfApril] = await insertPayments([
+    const [lastOfFebruary, firstOfMarch, endOfMarch, firstOfApril] = await insertPayments(t, [
       // 23:59 on 28 February in Nairobi, though 1 March has begun in no place west of it yet
       { createdAt: new Date('2026-02-28T20:59:59.999999Z') },
       { createdAt: new Date('2026-02-28T21:00:00Z') },
@@ -155,7 +129,7 @@ describe('GET /v1/billing/payments', () => {
 
   it('pages with a cursor: every payment once, in order, and new payments never shift the pages still to read', async () => {
     // Two share a creation time to the microsecond: the id orders them, and the cursor keeps them apart.
-    const references = await insertPayments([
+    const references = await insertPayments(t, [
       { createdAt: at(0) },
       { createdAt: at(1) },
       { createdAt: at(1) },
@@ -167,7 +141,7 @@ describe('GET /v1/billing/payments', () => {
 
     const first = await listed('?limit=2');
     expect(referencesOf(first)).toEqual(all.slice(0, 2));
-    await insertPayments([{ createdAt: at(10) }]);
+    await insertPayments(t, [{ createdAt: at(10) }]);
     const second = await listed(`?limit=2&cursor=${first.nextCursor}`);
     expect(referencesOf(second)).toEqual(all.slice(2, 4));
     const third = await listed(`?limit=2&cursor=${second.nextCursor}`);
@@ -176,7 +150,10 @@ describe('GET /v1/billing/payments', () => {
   });
 
   it('gives 20 a page by default and up to 100 when asked', async () => {
-    await insertPayments(Array.from({ length: 101 }, (_, index) => ({ createdAt: at(index) })));
+    await insertPayments(
+      t,
+      Array.from({ length: 101 }, (_, index) => ({ createdAt: at(index) })),
+    );
     const byDefault = await listed();
     expect(byDefault.payments).toHaveLength(20);
     expect(byDefault.nextCursor).not.toBeNull();
@@ -201,7 +178,7 @@ describe('GET /v1/billing/payments', () => {
     ['a cursor this API did not return', '?cursor=bm90LWEtY3Vyc29y', 'querystring/cursor'],
     ['an unknown parameter', '?sort=amount', 'querystring/sort'],
   ])('refuses %s with 400 naming it, and changes nothing', async (_label, query, path) => {
-    await insertPayments([{ createdAt: at(0) }]);
+    await insertPayments(t, [{ createdAt: at(0) }]);
     const before = await tableChecksums(t.db);
     for (const accept of ['application/json', 'text/csv']) {
       const response = await list(query, { accept });
@@ -215,8 +192,8 @@ describe('GET /v1/billing/payments', () => {
   });
 
   it("shows another organization's member only their own organization's payments", async () => {
-    await insertPayments([{ createdAt: at(0) }]);
-    const [theirs] = await insertPayments([{ createdAt: at(1) }], t.otherOrganizationId);
+    await insertPayments(t, [{ createdAt: at(0) }]);
+    const [theirs] = await insertPayments(t, [{ createdAt: at(1) }], t.otherOrganizationId);
     const response = await t.app.inject({
       method: 'GET',
       url: '/v1/billing/payments',
@@ -256,7 +233,7 @@ describe('GET /v1/billing/payments with Accept: text/csv', () => {
   }
 
   it('answers the filtered payments as a CSV file with a header row, newest first', async () => {
-    const [failed, purchase] = await insertPayments([
+    const [failed, purchase] = await insertPayments(t, [
       { createdAt: at(0), status: 'failed', failureReason: 'Declined' },
       {
         createdAt: at(1),
@@ -324,7 +301,11 @@ describe('GET /v1/billing/payments with Accept: text/csv', () => {
   });
 
   it('starts after the payment a cursor names, and takes no limit: the export has no pages', async () => {
-    const [, second, third] = await insertPayments([{ createdAt: at(3) }, { createdAt: at(2) }, { createdAt: at(1) }]);
+    const [, second, third] = await insertPayments(t, [
+      { createdAt: at(3) },
+      { createdAt: at(2) },
+      { createdAt: at(1) },
+    ]);
     const first = await listed('?limit=1');
     const rows = (parse((await csv(`?limit=1&cursor=${first.nextCursor}`)).body) as string[][]).slice(1);
     expect(rows.map((row) => row[header.indexOf('reference')])).toEqual([second, third]);
@@ -346,6 +327,7 @@ describe('GET /v1/billing/payments with Accept: text/csv', () => {
       '\r=1+1',
     ];
     await insertPayments(
+      t,
       reasons.map((failureReason, index) => ({ createdAt: at(-index), status: 'failed', failureReason })),
     );
     const body = (await csv()).body;
@@ -366,7 +348,10 @@ describe('GET /v1/billing/payments with Accept: text/csv', () => {
   it('writes every payment of an export larger than one page (500), once each, in order, as the pages are read', async () => {
     const count = 1_201;
     // Three share each creation time, so page boundaries fall inside groups of equal times.
-    await insertPayments(Array.from({ length: count }, (_, index) => ({ createdAt: at(Math.floor(index / 3)) })));
+    await insertPayments(
+      t,
+      Array.from({ length: count }, (_, index) => ({ createdAt: at(Math.floor(index / 3)) })),
+    );
     const json: string[] = [];
     for (let cursor: string | null | undefined; cursor !== null; ) {
       const page = await listed(`?limit=100${cursor === undefined ? '' : `&cursor=${cursor}`}`);

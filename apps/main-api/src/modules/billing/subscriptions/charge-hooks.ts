@@ -3,7 +3,7 @@ import { notifyOrganizationMembers } from '@platform/notifications';
 import { PLATFORM_JOB } from '../../audit/index.js';
 import type { PaidFor } from '../payments/index.js';
 import { applyChange } from './apply-change.js';
-import { addCredit } from './credit-balance.js';
+import { addCredit, paymentCreditReference } from './credit-balance.js';
 import { paymentCredited } from './notifications.js';
 import { addedToCredit } from './purchase.js';
 import { isPaidAhead } from './renewal-invoice.js';
@@ -14,6 +14,12 @@ import { finishChange, lockChangeOfPayment, lockSubscriptionById } from './repos
 // ends, in the transaction that records it, whoever reports the outcome (the request that charged, or the
 // reconciliation job after a crash).
 
+/** What a charge paid for when the subscription it was for no longer exists. */
+export const SUBSCRIPTION_GONE: PaidFor = {
+  kind: 'not_applied',
+  note: 'The subscription it was for no longer exists.',
+};
+
 /**
  * The card paid: the claimed change applies if the subscription is still in the state it was priced on.
  * Otherwise (the subscription changed meanwhile, or the charge had already been given up as failed) the money
@@ -23,9 +29,7 @@ export async function applyPaidCharge(tx: Transaction, payment: Payment): Promis
   const change = await lockChangeOfPayment(tx, payment.id);
   if (change === undefined) throw new Error(`Payment ${payment.reference} pays for no subscription change`);
   const subscription = await lockSubscriptionById(tx, change.subscriptionId);
-  if (subscription === undefined) {
-    return { kind: 'not_applied', note: 'The subscription it was for no longer exists.' };
-  }
+  if (subscription === undefined) return SUBSCRIPTION_GONE;
   const at = payment.completedAt ?? payment.updatedAt;
 
   // A renewal invoice paid before the renewal date: the renewal job applies it on that date, not now, so the current
@@ -53,7 +57,7 @@ export async function applyPaidCharge(tx: Transaction, payment: Payment): Promis
   const credited = await addCredit(tx, subscription, {
     amount: payment.amount,
     reason: 'unapplied_charge',
-    reference: `payment:${payment.reference}`,
+    reference: paymentCreditReference(payment),
     description: why,
   });
   if (credited) {

@@ -1,6 +1,6 @@
 import type { CreditBalanceReason, DatabaseExecutor } from '@platform/db';
 import { creditBalanceEntries, mailSubscriptions } from '@platform/db/schema';
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 
 /**
  * Records one movement of the organization's credit (`amount` signed: negative uses credit). False, and nothing
@@ -43,4 +43,24 @@ export async function creditBalanceFromEntries(db: DatabaseExecutor, organizatio
     .from(creditBalanceEntries)
     .where(eq(creditBalanceEntries.organizationId, organizationId));
   return Number(row?.total ?? 0);
+}
+
+/**
+ * Why a payment's money went to the credit balance instead of what it was for (a purchase while another subscription
+ * was active, a charge whose change could no longer apply): the description of its movement; undefined when it has none.
+ */
+export async function findCreditedPayment(
+  db: DatabaseExecutor,
+  reference: string,
+): Promise<{ description: string | null } | undefined> {
+  const [entry] = await db
+    .select({ description: creditBalanceEntries.description })
+    .from(creditBalanceEntries)
+    .where(
+      and(
+        inArray(creditBalanceEntries.reason, ['duplicate_purchase', 'unapplied_charge']),
+        eq(creditBalanceEntries.reference, reference),
+      ),
+    );
+  return entry;
 }

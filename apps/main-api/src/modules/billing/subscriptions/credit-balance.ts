@@ -17,6 +17,11 @@ export interface CreditMovement {
   description: string;
 }
 
+/** The reference of a credit movement a payment caused (its money added to the credit balance). */
+export function paymentCreditReference(payment: { reference: string }): string {
+  return `payment:${payment.reference}`;
+}
+
 /** Adds credit. False (and nothing changes) when this movement was recorded before. */
 export function addCredit(tx: Transaction, subscription: MailSubscription, movement: CreditMovement): Promise<boolean> {
   return record(tx, subscription, movement, movement.amount);

@@ -2,7 +2,7 @@ import type { Payment, Transaction } from '@platform/db';
 import { notifyOrganizationMembers } from '@platform/notifications';
 import { type AuditedChange, PLATFORM_JOB, recordAuditEvent } from '../../audit/index.js';
 import type { PaidFor } from '../payments/index.js';
-import { addCredit } from './credit-balance.js';
+import { addCredit, paymentCreditReference } from './credit-balance.js';
 import { paymentCredited, subscriptionStarted } from './notifications.js';
 import { billingPeriod, dayOf } from './periods.js';
 import { NOT_PAST_DUE } from './renewal-retries.js';
@@ -61,7 +61,7 @@ export async function activatePurchasedSubscription(tx: Transaction, payment: Pa
     const credited = await addCredit(tx, current, {
       amount: payment.amount,
       reason: 'duplicate_purchase',
-      reference: `payment:${payment.reference}`,
+      reference: paymentCreditReference(payment),
       description: why,
     });
     if (credited) {
