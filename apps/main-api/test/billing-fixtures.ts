@@ -18,7 +18,11 @@ import {
   type PaymentAlarmKind,
   paymentAlarmsIn,
 } from '../src/modules/billing/payments/alarms.js';
-import { issueMissingReceipts, type MissingReceiptsRound } from '../src/modules/billing/payments/missing-receipts.js';
+import {
+  issueMissingReceipts,
+  type MissingReceiptsRound,
+  missingReceiptRounds,
+} from '../src/modules/billing/payments/missing-receipts.js';
 import { type ReconciliationRound, reconcilePayments } from '../src/modules/billing/payments/reconciliation.js';
 import type { SettlementContext } from '../src/modules/billing/payments/settle.js';
 import { processStkCallback } from '../src/modules/billing/providers/daraja/service.js';
@@ -73,6 +77,8 @@ export interface BillingTestApp {
   expireTransfers(): Promise<TransferExpiryRound>;
   /** One round of the job issuing the receipts of payments that succeeded before receipts existed (the app's clock). */
   issueMissingReceipts(batchSize?: number): Promise<MissingReceiptsRound>;
+  /** That job's rounds as one instance runs them on its schedule (a fresh instance each call). */
+  missingReceiptRounds(): () => Promise<MissingReceiptsRound>;
   close(): Promise<void>;
 }
 
@@ -193,6 +199,9 @@ export async function startBillingApp(
     },
     issueMissingReceipts(batchSize) {
       return issueMissingReceipts({ ctx, ...(batchSize === undefined ? {} : { batchSize }) });
+    },
+    missingReceiptRounds() {
+      return missingReceiptRounds({ ctx });
     },
     async close() {
       providers.close();

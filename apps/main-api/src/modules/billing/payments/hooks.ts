@@ -33,7 +33,22 @@ export interface PaymentHooks {
  * success has exactly one receipt, and a success that rolls back has none (nor takes a receipt number).
  */
 export interface ReceiptIssuer {
-  issueReceipt(tx: Transaction, payment: Payment, paidFor: PaidFor, now: Date): Promise<void>;
+  issueReceipt(
+    tx: Transaction,
+    payment: Payment,
+    paidFor: PaidFor,
+    now: Date,
+    options?: ReceiptIssueOptions,
+  ): Promise<void>;
+}
+
+export interface ReceiptIssueOptions {
+  /**
+   * Whether the organization's members are told (an in-app notification with the link): true for a success as it
+   * happens; false for the receipt of a payment that succeeded long before
+   * (docs/decisions.md#receipts-for-earlier-payments), which is news to no one.
+   */
+  tellMembers: boolean;
 }
 
 /** Charges for a change or renewal of a mail subscription (not purchases): they have their own hooks. */

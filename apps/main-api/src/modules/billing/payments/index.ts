@@ -11,6 +11,7 @@ export type {
   InvoiceIssuer,
   PaidFor,
   PaymentHooks,
+  ReceiptIssueOptions,
   ReceiptIssuer,
   TransferInvoice,
   TransferTerms,

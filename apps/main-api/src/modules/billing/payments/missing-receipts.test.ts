@@ -7,6 +7,8 @@ import {
   type BillingTestApp,
   capturingLogger,
   insertPayments,
+  notificationsOf,
+  PAYER_ID,
   type PaymentRow,
   paymentByReference,
   startBillingApp,
@@ -115,6 +117,8 @@ describe.skipIf(missing(postgresServer))('receipts for payments that succeeded b
     expect(text).toContain('Date issued 27 November 2026');
     expect(text).toContain('Paid on 14 June 2025, 12:30 EAT');
     expect(text).toContain('Provider reference ws_CO_140620250930001');
+    // Long paid: the members are not told of it, as they are of a receipt issued with its success.
+    expect((await notificationsOf(t.db, PAYER_ID)).map((told) => told.title)).not.toContain('Receipt issued');
   });
 
   it("states a subscription purchase's plan and the first period, from the day it was paid", async () => {
@@ -276,6 +280,21 @@ describe.skipIf(missing(postgresServer))('receipts for payments that succeeded b
     expect((await allReceipts(t.db)).map((receipt) => receipt.paymentReference)).toEqual([first, second]);
     expect(await t.issueMissingReceipts(2)).toEqual({ found: 1, issued: 1 });
     expect((await allReceipts(t.db)).map((receipt) => receipt.paymentReference)).toEqual([first, second, third]);
+  });
+
+  it('stops looking in an instance once a round finds none: every later success issues its own', async () => {
+    const rounds = t.missingReceiptRounds();
+    const [first = ''] = await insertPayments(t, [earlier(minutesAfterPaid(0))]);
+    expect(await rounds()).toEqual({ found: 1, issued: 1 });
+    expect(await rounds()).toEqual({ found: 0, issued: 0 });
+
+    // Only a payment written by hand, as here, could appear after that: the instance no longer looks.
+    const [second = ''] = await insertPayments(t, [earlier(minutesAfterPaid(10))]);
+    expect(await rounds()).toEqual({ found: 0, issued: 0 });
+    expect((await allReceipts(t.db)).map((receipt) => receipt.paymentReference)).toEqual([first]);
+    // A new instance (a restart) looks once more.
+    expect(await t.missingReceiptRounds()()).toEqual({ found: 1, issued: 1 });
+    expect((await allReceipts(t.db)).map((receipt) => receipt.paymentReference)).toEqual([first, second]);
   });
 
   it('issues exactly one receipt per payment, numbered consecutively, when three instances run a round at once', async () => {

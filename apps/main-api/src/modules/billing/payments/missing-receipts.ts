@@ -62,7 +62,9 @@ async function issueMissingReceipt(ctx: SettlementContext, paymentId: string): P
     return await ctx.db.transaction(async (tx) => {
       const payment = await lockPaymentWithoutReceipt(tx, paymentId);
       if (payment === undefined) return false;
-      await ctx.receipts.issueReceipt(tx, payment, await paidForOf(tx, payment, ctx.hooks), ctx.now());
+      const paidFor = await paidForOf(tx, payment, ctx.hooks);
+      // Long paid: a notification per old payment would bury the members' current ones.
+      await ctx.receipts.issueReceipt(tx, payment, paidFor, ctx.now(), { tellMembers: false });
       return true;
     });
   } catch (error) {

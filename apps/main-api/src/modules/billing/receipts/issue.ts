@@ -3,7 +3,7 @@ import { notifyOrganizationMembers } from '@platform/notifications';
 import { formatKes } from '@platform/pricing';
 import type { Seller } from '../config.js';
 import { issueParticulars } from '../documents/index.js';
-import type { PaidFor, ReceiptIssuer } from '../payments/index.js';
+import type { PaidFor, ReceiptIssueOptions, ReceiptIssuer } from '../payments/index.js';
 import { insertReceipt } from './repository.js';
 
 /** The number series of receipts and the prefix of their numbers. */
@@ -17,14 +17,16 @@ function receiptPathOf(paymentReference: string): string {
 
 /** Issues receipts naming `seller`: what payments call at the end of every success. */
 export function receiptIssuer(seller: Seller): ReceiptIssuer {
-  return { issueReceipt: (tx, payment, paidFor, now) => issueReceipt(tx, seller, payment, paidFor, now) };
+  return {
+    issueReceipt: (tx, payment, paidFor, now, options) => issueReceipt(tx, seller, payment, paidFor, now, options),
+  };
 }
 
 /**
  * Issues the receipt of a payment that has just succeeded, in the transaction that records the success: everything
  * it shows is copied onto it, its number is the next of the gapless series (taken as late as it can be: the series
- * stays locked until the transaction ends), and the organization's members are told, with the link
- * (docs/decisions.md#billing-documents).
+ * stays locked until the transaction ends), and the organization's members are told, with the link, unless
+ * `tellMembers` is false (docs/decisions.md#billing-documents).
  */
 async function issueReceipt(
   tx: Transaction,
@@ -32,6 +34,7 @@ async function issueReceipt(
   payment: Payment,
   paidFor: PaidFor,
   now: Date,
+  { tellMembers }: ReceiptIssueOptions = { tellMembers: true },
 ): Promise<void> {
   if (payment.completedAt === null) throw new Error(`Payment ${payment.reference} has no completion time`);
   const receipt = await insertReceipt(tx, {
@@ -45,6 +48,7 @@ async function issueReceipt(
     mpesaReceiptNumber: payment.mpesaReceiptNumber,
     paidAt: payment.completedAt,
   });
+  if (!tellMembers) return;
   await notifyOrganizationMembers(tx, payment.organizationId, {
     title: 'Receipt issued',
     message: `Receipt ${receipt.number}: ${formatKes(receipt.total)} paid (${payment.reference}).`,
