@@ -1,13 +1,14 @@
 import { paymentEvents } from '@platform/db/schema';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { eventually, quietPeriod } from '#test-timing';
+import { quietPeriod } from '#test-timing';
 import {
   type BillingTestApp,
   deletePayments,
   liveBalance,
   paymentByReference,
   startBillingApp,
+  untilSettled,
 } from '../../../../../test/billing-fixtures.js';
 import { SANDBOX_PHONE_SCENARIOS } from './phone-scenarios.js';
 
@@ -35,8 +36,6 @@ async function prompt(phone: string, amount = 250) {
   return (response.json() as { reference: string }).reference;
 }
 
-const settled = (reference: string) => async () => (await paymentByReference(t.db, reference)).status !== 'pending';
-
 describe('sandbox M-Pesa prompts resolved by magic numbers', () => {
   it('documents exactly these numbers', () => {
     expect(SANDBOX_PHONE_SCENARIOS).toEqual({
@@ -58,8 +57,7 @@ describe('sandbox M-Pesa prompts resolved by magic numbers', () => {
   ] as const)('%s ends %s through a Daraja-shaped callback', async (phone, status, reason) => {
     const before = await liveBalance(t.db, t.organizationId);
     const reference = await prompt(phone);
-    await eventually(settled(reference));
-    const payment = await paymentByReference(t.db, reference);
+    const payment = await untilSettled(t.db, reference);
     expect(payment).toMatchObject({ status, failureReason: reason });
     const [event] = await t.db
       .select()
