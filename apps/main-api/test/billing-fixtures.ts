@@ -188,7 +188,7 @@ export async function startBillingApp(
       return expireBankTransfers({ ctx });
     },
     async close() {
-      providers.close();
+      await providers.close();
       await app.close();
       await database.close();
       await rm(avatarDir, { recursive: true, force: true });
