@@ -8,7 +8,7 @@ import { createTestDatabase } from '@platform/db/testing';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger, LightMyRequestResponse } from 'fastify';
 import pino from 'pino';
-import { closedPort } from '#test-timing';
+import { closedPort, eventually } from '#test-timing';
 import { buildApp } from '../src/app.js';
 import type { MainApiConfig } from '../src/config.js';
 import { expireBankTransfers, type TransferExpiryRound } from '../src/modules/billing/bank-transfers/index.js';
@@ -204,7 +204,7 @@ export async function startBillingApp(
       return missingReceiptRounds({ ctx });
     },
     async close() {
-      providers.close();
+      await providers.close();
       await app.close();
       await database.close();
       await rm(avatarDir, { recursive: true, force: true });
@@ -271,23 +271,21 @@ export async function paymentByReference(db: Database, reference: string): Promi
 /**
  * Removes every payment, for tests that start each case without any, with what refers to them (receipts, invoices,
  * transfer confirmations, payment events, subscription changes). TRUNCATE, in one statement: receipts, invoices and
- * transfer confirmations refuse DELETE. A sandbox
- * payment of the previous case may still be settling meanwhile; when PostgreSQL ends the deadlock of the two by
- * aborting the TRUNCATE, it is tried again.
+ * transfer confirmations refuse DELETE. It takes every table's lock, so a settlement still running (a test that did
+ * not wait for the sandbox payment it started: untilSettled) would deadlock with it.
  */
 export async function deletePayments(db: Database): Promise<void> {
-  for (let attempt = 1; ; attempt += 1) {
-    try {
-      await db.execute(sql`truncate receipts, invoices, bank_transfer_confirmations, payments cascade`);
-      return;
-    } catch (error) {
-      const code = (error as { cause?: { code?: string } }).cause?.code;
-      if (code !== DEADLOCK_DETECTED || attempt === 5) throw error;
-    }
-  }
+  await db.execute(sql`truncate receipts, invoices, bank_transfer_confirmations, payments cascade`);
 }
 
-const DEADLOCK_DETECTED = '40P01';
+/**
+ * Waits until the payment is no longer pending: a test that starts a sandbox M-Pesa payment waits for its callback
+ * to settle it, so no settlement is still running when the next test empties the tables.
+ */
+export async function untilSettled(db: Database, reference: string): Promise<Payment> {
+  await eventually(async () => (await paymentByReference(db, reference)).status !== 'pending');
+  return paymentByReference(db, reference);
+}
 
 export async function allPayments(db: Database): Promise<Payment[]> {
   return db.select().from(payments).orderBy(asc(payments.createdAt));

@@ -143,6 +143,6 @@ export const billingRoutes: FastifyPluginAsyncTypebox<BillingRoutesOptions> = as
   runEvery('Bank transfer expiry round', config.bankTransfer.expiryIntervalMs, () => expireBankTransfers({ ctx }));
   app.addHook('onClose', async () => {
     await Promise.all(jobs.map((job) => job.stop()));
-    providers.close();
+    await providers.close();
   });
 };

@@ -2,7 +2,6 @@ import { mailSubscriptions, paymentEvents, paymentMethods } from '@platform/db/s
 import { quote } from '@platform/pricing';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { eventually } from '#test-timing';
 import {
   allPayments,
   type BillingTestApp,
@@ -13,6 +12,7 @@ import {
   paymentByReference,
   startBillingApp,
   transitionsOf,
+  untilSettled,
 } from '../../../../test/billing-fixtures.js';
 import { authHeader } from '../../../../test/helpers.js';
 import { submitSandboxCheckout } from '../../../../test/sandbox-checkout.js';
@@ -176,13 +176,14 @@ describe('POST /v1/billing/pay with mobile_money', () => {
     });
     expect(payment.accountReference).toMatch(/^PAY[0-9A-F]{8}$/);
     expect(payment.providerReference).toMatch(/^ws_CO_SANDBOX_/);
+    // The sandbox's callback pays it; the next test empties the tables only after that.
+    expect((await untilSettled(t.db, body.reference)).status).toBe('succeeded');
   });
 
   it('credits the wallet when the prompt is paid and saves the number as a payment method', async () => {
     const before = await liveBalance(t.db, t.organizationId);
     const { reference } = (await pay({ method: 'mobile_money', amount: 1500, phone: '0708374149' })).json();
-    await eventually(async () => (await paymentByReference(t.db, reference)).status !== 'pending');
-    expect((await paymentByReference(t.db, reference)).status).toBe('succeeded');
+    expect((await untilSettled(t.db, reference)).status).toBe('succeeded');
     expect(await liveBalance(t.db, t.organizationId)).toBe(before + 1500);
     const [method] = await t.db.select().from(paymentMethods);
     expect(method).toMatchObject({ type: 'mobile_money', phone: '254708374149', organizationId: t.organizationId });
@@ -197,7 +198,7 @@ describe('POST /v1/billing/pay with mobile_money', () => {
       phone: '254708374149',
       paymentMethodId: method?.id,
     });
-    await eventually(async () => (await paymentByReference(t.db, second.reference)).status === 'succeeded');
+    expect((await untilSettled(t.db, second.reference)).status).toBe('succeeded');
     expect(await liveBalance(t.db, t.organizationId)).toBe(before + 2200);
     expect(await t.db.select().from(paymentMethods)).toHaveLength(1);
   });
@@ -417,7 +418,10 @@ describe('idempotent payment requests', () => {
     const statuses = answers.map((answer) => answer.statusCode).sort();
     expect(statuses[0]).toBe(200);
     expect([200, 409]).toContain(statuses[1]);
-    expect(await allPayments(t.db)).toHaveLength(1);
+    const started = await allPayments(t.db);
+    expect(started).toHaveLength(1);
+    // The sandbox's callback pays it; the next test empties the tables only after that.
+    expect((await untilSettled(t.db, started[0]?.reference ?? '')).status).toBe('succeeded');
   });
 
   it('refuses the same key for a different payment with 422', async () => {

@@ -7,8 +7,8 @@ import { createSandboxCardProvider, createSandboxMobileMoneyProvider } from './s
 
 /** The providers payments are given, and what the app does with them when it closes. */
 export interface ConfiguredProviders extends PaymentProviders {
-  /** Stops anything the providers still have scheduled (sandbox callbacks). */
-  close(): void;
+  /** Stops anything the providers still have scheduled and waits for what they are doing (sandbox callbacks). */
+  close(): Promise<void>;
 }
 
 export interface PaymentProvidersOptions {
@@ -42,7 +42,7 @@ export function createPaymentProviders(config: PaymentsConfig, options: PaymentP
       timeout,
       now: options.now,
     });
-    return { card, mobileMoney, close: () => undefined };
+    return { card, mobileMoney, close: async () => undefined };
   }
   const mobileMoney = createSandboxMobileMoneyProvider({
     delayMs: config.mobileMoney.stkDelayMs,

@@ -1,14 +1,17 @@
 import { paymentEvents } from '@platform/db/schema';
 import { and, eq } from 'drizzle-orm';
+import pino from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { eventually, quietPeriod } from '#test-timing';
+import { quietPeriod } from '#test-timing';
 import {
   type BillingTestApp,
   deletePayments,
   liveBalance,
   paymentByReference,
   startBillingApp,
+  untilSettled,
 } from '../../../../../test/billing-fixtures.js';
+import { createSandboxMobileMoneyProvider } from './mobile-money.js';
 import { SANDBOX_PHONE_SCENARIOS } from './phone-scenarios.js';
 
 const MINUTE = 60_000;
@@ -35,8 +38,6 @@ async function prompt(phone: string, amount = 250) {
   return (response.json() as { reference: string }).reference;
 }
 
-const settled = (reference: string) => async () => (await paymentByReference(t.db, reference)).status !== 'pending';
-
 describe('sandbox M-Pesa prompts resolved by magic numbers', () => {
   it('documents exactly these numbers', () => {
     expect(SANDBOX_PHONE_SCENARIOS).toEqual({
@@ -58,8 +59,7 @@ describe('sandbox M-Pesa prompts resolved by magic numbers', () => {
   ] as const)('%s ends %s through a Daraja-shaped callback', async (phone, status, reason) => {
     const before = await liveBalance(t.db, t.organizationId);
     const reference = await prompt(phone);
-    await eventually(settled(reference));
-    const payment = await paymentByReference(t.db, reference);
+    const payment = await untilSettled(t.db, reference);
     expect(payment).toMatchObject({ status, failureReason: reason });
     const [event] = await t.db
       .select()
@@ -92,5 +92,44 @@ describe('sandbox M-Pesa prompts resolved by magic numbers', () => {
     t.clock.advance(15 * MINUTE);
     expect(await t.reconcile()).toEqual({ checked: 1, settled: 1 });
     expect((await paymentByReference(t.db, reference)).status).toBe('expired');
+  });
+});
+
+describe('closing the sandbox M-Pesa provider', () => {
+  it('waits for a callback being delivered, so the app never closes the database under a settlement half done', async () => {
+    const order: string[] = [];
+    let delivering = (): void => undefined;
+    const deliveryStarted = new Promise<void>((resolve) => {
+      delivering = resolve;
+    });
+    let finishSettlement = (): void => undefined;
+    const settlement = new Promise<void>((resolve) => {
+      finishSettlement = resolve;
+    });
+    const provider = createSandboxMobileMoneyProvider({
+      delayMs: 0,
+      now: () => new Date(),
+      log: pino({ level: 'silent' }),
+      async deliverCallback() {
+        delivering();
+        await settlement;
+        order.push('settled');
+      },
+    });
+    await provider.requestPayment({
+      reference: 'PAY-closing',
+      accountReference: 'PAYCLOSING',
+      amount: 250,
+      phone: '254708374149',
+      description: 'Wallet top-up',
+    });
+    await deliveryStarted;
+
+    const closing = provider.close().then(() => order.push('closed'));
+    // A close that did not wait would have resolved by the next turn of the event loop.
+    await new Promise((resolve) => setImmediate(resolve));
+    finishSettlement();
+    await closing;
+    expect(order).toEqual(['settled', 'closed']);
   });
 });

@@ -24,8 +24,11 @@ export interface SandboxMobileMoneyOptions {
 }
 
 export interface SandboxMobileMoneyProvider extends MobileMoneyProvider {
-  /** Cancels callbacks not yet delivered (the app is closing). */
-  close(): void;
+  /**
+   * Cancels callbacks not yet due and waits for those being delivered (the app is closing), so the database is
+   * never closed under a settlement half done.
+   */
+  close(): Promise<void>;
 }
 
 const scenarios = new Set<string>(Object.values(SANDBOX_PHONE_SCENARIOS));
@@ -38,6 +41,7 @@ const CHECKOUT_ID = /^ws_CO_SANDBOX_([a-z_]+)_[0-9a-f]{32}$/;
  */
 export function createSandboxMobileMoneyProvider(options: SandboxMobileMoneyOptions): SandboxMobileMoneyProvider {
   const timers = new Set<NodeJS.Timeout>();
+  const deliveries = new Set<Promise<void>>();
 
   function scheduleCallback(checkoutRequestId: string, request: MobileMoneyRequest, scenario: SandboxPhoneScenario) {
     const result = resultOfScenario(scenario);
@@ -45,9 +49,16 @@ export function createSandboxMobileMoneyProvider(options: SandboxMobileMoneyOpti
     const timer = setTimeout(() => {
       timers.delete(timer);
       const body = callbackBody(checkoutRequestId, request, result, options.now());
-      options.deliverCallback(body).catch((error: unknown) => {
-        options.log.error({ err: error, checkoutRequestId }, 'The sandbox could not deliver an M-Pesa callback');
-      });
+      const delivery = options
+        .deliverCallback(body)
+        .then(
+          () => undefined,
+          (error: unknown) => {
+            options.log.error({ err: error, checkoutRequestId }, 'The sandbox could not deliver an M-Pesa callback');
+          },
+        )
+        .finally(() => deliveries.delete(delivery));
+      deliveries.add(delivery);
     }, options.delayMs);
     timer.unref();
     timers.add(timer);
@@ -90,9 +101,10 @@ export function createSandboxMobileMoneyProvider(options: SandboxMobileMoneyOpti
       return outcome;
     },
 
-    close() {
+    async close() {
       for (const timer of timers) clearTimeout(timer);
       timers.clear();
+      await Promise.all(deliveries);
     },
   };
 }
