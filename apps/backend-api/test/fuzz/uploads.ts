@@ -9,6 +9,11 @@ export interface UploadFiles {
   smallImage: Buffer;
 }
 
+const API_ROUTE = 'POST /v1/verify/sessions/:id/documents';
+const PAGE_ROUTE = 'POST /session/:id/documents';
+/** The routes `documentUploads` are sent to. */
+export const UPLOAD_ROUTES: readonly string[] = [API_ROUTE, PAGE_ROUTE];
+
 /**
  * Document uploads as multipart bodies (the API's documents route and the hosted page's capture form, the routes
  * that take files, which the JSON-minded generators cannot make): real images and PDFs, bytes that only claim to be one, every kind and made-up ones, odd fields and part
@@ -77,7 +82,7 @@ export function documentUploads(
   const api = fc
     .tuple(parts, credentials, sessionIds, fc.boolean())
     .map(([formParts, who, sessionId, brokenBoundary]) => ({
-      route: 'POST /v1/verify/sessions/:id/documents',
+      route: API_ROUTE,
       url: `/v1/verify/sessions/${sessionId}/documents`,
       headers: who,
       formParts,
@@ -96,7 +101,7 @@ export function documentUploads(
   const hosted = fc
     .tuple(pageFields, fc.array(pageFile, { maxLength: 4 }), fc.boolean())
     .map(([fields, files, brokenBoundary]) => ({
-      route: 'POST /session/:id/documents',
+      route: PAGE_ROUTE,
       url: `/session/${page.sessionId}/documents`,
       headers: {},
       formParts: [...Object.entries(fields).map(([field, data]): FormPart => ({ field, data })), ...files],

@@ -3,20 +3,16 @@ import type { Database } from '@platform/db';
 import { memberships, organizations } from '@platform/db/schema';
 import { tableChecksums } from '@platform/db/testing';
 import {
-  checkFuzzedAnswers,
-  coverageToppedUp,
-  type FuzzCoverage,
   type FuzzRequest,
   type FuzzRequestOptions,
   type FuzzTarget,
+  fuzzedCoverageProblems,
   fuzzRunSettings,
   type NoSuccessReason,
   type RouteUnderTest,
   requestsFor,
   requestsForRoutes,
   routesUnderTest,
-  successCoverageProblems,
-  unstorableTextCoverageProblems,
 } from '@platform/http/testing';
 import { notifyUser } from '@platform/notifications';
 import fc from 'fast-check';
@@ -53,15 +49,13 @@ import {
   isReviewConsole,
   routeName,
 } from './route-kinds.js';
-import { avatarUploads } from './uploads.js';
+import { AVATAR_ROUTE, avatarUploads } from './uploads.js';
 
 // Every route main-api registers gets generated requests (valid-looking and hostile bodies, queries, headers
 // and path parameters, as the seeded member, another user, or nobody). None may answer 5xx, every error answer
 // is the envelope, and a refused request (4xx) or a forged provider callback changes no row.
 
 const { seed, numRuns } = fuzzRunSettings({ seed: 20_261_124, numRuns: 2_200 });
-/** Requests of its own for a route a run left uncovered. */
-const TOP_UP_RUNS = 200;
 
 const MEMBER_ID = 'user_fuzz_member';
 /** The member's profile address, also in the member's token: an invitation to it can be accepted. */
@@ -106,8 +100,8 @@ let paystack: FakePaystack;
 let daraja: FakeDaraja;
 let routes: RouteUnderTest[];
 let requests: fc.Arbitrary<FuzzRequest>;
-/** How the routes' own requests are made (their share of `requests`), for topping up a run's coverage. */
-let routeRequestOptions: FuzzRequestOptions;
+/** A route's own requests (its share of `requests`), for topping up a run's coverage. */
+let requestsOf: (route: RouteUnderTest) => fc.Arbitrary<FuzzRequest>;
 /** The member's own organization, which pays. */
 let memberOrganizationId: string;
 
@@ -254,7 +248,7 @@ beforeAll(async () => {
     expired: await tokenFor(MEMBER_ID, { now: new Date('2020-01-01T00:00:00Z'), expiresIn: 60 }),
     unknownUser: await tokenFor('user_without_a_row'),
   });
-  routeRequestOptions = {
+  const routeRequestOptions: FuzzRequestOptions = {
     lookup: (id) => t.app.getSchema(id) as Record<string, unknown> | undefined,
     credentials,
     headers: organizationHeaders(organizationId, otherOrganizationId),
@@ -400,11 +394,17 @@ beforeAll(async () => {
       ),
     },
   };
+  const avatars = avatarUploads(credentials);
   requests = fc.oneof(
     { weight: 40, arbitrary: requestsForRoutes(routes, routeRequestOptions) },
     { weight: 2, arbitrary: signedPaystackEvents() },
-    { weight: 2, arbitrary: avatarUploads(credentials) },
+    { weight: 2, arbitrary: avatars },
   );
+  // The avatar route's uploads are its share too: multipart bodies, which its schema's requests cannot be.
+  requestsOf = (route) =>
+    routeName(route) === AVATAR_ROUTE
+      ? fc.oneof(requestsFor(route, routeRequestOptions), avatars)
+      : requestsFor(route, routeRequestOptions);
 });
 
 afterAll(async () => {
@@ -427,20 +427,9 @@ describe('fuzzing every main-api route', () => {
   });
 
   it('never answers 5xx, answers errors with the envelope, changes no row when it refuses, and reaches every handler', async () => {
-    const target = fuzzTarget(t, restoreTeamAfterRemovals);
-    const problems = (coverage: FuzzCoverage) => [
-      ...successCoverageProblems(routes.map(routeName), coverage, NO_SUCCESS_HERE),
-      ...unstorableTextCoverageProblems(routes, coverage),
-    ];
-    // A route the shared run left uncovered gets requests of its own, so coverage does not depend on the seed.
-    const coverage = await coverageToppedUp(target, await checkFuzzedAnswers(target, requests, { seed, numRuns }), {
-      routes,
-      problems,
-      requestsOf: (route) => requestsFor(route, routeRequestOptions),
-      settings: { seed, numRuns: TOP_UP_RUNS },
-    });
-    expect(successCoverageProblems(routes.map(routeName), coverage, NO_SUCCESS_HERE), `FUZZ_SEED=${seed}`).toEqual([]);
-    expect(unstorableTextCoverageProblems(routes, coverage), `FUZZ_SEED=${seed}`).toEqual([]);
+    const run = { routes, requests, requestsOf, listed: NO_SUCCESS_HERE };
+    const problems = await fuzzedCoverageProblems(fuzzTarget(t, restoreTeamAfterRemovals), run, { seed, numRuns });
+    expect(problems, `FUZZ_SEED=${seed}`).toEqual([]);
   });
 });
 
@@ -448,7 +437,7 @@ describe('fuzzing every main-api route', () => {
 describe('fuzzing the routes that exist only with the sandbox providers', () => {
   let sandbox: TestApp;
   let sandboxRoutes: RouteUnderTest[] = [];
-  let sandboxRequests: fc.Arbitrary<FuzzRequest>;
+  let sandboxOptions: FuzzRequestOptions;
 
   beforeAll(async () => {
     sandbox = await createTestApp({
@@ -482,7 +471,7 @@ describe('fuzzing the routes that exist only with the sandbox providers', () => 
     const csrf = /name="csrf" value="([^"]+)"/.exec(page.body)?.[1] ?? '';
     expect(cookie).not.toBe('');
     expect(csrf).not.toBe('');
-    sandboxRequests = requestsForRoutes(sandboxRoutes, {
+    sandboxOptions = {
       lookup: (id) => sandbox.app.getSchema(id) as Record<string, unknown> | undefined,
       credentials: fc.constantFrom<Record<string, string>>({}, { cookie: 'sandbox_checkout=forged' }, { cookie }),
       clean: { credentials: fc.constant({ cookie }) },
@@ -496,7 +485,7 @@ describe('fuzzing the routes that exist only with the sandbox providers', () => 
         }),
       },
       pathValues: { reference: fc.constant(reference) },
-    });
+    };
   });
 
   afterAll(async () => {
@@ -513,18 +502,19 @@ describe('fuzzing the routes that exist only with the sandbox providers', () => 
   });
 
   it('never answers 5xx, answers errors with the envelope or an error page, changes no row when it refuses, and reaches every handler', async () => {
-    const coverage = await checkFuzzedAnswers(fuzzTarget(sandbox), sandboxRequests, {
-      seed,
-      numRuns: Math.ceil(numRuns / 10),
-    });
     const listed = {
       'POST /v1/billing/sandbox/checkout/:reference': {
         reason: 'a browser form: it answers 303 to the return page',
         instead: [303],
       },
     };
-    expect(successCoverageProblems(sandboxRoutes.map(routeName), coverage, listed), `FUZZ_SEED=${seed}`).toEqual([]);
-    expect(unstorableTextCoverageProblems(sandboxRoutes, coverage), `FUZZ_SEED=${seed}`).toEqual([]);
+    const run = {
+      routes: sandboxRoutes,
+      requestsOf: (route: RouteUnderTest) => requestsFor(route, sandboxOptions),
+      listed,
+    };
+    const problems = await fuzzedCoverageProblems(fuzzTarget(sandbox), run, { seed, numRuns: Math.ceil(numRuns / 10) });
+    expect(problems, `FUZZ_SEED=${seed}`).toEqual([]);
   });
 });
 
@@ -532,7 +522,7 @@ describe('fuzzing the routes that exist only with the sandbox providers', () => 
 // their checks and claim or decide; forged cookies and tokens, and none, besides.
 describe('fuzzing the reviewer console', () => {
   let consoleRoutes: RouteUnderTest[] = [];
-  let consoleRequests: fc.Arbitrary<FuzzRequest>;
+  let consoleOptions: FuzzRequestOptions;
 
   beforeAll(async () => {
     consoleRoutes = routesUnderTest(t.app).filter(isReviewConsole);
@@ -562,7 +552,7 @@ describe('fuzzing the reviewer console', () => {
         ...fields,
         _csrf: fc.oneof({ weight: 4, arbitrary: fc.constant(csrf) }, fc.string({ maxLength: 80 })),
       });
-    consoleRequests = requestsForRoutes(consoleRoutes, {
+    consoleOptions = {
       lookup: (id) => t.app.getSchema(id) as Record<string, unknown> | undefined,
       credentials: fc.constantFrom<Record<string, string>>({}, { cookie: 'review_session=forged' }, { cookie }),
       clean: { credentials: fc.constant({ cookie }) },
@@ -577,7 +567,7 @@ describe('fuzzing the reviewer console', () => {
         }),
       },
       pathValues: { sessionId: fc.constantFrom(...decidable) },
-    });
+    };
   });
 
   it('finds the console routes', () => {
@@ -587,18 +577,19 @@ describe('fuzzing the reviewer console', () => {
   });
 
   it('never answers 5xx, answers errors as pages, changes no row when it refuses, and reaches every handler', async () => {
-    const coverage = await checkFuzzedAnswers(fuzzTarget(t), consoleRequests, {
-      seed,
-      numRuns: Math.ceil(numRuns / 4),
-    });
     const forms = 'a browser form: it answers 303 to the next page';
     const listed: Record<string, NoSuccessReason> = {
       'POST /review/sign-in': { reason: forms, instead: [303] },
       'POST /review/sessions/:sessionId/claim': { reason: forms, instead: [303] },
       'POST /review/sessions/:sessionId/decision': { reason: forms, instead: [303] },
     };
-    expect(successCoverageProblems(consoleRoutes.map(routeName), coverage, listed), `FUZZ_SEED=${seed}`).toEqual([]);
-    expect(unstorableTextCoverageProblems(consoleRoutes, coverage), `FUZZ_SEED=${seed}`).toEqual([]);
+    const run = {
+      routes: consoleRoutes,
+      requestsOf: (route: RouteUnderTest) => requestsFor(route, consoleOptions),
+      listed,
+    };
+    const problems = await fuzzedCoverageProblems(fuzzTarget(t), run, { seed, numRuns: Math.ceil(numRuns / 4) });
+    expect(problems, `FUZZ_SEED=${seed}`).toEqual([]);
   });
 });
 
@@ -607,7 +598,7 @@ describe('fuzzing the reviewer console', () => {
 // already confirmed is a 409 that changes nothing).
 describe('fuzzing the finance routes', () => {
   let financeRoutes: RouteUnderTest[] = [];
-  let financeRequests: fc.Arbitrary<FuzzRequest>;
+  let financeOptions: FuzzRequestOptions;
 
   beforeAll(async () => {
     financeRoutes = routesUnderTest(t.app).filter(isFinanceRoute);
@@ -627,7 +618,7 @@ describe('fuzzing the finance routes', () => {
       references.push(body.reference, body.instructions.reference.toLowerCase());
     }
     const financeToken = await tokenFor(FINANCE_ID);
-    financeRequests = requestsForRoutes(financeRoutes, {
+    financeOptions = {
       lookup: (id) => t.app.getSchema(id) as Record<string, unknown> | undefined,
       credentials: bearerCredentials({
         member: financeToken,
@@ -656,7 +647,7 @@ describe('fuzzing the finance routes', () => {
           fc.record({ reference: fc.constantFrom(...references) }),
         ),
       },
-    });
+    };
   });
 
   it('finds the finance routes', () => {
@@ -666,12 +657,9 @@ describe('fuzzing the finance routes', () => {
   });
 
   it('never answers 5xx, answers errors with the envelope, changes no row when it refuses, and reaches every handler', async () => {
-    const coverage = await checkFuzzedAnswers(fuzzTarget(t), financeRequests, {
-      seed,
-      numRuns: Math.ceil(numRuns / 4),
-    });
-    expect(successCoverageProblems(financeRoutes.map(routeName), coverage, {}), `FUZZ_SEED=${seed}`).toEqual([]);
-    expect(unstorableTextCoverageProblems(financeRoutes, coverage), `FUZZ_SEED=${seed}`).toEqual([]);
+    const run = { routes: financeRoutes, requestsOf: (route: RouteUnderTest) => requestsFor(route, financeOptions) };
+    const problems = await fuzzedCoverageProblems(fuzzTarget(t), run, { seed, numRuns: Math.ceil(numRuns / 4) });
+    expect(problems, `FUZZ_SEED=${seed}`).toEqual([]);
   });
 });
 

@@ -2,6 +2,9 @@ import { type FuzzRequest, hostileStrings } from '@platform/http/testing';
 import fc from 'fast-check';
 import { type FilePart, multipart, tinyJpeg, tinyPng, tinyWebp } from '../images.js';
 
+/** The route `avatarUploads` are sent to. */
+export const AVATAR_ROUTE = 'POST /v1/auth/avatar';
+
 /**
  * Avatar uploads as multipart bodies (the only route that takes bytes, which the JSON-minded generators cannot
  * make): real images, bytes that only claim to be one, odd fields, file names and part counts, and a broken
@@ -34,7 +37,7 @@ export function avatarUploads(credentials: fc.Arbitrary<Record<string, string>>)
   return fc.tuple(parts, credentials, fc.boolean()).map(([files, who, brokenBoundary]) => {
     const { payload, headers } = multipart(files);
     return {
-      route: 'POST /v1/auth/avatar',
+      route: AVATAR_ROUTE,
       method: 'POST',
       url: '/v1/auth/avatar',
       headers: {

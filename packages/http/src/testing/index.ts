@@ -1,7 +1,6 @@
 export { type Answer, answerOf } from './answer.js';
 export {
   checkFuzzedAnswers,
-  coverageToppedUp,
   type FuzzCoverage,
   type FuzzTarget,
   type NoSuccessReason,
@@ -10,6 +9,7 @@ export {
   unstorableTextCoverageProblems,
 } from './check-answers.js';
 export { envelopeProblem } from './envelope.js';
+export { fuzzedCoverageProblems } from './fuzz-coverage.js';
 export {
   deeplyNested,
   hostileJson,
