@@ -1,8 +1,9 @@
 import { paymentEvents, paymentMethods, payments } from '@platform/db/schema';
 import { desc, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { missing, postgresServer } from '#test-prerequisites';
 import { eventually } from '#test-timing';
+import { useBillingAppWithProviders } from '../../../../test/billing-app-with-providers.js';
 import {
   type BillingTestApp,
   CONFIRMATION_DELAY_MS,
@@ -10,40 +11,23 @@ import {
   notificationsOf,
   PAYER_ID,
   paymentByReference,
-  startBillingApp,
   topUpsOf,
   transitionsOf,
 } from '../../../../test/billing-fixtures.js';
-import { type FakeDaraja, fakeDarajaEnv, startFakeDaraja } from '../../../../test/fake-daraja.js';
-import { FAKE_PAYSTACK_SECRET, type FakePaystack, startFakePaystack } from '../../../../test/fake-paystack.js';
+import type { FakeDaraja } from '../../../../test/fake-daraja.js';
+import type { FakePaystack } from '../../../../test/fake-paystack.js';
 
 // Races need real concurrent connections: PGlite runs one query at a time, so these run on PostgreSQL only
 // (CI sets DATABASE_URL).
 describe.skipIf(missing(postgresServer))(
   'concurrent provider callbacks (PostgreSQL only: PGlite has no concurrent transactions)',
   () => {
+    const billing = useBillingAppWithProviders({ paystack: true, maxConnections: 12 });
     let t: BillingTestApp;
     let paystack: FakePaystack;
     let daraja: FakeDaraja;
-
-    beforeAll(async () => {
-      paystack = await startFakePaystack();
-      daraja = await startFakeDaraja();
-      t = await startBillingApp({
-        listen: true,
-        maxConnections: 12,
-        env: {
-          PAYSTACK_SECRET_KEY: FAKE_PAYSTACK_SECRET,
-          PAYSTACK_BASE_URL: paystack.url,
-          ...fakeDarajaEnv(daraja.url),
-        },
-      });
-      paystack.webhookUrl = `${t.url}/v1/billing/webhooks/paystack`;
-    });
-    afterAll(async () => {
-      await t?.close();
-      await paystack?.close();
-      await daraja?.close();
+    beforeAll(() => {
+      ({ t, paystack, daraja } = billing);
     });
 
     async function pay(body: object): Promise<string> {
@@ -116,21 +100,11 @@ describe.skipIf(missing(postgresServer))(
 describe.skipIf(missing(postgresServer))(
   'retries of a charge whose outcome is unknown (PostgreSQL only: PGlite has no concurrent transactions)',
   () => {
+    const billing = useBillingAppWithProviders({ daraja: false, paystack: true, maxConnections: 12 });
     let t: BillingTestApp;
     let paystack: FakePaystack;
-
-    beforeAll(async () => {
-      paystack = await startFakePaystack();
-      t = await startBillingApp({
-        listen: true,
-        maxConnections: 12,
-        env: { PAYSTACK_SECRET_KEY: FAKE_PAYSTACK_SECRET, PAYSTACK_BASE_URL: paystack.url },
-      });
-      paystack.webhookUrl = `${t.url}/v1/billing/webhooks/paystack`;
-    });
-    afterAll(async () => {
-      await t?.close();
-      await paystack?.close();
+    beforeAll(() => {
+      ({ t, paystack } = billing);
     });
 
     async function savedCard(authorization: 'approved' | 'declined') {

@@ -1,13 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { missing, postgresServer } from '#test-prerequisites';
-import {
-  type BillingTestApp,
-  PAYER_ID,
-  paymentByReference,
-  startBillingApp,
-} from '../../../../test/billing-fixtures.js';
-import { type FakeDaraja, fakeDarajaEnv, startFakeDaraja } from '../../../../test/fake-daraja.js';
-import { FAKE_PAYSTACK_SECRET, type FakePaystack, startFakePaystack } from '../../../../test/fake-paystack.js';
+import { useBillingAppWithProviders } from '../../../../test/billing-app-with-providers.js';
+import { type BillingTestApp, PAYER_ID, paymentByReference } from '../../../../test/billing-fixtures.js';
+import type { FakeDaraja } from '../../../../test/fake-daraja.js';
+import type { FakePaystack } from '../../../../test/fake-paystack.js';
 import { insertOrganization } from '../../../../test/helpers.js';
 import { allReceipts, lastReceiptNumber } from '../../../../test/receipt-fixtures.js';
 
@@ -19,28 +15,12 @@ import { allReceipts, lastReceiptNumber } from '../../../../test/receipt-fixture
 describe.skipIf(missing(postgresServer))(
   'receipt numbers of payments succeeding at once (PostgreSQL only: PGlite has no concurrent transactions)',
   () => {
+    const billing = useBillingAppWithProviders({ paystack: true, maxConnections: 12 });
     let t: BillingTestApp;
     let paystack: FakePaystack;
     let daraja: FakeDaraja;
-
-    beforeAll(async () => {
-      paystack = await startFakePaystack();
-      daraja = await startFakeDaraja();
-      t = await startBillingApp({
-        listen: true,
-        maxConnections: 12,
-        env: {
-          PAYSTACK_SECRET_KEY: FAKE_PAYSTACK_SECRET,
-          PAYSTACK_BASE_URL: paystack.url,
-          ...fakeDarajaEnv(daraja.url),
-        },
-      });
-      paystack.webhookUrl = `${t.url}/v1/billing/webhooks/paystack`;
-    });
-    afterAll(async () => {
-      await t?.close();
-      await paystack?.close();
-      await daraja?.close();
+    beforeAll(() => {
+      ({ t, paystack, daraja } = billing);
     });
 
     /** Pays for a new organization of the payer's, or for the payer's first one. */

@@ -1,7 +1,8 @@
 import { paymentEvents, paymentMethods } from '@platform/db/schema';
 import { and, eq, isNull } from 'drizzle-orm';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { eventually } from '#test-timing';
+import { useBillingAppWithProviders } from '../../../../../test/billing-app-with-providers.js';
 import {
   alarmsRaised,
   allPayments,
@@ -11,27 +12,21 @@ import {
   liveBalance,
   paymentByReference,
   promptMpesaPayment,
-  startBillingApp,
   topUpsOf,
   transitionsOf,
 } from '../../../../../test/billing-fixtures.js';
-import { FAKE_DARAJA, type FakeDaraja, fakeDarajaEnv, startFakeDaraja } from '../../../../../test/fake-daraja.js';
+import { FAKE_DARAJA, type FakeDaraja } from '../../../../../test/fake-daraja.js';
 
 // M-Pesa payments against a fake Daraja that speaks Daraja's formats and posts result callbacks to the
 // CallBackURL the service gave it.
 
 const MINUTE = 60_000;
+const logs = capturingLogger('warn');
+const billing = useBillingAppWithProviders({ logger: logs.logger });
 let t: BillingTestApp;
 let daraja: FakeDaraja;
-const logs = capturingLogger('warn');
-
-beforeAll(async () => {
-  daraja = await startFakeDaraja();
-  t = await startBillingApp({ listen: true, logger: logs.logger, env: fakeDarajaEnv(daraja.url) });
-});
-afterAll(async () => {
-  await t?.close();
-  await daraja?.close();
+beforeAll(() => {
+  ({ t, daraja } = billing);
 });
 beforeEach(async () => {
   daraja.behaviour('normal');

@@ -1,13 +1,13 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { useBillingAppWithProviders } from '../../../../../test/billing-app-with-providers.js';
 import {
   type BillingTestApp,
   capturingLogger,
   deletePayments,
   paymentByReference,
   promptMpesaPayment,
-  startBillingApp,
 } from '../../../../../test/billing-fixtures.js';
-import { type FakeDaraja, fakeDarajaEnv, startFakeDaraja } from '../../../../../test/fake-daraja.js';
+import type { FakeDaraja } from '../../../../../test/fake-daraja.js';
 import { allReceipts, pdfText, textOf } from '../../../../../test/receipt-fixtures.js';
 
 // The M-Pesa receipt number of a paid STK push, from Daraja's success callback (a fake Daraja posting to the
@@ -15,17 +15,12 @@ import { allReceipts, pdfText, textOf } from '../../../../../test/receipt-fixtur
 // (docs/decisions.md#m-pesa-receipt-number).
 
 const MINUTE = 60_000;
+const logs = capturingLogger('warn');
+const billing = useBillingAppWithProviders({ logger: logs.logger });
 let t: BillingTestApp;
 let daraja: FakeDaraja;
-const logs = capturingLogger('warn');
-
-beforeAll(async () => {
-  daraja = await startFakeDaraja();
-  t = await startBillingApp({ listen: true, logger: logs.logger, env: fakeDarajaEnv(daraja.url) });
-});
-afterAll(async () => {
-  await t?.close();
-  await daraja?.close();
+beforeAll(() => {
+  ({ t, daraja } = billing);
 });
 beforeEach(async () => {
   daraja.behaviour('normal');
