@@ -17,9 +17,3 @@ export async function statementsSent(
   await app.apiKeyUsage.flush();
   return log.take().map((statement: LoggedStatement) => statementSummary(statement));
 }
-
-/** The statement before the last COMMIT: the one whose locks are held for a single round trip. */
-export function lastBeforeCommit(statements: readonly string[]): string | undefined {
-  const commit = statements.lastIndexOf('COMMIT');
-  return commit > 0 ? statements[commit - 1] : undefined;
-}

@@ -1,3 +1,5 @@
+import { type SQL, sql } from 'drizzle-orm';
+
 /**
  * The SQLSTATE and constraint of a PostgreSQL error behind drizzle's wrapper, whichever driver raised it (postgres.js
  * calls the constraint `constraint_name`, PGlite `constraint`); undefined for anything that is not one. Repositories
@@ -17,4 +19,20 @@ export function databaseErrorOf(error: unknown): { code?: string; constraint?: s
     ...(typeof code === 'string' ? { code } : {}),
     ...(name === undefined ? {} : { constraint: name }),
   };
+}
+
+/** SQLSTATE of `defer_to_transaction(reason)` (migration 0024). */
+const DEFERRED_TO_TRANSACTION = 'PD001';
+
+/**
+ * A call of `defer_to_transaction(reason)` in SQL, as the condition of a statement sent outside a transaction: the
+ * statement failed and wrote nothing, so the caller runs its transactional path (docs/decisions.md#a-create-in-one-statement).
+ */
+export function deferToTransaction(reason: string): SQL {
+  return sql`defer_to_transaction(${reason}::text)`;
+}
+
+/** True when `error` is a statement's deferral to the transactional path (`deferToTransaction`). */
+export function isDeferredToTransaction(error: unknown): boolean {
+  return databaseErrorOf(error)?.code === DEFERRED_TO_TRANSACTION;
 }

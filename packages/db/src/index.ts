@@ -12,7 +12,7 @@ export {
   type Schema,
   type Transaction,
 } from './client.js';
-export { databaseErrorOf } from './database-error.js';
+export { databaseErrorOf, deferToTransaction, isDeferredToTransaction } from './database-error.js';
 export * from './enums.js';
 export { isUuid, uuidPattern } from './ids.js';
 export { findRepositoryRoot, localDataDir, localPgliteDataDir } from './local-data-dir.js';
@@ -24,6 +24,7 @@ export {
   reportRiders,
   riderCounts,
   riderCtes,
+  riderReference,
   sendRiders,
 } from './riding-statements.js';
 export { columnsOf, tableRowOf } from './rows.js';

@@ -28,6 +28,11 @@ export interface RidingStatement {
 
 const riderName = (index: number) => sql.raw(`rider_${index}`);
 
+/** The name of the CTE of the rider at `index` of a carrying statement's riders, for a condition on what it wrote. */
+export function riderReference(index: number): SQL {
+  return riderName(index);
+}
+
 /** The riders as CTEs, each preceded by a comma, to follow a statement's own CTEs. */
 export function riderCtes(riders: readonly RidingStatement[]): SQL {
   return sql.join(

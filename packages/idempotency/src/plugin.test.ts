@@ -1,10 +1,12 @@
+import { randomUUID } from 'node:crypto';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { DatabaseHandle } from '@platform/db';
+import { type DatabaseHandle, sendRiders } from '@platform/db';
 import { idempotencyRecords, organizations } from '@platform/db/schema';
 import { createTestDatabase } from '@platform/db/testing';
 import { conflict } from '@platform/errors';
 import { createServer } from '@platform/http';
 import { Type } from '@sinclair/typebox';
+import { sql } from 'drizzle-orm';
 import { pino } from 'pino';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { EVENTUALLY_TIMEOUT_MS } from '#test-timing';
@@ -72,6 +74,23 @@ describe('idempotency plugin', () => {
           return { statusCode: 201, body: { success: true as const, data: { id: organization!.id } } };
         });
       },
+    );
+    // Writes the organization and the stored answer in one statement, outside a transaction; `forget` sends the
+    // organization alone.
+    app.post(
+      '/v1/one-statement-organizations',
+      { config: { idempotency: 'transaction' }, schema: { body: OrganizationBody, response: { 201: Created } } },
+      async (request) =>
+        request.idempotency.withoutTransaction(db, async (database, answer) => {
+          const id = randomUUID();
+          const result = { statusCode: 201, body: { success: true as const, data: { id } } };
+          const insert = {
+            statement: sql`insert into ${organizations} (id, name) values (${id}::uuid, ${request.body.name}) returning id`,
+          };
+          const forget = request.body.tags?.includes('forget') === true;
+          await sendRiders(database, forget ? [insert] : [insert, ...answer.riders(result)]);
+          return result;
+        }),
     );
     app.post(
       '/v1/forgetful',
@@ -177,6 +196,27 @@ describe('idempotency plugin', () => {
     expect(second.headers.location).toBe(first.headers.location);
     expect(await countOrganizations()).toBe(1);
     expect(replays).toBe(1);
+  });
+
+  it('stores the answer of work outside a transaction in its own statement, and replays it', async () => {
+    const first = await post('/v1/one-statement-organizations', { name: 'Acme' }, { 'x-idempotency-key': 'o1' });
+    expect(first.statusCode).toBe(201);
+    const again = await post('/v1/one-statement-organizations', { name: 'Acme' }, { 'x-idempotency-key': 'o1' });
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.json()).toEqual(first.json());
+    expect(await countOrganizations()).toBe(1);
+  });
+
+  it('refuses a 2xx from work outside a transaction that did not store its answer in its statement', async () => {
+    const forgot = await post(
+      '/v1/one-statement-organizations',
+      { name: 'Acme', tags: ['forget'] },
+      { 'x-idempotency-key': 'o2' },
+    );
+    expect(forgot.statusCode).toBe(500);
+    // The key is released (the answer is not a 2xx), so a retry runs again.
+    const [record] = await handle.db.select().from(idempotencyRecords);
+    expect(record).toBeUndefined();
   });
 
   it('replays for the same body written in another key order', async () => {

@@ -52,6 +52,17 @@ export interface IdempotencyContext {
     db: Database,
     work: (tx: Transaction, answer: IdempotentAnswer) => Promise<IdempotentResponse<T>>,
   ): Promise<T>;
+  /**
+   * Runs `work` outside a transaction, for work that writes in one statement carrying the answer's rider
+   * (docs/decisions.md#a-create-in-one-statement): that statement commits the business rows and the stored answer
+   * together or fails writing nothing. The work must send the rider whenever it returns a result to store, and its
+   * statement must fail when the rider stores nothing (`required` riders); a 2xx whose answer was not stored that
+   * way is an error (nothing can undo what committed). Sets the reply's status and headers and returns the body.
+   */
+  withoutTransaction<T>(
+    db: Database,
+    work: (db: Database, answer: IdempotentAnswer) => Promise<IdempotentResponse<T>>,
+  ): Promise<T>;
 }
 
 /** What `transaction` gives its work besides `tx`. */
@@ -231,6 +242,47 @@ export const idempotency = fp<IdempotencyOptions>(
       reply: FastifyReply,
       keyed: { key: string; scope: string; fingerprint: string } | undefined,
     ): IdempotencyContext {
+      /** The answer's rider for one run of work, and what to do with the work's result. */
+      function answerRun() {
+        const state = states.get(request);
+        const claim = state?.phase === 'claimed' ? state.claim : undefined;
+        // Asked again after the work, which may itself call skipStoring().
+        const storing = (statusCode: number) =>
+          claim !== undefined && isSuccess(statusCode) && !(state?.phase === 'claimed' && state.skipStoring);
+        let rider: { result: IdempotentResponse<unknown>; rows: number | undefined } | undefined;
+        const answer: IdempotentAnswer = {
+          riders: (result) => {
+            if (claim === undefined || !storing(result.statusCode)) return [];
+            const issued: { result: IdempotentResponse<unknown>; rows: number | undefined } = {
+              result,
+              rows: undefined,
+            };
+            rider = issued;
+            return [
+              {
+                statement: completeRecordStatement(db, claim, storedFromResult(result)),
+                returned: (rows) => {
+                  issued.rows = rows;
+                },
+              },
+            ];
+          },
+        };
+        return {
+          claim,
+          answer,
+          storing,
+          /** Rows the rider stored for `result`; undefined when it was not sent for that result. */
+          rowsStoredBy: (result: IdempotentResponse<unknown>) => (rider?.result === result ? rider.rows : undefined),
+          finish: <T>(result: IdempotentResponse<T>): T => {
+            if (storing(result.statusCode)) states.set(request, { phase: 'stored' });
+            reply.code(result.statusCode);
+            if (result.headers !== undefined) reply.headers(result.headers);
+            return result.body;
+          },
+        };
+      }
+
       return {
         key: keyed?.key,
         scope: keyed?.scope,
@@ -240,34 +292,12 @@ export const idempotency = fp<IdempotencyOptions>(
           if (state?.phase === 'claimed') state.skipStoring = true;
         },
         transaction: async (database, work) => {
-          const state = states.get(request);
-          const claim = state?.phase === 'claimed' ? state.claim : undefined;
-          // Asked again after `work`, which may itself call skipStoring().
-          const storing = (statusCode: number) =>
-            claim !== undefined && isSuccess(statusCode) && !(state?.phase === 'claimed' && state.skipStoring);
+          const run = answerRun();
           const result = await database.transaction(async (tx) => {
-            let rider: { result: IdempotentResponse<unknown>; rows: number | undefined } | undefined;
-            const answer: IdempotentAnswer = {
-              riders: (result) => {
-                if (claim === undefined || !storing(result.statusCode)) return [];
-                const issued: { result: IdempotentResponse<unknown>; rows: number | undefined } = {
-                  result,
-                  rows: undefined,
-                };
-                rider = issued;
-                return [
-                  {
-                    statement: completeRecordStatement(tx, claim, storedFromResult(result)),
-                    returned: (rows) => {
-                      issued.rows = rows;
-                    },
-                  },
-                ];
-              },
-            };
-            const outcome = await work(tx, answer);
-            if (claim !== undefined && storing(outcome.statusCode)) {
-              const storedByRider = rider?.result === outcome ? rider.rows : undefined;
+            const outcome = await work(tx, run.answer);
+            const { claim } = run;
+            if (claim !== undefined && run.storing(outcome.statusCode)) {
+              const storedByRider = run.rowsStoredBy(outcome);
               const stored =
                 storedByRider === undefined
                   ? await completeRecord(tx, claim, storedFromResult(outcome))
@@ -277,10 +307,15 @@ export const idempotency = fp<IdempotencyOptions>(
             }
             return outcome;
           });
-          if (storing(result.statusCode)) states.set(request, { phase: 'stored' });
-          reply.code(result.statusCode);
-          if (result.headers !== undefined) reply.headers(result.headers);
-          return result.body;
+          return run.finish(result);
+        },
+        withoutTransaction: async (database, work) => {
+          const run = answerRun();
+          const result = await work(database, run.answer);
+          if (run.storing(result.statusCode) && (run.rowsStoredBy(result) ?? 0) === 0) {
+            throw new Error('Work outside a transaction answered without storing its answer in its own statement');
+          }
+          return run.finish(result);
         },
       };
     }

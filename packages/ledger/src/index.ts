@@ -11,6 +11,7 @@ export {
   type MovementOptions,
   type MovementResult,
   placeHold,
+  placeHoldOrDefer,
   releaseHold,
   setLowBalanceThreshold,
   topUpWallet,

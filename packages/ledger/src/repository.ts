@@ -3,6 +3,7 @@ import {
   apiTimeOf,
   type Database,
   type DatabaseExecutor,
+  deferToTransaction,
   type LedgerAccount,
   type LedgerTransaction,
   type LedgerTransactionKind,
@@ -13,6 +14,7 @@ import {
   reportRiders,
   riderCounts,
   riderCtes,
+  riderReference,
   type Transaction,
   tableRowOf,
   type Wallet,
@@ -379,6 +381,75 @@ export async function placeHoldStatement(
     alerted: outcome.row?.['alerted'] === true,
     existingId: typeof existingId === 'string' ? existingId : undefined,
   };
+}
+
+/** The caller's parts of a hold statement sent outside a transaction (`placeHoldOrDeferStatement`). */
+export interface HoldStatementParts {
+  leading: SQL;
+  onlyIf: SQL;
+  riders: readonly RidingStatement[];
+  required: readonly number[];
+}
+
+/**
+ * Places a hold of `amount` with `riders` in one statement meant to be sent outside a transaction
+ * (docs/decisions.md#a-create-in-one-statement): it either holds, writes every rider and commits by itself, or
+ * defers to the transactional path (`defer_to_transaction`, so it fails and writes nothing). It defers when the
+ * wallet is missing or has too little available, when the hold would cross an armed low-balance threshold (the alert
+ * is written by the transactional path), when `onlyIf` (a further condition of the caller's, such as the price it
+ * holds still being in force) does not hold, when a hold of `reference` exists, and when a rider at one of the
+ * `required` indexes wrote no row. `leading`: CTEs of the caller's (each followed by a comma) that `onlyIf` and the
+ * riders may read. Riders may read `moved` (the wallet after the hold).
+ */
+export async function placeHoldOrDeferStatement(
+  db: DatabaseExecutor,
+  ref: ApiKeyOwner,
+  hold: { amount: number; reference: string; description: string | null },
+  statement: HoldStatementParts,
+): Promise<{ transactionId: string; walletId: string }> {
+  const amount = sql`${hold.amount}::bigint`;
+  const { riders } = statement;
+  const crossing = sql`(low_balance_threshold is not null and low_balance_alerted_at is null
+      and available_balance >= low_balance_threshold and available_balance - ${amount} < low_balance_threshold)`;
+  const unstored = statement.required.map((index) => sql`(select count(*) from ${riderReference(index)}) = 0`);
+  const [row] = await queryRows(
+    db,
+    sql`with ${statement.leading} moved as (
+        update ${wallets} set
+          available_balance = available_balance - ${amount},
+          held_balance = held_balance + ${amount},
+          updated_at = now()
+        where ${walletOf(ref)} and available_balance >= ${amount} and not ${crossing} and ${statement.onlyIf}
+          and not exists (select 1 from ${ledgerTransactions} where kind = 'hold' and reference = ${hold.reference}::text)
+        returning id, available_balance, held_balance
+      ),
+      movement as (
+        insert into ${ledgerTransactions}
+          (wallet_id, kind, amount, reference, description, available_after, held_after, created_at)
+        select id, 'hold', ${amount}, ${hold.reference}::text, ${hold.description}::text,
+          available_balance, held_balance, clock_timestamp()
+        from moved
+        returning id, wallet_id
+      ),
+      entries as (
+        insert into ${ledgerEntries} (transaction_id, wallet_id, account, amount)
+        select id, wallet_id, 'available', -${amount} from movement
+        union all
+        select id, wallet_id, 'held', ${amount} from movement
+        returning 1
+      )${riderCtes(riders)}
+    select movement.id as transaction_id, movement.wallet_id,
+      case when movement.id is null then ${deferToTransaction('hold')}
+        ${unstored.length === 0 ? sql`` : sql`when ${sql.join(unstored, sql` or `)} then ${deferToTransaction('rider')}`}
+        else true end as held
+      ${riderCounts(riders)}
+    from (select 1) as one left join movement on true`,
+  );
+  reportRiders(riders, row);
+  const transactionId = row?.['transaction_id'];
+  const walletId = row?.['wallet_id'];
+  if (typeof transactionId !== 'string' || typeof walletId !== 'string') throw new Error('The hold wrote no movement');
+  return { transactionId, walletId };
 }
 
 /**

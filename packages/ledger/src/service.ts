@@ -15,10 +15,12 @@ import {
   findHoldResolutions,
   findLedgerTransaction,
   findWallet,
+  type HoldStatementParts,
   insertLedgerEntries,
   insertLedgerTransaction,
   insertWalletIfMissing,
   lockWalletRow,
+  placeHoldOrDeferStatement,
   placeHoldStatement,
   resolveHoldStatement,
   sumWalletEntries,
@@ -169,6 +171,28 @@ export async function placeHold(
   const wallet = seen !== undefined && seen.availableBalance >= movement.amount ? await findWallet(tx, ref) : seen;
   // No wallet yet is a wallet with nothing available.
   throw new InsufficientFundsError(wallet?.availableBalance ?? 0, movement.amount);
+}
+
+/**
+ * Places a hold in one statement sent outside a transaction, with riders, or defers to the transactional path
+ * (`placeHold` in the caller's transaction): the statement then fails with an error `isDeferredToTransaction` knows
+ * and writes nothing (docs/decisions.md#a-create-in-one-statement; when it defers: `placeHoldOrDeferStatement`).
+ */
+export async function placeHoldOrDefer(
+  db: DatabaseExecutor,
+  ref: ApiKeyOwner,
+  movement: { amount: number; reference: string; description?: string },
+  statement: HoldStatementParts,
+): Promise<{ transactionId: string; walletId: string }> {
+  assertAmount(movement.amount);
+  return onlyOnce(movement.reference, () =>
+    placeHoldOrDeferStatement(
+      db,
+      ref,
+      { amount: movement.amount, reference: movement.reference, description: movement.description ?? null },
+      statement,
+    ),
+  );
 }
 
 /**

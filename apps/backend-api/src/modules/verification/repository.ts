@@ -3,10 +3,12 @@ import {
   type ApiKeyOwner,
   type DatabaseExecutor,
   queryRows,
+  type RiderCondition,
   type RidingStatement,
   reportRiders,
   riderCounts,
   riderCtes,
+  riderReference,
   type VerificationSession,
   type VerificationStatus,
   type VerificationType,
@@ -88,6 +90,56 @@ export async function insertPricedSession(
     price: Number(row['price']),
     walletId: typeof walletIdFound === 'string' ? walletIdFound : null,
     inserted: row['inserted'] === 1,
+  };
+}
+
+/**
+ * The statement's first CTE that finds the price of a session of `type` for the organization (its own, else
+ * `defaultPrice`), as `price`, for a statement that holds it (docs/decisions.md#a-create-in-one-statement).
+ */
+function sessionPriceCte(organizationId: string, type: VerificationType, defaultPrice: number): SQL {
+  return sql`price as (
+      select coalesce(
+        (select ${verificationPrices.price} from ${verificationPrices}
+          where ${verificationPrices.organizationId} = ${organizationId}::uuid and ${verificationPrices.type} = ${type}::text),
+        ${defaultPrice}::bigint
+      ) as price
+    ),`;
+}
+
+/**
+ * The session's insert as a rider of the statement that holds its price: written only with the hold, on the wallet
+ * the hold moved (`moved`).
+ */
+function sessionInsertRider(session: NewSessionRow, price: number): RidingStatement {
+  return {
+    statement: sql`insert into ${verificationSessions} (id, organization_id, environment, api_key_id, wallet_id, type,
+        status, external_end_user_id, app_name, callback_url, locale, return_url, privacy_notice_url, decision_source,
+        price, required_documents, expires_at, created_at, updated_at)
+      select ${session.id}::uuid, ${session.organizationId}::uuid, ${session.environment}::text,
+        ${session.apiKeyId}::uuid, moved.id, ${session.type}::text, ${session.status}::text,
+        ${session.externalEndUserId}::text, ${session.appName}::text, ${session.callbackUrl}::text,
+        ${session.locale}::text, ${session.returnUrl}::text, ${session.privacyNoticeUrl}::text,
+        ${session.decisionSource}::text, ${price}::bigint, ${JSON.stringify(session.requiredDocuments)}::jsonb,
+        ${session.expiresAt.toISOString()}::timestamptz, ${session.createdAt.toISOString()}::timestamptz,
+        ${session.updatedAt.toISOString()}::timestamptz
+      from moved
+      returning id`,
+  };
+}
+
+/**
+ * What a create in one statement holds and writes besides the riders of others
+ * (docs/decisions.md#a-create-in-one-statement): the price CTE, the condition that `price` is still the one in force,
+ * the session's insert, which must be the carrying statement's first rider, and the condition of the riders written
+ * only with the session.
+ */
+export function oneStatementSessionParts(session: NewSessionRow, price: number, defaultPrice: number) {
+  return {
+    leading: sessionPriceCte(session.organizationId, session.type, defaultPrice),
+    onlyIf: sql`(select price from price) = ${price}::bigint`,
+    sessionInsert: sessionInsertRider(session, price),
+    withTheSession: sql`exists (select 1 from ${riderReference(0)})` as RiderCondition,
   };
 }
 

@@ -1,10 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { ApiKeyOwner, Database, VerificationSession } from '@platform/db';
+import { type ApiKeyOwner, type Database, isDeferredToTransaction, type VerificationSession } from '@platform/db';
 import { errorResponses } from '@platform/http';
+import type { IdempotentAnswer } from '@platform/idempotency';
 import type { LifecycleOptions } from '@platform/verification-lifecycle';
 import { checkSessionUrl } from './callback-url.js';
 import type { DecisionTable } from './decisions/index.js';
 import { type ExpirySchedule, startSessionExpiry } from './expiry.js';
+import { knownPrices } from './known-prices.js';
 import {
   CreateVerificationSessionBody,
   ListVerificationSessionsQuery,
@@ -15,8 +17,10 @@ import {
   VerificationSessionResponseSchema,
 } from './schemas.js';
 import {
+  type CreateSessionContext,
   cancelSession,
   createSession,
+  createSessionInOneStatement,
   getSession,
   listSessions,
   sessionView,
@@ -48,6 +52,7 @@ const security = [{ apiKey: [] }];
 export const verificationRoutes: FastifyPluginAsyncTypebox<VerificationRoutesOptions> = async (app, options) => {
   const { db, now, verifyUrl } = options;
   const lifecycle: LifecycleOptions = { platformOrganizationId: options.platformOrganizationId };
+  const pricesSeen = knownPrices();
   const ownerOf = (request: { apiKey: ApiKeyOwner }): ApiKeyOwner => ({
     organizationId: request.apiKey.organizationId,
     environment: request.apiKey.environment,
@@ -92,10 +97,10 @@ export const verificationRoutes: FastifyPluginAsyncTypebox<VerificationRoutesOpt
           data: sessionView(session, verifyUrl),
         },
       });
-      return request.idempotency.transaction(db, async (tx, answer) => {
+      const contextAnswering = (answer: IdempotentAnswer) => {
         // The answer is stored by the create's last statement (docs/decisions.md#statements-per-request).
-        let response: ReturnType<typeof created> | undefined;
-        const session = await createSession(tx, input, {
+        const answered: { response?: ReturnType<typeof created> } = {};
+        const context: CreateSessionContext = {
           ...lifecycle,
           owner,
           actor: `api_key:${request.apiKey.id}`,
@@ -105,11 +110,30 @@ export const verificationRoutes: FastifyPluginAsyncTypebox<VerificationRoutesOpt
           prices: options.prices,
           decisions: options.decisions,
           alongside: (session) => {
-            response = created(session);
-            return answer.riders(response);
+            answered.response = created(session);
+            return answer.riders(answered.response);
           },
-        });
-        return response ?? created(session);
+        };
+        return { context, answered };
+      };
+      // A price this instance has seen: one statement, no transaction (docs/decisions.md#a-create-in-one-statement).
+      const price = pricesSeen.get(owner.organizationId, type);
+      if (price !== undefined && price > 0) {
+        try {
+          return await request.idempotency.withoutTransaction(db, async (database, answer) => {
+            const { context, answered } = contextAnswering(answer);
+            const session = await createSessionInOneStatement(database, input, context, price);
+            return answered.response ?? created(session);
+          });
+        } catch (error) {
+          if (!isDeferredToTransaction(error)) throw error;
+        }
+      }
+      return request.idempotency.transaction(db, async (tx, answer) => {
+        const { context, answered } = contextAnswering(answer);
+        const session = await createSession(tx, input, context);
+        pricesSeen.remember(owner.organizationId, type, session.price);
+        return answered.response ?? created(session);
       });
     },
   );

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import {
   type ApiKeyOwner,
+  type Database,
   type DatabaseExecutor,
   type RidingStatement,
   type SessionLocale,
@@ -11,7 +12,7 @@ import {
   type VerificationType,
 } from '@platform/db';
 import { insufficientFunds, notFound } from '@platform/errors';
-import { ensureWallet, InsufficientFundsError, placeHold, walletIdQuery } from '@platform/ledger';
+import { ensureWallet, InsufficientFundsError, placeHold, placeHoldOrDefer, walletIdQuery } from '@platform/ledger';
 import { decodeCursor, pageOf } from '@platform/pagination';
 import { formatKes } from '@platform/pricing';
 import {
@@ -24,7 +25,7 @@ import {
   sessionCreatedRiders,
 } from '@platform/verification-lifecycle';
 import { type DecisionTable, decisionSourceFor } from './decisions/index.js';
-import { insertPricedSession, listSessionRows, type NewSessionRow } from './repository.js';
+import { insertPricedSession, listSessionRows, type NewSessionRow, oneStatementSessionParts } from './repository.js';
 import { requiredDocumentsFor } from './required-documents.js';
 import type { VerificationSessionView } from './schemas.js';
 
@@ -75,26 +76,8 @@ export async function createSession(
   input: NewSessionInput,
   context: CreateSessionContext,
 ): Promise<VerificationSession> {
-  const { owner, now } = context;
-  const row: NewSessionRow = {
-    id: randomUUID(),
-    organizationId: owner.organizationId,
-    environment: owner.environment,
-    apiKeyId: context.apiKeyId,
-    type: input.type,
-    status: 'pending',
-    externalEndUserId: input.externalEndUserId,
-    appName: input.appName,
-    callbackUrl: input.callbackUrl,
-    locale: input.locale,
-    returnUrl: input.returnUrl,
-    privacyNoticeUrl: input.privacyNoticeUrl,
-    decisionSource: decisionSourceFor(context, owner.environment, input.type).kind,
-    requiredDocuments: requiredDocumentsFor(input.type),
-    expiresAt: new Date(now.getTime() + context.ttlMs),
-    createdAt: now,
-    updatedAt: now,
-  };
+  const { owner } = context;
+  const row = newSessionRow(input, context);
   const insert = () =>
     insertPricedSession(
       tx,
@@ -128,6 +111,85 @@ export async function createSession(
   if (session.price === 0) await sendRiders(tx, alongside);
   else await placeHeldPrice(tx, owner, session, alongside);
   return session;
+}
+
+/** The row of a new pending session of `input` for `context.owner`, with a new id (its price and wallet not yet known). */
+function newSessionRow(input: NewSessionInput, context: CreateSessionContext): NewSessionRow {
+  const { owner, now } = context;
+  return {
+    id: randomUUID(),
+    organizationId: owner.organizationId,
+    environment: owner.environment,
+    apiKeyId: context.apiKeyId,
+    type: input.type,
+    status: 'pending',
+    externalEndUserId: input.externalEndUserId,
+    appName: input.appName,
+    callbackUrl: input.callbackUrl,
+    locale: input.locale,
+    returnUrl: input.returnUrl,
+    privacyNoticeUrl: input.privacyNoticeUrl,
+    decisionSource: decisionSourceFor(context, owner.environment, input.type).kind,
+    requiredDocuments: requiredDocumentsFor(input.type),
+    expiresAt: new Date(now.getTime() + context.ttlMs),
+    createdAt: now,
+    updatedAt: now,
+  };
+}
+
+/**
+ * Creates a pending session as `createSession` does, in one statement sent outside a transaction, holding `price`,
+ * the organization's price for the type as this instance last saw it (docs/decisions.md#a-create-in-one-statement):
+ * the hold, the session with its transition, event and kycStatus, and `context.alongside` (the stored idempotent
+ * answer, which must be written: `alongside` riders are required) commit together. When the wallet is missing or
+ * short, the hold would send a low-balance alert, the price is no longer `price`, or an answer would not be stored,
+ * the statement writes nothing and fails with an error `isDeferredToTransaction` knows: run `createSession` in a
+ * transaction then. The session given to `alongside` has no wallet id yet (`walletId` empty: the statement finds it).
+ */
+export async function createSessionInOneStatement(
+  db: Database,
+  input: NewSessionInput,
+  context: CreateSessionContext,
+  price: number,
+): Promise<VerificationSession> {
+  const { owner } = context;
+  const row = newSessionRow(input, context);
+  const session: VerificationSession = {
+    ...row,
+    price,
+    walletId: '',
+    lastError: null,
+    submittedDetails: null,
+    hostedPageDraft: null,
+    resubmitDocuments: null,
+    submittedAt: null,
+    personalDataErasedAt: null,
+    completedAt: null,
+  };
+  const parts = oneStatementSessionParts(row, price, context.prices[input.type]);
+  // The session's insert first (the parts' condition names it): its transition, event and kycStatus only with it.
+  const riders = [
+    parts.sessionInsert,
+    ...sessionCreatedRiders(
+      { ...row, lastError: null, resubmitDocuments: null },
+      context.actor,
+      context,
+      parts.withTheSession,
+    ),
+  ];
+  const alongside = context.alongside?.(session) ?? [];
+  const { walletId } = await placeHoldOrDefer(
+    db,
+    owner,
+    { amount: price, reference: holdReferenceOf(row.id), description: `${input.type} verification` },
+    {
+      leading: parts.leading,
+      onlyIf: parts.onlyIf,
+      riders: [...riders, ...alongside],
+      required: alongside.map((_, index) => riders.length + index),
+    },
+  );
+  return { ...session, walletId };
 }
 
 async function placeHeldPrice(

@@ -1,11 +1,19 @@
-import { memberships, users, verificationPrices, wallets } from '@platform/db/schema';
+import {
+  ledgerTransactions,
+  memberships,
+  notifications,
+  users,
+  verificationPrices,
+  verificationSessions,
+  wallets,
+} from '@platform/db/schema';
 import { createStatementLog } from '@platform/db/testing';
 import { commitMove } from '@platform/verification-lifecycle';
 import { eq } from 'drizzle-orm';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { missing, postgresServer } from '#test-prerequisites';
 import { replaceOrganizations, TEST_START, type TestOrganization, useTestApp } from '../../../test/app-fixtures.js';
-import { lastBeforeCommit, statementsSent } from '../../../test/statement-fixtures.js';
+import { statementsSent } from '../../../test/statement-fixtures.js';
 import {
   createdSessionId,
   createSessionRequest,
@@ -37,7 +45,24 @@ describe.skipIf(missing(postgresServer))('statements per session write (PostgreS
   const sent = (work: () => Promise<unknown>) => statementsSent(log, suite.app, work);
   const holdAndAnswer = 'update wallets, insert ledger_transactions, insert ledger_entries, update idempotency_records';
 
-  it('create: six statements with the idempotency key, the wallet locked by the last before COMMIT', async () => {
+  // A create once the instance knows the organization's price: one statement, outside a transaction
+  // (docs/decisions.md#a-create-in-one-statement).
+  const oneStatement =
+    'update wallets, insert ledger_transactions, insert ledger_entries, insert verification_sessions, ' +
+    'insert verification_session_transitions, insert webhook_events';
+  const oneStatementWithAnswer = `${oneStatement}, update idempotency_records`;
+  const transactional = [
+    'BEGIN',
+    'insert verification_sessions, insert verification_session_transitions, insert webhook_events',
+    holdAndAnswer,
+  ];
+  const sessionsAndHolds = async () => ({
+    sessions: (await suite.db.select().from(verificationSessions)).length,
+    holds: (await suite.db.select().from(ledgerTransactions).where(eq(ledgerTransactions.kind, 'hold'))).length,
+    wallet: await walletState(suite.db, acme.id, 'live'),
+  });
+
+  it('create: three statements with the idempotency key once the price is known, the last holding, creating and answering', async () => {
     let answer: unknown;
     const statements = await sent(async () => {
       const response = await createSessionRequest(
@@ -49,41 +74,58 @@ describe.skipIf(missing(postgresServer))('statements per session write (PostgreS
       expect(response.statusCode).toBe(201);
       answer = response.json().data;
     });
-    expect(statements).toEqual([
-      'select api_keys',
-      'insert idempotency_records',
-      'BEGIN',
-      'insert verification_sessions, insert verification_session_transitions, insert webhook_events',
-      holdAndAnswer,
-      'COMMIT',
-    ]);
-    expect(lastBeforeCommit(statements)).toMatch(/^update wallets/);
+    expect(statements).toEqual(['select api_keys', 'insert idempotency_records', oneStatementWithAnswer]);
 
-    // The answer, built without reading the session back, is the session as stored.
+    // The answer, built without reading the session back, is the session as stored, and replays as it was.
     const stored = await suite.app.inject({
       method: 'GET',
       url: `/v1/verify/sessions/${(answer as { sessionId: string }).sessionId}`,
       headers: { 'x-service-api-key': acme.liveKey },
     });
     expect(stored.json().data).toEqual(answer);
+    const replay = await createSessionRequest(suite.app, acme.liveKey, { type: 'kyc', externalEndUserId: 'u' }, 'k1');
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    expect(replay.json().data).toEqual(answer);
     expect(await walletState(suite.db, acme.id, 'live')).toMatchObject({ available: 9_900, held: 100 });
   });
 
-  it('create: five statements without an idempotency key, and the same six for a free session', async () => {
-    const withoutKey = await sent(() =>
+  it("create: an instance's first of a type runs in a transaction (six statements, five without a key), then one", async () => {
+    const first = await sent(() =>
       createSessionRequest(suite.app, acme.liveKey, { type: 'kyb', externalEndUserId: 'b' }),
     );
-    expect(withoutKey).toEqual([
+    expect(first).toEqual([
       'select api_keys',
       'BEGIN',
       'insert verification_sessions, insert verification_session_transitions, insert webhook_events',
       'update wallets, insert ledger_transactions, insert ledger_entries',
       'COMMIT',
     ]);
+    const next = await sent(() =>
+      createSessionRequest(suite.app, acme.liveKey, { type: 'kyb', externalEndUserId: 'c' }),
+    );
+    expect(next).toEqual(['select api_keys', oneStatement]);
+    expect(await walletState(suite.db, acme.id, 'live')).toMatchObject({ available: 9_550, held: 450 });
+  });
 
+  it('create: a price changed since is left to the transaction, the one statement writing nothing; a free session then runs in it', async () => {
+    const before = await sessionsAndHolds();
     await suite.db.insert(verificationPrices).values({ organizationId: acme.id, type: 'kyc', price: 0 });
-    const free = await sent(() =>
+    const changed = await sent(() =>
       createSessionRequest(suite.app, acme.liveKey, { type: 'kyc', externalEndUserId: 'f' }, 'k2'),
+    );
+    expect(changed).toEqual([
+      'select api_keys',
+      'insert idempotency_records',
+      oneStatementWithAnswer,
+      'BEGIN',
+      'insert verification_sessions, insert verification_session_transitions, insert webhook_events',
+      'update idempotency_records',
+      'COMMIT',
+    ]);
+    expect(await sessionsAndHolds()).toEqual({ ...before, sessions: before.sessions + 1 });
+
+    const free = await sent(() =>
+      createSessionRequest(suite.app, acme.liveKey, { type: 'kyc', externalEndUserId: 'g' }, 'k3'),
     );
     expect(free).toEqual([
       'select api_keys',
@@ -95,22 +137,52 @@ describe.skipIf(missing(postgresServer))('statements per session write (PostgreS
     ]);
   });
 
-  it('create: the hold that crosses the low-balance threshold sends the alert in one more statement', async () => {
+  it('create: the hold that crosses the low-balance threshold is left to the transaction, which sends the alert', async () => {
     await suite.db.insert(users).values({ id: 'acme-owner', email: 'owner@acme.test' });
     await suite.db.insert(memberships).values({ organizationId: acme.id, userId: 'acme-owner', role: 'owner' });
     await suite.db.update(wallets).set({ lowBalanceThreshold: 9_920 }).where(eq(wallets.organizationId, acme.id));
+    const holdsBefore = (await sessionsAndHolds()).holds;
     const statements = await sent(() =>
-      createSessionRequest(suite.app, acme.liveKey, { type: 'kyc', externalEndUserId: 'a' }, 'k3'),
+      createSessionRequest(suite.app, acme.liveKey, { type: 'kyc', externalEndUserId: 'a' }, 'k4'),
     );
     expect(statements).toEqual([
       'select api_keys',
       'insert idempotency_records',
-      'BEGIN',
-      'insert verification_sessions, insert verification_session_transitions, insert webhook_events',
-      holdAndAnswer,
+      oneStatementWithAnswer,
+      ...transactional,
       'insert notifications, insert webhook_events',
       'COMMIT',
     ]);
+    expect((await sessionsAndHolds()).holds).toBe(holdsBefore + 1);
+    const told = await suite.db.select().from(notifications).where(eq(notifications.userId, 'acme-owner'));
+    expect(told.map((notification) => notification.title)).toEqual(['Wallet balance low']);
+  });
+
+  it('create: too little available is left to the transaction, which answers 402; nothing is written', async () => {
+    await suite.db
+      .update(wallets)
+      .set({ availableBalance: 40, heldBalance: 9_960 })
+      .where(eq(wallets.organizationId, acme.id));
+    const before = await sessionsAndHolds();
+    let status = 0;
+    const statements = await sent(async () => {
+      const response = await createSessionRequest(
+        suite.app,
+        acme.liveKey,
+        { type: 'kyc', externalEndUserId: 'p' },
+        'k5',
+      );
+      status = response.statusCode;
+      expect(response.json().error).toContain('has KES 40 available');
+    });
+    expect(status).toBe(402);
+    expect(statements.slice(0, 4)).toEqual([
+      'select api_keys',
+      'insert idempotency_records',
+      oneStatementWithAnswer,
+      'BEGIN',
+    ]);
+    expect(await sessionsAndHolds()).toEqual(before);
   });
 
   it('cancel: six statements, the release last before COMMIT', async () => {
