@@ -38,13 +38,18 @@ describe('the spread-out session create', () => {
   it("takes the customers in turn, each request with its own key, after one request per customer's key", () => {
     const endpoint = endpointOf(ENDPOINT_IDS.sessionCreateManyOrganizations);
     expect(endpoint.label).toBe('POST /v1/verify/sessions (3 organizations)');
-    expect(endpoint.prime?.map((request) => request.headers['x-service-api-key'])).toEqual([
+    expect(endpoint.prime?.().map((request) => request.headers['x-service-api-key'])).toEqual([
       'sk_live_a',
       'sk_live_b',
       'sk_live_c',
     ]);
     const keys = Array.from({ length: 4 }, () => endpoint.request().headers['x-service-api-key']);
     expect(keys).toEqual(['sk_live_a', 'sk_live_b', 'sk_live_c', 'sk_live_a']);
+    // Primed twice (the service, then the recording copies): new creates each time, never replays of the first.
+    const idempotencyKeys = [...(endpoint.prime?.() ?? []), ...(endpoint.prime?.() ?? [])].map(
+      (request) => request.headers['x-idempotency-key'],
+    );
+    expect(new Set(idempotencyKeys).size).toBe(6);
   });
 
   it('gives the SQL the hash backend-api finds the key by, so a replay finds the key of each request', () => {

@@ -36,10 +36,12 @@ export interface Endpoint {
    */
   requestShape?(): BenchRequest;
   /**
-   * Sent once each before anything is measured or recorded: the first execution a replay endpoint replays, or one
-   * request per credential an endpoint takes turns with, so the recordings see each credential in its steady state.
+   * Sent once each to the service before it is measured, and again to the recording copies before they record:
+   * the first execution a replay endpoint replays, or one request per credential an endpoint takes turns with, so
+   * that what is recorded is each credential's steady state (what an instance remembers per organization, such as
+   * its price, included). Asked for each time, so requests that must be new (an idempotency key) are new each time.
    */
-  prime?: BenchRequest[];
+  prime?(): BenchRequest[];
   /** Why the endpoint could not be given fresh requests throughout (its seeded supply ran out); undefined if it could. */
   shortage?(): string | undefined;
 }
@@ -156,7 +158,7 @@ export function benchEndpoints(fixture: BenchFixture, tokens: BenchTokens): Endp
       service: 'backend-api',
       kind: 'write',
       varies: true,
-      prime: customers.map((customer) => createSession(customer.apiKey)),
+      prime: () => customers.map((customer) => createSession(customer.apiKey)),
       request: () => {
         const customer = customers[customerTurn % customers.length]!;
         customerTurn += 1;
@@ -178,7 +180,7 @@ export function benchEndpoints(fixture: BenchFixture, tokens: BenchTokens): Endp
       service: 'backend-api',
       kind: 'write',
       varies: false,
-      prime: [replayed],
+      prime: () => [replayed],
       request: () => replayed,
     },
     {

@@ -145,7 +145,7 @@ export async function startBenchEnvironment(
     const skipped: Array<{ label: string; reason: string }> = [];
     for (const endpoint of all) {
       const baseUrl = services[endpoint.service].url;
-      for (const request of endpoint.prime ?? []) await send(baseUrl, request);
+      for (const request of endpoint.prime?.() ?? []) await send(baseUrl, request);
       const response = await send(baseUrl, endpoint.request());
       if (response.statusCode >= 200 && response.statusCode < 300) available.push({ endpoint, response });
       else

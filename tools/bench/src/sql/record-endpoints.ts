@@ -57,7 +57,7 @@ export async function recordEndpointTemplates(
     const recorded: RecordedEndpoint[] = [];
     for (const endpoint of endpoints) {
       const send = inject[endpoint.service];
-      for (const request of endpoint.prime ?? []) await expectSuccess(endpoint, await send(request));
+      for (const request of endpoint.prime?.() ?? []) await expectSuccess(endpoint, await send(request));
       const record = async (request: BenchRequest) => {
         sink = [];
         await expectSuccess(endpoint, await send(request));
