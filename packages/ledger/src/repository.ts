@@ -321,6 +321,28 @@ function jsonRow(value: unknown): Record<string, unknown> | undefined {
 }
 
 /**
+ * The CTEs that write a hold's ledger transaction (`movement`) and its two entries from the wallet the statement's
+ * `moved` CTE updated: nothing when it updated none.
+ */
+function holdMovementCtes(amount: SQL, hold: { reference: string; description: string | null }): SQL {
+  return sql`movement as (
+        insert into ${ledgerTransactions}
+          (wallet_id, kind, amount, reference, description, available_after, held_after, created_at)
+        select id, 'hold', ${amount}, ${hold.reference}::text, ${hold.description}::text,
+          available_balance, held_balance, clock_timestamp()
+        from moved
+        returning id, wallet_id
+      ),
+      entries as (
+        insert into ${ledgerEntries} (transaction_id, wallet_id, account, amount)
+        select id, wallet_id, 'available', -${amount} from movement
+        union all
+        select id, wallet_id, 'held', ${amount} from movement
+        returning 1
+      )`;
+}
+
+/**
  * Places a hold of `amount` on the wallet in one statement, with `riders`: written only when the wallet has `amount`
  * available and no hold of `reference` exists. When the hold takes the available balance from at or above the
  * wallet's low-balance threshold to below it and the alert is armed, the same update records the alert's time
@@ -352,21 +374,7 @@ export async function placeHoldStatement(
           and not exists (select 1 from ${ledgerTransactions} where kind = 'hold' and reference = ${hold.reference}::text)
         returning ${wallets}.*, ${crossedAfter} as alerted
       ),
-      movement as (
-        insert into ${ledgerTransactions}
-          (wallet_id, kind, amount, reference, description, available_after, held_after, created_at)
-        select id, 'hold', ${amount}, ${hold.reference}::text, ${hold.description}::text,
-          available_balance, held_balance, clock_timestamp()
-        from moved
-        returning id, wallet_id
-      ),
-      entries as (
-        insert into ${ledgerEntries} (transaction_id, wallet_id, account, amount)
-        select id, wallet_id, 'available', -${amount} from movement
-        union all
-        select id, wallet_id, 'held', ${amount} from movement
-        returning 1
-      )${riderCtes(riders)}
+      ${holdMovementCtes(amount, hold)}${riderCtes(riders)}
     ${movementAnswer(
       ref,
       sql`coalesce(moved.alerted, false) as alerted,
@@ -423,21 +431,7 @@ export async function placeHoldOrDeferStatement(
           and not exists (select 1 from ${ledgerTransactions} where kind = 'hold' and reference = ${hold.reference}::text)
         returning id, available_balance, held_balance
       ),
-      movement as (
-        insert into ${ledgerTransactions}
-          (wallet_id, kind, amount, reference, description, available_after, held_after, created_at)
-        select id, 'hold', ${amount}, ${hold.reference}::text, ${hold.description}::text,
-          available_balance, held_balance, clock_timestamp()
-        from moved
-        returning id, wallet_id
-      ),
-      entries as (
-        insert into ${ledgerEntries} (transaction_id, wallet_id, account, amount)
-        select id, wallet_id, 'available', -${amount} from movement
-        union all
-        select id, wallet_id, 'held', ${amount} from movement
-        returning 1
-      )${riderCtes(riders)}
+      ${holdMovementCtes(amount, hold)}${riderCtes(riders)}
     select movement.id as transaction_id, movement.wallet_id,
       case when movement.id is null then ${deferToTransaction('hold')}
         ${unstored.length === 0 ? sql`` : sql`when ${sql.join(unstored, sql` or `)} then ${deferToTransaction('rider')}`}

@@ -95,18 +95,7 @@ export async function createSession(
   }
   const { price, walletId } = created;
   if (!created.inserted || walletId === null) throw new Error('The verification session was not inserted');
-  const session: VerificationSession = {
-    ...row,
-    price,
-    walletId,
-    lastError: null,
-    submittedDetails: null,
-    hostedPageDraft: null,
-    resubmitDocuments: null,
-    submittedAt: null,
-    personalDataErasedAt: null,
-    completedAt: null,
-  };
+  const session = pendingSession(row, price, walletId);
   const alongside = context.alongside?.(session) ?? [];
   if (session.price === 0) await sendRiders(tx, alongside);
   else await placeHeldPrice(tx, owner, session, alongside);
@@ -137,6 +126,22 @@ function newSessionRow(input: NewSessionInput, context: CreateSessionContext): N
   };
 }
 
+/** The session a new row is once its price and wallet are known: pending, nothing submitted or decided yet. */
+function pendingSession(row: NewSessionRow, price: number, walletId: string): VerificationSession {
+  return {
+    ...row,
+    price,
+    walletId,
+    lastError: null,
+    submittedDetails: null,
+    hostedPageDraft: null,
+    resubmitDocuments: null,
+    submittedAt: null,
+    personalDataErasedAt: null,
+    completedAt: null,
+  };
+}
+
 /**
  * Creates a pending session as `createSession` does, in one statement sent outside a transaction, holding `price`,
  * the organization's price for the type as this instance last saw it (docs/decisions.md#a-create-in-one-statement):
@@ -154,18 +159,7 @@ export async function createSessionInOneStatement(
 ): Promise<VerificationSession> {
   const { owner } = context;
   const row = newSessionRow(input, context);
-  const session: VerificationSession = {
-    ...row,
-    price,
-    walletId: '',
-    lastError: null,
-    submittedDetails: null,
-    hostedPageDraft: null,
-    resubmitDocuments: null,
-    submittedAt: null,
-    personalDataErasedAt: null,
-    completedAt: null,
-  };
+  const session = pendingSession(row, price, '');
   const parts = oneStatementSessionParts(row, price, context.prices[input.type]);
   // The session's insert first (the parts' condition names it): its transition, event and kycStatus only with it.
   const riders = [
