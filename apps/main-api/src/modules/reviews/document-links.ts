@@ -65,14 +65,15 @@ export function signDocumentLink(
 }
 
 /**
- * True when `signature` is the service's for these claims and the link has not expired at `now` (nor claims a life
- * longer than links are given). Compared in constant time.
+ * True when `signature` is the service's for these claims, written exactly as the service wrote it, and the link has
+ * not expired at `now` (nor claims a life longer than links are given). Compared as text, in constant time: decoding
+ * first would accept another text for the same bytes (a last character that differs only in bits base64url drops).
  */
 export function isValidDocumentLink(key: KeyObject, claims: DocumentLinkClaims, signature: string, now: Date): boolean {
   const seconds = now.getTime() / 1000;
   if (!Number.isSafeInteger(claims.expires) || claims.expires <= seconds) return false;
   if (claims.expires > seconds + DOCUMENT_LINK_TTL_SECONDS + 1) return false;
-  const given = Buffer.from(signature, 'base64url');
-  const expected = signatureOf(key, claims);
+  const given = Buffer.from(signature, 'utf8');
+  const expected = Buffer.from(signatureOf(key, claims).toString('base64url'), 'utf8');
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
