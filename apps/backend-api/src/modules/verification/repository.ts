@@ -42,6 +42,24 @@ export type NewSessionRow = Omit<
 >;
 
 /**
+ * `insert into verification_sessions ... select <the session's columns> from <from>`, its wallet and price taken
+ * from `walletId` and `price` (expressions over `from`); the caller adds its WHERE and RETURNING.
+ */
+function sessionInsert(session: NewSessionRow, source: { walletId: SQL; price: SQL; from: SQL }): SQL {
+  return sql`insert into ${verificationSessions} (id, organization_id, environment, api_key_id, wallet_id, type, status,
+      external_end_user_id, app_name, callback_url, locale, return_url, privacy_notice_url, decision_source, price,
+      required_documents, expires_at, created_at, updated_at)
+    select ${session.id}::uuid, ${session.organizationId}::uuid, ${session.environment}::text,
+      ${session.apiKeyId}::uuid, ${source.walletId}, ${session.type}::text, ${session.status}::text,
+      ${session.externalEndUserId}::text, ${session.appName}::text, ${session.callbackUrl}::text,
+      ${session.locale}::text, ${session.returnUrl}::text, ${session.privacyNoticeUrl}::text,
+      ${session.decisionSource}::text, ${source.price}, ${JSON.stringify(session.requiredDocuments)}::jsonb,
+      ${session.expiresAt.toISOString()}::timestamptz, ${session.createdAt.toISOString()}::timestamptz,
+      ${session.updatedAt.toISOString()}::timestamptz
+    from ${source.from}`;
+}
+
+/**
  * Inserts a session in one statement (docs/decisions.md#statements-per-request) with its price (the organization's
  * own for the type, else `defaultPrice`) and its wallet (`walletId`, a subquery: none locked), and the `riders` built
  * for it, written only with the session: `ridersFor` is given the condition to put on them. No wallet yet: nothing is
@@ -56,27 +74,10 @@ export async function insertPricedSession(
   const riders = ridersFor(sql`exists (select 1 from inserted)`);
   const [row] = await queryRows(
     tx,
-    sql`with price as (
-        select coalesce(
-          (select ${verificationPrices.price} from ${verificationPrices}
-            where ${verificationPrices.organizationId} = ${session.organizationId}::uuid
-              and ${verificationPrices.type} = ${session.type}::text),
-          ${defaultPrice}::bigint
-        ) as price
-      ),
+    sql`with ${sessionPriceCte(session.organizationId, session.type, defaultPrice)}
       wallet as (select ${walletId} as id),
       inserted as (
-        insert into ${verificationSessions} (id, organization_id, environment, api_key_id, wallet_id, type, status,
-          external_end_user_id, app_name, callback_url, locale, return_url, privacy_notice_url, decision_source, price,
-          required_documents, expires_at, created_at, updated_at)
-        select ${session.id}::uuid, ${session.organizationId}::uuid, ${session.environment}::text,
-          ${session.apiKeyId}::uuid, wallet.id, ${session.type}::text, ${session.status}::text,
-          ${session.externalEndUserId}::text, ${session.appName}::text, ${session.callbackUrl}::text,
-          ${session.locale}::text, ${session.returnUrl}::text, ${session.privacyNoticeUrl}::text,
-          ${session.decisionSource}::text, price.price, ${JSON.stringify(session.requiredDocuments)}::jsonb,
-          ${session.expiresAt.toISOString()}::timestamptz, ${session.createdAt.toISOString()}::timestamptz,
-          ${session.updatedAt.toISOString()}::timestamptz
-        from price, wallet
+        ${sessionInsert(session, { walletId: sql`wallet.id`, price: sql`price.price`, from: sql`price, wallet` })}
         where wallet.id is not null
         returning id
       )${riderCtes(riders)}
@@ -113,17 +114,7 @@ function sessionPriceCte(organizationId: string, type: VerificationType, default
  */
 function sessionInsertRider(session: NewSessionRow, price: number): RidingStatement {
   return {
-    statement: sql`insert into ${verificationSessions} (id, organization_id, environment, api_key_id, wallet_id, type,
-        status, external_end_user_id, app_name, callback_url, locale, return_url, privacy_notice_url, decision_source,
-        price, required_documents, expires_at, created_at, updated_at)
-      select ${session.id}::uuid, ${session.organizationId}::uuid, ${session.environment}::text,
-        ${session.apiKeyId}::uuid, moved.id, ${session.type}::text, ${session.status}::text,
-        ${session.externalEndUserId}::text, ${session.appName}::text, ${session.callbackUrl}::text,
-        ${session.locale}::text, ${session.returnUrl}::text, ${session.privacyNoticeUrl}::text,
-        ${session.decisionSource}::text, ${price}::bigint, ${JSON.stringify(session.requiredDocuments)}::jsonb,
-        ${session.expiresAt.toISOString()}::timestamptz, ${session.createdAt.toISOString()}::timestamptz,
-        ${session.updatedAt.toISOString()}::timestamptz
-      from moved
+    statement: sql`${sessionInsert(session, { walletId: sql`moved.id`, price: sql`${price}::bigint`, from: sql`moved` })}
       returning id`,
   };
 }
