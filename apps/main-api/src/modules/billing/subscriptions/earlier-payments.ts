@@ -3,8 +3,7 @@ import type { PaidFor } from '../payments/index.js';
 import { SUBSCRIPTION_GONE } from './charge-hooks.js';
 import { paymentCreditReference } from './credit-balance.js';
 import { findCreditedPayment } from './credit-balance-repository.js';
-import { billingPeriod, dayOf } from './periods.js';
-import { addedToCredit } from './purchase.js';
+import { addedToCredit, purchasedPeriod } from './purchase.js';
 import { findChangeOfPayment } from './repository.js';
 
 /** Why a payment's money went to the credit balance, for a movement recorded without a description. */
@@ -26,10 +25,6 @@ export async function paidForEarlierPayment(tx: Transaction, payment: Payment): 
       ? SUBSCRIPTION_GONE
       : { kind: 'period', start: change.periodStart, end: change.periodEnd };
   }
-  const { billingCycle, completedAt } = payment;
-  if (billingCycle === null || completedAt === null) {
-    throw new Error(`Payment ${payment.reference} is not a paid mail subscription purchase`);
-  }
-  const period = billingPeriod(dayOf(completedAt), billingCycle, 0);
+  const period = purchasedPeriod(payment);
   return { kind: 'period', start: period.start, end: period.end };
 }

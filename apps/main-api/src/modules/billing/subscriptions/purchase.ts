@@ -4,10 +4,19 @@ import { type AuditedChange, PLATFORM_JOB, recordAuditEvent } from '../../audit/
 import type { PaidFor } from '../payments/index.js';
 import { addCredit, paymentCreditReference } from './credit-balance.js';
 import { paymentCredited, subscriptionStarted } from './notifications.js';
-import { billingPeriod, dayOf } from './periods.js';
+import { type BillingPeriod, billingPeriod, dayOf } from './periods.js';
 import { NOT_PAST_DUE } from './renewal-retries.js';
 import { insertSubscriptionUnlessExists, lockSubscription, updateSubscriptionAt } from './repository.js';
 import { NO_SCHEDULED_CHANGE } from './scheduled-change.js';
+
+/** The first period a paid mail subscription purchase starts: from the UTC day it was paid, for its cycle. */
+export function purchasedPeriod(payment: Payment): BillingPeriod {
+  const { billingCycle, completedAt } = payment;
+  if (billingCycle === null || completedAt === null) {
+    throw new Error(`Payment ${payment.reference} is not a paid mail subscription purchase`);
+  }
+  return billingPeriod(dayOf(completedAt), billingCycle, 0);
+}
 
 /**
  * The purchase hook: a paid mail_subscription payment starts the organization's subscription with the
@@ -24,7 +33,7 @@ export async function activatePurchasedSubscription(tx: Transaction, payment: Pa
   if (plan === null || seats === null || billingCycle === null || completedAt === null) {
     throw new Error(`Payment ${payment.reference} is not a paid mail subscription purchase`);
   }
-  const period = billingPeriod(dayOf(completedAt), billingCycle, 0);
+  const period = purchasedPeriod(payment);
   const terms = {
     plan,
     seats,
