@@ -1,10 +1,11 @@
 import { PGlite } from '@electric-sql/pglite';
 import { type ExtractTablesWithRelations, type SQL, sql } from 'drizzle-orm';
-import { type PgDatabase, PgDialect, type PgQueryResultHKT, type PgTransaction } from 'drizzle-orm/pg-core';
+import { type PgDatabase, type PgQueryResultHKT, type PgTransaction } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
 import postgres from 'postgres';
 import * as schema from './schema/index.js';
+import { sqlTextOf } from './sql-text.js';
 
 export type Schema = typeof schema;
 
@@ -129,11 +130,8 @@ async function selectOne(db: Database): Promise<void> {
  * select: a column added by a migration would change a prepared statement's result type; return a row as
  * `to_jsonb(...)` and read it with `tableRowOf`).
  */
-/** Turns SQL into text and parameters as the databases' own dialect does (no casing option is used). */
-const dialect = new PgDialect();
-
 export async function queryRows<Row extends Record<string, unknown>>(db: DatabaseExecutor, query: SQL): Promise<Row[]> {
-  const prepared = db._.session.prepareQuery(dialect.sqlToQuery(query), undefined, 'query-rows', false);
+  const prepared = db._.session.prepareQuery(sqlTextOf(query), undefined, 'query-rows', false);
   const result: unknown = await prepared.execute();
   return (Array.isArray(result) ? result : (result as { rows: Row[] }).rows) as Row[];
 }
