@@ -2,7 +2,7 @@ import { Column, getTableName, Param, type Query, SQL, StringChunk, Table } from
 import { PgDialect } from 'drizzle-orm/pg-core';
 
 // The text and parameters of a statement built with drizzle's `sql` templates, as PostgreSQL's dialect would write
-// them, in a fraction of the time (docs/benchmarks.md#statements-written-without-drizzles-walk-27-nov). drizzle's
+// them, in a fraction of the time (docs/decisions.md#statements-written-without-drizzles-walk). drizzle's
 // own walk tests every part of a statement against a dozen classes by walking prototype chains and copies its
 // settings for every nested template; on a create's one statement (about 60 values, 150 parts) that was 9% of the
 // service's CPU. This walk takes the parts the repositories write (text, nested templates, plain values, tables

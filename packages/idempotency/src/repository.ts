@@ -1,4 +1,4 @@
-import { type DatabaseExecutor, type IdempotencyRecord, queryRows } from '@platform/db';
+import { type Database, type DatabaseExecutor, type IdempotencyRecord, queryRows } from '@platform/db';
 import { idempotencyRecords } from '@platform/db/schema';
 import { and, eq, gt, lte, type SQL, sql } from 'drizzle-orm';
 
@@ -28,14 +28,23 @@ const byKey = ({ scope, key }: RecordKey) => and(eq(idempotencyRecords.scope, sc
 /**
  * Claims a key nobody holds. False when a record exists already (whatever its state). Sent by every request with a
  * key, so as a prepared statement (`queryRows`: one round trip, not parsed again).
+ *
+ * The claim commits without waiting for its WAL to reach the disk (`synchronous_commit` off for its own transaction
+ * only: docs/decisions.md#an-idempotency-claim-commits-without-a-flush): it matters only while its request runs, and
+ * whatever the request then commits flushes the WAL up to its own commit, the claim included. A crash before that
+ * loses the claim and the request's work together, and the retry runs as the first. So the claim must be sent by
+ * itself, never in a transaction (the setting would hold for the whole transaction): `db` is the database, not a
+ * transaction.
  */
-export async function insertClaim(db: DatabaseExecutor, claim: KeyClaim, expiresAt: Date): Promise<boolean> {
+export async function insertClaim(db: Database, claim: KeyClaim, expiresAt: Date): Promise<boolean> {
+  if ('rollback' in db) throw new Error('An idempotency claim is sent by itself, never inside a transaction');
   const lockedAt = claim.lockedAt.toISOString();
   const inserted = await queryRows(
     db,
     sql`insert into ${idempotencyRecords} (scope, key, fingerprint, status, locked_at, created_at, expires_at)
-      values (${claim.scope}::text, ${claim.key}::text, ${claim.fingerprint}::text, 'in_progress',
-        ${lockedAt}::timestamptz, ${lockedAt}::timestamptz, ${expiresAt.toISOString()}::timestamptz)
+      select ${claim.scope}::text, ${claim.key}::text, ${claim.fingerprint}::text, 'in_progress',
+        ${lockedAt}::timestamptz, ${lockedAt}::timestamptz, ${expiresAt.toISOString()}::timestamptz
+      from (select set_config('synchronous_commit', 'off', true)) as without_flush
       on conflict do nothing
       returning key`,
   );
