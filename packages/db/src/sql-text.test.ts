@@ -35,7 +35,9 @@ const statements: Record<string, SQL> = {
     .update(idempotencyRecords)
     .set({ status: 'completed', responseStatus: 201, responseBody: { ok: true } })
     .where(and(eq(idempotencyRecords.scope, 's'), eq(idempotencyRecords.key, 'k')))
-    .returning({ key: idempotencyRecords.key })}) select count(*) from done where ${3} > ${sql`${db.select({ n: sql`1` }).from(wallets).where(eq(wallets.id, 'w'))}`}`,
+    .returning({
+      key: idempotencyRecords.key,
+    })}) select count(*) from done where ${3} > ${sql`${db.select({ n: sql`1` }).from(wallets).where(eq(wallets.id, 'w'))}`}`,
   'undefined parts': sql`select 1${undefined}`,
 };
 

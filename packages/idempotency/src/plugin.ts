@@ -260,7 +260,7 @@ export const idempotency = fp<IdempotencyOptions>(
             rider = issued;
             return [
               {
-                statement: completeRecordStatement(db, claim, storedFromResult(result)),
+                statement: completeRecordStatement(claim, storedFromResult(result)),
                 returned: (rows) => {
                   issued.rows = rows;
                 },
