@@ -4,7 +4,7 @@ import { createTestDatabase } from '@platform/db/testing';
 import { type AppError, isAppError } from '@platform/errors';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type ClaimTiming, claimIdempotencyKey } from './claim.js';
-import { completeRecord, findRecord, type KeyClaim, releaseClaim } from './repository.js';
+import { completeRecord, findRecord, type KeyClaim, releaseClaim, serializedResponse } from './repository.js';
 
 const SECOND = 1000;
 const HOUR = 60 * 60 * SECOND;
@@ -72,14 +72,14 @@ describe('claimIdempotencyKey', () => {
     const claim = await claimed(claimIdempotencyKey(handle.db, request, at(0)));
     const other = { ...request, fingerprint: 'POST /v1/things bbb' };
     expect((await failure(claimIdempotencyKey(handle.db, other, at(SECOND)))).code).toBe('idempotency_key_reused');
-    await completeRecord(handle.db, claim, answer);
+    await completeRecord(handle.db, claim, serializedResponse(answer));
     const error = await failure(claimIdempotencyKey(handle.db, other, at(2 * SECOND)));
     expect(error.statusCode).toBe(422);
   });
 
   it('replays the stored answer until the 24 hours are over', async () => {
     const claim = await claimed(claimIdempotencyKey(handle.db, request, at(0)));
-    expect(await completeRecord(handle.db, claim, answer)).toBe(true);
+    expect(await completeRecord(handle.db, claim, serializedResponse(answer))).toBe(true);
     expect(await claimIdempotencyKey(handle.db, request, at(24 * HOUR - 1))).toEqual({
       kind: 'replay',
       response: answer,
@@ -88,7 +88,7 @@ describe('claimIdempotencyKey', () => {
 
   it('treats a record whose 24 hours are over as absent', async () => {
     const claim = await claimed(claimIdempotencyKey(handle.db, request, at(0)));
-    await completeRecord(handle.db, claim, answer);
+    await completeRecord(handle.db, claim, serializedResponse(answer));
     const later = at(24 * HOUR);
     const other = { ...request, fingerprint: 'POST /v1/things bbb' };
     const outcome = await claimIdempotencyKey(handle.db, other, later);
@@ -110,9 +110,9 @@ describe('claimIdempotencyKey', () => {
     expect(second.lockedAt).toEqual(at(60 * SECOND).now);
 
     // The first owner comes back: it can neither store its answer nor release the new owner's claim.
-    expect(await completeRecord(handle.db, first, answer)).toBe(false);
+    expect(await completeRecord(handle.db, first, serializedResponse(answer))).toBe(false);
     expect(await releaseClaim(handle.db, first)).toBe(false);
-    expect(await completeRecord(handle.db, second, answer)).toBe(true);
+    expect(await completeRecord(handle.db, second, serializedResponse(answer))).toBe(true);
     expect(await claimIdempotencyKey(handle.db, request, at(61 * SECOND))).toMatchObject({ kind: 'replay' });
   });
 

@@ -11,7 +11,9 @@ import {
   completeRecordStatement,
   type KeyClaim,
   releaseClaim,
+  type SerializedResponse,
   type StoredResponse,
+  serializedResponse,
 } from './repository.js';
 
 /**
@@ -213,7 +215,7 @@ export const idempotency = fp<IdempotencyOptions>(
             'A transactional idempotent route answered without request.idempotency.transaction; stored afterwards',
           );
         }
-        if (!(await completeRecord(db, claim, response))) {
+        if (!(await completeRecord(db, claim, serializedResponse(response)))) {
           request.log.warn(
             { idempotencyKey: claim.key },
             'The idempotency key was taken over before the answer was stored',
@@ -335,11 +337,11 @@ function withKeyHeaders(schema: FastifySchema | undefined, headerNames: readonly
   return { ...schema, headers: { ...headers, properties: { ...keyHeaders, ...properties } } };
 }
 
-function storedFromResult(result: IdempotentResponse<unknown>): StoredResponse {
+function storedFromResult(result: IdempotentResponse<unknown>): SerializedResponse {
   return {
     statusCode: result.statusCode,
-    // What JSON serialisation would send (Dates become strings), so the replay sends the same.
-    body: result.body === undefined ? null : (JSON.parse(JSON.stringify(result.body)) as unknown),
+    // What JSON serialisation sends (Dates become strings), so the replay sends the same.
+    bodyJson: result.body === undefined || result.body === null ? null : JSON.stringify(result.body),
     headers: result.headers ?? {},
   };
 }

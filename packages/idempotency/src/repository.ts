@@ -100,11 +100,24 @@ export async function takeOverAbandoned(db: DatabaseExecutor, claim: KeyClaim, s
   return updated.length > 0;
 }
 
+/** An answer to store, its body already written as JSON (null for none). */
+export interface SerializedResponse {
+  statusCode: number;
+  bodyJson: string | null;
+  headers: Record<string, string>;
+}
+
+/** The answer as completeRecord stores it. */
+export function serializedResponse(response: StoredResponse): SerializedResponse {
+  const { statusCode, body, headers } = response;
+  return { statusCode, bodyJson: body === null || body === undefined ? null : JSON.stringify(body), headers };
+}
+
 /** Stores the answer of the claim's owner. False when the claim is no longer the owner's. */
 export async function completeRecord(
   db: DatabaseExecutor,
   claim: KeyClaim,
-  response: StoredResponse,
+  response: SerializedResponse,
 ): Promise<boolean> {
   const updated = await queryRows(db, completion(claim, response));
   return updated.length > 0;
@@ -114,16 +127,16 @@ export async function completeRecord(
  * completeRecord as a statement to run inside another one (a rider: docs/decisions.md#statements-per-request); it
  * returns one row when it stored the answer, none when the claim is no longer this request's.
  */
-export function completeRecordStatement(claim: KeyClaim, response: StoredResponse): SQL {
+export function completeRecordStatement(claim: KeyClaim, response: SerializedResponse): SQL {
   return completion(claim, response);
 }
 
 // A template, not drizzle's update builder: it rides in every create, and building it through the builder cost more
 // than the rest of its statement's text (docs/benchmarks.md#statements-written-without-drizzles-walk-27-nov).
-function completion(claim: KeyClaim, response: StoredResponse): SQL {
+function completion(claim: KeyClaim, response: SerializedResponse): SQL {
   return sql`update ${idempotencyRecords}
     set status = 'completed', response_status = ${response.statusCode}::int,
-      response_body = ${response.body === null ? null : JSON.stringify(response.body)}::jsonb, response_headers = ${JSON.stringify(response.headers)}::jsonb
+      response_body = ${response.bodyJson}::jsonb, response_headers = ${JSON.stringify(response.headers)}::jsonb
     where scope = ${claim.scope}::text and key = ${claim.key}::text
       and status = 'in_progress' and locked_at = ${claim.lockedAt.toISOString()}::timestamptz
     returning key`;
