@@ -1,5 +1,5 @@
 import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
-import { alias, integer, PgDialect, pgSchema, pgTable, text } from 'drizzle-orm/pg-core';
+import { alias, integer, PgDialect, pgEnum, pgSchema, pgTable, text } from 'drizzle-orm/pg-core';
 import { drizzle } from 'drizzle-orm/postgres-js';
 import { describe, expect, it } from 'vitest';
 import { idempotencyRecords, verificationSessions, wallets } from './schema/index.js';
@@ -13,6 +13,7 @@ const otherSchema = pgSchema('elsewhere');
 const schemaTable = otherSchema.table('things', { id: text('id') });
 const keyNamed = pgTable('key_named', { someKey: integer() });
 const aliasedWallets = alias(wallets, 'w');
+const mood = pgEnum('mood', ['calm', 'busy']);
 
 const statements: Record<string, SQL> = {
   'text only': sql`select 1`,
@@ -23,6 +24,7 @@ const statements: Record<string, SQL> = {
   'tables and columns': sql`update ${wallets} set available_balance = available_balance - ${5}::bigint where ${wallets.organizationId} = ${'org'}::uuid returning ${wallets.id}`,
   'a table in another schema, an alias, a column named by its key': sql`select ${schemaTable.id}, ${aliasedWallets.id}, ${keyNamed.someKey} from ${schemaTable}, ${aliasedWallets}, ${keyNamed}`,
   'an identifier': sql`select 1 as ${sql.identifier('a "quoted" name')}`,
+  'an enum': sql`select ${'calm'}::${mood}`,
   'encoded values (conditions)': and(
     eq(verificationSessions.organizationId, 'org'),
     eq(verificationSessions.createdAt, new Date(1_000)),

@@ -45,7 +45,7 @@ function walk(chunks: readonly unknown[], params: unknown[]): string {
   for (const chunk of chunks) {
     if (chunk instanceof StringChunk) {
       text += chunk.value.length === 1 ? chunk.value[0] : chunk.value.join('');
-    } else if (chunk === null || (typeof chunk !== 'object' && typeof chunk !== 'undefined')) {
+    } else if (chunk === null || isPrimitive(chunk)) {
       params.push(chunk);
       text += `$${params.length}`;
     } else if (chunk === undefined) {
@@ -72,6 +72,12 @@ function walk(chunks: readonly unknown[], params: unknown[]): string {
     }
   }
   return text;
+}
+
+/** A value drizzle sends as a parameter whatever it is (a function may be an enum, which it names instead). */
+function isPrimitive(value: unknown): boolean {
+  const type = typeof value;
+  return type !== 'object' && type !== 'undefined' && type !== 'function';
 }
 
 /** A table without a schema or an alias: drizzle writes its name alone. */
