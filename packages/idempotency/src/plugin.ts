@@ -337,13 +337,9 @@ function withKeyHeaders(schema: FastifySchema | undefined, headerNames: readonly
   return { ...schema, headers: { ...headers, properties: { ...keyHeaders, ...properties } } };
 }
 
+// What JSON serialisation sends (Dates become strings), so the replay sends the same.
 function storedFromResult(result: IdempotentResponse<unknown>): SerializedResponse {
-  return {
-    statusCode: result.statusCode,
-    // What JSON serialisation sends (Dates become strings), so the replay sends the same.
-    bodyJson: result.body === undefined || result.body === null ? null : JSON.stringify(result.body),
-    headers: result.headers ?? {},
-  };
+  return serializedResponse({ statusCode: result.statusCode, body: result.body, headers: result.headers ?? {} });
 }
 
 /** The sent answer as it can be stored, or undefined for one that is not text (a stream, binary data). */

@@ -119,7 +119,7 @@ export async function completeRecord(
   claim: KeyClaim,
   response: SerializedResponse,
 ): Promise<boolean> {
-  const updated = await queryRows(db, completion(claim, response));
+  const updated = await queryRows(db, completeRecordStatement(claim, response));
   return updated.length > 0;
 }
 
@@ -127,18 +127,13 @@ export async function completeRecord(
  * completeRecord as a statement to run inside another one (a rider: docs/decisions.md#statements-per-request); it
  * returns one row when it stored the answer, none when the claim is no longer this request's.
  */
-export function completeRecordStatement(claim: KeyClaim, response: SerializedResponse): SQL {
-  return completion(claim, response);
-}
-
 // A template, not drizzle's update builder: it rides in every create, and building it through the builder cost more
 // than the rest of its statement's text (docs/benchmarks.md#statements-written-without-drizzles-walk-27-nov).
-function completion(claim: KeyClaim, response: SerializedResponse): SQL {
+export function completeRecordStatement(claim: KeyClaim, response: SerializedResponse): SQL {
   return sql`update ${idempotencyRecords}
     set status = 'completed', response_status = ${response.statusCode}::int,
       response_body = ${response.bodyJson}::jsonb, response_headers = ${JSON.stringify(response.headers)}::jsonb
-    where scope = ${claim.scope}::text and key = ${claim.key}::text
-      and status = 'in_progress' and locked_at = ${claim.lockedAt.toISOString()}::timestamptz
+    where ${ownedBy(claim)}
     returning key`;
 }
 
