@@ -18,6 +18,7 @@ import {
   type RunDescription,
   renderConsoleTable,
   renderResults,
+  renderVerdict,
   writeResults,
 } from './report/markdown.js';
 import { readResultsJson, resultsOf, settingsCaveat, writeResultsJson } from './report/results-file.js';
@@ -97,8 +98,7 @@ try {
       `${entry.service}: RSS ${mib(entry.beforeKib)} MiB -> ${entry.checkpointsKib.map(mib).join(' -> ')} MiB`,
     );
   }
-  for (const verdict of verdicts)
-    console.log(`${verdict.met ? 'met    ' : 'NOT MET'}  ${verdict.target} (${verdict.detail})`);
+  for (const verdict of verdicts) console.log(`${verdict.met ? 'met    ' : 'NOT MET'}  ${renderVerdict(verdict)}`);
   if (comparison === undefined)
     console.log(`\nNo previous results at ${path.relative(process.cwd(), options.previous)}`);
   else console.log(`\n${renderComparisonLines(comparison).join('\n')}`);

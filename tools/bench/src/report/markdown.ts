@@ -61,6 +61,7 @@ export function endpointNumbers(row: EndpointRow): RatioInputs {
     serviceRps: row.service.requestsPerSecond,
     serviceP99Ms: row.service.p99Ms,
     sameSqlRps: row.sameSql.requestsPerSecond,
+    sameSqlP99Ms: row.sameSql.p99Ms,
     nodeHttpRps: row.nodeHttp.requestsPerSecond,
   };
 }
@@ -122,10 +123,27 @@ export function renderResults(
   }
 
   lines.push('', 'Targets:', '');
-  for (const verdict of verdicts)
-    lines.push(`- ${verdict.met ? 'met' : '**not met**'}: ${verdict.target} (${verdict.detail})`);
+  for (const verdict of verdicts) lines.push(`- ${verdict.met ? 'met' : '**not met**'}: ${renderVerdict(verdict)}`);
+  const missed = verdicts.filter((verdict) => !verdict.met);
+  const missedBySameSql = missed.filter((verdict) => verdict.sameSql?.met === false);
+  if (missedBySameSql.length > 0) {
+    lines.push(
+      '',
+      `${missedBySameSql.length} of the ${missed.length} targets not met are missed by the row's same-SQL baseline ` +
+        'too (a bare server running only the statements, on the same machine in the same run): for those, the ' +
+        "service's own work is not what stands between the row and its target.",
+    );
+  }
   if (comparison !== undefined) lines.push('', renderComparison(comparison));
   return lines.join('\n');
+}
+
+/** A target, what the service reached and, where the bar applies to it, what the same-SQL baseline reached. */
+export function renderVerdict(verdict: TargetVerdict): string {
+  const { sameSql } = verdict;
+  if (sameSql === undefined) return `${verdict.target} (${verdict.detail})`;
+  const baseline = `same-SQL baseline: ${sameSql.detail}${sameSql.met ? '' : ', not met either'}`;
+  return `${verdict.target} (${verdict.detail}; ${baseline})`;
 }
 
 /** The console version: the same table with fewer columns. */

@@ -49,6 +49,7 @@ describe('judgeTargets', () => {
     serviceRps: 600,
     serviceP99Ms: 10,
     sameSqlRps: 1000,
+    sameSqlP99Ms: 5,
     ...extra,
   });
   const plan: TargetPlan = {
@@ -117,6 +118,34 @@ describe('judgeTargets', () => {
     ]);
   });
 
+  it('judges the same-SQL baseline against the latency and share bars, which apply to it, and no other', () => {
+    const verdicts = judgeTargets(
+      [
+        numbers('me', 'read', { serviceRps: 10_000, sameSqlRps: 20_000, serviceP99Ms: 16, sameSqlP99Ms: 9 }),
+        numbers('list', 'read', { serviceP99Ms: 31, sameSqlP99Ms: 33 }),
+        numbers('spread', 'write', { serviceRps: 1_500, sameSqlRps: 1_900 }),
+        numbers('hot', 'write', { serviceRps: 700, sameSqlRps: 1_100 }),
+      ],
+      [memory],
+      plan,
+    );
+    const bySameSql = verdicts.map((verdict) => [verdict.target, verdict.sameSql]);
+    expect(bySameSql).toEqual([
+      ['me: >= 75% of its same-SQL baseline', undefined],
+      ['me: p99 <= 15 ms', { met: true, detail: '9 ms' }],
+      ['list: >= 60% of its same-SQL baseline', undefined],
+      ['list: p99 <= 25 ms', { met: false, detail: '33 ms' }],
+      ['spread: >= 60% of its same-SQL baseline', undefined],
+      ['spread: at most 6 statements per request', undefined],
+      ['hot: >= 60% of its same-SQL baseline', undefined],
+      ['hot: at most 6 statements per request', undefined],
+      // Against the service's reference rate, the target's own denominator.
+      ["spread: >= 20% of me's requests per second", { met: false, detail: '19.0%' }],
+      ["hot: >= 10% of me's requests per second", { met: true, detail: '11.0%' }],
+      ['svc: RSS growth < 10% over the long run', undefined],
+    ]);
+  });
+
   it('leaves out the targets that compare rows when either row was not measured', () => {
     const targets = verdictsOf([numbers('hot', 'write')]).map(([target]) => target);
     expect(targets).not.toContainEqual(expect.stringContaining('replay'));
@@ -133,6 +162,7 @@ describe('comparing ratios with the previous run', () => {
     serviceRps,
     serviceP99Ms: 10,
     sameSqlRps,
+    sameSqlP99Ms: 5,
     nodeHttpRps,
   });
   const plan = { creates: [{ id: 'create', share: 0.2 }], reference: 'me' };
@@ -215,6 +245,23 @@ describe('comparing ratios with the previous run', () => {
     const report = renderResults(run, [], [], [], [], comparison);
     expect(report).toContain('| **GET /up: service / same-SQL** | 59% | 66% | **+11.9%** |');
     expect(renderResults(run, [], [], [], [])).not.toContain('previous run');
+  });
+});
+
+describe('rendering the targets', () => {
+  it('shows the same-SQL baseline beside the service where the bar applies to it, and counts the misses it shares', () => {
+    const verdicts = [
+      { target: 'list: p99 <= 25 ms', met: false, detail: '31 ms', sameSql: { met: false, detail: '33 ms' } },
+      { target: 'me: p99 <= 15 ms', met: false, detail: '16 ms', sameSql: { met: true, detail: '9 ms' } },
+      { target: 'me: >= 75% of its same-SQL baseline', met: false, detail: '44%' },
+      { target: 'svc: RSS growth < 10% over the long run', met: true, detail: '1.0%' },
+    ];
+    const report = renderResults(run, [], [], [], verdicts);
+    expect(report).toContain('- **not met**: list: p99 <= 25 ms (31 ms; same-SQL baseline: 33 ms, not met either)');
+    expect(report).toContain('- **not met**: me: p99 <= 15 ms (16 ms; same-SQL baseline: 9 ms)');
+    expect(report).toContain('- **not met**: me: >= 75% of its same-SQL baseline (44%)');
+    expect(report).toContain("1 of the 3 targets not met are missed by the row's same-SQL baseline too");
+    expect(renderResults(run, [], [], [], verdicts.slice(1))).not.toContain('missed by the row');
   });
 });
 
