@@ -9,6 +9,7 @@ import { baselinePath } from './baselines/spec.js';
 import { type BenchRequest, ENDPOINT_IDS, memoryProbeRequests, type ServiceName } from './endpoints.js';
 import { type BenchEnvironment, POOL_SIZE, REPO_ROOT, startBenchEnvironment } from './environment.js';
 import { combineRounds, type LoadResult, type LoadSettings, type LoadTarget, measure, sendAmount } from './load.js';
+import { floorsOfHalves, sampleRssWhile } from './memory-sampling.js';
 import { readOptions } from './options.js';
 import { type Comparison, compareRatios, ratiosOf, renderComparisonLines } from './report/comparison.js';
 import { describeMachine } from './report/machine.js';
@@ -95,7 +96,7 @@ try {
   for (const entry of memory) {
     const mib = (kib: number) => (kib / 1024).toFixed(1);
     console.log(
-      `${entry.service}: RSS ${mib(entry.beforeKib)} MiB -> ${entry.checkpointsKib.map(mib).join(' -> ')} MiB`,
+      `${entry.service}: RSS by quarter, lowest - highest: ${entry.quarters.map((range) => `${mib(range.floorKib)} - ${mib(range.peakKib)}`).join(', ')} MiB`,
     );
   }
   for (const verdict of verdicts) console.log(`${verdict.met ? 'met    ' : 'NOT MET'}  ${renderVerdict(verdict)}`);
@@ -198,12 +199,14 @@ async function measureMemory(env: BenchEnvironment): Promise<MemoryNumbers[]> {
     // A quarter of the count first, unmeasured: a process grows its heap to a working size over its first
     // tens of thousands of requests, and only growth past that would be a leak.
     await sendAmount(target, options.connections, quarter);
-    const beforeKib = server.rssKib();
-    const checkpointsKib: number[] = [];
+    const quarters: MemoryNumbers['quarters'] = [];
     let last: LoadResult | undefined;
     for (let part = 0; part < 4; part += 1) {
-      last = await sendAmount(target, options.connections, quarter);
-      checkpointsKib.push(server.rssKib());
+      const { result, rss } = await sampleRssWhile(server.rssKib, () =>
+        sendAmount(target, options.connections, quarter),
+      );
+      last = result;
+      quarters.push({ floorKib: rss.floorKib, peakKib: rss.peakKib });
     }
     console.log(
       `${service} memory run (${request.method} ${request.path}): ${last === undefined ? '' : describe(last)} (${elapsed()})`,
@@ -212,9 +215,8 @@ async function measureMemory(env: BenchEnvironment): Promise<MemoryNumbers[]> {
       service,
       endpoint: `${request.method} ${request.path}`,
       bootKib: env.bootRssKib[service],
-      beforeKib,
-      checkpointsKib,
-      afterKib: checkpointsKib.at(-1) ?? beforeKib,
+      quarters,
+      ...floorsOfHalves(quarters),
     });
   }
   return results;

@@ -107,17 +107,20 @@ export function renderResults(
     const quarter = Math.ceil(run.memoryRequests / 4);
     lines.push(
       '',
-      `Memory: VmRSS of each service process when it first answered, after ${quarter.toLocaleString('en-US')} requests to a ` +
-        `read endpoint to settle (before), then after each further ${quarter.toLocaleString('en-US')} of ` +
-        `${run.memoryRequests.toLocaleString('en-US')} requests (the last is after). Growth is after against before.`,
+      `Memory: VmRSS of each service process when it first answered, then read every 50 ms while it answered ` +
+        `${quarter.toLocaleString('en-US')} requests to a read endpoint to settle and ${run.memoryRequests.toLocaleString('en-US')} ` +
+        `more, counted in quarters of ${quarter.toLocaleString('en-US')}: each quarter's lowest and highest reading. ` +
+        'Growth is the lowest reading of the last two quarters against that of the first two (a leak raises the lowest; ' +
+        'collections move the highest).',
       '',
-      '| Service | Endpoint | At first answer | Before | During and after the counted requests | Growth |',
-      '|---|---|---:|---:|---:|---:|',
+      '| Service | Endpoint | At first answer | Each quarter of the counted requests, lowest - highest | Growth |',
+      '|---|---|---:|---:|---:|',
     );
     for (const entry of memory) {
+      const quarters = entry.quarters.map((range) => `${mib(range.floorKib)} - ${mib(range.peakKib)}`).join(', ');
       lines.push(
-        `| ${entry.service} | ${entry.endpoint} | ${mib(entry.bootKib)} | ${mib(entry.beforeKib)} | ` +
-          `${entry.checkpointsKib.map(mib).join(', ')} | ${(rssGrowth(entry) * 100).toFixed(1)}% |`,
+        `| ${entry.service} | ${entry.endpoint} | ${mib(entry.bootKib)} | ${quarters} | ` +
+          `${(rssGrowth(entry) * 100).toFixed(1)}% |`,
       );
     }
   }

@@ -65,8 +65,11 @@ describe('judgeTargets', () => {
     service: 'svc',
     endpoint: 'GET /me',
     bootKib: 50_000,
+    quarters: [
+      { floorKib: 100_000, peakKib: 150_000 },
+      { floorKib: 109_000, peakKib: 140_000 },
+    ],
     beforeKib: 100_000,
-    checkpointsKib: [109_000],
     afterKib: 109_000,
   };
   const verdictsOf = (endpoints: EndpointNumbers[], memories: MemoryNumbers[] = []) =>
@@ -262,6 +265,31 @@ describe('rendering the targets', () => {
     expect(report).toContain('- **not met**: me: >= 75% of its same-SQL baseline (44%)');
     expect(report).toContain("1 of the 3 targets not met are missed by the row's same-SQL baseline too");
     expect(renderResults(run, [], [], [], verdicts.slice(1))).not.toContain('missed by the row');
+  });
+});
+
+describe('rendering memory', () => {
+  it("shows each quarter's lowest and highest reading, and growth as the second half's lowest against the first's", () => {
+    const memory: MemoryNumbers = {
+      service: 'main-api',
+      endpoint: 'GET /me',
+      bootKib: 170 * 1024,
+      quarters: [
+        { floorKib: 200 * 1024, peakKib: 250 * 1024 },
+        { floorKib: 201 * 1024, peakKib: 290 * 1024 },
+        { floorKib: 199 * 1024, peakKib: 240 * 1024 },
+        { floorKib: 210 * 1024, peakKib: 260 * 1024 },
+      ],
+      beforeKib: 200 * 1024,
+      afterKib: 199 * 1024,
+    };
+    const report = renderResults(run, [], [], [memory], []);
+    expect(report).toContain(
+      '| main-api | GET /me | 170 MiB | 200 MiB - 250 MiB, 201 MiB - 290 MiB, 199 MiB - 240 MiB, 210 MiB - 260 MiB | -0.5% |',
+    );
+    expect(judgeTargets([], [memory], { strictReads: [], creates: [], reference: 'me' })).toEqual([
+      { target: 'main-api: RSS growth < 10% over the long run', met: true, detail: '-0.5%' },
+    ]);
   });
 });
 

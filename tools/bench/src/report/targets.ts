@@ -33,10 +33,14 @@ export interface MemoryNumbers {
   endpoint: string;
   /** Right after the service answered its first request. */
   bootKib: number;
-  /** After the settling requests, before the counted ones. */
+  /**
+   * Each quarter of the counted requests (after the settling ones): the lowest and highest RSS read while it ran
+   * (memory-sampling.ts). A leak raises the floors; collections move the peaks.
+   */
+  quarters: Array<{ floorKib: number; peakKib: number }>;
+  /** The lowest reading of the first half of the counted requests. */
   beforeKib: number;
-  /** After each quarter of the counted requests; the last one is `afterKib`. */
-  checkpointsKib: number[];
+  /** The lowest reading of the second half: growth is this against `beforeKib`. */
   afterKib: number;
 }
 
