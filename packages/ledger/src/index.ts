@@ -16,5 +16,6 @@ export {
   setLowBalanceThreshold,
   topUpWallet,
   type WalletBalances,
+  walletBalances,
 } from './service.js';
 export { type WalletStatementPage, type WalletTransactionView, walletStatement } from './statement.js';

@@ -42,6 +42,30 @@ export async function findWallet(db: DatabaseExecutor, ref: ApiKeyOwner): Promis
   return wallet;
 }
 
+// Read on every GET /v1/wallet: prepared once per database, so a wallet that exists answers in one statement without
+// a parse of its own (docs/decisions.md#wallet-creation-and-credits).
+const balancesByOwner = preparedPerDatabase((db) =>
+  db
+    .select({ availableBalance: wallets.availableBalance, heldBalance: wallets.heldBalance })
+    .from(wallets)
+    .where(
+      and(
+        eq(wallets.organizationId, sql.placeholder('organizationId')),
+        eq(wallets.environment, sql.placeholder('environment')),
+      ),
+    )
+    .prepare('ledger_wallet_balances'),
+);
+
+/** The balances of the wallet, or undefined when there is no wallet yet. Runs on the database, not in a transaction. */
+export async function findWalletBalances(
+  db: Database,
+  ref: ApiKeyOwner,
+): Promise<{ availableBalance: number; heldBalance: number } | undefined> {
+  const [row] = await balancesByOwner(db).execute({ organizationId: ref.organizationId, environment: ref.environment });
+  return row;
+}
+
 /**
  * The id of the wallet, as a subquery for another module's statement (null when there is no wallet yet): a statement
  * may name the wallet without locking it, and without a round trip of its own.

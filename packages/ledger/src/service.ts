@@ -1,5 +1,6 @@
 import {
   type ApiKeyOwner,
+  type Database,
   type DatabaseExecutor,
   databaseErrorOf,
   type LedgerAccount,
@@ -15,6 +16,7 @@ import {
   findHoldResolutions,
   findLedgerTransaction,
   findWallet,
+  findWalletBalances,
   type HoldStatementParts,
   insertLedgerEntries,
   insertLedgerTransaction,
@@ -284,6 +286,16 @@ export async function setLowBalanceThreshold(
 export interface WalletBalances {
   available: number;
   held: number;
+}
+
+/**
+ * The balances of the wallet, whole KES. A wallet never used is created empty on this first look
+ * (docs/decisions.md#wallet-creation-and-credits); one that exists is read by one prepared statement.
+ */
+export async function walletBalances(db: Database, ref: ApiKeyOwner): Promise<WalletBalances> {
+  const existing = await findWalletBalances(db, ref);
+  const wallet = existing ?? (await ensureWallet(db, ref));
+  return { available: wallet.availableBalance, held: wallet.heldBalance };
 }
 
 /** The balances as the ledger says they are (the sum of the wallet's entries), for checks and audits. */

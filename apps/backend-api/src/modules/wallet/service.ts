@@ -1,15 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import { type ApiKeyOwner, type Database, type DatabaseExecutor, isUuid } from '@platform/db';
-import { ensureWallet, topUpWallet, type WalletStatementPage, walletStatement } from '@platform/ledger';
+import { type ApiKeyOwner, type Database, isUuid } from '@platform/db';
+import {
+  walletBalances as balancesOf,
+  topUpWallet,
+  type WalletBalances,
+  type WalletStatementPage,
+  walletStatement,
+} from '@platform/ledger';
 import { findTransactionWalletId, organizationExists } from './repository.js';
 
 /** The balances of the owner's wallet, whole KES; a wallet never used is created empty. */
-export async function walletBalances(
-  db: DatabaseExecutor,
-  owner: ApiKeyOwner,
-): Promise<{ available: number; held: number }> {
-  const wallet = await ensureWallet(db, owner);
-  return { available: wallet.availableBalance, held: wallet.heldBalance };
+export function walletBalances(db: Database, owner: ApiKeyOwner): Promise<WalletBalances> {
+  return balancesOf(db, owner);
 }
 
 /** A page of the owner's wallet statement, newest first (docs/decisions.md#wallet-statement). */
