@@ -69,6 +69,19 @@ describe.skipIf(missing(postgresServer))('a statement log (PostgreSQL)', () => {
     expect(log.statements).toEqual([]);
   });
 
+  it('tells a named prepared statement from one parsed where it is sent', async () => {
+    log.take();
+    const prepared = handle.db
+      .select()
+      .from(wallets)
+      .where(eq(wallets.id, sql.placeholder('id')))
+      .prepare('logged_wallet');
+    const id = '00000000-0000-4000-8000-000000000000';
+    await prepared.execute({ id });
+    await handle.db.select().from(wallets).where(eq(wallets.id, id));
+    expect(log.take().map((statement) => statement.kind === 'query' && statement.prepared)).toEqual([true, false]);
+  });
+
   it('needs PostgreSQL: a PGlite test database cannot log', async () => {
     const url = process.env.DATABASE_URL;
     delete process.env.DATABASE_URL;

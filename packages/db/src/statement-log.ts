@@ -7,7 +7,13 @@ import type postgres from 'postgres';
 
 /** One statement sent to the server, in the order sent. */
 export type LoggedStatement =
-  | { kind: 'query'; text: string; params: readonly unknown[] }
+  | {
+      kind: 'query';
+      text: string;
+      params: readonly unknown[];
+      /** Sent as a named prepared statement (parsed once per connection): drizzle's `.prepare()`, `queryRows`. */
+      prepared?: boolean;
+    }
   | { kind: 'begin' | 'commit' | 'rollback' | 'savepoint' | 'release' | 'rollback to savepoint' };
 
 export interface StatementLog {
@@ -59,7 +65,7 @@ export function recordStatements(client: Sql, log: StatementLog): Sql {
     get(target, property, receiver) {
       if (property === 'unsafe') {
         return (query: string, params: unknown[] = [], options?: postgres.UnsafeQueryOptions) => {
-          log.add({ kind: 'query', text: query, params: [...params] });
+          log.add({ kind: 'query', text: query, params: [...params], prepared: options?.prepare === true });
           return target.unsafe(query, params as postgres.ParameterOrJSON<never>[], options);
         };
       }

@@ -21,4 +21,4 @@ export {
   sessionCreatedRiders,
   submittedDetailsKey,
 } from './lifecycle.js';
-export { findSession, lastMovedTo } from './repository.js';
+export { findSession, lastMovedTo, readSession } from './repository.js';

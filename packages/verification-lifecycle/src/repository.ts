@@ -1,9 +1,11 @@
 import {
   type ApiKeyOwner,
   columnsOf,
+  type Database,
   type DatabaseExecutor,
   type DecisionSourceKind,
   type KycStatus,
+  preparedPerDatabase,
   queryRows,
   tableRowOf,
   type VerificationSession,
@@ -33,6 +35,47 @@ export async function findSession(
     .select()
     .from(verificationSessions)
     .where(and(eq(verificationSessions.id, id), ownedBy(owner)));
+  return session;
+}
+
+// Every poll of a session (GET /v1/verify/sessions/:id) and every step of the hosted page read it: prepared once per
+// database, they are parsed once per connection instead of on each request. A prepared statement runs on the
+// database itself, never in a transaction: code inside one uses findSession.
+const sessionOfOwner = preparedPerDatabase((db) =>
+  db
+    .select()
+    .from(verificationSessions)
+    .where(
+      and(
+        eq(verificationSessions.id, sql.placeholder('id')),
+        eq(verificationSessions.organizationId, sql.placeholder('organizationId')),
+        eq(verificationSessions.environment, sql.placeholder('environment')),
+      ),
+    )
+    .prepare('lifecycle_session_of_owner'),
+);
+const sessionWithId = preparedPerDatabase((db) =>
+  db
+    .select()
+    .from(verificationSessions)
+    .where(eq(verificationSessions.id, sql.placeholder('id')))
+    .prepare('lifecycle_session_with_id'),
+);
+
+/** findSession outside any transaction, as a prepared statement. */
+export async function readSession(
+  db: Database,
+  id: string,
+  owner?: ApiKeyOwner,
+): Promise<VerificationSession | undefined> {
+  const [session] =
+    owner === undefined
+      ? await sessionWithId(db).execute({ id })
+      : await sessionOfOwner(db).execute({
+          id,
+          organizationId: owner.organizationId,
+          environment: owner.environment,
+        });
   return session;
 }
 

@@ -21,8 +21,8 @@ import {
   cancelSession,
   createSession,
   createSessionInOneStatement,
-  getSession,
   listSessions,
+  readOwnedSession,
   sessionView,
   type VerificationPriceList,
 } from './service.js';
@@ -180,7 +180,7 @@ export const verificationRoutes: FastifyPluginAsyncTypebox<VerificationRoutesOpt
       },
     },
     async (request) => {
-      const session = await getSession(db, ownerOf(request), request.params.id);
+      const session = await readOwnedSession(db, ownerOf(request), request.params.id);
       return { success: true as const, data: sessionView(session, verifyUrl) };
     },
   );

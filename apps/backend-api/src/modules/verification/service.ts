@@ -21,6 +21,7 @@ import {
   type LifecycleOptions,
   type MoveOptions,
   moveSession,
+  readSession,
   SESSION_NOT_FOUND,
   sessionCreatedRiders,
 } from '@platform/verification-lifecycle';
@@ -219,6 +220,18 @@ export async function getSession(db: DatabaseExecutor, owner: ApiKeyOwner, id: s
   const session = await findSession(db, id, owner);
   if (session === undefined) throw notFound(SESSION_NOT_FOUND);
   return session;
+}
+
+/** getSession outside any transaction, as GET /v1/verify/sessions/:id (which customers poll) reads it: one prepared read. */
+export async function readOwnedSession(db: Database, owner: ApiKeyOwner, id: string): Promise<VerificationSession> {
+  const session = await readSession(db, id, owner);
+  if (session === undefined) throw notFound(SESSION_NOT_FOUND);
+  return session;
+}
+
+/** findSessionById outside any transaction, as the hosted page reads its session on every step: one prepared read. */
+export function readSessionById(db: Database, id: string): Promise<VerificationSession | undefined> {
+  return readSession(db, id);
 }
 
 /** Any session by id, for the hosted page, where the id in the URL is the credential. */

@@ -206,6 +206,24 @@ describe.skipIf(missing(postgresServer))('statements per session write (PostgreS
     ]);
   });
 
+  it('GET /v1/verify/sessions/:id, which customers poll: the key, then one prepared read of the session', async () => {
+    const id = await createdSessionId(suite.app, acme.liveKey);
+    const statements = await statementsSent(
+      log,
+      suite.app,
+      async () => {
+        const response = await suite.app.inject({
+          method: 'GET',
+          url: `/v1/verify/sessions/${id}`,
+          headers: { 'x-service-api-key': acme.liveKey },
+        });
+        expect(response.json().data).toMatchObject({ sessionId: id, status: 'pending' });
+      },
+      { markPrepared: true },
+    );
+    expect(statements).toEqual(['select api_keys (prepared)', 'select verification_sessions (prepared)']);
+  });
+
   it('expiry of one session: five statements, the release last before COMMIT', async () => {
     const statements = await sent(async () => {
       expect(await expireDueSessions(suite.db, new Date(TEST_START.getTime() + 25 * HOUR), { batchSize: 1 })).toBe(1);

@@ -23,10 +23,15 @@ describe.skipIf(missing(postgresServer))('statements per wallet read (PostgreSQL
   it('GET /v1/wallet: the key, then one read of a wallet that exists', async () => {
     await fundWallet(suite.db, acme.id, 'live', 2_500);
     await balances(); // the key's first use records when it was used: not this read's work
-    const statements = await statementsSent(log, suite.app, async () => {
-      expect((await balances()).json().data).toMatchObject({ available: 2_500, held: 0 });
-    });
-    expect(statements).toEqual(['select api_keys', 'select wallets']);
+    const statements = await statementsSent(
+      log,
+      suite.app,
+      async () => {
+        expect((await balances()).json().data).toMatchObject({ available: 2_500, held: 0 });
+      },
+      { markPrepared: true },
+    );
+    expect(statements).toEqual(['select api_keys (prepared)', 'select wallets (prepared)']);
   });
 
   it('GET /v1/wallet: a wallet never used is created on that first look, then read as any other', async () => {

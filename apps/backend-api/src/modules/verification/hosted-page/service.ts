@@ -6,7 +6,7 @@ import {
   type VerificationStatus,
 } from '@platform/db';
 import { isAppError } from '@platform/errors';
-import { commitMove, findSessionById, type LifecycleOptions } from '../index.js';
+import { commitMove, type LifecycleOptions, readSessionById } from '../index.js';
 import { type NoticeCode, type SandboxAction, sandboxActionsFor } from './page.js';
 import {
   consentedTextVersions,
@@ -43,7 +43,7 @@ const moves: Record<SandboxAction, { to: VerificationStatus; notice: NoticeCode 
 
 /** The session the page's URL names; anything that is not a session id is no session. */
 export async function findPageSession(db: Database, id: string): Promise<VerificationSession | undefined> {
-  return isUuid(id) ? findSessionById(db, id) : undefined;
+  return isUuid(id) ? readSessionById(db, id) : undefined;
 }
 
 /** Whether the page must ask for consent, and whether for the first time. */
