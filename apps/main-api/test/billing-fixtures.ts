@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Database, DatabaseHandle, NewPayment, Payment } from '@platform/db';
 import { ledgerTransactions, notifications, paymentEvents, payments, wallets } from '@platform/db/schema';
-import { createTestDatabase } from '@platform/db/testing';
+import { createTestDatabase, type StatementLog } from '@platform/db/testing';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger, LightMyRequestResponse } from 'fastify';
 import pino from 'pino';
@@ -98,11 +98,14 @@ export async function startBillingApp(
     logger?: FastifyBaseLogger;
     /** Runs before ready(), e.g. to add a hook. */
     setup?: (app: ReturnType<typeof buildApp>) => void;
+    /** PostgreSQL only: records every statement the app sends (docs/decisions.md#statements-per-request). */
+    statementLog?: StatementLog;
   } = {},
 ): Promise<BillingTestApp> {
-  const database = await createTestDatabase(
-    options.maxConnections === undefined ? {} : { maxConnections: options.maxConnections },
-  );
+  const database = await createTestDatabase({
+    ...(options.maxConnections === undefined ? {} : { maxConnections: options.maxConnections }),
+    ...(options.statementLog === undefined ? {} : { statementLog: options.statementLog }),
+  });
   // A port that was free a moment ago, so PUBLIC_URL can name the address before the app listens on it.
   const port = options.listen === true ? await closedPort() : 0;
   const url = options.listen === true ? `http://127.0.0.1:${port}` : 'http://main-api.test';

@@ -227,18 +227,30 @@ export interface PaymentWithReceipt {
   invoiceNumber: string | null;
 }
 
-/** One of the organization's payments by reference; undefined for another organization's. */
-export async function findOrganizationPayment(
-  db: DatabaseExecutor,
-  organizationId: string,
-  reference: string,
-): Promise<PaymentWithReceipt | undefined> {
-  const [found] = await db
+// The checkout page polls a payment while the payer confirms it (an M-Pesa prompt on the phone): prepared once per
+// database, so a poll is one round trip, not a parse and a run.
+const organizationPaymentByReference = preparedPerDatabase((db) =>
+  db
     .select({ payment: payments, receiptNumber: receipts.number, invoiceNumber: invoices.number })
     .from(payments)
     .leftJoin(receipts, eq(receipts.paymentId, payments.id))
     .leftJoin(invoices, eq(invoices.paymentId, payments.id))
-    .where(and(eq(payments.reference, reference), eq(payments.organizationId, organizationId)));
+    .where(
+      and(
+        eq(payments.reference, sql.placeholder('reference')),
+        eq(payments.organizationId, sql.placeholder('organizationId')),
+      ),
+    )
+    .prepare('billing_organization_payment'),
+);
+
+/** One of the organization's payments by reference; undefined for another organization's. Outside any transaction. */
+export async function findOrganizationPayment(
+  db: Database,
+  organizationId: string,
+  reference: string,
+): Promise<PaymentWithReceipt | undefined> {
+  const [found] = await organizationPaymentByReference(db).execute({ organizationId, reference });
   return found;
 }
 

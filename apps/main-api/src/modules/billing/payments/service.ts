@@ -121,7 +121,7 @@ const PAYMENT_NOT_FOUND = 'Payment not found';
  * an unknown and a malformed reference are the same 404.
  */
 export async function organizationPaymentView(
-  db: DatabaseExecutor,
+  db: Database,
   organizationId: string,
   reference: string,
 ): Promise<PaymentView> {

@@ -1,0 +1,30 @@
+import { createStatementLog, statementSummary } from '@platform/db/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { missing, postgresServer } from '#test-prerequisites';
+import { type BillingTestApp, insertPayments, startBillingApp } from '../../../../test/billing-fixtures.js';
+
+// The checkout page polls a payment while the payer confirms it: after the membership check, one prepared read.
+describe.skipIf(missing(postgresServer))('statements per payment read (PostgreSQL)', () => {
+  const log = createStatementLog();
+  let t: BillingTestApp;
+
+  beforeAll(async () => {
+    t = await startBillingApp({ statementLog: log });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('GET /v1/billing/payments/:reference: the membership, then the payment with its receipt and invoice numbers', async () => {
+    const [reference] = await insertPayments(t, [{ createdAt: new Date('2026-03-01T09:00:00Z'), status: 'pending' }]);
+    const headers = await t.headers();
+    log.take();
+    const response = await t.app.inject({ method: 'GET', url: `/v1/billing/payments/${reference}`, headers });
+    expect(response.json().data).toMatchObject({ reference, status: 'pending' });
+    const sent = log.take().map((statement) => {
+      const prepared = statement.kind === 'query' && statement.prepared === true;
+      return `${statementSummary(statement)}${prepared ? ' (prepared)' : ''}`;
+    });
+    expect(sent).toEqual(['select memberships (prepared)', 'select payments (prepared)']);
+  });
+});
