@@ -1,4 +1,4 @@
-import { type LoggedStatement, type StatementLog, statementSummary } from '@platform/db/testing';
+import { type StatementLog, statementSummary, statementSummaryMarkingPrepared } from '@platform/db/testing';
 import type { BackendApp } from '../src/app.js';
 
 /**
@@ -17,9 +17,5 @@ export async function statementsSent(
   log.take();
   await work();
   await app.apiKeyUsage.flush();
-  return log.take().map((statement: LoggedStatement) => {
-    const summary = statementSummary(statement);
-    const prepared = options.markPrepared === true && statement.kind === 'query' && statement.prepared === true;
-    return prepared ? `${summary} (prepared)` : summary;
-  });
+  return log.take().map(options.markPrepared === true ? statementSummaryMarkingPrepared : statementSummary);
 }

@@ -104,8 +104,17 @@ export function recordStatements(client: Sql, log: StatementLog): Sql {
  * `advisory lock` for a `pg_advisory_lock`. A read names the table it reads first: `select api_keys`.
  */
 export function statementSummary(statement: LoggedStatement): string {
-  if (statement.kind !== 'query') return statement.kind.toUpperCase();
-  const text = statement.text.replaceAll('"', '').replace(/\s+/g, ' ').trim();
+  return statement.kind === 'query' ? querySummary(statement.text) : statement.kind.toUpperCase();
+}
+
+/** statementSummary, with ` (prepared)` after a statement sent as a named prepared statement: `select api_keys (prepared)`. */
+export function statementSummaryMarkingPrepared(statement: LoggedStatement): string {
+  const summary = statementSummary(statement);
+  return statement.kind === 'query' && statement.prepared === true ? `${summary} (prepared)` : summary;
+}
+
+function querySummary(query: string): string {
+  const text = query.replaceAll('"', '').replace(/\s+/g, ' ').trim();
   const parts: string[] = [];
   let lastRead: string | undefined;
   for (const match of text.matchAll(

@@ -15,6 +15,7 @@ export {
   type LoggedStatement,
   type StatementLog,
   statementSummary,
+  statementSummaryMarkingPrepared,
 } from './statement-log.js';
 export { tableChecksums } from './table-checksums.js';
 

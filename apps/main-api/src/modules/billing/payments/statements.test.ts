@@ -1,4 +1,4 @@
-import { createStatementLog, statementSummary } from '@platform/db/testing';
+import { createStatementLog, statementSummaryMarkingPrepared } from '@platform/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { missing, postgresServer } from '#test-prerequisites';
 import { type BillingTestApp, insertPayments, startBillingApp } from '../../../../test/billing-fixtures.js';
@@ -21,10 +21,7 @@ describe.skipIf(missing(postgresServer))('statements per payment read (PostgreSQ
     log.take();
     const response = await t.app.inject({ method: 'GET', url: `/v1/billing/payments/${reference}`, headers });
     expect(response.json().data).toMatchObject({ reference, status: 'pending' });
-    const sent = log.take().map((statement) => {
-      const prepared = statement.kind === 'query' && statement.prepared === true;
-      return `${statementSummary(statement)}${prepared ? ' (prepared)' : ''}`;
-    });
+    const sent = log.take().map(statementSummaryMarkingPrepared);
     expect(sent).toEqual(['select memberships (prepared)', 'select payments (prepared)']);
   });
 });
