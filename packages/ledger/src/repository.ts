@@ -43,7 +43,7 @@ export async function findWallet(db: DatabaseExecutor, ref: ApiKeyOwner): Promis
 }
 
 // Read on every GET /v1/wallet: prepared once per database, so a wallet that exists answers in one statement without
-// a parse of its own (docs/decisions.md#wallet-creation-and-credits).
+// a parse of its own (docs/decisions.md#polled-reads-are-prepared-statements).
 const balancesByOwner = preparedPerDatabase((db) =>
   db
     .select({ availableBalance: wallets.availableBalance, heldBalance: wallets.heldBalance })

@@ -40,7 +40,8 @@ export async function findSession(
 
 // Every poll of a session (GET /v1/verify/sessions/:id) and every step of the hosted page read it: prepared once per
 // database, they are parsed once per connection instead of on each request. A prepared statement runs on the
-// database itself, never in a transaction: code inside one uses findSession.
+// database itself, never in a transaction: code inside one uses findSession
+// (docs/decisions.md#polled-reads-are-prepared-statements).
 const sessionOfOwner = preparedPerDatabase((db) =>
   db
     .select()

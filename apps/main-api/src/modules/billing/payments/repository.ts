@@ -228,7 +228,7 @@ export interface PaymentWithReceipt {
 }
 
 // The checkout page polls a payment while the payer confirms it (an M-Pesa prompt on the phone): prepared once per
-// database, so a poll is one round trip, not a parse and a run.
+// database, so a poll is one round trip, not a parse and a run (docs/decisions.md#polled-reads-are-prepared-statements).
 const organizationPaymentByReference = preparedPerDatabase((db) =>
   db
     .select({ payment: payments, receiptNumber: receipts.number, invoiceNumber: invoices.number })
