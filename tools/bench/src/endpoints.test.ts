@@ -61,6 +61,18 @@ describe('the spread-out session create', () => {
   });
 });
 
+describe('the wallet balance', () => {
+  it('is primed with the request it repeats, so the wallet exists before the SQL is recorded', () => {
+    const endpoint = endpointOf('wallet');
+    expect(endpoint.prime?.()).toEqual([endpoint.request()]);
+    expect(endpoint.request()).toEqual({
+      method: 'GET',
+      path: '/v1/wallet',
+      headers: { 'x-service-api-key': 'sk_live_reads' },
+    });
+  });
+});
+
 describe('the decision row', () => {
   it('decides each seeded session once, in order, and gives its id to the SQL as a path parameter', () => {
     const endpoint = endpointOf(ENDPOINT_IDS.reviewDecision);

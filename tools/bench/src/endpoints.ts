@@ -83,6 +83,7 @@ export function benchEndpoints(fixture: BenchFixture, tokens: BenchTokens): Endp
     body: sessionBody,
   });
   const replayed = createSession(fixture.apiKeys.sessionReplay);
+  const walletBalance: BenchRequest = { method: 'GET', path: '/v1/wallet', headers: apiKey(fixture.apiKeys.reads) };
   const customers = fixture.customers;
   let customerTurn = 0;
   let folderCount = 0;
@@ -138,6 +139,17 @@ export function benchEndpoints(fixture: BenchFixture, tokens: BenchTokens): Endp
         path: `/v1/wallet/transactions?limit=${LIST_PAGE_SIZE}`,
         headers: apiKey(fixture.apiKeys.statement),
       }),
+    },
+    {
+      // The balance customers poll; primed, so the wallet exists before the SQL is recorded (a first look creates
+      // it) and both sides read it as every later poll does (docs/decisions.md#polled-reads-are-prepared-statements).
+      id: 'wallet',
+      label: 'GET /v1/wallet',
+      service: 'backend-api',
+      kind: 'read',
+      varies: false,
+      prime: () => [walletBalance],
+      request: () => walletBalance,
     },
     {
       id: 'payments',
