@@ -9,7 +9,7 @@ import { baselinePath } from './baselines/spec.js';
 import { type BenchRequest, ENDPOINT_IDS, memoryProbeRequests, type ServiceName } from './endpoints.js';
 import { type BenchEnvironment, POOL_SIZE, REPO_ROOT, startBenchEnvironment } from './environment.js';
 import { combineRounds, type LoadResult, type LoadSettings, type LoadTarget, measure, sendAmount } from './load.js';
-import { floorsOfHalves, sampleRssWhile } from './memory-sampling.js';
+import { sampleRssWhile } from './memory-sampling.js';
 import { readOptions } from './options.js';
 import { type Comparison, compareRatios, ratiosOf, renderComparisonLines } from './report/comparison.js';
 import { describeMachine } from './report/machine.js';
@@ -216,7 +216,6 @@ async function measureMemory(env: BenchEnvironment): Promise<MemoryNumbers[]> {
       endpoint: `${request.method} ${request.path}`,
       bootKib: env.bootRssKib[service],
       quarters,
-      ...floorsOfHalves(quarters),
     });
   }
   return results;

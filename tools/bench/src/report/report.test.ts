@@ -69,8 +69,6 @@ describe('judgeTargets', () => {
       { floorKib: 100_000, peakKib: 150_000 },
       { floorKib: 109_000, peakKib: 140_000 },
     ],
-    beforeKib: 100_000,
-    afterKib: 109_000,
   };
   const verdictsOf = (endpoints: EndpointNumbers[], memories: MemoryNumbers[] = []) =>
     judgeTargets(endpoints, memories, plan).map((verdict) => [verdict.target, verdict.met, verdict.detail]);
@@ -280,8 +278,6 @@ describe('rendering memory', () => {
         { floorKib: 199 * 1024, peakKib: 240 * 1024 },
         { floorKib: 210 * 1024, peakKib: 260 * 1024 },
       ],
-      beforeKib: 200 * 1024,
-      afterKib: 199 * 1024,
     };
     const report = renderResults(run, [], [], [memory], []);
     expect(report).toContain(

@@ -1,6 +1,8 @@
 // The targets of issue 7 and issue 21, judged from one run's numbers. Issue 21's bars replace issue 7's for the
 // rows it names; every other row keeps issue 7's.
 
+import { floorsOfHalves } from '../memory-sampling.js';
+
 /** Issue 7: every read against its same-SQL baseline, and its p99 at 50 connections. */
 const READ_RATIO_TARGET = 0.6;
 const READ_P99_TARGET_MS = 25;
@@ -38,10 +40,6 @@ export interface MemoryNumbers {
    * (memory-sampling.ts). A leak raises the floors; collections move the peaks.
    */
   quarters: Array<{ floorKib: number; peakKib: number }>;
-  /** The lowest reading of the first half of the counted requests. */
-  beforeKib: number;
-  /** The lowest reading of the second half: growth is this against `beforeKib`. */
-  afterKib: number;
 }
 
 export interface TargetVerdict {
@@ -78,8 +76,10 @@ export function ratioToBaseline(numbers: Pick<EndpointNumbers, 'serviceRps' | 's
   return numbers.sameSqlRps > 0 ? numbers.serviceRps / numbers.sameSqlRps : 0;
 }
 
+/** The lowest reading of the second half of the counted requests against the lowest of the first. */
 export function rssGrowth(memory: MemoryNumbers): number {
-  return memory.beforeKib > 0 ? (memory.afterKib - memory.beforeKib) / memory.beforeKib : 0;
+  const { beforeKib, afterKib } = floorsOfHalves(memory.quarters);
+  return beforeKib > 0 ? (afterKib - beforeKib) / beforeKib : 0;
 }
 
 /** One verdict per target; an endpoint left out of the run is simply not judged. */

@@ -1,18 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { type ApiKeyOwner, type Database, isUuid } from '@platform/db';
-import {
-  walletBalances as balancesOf,
-  topUpWallet,
-  type WalletBalances,
-  type WalletStatementPage,
-  walletStatement,
-} from '@platform/ledger';
+import { topUpWallet, type WalletStatementPage, walletStatement } from '@platform/ledger';
 import { findTransactionWalletId, organizationExists } from './repository.js';
 
 /** The balances of the owner's wallet, whole KES; a wallet never used is created empty. */
-export function walletBalances(db: Database, owner: ApiKeyOwner): Promise<WalletBalances> {
-  return balancesOf(db, owner);
-}
+export { walletBalances } from '@platform/ledger';
 
 /** A page of the owner's wallet statement, newest first (docs/decisions.md#wallet-statement). */
 export function walletTransactions(
