@@ -224,6 +224,24 @@ describe.skipIf(missing(postgresServer))('statements per session write (PostgreS
     expect(statements).toEqual(['select api_keys (prepared)', 'select verification_sessions (prepared)']);
   });
 
+  it('GET /v1/verify/sessions/:id with a malformed id: the 400 envelope before any read; an unknown one: 404', async () => {
+    const get = (id: string) =>
+      suite.app.inject({
+        method: 'GET',
+        url: `/v1/verify/sessions/${id}`,
+        headers: { 'x-service-api-key': acme.liveKey },
+      });
+    const malformed = await statementsSent(log, suite.app, async () => {
+      const response = await get('not-a-session%00');
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toMatchObject({ success: false, code: 'validation_error' });
+    });
+    expect(malformed).not.toContain('select verification_sessions');
+    const unknown = await get('00000000-0000-4000-8000-000000000000');
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json()).toMatchObject({ success: false, code: 'not_found' });
+  });
+
   it('expiry of one session: five statements, the release last before COMMIT', async () => {
     const statements = await sent(async () => {
       expect(await expireDueSessions(suite.db, new Date(TEST_START.getTime() + 25 * HOUR), { batchSize: 1 })).toBe(1);

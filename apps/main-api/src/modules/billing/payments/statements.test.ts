@@ -24,4 +24,15 @@ describe.skipIf(missing(postgresServer))('statements per payment read (PostgreSQ
     const sent = log.take().map(statementSummaryMarkingPrepared);
     expect(sent).toEqual(['select memberships (prepared)', 'select payments (prepared)']);
   });
+
+  it('GET /v1/billing/payments/:reference with something that is no reference: 404 without reading payments', async () => {
+    const headers = await t.headers();
+    for (const reference of ['not-a-reference', 'PAY-%E2%80%AE']) {
+      log.take();
+      const response = await t.app.inject({ method: 'GET', url: `/v1/billing/payments/${reference}`, headers });
+      expect(response.statusCode, reference).toBe(404);
+      expect(response.json()).toMatchObject({ success: false, code: 'not_found' });
+      expect(log.take().map(statementSummaryMarkingPrepared)).not.toContain('select payments (prepared)');
+    }
+  });
 });
