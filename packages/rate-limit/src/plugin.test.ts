@@ -6,7 +6,7 @@ import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Redis } from 'ioredis';
 import { pino } from 'pino';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { missing, redisServer } from '#test-prerequisites';
 import { closedPort } from '#test-timing';
 import { type RateLimitIdentity, type RateLimitOptions, rateLimiting } from './plugin.js';
@@ -229,6 +229,9 @@ describe('rate limiting with Redis unreachable', () => {
       expect(response.headers['x-ratelimit-limit']).toBe('1');
     }
     expect(await counter(app, 'redisFailures')).toBe(4);
+    const together = await Promise.all(Array.from({ length: 3 }, () => things(app, 'eta')));
+    expect(together.map((response) => response.statusCode)).toEqual([200, 200, 200]);
+    expect(await counter(app, 'redisFailures')).toBe(7);
     const warnings = logs.filter((line) => line.level === 40 && line.msg?.includes('Rate limits are not enforced'));
     expect(warnings).toHaveLength(1);
   });
@@ -267,6 +270,31 @@ describe.skipIf(missing(redisServer))('rate limiting on Redis (REDIS_URL)', () =
     expect((await things(second.app, 'kappa')).statusCode).toBe(200);
     expectRateLimited(await things(first.app, 'kappa'), 4);
     expectRateLimited(await things(second.app, 'kappa'), 4);
+  });
+
+  it('counts the requests of one budget arriving together in one call, each with its own count', async () => {
+    const redis = await client();
+    const sent = vi.spyOn(redis, 'sendCommand');
+    const { app } = await build({ defaultPerMinute: 10, redis });
+    const responses = await Promise.all(Array.from({ length: 5 }, () => things(app, 'nu')));
+    expect(responses.map((response) => response.statusCode)).toEqual([200, 200, 200, 200, 200]);
+    const remaining = responses.map((response) => Number(response.headers['x-ratelimit-remaining']));
+    expect(remaining.sort()).toEqual([5, 6, 7, 8, 9]);
+    const increments = sent.mock.calls.filter(([command]) => ['eval', 'evalsha'].includes(command.name));
+    expect(increments).toHaveLength(1);
+    expect((await things(app, 'nu')).headers['x-ratelimit-remaining']).toBe('4');
+  });
+
+  it('lets exactly the budget through when more requests than it arrive together, and keeps budgets apart', async () => {
+    const { app } = await build({ defaultPerMinute: 3, redis: await client() });
+    const together = await Promise.all([
+      ...Array.from({ length: 5 }, () => things(app, 'xi')),
+      ...Array.from({ length: 2 }, () => things(app, 'omicron')),
+    ]);
+    const codes = (key: number[]) => key.map((index) => together[index]?.statusCode);
+    expect(codes([0, 1, 2, 3, 4]).sort()).toEqual([200, 200, 200, 429, 429]);
+    expect(codes([5, 6])).toEqual([200, 200]);
+    expect(await counter(app, 'rateLimitRejections')).toBe(2);
   });
 
   it('keeps each counter for one window only, under the namespace', async () => {

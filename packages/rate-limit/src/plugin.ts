@@ -76,7 +76,7 @@ function storeOutcomes(app: FastifyInstance, metrics: RateLimitMetrics | undefin
  * Routes registered before this plugin (createServer's probes, /metrics and the documentation) are not
  * limited either. Every answer of a limited route carries `x-ratelimit-limit`,
  * `x-ratelimit-remaining` and `x-ratelimit-reset`; past the limit it is 429 rate_limited with `Retry-After`.
- * When the Redis store fails, requests are served (fail open), the outage is logged once and each failed call
+ * When the Redis store fails, requests are served (fail open), the outage is logged once and each request whose count failed
  * is counted in `metrics.redisFailures`.
  *
  * @fastify/rate-limit adds its check as a route-level onRequest hook, and Fastify runs route-level hooks after
