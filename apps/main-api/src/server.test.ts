@@ -12,7 +12,8 @@ function startServer(env: NodeJS.ProcessEnv) {
     cwd: packageDir,
     env: { PATH: process.env.PATH, ...auth, ...env },
     encoding: 'utf8',
-    timeout: 60_000,
+    // Only stops a hung process: under CI's parallel suites, starting tsx on the whole app can take tens of seconds.
+    timeout: 300_000,
   });
 }
 
