@@ -136,18 +136,24 @@ describe.skipIf(missing(postgresServer, redisServer))(
       await eventually(async () => (await wallet()).statusCode === 429);
     });
 
-    it('answers 503 envelopes while PostgreSQL is away, writes no half a movement, and recovers on its own', async () => {
+    it('answers 503 envelopes while PostgreSQL is away, writes no half a movement, and a retry with the same key settles each create once', async () => {
       const databaseProxy = await proxyTo(url);
-      const backend = await instance({ databaseUrl: databaseProxy.urlThrough(url) });
+      // Real time until the test moves the clock past the claims the cut left behind.
+      let movedTo: number | undefined;
+      const backend = await instance({
+        databaseUrl: databaseProxy.urlThrough(url),
+        now: () => new Date(movedTo ?? Date.now()),
+      });
       const { organizationId, secret } = await organizationWithKey();
-      const create = (index: number) =>
-        createSession(backend, secret, { type: 'kyc', externalEndUserId: `outage-${index}` });
+      const create = (externalEndUserId: string, idempotencyKey?: string) =>
+        createSession(backend, secret, { type: 'kyc', externalEndUserId }, idempotencyKey);
 
-      const before = await Promise.all(Array.from({ length: 10 }, (_, index) => create(index)));
+      const before = await Promise.all(Array.from({ length: 10 }, (_, index) => create(`before-${index}`)));
       expect(before.map((response) => response.statusCode)).toEqual(Array(10).fill(201));
 
-      // Cut while a wave of creations is in flight: each either committed before the cut or left nothing.
-      const wave = Promise.all(Array.from({ length: 60 }, (_, index) => create(100 + index)));
+      // Cut once the first of a wave of creations (each with its own idempotency key) has committed, the rest in flight.
+      const waveKeys = Array.from({ length: 60 }, () => randomUUID());
+      const wave = Promise.all(waveKeys.map((key, index) => create(`wave-${index}`, key)));
       await eventually(
         async () => {
           const [row] = await db
@@ -156,7 +162,7 @@ describe.skipIf(missing(postgresServer, redisServer))(
             .where(
               and(
                 eq(verificationSessions.organizationId, organizationId),
-                like(verificationSessions.externalEndUserId, 'outage-1%'),
+                like(verificationSessions.externalEndUserId, 'wave-%'),
               ),
             );
           return (row?.created ?? 0) > 0;
@@ -165,7 +171,7 @@ describe.skipIf(missing(postgresServer, redisServer))(
       );
       await databaseProxy.cut();
       const cutWave = await wave;
-      const during = await Promise.all(Array.from({ length: 5 }, (_, index) => create(200 + index)));
+      const during = await Promise.all(Array.from({ length: 5 }, (_, index) => create(`during-${index}`)));
       for (const response of [...cutWave, ...during]) {
         expect([201, 503]).toContain(response.statusCode);
         if (response.statusCode === 503) {
@@ -176,15 +182,43 @@ describe.skipIf(missing(postgresServer, redisServer))(
       expect(during.map((response) => response.statusCode)).toEqual(Array(5).fill(503));
 
       await databaseProxy.restore();
-      await eventually(async () => (await create(300)).statusCode === 201);
+      await eventually(async () => (await create('after')).statusCode === 201);
+
+      // Whatever the cut interrupted left all of a create or nothing of it.
+      const afterOutage = await moneyOf(organizationId);
+      expect(afterOutage.ledger).toEqual(afterOutage.stored);
+      expect(afterOutage.holds).toHaveLength(afterOutage.sessions.length);
+      // Refused at once while the database was away: nothing of them was written.
+      expect(afterOutage.sessions.filter((session) => session.externalEndUserId.startsWith('during-'))).toEqual([]);
+      // A create the database committed whose answer the cut lost was answered 503: its outcome is unknown to the
+      // client, which is why it retries with the same key (docs/decisions.md#database-outages-are-503).
+      const answered = [...before, ...cutWave].filter((response) => response.statusCode === 201).length;
+      const committedUnanswered = afterOutage.sessions.length - answered - 1;
+      expect(committedUnanswered).toBeGreaterThanOrEqual(0);
+
+      // The claims of interrupted requests are taken over once their lock has expired (60 s).
+      movedTo = Date.now() + 61_000;
+      const unanswered = cutWave.flatMap((response, index) => (response.statusCode === 503 ? [index] : []));
+      const retries = await Promise.all(unanswered.map((index) => create(`wave-${index}`, waveKeys[index])));
+      expect(retries.map((response) => response.statusCode)).toEqual(Array(unanswered.length).fill(201));
+      const replayed = retries.filter((response) => response.headers['idempotent-replayed'] === 'true');
+      expect(replayed).toHaveLength(committedUnanswered);
 
       const money = await moneyOf(organizationId);
       expect(money.ledger).toEqual(money.stored);
       expect(money.holds).toHaveLength(money.sessions.length);
       expect(money.stored.held).toBe(KYC_PRICE * money.sessions.length);
       expect(money.stored.available + money.stored.held).toBe(10_000);
-      const created = [...before, ...cutWave].filter((response) => response.statusCode === 201).length;
-      expect(money.sessions.length).toBe(created + 1);
+      // Every create of the wave ended with exactly one session, whether it committed before or after the cut.
+      expect(money.sessions).toHaveLength(10 + 60 + 1);
+      const waveAnswers = cutWave.map((response, index) => {
+        const retried = unanswered.indexOf(index);
+        return (retried === -1 ? response : retries[retried]!).json() as { data: { sessionId: string } };
+      });
+      const waveIds = new Set(waveAnswers.map((answer) => answer.data.sessionId));
+      expect(waveIds.size).toBe(60);
+      const stored = new Set(money.sessions.map((session) => session.id));
+      for (const id of waveIds) expect(stored.has(id)).toBe(true);
     });
 
     it('answers every request waiting for PostgreSQL with a 503 while it is away, not one per reconnection attempt', async () => {
