@@ -8,6 +8,13 @@ import { createServer } from 'node:net';
  */
 export const EVENTUALLY_TIMEOUT_MS = 30_000;
 
+/**
+ * The limit of a child process a test waits for synchronously (`spawnSync`, which blocks vitest's own test limit
+ * while it runs): only stops one that hangs. Starting tsx on a whole app or migrating a PGlite folder takes seconds
+ * alone and took over 120 s in CI beside every other suite; two in a row still end within vitest's 10-minute limit.
+ */
+export const SUBPROCESS_TIMEOUT_MS = 280_000;
+
 export interface EventuallyOptions {
   /** Fails after this long (EVENTUALLY_TIMEOUT_MS by default). */
   timeoutMs?: number;

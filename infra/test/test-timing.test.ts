@@ -1,7 +1,7 @@
 // How every suite waits and finds a port nothing listens on (vitest.timing.ts at the repository root).
 import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { closedPort, EVENTUALLY_TIMEOUT_MS, eventually } from '#test-timing';
+import { closedPort, EVENTUALLY_TIMEOUT_MS, eventually, SUBPROCESS_TIMEOUT_MS } from '#test-timing';
 
 describe('eventually(check)', () => {
   it('polls until the check gives a value, and returns it', async () => {
@@ -25,6 +25,15 @@ describe('eventually(check)', () => {
       'The impossible did not hold within 30 ms',
     );
     expect(EVENTUALLY_TIMEOUT_MS).toBe(30_000);
+  });
+});
+
+describe('SUBPROCESS_TIMEOUT_MS', () => {
+  it("leaves room for two child processes a test waits for within vitest's own test limit", async () => {
+    const { default: shared } = await import('../../vitest.shared.js');
+    const testTimeout = shared.test?.testTimeout ?? 0;
+    expect(SUBPROCESS_TIMEOUT_MS).toBeGreaterThanOrEqual(120_000);
+    expect(2 * SUBPROCESS_TIMEOUT_MS).toBeLessThan(testTimeout);
   });
 });
 

@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { SUBPROCESS_TIMEOUT_MS } from '#test-timing';
 
 const packageDir = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '..');
 
@@ -12,8 +13,7 @@ function startServer(env: NodeJS.ProcessEnv) {
     cwd: packageDir,
     env: { PATH: process.env.PATH, ...auth, ...env },
     encoding: 'utf8',
-    // Only stops a hung process: under CI's parallel suites, starting tsx on the whole app can take tens of seconds.
-    timeout: 300_000,
+    timeout: SUBPROCESS_TIMEOUT_MS,
   });
 }
 

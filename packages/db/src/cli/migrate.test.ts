@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
+import { SUBPROCESS_TIMEOUT_MS } from '#test-timing';
 
 const packageDir = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
 
@@ -13,9 +14,7 @@ function migrate(env: NodeJS.ProcessEnv) {
     cwd: packageDir,
     env: { PATH: process.env.PATH, DATABASE_URL: '', ...env },
     encoding: 'utf8',
-    // A migration of an empty PGlite folder takes 10-20 s on a quiet machine; CI runs it beside the apps' suites, where
-    // one took over 120 s. The limit only stops a hung process.
-    timeout: 400_000,
+    timeout: SUBPROCESS_TIMEOUT_MS,
   });
 }
 
@@ -42,5 +41,5 @@ describe('pnpm db:migrate without DATABASE_URL', () => {
     expect(second.status).toBe(0);
     expect(second.stdout).toContain(`Migrating PGlite in ${pgliteDir} with `);
     expect(second.stdout).toMatch(/Applied \d+ migrations?/);
-  }, 900_000);
+  });
 });
