@@ -6,6 +6,10 @@ import path from 'node:path';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { chromiumPath } from './vitest.prerequisites.js';
+import { EVENTUALLY_TIMEOUT_MS } from './vitest.timing.js';
+
+/** How long a Playwright wait may take before it fails: twice `eventually`'s, as only a hung page waits this long. */
+export const BROWSER_WAIT_TIMEOUT_MS = 2 * EVENTUALLY_TIMEOUT_MS;
 
 /** A small phone. */
 export const PHONE = { width: 360, height: 740 };
@@ -45,6 +49,9 @@ export async function launchBrowser({
       ...(hostRules.length === 0 ? [] : [`--host-resolver-rules=${hostRules.join(',')}`]),
     ],
   });
+  // Playwright's waits (navigation, waitForFunction, clicks) only stop a page that hangs: its own 30 s default is
+  // what a loaded CI machine, running several browsers beside every suite, can come close to (docs/testing.md#rules).
+  context.setDefaultTimeout(BROWSER_WAIT_TIMEOUT_MS);
   return {
     context,
     async close() {

@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { EVENTUALLY_TIMEOUT_MS } from './vitest.timing.js';
 
 // Tests run on the packages' TypeScript sources (the "source" export condition), so no build is needed first.
 export default defineConfig({
@@ -21,5 +22,8 @@ export default defineConfig({
     // suite at once on two shared cores, where a fuzz run or a PGlite migration can take minutes.
     testTimeout: 600_000,
     hookTimeout: 600_000,
+    // expect.poll waits like eventually(): its own default (1 s) failed a browser test in CI while frames loaded on a
+    // loaded machine (docs/testing.md#rules).
+    expect: { poll: { timeout: EVENTUALLY_TIMEOUT_MS } },
   },
 });

@@ -37,6 +37,26 @@ describe('SUBPROCESS_TIMEOUT_MS', () => {
   });
 });
 
+describe("vitest's expect.poll", () => {
+  it('waits as long as eventually() by default, not its own 1 s', async () => {
+    const { default: shared } = await import('../../vitest.shared.js');
+    expect(shared.test?.expect?.poll?.timeout).toBe(EVENTUALLY_TIMEOUT_MS);
+  });
+
+  it('is given that default in every suite', async () => {
+    let calls = 0;
+    // Fails at vitest's own 1 s default: the condition holds only after 1.2 s of polling.
+    const started = Date.now();
+    await expect
+      .poll(() => {
+        calls += 1;
+        return Date.now() - started >= 1_200;
+      })
+      .toBe(true);
+    expect(calls).toBeGreaterThan(1);
+  });
+});
+
 describe('closedPort()', () => {
   it('gives a port on 127.0.0.1 where a connection is refused', async () => {
     const port = await closedPort();
