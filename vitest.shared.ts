@@ -22,7 +22,7 @@ export default defineConfig({
     // suite at once on two shared cores, where a fuzz run or a PGlite migration can take minutes.
     testTimeout: 600_000,
     hookTimeout: 600_000,
-    // expect.poll waits like eventually(): its own default (1 s) failed a browser test in CI while frames loaded on a
+    // expect.poll waits like eventually(): its own default (1 s) is what frames loading can take on a
     // loaded machine (docs/testing.md#rules).
     expect: { poll: { timeout: EVENTUALLY_TIMEOUT_MS } },
   },
