@@ -34,6 +34,8 @@ export async function launchBrowser({
   const context = await chromium.launchPersistentContext(userDataDir, {
     executablePath: chromiumPath(),
     headless: true,
+    // Starting Chromium beside every other suite on a loaded machine can take longer than Playwright's 30 s.
+    timeout: BROWSER_WAIT_TIMEOUT_MS,
     javaScriptEnabled: javaScript,
     args: [
       '--headless',
