@@ -22,6 +22,10 @@ export default defineConfig({
     // suite at once on two shared cores, where a fuzz run or a PGlite migration can take minutes.
     testTimeout: 600_000,
     hookTimeout: 600_000,
+    // A suite's files share their worker's modules instead of importing the app again for each file: half the CPU of
+    // the apps' suites went to those imports. Every test builds its own app, database and clock, and restores what it
+    // changes (docs/testing.md#rules).
+    isolate: false,
     // expect.poll waits like eventually(): its own default (1 s) is what frames loading can take on a
     // loaded machine (docs/testing.md#rules).
     expect: { poll: { timeout: EVENTUALLY_TIMEOUT_MS } },
