@@ -43,7 +43,7 @@ describe("vitest's expect.poll", () => {
     expect(shared.test?.expect?.poll?.timeout).toBe(EVENTUALLY_TIMEOUT_MS);
   });
 
-  it('is given that default in every suite', async () => {
+  it('applies it in a suite built on the shared config, as this one is', async () => {
     let calls = 0;
     // Fails at vitest's own 1 s default: the condition holds only after 1.2 s of polling.
     const started = Date.now();
