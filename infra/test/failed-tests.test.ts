@@ -11,9 +11,12 @@ const SCRIPT = fileURLToPath(new URL('../../scripts/failed-tests', import.meta.u
 const folder = mkdtempSync(join(tmpdir(), 'failed-tests-'));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
+let logs = 0;
+
 /** Runs the script on a log with these lines; its output. */
 function failuresOf(lines: string[]): string {
-  const log = join(folder, `${Math.random().toString(36).slice(2)}.log`);
+  logs += 1;
+  const log = join(folder, `test-${logs}.log`);
   writeFileSync(log, `${lines.join('\n')}\n`);
   const run = spawnSync('bash', [SCRIPT, log], { encoding: 'utf8', timeout: SUBPROCESS_TIMEOUT_MS });
   expect(run.stderr).toBe('');

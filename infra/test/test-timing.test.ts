@@ -2,6 +2,7 @@
 import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { closedPort, EVENTUALLY_TIMEOUT_MS, eventually, SUBPROCESS_TIMEOUT_MS } from '#test-timing';
+import shared from '../../vitest.shared.js';
 
 describe('eventually(check)', () => {
   it('polls until the check gives a value, and returns it', async () => {
@@ -29,8 +30,7 @@ describe('eventually(check)', () => {
 });
 
 describe('SUBPROCESS_TIMEOUT_MS', () => {
-  it("leaves room for two child processes a test waits for within vitest's own test limit", async () => {
-    const { default: shared } = await import('../../vitest.shared.js');
+  it("leaves room for two child processes a test waits for within vitest's own test limit", () => {
     const testTimeout = shared.test?.testTimeout ?? 0;
     expect(SUBPROCESS_TIMEOUT_MS).toBeGreaterThanOrEqual(120_000);
     expect(2 * SUBPROCESS_TIMEOUT_MS).toBeLessThan(testTimeout);
@@ -38,8 +38,7 @@ describe('SUBPROCESS_TIMEOUT_MS', () => {
 });
 
 describe("vitest's expect.poll", () => {
-  it('waits as long as eventually() by default, not its own 1 s', async () => {
-    const { default: shared } = await import('../../vitest.shared.js');
+  it('waits as long as eventually() by default, not its own 1 s', () => {
     expect(shared.test?.expect?.poll?.timeout).toBe(EVENTUALLY_TIMEOUT_MS);
   });
 
