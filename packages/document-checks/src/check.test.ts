@@ -2,6 +2,12 @@ import { imageSize } from 'image-size';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import {
+  checkDocumentFile,
+  DEFAULT_DOCUMENT_FILE_LIMITS,
+  DocumentFileRefusal,
+  type DocumentFileRefusalReason,
+} from './index.js';
+import {
   COMMENT_SEGMENT,
   contains,
   EMPTY_ZIP,
@@ -22,13 +28,7 @@ import {
   withPngChunksAtEnd,
   XMP_SEGMENT,
   zipArchive,
-} from '../test/fixtures.js';
-import {
-  checkDocumentFile,
-  DEFAULT_DOCUMENT_FILE_LIMITS,
-  DocumentFileRefusal,
-  type DocumentFileRefusalReason,
-} from './index.js';
+} from './testing/index.js';
 
 async function refusalOf(promise: Promise<unknown>): Promise<DocumentFileRefusal> {
   const error = await promise.then(
@@ -325,7 +325,7 @@ describe('PDFs', () => {
       await expectRefused(
         checkDocumentFile(file, 'image_or_pdf'),
         'unreadable',
-        /scripts, actions that open other files, or attached files/,
+        /^The PDF contains (scripts|actions or links .*|attached files), which a document sent for verification may not/,
       );
     }
   });

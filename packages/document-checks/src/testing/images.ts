@@ -1,8 +1,7 @@
 import { crc32 } from 'node:zlib';
-import { PDFDocument, PDFName, PDFString } from 'pdf-lib';
 import sharp, { type JpegOptions, type PngOptions, type WebpOptions } from 'sharp';
 
-/** Test files, made when a test runs: nothing binary is committed. */
+/** Test images, made when a test runs: nothing binary is committed. */
 
 /**
  * A deterministic picture with detail (stripes and a gradient), so encoders have something to lose: a flat colour
@@ -125,76 +124,3 @@ export function withPngChunks(image: Buffer, ...chunks: Buffer[]): Buffer {
 export function withPngChunksAtEnd(image: Buffer, ...chunks: Buffer[]): Buffer {
   return Buffer.concat([image.subarray(0, image.length - 12), ...chunks, image.subarray(image.length - 12)]);
 }
-
-/** The smallest ZIP archive: an end-of-central-directory record with no entries. */
-export const EMPTY_ZIP = Buffer.concat([Buffer.from('PK\x05\x06', 'latin1'), Buffer.alloc(18)]);
-
-/** A ZIP archive with one stored file `name` holding `content`. */
-export function zipArchive(name: string, content: string): Buffer {
-  const fileName = Buffer.from(name, 'latin1');
-  const data = Buffer.from(content, 'latin1');
-  const crc = crc32(data);
-  const local = Buffer.alloc(30);
-  local.writeUInt32LE(0x04034b50, 0);
-  local.writeUInt16LE(10, 4);
-  local.writeUInt32LE(crc, 14);
-  local.writeUInt32LE(data.length, 18);
-  local.writeUInt32LE(data.length, 22);
-  local.writeUInt16LE(fileName.length, 26);
-  const central = Buffer.alloc(46);
-  central.writeUInt32LE(0x02014b50, 0);
-  central.writeUInt16LE(20, 4);
-  central.writeUInt16LE(10, 6);
-  central.writeUInt32LE(crc, 16);
-  central.writeUInt32LE(data.length, 20);
-  central.writeUInt32LE(data.length, 24);
-  central.writeUInt16LE(fileName.length, 28);
-  const directoryOffset = local.length + fileName.length + data.length;
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(1, 8);
-  end.writeUInt16LE(1, 10);
-  end.writeUInt32LE(central.length + fileName.length, 12);
-  end.writeUInt32LE(directoryOffset, 16);
-  return Buffer.concat([local, fileName, data, central, fileName, end]);
-}
-
-export async function pdf(pages: number, build?: (document: PDFDocument) => void): Promise<Buffer> {
-  const document = await PDFDocument.create();
-  for (let page = 0; page < pages; page += 1) {
-    document.addPage([595, 842]).drawText(`Certificate page ${page + 1}`, { x: 50, y: 780 });
-  }
-  build?.(document);
-  return Buffer.from(await document.save({ addDefaultPage: false }));
-}
-
-/** A PDF whose catalog opens another program when the document opens. */
-export const pdfWithLaunchAction = () =>
-  pdf(1, (document) => {
-    const action = document.context.obj({ Type: 'Action', S: 'Launch', F: PDFString.of('cmd.exe') });
-    document.catalog.set(PDFName.of('OpenAction'), document.context.register(action));
-  });
-
-/** A PDF whose trailer names an encryption dictionary (the pages themselves are left readable). */
-export const encryptedPdf = () =>
-  pdf(1, (document) => {
-    const encrypt = document.context.obj({
-      Filter: 'Standard',
-      V: 1,
-      R: 2,
-      O: PDFString.of('o'),
-      U: PDFString.of('u'),
-      P: -4,
-    });
-    document.context.trailerInfo.Encrypt = document.context.register(encrypt);
-  });
-
-/** A PDF with `bytes` of one repeated character in its catalog, which pdf-lib compresses into an object stream. */
-export const pdfWithPadding = (bytes: number) =>
-  pdf(1, (document) => {
-    document.catalog.set(PDFName.of('Padding'), PDFString.of('0'.repeat(bytes)));
-  });
-
-export const half = (bytes: Buffer) => bytes.subarray(0, Math.floor(bytes.length / 2));
-
-export const contains = (bytes: Buffer, text: string) => bytes.includes(Buffer.from(text, 'latin1'));
