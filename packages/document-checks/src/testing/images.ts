@@ -1,4 +1,4 @@
-import { crc32 } from 'node:zlib';
+import { crc32, deflateSync } from 'node:zlib';
 import sharp, { type JpegOptions, type PngOptions, type WebpOptions } from 'sharp';
 
 /** Test images, made when a test runs: nothing binary is committed. */
@@ -37,12 +37,26 @@ export const webp = (width: number, height: number, options: WebpOptions = {}) =
 const GPS_LATITUDE = [1, 17, 0] as const;
 const GPS_LONGITUDE = [36, 49, 0] as const;
 
+/** What an EXIF block says besides the GPS position. */
+export interface ExifContent {
+  /** 6 means "turn 90° clockwise to show". */
+  orientation?: number;
+  /** ImageDescription, where some phones and apps write an address. */
+  description?: string;
+}
+
 /**
- * An APP1 EXIF segment built by hand (little-endian TIFF): IFD0 with an Orientation and a GPS IFD pointer; the GPS
- * IFD with latitude and longitude. `orientation` 6 means "turn 90° clockwise to show".
+ * An APP1 EXIF segment built by hand (little-endian TIFF): IFD0 with an Orientation, an ImageDescription when given
+ * and a GPS IFD pointer; the GPS IFD with latitude and longitude. `exifSegment(6)` is an orientation of 6.
  */
-export function exifSegment(orientation = 1): Buffer {
-  const tiff = Buffer.alloc(8 + 2 + 2 * 12 + 4 + 2 + 4 * 12 + 4 + 48);
+export function exifSegment(content: number | ExifContent = {}): Buffer {
+  const { orientation = 1, description } = typeof content === 'number' ? { orientation: content } : content;
+  const text = description === undefined ? undefined : Buffer.from(`${description}\0`, 'latin1');
+  const ifd0Entries = text === undefined ? 2 : 3;
+  const gpsIfd = 8 + 2 + ifd0Entries * 12 + 4;
+  const rationals = gpsIfd + 2 + 4 * 12 + 4;
+  const textAt = rationals + 48;
+  const tiff = Buffer.alloc(textAt + (text?.length ?? 0));
   tiff.write('II', 0, 'latin1');
   tiff.writeUInt16LE(42, 2);
   tiff.writeUInt32LE(8, 4);
@@ -56,10 +70,9 @@ export function exifSegment(orientation = 1): Buffer {
     else tiff.writeUInt32LE(value, pos + 8);
     pos += 12;
   };
-  const gpsIfd = 8 + 2 + 2 * 12 + 4;
-  const rationals = gpsIfd + 2 + 4 * 12 + 4;
-  tiff.writeUInt16LE(2, pos);
+  tiff.writeUInt16LE(ifd0Entries, pos);
   pos += 2;
+  if (text !== undefined) entry(0x010e, 2, text.length, textAt); // ImageDescription (entries in tag order)
   entry(0x0112, 3, 1, orientation); // Orientation
   entry(0x8825, 4, 1, gpsIfd); // GPSInfo IFD pointer
   tiff.writeUInt32LE(0, pos); // no next IFD
@@ -75,6 +88,7 @@ export function exifSegment(orientation = 1): Buffer {
     tiff.writeUInt32LE(value, rationals + index * 8);
     tiff.writeUInt32LE(1, rationals + index * 8 + 4);
   });
+  text?.copy(tiff, textAt);
   return jpegSegment(0xe1, Buffer.concat([Buffer.from('Exif\0\0', 'latin1'), tiff]));
 }
 
@@ -123,4 +137,24 @@ export function withPngChunks(image: Buffer, ...chunks: Buffer[]): Buffer {
 /** `chunks` placed right before IEND (the last 12 bytes). */
 export function withPngChunksAtEnd(image: Buffer, ...chunks: Buffer[]): Buffer {
   return Buffer.concat([image.subarray(0, image.length - 12), ...chunks, image.subarray(image.length - 12)]);
+}
+
+/**
+ * A black PNG of `width` x `height` at one bit a pixel, made without an image library: a huge one (30000 x 30000) is
+ * about 0.5 MB. `imageData: false` keeps the header and cuts the image data to a few bytes, so that only a check of the
+ * header can tell its size (decoding would find it damaged).
+ */
+export function blackPng(width: number, height: number, { imageData = true }: { imageData?: boolean } = {}): Buffer {
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header[8] = 1; // bit depth
+  header[9] = 0; // greyscale
+  const rows = imageData ? Buffer.alloc((Math.ceil(width / 8) + 1) * height) : Buffer.alloc(16);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    pngChunk('IHDR', header),
+    pngChunk('IDAT', deflateSync(rows, { level: 1 })),
+    pngChunk('IEND', Buffer.alloc(0)),
+  ]);
 }
