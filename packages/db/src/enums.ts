@@ -120,7 +120,7 @@ export type SessionLocale = (typeof sessionLocales)[number];
 
 /**
  * The codes a session's lastError may carry, for the reasons the service itself ends a session for: the person
- * declined the consent notice on the hosted page (docs/decisions.md#consent-before-capture).
+ * declined the consent notice on the hosted page (docs/decisions.md#declined-consent).
  */
 export const sessionErrorCodes = ['consent_declined'] as const;
 export type SessionErrorCode = (typeof sessionErrorCodes)[number];

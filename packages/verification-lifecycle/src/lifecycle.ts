@@ -128,7 +128,7 @@ export interface MoveRequest {
   reason?: string | null;
   /**
    * With `canceled`: the code of the service's own reason for ending the session (`consent_declined`), which becomes
-   * its lastErrorCode, the reason its lastError (docs/decisions.md#consent-before-capture). Without it a cancel keeps
+   * its lastErrorCode, the reason its lastError (docs/decisions.md#declined-consent). Without it a cancel keeps
    * both as they were.
    */
   errorCode?: SessionErrorCode | undefined;

@@ -59,7 +59,7 @@ export const verificationSessions = pgTable(
     lastError: text('last_error'),
     /**
      * A machine-readable code for lastError when the service set it for a reason of its own (`consent_declined`:
-     * docs/decisions.md#consent-before-capture); null otherwise. Set and cleared with lastError.
+     * docs/decisions.md#declined-consent); null otherwise. Set and cleared with lastError.
      */
     lastErrorCode: text('last_error_code', { enum: sessionErrorCodes }),
     /**

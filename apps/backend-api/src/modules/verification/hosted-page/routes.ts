@@ -185,7 +185,7 @@ export const hostedPageRoutes: FastifyPluginAsyncTypebox<HostedPageOptions> = as
       const { language, framing } = await viewOf(session, request.query);
       const send = (html: string) => sendPage(reply, 200, html, framing);
       const notice = noticeCodes.find((code) => code === request.query.notice);
-      // Ended because the person did not agree: this page, on every visit (docs/decisions.md#consent-before-capture).
+      // Ended because the person did not agree: this page, on every visit (docs/decisions.md#declined-consent).
       if (session.status === 'canceled' && session.lastErrorCode === 'consent_declined') {
         return send(renderDeclinedPage(session, language, { askedAgain: await consentedBefore(db, session) }));
       }

@@ -117,7 +117,7 @@ export async function consentedBefore(db: Database, session: VerificationSession
 /**
  * The person declines the consent notice: the session ends, canceled with lastErrorCode `consent_declined`, its held
  * price released and the customer's callback sent, since nothing may be collected without consent and the money
- * should not wait for the expiry (docs/decisions.md#consent-before-capture). Under the session's row lock, like an
+ * should not wait for the expiry (docs/decisions.md#declined-consent). Under the session's row lock, like an
  * agreement: a session no longer waiting for documents (`moved_on`), or whose person agreed to the current notice
  * meanwhile in another tab (`consent_recorded`), is left as it is.
  */
