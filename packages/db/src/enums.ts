@@ -119,6 +119,13 @@ export const sessionLocales = ['en', 'sw'] as const;
 export type SessionLocale = (typeof sessionLocales)[number];
 
 /**
+ * The codes a session's lastError may carry, for the reasons the service itself ends a session for: the person
+ * declined the consent notice on the hosted page (docs/decisions.md#declined-consent).
+ */
+export const sessionErrorCodes = ['consent_declined'] as const;
+export type SessionErrorCode = (typeof sessionErrorCodes)[number];
+
+/**
  * What decides a session once it is submitted (docs/decisions.md#decision-sources): `sandbox`, the hosted page's
  * buttons (test sessions; live ones only for local use); `manual`, a reviewer of the platform's staff; `smile_id`,
  * Smile ID's automated checks (docs/decisions.md#automated-decisions).

@@ -6,6 +6,7 @@ import { ensureWebhookEndpoint, setDefaultWebhookUrl } from '@platform/webhooks'
 import { userExists } from '../accounts/index.js';
 import { type AuditContext, recordAuditEvent } from '../audit/index.js';
 import { cancelSubscriptionOfRetiredOrganization } from '../billing/index.js';
+import { endConsoleSessionsInTransaction } from '../console-sessions/index.js';
 import { normaliseOrganizationFields } from './organization-fields.js';
 import { allows, assertRoleGivenIn, permissionToChangeMember, refusalMessage } from './policy.js';
 import {
@@ -269,6 +270,7 @@ export async function changeMemberRole(
     if (current !== role) {
       if (current === 'owner' && owners.length <= 1) throw conflict(LAST_OWNER);
       await updateMemberRole(tx, organizationId, userId, role);
+      await endConsoleSessionsWithoutTheRole(tx, userId, current, role);
       await recordAuditEvent(tx, audit, {
         organizationId,
         action: 'member.role_changed',
@@ -306,6 +308,7 @@ export async function removeMember(
     }
     if (current === 'owner' && owners.length <= 1) throw conflict(LAST_OWNER);
     await deleteMembership(tx, organizationId, userId);
+    await endConsoleSessionsWithoutTheRole(tx, userId, current, undefined);
     await recordAuditEvent(tx, audit, {
       organizationId,
       action: leaving ? 'member.left' : 'member.removed',
@@ -315,6 +318,22 @@ export async function removeMember(
     });
     return { left: leaving };
   });
+}
+
+/**
+ * A member whose role no longer decides reviews (changed, or the membership removed) is signed out of the review
+ * console everywhere, in the same transaction: the console asks for the role on every request anyway, and this keeps
+ * an old session from coming back if the role is given again (docs/decisions.md#console-sessions).
+ */
+async function endConsoleSessionsWithoutTheRole(
+  tx: Transaction,
+  userId: string,
+  from: MembershipRole,
+  to: MembershipRole | undefined,
+): Promise<void> {
+  if (allows(from, 'reviews:decide') && (to === undefined || !allows(to, 'reviews:decide'))) {
+    await endConsoleSessionsInTransaction(tx, userId);
+  }
 }
 
 // Worded like the schema validation errors ("body/name must be ..."), so clients see one style.
