@@ -118,7 +118,7 @@ function judgeCpu(endpoint: Pick<EndpointNumbers, 'label' | 'statements' | 'cpu'
     status: ratio <= CPU_RATIO_TARGET ? 'met' : 'not met',
     detail:
       `${ratio.toFixed(2)}x: ${microseconds(cpu.serviceUsPerRequest)} against ${microseconds(cpu.sameSqlUsPerRequest)}; ` +
-      `${endpoint.statements} statements per request; ` +
+      `${endpoint.statements} statement${endpoint.statements === 1 ? '' : 's'} per request; ` +
       `p99 at ${cpu.connections} connections ${cpu.serviceP99Ms} ms against ${cpu.sameSqlP99Ms} ms`,
   };
 }
