@@ -52,8 +52,8 @@ export interface BenchEnvironment {
 }
 
 export interface EnvironmentOptions {
-  /** Extra node flags per service process (e.g. --cpu-prof). */
-  nodeFlags?: Partial<Record<ServiceName, string[]>>;
+  /** Extra node flags per service process, and for the same-SQL baseline's (e.g. --cpu-prof). */
+  nodeFlags?: Partial<Record<ServiceName | 'same-sql', string[]>>;
   log?: (line: string) => void;
 }
 
@@ -173,13 +173,19 @@ export async function startBenchEnvironment(
       const route = endpoint.route ?? request.path.split('?', 1)[0]!;
       return { id: endpoint.id, method: request.method, path: route, response, template };
     });
-    const startBaseline = async (name: string, script: string, spec: Omit<BaselineSpec, 'port'>) => {
+    const startBaseline = async (name: 'same-sql' | 'node-http', script: string, spec: Omit<BaselineSpec, 'port'>) => {
       const port = await freePort();
       const specFile = path.join(workDir, `${name}.json`);
       writeFileSync(specFile, JSON.stringify({ ...spec, port }));
       const server = await startServerProcess({
         name,
-        args: ['--import', 'tsx', path.join(BASELINES, script), specFile],
+        args: [
+          ...(name === 'same-sql' ? (settings.nodeFlags?.['same-sql'] ?? []) : []),
+          '--import',
+          'tsx',
+          path.join(BASELINES, script),
+          specFile,
+        ],
         env: { PATH: process.env.PATH, NODE_ENV: 'production' },
         port,
         logFile: path.join(workDir, `${name}.log`),

@@ -1,4 +1,4 @@
-import { type EndpointNumbers, ratioToBaseline, type TargetPlan } from './targets.js';
+import { cpuRatio, type EndpointNumbers, ratioToBaseline } from './targets.js';
 
 // Regressions made visible (issue 21): every ratio a run reports is named, stored in its JSON, and compared with the
 // same ratio of the previous run. A ratio that moved by more than a tenth of itself (docs/decisions.md#bench-results-json)
@@ -9,15 +9,18 @@ const NOTABLE_CHANGE = 0.1;
 
 /** One ratio of a run, under a key that stays the same from run to run. */
 export interface NamedRatio {
-  /** `<endpoint id>:same-sql`, `<endpoint id>:node-http` or `<endpoint id>:<reference endpoint id>`. */
+  /** `<endpoint id>:cpu`, `<endpoint id>:same-sql` or `<endpoint id>:node-http`. */
   key: string;
   label: string;
   value: number;
+  /** `times`: a multiple, shown as `2.05x` (CPU per request); absent: a share, shown in percent (throughput). */
+  unit?: 'times';
 }
 
 export interface RatioChange {
   key: string;
   label: string;
+  unit?: 'times';
   /** Undefined for a ratio the previous run did not have. */
   before: number | undefined;
   now: number;
@@ -32,27 +35,25 @@ export interface RatioInputs extends EndpointNumbers {
 }
 
 /**
- * Every ratio of a run: each row against its same-SQL baseline and against bare node:http, and each session
- * create against the reference read (the plan's `creates`).
+ * Every ratio of a run: each row's CPU per request against its same-SQL baseline's (where it was measured), and its
+ * throughput against its same-SQL baseline's and against bare node:http.
  */
-export function ratiosOf(rows: readonly RatioInputs[], plan: Pick<TargetPlan, 'creates' | 'reference'>): NamedRatio[] {
+export function ratiosOf(rows: readonly RatioInputs[]): NamedRatio[] {
   const ratios: NamedRatio[] = [];
   for (const row of rows) {
+    const cpu = cpuRatio(row.cpu);
+    if (cpu !== undefined)
+      ratios.push({
+        key: `${row.id}:cpu`,
+        label: `${row.label}: CPU per request, service / same-SQL`,
+        value: cpu,
+        unit: 'times',
+      });
     ratios.push({ key: `${row.id}:same-sql`, label: `${row.label}: service / same-SQL`, value: ratioToBaseline(row) });
     ratios.push({
       key: `${row.id}:node-http`,
       label: `${row.label}: service / node:http`,
       value: row.nodeHttpRps > 0 ? row.serviceRps / row.nodeHttpRps : 0,
-    });
-  }
-  const reference = rows.find((row) => row.id === plan.reference);
-  for (const { id } of plan.creates) {
-    const create = rows.find((row) => row.id === id);
-    if (create === undefined || reference === undefined) continue;
-    ratios.push({
-      key: `${id}:${reference.id}`,
-      label: `${create.label} / ${reference.label} (req/s)`,
-      value: reference.serviceRps > 0 ? create.serviceRps / reference.serviceRps : 0,
     });
   }
   return ratios;
@@ -61,10 +62,18 @@ export function ratiosOf(rows: readonly RatioInputs[], plan: Pick<TargetPlan, 'c
 /** Each ratio of `current` with the same ratio of `previous`, in `current`'s order. */
 export function compareRatios(previous: readonly NamedRatio[], current: readonly NamedRatio[]): RatioChange[] {
   const before = new Map(previous.map((ratio) => [ratio.key, ratio.value]));
-  return current.map(({ key, label, value }) => {
+  return current.map(({ key, label, value, unit }) => {
     const old = before.get(key);
     const change = old === undefined || old === 0 ? undefined : value / old - 1;
-    return { key, label, before: old, now: value, change, notable: change !== undefined && isNotable(change) };
+    return {
+      key,
+      label,
+      ...(unit === undefined ? {} : { unit }),
+      before: old,
+      now: value,
+      change,
+      notable: change !== undefined && isNotable(change),
+    };
   });
 }
 
@@ -76,8 +85,9 @@ export function isNotable(change: number): boolean {
   return Math.abs(change) > NOTABLE_CHANGE + 1e-9;
 }
 
-/** A ratio as the report shows it: whole percent, one decimal below 10%. */
-function formatRatio(value: number): string {
+/** A ratio as the report shows it: a multiple to the hundredth, a share in whole percent (one decimal below 10%). */
+function formatRatio(value: number, unit: 'times' | undefined): string {
+  if (unit === 'times') return `${value.toFixed(2)}x`;
   const percent = value * 100;
   return `${percent < 10 ? percent.toFixed(1) : percent.toFixed(0)}%`;
 }
@@ -108,8 +118,8 @@ export function renderComparison(comparison: Comparison): string {
   for (const change of comparison.changes) {
     const bold = (text: string) => (change.notable ? `**${text}**` : text);
     lines.push(
-      `| ${bold(change.label)} | ${change.before === undefined ? 'new' : formatRatio(change.before)} | ` +
-        `${formatRatio(change.now)} | ${change.change === undefined ? '-' : bold(formatChange(change.change))} |`,
+      `| ${bold(change.label)} | ${change.before === undefined ? 'new' : formatRatio(change.before, change.unit)} | ` +
+        `${formatRatio(change.now, change.unit)} | ${change.change === undefined ? '-' : bold(formatChange(change.change))} |`,
     );
   }
   return lines.join('\n');
@@ -122,9 +132,11 @@ export function renderComparisonLines(comparison: Comparison): string[] {
       (comparison.caveat === undefined ? '' : `. ${comparison.caveat}`),
   ];
   for (const change of comparison.changes) {
-    const before = change.before === undefined ? 'new' : formatRatio(change.before);
+    const before = change.before === undefined ? 'new' : formatRatio(change.before, change.unit);
     const moved = change.change === undefined ? '' : ` (${formatChange(change.change)})`;
-    lines.push(`${change.notable ? '>> ' : '   '}${change.label}: ${before} -> ${formatRatio(change.now)}${moved}`);
+    lines.push(
+      `${change.notable ? '>> ' : '   '}${change.label}: ${before} -> ${formatRatio(change.now, change.unit)}${moved}`,
+    );
   }
   return lines;
 }

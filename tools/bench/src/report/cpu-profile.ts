@@ -29,6 +29,12 @@ export interface ProfileSummary {
   idle: number;
   byFunction: ProfileEntry[];
   byPackage: ProfileEntry[];
+  /**
+   * Each sample counted to the package of the nearest JavaScript frame on its stack that is neither Node's core nor
+   * native: a system call or a string copy goes to the package that asked for it (the answer's `writev` to fastify,
+   * a statement's to postgres, the log line's to pino), so a service and its baseline compare package by package.
+   */
+  byCallingPackage: ProfileEntry[];
   /** Self time plus the time of everything called beneath, for frames matching `inclusivePatterns`. */
   inclusive: ProfileEntry[];
 }
@@ -77,6 +83,7 @@ export function summariseProfile(profile: CpuProfile, options: SummaryOptions = 
 
   const byFunction = new Map<string, number>();
   const byPackage = new Map<string, number>();
+  const byCallingPackage = new Map<string, number>();
   const inclusive = new Map<string, number>();
   let idle = 0;
   for (const [id, time] of selfTime) {
@@ -85,7 +92,9 @@ export function summariseProfile(profile: CpuProfile, options: SummaryOptions = 
     if (frame.functionName === '(idle)') idle += time;
     const where = frame.url === '' ? '' : ` ${shortUrl(frame.url)}:${frame.lineNumber + 1}`;
     add(byFunction, `${frame.functionName || '(anonymous)'}${where}`, time);
-    add(byPackage, frame.functionName.startsWith('(') ? frame.functionName : packageOf(frame.url), time);
+    const own = frame.functionName.startsWith('(') ? frame.functionName : packageOf(frame.url);
+    add(byPackage, own, time);
+    add(byCallingPackage, callingPackage(id, nodes, parents) ?? own, time);
 
     // Each matching frame on the sample's stack gets the time once.
     const counted = new Set<string>();
@@ -112,8 +121,22 @@ export function summariseProfile(profile: CpuProfile, options: SummaryOptions = 
     idle: total > 0 ? idle / total : 0,
     byFunction: ranked(byFunction),
     byPackage: ranked(byPackage),
+    byCallingPackage: ranked(byCallingPackage),
     inclusive: ranked(inclusive),
   };
+}
+
+/** The package of the nearest frame from `id` up that is a script outside Node's core; undefined if none is. */
+function callingPackage(
+  id: number,
+  nodes: ReadonlyMap<number, ProfileNode>,
+  parents: ReadonlyMap<number, number>,
+): string | undefined {
+  for (let current: number | undefined = id; current !== undefined; current = parents.get(current)) {
+    const url = nodes.get(current)?.callFrame.url ?? '';
+    if (url !== '' && !url.startsWith('node:')) return packageOf(url);
+  }
+  return undefined;
 }
 
 function add(map: Map<string, number>, key: string, value: number): void {
@@ -137,6 +160,9 @@ export function renderProfileSummary(summary: ProfileSummary): string {
     '',
     'Self time by function:',
     ...summary.byFunction.map((entry) => `  ${percent(entry.share)}  ${entry.name}`),
+    '',
+    'By calling package (system calls and native work counted to the package that asked for them):',
+    ...summary.byCallingPackage.map((entry) => `  ${percent(entry.share)}  ${entry.name}`),
     ...(summary.inclusive.length === 0
       ? []
       : [
@@ -144,5 +170,37 @@ export function renderProfileSummary(summary: ProfileSummary): string {
           'Inclusive time (the frame and everything beneath it):',
           ...summary.inclusive.map((entry) => `  ${percent(entry.share)}  ${entry.name}`),
         ]),
+  ].join('\n');
+}
+
+/** A profile's summary and the requests answered in its window. */
+export interface ProfiledRun {
+  summary: ProfileSummary;
+  requests: number;
+}
+
+/**
+ * Microseconds of the main thread's busy time per request, by calling package, for a service and its same-SQL
+ * baseline side by side, the largest difference first: what the service spends beyond the baseline, and where.
+ */
+export function renderPerRequestComparison(service: ProfiledRun, baseline: ProfiledRun): string {
+  const perRequest = (run: ProfiledRun) =>
+    new Map(
+      run.summary.byCallingPackage
+        .filter((entry) => entry.name !== '(idle)')
+        .map((entry) => [entry.name, run.requests > 0 ? (entry.share * run.summary.totalMs * 1000) / run.requests : 0]),
+    );
+  const ours = perRequest(service);
+  const theirs = perRequest(baseline);
+  const names = [...new Set([...ours.keys(), ...theirs.keys()])];
+  const rows = names
+    .map((name) => ({ name, service: ours.get(name) ?? 0, baseline: theirs.get(name) ?? 0 }))
+    .sort((a, b) => b.service - b.baseline - (a.service - a.baseline));
+  const sum = (map: Map<string, number>) => [...map.values()].reduce((total, value) => total + value, 0);
+  const us = (value: number) => value.toFixed(0).padStart(6);
+  return [
+    'Busy time per request by calling package, in µs (service, same-SQL baseline, difference):',
+    ...rows.map((row) => `  ${us(row.service)}  ${us(row.baseline)}  ${us(row.service - row.baseline)}  ${row.name}`),
+    `  ${us(sum(ours))}  ${us(sum(theirs))}  ${us(sum(ours) - sum(theirs))}  (all)`,
   ].join('\n');
 }

@@ -1,7 +1,17 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import type { CpuMeasurement } from '../cpu-per-request.js';
 import type { LoadResult } from '../load.js';
 import { type Comparison, type RatioInputs, renderComparison } from './comparison.js';
-import { type MemoryNumbers, ratioToBaseline, rssGrowth, type TargetVerdict } from './targets.js';
+import {
+  CPU_RATIO_TARGET,
+  type CpuNumbers,
+  cpuRatio,
+  type MemoryNumbers,
+  ratioToBaseline,
+  rssGrowth,
+  type TargetStatus,
+  type TargetVerdict,
+} from './targets.js';
 
 export interface MachineDescription {
   cpu: string;
@@ -21,6 +31,8 @@ export interface EndpointRow {
   service: LoadResult;
   sameSql: LoadResult;
   nodeHttp: LoadResult;
+  /** CPU per request of the service and its same-SQL baseline; undefined when the run took no CPU samples. */
+  cpu: CpuMeasurement | undefined;
 }
 
 export interface SkippedEndpoint {
@@ -37,6 +49,8 @@ export interface RunDescription {
   durationS: number;
   warmupS: number;
   rounds: number;
+  /** Each row's CPU samples: requests per sample, samples per side, connections. */
+  cpu: { requests: number; samples: number; connections: number };
   memoryRequests: number;
   logLevel: string;
   poolSize: number;
@@ -51,6 +65,20 @@ const rps = (value: number) => Math.round(value).toLocaleString('en-US');
 const ms = (value: number) => (Number.isInteger(value) ? String(value) : value.toFixed(1));
 const mib = (kib: number) => `${(kib / 1024).toFixed(0)} MiB`;
 const ratio = (value: number) => `${(value * 100).toFixed(0)}%`;
+const times = (value: number | undefined) => (value === undefined ? '-' : `${value.toFixed(2)}x`);
+const us = (value: number) => Math.round(value).toLocaleString('en-US');
+
+function cpuNumbers(cpu: CpuMeasurement | undefined): CpuNumbers | undefined {
+  if (cpu === undefined) return undefined;
+  return {
+    connections: cpu.connections,
+    serviceUsPerRequest: cpu.service.usPerRequest,
+    sameSqlUsPerRequest: cpu.sameSql.usPerRequest,
+    serviceP99Ms: cpu.service.latency.p99Ms,
+    sameSqlP99Ms: cpu.sameSql.latency.p99Ms,
+    failures: cpu.service.latency.failures + cpu.sameSql.latency.failures,
+  };
+}
 
 export function endpointNumbers(row: EndpointRow): RatioInputs {
   return {
@@ -63,7 +91,13 @@ export function endpointNumbers(row: EndpointRow): RatioInputs {
     sameSqlRps: row.sameSql.requestsPerSecond,
     sameSqlP99Ms: row.sameSql.p99Ms,
     nodeHttpRps: row.nodeHttp.requestsPerSecond,
+    cpu: cpuNumbers(row.cpu),
   };
+}
+
+/** How a verdict's status reads in the Markdown: what is not met or not measured stands out. */
+function statusText(status: TargetStatus): string {
+  return status === 'met' ? 'met' : `**${status}**`;
 }
 
 /**
@@ -88,20 +122,47 @@ export function renderResults(
     `- Services: ${run.runtime}, each in its own process, \`LOG_LEVEL=${run.logLevel}\` (logs to a file), database pool ${run.poolSize}`,
     `- Load: autocannon, ${run.connections} connections, ${run.warmupS} s warm-up then ${run.durationS} s measured per row and target${run.rounds > 1 ? `, in ${run.rounds} rounds taken in turns with the baselines (throughput over all rounds, the median round's latencies)` : ''}; the load generator runs on the same machine`,
     '- SQL statements per request: counted by the recording client the same-SQL baseline is recorded with (`sql/trace.ts`), `BEGIN` and `COMMIT` included',
+    `- CPU per request: user and system time of the service's process, and of the same-SQL baseline's, from \`/proc/<pid>/stat\`, over ${run.cpu.samples} samples of ${run.cpu.requests.toLocaleString('en-US')} requests at ${run.cpu.connections} connections each, taken in turns after each row's throughput rounds: the median sample's CPU, and the median of the samples' p50s and p99s`,
     '',
-    '| Endpoint | SQL statements per request | Service req/s | Service p50 / p99 ms | Same-SQL req/s | Same-SQL p50 / p99 ms | Service / same-SQL | node:http req/s | Service / node:http |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
+    `CPU per request, judged (the service at most ${CPU_RATIO_TARGET.toFixed(1)}x its same-SQL baseline), at ${run.cpu.connections} connections:`,
+    '',
+    `| Endpoint | SQL statements per request | Service CPU µs per request | Same-SQL CPU µs per request | Service / same-SQL CPU | Service p50 / p99 ms | Same-SQL p50 / p99 ms |`,
+    '|---|---:|---:|---:|---:|---:|---:|',
   ];
+  for (const row of rows) {
+    const { cpu } = row;
+    if (cpu === undefined) {
+      lines.push(`| ${row.label} | ${row.statements} | not measured | | | | |`);
+      continue;
+    }
+    const failed = (side: CpuMeasurement['service']) =>
+      side.latency.failures > 0 ? ` (${side.latency.failures} failed)` : '';
+    lines.push(
+      `| ${row.label} | ${row.statements} | ${us(cpu.service.usPerRequest)}${failed(cpu.service)} | ` +
+        `${us(cpu.sameSql.usPerRequest)}${failed(cpu.sameSql)} | **${times(cpuRatio(cpuNumbers(cpu)))}** | ` +
+        `${ms(cpu.service.latency.p50Ms)} / ${ms(cpu.service.latency.p99Ms)} | ` +
+        `${ms(cpu.sameSql.latency.p50Ms)} / ${ms(cpu.sameSql.latency.p99Ms)} |`,
+    );
+  }
+  for (const entry of skipped) lines.push(`| ${entry.label} | - | not measured: ${entry.reason} | | | | |`);
+
+  lines.push(
+    '',
+    `Throughput at ${run.connections} connections, reported and not judged (a shared machine sets it as much as the service does):`,
+    '',
+    '| Endpoint | Service req/s | Service p50 / p99 ms | Same-SQL req/s | Same-SQL p50 / p99 ms | Service / same-SQL | node:http req/s | Service / node:http |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|',
+  );
   for (const row of rows) {
     const flagged = (result: LoadResult) => (result.failures > 0 ? ` (${result.failures} failed)` : '');
     lines.push(
-      `| ${row.label} | ${row.statements} | ${rps(row.service.requestsPerSecond)}${flagged(row.service)} | ` +
+      `| ${row.label} | ${rps(row.service.requestsPerSecond)}${flagged(row.service)} | ` +
         `${ms(row.service.p50Ms)} / ${ms(row.service.p99Ms)} | ${rps(row.sameSql.requestsPerSecond)}${flagged(row.sameSql)} | ` +
-        `${ms(row.sameSql.p50Ms)} / ${ms(row.sameSql.p99Ms)} | **${ratio(ratioToBaseline(endpointNumbers(row)))}** | ` +
+        `${ms(row.sameSql.p50Ms)} / ${ms(row.sameSql.p99Ms)} | ${ratio(ratioToBaseline(endpointNumbers(row)))} | ` +
         `${rps(row.nodeHttp.requestsPerSecond)} | ${ratio(row.service.requestsPerSecond / Math.max(row.nodeHttp.requestsPerSecond, 1))} |`,
     );
   }
-  for (const entry of skipped) lines.push(`| ${entry.label} | - | not measured: ${entry.reason} | | | | | | |`);
+  for (const entry of skipped) lines.push(`| ${entry.label} | not measured: ${entry.reason} | | | | | | |`);
 
   if (memory.length > 0) {
     const quarter = Math.ceil(run.memoryRequests / 4);
@@ -126,44 +187,67 @@ export function renderResults(
   }
 
   lines.push('', 'Targets:', '');
-  for (const verdict of verdicts) lines.push(`- ${verdict.met ? 'met' : '**not met**'}: ${renderVerdict(verdict)}`);
-  const missed = verdicts.filter((verdict) => !verdict.met);
-  const missedBySameSql = missed.filter((verdict) => verdict.sameSql?.met === false);
-  if (missedBySameSql.length > 0) {
+  for (const verdict of verdicts) lines.push(`- ${statusText(verdict.status)}: ${renderVerdict(verdict)}`);
+  const count = (status: TargetStatus) => verdicts.filter((verdict) => verdict.status === status).length;
+  if (verdicts.length > 0) {
     lines.push(
       '',
-      `${missedBySameSql.length} of the ${missed.length} targets not met are missed by the row's same-SQL baseline ` +
-        'too (a bare server running only the statements, on the same machine in the same run): for those, the ' +
-        "service's own work is not what stands between the row and its target.",
+      `${count('met')} of ${verdicts.length} targets met, ${count('not met')} not met, ${count('not measured')} not measured.`,
     );
   }
   if (comparison !== undefined) lines.push('', renderComparison(comparison));
   return lines.join('\n');
 }
 
-/** A target, what the service reached and, where the bar applies to it, what the same-SQL baseline reached. */
-export function renderVerdict(verdict: TargetVerdict): string {
-  const { sameSql } = verdict;
-  if (sameSql === undefined) return `${verdict.target} (${verdict.detail})`;
-  const baseline = `same-SQL baseline: ${sameSql.detail}${sameSql.met ? '' : ', not met either'}`;
-  return `${verdict.target} (${verdict.detail}; ${baseline})`;
+/** A target and what was reached, or why it was not measured. */
+function renderVerdict(verdict: TargetVerdict): string {
+  return `${verdict.target} (${verdict.detail})`;
 }
 
-/** The console version: the same table with fewer columns. */
+/** A verdict on the console: the status first, padded, so the misses line up. */
+export function renderConsoleVerdict(verdict: TargetVerdict): string {
+  return `${verdict.status.toUpperCase().padEnd('NOT MEASURED'.length)}  ${renderVerdict(verdict)}`;
+}
+
+/**
+ * The console version: CPU per request and its ratio (judged), statements, the p99 at the CPU samples' connections,
+ * then the throughput at the run's connections.
+ */
 export function renderConsoleTable(rows: readonly EndpointRow[]): string {
-  const header = ['endpoint', 'statements', 'req/s', 'p50', 'p99', 'same-SQL req/s', 'ratio', 'node:http req/s'];
+  const header = [
+    'endpoint',
+    'statements',
+    'CPU µs',
+    'same-SQL CPU µs',
+    'CPU ratio',
+    'p99 (CPU samples)',
+    'same-SQL p99',
+    'req/s',
+    'p99',
+    'same-SQL req/s',
+    'ratio',
+    'node:http req/s',
+  ];
   const body = rows.map((row) => [
     row.label,
     String(row.statements),
+    row.cpu === undefined ? 'not measured' : us(row.cpu.service.usPerRequest),
+    row.cpu === undefined ? '-' : us(row.cpu.sameSql.usPerRequest),
+    times(cpuRatio(cpuNumbers(row.cpu))),
+    row.cpu === undefined ? '-' : `${ms(row.cpu.service.latency.p99Ms)} ms`,
+    row.cpu === undefined ? '-' : `${ms(row.cpu.sameSql.latency.p99Ms)} ms`,
     rps(row.service.requestsPerSecond),
-    `${ms(row.service.p50Ms)} ms`,
     `${ms(row.service.p99Ms)} ms`,
     rps(row.sameSql.requestsPerSecond),
     ratio(ratioToBaseline(endpointNumbers(row))),
     rps(row.nodeHttp.requestsPerSecond),
   ]);
   const widths = header.map((title, column) => Math.max(title.length, ...body.map((cells) => cells[column]!.length)));
-  const format = (cells: string[]) => cells.map((cell, column) => cell.padEnd(widths[column]!)).join('  ');
+  const format = (cells: string[]) =>
+    cells
+      .map((cell, column) => cell.padEnd(widths[column]!))
+      .join('  ')
+      .trimEnd();
   return [format(header), ...body.map(format)].join('\n');
 }
 

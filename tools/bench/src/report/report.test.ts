@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import type { LoadResult } from '../load.js';
 import { jsonBeside } from '../options.js';
 import {
   type Comparison,
@@ -12,10 +13,32 @@ import {
   renderComparison,
   renderComparisonLines,
 } from './comparison.js';
-import { type CpuProfile, packageOf, summariseProfile } from './cpu-profile.js';
-import { RESULTS_END, RESULTS_START, type RunDescription, renderResults, writeResults } from './markdown.js';
+import {
+  type CpuProfile,
+  type ProfileSummary,
+  packageOf,
+  renderPerRequestComparison,
+  summariseProfile,
+} from './cpu-profile.js';
+import {
+  type EndpointRow,
+  RESULTS_END,
+  RESULTS_START,
+  type RunDescription,
+  renderConsoleTable,
+  renderConsoleVerdict,
+  renderResults,
+  writeResults,
+} from './markdown.js';
 import { readResultsJson, resultsOf, settingsCaveat, writeResultsJson } from './results-file.js';
-import { type EndpointNumbers, judgeTargets, type MemoryNumbers, type TargetPlan } from './targets.js';
+import {
+  type CpuNumbers,
+  type EndpointNumbers,
+  judgeTargets,
+  type MemoryNumbers,
+  type TargetPlan,
+  type TargetVerdict,
+} from './targets.js';
 
 const machine = {
   cpu: 'AMD EPYC',
@@ -34,11 +57,26 @@ const run: RunDescription = {
   durationS: 10,
   warmupS: 2,
   rounds: 3,
+  cpu: { requests: 5_000, samples: 3, connections: 10 },
   memoryRequests: 200_000,
   logLevel: 'info',
   poolSize: 10,
   loadAverage: { start: 1, end: 2 },
 };
+
+const cpu = (
+  serviceUsPerRequest: number,
+  sameSqlUsPerRequest: number,
+  extra: Partial<CpuNumbers> = {},
+): CpuNumbers => ({
+  connections: 10,
+  serviceUsPerRequest,
+  sameSqlUsPerRequest,
+  serviceP99Ms: 4,
+  sameSqlP99Ms: 2,
+  failures: 0,
+  ...extra,
+});
 
 describe('judgeTargets', () => {
   const numbers = (id: string, kind: 'read' | 'write', extra: Partial<EndpointNumbers> = {}): EndpointNumbers => ({
@@ -50,17 +88,10 @@ describe('judgeTargets', () => {
     serviceP99Ms: 10,
     sameSqlRps: 1000,
     sameSqlP99Ms: 5,
+    cpu: cpu(300, 200),
     ...extra,
   });
-  const plan: TargetPlan = {
-    strictReads: ['me'],
-    creates: [
-      { id: 'spread', share: 0.2 },
-      { id: 'hot', share: 0.1 },
-    ],
-    reference: 'me',
-    replay: { firstId: 'hot', replayId: 'replay' },
-  };
+  const plan: TargetPlan = { creates: ['spread', 'hot'], replay: { firstId: 'hot', replayId: 'replay' } };
   const memory: MemoryNumbers = {
     service: 'svc',
     endpoint: 'GET /me',
@@ -71,38 +102,100 @@ describe('judgeTargets', () => {
     ],
   };
   const verdictsOf = (endpoints: EndpointNumbers[], memories: MemoryNumbers[] = []) =>
-    judgeTargets(endpoints, memories, plan).map((verdict) => [verdict.target, verdict.met, verdict.detail]);
+    judgeTargets(endpoints, memories, plan).map((verdict) => [verdict.target, verdict.status, verdict.detail]);
 
-  it("holds the reads issue 21 names to 75% and 15 ms, and the other reads to issue 7's 60% and 25 ms", () => {
+  it("judges every row by the service's CPU per request against its same-SQL baseline's: 2.1x is not met, 2.0x is", () => {
     expect(
       verdictsOf([
-        numbers('me', 'read', { serviceRps: 7_400, sameSqlRps: 10_000, serviceP99Ms: 15 }),
-        numbers('list', 'read', { serviceRps: 600, sameSqlRps: 1_000, serviceP99Ms: 26 }),
+        numbers('me', 'read', { cpu: cpu(210, 100, { serviceP99Ms: 3, sameSqlP99Ms: 1.5 }) }),
+        numbers('list', 'read', { statements: 2, cpu: cpu(800, 400) }),
+        numbers('folders', 'write', { statements: 6, cpu: cpu(1_995, 1_000) }),
+        numbers('decision', 'write', { statements: 7, cpu: cpu(2_010, 1_000) }),
       ]),
     ).toEqual([
-      ['me: >= 75% of its same-SQL baseline', false, '74%'],
-      ['me: p99 <= 15 ms', true, '15 ms'],
-      ['list: >= 60% of its same-SQL baseline', true, '60%'],
-      ['list: p99 <= 25 ms', false, '26 ms'],
+      [
+        "me: service CPU per request <= 2.0x its same-SQL baseline's",
+        'not met',
+        '2.10x: 210 µs against 100 µs; 1 statement per request; p99 at 10 connections 3 ms against 1.5 ms',
+      ],
+      [
+        "list: service CPU per request <= 2.0x its same-SQL baseline's",
+        'met',
+        '2.00x: 800 µs against 400 µs; 2 statements per request; p99 at 10 connections 4 ms against 2 ms',
+      ],
+      // Judged as shown, to the hundredth: 1.995 shows as 2.00x and is met, 2.01x is not.
+      [
+        "folders: service CPU per request <= 2.0x its same-SQL baseline's",
+        'met',
+        '2.00x: 1,995 µs against 1,000 µs; 6 statements per request; p99 at 10 connections 4 ms against 2 ms',
+      ],
+      [
+        "decision: service CPU per request <= 2.0x its same-SQL baseline's",
+        'not met',
+        '2.01x: 2,010 µs against 1,000 µs; 7 statements per request; p99 at 10 connections 4 ms against 2 ms',
+      ],
     ]);
   });
 
-  it("holds session creates to 60% of their baseline, 6 statements and a share of the reference read's req/s", () => {
+  it('judges the CPU target on CPU alone: throughput and p99 at 50 connections, however far off, are not judged', () => {
+    const verdicts = judgeTargets(
+      [numbers('me', 'read', { serviceRps: 100, sameSqlRps: 10_000, serviceP99Ms: 900, cpu: cpu(150, 100) })],
+      [],
+      plan,
+    );
+    expect(verdicts.map((verdict) => [verdict.target, verdict.status])).toEqual([
+      ["me: service CPU per request <= 2.0x its same-SQL baseline's", 'met'],
+    ]);
+  });
+
+  it('reports a missing CPU measurement as not measured, with why, never as met', () => {
+    const verdicts = judgeTargets(
+      [
+        numbers('unsampled', 'read', { cpu: undefined }),
+        numbers('failing', 'write', { cpu: cpu(300, 200, { failures: 12 }) }),
+        numbers('uncounted', 'read', { cpu: cpu(100, 0) }),
+      ],
+      [],
+      plan,
+      [{ label: 'skipped', reason: 'it answers 500 (boom)' }],
+    );
+    expect(verdicts.map((verdict) => [verdict.target, verdict.status, verdict.detail])).toEqual([
+      [
+        "unsampled: service CPU per request <= 2.0x its same-SQL baseline's",
+        'not measured',
+        'no CPU samples were taken',
+      ],
+      [
+        "failing: service CPU per request <= 2.0x its same-SQL baseline's",
+        'not measured',
+        '12 requests failed during the CPU samples',
+      ],
+      [
+        "uncounted: service CPU per request <= 2.0x its same-SQL baseline's",
+        'not measured',
+        'no CPU time was counted (service 100 µs, same-SQL 0 µs)',
+      ],
+      [
+        "skipped: service CPU per request <= 2.0x its same-SQL baseline's",
+        'not measured',
+        'not run: it answers 500 (boom)',
+      ],
+    ]);
+    expect(verdicts.some((verdict) => verdict.status === 'met')).toBe(false);
+  });
+
+  it("holds session creates to 6 statements, and retires their share of another row's requests per second", () => {
     const verdicts = verdictsOf([
       numbers('me', 'read', { serviceRps: 10_000, sameSqlRps: 10_000 }),
-      numbers('spread', 'write', { serviceRps: 2_000, sameSqlRps: 3_000, statements: 6 }),
-      numbers('hot', 'write', { serviceRps: 990, sameSqlRps: 1_800, statements: 16 }),
-      numbers('folders', 'write', { serviceRps: 40, sameSqlRps: 100, statements: 9 }),
+      numbers('spread', 'write', { serviceRps: 10, sameSqlRps: 3_000, statements: 6 }),
+      numbers('hot', 'write', { serviceRps: 9, sameSqlRps: 1_800, statements: 16 }),
     ]);
-    expect(verdicts.slice(2)).toEqual([
-      ['spread: >= 60% of its same-SQL baseline', true, '67%'],
-      ['spread: at most 6 statements per request', true, '6'],
-      ['hot: >= 60% of its same-SQL baseline', false, '55%'],
-      ['hot: at most 6 statements per request', false, '16'],
-      ['folders: >= 40% of its same-SQL baseline', true, '40%'],
-      ["spread: >= 20% of me's requests per second", true, '20.0%'],
-      ["hot: >= 10% of me's requests per second", false, '9.9%'],
+    expect(verdicts.slice(3)).toEqual([
+      ['spread: at most 6 statements per request', 'met', '6'],
+      ['hot: at most 6 statements per request', 'not met', '16'],
     ]);
+    expect(verdicts.map(([target]) => target)).not.toContainEqual(expect.stringContaining('requests per second'));
+    expect(verdicts.map(([target]) => target)).not.toContainEqual(expect.stringContaining('of its same-SQL baseline'));
   });
 
   it('judges the replay at 3x the first execution and RSS growth under 10%', () => {
@@ -114,43 +207,23 @@ describe('judgeTargets', () => {
       [memory],
     );
     expect(verdicts.slice(-2)).toEqual([
-      ['Idempotent replay >= 3x the first execution', false, '2.9x'],
-      ['svc: RSS growth < 10% over the long run', true, '9.0%'],
+      ['Idempotent replay >= 3x the first execution', 'not met', '2.9x'],
+      ['svc: RSS growth < 10% over the long run', 'met', '9.0%'],
     ]);
   });
 
-  it('judges the same-SQL baseline against the latency and share bars, which apply to it, and no other', () => {
-    const verdicts = judgeTargets(
-      [
-        numbers('me', 'read', { serviceRps: 10_000, sameSqlRps: 20_000, serviceP99Ms: 16, sameSqlP99Ms: 9 }),
-        numbers('list', 'read', { serviceP99Ms: 31, sameSqlP99Ms: 33 }),
-        numbers('spread', 'write', { serviceRps: 1_500, sameSqlRps: 1_900 }),
-        numbers('hot', 'write', { serviceRps: 700, sameSqlRps: 1_100 }),
-      ],
-      [memory],
-      plan,
-    );
-    const bySameSql = verdicts.map((verdict) => [verdict.target, verdict.sameSql]);
-    expect(bySameSql).toEqual([
-      ['me: >= 75% of its same-SQL baseline', undefined],
-      ['me: p99 <= 15 ms', { met: true, detail: '9 ms' }],
-      ['list: >= 60% of its same-SQL baseline', undefined],
-      ['list: p99 <= 25 ms', { met: false, detail: '33 ms' }],
-      ['spread: >= 60% of its same-SQL baseline', undefined],
-      ['spread: at most 6 statements per request', undefined],
-      ['hot: >= 60% of its same-SQL baseline', undefined],
-      ['hot: at most 6 statements per request', undefined],
-      // Against the service's reference rate, the target's own denominator.
-      ["spread: >= 20% of me's requests per second", { met: false, detail: '19.0%' }],
-      ["hot: >= 10% of me's requests per second", { met: true, detail: '11.0%' }],
-      ['svc: RSS growth < 10% over the long run', undefined],
+  it('reports the replay as not measured when the first execution answered nothing', () => {
+    const verdicts = verdictsOf([numbers('hot', 'write', { serviceRps: 0 }), numbers('replay', 'write')]);
+    expect(verdicts.at(-1)).toEqual([
+      'Idempotent replay >= 3x the first execution',
+      'not measured',
+      'the first execution answered nothing',
     ]);
   });
 
-  it('leaves out the targets that compare rows when either row was not measured', () => {
+  it('leaves out the targets that compare rows when either row was not in the run', () => {
     const targets = verdictsOf([numbers('hot', 'write')]).map(([target]) => target);
     expect(targets).not.toContainEqual(expect.stringContaining('replay'));
-    expect(targets).not.toContainEqual(expect.stringContaining('requests per second'));
   });
 });
 
@@ -165,30 +238,32 @@ describe('comparing ratios with the previous run', () => {
     sameSqlRps,
     sameSqlP99Ms: 5,
     nodeHttpRps,
+    cpu: cpu(250, 100),
   });
-  const plan = { creates: [{ id: 'create', share: 0.2 }], reference: 'me' };
 
-  it('names each ratio of a run: against same-SQL, against node:http, and each create against the reference', () => {
-    const ratios = ratiosOf([row('me', 8_000, 10_000), row('create', 400, 500)], plan);
-    expect(ratios.map((ratio) => [ratio.key, ratio.value])).toEqual([
-      ['me:same-sql', 0.8],
-      ['me:node-http', 0.2],
-      ['create:same-sql', 0.8],
-      ['create:node-http', 0.01],
-      ['create:me', 0.05],
+  it('names each ratio of a run: CPU per request against same-SQL, throughput against same-SQL and node:http', () => {
+    const ratios = ratiosOf([row('me', 8_000, 10_000), { ...row('create', 400, 500), cpu: undefined }]);
+    expect(ratios.map((ratio) => [ratio.key, ratio.value, ratio.unit])).toEqual([
+      ['me:cpu', 2.5, 'times'],
+      ['me:same-sql', 0.8, undefined],
+      ['me:node-http', 0.2, undefined],
+      // No CPU samples, no CPU ratio; and no share of another row's rate any more.
+      ['create:same-sql', 0.8, undefined],
+      ['create:node-http', 0.01, undefined],
     ]);
   });
 
   it('marks a change of more than 10% either way as notable, and 10% or less as not', () => {
-    const previous = ratiosOf([row('me', 6_000, 10_000), row('create', 400, 1_000)], plan);
-    const current = ratiosOf([row('me', 6_600, 10_000), row('create', 300, 1_000)], plan);
+    const previous = ratiosOf([row('me', 6_000, 10_000), { ...row('create', 400, 1_000), cpu: cpu(150, 100) }]);
+    const current = ratiosOf([row('me', 6_600, 10_000), { ...row('create', 300, 1_000), cpu: cpu(210, 100) }]);
     const changes = compareRatios(previous, current);
     const byKey = Object.fromEntries(changes.map((change) => [change.key, change]));
     expect(byKey['me:same-sql']).toMatchObject({ before: 0.6, now: 0.66, notable: false });
     expect(byKey['me:same-sql']!.change).toBeCloseTo(0.1);
     expect(byKey['create:same-sql']).toMatchObject({ before: 0.4, now: 0.3, notable: true });
     expect(byKey['create:same-sql']!.change).toBeCloseTo(-0.25);
-    expect(byKey['create:me']!.notable).toBe(true);
+    expect(byKey['create:cpu']).toMatchObject({ before: 1.5, now: 2.1, unit: 'times', notable: true });
+    expect(byKey['me:cpu']).toMatchObject({ before: 2.5, now: 2.5, notable: false });
     expect(isNotable(0.1000001)).toBe(true);
     expect(isNotable(-0.1000001)).toBe(true);
     expect(isNotable(0.1)).toBe(false);
@@ -217,12 +292,14 @@ describe('comparing ratios with the previous run', () => {
         [
           { key: 'up', label: 'GET /up: service / same-SQL', value: 0.59 },
           { key: 'same', label: 'GET /same: service / same-SQL', value: 0.6 },
-          { key: 'small', label: 'POST /small / GET /me (req/s)', value: 0.015 },
+          { key: 'small', label: 'POST /small: service / node:http', value: 0.015 },
+          { key: 'cpu', label: 'GET /up: CPU per request, service / same-SQL', value: 2.4, unit: 'times' },
         ],
         [
           { key: 'up', label: 'GET /up: service / same-SQL', value: 0.66 },
           { key: 'same', label: 'GET /same: service / same-SQL', value: 0.62 },
-          { key: 'small', label: 'POST /small / GET /me (req/s)', value: 0.012 },
+          { key: 'small', label: 'POST /small: service / node:http', value: 0.012 },
+          { key: 'cpu', label: 'GET /up: CPU per request, service / same-SQL', value: 1.8, unit: 'times' },
           { key: 'new', label: 'GET /new: service / same-SQL', value: 0.7 },
         ],
       ),
@@ -234,13 +311,15 @@ describe('comparing ratios with the previous run', () => {
       '|---|---:|---:|---:|',
       '| **GET /up: service / same-SQL** | 59% | 66% | **+11.9%** |',
       '| GET /same: service / same-SQL | 60% | 62% | +3.3% |',
-      '| **POST /small / GET /me (req/s)** | 1.5% | 1.2% | **-20.0%** |',
+      '| **POST /small: service / node:http** | 1.5% | 1.2% | **-20.0%** |',
+      '| **GET /up: CPU per request, service / same-SQL** | 2.40x | 1.80x | **-25.0%** |',
       '| GET /new: service / same-SQL | new | 70% | - |',
     ]);
     expect(renderComparisonLines(comparison).slice(1)).toEqual([
       '>> GET /up: service / same-SQL: 59% -> 66% (+11.9%)',
       '   GET /same: service / same-SQL: 60% -> 62% (+3.3%)',
-      '>> POST /small / GET /me (req/s): 1.5% -> 1.2% (-20.0%)',
+      '>> POST /small: service / node:http: 1.5% -> 1.2% (-20.0%)',
+      '>> GET /up: CPU per request, service / same-SQL: 2.40x -> 1.80x (-25.0%)',
       '   GET /new: service / same-SQL: new -> 70%',
     ]);
     const report = renderResults(run, [], [], [], [], comparison);
@@ -249,20 +328,75 @@ describe('comparing ratios with the previous run', () => {
   });
 });
 
-describe('rendering the targets', () => {
-  it('shows the same-SQL baseline beside the service where the bar applies to it, and counts the misses it shares', () => {
-    const verdicts = [
-      { target: 'list: p99 <= 25 ms', met: false, detail: '31 ms', sameSql: { met: false, detail: '33 ms' } },
-      { target: 'me: p99 <= 15 ms', met: false, detail: '16 ms', sameSql: { met: true, detail: '9 ms' } },
-      { target: 'me: >= 75% of its same-SQL baseline', met: false, detail: '44%' },
-      { target: 'svc: RSS growth < 10% over the long run', met: true, detail: '1.0%' },
+describe('rendering the rows and the targets', () => {
+  const load = (requestsPerSecond: number, p50Ms: number, p99Ms: number, failures = 0): LoadResult => ({
+    requestsPerSecond,
+    p50Ms,
+    p99Ms,
+    total: 1_000,
+    failures,
+    statusCounts: { '200': 1_000 - failures },
+  });
+  const side = (usPerRequest: number, latency: LoadResult) => ({ samplesUs: [usPerRequest], usPerRequest, latency });
+  const measured: EndpointRow = {
+    id: 'me',
+    label: 'GET /me',
+    kind: 'read',
+    statements: 1,
+    service: load(5_486, 7, 25),
+    sameSql: load(12_450, 3, 12),
+    nodeHttp: load(31_958, 1, 4),
+    cpu: {
+      connections: 10,
+      requestsPerSample: 5_000,
+      service: side(212.4, load(3_000, 2, 6)),
+      sameSql: side(101, load(8_000, 1, 2.5, 3)),
+    },
+  };
+
+  it('puts CPU per request, its ratio, statements and the p99 at the CPU connections in the judged table', () => {
+    const report = renderResults(
+      run,
+      [measured, { ...measured, id: 'unsampled', label: 'GET /unsampled', cpu: undefined }],
+      [],
+      [],
+      [],
+    );
+    expect(report).toContain(
+      'CPU per request, judged (the service at most 2.0x its same-SQL baseline), at 10 connections:',
+    );
+    expect(report).toContain('| GET /me | 1 | 212 | 101 (3 failed) | **2.10x** | 2 / 6 | 1 / 2.5 |');
+    expect(report).toContain('| GET /unsampled | 1 | not measured | | | | |');
+    expect(report).toContain('3 samples of 5,000 requests at 10 connections each');
+  });
+
+  it("keeps the throughput at the run's connections in a table of its own, not judged", () => {
+    const report = renderResults(run, [measured], [{ label: 'GET /gone', reason: 'it answers 404' }], [], []);
+    expect(report).toContain('Throughput at 50 connections, reported and not judged');
+    expect(report).toContain('| GET /me | 5,486 | 7 / 25 | 12,450 | 3 / 12 | 44% | 31,958 | 17% |');
+    expect(report).toContain('| GET /gone | not measured: it answers 404 | | | | | | |');
+  });
+
+  it('marks what is not met or not measured in bold, and counts each', () => {
+    const verdicts: TargetVerdict[] = [
+      { target: 'list: CPU', status: 'not met', detail: '2.10x' },
+      { target: 'me: CPU', status: 'not measured', detail: 'no CPU samples were taken' },
+      { target: 'svc: RSS growth < 10% over the long run', status: 'met', detail: '1.0%' },
     ];
     const report = renderResults(run, [], [], [], verdicts);
-    expect(report).toContain('- **not met**: list: p99 <= 25 ms (31 ms; same-SQL baseline: 33 ms, not met either)');
-    expect(report).toContain('- **not met**: me: p99 <= 15 ms (16 ms; same-SQL baseline: 9 ms)');
-    expect(report).toContain('- **not met**: me: >= 75% of its same-SQL baseline (44%)');
-    expect(report).toContain("1 of the 3 targets not met are missed by the row's same-SQL baseline too");
-    expect(renderResults(run, [], [], [], verdicts.slice(1))).not.toContain('missed by the row');
+    expect(report).toContain('- **not met**: list: CPU (2.10x)');
+    expect(report).toContain('- **not measured**: me: CPU (no CPU samples were taken)');
+    expect(report).toContain('- met: svc: RSS growth < 10% over the long run (1.0%)');
+    expect(report).toContain('1 of 3 targets met, 1 not met, 1 not measured.');
+    expect(renderConsoleVerdict(verdicts[1]!)).toBe('NOT MEASURED  me: CPU (no CPU samples were taken)');
+    expect(renderConsoleVerdict(verdicts[2]!)).toBe('MET           svc: RSS growth < 10% over the long run (1.0%)');
+  });
+
+  it('shows CPU per request and its ratio on the console table, and "not measured" without samples', () => {
+    const [header, row, unsampled] = renderConsoleTable([measured, { ...measured, cpu: undefined }]).split('\n');
+    expect(header).toMatch(/^endpoint\s+statements\s+CPU µs\s+same-SQL CPU µs\s+CPU ratio\s+p99 \(CPU samples\)/);
+    expect(row).toMatch(/^GET \/me\s+1\s+212\s+101\s+2\.10x\s+6 ms\s+2\.5 ms\s+5,486\s+25 ms\s+12,450\s+44%\s+31,958$/);
+    expect(unsampled).toMatch(/^GET \/me\s+1\s+not measured\s+-\s+-\s+-\s+-\s+5,486/);
   });
 });
 
@@ -283,8 +417,8 @@ describe('rendering memory', () => {
     expect(report).toContain(
       '| main-api | GET /me | 170 MiB | 200 MiB - 250 MiB, 201 MiB - 290 MiB, 199 MiB - 240 MiB, 210 MiB - 260 MiB | -0.5% |',
     );
-    expect(judgeTargets([], [memory], { strictReads: [], creates: [], reference: 'me' })).toEqual([
-      { target: 'main-api: RSS growth < 10% over the long run', met: true, detail: '-0.5%' },
+    expect(judgeTargets([], [memory], { creates: [] })).toEqual([
+      { target: 'main-api: RSS growth < 10% over the long run', status: 'met', detail: '-0.5%' },
     ]);
   });
 });
@@ -306,6 +440,46 @@ describe('results as JSON', () => {
     const other = path.join(dir, 'other.json');
     writeFileSync(other, JSON.stringify({ name: 'not results' }));
     expect(() => readResultsJson(other)).toThrow(/not a bench results file/);
+    writeFileSync(other, JSON.stringify({ format: 'platform-bench-results/9', date: '2026-11-26', ratios: [] }));
+    expect(() => readResultsJson(other)).toThrow(/not a bench results file/);
+  });
+
+  it('stores each row with its CPU measurement and each verdict with its status', () => {
+    const file = path.join(dir, 'with-cpu.json');
+    const row: EndpointRow = {
+      id: 'me',
+      label: 'GET /me',
+      kind: 'read',
+      statements: 1,
+      service: { requestsPerSecond: 10, p50Ms: 1, p99Ms: 2, total: 10, failures: 0, statusCounts: { '200': 10 } },
+      sameSql: { requestsPerSecond: 20, p50Ms: 1, p99Ms: 2, total: 20, failures: 0, statusCounts: { '200': 20 } },
+      nodeHttp: { requestsPerSecond: 40, p50Ms: 1, p99Ms: 2, total: 40, failures: 0, statusCounts: { '200': 40 } },
+      cpu: undefined,
+    };
+    const verdicts: TargetVerdict[] = [{ target: 'GET /me: CPU', status: 'not measured', detail: 'no CPU samples' }];
+    writeResultsJson(file, resultsOf(run, { rows: [row], skipped: [], memory: [], ratios: [], verdicts }));
+    const stored = JSON.parse(readFileSync(file, 'utf8'));
+    expect(stored).toMatchObject({
+      format: 'platform-bench-results/2',
+      run: { cpu: { requests: 5_000, samples: 3, connections: 10 } },
+      verdicts: [{ status: 'not measured' }],
+    });
+    // Not sampled is written as null, not left out.
+    expect(stored.rows[0].cpu).toBeNull();
+  });
+
+  it('compares with results written before the CPU samples (format /1), whose ratios read the same', () => {
+    const file = path.join(dir, 'format-1.json');
+    const { date: _date, cpu: _cpu, ...before } = run;
+    const ratios = [{ key: 'me:same-sql', label: 'GET /me: service / same-SQL', value: 0.44 }];
+    writeFileSync(
+      file,
+      JSON.stringify({ format: 'platform-bench-results/1', date: '2026-11-27T15:01:00.000Z', run: before, ratios }),
+    );
+    const previous = readResultsJson(file)!;
+    expect(previous.ratios).toEqual(ratios);
+    const { date: _now, ...current } = run;
+    expect(settingsCaveat(previous, current)).toBeUndefined();
   });
 
   it('says how two runs were made differently, and nothing when they were not', () => {
@@ -314,6 +488,9 @@ describe('results as JSON', () => {
     expect(settingsCaveat(previous, same)).toBeUndefined();
     expect(settingsCaveat(previous, { ...same, durationS: 3, rounds: 1 })).toBe(
       'The runs were made differently (seconds per row 10 then, 3 now; rounds 3 then, 1 now).',
+    );
+    expect(settingsCaveat(previous, { ...same, cpu: { requests: 1_000, samples: 3, connections: 10 } })).toBe(
+      'The runs were made differently (requests per CPU sample 5000 then, 1000 now).',
     );
   });
 });
@@ -377,5 +554,72 @@ describe('CPU profile summaries', () => {
       { name: '(idle)', share: 0.25 },
     ]);
     expect(summary.inclusive).toEqual([{ name: 'handler', share: 0.75 }]);
+  });
+
+  it("counts a system call to the package that asked for it, through Node's core, and idle time as idle", () => {
+    const frame = (id: number, functionName: string, url: string, children: number[] = []) => ({
+      id,
+      callFrame: { functionName, url, lineNumber: 0 },
+      children,
+    });
+    const profile: CpuProfile = {
+      startTime: 0,
+      nodes: [
+        frame(1, '(root)', '', [2, 5, 6]),
+        frame(2, 'send', 'file:///w/node_modules/fastify/lib/reply.js', [3]),
+        frame(3, 'writevGeneric', 'node:internal/stream_base_commons', [4]),
+        frame(4, 'writev', ''),
+        frame(5, '(idle)', ''),
+        frame(6, '(garbage collector)', ''),
+      ],
+      samples: [4, 4, 3, 2, 5, 6],
+      timeDeltas: [100, 100, 100, 100, 100, 100],
+    };
+    const summary = summariseProfile(profile);
+    expect(summary.byPackage.map((entry) => entry.name)).toEqual([
+      '(native or V8)',
+      'node (core)',
+      'fastify',
+      '(idle)',
+      '(garbage collector)',
+    ]);
+    expect(summary.byCallingPackage).toEqual([
+      { name: 'fastify', share: 4 / 6 },
+      { name: '(idle)', share: 1 / 6 },
+      { name: '(garbage collector)', share: 1 / 6 },
+    ]);
+  });
+
+  it("puts each package's busy time per request beside the baseline's, the largest difference first", () => {
+    const summary = (totalMs: number, byCallingPackage: ProfileSummary['byCallingPackage']): ProfileSummary => ({
+      totalMs,
+      idle: 0,
+      byFunction: [],
+      byPackage: [],
+      byCallingPackage,
+      inclusive: [],
+    });
+    // Service: 1,000 ms over 2,000 requests (500 µs each); baseline: 400 ms over 2,000 (200 µs each).
+    const service = summary(1_000, [
+      { name: 'postgres', share: 0.25 },
+      { name: 'pino', share: 0.2 },
+      { name: 'fastify', share: 0.35 },
+      { name: '(idle)', share: 0.2 },
+    ]);
+    const baseline = summary(400, [
+      { name: 'postgres', share: 0.75 },
+      { name: 'fastify', share: 0.25 },
+    ]);
+    expect(
+      renderPerRequestComparison({ summary: service, requests: 2_000 }, { summary: baseline, requests: 2_000 }).split(
+        '\n',
+      ),
+    ).toEqual([
+      'Busy time per request by calling package, in µs (service, same-SQL baseline, difference):',
+      '     175      50     125  fastify',
+      '     100       0     100  pino',
+      '     125     150     -25  postgres',
+      '     400     200     200  (all)',
+    ]);
   });
 });
