@@ -424,9 +424,7 @@ describe('idempotency plugin', () => {
     ).toBe(true);
   });
 
-  it('reads the key from the configured headers', async () => {
-    await app.close();
-    app = await appWith({ headerNames: ['x-idempotency-key', 'Idempotency-Key'] });
+  it('reads the key from either header name: a retry under the other name replays', async () => {
     await post('/v1/organizations', { name: 'Acme' }, { 'idempotency-key': 'k-alt' });
     const replay = await post('/v1/organizations', { name: 'Acme' }, { 'x-idempotency-key': 'k-alt' });
     expect(replay.headers['idempotent-replayed']).toBe('true');

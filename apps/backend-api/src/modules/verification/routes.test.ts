@@ -224,6 +224,55 @@ describe('verification sessions API', () => {
       expect(await countSessions(suite.db)).toBe(1);
     });
 
+    it.each([
+      ['Idempotency-Key both times', 'Idempotency-Key', 'Idempotency-Key'],
+      ['x-idempotency-key, then Idempotency-Key', 'x-idempotency-key', 'Idempotency-Key'],
+    ])('replays a create retried with %s: one session, one hold', async (_label, firstHeader, retryHeader) => {
+      const body = { type: 'kyc', externalEndUserId: 'retried' };
+      const send = (header: string) =>
+        suite.app.inject({
+          method: 'POST',
+          url: '/v1/verify/sessions',
+          headers: { 'x-service-api-key': acme.liveKey, [header]: 'session-once' },
+          payload: body,
+        });
+      const first = await send(firstHeader);
+      const retry = await send(retryHeader);
+      expect(first.statusCode).toBe(201);
+      expect(retry.statusCode).toBe(201);
+      expect(retry.headers['idempotent-replayed']).toBe('true');
+      expect(retry.body).toBe(first.body);
+      expect(await countSessions(suite.db)).toBe(1);
+      expect(await holdMovements(suite.db, first.json().data.sessionId)).toEqual(['hold']);
+      expect(await walletState(suite.db, acme.id, 'live')).toMatchObject({ available: 950, held: 50 });
+    });
+
+    it('refuses a create carrying both idempotency headers with different values, and creates nothing', async () => {
+      const response = await suite.app.inject({
+        method: 'POST',
+        url: '/v1/verify/sessions',
+        headers: { 'x-service-api-key': acme.liveKey, 'x-idempotency-key': 'one', 'idempotency-key': 'other' },
+        payload: { type: 'kyc', externalEndUserId: 'two-keys' },
+      });
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toMatchObject({
+        code: 'validation_error',
+        details: [{ path: 'headers/idempotency-key', message: expect.stringContaining('x-idempotency-key') }],
+      });
+      expect(await countSessions(suite.db)).toBe(0);
+      expect(await walletState(suite.db, acme.id, 'live')).toMatchObject({ available: 1_000, held: 0 });
+    });
+
+    it('takes both idempotency headers with the same value as one key', async () => {
+      const headers = { 'x-service-api-key': acme.liveKey, 'x-idempotency-key': 'same', 'idempotency-key': 'same' };
+      const payload = { type: 'kyc', externalEndUserId: 'same-key' };
+      const first = await suite.app.inject({ method: 'POST', url: '/v1/verify/sessions', headers, payload });
+      const retry = await suite.app.inject({ method: 'POST', url: '/v1/verify/sessions', headers, payload });
+      expect([first.statusCode, retry.statusCode]).toEqual([201, 201]);
+      expect(retry.headers['idempotent-replayed']).toBe('true');
+      expect(await countSessions(suite.db)).toBe(1);
+    });
+
     it('commits the session, the hold and the stored answer together', async () => {
       const response = await create(acme.liveKey, { type: 'kyc', externalEndUserId: 'stored' }, 'stored-key');
       const [record] = await suite.db.select().from(idempotencyRecords);
