@@ -45,3 +45,9 @@ export {
   uploadWithFetch,
   uploadWithHttpRequest,
 } from './transport.js';
+export {
+  schemaViolationMessages,
+  unreadableMessages,
+  type ViolationMessage,
+  validatorPhrasing,
+} from './validation-messages.js';
