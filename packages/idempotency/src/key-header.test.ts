@@ -37,7 +37,7 @@ describe('readIdempotencyKey', () => {
     const error = rejection(() => readIdempotencyKey({ 'x-idempotency-key': key }));
     expect(error.statusCode).toBe(400);
     expect(error.code).toBe('validation_error');
-    expect(error.message).toMatch(/^headers\/x-idempotency-key /);
+    expect(error.message).toMatch(/^the x-idempotency-key header /);
     expect(error.details).toEqual([{ path: 'headers/x-idempotency-key', message: expect.any(String) }]);
   });
 
@@ -53,7 +53,9 @@ describe('readIdempotencyKey', () => {
   it('refuses both headers with different values', () => {
     const error = rejection(() => readIdempotencyKey({ 'x-idempotency-key': 'abc', 'idempotency-key': 'xyz' }));
     expect(error.statusCode).toBe(400);
-    expect(error.details).toEqual([{ path: 'headers/idempotency-key', message: expect.stringContaining('x-idempotency-key') }]);
+    expect(error.details).toEqual([
+      { path: 'headers/idempotency-key', message: expect.stringContaining('x-idempotency-key') },
+    ]);
   });
 
   it('checks a key sent as Idempotency-Key as it checks x-idempotency-key', () => {

@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { validationError } from '@platform/errors';
+import { invalidFields } from '@platform/errors';
 
 /**
  * The names a key may arrive under, on every idempotent route of both services: ours and the IETF draft's
@@ -17,6 +17,7 @@ export const keyHeaderSchema = {
   minLength: 1,
   maxLength: MAX_KEY_LENGTH,
   pattern: '^[!-~]+$',
+  'x-allowed': `1-${MAX_KEY_LENGTH} visible ASCII characters, without spaces`,
   description:
     'Optional. 1-255 visible ASCII characters, unique per operation (a UUID v4 is usual). A retry with the ' +
     'same key within 24 hours returns the first successful answer with `Idempotent-Replayed: true` and does ' +
@@ -46,5 +47,5 @@ export function readIdempotencyKey(headers: IncomingHttpHeaders): string | undef
 }
 
 function invalidKey(header: string, problem: string) {
-  return validationError(`headers/${header} ${problem}`, [{ path: `headers/${header}`, message: problem }]);
+  return invalidFields([{ path: `headers/${header}`, message: problem }]);
 }
