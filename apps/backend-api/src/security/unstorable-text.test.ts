@@ -29,7 +29,8 @@ describe('text PostgreSQL cannot store', () => {
   async function expectRefused(
     send: () => Promise<{ statusCode: number; json(): unknown }>,
     path: string,
-    message: unknown = expect.stringContaining('U+0000'),
+    // A single-line name refuses U+0000 as the control character it is, before the storable-text rule sees it.
+    message: unknown = expect.stringMatching(/U\+0000|^must be one line of text/),
   ) {
     const before = await tableChecksums(suite.db);
     const response = await send();

@@ -50,7 +50,8 @@ async function expectRefused(
   expect(answer.json()).toMatchObject({
     success: false,
     code: 'validation_error',
-    details: expect.arrayContaining([{ path, message: expect.stringContaining('U+0000') }]),
+    // A single-line name refuses U+0000 as the control character it is, before the storable-text rule sees it.
+    details: expect.arrayContaining([{ path, message: expect.stringMatching(/U\+0000|^must be one line of text/) }]),
   });
   expect(await tableChecksums(t.db)).toEqual(before);
 }
