@@ -1,6 +1,6 @@
 import { revokeOrganizationApiKeys } from '@platform/api-keys';
 import { apiKeyEnvironments, type Database, type MembershipRole, type Transaction } from '@platform/db';
-import { conflict, forbidden, notFound, type ValidationDetail, validationError } from '@platform/errors';
+import { conflict, forbidden, invalidFields, notFound } from '@platform/errors';
 import { ensureWallet } from '@platform/ledger';
 import { ensureWebhookEndpoint, setDefaultWebhookUrl } from '@platform/webhooks';
 import { userExists } from '../accounts/index.js';
@@ -315,9 +315,4 @@ export async function removeMember(
     });
     return { left: leaving };
   });
-}
-
-// Worded like the schema validation errors ("body/name must be ..."), so clients see one style.
-function invalidFields(details: ValidationDetail[]) {
-  return validationError(details.map((detail) => `body${detail.path} ${detail.message}`).join(', '), details);
 }

@@ -30,6 +30,9 @@ export const ConfirmTransferBodySchema = Type.Object(
       minLength: 1,
       maxLength: 64,
       pattern: '^ *[A-Za-z0-9][A-Za-z0-9 ./_-]*$',
+      'x-allowed':
+        "the bank's reference as the statement shows it: letters, digits, spaces and . / _ -, starting with a " +
+        'letter or digit (FT26330ABCDE)',
       description:
         "The bank's own reference of the transfer (letters, digits, spaces, . / _ -), stored upper case; one " +
         'transfer confirms one payment.',
