@@ -1,6 +1,7 @@
 export { type Answer, answerOf } from './answer.js';
 export {
   checkFuzzedAnswers,
+  edgeProbeCoverageProblems,
   type FuzzCoverage,
   type FuzzTarget,
   type NoSuccessReason,
@@ -22,8 +23,18 @@ export {
   unstorableCharacters,
   unstorableStrings,
 } from './hostile-values.js';
+export {
+  extremeDates,
+  idempotencyKeyHeaderSets,
+  notOnOneLineCharacters,
+  notOnOneLineStrings,
+  notUtf8Bytes,
+  storableEdgeDates,
+  unstorableDates,
+} from './input-edges.js';
 export { captureLogs, type LogCapture, secretsIn } from './log-capture.js';
 export {
+  type FuzzProbe,
   type FuzzRequest,
   type FuzzRequestOptions,
   requestsFor,

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import type { InjectOptions } from 'fastify';
+import { edgeInputProbes } from './edge-probes.js';
 import {
   hostileJson,
   hostileKeys,
@@ -11,6 +12,13 @@ import {
 import type { RouteUnderTest } from './routes.js';
 import { type SchemaLookup, valuesOf } from './schema-values.js';
 
+/**
+ * What a request that must never succeed carries, whoever sends it: text PostgreSQL cannot store in one place, a JSON
+ * body that is not UTF-8, a single-line name that is not on one line, a date PostgreSQL cannot be asked about, or two
+ * different idempotency keys on an idempotent route.
+ */
+export type FuzzProbe = 'unstorable-text' | 'not-utf8' | 'not-one-line' | 'unstorable-date' | 'two-idempotency-keys';
+
 /** A request for `app.inject`, with the route it was made for. */
 export interface FuzzRequest {
   route: string;
@@ -19,11 +27,8 @@ export interface FuzzRequest {
   headers: Record<string, string>;
   /** Text mostly; bytes for bodies that are not text (a multipart upload of an image). */
   payload?: string | Buffer;
-  /**
-   * Set on a clean request that carries text PostgreSQL cannot store in one place (a body string at any depth, a
-   * query value, a path parameter or a header): whoever sends it, it must never succeed.
-   */
-  probe?: 'unstorable-text';
+  /** Set on a clean request that must never succeed, and why (FuzzProbe). */
+  probe?: FuzzProbe;
 }
 
 export interface FuzzRequestOptions {
@@ -354,6 +359,15 @@ export function requestsFor(route: RouteUnderTest, options: FuzzRequestOptions):
       arbitrary: unstorableTextProbes(route, options, lookup, {
         cleanQuery,
         cleanBody: hasBody ? (example ?? fromSchema) : undefined,
+      }),
+    },
+    {
+      weight: 1,
+      arbitrary: edgeInputProbes(route, lookup, {
+        path: paths(route, options, lookup, true),
+        query: cleanQuery,
+        headers: headerSets(options, true),
+        body: hasBody ? (example ?? fromSchema) : undefined,
       }),
     },
   );
