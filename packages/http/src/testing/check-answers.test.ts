@@ -8,7 +8,7 @@ import {
   probeCoverageKey,
   successCoverageProblems,
 } from './check-answers.js';
-import type { FuzzRequest } from './requests.js';
+import type { FuzzRequest } from './fuzz-request.js';
 import type { RouteUnderTest } from './routes.js';
 
 const ENVELOPE = JSON.stringify({ success: false, error: 'Bad request', code: 'validation_error', requestId: 'r1' });

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import type { InjectOptions } from 'fastify';
 import { envelopeProblem } from './envelope.js';
-import { type FuzzProbe, type FuzzRequest, toInjectOptions } from './requests.js';
+import type { FuzzProbe, FuzzRequest } from './fuzz-request.js';
+import { toInjectOptions } from './requests.js';
 import type { RouteUnderTest } from './routes.js';
 
 /** What the fuzz check needs of a service under test. */

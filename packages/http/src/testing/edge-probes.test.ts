@@ -3,8 +3,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { edgeProbeCoverageProblems, probeCoverageKey } from './check-answers.js';
 import { edgeInputProbes } from './edge-probes.js';
+import type { FuzzRequest } from './fuzz-request.js';
 import { notOnOneLineCharacters, unstorableDates } from './input-edges.js';
-import type { FuzzRequest } from './requests.js';
 import type { RouteUnderTest } from './routes.js';
 
 const route: RouteUnderTest = {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
+import type { FuzzProbe, FuzzRequest } from './fuzz-request.js';
 import { extremeDates, idempotencyKeyHeaderSets, notOnOneLineStrings, notUtf8Bytes } from './input-edges.js';
-import type { FuzzProbe, FuzzRequest } from './requests.js';
 import type { RouteUnderTest } from './routes.js';
 import type { SchemaLookup } from './schema-values.js';
 

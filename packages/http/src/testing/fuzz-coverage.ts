@@ -9,7 +9,7 @@ import {
   successCoverageProblems,
   unstorableTextCoverageProblems,
 } from './check-answers.js';
-import type { FuzzProbe, FuzzRequest } from './requests.js';
+import type { FuzzProbe, FuzzRequest } from './fuzz-request.js';
 import type { RouteUnderTest } from './routes.js';
 
 /** Requests of its own for a route a run left uncovered: enough for a third of them, the clean ones, to get through. */

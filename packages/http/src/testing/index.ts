@@ -11,6 +11,7 @@ export {
 } from './check-answers.js';
 export { envelopeProblem } from './envelope.js';
 export { fuzzedCoverageProblems } from './fuzz-coverage.js';
+export type { FuzzProbe, FuzzRequest } from './fuzz-request.js';
 export {
   deeplyNested,
   hostileJson,
@@ -34,8 +35,6 @@ export {
 } from './input-edges.js';
 export { captureLogs, type LogCapture, secretsIn } from './log-capture.js';
 export {
-  type FuzzProbe,
-  type FuzzRequest,
   type FuzzRequestOptions,
   requestsFor,
   requestsForRoutes,
