@@ -217,7 +217,7 @@ describe('organization guard', () => {
         in: 'header',
         name: 'x-organization-id',
         required: true,
-        schema: expect.objectContaining({ type: 'string', pattern: expect.stringContaining('[0-9a-fA-F]{8}') }),
+        schema: expect.objectContaining({ type: 'string', format: 'uuid' }),
       }),
     );
     expect(document.paths['/v1/test/no-organization'].get.parameters ?? []).toEqual([]);

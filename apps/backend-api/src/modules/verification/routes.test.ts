@@ -600,14 +600,13 @@ describe('verification sessions API', () => {
       ['an upper-case locale', { type: 'kyc', externalEndUserId: 'a', locale: 'SW' }, 'locale must be en or sw'],
       ['a null locale', { type: 'kyc', externalEndUserId: 'a', locale: null }, 'locale must be en or sw'],
       ...['\u202e', '\u202a', '\u2066', '\u2069', '\u2028', '\u2029', '\n', '\u0085'].map(
-        (character) =>
-          [
-            `an appName with U+${character.codePointAt(0)?.toString(16).toUpperCase().padStart(4, '0')}`,
-            { type: 'kyc', externalEndUserId: 'a', appName: `Acme${character}Pay` },
-            'appName must be one line of text',
-          ] as const,
+        (character): [string, object, string] => [
+          `an appName with U+${character.codePointAt(0)?.toString(16).toUpperCase().padStart(4, '0')}`,
+          { type: 'kyc', externalEndUserId: 'a', appName: `Acme${character}Pay` },
+          'appName must be one line of text',
+        ],
       ),
-    ])('POST with %s', async (_label, body, error) => {
+    ] as [string, object, string][])('POST with %s', async (_label, body, error) => {
       const before = await snapshot();
       const response = await create(acme.liveKey, body, 'bad-input');
       expect(response.statusCode).toBe(400);
