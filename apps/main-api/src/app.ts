@@ -18,6 +18,11 @@ import { allowedOriginRoutes, allowedOriginSharedSchemas } from './modules/allow
 import { apiKeyRoutes, apiKeySharedSchemas } from './modules/api-keys/index.js';
 import { auditRoutes, auditSharedSchemas } from './modules/audit/index.js';
 import { billingRoutes, billingSharedSchemas, type ProviderTimeout } from './modules/billing/index.js';
+import {
+  consoleSessionRoutes,
+  consoleSessionSharedSchemas,
+  consoleSessionStoreOf,
+} from './modules/console-sessions/index.js';
 import { invitationRoutes, invitationSharedSchemas } from './modules/invitations/index.js';
 import { notificationRoutes, notificationSharedSchemas } from './modules/notifications/index.js';
 import { allows, membershipIn, organizationRoutes, organizationSharedSchemas } from './modules/organizations/index.js';
@@ -107,6 +112,7 @@ export function buildApp(deps: MainApiDeps, config: MainApiConfig) {
       ...invitationSharedSchemas,
       ...organizationSharedSchemas,
       ...reviewSharedSchemas,
+      ...consoleSessionSharedSchemas,
     ],
   });
 
@@ -170,12 +176,14 @@ export function buildApp(deps: MainApiDeps, config: MainApiConfig) {
     onDecided: reviewMetricsOf(app.metrics).observeDecision,
   });
   app.register(reviewRoutes, { service: reviews });
+  app.register(consoleSessionRoutes, { db, now });
   app.register(reviewConsoleRoutes, {
     desk: reviewDeskOf(reviews, async (userId) => {
       if (config.platformOrganizationId === undefined) return false;
       const membership = await membershipIn(db, userId, config.platformOrganizationId);
       return membership !== null && allows(membership.role, 'reviews:decide');
     }),
+    sessions: consoleSessionStoreOf(db),
     verifyToken,
     secret: reviewersKey.export(),
     publicUrl: config.publicUrl,

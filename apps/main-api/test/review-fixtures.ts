@@ -6,6 +6,7 @@ import type {
   ApiKeyEnvironment,
   Database,
   DecisionSourceKind,
+  DocumentContentType,
   DocumentKind,
   MembershipRole,
   VerificationStatus,
@@ -20,6 +21,7 @@ import {
   verificationSessionTransitions,
 } from '@platform/db/schema';
 import type { StatementLog } from '@platform/db/testing';
+import { handWrittenPdf } from '@platform/document-checks/testing';
 import {
   createDocumentVault,
   createLocalFolderObjectStore,
@@ -117,12 +119,14 @@ export interface SessionToReview {
   submittedAt?: Date | null;
   /** Documents to store; kyc: front and selfie by default, kyb: its four papers. */
   documents?: DocumentKind[];
+  /** Documents of those stored as a PDF; the others are PNG images. */
+  pdfDocuments?: DocumentKind[];
   callbackUrl?: string | null;
 }
 
 export interface InsertedSession {
   sessionId: string;
-  documents: Array<{ id: string; kind: DocumentKind; bytes: Buffer; contentType: string }>;
+  documents: Array<{ id: string; kind: DocumentKind; bytes: Buffer; contentType: DocumentContentType }>;
 }
 
 const defaultDocuments: Record<VerificationType, DocumentKind[]> = {
@@ -163,8 +167,12 @@ export async function insertSessionToReview(
   for (const kind of input.documents ?? defaultDocuments[type]) {
     const id = randomUUID();
     // Different bytes per document, so a test can tell which one it was served.
-    const bytes = tinyPng(documents.length + 1);
-    documents.push({ id, kind, bytes, contentType: 'image/png' });
+    if (input.pdfDocuments?.includes(kind)) {
+      const bytes = handWrittenPdf({ catalog: `/Lang (document ${documents.length + 1})` });
+      documents.push({ id, kind, bytes, contentType: 'application/pdf' });
+    } else {
+      documents.push({ id, kind, bytes: tinyPng(documents.length + 1), contentType: 'image/png' });
+    }
   }
 
   await db.transaction(async (tx) => {
@@ -216,7 +224,7 @@ export async function insertSessionToReview(
       id: document.id,
       sessionId,
       kind: document.kind,
-      contentType: 'image/png',
+      contentType: document.contentType,
       sizeBytes: stored.size,
       sha256: stored.sha256,
       storageKey,

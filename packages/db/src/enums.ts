@@ -80,6 +80,8 @@ export const creditBalanceReasons = [
   'unapplied_charge',
   'upgrade',
   'renewal',
+  /** What bank transfers brought in beyond their invoice's amount (docs/decisions.md#split-bank-transfers). */
+  'transfer_excess',
 ] as const;
 export type CreditBalanceReason = (typeof creditBalanceReasons)[number];
 
@@ -117,6 +119,13 @@ export type VerificationStatus = (typeof verificationStatuses)[number];
  */
 export const sessionLocales = ['en', 'sw'] as const;
 export type SessionLocale = (typeof sessionLocales)[number];
+
+/**
+ * The codes a session's lastError may carry, for the reasons the service itself ends a session for: the person
+ * declined the consent notice on the hosted page (docs/decisions.md#declined-consent).
+ */
+export const sessionErrorCodes = ['consent_declined'] as const;
+export type SessionErrorCode = (typeof sessionErrorCodes)[number];
 
 /**
  * What decides a session once it is submitted (docs/decisions.md#decision-sources): `sandbox`, the hosted page's
@@ -176,8 +185,12 @@ export type SavedMethodType = (typeof savedMethodTypes)[number];
 export const paymentChannels = [...savedMethodTypes, 'bank_transfer'] as const;
 export type PaymentChannel = (typeof paymentChannels)[number];
 
-/** pending -> succeeded | failed | cancelled | expired; a late success may still move expired -> succeeded. */
-export const paymentStatuses = ['pending', 'succeeded', 'failed', 'cancelled', 'expired'] as const;
+/**
+ * pending -> succeeded | failed | cancelled | expired; a late success may still move expired -> succeeded.
+ * `refund_due`: the money arrived for an organization that had been retired, so nothing was applied and the platform's
+ * finance staff refund it (docs/decisions.md#retired-organizations-take-no-money); final, like succeeded.
+ */
+export const paymentStatuses = ['pending', 'succeeded', 'failed', 'cancelled', 'expired', 'refund_due'] as const;
 export type PaymentStatus = (typeof paymentStatuses)[number];
 
 /**
@@ -211,10 +224,13 @@ export type PaymentProvider = (typeof paymentProviders)[number];
 export const MPESA_RECEIPT_NUMBER_PATTERN = '^[A-Z0-9]{10}$';
 
 /**
- * What finance recorded when confirming a bank transfer: the amount on the invoice arrived and the payment was
- * applied, or another amount arrived and was left for staff to settle (docs/decisions.md#bank-transfer-confirmation).
+ * What finance recorded when confirming a bank transfer (docs/decisions.md#split-bank-transfers): `applied`, the money
+ * received for the invoice reached its amount and the payment succeeded; `partial`, it is still below (the invoice
+ * stays open for the rest); `refund_due`, it arrived for a retired organization and is refunded
+ * (docs/decisions.md#retired-organizations-take-no-money). `amount_mismatch` is no longer written: it names the
+ * transfers of another amount recorded before split transfers added up, which now count toward their invoice.
  */
-export const transferConfirmationOutcomes = ['applied', 'amount_mismatch'] as const;
+export const transferConfirmationOutcomes = ['applied', 'partial', 'refund_due', 'amount_mismatch'] as const;
 export type TransferConfirmationOutcome = (typeof transferConfirmationOutcomes)[number];
 
 /** What a payment event records: its creation, the provider's answers and events, and every status change. */

@@ -35,6 +35,7 @@ const everyTable = [
   'payment_methods',
   'payments',
   'receipts',
+  'review_console_sessions',
   'users',
   'verification_consents',
   'verification_documents',

@@ -2,6 +2,14 @@ import { imageSize } from 'image-size';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import {
+  checkDocumentFile,
+  checkImageFile,
+  DEFAULT_DOCUMENT_FILE_LIMITS,
+  DocumentFileRefusal,
+  type DocumentFileRefusalReason,
+} from './index.js';
+import {
+  blackPng,
   COMMENT_SEGMENT,
   contains,
   EMPTY_ZIP,
@@ -22,13 +30,7 @@ import {
   withPngChunksAtEnd,
   XMP_SEGMENT,
   zipArchive,
-} from '../test/fixtures.js';
-import {
-  checkDocumentFile,
-  DEFAULT_DOCUMENT_FILE_LIMITS,
-  DocumentFileRefusal,
-  type DocumentFileRefusalReason,
-} from './index.js';
+} from './testing/index.js';
 
 async function refusalOf(promise: Promise<unknown>): Promise<DocumentFileRefusal> {
   const error = await promise.then(
@@ -204,12 +206,24 @@ describe('too_large', () => {
     await expectRefused(checkDocumentFile(image, 'image', { maxBytes: image.length - 1 }), 'too_large');
   });
 
-  it('refuses an image of more pixels than the limit, before decoding it', async () => {
+  it('refuses an image of more pixels than the limit, saying what is accepted', async () => {
     await expectRefused(
       checkDocumentFile(await png(1000, 1000), 'image', { maxImagePixels: 999_999 }),
       'too_large',
-      /pixels/,
+      /^The image is 1000x1000 pixels; at most 999,999 pixels \(1 megapixels\) are accepted: send a smaller copy$/,
     );
+  });
+
+  it('refuses a 30000x30000 PNG by its header, before decoding: one whose image data is cut short is 413 too', async () => {
+    const whole = blackPng(30_000, 30_000);
+    expect(whole.length).toBeLessThan(DEFAULT_DOCUMENT_FILE_LIMITS.maxBytes);
+    for (const image of [whole, blackPng(30_000, 30_000, { imageData: false })]) {
+      await expectRefused(
+        checkDocumentFile(image, 'image'),
+        'too_large',
+        /^The image is 30000x30000 pixels; at most 100,000,000/,
+      );
+    }
   });
 
   it('defaults to the limits of the issue', () => {
@@ -325,7 +339,7 @@ describe('PDFs', () => {
       await expectRefused(
         checkDocumentFile(file, 'image_or_pdf'),
         'unreadable',
-        /scripts, actions that open other files, or attached files/,
+        /^The PDF contains (scripts|actions or links .*|attached files), which a document sent for verification may not/,
       );
     }
   });
@@ -438,5 +452,30 @@ describe('unreadable: polyglots', () => {
     const withChunk = Buffer.concat([image, chunk]);
     withChunk.writeUInt32LE(withChunk.length - 8, 4); // the RIFF size covers the new chunk
     await expectRefused(checkDocumentFile(withChunk, 'image'), 'unreadable', /another kind of file/);
+  });
+});
+
+describe('checkImageFile: the image rules alone, for images that are no document', () => {
+  it('cleans an image the same way, within the limits it is given', async () => {
+    const original = withJpegSegments(await jpeg(64, 48), exifSegment({ description: 'Home: 14 Riverside Drive' }));
+    const checked = await checkImageFile(original, { minImageShortSide: 1, maxImagePixels: 4096 });
+    expect(checked).toMatchObject({ contentType: 'image/jpeg', extension: 'jpg', width: 64, height: 48 });
+    expect(contains(checked.bytes, 'Riverside')).toBe(false);
+    expect(contains(checked.bytes, 'Exif')).toBe(false);
+    await expectRefused(checkImageFile(original, { minImageShortSide: 1, maxImagePixels: 3071 }), 'too_large');
+  });
+
+  it('takes no PDF, and refuses polyglots as documents are', async () => {
+    await expectRefused(
+      checkImageFile(await pdf(1)),
+      'unsupported_media_type',
+      /^The file must be a JPEG, PNG or WebP image$/,
+    );
+    const polyglot = Buffer.concat([await png(600, 600), await pdf(1)]);
+    await expectRefused(checkImageFile(polyglot), 'unreadable');
+  });
+
+  it('applies the document limits unless told otherwise', async () => {
+    await expectRefused(checkImageFile(await png(300, 300)), 'image_too_small');
   });
 });

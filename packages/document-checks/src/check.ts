@@ -29,6 +29,9 @@ export const DEFAULT_DOCUMENT_FILE_LIMITS: Readonly<DocumentFileLimits> = Object
   maxPdfDecodedBytes: 64 * 1024 * 1024,
 });
 
+/** The limits of an image check (`checkImageFile`): those of a document check that apply to images. */
+export type ImageFileLimits = Pick<DocumentFileLimits, 'maxBytes' | 'minImageShortSide' | 'maxImagePixels'>;
+
 /** An accepted file, ready to store: `bytes` is what to store (a cleaned copy for images, the file for PDFs). */
 export interface CheckedDocumentFile {
   contentType: 'image/jpeg' | 'image/png' | 'image/webp' | 'application/pdf';
@@ -58,6 +61,14 @@ const IMAGE_KINDS: Readonly<Record<string, ImageKind>> = {
 
 const MEGABYTE = 1024 * 1024;
 
+/** An accepted image: a cleaned copy (pixels only, upright, sRGB) in the format it was sent in. */
+export interface CheckedImageFile extends CheckedDocumentFile {
+  contentType: ImageKind['contentType'];
+  extension: ImageKind['extension'];
+  width: number;
+  height: number;
+}
+
 /**
  * Decides whether an uploaded document file is acceptable, by its content only (never its name or declared
  * type), and prepares it for storage. Throws a DocumentFileRefusal (README.md lists each reason).
@@ -67,38 +78,64 @@ export async function checkDocumentFile(
   accept: DocumentAccept,
   limits: Partial<DocumentFileLimits> = {},
 ): Promise<CheckedDocumentFile> {
-  const { maxBytes, minImageShortSide, maxImagePixels, maxPdfPages, maxPdfDecodedBytes } = {
-    ...DEFAULT_DOCUMENT_FILE_LIMITS,
-    ...limits,
-  };
-  if (bytes.length > maxBytes) {
-    throw new DocumentFileRefusal(
-      'too_large',
-      `The file is larger than ${formatSize(maxBytes)}: send a smaller photo or scan`,
-    );
-  }
+  const all = { ...DEFAULT_DOCUMENT_FILE_LIMITS, ...limits };
+  refuseOverSize(bytes, all.maxBytes);
   const detected = await fileTypeFromBuffer(bytes);
   const image = detected === undefined ? undefined : IMAGE_KINDS[detected.mime];
   const pdf = detected?.mime === 'application/pdf' && accept === 'image_or_pdf';
   if (image === undefined && !pdf) {
     throw new DocumentFileRefusal(
       'unsupported_media_type',
-      accept === 'image'
-        ? 'The file must be a JPEG, PNG or WebP image'
-        : 'The file must be a PDF or a JPEG, PNG or WebP image',
+      accept === 'image' ? IMAGES_ONLY : 'The file must be a PDF or a JPEG, PNG or WebP image',
     );
   }
+  refuseArchive(bytes);
+  if (image !== undefined) return cleanImageFile(bytes, image, all);
+  const { pages } = await checkPdf(bytes, { maxPages: all.maxPdfPages, maxDecodedBytes: all.maxPdfDecodedBytes });
+  return { contentType: 'application/pdf', extension: 'pdf', bytes, size: bytes.length, pages };
+}
+
+/**
+ * The image rules of `checkDocumentFile` alone, for images that are no document (a profile photo): a JPEG, PNG or
+ * WebP image by content, within the limits (the document defaults unless given), no polyglot, re-encoded without
+ * metadata. Throws a DocumentFileRefusal.
+ */
+export async function checkImageFile(bytes: Buffer, limits: Partial<ImageFileLimits> = {}): Promise<CheckedImageFile> {
+  const all = { ...DEFAULT_DOCUMENT_FILE_LIMITS, ...limits };
+  refuseOverSize(bytes, all.maxBytes);
+  const detected = await fileTypeFromBuffer(bytes);
+  const image = detected === undefined ? undefined : IMAGE_KINDS[detected.mime];
+  if (image === undefined) throw new DocumentFileRefusal('unsupported_media_type', IMAGES_ONLY);
+  refuseArchive(bytes);
+  return cleanImageFile(bytes, image, all);
+}
+
+const IMAGES_ONLY = 'The file must be a JPEG, PNG or WebP image';
+
+/** Over `maxBytes`: refused before the file is parsed. */
+function refuseOverSize(bytes: Buffer, maxBytes: number): void {
+  if (bytes.length > maxBytes) {
+    throw new DocumentFileRefusal(
+      'too_large',
+      `The file is larger than ${formatSize(maxBytes)}: send a smaller photo or scan`,
+    );
+  }
+}
+
+function refuseArchive(bytes: Buffer): void {
   if (hasZipDirectory(bytes)) {
     throw unreadable('The file also carries an archive (such as a ZIP file): send a plain photo or PDF');
   }
-  if (image === undefined) {
-    const { pages } = await checkPdf(bytes, { maxPages: maxPdfPages, maxDecodedBytes: maxPdfDecodedBytes });
-    return { contentType: 'application/pdf', extension: 'pdf', bytes, size: bytes.length, pages };
-  }
+}
+
+async function cleanImageFile(bytes: Buffer, image: ImageKind, limits: ImageFileLimits): Promise<CheckedImageFile> {
   if (hasPdfHeader(bytes)) {
     throw unreadable('The image also carries another kind of file (a PDF): send a plain photo');
   }
-  const clean = await cleanImage(bytes, image.format, { minShortSide: minImageShortSide, maxPixels: maxImagePixels });
+  const clean = await cleanImage(bytes, image.format, {
+    minShortSide: limits.minImageShortSide,
+    maxPixels: limits.maxImagePixels,
+  });
   return {
     contentType: image.contentType,
     extension: image.extension,

@@ -41,10 +41,11 @@ export async function cleanImage(bytes: Buffer, format: ImageFormat, limits: Ima
       `The image is ${width}x${height} pixels; its shorter side must be at least ${limits.minShortSide} pixels: take the photo closer or at a higher resolution`,
     );
   }
+  // Read from the header: a small file can declare an image far too large to decode.
   if (width * height > limits.maxPixels) {
     throw new DocumentFileRefusal(
       'too_large',
-      `The image is ${width}x${height} pixels; at most ${limits.maxPixels} pixels are accepted`,
+      `The image is ${width}x${height} pixels; at most ${PIXELS.format(limits.maxPixels)} pixels (${megapixels(limits.maxPixels)} megapixels) are accepted: send a smaller copy`,
     );
   }
   try {
@@ -60,6 +61,12 @@ export async function cleanImage(bytes: Buffer, format: ImageFormat, limits: Ima
   } catch (error) {
     throw unreadable(INCOMPLETE_FILE, error);
   }
+}
+
+const PIXELS = new Intl.NumberFormat('en-US');
+
+function megapixels(pixels: number): string {
+  return new Intl.NumberFormat('en-US', { maximumFractionDigits: 1 }).format(pixels / 1_000_000);
 }
 
 function dimensionsOf(bytes: Buffer): { width: number; height: number } {

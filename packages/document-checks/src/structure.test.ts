@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { EMPTY_ZIP, jpegSegment, zipArchive } from '../test/fixtures.js';
 import { DocumentFileRefusal } from './refusal.js';
 import { endsWithPdfEofMarker, hasPdfHeader, hasZipDirectory, walkJpeg } from './structure.js';
+import { EMPTY_ZIP, jpegSegment, zipArchive } from './testing/index.js';
 
 const SOI = Buffer.from([0xff, 0xd8]);
 const EOI = Buffer.from([0xff, 0xd9]);

@@ -11,6 +11,7 @@ export type SessionFacts = Pick<
   | 'status'
   | 'externalEndUserId'
   | 'lastError'
+  | 'lastErrorCode'
   | 'resubmitDocuments'
   | 'callbackUrl'
 >;
@@ -46,6 +47,8 @@ export function sessionEventRider(
         environment: session.environment,
         externalEndUserId: session.externalEndUserId,
         lastError: session.lastError,
+        // What lastError is, when the service ended the session for a reason of its own (consent_declined).
+        lastErrorCode: session.lastErrorCode,
         // With requires_input: the documents to ask for again, so a customer capturing in its own app knows them
         // without fetching the session (docs/decisions.md#resubmission). null otherwise.
         resubmitDocuments: session.resubmitDocuments,

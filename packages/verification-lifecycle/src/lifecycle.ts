@@ -8,6 +8,7 @@ import {
   type KycStatus,
   type RiderCondition,
   type RidingStatement,
+  type SessionErrorCode,
   sendRiders,
   type Transaction,
   type VerificationSession,
@@ -80,6 +81,11 @@ const defaultReasons: Record<'rejected' | 'requires_input', string> = {
   requires_input: 'Please submit your documents again',
 };
 
+/** lastError of a session the service ends for a reason of its own, when the mover gives no words of its own. */
+const defaultCancelReasons: Record<SessionErrorCode, string> = {
+  consent_declined: 'The person did not agree to the processing of their data',
+};
+
 export interface LifecycleOptions {
   /**
    * The platform's own organization: its live kyc sessions whose externalEndUserId is a user id set that user's
@@ -118,8 +124,14 @@ export interface MoveRequest {
   to: VerificationStatus;
   /** Who moves it: `api_key:<id>`, `hosted_page`, `expiry_job`, `reviewer:<userId>`. */
   actor: string;
-  /** Why (rejected, requires_input); becomes the session's lastError. */
+  /** Why (rejected, requires_input; canceled with `errorCode`); becomes the session's lastError. */
   reason?: string | null;
+  /**
+   * With `canceled`: the code of the service's own reason for ending the session (`consent_declined`), which becomes
+   * its lastErrorCode, the reason its lastError (docs/decisions.md#declined-consent). Without it a cancel keeps
+   * both as they were.
+   */
+  errorCode?: SessionErrorCode | undefined;
   /**
    * With `requires_input`: the document kinds to send again (each a kind of the session's type), kept on the
    * session until its next submission. Empty or absent: any document may be sent again, none is required anew.
@@ -165,18 +177,16 @@ export async function moveSession(
   const { sessionId, to, now } = request;
   const asked = to === 'requires_input' ? request.resubmitDocuments : undefined;
   const resubmitDocuments = asked === undefined || asked.length === 0 ? null : [...new Set(asked)];
+  const lastError = lastErrorOf(request);
   const statement = () =>
     moveSessionStatement(
       tx,
       { sessionId, owner: request.owner },
       {
         status: to,
-        lastError:
-          to === 'rejected' || to === 'requires_input'
-            ? request.reason?.trim() || defaultReasons[to]
-            : to === 'processing'
-              ? null
-              : undefined,
+        lastError,
+        // Set and cleared with lastError: a code only for the service's own reasons.
+        lastErrorCode: lastError === undefined ? undefined : to === 'canceled' ? (request.errorCode ?? null) : null,
         resubmitDocuments,
         updatedAt: now,
         completedAt: isFinal(to) ? now : null,
@@ -213,6 +223,14 @@ export async function moveSession(
   );
   const decision = current.status === 'processing' ? decisionOf(moved, now, change.movedToProcessingAt) : undefined;
   return { session: moved, previousStatus: current.status, ...(decision === undefined ? {} : { decision }) };
+}
+
+/** The session's new lastError: the reason of a decision against it, none once resubmitted, or undefined to keep it. */
+function lastErrorOf({ to, reason, errorCode }: MoveRequest): string | null | undefined {
+  if (to === 'rejected' || to === 'requires_input') return reason?.trim() || defaultReasons[to];
+  if (to === 'processing') return null;
+  if (to === 'canceled' && errorCode !== undefined) return reason?.trim() || defaultCancelReasons[errorCode];
+  return undefined;
 }
 
 /** 400 when a session of `type` does not take one of `kinds`. */

@@ -7,6 +7,7 @@ import {
   type KycStatus,
   preparedPerDatabase,
   queryRows,
+  type SessionErrorCode,
   tableRowOf,
   type VerificationSession,
   type VerificationStatus,
@@ -107,6 +108,8 @@ export async function moveSessionStatement(
   change: Pick<VerificationSession, 'status' | 'resubmitDocuments' | 'updatedAt' | 'completedAt'> & {
     /** The new lastError; undefined keeps the session's. */
     lastError: string | null | undefined;
+    /** The new lastErrorCode; undefined keeps the session's. */
+    lastErrorCode: SessionErrorCode | null | undefined;
     from: readonly VerificationStatus[];
     types: readonly VerificationType[] | undefined;
     /** Also read when the session last moved to processing (for a decision's waiting time). */
@@ -136,6 +139,7 @@ export async function moveSessionStatement(
         update ${verificationSessions} set
           status = ${change.status}::text,
           ${change.lastError === undefined ? sql`` : sql`last_error = ${change.lastError}::text,`}
+          ${change.lastErrorCode === undefined ? sql`` : sql`last_error_code = ${change.lastErrorCode}::text,`}
           resubmit_documents = ${change.resubmitDocuments === null ? null : JSON.stringify(change.resubmitDocuments)}::jsonb,
           updated_at = ${change.updatedAt.toISOString()}::timestamptz,
           completed_at = ${change.completedAt?.toISOString() ?? null}::timestamptz

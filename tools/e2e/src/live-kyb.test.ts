@@ -78,11 +78,14 @@ describe.skipIf(missing(chromiumBrowser))('a live KYB session with PDFs, asked o
     await signInToConsole(platform, desk, platform.reviewer.token);
     await desk.goto(`${platform.mainUrl}/review/sessions/${sessionId}`);
     expect(await desk.getByText('PVT-AB12CD3').count()).toBe(1);
-    const pdfLinks = desk.getByRole('link', { name: /Open the PDF/ });
+    const pdfLinks = desk.getByRole('link', { name: /Download the PDF/ });
     expect(await pdfLinks.count()).toBe(5);
     const opened = await fetch(`${platform.mainUrl}${(await pdfLinks.first().getAttribute('href')) ?? ''}`);
     expect(opened.status).toBe(200);
     expect(opened.headers.get('content-type')).toBe('application/pdf');
+    // A download for the reviewer's own reader, never a page of the console's origin that could run anything.
+    expect(opened.headers.get('content-disposition')).toMatch(/^attachment; filename="[a-z_]+\.pdf"$/);
+    expect(opened.headers.get('content-security-policy')).toMatch(/^sandbox;/);
     expect(
       Buffer.from(await opened.arrayBuffer())
         .subarray(0, 5)

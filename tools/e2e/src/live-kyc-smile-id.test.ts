@@ -73,6 +73,8 @@ describe.skipIf(missing(chromiumBrowser))(
         returnHere: false,
         session: { externalEndUserId: personId, callbackUrl: platform.callbackUrl },
         modules: builtSdkModules(),
+        // The browser opens the demo page at the shop's host (mapped to this server below).
+        pageOrigins: [SHOP],
       });
       const developerId = 'user_e2e_developer';
       await platform.addMember(platform.platform.id, developerId, 'developer');

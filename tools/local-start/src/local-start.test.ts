@@ -250,7 +250,16 @@ describe('the one-command local start', () => {
       const demoOrigin = new URL(credentials.sdkDemoUrl).origin;
       const origins = await main(credentials.token, `/v1/organizations/${credentials.organizationId}/allowed-origins`);
       expect(((await origins.json()) as { data: { test: string[] } }).data.test).toEqual([demoOrigin]);
-      const demoSession = await fetch(`${credentials.sdkDemoUrl}/session`, { method: 'POST' });
+      // As the page's script asks (the browser sends the page's origin); another site's page is refused.
+      const fromElsewhere = await fetch(`${credentials.sdkDemoUrl}/session`, {
+        method: 'POST',
+        headers: { origin: 'https://elsewhere.example' },
+      });
+      expect(fromElsewhere.status).toBe(403);
+      const demoSession = await fetch(`${credentials.sdkDemoUrl}/session`, {
+        method: 'POST',
+        headers: { origin: demoOrigin },
+      });
       const { verificationUrl: demoUrl } = (await demoSession.json()) as { verificationUrl: string };
       const opened = await fetch(`${demoUrl}?sdk=popup&origin=${encodeURIComponent(demoOrigin)}`);
       expect(opened.status).toBe(200);

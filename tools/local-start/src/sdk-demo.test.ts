@@ -74,8 +74,12 @@ describe('the SDK demo server', () => {
     expect((await fetch(`${demo.url}/elsewhere`)).status).toBe(404);
   });
 
+  /** POST /session as the demo page's script sends it: the browser adds the page's origin (null: none). */
+  const askForSession = (url: string, origin: string | null = url) =>
+    fetch(`${url}/session`, { method: 'POST', headers: origin === null ? {} : { origin } });
+
   it('creates a test session with the test key, and gives the browser its verificationUrl only', async () => {
-    const answer = await fetch(`${demo.url}/session`, { method: 'POST' });
+    const answer = await askForSession(demo.url);
     expect(answer.status).toBe(200);
     expect(await answer.json()).toEqual({ verificationUrl: 'http://localhost:9/session/abc' });
     const request = backend.received.at(-1);
@@ -100,7 +104,7 @@ describe('the SDK demo server', () => {
       modules: new Map([['index.js', 'export const built = true;\n']]),
     });
     try {
-      expect((await fetch(`${custom.url}/session`, { method: 'POST' })).status).toBe(200);
+      expect((await askForSession(custom.url)).status).toBe(200);
       const request = backend.received.at(-1);
       expect(request?.headers['x-service-api-key']).toBe('sk_live_shop');
       expect(JSON.parse(request?.body ?? '')).toEqual({
@@ -116,11 +120,48 @@ describe('the SDK demo server', () => {
     }
   });
 
+  it("refuses with 403 a request from any other site's page, or with no origin, and creates nothing", async () => {
+    const before = backend.received.length;
+    const port = new URL(demo.url).port;
+    for (const origin of [
+      'https://evil.example',
+      'null',
+      `http://localhost:${Number(port) + 1}`,
+      `https://localhost:${port}`,
+      `${demo.url}/`,
+      null,
+    ]) {
+      const answer = await askForSession(demo.url, origin);
+      expect(answer.status, String(origin)).toBe(403);
+      expect(await answer.text()).toBe('Only the demo page may create sessions here.');
+    }
+    expect(backend.received.length).toBe(before);
+    // The page at the address the server listens on is the demo page too.
+    expect((await askForSession(demo.url, `http://127.0.0.1:${port}`)).status).toBe(200);
+  });
+
+  it('takes requests from the origins it is told the page is opened at', async () => {
+    const shop = await startSdkDemo({
+      host: '127.0.0.1',
+      port: '0',
+      backendUrl: backend.url,
+      apiKey: 'sk_test_demo',
+      returnHere: false,
+      pageOrigins: ['http://shop.localhost'],
+    });
+    try {
+      expect((await askForSession(shop.url, 'http://shop.localhost')).status).toBe(200);
+      expect((await askForSession(shop.url, 'http://other.localhost')).status).toBe(403);
+    } finally {
+      await shop.stop();
+    }
+  });
+
   it('says so when the backend API creates no session', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => {});
     backendFails = true;
     try {
-      const answer = await fetch(`${demo.url}/session`, { method: 'POST' });
+      const answer = await askForSession(demo.url);
       expect(answer.status).toBe(502);
       expect(await answer.text()).toBe('The backend API did not create a session: is it running?');
     } finally {

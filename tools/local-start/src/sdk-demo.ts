@@ -27,11 +27,18 @@ interface DemoSettings {
   session?: Record<string, unknown>;
   /** The SDK's modules by file name; by default compiled from the sources (browserModules). */
   modules?: ReadonlyMap<string, string>;
+  /**
+   * Origins the page is opened at besides its own URL's (the browser tests' `http://shop.localhost`, mapped to this
+   * server): the only ones whose pages may ask for a session.
+   */
+  pageOrigins?: readonly string[];
 }
 
 export async function startSdkDemo(settings: DemoSettings): Promise<SdkDemo> {
   const modules = settings.modules ?? browserModules();
   let url = '';
+  /** Where the demo page itself is served: its URL, and the address the server listens on. */
+  let ownOrigins: ReadonlySet<string> = new Set();
   const server = createServer((request, response) => {
     handle(request, response).catch((error: unknown) => {
       console.error('SDK demo:', error);
@@ -48,6 +55,12 @@ export async function startSdkDemo(settings: DemoSettings): Promise<SdkDemo> {
     } else if (request.method === 'GET' && path === '/') {
       response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(demoPage);
     } else if (request.method === 'POST' && path === '/session') {
+      // Only the demo page may ask: another site's page (or a script with no Origin) would make it hold money for a
+      // session nobody asked for. Browsers send Origin with every POST, their own pages' too.
+      if (!ownOrigins.has(request.headers.origin ?? '')) {
+        response.writeHead(403, { 'content-type': 'text/plain' }).end('Only the demo page may create sessions here.');
+        return;
+      }
       // What a customer's backend does: create the session, hand only its verificationUrl to the browser.
       const created = await fetch(`${settings.backendUrl}/v1/verify/sessions`, {
         method: 'POST',
@@ -71,7 +84,9 @@ export async function startSdkDemo(settings: DemoSettings): Promise<SdkDemo> {
 
   await new Promise<void>((resolve) => server.listen(Number(settings.port), settings.host, resolve));
   const { address, port } = server.address() as AddressInfo;
-  url = localUrl(`http://${address.includes(':') ? `[${address}]` : address}:${port}`);
+  const listening = `http://${address.includes(':') ? `[${address}]` : address}:${port}`;
+  url = localUrl(listening);
+  ownOrigins = new Set([new URL(url).origin, new URL(listening).origin, ...(settings.pageOrigins ?? [])]);
   return {
     url,
     stop: () => new Promise<void>((resolve) => server.close(() => resolve())),

@@ -2,6 +2,7 @@ import { createApiKey, revokeApiKey } from '@platform/api-keys';
 import type { DatabaseHandle } from '@platform/db';
 import { driveFolders } from '@platform/db/schema';
 import { createTestDatabase, tableChecksums } from '@platform/db/testing';
+import { activePdfs } from '@platform/document-checks/testing';
 import {
   type FuzzRequest,
   type FuzzRequestOptions,
@@ -203,7 +204,12 @@ beforeAll(async () => {
       { weight: 1, arbitrary: credentials },
     ),
     fc.constantFrom(...sessionIds, ...submittable, '00000000-0000-4000-8000-000000000000'),
-    { image, pdf: await pdfDocument(), smallImage: await pngImage(300, 300) },
+    {
+      image,
+      pdf: await pdfDocument(),
+      smallImage: await pngImage(300, 300),
+      activePdfs: activePdfs().map((file) => file.bytes),
+    },
     { sessionId: pageSessionId, formToken: formTokenFor(HOSTED_PAGE_SECRET, pageSessionId) },
   );
   // Uploads are one request in sixteen: three of four to the API route, which must reach a 2xx in every run.

@@ -7,6 +7,8 @@ export interface UploadFiles {
   image: Buffer;
   pdf: Buffer;
   smallImage: Buffer;
+  /** PDFs with scripts, actions or attachments, their names spelled with lower-case #xx escapes and hidden. */
+  activePdfs: Buffer[];
 }
 
 const API_ROUTE = 'POST /v1/verify/sessions/:id/documents';
@@ -29,6 +31,7 @@ export function documentUploads(
   const data = fc.oneof(
     { weight: 4, arbitrary: fc.constantFrom(files.image, files.pdf) },
     { weight: 1, arbitrary: fc.uint8Array({ maxLength: 2_000 }).map((bytes) => Buffer.from(bytes)) },
+    { weight: 1, arbitrary: fc.constantFrom(...files.activePdfs) },
     {
       weight: 1,
       arbitrary: fc.constantFrom(

@@ -12,6 +12,11 @@ export interface AuthenticatedUser {
    * invitation must match (docs/decisions.md#profile-creation). Never taken from a request body.
    */
   email?: string;
+  /**
+   * When the token stops being valid (its `exp`, which every accepted token has): what it opens lasts no longer,
+   * such as a review console session (docs/decisions.md#console-sessions).
+   */
+  expiresAt: Date;
 }
 
 /** Verifies a bearer token; resolves to its user or rejects with InvalidTokenError. */
@@ -83,7 +88,9 @@ export function createTokenVerifier(options: TokenVerifierOptions): TokenVerifie
       throw new InvalidTokenError('Access token has no usable subject');
     }
     const email = usableEmail(payload.email);
-    return email === undefined ? { id: subject } : { id: subject, email };
+    // requiredClaims makes jose refuse a token without a numeric exp.
+    const expiresAt = new Date((payload.exp as number) * 1000);
+    return email === undefined ? { id: subject, expiresAt } : { id: subject, email, expiresAt };
   };
 }
 

@@ -30,6 +30,11 @@ export function isFinanceRoute(route: RouteUnderTest): boolean {
   return route.url.startsWith('/v1/finance/');
 }
 
+/** The platform operators' routes (owners and admins of the platform organization): fuzzed on their own, with an admin's token. */
+export function isPlatformOperatorRoute(route: RouteUnderTest): boolean {
+  return route.url.startsWith('/v1/review-console/');
+}
+
 export function isBrowserPage(request: FuzzRequest, contentType: unknown): boolean {
   return (browserPages.has(request.route) || isReviewConsole(request)) && String(contentType).startsWith('text/html');
 }

@@ -1,3 +1,4 @@
+import { blackPng, exifSegment, handWrittenPdf, withJpegSegments } from '@platform/document-checks/testing';
 import { type FuzzRequest, hostileStrings } from '@platform/http/testing';
 import fc from 'fast-check';
 import { type FilePart, multipart, tinyJpeg, tinyPng, tinyWebp } from '../images.js';
@@ -20,6 +21,10 @@ export function avatarUploads(credentials: fc.Arbitrary<Record<string, string>>)
         Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>'),
         Buffer.alloc(0),
         tinyPng().subarray(0, 20),
+        // A photo with an address in its EXIF (stored cleaned), a polyglot and a header of 900 megapixels (refused).
+        withJpegSegments(tinyJpeg(), exifSegment({ description: 'Home: 14 Riverside Drive' })),
+        Buffer.concat([tinyPng(), handWrittenPdf()]),
+        blackPng(30_000, 30_000, { imageData: false }),
       ),
     },
   );

@@ -150,27 +150,66 @@ describe('bank transfers', () => {
     expect(kept).toMatchObject({ number: 'INV-000001', bankAccountNumber: '0123456789', total: 2_000_000 });
   });
 
-  it('refuses a confirmation whose outcome does not follow from the amounts', async () => {
-    const applied = await databaseError(
-      handle.db.insert(bankTransferConfirmations).values({ ...confirmation, amountReceived: 1_999_999 }),
+  it.each([
+    ['applied below the amount due', { amountReceived: 1_999_999 }],
+    ['applied after what was received before had reached it', { receivedBefore: 2_000_000 }],
+    ['partial although it reaches the amount due', { receivedBefore: 1_000_000, outcome: 'partial' as const }],
+    ['of the exact amount as a mismatch', { outcome: 'amount_mismatch' as const }],
+    [
+      'a mismatch counting earlier money',
+      { amountReceived: 5, receivedBefore: 5, outcome: 'amount_mismatch' as const },
+    ],
+    ['a negative amount received before', { receivedBefore: -1 }],
+  ])('refuses a confirmation %s: its outcome follows from the amounts', async (_label, change) => {
+    const refused = await databaseError(
+      handle.db.insert(bankTransferConfirmations).values({ ...confirmation, ...change }),
     );
-    expect(applied.code).toBe('23514');
-    expect(applied.message).toContain('bank_transfer_confirmations_amounts_check');
-    const mismatch = await databaseError(
-      handle.db.insert(bankTransferConfirmations).values({ ...confirmation, outcome: 'amount_mismatch' }),
-    );
-    expect(mismatch.code).toBe('23514');
+    expect(refused.code).toBe('23514');
+    expect(refused.message).toContain('bank_transfer_confirmations_amounts_check');
   });
 
-  it('applies a transfer once, records every mismatch, and changes none of them', async () => {
+  it('records a bank reference once whatever its outcome; mismatches recorded before stand as they were', async () => {
+    await handle.db.execute(sql`truncate bank_transfer_confirmations`);
+    // Amounts of another amount recorded before split transfers added up, the same statement line twice among them.
+    const legacy = {
+      ...confirmation,
+      bankReference: 'FT-LEGACY',
+      amountReceived: 1_000,
+      outcome: 'amount_mismatch' as const,
+    };
+    await handle.db.insert(bankTransferConfirmations).values([legacy, legacy]);
     await handle.db
       .insert(bankTransferConfirmations)
-      .values({ ...confirmation, amountReceived: 1_000_000, outcome: 'amount_mismatch' });
+      .values({ ...confirmation, bankReference: 'FT-SPLIT-1', amountReceived: 1_500_000, outcome: 'partial' });
+    for (const outcome of ['partial', 'refund_due'] as const) {
+      const again = await databaseError(
+        handle.db
+          .insert(bankTransferConfirmations)
+          .values({ ...confirmation, bankReference: 'FT-SPLIT-1', amountReceived: 100, outcome }),
+      );
+      expect(again.code, outcome).toBe('23505');
+      expect(again.message).toContain('bank_transfer_confirmations_bank_reference_unique');
+    }
+    await handle.db.insert(bankTransferConfirmations).values({
+      ...confirmation,
+      bankReference: 'FT-SPLIT-2',
+      amountReceived: 600_000,
+      receivedBefore: 1_500_000,
+    });
+    expect(await handle.db.$count(bankTransferConfirmations)).toBe(4);
+  });
+
+  it('applies a transfer once, records every partial amount, and changes none of them', async () => {
+    await handle.db.execute(sql`truncate bank_transfer_confirmations`);
     await handle.db
       .insert(bankTransferConfirmations)
-      .values({ ...confirmation, amountReceived: 3_000_000, outcome: 'amount_mismatch' });
-    await handle.db.insert(bankTransferConfirmations).values(confirmation);
-    const twice = await databaseError(handle.db.insert(bankTransferConfirmations).values(confirmation));
+      .values({ ...confirmation, bankReference: 'FT-A', amountReceived: 1_000_000, outcome: 'partial' });
+    await handle.db
+      .insert(bankTransferConfirmations)
+      .values({ ...confirmation, bankReference: 'FT-B', amountReceived: 3_000_000, receivedBefore: 1_000_000 });
+    const twice = await databaseError(
+      handle.db.insert(bankTransferConfirmations).values({ ...confirmation, bankReference: 'FT-C' }),
+    );
     expect(twice.code).toBe('23505');
     expect(twice.message).toContain('bank_transfer_confirmations_applied_unique');
     const update = await databaseError(
@@ -178,6 +217,6 @@ describe('bank transfers', () => {
     );
     expect(update.code).toBe('23001');
     expect((await databaseError(handle.db.execute(sql`delete from bank_transfer_confirmations`))).code).toBe('23001');
-    expect(await handle.db.$count(bankTransferConfirmations)).toBe(3);
+    expect(await handle.db.$count(bankTransferConfirmations)).toBe(2);
   });
 });

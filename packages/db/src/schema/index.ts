@@ -10,6 +10,7 @@ export * from './mail-subscriptions.js';
 export * from './notifications.js';
 export * from './organizations.js';
 export * from './payments.js';
+export * from './review-console.js';
 export * from './users.js';
 export * from './verification.js';
 export * from './wallets.js';

@@ -138,6 +138,10 @@ export const payments = pgTable(
     index('payments_bank_transfers_idx')
       .on(table.createdAt.desc().nullsFirst(), table.id.desc().nullsFirst())
       .where(sql`${table.channel} = 'bank_transfer'`),
+    // Finance's list of the money to refund (retired organizations' payments), newest first, in its cursor's order.
+    index('payments_refund_due_idx')
+      .on(table.createdAt.desc().nullsFirst(), table.id.desc().nullsFirst())
+      .where(sql`${table.status} = 'refund_due'`),
     check(
       'payments_reference_check',
       sql`${table.reference} ~ '^PAY-[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$'`,
@@ -215,10 +219,14 @@ export const paymentEvents = pgTable(
 
 /**
  * What the platform's finance staff recorded about a bank transfer they saw arrive: who, when, the amount received and
- * the bank's reference of the transfer, and the outcome (docs/decisions.md#bank-transfer-confirmation). `applied`: the
- * amount was the invoice's and the payment succeeded, at most once per payment; `amount_mismatch`: another amount,
- * recorded and never applied. Append-only (the bank_transfer migration); `confirmed_by_user_id` has no foreign key, so the record
- * outlives the user, as the audit log does.
+ * the bank's reference of the transfer, and the outcome (docs/decisions.md#bank-transfer-confirmation). Amounts
+ * recorded for one invoice add up (docs/decisions.md#split-bank-transfers): `received_before` is what the earlier
+ * records of the payment had brought in; `applied`, at most once per payment, is the record that brought the total to
+ * the invoice's amount or beyond (the payment succeeded); `partial` left it below; `refund_due` arrived for a retired
+ * organization. A bank reference is one line of a bank statement: recorded once, whatever its outcome (a unique index;
+ * `amount_mismatch`, the outcome of amounts recorded before split transfers added up, is no longer written and stays
+ * outside it, so the history recorded then stands). Append-only (the bank_transfer migration); `confirmed_by_user_id`
+ * has no foreign key, so the record outlives the user, as the audit log does.
  */
 export const bankTransferConfirmations = pgTable(
   'bank_transfer_confirmations',
@@ -231,6 +239,8 @@ export const bankTransferConfirmations = pgTable(
     amountReceived: kes('amount_received').notNull(),
     /** What the invoice asked for, when the transfer was recorded. */
     amountDue: kes('amount_due').notNull(),
+    /** What the payment's earlier records had brought in when this one was recorded (0 for the first). */
+    receivedBefore: kes('received_before').notNull().default(0),
     bankReference: text('bank_reference').notNull(),
     outcome: text('outcome', { enum: transferConfirmationOutcomes }).notNull(),
     createdAt: createdAt(),
@@ -239,11 +249,18 @@ export const bankTransferConfirmations = pgTable(
     uniqueIndex('bank_transfer_confirmations_applied_unique')
       .on(table.paymentId)
       .where(sql`${table.outcome} = 'applied'`),
+    uniqueIndex('bank_transfer_confirmations_bank_reference_unique')
+      .on(table.bankReference)
+      .where(sql`${table.outcome} <> 'amount_mismatch'`),
     index('bank_transfer_confirmations_payment_idx').on(table.paymentId, table.createdAt),
     check('bank_transfer_confirmations_outcome_check', isOneOf(table.outcome, transferConfirmationOutcomes)),
     check(
       'bank_transfer_confirmations_amounts_check',
-      sql`${table.amountReceived} > 0 and ${table.amountDue} > 0 and (${table.outcome} = 'applied') = (${table.amountReceived} = ${table.amountDue})`,
+      sql`${table.amountReceived} > 0 and ${table.amountDue} > 0 and ${table.receivedBefore} >= 0 and (
+        (${table.outcome} = 'applied' and ${table.receivedBefore} < ${table.amountDue} and ${table.receivedBefore} + ${table.amountReceived} >= ${table.amountDue})
+        or (${table.outcome} = 'partial' and ${table.receivedBefore} + ${table.amountReceived} < ${table.amountDue})
+        or ${table.outcome} = 'refund_due'
+        or (${table.outcome} = 'amount_mismatch' and ${table.receivedBefore} = 0 and ${table.amountReceived} <> ${table.amountDue}))`,
     ),
     check(
       'bank_transfer_confirmations_bank_reference_check',

@@ -7,6 +7,7 @@ import {
   documentContentTypes,
   documentKinds,
   providerJobStatuses,
+  sessionErrorCodes,
   sessionLocales,
   verificationProviders,
   verificationStatuses,
@@ -56,6 +57,11 @@ export const verificationSessions = pgTable(
     requiredDocuments: jsonb('required_documents').$type<string[]>().notNull(),
     /** Why the last submission was rejected or needs more input; shown to the end user and in callbacks. */
     lastError: text('last_error'),
+    /**
+     * A machine-readable code for lastError when the service set it for a reason of its own (`consent_declined`:
+     * docs/decisions.md#declined-consent); null otherwise. Set and cleared with lastError.
+     */
+    lastErrorCode: text('last_error_code', { enum: sessionErrorCodes }),
     /**
      * The details the person submitted (ID type and number, or registration number and company name), as
      * ciphertext only: the vault encrypts them before they reach this column and nothing ever writes plaintext
@@ -109,6 +115,10 @@ export const verificationSessions = pgTable(
     check('verification_sessions_locale_check', isOneOf(table.locale, sessionLocales)),
     check('verification_sessions_decision_source_check', isOneOf(table.decisionSource, decisionSourceKinds)),
     check('verification_sessions_price_check', sql`${table.price} >= 0`),
+    check(
+      'verification_sessions_last_error_code_check',
+      sql`${table.lastErrorCode} is null or ${isOneOf(table.lastErrorCode, sessionErrorCodes)}`,
+    ),
     check(
       'verification_sessions_external_end_user_id_check',
       sql`char_length(${table.externalEndUserId}) between 1 and 255`,

@@ -33,6 +33,7 @@ export type NewSessionRow = Omit<
   | 'price'
   | 'walletId'
   | 'lastError'
+  | 'lastErrorCode'
   | 'submittedDetails'
   | 'hostedPageDraft'
   | 'resubmitDocuments'

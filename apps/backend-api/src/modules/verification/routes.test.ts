@@ -88,6 +88,7 @@ describe('verification sessions API', () => {
           privacyNoticeUrl: null,
           requiredDocuments: ['national_id_or_passport', 'selfie'],
           lastError: null,
+          lastErrorCode: null,
           resubmitDocuments: null,
           price: 50,
           createdAt: '2026-03-02T09:00:00.000Z',
@@ -136,6 +137,7 @@ describe('verification sessions API', () => {
           environment: 'live',
           externalEndUserId: 'company-7',
           lastError: null,
+          lastErrorCode: null,
           resubmitDocuments: null,
         },
       });

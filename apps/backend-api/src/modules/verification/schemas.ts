@@ -1,4 +1,10 @@
-import { documentKinds, sessionLocales, verificationStatuses, verificationTypes } from '@platform/db';
+import {
+  documentKinds,
+  sessionErrorCodes,
+  sessionLocales,
+  verificationStatuses,
+  verificationTypes,
+} from '@platform/db';
 import { singleLineName } from '@platform/http';
 import { nextCursorSchema, pageQueryProperties } from '@platform/pagination';
 import { type Static, Type } from '@sinclair/typebox';
@@ -54,7 +60,15 @@ const VerificationSessionSchema = Type.Object(
       description: 'The documents the end user is asked for.',
     }),
     lastError: Type.Union([Type.String(), Type.Null()], {
-      description: 'Why the last submission was rejected or needs more input.',
+      description:
+        'Why the last submission was rejected or needs more input, or why the service ended the session, in words ' +
+        'for the person.',
+    }),
+    lastErrorCode: Type.Union([...sessionErrorCodes.map((code) => Type.Literal(code)), Type.Null()], {
+      description:
+        'What lastError is, for your code, when the service ended the session for a reason of its own: ' +
+        '`consent_declined` (the person did not agree to the consent notice on the hosted page; the session is ' +
+        'canceled and its hold released). null otherwise.',
     }),
     resubmitDocuments: Type.Union(
       [Type.Array(Type.Union(documentKinds.map((kind) => Type.Literal(kind)))), Type.Null()],

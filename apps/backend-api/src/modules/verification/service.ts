@@ -85,7 +85,12 @@ export async function createSession(
       row,
       { defaultPrice: context.prices[input.type], walletId: walletIdQuery(owner) },
       (onlyIf) =>
-        sessionCreatedRiders({ ...row, lastError: null, resubmitDocuments: null }, context.actor, context, onlyIf),
+        sessionCreatedRiders(
+          { ...row, lastError: null, lastErrorCode: null, resubmitDocuments: null },
+          context.actor,
+          context,
+          onlyIf,
+        ),
     );
   let created = await insert();
   if (created.walletId === null) {
@@ -134,6 +139,7 @@ function pendingSession(row: NewSessionRow, price: number, walletId: string): Ve
     price,
     walletId,
     lastError: null,
+    lastErrorCode: null,
     submittedDetails: null,
     hostedPageDraft: null,
     resubmitDocuments: null,
@@ -166,7 +172,7 @@ export async function createSessionInOneStatement(
   const riders = [
     parts.sessionInsert,
     ...sessionCreatedRiders(
-      { ...row, lastError: null, resubmitDocuments: null },
+      { ...row, lastError: null, lastErrorCode: null, resubmitDocuments: null },
       context.actor,
       context,
       parts.withTheSession,
@@ -293,6 +299,7 @@ export function sessionView(session: VerificationSession, verifyUrl: string): Ve
     privacyNoticeUrl: session.privacyNoticeUrl,
     requiredDocuments: session.requiredDocuments as VerificationSessionView['requiredDocuments'],
     lastError: session.lastError,
+    lastErrorCode: session.lastErrorCode,
     resubmitDocuments: session.resubmitDocuments,
     price: session.price,
     createdAt: session.createdAt.toISOString(),

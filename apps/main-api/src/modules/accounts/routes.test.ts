@@ -1,5 +1,5 @@
 import { avatarUploads, users } from '@platform/db/schema';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { missing, postgresServer } from '#test-prerequisites';
 import { authHeader, createTestApp, insertUser, type TestApp, tokenFor } from '../../../test/helpers.js';
@@ -181,6 +181,14 @@ describe('POST /v1/accounts', () => {
     expect(response.json()).toMatchObject({ success: false, code: 'conflict' });
     expect(await userRow(NO_PROFILE)).toBeUndefined();
   });
+
+  it("answers 409 when another profile has the token's email address in another case", async () => {
+    const response = await createProfile(NO_PROFILE, { firstName: 'Njeri', lastName: 'Kamau' }, 'AMINA@Example.COM');
+    expect(response.statusCode).toBe(409);
+    expect(response.json()).toMatchObject({ success: false, code: 'conflict' });
+    expect(await userRow(NO_PROFILE)).toBeUndefined();
+    expect((await userRow(USER))?.email).toBe('amina@example.com');
+  });
 });
 
 // Two connections insert at once: PGlite runs one query at a time, so this runs on PostgreSQL only.
@@ -194,6 +202,26 @@ describe.skipIf(missing(postgresServer))('POST /v1/accounts at once (PostgreSQL)
     expect(conflictAnswer?.json()).toMatchObject({ error: 'Profile already exists' });
     const created = responses.find((response) => response.statusCode === 201);
     expect((await userRow(NO_PROFILE))?.firstName).toBe(created?.json().data.name.split(' ')[0]);
+  });
+
+  it('creates one of several accounts signing up at once with one address in different cases; the others get 409', async () => {
+    const spellings = ['X@Probe.Test', 'x@probe.test', 'X@PROBE.TEST', 'x@Probe.test', 'x@probe.TEST', 'X@probe.Test'];
+    const responses = await Promise.all(
+      spellings.map((email, index) =>
+        createProfile(`user_signup_case_${index}`, { firstName: 'Njeri', lastName: 'Kamau' }, email),
+      ),
+    );
+    expect(responses.map((response) => response.statusCode).sort()).toEqual([201, 409, 409, 409, 409, 409]);
+    for (const refused of responses.filter((response) => response.statusCode === 409)) {
+      expect(refused.json()).toMatchObject({ success: false, code: 'conflict' });
+    }
+    const created = await t.db
+      .select({ id: users.id, email: users.email })
+      .from(users)
+      .where(sql`lower(${users.email}) = 'x@probe.test'`);
+    expect(created).toHaveLength(1);
+    const winner = responses.findIndex((response) => response.statusCode === 201);
+    expect(created[0]).toEqual({ id: `user_signup_case_${winner}`, email: spellings[winner] });
   });
 });
 

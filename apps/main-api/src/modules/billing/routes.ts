@@ -25,6 +25,7 @@ import {
   sandboxCheckoutRoutes,
 } from './providers/index.js';
 import { receiptIssuer, receiptRoutes } from './receipts/index.js';
+import { refundRoutes, refundSharedSchemas } from './refunds/index.js';
 import {
   renewDueSubscriptions,
   subscriptionPaymentHooks,
@@ -54,6 +55,7 @@ export const billingSharedSchemas = [
   ...paymentMethodSharedSchemas,
   ...subscriptionSharedSchemas,
   ...bankTransferSharedSchemas,
+  ...refundSharedSchemas,
 ];
 
 /**
@@ -119,6 +121,7 @@ export const billingRoutes: FastifyPluginAsyncTypebox<BillingRoutesOptions> = as
   }
   await app.register(checkoutCompleteRoutes, { db });
   await app.register(financeRoutes, { ctx });
+  await app.register(refundRoutes, { db });
 
   // Each job runs in every instance whose interval is above 0; instances share the work (FOR UPDATE SKIP LOCKED).
   const jobs: PeriodicJob<unknown>[] = [];

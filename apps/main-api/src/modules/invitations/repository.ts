@@ -39,10 +39,13 @@ export async function isMemberAddress(db: DatabaseExecutor, organizationId: stri
   return member !== undefined;
 }
 
-/** The users whose profile has this address (case-insensitive): whom an invitation notifies in the app. */
-export async function findUserIdsByAddress(db: DatabaseExecutor, email: string): Promise<string[]> {
-  const rows = await db.select({ id: users.id }).from(users).where(sameAddress(users.email, email));
-  return rows.map(({ id }) => id);
+/**
+ * The user whose profile has this address, whatever its case (one at most: docs/decisions.md#one-account-per-email):
+ * the one an invitation notifies in the app, and the only one who may accept it. Undefined when no profile has it.
+ */
+export async function findUserIdByAddress(db: DatabaseExecutor, email: string): Promise<string | undefined> {
+  const [row] = await db.select({ id: users.id }).from(users).where(sameAddress(users.email, email));
+  return row?.id;
 }
 
 /**

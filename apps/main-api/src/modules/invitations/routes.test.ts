@@ -403,6 +403,29 @@ describe('POST /v1/invitations/:invitationId/accept', () => {
     expect((await accept(id)).statusCode).toBe(200);
   });
 
+  it('is accepted only by the account whose profile has the address, whatever case another token writes it in', async () => {
+    // The invitation is meant for the CEO's account; another account's token claims the address in upper case.
+    await insertUser(t.db, { id: 'user_invitations_ceo', email: 'ceo_a9bd0e@acme.test' });
+    await insertUser(t.db, { id: 'user_invitations_claimant', email: 'claimant@acme.test' });
+    const { id } = await invited('ceo_a9bd0e@acme.test', 'admin');
+
+    const claimed = await accept(id, 'user_invitations_claimant', 'CEO_A9BD0E@acme.test');
+    expect(claimed.statusCode).toBe(404);
+    expect(claimed.json()).toMatchObject({ code: 'not_found', error: INVITATION_NOT_FOUND });
+    const [row] = await t.db.select().from(organizationInvitations).where(eq(organizationInvitations.id, id));
+    expect(row?.status).toBe('pending');
+    const claimantMembership = await t.db
+      .select()
+      .from(memberships)
+      .where(and(eq(memberships.organizationId, orgId), eq(memberships.userId, 'user_invitations_claimant')));
+    expect(claimantMembership).toEqual([]);
+
+    // The account that has the address accepts it, its token writing the address in either case.
+    const accepted = await accept(id, 'user_invitations_ceo', 'Ceo_A9bd0e@Acme.Test');
+    expect(accepted.statusCode).toBe(200);
+    expect(accepted.json().data.role).toBe('admin');
+  });
+
   it('answers 404 once the invitation expired (7 days)', async () => {
     const { id } = await invited();
     clock = new Date(NOW.getTime() + SEVEN_DAYS_MS);

@@ -10,7 +10,7 @@ import {
   closeInvitation,
   findActiveOrganizationName,
   findOrganizationInvitations,
-  findUserIdsByAddress,
+  findUserIdByAddress,
   findUserProfile,
   insertInvitation,
   insertMembership,
@@ -123,9 +123,10 @@ export async function createInvitation(
 
   const inviter = await findUserProfile(tx, input.inviter.userId);
   const inviterName = nameOf(inviter);
-  for (const userId of await findUserIdsByAddress(tx, email)) {
+  const inviteeId = await findUserIdByAddress(tx, email);
+  if (inviteeId !== undefined) {
     await notifyUser(tx, {
-      userId,
+      userId: inviteeId,
       organizationId,
       type: 'info',
       title: `Invitation to ${organizationName}`,
@@ -257,8 +258,8 @@ export async function revokeInvitation(
 /**
  * Accepts an invitation for the caller, in the caller's transaction: the invitation row is locked, the membership
  * created in the invited role and the invitation closed, with their audit records. Anything that does not fit
- * (no address in the token, no profile, another address, an unknown, revoked, accepted or expired invitation, a
- * retired organization) is the same 404, so ids cannot be probed; of two accepts at once the second is one of
+ * (no address in the token, no profile, another address, an address that is another account's profile address, an
+ * unknown, revoked, accepted or expired invitation, a retired organization) is the same 404, so ids cannot be probed; of two accepts at once the second is one of
  * these. A caller who is a member already gets 409 and the invitation stays pending.
  */
 export async function acceptInvitation(
@@ -272,6 +273,10 @@ export async function acceptInvitation(
   if (invitation === undefined || invitation.status !== 'pending' || invitation.expiresAt.getTime() <= now.getTime()) {
     throw notFound(INVITATION_NOT_FOUND);
   }
+  // An address that is another account's profile address is that account's: a token claiming it for someone else
+  // (another identity, the same address in another case) accepts nothing (docs/decisions.md#one-account-per-email).
+  const owner = await findUserIdByAddress(tx, invitation.email);
+  if (owner !== undefined && owner !== userId) throw notFound(INVITATION_NOT_FOUND);
   const organizationName = await findActiveOrganizationName(tx, invitation.organizationId);
   if (organizationName === undefined) throw notFound(INVITATION_NOT_FOUND);
 

@@ -11,8 +11,8 @@ const expected: Record<MembershipRole, string[]> = {
   member: ['organization:read'],
   // Reviewing is a role of its own: no owner or admin decides verifications (docs/decisions.md#manual-review).
   reviewer: ['organization:read', 'reviews:decide'],
-  // So is confirming money received: finance staff only (docs/decisions.md#finance-role).
-  finance: ['organization:read', 'transfers:confirm'],
+  // So is confirming money received, and seeing what to refund: finance staff only (docs/decisions.md#finance-role).
+  finance: ['organization:read', 'transfers:confirm', 'refunds:read'],
 };
 
 describe('the role policy', () => {

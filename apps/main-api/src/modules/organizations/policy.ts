@@ -32,6 +32,12 @@ export const permissions = [
    * do not confirm money (docs/decisions.md#finance-role).
    */
   'transfers:confirm',
+  /**
+   * See the money that arrived for retired organizations, to refund: what the platform's finance staff give back.
+   * Held in the platform's own organization only, by its finance role only
+   * (docs/decisions.md#retired-organizations-take-no-money).
+   */
+  'refunds:read',
 ] as const;
 export type Permission = (typeof permissions)[number];
 
@@ -45,6 +51,7 @@ export const rolesByPermission: Readonly<Record<Permission, readonly MembershipR
   'audit:read': ['owner', 'admin'],
   'reviews:decide': ['reviewer'],
   'transfers:confirm': ['finance'],
+  'refunds:read': ['finance'],
 };
 
 export function isPermission(value: unknown): value is Permission {

@@ -401,6 +401,9 @@ describe('DELETE /v1/organizations/:id', () => {
       invitationsRevoked: 1,
       membersRemoved: 4,
       subscriptionCanceled: false,
+      transfersVoided: 0,
+      paymentsWithProviders: 0,
+      refundsDue: 0,
     });
     expect(JSON.stringify(retired)).not.toContain(key.secret);
 

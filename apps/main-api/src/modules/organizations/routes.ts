@@ -5,6 +5,7 @@ import { idempotency } from '@platform/idempotency';
 import { auditContextOf } from '../../shared/audit-context.js';
 import { bearerSecurity } from '../../shared/route-schemas.js';
 import { ref } from '../../shared/schema-ref.js';
+import { alarmRefundsDueAtRetirement } from '../billing/index.js';
 import {
   ChangeMemberRoleBodySchema,
   CreateOrganizationBodySchema,
@@ -162,16 +163,24 @@ export const organizationRoutes: FastifyPluginAsyncTypebox<OrganizationRoutesOpt
         description:
           'An organization that never moved money (no wallet movement, no credit movement, no payment) is deleted ' +
           'with everything it owns (deleted: true). One with money history is retired instead (deleted: false): ' +
-          'its API keys and pending invitations are revoked, its callback default URLs cleared and every ' +
-          'membership removed; its ledger, payments and audit log stay (docs/decisions.md#organization-deletion).',
+          'its API keys and pending invitations are revoked, its callback default URLs cleared, every membership ' +
+          'removed, its subscription canceled and its bank transfer invoices voided; its ledger, payments and audit ' +
+          'log stay, and it takes no more money: what a provider still brings in is refunded, never applied ' +
+          '(docs/decisions.md#organization-deletion).',
         security: bearerSecurity,
         params: OrganizationParams,
         response: { 200: ref(OrganizationRemovalSchema), ...errorResponses(400, 401, 403, 404) },
       },
     },
     async (request) => {
-      const removal = await removeOrganization(db, auditContextOf(request), request.organization.id, now());
+      const { billing, ...removal } = await removeOrganization(
+        db,
+        auditContextOf(request),
+        request.organization.id,
+        now(),
+      );
       request.log.info({ organizationId: removal.id, deleted: removal.deleted }, 'Organization removed');
+      if (billing !== null) alarmRefundsDueAtRetirement(app.metrics, request.log, removal.id, billing.refundsDue);
       return {
         success: true as const,
         message: removal.deleted ? 'Organization deleted' : 'Organization retired',

@@ -5,7 +5,8 @@ import { ensureWallet } from '@platform/ledger';
 import { ensureWebhookEndpoint, setDefaultWebhookUrl } from '@platform/webhooks';
 import { userExists } from '../accounts/index.js';
 import { type AuditContext, recordAuditEvent } from '../audit/index.js';
-import { cancelSubscriptionOfRetiredOrganization } from '../billing/index.js';
+import { type BillingRetirement, endBillingOfRetiredOrganization } from '../billing/index.js';
+import { endConsoleSessionsInTransaction } from '../console-sessions/index.js';
 import { normaliseOrganizationFields } from './organization-fields.js';
 import { allows, assertRoleGivenIn, permissionToChangeMember, refusalMessage } from './policy.js';
 import {
@@ -183,25 +184,31 @@ export async function updateOrganization(
   });
 }
 
-export interface OrganizationRemoval {
+interface OrganizationRemoval {
   id: string;
   /** True when it was deleted; false when it had money history and was retired. */
   deleted: boolean;
   retiredAt: Date | null;
 }
 
+/** A removal, with what a retirement did to the organization's billing (for the alarms said once it committed). */
+export type OrganizationRemovalResult = OrganizationRemoval & { billing: BillingRetirement | null };
+
 /**
  * Ends an organization (docs/decisions.md#organization-deletion): one that never moved money is deleted with
  * everything it owns; one with money history is retired: retiredAt set, API keys revoked, pending invitations
- * revoked, callback default URLs cleared, every membership removed. One transaction, with the organization's row
- * locked; the audit event outlives the organization (the table has no foreign keys).
+ * revoked, callback default URLs cleared, every membership removed, its subscription ended and its bank transfers
+ * awaited voided (docs/decisions.md#retired-organizations-take-no-money). One transaction, with the organization's row
+ * locked FOR UPDATE: every settlement takes that row first, so money arriving at the same moment either landed before
+ * (and is ended here) or waits and finds the organization retired. The audit event outlives the organization (the
+ * table has no foreign keys).
  */
 export async function removeOrganization(
   db: Database,
   audit: AuditContext,
   organizationId: string,
   now: Date,
-): Promise<OrganizationRemoval> {
+): Promise<OrganizationRemovalResult> {
   return db.transaction(async (tx) => {
     const organization = await lockOrganization(tx, organizationId);
     if (organization === undefined || organization.retiredAt !== null) throw notFound(ORGANIZATION_NOT_FOUND);
@@ -214,7 +221,7 @@ export async function removeOrganization(
         details: { name: organization.name },
       });
       await deleteOrganizationRow(tx, organizationId);
-      return { id: organizationId, deleted: true, retiredAt: null };
+      return { id: organizationId, deleted: true, retiredAt: null, billing: null };
     }
 
     await markOrganizationRetired(tx, organizationId, now);
@@ -224,13 +231,22 @@ export async function removeOrganization(
       await setDefaultWebhookUrl(tx, { organizationId, environment, defaultUrl: null, now });
     }
     const membersRemoved = await deleteMembershipsOf(tx, organizationId);
-    const subscriptionCanceled = await cancelSubscriptionOfRetiredOrganization(tx, audit, organizationId, now);
+    const billing = await endBillingOfRetiredOrganization(tx, audit, organizationId, now);
     await recordAuditEvent(tx, audit, {
       ...event,
       action: 'organization.retired',
-      details: { name: organization.name, apiKeysRevoked, invitationsRevoked, membersRemoved, subscriptionCanceled },
+      details: {
+        name: organization.name,
+        apiKeysRevoked,
+        invitationsRevoked,
+        membersRemoved,
+        subscriptionCanceled: billing.subscriptionCanceled,
+        transfersVoided: billing.transfersVoided,
+        paymentsWithProviders: billing.paymentsWithProviders,
+        refundsDue: billing.refundsDue.length,
+      },
     });
-    return { id: organizationId, deleted: false, retiredAt: now };
+    return { id: organizationId, deleted: false, retiredAt: now, billing };
   });
 }
 
@@ -269,6 +285,7 @@ export async function changeMemberRole(
     if (current !== role) {
       if (current === 'owner' && owners.length <= 1) throw conflict(LAST_OWNER);
       await updateMemberRole(tx, organizationId, userId, role);
+      await endConsoleSessionsWithoutTheRole(tx, userId, current, role);
       await recordAuditEvent(tx, audit, {
         organizationId,
         action: 'member.role_changed',
@@ -306,6 +323,7 @@ export async function removeMember(
     }
     if (current === 'owner' && owners.length <= 1) throw conflict(LAST_OWNER);
     await deleteMembership(tx, organizationId, userId);
+    await endConsoleSessionsWithoutTheRole(tx, userId, current, undefined);
     await recordAuditEvent(tx, audit, {
       organizationId,
       action: leaving ? 'member.left' : 'member.removed',
@@ -316,3 +334,20 @@ export async function removeMember(
     return { left: leaving };
   });
 }
+
+/**
+ * A member whose role no longer decides reviews (changed, or the membership removed) is signed out of the review
+ * console everywhere, in the same transaction: the console asks for the role on every request anyway, and this keeps
+ * an old session from coming back if the role is given again (docs/decisions.md#console-sessions).
+ */
+async function endConsoleSessionsWithoutTheRole(
+  tx: Transaction,
+  userId: string,
+  from: MembershipRole,
+  to: MembershipRole | undefined,
+): Promise<void> {
+  if (allows(from, 'reviews:decide') && (to === undefined || !allows(to, 'reviews:decide'))) {
+    await endConsoleSessionsInTransaction(tx, userId);
+  }
+}
+

@@ -174,7 +174,7 @@ export function reviewPage({
       const name = escapeHtml(kindName(document.kind));
       const content = document.contentType.startsWith('image/')
         ? `<a href="${escapeHtml(document.url)}"><img src="${escapeHtml(document.url)}" alt="${name}"></a>`
-        : `<p><a href="${escapeHtml(document.url)}">Open the PDF (${Math.ceil(document.size / 1024)} KB)</a></p>`;
+        : `<p><a href="${escapeHtml(document.url)}" download>Download the PDF (${Math.ceil(document.size / 1024)} KB)</a></p>`;
       return `<figure class="document">${content}<figcaption>${name}</figcaption></figure>`;
     })
     .join('');

@@ -1,12 +1,17 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { DatabaseHandle } from '@platform/db';
+import { reviewConsoleSessions, users } from '@platform/db/schema';
+import { createTestDatabase } from '@platform/db/testing';
 import { conflict, validationError } from '@platform/errors';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { consoleSessionStoreOf } from '../console-sessions/index.js';
 import type { ConsoleActor, DecisionInput, ReviewDesk, ReviewView } from './desk.js';
 import { reviewConsoleRoutes } from './routes.js';
 
-// The console's sign-in, session cookie, CSRF and forms over a desk that records what it is asked; the review
-// service behind the real desk is tested in ../reviews, and the whole flow in a browser in test/e2e.
+// The console's sign-in, session cookie, CSRF and forms over a desk that records what it is asked, with its sessions
+// in a real database; the review service behind the real desk is tested in ../reviews, the sessions with the whole
+// app (role changes, the operators' route) in sessions.test.ts, and the whole flow in a browser in test/e2e.
 
 const SESSION_ID = '0b4f8a52-5a4e-4d55-8f0e-1c2d3e4f5a6b';
 const SECRET = 'a-console-secret-of-at-least-32-characters';
@@ -72,19 +77,39 @@ class RecordingDesk implements ReviewDesk {
 let app: FastifyInstance;
 let desk: RecordingDesk;
 let now: Date;
+let database: DatabaseHandle;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+});
+afterAll(async () => {
+  await database?.close();
+});
+
+/** How long the tokens the test identity provider issues are valid. */
+const TOKEN_LIFETIME_MS = 24 * 60 * 60 * 1000;
 
 beforeEach(async () => {
+  await database.db.delete(users);
+  await database.db.insert(users).values([
+    { id: 'user_reviewer', email: 'reviewer@example.test' },
+    { id: 'user_owner', email: 'owner@example.test' },
+  ]);
   desk = new RecordingDesk();
   now = new Date('2026-03-02T10:00:00Z');
   app = Fastify().withTypeProvider<TypeBoxTypeProvider>();
   await app.register(reviewConsoleRoutes, {
     desk,
+    sessions: consoleSessionStoreOf(database.db),
     secret: SECRET,
     publicUrl: 'https://api.example.test',
     now: () => now,
+    // `token-for-<user>`, valid a day; `token-for-<user>:<seconds>`, valid that many seconds from now.
     verifyToken: async (token) => {
-      if (!token.startsWith('token-for-')) throw new Error('bad token');
-      return { id: token.slice('token-for-'.length) } as never;
+      const match = /^token-for-([a-z_]+)(?::(\d+))?$/.exec(token);
+      if (match?.[1] === undefined) throw new Error('bad token');
+      const lifetime = match[2] === undefined ? TOKEN_LIFETIME_MS : Number(match[2]) * 1000;
+      return { id: match[1], expiresAt: new Date(now.getTime() + lifetime) };
     },
   });
 });
@@ -115,14 +140,17 @@ function form(values: Record<string, string | string[]>): string {
 
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 
-async function signedIn(userId = 'user_reviewer'): Promise<{ cookie: string; csrf: string }> {
+async function signedIn(
+  userId = 'user_reviewer',
+  token = `token-for-${userId}`,
+): Promise<{ cookie: string; csrf: string }> {
   const start = await app.inject({ method: 'GET', url: '/review' });
   let cookie = cookieOf(start);
   const response = await app.inject({
     method: 'POST',
     url: '/review/sign-in',
     headers: { ...FORM, cookie: cookie ?? '' },
-    payload: form({ token: `token-for-${userId}`, _csrf: csrfOf(start.body) }),
+    payload: form({ token, _csrf: csrfOf(start.body) }),
   });
   expect(response.statusCode).toBe(303);
   cookie = cookieOf(response, cookie);
@@ -227,9 +255,69 @@ describe('the review console', () => {
 
   it('ends the session after eight hours', async () => {
     const { cookie } = await signedIn();
-    now = new Date(now.getTime() + 8 * 60 * 60 * 1000);
+    now = new Date(now.getTime() + 8 * 60 * 60 * 1000 - 1);
+    expect((await app.inject({ method: 'GET', url: '/review', headers: { cookie } })).statusCode).toBe(200);
+    now = new Date(now.getTime() + 1);
     const response = await app.inject({ method: 'GET', url: '/review', headers: { cookie } });
     expect(response.statusCode).toBe(401);
+  });
+
+  it('ends a session opened with a token expiring in 10 minutes when the token expires', async () => {
+    const { cookie } = await signedIn('user_reviewer', 'token-for-user_reviewer:600');
+    const [session] = await database.db.select().from(reviewConsoleSessions);
+    expect(session?.expiresAt).toEqual(new Date(now.getTime() + 600_000));
+    now = new Date(now.getTime() + 600_000 - 1);
+    expect((await app.inject({ method: 'GET', url: '/review', headers: { cookie } })).statusCode).toBe(200);
+    now = new Date(now.getTime() + 1);
+    const response = await app.inject({ method: 'GET', url: '/review', headers: { cookie } });
+    expect(response.statusCode).toBe(401);
+    expect(response.body).toContain('<label for="token">Access token</label>');
+  });
+
+  it('refuses the cookie of a signed-out session, kept and sent again', async () => {
+    const { cookie, csrf } = await signedIn();
+    const out = await app.inject({
+      method: 'POST',
+      url: '/review/sign-out',
+      headers: { ...FORM, cookie },
+      payload: form({ _csrf: csrf }),
+    });
+    expect(out.statusCode).toBe(200);
+    // The browser is told to drop the cookie; whoever kept a copy sends it anyway.
+    expect(cookieOf(out, cookie)).toBeUndefined();
+    const replayed = await app.inject({ method: 'GET', url: '/review', headers: { cookie } });
+    expect(replayed.statusCode).toBe(401);
+    const decision = await app.inject({
+      method: 'POST',
+      url: `/review/sessions/${SESSION_ID}/decision`,
+      headers: { ...FORM, cookie },
+      payload: form({ _csrf: csrf, decision: 'verified' }),
+    });
+    expect(decision.statusCode).toBe(401);
+    expect(desk.decided).toEqual([]);
+    expect(await database.db.select().from(reviewConsoleSessions)).toEqual([]);
+  });
+
+  it('ends every session of a reviewer whose role is taken away, so none comes back with the role', async () => {
+    const first = await signedIn();
+    const second = await signedIn();
+    desk.reviewers.delete('user_reviewer');
+    const refused = await app.inject({ method: 'GET', url: '/review', headers: { cookie: first.cookie } });
+    expect(refused.statusCode).toBe(403);
+    expect(refused.body).toContain('This needs the role reviewer');
+    desk.reviewers.add('user_reviewer');
+    for (const { cookie } of [first, second]) {
+      expect((await app.inject({ method: 'GET', url: '/review', headers: { cookie } })).statusCode).toBe(401);
+    }
+  });
+
+  it('keeps only the hash of the secret on the server, and neither the secret nor the user in the cookie', async () => {
+    const { cookie } = await signedIn();
+    const [session] = await database.db.select().from(reviewConsoleSessions);
+    expect(session).toMatchObject({ userId: 'user_reviewer', secretHash: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    const value = decodeURIComponent(cookie.slice(cookie.indexOf('=') + 1));
+    expect(value).not.toContain('user_reviewer');
+    expect(value).not.toContain(session?.secretHash);
   });
 
   it('refuses a forged or foreign cookie', async () => {

@@ -8,6 +8,7 @@ import { isAppError } from '@platform/errors';
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { TokenVerifier } from '../../auth/token-verifier.js';
+import type { ConsoleSessionStore } from '../console-sessions/index.js';
 import { cookieSettings, sessionKeyFrom, signedInReviewer, signIn, signOut } from './console-session.js';
 import type { ConsoleActor, DecisionInput, ReviewDecision, ReviewDesk } from './desk.js';
 import {
@@ -23,6 +24,8 @@ import {
 
 export interface ReviewConsoleOptions {
   desk: ReviewDesk;
+  /** Where console sessions are kept (../console-sessions): the cookie holds only a session's secret. */
+  sessions: ConsoleSessionStore;
   verifyToken: TokenVerifier;
   /** Seals the session cookie (through sessionKeyFrom); the same on every instance. */
   secret: Buffer | string;
@@ -31,9 +34,10 @@ export interface ReviewConsoleOptions {
 }
 
 // The reviewer console (docs/decisions.md#review-console): server-rendered pages over the review service, signed in
-// with the identity provider's token exchanged for an HttpOnly session cookie, every form CSRF-protected. Its
-// routes are `public` to the bearer-token authentication: the cookie is their credential, and the reviewer role is
-// checked here on every request through the role policy (desk.mayReview).
+// with the identity provider's token exchanged for a session kept on the server (docs/decisions.md#console-sessions)
+// whose secret is in an HttpOnly cookie, every form CSRF-protected. Its routes are `public` to the bearer-token
+// authentication: the cookie is their credential, and the reviewer role is checked here on every request through the
+// role policy (desk.mayReview).
 
 const CONTENT_SECURITY_POLICY =
   "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
@@ -66,7 +70,7 @@ function documented(summary: string) {
 const decisions: readonly ReviewDecision[] = ['verified', 'rejected', 'requires_input'];
 
 export const reviewConsoleRoutes: FastifyPluginAsyncTypebox<ReviewConsoleOptions> = async (app, options) => {
-  const { desk, now } = options;
+  const { desk, sessions, now } = options;
   await app.register(cookie);
   await app.register(secureSession, { key: sessionKeyFrom(options.secret), ...cookieSettings(options.publicUrl) });
   await app.register(csrfProtection, { sessionPlugin: '@fastify/secure-session' });
@@ -86,21 +90,30 @@ export const reviewConsoleRoutes: FastifyPluginAsyncTypebox<ReviewConsoleOptions
 
   /** The signed-in reviewer, or null after sending the sign-in page (or a 403 for one who is no longer a reviewer). */
   async function reviewerOf(request: FastifyRequest, reply: FastifyReply): Promise<ConsoleActor | null> {
-    const reviewerId = signedInReviewer(request, now());
+    const reviewerId = await signedInReviewer(request, sessions, now());
     if (reviewerId === null) {
       await send(reply, signInPage({ csrfToken: reply.generateCsrf() }), 401);
       return null;
     }
     if (!(await desk.mayReview(reviewerId))) {
-      signOut(request);
+      // The role is gone: every session of theirs ends, not only this one, so none comes back with the role.
+      await sessions.endAllOf(reviewerId, now());
+      request.session.delete();
       await send(reply, errorPage({ status: 403, text: 'This needs the role reviewer', signedIn: false }), 403);
       return null;
     }
     return { userId: reviewerId, requestId: request.id, ip: request.ip };
   }
 
+  /** Whether the error page may offer sign-out; false when that cannot be told (the database failing, say). */
+  const isSignedIn = (request: FastifyRequest) =>
+    signedInReviewer(request, sessions, now()).then(
+      (reviewerId) => reviewerId !== null,
+      () => false,
+    );
+
   app.setErrorHandler(async (error, request, reply) => {
-    const signedIn = signedInReviewer(request, now()) !== null;
+    const signedIn = await isSignedIn(request);
     if (
       (error as { code?: string }).code === 'FST_CSRF_INVALID_TOKEN' ||
       (error as { code?: string }).code === 'FST_CSRF_MISSING_SECRET'
@@ -150,16 +163,18 @@ export const reviewConsoleRoutes: FastifyPluginAsyncTypebox<ReviewConsoleOptions
       const token = typeof request.body.token === 'string' ? request.body.token.trim() : '';
       const refuse = (error: string) => send(reply, signInPage({ csrfToken: reply.generateCsrf(), error }), 401);
       if (token === '') return refuse('Paste an access token.');
-      let userId: string;
+      let user: { id: string; expiresAt: Date };
       try {
-        userId = (await options.verifyToken(token)).id;
+        user = await options.verifyToken(token);
       } catch {
         return refuse('That access token is invalid or has expired.');
       }
-      if (!(await desk.mayReview(userId))) {
+      if (!(await desk.mayReview(user.id))) {
         return send(reply, errorPage({ status: 403, text: 'This needs the role reviewer', signedIn: false }), 403);
       }
-      signIn(request, userId, now());
+      // The session ends when the token does, if that is sooner than eight hours.
+      if (!(await signIn(request, sessions, user, now())))
+        return refuse('That access token is invalid or has expired.');
       return redirect(reply, CONSOLE_PATH);
     },
   );
@@ -168,7 +183,7 @@ export const reviewConsoleRoutes: FastifyPluginAsyncTypebox<ReviewConsoleOptions
     `${CONSOLE_PATH}/sign-out`,
     { ...form, schema: { ...documented('Sign out (form)'), body: FormBody } },
     async (request, reply) => {
-      signOut(request);
+      await signOut(request, sessions);
       return send(reply, signInPage({ csrfToken: reply.generateCsrf(), notice: noticeText('signed_out') }));
     },
   );

@@ -227,6 +227,34 @@ describe('GET /v1/reviews/:sessionId', () => {
 });
 
 describe('document links', () => {
+  it('serve a PDF as a download, sandboxed and not sniffed, and an image in place under the same sandbox', async () => {
+    const { sessionId, documents } = await newSession({ type: 'kyb', pdfDocuments: ['certificate_of_incorporation'] });
+    const detail = await detailOf(sessionId);
+    const certificate = detail.documents.find((document) => document.kind === 'certificate_of_incorporation');
+    const cr12 = detail.documents.find((document) => document.kind === 'cr12');
+    if (certificate === undefined || cr12 === undefined) throw new Error('documents missing');
+
+    const pdf = await t.app.inject({ method: 'GET', url: pathOf(certificate.url) });
+    expect(pdf.statusCode, pdf.body).toBe(200);
+    expect(pdf.rawPayload.equals(documents[0]?.bytes ?? Buffer.alloc(0))).toBe(true);
+    expect(pdf.headers).toMatchObject({
+      'content-type': 'application/pdf',
+      'content-disposition': 'attachment; filename="certificate_of_incorporation.pdf"',
+      'x-content-type-options': 'nosniff',
+      'cache-control': 'no-store',
+    });
+    expect(String(pdf.headers['content-security-policy']).split(/;\s*/)).toContain('sandbox');
+
+    const image = await t.app.inject({ method: 'GET', url: pathOf(cr12.url) });
+    expect(image.statusCode, image.body).toBe(200);
+    expect(image.headers).toMatchObject({
+      'content-type': 'image/png',
+      'content-disposition': 'inline',
+      'x-content-type-options': 'nosniff',
+    });
+    expect(String(image.headers['content-security-policy']).split(/;\s*/)).toContain('sandbox');
+  });
+
   it('serve the decrypted document without a bearer token, inert and uncached, and log each view', async () => {
     const { sessionId, documents } = await newSession();
     const detail = await detailOf(sessionId);
@@ -242,7 +270,7 @@ describe('document links', () => {
       'cache-control': 'no-store',
       'content-disposition': 'inline',
       'x-content-type-options': 'nosniff',
-      'content-security-policy': "default-src 'none'; frame-ancestors 'self'",
+      'content-security-policy': "sandbox; default-src 'none'; frame-ancestors 'self'",
       'cross-origin-resource-policy': 'same-origin',
       'referrer-policy': 'no-referrer',
     });

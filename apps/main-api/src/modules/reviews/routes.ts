@@ -14,7 +14,7 @@ import {
   ReviewQueueSchema,
   ReviewSessionParams,
 } from './schemas.js';
-import type { Reviewer, ReviewService } from './service.js';
+import type { OpenedDocument, Reviewer, ReviewService } from './service.js';
 
 /** The reviewer a request acts as: the user the platform guard let in, with its id and IP for the log. @public */
 export function reviewerOf(request: FastifyRequest): Reviewer {
@@ -22,17 +22,31 @@ export function reviewerOf(request: FastifyRequest): Reviewer {
 }
 
 /**
- * Headers of a served document: shown in place, never cached or sniffed, inert (no script, nothing loaded), framed
- * only by this origin, loaded only by this origin, and its URL (the credential) never sent on as a referrer.
+ * Headers of every served document: never cached or sniffed, inert when opened (a sandbox with no script, no plugin,
+ * no form and nothing loaded, whatever the bytes hold), framed only by this origin, loaded only by this origin, and its
+ * URL (the credential) never sent on as a referrer (docs/decisions.md#documents-served-to-reviewers).
  */
 const DOCUMENT_HEADERS = {
   'cache-control': 'no-store',
-  'content-disposition': 'inline',
   'x-content-type-options': 'nosniff',
-  'content-security-policy': "default-src 'none'; frame-ancestors 'self'",
+  'content-security-policy': "sandbox; default-src 'none'; frame-ancestors 'self'",
   'cross-origin-resource-policy': 'same-origin',
   'referrer-policy': 'no-referrer',
 };
+
+/** The images the console shows in place; anything else (a PDF) is a download, opened by the reviewer's own reader. */
+const SHOWN_IN_PLACE: Readonly<Record<string, string>> = {
+  'image/jpeg': 'jpg',
+  'image/png': 'png',
+  'image/webp': 'webp',
+};
+
+/** `inline` for an image the console shows, else `attachment` with a file name of the document's kind. */
+function dispositionOf(document: OpenedDocument): string {
+  if (SHOWN_IN_PLACE[document.contentType] !== undefined) return 'inline';
+  const extension = document.contentType === 'application/pdf' ? 'pdf' : 'bin';
+  return `attachment; filename="${document.kind}.${extension}"`;
+}
 
 /**
  * Manual review (docs/decisions.md#manual-review), for the reviewers of the platform's own organization only
@@ -149,8 +163,9 @@ export const reviewRoutes: FastifyPluginAsyncTypebox<{ service: ReviewService }>
         description:
           'The decrypted document, as the url of GET /v1/reviews/:sessionId gives it: no bearer token, the link ' +
           'is the credential, for 5 minutes, for the reviewer it was issued to while they keep the role and the ' +
-          'session waits for review. A changed or expired link is 403 and nothing is read. Served inline, ' +
-          'no-store, nosniff, under a CSP that runs nothing. Each opening is recorded in the audit log ' +
+          'session waits for review. A changed or expired link is 403 and nothing is read. Images are served ' +
+          'inline, PDFs as a download (Content-Disposition: attachment); both no-store, nosniff and under a ' +
+          'sandboxing CSP that runs and loads nothing. Each opening is recorded in the audit log ' +
           '(review.document_viewed).',
         params: ReviewDocumentParams,
         querystring: DocumentLinkQuery,
@@ -164,7 +179,11 @@ export const reviewRoutes: FastifyPluginAsyncTypebox<{ service: ReviewService }>
         { sessionId, documentId, reviewer, expires, signature },
         { requestId: request.id, ip: request.ip },
       );
-      return reply.headers(DOCUMENT_HEADERS).type(document.contentType).send(document.bytes);
+      return reply
+        .headers(DOCUMENT_HEADERS)
+        .header('content-disposition', dispositionOf(document))
+        .type(document.contentType)
+        .send(document.bytes);
     },
   );
 };

@@ -155,10 +155,11 @@ export interface DocumentLinkRequest {
   signature: string;
 }
 
-/** A document's decrypted bytes and their type. @public */
+/** A document's decrypted bytes, their type and the document's kind. @public */
 export interface OpenedDocument {
   bytes: Buffer;
   contentType: string;
+  kind: DocumentKind;
 }
 
 export interface ReviewService {
@@ -425,7 +426,7 @@ export function createReviewService(options: ReviewServiceOptions): ReviewServic
       const contentType = (documentContentTypes as readonly string[]).includes(stored.contentType)
         ? stored.contentType
         : 'application/octet-stream';
-      return { bytes: stored.bytes, contentType };
+      return { bytes: stored.bytes, contentType, kind: document.kind };
     },
   };
 }

@@ -309,6 +309,7 @@ describe('submitting after a decision named documents', () => {
         environment: 'live',
         externalEndUserId: 'person-1',
         lastError: REASON,
+        lastErrorCode: null,
         resubmitDocuments: ['selfie'],
       },
     ]);

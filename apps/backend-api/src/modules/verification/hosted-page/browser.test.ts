@@ -249,6 +249,66 @@ describe.skipIf(missing(chromiumBrowser))('the hosted page in headless Chromium,
     }
   });
 
+  it('a person declines in Kiswahili: the page says the verification was canceled, in both languages; the hold is released and the signed callback says why', async () => {
+    const created = await createSessionRequest(app, acme.liveKey, {
+      type: 'kyc',
+      externalEndUserId: 'browser-decliner',
+      appName: 'Acme Wallet',
+      callbackUrl,
+      returnUrl: callbackUrl.replace('/callbacks', '/back'),
+      locale: 'sw',
+    });
+    expect(created.statusCode).toBe(201);
+    const { sessionId, verificationUrl } = created.json().data as { sessionId: string; verificationUrl: string };
+    const page = await browser.newPage();
+    try {
+      await page.setViewportSize(PHONE);
+      await page.goto(verificationUrl);
+      await Promise.all([
+        page.waitForURL(`${verificationUrl}?step=declined`),
+        page.getByRole('button', { name: 'Sikubali' }).click(),
+      ]);
+      await expect(page.title()).resolves.toBe('Hukukubali');
+      expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Hukukubali');
+      expect(await page.locator('#declined-ended').textContent()).toBe(
+        'Hakuna kilichokusanywa, na uthibitishaji huu umeghairiwa.',
+      );
+      expect(await page.getByRole('button').count()).toBe(0);
+      expect(await page.getByRole('link', { name: 'Endelea kwenye Acme Wallet' }).isVisible()).toBe(true);
+      await expectPhoneFriendly(page);
+
+      await Promise.all([
+        page.waitForURL(`${verificationUrl}?lang=en`),
+        page.getByRole('link', { name: 'English' }).click(),
+      ]);
+      expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('You did not agree');
+      expect(await page.locator('#declined-ended').textContent()).toBe(
+        'Nothing was collected, and this verification was canceled.',
+      );
+      expect(await page.getByRole('link', { name: 'Continue to Acme Wallet' }).isVisible()).toBe(true);
+      await expectPhoneFriendly(page);
+    } finally {
+      await page.close();
+    }
+
+    expect(await statusOf(database.db, sessionId)).toBe('canceled');
+    expect(await holdMovements(database.db, sessionId)).toEqual(['hold', 'release']);
+    await app.webhookDelivery.runOnce();
+    const { secret } = await ensureWebhookEndpoint(database.db, { organizationId: acme.id, environment: 'live' });
+    const received = callbacks
+      .filter(({ body }) => body.includes(sessionId))
+      .map(({ body, headers }) => new Webhook(secret).verify(body, headers)) as Array<{
+      type: string;
+      data: { status: string; previousStatus: string | null; lastError: string | null; lastErrorCode: string | null };
+    }>;
+    expect(received.find((callback) => callback.type === 'verification_session.canceled')?.data).toMatchObject({
+      status: 'canceled',
+      previousStatus: 'pending',
+      lastErrorCode: 'consent_declined',
+      lastError: 'The person did not agree to the processing of their data',
+    });
+  });
+
   it('a person on a live kyc session agrees, takes the photos, reviews and submits; the page then waits for the decision', async () => {
     const created = await createSessionRequest(app, acme.liveKey, {
       type: 'kyc',

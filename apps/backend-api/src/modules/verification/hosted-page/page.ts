@@ -442,8 +442,8 @@ export function renderConsentPage(input: ConsentPageInput): string {
 }
 
 /**
- * After "I do not agree": nothing was collected (nothing more, when an earlier version of the notice was agreed to);
- * the notice can be read again while the link works.
+ * After "I do not agree": the session has ended, nothing was collected (nothing more, when an earlier version of the
+ * notice was agreed to), and the person is pointed back to the app to verify another way.
  */
 export function renderDeclinedPage(
   session: VerificationSession,
@@ -452,13 +452,12 @@ export function renderDeclinedPage(
 ): string {
   const { locale } = language;
   const requester = session.appName ?? sayText(locale, 'requesterFallback');
-  const again = pageUrl(session, language);
   const body = `
-    ${languageSwitch(language, 'step=declined&')}
+    ${languageSwitch(language)}
     <h1>${say(locale, 'declined.title')}</h1>
-    <p>${say(locale, askedAgain ? 'declined.nothingMoreCollected' : 'declined.nothingCollected')}</p>
-    <p>${say(locale, 'declined.changeMind', { app: requester })}</p>
-    <p><a href="${escapeHtml(again)}">${say(locale, 'declined.readAgain')}</a></p>`;
+    <p id="declined-ended">${say(locale, askedAgain ? 'declined.nothingMoreCollected' : 'declined.nothingCollected')}</p>
+    <p>${say(locale, 'declined.otherWay', { app: requester })}</p>
+    ${continueHtml(language, session, requester)}`;
   // The person left without sending anything: the SDK's page hears that they closed the verification.
   return layout(locale, sayText(locale, 'declined.title'), body, {
     head: sdkHead(language, { type: 'verification.closed' }),

@@ -1,4 +1,4 @@
-import { verificationConsents, verificationSessions } from '@platform/db/schema';
+import { verificationConsents, verificationSessions, webhookEvents } from '@platform/db/schema';
 import { eq } from 'drizzle-orm';
 import { beforeEach, describe, expect, it } from 'vitest';
 import {
@@ -514,23 +514,94 @@ describe('the hosted verification page', () => {
       );
     });
 
-    it('says nothing was collected after "I do not agree", records nothing and leaves the session open', async () => {
-      const id = await newTestSession();
+    it('ends the session after "I do not agree": canceled, consent_declined, the callback written, the hold released', async () => {
+      const id = await createdSessionId(suite.app, acme.liveKey, {
+        type: 'kyc',
+        externalEndUserId: 'private-end-user-77',
+        appName: 'Acme Wallet',
+        callbackUrl: 'https://acme.example/callbacks',
+        returnUrl: 'https://acme.example/back',
+      });
+      expect(await holdMovements(suite.db, id)).toEqual(['hold']);
+      clock.advance(1000);
       const declined = await post(id, { token: testFormToken(id), action: 'decline' });
       expect(declined.statusCode).toBe(303);
       expect(declined.headers.location).toBe(`${id}?step=declined`);
-      const html = (await page(id, '?step=declined')).body;
-      expect(html).toContain('<h1>You did not agree</h1>');
-      expect(html).toContain('Nothing was collected');
-      expect(html).toContain(`<a href="${id}">Read the notice again</a>`);
-      expect(html).not.toContain('<form');
+
+      const answer = await suite.app.inject({
+        method: 'GET',
+        url: `/v1/verify/sessions/${id}`,
+        headers: { 'x-service-api-key': acme.liveKey },
+      });
+      expect(answer.json().data).toMatchObject({
+        status: 'canceled',
+        lastErrorCode: 'consent_declined',
+        lastError: 'The person did not agree to the processing of their data',
+        completedAt: clock.now().toISOString(),
+      });
+      expect(await holdMovements(suite.db, id)).toEqual(['hold', 'release']);
+      expect((await transitionsOf(suite.db, id)).at(-1)).toEqual({
+        from: 'pending',
+        to: 'canceled',
+        actor: 'hosted_page',
+      });
+      const [event, ...others] = await suite.db
+        .select()
+        .from(webhookEvents)
+        .where(eq(webhookEvents.type, 'verification_session.canceled'));
+      expect(others).toEqual([]);
+      expect(event).toMatchObject({ targetUrl: 'https://acme.example/callbacks' });
+      expect(event?.payload).toMatchObject({
+        type: 'verification_session.canceled',
+        data: { sessionId: id, status: 'canceled', previousStatus: 'pending', lastErrorCode: 'consent_declined' },
+      });
       expect(await consentsOf(id)).toEqual([]);
+
+      // The page says so on every visit, with the way back to the app and no form.
+      for (const query of ['?step=declined', '']) {
+        const html = (await page(id, query)).body;
+        expect(html).toContain('<h1>You did not agree</h1>');
+        expect(html).toContain('Nothing was collected, and this verification was canceled.');
+        expect(html).toContain('To verify another way, or to start again, contact Acme Wallet.');
+        expect(html).toContain('href="https://acme.example/back"');
+        expect(html).not.toContain('<form');
+      }
+      // A second decline (another tab, a double click) and a late agreement change nothing.
+      expect((await post(id, { token: testFormToken(id), action: 'decline' })).headers.location).toBe(
+        `${id}?notice=moved_on`,
+      );
+      expect((await agree(id)).headers.location).toBe(`${id}?notice=moved_on`);
+      expect(await holdMovements(suite.db, id)).toEqual(['hold', 'release']);
+      expect(await consentsOf(id)).toEqual([]);
+    });
+
+    it('says nothing more was collected when the person agreed to an earlier notice and declines the current one', async () => {
+      const id = await newTestSession();
+      await suite.db.insert(verificationConsents).values({
+        sessionId: id,
+        textVersion: 'consent-2020-01',
+        locale: 'en',
+        ip: '192.0.2.1',
+        userAgent: null,
+      });
+      expect((await post(id, { token: testFormToken(id), action: 'decline' })).statusCode).toBe(303);
+      expect(await statusOf(suite.db, id)).toBe('canceled');
+      expect((await page(id)).body).toContain('Nothing more was collected, and this verification was canceled.');
+    });
+
+    it('cancels nothing when the person agreed to the current notice meanwhile (another tab)', async () => {
+      const id = await testSession();
+      const declined = await post(id, { token: testFormToken(id), action: 'decline' });
+      expect(declined.headers.location).toBe(`${id}?notice=consent_recorded`);
       expect(await statusOf(suite.db, id)).toBe('pending');
-      // Changing one's mind: the notice is there again.
-      expect((await page(id)).body).toContain('I agree</button>');
-      // Once consent exists, the declined step is just the page.
-      await agree(id);
       expect((await page(id, '?step=declined')).body).toContain('id="session-status">Waiting for documents</p>');
+    });
+
+    it('cancels nothing on a decline without the right form token', async () => {
+      const id = await newTestSession();
+      const declined = await post(id, { token: 'forged', action: 'decline' });
+      expect(declined.headers.location).toBe(`${id}?notice=form_expired`);
+      expect(await statusOf(suite.db, id)).toBe('pending');
     });
 
     it('records nothing on a session that no longer waits for documents', async () => {

@@ -34,8 +34,10 @@ import { EVENT_SCRIPT_SOURCE, type SdkTarget, sdkTargetOf, usableOrigins } from 
 import {
   allowedOriginsOf,
   applySandboxAction,
+  consentedBefore,
   consentToAsk,
   dataControllerOf,
+  declineConsent,
   findPageSession,
   keepDraft,
   needsConsent,
@@ -183,10 +185,13 @@ export const hostedPageRoutes: FastifyPluginAsyncTypebox<HostedPageOptions> = as
       const { language, framing } = await viewOf(session, request.query);
       const send = (html: string) => sendPage(reply, 200, html, framing);
       const notice = noticeCodes.find((code) => code === request.query.notice);
+      // Ended because the person did not agree: this page, on every visit (docs/decisions.md#declined-consent).
+      if (session.status === 'canceled' && session.lastErrorCode === 'consent_declined') {
+        return send(renderDeclinedPage(session, language, { askedAgain: await consentedBefore(db, session) }));
+      }
       const ask = await consentToAsk(db, session);
       if (ask !== 'none') {
         const askedAgain = ask === 'again';
-        if (request.query.step === 'declined') return send(renderDeclinedPage(session, language, { askedAgain }));
         const controller = await dataControllerOf(db, session);
         const formToken = formTokenFor(formSecret, session.id);
         const { retentionDays } = options;
@@ -239,7 +244,10 @@ export const hostedPageRoutes: FastifyPluginAsyncTypebox<HostedPageOptions> = as
 
       if (!isValidFormToken(formSecret, session.id, request.body.token)) return backToPage('form_expired');
       const { action, reason } = request.body;
-      if (action === 'decline') return redirect('step=declined');
+      if (action === 'decline') {
+        const outcome = await declineConsent(db, session, now(), lifecycle);
+        return outcome === 'declined' ? redirect('step=declined') : backToPage(outcome);
+      }
       if (action === 'confirm' || action === 'change') {
         const draft = openDraft(formSecret, session.id, request.body.details);
         if (draft === undefined) return backToPage('form_expired');

@@ -6,7 +6,7 @@ import {
   type VerificationStatus,
 } from '@platform/db';
 import { isAppError } from '@platform/errors';
-import { commitMove, type LifecycleOptions, readSessionById } from '../index.js';
+import { commitMove, type LifecycleOptions, moveSession, readSessionById } from '../index.js';
 import { type NoticeCode, type SandboxAction, sandboxActionsFor } from './page.js';
 import {
   consentedTextVersions,
@@ -107,6 +107,42 @@ export async function recordConsent(
     });
     return 'consent_recorded';
   });
+}
+
+/** Whether the person agreed to some version of the consent notice on this session, the current one or an earlier one. */
+export async function consentedBefore(db: Database, session: VerificationSession): Promise<boolean> {
+  return (await consentedTextVersions(db, session.id)).length > 0;
+}
+
+/**
+ * The person declines the consent notice: the session ends, canceled with lastErrorCode `consent_declined`, its held
+ * price released and the customer's callback sent, since nothing may be collected without consent and the money
+ * should not wait for the expiry (docs/decisions.md#declined-consent). Under the session's row lock, like an
+ * agreement: a session no longer waiting for documents (`moved_on`), or whose person agreed to the current notice
+ * meanwhile in another tab (`consent_recorded`), is left as it is.
+ */
+export async function declineConsent(
+  db: Database,
+  session: VerificationSession,
+  now: Date,
+  lifecycle: LifecycleOptions,
+): Promise<'declined' | NoticeCode> {
+  try {
+    return await db.transaction(async (tx) => {
+      const status = await lockSessionStatus(tx, session.id);
+      if (status === undefined || !captureStatuses.includes(status)) return 'moved_on';
+      if ((await consentedTextVersions(tx, session.id)).includes(CONSENT_TEXT_VERSION)) return 'consent_recorded';
+      await moveSession(
+        tx,
+        { sessionId: session.id, to: 'canceled', actor: 'hosted_page', errorCode: 'consent_declined', now },
+        lifecycle,
+      );
+      return 'declined';
+    });
+  } catch (error) {
+    if (isAppError(error) && error.code === 'conflict') return 'moved_on';
+    throw error;
+  }
 }
 
 /**

@@ -169,11 +169,9 @@ const en = {
   'consent.decline': 'I do not agree',
 
   'declined.title': 'You did not agree',
-  'declined.nothingCollected': 'Nothing was collected, and nothing more will happen unless you agree.',
-  'declined.nothingMoreCollected': 'Nothing more was collected, and nothing more will happen unless you agree.',
-  'declined.changeMind':
-    'If you change your mind, you can read the notice again while this link works. Otherwise, contact {app} to verify another way.',
-  'declined.readAgain': 'Read the notice again',
+  'declined.nothingCollected': 'Nothing was collected, and this verification was canceled.',
+  'declined.nothingMoreCollected': 'Nothing more was collected, and this verification was canceled.',
+  'declined.otherWay': 'To verify another way, or to start again, contact {app}.',
 
   'notFound.title': 'Verification not found',
   'notFound.body':
@@ -349,11 +347,9 @@ const sw: Record<StringKey, string> = {
   'consent.decline': 'Sikubali',
 
   'declined.title': 'Hukukubali',
-  'declined.nothingCollected': 'Hakuna kilichokusanywa, na hakuna kitakachoendelea hadi ukubali.',
-  'declined.nothingMoreCollected': 'Hakuna kilichokusanywa zaidi, na hakuna kitakachoendelea hadi ukubali.',
-  'declined.changeMind':
-    'Ukibadilisha nia, unaweza kusoma ilani tena kiungo hiki kikiwa bado kinafanya kazi. La sivyo, wasiliana na {app} ili kuthibitisha kwa njia nyingine.',
-  'declined.readAgain': 'Soma ilani tena',
+  'declined.nothingCollected': 'Hakuna kilichokusanywa, na uthibitishaji huu umeghairiwa.',
+  'declined.nothingMoreCollected': 'Hakuna kilichokusanywa zaidi, na uthibitishaji huu umeghairiwa.',
+  'declined.otherWay': 'Ili kuthibitisha kwa njia nyingine, au kuanza upya, wasiliana na {app}.',
 
   'notFound.title': 'Uthibitishaji haukupatikana',
   'notFound.body':

@@ -1,13 +1,30 @@
 import { readdir } from 'node:fs/promises';
 import { avatarUploads, users } from '@platform/db/schema';
+import {
+  blackPng,
+  COMMENT_SEGMENT,
+  contains,
+  exifSegment,
+  jpeg,
+  pdf,
+  png,
+  pngChunk,
+  withJpegSegments,
+  withPngChunks,
+  zipArchive,
+} from '@platform/document-checks/testing';
 import { eq } from 'drizzle-orm';
+import { fileTypeFromBuffer } from 'file-type';
+import { imageSize } from 'image-size';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { authHeader, createTestApp, insertUser, type TestApp } from '../../../../test/helpers.js';
 import { type FilePart, multipart, tinyJpeg, tinyPng, tinyWebp } from '../../../../test/images.js';
+import { AVATAR_MAX_PIXELS } from './service.js';
 
 const USER = 'user_avatar_a';
 const OTHER = 'user_avatar_b';
-const MAX_BYTES = 64 * 1024;
+// Room for a 30000x30000 PNG of half a megabyte, which the pixel limit refuses.
+const MAX_BYTES = 1024 * 1024;
 
 let t: TestApp;
 
@@ -55,24 +72,113 @@ describe('POST /v1/auth/avatar', () => {
     ['PNG', tinyPng(), 'image/png', 'png'],
     ['JPEG', tinyJpeg(), 'image/jpeg', 'jpg'],
     ['WebP', tinyWebp(), 'image/webp', 'webp'],
-  ])('stores a %s by its content and serves it back', async (_label, bytes, contentType, extension) => {
-    // The declared type and file name are deliberately wrong: only the bytes count.
-    const response = await upload(USER, [
-      image(bytes, { filename: 'upload.bin', contentType: 'application/octet-stream' }),
-    ]);
-    expect(response.statusCode).toBe(201);
-    const { url } = response.json().data;
-    expect(response.json()).toEqual({ success: true, data: { url } });
-    expect(url).toMatch(new RegExp(`^${t.config.publicUrl}/v1/files/avatars/${USER}/[0-9a-f-]{36}\\.${extension}$`));
+  ])(
+    'stores a cleaned copy of a %s, by its content, and serves it back',
+    async (_label, bytes, contentType, extension) => {
+      // The declared type and file name are deliberately wrong: only the bytes count.
+      const response = await upload(USER, [
+        image(bytes, { filename: 'upload.bin', contentType: 'application/octet-stream' }),
+      ]);
+      expect(response.statusCode).toBe(201);
+      const { url } = response.json().data;
+      expect(response.json()).toEqual({ success: true, data: { url } });
+      expect(url).toMatch(new RegExp(`^${t.config.publicUrl}/v1/files/avatars/${USER}/[0-9a-f-]{36}\\.${extension}$`));
 
-    const [row] = await uploadsOf(USER);
-    expect(row).toMatchObject({ url, contentType, sizeBytes: bytes.length, storageKey: url.split('/v1/files/')[1] });
+      const served = await t.app.inject({ method: 'GET', url: pathOf(url) });
+      expect(served.statusCode).toBe(200);
+      expect(served.headers['content-type']).toBe(contentType);
+      expect(served.headers['x-content-type-options']).toBe('nosniff');
+      expect(served.headers['cross-origin-resource-policy']).toBe('cross-origin');
+      // The same format, the same picture, encoded again.
+      expect(await fileTypeFromBuffer(served.rawPayload)).toMatchObject({ mime: contentType });
+      expect(imageSize(served.rawPayload)).toMatchObject({ width: 1, height: 1 });
 
-    const served = await t.app.inject({ method: 'GET', url: pathOf(url) });
-    expect(served.statusCode).toBe(200);
-    expect(served.headers['content-type']).toBe(contentType);
-    expect(served.headers['cross-origin-resource-policy']).toBe('cross-origin');
-    expect(served.rawPayload.equals(bytes)).toBe(true);
+      const [row] = await uploadsOf(USER);
+      expect(row).toMatchObject({
+        url,
+        contentType,
+        sizeBytes: served.rawPayload.length,
+        storageKey: url.split('/v1/files/')[1],
+      });
+    },
+  );
+
+  it('serves a photo without its EXIF: no address in ImageDescription, no GPS position', async () => {
+    const address = 'Home: 14 Riverside Drive, Nairobi';
+    const photo = withJpegSegments(await jpeg(64, 48), exifSegment({ description: address }), COMMENT_SEGMENT);
+    expect(contains(photo, address)).toBe(true);
+    const response = await upload(USER, [image(photo, { filename: 'me.jpg', contentType: 'image/jpeg' })]);
+    expect(response.statusCode, response.body).toBe(201);
+
+    const served = (await t.app.inject({ method: 'GET', url: pathOf(response.json().data.url) })).rawPayload;
+    for (const marker of ['Exif', 'Riverside', 'Nairobi', 'taken at home'])
+      expect(contains(served, marker), marker).toBe(false);
+    expect(served.includes(Buffer.from([0x25, 0x88]))).toBe(false); // the GPSInfo tag, little-endian
+    expect(imageSize(served)).toMatchObject({ type: 'jpg', width: 64, height: 48 });
+  });
+
+  it('serves a PNG without its text and EXIF chunks', async () => {
+    const picture = withPngChunks(
+      await png(40, 30),
+      pngChunk('tEXt', Buffer.from('Comment\0Home: 14 Riverside Drive', 'latin1')),
+      pngChunk('eXIf', exifSegment().subarray(10)),
+    );
+    const response = await upload(USER, [image(picture)]);
+    expect(response.statusCode, response.body).toBe(201);
+    const served = (await t.app.inject({ method: 'GET', url: pathOf(response.json().data.url) })).rawPayload;
+    for (const marker of ['tEXt', 'eXIf', 'Riverside']) expect(contains(served, marker), marker).toBe(false);
+    expect(imageSize(served)).toMatchObject({ type: 'png', width: 40, height: 30 });
+  });
+
+  it.each([
+    ['a 30000x30000 PNG (900 megapixels in half a megabyte)', () => blackPng(30_000, 30_000)],
+    // Its image data is cut short: only the header tells its size, so the refusal was made before any decoding.
+    ['a PNG whose header alone says 30000x30000', () => blackPng(30_000, 30_000, { imageData: false })],
+  ])('answers 413 for %s, saying what is accepted, and stores nothing', async (_label, make) => {
+    const bytes = make();
+    expect(bytes.length).toBeLessThan(MAX_BYTES);
+    const filesBefore = await storedFiles();
+    const response = await upload(USER, [image(bytes)]);
+    expect(response.statusCode).toBe(413);
+    expect(response.json()).toMatchObject({
+      success: false,
+      code: 'payload_too_large',
+      error: `The image is 30000x30000 pixels; at most ${AVATAR_MAX_PIXELS.toLocaleString('en-US')} pixels (25 megapixels) are accepted: send a smaller copy`,
+    });
+    expect(await uploadsOf(USER)).toEqual([]);
+    expect(await storedFiles()).toEqual(filesBefore);
+  });
+
+  it.each([
+    ['a PNG with a PDF appended', async () => Buffer.concat([await png(40, 30), await pdf(1)])],
+    ['a JPEG with a ZIP archive appended', async () => Buffer.concat([await jpeg(40, 30), zipArchive('a.txt', 'x')])],
+    [
+      'a PNG whose text chunk holds a PDF',
+      async () =>
+        withPngChunks(await png(40, 30), pngChunk('tEXt', Buffer.concat([Buffer.from('Comment\0'), await pdf(1)]))),
+    ],
+  ])('answers 400 for a polyglot, %s, and stores nothing', async (_label, make) => {
+    const filesBefore = await storedFiles();
+    const response = await upload(USER, [image(await make())]);
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toMatchObject({
+      success: false,
+      code: 'validation_error',
+      error: expect.stringMatching(/send a plain photo/),
+      details: [{ path: '/file' }],
+    });
+    expect(await uploadsOf(USER)).toEqual([]);
+    expect(await storedFiles()).toEqual(filesBefore);
+  });
+
+  it('answers 400 for a damaged image, and stores nothing', async () => {
+    const picture = await png(40, 30);
+    const at = picture.length - 20; // inside the image data: its CRC no longer matches
+    picture[at] = (picture[at] as number) ^ 0xff;
+    const response = await upload(USER, [image(picture)]);
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toMatchObject({ code: 'validation_error', details: [{ path: '/file' }] });
+    expect(await uploadsOf(USER)).toEqual([]);
   });
 
   it('accepts the file in a field named "avatar"', async () => {

@@ -9,7 +9,7 @@ import { ref } from '../../../shared/schema-ref.js';
 import { LOCAL_FILES_ROUTE_PREFIX } from '../../../storage/local-folder.js';
 import type { ObjectStorage, StoredObject } from '../../../storage/object-storage.js';
 import { AvatarFileParams, AvatarUploadResponseSchema } from './schemas.js';
-import { assertCanUploadAvatar, isAvatarKey, storeAvatar } from './service.js';
+import { AVATAR_MAX_PIXELS, assertCanUploadAvatar, isAvatarKey, storeAvatar } from './service.js';
 
 export interface AvatarRoutesOptions {
   db: Database;
@@ -34,8 +34,10 @@ export const avatarRoutes: FastifyPluginAsyncTypebox<AvatarRoutesOptions> = asyn
         summary: 'Upload a profile photo',
         description:
           `multipart/form-data with one file in the field \`file\` (or \`avatar\`): a PNG, JPEG or WebP image ` +
-          `of at most ${maxBytes} bytes, recognised by its content. Returns the image's public URL, which the ` +
-          'user can then set as avatarUrl with PATCH /v1/accounts/me.',
+          `of at most ${maxBytes} bytes and ${AVATAR_MAX_PIXELS} pixels, recognised by its content. A copy ` +
+          'encoded again in the same format, without metadata (no EXIF, GPS position, comments or text), is stored; ' +
+          'an image that is also another kind of file, or damaged, is 400. Returns the public URL of that copy, which ' +
+          'the user can then set as avatarUrl with PATCH /v1/accounts/me.',
         consumes: ['multipart/form-data'],
         security: bearerSecurity,
         response: { 201: ref(AvatarUploadResponseSchema), ...errorResponses(400, 401, 404, 413, 415) },
@@ -50,7 +52,7 @@ export const avatarRoutes: FastifyPluginAsyncTypebox<AvatarRoutesOptions> = asyn
       await assertCanUploadAvatar(db, userId);
 
       const bytes = await readImageField(request, maxBytes);
-      const { url } = await storeAvatar(db, storage, { userId, bytes });
+      const { url } = await storeAvatar(db, storage, { userId, bytes, maxBytes });
       return reply.code(201).send({ success: true as const, data: { url } });
     },
   );

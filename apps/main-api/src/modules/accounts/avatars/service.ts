@@ -1,30 +1,33 @@
 import { randomUUID } from 'node:crypto';
 import type { Database } from '@platform/db';
+import { type CheckedImageFile, checkImageFile, DocumentFileRefusal } from '@platform/document-checks';
 import { AppError, notFound } from '@platform/errors';
-import { fileTypeFromBuffer } from 'file-type';
 import type { ObjectStorage } from '../../../storage/object-storage.js';
 import { userExists } from '../index.js';
 import { insertAvatarUpload } from './repository.js';
 
-/** Image formats accepted as avatars, recognised by their content (never by file name or declared type). */
-const AVATAR_FORMATS: Readonly<Record<string, { extension: string }>> = {
-  'image/png': { extension: 'png' },
-  'image/jpeg': { extension: 'jpg' },
-  'image/webp': { extension: 'webp' },
-};
+/**
+ * The image rules of an avatar (docs/decisions.md#avatar-uploads): a JPEG, PNG or WebP image of any size from 1 px up to
+ * 25 megapixels (5000 x 5000; a phone's photo is 12), read from its header before it is decoded; no polyglot;
+ * re-encoded in its own format without metadata. The byte limit is AVATAR_MAX_BYTES.
+ */
+export const AVATAR_MAX_PIXELS = 25_000_000;
 
-interface DetectedImage {
-  contentType: string;
-  extension: string;
-}
-
-/** The avatar format of `bytes`, or null when they are not a PNG, JPEG or WebP image. */
-async function detectAvatarFormat(bytes: Buffer): Promise<DetectedImage | null> {
-  const detected = await fileTypeFromBuffer(bytes);
-  const format = detected === undefined ? undefined : AVATAR_FORMATS[detected.mime];
-  return detected === undefined || format === undefined
-    ? null
-    : { contentType: detected.mime, extension: format.extension };
+/** The cleaned copy of the image `bytes`, or the refusal as the error envelope says it (415, 413 or 400 on /file). */
+async function cleanAvatar(bytes: Buffer, maxBytes: number): Promise<CheckedImageFile> {
+  try {
+    return await checkImageFile(bytes, { maxBytes, minImageShortSide: 1, maxImagePixels: AVATAR_MAX_PIXELS });
+  } catch (error) {
+    if (!(error instanceof DocumentFileRefusal)) throw error;
+    if (error.status === 415) {
+      throw new AppError('unsupported_media_type', 'The avatar must be a PNG, JPEG or WebP image', { cause: error });
+    }
+    if (error.status === 413) throw new AppError('payload_too_large', error.message, { cause: error });
+    throw new AppError('validation_error', error.message, {
+      details: [{ path: '/file', message: error.message }],
+      cause: error,
+    });
+  }
 }
 
 const AVATAR_KEY =
@@ -50,24 +53,24 @@ export async function assertCanUploadAvatar(db: Database, userId: string): Promi
 }
 
 /**
- * Stores the image (a 415 unless its bytes are a PNG, JPEG or WebP image) and records it as issued to the user, so
- * the profile may point at its URL (docs/decisions.md#avatar-uploads).
+ * Stores a cleaned copy of the image (refused unless its bytes are an acceptable image: `cleanAvatar`) and records it
+ * as issued to the user, so the profile may point at its URL (docs/decisions.md#avatar-uploads). Nothing is stored for
+ * a refused image.
  */
 export async function storeAvatar(
   db: Database,
   storage: ObjectStorage,
-  upload: { userId: string; bytes: Buffer },
+  upload: { userId: string; bytes: Buffer; maxBytes: number },
 ): Promise<{ url: string }> {
-  const image = await detectAvatarFormat(upload.bytes);
-  if (image === null) throw new AppError('unsupported_media_type', 'The avatar must be a PNG, JPEG or WebP image');
+  const image = await cleanAvatar(upload.bytes, upload.maxBytes);
   const key = avatarKey(upload.userId, image.extension);
-  const { url } = await storage.put({ key, body: upload.bytes, contentType: image.contentType });
+  const { url } = await storage.put({ key, body: image.bytes, contentType: image.contentType });
   await insertAvatarUpload(db, {
     userId: upload.userId,
     storageKey: key,
     url,
     contentType: image.contentType,
-    sizeBytes: upload.bytes.length,
+    sizeBytes: image.size,
   });
   return { url };
 }

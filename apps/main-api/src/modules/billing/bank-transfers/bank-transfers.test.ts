@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { memberships, notifications, paymentEvents } from '@platform/db/schema';
+import { ledgerTransactions, memberships, notifications, paymentEvents } from '@platform/db/schema';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
@@ -27,6 +27,8 @@ import {
 } from '../../../../test/billing-fixtures.js';
 import { insertUser, tokenFor } from '../../../../test/helpers.js';
 import { allReceipts, pdfText, textOf } from '../../../../test/receipt-fixtures.js';
+import { clearBilling, creditBalanceOf, titlesNotified } from '../../../../test/subscription-fixtures.js';
+import { BANK_REFERENCE_RULE } from './bank-reference.js';
 
 // Paying by bank transfer and the platform's finance staff confirming it (docs/decisions.md#bank-transfers): the pay
 // request's answer and invoice, the finance routes, a confirmation of the exact amount through the success path every
@@ -337,6 +339,7 @@ describe('GET /v1/finance/payments', () => {
       status: 'pending',
       purpose: 'wallet_topup',
       amount: 1_000,
+      amountReceived: 0,
       currency: 'KES',
       subscription: null,
       bankReference: null,
@@ -366,53 +369,8 @@ describe('GET /v1/finance/payments', () => {
 });
 
 describe('POST /v1/finance/payments/:reference/confirm', () => {
-  it('records another amount for staff, applies nothing, and keeps the transfer pending', async () => {
-    const { reference } = await started({ amount: LARGE_TOP_UP });
-    const before = await liveBalance(t.db, t.organizationId);
-    const alarms = await alarmsRaised(t.app, 'transfer_amount_mismatch');
-    const response = await confirmTransfer(t, reference, { amountReceived: 1_999_000, bankReference: 'ft26330 abcde' });
-    expect(response.statusCode, response.body).toBe(200);
-    const { message, data } = response.json();
-    expect(message).toContain('Recorded: KES 1,999,000 received for an invoice of KES 2,000,000. Nothing was applied');
-    expect(data.outcome).toBe('amount_mismatch');
-    expect(data.transfer).toMatchObject({
-      status: 'pending',
-      bankReference: null,
-      receiptNumber: null,
-      confirmations: [
-        {
-          amountReceived: 1_999_000,
-          amountDue: LARGE_TOP_UP,
-          bankReference: 'FT26330 ABCDE',
-          outcome: 'amount_mismatch',
-          confirmedBy: FINANCE_ID,
-          confirmedAt: expect.any(String),
-        },
-      ],
-    });
-    const payment = await paymentByReference(t.db, reference);
-    expect(payment).toMatchObject({ status: 'pending', providerReference: null });
-    expect(await liveBalance(t.db, t.organizationId)).toBe(before);
-    expect(await topUpsOf(t.db, reference)).toBe(0);
-    expect(await allReceipts(t.db)).toEqual([]);
-    expect(await transitionsOf(t.db, payment.id)).toEqual([]);
-    expect(await alarmsRaised(t.app, 'transfer_amount_mismatch')).toBe(alarms + 1);
-    const recorded = await auditEventsOf(t.db, t.platformOrganizationId, 'bank_transfer.amount_mismatch');
-    expect(recorded.at(-1)).toMatchObject({
-      actorUserId: FINANCE_ID,
-      targetId: reference,
-      details: {
-        organizationId: t.organizationId,
-        amountDue: LARGE_TOP_UP,
-        amountReceived: 1_999_000,
-        bankReference: 'FT26330 ABCDE',
-      },
-    });
-  });
-
   it('applies the exact amount once through the success path: credited, receipt issued, everyone told', async () => {
     const { reference, instructions, invoice } = await started({ amount: LARGE_TOP_UP });
-    await confirmTransfer(t, reference, { amountReceived: 1_000, bankReference: 'FT-PARTIAL-1' });
     const before = await liveBalance(t.db, t.organizationId);
     // Finance copies the reference from the bank statement, in its own way.
     const response = await confirmTransfer(t, instructions.reference.toLowerCase(), {
@@ -429,10 +387,7 @@ describe('POST /v1/finance/payments/:reference/confirm', () => {
       receiptNumber: expect.stringMatching(/^RCT-\d{6}$/),
       completedAt: expect.any(String),
     });
-    expect(data.transfer.confirmations.map((c: { outcome: string }) => c.outcome)).toEqual([
-      'amount_mismatch',
-      'applied',
-    ]);
+    expect(data.transfer.confirmations.map((c: { outcome: string }) => c.outcome)).toEqual(['applied']);
 
     const payment = await paymentByReference(t.db, reference);
     expect(payment).toMatchObject({ status: 'succeeded', providerReference: 'FT26330XYZ12' });
@@ -485,11 +440,11 @@ describe('POST /v1/finance/payments/:reference/confirm', () => {
       code: 'conflict',
       error: 'This transfer was already confirmed (bank reference FT26330XYZ12): it is applied once',
     });
-    expect(await allConfirmations(t.db)).toHaveLength(2);
+    expect(await allConfirmations(t.db)).toHaveLength(1);
     expect(await topUpsOf(t.db, reference)).toBe(1);
   });
 
-  it('refuses a bank reference that already confirmed another transfer: one transfer pays one invoice', async () => {
+  it('refuses a bank reference that already confirmed another transfer: one statement line pays once', async () => {
     const first = await started({ amount: 700 });
     const second = await started({ amount: 700 });
     expect((await confirmTransfer(t, first.reference, { amountReceived: 700, bankReference: 'FT1' })).statusCode).toBe(
@@ -498,7 +453,7 @@ describe('POST /v1/finance/payments/:reference/confirm', () => {
     const reused = await confirmTransfer(t, second.reference, { amountReceived: 700, bankReference: ' ft1 ' });
     expect(reused.statusCode).toBe(409);
     expect(reused.json().error).toBe(
-      `The bank reference FT1 already confirmed ${first.reference}: one transfer pays one invoice`,
+      `The bank reference FT1 was already recorded for ${first.reference}: one line of a bank statement is recorded once`,
     );
     expect((await paymentByReference(t.db, second.reference)).status).toBe('pending');
     expect(await allConfirmations(t.db)).toHaveLength(1);
@@ -559,6 +514,150 @@ describe('POST /v1/finance/payments/:reference/confirm', () => {
     }
     expect(await allConfirmations(t.db)).toEqual([]);
   });
+});
+
+describe('split transfers (docs/decisions.md#split-bank-transfers)', () => {
+  /** core, 2,200 seats, yearly: 60 x 2,200 x 10 = 1,320,000 KES, the issue's split purchase. */
+  const SPLIT_PURCHASE = { type: 'mail_subscription', plan: 'core', seats: 2_200, billingCycle: 'yearly' } as const;
+  const SPLIT_PRICE = 1_320_000;
+
+  beforeEach(async () => {
+    await clearBilling(t.db);
+  });
+
+  async function subscriptionNow() {
+    const response = await t.app.inject({ method: 'GET', url: '/v1/billing/subscription', headers: await t.headers() });
+    return response.json().data;
+  }
+
+  it('adds 1,000,000 and 320,000 up to a 1,320,000 invoice: partial, then paid, each in the audit log', async () => {
+    const { reference } = await started({ amount: 0, metadata: SPLIT_PURCHASE });
+    expect((await paymentByReference(t.db, reference)).amount).toBe(SPLIT_PRICE);
+
+    const first = await confirmTransfer(t, reference, { amountReceived: 1_000_000, bankReference: 'FT-SPLIT-1' });
+    expect(first.statusCode, first.body).toBe(200);
+    expect(first.json().message).toBe(
+      "Recorded: KES 1,000,000 received, KES 1,000,000 of the invoice's KES 1,320,000 so far. The invoice stays open: " +
+        'confirm the rest (KES 320,000) when it arrives',
+    );
+    expect(first.json().data).toMatchObject({
+      outcome: 'partial',
+      transfer: { status: 'pending', amountReceived: 1_000_000, receiptNumber: null },
+    });
+    expect(await subscriptionNow()).toBeNull();
+    expect(await allReceipts(t.db)).toEqual([]);
+
+    const second = await confirmTransfer(t, reference, { amountReceived: 320_000, bankReference: 'FT-SPLIT-2' });
+    expect(second.statusCode, second.body).toBe(200);
+    expect(second.json().message).toMatch(
+      /^Transfer confirmed: KES 1,320,000 in all \(this transfer KES 320,000\) applied to PAY-.*, receipt RCT-\d{6}$/,
+    );
+    expect(second.json().data).toMatchObject({
+      outcome: 'applied',
+      transfer: { status: 'succeeded', amountReceived: SPLIT_PRICE, bankReference: 'FT-SPLIT-2' },
+    });
+    expect(second.json().data.transfer.confirmations).toEqual([
+      expect.objectContaining({ amountReceived: 1_000_000, receivedBefore: 0, outcome: 'partial' }),
+      expect.objectContaining({ amountReceived: 320_000, receivedBefore: 1_000_000, outcome: 'applied' }),
+    ]);
+    expect(await subscriptionNow()).toMatchObject({
+      plan: 'core',
+      seats: 2_200,
+      billingCycle: 'yearly',
+      status: 'active',
+    });
+    expect(await allReceipts(t.db)).toEqual([expect.objectContaining({ total: SPLIT_PRICE })]);
+    expect(await creditBalanceOf(t.db, t.organizationId)).toBe(0);
+
+    const partial = await auditEventsOf(t.db, t.platformOrganizationId, 'bank_transfer.partial');
+    expect(partial.at(-1)).toMatchObject({
+      actorUserId: FINANCE_ID,
+      targetId: reference,
+      details: { amountReceived: 1_000_000, receivedBefore: 0, amountDue: SPLIT_PRICE, bankReference: 'FT-SPLIT-1' },
+    });
+    const applied = await auditEventsOf(t.db, t.platformOrganizationId, 'bank_transfer.confirmed');
+    expect(applied.at(-1)).toMatchObject({
+      targetId: reference,
+      details: { amountReceived: 320_000, receivedBefore: 1_000_000, bankReference: 'FT-SPLIT-2' },
+    });
+    const succeeded = await auditEventsOf(t.db, t.organizationId, 'payment.succeeded');
+    expect(succeeded.filter((event) => event.targetId === reference)).toHaveLength(1);
+  });
+
+  it("puts what a subscription's transfers bring in beyond its invoice on the credit balance, once", async () => {
+    const { reference } = await started({ amount: 0, metadata: SPLIT_PURCHASE });
+    await confirmTransfer(t, reference, { amountReceived: 1_000_000, bankReference: 'FT-OVER-1' });
+    const over = await confirmTransfer(t, reference, { amountReceived: 400_000, bankReference: 'FT-OVER-2' });
+    expect(over.statusCode, over.body).toBe(200);
+    expect(over.json().data.outcome).toBe('applied');
+    expect(over.json().message).toContain('; KES 80,000 beyond the invoice went to the credit balance');
+    expect(await creditBalanceOf(t.db, t.organizationId)).toBe(80_000);
+    expect(await titlesNotified(t.db, PAYER_ID)).toContain('Payment added to your credit');
+    expect(await allReceipts(t.db)).toEqual([expect.objectContaining({ total: SPLIT_PRICE })]);
+    expect(
+      (await auditEventsOf(t.db, t.platformOrganizationId, 'bank_transfer.confirmed')).at(-1)?.details,
+    ).toMatchObject({ excess: 80_000, excessTo: 'credit_balance' });
+    // Applied once: nothing more is recorded or credited.
+    const again = await confirmTransfer(t, reference, { amountReceived: 5_000, bankReference: 'FT-OVER-3' });
+    expect(again.statusCode).toBe(409);
+    expect(await creditBalanceOf(t.db, t.organizationId)).toBe(80_000);
+  });
+
+  it("puts what a top-up's transfers bring in beyond its invoice on the same wallet, as a movement of its own", async () => {
+    const { reference } = await started({ amount: LARGE_TOP_UP });
+    const before = await liveBalance(t.db, t.organizationId);
+    await confirmTransfer(t, reference, { amountReceived: 1_500_000, bankReference: 'FT-WALLET-1' });
+    expect(await liveBalance(t.db, t.organizationId)).toBe(before);
+    const over = await confirmTransfer(t, reference, { amountReceived: 600_000, bankReference: 'FT-WALLET-2' });
+    expect(over.json().message).toContain('; KES 100,000 beyond the invoice went to the wallet');
+    expect(await liveBalance(t.db, t.organizationId)).toBe(before + 2_100_000);
+    expect(await topUpsOf(t.db, reference)).toBe(1);
+    const excess = await t.db
+      .select()
+      .from(ledgerTransactions)
+      .where(eq(ledgerTransactions.reference, `transfer_excess:${reference}`));
+    expect(excess).toEqual([expect.objectContaining({ kind: 'top_up', amount: 100_000 })]);
+    expect(await titlesNotified(t.db, PAYER_ID)).toContain('Transfer excess added to your wallet');
+  });
+
+  it('records a bank reference once, whatever its outcome: again on the same transfer or on another is 409', async () => {
+    const first = await started({ amount: 5_000 });
+    const second = await started({ amount: 5_000 });
+    expect(
+      (await confirmTransfer(t, first.reference, { amountReceived: 1_000, bankReference: 'FT-ONCE' })).json().data
+        .outcome,
+    ).toBe('partial');
+    for (const [reference, where] of [
+      [first.reference, 'for this transfer'],
+      [second.reference, `for ${first.reference}`],
+    ] as const) {
+      const reused = await confirmTransfer(t, reference, { amountReceived: 4_000, bankReference: ' ft-once ' });
+      expect(reused.statusCode).toBe(409);
+      expect(reused.json()).toMatchObject({
+        code: 'conflict',
+        error: `The bank reference FT-ONCE was already recorded ${where}: one line of a bank statement is recorded once`,
+      });
+    }
+    expect(await allConfirmations(t.db)).toHaveLength(1);
+    expect((await paymentByReference(t.db, first.reference)).status).toBe('pending');
+    expect((await paymentByReference(t.db, second.reference)).status).toBe('pending');
+  });
+
+  it.each([['FT1\nFT2'], ['FT#1'], ['-FT1'], ['   '], ['FT\u00e91']])(
+    'refuses the bank reference %j saying what a reference may contain, and records nothing',
+    async (bankReference) => {
+      const { reference } = await started({ amount: 900 });
+      const refused = await confirmTransfer(t, reference, { amountReceived: 900, bankReference });
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json()).toMatchObject({
+        code: 'validation_error',
+        error: BANK_REFERENCE_RULE,
+        details: [{ path: '/bankReference', message: BANK_REFERENCE_RULE }],
+      });
+      expect(refused.json().error).not.toMatch(/pattern|\^|\[/);
+      expect(await allConfirmations(t.db)).toEqual([]);
+    },
+  );
 });
 
 describe('expiry after 30 days', () => {

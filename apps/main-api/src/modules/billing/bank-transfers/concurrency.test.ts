@@ -20,8 +20,9 @@ import {
 import { allReceipts } from '../../../../test/receipt-fixtures.js';
 
 // Confirmations of one bank transfer arriving together (a double click, two finance members at once, a retry without
-// a key), and the expiry job running on several instances, apply each transfer once
-// (docs/decisions.md#bank-transfer-confirmation). Races need real concurrent connections: PGlite runs one query at a
+// a key, the parts of a split transfer), and the expiry job running on several instances, apply each transfer once
+// and record each bank reference once (docs/decisions.md#bank-transfer-confirmation,
+// docs/decisions.md#split-bank-transfers). Races need real concurrent connections: PGlite runs one query at a
 // time, so these run on PostgreSQL only.
 describe.skipIf(missing(postgresServer))(
   'bank transfers confirmed at once (PostgreSQL only: PGlite has no concurrent transactions)',
@@ -70,29 +71,38 @@ describe.skipIf(missing(postgresServer))(
       expect(told.filter((note) => note.title === 'Receipt issued')).toHaveLength(1);
     });
 
-    it('records every other amount that got in before the exact one, and applies the exact one once', async () => {
+    it('adds up parts of one invoice recorded at the same moment: the part that reaches it applies, once', async () => {
       const { reference } = await transfer(8_000);
       const answers = await Promise.all(
         Array.from({ length: 8 }, (_, index) =>
-          confirmTransfer(t, reference, {
-            amountReceived: index % 2 === 0 ? 8_000 : 7_000 + index,
-            bankReference: `FT-RACE-${index}`,
-          }),
+          confirmTransfer(t, reference, { amountReceived: 2_000, bankReference: `FT-PART-${index}` }),
         ),
       );
-      const applied = answers.filter((answer) => answer.statusCode === 200 && answer.json().data.outcome === 'applied');
-      const mismatches = answers.filter(
-        (answer) => answer.statusCode === 200 && answer.json().data.outcome === 'amount_mismatch',
+      const outcomes = answers.map((answer) =>
+        answer.statusCode === 200 ? answer.json().data.outcome : answer.statusCode,
       );
-      expect(applied).toHaveLength(1);
-      expect(answers.filter((answer) => answer.statusCode === 409)).toHaveLength(8 - 1 - mismatches.length);
+      expect(outcomes.sort()).toEqual([409, 409, 409, 409, 'applied', 'partial', 'partial', 'partial']);
       const recorded = await allConfirmations(t.db);
-      expect(recorded.filter((confirmation) => confirmation.outcome === 'applied')).toHaveLength(1);
-      expect(recorded.filter((confirmation) => confirmation.outcome === 'amount_mismatch')).toHaveLength(
-        mismatches.length,
-      );
+      expect(recorded.map((confirmation) => confirmation.receivedBefore).sort((a, b) => a - b)).toEqual([
+        0, 2_000, 4_000, 6_000,
+      ]);
+      expect(recorded.find((confirmation) => confirmation.outcome === 'applied')?.receivedBefore).toBe(6_000);
       expect(await topUpsOf(t.db, reference)).toBe(1);
       expect(await allReceipts(t.db)).toHaveLength(1);
+      expect((await paymentByReference(t.db, reference)).status).toBe('succeeded');
+    });
+
+    it('records one bank reference once when two transfers get it at the same moment, whatever the outcome', async () => {
+      const first = await transfer(9_000);
+      const second = await transfer(9_000);
+      const answers = await Promise.all(
+        [first, second].map((each) =>
+          confirmTransfer(t, each.reference, { amountReceived: 1_000, bankReference: 'FT-ONE-LINE' }),
+        ),
+      );
+      expect(answers.map((answer) => answer.statusCode).sort()).toEqual([200, 409]);
+      expect(answers.find((answer) => answer.statusCode === 409)?.json()).toMatchObject({ code: 'conflict' });
+      expect(await allConfirmations(t.db)).toEqual([expect.objectContaining({ outcome: 'partial' })]);
     });
 
     it('lets one bank reference confirm one of two transfers confirmed with it at once', async () => {

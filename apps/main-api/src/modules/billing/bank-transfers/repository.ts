@@ -5,10 +5,11 @@ import type {
   Payment,
   PaymentStatus,
   Transaction,
+  TransferConfirmationOutcome,
 } from '@platform/db';
 import { bankTransferConfirmations, invoices, organizations, payments, receipts } from '@platform/db/schema';
 import { afterPosition, cursorTimeOf, type PagePosition } from '@platform/pagination';
-import { and, asc, desc, eq, inArray, isNull, lte, ne, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNull, lte, type SQL } from 'drizzle-orm';
 
 /** How finance names a bank transfer: by its payment reference (PAY-...), or the reference written on the transfer. */
 export type TransferMatch = { reference: string } | { transferReference: string };
@@ -31,23 +32,50 @@ export async function lockTransfer(tx: Transaction, match: TransferMatch): Promi
   return found;
 }
 
-/** The bank transfer, other than `paymentId`, that a bank reference already confirmed, if any. */
-export async function findTransferConfirmedBy(
+/**
+ * The bank transfer a bank reference was recorded for, whatever the outcome, and the outcome (the first record, should
+ * the history kept from before references were recorded once hold it more than once). Undefined when it was never
+ * recorded: one line of a bank statement is recorded once (docs/decisions.md#split-bank-transfers).
+ */
+export async function findBankReferenceUse(
   tx: Transaction,
   bankReference: string,
-  paymentId: string,
-): Promise<Payment | undefined> {
+): Promise<{ payment: Payment; outcome: TransferConfirmationOutcome } | undefined> {
   const [found] = await tx
+    .select({ payment: payments, outcome: bankTransferConfirmations.outcome })
+    .from(bankTransferConfirmations)
+    .innerJoin(payments, eq(payments.id, bankTransferConfirmations.paymentId))
+    .where(eq(bankTransferConfirmations.bankReference, bankReference))
+    .orderBy(asc(bankTransferConfirmations.createdAt))
+    .limit(1);
+  return found;
+}
+
+/**
+ * The bank transfer, unlocked: which organization it is of, so that the organization's row is locked before the
+ * transfer's (docs/decisions.md#retired-organizations-take-no-money).
+ */
+export async function findTransfer(db: DatabaseExecutor, match: TransferMatch): Promise<Payment | undefined> {
+  const [found] = await db.select().from(payments).where(matching(match));
+  return found;
+}
+
+/**
+ * The organization's bank transfers still awaited, locked (`FOR UPDATE SKIP LOCKED`: one a confirmation or the expiry
+ * job holds is left to it, which then finds the organization retired), for its retirement to void.
+ */
+export async function lockPendingTransfersOf(tx: Transaction, organizationId: string): Promise<Payment[]> {
+  return tx
     .select()
     .from(payments)
     .where(
       and(
-        eq(payments.provider, 'bank_transfer'),
-        eq(payments.providerReference, bankReference),
-        ne(payments.id, paymentId),
+        eq(payments.organizationId, organizationId),
+        eq(payments.channel, 'bank_transfer'),
+        eq(payments.status, 'pending'),
       ),
-    );
-  return found;
+    )
+    .for('update', { skipLocked: true });
 }
 
 export async function insertConfirmation(

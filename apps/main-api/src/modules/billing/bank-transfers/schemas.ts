@@ -29,13 +29,11 @@ export const ConfirmTransferBodySchema = Type.Object(
     bankReference: Type.String({
       minLength: 1,
       maxLength: 64,
-      pattern: '^ *[A-Za-z0-9][A-Za-z0-9 ./_-]*$',
-      'x-allowed':
-        "the bank's reference as the statement shows it: letters, digits, spaces and . / _ -, starting with a " +
-        'letter or digit (FT26330ABCDE)',
+      // What it may contain is checked by the service (bank-reference.ts), whose refusal says it in words.
       description:
-        "The bank's own reference of the transfer (letters, digits, spaces, . / _ -), stored upper case; one " +
-        'transfer confirms one payment.',
+        "The bank's own reference of the transfer, as the statement shows it: letters, digits, spaces and . / _ -, " +
+        'starting with a letter or a digit; stored upper case. One line of a bank statement is recorded once, ' +
+        'whatever its outcome.',
       examples: ['FT26330ABCDE'],
     }),
   },
@@ -48,9 +46,14 @@ const ConfirmationSchema = Type.Object(
   {
     amountReceived: Type.Integer({ description: 'Whole KES.' }),
     amountDue: Type.Integer({ description: 'What the invoice asked for, whole KES.' }),
+    receivedBefore: Type.Integer({ description: "What the transfer's earlier records had brought in, whole KES." }),
     bankReference: Type.String(),
     outcome: oneOf(transferConfirmationOutcomes, {
-      description: 'applied: the exact amount, the payment succeeded; amount_mismatch: recorded, never applied.',
+      description:
+        'applied: with what came before it reached the invoice, and the payment succeeded (an excess went to the ' +
+        "credit balance, or a top-up's wallet); partial: still below, the invoice stays open for the rest; " +
+        'refund_due: received for a closed organization, nothing applied, to refund; amount_mismatch: another amount, ' +
+        'recorded before amounts added up (no longer written).',
     }),
     confirmedBy: Type.String({ description: 'The user id of the finance member who recorded it.' }),
     confirmedAt: Type.String({ format: 'date-time' }),
@@ -65,10 +68,16 @@ const TransferSchema = Type.Object(
     invoiceNumber: nullableString('INV-000001.'),
     organization: Type.Object({ id: Type.String(), name: Type.String() }, { additionalProperties: false }),
     status: oneOf(paymentStatuses, {
-      description: 'pending until confirmed (succeeded) or 30 days have passed (expired).',
+      description:
+        'pending until confirmed (succeeded) or 30 days have passed (expired); cancelled when voided (its ' +
+        'organization was closed, or its renewal is no longer due); refund_due when money arrived for a closed ' +
+        'organization.',
     }),
     purpose: oneOf(paymentPurposes),
     amount: Type.Integer({ description: 'Whole KES, VAT included: what the invoice asks for.' }),
+    amountReceived: Type.Integer({
+      description: 'What finance recorded for it in all, whole KES: the invoice is paid once this reaches amount.',
+    }),
     currency: Type.Literal('KES'),
     subscription: Type.Union([
       Type.Object(
@@ -80,7 +89,7 @@ const TransferSchema = Type.Object(
     bankReference: nullableString("The bank's reference of the transfer that paid it; null until confirmed."),
     receiptNumber: nullableString('RCT-000001, once confirmed.'),
     confirmations: Type.Array(ConfirmationSchema, {
-      description: 'Everything finance recorded about it, oldest first: amounts of another amount stay here.',
+      description: 'Everything finance recorded about it, oldest first: each transfer of a split payment is one.',
     }),
     createdAt: Type.String({ format: 'date-time' }),
     dueAt: nullableTime('Payable by (14 days after the invoice).'),

@@ -14,6 +14,7 @@ export function toTransferView(row: TransferRow, confirmations: BankTransferConf
     status: payment.status,
     purpose: payment.purpose,
     amount: payment.amount,
+    amountReceived: confirmations.reduce((sum, confirmation) => sum + confirmation.amountReceived, 0),
     currency: 'KES',
     subscription: plan !== null && seats !== null && billingCycle !== null ? { plan, seats, billingCycle } : null,
     bankReference: payment.status === 'succeeded' ? payment.providerReference : null,
@@ -21,6 +22,7 @@ export function toTransferView(row: TransferRow, confirmations: BankTransferConf
     confirmations: confirmations.map((confirmation) => ({
       amountReceived: confirmation.amountReceived,
       amountDue: confirmation.amountDue,
+      receivedBefore: confirmation.receivedBefore,
       bankReference: confirmation.bankReference,
       outcome: confirmation.outcome,
       confirmedBy: confirmation.confirmedByUserId,

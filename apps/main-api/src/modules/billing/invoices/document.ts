@@ -69,6 +69,8 @@ function statusOf(found: InvoiceWithPayment, now: Date): string {
     case 'failed':
     case 'cancelled':
       return 'Cancelled: no longer payable';
+    case 'refund_due':
+      return 'Cancelled: the account was closed, and the money received is refunded';
   }
 }
 
@@ -92,6 +94,11 @@ function stateNotes(found: InvoiceWithPayment, amount: string): string[] {
     case 'failed':
     case 'cancelled':
       return ['This invoice was cancelled and can no longer be paid. Transfer no money for it.'];
+    case 'refund_due':
+      return [
+        'This invoice was cancelled when the account was closed: the money received for it is refunded. Transfer no ' +
+          'more money for it.',
+      ];
   }
 }
 

@@ -12,10 +12,18 @@ export type PaymentAlarmKind =
   | 'unmatched_success'
   /** A provider reported a success for another amount or currency than the payment's. */
   | 'amount_mismatch'
-  /** Finance recorded a bank transfer of another amount than its invoice's: received, not applied. */
+  /**
+   * Finance recorded a bank transfer of another amount than its invoice's: received, not applied. No longer raised:
+   * amounts recorded for an invoice add up (docs/decisions.md#split-bank-transfers); kept for the series already kept.
+   */
   | 'transfer_amount_mismatch'
   /** A bank transfer expired after finance had recorded money received for it (another amount). */
-  | 'unapplied_transfer_expired';
+  | 'unapplied_transfer_expired'
+  /**
+   * Money arrived for a retired organization (a provider's success, or a bank transfer finance recorded): nothing was
+   * applied, finance refunds it (docs/decisions.md#retired-organizations-take-no-money). Once per payment.
+   */
+  | 'retired_organization_payment';
 
 export interface PaymentAlarms {
   raise(kind: PaymentAlarmKind): void;
@@ -27,7 +35,7 @@ export const PAYMENT_ALARMS_METRIC = 'payment_alarms_total';
 export function paymentAlarmsIn(metrics: PlatformMetrics): PaymentAlarms {
   const counter = moduleCounter(metrics, {
     name: PAYMENT_ALARMS_METRIC,
-    help: 'Money received that was not credited as reported (success after failure, unmatched, wrong amount, a bank transfer of another amount): each needs support',
+    help: 'Money received that was not credited as reported (success after failure, unmatched, wrong amount, a bank transfer of another amount, money for a retired organization): each needs support',
     labelNames: ['kind'],
   });
   return { raise: (kind) => counter.inc({ kind }) };

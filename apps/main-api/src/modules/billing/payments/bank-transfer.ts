@@ -5,6 +5,7 @@ import { formatDay } from '../documents/index.js';
 import type { TransferInvoice, TransferTerms } from './hooks.js';
 import { newPaymentReference, newTransferReference } from './reference.js';
 import { insertPendingPayment } from './repository.js';
+import { assertTakesPayments } from './retired-organizations.js';
 import type { PaymentStarted } from './schemas.js';
 import { paymentStarted, type Start } from './start.js';
 
@@ -32,7 +33,8 @@ const REFERENCE_ATTEMPTS = 3;
 const TRANSFER_REFERENCE_INDEX = 'payments_bank_transfer_reference_unique';
 
 /**
- * Records the pending bank transfer, its audit record and its invoice in one transaction, and answers how to pay it.
+ * Records the pending bank transfer, its audit record and its invoice in one transaction (409 when the organization was
+ * retired meanwhile), and answers how to pay it.
  * The payment's next check is its expiry: the bank transfer expiry job takes it then, the reconciliation job never.
  */
 export async function startBankTransfer(start: Start): Promise<PaymentStarted> {
@@ -42,6 +44,7 @@ export async function startBankTransfer(start: Start): Promise<PaymentStarted> {
   for (let attempt = 1; ; attempt += 1) {
     try {
       const invoice = await deps.ctx.db.transaction(async (tx) => {
+        await assertTakesPayments(tx, requester.organizationId);
         const payment = await insertPendingPayment(
           tx,
           {

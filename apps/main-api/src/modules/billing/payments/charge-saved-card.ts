@@ -2,7 +2,8 @@ import type { Payment } from '@platform/db';
 import { askProvider } from './ask-provider.js';
 import type { CardProvider } from './provider-port.js';
 import { findPayment, recordProviderAcceptance } from './repository.js';
-import { type SettlementContext, settlePayment } from './settle.js';
+import { RETIREMENT_SOURCE, retiredAtOf } from './retired-organizations.js';
+import { type SettlementContext, settleFoundPayment, settlePayment } from './settle.js';
 
 export interface SavedCardToCharge {
   authorizationCode: string;
@@ -57,7 +58,9 @@ export async function chargeSavedCard(
 
 /**
  * chargeSavedCard for callers that only need where the payment stands (the renewal job): pending covers both
- * a provider still processing and an unknown outcome; the reconciliation job settles either.
+ * a provider still processing and an unknown outcome; the reconciliation job settles either. A charge whose
+ * organization was retired since it was claimed is not sent: it is cancelled instead
+ * (docs/decisions.md#retired-organizations-take-no-money).
  */
 export async function chargeSavedCardPayment(
   ctx: SettlementContext,
@@ -65,7 +68,29 @@ export async function chargeSavedCardPayment(
   payment: Payment,
   card: SavedCardToCharge,
 ): Promise<Payment> {
+  const withdrawn = await withdrawIfRetired(ctx, payment);
+  if (withdrawn !== undefined) return withdrawn;
   // The first check was scheduled when the payment was recorded (checkDelayOf): keep the same delay.
   const confirmAfterMs = Math.max(0, payment.nextCheckAt.getTime() - payment.createdAt.getTime());
   return (await chargeSavedCard(ctx, provider, payment, card, { confirmAfterMs })).payment;
+}
+
+/**
+ * The last look before a charge the job claimed goes to the provider: when its organization was retired since, the
+ * payment is cancelled (its change was ended by the retirement) and returned; undefined when the charge may go. A
+ * retirement committing after this look meets a charge already sent: its success is recorded to refund.
+ */
+async function withdrawIfRetired(ctx: SettlementContext, payment: Payment): Promise<Payment | undefined> {
+  return ctx.db.transaction(async (tx) => {
+    if ((await retiredAtOf(tx, payment.organizationId)) === null) return undefined;
+    const reason = 'The organization was closed before the card was charged: nothing was charged';
+    const settled = await settleFoundPayment(
+      tx,
+      ctx,
+      payment,
+      { status: 'cancelled', source: RETIREMENT_SOURCE, reason },
+      ctx.now(),
+    );
+    return settled.kind === 'duplicate' || settled.kind === 'unmatched' ? payment : settled.payment;
+  });
 }

@@ -22,6 +22,12 @@ export interface PaymentHooks {
   /** A card charge for a subscription change or renewal failed, was cancelled or expired. */
   onSubscriptionChargeFailed(tx: Transaction, payment: Payment): Promise<void>;
   /**
+   * Money received beyond what a successful subscription payment was for (bank transfers that added up to more than
+   * their invoice: docs/decisions.md#split-bank-transfers): added to the organization's credit balance, once per
+   * payment. Runs in the transaction that applied the payment.
+   */
+  onSubscriptionPaymentExcess(tx: Transaction, payment: Payment, excess: number): Promise<void>;
+  /**
    * What a mail subscription payment that succeeded before receipts existed paid for, read back from what its success
    * left behind, for the receipt issued for it now (docs/decisions.md#receipts-for-earlier-payments). Changes nothing.
    */

@@ -8,6 +8,7 @@ const HEADLINES: Record<PaymentStatus, string> = {
   failed: 'Payment failed',
   cancelled: 'Payment cancelled',
   expired: 'Payment expired',
+  refund_due: 'Payment to be refunded',
 };
 
 const EXPLANATIONS: Record<PaymentStatus, string> = {
@@ -17,6 +18,7 @@ const EXPLANATIONS: Record<PaymentStatus, string> = {
   failed: 'The card was not charged. Return to the app to try again.',
   cancelled: 'Nothing was charged. Return to the app to try again.',
   expired: 'The checkout timed out. Return to the app to try again.',
+  refund_due: 'The account this payment was for has been closed, so nothing was bought with it: the money is refunded.',
 };
 
 /**

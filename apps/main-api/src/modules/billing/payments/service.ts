@@ -34,6 +34,7 @@ import {
   type PaymentListQuery,
   recordProviderAcceptance,
 } from './repository.js';
+import { assertTakesPayments } from './retired-organizations.js';
 import type { PayBody, PaymentStarted, PaymentView } from './schemas.js';
 import { type PaymentRequester, type PaymentStartDeps, paymentStarted, type Start } from './start.js';
 import { paymentViewOf, toPaymentView } from './view.js';
@@ -336,7 +337,7 @@ async function chargeCard(start: Start, card: PaymentMethod): Promise<PaymentSta
 
 /**
  * Inserts the payment as pending, with when the reconciliation job should first ask about it, and records its start
- * in the audit log, in one transaction.
+ * in the audit log, in one transaction; 409 when the organization was retired meanwhile.
  */
 function recordPending(
   start: Start,
@@ -352,6 +353,8 @@ function recordPending(
   const reference = newPaymentReference();
   const firstCheckAfterMs = checkDelayOf(deps.config, details.channel, intent.method === 'saved_method');
   return deps.ctx.db.transaction(async (tx) => {
+    // A retirement that committed since the membership check is seen here (docs/decisions.md#retired-organizations-take-no-money).
+    await assertTakesPayments(tx, requester.organizationId);
     const payment = await insertPendingPayment(
       tx,
       {

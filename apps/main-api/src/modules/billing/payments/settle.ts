@@ -13,6 +13,7 @@ import {
   recordPaymentEvent,
   recordStatusChange,
 } from './repository.js';
+import { recordRefundDue, retiredAtOf } from './retired-organizations.js';
 import { applySuccessEffects } from './success-effects.js';
 
 /** What settling needs: the database, the clock, the payment hooks, the receipts, a logger and the alarm counter. */
@@ -80,7 +81,9 @@ export async function settlePayment(
  * Applies an outcome to a payment already found, in the caller's transaction: the status moves with a conditional
  * UPDATE (pending -> any final state; expired -> succeeded for a late success; nothing else), the transition is
  * recorded (with the audit record), and on success the effects run (a subscription charge that ends otherwise runs
- * its failure hook). settlePayment's core, also used where the caller holds the payment's row lock itself (a bank
+ * its failure hook). The organization's row is locked first (FOR KEY SHARE): a success for a retired organization is
+ * recorded as refund_due and nothing else happens (docs/decisions.md#retired-organizations-take-no-money).
+ * settlePayment's core, also used where the caller holds the payment's row lock itself (a bank
  * transfer confirmed by finance, or expired: docs/decisions.md#bank-transfer-confirmation).
  */
 export async function settleFoundPayment(
@@ -92,7 +95,20 @@ export async function settleFoundPayment(
 ): Promise<SettlementResult> {
   if (settlement.status === 'pending') return { kind: 'unchanged', payment: found };
 
+  // The organization's row first: a retirement running now is waited for, and decides what a success does
+  // (docs/decisions.md#retired-organizations-take-no-money).
+  const retiredAt = await retiredAtOf(tx, found.organizationId);
   const { status, reason } = finalStatusOf(found, settlement);
+  if (retiredAt !== null && status === 'succeeded') {
+    const received = await recordRefundDue(tx, found, {
+      source: settlement.source,
+      retiredAt,
+      now,
+      mpesaReceiptNumber: settlement.mpesaReceiptNumber,
+    });
+    if (received !== undefined) return { kind: 'changed', ...received };
+    return { kind: 'unchanged', payment: (await findPayment(tx, { reference: found.reference })) ?? found };
+  }
   // A success's M-Pesa receipt number is kept by the move itself, before the effects, so the receipt they issue
   // shows it.
   const moved = await move(
@@ -211,7 +227,14 @@ function logResult(
   } else if (result.kind === 'changed') {
     const reportedSuccess = settlement.status === 'succeeded';
     const details = { ...context, reference: result.payment.reference, from: result.from, to: result.payment.status };
-    if (reportedSuccess && result.payment.status !== 'succeeded') {
+    if (result.payment.status === 'refund_due') {
+      raisePaymentAlarm(
+        ctx,
+        'retired_organization_payment',
+        { ...details, organizationId: result.payment.organizationId, amount: result.payment.amount },
+        'A provider reported money paid to a retired organization: nothing was applied, it is listed to refund',
+      );
+    } else if (reportedSuccess && result.payment.status !== 'succeeded') {
       const alarm = { ...details, reason: result.payment.failureReason };
       raisePaymentAlarm(
         ctx,

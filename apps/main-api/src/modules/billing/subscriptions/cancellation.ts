@@ -2,7 +2,7 @@ import type { MailSubscription, Transaction } from '@platform/db';
 import { conflict } from '@platform/errors';
 import { notifyOrganizationMembers } from '@platform/notifications';
 import { type AuditContext, PLATFORM_JOB, recordAuditEvent } from '../../audit/index.js';
-import type { SettlementContext } from '../payments/index.js';
+import { retiredAtOf, type SettlementContext } from '../payments/index.js';
 import { subscriptionCanceled, subscriptionCanceling, subscriptionResumed } from './notifications.js';
 import { voidRenewalInvoice } from './renewal-invoice.js';
 import {
@@ -57,6 +57,8 @@ export async function requestCancellation(
   requester: Requester,
   now: Date,
 ): Promise<CancellationResult> {
+  // The organization's row first, as every settlement takes it (docs/decisions.md#retired-organizations-take-no-money).
+  await retiredAtOf(tx, requester.organizationId);
   const invoice = await lockRenewalInvoiceOfOrganization(tx, requester.organizationId);
   const subscription = await lockRunning(tx, requester.organizationId);
   if (subscription.cancelAtPeriodEnd) return { subscription, changed: false };
@@ -88,6 +90,7 @@ export async function requestCancellation(
  * scheduled). 409 when there is no subscription, it has ended, or it is not set to cancel.
  */
 export async function resumeSubscription(tx: Transaction, requester: Requester): Promise<MailSubscription> {
+  await retiredAtOf(tx, requester.organizationId);
   const subscription = await lockRunning(tx, requester.organizationId);
   if (!subscription.cancelAtPeriodEnd) throw conflict(NOT_SET_TO_CANCEL);
   const updated = await setCancellation(tx, subscription.id, { cancelAtPeriodEnd: false, canceledAt: null });

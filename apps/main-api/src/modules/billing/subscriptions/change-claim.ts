@@ -11,6 +11,7 @@ import { type AuditContext, recordAuditEvent } from '../../audit/index.js';
 import type { PaymentsConfig } from '../config.js';
 import type { CardProvider } from '../payments/index.js';
 import {
+  assertTakesPayments,
   checkDelayOf,
   insertPendingPayment,
   newPaymentReference,
@@ -63,6 +64,9 @@ export async function claimChange(
   context: { now: Date; card: CardProvider; config: PaymentsConfig },
 ): Promise<ChangeClaim> {
   const { now } = context;
+  // The organization's row before the subscription's, as every settlement takes them: a change asked for while the
+  // organization was being retired is refused (docs/decisions.md#retired-organizations-take-no-money).
+  await assertTakesPayments(tx, request.organizationId);
   const subscription = await lockSubscription(tx, request.organizationId);
   if (subscription === undefined) throw conflict(NO_ACTIVE_SUBSCRIPTION);
   const plan = planChange(subscription, request.next, now);

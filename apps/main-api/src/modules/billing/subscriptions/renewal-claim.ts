@@ -15,6 +15,7 @@ import {
   lockRenewalInvoiceOf,
   updateSubscriptionAt,
 } from './repository.js';
+import { standingOfClaimed } from './retirement.js';
 import { type ChargeableCard, cardForRenewal } from './saved-cards.js';
 
 const NO_CARD_TO_CHARGE = 'the organization has no saved card that can be charged';
@@ -28,7 +29,10 @@ export type RenewalStep =
   | { kind: 'expired' }
   /** It was set to cancel: it has ended, and nothing was charged. */
   | { kind: 'canceled' }
-  /** Its renewal invoice is being confirmed right now: left for a later try (docs/decisions.md#renewal-invoices). */
+  /**
+   * Its renewal invoice is being confirmed right now (docs/decisions.md#renewal-invoices), or its organization is being
+   * retired: left for a later try.
+   */
   | { kind: 'busy'; subscriptionId: string }
   /** Claimed, with its payment pending: charge `card` now, outside any transaction. */
   | { kind: 'charge'; subscriptionId: string; payment: Payment; card: ChargeableCard };
@@ -50,6 +54,10 @@ export async function takeNextDueRenewal(
   const { now } = context;
   const subscription = await lockNextDueRenewal(tx, now, context.skip);
   if (subscription === undefined) return undefined;
+  // No renewal ever charges a retired organization (docs/decisions.md#retired-organizations-take-no-money).
+  const standing = await standingOfClaimed(tx, subscription, now);
+  if (standing === 'busy') return { kind: 'busy', subscriptionId: subscription.id };
+  if (standing === 'retired') return { kind: 'canceled' };
 
   const invoiced = await renewInvoiced(tx, subscription, context.ctx, now);
   if (invoiced !== undefined) return invoiced;

@@ -11,6 +11,7 @@ import {
 } from '../payments/index.js';
 import { renewalValues } from './renewal-values.js';
 import { finishChange, insertChange, lockNextRenewalToInvoice, rebaseChange } from './repository.js';
+import { standingOfClaimed } from './retirement.js';
 
 // Renewals paid by bank transfer (docs/decisions.md#renewal-invoices): a subscription last paid for by bank transfer,
 // with no saved card of its own, gets its renewal invoiced 14 days ahead, so that "payable within 14 days" lands on
@@ -25,7 +26,11 @@ const RENEWAL_INVOICE_DAYS_AHEAD = 14;
 /** A renewal invoice lapses 30 days after its issue, as every bank transfer (after the last retry: see the job). */
 const EXPIRES_AFTER_DAYS = 30;
 
-export type RenewalInvoiceStep = 'issued' | 'nothing_due';
+/**
+ * `nothing_due`: the credit balance pays the renewal; `left_for_later`: its organization is being retired (or was: the
+ * subscription has just been ended instead).
+ */
+export type RenewalInvoiceStep = 'issued' | 'nothing_due' | 'left_for_later';
 
 /**
  * One short transaction of the renewal job: takes the subscription owed a renewal invoice with the soonest renewal
@@ -41,6 +46,10 @@ export async function issueNextRenewalInvoice(
   const until = new Date(now.getTime() + RENEWAL_INVOICE_DAYS_AHEAD * DAY_MS);
   const subscription = await lockNextRenewalToInvoice(tx, now, until, context.skip);
   if (subscription === undefined) return undefined;
+  // A retired organization is never invoiced (docs/decisions.md#retired-organizations-take-no-money).
+  if ((await standingOfClaimed(tx, subscription, now)) !== 'open') {
+    return { step: 'left_for_later', subscriptionId: subscription.id };
+  }
   const values = renewalValues(subscription);
   if (values.amountDue === 0) return { step: 'nothing_due', subscriptionId: subscription.id };
 

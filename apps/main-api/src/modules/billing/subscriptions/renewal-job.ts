@@ -49,10 +49,12 @@ export async function renewDueSubscriptions(deps: RenewalDeps): Promise<RenewalR
     if (invoice.step === 'issued') round.invoiced += 1;
     else nothingToInvoice.push(invoice.subscriptionId);
   }
+  const leftForLater: string[] = [];
   for (let taken = 0; taken < batchSize; taken += 1) {
-    const reminder = await remindNextRenewal(deps);
+    const reminder = await remindNextRenewal(deps, leftForLater);
     if (reminder === undefined) break;
-    if (reminder === 'sent') round.reminded += 1;
+    if (reminder.step === 'sent') round.reminded += 1;
+    if (reminder.step === 'left_for_later') leftForLater.push(reminder.subscriptionId);
   }
   const busy: string[] = [];
   for (let taken = 0; taken < batchSize; taken += 1) {

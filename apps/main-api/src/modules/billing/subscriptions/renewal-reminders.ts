@@ -3,6 +3,7 @@ import { notifyOrganizationMembers } from '@platform/notifications';
 import { quote } from '@platform/pricing';
 import { renewalReminder } from './notifications.js';
 import { insertReminderOnce, lockNextDueReminder, renewalInvoiceNumberOf } from './repository.js';
+import { standingOfClaimed } from './retirement.js';
 import { cardForRenewal } from './saved-cards.js';
 import { renewalTermsOf } from './scheduled-change.js';
 
@@ -12,7 +13,8 @@ import { renewalTermsOf } from './scheduled-change.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-export type ReminderStep = 'sent' | 'already_sent';
+/** `left_for_later`: its organization is being retired (or was: the subscription has just been ended instead). */
+export type ReminderStep = 'sent' | 'already_sent' | 'left_for_later';
 
 /**
  * One short transaction of the renewal job: takes the subscription owed a reminder with the soonest renewal,
@@ -23,16 +25,22 @@ export async function sendNextRenewalReminder(
   tx: Transaction,
   now: Date,
   cardProvider: PaymentProvider,
-): Promise<ReminderStep | undefined> {
-  const due = await lockNextDueReminder(tx, now, {
-    oneDay: new Date(now.getTime() + DAY_MS),
-    sevenDays: new Date(now.getTime() + 7 * DAY_MS),
-  });
+  skip: readonly string[] = [],
+): Promise<{ step: ReminderStep; subscriptionId: string } | undefined> {
+  const due = await lockNextDueReminder(
+    tx,
+    now,
+    { oneDay: new Date(now.getTime() + DAY_MS), sevenDays: new Date(now.getTime() + 7 * DAY_MS) },
+    skip,
+  );
   if (due === undefined) return undefined;
   const { subscription, kind } = due;
+  const subscriptionId = subscription.id;
+  // Its organization's row before anything that notifies (docs/decisions.md#retired-organizations-take-no-money).
+  if ((await standingOfClaimed(tx, subscription, now)) !== 'open') return { step: 'left_for_later', subscriptionId };
   const renewsAt = subscription.renewalDueAt ?? subscription.currentPeriodEnd;
   if (!(await insertReminderOnce(tx, { subscriptionId: subscription.id, kind, renewsAt, sentAt: now }))) {
-    return 'already_sent';
+    return { step: 'already_sent', subscriptionId };
   }
   const terms = renewalTermsOf(subscription);
   const { total } = quote(terms);
@@ -54,5 +62,5 @@ export async function sendNextRenewalReminder(
       cardOnFile,
     }),
   );
-  return 'sent';
+  return { step: 'sent', subscriptionId };
 }

@@ -314,12 +314,13 @@ export async function setCancellation(
  * The subscription with the soonest renewal that is owed a reminder now (docs/decisions.md#renewal-reminders): active,
  * not set to cancel, renewing after `now` and at most 7 days later, and not yet reminded of that renewal with the
  * reminder due (`1_day` within a day of it, `7_days` before). Locked with FOR UPDATE SKIP LOCKED, so instances take
- * different ones. Undefined when none is owed one.
+ * different ones; `skip` leaves out those this round left for later. Undefined when none is owed one.
  */
 export async function lockNextDueReminder(
   tx: Transaction,
   now: Date,
   ahead: { oneDay: Date; sevenDays: Date },
+  skip: readonly string[] = [],
 ): Promise<{ subscription: MailSubscription; kind: RenewalReminderKind } | undefined> {
   const dueKind = sql`case when ${mailSubscriptions.renewalDueAt} <= ${sql.param(ahead.oneDay, mailSubscriptions.renewalDueAt)} then '1_day' else '7_days' end`;
   const reminded = tx
@@ -342,6 +343,7 @@ export async function lockNextDueReminder(
         gt(mailSubscriptions.renewalDueAt, now),
         lte(mailSubscriptions.renewalDueAt, ahead.sevenDays),
         not(exists(reminded)),
+        skip.length === 0 ? undefined : notInArray(mailSubscriptions.id, [...skip]),
       ),
     )
     .orderBy(asc(mailSubscriptions.renewalDueAt))
@@ -349,6 +351,25 @@ export async function lockNextDueReminder(
     .for('update', { of: mailSubscriptions, skipLocked: true });
   if (subscription?.renewalDueAt == null) return undefined;
   return { subscription, kind: subscription.renewalDueAt <= ahead.oneDay ? '1_day' : '7_days' };
+}
+
+/**
+ * The subscription's change still being paid for, locked, with the payment paying it (read, not locked): what a
+ * retirement ends (docs/decisions.md#retired-organizations-take-no-money). Undefined when there is none.
+ */
+export async function lockChargingChangeOf(
+  tx: Transaction,
+  subscriptionId: string,
+): Promise<{ change: MailSubscriptionChange; payment: Payment | null } | undefined> {
+  const [found] = await tx
+    .select({ change: mailSubscriptionChanges, payment: payments })
+    .from(mailSubscriptionChanges)
+    .leftJoin(payments, eq(payments.id, mailSubscriptionChanges.paymentId))
+    .where(
+      and(eq(mailSubscriptionChanges.subscriptionId, subscriptionId), eq(mailSubscriptionChanges.status, 'charging')),
+    )
+    .for('update', { of: mailSubscriptionChanges });
+  return found;
 }
 
 /**

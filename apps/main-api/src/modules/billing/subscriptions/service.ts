@@ -33,7 +33,7 @@ import { dayOf } from './periods.js';
 import { planChange } from './plan-change.js';
 import { takeNextDueRenewal } from './renewal-claim.js';
 import { issueNextRenewalInvoice, type RenewalInvoiceStep } from './renewal-invoice.js';
-import { sendNextRenewalReminder } from './renewal-reminders.js';
+import { type ReminderStep, sendNextRenewalReminder } from './renewal-reminders.js';
 import {
   findChange,
   findChangeOfPayment,
@@ -299,7 +299,10 @@ export function invoiceNextRenewal(
  * Sends the reminder of a coming renewal owed soonest, in one short transaction (docs/decisions.md#renewal-reminders).
  * Undefined when none is owed.
  */
-export function remindNextRenewal(deps: SubscriptionDeps): Promise<'sent' | 'already_sent' | undefined> {
+export function remindNextRenewal(
+  deps: SubscriptionDeps,
+  skip: readonly string[],
+): Promise<{ step: ReminderStep; subscriptionId: string } | undefined> {
   const now = deps.ctx.now();
-  return deps.ctx.db.transaction((tx) => sendNextRenewalReminder(tx, now, deps.providers.card.name));
+  return deps.ctx.db.transaction((tx) => sendNextRenewalReminder(tx, now, deps.providers.card.name, skip));
 }

@@ -1,8 +1,7 @@
-import { crc32 } from 'node:zlib';
-import { PDFDocument, PDFName, PDFString } from 'pdf-lib';
+import { crc32, deflateSync } from 'node:zlib';
 import sharp, { type JpegOptions, type PngOptions, type WebpOptions } from 'sharp';
 
-/** Test files, made when a test runs: nothing binary is committed. */
+/** Test images, made when a test runs: nothing binary is committed. */
 
 /**
  * A deterministic picture with detail (stripes and a gradient), so encoders have something to lose: a flat colour
@@ -38,12 +37,26 @@ export const webp = (width: number, height: number, options: WebpOptions = {}) =
 const GPS_LATITUDE = [1, 17, 0] as const;
 const GPS_LONGITUDE = [36, 49, 0] as const;
 
+/** What an EXIF block says besides the GPS position. */
+export interface ExifContent {
+  /** 6 means "turn 90° clockwise to show". */
+  orientation?: number;
+  /** ImageDescription, where some phones and apps write an address. */
+  description?: string;
+}
+
 /**
- * An APP1 EXIF segment built by hand (little-endian TIFF): IFD0 with an Orientation and a GPS IFD pointer; the GPS
- * IFD with latitude and longitude. `orientation` 6 means "turn 90° clockwise to show".
+ * An APP1 EXIF segment built by hand (little-endian TIFF): IFD0 with an Orientation, an ImageDescription when given
+ * and a GPS IFD pointer; the GPS IFD with latitude and longitude. `exifSegment(6)` is an orientation of 6.
  */
-export function exifSegment(orientation = 1): Buffer {
-  const tiff = Buffer.alloc(8 + 2 + 2 * 12 + 4 + 2 + 4 * 12 + 4 + 48);
+export function exifSegment(content: number | ExifContent = {}): Buffer {
+  const { orientation = 1, description } = typeof content === 'number' ? { orientation: content } : content;
+  const text = description === undefined ? undefined : Buffer.from(`${description}\0`, 'latin1');
+  const ifd0Entries = text === undefined ? 2 : 3;
+  const gpsIfd = 8 + 2 + ifd0Entries * 12 + 4;
+  const rationals = gpsIfd + 2 + 4 * 12 + 4;
+  const textAt = rationals + 48;
+  const tiff = Buffer.alloc(textAt + (text?.length ?? 0));
   tiff.write('II', 0, 'latin1');
   tiff.writeUInt16LE(42, 2);
   tiff.writeUInt32LE(8, 4);
@@ -57,10 +70,9 @@ export function exifSegment(orientation = 1): Buffer {
     else tiff.writeUInt32LE(value, pos + 8);
     pos += 12;
   };
-  const gpsIfd = 8 + 2 + 2 * 12 + 4;
-  const rationals = gpsIfd + 2 + 4 * 12 + 4;
-  tiff.writeUInt16LE(2, pos);
+  tiff.writeUInt16LE(ifd0Entries, pos);
   pos += 2;
+  if (text !== undefined) entry(0x010e, 2, text.length, textAt); // ImageDescription (entries in tag order)
   entry(0x0112, 3, 1, orientation); // Orientation
   entry(0x8825, 4, 1, gpsIfd); // GPSInfo IFD pointer
   tiff.writeUInt32LE(0, pos); // no next IFD
@@ -76,6 +88,7 @@ export function exifSegment(orientation = 1): Buffer {
     tiff.writeUInt32LE(value, rationals + index * 8);
     tiff.writeUInt32LE(1, rationals + index * 8 + 4);
   });
+  text?.copy(tiff, textAt);
   return jpegSegment(0xe1, Buffer.concat([Buffer.from('Exif\0\0', 'latin1'), tiff]));
 }
 
@@ -126,75 +139,22 @@ export function withPngChunksAtEnd(image: Buffer, ...chunks: Buffer[]): Buffer {
   return Buffer.concat([image.subarray(0, image.length - 12), ...chunks, image.subarray(image.length - 12)]);
 }
 
-/** The smallest ZIP archive: an end-of-central-directory record with no entries. */
-export const EMPTY_ZIP = Buffer.concat([Buffer.from('PK\x05\x06', 'latin1'), Buffer.alloc(18)]);
-
-/** A ZIP archive with one stored file `name` holding `content`. */
-export function zipArchive(name: string, content: string): Buffer {
-  const fileName = Buffer.from(name, 'latin1');
-  const data = Buffer.from(content, 'latin1');
-  const crc = crc32(data);
-  const local = Buffer.alloc(30);
-  local.writeUInt32LE(0x04034b50, 0);
-  local.writeUInt16LE(10, 4);
-  local.writeUInt32LE(crc, 14);
-  local.writeUInt32LE(data.length, 18);
-  local.writeUInt32LE(data.length, 22);
-  local.writeUInt16LE(fileName.length, 26);
-  const central = Buffer.alloc(46);
-  central.writeUInt32LE(0x02014b50, 0);
-  central.writeUInt16LE(20, 4);
-  central.writeUInt16LE(10, 6);
-  central.writeUInt32LE(crc, 16);
-  central.writeUInt32LE(data.length, 20);
-  central.writeUInt32LE(data.length, 24);
-  central.writeUInt16LE(fileName.length, 28);
-  const directoryOffset = local.length + fileName.length + data.length;
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(1, 8);
-  end.writeUInt16LE(1, 10);
-  end.writeUInt32LE(central.length + fileName.length, 12);
-  end.writeUInt32LE(directoryOffset, 16);
-  return Buffer.concat([local, fileName, data, central, fileName, end]);
+/**
+ * A black PNG of `width` x `height` at one bit a pixel, made without an image library: a huge one (30000 x 30000) is
+ * about 0.5 MB. `imageData: false` keeps the header and cuts the image data to a few bytes, so that only a check of the
+ * header can tell its size (decoding would find it damaged).
+ */
+export function blackPng(width: number, height: number, { imageData = true }: { imageData?: boolean } = {}): Buffer {
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header[8] = 1; // bit depth
+  header[9] = 0; // greyscale
+  const rows = imageData ? Buffer.alloc((Math.ceil(width / 8) + 1) * height) : Buffer.alloc(16);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    pngChunk('IHDR', header),
+    pngChunk('IDAT', deflateSync(rows, { level: 1 })),
+    pngChunk('IEND', Buffer.alloc(0)),
+  ]);
 }
-
-export async function pdf(pages: number, build?: (document: PDFDocument) => void): Promise<Buffer> {
-  const document = await PDFDocument.create();
-  for (let page = 0; page < pages; page += 1) {
-    document.addPage([595, 842]).drawText(`Certificate page ${page + 1}`, { x: 50, y: 780 });
-  }
-  build?.(document);
-  return Buffer.from(await document.save({ addDefaultPage: false }));
-}
-
-/** A PDF whose catalog opens another program when the document opens. */
-export const pdfWithLaunchAction = () =>
-  pdf(1, (document) => {
-    const action = document.context.obj({ Type: 'Action', S: 'Launch', F: PDFString.of('cmd.exe') });
-    document.catalog.set(PDFName.of('OpenAction'), document.context.register(action));
-  });
-
-/** A PDF whose trailer names an encryption dictionary (the pages themselves are left readable). */
-export const encryptedPdf = () =>
-  pdf(1, (document) => {
-    const encrypt = document.context.obj({
-      Filter: 'Standard',
-      V: 1,
-      R: 2,
-      O: PDFString.of('o'),
-      U: PDFString.of('u'),
-      P: -4,
-    });
-    document.context.trailerInfo.Encrypt = document.context.register(encrypt);
-  });
-
-/** A PDF with `bytes` of one repeated character in its catalog, which pdf-lib compresses into an object stream. */
-export const pdfWithPadding = (bytes: number) =>
-  pdf(1, (document) => {
-    document.catalog.set(PDFName.of('Padding'), PDFString.of('0'.repeat(bytes)));
-  });
-
-export const half = (bytes: Buffer) => bytes.subarray(0, Math.floor(bytes.length / 2));
-
-export const contains = (bytes: Buffer, text: string) => bytes.includes(Buffer.from(text, 'latin1'));

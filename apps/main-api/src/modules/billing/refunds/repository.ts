@@ -1,0 +1,39 @@
+import type { DatabaseExecutor, Payment } from '@platform/db';
+import { organizations, paymentEvents, payments } from '@platform/db/schema';
+import { afterPosition, cursorTimeOf, type PagePosition } from '@platform/pagination';
+import { and, desc, eq, type SQL, sql } from 'drizzle-orm';
+
+/** A payment to refund, with its organization and what reported the money (the source of its move to refund_due). */
+export interface RefundDueRow {
+  payment: Payment;
+  organizationName: string;
+  retiredAt: Date | null;
+  reportedBy: string | null;
+  position: string;
+}
+
+/**
+ * Payments whose money arrived for a retired organization (status refund_due), of every organization, newest first
+ * (served by payments_refund_due_idx), with their position for the next page's cursor.
+ */
+export function listRefundDueRows(
+  db: DatabaseExecutor,
+  query: { after: PagePosition | undefined; limit: number },
+): Promise<RefundDueRow[]> {
+  const conditions: Array<SQL | undefined> = [eq(payments.status, 'refund_due')];
+  if (query.after !== undefined) conditions.push(afterPosition(payments, query.after));
+  return db
+    .select({
+      payment: payments,
+      organizationName: organizations.name,
+      retiredAt: organizations.retiredAt,
+      reportedBy: sql<string | null>`(select ${paymentEvents.source} from ${paymentEvents}
+        where ${paymentEvents.paymentId} = ${payments.id} and ${paymentEvents.toStatus} = 'refund_due' limit 1)`,
+      position: cursorTimeOf(payments.createdAt),
+    })
+    .from(payments)
+    .innerJoin(organizations, eq(organizations.id, payments.organizationId))
+    .where(and(...conditions))
+    .orderBy(desc(payments.createdAt), desc(payments.id))
+    .limit(query.limit);
+}
