@@ -350,4 +350,3 @@ async function endConsoleSessionsWithoutTheRole(
     await endConsoleSessionsInTransaction(tx, userId);
   }
 }
-
