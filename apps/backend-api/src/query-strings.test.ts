@@ -36,8 +36,8 @@ describe('query strings on backend-api', () => {
       expect(response.json()).toMatchObject({
         success: false,
         code: 'validation_error',
-        error: 'querystring/limit must be integer',
-        details: [{ path: 'querystring/limit', message: 'must be integer' }],
+        error: 'limit must be a whole number from 1 to 100',
+        details: [{ path: 'querystring/limit', message: 'must be a whole number from 1 to 100' }],
       });
     },
   );
@@ -45,13 +45,17 @@ describe('query strings on backend-api', () => {
   it('refuses limit sent twice', async () => {
     const response = await list('limit=2&limit=2');
     expect(response.statusCode).toBe(400);
-    expect(response.json().details).toEqual([{ path: 'querystring/limit', message: 'must be integer' }]);
+    expect(response.json().details).toEqual([
+      { path: 'querystring/limit', message: 'must be a whole number from 1 to 100' },
+    ]);
   });
 
   it('reads the drive folder list limit the same way', async () => {
     expect((await list('limit=5', '/v1/drive/folders')).statusCode).toBe(200);
     const response = await list('limit=0x5', '/v1/drive/folders');
     expect(response.statusCode).toBe(400);
-    expect(response.json().details).toEqual([{ path: 'querystring/limit', message: 'must be integer' }]);
+    expect(response.json().details).toEqual([
+      { path: 'querystring/limit', message: 'must be a whole number from 1 to 100' },
+    ]);
   });
 });

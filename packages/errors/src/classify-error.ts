@@ -67,10 +67,10 @@ const codeByClientStatus: Readonly<Record<number, ErrorCode>> = {
   429: 'rate_limited',
 };
 
-function contentTypeLabel(contentType: string | undefined): string {
+function unsupportedContentTypeMessage(contentType: string | undefined): string {
   const mediaType = contentType?.split(';')[0]?.trim() ?? '';
-  if (mediaType === '') return 'a missing Content-Type';
-  return `Content-Type ${mediaType.slice(0, 100)}`;
+  if (mediaType === '') return 'The request has a body but no Content-Type header';
+  return `Unsupported Content-Type ${mediaType.slice(0, 100)}`;
 }
 
 // Fastify's own errors and those of the @fastify plugins we use, by their `code`.
@@ -99,7 +99,7 @@ function classifyFrameworkError(code: string, context: ErrorRequestContext): Cla
     case 'FST_PARTS_LIMIT':
       return clientError(413, 'payload_too_large', 'Too many parts in the multipart request');
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return clientError(415, 'unsupported_media_type', `Unsupported ${contentTypeLabel(context.contentType)}`);
+      return clientError(415, 'unsupported_media_type', unsupportedContentTypeMessage(context.contentType));
     case 'FST_INVALID_MULTIPART_CONTENT_TYPE':
       return clientError(415, 'unsupported_media_type', 'Request must be multipart/form-data');
     case 'FST_PROTO_VIOLATION':

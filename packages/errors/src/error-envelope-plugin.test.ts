@@ -130,10 +130,10 @@ describe('errorEnvelope: validation', () => {
     const body = response.json();
     expect(body).toEqual({
       success: false,
-      error: 'body/amount must be integer',
+      error: 'amount must be a whole number',
       code: 'validation_error',
       requestId: expect.any(String),
-      details: [{ path: '/amount', message: 'must be integer' }],
+      details: [{ path: '/amount', message: 'must be a whole number' }],
     });
   });
 
@@ -141,17 +141,20 @@ describe('errorEnvelope: validation', () => {
     const { app } = await buildApp();
     const response = await app.inject({ method: 'POST', url: '/payments', payload: { amount: 10 } });
     expect(response.statusCode).toBe(400);
-    expect(response.json().details).toEqual([{ path: '/method', message: "must have required property 'method'" }]);
+    expect(response.json()).toMatchObject({
+      error: 'method is required',
+      details: [{ path: '/method', message: 'is required' }],
+    });
   });
 
-  it('prefixes querystring failures with the part name', async () => {
+  it('names a query parameter by its name, and its path by the part', async () => {
     const { app } = await buildApp();
     const response = await app.inject({ method: 'GET', url: '/upgrade-preview?newSeats=0' });
     expect(response.statusCode).toBe(400);
     expect(response.json()).toMatchObject({
       code: 'validation_error',
-      error: 'querystring/newSeats must be >= 1',
-      details: [{ path: 'querystring/newSeats', message: 'must be >= 1' }],
+      error: 'newSeats must be at least 1',
+      details: [{ path: 'querystring/newSeats', message: 'must be at least 1' }],
     });
   });
 });
@@ -207,6 +210,16 @@ describe('errorEnvelope: request body errors', () => {
     expect(response.json()).toMatchObject({
       code: 'unsupported_media_type',
       error: 'Unsupported Content-Type application/xml',
+    });
+  });
+
+  it('says a body without a Content-Type lacks one', async () => {
+    const { app } = await buildApp();
+    const response = await app.inject({ method: 'POST', url: '/payments', payload: Buffer.from('{}') });
+    expect(response.statusCode).toBe(415);
+    expect(response.json()).toMatchObject({
+      code: 'unsupported_media_type',
+      error: 'The request has a body but no Content-Type header',
     });
   });
 });
@@ -390,6 +403,6 @@ describe('errorEnvelopeSchema', () => {
     expect(app.getSchema('ErrorEnvelope')).toEqual(errorEnvelopeSchema);
     const response = await app.inject({ method: 'POST', url: '/payments', payload: { method: 'cash', amount: 1 } });
     expect(response.statusCode).toBe(400);
-    expect(response.json().details).toEqual([{ path: '/method', message: 'must be one of: card, mobile_money' }]);
+    expect(response.json().details).toEqual([{ path: '/method', message: 'must be card or mobile_money' }]);
   });
 });

@@ -1,4 +1,5 @@
 import { AppError, type ValidationDetail } from './app-error.js';
+import { sentenceOf } from './field-names.js';
 
 /** Cause of an error, logged by the error handler but never sent to the client. */
 export type CauseOptions = { cause?: unknown };
@@ -11,6 +12,15 @@ function retryAfterHeader(seconds: number): Record<string, string> {
 
 export function validationError(message: string, details?: ValidationDetail[]): AppError {
   return new AppError('validation_error', message, details === undefined ? {} : { details });
+}
+
+/**
+ * A 400 `validation_error` for fields a service found wrong, worded as schema failures are: the message names each
+ * field as the API does (`{path: 'querystring/from', message: 'must be before to'}` says "from must be before to";
+ * docs/decisions.md#validation-messages).
+ */
+export function invalidFields(details: readonly ValidationDetail[]): AppError {
+  return validationError(details.length === 0 ? 'The request is invalid' : sentenceOf(details), [...details]);
 }
 
 export function badRequest(message: string): AppError {

@@ -24,6 +24,7 @@ export {
   idempotencyKeyReused,
   insufficientFunds,
   internalError,
+  invalidFields,
   notFound,
   paymentFailed,
   providerUnavailable,
@@ -34,4 +35,6 @@ export {
   unsupportedPhoneOperator,
   validationError,
 } from './factories.js';
+export { fieldNameOf } from './field-names.js';
+export { ALLOWED_ANNOTATION, formatPhrases } from './schema-phrases.js';
 export { type SchemaValidationIssue, summarizeValidation, type ValidationSummary } from './validation-details.js';

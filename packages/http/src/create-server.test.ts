@@ -158,8 +158,8 @@ describe('validation', () => {
     expect(response.json()).toMatchObject({
       success: false,
       code: 'validation_error',
-      error: 'body/amount must be integer',
-      details: [{ path: '/amount', message: 'must be integer' }],
+      error: 'amount must be a whole number of at least 0',
+      details: [{ path: '/amount', message: 'must be a whole number of at least 0' }],
     });
   });
 
@@ -172,11 +172,15 @@ describe('validation', () => {
     });
     expect(response.statusCode).toBe(400);
     expect(response.json().details).toEqual([
-      { path: '/amount', message: 'must be >= 0' },
-      { path: '/method', message: 'must be one of: card, mobile_money' },
-      { path: '/email', message: 'must match format "email"' },
-      { path: '/dob', message: 'must match format "date"' },
+      { path: '/amount', message: 'must be a whole number of at least 0' },
+      { path: '/method', message: 'must be card or mobile_money' },
+      { path: '/email', message: 'must be an email address' },
+      { path: '/dob', message: 'must be a date (YYYY-MM-DD) from 0001-01-01 to 9999-12-31' },
     ]);
+    expect(response.json().error).toBe(
+      'amount must be a whole number of at least 0; method must be card or mobile_money; email must be an email ' +
+        'address; dob must be a date (YYYY-MM-DD) from 0001-01-01 to 9999-12-31',
+    );
   });
 
   it('keeps unknown body fields rather than stripping or rejecting them', async () => {
@@ -202,8 +206,8 @@ describe('validation', () => {
     const response = await app.inject({ method: 'GET', url: '/v1/upgrade/preview?newSeats=ten' });
     expect(response.statusCode).toBe(400);
     expect(response.json()).toMatchObject({
-      error: 'querystring/newSeats must be integer',
-      details: [{ path: 'querystring/newSeats', message: 'must be integer' }],
+      error: 'newSeats must be a whole number of at least 1',
+      details: [{ path: 'querystring/newSeats', message: 'must be a whole number of at least 1' }],
     });
   });
 
@@ -213,14 +217,20 @@ describe('validation', () => {
     expect(response.json()).toEqual({ position: 7, type: 'number' });
     const bad = await app.inject({ method: 'GET', url: '/v1/items/seven' });
     expect(bad.statusCode).toBe(400);
-    expect(bad.json().details).toEqual([{ path: 'params/position', message: 'must be integer' }]);
+    expect(bad.json()).toMatchObject({
+      error: 'position must be a whole number',
+      details: [{ path: 'params/position', message: 'must be a whole number' }],
+    });
   });
 
   it('does not coerce headers', async () => {
     const { app } = build();
     const response = await app.inject({ method: 'GET', url: '/v1/counted', headers: { 'x-count': '5' } });
     expect(response.statusCode).toBe(400);
-    expect(response.json().details).toEqual([{ path: 'headers/x-count', message: 'must be integer' }]);
+    expect(response.json()).toMatchObject({
+      error: 'the x-count header must be a whole number',
+      details: [{ path: 'headers/x-count', message: 'must be a whole number' }],
+    });
   });
 });
 

@@ -1,6 +1,7 @@
+import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { errorEnvelope, sendErrorEnvelope } from '@platform/errors';
+import { AppError, errorEnvelope, sendErrorEnvelope } from '@platform/errors';
 import Fastify, {
   type FastifyBaseLogger,
   type FastifyHttpOptions,
@@ -66,6 +67,8 @@ type BuildValidator = NonNullable<
 
 const defaultBodyLimit = 1024 * 1024;
 
+const invalidUtf8Message = 'Request body is not valid UTF-8: send JSON encoded as UTF-8';
+
 const defaultHelmetOptions: HelmetOptions = {
   // Local runs serve plain http on loopback; upgrading their subresources to https would break pages.
   contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } },
@@ -74,16 +77,22 @@ const defaultHelmetOptions: HelmetOptions = {
 };
 
 /**
- * Some clients send `content-type: application/json` on every request, bodiless PATCHes included.
- * An empty body reads as no body; routes that need one still refuse it through their schema.
+ * JSON bodies as the services read them. Some clients send `content-type: application/json` on every request,
+ * bodiless PATCHes included: an empty body reads as no body, and routes that need one still refuse it through their
+ * schema. JSON is UTF-8 (RFC 8259): bytes that are not (`FF FE C3`) would be read as U+FFFD and stored as such, so they
+ * are a 400 `invalid_json` before any handler runs (docs/decisions.md#unstorable-text-is-refused). A provider's
+ * message (`config.sentByProvider`) is authentic and kept, replacement characters and all.
  */
-function acceptEmptyJsonBodies(app: AppServer): void {
+function readJsonBodies(app: AppServer): void {
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    const text = body.toString();
-    if (text === '') return done(null, undefined);
-    parseJson(request, text, done);
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+    const bytes = body as Buffer;
+    if (bytes.length === 0) return done(null, undefined);
+    if (!isUtf8(bytes) && request.routeOptions.config?.sentByProvider !== true) {
+      return done(new AppError('invalid_json', invalidUtf8Message));
+    }
+    parseJson(request, bytes.toString('utf8'), done);
   });
 }
 
@@ -134,7 +143,7 @@ export function createServer(options: CreateServerOptions): AppServer {
     if (route.config?.urlCarriesSecret === true) secretUrls.add(route.url);
   });
   recordRouteInventory(app);
-  acceptEmptyJsonBodies(app);
+  readJsonBodies(app);
   drainUnreadBodies(app, { ...defaultUnreadBodyDrain, ...options.unreadBodyDrain });
   app.addHook('onRequest', (request, reply, done) => {
     reply.header(requestIdHeader, request.id);

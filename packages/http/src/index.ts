@@ -30,5 +30,13 @@ export {
   type RouteInventoryComparison,
 } from './route-inventory.js';
 export { ErrorEnvelopeRef, errorResponses, SuccessMessage, SuccessOnly } from './schemas.js';
+export { isSingleLineName, singleLineName } from './single-line-name.js';
 export { isStorableText, refuseUnstorableText, toStorableText, unstorableTextMessage } from './storable-text.js';
+export {
+  EARLIEST_STORABLE_TIME,
+  isStorableTime,
+  LATEST_STORABLE_TIME,
+  readStorableDate,
+  readStorableDateTime,
+} from './storable-time.js';
 export { createValidatorFactory } from './validator-compiler.js';

@@ -48,6 +48,11 @@ const routes: FastifyPluginAsyncTypebox = async (instance) => {
       return { success: true };
     },
   );
+  // A provider's message: its text is kept, made storable by the handler.
+  instance.post('/callback', { config: { sentByProvider: true } }, async (request) => {
+    stored.push(request.body);
+    return { success: true };
+  });
   // Declares nothing about its input: the rule still holds.
   instance.get('/loose/:anything', async (request) => {
     stored.push(request.query);
@@ -78,7 +83,7 @@ describe('unstorable text in a request', () => {
       code: 'validation_error',
       details: [{ path: '/notes/1/text', message: 'must not contain U+0000 or unpaired UTF-16 surrogates' }],
     });
-    expect(response.json().error).toContain('body/notes/1/text');
+    expect(response.json().error).toBe('notes[1].text must not contain U+0000 or unpaired UTF-16 surrogates');
     expect(stored).toEqual([]);
   });
 
@@ -135,5 +140,67 @@ describe('unstorable text in a request', () => {
     const response = await server.inject({ method: 'GET', url: '/loose/x?q=%ED%A0%80' });
     expect(response.statusCode).toBe(200);
     expect(stored).toEqual([{ q: '%ED%A0%80' }]);
+  });
+
+  it.each([
+    [
+      'FF FE C3 inside a string',
+      Buffer.concat([Buffer.from('{"name":"'), Buffer.from([0xff, 0xfe, 0xc3]), Buffer.from('"}')]),
+    ],
+    ['a lone continuation byte', Buffer.concat([Buffer.from('{"name":"a'), Buffer.from([0x80]), Buffer.from('"}')])],
+    [
+      'an encoded surrogate (ED A0 80)',
+      Buffer.concat([Buffer.from('{"name":"'), Buffer.from([0xed, 0xa0, 0x80]), Buffer.from('"}')]),
+    ],
+    [
+      'an overlong "/" (C0 AF)',
+      Buffer.concat([Buffer.from('{"name":"'), Buffer.from([0xc0, 0xaf]), Buffer.from('"}')]),
+    ],
+    ['a truncated sequence at the end', Buffer.concat([Buffer.from('{"name":"x"}'), Buffer.from([0xe2, 0x82])])],
+    ['invalid bytes in a key', Buffer.concat([Buffer.from('{"name":"x","'), Buffer.from([0xfe]), Buffer.from('":1}')])],
+  ])(
+    'refuses a JSON body that is not UTF-8 (%s) with 400 invalid_json; the handler never runs',
+    async (_label, payload) => {
+      const server = await build();
+      const response = await server.inject({
+        method: 'POST',
+        url: '/things/1',
+        headers: { 'content-type': 'application/json' },
+        payload,
+      });
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toMatchObject({
+        success: false,
+        code: 'invalid_json',
+        error: 'Request body is not valid UTF-8: send JSON encoded as UTF-8',
+      });
+      expect(stored).toEqual([]);
+    },
+  );
+
+  it('reads every UTF-8 character a body may carry', async () => {
+    const server = await build();
+    const name = 'Wanjiru \u00e9\u4e2d\ud83d\udc69\u200d\ud83d\udcbb \ufffd';
+    const response = await server.inject({
+      method: 'POST',
+      url: '/things/1',
+      headers: { 'content-type': 'application/json; charset=utf-8' },
+      payload: Buffer.from(JSON.stringify({ name }), 'utf8'),
+    });
+    expect(response.statusCode).toBe(200);
+    expect(stored).toEqual([{ name }]);
+  });
+
+  it("keeps a provider's message that is not UTF-8, with replacement characters", async () => {
+    const server = await build();
+    const payload = Buffer.concat([Buffer.from('{"note":"'), Buffer.from([0xff]), Buffer.from('"}')]);
+    const response = await server.inject({
+      method: 'POST',
+      url: '/callback',
+      headers: { 'content-type': 'application/json' },
+      payload,
+    });
+    expect(response.statusCode).toBe(200);
+    expect(stored).toEqual([{ note: '\ufffd' }]);
   });
 });

@@ -1,5 +1,8 @@
+import { ALLOWED_ANNOTATION } from '@platform/errors';
 import { Ajv, type Options as AjvOptions, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
+import { isSingleLineName, SINGLE_LINE_NAME_FORMAT } from './single-line-name.js';
+import { readStorableDate, readStorableDateTime } from './storable-time.js';
 
 /** What Fastify passes when it compiles one part of a route's schema. */
 type RouteSchemaDefinition = { schema: unknown; httpPart?: string; method?: string; url?: string };
@@ -18,16 +21,34 @@ const sharedOptions: AjvOptions = {
   useDefaults: true,
   addUsedSchema: false,
   coerceTypes: false,
-  // Tolerate OpenAPI's `example` annotation; unknown keywords are still schema mistakes.
-  keywords: ['example'],
+  // Each error carries the schema that failed, which the envelope's message is made from
+  // (docs/decisions.md#validation-messages).
+  verbose: true,
+  // Tolerate OpenAPI's `example` annotation and our `x-allowed` (what a pattern allows, in words); unknown keywords
+  // are still schema mistakes.
+  keywords: ['example', ALLOWED_ANNOTATION],
   // These only print warnings to the console at compile time.
   strictTypes: false,
   strictTuples: false,
 };
 
+/**
+ * ajv-formats' formats, with `date-time` and `date` held to what PostgreSQL can be asked about
+ * (docs/decisions.md#dates-are-storable) and `single-line-name` (docs/decisions.md#single-line-names): every schema
+ * that names one of them gets the same rule.
+ */
+function addPlatformFormats(ajv: Ajv): void {
+  addFormats.default(ajv);
+  // ajv-formats' uuid also takes a `urn:uuid:` prefix, which PostgreSQL's uuid refuses (a 500): only the bare form.
+  ajv.addFormat('uuid', /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/);
+  ajv.addFormat('date-time', { type: 'string', validate: (text) => readStorableDateTime(text) !== undefined });
+  ajv.addFormat('date', { type: 'string', validate: (text) => readStorableDate(text) !== undefined });
+  ajv.addFormat(SINGLE_LINE_NAME_FORMAT, { type: 'string', validate: isSingleLineName });
+}
+
 function buildAjv(externalSchemas: Record<string, unknown>): Ajv {
   const ajv = new Ajv(sharedOptions);
-  addFormats.default(ajv);
+  addPlatformFormats(ajv);
   for (const schema of Object.values(externalSchemas)) ajv.addSchema(schema as object);
   return ajv;
 }
@@ -83,7 +104,7 @@ function typesOf(schema: unknown, resolve: Resolve, depth = 0): Set<string> | un
  * How one query or path value is read, decided once per route from its declared schema. A value the
  * declared type may hold as text stays text; otherwise a canonical decimal integer becomes an integer, a
  * plain decimal a number (where numbers are allowed), `true`/`false` a boolean. Anything else stays text,
- * so validation answers 400 "must be integer" (or boolean, number) naming the parameter. A repeated
+ * so validation answers 400 "must be a whole number" (or a number, true or false) naming the parameter. A repeated
  * parameter becomes an array, which only an array schema accepts; a single value for an array schema is
  * read as an array of one.
  */

@@ -1,7 +1,11 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { validationError } from '@platform/errors';
+import { invalidFields } from '@platform/errors';
 
-export const DEFAULT_KEY_HEADERS = ['x-idempotency-key'] as const;
+/**
+ * The names a key may arrive under, on every idempotent route of both services: ours and the IETF draft's
+ * (docs/decisions.md#idempotency-key-header). Both with one value is one key; with two values, a 400.
+ */
+export const KEY_HEADERS = ['x-idempotency-key', 'idempotency-key'] as const;
 export const MAX_KEY_LENGTH = 255;
 
 // Visible ASCII only (0x21-0x7E): no spaces, no control characters, nothing a proxy might re-encode.
@@ -13,6 +17,7 @@ export const keyHeaderSchema = {
   minLength: 1,
   maxLength: MAX_KEY_LENGTH,
   pattern: '^[!-~]+$',
+  'x-allowed': `1-${MAX_KEY_LENGTH} visible ASCII characters, without spaces`,
   description:
     'Optional. 1-255 visible ASCII characters, unique per operation (a UUID v4 is usual). A retry with the ' +
     'same key within 24 hours returns the first successful answer with `Idempotent-Replayed: true` and does ' +
@@ -20,13 +25,12 @@ export const keyHeaderSchema = {
 } as const;
 
 /**
- * The idempotency key of a request, read from the first of `headerNames` present (names are
- * case-insensitive), or undefined when none is sent. A key that is empty, longer than 255 characters or
+ * The idempotency key of a request, from either of KEY_HEADERS, or undefined when neither is sent. A key that is empty, longer than 255 characters or
  * not visible ASCII, a header sent twice, or two accepted headers with different values give 400.
  */
-export function readIdempotencyKey(headers: IncomingHttpHeaders, headerNames: readonly string[]): string | undefined {
+export function readIdempotencyKey(headers: IncomingHttpHeaders): string | undefined {
   let found: { name: string; value: string } | undefined;
-  for (const name of headerNames.map((header) => header.toLowerCase())) {
+  for (const name of KEY_HEADERS) {
     const raw = headers[name];
     if (raw === undefined) continue;
     if (Array.isArray(raw)) throw invalidKey(name, 'must be sent once');
@@ -43,5 +47,5 @@ export function readIdempotencyKey(headers: IncomingHttpHeaders, headerNames: re
 }
 
 function invalidKey(header: string, problem: string) {
-  return validationError(`headers/${header} ${problem}`, [{ path: `headers/${header}`, message: problem }]);
+  return invalidFields([{ path: `headers/${header}`, message: problem }]);
 }

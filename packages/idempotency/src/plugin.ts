@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema } fro
 import fp from 'fastify-plugin';
 import { claimIdempotencyKey } from './claim.js';
 import { requestFingerprint } from './fingerprint.js';
-import { DEFAULT_KEY_HEADERS, keyHeaderSchema, readIdempotencyKey } from './key-header.js';
+import { KEY_HEADERS, keyHeaderSchema, readIdempotencyKey } from './key-header.js';
 import { type PurgeSchedule, startIdempotencyPurge } from './purge.js';
 import {
   completeRecord,
@@ -93,8 +93,6 @@ export interface IdempotencyOptions {
   db: Database;
   /** Who the key belongs to, from the request's credential (e.g. `api_key:<id>`). Runs after authentication. */
   scopeOf: (request: FastifyRequest) => string;
-  /** Headers that carry the key, first match wins. Default `x-idempotency-key`. */
-  headerNames?: readonly string[];
   /** The service's clock. */
   now?: () => Date;
   /** How long answers are replayed. Default 24 h. */
@@ -136,7 +134,6 @@ const isSuccess = (statusCode: number) => statusCode >= 200 && statusCode < 300;
 export const idempotency = fp<IdempotencyOptions>(
   async (app: FastifyInstance, options) => {
     const { db, scopeOf, onReplay } = options;
-    const headerNames = options.headerNames ?? DEFAULT_KEY_HEADERS;
     const now = options.now ?? (() => new Date());
     const ttlMs = options.ttlMs ?? DEFAULT_TTL_MS;
     const lockTimeoutMs = options.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
@@ -153,7 +150,7 @@ export const idempotency = fp<IdempotencyOptions>(
             "('transaction', 'response' or 'none')",
         );
       }
-      if (mode !== 'none') route.schema = withKeyHeaders(route.schema, headerNames);
+      if (mode !== 'none') route.schema = withKeyHeaders(route.schema);
     });
 
     app.decorateRequest('idempotency', null as unknown as IdempotencyContext);
@@ -161,7 +158,7 @@ export const idempotency = fp<IdempotencyOptions>(
     app.addHook('preHandler', async (request, reply) => {
       const mode = request.routeOptions.config?.idempotency;
       const guarded = mode === 'transaction' || mode === 'response';
-      const key = guarded ? readIdempotencyKey(request.headers, headerNames) : undefined;
+      const key = guarded ? readIdempotencyKey(request.headers) : undefined;
       if (key === undefined || !guarded) {
         request.idempotency = contextFor(request, reply, undefined);
         return;
@@ -326,8 +323,8 @@ export const idempotency = fp<IdempotencyOptions>(
 );
 
 /** Documents (and validates) the key headers on a guarded route, unless its headers schema is a shared one. */
-function withKeyHeaders(schema: FastifySchema | undefined, headerNames: readonly string[]): FastifySchema {
-  const keyHeaders = Object.fromEntries(headerNames.map((name) => [name.toLowerCase(), { ...keyHeaderSchema }]));
+function withKeyHeaders(schema: FastifySchema | undefined): FastifySchema {
+  const keyHeaders = Object.fromEntries(KEY_HEADERS.map((name) => [name, { ...keyHeaderSchema }]));
   const headers = schema?.headers as Record<string, unknown> | undefined;
   if (headers === undefined) return { ...schema, headers: { type: 'object', properties: keyHeaders } };
   const properties = headers['properties'];

@@ -12,12 +12,21 @@ describe('cursors', () => {
     expect(decodeCursor(cursor)).toEqual(position);
   });
 
+  it('decode the first and last times that can be stored', () => {
+    for (const createdAt of ['0001-01-01T00:00:00.000000Z', '9999-12-31T23:59:59.999999Z']) {
+      expect(decodeCursor(encodeCursor({ createdAt, id: position.id })).createdAt).toBe(createdAt);
+    }
+  });
+
   it.each([
     ['not base64 of a position', 'bm90LWEtY3Vyc29y'],
     ['a time of millisecond precision', cursorOf(`2026-03-02T09:00:00.123Z|${position.id}`)],
     ['an id that is not a UUID', cursorOf(`${position.createdAt}|42`)],
     ['a third part', cursorOf(`${position.createdAt}|${position.id}|more`)],
     ['no id', cursorOf(position.createdAt)],
+    ['a time of year 0, which PostgreSQL refuses', cursorOf(`0000-01-01T00:00:00.000000Z|${position.id}`)],
+    ['a day and time that do not exist', cursorOf(`2026-13-45T99:99:99.000000Z|${position.id}`)],
+    ['30 February', cursorOf(`2026-02-30T09:00:00.000000Z|${position.id}`)],
   ])('refuse %s with a 400 on querystring/cursor', (_label, cursor) => {
     let caught: unknown;
     try {
@@ -29,7 +38,7 @@ describe('cursors', () => {
     expect(caught).toMatchObject({
       statusCode: 400,
       code: 'validation_error',
-      message: 'querystring/cursor is not a cursor this API returned',
+      message: 'cursor is not a cursor this API returned',
       details: [{ path: 'querystring/cursor', message: 'is not a cursor this API returned' }],
     });
   });

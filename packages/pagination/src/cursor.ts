@@ -4,7 +4,7 @@
  * parameters and the split of a page; the conditions a list query adds are in repository.ts.
  */
 import { isUuid } from '@platform/db';
-import { validationError } from '@platform/errors';
+import { invalidFields } from '@platform/errors';
 import { Type } from '@sinclair/typebox';
 
 export const MAX_PAGE_SIZE = 100;
@@ -53,6 +53,16 @@ export function pageOf<Row>(
 
 const CURSOR_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 
+/**
+ * Whether a cursor's time is one PostgreSQL takes (docs/decisions.md#dates-are-storable): a real day and time of the
+ * years 0001-9999, as only a page's last row gives. A forged `0000-...` or `2026-13-45T99:...` is refused, not sent.
+ */
+function isRealCursorTime(createdAt: string): boolean {
+  if (!CURSOR_TIME.test(createdAt) || createdAt.startsWith('0000')) return false;
+  const at = new Date(createdAt);
+  return !Number.isNaN(at.getTime()) && at.toISOString().slice(0, 19) === createdAt.slice(0, 19);
+}
+
 /** The cursor a page ends with: where its last row stands. */
 export function encodeCursor({ createdAt, id }: PagePosition): string {
   return Buffer.from(`${createdAt}|${id}`).toString('base64url');
@@ -61,9 +71,8 @@ export function encodeCursor({ createdAt, id }: PagePosition): string {
 /** Where the row a cursor names stands; a cursor this API did not return is a 400. */
 export function decodeCursor(cursor: string): PagePosition {
   const [createdAt = '', id = '', ...rest] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
-  if (rest.length > 0 || !CURSOR_TIME.test(createdAt) || !isUuid(id)) {
-    const problem = 'is not a cursor this API returned';
-    throw validationError(`querystring/cursor ${problem}`, [{ path: 'querystring/cursor', message: problem }]);
+  if (rest.length > 0 || !isRealCursorTime(createdAt) || !isUuid(id)) {
+    throw invalidFields([{ path: 'querystring/cursor', message: 'is not a cursor this API returned' }]);
   }
   return { createdAt, id };
 }

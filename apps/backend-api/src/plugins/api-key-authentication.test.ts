@@ -64,6 +64,25 @@ describe('API-key authentication', () => {
     expect(body.requestId).toBe(response.headers['x-request-id']);
   });
 
+  it.each([
+    ['Bearer', (key: string) => `Bearer ${key}`],
+    ['bare', (key: string) => key],
+  ])('tells a key sent in Authorization (%s) to go in x-service-api-key, without echoing it', async (_label, form) => {
+    const response = await app.inject({
+      method: 'GET',
+      url: '/v1/probe',
+      headers: { authorization: form(liveSecret) },
+    });
+    expect(response.statusCode).toBe(401);
+    expect(response.headers['www-authenticate']).toBe('ApiKey header="x-service-api-key"');
+    expect(response.json()).toMatchObject({
+      code: 'unauthorized',
+      error:
+        'API keys are not sent in the Authorization header: send your secret key in the x-service-api-key header instead',
+    });
+    expect(response.body).not.toContain(liveSecret);
+  });
+
   it('refuses a key with the other environment prefix', async () => {
     const swapped = liveSecret.replace('sk_live_', 'sk_test_');
     expect((await probe(swapped)).statusCode).toBe(401);

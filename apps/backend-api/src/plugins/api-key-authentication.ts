@@ -57,6 +57,17 @@ export interface ApiKeyAuthenticationOptions {
  * used), its key's lastUsedAt is recorded at most once a minute, off the request's path (api-key-usage.ts);
  * what is still unwritten when the app closes is written first.
  */
+// An API key sent the way bearer tokens are (`Authorization: Bearer sk_live_...`): say where it goes instead.
+const KEY_AS_AUTHORIZATION = /^\s*(?:bearer|basic|apikey|token)?\s*sk_(?:live|test)_/i;
+
+/** What a request without the key header is told: where the key goes, and that Authorization is not it. */
+function missingKeyMessage(authorization: string | undefined): string {
+  if (authorization !== undefined && KEY_AS_AUTHORIZATION.test(authorization)) {
+    return `API keys are not sent in the Authorization header: send your secret key in the ${API_KEY_HEADER} header instead`;
+  }
+  return `Missing API key: send your secret key in the ${API_KEY_HEADER} header`;
+}
+
 export const apiKeyAuthentication = fp<ApiKeyAuthenticationOptions>(
   async (app, { db, now, recordUses }) => {
     const usage = createApiKeyUsageRecorder({
@@ -76,10 +87,7 @@ export const apiKeyAuthentication = fp<ApiKeyAuthenticationOptions>(
       if (request.is404 || request.routeOptions.config?.public) return;
       const header = request.headers[API_KEY_HEADER];
       if (header === undefined || header === '') {
-        request.apiKeyFailure = unauthorized(
-          `Missing API key: send your secret key in the ${API_KEY_HEADER} header`,
-          CHALLENGE,
-        );
+        request.apiKeyFailure = unauthorized(missingKeyMessage(request.headers.authorization), CHALLENGE);
         return;
       }
       const secret = Array.isArray(header) ? header[0] : header;

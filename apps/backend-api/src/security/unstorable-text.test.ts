@@ -29,7 +29,8 @@ describe('text PostgreSQL cannot store', () => {
   async function expectRefused(
     send: () => Promise<{ statusCode: number; json(): unknown }>,
     path: string,
-    message: unknown = expect.stringContaining('U+0000'),
+    // A single-line name refuses U+0000 as the control character it is, before the storable-text rule sees it.
+    message: unknown = expect.stringMatching(/U\+0000|^must be one line of text/),
   ) {
     const before = await tableChecksums(suite.db);
     const response = await send();
@@ -109,4 +110,60 @@ describe('text PostgreSQL cannot store', () => {
       expect.any(String),
     );
   });
+
+  describe('a JSON body that is not UTF-8 (FF FE C3 inside a string)', () => {
+    const notUtf8 = (prefix: string) =>
+      Buffer.concat([Buffer.from(prefix), Buffer.from([0xff, 0xfe, 0xc3]), Buffer.from('"}')]);
+
+    it.each([
+      ['a folder name', '/v1/drive/folders', '{"name":"'],
+      ['a session’s appName', '/v1/verify/sessions', '{"type":"kyc","externalEndUserId":"u","appName":"'],
+    ])(
+      'in %s is a 400 invalid_json that stores nothing, not a name of replacement characters',
+      async (_l, url, prefix) => {
+        const before = await tableChecksums(suite.db);
+        const response = await suite.app.inject({
+          method: 'POST',
+          url,
+          headers: { 'x-service-api-key': acme.testKey, 'content-type': 'application/json', 'idempotency-key': 'utf8' },
+          payload: notUtf8(prefix),
+        });
+        await suite.app.apiKeyUsage.flush();
+        expect(response.statusCode).toBe(400);
+        expect(response.json()).toMatchObject({
+          success: false,
+          code: 'invalid_json',
+          error: 'Request body is not valid UTF-8: send JSON encoded as UTF-8',
+        });
+        expect(await tableChecksums(suite.db)).toEqual(before);
+      },
+    );
+  });
+
+  // Bidirectional controls, the line and paragraph separators and line breaks cannot be shown in a name on one line
+  // (docs/decisions.md#single-line-names).
+  describe.each(['\u202e', '\u202a', '\u2066', '\u2069', '\u2028', '\u2029', '\n', '\r'])(
+    '%j in a name',
+    (character) => {
+      const oneLine = expect.stringMatching(/^must be one line of text, without control characters/);
+
+      it('of a folder, a session’s app or a kyb company is a 400 saying so, and changes nothing', async () => {
+        const name = `Acme${character}Holdings`;
+        const session = await createdSessionId(suite.app, acme.testKey, { type: 'kyb', externalEndUserId: 'co' });
+        const post = (url: string, payload: object) => () =>
+          suite.app.inject({ method: 'POST', url, headers: { 'x-service-api-key': acme.testKey }, payload });
+        await expectRefused(post('/v1/drive/folders', { name }), '/name', oneLine);
+        await expectRefused(
+          post('/v1/verify/sessions', { type: 'kyc', externalEndUserId: 'u', appName: name }),
+          '/appName',
+          oneLine,
+        );
+        await expectRefused(
+          post(`/v1/verify/sessions/${session}/submit`, { registrationNumber: 'PVT-AB12CD3', companyName: name }),
+          '/companyName',
+          oneLine,
+        );
+      });
+    },
+  );
 });

@@ -26,13 +26,14 @@ export function apiKeyCredentials(keys: {
   );
 }
 
-/** No idempotency key, a fresh or a reused one, or both header spellings disagreeing. */
+/** No idempotency key, a fresh or a reused one under either name, or both names agreeing or disagreeing. */
 export function idempotencyHeaders(): fc.Arbitrary<Record<string, string>> {
   return fc.oneof(
     fc.constant({}),
     fc.uuid().map((key) => ({ 'x-idempotency-key': key })),
     fc.constantFrom('fixed-key-1', 'fixed-key-2').map((key) => ({ 'x-idempotency-key': key })),
     fc.uuid().map((key) => ({ 'idempotency-key': key })),
+    fc.constantFrom('fixed-key-1', 'fixed-key-2').map((key) => ({ 'idempotency-key': key, 'x-idempotency-key': key })),
     fc.tuple(fc.uuid(), fc.uuid()).map(([one, other]) => ({ 'x-idempotency-key': one, 'idempotency-key': other })),
   );
 }

@@ -1,4 +1,4 @@
-import { type Database, isUuid, uuidPattern } from '@platform/db';
+import { type Database, isUuid } from '@platform/db';
 import { forbidden, notFound, validationError } from '@platform/errors';
 import { type TObject, Type } from '@sinclair/typebox';
 import type { FastifyRequest, FastifySchema, RouteOptions } from 'fastify';
@@ -52,7 +52,7 @@ const ORGANIZATION_HEADER = 'x-organization-id';
 /** The headers schema that documents `X-Organization-Id` (added to every organization route automatically). */
 const OrganizationHeadersSchema = Type.Object({
   [ORGANIZATION_HEADER]: Type.String({
-    pattern: uuidPattern,
+    format: 'uuid',
     description: 'Identifier (UUID) of the organization the request acts for; the user must be a member of it.',
   }),
 });

@@ -431,7 +431,10 @@ describe('fuzzing every main-api route', () => {
   });
 
   it('never answers 5xx, answers errors with the envelope, changes no row when it refuses, and reaches every handler', async () => {
-    const run = { routes, requests, requestsOf, listed: NO_SUCCESS_HERE };
+    // Every kind of edge input is sent and seen refused: bodies that are not UTF-8, names not on one line, dates
+    // PostgreSQL cannot be asked about (the payment list, the audit log), two different idempotency keys.
+    const probes = ['not-utf8', 'not-one-line', 'unstorable-date', 'two-idempotency-keys'] as const;
+    const run = { routes, requests, requestsOf, listed: NO_SUCCESS_HERE, probes };
     const problems = await fuzzedCoverageProblems(fuzzTarget(t, restoreTeamAfterRemovals), run, { seed, numRuns });
     expect(problems, `FUZZ_SEED=${seed}`).toEqual([]);
   });

@@ -5,9 +5,10 @@ import {
   coverageToppedUp,
   type FuzzCoverage,
   type FuzzTarget,
+  probeCoverageKey,
   successCoverageProblems,
 } from './check-answers.js';
-import type { FuzzRequest } from './requests.js';
+import type { FuzzRequest } from './fuzz-request.js';
 import type { RouteUnderTest } from './routes.js';
 
 const ENVELOPE = JSON.stringify({ success: false, error: 'Bad request', code: 'validation_error', requestId: 'r1' });
@@ -47,6 +48,25 @@ describe('checkFuzzedAnswers', () => {
       /FUZZ_SEED=1/,
     );
   });
+
+  it.each(['unstorable-text', 'not-utf8', 'not-one-line', 'unstorable-date', 'two-idempotency-keys'] as const)(
+    'fails when a request that must be refused (%s) succeeds, and counts it apart',
+    async (probe) => {
+      const probing = fc.constant<FuzzRequest>({
+        route: 'POST /things',
+        method: 'POST',
+        url: '/things',
+        headers: {},
+        payload: Buffer.from([0x7b, 0xff, 0x7d]),
+        probe,
+      });
+      await expect(checkFuzzedAnswers(target({ statusCode: 201, body: '{}' }), probing, settings)).rejects.toThrow(
+        /must be refused/,
+      );
+      const coverage = await checkFuzzedAnswers(target({ statusCode: 400, body: ENVELOPE }), probing, settings);
+      expect([...coverage.keys()]).toEqual([probeCoverageKey('POST /things', probe)]);
+    },
+  );
 
   it('fails on an error that is not the envelope, unless it is a browser page', async () => {
     const html = { statusCode: 404, body: '<h1>Not found</h1>', contentType: 'text/html' };

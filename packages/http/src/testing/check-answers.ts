@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import type { InjectOptions } from 'fastify';
 import { envelopeProblem } from './envelope.js';
-import { type FuzzRequest, toInjectOptions } from './requests.js';
+import type { FuzzProbe, FuzzRequest } from './fuzz-request.js';
+import { toInjectOptions } from './requests.js';
 import type { RouteUnderTest } from './routes.js';
 
 /** What the fuzz check needs of a service under test. */
@@ -34,15 +35,17 @@ export async function checkFuzzedAnswers(
     fc.asyncProperty(arbitrary, async (request) => {
       const before = await target.snapshot();
       const response = await target.inject(toInjectOptions(request));
-      const covered = request.probe === undefined ? request.route : probeCoverageKey(request.route);
+      const covered = request.probe === undefined ? request.route : probeCoverageKey(request.route, request.probe);
       const statuses = coverage.get(covered) ?? new Map<number, number>();
       statuses.set(response.statusCode, (statuses.get(response.statusCode) ?? 0) + 1);
       coverage.set(covered, statuses);
       const what = `${request.route} -> ${response.statusCode} ${response.body.slice(0, 300)}`;
       if (response.statusCode >= 500) throw new Error(`A server error: ${what}`);
-      if (request.probe === 'unstorable-text' && response.statusCode < 400) {
+      if (request.probe !== undefined && response.statusCode < 400) {
+        const payload = Buffer.isBuffer(request.payload) ? request.payload.toString('hex') : (request.payload ?? '');
         throw new Error(
-          `Accepted text PostgreSQL cannot store (${JSON.stringify(request.url)}, ${JSON.stringify(request.payload ?? '')}): ${what}`,
+          `Accepted a request that must be refused, ${probeDescriptions[request.probe]} ` +
+            `(${JSON.stringify(request.url)}, ${JSON.stringify(payload)}): ${what}`,
         );
       }
       if (response.statusCode >= 400 && target.isBrowserPage?.(request, response.headers['content-type']) !== true) {
@@ -59,9 +62,36 @@ export async function checkFuzzedAnswers(
   return coverage;
 }
 
-/** Where the answers to a route's unstorable-text probes are counted in a run's coverage. */
-export function probeCoverageKey(route: string): string {
-  return `${route} (unstorable text)`;
+const probeDescriptions: Readonly<Record<FuzzProbe, string>> = {
+  'unstorable-text': 'with text PostgreSQL cannot store',
+  'not-utf8': 'with a JSON body that is not UTF-8',
+  'not-one-line': 'with a single-line name that is not on one line',
+  'unstorable-date': 'with a date PostgreSQL cannot be asked about',
+  'two-idempotency-keys': 'with two different idempotency keys',
+};
+
+/** Where the answers to a route's probes of one kind are counted in a run's coverage. */
+export function probeCoverageKey(route: string, probe: FuzzProbe = 'unstorable-text'): string {
+  return `${route} (${probe === 'unstorable-text' ? 'unstorable text' : probe})`;
+}
+
+/**
+ * Each kind of edge probe a run sent (FuzzProbe but unstorable text, which is held per route) must have been refused
+ * with a 400 at least once, so the probes are known to reach validation and not only authentication; and each kind
+ * in `expected` must have been sent. Returns the problems, one sentence each.
+ */
+export function edgeProbeCoverageProblems(coverage: FuzzCoverage, expected: readonly FuzzProbe[] = []): string[] {
+  const problems: string[] = [];
+  for (const probe of ['not-utf8', 'not-one-line', 'unstorable-date', 'two-idempotency-keys'] as const) {
+    const suffix = ` (${probe})`;
+    const answers = [...coverage].filter(([key]) => key.endsWith(suffix)).flatMap(([, statuses]) => [...statuses]);
+    if (answers.length === 0 && expected.includes(probe)) problems.push(`sent no request ${probeDescriptions[probe]}`);
+    if (answers.length > 0 && !answers.some(([status]) => status === 400)) {
+      const answered = answers.map(([status, times]) => `${status} x${times}`).join(', ');
+      problems.push(`no request ${probeDescriptions[probe]} was refused with 400 (${answered})`);
+    }
+  }
+  return problems;
 }
 
 /**

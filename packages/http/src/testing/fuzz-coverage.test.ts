@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { FuzzTarget } from './check-answers.js';
 import { fuzzedCoverageProblems } from './fuzz-coverage.js';
-import type { FuzzRequest } from './requests.js';
+import type { FuzzRequest } from './fuzz-request.js';
 import type { RouteUnderTest } from './routes.js';
 
 const ENVELOPE = JSON.stringify({ success: false, error: 'Bad request', code: 'validation_error', requestId: 'r1' });

@@ -2,13 +2,14 @@ import fc from 'fast-check';
 import {
   checkFuzzedAnswers,
   coverageToppedUp,
+  edgeProbeCoverageProblems,
   type FuzzCoverage,
   type FuzzTarget,
   type NoSuccessReason,
   successCoverageProblems,
   unstorableTextCoverageProblems,
 } from './check-answers.js';
-import type { FuzzRequest } from './requests.js';
+import type { FuzzProbe, FuzzRequest } from './fuzz-request.js';
 import type { RouteUnderTest } from './routes.js';
 
 /** Requests of its own for a route a run left uncovered: enough for a third of them, the clean ones, to get through. */
@@ -28,6 +29,7 @@ export async function fuzzedCoverageProblems(
     requestsOf,
     requests = fc.oneof(...routes.map(requestsOf)),
     listed = {},
+    probes = [],
   }: {
     routes: readonly RouteUnderTest[];
     /** A route's own requests: its share of `requests`. */
@@ -35,6 +37,8 @@ export async function fuzzedCoverageProblems(
     requests?: fc.Arbitrary<FuzzRequest>;
     /** The routes that cannot answer 2xx to this run, as `successCoverageProblems` takes them. */
     listed?: Readonly<Record<string, NoSuccessReason>>;
+    /** The kinds of edge probe the run must have sent, and seen refused (edgeProbeCoverageProblems). */
+    probes?: readonly FuzzProbe[];
   },
   settings: { seed: number; numRuns: number },
 ): Promise<string[]> {
@@ -42,6 +46,7 @@ export async function fuzzedCoverageProblems(
   const problems = (coverage: FuzzCoverage) => [
     ...successCoverageProblems(names, coverage, listed),
     ...unstorableTextCoverageProblems(routes, coverage),
+    ...edgeProbeCoverageProblems(coverage, probes),
   ];
   const shared = await checkFuzzedAnswers(target, requests, settings);
   return problems(

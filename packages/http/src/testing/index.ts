@@ -1,6 +1,7 @@
 export { type Answer, answerOf } from './answer.js';
 export {
   checkFuzzedAnswers,
+  edgeProbeCoverageProblems,
   type FuzzCoverage,
   type FuzzTarget,
   type NoSuccessReason,
@@ -10,6 +11,7 @@ export {
 } from './check-answers.js';
 export { envelopeProblem } from './envelope.js';
 export { fuzzedCoverageProblems } from './fuzz-coverage.js';
+export type { FuzzProbe, FuzzRequest } from './fuzz-request.js';
 export {
   deeplyNested,
   hostileJson,
@@ -22,9 +24,17 @@ export {
   unstorableCharacters,
   unstorableStrings,
 } from './hostile-values.js';
+export {
+  extremeDates,
+  idempotencyKeyHeaderSets,
+  notOnOneLineCharacters,
+  notOnOneLineStrings,
+  notUtf8Bytes,
+  storableEdgeDates,
+  unstorableDates,
+} from './input-edges.js';
 export { captureLogs, type LogCapture, secretsIn } from './log-capture.js';
 export {
-  type FuzzRequest,
   type FuzzRequestOptions,
   requestsFor,
   requestsForRoutes,
@@ -45,3 +55,9 @@ export {
   uploadWithFetch,
   uploadWithHttpRequest,
 } from './transport.js';
+export {
+  schemaViolationMessages,
+  unreadableMessages,
+  type ViolationMessage,
+  validatorPhrasing,
+} from './validation-messages.js';

@@ -1,5 +1,7 @@
 import fc from 'fast-check';
 import type { InjectOptions } from 'fastify';
+import { edgeInputProbes } from './edge-probes.js';
+import type { FuzzRequest } from './fuzz-request.js';
 import {
   hostileJson,
   hostileKeys,
@@ -10,21 +12,6 @@ import {
 } from './hostile-values.js';
 import type { RouteUnderTest } from './routes.js';
 import { type SchemaLookup, valuesOf } from './schema-values.js';
-
-/** A request for `app.inject`, with the route it was made for. */
-export interface FuzzRequest {
-  route: string;
-  method: string;
-  url: string;
-  headers: Record<string, string>;
-  /** Text mostly; bytes for bodies that are not text (a multipart upload of an image). */
-  payload?: string | Buffer;
-  /**
-   * Set on a clean request that carries text PostgreSQL cannot store in one place (a body string at any depth, a
-   * query value, a path parameter or a header): whoever sends it, it must never succeed.
-   */
-  probe?: 'unstorable-text';
-}
 
 export interface FuzzRequestOptions {
   /** Resolves `$ref`s in route schemas, e.g. `(id) => app.getSchema(id)`. */
@@ -354,6 +341,15 @@ export function requestsFor(route: RouteUnderTest, options: FuzzRequestOptions):
       arbitrary: unstorableTextProbes(route, options, lookup, {
         cleanQuery,
         cleanBody: hasBody ? (example ?? fromSchema) : undefined,
+      }),
+    },
+    {
+      weight: 1,
+      arbitrary: edgeInputProbes(route, lookup, {
+        path: paths(route, options, lookup, true),
+        query: cleanQuery,
+        headers: headerSets(options, true),
+        body: hasBody ? (example ?? fromSchema) : undefined,
       }),
     },
   );

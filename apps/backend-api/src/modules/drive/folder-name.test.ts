@@ -23,10 +23,6 @@ describe('normaliseFolderName', () => {
     ['   ', 'must not be empty'],
     ['x'.repeat(256), 'must be at most 255 characters'],
     ['a/b', 'must not contain "/"'],
-    ['a\u0000b', 'must not contain control characters'],
-    ['a\u001bb', 'must not contain control characters'],
-    ['a\u007fb', 'must not contain control characters'],
-    ['a\u009fb', 'must not contain control characters'],
   ])('refuses %j: %s', (raw, problem) => {
     try {
       normaliseFolderName(raw);

@@ -306,19 +306,31 @@ describe('drive folders', () => {
   });
 
   describe('bad input: 400 envelope and nothing written', () => {
+    const ONE_LINE =
+      'must be one line of text, without control characters, line or paragraph separators (U+2028, U+2029) or ' +
+      'bidirectional controls (U+202A-U+202E, U+2066-U+2069)';
     const snapshot = async () => [await countFolders(suite.db), await suite.db.$count(idempotencyRecords)];
 
     it.each([
-      ['no name', {}, "body must have required property 'name'"],
-      ['a name that is not a string', { name: 42 }, 'body/name must be string'],
-      ['an empty name', { name: '' }, 'body/name must not be empty'],
-      ['a name of spaces', { name: '   ' }, 'body/name must not be empty'],
-      ['a name of 256 characters', { name: 'n'.repeat(256) }, 'body/name must be at most 255 characters'],
-      ['a name with a slash', { name: 'a/b' }, 'body/name must not contain "/"'],
-      ['a name with a control character', { name: 'a\u0007b' }, 'body/name must not contain control characters'],
-      ['a name with a newline inside', { name: 'a\nb' }, 'body/name must not contain control characters'],
-      ['a parentId that is not a UUID', { name: 'X', parentId: 'folder-1' }, 'body/parentId must match format "uuid"'],
-      ['a parentId that is a number', { name: 'X', parentId: 7 }, 'body/parentId must be string,null'],
+      ['no name', {}, 'name is required'],
+      ['a name that is not a string', { name: 42 }, `name ${ONE_LINE}`],
+      ['an empty name', { name: '' }, 'name must not be empty'],
+      ['a name of spaces', { name: '   ' }, 'name must not be empty'],
+      ['a name of 256 characters', { name: 'n'.repeat(256) }, 'name must be at most 255 characters'],
+      ['a name with a slash', { name: 'a/b' }, 'name must not contain "/"'],
+      ['a name with a control character', { name: 'a\u0007b' }, `name ${ONE_LINE}`],
+      ['a name with a newline inside', { name: 'a\nb' }, `name ${ONE_LINE}`],
+      ['a name with a right-to-left override', { name: 'Invoices\u202efdp.exe' }, `name ${ONE_LINE}`],
+      ['a name with a first-strong isolate', { name: 'a\u2068b' }, `name ${ONE_LINE}`],
+      ['a name with a line separator', { name: 'a\u2028b' }, `name ${ONE_LINE}`],
+      ['a name with a paragraph separator', { name: 'a\u2029b' }, `name ${ONE_LINE}`],
+      ['a parentId that is not a UUID', { name: 'X', parentId: 'folder-1' }, 'parentId must be a UUID'],
+      [
+        'a parentId with a urn:uuid: prefix',
+        { name: 'X', parentId: 'urn:uuid:00000000-0000-4000-8000-000000000000' },
+        'parentId must be a UUID',
+      ],
+      ['a parentId that is a number', { name: 'X', parentId: 7 }, 'parentId must be a UUID or null'],
     ])('POST with %s', async (_label, body, error) => {
       const before = await snapshot();
       const response = await create(acme.liveKey, body, { 'x-idempotency-key': 'bad-input' });
@@ -366,7 +378,7 @@ describe('drive folders', () => {
       expect(response.json()).toMatchObject({
         success: false,
         code: 'validation_error',
-        error: 'params/id must match format "uuid"',
+        error: 'id must be a UUID',
       });
       expect(await snapshot()).toEqual(before);
     });

@@ -1,3 +1,4 @@
+import { singleLineName } from '@platform/http';
 import { nextCursorSchema, pageQueryProperties } from '@platform/pagination';
 import { type Static, Type } from '@sinclair/typebox';
 
@@ -18,10 +19,10 @@ export type DriveFolderView = Static<typeof DriveFolderSchema>;
 
 export const CreateDriveFolderBody = Type.Object(
   {
-    name: Type.String({
+    name: singleLineName({
       description:
-        'Folder name: 1-255 characters once leading and trailing spaces are trimmed, without "/" or control ' +
-        'characters. Unique among the folders of the same parent, ignoring case.',
+        'Folder name: 1-255 characters once leading and trailing spaces are trimmed, on one line, without "/". ' +
+        'Unique among the folders of the same parent, ignoring case.',
     }),
     // One schema with a type list rather than anyOf, so a bad value gets a precise message.
     parentId: Type.Optional(

@@ -1,4 +1,4 @@
-import { validationError } from '@platform/errors';
+import { invalidFields } from '@platform/errors';
 import { validateCallbackUrl } from '@platform/webhooks';
 
 /**
@@ -20,6 +20,6 @@ export function checkSessionUrl(
   { allowPrivateTargets }: { allowPrivateTargets: boolean },
 ): string {
   const check = validateCallbackUrl(value, { allowPrivateTargets });
-  if (!check.ok) throw validationError(`body/${field} ${check.reason}`, [{ path: `/${field}`, message: check.reason }]);
+  if (!check.ok) throw invalidFields([{ path: `/${field}`, message: check.reason }]);
   return value;
 }

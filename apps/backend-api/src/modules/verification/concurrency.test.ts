@@ -233,6 +233,30 @@ describe.skipIf(missing(postgresServer))(
       expect(await expectLedgerToAgree()).toMatchObject({ available: sessions * KYC_PRICE, held: 0 });
     });
 
+    it('simultaneous retries of one create under either idempotency header make one session and one hold', async () => {
+      await fundWallet(suite.db, acme.id, 'live', 10 * KYC_PRICE);
+      const responses = await Promise.all(
+        Array.from({ length: 8 }, (_, index) =>
+          suite.app.inject({
+            method: 'POST',
+            url: '/v1/verify/sessions',
+            headers: {
+              'x-service-api-key': acme.liveKey,
+              [index % 2 === 0 ? 'idempotency-key' : 'x-idempotency-key']: 'one-create',
+            },
+            payload: { type: 'kyc', externalEndUserId: 'retried-at-once' },
+          }),
+        ),
+      );
+      const created = responses.filter((response) => response.statusCode === 201);
+      expect(created.length).toBeGreaterThanOrEqual(1);
+      expect(responses.every((response) => [201, 409].includes(response.statusCode))).toBe(true);
+      expect(new Set(created.map((response) => response.json().data.sessionId)).size).toBe(1);
+      expect(await countSessions(suite.db)).toBe(1);
+      expect(await suite.db.$count(ledgerTransactions, eq(ledgerTransactions.kind, 'hold'))).toBe(1);
+      expect(await expectLedgerToAgree()).toMatchObject({ available: 9 * KYC_PRICE, held: KYC_PRICE });
+    });
+
     it('simultaneous cancels of one session (different keys) release the hold once', async () => {
       await fundWallet(suite.db, acme.id, 'live', KYC_PRICE);
       const id = await createdSessionId(suite.app, acme.liveKey);

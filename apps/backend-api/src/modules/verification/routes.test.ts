@@ -226,6 +226,55 @@ describe('verification sessions API', () => {
       expect(await countSessions(suite.db)).toBe(1);
     });
 
+    it.each([
+      ['Idempotency-Key both times', 'Idempotency-Key', 'Idempotency-Key'],
+      ['x-idempotency-key, then Idempotency-Key', 'x-idempotency-key', 'Idempotency-Key'],
+    ])('replays a create retried with %s: one session, one hold', async (_label, firstHeader, retryHeader) => {
+      const body = { type: 'kyc', externalEndUserId: 'retried' };
+      const send = (header: string) =>
+        suite.app.inject({
+          method: 'POST',
+          url: '/v1/verify/sessions',
+          headers: { 'x-service-api-key': acme.liveKey, [header]: 'session-once' },
+          payload: body,
+        });
+      const first = await send(firstHeader);
+      const retry = await send(retryHeader);
+      expect(first.statusCode).toBe(201);
+      expect(retry.statusCode).toBe(201);
+      expect(retry.headers['idempotent-replayed']).toBe('true');
+      expect(retry.body).toBe(first.body);
+      expect(await countSessions(suite.db)).toBe(1);
+      expect(await holdMovements(suite.db, first.json().data.sessionId)).toEqual(['hold']);
+      expect(await walletState(suite.db, acme.id, 'live')).toMatchObject({ available: 950, held: 50 });
+    });
+
+    it('refuses a create carrying both idempotency headers with different values, and creates nothing', async () => {
+      const response = await suite.app.inject({
+        method: 'POST',
+        url: '/v1/verify/sessions',
+        headers: { 'x-service-api-key': acme.liveKey, 'x-idempotency-key': 'one', 'idempotency-key': 'other' },
+        payload: { type: 'kyc', externalEndUserId: 'two-keys' },
+      });
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toMatchObject({
+        code: 'validation_error',
+        details: [{ path: 'headers/idempotency-key', message: expect.stringContaining('x-idempotency-key') }],
+      });
+      expect(await countSessions(suite.db)).toBe(0);
+      expect(await walletState(suite.db, acme.id, 'live')).toMatchObject({ available: 1_000, held: 0 });
+    });
+
+    it('takes both idempotency headers with the same value as one key', async () => {
+      const headers = { 'x-service-api-key': acme.liveKey, 'x-idempotency-key': 'same', 'idempotency-key': 'same' };
+      const payload = { type: 'kyc', externalEndUserId: 'same-key' };
+      const first = await suite.app.inject({ method: 'POST', url: '/v1/verify/sessions', headers, payload });
+      const retry = await suite.app.inject({ method: 'POST', url: '/v1/verify/sessions', headers, payload });
+      expect([first.statusCode, retry.statusCode]).toEqual([201, 201]);
+      expect(retry.headers['idempotent-replayed']).toBe('true');
+      expect(await countSessions(suite.db)).toBe(1);
+    });
+
     it('commits the session, the hold and the stored answer together', async () => {
       const response = await create(acme.liveKey, { type: 'kyc', externalEndUserId: 'stored' }, 'stored-key');
       const [record] = await suite.db.select().from(idempotencyRecords);
@@ -332,7 +381,7 @@ describe('verification sessions API', () => {
       const body = { type: 'kyc', externalEndUserId: 'local', privacyNoticeUrl: 'http://10.0.0.5:8080/privacy' };
       const refused = await create(acme.liveKey, body);
       expect(refused.statusCode).toBe(400);
-      expect(refused.json().error).toContain('body/privacyNoticeUrl must use https');
+      expect(refused.json().error).toContain('privacyNoticeUrl must use https');
       const local = await buildTestApp(suite.handle, {
         now: clock.now,
         env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' },
@@ -344,7 +393,7 @@ describe('verification sessions API', () => {
         // Allowing private targets still allows only web addresses: the page links to it.
         const script = await createSessionRequest(local, acme.liveKey, { ...body, privacyNoticeUrl: 'javascript:x()' });
         expect(script.statusCode).toBe(400);
-        expect(script.json().error).toContain('body/privacyNoticeUrl must use https or http');
+        expect(script.json().error).toContain('privacyNoticeUrl must use https or http');
       } finally {
         await local.close();
       }
@@ -415,128 +464,151 @@ describe('verification sessions API', () => {
 
   describe('bad input: 400 envelope and nothing written', () => {
     it.each([
-      ['no type', { externalEndUserId: 'a' }, "body must have required property 'type'"],
-      ['an unknown type', { type: 'kyx', externalEndUserId: 'a' }, 'body/type'],
-      ['no externalEndUserId', { type: 'kyc' }, "body must have required property 'externalEndUserId'"],
-      ['an empty externalEndUserId', { type: 'kyc', externalEndUserId: '' }, 'body/externalEndUserId'],
+      ['no type', { externalEndUserId: 'a' }, 'type is required: kyc or kyb'],
+      ['an unknown type', { type: 'kyx', externalEndUserId: 'a' }, 'type must be kyc or kyb'],
+      ['no externalEndUserId', { type: 'kyc' }, 'externalEndUserId is required'],
+      [
+        'an empty externalEndUserId',
+        { type: 'kyc', externalEndUserId: '' },
+        'externalEndUserId must be 1-255 characters long',
+      ],
       [
         'an externalEndUserId of 256 characters',
         { type: 'kyc', externalEndUserId: 'u'.repeat(256) },
-        'body/externalEndUserId',
+        'externalEndUserId must be 1-255 characters long',
       ],
-      ['a numeric externalEndUserId', { type: 'kyc', externalEndUserId: 42 }, 'body/externalEndUserId must be string'],
-      ['an empty appName', { type: 'kyc', externalEndUserId: 'a', appName: '' }, 'body/appName'],
+      ['a numeric externalEndUserId', { type: 'kyc', externalEndUserId: 42 }, 'externalEndUserId must be text'],
+      [
+        'an empty appName',
+        { type: 'kyc', externalEndUserId: 'a', appName: '' },
+        'appName must be 1-100 characters long',
+      ],
       [
         'an appName of 101 characters',
         { type: 'kyc', externalEndUserId: 'a', appName: 'n'.repeat(101) },
-        'body/appName',
+        'appName must be 1-100 characters long',
       ],
       [
         'a relative callbackUrl',
         { type: 'kyc', externalEndUserId: 'a', callbackUrl: '/hooks' },
-        'body/callbackUrl must be an absolute URL',
+        'callbackUrl must be an absolute URL',
       ],
       [
         'an http callbackUrl',
         { type: 'kyc', externalEndUserId: 'a', callbackUrl: 'http://acme.example.com/h' },
-        'body/callbackUrl must use https',
+        'callbackUrl must use https',
       ],
       [
         'a callbackUrl with a password',
         { type: 'kyc', externalEndUserId: 'a', callbackUrl: 'https://u:p@acme.example.com/h' },
-        'body/callbackUrl must not contain a user name or password',
+        'callbackUrl must not contain a user name or password',
       ],
       [
         'a loopback callbackUrl',
         { type: 'kyc', externalEndUserId: 'a', callbackUrl: 'https://127.0.0.1/h' },
-        'body/callbackUrl must not point to 127.0.0.1',
+        'callbackUrl must not point to 127.0.0.1',
       ],
       [
         'a callbackUrl of 2049 characters',
         { type: 'kyc', externalEndUserId: 'a', callbackUrl: `https://acme.example.com/${'c'.repeat(2024)}` },
-        'body/callbackUrl must NOT have more than 2048 characters',
+        'callbackUrl must be 1-2048 characters long',
       ],
       [
         'an http returnUrl',
         { type: 'kyc', externalEndUserId: 'a', returnUrl: 'http://acme.example.com/done' },
-        'body/returnUrl must use https',
+        'returnUrl must use https',
       ],
       [
         'a relative returnUrl',
         { type: 'kyc', externalEndUserId: 'a', returnUrl: '/done' },
-        'body/returnUrl must be an absolute URL',
+        'returnUrl must be an absolute URL',
       ],
       [
         'a returnUrl with a password',
         { type: 'kyc', externalEndUserId: 'a', returnUrl: 'https://u:p@acme.example.com/done' },
-        'body/returnUrl must not contain a user name or password',
+        'returnUrl must not contain a user name or password',
       ],
       [
         'a private returnUrl',
         { type: 'kyc', externalEndUserId: 'a', returnUrl: 'https://192.168.1.10/done' },
-        'body/returnUrl must not point to 192.168.1.10',
+        'returnUrl must not point to 192.168.1.10',
       ],
       [
         'a localhost returnUrl',
         { type: 'kyc', externalEndUserId: 'a', returnUrl: 'https://localhost/done' },
-        'body/returnUrl must not point to localhost',
+        'returnUrl must not point to localhost',
       ],
       [
         'a returnUrl of 2049 characters',
         { type: 'kyc', externalEndUserId: 'a', returnUrl: `https://acme.example.com/${'r'.repeat(2024)}` },
-        'body/returnUrl must NOT have more than 2048 characters',
+        'returnUrl must be 1-2048 characters long',
       ],
-      ['an empty returnUrl', { type: 'kyc', externalEndUserId: 'a', returnUrl: '' }, 'body/returnUrl'],
+      [
+        'an empty returnUrl',
+        { type: 'kyc', externalEndUserId: 'a', returnUrl: '' },
+        'returnUrl must be 1-2048 characters long',
+      ],
       [
         'an http privacyNoticeUrl',
         { type: 'kyc', externalEndUserId: 'a', privacyNoticeUrl: 'http://acme.example.com/privacy' },
-        'body/privacyNoticeUrl must use https',
+        'privacyNoticeUrl must use https',
       ],
       [
         'a privacyNoticeUrl that is not a URL',
         { type: 'kyc', externalEndUserId: 'a', privacyNoticeUrl: 'our privacy notice' },
-        'body/privacyNoticeUrl must be an absolute URL',
+        'privacyNoticeUrl must be an absolute URL',
       ],
       [
         'a relative privacyNoticeUrl',
         { type: 'kyc', externalEndUserId: 'a', privacyNoticeUrl: '/privacy' },
-        'body/privacyNoticeUrl must be an absolute URL',
+        'privacyNoticeUrl must be an absolute URL',
       ],
       [
         'a privacyNoticeUrl with a password',
         { type: 'kyc', externalEndUserId: 'a', privacyNoticeUrl: 'https://u:p@acme.example.com/privacy' },
-        'body/privacyNoticeUrl must not contain a user name or password',
+        'privacyNoticeUrl must not contain a user name or password',
       ],
       [
         'a private privacyNoticeUrl',
         { type: 'kyc', externalEndUserId: 'a', privacyNoticeUrl: 'https://10.1.2.3/privacy' },
-        'body/privacyNoticeUrl must not point to 10.1.2.3',
+        'privacyNoticeUrl must not point to 10.1.2.3',
       ],
       [
         'a localhost privacyNoticeUrl',
         { type: 'kyc', externalEndUserId: 'a', privacyNoticeUrl: 'https://intranet.localhost/privacy' },
-        'body/privacyNoticeUrl must not point to localhost',
+        'privacyNoticeUrl must not point to localhost',
       ],
       [
         'a privacyNoticeUrl of 2049 characters',
         { type: 'kyc', externalEndUserId: 'a', privacyNoticeUrl: `https://acme.example.com/${'p'.repeat(2024)}` },
-        'body/privacyNoticeUrl must NOT have more than 2048 characters',
+        'privacyNoticeUrl must be 1-2048 characters long',
       ],
       [
         'an empty privacyNoticeUrl',
         { type: 'kyc', externalEndUserId: 'a', privacyNoticeUrl: '' },
-        'body/privacyNoticeUrl',
+        'privacyNoticeUrl must be 1-2048 characters long',
       ],
       [
         'a null privacyNoticeUrl',
         { type: 'kyc', externalEndUserId: 'a', privacyNoticeUrl: null },
-        'body/privacyNoticeUrl',
+        'privacyNoticeUrl must be text of 1-2048 characters',
       ],
-      ['a null returnUrl', { type: 'kyc', externalEndUserId: 'a', returnUrl: null }, 'body/returnUrl'],
-      ['an unknown locale', { type: 'kyc', externalEndUserId: 'a', locale: 'fr' }, 'body/locale'],
-      ['an upper-case locale', { type: 'kyc', externalEndUserId: 'a', locale: 'SW' }, 'body/locale'],
-      ['a null locale', { type: 'kyc', externalEndUserId: 'a', locale: null }, 'body/locale'],
-    ])('POST with %s', async (_label, body, error) => {
+      [
+        'a null returnUrl',
+        { type: 'kyc', externalEndUserId: 'a', returnUrl: null },
+        'returnUrl must be text of 1-2048 characters',
+      ],
+      ['an unknown locale', { type: 'kyc', externalEndUserId: 'a', locale: 'fr' }, 'locale must be en or sw'],
+      ['an upper-case locale', { type: 'kyc', externalEndUserId: 'a', locale: 'SW' }, 'locale must be en or sw'],
+      ['a null locale', { type: 'kyc', externalEndUserId: 'a', locale: null }, 'locale must be en or sw'],
+      ...['\u202e', '\u202a', '\u2066', '\u2069', '\u2028', '\u2029', '\n', '\u0085'].map(
+        (character): [string, object, string] => [
+          `an appName with U+${character.codePointAt(0)?.toString(16).toUpperCase().padStart(4, '0')}`,
+          { type: 'kyc', externalEndUserId: 'a', appName: `Acme${character}Pay` },
+          'appName must be one line of text',
+        ],
+      ),
+    ] as [string, object, string][])('POST with %s', async (_label, body, error) => {
       const before = await snapshot();
       const response = await create(acme.liveKey, body, 'bad-input');
       expect(response.statusCode).toBe(400);

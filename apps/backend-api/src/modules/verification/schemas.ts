@@ -5,6 +5,7 @@ import {
   verificationStatuses,
   verificationTypes,
 } from '@platform/db';
+import { singleLineName } from '@platform/http';
 import { nextCursorSchema, pageQueryProperties } from '@platform/pagination';
 import { type Static, Type } from '@sinclair/typebox';
 import { requiredDocumentKinds } from './required-documents.js';
@@ -105,10 +106,10 @@ export const CreateVerificationSessionBody = Type.Object(
       description: 'Your own identifier of the end user or company, 1-255 characters.',
     }),
     appName: Type.Optional(
-      Type.String({
+      singleLineName({
         minLength: 1,
         maxLength: 100,
-        description: 'Your application name, 1-100 characters, shown to the end user.',
+        description: 'Your application name, 1-100 characters on one line, shown to the end user.',
       }),
     ),
     callbackUrl: Type.Optional(

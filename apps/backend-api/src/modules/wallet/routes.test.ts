@@ -5,6 +5,9 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { replaceOrganizations, type TestOrganization, useTestApp } from '../../../test/app-fixtures.js';
 import { createdSessionId, fundWallet, truncateVerificationData } from '../../../test/verification-fixtures.js';
 
+const forgedCursor = (time: string) =>
+  Buffer.from(`${time}|00000000-0000-4000-8000-000000000000`).toString('base64url');
+
 describe('GET /v1/wallet', () => {
   const suite = useTestApp();
   let acme: TestOrganization;
@@ -210,6 +213,9 @@ describe('GET /v1/wallet/transactions', () => {
     ['?limit=101', 'querystring/limit'],
     ['?limit=ten', 'querystring/limit'],
     ['?cursor=bm90LWEtY3Vyc29y', 'querystring/cursor'],
+    // Forged cursors whose time PostgreSQL refuses (year 0, no such day): a 400, never the database's 500.
+    [`?cursor=${forgedCursor('0000-01-01T00:00:00.000000Z')}`, 'querystring/cursor'],
+    [`?cursor=${forgedCursor('2026-13-45T99:99:99.000000Z')}`, 'querystring/cursor'],
     ['?environment=live', 'querystring/environment'],
   ])('answers %s with a 400 naming it', async (query, path) => {
     const response = await statement(acme.liveKey, query);

@@ -1,7 +1,11 @@
 import { kycStatuses } from '@platform/db';
+import { singleLineName } from '@platform/http';
 import { type Static, Type } from '@sinclair/typebox';
 import { ref } from '../../shared/schema-ref.js';
 import { EARLIEST_DATE_OF_BIRTH, NAME_MAX_LENGTH } from './profile-fields.js';
+
+/** A first or last name, on one line (docs/decisions.md#single-line-names); its length is checked after trimming. */
+const personName = singleLineName({ description: `1-${NAME_MAX_LENGTH} characters after trimming, on one line.` });
 
 /** The profile as GET /v1/accounts/me returns it. Optional fields are omitted when not set. */
 const AccountProfileSchema = Type.Object(
@@ -35,8 +39,8 @@ export const AccountProfileResponseSchema = Type.Object(
  */
 export const CreateProfileBodySchema = Type.Object(
   {
-    firstName: Type.String({ description: `1-${NAME_MAX_LENGTH} characters after trimming.` }),
-    lastName: Type.String({ description: `1-${NAME_MAX_LENGTH} characters after trimming.` }),
+    firstName: personName,
+    lastName: personName,
     phone: Type.Optional(
       Type.String({
         description: 'A valid phone number; without a country code it is read as Kenyan. Stored as E.164.',
@@ -53,8 +57,8 @@ export const CreateProfileBodySchema = Type.Object(
  */
 export const UpdateProfileBodySchema = Type.Object(
   {
-    firstName: Type.Optional(Type.String({ description: `1-${NAME_MAX_LENGTH} characters after trimming.` })),
-    lastName: Type.Optional(Type.String({ description: `1-${NAME_MAX_LENGTH} characters after trimming.` })),
+    firstName: Type.Optional(personName),
+    lastName: Type.Optional(personName),
     phone: Type.Optional(
       Type.String({
         description: 'A valid phone number; without a country code it is read as Kenyan. Stored as E.164.',

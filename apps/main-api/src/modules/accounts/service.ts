@@ -1,12 +1,5 @@
 import type { Database, DatabaseExecutor, User } from '@platform/db';
-import {
-  conflict,
-  internalError,
-  isAppError,
-  notFound,
-  type ValidationDetail,
-  validationError,
-} from '@platform/errors';
+import { conflict, internalError, invalidFields, isAppError, notFound, validationError } from '@platform/errors';
 import { normaliseProfileChanges, pickWritableFields, type WritableProfileField } from './profile-fields.js';
 import { avatarUploadExists, findUser, insertUserIfAbsent, updateUserProfile, userRecordExists } from './repository.js';
 import type { AccountProfile } from './schemas.js';
@@ -122,11 +115,6 @@ async function profileStoreOperation<T>(operation: () => Promise<T>): Promise<T>
     if (isAppError(error)) throw error;
     throw internalError(PROFILE_STORE_FAILED, { cause: error });
   }
-}
-
-// Worded like the schema validation errors ("body/phone must be ..."), so clients see one style.
-function invalidFields(details: ValidationDetail[]) {
-  return validationError(details.map((detail) => `body${detail.path} ${detail.message}`).join(', '), details);
 }
 
 function utcDate(date: Date): string {

@@ -142,7 +142,10 @@ describe('PUT /v1/organizations/:id/allowed-origins/:environment', () => {
     expect(response.json()).toMatchObject({
       success: false,
       code: 'validation_error',
-      error: 'body/origins/1 must start with https:// (http:// only for localhost)',
+      error:
+        'origins[1] must start with https:// (http:// only for localhost); origins[2] must name one origin: wildcards ' +
+        'are not allowed; origins[3] must be an origin without a path, such as https://shop.example; origins[4] is ' +
+        'listed twice; origins[5] must have a host name of letters, digits, hyphens and dots, or an IPv4 address',
       details: [
         { path: '/origins/1', message: 'must start with https:// (http:// only for localhost)' },
         { path: '/origins/2', message: 'must name one origin: wildcards are not allowed' },
@@ -176,7 +179,7 @@ describe('PUT /v1/organizations/:id/allowed-origins/:environment', () => {
   it('refuses an environment other than live or test', async () => {
     const response = await put('staging', { origins: ['https://shop.example'] });
     expect(response.statusCode).toBe(400);
-    expect(response.json().details).toEqual([{ path: 'params/environment', message: 'must be one of: live, test' }]);
+    expect(response.json().details).toEqual([{ path: 'params/environment', message: 'must be live or test' }]);
     expect(await storedRows()).toEqual([]);
   });
 

@@ -1,4 +1,4 @@
-import { apiKeyEnvironments, MAX_ALLOWED_ORIGINS, uuidPattern } from '@platform/db';
+import { apiKeyEnvironments, MAX_ALLOWED_ORIGINS } from '@platform/db';
 import { type Static, Type } from '@sinclair/typebox';
 import { ref } from '../../shared/schema-ref.js';
 import { ORIGIN_EXAMPLE } from './origin.js';
@@ -12,11 +12,11 @@ const originList = (description: string) =>
   Type.Array(Type.String({ examples: [ORIGIN_EXAMPLE] }), { maxItems: MAX_ALLOWED_ORIGINS, description });
 
 export const AllowedOriginsParams = Type.Object({
-  id: Type.String({ pattern: uuidPattern, description: 'Organization identifier (UUID).' }),
+  id: Type.String({ format: 'uuid', description: 'Organization identifier (UUID).' }),
 });
 
 export const AllowedOriginsEnvironmentParams = Type.Object({
-  id: Type.String({ pattern: uuidPattern, description: 'Organization identifier (UUID).' }),
+  id: Type.String({ format: 'uuid', description: 'Organization identifier (UUID).' }),
   environment,
 });
 

@@ -1,5 +1,5 @@
 import type { ApiKeyEnvironment, Database } from '@platform/db';
-import { validationError } from '@platform/errors';
+import { invalidFields } from '@platform/errors';
 import { type AuditContext, recordAuditEvent } from '../audit/index.js';
 import { checkOrigin } from './origin.js';
 import { allowedOriginRows, saveAllowedOrigins } from './repository.js';
@@ -50,7 +50,6 @@ function normaliseOrigins(inputs: string[]): string[] {
     else if (origins.includes(check.origin)) problems.push({ path: `/origins/${index}`, message: 'is listed twice' });
     else origins.push(check.origin);
   });
-  const [first] = problems;
-  if (first !== undefined) throw validationError(`body${first.path} ${first.message}`, problems);
+  if (problems.length > 0) throw invalidFields(problems);
   return origins;
 }

@@ -143,8 +143,8 @@ describe('POST /v1/api-keys', () => {
     expect(response.json()).toMatchObject({
       success: false,
       code: 'validation_error',
-      error: "body/rateLimitPerMinute must be <= 600 (this organization's maximum)",
-      details: [{ path: '/rateLimitPerMinute', message: "must be <= 600 (this organization's maximum)" }],
+      error: "rateLimitPerMinute must be at most 600 (this organization's maximum)",
+      details: [{ path: '/rateLimitPerMinute', message: "must be at most 600 (this organization's maximum)" }],
     });
     expect(await t.db.$count(apiKeys)).toBe(0);
   });
@@ -161,7 +161,7 @@ describe('POST /v1/api-keys', () => {
     const lowered = await create({ environment: 'live', rateLimitPerMinute: 121 });
     expect(lowered.statusCode).toBe(400);
     expect(lowered.json().details).toEqual([
-      { path: '/rateLimitPerMinute', message: "must be <= 120 (this organization's maximum)" },
+      { path: '/rateLimitPerMinute', message: "must be at most 120 (this organization's maximum)" },
     ]);
     expect((await create({ environment: 'live', rateLimitPerMinute: 120 })).statusCode).toBe(201);
     // Omitting the limit leaves it to the backend service's default, which the maximum does not bound.
@@ -265,7 +265,7 @@ describe('the default maximum per key (API_KEY_RATE_LIMIT_MAX_PER_MINUTE)', () =
     const refused = await send(51);
     expect(refused.statusCode).toBe(400);
     expect(refused.json().details).toEqual([
-      { path: '/rateLimitPerMinute', message: "must be <= 50 (this organization's maximum)" },
+      { path: '/rateLimitPerMinute', message: "must be at most 50 (this organization's maximum)" },
     ]);
     expect(await configured.db.$count(apiKeys)).toBe(0);
     expect((await send(50)).statusCode).toBe(201);

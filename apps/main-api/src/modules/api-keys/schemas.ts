@@ -1,5 +1,6 @@
 import { API_KEY_NAME_MAX_LENGTH, DEFAULT_API_KEY_NAME } from '@platform/api-keys';
 import { apiKeyEnvironments } from '@platform/db';
+import { singleLineName } from '@platform/http';
 import { type Static, Type } from '@sinclair/typebox';
 import { ref } from '../../shared/schema-ref.js';
 
@@ -24,8 +25,8 @@ export const CreateApiKeyBodySchema = Type.Object(
   {
     environment,
     name: Type.Optional(
-      Type.String({
-        description: `A label for the key, 1-${API_KEY_NAME_MAX_LENGTH} characters after trimming. Default "${DEFAULT_API_KEY_NAME}".`,
+      singleLineName({
+        description: `A label for the key, 1-${API_KEY_NAME_MAX_LENGTH} characters after trimming, on one line. Default "${DEFAULT_API_KEY_NAME}".`,
         examples: ['Production server'],
       }),
     ),

@@ -1,6 +1,6 @@
 import { createApiKey, normaliseApiKeyName } from '@platform/api-keys';
 import { type ApiKeyEnvironment, type Database, isUuid } from '@platform/db';
-import { validationError } from '@platform/errors';
+import { invalidFields } from '@platform/errors';
 import { type AuditContext, recordAuditEvent } from '../audit/index.js';
 import {
   findOrganizationApiKeys,
@@ -37,14 +37,14 @@ export async function issueApiKey(
 ): Promise<CreatedApiKeyView> {
   const name = normaliseApiKeyName(request.name);
   if (typeof name !== 'string') {
-    throw validationError(`body/name ${name.problem}`, [{ path: '/name', message: name.problem }]);
+    throw invalidFields([{ path: '/name', message: name.problem }]);
   }
   const { rateLimitPerMinute } = request;
   if (rateLimitPerMinute !== undefined) {
     const max = (await findOrganizationKeyRateLimitMax(db, request.organizationId)) ?? defaultRateLimitMax;
     if (rateLimitPerMinute > max) {
-      const problem = `must be <= ${max} (this organization's maximum)`;
-      throw validationError(`body/rateLimitPerMinute ${problem}`, [{ path: '/rateLimitPerMinute', message: problem }]);
+      const problem = `must be at most ${max} (this organization's maximum)`;
+      throw invalidFields([{ path: '/rateLimitPerMinute', message: problem }]);
     }
   }
   const created = await db.transaction(async (tx) => {

@@ -137,6 +137,16 @@ describe('GET /v1/organizations/:id/audit-events', () => {
     ['a time without a zone', '?to=2024-05-01T10:00:00', 'querystring/to'],
     ['an impossible day', '?to=2024-02-30T10:00:00Z', 'querystring/to'],
     ['from after to', '?from=2024-05-02T00:00:00Z&to=2024-05-01T00:00:00Z', 'querystring/from'],
+    ['year 0', '?from=0000-01-01T00:00:00Z', 'querystring/from'],
+    [
+      '0001-01-01 east of UTC (year 0 in UTC)',
+      `?from=${encodeURIComponent('0001-01-01T00:00:00+01:00')}`,
+      'querystring/from',
+    ],
+    ['9999-12-31 west of UTC (year 10000 in UTC)', '?to=9999-12-31T23:59:59-12:00', 'querystring/to'],
+    ["JavaScript's last day", `?to=${encodeURIComponent('+275760-09-13T00:00:00Z')}`, 'querystring/to'],
+    ["PostgreSQL's first year", '?from=-004713-01-01T00:00:00Z', 'querystring/from'],
+    ['a leap second', '?from=2016-12-31T23:59:60Z', 'querystring/from'],
     ['a limit of 0', '?limit=0', 'querystring/limit'],
     ['a limit of 101', '?limit=101', 'querystring/limit'],
     ['a cursor it did not give', '?cursor=bm90LWEtY3Vyc29y', 'querystring/cursor'],
@@ -146,6 +156,22 @@ describe('GET /v1/organizations/:id/audit-events', () => {
     expect(response.statusCode, response.body).toBe(400);
     expect(response.json()).toMatchObject({ success: false, code: 'validation_error' });
     expect(response.body).toContain(path);
+  });
+
+  it('says what dates it takes, naming the parameter', async () => {
+    const response = await list('?from=0000-01-01T00:00:00Z');
+    expect(response.json()).toMatchObject({
+      error: expect.stringMatching(
+        /^from must be a date-time with a time zone .* from 0001-01-01T00:00:00Z to 9999-12-31T23:59:59Z$/,
+      ),
+      details: [{ path: 'querystring/from' }],
+    });
+  });
+
+  it('takes the first and last moments that can be stored', async () => {
+    const response = await list('?from=0001-01-01T00:00:00Z&to=9999-12-31T23:59:59.999Z');
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json<{ data: Page }>().data.auditEvents.length).toBeGreaterThan(0);
   });
 
   it('lets owners and admins read it', async () => {

@@ -1,5 +1,6 @@
 import type { DatabaseExecutor, RidingStatement } from '@platform/db';
-import { validationError } from '@platform/errors';
+import { invalidFields } from '@platform/errors';
+import { readStorableDateTime } from '@platform/http';
 import { decodeCursor, pageOf } from '@platform/pagination';
 import { insertAuditEvent, insertAuditEventStatement, listAuditEventRows } from './repository.js';
 import type { AuditEventView } from './schemas.js';
@@ -55,7 +56,7 @@ export function auditEventRider(
 
 export interface AuditEventFilter {
   action: string | undefined;
-  /** ISO 8601 date-times, checked by the route's schema. */
+  /** Date-times with a time zone, checked by the route's schema (docs/decisions.md#dates-are-storable). */
   from: string | undefined;
   to: string | undefined;
   limit: number;
@@ -72,11 +73,11 @@ export async function listAuditEvents(
   organizationId: string,
   { action, from, to, limit, cursor }: AuditEventFilter,
 ): Promise<{ auditEvents: AuditEventView[]; nextCursor: string | null }> {
-  const fromTime = from === undefined ? undefined : new Date(from);
-  const toTime = to === undefined ? undefined : new Date(to);
+  // Read as the schema's format read them, not by `new Date`, which reads some forms another way.
+  const fromTime = from === undefined ? undefined : readStorableDateTime(from);
+  const toTime = to === undefined ? undefined : readStorableDateTime(to);
   if (fromTime !== undefined && toTime !== undefined && fromTime.getTime() > toTime.getTime()) {
-    const problem = 'must not be after to';
-    throw validationError(`querystring/from ${problem}`, [{ path: 'querystring/from', message: problem }]);
+    throw invalidFields([{ path: 'querystring/from', message: 'must not be after to' }]);
   }
   const rows = await listAuditEventRows(db, {
     organizationId,

@@ -58,9 +58,6 @@ export const billingSharedSchemas = [
   ...refundSharedSchemas,
 ];
 
-/** Idempotency keys of billing requests belong to the user acting for the organization. */
-const BILLING_IDEMPOTENCY_HEADERS = ['x-idempotency-key', 'Idempotency-Key'];
-
 /**
  * Payments and mail subscriptions: the client routes (behind the organization guard and idempotency keys),
  * the providers' callbacks (Paystack's webhook, M-Pesa's callback) or the sandbox checkout standing in for
@@ -99,7 +96,6 @@ export const billingRoutes: FastifyPluginAsyncTypebox<BillingRoutesOptions> = as
       db,
       now,
       scopeOf: (request) => `user:${request.user.id}:organization:${request.organization.id}`,
-      headerNames: BILLING_IDEMPOTENCY_HEADERS,
       onReplay: () => app.metrics.idempotentReplays.inc(),
       purge: options.idempotencyPurgeIntervalMs > 0 ? { intervalMs: options.idempotencyPurgeIntervalMs } : false,
     });

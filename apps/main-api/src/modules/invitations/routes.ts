@@ -38,9 +38,6 @@ const INVITATION_CREATED = 'Invitation created';
 const INVITATION_REVOKED = 'Invitation revoked';
 const INVITATION_ACCEPTED = 'Invitation accepted: you are a member of the organization';
 
-/** Idempotency keys, as on billing: `Idempotency-Key` or `x-idempotency-key`. */
-const IDEMPOTENCY_HEADERS = ['x-idempotency-key', 'Idempotency-Key'];
-
 /**
  * An organization's invitations (under /v1/organizations/:id, docs/decisions.md#invitations) and their acceptance
  * by the invitee (POST /v1/invitations/:invitationId/accept, a route of the user, not of an organization).
@@ -57,7 +54,6 @@ export const invitationRoutes: FastifyPluginAsyncTypebox<InvitationRoutesOptions
   await app.register(idempotency, {
     db,
     now,
-    headerNames: IDEMPOTENCY_HEADERS,
     scopeOf: (request) =>
       request.routeOptions.config.organization === undefined
         ? `user:${request.user.id}`

@@ -1,5 +1,5 @@
 import { type Database, type DatabaseExecutor, isUuid, type MembershipRole } from '@platform/db';
-import { conflict, forbidden, notFound, validationError } from '@platform/errors';
+import { conflict, forbidden, invalidFields, notFound } from '@platform/errors';
 import { notifyUser } from '@platform/notifications';
 import type { MailMessage, MailSender } from '../../mail/mail-sender.js';
 import { type AuditContext, recordAuditEvent } from '../audit/index.js';
@@ -85,7 +85,7 @@ export async function createInvitation(
   assertRoleGivenIn(input.role, input.organizationId, input.platformOrganizationId);
   const email = invitationAddress(input.email);
   if (typeof email !== 'string') {
-    throw validationError(`body/email ${email.problem}`, [{ path: '/email', message: email.problem }]);
+    throw invalidFields([{ path: '/email', message: email.problem }]);
   }
   const { organizationId, now } = input;
   // The organization guard found the inviter a member, so it exists and is not retired.

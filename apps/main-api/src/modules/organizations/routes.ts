@@ -36,9 +36,6 @@ export interface OrganizationRoutesOptions {
   platformOrganizationId: string | undefined;
 }
 
-/** The same key headers as the billing mutations (docs/decisions.md#billing-idempotency). */
-const IDEMPOTENCY_HEADERS = ['x-idempotency-key', 'Idempotency-Key'];
-
 /**
  * Organizations and their members (docs/decisions.md#organizations-members-and-roles). Creating and listing act for
  * the user alone; the routes under /v1/organizations/:id act for that organization (`organization: 'path'`: 404
@@ -57,7 +54,6 @@ export const organizationRoutes: FastifyPluginAsyncTypebox<OrganizationRoutesOpt
       db,
       now,
       scopeOf: (request) => `user:${request.user.id}:organizations`,
-      headerNames: IDEMPOTENCY_HEADERS,
       onReplay: () => app.metrics.idempotentReplays.inc(),
     });
 

@@ -1,4 +1,5 @@
-import { membershipRoles, uuidPattern } from '@platform/db';
+import { membershipRoles } from '@platform/db';
+import { singleLineName } from '@platform/http';
 import { Type } from '@sinclair/typebox';
 import { ref } from '../../shared/schema-ref.js';
 import { KRA_PIN_INPUT_PATTERN, ORGANIZATION_NAME_MAX_LENGTH } from './organization-fields.js';
@@ -8,13 +9,14 @@ const role = Type.Union(
   { description: 'owner, admin, developer, billing or member (read-only); see docs/decisions.md#roles.' },
 );
 
-const name = Type.String({
-  description: `1-${ORGANIZATION_NAME_MAX_LENGTH} characters after trimming.`,
+const name = singleLineName({
+  description: `1-${ORGANIZATION_NAME_MAX_LENGTH} characters after trimming, on one line.`,
   examples: ['Wanjiku Ventures'],
 });
 
 const kraPin = Type.String({
   pattern: KRA_PIN_INPUT_PATTERN,
+  'x-allowed': 'a KRA PIN: a letter, nine digits and a letter (P051234567Q)',
   description: 'The KRA PIN: a letter, nine digits and a letter, in any case; stored upper case.',
   examples: ['P051234567Q'],
 });
@@ -32,11 +34,11 @@ export const UpdateOrganizationBodySchema = Type.Object(
 );
 
 export const OrganizationParams = Type.Object({
-  id: Type.String({ pattern: uuidPattern, description: 'Organization identifier (UUID).' }),
+  id: Type.String({ format: 'uuid', description: 'Organization identifier (UUID).' }),
 });
 
 export const MemberParams = Type.Object({
-  id: Type.String({ pattern: uuidPattern, description: 'Organization identifier (UUID).' }),
+  id: Type.String({ format: 'uuid', description: 'Organization identifier (UUID).' }),
   userId: Type.String({ minLength: 1, description: "The member's user id (the token subject)." }),
 });
 

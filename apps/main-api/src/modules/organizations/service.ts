@@ -1,6 +1,6 @@
 import { revokeOrganizationApiKeys } from '@platform/api-keys';
 import { apiKeyEnvironments, type Database, type MembershipRole, type Transaction } from '@platform/db';
-import { conflict, forbidden, notFound, type ValidationDetail, validationError } from '@platform/errors';
+import { conflict, forbidden, invalidFields, notFound } from '@platform/errors';
 import { ensureWallet } from '@platform/ledger';
 import { ensureWebhookEndpoint, setDefaultWebhookUrl } from '@platform/webhooks';
 import { userExists } from '../accounts/index.js';
@@ -349,9 +349,4 @@ async function endConsoleSessionsWithoutTheRole(
   if (allows(from, 'reviews:decide') && (to === undefined || !allows(to, 'reviews:decide'))) {
     await endConsoleSessionsInTransaction(tx, userId);
   }
-}
-
-// Worded like the schema validation errors ("body/name must be ..."), so clients see one style.
-function invalidFields(details: ValidationDetail[]) {
-  return validationError(details.map((detail) => `body${detail.path} ${detail.message}`).join(', '), details);
 }

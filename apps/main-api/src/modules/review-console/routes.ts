@@ -3,7 +3,7 @@ import csrfProtection from '@fastify/csrf-protection';
 import formBody from '@fastify/formbody';
 import secureSession from '@fastify/secure-session';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { type DocumentKind, documentKinds, uuidPattern } from '@platform/db';
+import { type DocumentKind, documentKinds } from '@platform/db';
 import { isAppError } from '@platform/errors';
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -43,7 +43,7 @@ const CONTENT_SECURITY_POLICY =
   "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 const FORM_BODY_LIMIT = 16 * 1024;
 
-const SessionParams = Type.Object({ sessionId: Type.String({ pattern: uuidPattern }) });
+const SessionParams = Type.Object({ sessionId: Type.String({ format: 'uuid' }) });
 const QueueQuery = Type.Object({
   cursor: Type.Optional(Type.String({ maxLength: 512 })),
   notice: Type.Optional(Type.String({ maxLength: 32 })),

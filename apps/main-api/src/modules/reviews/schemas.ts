@@ -1,4 +1,4 @@
-import { apiKeyEnvironments, documentKinds, idTypes, uuidPattern, verificationStatuses } from '@platform/db';
+import { apiKeyEnvironments, documentKinds, idTypes, verificationStatuses } from '@platform/db';
 import { nextCursorSchema, pageQueryProperties } from '@platform/pagination';
 import { Type } from '@sinclair/typebox';
 import { ref } from '../../shared/schema-ref.js';
@@ -12,7 +12,7 @@ const literals = <T extends string>(values: readonly T[], description?: string) 
     description === undefined ? {} : { description },
   );
 
-const uuid = (description: string) => Type.String({ pattern: uuidPattern, description });
+const uuid = (description: string) => Type.String({ format: 'uuid', description });
 const dateTime = (description: string) => Type.String({ format: 'date-time', description });
 const nullable = <T extends ReturnType<typeof Type.String>>(schema: T) =>
   Type.Union([schema, Type.Null()], { description: schema.description });

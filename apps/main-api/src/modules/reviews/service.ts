@@ -11,7 +11,7 @@ import {
   type VerificationType,
 } from '@platform/db';
 import type { DocumentVault } from '@platform/document-vault';
-import { conflict, forbidden, internalError, notFound, type ValidationDetail, validationError } from '@platform/errors';
+import { conflict, forbidden, internalError, invalidFields, notFound, type ValidationDetail } from '@platform/errors';
 import { decodeCursor, pageOf } from '@platform/pagination';
 import {
   moveSession,
@@ -458,7 +458,5 @@ function checkDecision(
       }
     }
   }
-  if (problems.length > 0) {
-    throw validationError(problems.map(({ path, message }) => `body${path} ${message}`).join('; '), problems);
-  }
+  if (problems.length > 0) throw invalidFields(problems);
 }

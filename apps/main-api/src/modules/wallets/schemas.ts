@@ -1,4 +1,4 @@
-import { apiKeyEnvironments, uuidPattern } from '@platform/db';
+import { apiKeyEnvironments } from '@platform/db';
 import { WalletStatementQuery, WalletTransactionSchema, walletStatementData } from '@platform/ledger';
 import { type Static, Type } from '@sinclair/typebox';
 import { ref } from '../../shared/schema-ref.js';
@@ -9,11 +9,11 @@ const environment = Type.Union(
 );
 
 export const OrganizationParams = Type.Object({
-  id: Type.String({ pattern: uuidPattern, description: 'Organization identifier (UUID).' }),
+  id: Type.String({ format: 'uuid', description: 'Organization identifier (UUID).' }),
 });
 
 export const OrganizationWalletParams = Type.Object({
-  id: Type.String({ pattern: uuidPattern, description: 'Organization identifier (UUID).' }),
+  id: Type.String({ format: 'uuid', description: 'Organization identifier (UUID).' }),
   environment,
 });
 

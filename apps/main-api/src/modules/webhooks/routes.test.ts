@@ -163,13 +163,10 @@ describe('PUT and PATCH /v1/webhooks/endpoints/:environment', () => {
   });
 
   it.each([
-    ['http://hooks.example.com/platform', 'body/defaultUrl must use https'],
-    ['https://localhost/hook', 'body/defaultUrl must not point to localhost'],
-    [
-      'https://10.0.0.8/hook',
-      'body/defaultUrl must not point to 10.0.0.8 (private): callbacks go to public addresses only',
-    ],
-    ['hooks.example.com', 'body/defaultUrl must be an absolute URL'],
+    ['http://hooks.example.com/platform', 'defaultUrl must use https'],
+    ['https://localhost/hook', 'defaultUrl must not point to localhost'],
+    ['https://10.0.0.8/hook', 'defaultUrl must not point to 10.0.0.8 (private): callbacks go to public addresses only'],
+    ['hooks.example.com', 'defaultUrl must be an absolute URL'],
   ])('refuses %s', async (defaultUrl, error) => {
     const response = await call('PUT', '/v1/webhooks/endpoints/test', { payload: { defaultUrl } });
     expect(response.statusCode).toBe(400);

@@ -1,5 +1,5 @@
 import type { ApiKeyEnvironment, Database } from '@platform/db';
-import { conflict, validationError } from '@platform/errors';
+import { conflict, invalidFields } from '@platform/errors';
 import {
   getWebhookEndpointSettings,
   revealWebhookSecret,
@@ -50,7 +50,7 @@ export async function updateWebhookEndpoint(
   if (defaultUrl !== null) {
     const check = validateCallbackUrl(defaultUrl, { allowPrivateTargets });
     if (!check.ok) {
-      throw validationError(`body/defaultUrl ${check.reason}`, [{ path: '/defaultUrl', message: check.reason }]);
+      throw invalidFields([{ path: '/defaultUrl', message: check.reason }]);
     }
   }
   await db.transaction(async (tx) => {

@@ -1,4 +1,5 @@
 import { documentContentTypes, documentKinds, idTypes } from '@platform/db';
+import { singleLineName } from '@platform/http';
 import { type Static, Type } from '@sinclair/typebox';
 
 const DocumentKind = Type.Union(
@@ -66,7 +67,9 @@ export const SubmitVerificationSessionBody = Type.Object(
           'kyb: the Business Registration Service number, such as PVT-AB12CD3, BN-XY45Z67, CPR/2015/123456 or C.12345.',
       }),
     ),
-    companyName: Type.Optional(Type.String({ maxLength: 256, description: 'kyb, optional: the registered name.' })),
+    companyName: Type.Optional(
+      singleLineName({ maxLength: 256, description: 'kyb, optional: the registered name, on one line.' }),
+    ),
   },
   {
     $id: 'SubmitVerificationSession',

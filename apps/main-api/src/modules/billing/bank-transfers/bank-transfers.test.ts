@@ -175,8 +175,8 @@ describe('POST /v1/billing/pay with method bank_transfer', () => {
     });
     expect(byCard.statusCode).toBe(400);
     expect(byCard.json().error).toBe(
-      'The price of this subscription (KES 4500900) is above the KES 1000000 limit of card payments; pay it by bank ' +
-        'transfer (method bank_transfer) instead',
+      'The price of this subscription (KES 4,500,900) is above the KES 1,000,000 limit of card payments; pay it by ' +
+        'bank transfer (method bank_transfer) instead',
     );
     const topUp = await t.app.inject({
       method: 'POST',
@@ -184,11 +184,14 @@ describe('POST /v1/billing/pay with method bank_transfer', () => {
       headers: await t.headers(),
       payload: { method: 'mobile_money', amount: 150_001, phone: '0712345678' },
     });
+    expect(topUp.json().error).toBe(
+      'amount must be at most KES 150,000 for M-Pesa payments; pay it by bank transfer (method bank_transfer) instead',
+    );
     expect(topUp.json().details).toEqual([
       {
         path: '/amount',
         message:
-          'must be at most 150000 KES for M-Pesa payments; pay it by bank transfer (method bank_transfer) instead',
+          'must be at most KES 150,000 for M-Pesa payments; pay it by bank transfer (method bank_transfer) instead',
       },
     ]);
     expect(await allPayments(t.db)).toEqual([]);

@@ -14,8 +14,6 @@ import {
 } from './schemas.js';
 import { confirmTransfer, listTransfers } from './service.js';
 
-const IDEMPOTENCY_HEADERS = ['x-idempotency-key', 'Idempotency-Key'];
-
 /**
  * The platform's finance staff's routes (docs/decisions.md#finance-role): the bank transfers of every organization,
  * and the confirmation of the money one brought in. For the role finance of the platform's own organization only
@@ -28,7 +26,6 @@ export const financeRoutes: FastifyPluginAsyncTypebox<{ ctx: SettlementContext }
     db: ctx.db,
     now: ctx.now,
     scopeOf: (request) => `user:${request.user.id}:finance`,
-    headerNames: IDEMPOTENCY_HEADERS,
     onReplay: () => app.metrics.idempotentReplays.inc(),
   });
 

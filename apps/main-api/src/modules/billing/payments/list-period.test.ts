@@ -31,6 +31,17 @@ describe('readPaymentPeriod', () => {
     );
   });
 
+  it('reads the first and last moments PostgreSQL can be asked about', () => {
+    expect(readPaymentPeriod({ from: '0001-01-01T00:00:00Z', to: '9999-12-31' })).toEqual({
+      from: new Date('0001-01-01T00:00:00Z'),
+      to: new Date('9999-12-31T21:00:00Z'),
+    });
+    expect(readPaymentPeriod({ from: '0001-01-02', to: '9999-12-31T23:59:59.999Z' })).toEqual({
+      from: new Date('0001-01-01T21:00:00Z'),
+      to: new Date('9999-12-31T23:59:59.999Z'),
+    });
+  });
+
   it('leaves out what is not given', () => {
     expect(readPaymentPeriod({ from: undefined, to: undefined })).toEqual({ from: undefined, to: undefined });
   });
@@ -46,6 +57,17 @@ describe('readPaymentPeriod', () => {
     '2026-03-01 09:00:00Z',
     '1772355600',
     '',
+    '0000-01-01',
+    '0001-01-01',
+    '0001-01-01T00:00:00+01:00',
+    '0000-12-31T23:59:59Z',
+    '9999-12-31T23:59:59-12:00',
+    '10000-01-01',
+    '+275760-09-13',
+    '+275760-09-13T00:00:00Z',
+    '-004713-01-01T00:00:00Z',
+    '294276-12-31T23:59:59Z',
+    '2016-12-31T23:59:60Z',
   ])('refuses %j with a 400 naming the parameter', (value) => {
     expect(problemOf({ from: value })).toEqual({
       status: 400,
@@ -53,7 +75,9 @@ describe('readPaymentPeriod', () => {
       details: [
         {
           path: 'querystring/from',
-          message: 'must be a date (2026-03-01) or a date-time with a time zone (2026-03-01T09:00:00Z)',
+          message:
+            'must be a date (2026-03-01) or a date-time with a time zone (2026-03-01T09:00:00Z) from 0001-01-02 to ' +
+            '9999-12-31',
         },
       ],
     });

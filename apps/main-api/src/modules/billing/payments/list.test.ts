@@ -175,6 +175,11 @@ describe('GET /v1/billing/payments', () => {
     ['a day that does not exist', '?to=2026-02-30', 'querystring/to'],
     ['a date-time without a time zone', '?from=2026-03-01T09:00:00', 'querystring/from'],
     ['`from` after `to`', '?from=2026-03-02&to=2026-03-01', 'querystring/from'],
+    ['a `from` of 0001-01-01 (in Nairobi, year 0 in UTC)', '?from=0001-01-01', 'querystring/from'],
+    ['a `from` of year 0', '?from=0000-01-01T00:00:00Z', 'querystring/from'],
+    ['a `from` of 0001-01-01 east of UTC', '?from=0001-01-01T00:00:00%2B01:00', 'querystring/from'],
+    ['a `to` of year 10000 in UTC', '?to=9999-12-31T23:59:59-12:00', 'querystring/to'],
+    ["a `to` of JavaScript's last day", '?to=%2B275760-09-13', 'querystring/to'],
     ['a cursor this API did not return', '?cursor=bm90LWEtY3Vyc29y', 'querystring/cursor'],
     ['an unknown parameter', '?sort=amount', 'querystring/sort'],
   ])('refuses %s with 400 naming it, and changes nothing', async (_label, query, path) => {
@@ -189,6 +194,14 @@ describe('GET /v1/billing/payments', () => {
       expect(body.details.map((detail) => detail.path)).toContain(path);
     }
     expect(await tableChecksums(t.db)).toEqual(before);
+  });
+
+  it('takes the first and last days that can be stored, as JSON and CSV', async () => {
+    await insertPayments(t, [{ createdAt: at(0) }]);
+    for (const accept of ['application/json', 'text/csv']) {
+      const response = await list('?from=0001-01-02&to=9999-12-31', { accept });
+      expect(response.statusCode, response.body).toBe(200);
+    }
   });
 
   it("shows another organization's member only their own organization's payments", async () => {

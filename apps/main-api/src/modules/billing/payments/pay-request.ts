@@ -1,5 +1,5 @@
 import type { PaymentMethodKind, PaymentPurpose } from '@platform/db';
-import { unsupportedPhoneOperator, type ValidationDetail, validationError } from '@platform/errors';
+import { invalidFields, unsupportedPhoneOperator, type ValidationDetail } from '@platform/errors';
 import type { SubscriptionTerms } from '@platform/pricing';
 import { checkMpesaPhone } from '../phone/index.js';
 import type { PayBody } from './schemas.js';
@@ -61,9 +61,7 @@ export function readPayIntent(body: PayBody): PayIntent {
   const phone = method === 'mobile_money' && body.phone !== undefined ? checkMpesaPhone(body.phone) : undefined;
   if (phone !== undefined && !phone.ok && phone.problem === 'not_kenyan_mobile') problem('/phone', phone.message);
 
-  if (details.length > 0) {
-    throw validationError(details.map((detail) => `body${detail.path} ${detail.message}`).join('; '), details);
-  }
+  if (details.length > 0) throw invalidFields(details);
   if (phone !== undefined && !phone.ok) throw unsupportedPhoneOperator(phone.message);
 
   return {

@@ -1,5 +1,6 @@
 import type { DatabaseExecutor, PaymentChannel } from '@platform/db';
-import { conflict, validationError } from '@platform/errors';
+import { conflict, invalidFields, validationError } from '@platform/errors';
+import { formatKes } from '@platform/pricing';
 import { hasActiveSubscription } from './repository.js';
 
 const CHANNEL_NAMES: Record<PaymentChannel, string> = {
@@ -24,11 +25,19 @@ export function checkAmountLimit(
     channel !== 'bank_transfer' && amount <= limits.bank_transfer
       ? '; pay it by bank transfer (method bank_transfer) instead'
       : '';
-  const message = isSubscription
-    ? `The price of this subscription (KES ${amount}) is above the KES ${limit} limit of ${CHANNEL_NAMES[channel]} payments${byTransfer}`
-    : `must be at most ${limit} KES for ${CHANNEL_NAMES[channel]} payments${byTransfer}`;
-  const path = isSubscription ? '/metadata' : '/amount';
-  throw validationError(isSubscription ? message : `body/amount ${message}`, [{ path, message }]);
+  // Amounts as every other message and document writes them: KES 1,320,000.
+  if (isSubscription) {
+    const message =
+      `The price of this subscription (${formatKes(amount)}) is above the ${formatKes(limit)} limit of ` +
+      `${CHANNEL_NAMES[channel]} payments${byTransfer}`;
+    throw validationError(message, [{ path: '/metadata', message }]);
+  }
+  throw invalidFields([
+    {
+      path: '/amount',
+      message: `must be at most ${formatKes(limit)} for ${CHANNEL_NAMES[channel]} payments${byTransfer}`,
+    },
+  ]);
 }
 
 const SUBSCRIPTION_ALREADY_ACTIVE =

@@ -1,5 +1,5 @@
 import type { DatabaseExecutor, MailSubscription, PaymentMethod, PaymentProvider } from '@platform/db';
-import { conflict, notFound, validationError } from '@platform/errors';
+import { conflict, invalidFields, notFound, validationError } from '@platform/errors';
 import { findActivePaymentMethod, PAYMENT_METHOD_NOT_FOUND } from '../payment-methods/index.js';
 import { renewalCardsOf } from './saved-cards-repository.js';
 
@@ -29,9 +29,7 @@ export async function cardForChange(
   payerEmail: string | undefined,
 ): Promise<ChargeableCard> {
   if (paymentMethodId === undefined) {
-    throw validationError(`body/paymentMethodId ${CARD_REQUIRED}`, [
-      { path: '/paymentMethodId', message: CARD_REQUIRED },
-    ]);
+    throw invalidFields([{ path: '/paymentMethodId', message: CARD_REQUIRED }]);
   }
   const method = await findActivePaymentMethod(db, organizationId, paymentMethodId);
   if (method === undefined) throw notFound(PAYMENT_METHOD_NOT_FOUND);

@@ -651,8 +651,8 @@ describe('bad input: 400 (404 for an unknown card) and nothing changes', () => {
     expect(hex.json()).toMatchObject({
       success: false,
       code: 'validation_error',
-      error: 'querystring/newSeats must be integer',
-      details: [{ path: 'querystring/newSeats', message: 'must be integer' }],
+      error: 'newSeats must be a whole number from 1 to 1,000,000',
+      details: [{ path: 'querystring/newSeats', message: 'must be a whole number from 1 to 1,000,000' }],
     });
     const twice = await t.app.inject({
       method: 'GET',
@@ -660,7 +660,9 @@ describe('bad input: 400 (404 for an unknown card) and nothing changes', () => {
       headers: await t.headers(),
     });
     expect(twice.statusCode).toBe(400);
-    expect(twice.json().details).toEqual([{ path: 'querystring/newSeats', message: 'must be integer' }]);
+    expect(twice.json().details).toEqual([
+      { path: 'querystring/newSeats', message: 'must be a whole number from 1 to 1,000,000' },
+    ]);
   });
 
   it.each([
