@@ -34,11 +34,11 @@ export {
   type WebhookSenderOptions,
 } from './http-sender.js';
 export {
+  addWebhookEvent,
   type EnqueueWebhookEventInput,
   enqueueWebhookEvent,
   newWebhookEventId,
   type WebhookEventBody,
-  webhookEventRider,
 } from './outbox.js';
 export { JITTER, MAX_ATTEMPTS, RETRY_SCHEDULE_MS, retryDelayMs } from './retry-schedule.js';
 export { generateWebhookSecret, signatureFor, signWebhook, type WebhookHeaders } from './signature.js';
