@@ -1,4 +1,4 @@
-// The outbox (write an event in the caller's transaction) and everything that gets it to the customer:
+// The outbox (write an event in the caller's transaction or unit of work) and everything that gets it to the customer:
 // signing, the SSRF guard, the delivery worker, and the per-organization endpoint settings.
 
 export { isPublicAddress, nonPublicRangeOf } from './address-policy.js';
