@@ -185,9 +185,9 @@ class Unit implements UnitOfWork {
   async commit(): Promise<void> {
     if (this.#scope.kind === 'caller') throw new Error('A unit in a caller’s transaction is committed by the caller');
     const { db } = this.#scope;
+    if (this.#open === undefined && this.#pending.length === 0) return;
     if (!this.transactional && this.#pending.every((write) => write.settle === undefined)) {
-      const writes = this.#take();
-      if (writes.length > 0) await sendCommitStatement(db, writes, { alone: true });
+      await sendCommitStatement(db, this.#take(), { alone: true });
       return;
     }
     await this.sendWrites(await this.transaction());

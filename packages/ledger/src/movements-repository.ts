@@ -21,7 +21,7 @@ import { type SQL, sql } from 'drizzle-orm';
 // (23505) and the whole unit rolls back, so a movement is never written twice (`failed`, mapped by the service).
 
 /** What a movement's statement found and did, read from its unit's commit answer. */
-export interface MovementOutcome {
+interface MovementOutcome {
   /** The wallet as the statement's snapshot saw it; undefined when there is no such wallet. */
   seen: Wallet | undefined;
   /** The movement written, with the wallet after it; undefined when nothing was written. */
