@@ -309,8 +309,8 @@ export function addSessionCreated(
   addStatusChange(work, { session, previousStatus: null, actor, reason: null, now: session.createdAt }, options);
 }
 
-interface StatusChange<Session extends SessionFacts = VerificationSession> {
-  session: Session;
+interface StatusChange {
+  session: SessionFacts & Pick<VerificationSession, 'price'>;
   previousStatus: VerificationStatus | null;
   actor: string;
   reason: string | null;
@@ -321,11 +321,7 @@ interface StatusChange<Session extends SessionFacts = VerificationSession> {
  * Adds the consequences of a status change to the unit of work: transition, event, kycStatus, notifications, and,
  * when the change ends the session, the hold's capture or release.
  */
-function addStatusChange(
-  work: UnitOfWork,
-  change: StatusChange<SessionFacts & Pick<VerificationSession, 'price'>>,
-  options: LifecycleOptions,
-): void {
+function addStatusChange(work: UnitOfWork, change: StatusChange, options: LifecycleOptions): void {
   const { session, previousStatus, actor, reason, now } = change;
   addTransition(work, {
     sessionId: session.id,
