@@ -25,14 +25,23 @@ export function databaseErrorOf(error: unknown): { code?: string; constraint?: s
 const DEFERRED_TO_TRANSACTION = 'PD001';
 
 /**
- * A call of `defer_to_transaction(reason)` in SQL, as the condition of a statement sent outside a transaction: the
- * statement failed and wrote nothing, so the caller runs its transactional path (docs/decisions.md#a-create-in-one-statement).
+ * A call of `defer_to_transaction(reason)` in SQL, as the condition of a unit of work's statement sent outside a
+ * transaction: the statement fails and writes nothing, so the unit runs its work again in a transaction
+ * (docs/decisions.md#a-unit-of-work).
  */
 export function deferToTransaction(reason: string): SQL {
   return sql`defer_to_transaction(${reason}::text)`;
 }
 
-/** True when `error` is a statement's deferral to the transactional path (`deferToTransaction`). */
+/** A unit of work in a transaction whose required write returned no row and that has no error of its own for it. */
+export class DeferredToTransactionError extends Error {
+  constructor(part: string) {
+    super(`The write ${part} of a unit of work returned no row`);
+    this.name = 'DeferredToTransactionError';
+  }
+}
+
+/** True when `error` is a unit of work's deferral to a transaction (`deferToTransaction`, `DeferredToTransactionError`). */
 export function isDeferredToTransaction(error: unknown): boolean {
-  return databaseErrorOf(error)?.code === DEFERRED_TO_TRANSACTION;
+  return error instanceof DeferredToTransactionError || databaseErrorOf(error)?.code === DEFERRED_TO_TRANSACTION;
 }

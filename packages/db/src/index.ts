@@ -12,21 +12,12 @@ export {
   type Schema,
   type Transaction,
 } from './client.js';
-export { databaseErrorOf, deferToTransaction, isDeferredToTransaction } from './database-error.js';
+export { databaseErrorOf } from './database-error.js';
 export * from './enums.js';
 export { isUuid, uuidPattern } from './ids.js';
 export { findRepositoryRoot, localDataDir, localPgliteDataDir } from './local-data-dir.js';
 export { countAppliedMigrations, countCommittedMigrations, migrateDatabase, migrationsFolder } from './migrate.js';
 export { preparedPerDatabase, prepareWithRowsMapper } from './prepared-queries.js';
-export {
-  type RiderCondition,
-  type RidingStatement,
-  reportRiders,
-  riderCounts,
-  riderCtes,
-  riderReference,
-  sendRiders,
-} from './riding-statements.js';
 export { columnsOf, tableRowOf } from './rows.js';
 // The tables are in '@platform/db/schema'; their row types are here, for code that handles rows without querying.
 export type {
@@ -90,3 +81,12 @@ export {
   OTHER_USER_ID,
   seedDemoData,
 } from './seed.js';
+export {
+  type CommitAnswer,
+  type Required,
+  type UnitOfWork,
+  unitOfWork,
+  unitOfWorkIn,
+  type Write,
+  type WriteOptions,
+} from './unit-of-work.js';

@@ -7,7 +7,6 @@ export {
   type IdempotencyContext,
   type IdempotencyMode,
   type IdempotencyOptions,
-  type IdempotentAnswer,
   type IdempotentResponse,
   idempotency,
   REPLAYED_HEADER,

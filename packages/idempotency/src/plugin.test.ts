@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { type DatabaseHandle, sendRiders } from '@platform/db';
+import type { DatabaseHandle } from '@platform/db';
 import { idempotencyRecords, organizations } from '@platform/db/schema';
 import { createTestDatabase } from '@platform/db/testing';
 import { conflict } from '@platform/errors';
@@ -75,22 +75,20 @@ describe('idempotency plugin', () => {
         });
       },
     );
-    // Writes the organization and the stored answer in one statement, outside a transaction; `forget` sends the
-    // organization alone.
+    // Adds the organization to a unit of work, which writes it with the stored answer at its commit.
     app.post(
-      '/v1/one-statement-organizations',
+      '/v1/unit-organizations',
       { config: { idempotency: 'transaction' }, schema: { body: OrganizationBody, response: { 201: Created } } },
-      async (request) =>
-        request.idempotency.withoutTransaction(db, async (database, answer) => {
+      async (request) => {
+        await heldGates.shift()?.opened;
+        return request.idempotency.unitOfWork(db, async (work) => {
           const id = randomUUID();
-          const result = { statusCode: 201, body: { success: true as const, data: { id } } };
-          const insert = {
-            statement: sql`insert into ${organizations} (id, name) values (${id}::uuid, ${request.body.name}) returning id`,
-          };
-          const forget = request.body.tags?.includes('forget') === true;
-          await sendRiders(database, forget ? [insert] : [insert, ...answer.riders(result)]);
-          return result;
-        }),
+          work.write(
+            sql`insert into ${organizations} (id, name) values (${id}::uuid, ${request.body.name}) returning id`,
+          );
+          return { statusCode: 201, body: { success: true as const, data: { id } } };
+        });
+      },
     );
     app.post(
       '/v1/forgetful',
@@ -198,25 +196,34 @@ describe('idempotency plugin', () => {
     expect(replays).toBe(1);
   });
 
-  it('stores the answer of work outside a transaction in its own statement, and replays it', async () => {
-    const first = await post('/v1/one-statement-organizations', { name: 'Acme' }, { 'x-idempotency-key': 'o1' });
+  it("stores the answer of a unit of work with the unit's writes, and replays it", async () => {
+    const first = await post('/v1/unit-organizations', { name: 'Acme' }, { 'x-idempotency-key': 'u1' });
     expect(first.statusCode).toBe(201);
-    const again = await post('/v1/one-statement-organizations', { name: 'Acme' }, { 'x-idempotency-key': 'o1' });
+    const again = await post('/v1/unit-organizations', { name: 'Acme' }, { 'x-idempotency-key': 'u1' });
     expect(again.headers['idempotent-replayed']).toBe('true');
     expect(again.json()).toEqual(first.json());
     expect(await countOrganizations()).toBe(1);
   });
 
-  it('refuses a 2xx from work outside a transaction that did not store its answer in its statement', async () => {
-    const forgot = await post(
-      '/v1/one-statement-organizations',
-      { name: 'Acme', tags: ['forget'] },
-      { 'x-idempotency-key': 'o2' },
-    );
-    expect(forgot.statusCode).toBe(500);
-    // The key is released (the answer is not a 2xx), so a retry runs again.
-    const [record] = await handle.db.select().from(idempotencyRecords);
-    expect(record).toBeUndefined();
+  it('answers 409 to the late owner of a taken-over key whose unit of work would commit by itself, writing nothing', async () => {
+    const held = gate();
+    heldGates.push(held);
+    const headers = { 'x-idempotency-key': 'u-abandoned' };
+    const stuck = post('/v1/unit-organizations', { name: 'Acme' }, headers);
+    await vi.waitFor(async () => expect(await handle.db.$count(idempotencyRecords)).toBe(1), {
+      timeout: EVENTUALLY_TIMEOUT_MS,
+    });
+
+    clock = new Date(start.getTime() + 60 * SECOND);
+    const takeover = await post('/v1/unit-organizations', { name: 'Acme' }, headers);
+    expect(takeover.statusCode).toBe(201);
+
+    held.open();
+    const late = await stuck;
+    expect(late.statusCode).toBe(409);
+    expect(await countOrganizations()).toBe(1);
+    const replay = await post('/v1/unit-organizations', { name: 'Acme' }, headers);
+    expect(replay.body).toBe(takeover.body);
   });
 
   it('replays for the same body written in another key order', async () => {

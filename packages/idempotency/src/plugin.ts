@@ -1,4 +1,4 @@
-import type { Database, RidingStatement, Transaction } from '@platform/db';
+import { type Database, type Transaction, type UnitOfWork, unitOfWork } from '@platform/db';
 import { idempotencyKeyInUse } from '@platform/errors';
 import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema } from 'fastify';
 import fp from 'fastify-plugin';
@@ -7,8 +7,8 @@ import { requestFingerprint } from './fingerprint.js';
 import { KEY_HEADERS, keyHeaderSchema, readIdempotencyKey } from './key-header.js';
 import { type PurgeSchedule, startIdempotencyPurge } from './purge.js';
 import {
+  addStoredAnswer,
   completeRecord,
-  completeRecordStatement,
   type KeyClaim,
   releaseClaim,
   type SerializedResponse,
@@ -18,8 +18,9 @@ import {
 
 /**
  * How a state-changing route takes part:
- * - `transaction`: the handler writes through `request.idempotency.transaction(db, work)`, which stores the
- *   answer in the same transaction as the business rows (use it for everything that only writes locally);
+ * - `transaction`: the handler writes through `request.idempotency.unitOfWork(db, work)` or
+ *   `request.idempotency.transaction(db, work)`, which store the answer with the business rows (use it for
+ *   everything that only writes locally);
  * - `response`: the answer is stored once it is sent (for operations that also call out, e.g. a provider);
  * - `none`: the route ignores idempotency keys (say why in the route).
  */
@@ -50,33 +51,16 @@ export interface IdempotencyContext {
    * result is stored inside that same transaction, so the business rows and the stored answer commit
    * together or not at all. Sets the reply's status and headers and returns the body to send.
    */
-  transaction<T>(
-    db: Database,
-    work: (tx: Transaction, answer: IdempotentAnswer) => Promise<IdempotentResponse<T>>,
-  ): Promise<T>;
+  transaction<T>(db: Database, work: (tx: Transaction) => Promise<IdempotentResponse<T>>): Promise<T>;
   /**
-   * Runs `work` outside a transaction, for work that writes in one statement carrying the answer's rider
-   * (docs/decisions.md#a-create-in-one-statement): that statement commits the business rows and the stored answer
-   * together or fails writing nothing. The work must send the rider whenever it returns a result to store, and its
-   * statement must fail when the rider stores nothing (`required` riders); a 2xx whose answer was not stored that
-   * way is an error (nothing can undo what committed). Sets the reply's status and headers and returns the body.
+   * Runs `work` as a unit of work (`unitOfWork` of `@platform/db`: docs/decisions.md#a-unit-of-work). When the
+   * request holds an idempotency key and the result is 2xx, the stored answer is added to the unit, a write of its
+   * commit statement, so the business rows and the answer commit together or not at all, at no cost of a statement.
+   * A key taken over meanwhile (its claim abandoned) is a 409 and writes nothing. `work` may run twice: when its one
+   * statement could not commit by itself, it runs again in a transaction. Sets the reply's status and headers and
+   * returns the body to send.
    */
-  withoutTransaction<T>(
-    db: Database,
-    work: (db: Database, answer: IdempotentAnswer) => Promise<IdempotentResponse<T>>,
-  ): Promise<T>;
-}
-
-/** What `transaction` gives its work besides `tx`. */
-export interface IdempotentAnswer {
-  /**
-   * The statement that stores `result` as the request's answer (one rider, or none when nothing is to be stored: no
-   * key, not a 2xx, `skipStoring()`), for the work to send inside one of its own statements
-   * (docs/decisions.md#statements-per-request), so that storing it costs no statement of its own. The work then
-   * returns this same `result`. When the rider is not sent, or the work returns another result, the answer is
-   * stored after the work by a statement of its own, as for work that never asks.
-   */
-  riders<T>(result: IdempotentResponse<T>): RidingStatement[];
+  unitOfWork<T>(db: Database, work: (work: UnitOfWork) => Promise<IdempotentResponse<T>>): Promise<T>;
 }
 
 declare module 'fastify' {
@@ -241,38 +225,16 @@ export const idempotency = fp<IdempotencyOptions>(
       reply: FastifyReply,
       keyed: { key: string; scope: string; fingerprint: string } | undefined,
     ): IdempotencyContext {
-      /** The answer's rider for one run of work, and what to do with the work's result. */
+      /** The request's claim, and what to do with a result of its work. */
       function answerRun() {
         const state = states.get(request);
         const claim = state?.phase === 'claimed' ? state.claim : undefined;
-        // Asked again after the work, which may itself call skipStoring().
+        // Asked after the work, which may itself call skipStoring().
         const storing = (statusCode: number) =>
           claim !== undefined && isSuccess(statusCode) && !(state?.phase === 'claimed' && state.skipStoring);
-        let rider: { result: IdempotentResponse<unknown>; rows: number | undefined } | undefined;
-        const answer: IdempotentAnswer = {
-          riders: (result) => {
-            if (claim === undefined || !storing(result.statusCode)) return [];
-            const issued: { result: IdempotentResponse<unknown>; rows: number | undefined } = {
-              result,
-              rows: undefined,
-            };
-            rider = issued;
-            return [
-              {
-                statement: completeRecordStatement(claim, storedFromResult(result)),
-                returned: (rows) => {
-                  issued.rows = rows;
-                },
-              },
-            ];
-          },
-        };
         return {
           claim,
-          answer,
           storing,
-          /** Rows the rider stored for `result`; undefined when it was not sent for that result. */
-          rowsStoredBy: (result: IdempotentResponse<unknown>) => (rider?.result === result ? rider.rows : undefined),
           finish: <T>(result: IdempotentResponse<T>): T => {
             if (storing(result.statusCode)) states.set(request, { phase: 'stored' });
             reply.code(result.statusCode);
@@ -293,27 +255,29 @@ export const idempotency = fp<IdempotencyOptions>(
         transaction: async (database, work) => {
           const run = answerRun();
           const result = await database.transaction(async (tx) => {
-            const outcome = await work(tx, run.answer);
+            const outcome = await work(tx);
             const { claim } = run;
+            // Another request took the key over while this one ran: undo this one's writes.
             if (claim !== undefined && run.storing(outcome.statusCode)) {
-              const storedByRider = run.rowsStoredBy(outcome);
-              const stored =
-                storedByRider === undefined
-                  ? await completeRecord(tx, claim, storedFromResult(outcome))
-                  : storedByRider > 0;
-              // Another request took the key over while this one ran: undo this one's writes.
-              if (!stored) throw idempotencyKeyInUse(retryAfterSeconds);
+              if (!(await completeRecord(tx, claim, storedFromResult(outcome)))) {
+                throw idempotencyKeyInUse(retryAfterSeconds);
+              }
             }
             return outcome;
           });
           return run.finish(result);
         },
-        withoutTransaction: async (database, work) => {
+        unitOfWork: async (database, work) => {
           const run = answerRun();
-          const result = await work(database, run.answer);
-          if (run.storing(result.statusCode) && (run.rowsStoredBy(result) ?? 0) === 0) {
-            throw new Error('Work outside a transaction answered without storing its answer in its own statement');
-          }
+          const result = await unitOfWork(database, async (unit) => {
+            const outcome = await work(unit);
+            const { claim } = run;
+            if (claim !== undefined && run.storing(outcome.statusCode)) {
+              // Another request took the key over while this one ran: a 409, and nothing of this one is written.
+              addStoredAnswer(unit, claim, storedFromResult(outcome), () => idempotencyKeyInUse(retryAfterSeconds));
+            }
+            return outcome;
+          });
           return run.finish(result);
         },
       };

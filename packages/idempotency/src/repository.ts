@@ -1,4 +1,4 @@
-import { type Database, type DatabaseExecutor, type IdempotencyRecord, queryRows } from '@platform/db';
+import { type Database, type DatabaseExecutor, type IdempotencyRecord, queryRows, type UnitOfWork } from '@platform/db';
 import { idempotencyRecords } from '@platform/db/schema';
 import { and, eq, gt, lte, type SQL, sql } from 'drizzle-orm';
 
@@ -124,12 +124,22 @@ export async function completeRecord(
 }
 
 /**
- * completeRecord as a statement to run inside another one (a rider: docs/decisions.md#statements-per-request); it
- * returns one row when it stored the answer, none when the claim is no longer this request's.
+ * completeRecord in a unit of work (docs/decisions.md#a-unit-of-work): a write of the unit's commit statement, which
+ * must store the answer; when the claim is no longer this request's, the unit fails with `takenOver()`.
  */
-// A template, not drizzle's update builder: it rides in every create, and building it through the builder cost more
-// than the rest of its statement's text (docs/benchmarks.md#statements-written-without-drizzles-walk-27-nov).
-export function completeRecordStatement(claim: KeyClaim, response: SerializedResponse): SQL {
+export function addStoredAnswer(
+  work: UnitOfWork,
+  claim: KeyClaim,
+  response: SerializedResponse,
+  takenOver: () => Error,
+): void {
+  work.write(completeRecordStatement(claim, response), { required: takenOver });
+}
+
+/** The update that stores the claim's answer: one row when it did, none when the claim is no longer its owner's. */
+// A template, not drizzle's update builder: it is written in every create, and building it through the builder cost
+// more than the rest of its statement's text (docs/benchmarks.md#statements-written-without-drizzles-walk-27-nov).
+function completeRecordStatement(claim: KeyClaim, response: SerializedResponse): SQL {
   return sql`update ${idempotencyRecords}
     set status = 'completed', response_status = ${response.statusCode}::int,
       response_body = ${response.bodyJson}::jsonb, response_headers = ${JSON.stringify(response.headers)}::jsonb

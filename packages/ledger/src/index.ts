@@ -4,14 +4,15 @@ export { type ReferenceSubject, referenceSubjectOf } from './references.js';
 export { walletIdQuery } from './repository.js';
 export { WalletStatementQuery, WalletTransactionSchema, walletStatementData } from './schemas.js';
 export {
+  addCapture,
+  addHold,
+  addRelease,
   captureHold,
   ensureWallet,
   ledgerBalances,
   type Movement,
-  type MovementOptions,
   type MovementResult,
   placeHold,
-  placeHoldOrDefer,
   releaseHold,
   setLowBalanceThreshold,
   topUpWallet,

@@ -1,7 +1,7 @@
-import { type ApiKeyOwner, sendRiders, type Transaction, type Wallet } from '@platform/db';
-import { organizationMembersNotificationRider } from '@platform/notifications';
+import type { ApiKeyOwner, Transaction, UnitOfWork, Wallet } from '@platform/db';
+import { addOrganizationMembersNotification } from '@platform/notifications';
 import { formatKes } from '@platform/pricing';
-import { webhookEventRider } from '@platform/webhooks';
+import { addWebhookEvent } from '@platform/webhooks';
 import { referenceSubjectOf } from './references.js';
 import { clearLowBalanceAlert } from './repository.js';
 
@@ -10,7 +10,7 @@ import { clearLowBalanceAlert } from './repository.js';
 // `wallet.balance_low` to the environment's callback endpoint, in the hold's transaction. The wallet row keeps when
 // that alert was sent, and no hold alerts again until a top-up brings the available balance back to the threshold.
 // The hold's own statement decides the crossing and records the alert's time under the wallet's row lock
-// (repository.ts, placeHoldStatement), so of concurrent holds exactly one alerts.
+// (movements-repository.ts, addHoldWrite), so of concurrent holds exactly one alerts.
 
 export const LOW_BALANCE_EVENT = 'wallet.balance_low';
 
@@ -27,14 +27,15 @@ export interface LowBalanceEventData {
 }
 
 /**
- * Called by placeHold after a hold whose statement crossed the threshold and recorded the alert (`after` carries its
- * time): tells the members and queues the callback, in one statement of the hold's transaction.
+ * Called by the hold once its statement crossed the threshold and recorded the alert (`after` carries its time):
+ * adds the members' notifications and the callback to the hold's unit of work, which sends them in one more
+ * statement before its COMMIT (their text names the balance the hold left).
  */
-export async function sendLowBalanceAlert(
-  tx: Transaction,
+export function addLowBalanceAlert(
+  work: UnitOfWork,
   ref: ApiKeyOwner,
   { after, reference, now }: { after: Wallet; reference: string; now: Date },
-): Promise<void> {
+): void {
   const threshold = after.lowBalanceThreshold;
   if (threshold === null) throw new Error('A low-balance alert needs a threshold');
   const data: LowBalanceEventData = {
@@ -45,17 +46,15 @@ export async function sendLowBalanceAlert(
     lowBalanceThreshold: threshold,
     sessionId: referenceSubjectOf(reference).sessionId,
   };
-  await sendRiders(tx, [
-    organizationMembersNotificationRider(ref.organizationId, {
-      title: 'Wallet balance low',
-      message:
-        `The ${ref.environment} wallet has ${formatKes(after.availableBalance)} available, below the alert threshold ` +
-        `of ${formatKes(threshold)}. Top it up to keep verifications running.`,
-      type: 'warning',
-    }),
-    // No URL of its own: the environment's default callback URL as it is at delivery time.
-    webhookEventRider({ ...ref, type: LOW_BALANCE_EVENT, data: { ...data }, targetUrl: null, now }),
-  ]);
+  addOrganizationMembersNotification(work, ref.organizationId, {
+    title: 'Wallet balance low',
+    message:
+      `The ${ref.environment} wallet has ${formatKes(after.availableBalance)} available, below the alert threshold ` +
+      `of ${formatKes(threshold)}. Top it up to keep verifications running.`,
+    type: 'warning',
+  });
+  // No URL of its own: the environment's default callback URL as it is at delivery time.
+  addWebhookEvent(work, { ...ref, type: LOW_BALANCE_EVENT, data: { ...data }, targetUrl: null, now });
 }
 
 /** Called by topUpWallet, under the wallet's lock: money back at or above the threshold re-arms the alert. */

@@ -5,34 +5,34 @@ import {
   databaseErrorOf,
   type LedgerAccount,
   type LedgerTransactionKind,
-  type RidingStatement,
   type Transaction,
+  type UnitOfWork,
+  unitOfWorkIn,
   type Wallet,
 } from '@platform/db';
 import { HoldAlreadyResolvedError, InsufficientFundsError, MovementRaceError } from './errors.js';
-import { rearmAfterTopUp, sendLowBalanceAlert } from './low-balance.js';
+import { addLowBalanceAlert, rearmAfterTopUp } from './low-balance.js';
+import { addHoldWrite, addHoldWriteOrRefuse, addResolutionWrite } from './movements-repository.js';
 import {
   addToWalletBalances,
   findHoldResolutions,
   findLedgerTransaction,
   findWallet,
   findWalletBalances,
-  type HoldStatementParts,
   insertLedgerEntries,
   insertLedgerTransaction,
   insertWalletIfMissing,
   lockWalletRow,
-  placeHoldOrDeferStatement,
-  placeHoldStatement,
-  resolveHoldStatement,
   sumWalletEntries,
   updateLowBalanceThreshold,
 } from './repository.js';
 
 // The wallet ledger. Every movement is one ledger transaction with balanced entries; the wallet row's
-// balances change in the same database transaction, so the cached balances always equal the ledger.
-// Each function takes the caller's transaction: the movement commits or rolls back with the change that
-// caused it (a session row, a payment's success).
+// balances change in the same database transaction, so the cached balances always equal the ledger. A movement
+// commits or rolls back with the change that caused it (a session row, a payment's success): a hold, a capture or a
+// release is added to that change's unit of work (`addHold`, `addCapture`, `addRelease`:
+// docs/decisions.md#a-unit-of-work), and a movement of a change written with drizzle runs in the caller's
+// transaction (`topUpWallet`, and `placeHold`, `captureHold`, `releaseHold`, each a unit of its own in it).
 
 export interface Movement {
   /** Whole KES, greater than zero. */
@@ -126,91 +126,103 @@ export async function topUpWallet(tx: Transaction, ref: ApiKeyOwner, movement: M
   return { ...result, wallet: await rearmAfterTopUp(tx, result.wallet) };
 }
 
-export interface MovementOptions {
-  /**
-   * Statements to send inside the movement's own (riders: docs/decisions.md#statements-per-request), so they commit
-   * with it at no cost of a round trip: the writes of the change that causes it, the stored idempotent answer.
-   */
-  alongside?: readonly RidingStatement[];
-}
-
 /**
- * Moves money from available to held. Throws InsufficientFundsError when the available balance is too
- * low (the caller's transaction then rolls back, writing nothing). Once per reference. A hold that takes the
- * available balance below the wallet's low-balance threshold alerts, once (low-balance.ts).
+ * Adds a hold to the unit of work: money from available to held, sent at the unit's commit as its lock-taking write
+ * (docs/decisions.md#a-unit-of-work). Once per reference. When the available balance is too low the unit fails with
+ * `whenShort(available)` (default: InsufficientFundsError), writing nothing. A hold that takes the available balance
+ * below the wallet's low-balance threshold alerts, once (low-balance.ts), in one more statement of the unit.
  *
- * One statement moves the balances (which locks the wallet) and writes the hold and its entries, with the riders in
- * `options.alongside`; send it last before COMMIT, as the wallet stays locked until then. The balance check is the
- * UPDATE's own, on the latest row, so concurrent holds never overdraw (a CHECK keeps both balances at 0 or more too).
- * Only a hold that alerts sends a second statement (the alert's notifications and callback).
+ * In a unit that may commit without a transaction (`work.transactional` false) the hold refuses instead of
+ * answering: when the wallet is missing or short, or the hold would alert, the unit's one statement writes nothing
+ * and the unit runs again in a transaction, where the hold answers as above
+ * (docs/decisions.md#a-create-in-one-statement). The balance check is the UPDATE's own, on the latest row, so
+ * concurrent holds never overdraw (a CHECK keeps both balances at 0 or more too).
  */
-export async function placeHold(
-  tx: Transaction,
+export function addHold(
+  work: UnitOfWork,
   ref: ApiKeyOwner,
   movement: Movement,
-  options: MovementOptions = {},
-): Promise<MovementResult> {
-  assertAmount(movement.amount);
-  const now = movement.now ?? new Date();
-  const outcome = await onlyOnce(movement.reference, () =>
-    placeHoldStatement(
-      tx,
-      ref,
-      { amount: movement.amount, reference: movement.reference, description: movement.description ?? null, now },
-      options.alongside ?? [],
-    ),
-  );
-  const { seen, written } = outcome;
-  if (written !== undefined) {
-    if (outcome.alerted)
-      await sendLowBalanceAlert(tx, ref, { after: written.wallet, reference: movement.reference, now });
-    return { applied: true, ...written };
-  }
-  if (outcome.existingId !== undefined) {
-    return { applied: false, transactionId: outcome.existingId, wallet: seen ?? (await ensureWallet(tx, ref)) };
-  }
-  // The snapshot may show enough that a hold committed while the UPDATE waited took: the 402 names what is left.
-  const wallet = seen !== undefined && seen.availableBalance >= movement.amount ? await findWallet(tx, ref) : seen;
-  // No wallet yet is a wallet with nothing available.
-  throw new InsufficientFundsError(wallet?.availableBalance ?? 0, movement.amount);
+  { whenShort }: { whenShort?: (available: number) => Error } = {},
+): void {
+  holdIn(work, ref, movement, whenShort ?? ((available) => new InsufficientFundsError(available, movement.amount)));
 }
 
-/**
- * Places a hold in one statement sent outside a transaction, with riders, or defers to the transactional path
- * (`placeHold` in the caller's transaction): the statement then fails with an error `isDeferredToTransaction` knows
- * and writes nothing (docs/decisions.md#a-create-in-one-statement; when it defers: `placeHoldOrDeferStatement`).
- */
-export async function placeHoldOrDefer(
-  db: DatabaseExecutor,
+function holdIn(
+  work: UnitOfWork,
   ref: ApiKeyOwner,
-  movement: { amount: number; reference: string; description?: string },
-  statement: HoldStatementParts,
-): Promise<{ transactionId: string; walletId: string }> {
+  movement: Movement,
+  whenShort: (available: number) => Error,
+  done?: (result: MovementResult) => void,
+): void {
   assertAmount(movement.amount);
-  return onlyOnce(movement.reference, () =>
-    placeHoldOrDeferStatement(
-      db,
-      ref,
-      { amount: movement.amount, reference: movement.reference, description: movement.description ?? null },
-      statement,
-    ),
+  const hold = { amount: movement.amount, reference: movement.reference, description: movement.description ?? null };
+  const failed = movementRace(movement.reference);
+  if (!work.transactional) {
+    addHoldWriteOrRefuse(work, ref, hold, failed);
+    return;
+  }
+  const now = movement.now ?? new Date();
+  addHoldWrite(
+    work,
+    ref,
+    { ...hold, now },
+    {
+      failed,
+      settle: async (outcome, transaction) => {
+        const { seen, written } = outcome;
+        if (written !== undefined) {
+          if (outcome.alerted)
+            addLowBalanceAlert(work, ref, { after: written.wallet, reference: movement.reference, now });
+          done?.({ applied: true, ...written });
+          return;
+        }
+        if (outcome.existingId !== undefined) {
+          const wallet = seen ?? (await ensureWallet(await transaction(), ref));
+          done?.({ applied: false, transactionId: outcome.existingId, wallet });
+          return;
+        }
+        // The snapshot may show enough that a hold committed while the UPDATE waited took: the refusal names what is
+        // left. No wallet yet is a wallet with nothing available.
+        const wallet =
+          seen !== undefined && seen.availableBalance >= movement.amount
+            ? await findWallet(await transaction(), ref)
+            : seen;
+        throw whenShort(wallet?.availableBalance ?? 0);
+      },
+    },
   );
 }
 
+/** A hold on its own in the caller's transaction, sent before this returns (placeHold's unit of work). */
+export async function placeHold(tx: Transaction, ref: ApiKeyOwner, movement: Movement): Promise<MovementResult> {
+  let result: MovementResult | undefined;
+  await unitOfWorkIn(tx, async (work) => {
+    holdIn(
+      work,
+      ref,
+      movement,
+      (available) => new InsufficientFundsError(available, movement.amount),
+      (held) => {
+        result = held;
+      },
+    );
+  });
+  if (result === undefined) throw new Error('The hold did not answer');
+  return result;
+}
+
 /**
- * Runs a movement statement; a movement of the same reference committed while it ran meets the ledger's unique
- * indexes (repository.ts), which abort the caller's transaction: that is a movement already made, never a second one.
+ * A movement of the same reference committed while the unit's statement ran meets the ledger's unique indexes
+ * (movements-repository.ts), which fail the unit: that is a movement already made, never a second one.
  */
-async function onlyOnce<Outcome>(reference: string, statement: () => Promise<Outcome>): Promise<Outcome> {
-  try {
-    return await statement();
-  } catch (error) {
+function movementRace(reference: string): (error: unknown) => unknown {
+  return (error) => {
     const failure = databaseErrorOf(error);
     if (failure?.code === '23505' && failure.constraint !== undefined && movementIndexes.has(failure.constraint)) {
-      throw new MovementRaceError(reference);
+      return new MovementRaceError(reference);
     }
-    throw error;
-  }
+    return undefined;
+  };
 }
 
 const movementIndexes = new Set([
@@ -218,49 +230,82 @@ const movementIndexes = new Set([
   'ledger_transactions_one_resolution_per_hold',
 ]);
 
-async function resolveHold(
-  tx: Transaction,
+function resolutionIn(
+  work: UnitOfWork,
   ref: ApiKeyOwner,
-  reference: string,
-  kind: 'capture' | 'release',
-  description: string | undefined,
-  options: MovementOptions,
-): Promise<MovementResult> {
-  const outcome = await onlyOnce(reference, () =>
-    resolveHoldStatement(tx, ref, { kind, reference, description: description ?? null }, options.alongside ?? []),
+  { kind, reference, description }: { kind: 'capture' | 'release'; reference: string; description: string | undefined },
+  done?: (result: MovementResult) => void,
+): void {
+  addResolutionWrite(
+    work,
+    ref,
+    { kind, reference, description: description ?? null },
+    {
+      failed: movementRace(reference),
+      settle: async (outcome, transaction) => {
+        if (!outcome.holdFound) throw new Error(`No hold exists for ${reference}`);
+        if (outcome.seen === undefined) throw new Error(`The wallet of the hold ${reference} does not exist`);
+        if (outcome.written !== undefined) {
+          done?.({ applied: true, ...outcome.written });
+          return;
+        }
+        // Not written: resolved already, maybe by a transaction that committed while the UPDATE waited for the wallet
+        // (its WHERE then found the held money gone), which only a statement after this one sees.
+        const resolutions =
+          outcome.resolutions.length > 0
+            ? outcome.resolutions
+            : await findHoldResolutions(await transaction(), reference);
+        const same = resolutions.find((row) => row.kind === kind);
+        if (same) {
+          done?.({ applied: false, transactionId: same.id, wallet: outcome.seen });
+          return;
+        }
+        if (resolutions.length > 0) throw new HoldAlreadyResolvedError(reference);
+        throw new Error(`The ${kind} of ${reference} was refused without an earlier resolution`);
+      },
+    },
   );
-  if (!outcome.holdFound) throw new Error(`No hold exists for ${reference}`);
-  if (outcome.seen === undefined) throw new Error(`The wallet of the hold ${reference} does not exist`);
-  if (outcome.written !== undefined) return { applied: true, ...outcome.written };
-  // Not written: resolved already, maybe by a transaction that committed while the UPDATE waited for the wallet (its
-  // WHERE then found the held money gone), which only a statement after this one sees.
-  const resolutions = outcome.resolutions.length > 0 ? outcome.resolutions : await findHoldResolutions(tx, reference);
-  const same = resolutions.find((row) => row.kind === kind);
-  if (same) return { applied: false, transactionId: same.id, wallet: outcome.seen };
-  if (resolutions.length > 0) throw new HoldAlreadyResolvedError(reference);
-  throw new Error(`The ${kind} of ${reference} was refused without an earlier resolution`);
 }
 
-/** Takes the held money for good (the service was delivered). Once per hold; never after a release. */
-export function captureHold(
-  tx: Transaction,
-  ref: ApiKeyOwner,
-  reference: string,
-  description?: string,
-  options: MovementOptions = {},
-) {
-  return resolveHold(tx, ref, reference, 'capture', description, options);
+/**
+ * Adds the capture of a hold to the unit of work: its money taken for good (the service was delivered), as the
+ * unit's lock-taking write. Once per hold; never after a release (HoldAlreadyResolvedError).
+ */
+export function addCapture(work: UnitOfWork, ref: ApiKeyOwner, reference: string, description?: string): void {
+  resolutionIn(work, ref, { kind: 'capture', reference, description });
 }
 
-/** Gives the held money back to the available balance. Once per hold; never after a capture. */
-export function releaseHold(
+/**
+ * Adds the release of a hold to the unit of work: its money back to the available balance, as the unit's
+ * lock-taking write. Once per hold; never after a capture (HoldAlreadyResolvedError).
+ */
+export function addRelease(work: UnitOfWork, ref: ApiKeyOwner, reference: string, description?: string): void {
+  resolutionIn(work, ref, { kind: 'release', reference, description });
+}
+
+async function resolvedIn(
   tx: Transaction,
   ref: ApiKeyOwner,
-  reference: string,
-  description?: string,
-  options: MovementOptions = {},
-) {
-  return resolveHold(tx, ref, reference, 'release', description, options);
+  resolution: { kind: 'capture' | 'release'; reference: string; description: string | undefined },
+): Promise<MovementResult> {
+  let result: MovementResult | undefined;
+  await unitOfWorkIn(tx, async (work) => {
+    resolutionIn(work, ref, resolution, (resolved) => {
+      result = resolved;
+    });
+  });
+  if (result === undefined) throw new Error(`The ${resolution.kind} of ${resolution.reference} did not answer`);
+  return result;
+}
+
+/** A capture on its own in the caller's transaction (addCapture's unit of work), sent before this returns. */
+export function captureHold(tx: Transaction, ref: ApiKeyOwner, reference: string, description?: string) {
+  return resolvedIn(tx, ref, { kind: 'capture', reference, description });
+}
+
+/** A release on its own in the caller's transaction (addRelease's unit of work), sent before this returns. */
+export function releaseHold(tx: Transaction, ref: ApiKeyOwner, reference: string, description?: string) {
+  return resolvedIn(tx, ref, { kind: 'release', reference, description });
 }
 
 /**

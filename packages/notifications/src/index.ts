@@ -1,7 +1,7 @@
 export {
+  addOrganizationMembersNotification,
   type NotificationContent,
   type NotifyUserInput,
   notifyOrganizationMembers,
   notifyUser,
-  organizationMembersNotificationRider,
 } from './service.js';

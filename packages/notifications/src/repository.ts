@@ -1,4 +1,4 @@
-import { type DatabaseExecutor, type NewNotification, queryRows } from '@platform/db';
+import { type DatabaseExecutor, type NewNotification, queryRows, type UnitOfWork } from '@platform/db';
 import { memberships, notifications } from '@platform/db/schema';
 import { type SQL, sql } from 'drizzle-orm';
 
@@ -12,21 +12,18 @@ export async function insertNotification(
   return inserted;
 }
 
+type MemberNotification = Pick<NewNotification, 'title' | 'message' | 'type' | 'actionUrl'>;
+
 /**
  * The insert of one notification for each member of the organization at that moment, in one statement: a member
- * list read and the rows written together. Returns their ids; only while `onlyIf` holds, when given (a condition of
- * the statement it is sent inside).
+ * list read and the rows written together. Returns their ids.
  */
-export function insertMemberNotificationsStatement(
-  organizationId: string,
-  content: Pick<NewNotification, 'title' | 'message' | 'type' | 'actionUrl'>,
-  onlyIf: SQL = sql`true`,
-): SQL {
+function memberNotificationsInsert(organizationId: string, content: MemberNotification): SQL {
   return sql`insert into ${notifications} (user_id, organization_id, title, message, type, action_url)
     select ${memberships.userId}, ${organizationId}::uuid, ${content.title}::text, ${content.message}::text,
       ${content.type}::text, ${content.actionUrl ?? null}::text
     from ${memberships}
-    where ${memberships.organizationId} = ${organizationId}::uuid and ${onlyIf}
+    where ${memberships.organizationId} = ${organizationId}::uuid
     returning id`;
 }
 
@@ -34,7 +31,12 @@ export function insertMemberNotificationsStatement(
 export async function insertMemberNotifications(
   db: DatabaseExecutor,
   organizationId: string,
-  content: Pick<NewNotification, 'title' | 'message' | 'type' | 'actionUrl'>,
+  content: MemberNotification,
 ): Promise<number> {
-  return (await queryRows(db, insertMemberNotificationsStatement(organizationId, content))).length;
+  return (await queryRows(db, memberNotificationsInsert(organizationId, content))).length;
+}
+
+/** Adds the members' notifications to the unit of work, sent at its commit. */
+export function addMemberNotifications(work: UnitOfWork, organizationId: string, content: MemberNotification): void {
+  work.write(memberNotificationsInsert(organizationId, content));
 }

@@ -1,5 +1,5 @@
-import type { DatabaseExecutor, NotificationType, RiderCondition, RidingStatement } from '@platform/db';
-import { insertMemberNotifications, insertMemberNotificationsStatement, insertNotification } from './repository.js';
+import type { DatabaseExecutor, NotificationType, UnitOfWork } from '@platform/db';
+import { addMemberNotifications, insertMemberNotifications, insertNotification } from './repository.js';
 
 export interface NotificationContent {
   title: string;
@@ -37,14 +37,13 @@ export async function notifyOrganizationMembers(
 }
 
 /**
- * notifyOrganizationMembers as a rider (docs/decisions.md#statements-per-request): the insert, to send inside a
- * statement of the transaction of the event, so it costs no statement of its own; with `onlyIf`, only when that
- * condition of the carrying statement holds.
+ * notifyOrganizationMembers in a unit of work (docs/decisions.md#a-unit-of-work): the insert is added to the change's
+ * unit and sent with its other writes at commit, so it costs no statement of its own.
  */
-export function organizationMembersNotificationRider(
+export function addOrganizationMembersNotification(
+  work: UnitOfWork,
   organizationId: string,
   content: NotificationContent,
-  onlyIf?: RiderCondition,
-): RidingStatement {
-  return { statement: insertMemberNotificationsStatement(organizationId, content, onlyIf) };
+): void {
+  addMemberNotifications(work, organizationId, content);
 }

@@ -1,5 +1,5 @@
-import type { RiderCondition, RidingStatement, VerificationSession, VerificationStatus } from '@platform/db';
-import { webhookEventRider } from '@platform/webhooks';
+import type { UnitOfWork, VerificationSession, VerificationStatus } from '@platform/db';
+import { addWebhookEvent } from '@platform/webhooks';
 
 /** What the writes that record a status change need to know of the session. */
 export type SessionFacts = Pick<
@@ -24,38 +24,34 @@ function eventTypeFor(status: VerificationStatus): VerificationEventType {
 }
 
 /**
- * The session's event for the outbox (docs/decisions.md#one-webhooks-package), as a rider of a statement of the
- * transaction that makes the change, so it is sent if and only if the change it reports commits; with `onlyIf`, only
- * when that condition of the carrying statement holds. The data names the session, never the person behind it.
+ * Adds the session's event for the outbox (docs/decisions.md#one-webhooks-package) to the unit of work of the change,
+ * so it is sent if and only if the change it reports commits. The data names the session, never the person behind it.
  */
-export function sessionEventRider(
+export function addSessionEvent(
+  work: UnitOfWork,
   session: SessionFacts,
   previousStatus: VerificationStatus | null,
   now: Date,
-  onlyIf?: RiderCondition,
-): RidingStatement {
-  return webhookEventRider(
-    {
-      organizationId: session.organizationId,
+): void {
+  addWebhookEvent(work, {
+    organizationId: session.organizationId,
+    environment: session.environment,
+    type: eventTypeFor(session.status),
+    data: {
+      sessionId: session.id,
+      type: session.type,
+      status: session.status,
+      previousStatus,
       environment: session.environment,
-      type: eventTypeFor(session.status),
-      data: {
-        sessionId: session.id,
-        type: session.type,
-        status: session.status,
-        previousStatus,
-        environment: session.environment,
-        externalEndUserId: session.externalEndUserId,
-        lastError: session.lastError,
-        // What lastError is, when the service ended the session for a reason of its own (consent_declined).
-        lastErrorCode: session.lastErrorCode,
-        // With requires_input: the documents to ask for again, so a customer capturing in its own app knows them
-        // without fetching the session (docs/decisions.md#resubmission). null otherwise.
-        resubmitDocuments: session.resubmitDocuments,
-      },
-      targetUrl: session.callbackUrl,
-      now,
+      externalEndUserId: session.externalEndUserId,
+      lastError: session.lastError,
+      // What lastError is, when the service ended the session for a reason of its own (consent_declined).
+      lastErrorCode: session.lastErrorCode,
+      // With requires_input: the documents to ask for again, so a customer capturing in its own app knows them
+      // without fetching the session (docs/decisions.md#resubmission). null otherwise.
+      resubmitDocuments: session.resubmitDocuments,
     },
-    onlyIf,
-  );
+    targetUrl: session.callbackUrl,
+    now,
+  });
 }

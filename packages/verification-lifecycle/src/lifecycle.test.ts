@@ -1,4 +1,4 @@
-import type { DatabaseHandle, VerificationStatus } from '@platform/db';
+import { type DatabaseHandle, unitOfWork, type VerificationStatus } from '@platform/db';
 import {
   organizations,
   verificationSessions,
@@ -54,8 +54,8 @@ async function sessionIn(
 }
 
 function move(sessionId: string, to: VerificationStatus, extra: Record<string, unknown> = {}) {
-  return handle.db.transaction((tx) =>
-    moveSession(tx, { sessionId, to, actor: 'reviewer:r1', now: NOW, ...extra }, {}),
+  return unitOfWork(handle.db, (work) =>
+    moveSession(work, { sessionId, to, actor: 'reviewer:r1', now: NOW, ...extra }, {}),
   );
 }
 

@@ -6,11 +6,10 @@ import {
   type DocumentKind,
   documentKindsOf,
   type KycStatus,
-  type RiderCondition,
-  type RidingStatement,
   type SessionErrorCode,
-  sendRiders,
   type Transaction,
+  type UnitOfWork,
+  unitOfWork,
   type VerificationSession,
   type VerificationStatus,
   type VerificationType,
@@ -18,21 +17,21 @@ import {
   verificationTypes,
 } from '@platform/db';
 import { conflict, notFound, validationError } from '@platform/errors';
-import { captureHold, releaseHold } from '@platform/ledger';
-import { organizationMembersNotificationRider } from '@platform/notifications';
-import { type SessionFacts, sessionEventRider } from './events.js';
+import { addCapture, addRelease } from '@platform/ledger';
+import { addOrganizationMembersNotification } from '@platform/notifications';
+import { addSessionEvent, type SessionFacts } from './events.js';
 import {
+  addKycStatus,
+  addTransition,
   insertTransition,
-  insertTransitionStatement,
   moveSessionStatement,
-  setUserKycStatusStatement,
   updateDecisionSource,
 } from './repository.js';
 
 // The one place a verification session changes status (docs/decisions.md#session-lifecycle). Every move, whoever
-// asks for it (the API, the hosted page, the expiry job, a reviewer on main-api), runs here inside the caller's transaction and does all
-// of its consequences there: the transition row, the outbox event, the hold's capture or release, the platform
-// user's kycStatus and the members' notifications. They commit together with the status or not at all.
+// asks for it (the API, the hosted page, the expiry job, a reviewer on main-api), runs here in the caller's unit of
+// work and adds all of its consequences to it: the transition row, the outbox event, the hold's capture or release,
+// the platform user's kycStatus and the members' notifications. They commit together with the status or not at all.
 
 export const SESSION_NOT_FOUND = 'Verification session not found';
 
@@ -94,7 +93,7 @@ export interface LifecycleOptions {
   platformOrganizationId?: string | undefined;
   /**
    * Told of each decision once its transaction has committed (never for a move rolled back): `commitMove` calls
-   * it; a caller running moveSession in a wider transaction passes the result's `decision` after its commit.
+   * it; a caller running moveSession in a unit of its own passes the result's `decision` after its commit.
    */
   onDecided?: ((decision: SessionDecision) => void) | undefined;
 }
@@ -149,30 +148,20 @@ export interface MoveResult {
   decision?: SessionDecision;
 }
 
-export interface MoveOptions {
-  /**
-   * Statements of the caller's to send inside the move's last statement (riders:
-   * docs/decisions.md#statements-per-request), built from the moved session: the rest of the same change, such as
-   * the stored idempotent answer, at no cost of a statement of its own.
-   */
-  alongside?: ((session: VerificationSession) => readonly RidingStatement[]) | undefined;
-}
-
 /**
  * Moves a session to `to`, or throws 404 (unknown, or not the owner's), 409 (not a legal move from its current
  * status) or 400 (a document to send again that the session's type does not take).
  *
- * Two statements (docs/decisions.md#statements-per-request): the first moves the session row while its status allows
- * (of two racing moves exactly one wins; the other waits for it, sends its move once more, and gets the 409 from the
- * status it lost to); the second writes all the consequences at once, with `moveOptions.alongside`: the transition, the callback
- * event, the kycStatus, the members' notifications, and the hold's capture or release. When there is a hold, the
- * second statement is the ledger's, which takes the wallet's lock: send nothing after it but COMMIT.
+ * The move is a statement sent at once (docs/decisions.md#statements-per-request), moving the session row while its
+ * status allows (of two racing moves exactly one wins; the other waits for it, sends its move once more, and gets
+ * the 409 from the status it lost to). Its consequences are added to `work` and written at its commit, in one
+ * statement with the caller's own writes: the transition, the callback event, the kycStatus, the members'
+ * notifications, and the hold's capture or release, which takes the wallet's lock as that statement begins.
  */
 export async function moveSession(
-  tx: Transaction,
+  work: UnitOfWork,
   request: MoveRequest,
   options: LifecycleOptions,
-  moveOptions: MoveOptions = {},
 ): Promise<MoveResult> {
   const { sessionId, to, now } = request;
   const asked = to === 'requires_input' ? request.resubmitDocuments : undefined;
@@ -180,7 +169,7 @@ export async function moveSession(
   const lastError = lastErrorOf(request);
   const statement = () =>
     moveSessionStatement(
-      tx,
+      work,
       { sessionId, owner: request.owner },
       {
         status: to,
@@ -215,11 +204,10 @@ export async function moveSession(
   const { current, moved } = change;
   if (current === undefined) throw new Error(`The moved session ${sessionId} was not seen`);
 
-  await recordStatusChange(
-    tx,
+  addStatusChange(
+    work,
     { session: moved, previousStatus: current.status, actor: request.actor, reason: request.reason ?? null, now },
     options,
-    moveOptions.alongside?.(moved) ?? [],
   );
   const decision = current.status === 'processing' ? decisionOf(moved, now, change.movedToProcessingAt) : undefined;
   return { session: moved, previousStatus: current.status, ...(decision === undefined ? {} : { decision }) };
@@ -244,9 +232,9 @@ function checkResubmission(type: VerificationType, kinds: readonly DocumentKind[
   }
 }
 
-/** moveSession in a transaction of its own; a decision is reported to `onDecided` after the commit. */
+/** moveSession in a unit of work of its own; a decision is reported to `onDecided` after the commit. */
 export async function commitMove(db: Database, request: MoveRequest, options: LifecycleOptions): Promise<MoveResult> {
-  const result = await db.transaction((tx) => moveSession(tx, request, options));
+  const result = await unitOfWork(db, (work) => moveSession(work, request, options));
   if (result.decision !== undefined) options.onDecided?.(result.decision);
   return result;
 }
@@ -309,77 +297,53 @@ export async function handOverSession(
 }
 
 /**
- * What records a newly created (pending) session, as riders of the statement that inserts it: its first transition,
- * its created event and the kycStatus. `onlyIf` is that statement's condition for the session's row to be written
- * (they are written only with it).
+ * Adds to the unit of work what records a newly created (pending) session, which the unit writes with it: its first
+ * transition, its created event and the kycStatus.
  */
-export function sessionCreatedRiders(
-  session: SessionFacts & Pick<VerificationSession, 'createdAt'>,
+export function addSessionCreated(
+  work: UnitOfWork,
+  session: SessionFacts & Pick<VerificationSession, 'createdAt' | 'price'>,
   actor: string,
   options: LifecycleOptions,
-  onlyIf: RiderCondition,
-): RidingStatement[] {
-  return statusChangeRiders(
-    { session, previousStatus: null, actor, reason: null, now: session.createdAt },
-    options,
-    onlyIf,
-  );
+): void {
+  addStatusChange(work, { session, previousStatus: null, actor, reason: null, now: session.createdAt }, options);
 }
 
-interface StatusChange<Session extends SessionFacts = VerificationSession> {
-  session: Session;
+interface StatusChange {
+  session: SessionFacts & Pick<VerificationSession, 'price'>;
   previousStatus: VerificationStatus | null;
   actor: string;
   reason: string | null;
   now: Date;
 }
 
-/** The consequences of a move, and `alongside`, in one statement: the ledger's when the move resolves the hold. */
-async function recordStatusChange(
-  tx: Transaction,
-  change: StatusChange,
-  options: LifecycleOptions,
-  alongside: readonly RidingStatement[],
-): Promise<void> {
-  const { session } = change;
-  const riders = [...statusChangeRiders(change, options), ...alongside];
+/**
+ * Adds the consequences of a status change to the unit of work: transition, event, kycStatus, notifications, and,
+ * when the change ends the session, the hold's capture or release.
+ */
+function addStatusChange(work: UnitOfWork, change: StatusChange, options: LifecycleOptions): void {
+  const { session, previousStatus, actor, reason, now } = change;
+  addTransition(work, {
+    sessionId: session.id,
+    fromStatus: previousStatus,
+    toStatus: session.status,
+    actor,
+    reason,
+    createdAt: now,
+  });
+  addSessionEvent(work, session, previousStatus, now);
+  const kycStatus = followedKycStatus(session, options);
+  if (kycStatus !== undefined) addKycStatus(work, session.externalEndUserId, kycStatus, now);
+  const notification = memberNotificationOf(session);
+  if (notification !== undefined) addOrganizationMembersNotification(work, session.organizationId, notification);
   const resolution = holdResolution[session.status];
   // A session priced at 0 KES never held anything.
-  if (resolution === undefined || session.price === 0) {
-    await sendRiders(tx, riders);
-    return;
-  }
+  if (resolution === undefined || session.price === 0) return;
   const wallet = { organizationId: session.organizationId, environment: session.environment };
   const reference = holdReferenceOf(session.id);
   const description = `${session.type} verification ${session.status}`;
-  if (resolution === 'capture') await captureHold(tx, wallet, reference, description, { alongside: riders });
-  else await releaseHold(tx, wallet, reference, description, { alongside: riders });
-}
-
-/** The writes of a status change besides the status and the money: transition, event, kycStatus, notifications. */
-function statusChangeRiders(
-  { session, previousStatus, actor, reason, now }: StatusChange<SessionFacts>,
-  options: LifecycleOptions,
-  onlyIf?: RiderCondition,
-): RidingStatement[] {
-  const riders: RidingStatement[] = [
-    {
-      statement: insertTransitionStatement(
-        { sessionId: session.id, fromStatus: previousStatus, toStatus: session.status, actor, reason, createdAt: now },
-        onlyIf,
-      ),
-    },
-    sessionEventRider(session, previousStatus, now, onlyIf),
-  ];
-  const kycStatus = followedKycStatus(session, options);
-  if (kycStatus !== undefined) {
-    riders.push({ statement: setUserKycStatusStatement(session.externalEndUserId, kycStatus, now, onlyIf) });
-  }
-  const notification = memberNotificationOf(session);
-  if (notification !== undefined) {
-    riders.push(organizationMembersNotificationRider(session.organizationId, notification, onlyIf));
-  }
-  return riders;
+  if (resolution === 'capture') addCapture(work, wallet, reference, description);
+  else addRelease(work, wallet, reference, description);
 }
 
 /**

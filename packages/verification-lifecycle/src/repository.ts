@@ -6,15 +6,15 @@ import {
   type DecisionSourceKind,
   type KycStatus,
   preparedPerDatabase,
-  queryRows,
   type SessionErrorCode,
   tableRowOf,
+  type UnitOfWork,
   type VerificationSession,
   type VerificationStatus,
   type VerificationType,
 } from '@platform/db';
 import { users, verificationSessions, verificationSessionTransitions } from '@platform/db/schema';
-import { and, eq, isNull, max, ne, or, type SQL, sql } from 'drizzle-orm';
+import { and, eq, isNull, max, ne, or, sql } from 'drizzle-orm';
 
 // The queries the lifecycle runs. A query given an owner sees only the sessions of that organization and
 // environment (docs/decisions.md#folders-per-environment).
@@ -95,7 +95,8 @@ export interface StatusChange {
 }
 
 /**
- * Moves the session to `change.status` in one statement (docs/decisions.md#statements-per-request): an UPDATE that
+ * Moves the session to `change.status` in one statement, sent at once in the unit of work's transaction
+ * (docs/decisions.md#statements-per-request): an UPDATE that
  * moves it only while its status is one of `from` and, when `types` is given, its type one of them. The UPDATE locks
  * the row: a racing move waits for it, then checks its WHERE on the row this one left, so of two racing moves exactly
  * one wins. No CTE locks the row first (a statement that locks a row and then updates it can deadlock with another
@@ -103,7 +104,7 @@ export interface StatusChange {
  * session from a move its status or type does not allow.
  */
 export async function moveSessionStatement(
-  tx: DatabaseExecutor,
+  work: UnitOfWork,
   target: { sessionId: string; owner: ApiKeyOwner | undefined },
   change: Pick<VerificationSession, 'status' | 'resubmitDocuments' | 'updatedAt' | 'completedAt'> & {
     /** The new lastError; undefined keeps the session's. */
@@ -133,8 +134,7 @@ export async function moveSessionStatement(
         where session_id = ${target.sessionId}::uuid and to_status = 'processing'
           and (from_status is null or from_status <> to_status))`
     : sql`null::timestamptz`;
-  const [row] = await queryRows(
-    tx,
+  const [row] = await work.query(
     sql`with moved as (
         update ${verificationSessions} set
           status = ${change.status}::text,
@@ -166,34 +166,25 @@ export async function moveSessionStatement(
   };
 }
 
-/**
- * The insert of a transition, to send inside another statement; with `onlyIf`, only when that condition of the
- * carrying statement holds.
- */
-export function insertTransitionStatement(
+/** Adds the insert of a transition to the unit of work, sent at its commit. */
+export function addTransition(
+  work: UnitOfWork,
   transition: Pick<
     typeof verificationSessionTransitions.$inferSelect,
     'sessionId' | 'fromStatus' | 'toStatus' | 'actor' | 'reason' | 'createdAt'
   >,
-  onlyIf: SQL = sql`true`,
-): SQL {
-  return sql`insert into ${verificationSessionTransitions} (session_id, from_status, to_status, actor, reason, created_at)
-    select ${transition.sessionId}::uuid, ${transition.fromStatus}::text, ${transition.toStatus}::text,
-      ${transition.actor}::text, ${transition.reason}::text, ${transition.createdAt.toISOString()}::timestamptz
-    where ${onlyIf}
-    returning id`;
+): void {
+  work.write(sql`insert into ${verificationSessionTransitions} (session_id, from_status, to_status, actor, reason, created_at)
+    values (${transition.sessionId}::uuid, ${transition.fromStatus}::text, ${transition.toStatus}::text,
+      ${transition.actor}::text, ${transition.reason}::text, ${transition.createdAt.toISOString()}::timestamptz)
+    returning id`);
 }
 
-/** The update of a user's kycStatus, to send inside another statement; with `onlyIf`, only when it holds there. */
-export function setUserKycStatusStatement(
-  userId: string,
-  kycStatus: KycStatus,
-  now: Date,
-  onlyIf: SQL = sql`true`,
-): SQL {
-  return sql`update ${users} set kyc_status = ${kycStatus}::text, updated_at = ${now.toISOString()}::timestamptz
-    where ${users.id} = ${userId}::text and ${onlyIf}
-    returning id`;
+/** Adds the update of a user's kycStatus to the unit of work, sent at its commit (no row when there is no such user). */
+export function addKycStatus(work: UnitOfWork, userId: string, kycStatus: KycStatus, now: Date): void {
+  work.write(sql`update ${users} set kyc_status = ${kycStatus}::text, updated_at = ${now.toISOString()}::timestamptz
+    where ${users.id} = ${userId}::text
+    returning id`);
 }
 
 export async function insertTransition(

@@ -1,4 +1,4 @@
-// The outbox (write an event in the caller's transaction) and everything that gets it to the customer:
+// The outbox (write an event in the caller's transaction or unit of work) and everything that gets it to the customer:
 // signing, the SSRF guard, the delivery worker, and the per-organization endpoint settings.
 
 export { isPublicAddress, nonPublicRangeOf } from './address-policy.js';
@@ -34,11 +34,11 @@ export {
   type WebhookSenderOptions,
 } from './http-sender.js';
 export {
+  addWebhookEvent,
   type EnqueueWebhookEventInput,
   enqueueWebhookEvent,
   newWebhookEventId,
   type WebhookEventBody,
-  webhookEventRider,
 } from './outbox.js';
 export { JITTER, MAX_ATTEMPTS, RETRY_SCHEDULE_MS, retryDelayMs } from './retry-schedule.js';
 export { generateWebhookSecret, signatureFor, signWebhook, type WebhookHeaders } from './signature.js';

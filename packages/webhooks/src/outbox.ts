@@ -1,6 +1,6 @@
 import { randomFillSync } from 'node:crypto';
-import type { ApiKeyEnvironment, DatabaseExecutor, RiderCondition, RidingStatement } from '@platform/db';
-import { insertWebhookEvent, insertWebhookEventStatement, type NewWebhookEvent } from './repository.js';
+import type { ApiKeyEnvironment, DatabaseExecutor, UnitOfWork } from '@platform/db';
+import { addWebhookEventInsert, insertWebhookEvent, type NewWebhookEvent } from './repository.js';
 
 /** The JSON body of every callback (docs/decisions.md#event-ids-and-payloads); `id` is also the `webhook-id` header. */
 export interface WebhookEventBody {
@@ -74,16 +74,14 @@ export async function enqueueWebhookEvent(
 }
 
 /**
- * enqueueWebhookEvent as a rider (docs/decisions.md#statements-per-request): the insert of the event, to send inside
- * a statement of the transaction that makes the change, so it costs no statement of its own. With `onlyIf` (a
- * condition in that statement, such as `exists (select 1 from <its CTE>)`) the event is written only when it holds.
+ * enqueueWebhookEvent in a unit of work (docs/decisions.md#a-unit-of-work): the event's insert is added to the unit
+ * of the change it reports and sent with the change's other writes at commit, so it exists exactly when the change
+ * does and costs no statement of its own.
  */
-export function webhookEventRider(
-  input: EnqueueWebhookEventInput,
-  onlyIf?: RiderCondition,
-): RidingStatement & { id: string } {
+export function addWebhookEvent(work: UnitOfWork, input: EnqueueWebhookEventInput): { id: string } {
   const event = webhookEventOf(input);
-  return { id: event.id, statement: insertWebhookEventStatement(event, onlyIf) };
+  addWebhookEventInsert(work, event);
+  return { id: event.id };
 }
 
 function webhookEventOf(input: EnqueueWebhookEventInput): NewWebhookEvent {

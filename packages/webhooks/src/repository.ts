@@ -1,6 +1,6 @@
-import type { ApiKeyEnvironment, DatabaseExecutor, WebhookEndpoint, WebhookEvent } from '@platform/db';
+import type { ApiKeyEnvironment, DatabaseExecutor, UnitOfWork, WebhookEndpoint, WebhookEvent } from '@platform/db';
 import { disabledWebhookTargets, webhookDeliveryAttempts, webhookEndpoints, webhookEvents } from '@platform/db/schema';
-import { and, asc, eq, inArray, isNull, lte, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 
 // Every statement of the outbox, the delivery worker and the endpoint settings. The functions take the
 // executor first.
@@ -28,15 +28,14 @@ export async function insertWebhookEvent(db: DatabaseExecutor, event: NewWebhook
   await db.insert(webhookEvents).values(event);
 }
 
-/** The insert of `event` as a statement to run inside another, writing it only when `onlyIf` holds there. */
-export function insertWebhookEventStatement(event: NewWebhookEvent, onlyIf: SQL = sql`true`): SQL {
-  return sql`insert into ${webhookEvents}
+/** Adds the insert of `event` to the unit of work, sent at its commit. */
+export function addWebhookEventInsert(work: UnitOfWork, event: NewWebhookEvent): void {
+  work.write(sql`insert into ${webhookEvents}
       (id, organization_id, environment, type, payload, target_url, next_attempt_at, created_at)
-    select ${event.id}::text, ${event.organizationId}::uuid, ${event.environment}::text, ${event.type}::text,
+    values (${event.id}::text, ${event.organizationId}::uuid, ${event.environment}::text, ${event.type}::text,
       ${JSON.stringify(event.payload)}::jsonb, ${event.targetUrl}::text, ${event.nextAttemptAt.toISOString()}::timestamptz,
-      ${event.createdAt.toISOString()}::timestamptz
-    where ${onlyIf}
-    returning id`;
+      ${event.createdAt.toISOString()}::timestamptz)
+    returning id`);
 }
 
 // -------------------------------------------------------------------------------------------- delivery

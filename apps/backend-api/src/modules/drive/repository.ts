@@ -4,11 +4,7 @@ import {
   databaseErrorOf,
   type MailPlan,
   type MailSubscriptionStatus,
-  queryRows,
-  type RidingStatement,
-  reportRiders,
-  riderCounts,
-  riderCtes,
+  type UnitOfWork,
 } from '@platform/db';
 import { driveFolders, mailSubscriptions } from '@platform/db/schema';
 import { afterPosition, cursorTimeOf, type PagePosition } from '@platform/pagination';
@@ -21,20 +17,19 @@ const ownedBy = ({ organizationId, environment }: ApiKeyOwner) =>
   and(eq(driveFolders.organizationId, organizationId), eq(driveFolders.environment, environment));
 
 /**
- * Makes the creates of one organization and environment take turns until the caller's transaction ends, so a count
+ * Makes the creates of one organization and environment take turns until the unit's transaction ends, so a count
  * taken by a later statement cannot be raced past; in the same statement (docs/decisions.md#statements-per-request),
  * reads the plan of the organization's subscription when its status is one of `planStatuses`, and whether the
  * parent folder (when given) is the owner's. The count must come in a later statement: this one's snapshot was taken
  * before the lock was granted.
  */
 export async function lockFolderCreates(
-  tx: DatabaseExecutor,
+  work: UnitOfWork,
   owner: ApiKeyOwner,
   { parentId, planStatuses }: { parentId: string | null; planStatuses: readonly MailSubscriptionStatus[] },
 ): Promise<{ plan: MailPlan | undefined; parentFound: boolean }> {
   const lockName = `drive_folders:${owner.organizationId}:${owner.environment}`;
-  const [row] = await queryRows(
-    tx,
+  const [row] = await work.query(
     sql`select pg_advisory_xact_lock(hashtextextended(${lockName}, 0)) as locked,
       (select ${mailSubscriptions.plan} from ${mailSubscriptions}
         where ${mailSubscriptions.organizationId} = ${owner.organizationId}::uuid
@@ -58,47 +53,52 @@ export async function lockFolderCreates(
   };
 }
 
+/** Why a folder's insert wrote nothing. */
+export type FolderRefusal = 'over-quota' | 'duplicate-name' | 'parent-missing';
+
 /**
- * Inserts a folder while the owner has fewer than `quota` folders, counted in the same statement (after
- * lockFolderCreates, so no concurrent create is counted twice or missed), with `riders`. What the constraints refuse
- * comes back as a reason, not an error: `duplicate-name` (the sibling-name unique index) or `parent-missing` (the
- * parent key: the parent was deleted meanwhile); `over-quota` when the count had reached the quota.
+ * Adds to the unit the insert of a folder while the owner has fewer than `quota` folders, counted in the same
+ * statement (after lockFolderCreates, so no concurrent create is counted twice or missed). When it writes nothing
+ * the unit fails with `refusal(why)`: `over-quota` when the count had reached the quota, `duplicate-name` (the
+ * sibling-name unique index), `parent-missing` (the parent key: the parent was deleted meanwhile).
  */
-export async function insertFolderWithinQuota(
-  tx: DatabaseExecutor,
+export function addFolderWithinQuota(
+  work: UnitOfWork,
   owner: ApiKeyOwner,
   folder: { id: string; parentId: string | null; name: string; createdAt: Date },
   quota: number,
-  riders: readonly RidingStatement[],
-): Promise<'inserted' | 'over-quota' | 'duplicate-name' | 'parent-missing'> {
-  try {
-    const [row] = await queryRows(
-      tx,
-      sql`with used as (
-          select count(*) as folders from ${driveFolders}
+  refusal: (why: FolderRefusal) => Error,
+): void {
+  work.add({
+    parts: [
+      [
+        'used',
+        sql`select count(*) as folders from ${driveFolders}
           where ${driveFolders.organizationId} = ${owner.organizationId}::uuid
-            and ${driveFolders.environment} = ${owner.environment}::text
-        ),
-        inserted as (
-          insert into ${driveFolders} (id, organization_id, environment, parent_id, name, created_at)
+            and ${driveFolders.environment} = ${owner.environment}::text`,
+      ],
+      [
+        'inserted',
+        sql`insert into ${driveFolders} (id, organization_id, environment, parent_id, name, created_at)
           select ${folder.id}::uuid, ${owner.organizationId}::uuid, ${owner.environment}::text, ${folder.parentId}::uuid,
             ${folder.name}::text, ${folder.createdAt.toISOString()}::timestamptz
           from used
           where used.folders < ${quota}
-          returning id
-        )${riderCtes(riders)}
-      select (select count(*) from inserted)::int as inserted${riderCounts(riders)}`,
-    );
-    reportRiders(riders, row);
-    return row?.['inserted'] === 1 ? 'inserted' : 'over-quota';
-  } catch (error) {
-    const failure = databaseErrorOf(error);
-    if (failure?.code === '23505' && failure.constraint === 'drive_folders_sibling_name_unique') {
-      return 'duplicate-name';
-    }
-    if (failure?.code === '23503') return 'parent-missing';
-    throw error;
-  }
+          returning id`,
+      ],
+    ],
+    required: { part: 'inserted', refusal: () => refusal('over-quota') },
+    failed: (error) => {
+      const failure = databaseErrorOf(error);
+      if (failure?.code === '23505' && failure.constraint === 'drive_folders_sibling_name_unique') {
+        return refusal('duplicate-name');
+      }
+      if (failure?.code === '23503' && failure.constraint === 'drive_folders_parent_fk') {
+        return refusal('parent-missing');
+      }
+      return undefined;
+    },
+  });
 }
 
 export async function folderExists(db: DatabaseExecutor, owner: ApiKeyOwner, id: string): Promise<boolean> {

@@ -9,7 +9,6 @@ import {
   DriveFolderDeletedSchema,
   DriveFolderIdParams,
   DriveFolderListSchema,
-  type DriveFolderView,
   ListDriveFoldersQuery,
 } from './schemas.js';
 import { createFolder, deleteFolder, listFolders } from './service.js';
@@ -52,24 +51,10 @@ export const driveRoutes: FastifyPluginAsyncTypebox<DriveRoutesOptions> = async 
     async (request) => {
       const name = normaliseFolderName(request.body.name);
       const parentId = request.body.parentId ?? null;
-      const created = (folder: DriveFolderView) => ({
-        statusCode: 201,
-        body: { success: true as const, message: 'Folder created', data: folder },
-      });
-      return request.idempotency.transaction(db, async (tx, answer) => {
-        // The answer is stored by the insert's statement (docs/decisions.md#statements-per-request).
-        let response: ReturnType<typeof created> | undefined;
-        const folder = await createFolder(tx, ownerOf(request), {
-          name,
-          parentId,
-          now: now(),
-          quotas,
-          alongside: (folder) => {
-            response = created(folder);
-            return answer.riders(response);
-          },
-        });
-        return response ?? created(folder);
+      const input = { name, parentId, now: now(), quotas };
+      return request.idempotency.unitOfWork(db, async (work) => {
+        const folder = await createFolder(work, ownerOf(request), input);
+        return { statusCode: 201, body: { success: true as const, message: 'Folder created', data: folder } };
       });
     },
   );

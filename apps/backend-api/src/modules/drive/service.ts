@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import type { ApiKeyOwner, DatabaseExecutor, DriveFolder, MailSubscriptionStatus, RidingStatement } from '@platform/db';
+import type { ApiKeyOwner, DatabaseExecutor, DriveFolder, MailSubscriptionStatus, UnitOfWork } from '@platform/db';
 import { conflict, notFound, quotaExceeded } from '@platform/errors';
 import { decodeCursor, pageOf } from '@platform/pagination';
 import { type FolderQuotas, type FolderQuotaTier, folderQuotaMessage } from './quota.js';
 import {
+  addFolderWithinQuota,
   deleteEmptyFolder,
+  type FolderRefusal,
   folderExists,
-  insertFolderWithinQuota,
   listFolderRows,
   lockFolderCreates,
 } from './repository.js';
@@ -26,27 +27,23 @@ export interface CreateFolderInput {
   parentId: string | null;
   now: Date;
   quotas: FolderQuotas;
-  /**
-   * Statements to send inside the insert (riders: docs/decisions.md#statements-per-request), built from the new
-   * folder: the stored idempotent answer.
-   */
-  alongside?: (folder: DriveFolderView) => readonly RidingStatement[];
 }
 
 /**
- * Creates a folder. Run it in a transaction: creates of one organization and environment take turns on a
- * transaction-scoped advisory lock, so the quota count cannot be raced past; duplicate names are refused by
- * the sibling-name unique index, so they cannot be raced past either.
+ * Creates a folder in `work`: creates of one organization and environment take turns on a transaction-scoped
+ * advisory lock, so the quota count cannot be raced past; duplicate names are refused by the sibling-name unique
+ * index, so they cannot be raced past either.
  *
- * Two statements (docs/decisions.md#statements-per-request): the lock with the plan and the parent, then the count and
- * the insert (with `input.alongside`), which must see what creates before it committed.
+ * Two statements (docs/decisions.md#statements-per-request): the lock with the plan and the parent, sent at once,
+ * then the count and the insert, at the unit's commit with its other writes (the stored answer), which must see
+ * what creates before it committed.
  */
 export async function createFolder(
-  tx: DatabaseExecutor,
+  work: UnitOfWork,
   owner: ApiKeyOwner,
   input: CreateFolderInput,
 ): Promise<DriveFolderView> {
-  const { plan, parentFound } = await lockFolderCreates(tx, owner, {
+  const { plan, parentFound } = await lockFolderCreates(work, owner, {
     parentId: input.parentId,
     planStatuses: planGrantingStatuses,
   });
@@ -55,21 +52,17 @@ export async function createFolder(
   // The tier that sets the quota: the mail plan while the subscription is current, else none.
   const tier: FolderQuotaTier = plan ?? 'none';
   const folder = toView({ id: randomUUID(), name: input.name, parentId: input.parentId, createdAt: input.now });
-  const outcome = await insertFolderWithinQuota(
-    tx,
-    owner,
-    { ...folder, createdAt: input.now },
-    input.quotas[tier],
-    input.alongside?.(folder) ?? [],
-  );
-  if (outcome === 'over-quota') throw quotaExceeded(folderQuotaMessage(tier, input.quotas));
-  if (outcome === 'duplicate-name') {
-    throw conflict(
-      `A folder named "${input.name}" already exists ${input.parentId === null ? 'at the top level' : 'in this folder'}`,
-    );
-  }
-  // The parent was deleted after the check above.
-  if (outcome === 'parent-missing') throw notFound(PARENT_NOT_FOUND);
+  const refusal = (why: FolderRefusal) => {
+    if (why === 'over-quota') return quotaExceeded(folderQuotaMessage(tier, input.quotas));
+    if (why === 'duplicate-name') {
+      return conflict(
+        `A folder named "${input.name}" already exists ${input.parentId === null ? 'at the top level' : 'in this folder'}`,
+      );
+    }
+    // The parent was deleted after the check above.
+    return notFound(PARENT_NOT_FOUND);
+  };
+  addFolderWithinQuota(work, owner, { ...folder, createdAt: input.now }, input.quotas[tier], refusal);
   return folder;
 }
 

@@ -1,4 +1,4 @@
-import type { Database } from '@platform/db';
+import { type Database, unitOfWorkIn } from '@platform/db';
 import { startPeriodicJob } from '@platform/http';
 import { expirableStatuses, type LifecycleOptions, moveSession } from '@platform/verification-lifecycle';
 import { runUntilNothingDue, workThroughDueSessions } from './due-sessions.js';
@@ -38,7 +38,9 @@ export async function expireDueSessions(db: Database, now: Date, options: Expiry
     skip,
     claim: (tx, passOver) => claimDueSession(tx, { statuses: expirableStatuses, now, skip: passOver }),
     work: async (tx, sessionId) => {
-      await moveSession(tx, { sessionId, to: 'expired', actor: 'expiry_job', now }, lifecycle);
+      await unitOfWorkIn(tx, (work) =>
+        moveSession(work, { sessionId, to: 'expired', actor: 'expiry_job', now }, lifecycle),
+      );
     },
     onFailed: (error, sessionId) =>
       logger?.error({ err: error, sessionId }, 'Could not expire a verification session; passing over it'),

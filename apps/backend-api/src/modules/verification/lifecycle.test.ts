@@ -1,4 +1,4 @@
-import { type VerificationStatus, type VerificationType, verificationStatuses } from '@platform/db';
+import { unitOfWork, type VerificationStatus, type VerificationType, verificationStatuses } from '@platform/db';
 import {
   memberships,
   notifications,
@@ -19,6 +19,7 @@ import {
   truncateVerificationData,
   walletState,
 } from '../../../test/verification-fixtures.js';
+import { knownPrices } from './known-prices.js';
 import { createSession } from './service.js';
 
 const NOW = new Date('2026-03-02T09:00:00.000Z');
@@ -51,9 +52,9 @@ describe('the verification session lifecycle', () => {
       organization?: string;
     } = {},
   ) =>
-    database.db.transaction((tx) =>
+    unitOfWork(database.db, (work) =>
       createSession(
-        tx,
+        work,
         {
           type: options.type ?? 'kyc',
           externalEndUserId: options.externalEndUserId ?? 'end-user',
@@ -72,6 +73,7 @@ describe('the verification session lifecycle', () => {
           prices: { kyc: 50, kyb: 200 },
           decisions: { test: { kyc: 'sandbox', kyb: 'sandbox' }, live: { kyc: 'manual', kyb: 'manual' } },
           platformOrganizationId: options.platformOrganizationId,
+          pricesSeen: knownPrices(),
         },
       ),
     );
@@ -81,9 +83,9 @@ describe('the verification session lifecycle', () => {
     to: VerificationStatus,
     options: LifecycleOptions & { reason?: string; at?: Date } = {},
   ) =>
-    database.db.transaction((tx) =>
+    unitOfWork(database.db, (work) =>
       moveSession(
-        tx,
+        work,
         { sessionId, to, actor: 'tester', reason: options.reason ?? null, now: options.at ?? LATER },
         options,
       ),
@@ -180,9 +182,9 @@ describe('the verification session lifecycle', () => {
 
   it('answers 404 when the session belongs to another owner than the one asking', async () => {
     const id = await sessionIn('pending');
-    const asOther = database.db.transaction((tx) =>
+    const asOther = unitOfWork(database.db, (work) =>
       moveSession(
-        tx,
+        work,
         {
           sessionId: id,
           to: 'canceled',
@@ -194,9 +196,9 @@ describe('the verification session lifecycle', () => {
       ),
     );
     await expect(asOther).rejects.toMatchObject({ statusCode: 404 });
-    const asTest = database.db.transaction((tx) =>
+    const asTest = unitOfWork(database.db, (work) =>
       moveSession(
-        tx,
+        work,
         { sessionId: id, to: 'canceled', actor: 'x', now: LATER, owner: { organizationId, environment: 'test' } },
         {},
       ),
@@ -207,8 +209,8 @@ describe('the verification session lifecycle', () => {
   it('rolls the whole move back when the transaction fails afterwards', async () => {
     const id = await sessionIn('processing');
     await expect(
-      database.db.transaction(async (tx) => {
-        await moveSession(tx, { sessionId: id, to: 'verified', actor: 'x', now: LATER }, {});
+      unitOfWork(database.db, async (work) => {
+        await moveSession(work, { sessionId: id, to: 'verified', actor: 'x', now: LATER }, {});
         throw new Error('later failure');
       }),
     ).rejects.toThrow('later failure');

@@ -1,19 +1,14 @@
-import {
-  type ApiKeyEnvironment,
-  type ApiKeyOwner,
-  type DatabaseExecutor,
-  queryRows,
-  type RiderCondition,
-  type RidingStatement,
-  reportRiders,
-  riderCounts,
-  riderCtes,
-  riderReference,
-  type VerificationSession,
-  type VerificationStatus,
-  type VerificationType,
+import type {
+  ApiKeyEnvironment,
+  ApiKeyOwner,
+  DatabaseExecutor,
+  UnitOfWork,
+  VerificationSession,
+  VerificationStatus,
+  VerificationType,
 } from '@platform/db';
 import { verificationPrices, verificationSessions, verificationSessionTransitions } from '@platform/db/schema';
+import { walletIdQuery } from '@platform/ledger';
 import { afterPosition, cursorTimeOf, type PagePosition } from '@platform/pagination';
 import { and, asc, count, desc, eq, inArray, lte, notInArray, type SQL, sql } from 'drizzle-orm';
 
@@ -27,7 +22,7 @@ const ownedBy = (owner: ApiKeyOwner | undefined) =>
     eq(verificationSessions.environment, owner.environment),
   );
 
-/** A new session's columns: all but its price and wallet, which the insert finds. */
+/** A new session's columns: all but its price and wallet. */
 export type NewSessionRow = Omit<
   VerificationSession,
   | 'price'
@@ -43,96 +38,75 @@ export type NewSessionRow = Omit<
 >;
 
 /**
- * `insert into verification_sessions ... select <the session's columns> from <from>`, its wallet and price taken
- * from `walletId` and `price` (expressions over `from`); the caller adds its WHERE and RETURNING.
+ * The price of a session of `type` for the organization: its own for the type, else `defaultPrice` (an expression).
  */
-function sessionInsert(session: NewSessionRow, source: { walletId: SQL; price: SQL; from: SQL }): SQL {
-  return sql`insert into ${verificationSessions} (id, organization_id, environment, api_key_id, wallet_id, type, status,
+function sessionPrice(organizationId: string, type: VerificationType, defaultPrice: number): SQL {
+  return sql`coalesce(
+      (select ${verificationPrices.price} from ${verificationPrices}
+        where ${verificationPrices.organizationId} = ${organizationId}::uuid and ${verificationPrices.type} = ${type}::text),
+      ${defaultPrice}::bigint
+    )`;
+}
+
+/**
+ * The price of the new session (the organization's own for its type, else `defaultPrice`) and whether the owner's
+ * wallet exists, read at once in the unit's transaction (docs/decisions.md#a-create-in-one-statement).
+ */
+export async function findPriceAndWallet(
+  work: UnitOfWork,
+  session: NewSessionRow,
+  defaultPrice: number,
+): Promise<{ price: number; walletFound: boolean }> {
+  const [row] = await work.query(
+    sql`select ${sessionPrice(session.organizationId, session.type, defaultPrice)} as price,
+      ${walletIdQuery(session)} as wallet_id`,
+  );
+  if (row === undefined) throw new Error('Reading the price of a verification session returned no row');
+  return { price: Number(row['price']), walletFound: typeof row['wallet_id'] === 'string' };
+}
+
+/**
+ * Adds to the unit the condition that `price` is still the organization's price for the session's type: a unit
+ * that commits without a transaction writes nothing otherwise, and runs again in one
+ * (docs/decisions.md#a-create-in-one-statement).
+ */
+export function addPriceCheck(
+  work: UnitOfWork,
+  session: NewSessionRow,
+  { price, defaultPrice }: { price: number; defaultPrice: number },
+): void {
+  work.add({
+    parts: [
+      [
+        'price_in_force',
+        sql`select 1 as in_force where ${sessionPrice(session.organizationId, session.type, defaultPrice)} = ${price}::bigint`,
+      ],
+    ],
+    required: { part: 'price_in_force' },
+  });
+}
+
+/**
+ * Adds the insert of the session at `price` to the unit, on the owner's wallet of its environment (found by the
+ * statement, not locked): required, so the unit writes nothing without a wallet.
+ */
+export function addSession(work: UnitOfWork, session: NewSessionRow, price: number): void {
+  work.write(
+    sql`insert into ${verificationSessions} (id, organization_id, environment, api_key_id, wallet_id, type, status,
       external_end_user_id, app_name, callback_url, locale, return_url, privacy_notice_url, decision_source, price,
       required_documents, expires_at, created_at, updated_at)
     select ${session.id}::uuid, ${session.organizationId}::uuid, ${session.environment}::text,
-      ${session.apiKeyId}::uuid, ${source.walletId}, ${session.type}::text, ${session.status}::text,
+      ${session.apiKeyId}::uuid, wallet.id, ${session.type}::text, ${session.status}::text,
       ${session.externalEndUserId}::text, ${session.appName}::text, ${session.callbackUrl}::text,
       ${session.locale}::text, ${session.returnUrl}::text, ${session.privacyNoticeUrl}::text,
-      ${session.decisionSource}::text, ${source.price}, ${JSON.stringify(session.requiredDocuments)}::jsonb,
+      ${session.decisionSource}::text, ${price}::bigint, ${JSON.stringify(session.requiredDocuments)}::jsonb,
       ${session.expiresAt.toISOString()}::timestamptz, ${session.createdAt.toISOString()}::timestamptz,
       ${session.updatedAt.toISOString()}::timestamptz
-    from ${source.from}`;
-}
-
-/**
- * Inserts a session in one statement (docs/decisions.md#statements-per-request) with its price (the organization's
- * own for the type, else `defaultPrice`) and its wallet (`walletId`, a subquery: none locked), and the `riders` built
- * for it, written only with the session: `ridersFor` is given the condition to put on them. No wallet yet: nothing is
- * written (`inserted` false), and the answer still carries the price.
- */
-export async function insertPricedSession(
-  tx: DatabaseExecutor,
-  session: NewSessionRow,
-  { defaultPrice, walletId }: { defaultPrice: number; walletId: SQL },
-  ridersFor: (onlyIf: SQL) => readonly RidingStatement[],
-): Promise<{ price: number; walletId: string | null; inserted: boolean }> {
-  const riders = ridersFor(sql`exists (select 1 from inserted)`);
-  const [row] = await queryRows(
-    tx,
-    sql`with ${sessionPriceCte(session.organizationId, session.type, defaultPrice)}
-      wallet as (select ${walletId} as id),
-      inserted as (
-        ${sessionInsert(session, { walletId: sql`wallet.id`, price: sql`price.price`, from: sql`price, wallet` })}
-        where wallet.id is not null
-        returning id
-      )${riderCtes(riders)}
-    select price.price, wallet.id as wallet_id, (select count(*) from inserted)::int as inserted${riderCounts(riders)}
-    from price, wallet`,
+    from (select ${walletIdQuery(session)} as id) as wallet
+    where wallet.id is not null
+    returning id`,
+    { required: () => new Error('The verification session was not inserted: its wallet is missing') },
   );
-  reportRiders(riders, row);
-  if (row === undefined) throw new Error('Inserting the verification session returned no row');
-  const walletIdFound = row['wallet_id'];
-  return {
-    price: Number(row['price']),
-    walletId: typeof walletIdFound === 'string' ? walletIdFound : null,
-    inserted: row['inserted'] === 1,
-  };
-}
-
-/**
- * The statement's first CTE that finds the price of a session of `type` for the organization (its own, else
- * `defaultPrice`), as `price`, for a statement that holds it (docs/decisions.md#a-create-in-one-statement).
- */
-function sessionPriceCte(organizationId: string, type: VerificationType, defaultPrice: number): SQL {
-  return sql`price as (
-      select coalesce(
-        (select ${verificationPrices.price} from ${verificationPrices}
-          where ${verificationPrices.organizationId} = ${organizationId}::uuid and ${verificationPrices.type} = ${type}::text),
-        ${defaultPrice}::bigint
-      ) as price
-    ),`;
-}
-
-/**
- * The session's insert as a rider of the statement that holds its price: written only with the hold, on the wallet
- * the hold moved (`moved`).
- */
-function sessionInsertRider(session: NewSessionRow, price: number): RidingStatement {
-  return {
-    statement: sql`${sessionInsert(session, { walletId: sql`moved.id`, price: sql`${price}::bigint`, from: sql`moved` })}
-      returning id`,
-  };
-}
-
-/**
- * What a create in one statement holds and writes besides the riders of others
- * (docs/decisions.md#a-create-in-one-statement): the price CTE, the condition that `price` is still the one in force,
- * the session's insert, which must be the carrying statement's first rider, and the condition of the riders written
- * only with the session.
- */
-export function oneStatementSessionParts(session: NewSessionRow, price: number, defaultPrice: number) {
-  return {
-    leading: sessionPriceCte(session.organizationId, session.type, defaultPrice),
-    onlyIf: sql`(select price from price) = ${price}::bigint`,
-    sessionInsert: sessionInsertRider(session, price),
-    withTheSession: sql`exists (select 1 from ${riderReference(0)})` as RiderCondition,
-  };
 }
 
 export interface SessionListQuery {

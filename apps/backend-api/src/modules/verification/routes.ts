@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { type ApiKeyOwner, type Database, isDeferredToTransaction, type VerificationSession } from '@platform/db';
+import type { ApiKeyOwner, Database } from '@platform/db';
 import { errorResponses } from '@platform/http';
-import type { IdempotentAnswer } from '@platform/idempotency';
 import type { LifecycleOptions } from '@platform/verification-lifecycle';
 import { checkSessionUrl } from './callback-url.js';
 import type { DecisionTable } from './decisions/index.js';
@@ -20,7 +19,6 @@ import {
   type CreateSessionContext,
   cancelSession,
   createSession,
-  createSessionInOneStatement,
   listSessions,
   readOwnedSession,
   sessionView,
@@ -89,51 +87,27 @@ export const verificationRoutes: FastifyPluginAsyncTypebox<VerificationRoutesOpt
         privacyNoticeUrl:
           privacyNoticeUrl === undefined ? null : checkSessionUrl('privacyNoticeUrl', privacyNoticeUrl, urlOptions),
       };
-      const created = (session: VerificationSession) => ({
-        statusCode: 201,
-        body: {
-          success: true as const,
-          message: 'Verification session created',
-          data: sessionView(session, verifyUrl),
-        },
-      });
-      const contextAnswering = (answer: IdempotentAnswer) => {
-        // The answer is stored by the create's last statement (docs/decisions.md#statements-per-request).
-        const answered: { response?: ReturnType<typeof created> } = {};
-        const context: CreateSessionContext = {
-          ...lifecycle,
-          owner,
-          actor: `api_key:${request.apiKey.id}`,
-          apiKeyId: request.apiKey.id,
-          now: now(),
-          ttlMs: options.sessionTtlMs,
-          prices: options.prices,
-          decisions: options.decisions,
-          alongside: (session) => {
-            answered.response = created(session);
-            return answer.riders(answered.response);
+      const context: CreateSessionContext = {
+        ...lifecycle,
+        owner,
+        actor: `api_key:${request.apiKey.id}`,
+        apiKeyId: request.apiKey.id,
+        now: now(),
+        ttlMs: options.sessionTtlMs,
+        prices: options.prices,
+        decisions: options.decisions,
+        pricesSeen,
+      };
+      return request.idempotency.unitOfWork(db, async (work) => {
+        const session = await createSession(work, input, context);
+        return {
+          statusCode: 201,
+          body: {
+            success: true as const,
+            message: 'Verification session created',
+            data: sessionView(session, verifyUrl),
           },
         };
-        return { context, answered };
-      };
-      // A price this instance has seen: one statement, no transaction (docs/decisions.md#a-create-in-one-statement).
-      const price = pricesSeen.get(owner.organizationId, type);
-      if (price !== undefined && price > 0) {
-        try {
-          return await request.idempotency.withoutTransaction(db, async (database, answer) => {
-            const { context, answered } = contextAnswering(answer);
-            const session = await createSessionInOneStatement(database, input, context, price);
-            return answered.response ?? created(session);
-          });
-        } catch (error) {
-          if (!isDeferredToTransaction(error)) throw error;
-        }
-      }
-      return request.idempotency.transaction(db, async (tx, answer) => {
-        const { context, answered } = contextAnswering(answer);
-        const session = await createSession(tx, input, context);
-        pricesSeen.remember(owner.organizationId, type, session.price);
-        return answered.response ?? created(session);
       });
     },
   );
@@ -200,30 +174,17 @@ export const verificationRoutes: FastifyPluginAsyncTypebox<VerificationRoutesOpt
       },
     },
     async (request) => {
-      const canceled = (session: VerificationSession) => ({
-        statusCode: 200,
-        body: {
-          success: true as const,
-          message: 'Verification session canceled',
-          data: sessionView(session, verifyUrl),
-        },
-      });
-      return request.idempotency.transaction(db, async (tx, answer) => {
-        // The answer is stored by the cancel's last statement (docs/decisions.md#statements-per-request).
-        let response: ReturnType<typeof canceled> | undefined;
-        const session = await cancelSession(
-          tx,
-          ownerOf(request),
-          { sessionId: request.params.id, actor: `api_key:${request.apiKey.id}`, now: now() },
-          lifecycle,
-          {
-            alongside: (moved) => {
-              response = canceled(moved);
-              return answer.riders(response);
-            },
+      const cancel = { sessionId: request.params.id, actor: `api_key:${request.apiKey.id}`, now: now() };
+      return request.idempotency.unitOfWork(db, async (work) => {
+        const session = await cancelSession(work, ownerOf(request), cancel, lifecycle);
+        return {
+          statusCode: 200,
+          body: {
+            success: true as const,
+            message: 'Verification session canceled',
+            data: sessionView(session, verifyUrl),
           },
-        );
-        return response ?? canceled(session);
+        };
       });
     },
   );

@@ -1,32 +1,30 @@
 import { randomUUID } from 'node:crypto';
-import {
-  type ApiKeyOwner,
-  type Database,
-  type DatabaseExecutor,
-  type RidingStatement,
-  type SessionLocale,
-  sendRiders,
-  type Transaction,
-  type VerificationSession,
-  type VerificationStatus,
-  type VerificationType,
+import type {
+  ApiKeyOwner,
+  Database,
+  DatabaseExecutor,
+  SessionLocale,
+  UnitOfWork,
+  VerificationSession,
+  VerificationStatus,
+  VerificationType,
 } from '@platform/db';
 import { insufficientFunds, notFound } from '@platform/errors';
-import { ensureWallet, InsufficientFundsError, placeHold, placeHoldOrDefer, walletIdQuery } from '@platform/ledger';
+import { addHold, ensureWallet } from '@platform/ledger';
 import { decodeCursor, pageOf } from '@platform/pagination';
 import { formatKes } from '@platform/pricing';
 import {
+  addSessionCreated,
   findSession,
   holdReferenceOf,
   type LifecycleOptions,
-  type MoveOptions,
   moveSession,
   readSession,
   SESSION_NOT_FOUND,
-  sessionCreatedRiders,
 } from '@platform/verification-lifecycle';
 import { type DecisionTable, decisionSourceFor } from './decisions/index.js';
-import { insertPricedSession, listSessionRows, type NewSessionRow, oneStatementSessionParts } from './repository.js';
+import type { KnownPrices } from './known-prices.js';
+import { addPriceCheck, addSession, findPriceAndWallet, listSessionRows, type NewSessionRow } from './repository.js';
 import { requiredDocumentsFor } from './required-documents.js';
 import type { VerificationSessionView } from './schemas.js';
 
@@ -49,7 +47,7 @@ export interface NewSessionInput {
   privacyNoticeUrl: string | null;
 }
 
-export interface CreateSessionContext extends LifecycleOptions, MoveOptions {
+export interface CreateSessionContext extends LifecycleOptions {
   owner: ApiKeyOwner;
   /** `api_key:<id>`. */
   actor: string;
@@ -60,55 +58,71 @@ export interface CreateSessionContext extends LifecycleOptions, MoveOptions {
   prices: VerificationPriceList;
   /** What decides sessions, by environment and type: fixed on the session when it is created. */
   decisions: DecisionTable;
+  /** The organizations' prices this instance has seen, for a create in one statement (known-prices.ts). */
+  pricesSeen: KnownPrices;
 }
 
+/** A session just created: its wallet is the owner's of its environment, found by the statement that writes it. */
+export type CreatedSession = Omit<VerificationSession, 'walletId'>;
+
 /**
- * Creates a pending session and holds its price on the owner's wallet of the same environment, in the caller's
- * transaction: the session, the hold, the first transition and the created event commit together. Too little
- * available balance throws 402 and, as the transaction rolls back, leaves no trace.
+ * Creates a pending session and holds its price on the owner's wallet of the same environment, in `work`: the
+ * session, its first transition, its created event (and kycStatus) and the hold are written together at the
+ * unit's commit, the hold first, taking the wallet's lock for that one statement. Too little available balance is
+ * a 402 and writes nothing.
  *
- * Two statements (docs/decisions.md#statements-per-request): the first inserts the session at its price with its
- * transition, event and kycStatus; the second places the hold, locking the wallet, with `context.alongside` (the
- * caller's writes built from the new session, such as the stored idempotent answer). The wallet stays locked from
- * that last statement to the COMMIT, one round trip, so creates of one organization follow each other closely.
+ * One statement or a transaction (docs/decisions.md#a-create-in-one-statement): with a price this instance has seen
+ * for the organization and type, nothing is sent before the commit, which is then one statement by itself, holding
+ * that price while it is still the one in force. Any other end (the price changed, the wallet short or never used,
+ * a low-balance alert to send) writes nothing there, and the unit runs this again in a transaction, which reads the
+ * price first and answers each of them.
  */
 export async function createSession(
-  tx: Transaction,
+  work: UnitOfWork,
   input: NewSessionInput,
   context: CreateSessionContext,
-): Promise<VerificationSession> {
+): Promise<CreatedSession> {
   const { owner } = context;
   const row = newSessionRow(input, context);
-  const insert = () =>
-    insertPricedSession(
-      tx,
-      row,
-      { defaultPrice: context.prices[input.type], walletId: walletIdQuery(owner) },
-      (onlyIf) =>
-        sessionCreatedRiders(
-          { ...row, lastError: null, lastErrorCode: null, resubmitDocuments: null },
-          context.actor,
-          context,
-          onlyIf,
-        ),
+  const price = await priceToHold(work, row, context);
+  const session = pendingSession(row, price);
+  addSession(work, row, price);
+  addSessionCreated(work, session, context.actor, context);
+  if (price > 0) {
+    addHold(
+      work,
+      owner,
+      { amount: price, reference: holdReferenceOf(row.id), description: `${input.type} verification` },
+      { whenShort: (available) => tooLittleAvailable(owner, input.type, price, available) },
     );
-  let created = await insert();
-  if (created.walletId === null) {
-    // The owner's wallet was never used: nothing to hold from, unless the session is free.
-    if (created.price > 0) throw tooLittleAvailable(owner, input.type, created.price, 0);
-    await ensureWallet(tx, owner);
-    created = await insert();
   }
-  const { price, walletId } = created;
-  if (!created.inserted || walletId === null) throw new Error('The verification session was not inserted');
-  const session = pendingSession(row, price, walletId);
-  const alongside = context.alongside?.(session) ?? [];
-  if (session.price === 0) await sendRiders(tx, alongside);
-  else await placeHeldPrice(tx, owner, session, alongside);
   return session;
 }
 
-/** The row of a new pending session of `input` for `context.owner`, with a new id (its price and wallet not yet known). */
+/**
+ * The price the new session holds. While the unit may still commit as one statement, a price this instance has seen
+ * for the organization and type, with the check, at commit, that it is still the one in force; otherwise the price
+ * read in the unit's transaction (and remembered), on a wallet that exists: a wallet never used is a 402, or for a
+ * free session created empty.
+ */
+async function priceToHold(work: UnitOfWork, row: NewSessionRow, context: CreateSessionContext): Promise<number> {
+  const { owner, pricesSeen } = context;
+  const defaultPrice = context.prices[row.type];
+  const seen = work.transactional ? undefined : pricesSeen.get(owner.organizationId, row.type);
+  if (seen !== undefined && seen > 0) {
+    addPriceCheck(work, row, { price: seen, defaultPrice });
+    return seen;
+  }
+  const { price, walletFound } = await findPriceAndWallet(work, row, defaultPrice);
+  pricesSeen.remember(owner.organizationId, row.type, price);
+  if (!walletFound) {
+    if (price > 0) throw tooLittleAvailable(owner, row.type, price, 0);
+    await ensureWallet(await work.transaction(), owner);
+  }
+  return price;
+}
+
+/** The row of a new pending session of `input` for `context.owner`, with a new id (its price not yet known). */
 function newSessionRow(input: NewSessionInput, context: CreateSessionContext): NewSessionRow {
   const { owner, now } = context;
   return {
@@ -132,12 +146,11 @@ function newSessionRow(input: NewSessionInput, context: CreateSessionContext): N
   };
 }
 
-/** The session a new row is once its price and wallet are known: pending, nothing submitted or decided yet. */
-function pendingSession(row: NewSessionRow, price: number, walletId: string): VerificationSession {
+/** The session a new row is at its price: pending, nothing submitted or decided yet. */
+function pendingSession(row: NewSessionRow, price: number): CreatedSession {
   return {
     ...row,
     price,
-    walletId,
     lastError: null,
     lastErrorCode: null,
     submittedDetails: null,
@@ -147,71 +160,6 @@ function pendingSession(row: NewSessionRow, price: number, walletId: string): Ve
     personalDataErasedAt: null,
     completedAt: null,
   };
-}
-
-/**
- * Creates a pending session as `createSession` does, in one statement sent outside a transaction, holding `price`,
- * the organization's price for the type as this instance last saw it (docs/decisions.md#a-create-in-one-statement):
- * the hold, the session with its transition, event and kycStatus, and `context.alongside` (the stored idempotent
- * answer, which must be written: `alongside` riders are required) commit together. When the wallet is missing or
- * short, the hold would send a low-balance alert, the price is no longer `price`, or an answer would not be stored,
- * the statement writes nothing and fails with an error `isDeferredToTransaction` knows: run `createSession` in a
- * transaction then. The session given to `alongside` has no wallet id yet (`walletId` empty: the statement finds it).
- */
-export async function createSessionInOneStatement(
-  db: Database,
-  input: NewSessionInput,
-  context: CreateSessionContext,
-  price: number,
-): Promise<VerificationSession> {
-  const { owner } = context;
-  const row = newSessionRow(input, context);
-  const session = pendingSession(row, price, '');
-  const parts = oneStatementSessionParts(row, price, context.prices[input.type]);
-  // The session's insert first (the parts' condition names it): its transition, event and kycStatus only with it.
-  const riders = [
-    parts.sessionInsert,
-    ...sessionCreatedRiders(
-      { ...row, lastError: null, lastErrorCode: null, resubmitDocuments: null },
-      context.actor,
-      context,
-      parts.withTheSession,
-    ),
-  ];
-  const alongside = context.alongside?.(session) ?? [];
-  const { walletId } = await placeHoldOrDefer(
-    db,
-    owner,
-    { amount: price, reference: holdReferenceOf(row.id), description: `${input.type} verification` },
-    {
-      leading: parts.leading,
-      onlyIf: parts.onlyIf,
-      riders: [...riders, ...alongside],
-      required: alongside.map((_, index) => riders.length + index),
-    },
-  );
-  return { ...session, walletId };
-}
-
-async function placeHeldPrice(
-  tx: Transaction,
-  owner: ApiKeyOwner,
-  session: { id: string; type: VerificationType; price: number },
-  alongside: readonly RidingStatement[],
-): Promise<void> {
-  try {
-    await placeHold(
-      tx,
-      owner,
-      { amount: session.price, reference: holdReferenceOf(session.id), description: `${session.type} verification` },
-      { alongside },
-    );
-  } catch (error) {
-    if (error instanceof InsufficientFundsError) {
-      throw tooLittleAvailable(owner, session.type, session.price, error.available);
-    }
-    throw error;
-  }
 }
 
 function tooLittleAvailable(owner: ApiKeyOwner, type: VerificationType, price: number, available: number) {
@@ -246,17 +194,16 @@ export async function findSessionById(db: DatabaseExecutor, id: string): Promise
 }
 
 /**
- * Cancels the owner's session (pending or requires_input) in the caller's transaction, releasing its hold: 404 for
+ * Cancels the owner's session (pending or requires_input) in `work`, its hold released at the unit's commit: 404 for
  * another owner's or an unknown id, 409 from any other status.
  */
 export async function cancelSession(
-  tx: Transaction,
+  work: UnitOfWork,
   owner: ApiKeyOwner,
   request: { sessionId: string; actor: string; now: Date },
   options: LifecycleOptions,
-  moveOptions: MoveOptions = {},
 ): Promise<VerificationSession> {
-  const { session } = await moveSession(tx, { ...request, to: 'canceled', owner }, options, moveOptions);
+  const { session } = await moveSession(work, { ...request, to: 'canceled', owner }, options);
   return session;
 }
 
@@ -284,7 +231,7 @@ export async function listSessions(
 }
 
 /** The session as the API shows it. `verifyUrl` is where the hosted page is served. */
-export function sessionView(session: VerificationSession, verifyUrl: string): VerificationSessionView {
+export function sessionView(session: CreatedSession, verifyUrl: string): VerificationSessionView {
   return {
     sessionId: session.id,
     verificationUrl: verificationUrlOf(verifyUrl, session.id),

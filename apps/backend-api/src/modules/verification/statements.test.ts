@@ -43,19 +43,19 @@ describe.skipIf(missing(postgresServer))('statements per session write (PostgreS
   });
 
   const sent = (work: () => Promise<unknown>) => statementsSent(log, suite.app, work);
-  const holdAndAnswer = 'update wallets, insert ledger_transactions, insert ledger_entries, update idempotency_records';
 
-  // A create once the instance knows the organization's price: one statement, outside a transaction
-  // (docs/decisions.md#a-create-in-one-statement).
+  // A create's writes, its unit of work's commit statement: the hold first, taking the wallet's lock, then the session
+  // with its transition and event, and the stored answer (docs/decisions.md#a-unit-of-work). Once the instance knows
+  // the organization's price it is the whole create, sent outside a transaction
+  // (docs/decisions.md#a-create-in-one-statement); otherwise the transaction reads the price first.
   const oneStatement =
     'update wallets, insert ledger_transactions, insert ledger_entries, insert verification_sessions, ' +
     'insert verification_session_transitions, insert webhook_events';
   const oneStatementWithAnswer = `${oneStatement}, update idempotency_records`;
-  const transactional = [
-    'BEGIN',
-    'insert verification_sessions, insert verification_session_transitions, insert webhook_events',
-    holdAndAnswer,
-  ];
+  const transactional = ['BEGIN', 'select verification_prices', oneStatementWithAnswer];
+  const freeSessionWithAnswer =
+    'insert verification_sessions, insert verification_session_transitions, insert webhook_events, ' +
+    'update idempotency_records';
   const sessionsAndHolds = async () => ({
     sessions: (await suite.db.select().from(verificationSessions)).length,
     holds: (await suite.db.select().from(ledgerTransactions).where(eq(ledgerTransactions.kind, 'hold'))).length,
@@ -93,13 +93,7 @@ describe.skipIf(missing(postgresServer))('statements per session write (PostgreS
     const first = await sent(() =>
       createSessionRequest(suite.app, acme.liveKey, { type: 'kyb', externalEndUserId: 'b' }),
     );
-    expect(first).toEqual([
-      'select api_keys',
-      'BEGIN',
-      'insert verification_sessions, insert verification_session_transitions, insert webhook_events',
-      'update wallets, insert ledger_transactions, insert ledger_entries',
-      'COMMIT',
-    ]);
+    expect(first).toEqual(['select api_keys', 'BEGIN', 'select verification_prices', oneStatement, 'COMMIT']);
     const next = await sent(() =>
       createSessionRequest(suite.app, acme.liveKey, { type: 'kyb', externalEndUserId: 'c' }),
     );
@@ -118,8 +112,8 @@ describe.skipIf(missing(postgresServer))('statements per session write (PostgreS
       'insert idempotency_records',
       oneStatementWithAnswer,
       'BEGIN',
-      'insert verification_sessions, insert verification_session_transitions, insert webhook_events',
-      'update idempotency_records',
+      'select verification_prices',
+      freeSessionWithAnswer,
       'COMMIT',
     ]);
     expect(await sessionsAndHolds()).toEqual({ ...before, sessions: before.sessions + 1 });
@@ -131,8 +125,8 @@ describe.skipIf(missing(postgresServer))('statements per session write (PostgreS
       'select api_keys',
       'insert idempotency_records',
       'BEGIN',
-      'insert verification_sessions, insert verification_session_transitions, insert webhook_events',
-      'update idempotency_records',
+      'select verification_prices',
+      freeSessionWithAnswer,
       'COMMIT',
     ]);
   });

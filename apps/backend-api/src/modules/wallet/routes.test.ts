@@ -1,3 +1,4 @@
+import { unitOfWork } from '@platform/db';
 import { wallets } from '@platform/db/schema';
 import { topUpWallet } from '@platform/ledger';
 import { moveSession } from '@platform/verification-lifecycle';
@@ -96,8 +97,8 @@ describe('GET /v1/wallet/transactions', () => {
     });
     expect(cancel.statusCode).toBe(200);
     for (const to of ['processing', 'verified'] as const) {
-      await suite.db.transaction((tx) =>
-        moveSession(tx, { sessionId: verified, to, actor: 'test', now: suite.clock.now() }, {}),
+      await unitOfWork(suite.db, (work) =>
+        moveSession(work, { sessionId: verified, to, actor: 'test', now: suite.clock.now() }, {}),
       );
     }
 

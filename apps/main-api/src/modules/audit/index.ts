@@ -3,4 +3,4 @@
 
 export { auditRoutes } from './routes.js';
 export { auditSharedSchemas } from './schemas.js';
-export { type AuditContext, type AuditedChange, auditEventRider, PLATFORM_JOB, recordAuditEvent } from './service.js';
+export { type AuditContext, type AuditedChange, addAuditEvent, PLATFORM_JOB, recordAuditEvent } from './service.js';

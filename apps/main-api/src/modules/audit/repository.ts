@@ -1,15 +1,20 @@
-import type { DatabaseExecutor } from '@platform/db';
+import type { DatabaseExecutor, UnitOfWork } from '@platform/db';
 import { type AuditEvent, auditEvents, type NewAuditEvent } from '@platform/db/schema';
 import { afterPosition, cursorTimeOf, type PagePosition } from '@platform/pagination';
-import { and, desc, eq, gte, lt, type SQL } from 'drizzle-orm';
+import { and, desc, eq, gte, lt, type SQL, sql } from 'drizzle-orm';
 
 export async function insertAuditEvent(executor: DatabaseExecutor, event: NewAuditEvent): Promise<void> {
   await executor.insert(auditEvents).values(event);
 }
 
-/** insertAuditEvent as a statement to send inside another one (a rider); it returns the event's id. */
-export function insertAuditEventStatement(executor: DatabaseExecutor, event: NewAuditEvent): SQL {
-  return executor.insert(auditEvents).values(event).returning({ id: auditEvents.id }).getSQL();
+/** Adds insertAuditEvent to the unit of work, sent at its commit. */
+export function addAuditEventInsert(work: UnitOfWork, event: Omit<NewAuditEvent, 'id' | 'createdAt'>): void {
+  work.write(sql`insert into ${auditEvents}
+      (organization_id, actor_user_id, action, target_type, target_id, request_id, ip, details)
+    values (${event.organizationId}::uuid, ${event.actorUserId ?? null}::text, ${event.action}::text,
+      ${event.targetType}::text, ${event.targetId}::text, ${event.requestId ?? null}::text, ${event.ip ?? null}::text,
+      ${JSON.stringify(event.details ?? {})}::jsonb)
+    returning id`);
 }
 
 export interface AuditEventQuery {

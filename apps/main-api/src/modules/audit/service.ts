@@ -1,8 +1,8 @@
-import type { DatabaseExecutor, RidingStatement } from '@platform/db';
+import type { DatabaseExecutor, UnitOfWork } from '@platform/db';
 import { invalidFields } from '@platform/errors';
 import { readStorableDateTime } from '@platform/http';
 import { decodeCursor, pageOf } from '@platform/pagination';
-import { insertAuditEvent, insertAuditEventStatement, listAuditEventRows } from './repository.js';
+import { addAuditEventInsert, insertAuditEvent, listAuditEventRows } from './repository.js';
 import type { AuditEventView } from './schemas.js';
 
 /**
@@ -43,15 +43,11 @@ export async function recordAuditEvent(
 }
 
 /**
- * recordAuditEvent as a rider (docs/decisions.md#statements-per-request): the insert, to send inside a statement of the
- * transaction that makes the change, at no cost of a statement of its own.
+ * recordAuditEvent in a unit of work (docs/decisions.md#a-unit-of-work): the insert is added to the unit of the change
+ * and written with it at its commit, at no cost of a statement of its own.
  */
-export function auditEventRider(
-  executor: DatabaseExecutor,
-  context: AuditContext,
-  change: AuditedChange,
-): RidingStatement {
-  return { statement: insertAuditEventStatement(executor, { ...context, ...change, details: change.details ?? {} }) };
+export function addAuditEvent(work: UnitOfWork, context: AuditContext, change: AuditedChange): void {
+  addAuditEventInsert(work, { ...context, ...change, details: change.details ?? {} });
 }
 
 export interface AuditEventFilter {

@@ -1,5 +1,6 @@
 import type {
   DatabaseExecutor,
+  UnitOfWork,
   VerificationDocument,
   VerificationReviewClaim,
   VerificationSession,
@@ -178,14 +179,8 @@ export async function findClaim(db: DatabaseExecutor, sessionId: string): Promis
 }
 
 /** Removes the session's claim: it was decided, and leaves the queue. */
-/**
- * The deletion of the session's claim, as a statement to send inside another one (a rider:
- * docs/decisions.md#statements-per-request); it returns the deleted claim's session id.
- */
-export function deleteClaimStatement(tx: DatabaseExecutor, sessionId: string): SQL {
-  return tx
-    .delete(verificationReviewClaims)
-    .where(eq(verificationReviewClaims.sessionId, sessionId))
-    .returning({ sessionId: verificationReviewClaims.sessionId })
-    .getSQL();
+/** Adds the deletion of the session's claim to the unit of work, sent at its commit. */
+export function addClaimDeletion(work: UnitOfWork, sessionId: string): void {
+  work.write(sql`delete from ${verificationReviewClaims} where ${verificationReviewClaims.sessionId} = ${sessionId}::uuid
+    returning session_id`);
 }

@@ -6,6 +6,7 @@ import {
   documentContentTypes,
   documentKindsOf,
   type IdType,
+  unitOfWork,
   type VerificationDocument,
   type VerificationSession,
   type VerificationType,
@@ -19,12 +20,12 @@ import {
   type SessionDecision,
   submittedDetailsKey,
 } from '@platform/verification-lifecycle';
-import { type AuditContext, auditEventRider, recordAuditEvent } from '../audit/index.js';
+import { type AuditContext, addAuditEvent, recordAuditEvent } from '../audit/index.js';
 import { allows, membershipIn, refusalMessage } from '../organizations/index.js';
 import { documentContentPath, isValidDocumentLink, signDocumentLink } from './document-links.js';
 import {
+  addClaimDeletion,
   claimSession,
-  deleteClaimStatement,
   findClaim,
   findCurrentDocument,
   findManualSession,
@@ -334,17 +335,15 @@ export function createReviewService(options: ReviewServiceOptions): ReviewServic
       const organizationId = platformOrganization();
       const at = now();
       const reason = input.reason?.trim() || undefined;
-      const result = await db.transaction(async (tx) => {
+      const result = await unitOfWork(db, async (work) => {
+        const tx = await work.transaction();
         const { session } = await sessionToAct(tx, sessionId, at);
         checkDecision(session.type, input.decision, reason, input.documents);
         // Deciding without a claim claims first, so a live claim of another reviewer refuses it (409), and of two
         // reviewers deciding at once the second waits on the first's claim row.
         await claimFor(tx, reviewer, sessionId, at);
-        // Decided: the session leaves the queue (its claim goes). If it comes back (requires_input, then a new
-        // submission), it is a new review with no claim. The claim's deletion and the audit event ride in the move's
-        // last statement, which takes the wallet's lock (docs/decisions.md#statements-per-request).
         const moved = await moveSession(
-          tx,
+          work,
           {
             sessionId,
             to: input.decision,
@@ -354,25 +353,24 @@ export function createReviewService(options: ReviewServiceOptions): ReviewServic
             now: at,
           },
           { platformOrganizationId: organizationId },
-          {
-            alongside: (decided) => [
-              { statement: deleteClaimStatement(tx, sessionId) },
-              auditEventRider(tx, auditOf(reviewer), {
-                organizationId,
-                action: 'review.decided',
-                targetType: 'verification_session',
-                targetId: sessionId,
-                details: {
-                  sessionId,
-                  decision: input.decision,
-                  type: session.type,
-                  environment: session.environment,
-                  ...(decided.resubmitDocuments === null ? {} : { documents: decided.resubmitDocuments }),
-                },
-              }),
-            ],
-          },
         );
+        // Decided: the session leaves the queue (its claim goes). If it comes back (requires_input, then a new
+        // submission), it is a new review with no claim. Both are written with the move's consequences, in the
+        // unit's last statement, which takes the wallet's lock (docs/decisions.md#a-unit-of-work).
+        addClaimDeletion(work, sessionId);
+        addAuditEvent(work, auditOf(reviewer), {
+          organizationId,
+          action: 'review.decided',
+          targetType: 'verification_session',
+          targetId: sessionId,
+          details: {
+            sessionId,
+            decision: input.decision,
+            type: session.type,
+            environment: session.environment,
+            ...(moved.session.resubmitDocuments === null ? {} : { documents: moved.session.resubmitDocuments }),
+          },
+        });
         return moved;
       });
       if (result.decision !== undefined) options.onDecided?.(result.decision);

@@ -11,7 +11,7 @@ import {
 
 // The statements a reviewer's decision sends to PostgreSQL, BEGIN and COMMIT included
 // (docs/decisions.md#statements-per-request): the capture of the hold takes the wallet's lock, so it comes last, with
-// the claim's deletion and the audit event riding in it.
+// the claim's deletion and the audit event written in the same statement of its unit of work.
 describe.skipIf(missing(postgresServer))('statements per review decision (PostgreSQL)', () => {
   const REVIEWER = 'user_reviewer';
   const log = createStatementLog();

@@ -1,4 +1,4 @@
-import type { DocumentKind } from '@platform/db';
+import { type DocumentKind, unitOfWork } from '@platform/db';
 import { verificationDocuments, verificationSessions, webhookEvents } from '@platform/db/schema';
 import type { DocumentVault } from '@platform/document-vault';
 import { moveSession } from '@platform/verification-lifecycle';
@@ -67,9 +67,9 @@ const getSession = (sessionId: string) =>
 
 /** A reviewer's decision, as main-api makes it: requires_input with the documents to send again. */
 async function decide(sessionId: string, documents: DocumentKind[], reason = REASON) {
-  await database.db.transaction((tx) =>
+  await unitOfWork(database.db, (work) =>
     moveSession(
-      tx,
+      work,
       { sessionId, to: 'requires_input', actor: 'reviewer:r1', reason, resubmitDocuments: documents, now: clock.now() },
       {},
     ),

@@ -1,3 +1,4 @@
+import { unitOfWork } from '@platform/db';
 import { verificationConsents, verificationDocuments, verificationSessions } from '@platform/db/schema';
 import type { DocumentVault } from '@platform/document-vault';
 import { eq } from 'drizzle-orm';
@@ -69,7 +70,7 @@ async function sessionWithDocuments(
     await db.transaction((tx) => submitSession(tx, vault, { sessionId, input, actor: 'hosted_page', now: at }, {}));
   }
   if (to !== 'pending' && to !== 'processing') {
-    await db.transaction((tx) => moveSession(tx, { sessionId, to, actor: 'test', now: at }, {}));
+    await unitOfWork(db, (work) => moveSession(work, { sessionId, to, actor: 'test', now: at }, {}));
   }
   return sessionId;
 }
@@ -139,8 +140,8 @@ describe('document retention', () => {
   it('passes over sessions with nothing to erase and those already erased on request', async () => {
     clock.set(daysAfterStart(0));
     const empty = await createdSessionId(app, acme.testKey);
-    await database.db.transaction((tx) =>
-      moveSession(tx, { sessionId: empty, to: 'canceled', actor: 'test', now: daysAfterStart(0) }, {}),
+    await unitOfWork(database.db, (work) =>
+      moveSession(work, { sessionId: empty, to: 'canceled', actor: 'test', now: daysAfterStart(0) }, {}),
     );
     const requested = await sessionWithDocuments(daysAfterStart(0), 'verified');
     await erasePersonalData(database.db, vault, { sessionId: requested, now: daysAfterStart(1) });
@@ -172,8 +173,8 @@ describe('document retention', () => {
       .set({ hostedPageDraft: 'sealed-draft' })
       .where(eq(verificationSessions.id, draftOnly));
     for (const sessionId of [agreedOnly, draftOnly]) {
-      await database.db.transaction((tx) =>
-        moveSession(tx, { sessionId, to: 'canceled', actor: 'test', now: daysAfterStart(0) }, {}),
+      await unitOfWork(database.db, (work) =>
+        moveSession(work, { sessionId, to: 'canceled', actor: 'test', now: daysAfterStart(0) }, {}),
       );
     }
 

@@ -1,14 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import type {
-  ApiKeyOwner,
-  Database,
-  DatabaseExecutor,
-  DocumentKind,
-  IdType,
-  Transaction,
-  VerificationDocument,
-  VerificationSession,
-  VerificationStatus,
+import {
+  type ApiKeyOwner,
+  type Database,
+  type DatabaseExecutor,
+  type DocumentKind,
+  type IdType,
+  type Transaction,
+  unitOfWorkIn,
+  type VerificationDocument,
+  type VerificationSession,
+  type VerificationStatus,
 } from '@platform/db';
 import { checkDocumentFile, DocumentFileRefusal } from '@platform/document-checks';
 import type { DocumentVault } from '@platform/document-vault';
@@ -230,10 +231,9 @@ export async function submitSession(
         }).sealed
       : kept.sealed;
   await recordSubmission(tx, session.id, sealed, request.now);
-  const { session: moved } = await moveSession(
-    tx,
-    { sessionId: session.id, to: 'processing', actor: request.actor, now: request.now },
-    lifecycle,
+  // The move's consequences are written before the decision source hears of it, which reads the session as moved.
+  const { session: moved } = await unitOfWorkIn(tx, (work) =>
+    moveSession(work, { sessionId: session.id, to: 'processing', actor: request.actor, now: request.now }, lifecycle),
   );
   await submissions?.submitted(tx, moved, request.now);
   return moved;

@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { DatabaseHandle } from '@platform/db';
+import { type DatabaseHandle, unitOfWork } from '@platform/db';
 import { verificationConsents, verificationDocuments, webhookEvents } from '@platform/db/schema';
 import { createTestDatabase } from '@platform/db/testing';
 import { moveSession } from '@platform/verification-lifecycle';
@@ -408,9 +408,9 @@ describe.skipIf(missing(chromiumBrowser))('the hosted page in headless Chromium,
 
     // A reviewer asks for the selfie again; the person comes back later.
     clockOffsetMs += 60_000;
-    await database.db.transaction((tx) =>
+    await unitOfWork(database.db, (work) =>
       moveSession(
-        tx,
+        work,
         {
           sessionId,
           to: 'requires_input',

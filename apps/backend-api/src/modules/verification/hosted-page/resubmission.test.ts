@@ -1,4 +1,4 @@
-import type { DocumentKind } from '@platform/db';
+import { type DocumentKind, unitOfWork } from '@platform/db';
 import { verificationDocuments, verificationSessions } from '@platform/db/schema';
 import type { DocumentVault } from '@platform/document-vault';
 import { moveSession } from '@platform/verification-lifecycle';
@@ -103,9 +103,9 @@ async function decidedSession(type: 'kyc' | 'kyb', documents: DocumentKind[]) {
         ];
   await sendAndSubmit(id, parts);
   clock.advance(60_000);
-  await database.db.transaction((tx) =>
+  await unitOfWork(database.db, (work) =>
     moveSession(
-      tx,
+      work,
       {
         sessionId: id,
         to: 'requires_input',

@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { DatabaseHandle } from '@platform/db';
+import { type DatabaseHandle, unitOfWork } from '@platform/db';
 import { allowedOrigins } from '@platform/db/schema';
 import { createTestDatabase } from '@platform/db/testing';
 import { moveSession } from '@platform/verification-lifecycle';
@@ -244,8 +244,8 @@ describe.skipIf(missing(chromiumBrowser))('the hosted page opened by the front-e
 
     // The decision is made away from the page (a provider's callback, a reviewer): here through the lifecycle.
     for (const to of ['processing', 'verified'] as const) {
-      await database.db.transaction((tx) =>
-        moveSession(tx, { sessionId, to, actor: 'test:decision', now: new Date() }, {}),
+      await unitOfWork(database.db, (work) =>
+        moveSession(work, { sessionId, to, actor: 'test:decision', now: new Date() }, {}),
       );
     }
     // The processing page reloads itself every 10 s; the person's next load is the same.

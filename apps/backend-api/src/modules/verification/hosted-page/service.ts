@@ -2,6 +2,7 @@ import {
   type Database,
   isUuid,
   type SessionLocale,
+  unitOfWorkIn,
   type VerificationSession,
   type VerificationStatus,
 } from '@platform/db';
@@ -132,10 +133,12 @@ export async function declineConsent(
       const status = await lockSessionStatus(tx, session.id);
       if (status === undefined || !captureStatuses.includes(status)) return 'moved_on';
       if ((await consentedTextVersions(tx, session.id)).includes(CONSENT_TEXT_VERSION)) return 'consent_recorded';
-      await moveSession(
-        tx,
-        { sessionId: session.id, to: 'canceled', actor: 'hosted_page', errorCode: 'consent_declined', now },
-        lifecycle,
+      await unitOfWorkIn(tx, (work) =>
+        moveSession(
+          work,
+          { sessionId: session.id, to: 'canceled', actor: 'hosted_page', errorCode: 'consent_declined', now },
+          lifecycle,
+        ),
       );
       return 'declined';
     });

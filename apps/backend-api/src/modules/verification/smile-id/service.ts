@@ -2,6 +2,7 @@ import {
   type Database,
   isUuid,
   type Transaction,
+  unitOfWork,
   type VerificationProviderJob,
   type VerificationSession,
 } from '@platform/db';
@@ -317,7 +318,10 @@ async function applyResult(ctx: SmileIdContext, result: SmileIdResult): Promise<
   if (jobId === undefined || !isUuid(jobId)) return 'unknown_job';
   const now = ctx.now();
   const resultCode = RESULT_CODE.test(result.resultCode) ? result.resultCode : null;
-  const applied = await ctx.db.transaction(async (tx) => {
+  // One unit of work: the session's move sent at once, the job closed, and the move's consequences (the hold's
+  // capture, which takes the wallet's lock) written last, before COMMIT (docs/decisions.md#a-unit-of-work).
+  const applied = await unitOfWork(ctx.db, async (work) => {
+    const tx = await work.transaction();
     const job = await lockJob(tx, jobId);
     if (job === undefined) return { outcome: 'unknown_job' as const };
     if (job.providerJobId !== null && result.smileJobId !== undefined && job.providerJobId !== result.smileJobId) {
@@ -341,7 +345,7 @@ async function applyResult(ctx: SmileIdContext, result: SmileIdResult): Promise<
       return { outcome: 'review' as const, sessionId: session.id };
     }
     const moved = await moveSession(
-      tx,
+      work,
       {
         sessionId: session.id,
         to: outcome.decision,
