@@ -641,7 +641,7 @@ describe('the hosted verification page', () => {
       const english = (await page(id, '?lang=en')).body;
       expect(english).toMatch(/^<!doctype html>\n<html lang="en">/);
       expect(english).toContain('>I agree</button>');
-      expect(english).toContain('<input type="hidden" name="lang" value="en">');
+      expect(english).toContain('<input type="hidden" name="lang" value="en"/>');
       for (const ignored of ['?lang=fr', '?lang=EN', '?lang=', '?lang=%3Cb%3E']) {
         const html = (await page(id, ignored)).body;
         expect(html, ignored).toMatch(/^<!doctype html>\n<html lang="sw">/);
