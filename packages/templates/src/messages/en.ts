@@ -355,4 +355,6 @@ export const en = {
   'invitation.profileFirst': 'You need a profile first (POST /v1/accounts).',
   'invitation.expires': 'The invitation expires on {time}.',
   'invitation.unexpected': 'If you did not expect it, ignore this email: nothing happens unless you accept.',
+  'invitation.notification.title': 'Invitation to {organization}',
+  'invitation.notification.message': '{inviter} invited you to join {organization} as {role}. Accept it by {time}.',
 } as const;
