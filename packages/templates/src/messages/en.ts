@@ -87,7 +87,8 @@ export const en = {
   'verify.capture.fileLabel.certificate_of_incorporation': 'Certificate of incorporation',
   'verify.capture.fileLabel.cr12': 'CR12: the official list of directors and shareholders',
   'verify.capture.fileLabel.kra_pin_certificate': 'KRA PIN certificate of the business',
-  'verify.capture.fileLabel.director_id': 'National ID card or passport of each director (you can choose several files)',
+  'verify.capture.fileLabel.director_id':
+    'National ID card or passport of each director (you can choose several files)',
   'verify.error.required.file': 'Choose a file.',
   'verify.error.required.idType': 'Choose the type of ID document.',
   'verify.error.required.idNumber': 'Enter the number of the ID document.',
@@ -97,7 +98,8 @@ export const en = {
     'This is not a Business Registration Service number (such as PVT-AB12CD3 or CPR/2015/123456).',
   'verify.error.invalid.companyName': 'Enter the company name, at most 200 characters.',
   'verify.error.unsupported_media_type.kyc': 'This type of file is not accepted: choose a JPEG, PNG or WebP photo.',
-  'verify.error.unsupported_media_type.kyb': 'This type of file is not accepted: choose a PDF, or a JPEG, PNG or WebP photo.',
+  'verify.error.unsupported_media_type.kyb':
+    'This type of file is not accepted: choose a PDF, or a JPEG, PNG or WebP photo.',
   'verify.error.too_large': 'The file is larger than 10 MB.',
   'verify.error.image_too_small': 'The photo is too small: it must be at least 600 pixels on its shorter side.',
   'verify.error.too_many_pages': 'The PDF has more than 20 pages.',
@@ -136,8 +138,10 @@ export const en = {
   'verify.consent.changed':
     'This notice has changed since you agreed to it. Please read it again: nothing more is collected until you agree.',
   'verify.consent.whatHeading': 'What is collected',
-  'verify.consent.what.kyc': 'Photos of your ID document (front and back, or your passport), your ID number and a selfie.',
-  'verify.consent.what.kyb': "Your company's registration details and documents, and the ID documents of its directors.",
+  'verify.consent.what.kyc':
+    'Photos of your ID document (front and back, or your passport), your ID number and a selfie.',
+  'verify.consent.what.kyb':
+    "Your company's registration details and documents, and the ID documents of its directors.",
   'verify.consent.whyHeading': 'Why',
   'verify.consent.why.kyc': 'To verify your identity for {controller}, to prevent fraud and to meet legal obligations.',
   'verify.consent.why.kyb': 'To verify your business for {controller}, to prevent fraud and to meet legal obligations.',
@@ -214,7 +218,8 @@ export const en = {
   'console.review.details': 'Submitted details',
   'console.review.history': 'History',
   'console.review.documents': 'Documents',
-  'console.review.links': 'Links are valid for 5 minutes; reload the page for new ones. Every view is recorded in the audit log.',
+  'console.review.links':
+    'Links are valid for 5 minutes; reload the page for new ones. Every view is recorded in the audit log.',
   'console.review.downloadPdf': 'Download the PDF ({size} KB)',
   'console.decision.legend': 'Decision',
   'console.decision.verified': 'Verified',

@@ -1,4 +1,4 @@
-import type { MessageKey } from './keys.js';
+import type { en } from './en.js';
 
 // The Kiswahili catalog (docs/decisions.md#hosted-page-languages): the shared labels and every text of the hosted
 // verification page. A page shown in Kiswahili can ask only for keys this catalog has (translate.tsx); the other
@@ -51,7 +51,8 @@ export const sw = {
   'verify.next.expired': 'Muda wa kiungo hiki umeisha. Omba kiungo kipya kutoka kwa {app}.',
   'verify.next.canceled':
     'Uthibitishaji huu umeghairiwa. Ikiwa bado unahitaji kuthibitisha, omba kiungo kipya kutoka kwa {app}.',
-  'verify.resend.directors': 'Tuma tena kitambulisho cha kila mkurugenzi: faili mpya zinachukua nafasi ya zote za awali.',
+  'verify.resend.directors':
+    'Tuma tena kitambulisho cha kila mkurugenzi: faili mpya zinachukua nafasi ya zote za awali.',
   'verify.notice.submitted': 'Hati zimewasilishwa kwa ukaguzi.',
   'verify.notice.approved': 'Uthibitishaji umeidhinishwa.',
   'verify.notice.rejected': 'Uthibitishaji umekataliwa.',
@@ -70,7 +71,8 @@ export const sw = {
     'Chagua picha (JPEG, PNG au WebP, angalau pikseli 600 upande mfupi) au faili za PDF (zisizozidi kurasa 20), kila moja isizidi MB 10.',
   'verify.capture.resend':
     'Tuma tena kile ambacho sababu iliyo hapo juu inaomba (au hati yoyote unayotaka kubadilisha). Hati ulizotuma awali zinabaki isipokuwa uchague faili mpya badala yake.',
-  'verify.capture.resendOnly': 'Tuma hati zilizoorodheshwa hapo juu pekee. Hati zako nyingine zinabaki kama ulivyozituma.',
+  'verify.capture.resendOnly':
+    'Tuma hati zilizoorodheshwa hapo juu pekee. Hati zako nyingine zinabaki kama ulivyozituma.',
   'verify.capture.detailsKept': 'Maelezo uliyowasilisha awali yanabaki.',
   'verify.capture.detailsLegend.kyc': 'Kitambulisho chako',
   'verify.capture.detailsLegend.kyb': 'Biashara yako',
@@ -90,7 +92,8 @@ export const sw = {
   'verify.capture.fileLabel.certificate_of_incorporation': 'Cheti cha usajili wa kampuni',
   'verify.capture.fileLabel.cr12': 'CR12: orodha rasmi ya wakurugenzi na wanahisa',
   'verify.capture.fileLabel.kra_pin_certificate': 'Cheti cha KRA PIN cha biashara',
-  'verify.capture.fileLabel.director_id': 'Kitambulisho cha taifa au pasipoti ya kila mkurugenzi (unaweza kuchagua faili kadhaa)',
+  'verify.capture.fileLabel.director_id':
+    'Kitambulisho cha taifa au pasipoti ya kila mkurugenzi (unaweza kuchagua faili kadhaa)',
   'verify.error.required.file': 'Chagua faili.',
   'verify.error.required.idType': 'Chagua aina ya kitambulisho.',
   'verify.error.required.idNumber': 'Weka nambari ya kitambulisho.',
@@ -100,7 +103,8 @@ export const sw = {
     'Hii si nambari ya Huduma ya Usajili wa Biashara (kama PVT-AB12CD3 au CPR/2015/123456).',
   'verify.error.invalid.companyName': 'Weka jina la kampuni, lisilozidi herufi 200.',
   'verify.error.unsupported_media_type.kyc': 'Aina hii ya faili haikubaliwi: chagua picha ya JPEG, PNG au WebP.',
-  'verify.error.unsupported_media_type.kyb': 'Aina hii ya faili haikubaliwi: chagua PDF, au picha ya JPEG, PNG au WebP.',
+  'verify.error.unsupported_media_type.kyb':
+    'Aina hii ya faili haikubaliwi: chagua PDF, au picha ya JPEG, PNG au WebP.',
   'verify.error.too_large': 'Faili ni kubwa kuliko MB 10.',
   'verify.error.image_too_small': 'Picha ni ndogo mno: lazima iwe angalau pikseli 600 upande wake mfupi.',
   'verify.error.too_many_pages': 'PDF ina kurasa zaidi ya 20.',
@@ -117,7 +121,8 @@ export const sw = {
   'verify.sandbox.heading': 'Vidhibiti vya sandbox',
   'verify.sandbox.introTest':
     'Hiki ni kipindi cha majaribio: hakuna kinachokaguliwa. Tumia vidhibiti hivi kuchukua nafasi ya timu ya uthibitishaji.',
-  'verify.sandbox.introLive': 'Vidhibiti vya sandbox vimewashwa kwa vipindi halisi kwenye seva hii: hakuna kinachokaguliwa.',
+  'verify.sandbox.introLive':
+    'Vidhibiti vya sandbox vimewashwa kwa vipindi halisi kwenye seva hii: hakuna kinachokaguliwa.',
   'verify.sandbox.finished': 'Kipindi hiki kimekamilika; hakuna kingine cha kufanya.',
   'verify.sandbox.submit': 'Wasilisha',
   'verify.sandbox.approve': 'Idhinisha',
@@ -126,9 +131,11 @@ export const sw = {
   'verify.sandbox.rejectReason': 'Sababu ya kukataa (si lazima)',
   'verify.sandbox.resubmissionReason': 'Mtumiaji atume nini tena? (si lazima)',
   'verify.consent.heading': 'Kabla hujaanza: taarifa zako binafsi',
-  'verify.consent.intro': 'Tafadhali soma jinsi taarifa zako binafsi zitakavyotumika. Hakuna kinachokusanywa hadi ukubali.',
+  'verify.consent.intro':
+    'Tafadhali soma jinsi taarifa zako binafsi zitakavyotumika. Hakuna kinachokusanywa hadi ukubali.',
   'verify.consent.whoHeading': 'Nani anazikusanya na nani anazichakata',
-  'verify.consent.controller': '{controller} inakusanya taarifa zako na kuamua jinsi zitakavyotumika (mdhibiti wa data).',
+  'verify.consent.controller':
+    '{controller} inakusanya taarifa zako na kuamua jinsi zitakavyotumika (mdhibiti wa data).',
   'verify.consent.processor':
     'Huduma ya uthibitishaji inayoendesha ukurasa huu inazichakata kwa niaba ya {controller} (mchakataji wa data).',
   'verify.consent.subProcessor.kyc':
@@ -149,7 +156,8 @@ export const sw = {
     'Ili kuthibitisha biashara yako kwa ajili ya {controller}, kuzuia ulaghai na kutimiza wajibu wa kisheria.',
   'verify.consent.keepHeading': 'Zinahifadhiwa kwa muda gani',
   'verify.consent.keep': 'Hati zako na maelezo unayowasilisha yatafutwa siku {days} baada ya uthibitishaji kukamilika.',
-  'verify.consent.keepOneDay': 'Hati zako na maelezo unayowasilisha yatafutwa siku moja baada ya uthibitishaji kukamilika.',
+  'verify.consent.keepOneDay':
+    'Hati zako na maelezo unayowasilisha yatafutwa siku moja baada ya uthibitishaji kukamilika.',
   'verify.consent.rightsHeading': 'Haki zako',
   'verify.consent.rights':
     'Kwa mujibu wa Sheria ya Ulinzi wa Data ya mwaka 2019, unaweza kuomba kuona taarifa zako, kuzirekebisha au kuzifuta, na kupinga matumizi yake. Ili kufanya hivyo, wasiliana na {controller}.',
@@ -164,4 +172,4 @@ export const sw = {
   'verify.notFound.title': 'Uthibitishaji haukupatikana',
   'verify.notFound.body':
     'Kiungo hiki cha uthibitishaji si sahihi. Hakikisha umefungua kiungo kizima, au omba kiungo kipya kutoka kwa programu iliyokuleta hapa.',
-} as const satisfies Partial<Record<MessageKey, string>>;
+} as const satisfies Partial<Record<keyof typeof en, string>>;

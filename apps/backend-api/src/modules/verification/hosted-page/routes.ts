@@ -16,9 +16,9 @@ import {
   parseFieldErrors,
   submitFromPage,
 } from './capture.js';
+import { renderConsentPage, renderDeclinedPage, renderNotFoundPage } from './consent-page.js';
 import { type Draft, draftOf, openDraft, sealDraft } from './draft.js';
 import { formTokenFor, isValidFormToken } from './form-token.js';
-import { renderConsentPage, renderDeclinedPage, renderNotFoundPage } from './consent-page.js';
 import { keptQuery, type NoticeCode, noticeCodes, type PageLanguage, pageLanguageOf } from './page.js';
 import { renderReviewPage } from './review-page.js';
 import { PageActionBody, SessionPageParams, SessionPageQuery } from './schemas.js';

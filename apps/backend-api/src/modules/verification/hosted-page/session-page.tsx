@@ -2,8 +2,8 @@
 /** @jsxImportSource @platform/templates */
 import type { SessionLocale, VerificationSession } from '@platform/db';
 import { isBilingualKey, say, text } from '@platform/templates';
-import { type CaptureFormInput, CaptureForm } from './capture-form.js';
 import { formKindsOf } from './capture.js';
+import { CaptureForm, type CaptureFormInput } from './capture-form.js';
 import { isOpen, type NoticeCode, type PageLanguage, pageUrl, type SandboxAction, sandboxActionsFor } from './page.js';
 import {
   ContinueLink,

@@ -1,5 +1,5 @@
-import PDFDocument from 'pdfkit';
 import { text } from '@platform/templates';
+import PDFDocument from 'pdfkit';
 import type { BillingDocument, DocumentFact } from './document.js';
 import { formatAmount } from './format.js';
 import { headerFactsOf, headingOf, kraPinLine, vatLabel } from './labels.js';
