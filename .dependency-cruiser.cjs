@@ -95,7 +95,7 @@ module.exports = {
   options: {
     doNotFollow: { path: 'node_modules' },
     // What ships: tests and their support code may cross these lines (a test of two services together).
-    exclude: { path: '(^|/)(dist|coverage|test)/|\\.test\\.ts$' },
+    exclude: { path: '(^|/)(dist|coverage|test)/|\\.test\\.tsx?$' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.base.json' },
     combinedDependencies: false,
@@ -103,7 +103,7 @@ module.exports = {
     enhancedResolveOptions: {
       exportsFields: ['exports'],
       conditionNames: ['source', 'import', 'node', 'default'],
-      extensions: ['.ts', '.js', '.mjs', '.cjs', '.json'],
+      extensions: ['.ts', '.tsx', '.js', '.mjs', '.cjs', '.json'],
     },
     reporterOptions: { text: { highlightFocused: true } },
   },

@@ -9,8 +9,10 @@ interface ReceivedMail {
   raw: string;
   /** Its Subject header, unfolded. */
   subject: string;
-  /** Its text body, decoded from quoted-printable or base64 when the message is a single text part. */
+  /** Its text body (of a single text part, or the text/plain part of multipart/alternative), decoded. */
   text: string;
+  /** Its text/html part, decoded, when it has one. */
+  html: string | undefined;
 }
 
 export interface TestSmtpServer {
@@ -64,20 +66,39 @@ export async function startSmtpServer(): Promise<TestSmtpServer> {
   };
 }
 
-/** The subject and the decoded text of a single-part message (what nodemailer makes of a text-only email). */
-function parse(raw: string): { subject: string; text: string } {
+/**
+ * The subject and the decoded text of a message: a single text part (what nodemailer makes of a text-only email), or
+ * the parts of multipart/alternative (a text and an HTML part).
+ */
+function parse(raw: string): { subject: string; text: string; html: string | undefined } {
+  const { header, body } = splitPart(raw);
+  const boundary = /multipart\/alternative;\s*boundary="?([^";]+)"?/i.exec(header('Content-Type'))?.[1];
+  if (boundary === undefined) return { subject: header('Subject'), text: decodePart(header, body), html: undefined };
+  const parts = body
+    .split(`--${boundary}`)
+    .slice(1, -1)
+    .map((part) => splitPart(part.replace(/^\r\n/, '')));
+  const partOf = (type: string) => {
+    const part = parts.find((candidate) => candidate.header('Content-Type').toLowerCase().startsWith(type));
+    return part === undefined ? undefined : decodePart(part.header, part.body);
+  };
+  return { subject: header('Subject'), text: partOf('text/plain') ?? '', html: partOf('text/html') };
+}
+
+/** A message or a MIME part: its headers (unfolded, read by name) and its body. */
+function splitPart(raw: string): { header: (name: string) => string; body: string } {
   const split = raw.indexOf('\r\n\r\n');
   const head = raw.slice(0, split).replace(/\r\n[ \t]+/g, ' ');
-  const body = raw.slice(split + 4);
   const header = (name: string) => new RegExp(`^${name}:\\s*(.*)$`, 'im').exec(head)?.[1]?.trim() ?? '';
+  return { header, body: raw.slice(split + 4) };
+}
+
+/** A part's body decoded from its Content-Transfer-Encoding (quoted-printable, base64, or none). */
+function decodePart(header: (name: string) => string, body: string): string {
   const encoding = header('Content-Transfer-Encoding').toLowerCase();
-  let text = body;
-  if (encoding === 'quoted-printable') {
-    text = decodeQuotedPrintable(body);
-  } else if (encoding === 'base64') {
-    text = Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8');
-  }
-  return { subject: header('Subject'), text };
+  if (encoding === 'quoted-printable') return decodeQuotedPrintable(body);
+  if (encoding === 'base64') return Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8');
+  return body;
 }
 
 /** Quoted-printable to text: soft line breaks removed, =XX bytes decoded as UTF-8. */

@@ -8,7 +8,6 @@ export {
 } from './config.js';
 export { type AppServer, type CreateServerOptions, createServer } from './create-server.js';
 export type { ReadinessCheck } from './health.js';
-export { escapeHtml, htmlDocument } from './html.js';
 export { type ListenOptions, listen } from './listen.js';
 export {
   createMetrics,

@@ -11,13 +11,17 @@ import { startSmtpServer, type TestSmtpServer } from '../../../test/smtp-server.
 
 const OWNER = 'user_invitation_mail_owner';
 
-async function inviteThrough(t: TestApp, email: string) {
-  await insertUser(t.db, { id: OWNER, email: 'olive@acme.example', firstName: 'Olive', lastName: 'Owner' });
-  const organizationId = await insertOrganization(t.db, { name: 'Acme Ltd', members: [{ userId: OWNER }] });
+async function inviteThrough(
+  t: TestApp,
+  email: string,
+  { owner = OWNER, ownerEmail = 'olive@acme.example', organization = 'Acme Ltd' } = {},
+) {
+  await insertUser(t.db, { id: owner, email: ownerEmail, firstName: 'Olive', lastName: 'Owner' });
+  const organizationId = await insertOrganization(t.db, { name: organization, members: [{ userId: owner }] });
   const response = await t.app.inject({
     method: 'POST',
     url: `/v1/organizations/${organizationId}/invitations`,
-    headers: await authHeader(OWNER),
+    headers: await authHeader(owner),
     payload: { email, role: 'admin' },
   });
   expect(response.statusCode).toBe(201);
@@ -54,10 +58,29 @@ describe('with SMTP_URL', () => {
     expect(message?.text).toContain(invitation.acceptUrl);
     expect(message?.text).toContain('expires on');
 
+    expect(message?.html).toContain('invited you to join <strong>Acme Ltd</strong> as admin.');
+    expect(message?.html).toContain(`<code>POST ${invitation.acceptUrl}</code>`);
+
     const text = logs.text().toLowerCase();
     expect(text).toContain('invitation email sent');
     expect(text).not.toContain('new.colleague@example.com');
     expect(text).not.toContain(invitation.acceptUrl.toLowerCase());
+  });
+
+  it('says the same as HTML, with what the organization named itself escaped', async () => {
+    const organization = 'Acme <img src=x onerror=alert(1)> & "Sons"';
+    await inviteThrough(t, 'bob@example.com', {
+      owner: 'user_invitation_mail_markup',
+      ownerEmail: 'markup@acme.example',
+      organization,
+    });
+    const [message] = smtp.received.slice(-1);
+    expect(message?.text).toContain(`invited you to join ${organization} as admin.`);
+    expect(message?.html).toMatch(/^<!doctype html>\r?\n<html lang="en">/);
+    expect(message?.html).toContain(
+      'join <strong>Acme &lt;img src=x onerror=alert(1)&gt; &amp; &quot;Sons&quot;</strong> as admin.',
+    );
+    expect(message?.html).not.toContain('<img');
   });
 });
 

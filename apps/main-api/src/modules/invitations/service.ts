@@ -1,9 +1,11 @@
 import { type Database, type DatabaseExecutor, isUuid, type MembershipRole } from '@platform/db';
 import { conflict, forbidden, invalidFields, notFound } from '@platform/errors';
 import { notifyUser } from '@platform/notifications';
+import { text } from '@platform/templates';
 import type { MailMessage, MailSender } from '../../mail/mail-sender.js';
 import { type AuditContext, recordAuditEvent } from '../audit/index.js';
 import { allows, assertRoleGivenIn, refusalMessage } from '../organizations/index.js';
+import { formatExpiry, invitationEmail } from './email.js';
 import { invitationAddress } from './email-address.js';
 import {
   closeExpiredPendingInvitation,
@@ -129,10 +131,13 @@ export async function createInvitation(
       userId: inviteeId,
       organizationId,
       type: 'info',
-      title: `Invitation to ${organizationName}`,
-      message:
-        `${inviterName} invited you to join ${organizationName} as ${input.role}. ` +
-        `Accept it by ${formatTime(inserted.expiresAt)}.`,
+      title: text('en', 'invitation.notification.title', { organization: organizationName }),
+      message: text('en', 'invitation.notification.message', {
+        inviter: inviterName,
+        organization: organizationName,
+        role: input.role,
+        time: formatExpiry(inserted.expiresAt),
+      }),
       actionUrl: invitation.acceptUrl,
     });
   }
@@ -146,40 +151,6 @@ function nameOf(user: { email: string; firstName: string | null; lastName: strin
   if (user === undefined) return 'A member';
   const name = [user.firstName, user.lastName].filter((part) => part !== null && part !== '').join(' ');
   return name === '' ? user.email : `${name} (${user.email})`;
-}
-
-function formatTime(time: Date): string {
-  return `${time.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
-}
-
-function invitationEmail(content: {
-  to: string;
-  inviterName: string;
-  organizationName: string;
-  role: MembershipRole;
-  invitation: InvitationView;
-}): MailMessage {
-  const { invitation } = content;
-  return {
-    to: content.to,
-    subject: `${content.inviterName} invited you to ${content.organizationName}`,
-    text: [
-      'Hello,',
-      '',
-      `${content.inviterName} invited you to join ${content.organizationName} as ${content.role}.`,
-      '',
-      `To accept, sign in with this address (${content.to}) and send, with your access token:`,
-      '',
-      `  POST ${invitation.acceptUrl}`,
-      '',
-      `  curl -X POST -H "Authorization: Bearer <your access token>" ${invitation.acceptUrl}`,
-      '',
-      'You need a profile first (POST /v1/accounts).',
-      `The invitation expires on ${formatTime(new Date(invitation.expiresAt))}.`,
-      'If you did not expect it, ignore this email: nothing happens unless you accept.',
-      '',
-    ].join('\n'),
-  };
 }
 
 /** Where a failed send is reported: a pino-style logger. */

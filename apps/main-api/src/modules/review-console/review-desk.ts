@@ -1,4 +1,5 @@
 import { documentKindsOf } from '@platform/db';
+import { isMessageKey, text } from '@platform/templates';
 import type { ReviewDetail, ReviewService } from '../reviews/index.js';
 import type { ConsoleActor, ReviewDesk, ReviewView } from './desk.js';
 
@@ -6,11 +7,11 @@ import type { ConsoleActor, ReviewDesk, ReviewView } from './desk.js';
 
 const QUEUE_PAGE_SIZE = 25;
 
-const idTypeNames: Record<string, string> = {
-  national_id: 'National ID card',
-  passport: 'Passport',
-  alien_id: 'Alien ID card',
-};
+/** An ID type by its label in the catalog, or by its own name when the catalog has none (a type added since). */
+function idTypeName(idType: string): string {
+  const key = `idType.${idType}`;
+  return isMessageKey(key) ? text('en', key) : idType;
+}
 
 /** The document links as paths: the console is served by main-api itself, whatever PUBLIC_URL says. */
 function pathOf(url: string): string {
@@ -23,13 +24,13 @@ function detailsOf(review: ReviewDetail): ReviewView['details'] {
   if (details === null) return [];
   if (details.type === 'kyc') {
     return [
-      { label: 'ID type', value: idTypeNames[details.idType] ?? details.idType },
-      { label: 'ID number', value: details.idNumber },
+      { label: text('en', 'console.detail.idType'), value: idTypeName(details.idType) },
+      { label: text('en', 'console.detail.idNumber'), value: details.idNumber },
     ];
   }
   return [
-    { label: 'Registration number', value: details.registrationNumber },
-    { label: 'Company name', value: details.companyName ?? '—' },
+    { label: text('en', 'console.detail.registrationNumber'), value: details.registrationNumber },
+    { label: text('en', 'console.detail.companyName'), value: details.companyName ?? '—' },
   ];
 }
 

@@ -5,6 +5,7 @@ import secureSession from '@fastify/secure-session';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { type DocumentKind, documentKinds } from '@platform/db';
 import { isAppError } from '@platform/errors';
+import { text } from '@platform/templates';
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { TokenVerifier } from '../../auth/token-verifier.js';
@@ -99,7 +100,11 @@ export const reviewConsoleRoutes: FastifyPluginAsyncTypebox<ReviewConsoleOptions
       // The role is gone: every session of theirs ends, not only this one, so none comes back with the role.
       await sessions.endAllOf(reviewerId, now());
       request.session.delete();
-      await send(reply, errorPage({ status: 403, text: 'This needs the role reviewer', signedIn: false }), 403);
+      await send(
+        reply,
+        errorPage({ status: 403, text: text('en', 'console.error.reviewerRole'), signedIn: false }),
+        403,
+      );
       return null;
     }
     return { userId: reviewerId, requestId: request.id, ip: request.ip };
@@ -118,21 +123,17 @@ export const reviewConsoleRoutes: FastifyPluginAsyncTypebox<ReviewConsoleOptions
       (error as { code?: string }).code === 'FST_CSRF_INVALID_TOKEN' ||
       (error as { code?: string }).code === 'FST_CSRF_MISSING_SECRET'
     ) {
-      return send(
-        reply,
-        errorPage({ status: 403, text: 'This form has expired: go back, reload the page and try again.', signedIn }),
-        403,
-      );
+      return send(reply, errorPage({ status: 403, text: text('en', 'console.error.formExpired'), signedIn }), 403);
     }
     if (isAppError(error) && error.statusCode < 500) {
       return send(reply, errorPage({ status: error.statusCode, text: error.message, signedIn }), error.statusCode);
     }
     const status = (error as { statusCode?: number }).statusCode;
     if (status !== undefined && status >= 400 && status < 500) {
-      return send(reply, errorPage({ status, text: 'The request could not be read.', signedIn }), status);
+      return send(reply, errorPage({ status, text: text('en', 'console.error.unreadable'), signedIn }), status);
     }
     request.log.error({ err: error }, 'review console request failed');
-    return send(reply, errorPage({ status: 500, text: 'Something went wrong; try again.', signedIn }), 500);
+    return send(reply, errorPage({ status: 500, text: text('en', 'console.error.failed'), signedIn }), 500);
   });
 
   const page = { config: { public: true } } as const;
@@ -162,19 +163,22 @@ export const reviewConsoleRoutes: FastifyPluginAsyncTypebox<ReviewConsoleOptions
     async (request, reply) => {
       const token = typeof request.body.token === 'string' ? request.body.token.trim() : '';
       const refuse = (error: string) => send(reply, signInPage({ csrfToken: reply.generateCsrf(), error }), 401);
-      if (token === '') return refuse('Paste an access token.');
+      if (token === '') return refuse(text('en', 'console.signIn.noToken'));
       let user: { id: string; expiresAt: Date };
       try {
         user = await options.verifyToken(token);
       } catch {
-        return refuse('That access token is invalid or has expired.');
+        return refuse(text('en', 'console.signIn.badToken'));
       }
       if (!(await desk.mayReview(user.id))) {
-        return send(reply, errorPage({ status: 403, text: 'This needs the role reviewer', signedIn: false }), 403);
+        return send(
+          reply,
+          errorPage({ status: 403, text: text('en', 'console.error.reviewerRole'), signedIn: false }),
+          403,
+        );
       }
       // The session ends when the token does, if that is sooner than eight hours.
-      if (!(await signIn(request, sessions, user, now())))
-        return refuse('That access token is invalid or has expired.');
+      if (!(await signIn(request, sessions, user, now()))) return refuse(text('en', 'console.signIn.badToken'));
       return redirect(reply, CONSOLE_PATH);
     },
   );

@@ -94,10 +94,12 @@ const ReviewDocumentSchema = Type.Object(
     sizeBytes: Type.Integer(),
     uploadedAt: dateTime('When the person sent it.'),
     url: Type.String({
+      // biome-ignore-start lint/plugin: the OpenAPI description names HTML elements, it writes no HTML
       description:
         'The document itself, decrypted: a signed link that works without the bearer token (for an <img> or ' +
         '<iframe>) for 5 minutes, and only for the reviewer it was issued to while the session waits. Treat it as ' +
         'a secret: never log or share it. Each opening is recorded in the audit log.',
+      // biome-ignore-end lint/plugin: the OpenAPI description names HTML elements, it writes no HTML
     }),
     urlExpiresAt: dateTime('When the link stops working; ask for the session again for fresh links.'),
   },

@@ -16,19 +16,11 @@ import {
   parseFieldErrors,
   submitFromPage,
 } from './capture.js';
+import { renderConsentPage, renderDeclinedPage, renderNotFoundPage } from './consent-page.js';
 import { type Draft, draftOf, openDraft, sealDraft } from './draft.js';
 import { formTokenFor, isValidFormToken } from './form-token.js';
-import {
-  keptQuery,
-  type NoticeCode,
-  noticeCodes,
-  type PageLanguage,
-  renderConsentPage,
-  renderDeclinedPage,
-  renderNotFoundPage,
-  renderReviewPage,
-  renderSessionPage,
-} from './page.js';
+import { keptQuery, type NoticeCode, noticeCodes, type PageLanguage, pageLanguageOf } from './page.js';
+import { renderReviewPage } from './review-page.js';
 import { PageActionBody, SessionPageParams, SessionPageQuery } from './schemas.js';
 import { EVENT_SCRIPT_SOURCE, type SdkTarget, sdkTargetOf, usableOrigins } from './sdk.js';
 import {
@@ -43,7 +35,7 @@ import {
   needsConsent,
   recordConsent,
 } from './service.js';
-import { pageLanguageOf } from './strings.js';
+import { renderSessionPage } from './session-page.js';
 
 export interface HostedPageOptions extends SubmissionOptions {
   db: Database;

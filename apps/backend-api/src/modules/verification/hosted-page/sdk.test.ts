@@ -51,7 +51,7 @@ describe('the hosted page and the front-end SDK', () => {
   const popup = `?sdk=popup&origin=${encodeURIComponent(SHOP)}`;
   /** The event a page would post, read from its meta element; undefined when it posts none. */
   const eventOf = (html: string) => {
-    const match = /<meta name="verification-event" content="([^"]*)">/.exec(html);
+    const match = /<meta name="verification-event" content="([^"]*)"\/>/.exec(html);
     return match?.[1] === undefined ? undefined : JSON.parse(match[1].replaceAll('&quot;', '"'));
   };
   const scriptOf = (html: string) => /<script>([^<]*)<\/script>/.exec(html)?.[1];
@@ -142,7 +142,7 @@ describe('the hosted page and the front-end SDK', () => {
       expect(eventOf(reloaded)).toBeUndefined();
       expect(reloaded).not.toContain('<script');
       expect(reloaded).toContain(
-        `<meta http-equiv="refresh" content="10; url=${id}?sdk=popup&amp;origin=https%3A%2F%2Fshop.example">`,
+        `<meta http-equiv="refresh" content="10; url=${id}?sdk=popup&amp;origin=https%3A%2F%2Fshop.example"/>`,
       );
       // The consent notice and the capture form say nothing either.
       const fresh = await testSession();
@@ -182,9 +182,9 @@ describe('the hosted page and the front-end SDK', () => {
     it('keeps the mode and origin through every link, form and redirect, and drops ones it does not allow', async () => {
       const id = await testSession();
       const consent = (await page(id, `${embedded}&lang=sw`)).body;
-      expect(consent).toContain('<input type="hidden" name="lang" value="sw">');
-      expect(consent).toContain('<input type="hidden" name="sdk" value="embed">');
-      expect(consent).toContain('<input type="hidden" name="origin" value="https://shop.example">');
+      expect(consent).toContain('<input type="hidden" name="lang" value="sw"/>');
+      expect(consent).toContain('<input type="hidden" name="sdk" value="embed"/>');
+      expect(consent).toContain('<input type="hidden" name="origin" value="https://shop.example"/>');
       expect(consent).toContain('href="?lang=en&amp;sdk=embed&amp;origin=https%3A%2F%2Fshop.example"');
 
       const agreed = await post(id, { action: 'agree', sdk: 'embed', origin: SHOP });

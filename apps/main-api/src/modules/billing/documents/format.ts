@@ -24,8 +24,3 @@ export function formatDayAndTime(at: Date): string {
 
 /** `KES 4,500,900`. */
 export const formatAmount = formatKes;
-
-/** The VAT line's label: `VAT 16%`. */
-export function vatLabel(ratePercent: number): string {
-  return `VAT ${ratePercent}%`;
-}

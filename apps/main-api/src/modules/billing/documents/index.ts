@@ -4,5 +4,6 @@
 export type { BillingDocument, DocumentFact, DocumentLine } from './document.js';
 export { formatDay, formatDayAndTime } from './format.js';
 export { DOCUMENT_PAGE_CSP, renderDocumentHtml } from './html.js';
+export { lineDescription, seatsDetail } from './labels.js';
 export { issueParticulars } from './particulars.js';
 export { renderDocumentPdf } from './pdf.js';

@@ -1,6 +1,8 @@
+import { text } from '@platform/templates';
 import PDFDocument from 'pdfkit';
 import type { BillingDocument, DocumentFact } from './document.js';
-import { formatAmount, formatDay, vatLabel } from './format.js';
+import { formatAmount } from './format.js';
+import { headerFactsOf, headingOf, kraPinLine, vatLabel } from './labels.js';
 
 // A billing document as an A4 PDF (pdfkit): the same content as the page, tagged (headings and paragraphs in a
 // structure tree, the rules marked as artifacts) with its language and title, so a screen reader can read it.
@@ -13,7 +15,7 @@ const MUTED = '#4a4a4a';
 
 /** The document as PDF bytes. Its creation date is the document's issue date, so one document gives one file. */
 export async function renderDocumentPdf(document: BillingDocument): Promise<Buffer> {
-  const heading = `${document.title} ${document.number}`;
+  const heading = headingOf(document);
   const pdf = new PDFDocument({
     size: 'A4',
     margin: MARGIN,
@@ -22,7 +24,13 @@ export async function renderDocumentPdf(document: BillingDocument): Promise<Buff
     lang: 'en-KE',
     displayTitle: true,
     info: {
-      Title: winAnsi(`${heading} - ${document.seller.name}`),
+      Title: winAnsi(
+        text('en', 'billingDocument.pageTitle', {
+          title: document.title,
+          number: document.number,
+          seller: document.seller.name,
+        }),
+      ),
       Author: winAnsi(document.seller.name),
       CreationDate: document.issuedAt,
       ModDate: document.issuedAt,
@@ -43,30 +51,26 @@ export async function renderDocumentPdf(document: BillingDocument): Promise<Buff
 function draw(out: Writer, document: BillingDocument, heading: string): void {
   const { seller, buyer, amounts } = document;
   out.heading('H1', heading, 20);
-  out.facts([
-    { label: `${document.title} number`, value: document.number },
-    { label: 'Date issued', value: formatDay(document.issuedAt) },
-    ...(document.headerFacts ?? []),
-  ]);
-  out.heading('H2', 'From');
+  out.facts(headerFactsOf(document));
+  out.heading('H2', text('en', 'billingDocument.from'));
   out.paragraph(seller.name);
   out.paragraph(seller.address);
-  out.paragraph(`KRA PIN: ${seller.kraPin}`);
-  out.heading('H2', 'Billed to');
+  out.paragraph(kraPinLine(seller.kraPin));
+  out.heading('H2', text('en', 'billingDocument.billedTo'));
   out.paragraph(buyer.name);
-  out.paragraph(`KRA PIN: ${buyer.kraPin ?? 'not given'}`);
+  out.paragraph(kraPinLine(buyer.kraPin));
 
   out.heading('H2', document.linesCaption);
-  out.row('Description', 'Amount (KES, VAT included)', { bold: true });
+  out.row(text('en', 'billingDocument.description'), text('en', 'billingDocument.amount'), { bold: true });
   out.rule();
   for (const line of document.lines) {
     out.row(line.description, formatAmount(line.amount));
     for (const detail of line.details) out.paragraph(detail, { color: MUTED, width: out.descriptionWidth });
     out.rule();
   }
-  out.row('Net amount (excluding VAT)', formatAmount(amounts.net));
+  out.row(text('en', 'billingDocument.net'), formatAmount(amounts.net));
   out.row(vatLabel(amounts.ratePercent), formatAmount(amounts.vat));
-  out.row('Total (VAT included)', formatAmount(amounts.total), { bold: true });
+  out.row(text('en', 'billingDocument.total'), formatAmount(amounts.total), { bold: true });
   out.rule();
 
   out.heading('H2', document.facts.heading);

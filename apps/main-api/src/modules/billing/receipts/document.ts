@@ -1,34 +1,16 @@
-import type { PaymentChannel, PaymentProvider, PaymentPurpose, Receipt } from '@platform/db';
+import type { Receipt } from '@platform/db';
+import { text } from '@platform/templates';
 import type { BillingDocument, DocumentFact, DocumentLine } from '../documents/index.js';
-import { formatDay, formatDayAndTime } from '../documents/index.js';
+import { formatDay, formatDayAndTime, lineDescription, seatsDetail } from '../documents/index.js';
 
-// A stored receipt as the billing document both renderings draw: the wording of what was bought and how it was paid.
+// A stored receipt as the billing document both renderings draw: the wording of what was bought and how it was paid,
+// from the catalog (docs/decisions.md#html-templates).
 
-const PURPOSES: Record<PaymentPurpose, string> = {
-  wallet_topup: 'Verification wallet top-up',
-  mail_subscription: 'Mail subscription',
-  mail_subscription_change: 'Mail subscription change',
-  mail_subscription_renewal: 'Mail subscription renewal',
-};
-
-const CHANNELS: Record<PaymentChannel, string> = {
-  card: 'Card',
-  mobile_money: 'M-Pesa',
-  bank_transfer: 'Bank transfer',
-};
-
-/** Who took the money, after the channel; a bank transfer is the bank's, whose reference follows. */
-const PROVIDERS: Record<PaymentProvider, string | null> = {
-  paystack: 'Paystack',
-  daraja: 'Safaricom M-Pesa',
-  sandbox: 'Sandbox',
-  bank_transfer: null,
-};
-
-/** How paid: `Card (Paystack)`, `Bank transfer`. */
+/** How paid: `Card (Paystack)`, `Bank transfer`; a bank transfer is the bank's, whose reference follows. */
 function paidBy(receipt: Receipt): string {
-  const provider = PROVIDERS[receipt.provider];
-  return provider === null ? CHANNELS[receipt.channel] : `${CHANNELS[receipt.channel]} (${provider})`;
+  const channel = text('en', `payment.channel.${receipt.channel}`);
+  if (receipt.provider === 'bank_transfer') return channel;
+  return text('en', 'receipt.paidThrough', { channel, provider: text('en', `payment.provider.${receipt.provider}`) });
 }
 
 /**
@@ -38,34 +20,34 @@ function paidBy(receipt: Receipt): string {
  * without an M-Pesa receipt number show it.
  */
 function providerFacts(receipt: Receipt): DocumentFact[] {
-  if (receipt.mpesaReceiptNumber !== null) return [{ label: 'M-Pesa receipt', value: receipt.mpesaReceiptNumber }];
+  if (receipt.mpesaReceiptNumber !== null) {
+    return [{ label: text('en', 'receipt.mpesaReceipt'), value: receipt.mpesaReceiptNumber }];
+  }
   if (receipt.providerReference === null || receipt.providerReference === receipt.paymentReference) return [];
-  const label = receipt.channel === 'bank_transfer' ? 'Bank reference' : 'Provider reference';
+  const label = text('en', receipt.channel === 'bank_transfer' ? 'receipt.bankReference' : 'receipt.providerReference');
   return [{ label, value: receipt.providerReference }];
 }
 
-const seatCount = new Intl.NumberFormat('en-KE');
-
 export function receiptDocument(receipt: Receipt): BillingDocument {
   const payment: DocumentFact[] = [
-    { label: 'Payment reference', value: receipt.paymentReference },
-    { label: 'Paid on', value: formatDayAndTime(receipt.paidAt) },
-    { label: 'Paid by', value: paidBy(receipt) },
+    { label: text('en', 'receipt.paymentReference'), value: receipt.paymentReference },
+    { label: text('en', 'receipt.paidOn'), value: formatDayAndTime(receipt.paidAt) },
+    { label: text('en', 'receipt.paidBy'), value: paidBy(receipt) },
     ...providerFacts(receipt),
   ];
   return {
-    title: 'Receipt',
+    title: text('en', 'billingDocument.receipt'),
     number: receipt.number,
     issuedAt: receipt.issuedAt,
     seller: { name: receipt.sellerName, address: receipt.sellerAddress, kraPin: receipt.sellerKraPin },
     buyer: { name: receipt.buyerName, kraPin: receipt.buyerKraPin },
-    linesCaption: 'What was paid for',
+    linesCaption: text('en', 'receipt.lines'),
     lines: [lineOf(receipt)],
     amounts: { total: receipt.total, net: receipt.net, vat: receipt.vat, ratePercent: receipt.vatRatePercent },
-    facts: { heading: 'Payment', items: payment },
+    facts: { heading: text('en', 'receipt.payment'), items: payment },
     notes: [
-      `Paid in full: nothing is due. Amounts are in Kenya shillings (KES) and include VAT at ${receipt.vatRatePercent}%.`,
-      ...(receipt.provider === 'sandbox' ? ['A sandbox payment: no real money moved.'] : []),
+      text('en', 'receipt.paidInFull', { rate: receipt.vatRatePercent }),
+      ...(receipt.provider === 'sandbox' ? [text('en', 'receipt.sandbox')] : []),
     ],
   };
 }
@@ -74,15 +56,15 @@ export function receiptDocument(receipt: Receipt): BillingDocument {
 function lineOf(receipt: Receipt): DocumentLine {
   const { plan, seats, billingCycle, periodStart, periodEnd, note } = receipt;
   const details: string[] = [];
-  let description = PURPOSES[receipt.purpose];
+  let description = lineDescription(receipt.purpose, null);
   if (plan !== null && seats !== null && billingCycle !== null) {
-    description = `${description}: ${plan} plan`;
-    details.push(`${seatCount.format(seats)} ${seats === 1 ? 'seat' : 'seats'}, billed ${billingCycle}`);
+    description = lineDescription(receipt.purpose, plan);
+    details.push(seatsDetail(seats, billingCycle));
   } else if (receipt.purpose === 'wallet_topup') {
-    details.push('Credited to the live wallet');
+    details.push(text('en', 'receipt.walletCredited'));
   }
   if (periodStart !== null && periodEnd !== null) {
-    details.push(`Period: ${formatDay(periodStart)} to ${formatDay(periodEnd)}`);
+    details.push(text('en', 'receipt.period', { start: formatDay(periodStart), end: formatDay(periodEnd) }));
   }
   if (note !== null) details.push(note);
   return { description, details, amount: receipt.total };

@@ -1,9 +1,11 @@
+/** @jsxRuntime automatic */
+/** @jsxImportSource @platform/templates */
+import { type Child, HtmlPage, renderPage, unescapedLiteral } from '@platform/templates';
+
 // Minimal server-rendered pages (the sandbox checkout and the page after a checkout): plain HTML forms,
 // no scripts, readable without CSS.
 
-import { htmlDocument } from '@platform/http';
-
-const STYLE = `
+const STYLE = unescapedLiteral`
   body { font-family: system-ui, sans-serif; max-width: 28rem; margin: 3rem auto; padding: 0 1rem; color: #1a1a1a; }
   main { border: 1px solid #d0d0d0; border-radius: 0.5rem; padding: 1.5rem; }
   dl { display: grid; grid-template-columns: max-content 1fr; gap: 0.25rem 1rem; }
@@ -15,7 +17,11 @@ const STYLE = `
   .note { color: #555; font-size: 0.9rem; }
 `;
 
-/** A complete page; `body` is trusted HTML (escape every value put into it). */
-export function htmlPage(title: string, body: string): string {
-  return htmlDocument({ title, styles: STYLE, body: `\n${body}` });
+/** A complete page of the checkout, English only. */
+export function htmlPage(title: string, body: Child): string {
+  return renderPage(
+    <HtmlPage title={title} styles={STYLE}>
+      {body}
+    </HtmlPage>,
+  );
 }

@@ -1,6 +1,7 @@
-import { createHash } from 'node:crypto';
+/** @jsxRuntime automatic */
+/** @jsxImportSource @platform/templates */
 import type { VerificationSession } from '@platform/db';
-import { escapeHtml } from '@platform/http';
+import { cspHashOf, InlineScript, unescapedLiteral } from '@platform/templates';
 
 // The hosted page's side of the front-end SDK (docs/decisions.md#front-end-sdk): who may frame the page, whether this
 // view of it reports to the page that opened it, and the one small script that does. Everything else the page does
@@ -64,16 +65,18 @@ export function sessionPageEvent(session: VerificationSession, justSubmitted: bo
  * has navigated elsewhere, or a frame of another origin, gets nothing. It is the only script of the page, always the
  * same text, allowed by its hash; the event travels in a meta element.
  */
-const EVENT_SCRIPT =
-  '(function(){var m=document.querySelector(\'meta[name="verification-event"]\');if(!m)return;' +
-  "var d=JSON.parse(m.getAttribute('content'));var t=d.mode==='popup'?window.opener:window.parent;" +
-  'if(t&&t!==window)t.postMessage(d.event,d.origin);})();';
+const EVENT_SCRIPT = unescapedLiteral`(function(){var m=document.querySelector('meta[name="verification-event"]');if(!m)return;var d=JSON.parse(m.getAttribute('content'));var t=d.mode==='popup'?window.opener:window.parent;if(t&&t!==window)t.postMessage(d.event,d.origin);})();`;
 
 /** The CSP source that allows EVENT_SCRIPT and nothing else. */
-export const EVENT_SCRIPT_SOURCE = `'sha256-${createHash('sha256').update(EVENT_SCRIPT).digest('base64')}'`;
+export const EVENT_SCRIPT_SOURCE = cspHashOf(EVENT_SCRIPT);
 
 /** What goes into the page's head for the SDK: the event, and the script that posts it. */
-export function sdkEventHead(target: SdkTarget, event: SdkEvent): string {
+export function SdkEventHead({ target, event }: { target: SdkTarget; event: SdkEvent }) {
   const data = JSON.stringify({ mode: target.mode, origin: target.origin, event });
-  return `\n<meta name="verification-event" content="${escapeHtml(data)}">\n<script>${EVENT_SCRIPT}</script>`;
+  return (
+    <>
+      <meta name="verification-event" content={data} />
+      <InlineScript source={EVENT_SCRIPT} />
+    </>
+  );
 }

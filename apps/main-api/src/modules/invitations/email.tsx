@@ -1,0 +1,82 @@
+/** @jsxRuntime automatic */
+/** @jsxImportSource @platform/templates */
+import type { MembershipRole } from '@platform/db';
+import { renderPage, say, text } from '@platform/templates';
+import type { MailMessage } from '../../mail/mail-sender.js';
+import type { InvitationView } from './schemas.js';
+
+// The invitation email, in English: a text part and the same words as HTML, both from the catalog and the HTML
+// through the template layer, so a name an inviter or an organization chose is escaped (docs/decisions.md#html-templates).
+
+interface InvitationEmailContent {
+  to: string;
+  inviterName: string;
+  organizationName: string;
+  role: MembershipRole;
+  invitation: InvitationView;
+}
+
+/** When an invitation expires, as the email and the notification say it: `2026-03-09 10:15 UTC`. */
+export function formatExpiry(time: Date): string {
+  return `${time.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+}
+
+/** The command the email shows, to accept with curl. */
+function curlCommand(acceptUrl: string): string {
+  return `curl -X POST -H "Authorization: Bearer <your access token>" ${acceptUrl}`;
+}
+
+export function invitationEmail(content: InvitationEmailContent): MailMessage {
+  const { invitation } = content;
+  const inviter = content.inviterName;
+  const organization = content.organizationName;
+  const time = formatExpiry(new Date(invitation.expiresAt));
+  return {
+    to: content.to,
+    subject: text('en', 'invitation.subject', { inviter, organization }),
+    text: [
+      text('en', 'invitation.greeting'),
+      '',
+      text('en', 'invitation.invited', { inviter, organization, role: content.role }),
+      '',
+      text('en', 'invitation.howToAccept', { address: content.to }),
+      '',
+      `  POST ${invitation.acceptUrl}`,
+      '',
+      `  ${curlCommand(invitation.acceptUrl)}`,
+      '',
+      text('en', 'invitation.profileFirst'),
+      text('en', 'invitation.expires', { time }),
+      text('en', 'invitation.unexpected'),
+      '',
+    ].join('\n'),
+    html: renderPage(
+      <html lang="en">
+        <head>
+          <meta charset="utf-8" />
+          <title>{text('en', 'invitation.subject', { inviter, organization })}</title>
+        </head>
+        <body>
+          <p>{say('en', 'invitation.greeting')}</p>
+          <p>
+            {say('en', 'invitation.invited', {
+              inviter,
+              organization: <strong>{organization}</strong>,
+              role: content.role,
+            })}
+          </p>
+          <p>{say('en', 'invitation.howToAccept', { address: content.to })}</p>
+          <pre>
+            <code>POST {invitation.acceptUrl}</code>
+          </pre>
+          <pre>
+            <code>{curlCommand(invitation.acceptUrl)}</code>
+          </pre>
+          <p>{say('en', 'invitation.profileFirst')}</p>
+          <p>{say('en', 'invitation.expires', { time })}</p>
+          <p>{say('en', 'invitation.unexpected')}</p>
+        </body>
+      </html>,
+    ),
+  };
+}
