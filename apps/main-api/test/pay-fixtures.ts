@@ -1,4 +1,5 @@
 import { mailSubscriptions, paymentEvents, paymentMethods } from '@platform/db/schema';
+import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { type BillingTestApp, deletePayments, startBillingApp } from './billing-fixtures.js';
 
@@ -6,9 +7,9 @@ import { type BillingTestApp, deletePayments, startBillingApp } from './billing-
 export interface PayTestApp {
   readonly t: BillingTestApp;
   /** POST /v1/billing/pay as the payer, for the organization. */
-  pay(body: unknown, extraHeaders?: Record<string, string>): ReturnType<BillingTestApp['app']['inject']>;
+  pay(body: unknown, extraHeaders?: Record<string, string>): Promise<LightMyRequestResponse>;
   /** GET /v1/billing/payments/:reference, as the payer unless other headers are given. */
-  getPayment(reference: string, headers?: Record<string, string>): ReturnType<BillingTestApp['app']['inject']>;
+  getPayment(reference: string, headers?: Record<string, string>): Promise<LightMyRequestResponse>;
 }
 
 /**
