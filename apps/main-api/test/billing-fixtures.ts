@@ -23,8 +23,8 @@ import {
   type MissingReceiptsRound,
   missingReceiptRounds,
 } from '../src/modules/billing/payments/missing-receipts.js';
-import { type ReconciliationRound, reconcilePayments } from '../src/modules/billing/payments/reconciliation.js';
-import type { SettlementContext } from '../src/modules/billing/payments/settle.js';
+import { type ReconciliationRound, reconcilePayments } from '../src/modules/billing/payments/reconcile.js';
+import type { SettlementContext } from '../src/modules/billing/payments/settle-payment.js';
 import { processStkCallback } from '../src/modules/billing/providers/daraja/service.js';
 import { createPaymentProviders } from '../src/modules/billing/providers/from-config.js';
 import { receiptIssuer } from '../src/modules/billing/receipts/index.js';

@@ -19,6 +19,12 @@ export async function findUser(db: Database, userId: string) {
   return user;
 }
 
+/** The user's email address, or undefined when the user has no record. */
+export async function findUserEmail(db: DatabaseExecutor, userId: string): Promise<string | undefined> {
+  const [user] = await db.select({ email: users.email }).from(users).where(eq(users.id, userId));
+  return user?.email;
+}
+
 export async function userRecordExists(db: DatabaseExecutor, userId: string): Promise<boolean> {
   const [row] = await db.select({ id: users.id }).from(users).where(eq(users.id, userId));
   return row !== undefined;

@@ -29,6 +29,7 @@ import { refundRoutes, refundSharedSchemas } from './refunds/index.js';
 import {
   renewDueSubscriptions,
   subscriptionPaymentHooks,
+  subscriptionPurchaseRule,
   subscriptionRoutes,
   subscriptionSharedSchemas,
 } from './subscriptions/index.js';
@@ -99,7 +100,13 @@ export const billingRoutes: FastifyPluginAsyncTypebox<BillingRoutesOptions> = as
       onReplay: () => app.metrics.idempotentReplays.inc(),
       purge: options.idempotencyPurgeIntervalMs > 0 ? { intervalMs: options.idempotencyPurgeIntervalMs } : false,
     });
-    await clientRoutes.register(paymentRoutes, { ctx, providers, config, invoices });
+    await clientRoutes.register(paymentRoutes, {
+      ctx,
+      providers,
+      config,
+      invoices,
+      subscriptionPurchases: subscriptionPurchaseRule,
+    });
     await clientRoutes.register(receiptRoutes, { db });
     await clientRoutes.register(invoiceRoutes, { db, now });
     await clientRoutes.register(paymentMethodRoutes, { db, now });

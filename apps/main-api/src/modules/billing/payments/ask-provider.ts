@@ -2,7 +2,7 @@ import type { Payment } from '@platform/db';
 import { paymentFailed, providerUnavailable } from '@platform/errors';
 import { ProviderRejectedError, ProviderUnavailableError } from './provider-errors.js';
 import { awaitConfirmation, recordPaymentEvent } from './repository.js';
-import { type SettlementContext, settlePayment } from './settle.js';
+import { type SettlementContext, settlePayment } from './settle-payment.js';
 
 /** The provider's answer, or the news that its outcome is unknown (it may have acted; the payment waits). */
 export type ProviderReply<T> = { answered: true; value: T } | { answered: false; error: unknown };

@@ -3,7 +3,7 @@ import { askProvider } from './ask-provider.js';
 import type { CardProvider } from './provider-port.js';
 import { findPayment, recordProviderAcceptance } from './repository.js';
 import { RETIREMENT_SOURCE, retiredAtOf } from './retired-organizations.js';
-import { type SettlementContext, settleFoundPayment, settlePayment } from './settle.js';
+import { type SettlementContext, settleFoundPayment, settlePayment } from './settle-payment.js';
 
 export interface SavedCardToCharge {
   authorizationCode: string;

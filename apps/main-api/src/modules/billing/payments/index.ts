@@ -1,25 +1,20 @@
 // What other modules may use of payments: the provider port the adapters implement (and the errors they report
 // failures with); what the providers' inbound side hands a verified result to; the routes, the reconciliation
 // job and what the billing routes assemble them with; when the reconciliation job first looks at a payment
-// (subscriptions record their own charges); the invoice port and what bank transfers are settled with; and the rules
-// of a retired organization's money (docs/decisions.md#retired-organizations-take-no-money).
+// (subscriptions record their own charges); the ports other modules implement (the payment hooks, the receipt and
+// invoice issuers, the subscription purchase rule) and what bank transfers are settled with; and the rules of a
+// retired organization's money (docs/decisions.md#retired-organizations-take-no-money).
 
 export { paymentAlarmsIn, raisePaymentAlarm } from './alarms.js';
-export { earlierAttemptOf, startedByOf } from './attempts.js';
-export { invoicePathOf } from './bank-transfer.js';
 export { chargeSavedCard, chargeSavedCardPayment } from './charge-saved-card.js';
-export type {
-  InvoiceIssuer,
-  PaidFor,
-  PaymentHooks,
-  ReceiptIssueOptions,
-  ReceiptIssuer,
-  TransferInvoice,
-  TransferTerms,
-} from './hooks.js';
+export { checkDelayOf, confirmationDelayOf } from './check-delays.js';
+export { earlierAttemptOf, startedByOf } from './earlier-attempts.js';
+export type { InvoiceIssuer, TransferInvoice, TransferTerms } from './invoice-issuer.js';
 export type { PaymentLog } from './log.js';
+export { paymentByReference } from './look-up-payment.js';
 export { missingReceiptRounds } from './missing-receipts.js';
 export { settleMobileMoneyResult } from './mobile-money-results.js';
+export type { PaidFor, PaymentHooks } from './payment-hooks.js';
 export { ProviderRejectedError, ProviderUnavailableError } from './provider-errors.js';
 export type {
   CardProvider,
@@ -32,7 +27,8 @@ export type {
   ReusableCard,
   SavedCardCharge,
 } from './provider-port.js';
-export { reconcilePayments } from './reconciliation.js';
+export type { ReceiptIssueOptions, ReceiptIssuer } from './receipt-issuer.js';
+export { reconcilePayments } from './reconcile.js';
 export { isPaymentReference, newPaymentReference, newTransferReference, readTransferReference } from './reference.js';
 export { insertPendingPayment, type StartedBy } from './repository.js';
 export {
@@ -47,6 +43,7 @@ export { countPendingWithProviders, lockOrganizationForMoney } from './retiremen
 export { returnUrlFor } from './return-url.js';
 export { checkoutCompleteRoutes, paymentRoutes } from './routes.js';
 export { oneOf, paymentSharedSchemas } from './schemas.js';
-export { checkDelayOf, confirmationDelayOf, paymentByReference } from './service.js';
-export { type SettlementContext, type SettlementResult, settleFoundPayment, settlePayment } from './settle.js';
-export { paymentStarted } from './start.js';
+export { type SettlementContext, type SettlementResult, settleFoundPayment, settlePayment } from './settle-payment.js';
+export { invoicePathOf } from './start-bank-transfer.js';
+export { paymentStarted } from './start-context.js';
+export type { SubscriptionPurchaseRule } from './subscription-purchase-rule.js';

@@ -1,7 +1,11 @@
 import type { Payment, Transaction } from '@platform/db';
-import type { PaidFor, PaymentHooks } from './hooks.js';
-import { findPaymentsWithoutReceipt, isSecondReceiptOfPayment, lockPaymentWithoutReceipt } from './repository.js';
-import type { SettlementContext } from './settle.js';
+import {
+  findPaymentsWithoutReceipt,
+  isSecondReceiptOfPayment,
+  lockPaymentWithoutReceipt,
+} from './missing-receipts-repository.js';
+import type { PaidFor, PaymentHooks } from './payment-hooks.js';
+import type { SettlementContext } from './settle-payment.js';
 
 /** Payments given their receipt per round at most; the next round takes the rest. */
 const DEFAULT_BATCH_SIZE = 50;

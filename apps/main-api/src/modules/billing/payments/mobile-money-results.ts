@@ -1,8 +1,12 @@
 import type { Payment, PaymentProvider } from '@platform/db';
 import { raisePaymentAlarm } from './alarms.js';
+import {
+  attachEarlyEvents,
+  findPushesInFlight,
+  findUnmatchedProviderEvents,
+} from './mobile-money-results-repository.js';
 import type { MobileMoneyResult, MobileMoneyResults } from './provider-port.js';
-import { attachEarlyEvents, findPushesInFlight, findUnmatchedProviderEvents } from './repository.js';
-import { type SettlementContext, type SettlementResult, settlePayment } from './settle.js';
+import { type SettlementContext, type SettlementResult, settlePayment } from './settle-payment.js';
 
 /**
  * Settles the payment of one authentic M-Pesa prompt result (from Daraja's callback route, or from the

@@ -6,8 +6,10 @@ import { auditContextOf } from '../../../shared/audit-context.js';
 import { preferredMediaType } from '../../../shared/content-negotiation.js';
 import { bearerSecurity } from '../../../shared/route-schemas.js';
 import { ref } from '../../../shared/schema-ref.js';
-import { paymentsCsv } from './csv.js';
+import { listPayments, paymentExport } from './list-payments.js';
+import { organizationPaymentView, paymentByReference } from './look-up-payment.js';
 import { checkoutCompletePage } from './page.js';
+import { paymentsCsv } from './payments-csv.js';
 import {
   CheckoutCompleteQuery,
   ListPaymentsQuery,
@@ -17,8 +19,8 @@ import {
   PaymentResponseSchema,
   PaymentStartedSchema,
 } from './schemas.js';
-import { listPayments, organizationPaymentView, paymentByReference, paymentExport, startPayment } from './service.js';
-import type { PaymentStartDeps } from './start.js';
+import type { PaymentStartContext } from './start-context.js';
+import { startPayment } from './start-payment.js';
 
 const LIST_FORMS = ['application/json', 'text/csv'] as const;
 
@@ -26,7 +28,7 @@ const LIST_FORMS = ['application/json', 'text/csv'] as const;
  * POST /v1/billing/pay, GET /v1/billing/payments (JSON pages or a CSV export) and GET /v1/billing/payments/:reference,
  * for the organization in X-Organization-Id.
  */
-export const paymentRoutes: FastifyPluginAsyncTypebox<PaymentStartDeps> = async (app, deps) => {
+export const paymentRoutes: FastifyPluginAsyncTypebox<PaymentStartContext> = async (app, context) => {
   const tags = ['billing'];
 
   app.post(
@@ -51,7 +53,7 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<PaymentStartDeps> = async 
     },
     async (request, reply) => {
       const started = await startPayment(
-        deps,
+        context,
         {
           organizationId: request.organization.id,
           userId: request.user.id,
@@ -113,11 +115,11 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<PaymentStartDeps> = async 
       const { status, method, purpose, from, to, limit, cursor } = request.query;
       const filter = { status, method, purpose, from, to };
       if (preferredMediaType(request.headers.accept, LIST_FORMS) === 'application/json') {
-        const data = await listPayments(deps.ctx.db, request.organization.id, { ...filter, limit, cursor });
+        const data = await listPayments(context.ctx.db, request.organization.id, { ...filter, limit, cursor });
         return { success: true as const, data };
       }
-      const pages = await paymentExport(deps.ctx.db, request.organization.id, { ...filter, cursor });
-      const day = deps.ctx.now().toISOString().slice(0, 10);
+      const pages = await paymentExport(context.ctx.db, request.organization.id, { ...filter, cursor });
+      const day = context.ctx.now().toISOString().slice(0, 10);
       return reply
         .type('text/csv; charset=utf-8')
         .header('content-disposition', `attachment; filename="payments-${day}.csv"`)
@@ -140,7 +142,7 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<PaymentStartDeps> = async 
       },
     },
     async (request) => {
-      const data = await organizationPaymentView(deps.ctx.db, request.organization.id, request.params.reference);
+      const data = await organizationPaymentView(context.ctx.db, request.organization.id, request.params.reference);
       return { success: true as const, data };
     },
   );

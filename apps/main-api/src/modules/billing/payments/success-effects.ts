@@ -3,8 +3,9 @@ import { topUpWallet } from '@platform/ledger';
 import { notifyUser } from '@platform/notifications';
 import { formatKes } from '@platform/pricing';
 import { saveCard, saveMobileMoneyNumber } from '../payment-methods/index.js';
-import { isSubscriptionCharge, type PaidFor, type PaymentHooks, type ReceiptIssuer } from './hooks.js';
+import { isSubscriptionCharge, type PaidFor, type PaymentHooks } from './payment-hooks.js';
 import type { ReusableCard } from './provider-port.js';
+import type { ReceiptIssuer } from './receipt-issuer.js';
 import { linkPaymentMethod } from './repository.js';
 
 /** Wallet top-ups credit the live wallet: test-environment balances are topped up by the wallets command. */

@@ -1,5 +1,5 @@
 import type { Payment } from '@platform/db';
-import type { PaymentViewFields } from './repository.js';
+import type { PaymentViewFields } from './list-payments-repository.js';
 import type { PaymentView } from './schemas.js';
 
 /**

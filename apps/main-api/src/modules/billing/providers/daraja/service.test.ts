@@ -9,7 +9,7 @@ import { insertOrganization, insertUser } from '../../../../../test/helpers.js';
 import { applyEarlyMobileMoneyResults } from '../../payments/mobile-money-results.js';
 import { newPaymentReference } from '../../payments/reference.js';
 import { insertPendingPayment, recordProviderAcceptance } from '../../payments/repository.js';
-import type { SettlementContext } from '../../payments/settle.js';
+import type { SettlementContext } from '../../payments/settle-payment.js';
 import { subscriptionPaymentHooks } from '../../subscriptions/payment-hooks.js';
 import { stkResults } from './results.js';
 import { processStkCallback } from './service.js';

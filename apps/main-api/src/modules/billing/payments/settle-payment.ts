@@ -1,9 +1,10 @@
 import type { Database, Payment, PaymentStatus, Transaction } from '@platform/db';
 import { PLATFORM_JOB, recordAuditEvent } from '../../audit/index.js';
 import { type PaymentAlarms, raisePaymentAlarm } from './alarms.js';
-import { isSubscriptionCharge, type PaymentHooks, type ReceiptIssuer } from './hooks.js';
 import type { PaymentLog } from './log.js';
+import { isSubscriptionCharge, type PaymentHooks } from './payment-hooks.js';
 import type { ProviderOutcome } from './provider-port.js';
+import type { ReceiptIssuer } from './receipt-issuer.js';
 import {
   findPayment,
   keepMpesaReceiptNumber,

@@ -1,7 +1,8 @@
 import type { Payment } from '@platform/db';
 import { AppError, idempotencyKeyReused } from '@platform/errors';
 import { DEFAULT_TTL_MS, type IdempotencyContext } from '@platform/idempotency';
-import { findPaymentStartedWith, type StartedBy } from './repository.js';
+import { findPaymentStartedWith } from './earlier-attempts-repository.js';
+import type { StartedBy } from './repository.js';
 
 /**
  * The idempotency module stores 2xx answers only (docs/decisions.md#only-2xx-answers-are-replayed), so a request

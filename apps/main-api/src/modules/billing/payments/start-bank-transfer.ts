@@ -2,12 +2,12 @@ import { databaseErrorOf, type Payment } from '@platform/db';
 import { formatKes } from '@platform/pricing';
 import { recordAuditEvent } from '../../audit/index.js';
 import { formatDay } from '../documents/index.js';
-import type { TransferInvoice, TransferTerms } from './hooks.js';
+import type { TransferInvoice, TransferTerms } from './invoice-issuer.js';
 import { newPaymentReference, newTransferReference } from './reference.js';
 import { insertPendingPayment } from './repository.js';
 import { assertTakesPayments } from './retired-organizations.js';
 import type { PaymentStarted } from './schemas.js';
-import { paymentStarted, type Start } from './start.js';
+import { type PaymentToStart, paymentStarted } from './start-context.js';
 
 // Paying by bank transfer (docs/decisions.md#bank-transfers): no provider is asked anything. The pending payment, its
 // start in the audit log and its invoice are written in one transaction, and the answer tells the payer where to send
@@ -37,13 +37,13 @@ const TRANSFER_REFERENCE_INDEX = 'payments_bank_transfer_reference_unique';
  * retired meanwhile), and answers how to pay it.
  * The payment's next check is its expiry: the bank transfer expiry job takes it then, the reconciliation job never.
  */
-export async function startBankTransfer(start: Start): Promise<PaymentStarted> {
-  const { deps, requester, intent } = start;
-  const now = deps.ctx.now();
+export async function startBankTransfer(start: PaymentToStart): Promise<PaymentStarted> {
+  const { context, requester, intent } = start;
+  const now = context.ctx.now();
   const terms = transferTermsFrom(now);
   for (let attempt = 1; ; attempt += 1) {
     try {
-      const invoice = await deps.ctx.db.transaction(async (tx) => {
+      const invoice = await context.ctx.db.transaction(async (tx) => {
         await assertTakesPayments(tx, requester.organizationId);
         const payment = await insertPendingPayment(
           tx,
@@ -68,7 +68,7 @@ export async function startBankTransfer(start: Start): Promise<PaymentStarted> {
           requester.startedBy,
         );
         await recordAuditEvent(tx, requester.audit, paymentStarted(payment));
-        return { payment, invoice: await deps.invoices.issueInvoice(tx, payment, terms, now) };
+        return { payment, invoice: await context.invoices.issueInvoice(tx, payment, terms, now) };
       });
       return bankTransferAnswer(invoice.payment, invoice.invoice);
     } catch (error) {

@@ -1,21 +1,29 @@
 import type { Payment } from '@platform/db';
 import type { AuditContext, AuditedChange } from '../../audit/index.js';
 import type { PaymentsConfig } from '../config.js';
-import type { InvoiceIssuer } from './hooks.js';
+import type { InvoiceIssuer } from './invoice-issuer.js';
 import type { PayIntent } from './pay-request.js';
 import type { PaymentProviders } from './provider-port.js';
 import type { StartedBy } from './repository.js';
-import type { SettlementContext } from './settle.js';
+import type { SettlementContext } from './settle-payment.js';
+import type { SubscriptionPurchaseRule } from './subscription-purchase-rule.js';
 
-// What starting a payment takes (the pay route's dependencies, who asks, what for) and how the audit log records it:
-// shared by each way of starting one (service.ts for the providers, bank-transfer.ts for bank transfers).
+// What starting a payment works with (the pay route's collaborators), who asks, what for, and how the audit log
+// records it: shared by each way of starting one (start-payment.ts for the providers, start-bank-transfer.ts for bank
+// transfers).
 
-export interface PaymentStartDeps {
+/**
+ * What the pay route starts payments with: the settlement context (a payment settled at once, a saved card's charge,
+ * is settled in it), the providers, the settings, and the ports of the modules a start asks or tells.
+ */
+export interface PaymentStartContext {
   ctx: SettlementContext;
   providers: PaymentProviders;
   config: PaymentsConfig;
   /** Issues the invoice of a bank transfer, in the transaction that records it. */
   invoices: InvoiceIssuer;
+  /** Whether the organization may buy a mail subscription now: subscriptions decide. */
+  subscriptionPurchases: SubscriptionPurchaseRule;
 }
 
 export interface PaymentRequester {
@@ -28,8 +36,8 @@ export interface PaymentRequester {
 }
 
 /** A payment about to start: checked, priced, with the payer's email for the provider. */
-export interface Start {
-  deps: PaymentStartDeps;
+export interface PaymentToStart {
+  context: PaymentStartContext;
   requester: PaymentRequester;
   intent: PayIntent;
   amount: number;

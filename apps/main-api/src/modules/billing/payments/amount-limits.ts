@@ -1,7 +1,6 @@
-import type { DatabaseExecutor, PaymentChannel } from '@platform/db';
-import { conflict, invalidFields, validationError } from '@platform/errors';
+import type { PaymentChannel } from '@platform/db';
+import { invalidFields, validationError } from '@platform/errors';
 import { formatKes } from '@platform/pricing';
-import { hasActiveSubscription } from './repository.js';
 
 const CHANNEL_NAMES: Record<PaymentChannel, string> = {
   card: 'card',
@@ -38,16 +37,4 @@ export function checkAmountLimit(
       message: `must be at most ${formatKes(limit)} for ${CHANNEL_NAMES[channel]} payments${byTransfer}`,
     },
   ]);
-}
-
-const SUBSCRIPTION_ALREADY_ACTIVE =
-  'The organization already has an active mail subscription; change it with the upgrade endpoints';
-
-/** A subscription cannot be bought while one is active (docs/decisions.md#subscription-purchases): 409. */
-export async function ensureNoActiveSubscription(
-  db: DatabaseExecutor,
-  organizationId: string,
-  now: Date,
-): Promise<void> {
-  if (await hasActiveSubscription(db, organizationId, now)) throw conflict(SUBSCRIPTION_ALREADY_ACTIVE);
 }

@@ -14,7 +14,7 @@ import { subscriptionPaymentHooks } from '../subscriptions/payment-hooks.js';
 import type { ProviderOutcome } from './provider-port.js';
 import { newPaymentReference } from './reference.js';
 import { insertPendingPayment } from './repository.js';
-import { type SettlementContext, settlePayment } from './settle.js';
+import { type SettlementContext, settlePayment } from './settle-payment.js';
 
 let database: DatabaseHandle;
 let ctx: SettlementContext;

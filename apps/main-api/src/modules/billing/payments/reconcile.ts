@@ -7,8 +7,8 @@ import {
   type PaymentProviders,
   type ProviderOutcome,
 } from './provider-port.js';
-import { claimPaymentsDueForCheck } from './repository.js';
-import { type SettlementContext, settlePayment } from './settle.js';
+import { claimPaymentsDueForCheck } from './reconcile-repository.js';
+import { type SettlementContext, settlePayment } from './settle-payment.js';
 
 export interface ReconciliationDeps {
   ctx: SettlementContext;

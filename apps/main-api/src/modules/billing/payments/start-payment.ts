@@ -1,43 +1,28 @@
-import type {
-  Database,
-  DatabaseExecutor,
-  Payment,
-  PaymentChannel,
-  PaymentMethod,
-  PaymentMethodKind,
-  PaymentProvider,
-  PaymentPurpose,
-  PaymentStatus,
-} from '@platform/db';
+import type { Payment, PaymentChannel, PaymentMethod, PaymentMethodKind } from '@platform/db';
 import { conflict, notFound, paymentFailed } from '@platform/errors';
 import type { IdempotencyContext } from '@platform/idempotency';
-import { decodeCursor, type PagePosition, pageOf } from '@platform/pagination';
 import { formatKes, quote } from '@platform/pricing';
+import { findUserEmail } from '../../accounts/index.js';
 import { type AuditContext, recordAuditEvent } from '../../audit/index.js';
-import type { PaymentsConfig } from '../config.js';
 import { findActivePaymentMethod, PAYMENT_METHOD_NOT_FOUND } from '../payment-methods/index.js';
+import { checkAmountLimit } from './amount-limits.js';
 import { askProvider, outcomeUnknown } from './ask-provider.js';
-import { beingConfirmed, earlierAttemptOf, startedByOf } from './attempts.js';
-import { bankTransferAnswer, startBankTransfer } from './bank-transfer.js';
 import { chargeSavedCard } from './charge-saved-card.js';
-import { readPaymentPeriod } from './list-period.js';
+import { checkDelayOf, confirmationDelayOf } from './check-delays.js';
+import { beingConfirmed, earlierAttemptOf, startedByOf } from './earlier-attempts.js';
 import { alarmEarlyUnmatchedMobileMoneySuccesses, applyEarlyMobileMoneyResults } from './mobile-money-results.js';
 import { type PayIntent, readPayIntent } from './pay-request.js';
-import { checkAmountLimit, ensureNoActiveSubscription } from './purchase-rules.js';
-import { accountReferenceOf, isPaymentReference, newPaymentReference } from './reference.js';
-import {
-  findOrganizationPayment,
-  findPayment,
-  findUserEmail,
-  insertPendingPayment,
-  listPaymentRows,
-  type PaymentListQuery,
-  recordProviderAcceptance,
-} from './repository.js';
+import { accountReferenceOf, newPaymentReference } from './reference.js';
+import { insertPendingPayment, recordProviderAcceptance } from './repository.js';
 import { assertTakesPayments } from './retired-organizations.js';
-import type { PayBody, PaymentStarted, PaymentView } from './schemas.js';
-import { type PaymentRequester, type PaymentStartDeps, paymentStarted, type Start } from './start.js';
-import { paymentViewOf, toPaymentView } from './view.js';
+import type { PayBody, PaymentStarted } from './schemas.js';
+import { bankTransferAnswer, startBankTransfer } from './start-bank-transfer.js';
+import {
+  type PaymentRequester,
+  type PaymentStartContext,
+  type PaymentToStart,
+  paymentStarted,
+} from './start-context.js';
 
 /** Who asks for a payment, and the idempotency key of their request if it has one. */
 interface PayRequest {
@@ -59,14 +44,14 @@ export interface PaymentStartResult {
  * the provider's handle on the payment when it took it, the end of the payment when it certainly did not,
  * and when its answer never came (it may have acted) the payment stays pending for the reconciliation job
  * while the client gets 503. A retry with the same idempotency key is checked against the payment the key
- * started first (attempts.ts), so it cannot pay twice.
+ * started first (earlier-attempts.ts), so it cannot pay twice.
  */
 export async function startPayment(
-  deps: PaymentStartDeps,
+  context: PaymentStartContext,
   request: PayRequest,
   body: PayBody,
 ): Promise<PaymentStartResult> {
-  const { db } = deps.ctx;
+  const { db } = context.ctx;
   const startedBy = startedByOf(request.idempotency);
   const requester: PaymentRequester = {
     organizationId: request.organizationId,
@@ -76,13 +61,13 @@ export async function startPayment(
   };
   const intent = readPayIntent(body);
   // A retry of a request whose answer was not stored (a 503) must not start a second payment.
-  const earlier = await earlierAttemptOf(db, requester.organizationId, requester.startedBy, deps.ctx.now());
+  const earlier = await earlierAttemptOf(db, requester.organizationId, requester.startedBy, context.ctx.now());
   if (earlier.kind === 'pending' && earlier.payment.channel === 'bank_transfer') {
     // Nothing to confirm with a provider: the transfer waits for its payer, whose instructions are answered again.
-    const invoice = await deps.invoices.findInvoice(db, earlier.payment.id);
+    const invoice = await context.invoices.findInvoice(db, earlier.payment.id);
     if (invoice !== undefined) return { answer: bankTransferAnswer(earlier.payment, invoice), replayed: true };
   }
-  if (earlier.kind === 'pending') throw beingConfirmed(earlier.payment, deps.ctx.now());
+  if (earlier.kind === 'pending') throw beingConfirmed(earlier.payment, context.ctx.now());
   if (earlier.kind === 'succeeded') return { answer: successAnswerOf(earlier.payment), replayed: true };
 
   const savedMethod =
@@ -93,12 +78,15 @@ export async function startPayment(
   const channel: PaymentChannel = savedMethod?.type ?? channelOf(intent.method);
 
   const amount = amountOf(intent);
-  checkAmountLimit(amount, channel, deps.config.maxAmount, intent.subscription !== undefined);
-  if (intent.subscription !== undefined) await ensureNoActiveSubscription(db, requester.organizationId, deps.ctx.now());
+  checkAmountLimit(amount, channel, context.config.maxAmount, intent.subscription !== undefined);
+  if (intent.subscription !== undefined) {
+    // Whether the organization may buy one now is the subscriptions' rule (docs/decisions.md#subscription-purchases).
+    await context.subscriptionPurchases.assertPurchasable(db, requester.organizationId, context.ctx.now());
+  }
   const email = await findUserEmail(db, requester.userId);
   if (email === undefined) throw notFound('Profile not found');
 
-  const start = { deps, requester, intent, amount, email };
+  const start = { context, requester, intent, amount, email };
   const answer =
     channel === 'bank_transfer'
       ? await startBankTransfer(start)
@@ -115,110 +103,6 @@ function channelOf(method: PaymentMethodKind): PaymentChannel {
   return method === 'mobile_money' || method === 'bank_transfer' ? method : 'card';
 }
 
-const PAYMENT_NOT_FOUND = 'Payment not found';
-
-/**
- * GET /v1/billing/payments/:reference: one of the organization's payments. Another organization's payment,
- * an unknown and a malformed reference are the same 404.
- */
-export async function organizationPaymentView(
-  db: Database,
-  organizationId: string,
-  reference: string,
-): Promise<PaymentView> {
-  const found = isPaymentReference(reference)
-    ? await findOrganizationPayment(db, organizationId, reference)
-    : undefined;
-  if (found === undefined) throw notFound(PAYMENT_NOT_FOUND);
-  return toPaymentView(found.payment, found);
-}
-
-/** Which of the organization's payments a list holds; `from` and `to` as the client wrote them (list-period.ts). */
-export interface PaymentFilter {
-  status: PaymentStatus | undefined;
-  method: PaymentMethodKind | undefined;
-  purpose: PaymentPurpose | undefined;
-  from: string | undefined;
-  to: string | undefined;
-}
-
-/**
- * GET /v1/billing/payments: a page of the organization's payments that match, newest first, each as
- * GET /v1/billing/payments/:reference answers it, with the cursor of the next page (null on the last). 400 for a
- * `from` or `to` of neither form, an empty period, or a cursor this API did not return.
- */
-export async function listPayments(
-  db: Database,
-  organizationId: string,
-  filter: PaymentFilter & { limit: number; cursor: string | undefined },
-): Promise<{ payments: PaymentView[]; nextCursor: string | null }> {
-  const query = listQueryOf(organizationId, filter);
-  const after = filter.cursor === undefined ? undefined : decodeCursor(filter.cursor);
-  const rows = await listPaymentRows(db, { ...query, after, limit: filter.limit + 1 });
-  const { page, nextCursor } = pageOf(rows, filter.limit, (row) => ({ createdAt: row.position, id: row.id }));
-  return { payments: page.map((row) => paymentViewOf(row.fields)), nextCursor };
-}
-
-/** How many payments an export reads at a time. */
-const EXPORT_PAGE_SIZE = 500;
-
-/**
- * Every payment of the organization that matches, newest first (after the cursor's payment, when there is one), a
- * page at a time: for the CSV export, which writes each page as it comes instead of holding them all. The filter is
- * checked (400) before the first page is read.
- */
-async function* paymentsMatching(
-  db: Database,
-  organizationId: string,
-  filter: PaymentFilter & { cursor: string | undefined },
-  pageSize = EXPORT_PAGE_SIZE,
-): AsyncGenerator<PaymentView[]> {
-  const query = listQueryOf(organizationId, filter);
-  let after: PagePosition | undefined = filter.cursor === undefined ? undefined : decodeCursor(filter.cursor);
-  for (;;) {
-    const rows = await listPaymentRows(db, { ...query, after, limit: pageSize });
-    if (rows.length > 0) yield rows.map((row) => paymentViewOf(row.fields));
-    const last = rows.at(-1);
-    if (last === undefined || rows.length < pageSize) return;
-    after = { createdAt: last.position, id: last.id };
-  }
-}
-
-/**
- * The CSV export's pages: the filter is checked and the first page read before this returns, so a bad filter (400) or
- * an unreachable database (503) is answered as any error is, before the export starts.
- */
-export async function paymentExport(
-  db: Database,
-  organizationId: string,
-  filter: PaymentFilter & { cursor: string | undefined },
-): Promise<AsyncIterable<PaymentView[]>> {
-  const pages = paymentsMatching(db, organizationId, filter);
-  const first = await pages.next();
-  return (async function* () {
-    if (first.done !== true) yield first.value;
-    yield* pages;
-  })();
-}
-
-function listQueryOf(organizationId: string, filter: PaymentFilter): Omit<PaymentListQuery, 'after' | 'limit'> {
-  const { from, to } = readPaymentPeriod(filter);
-  return { organizationId, status: filter.status, method: filter.method, purpose: filter.purpose, from, to };
-}
-
-/**
- * A payment by its reference (of `provider`'s, when given), for the public pages that name one: anything but
- * a PAY- reference (a NUL byte, say) is no payment, and never reaches the database.
- */
-export async function paymentByReference(
-  db: DatabaseExecutor,
-  reference: string,
-  provider?: PaymentProvider,
-): Promise<Payment | undefined> {
-  if (!isPaymentReference(reference)) return undefined;
-  return findPayment(db, provider === undefined ? { reference } : { reference, provider });
-}
-
 /** What the request that started a payment answered once it had succeeded (for a retry with its key). */
 function successAnswerOf(payment: Payment): PaymentStarted {
   const paid = `Payment of ${formatKes(payment.amount)} successful.`;
@@ -232,19 +116,19 @@ function amountOf(intent: PayIntent): number {
   return intent.amount;
 }
 
-async function startCardCheckout(start: Start): Promise<PaymentStarted> {
-  const { deps } = start;
-  const card = deps.providers.card;
+async function startCardCheckout(start: PaymentToStart): Promise<PaymentStarted> {
+  const { context } = start;
+  const card = context.providers.card;
   const payment = await recordPending(start, { channel: 'card', provider: card.name });
   const reply = await askProvider(
-    deps.ctx,
+    context.ctx,
     payment,
     () =>
       card.startCheckout({
         reference: payment.reference,
         amount: payment.amount,
         email: start.email,
-        returnUrl: deps.config.returnUrl,
+        returnUrl: context.config.returnUrl,
         metadata: {
           payment_reference: payment.reference,
           organization_id: payment.organizationId,
@@ -252,22 +136,25 @@ async function startCardCheckout(start: Start): Promise<PaymentStarted> {
         },
       }),
     // The transaction reference is ours; whether the transaction exists is looked up soon.
-    { providerReference: payment.reference, confirmAfterMs: confirmationDelayOf(deps.config) },
+    { providerReference: payment.reference, confirmAfterMs: confirmationDelayOf(context.config) },
   );
   if (!reply.answered) throw outcomeUnknown(payment, reply.error);
   const checkout = reply.value;
   await recordProviderAcceptance(
-    deps.ctx.db,
+    context.ctx.db,
     payment,
     { ...checkout, payload: { checkoutUrl: checkout.checkoutUrl } },
-    deps.ctx.now(),
+    context.ctx.now(),
   );
   return { success: true, checkoutUrl: checkout.checkoutUrl, reference: payment.reference };
 }
 
-async function startMobileMoney(start: Start, savedMethod: PaymentMethod | undefined): Promise<PaymentStarted> {
-  const { deps } = start;
-  const mobileMoney = deps.providers.mobileMoney;
+async function startMobileMoney(
+  start: PaymentToStart,
+  savedMethod: PaymentMethod | undefined,
+): Promise<PaymentStarted> {
+  const { context } = start;
+  const mobileMoney = context.providers.mobileMoney;
   const phone = start.intent.phone ?? savedMethod?.phone;
   if (phone === undefined || phone === null) throw new Error('An M-Pesa payment without a number passed validation');
   const payment = await recordPending(start, {
@@ -277,7 +164,7 @@ async function startMobileMoney(start: Start, savedMethod: PaymentMethod | undef
     paymentMethodId: savedMethod?.id ?? null,
   });
   const reply = await askProvider(
-    deps.ctx,
+    context.ctx,
     payment,
     () =>
       mobileMoney.requestPayment({
@@ -289,15 +176,15 @@ async function startMobileMoney(start: Start, savedMethod: PaymentMethod | undef
       }),
     // Without a CheckoutRequestID nothing can be queried: the payment is closed at its first check, once
     // the prompt (about a minute) can no longer be answered.
-    { confirmAfterMs: deps.config.reconciliation.mobileMoneyCheckAfterMs },
+    { confirmAfterMs: context.config.reconciliation.mobileMoneyCheckAfterMs },
   );
   if (!reply.answered) {
-    await alarmEarlyUnmatchedMobileMoneySuccesses(deps.ctx, mobileMoney.results, payment);
+    await alarmEarlyUnmatchedMobileMoneySuccesses(context.ctx, mobileMoney.results, payment);
     throw outcomeUnknown(payment, reply.error);
   }
   const prompt = reply.value;
-  await recordProviderAcceptance(deps.ctx.db, payment, { ...prompt, payload: prompt }, deps.ctx.now());
-  await applyEarlyMobileMoneyResults(deps.ctx, mobileMoney.results, payment, prompt.providerReference);
+  await recordProviderAcceptance(context.ctx.db, payment, { ...prompt, payload: prompt }, context.ctx.now());
+  await applyEarlyMobileMoneyResults(context.ctx, mobileMoney.results, payment, prompt.providerReference);
   return {
     success: true,
     message: `Check your phone (0${phone.slice(3)}) and enter your M-Pesa PIN to pay ${formatKes(payment.amount)}.`,
@@ -305,9 +192,9 @@ async function startMobileMoney(start: Start, savedMethod: PaymentMethod | undef
   };
 }
 
-async function chargeCard(start: Start, card: PaymentMethod): Promise<PaymentStarted> {
-  const { deps } = start;
-  const provider = deps.providers.card;
+async function chargeCard(start: PaymentToStart, card: PaymentMethod): Promise<PaymentStarted> {
+  const { context } = start;
+  const provider = context.providers.card;
   if (card.provider !== provider.name || card.authorizationCode === null) {
     throw conflict(
       'This card was saved with another card provider and can no longer be charged; pay by card to save it again',
@@ -315,11 +202,11 @@ async function chargeCard(start: Start, card: PaymentMethod): Promise<PaymentSta
   }
   const payment = await recordPending(start, { channel: 'card', provider: provider.name, paymentMethodId: card.id });
   const charged = await chargeSavedCard(
-    deps.ctx,
+    context.ctx,
     provider,
     payment,
     { authorizationCode: card.authorizationCode, email: card.customerEmail ?? start.email },
-    { confirmAfterMs: confirmationDelayOf(deps.config) },
+    { confirmAfterMs: confirmationDelayOf(context.config) },
   );
   // The charge may have been made: 503, and the payment is confirmed by reconciliation (or the webhook).
   if (!charged.answered) throw outcomeUnknown(charged.payment, charged.error);
@@ -340,7 +227,7 @@ async function chargeCard(start: Start, card: PaymentMethod): Promise<PaymentSta
  * in the audit log, in one transaction; 409 when the organization was retired meanwhile.
  */
 function recordPending(
-  start: Start,
+  start: PaymentToStart,
   details: {
     channel: PaymentChannel;
     provider: Payment['provider'];
@@ -348,11 +235,11 @@ function recordPending(
     paymentMethodId?: string | null;
   },
 ): Promise<Payment> {
-  const { deps, intent, requester } = start;
-  const now = deps.ctx.now();
+  const { context, intent, requester } = start;
+  const now = context.ctx.now();
   const reference = newPaymentReference();
-  const firstCheckAfterMs = checkDelayOf(deps.config, details.channel, intent.method === 'saved_method');
-  return deps.ctx.db.transaction(async (tx) => {
+  const firstCheckAfterMs = checkDelayOf(context.config, details.channel, intent.method === 'saved_method');
+  return context.ctx.db.transaction(async (tx) => {
     // A retirement that committed since the membership check is seen here (docs/decisions.md#retired-organizations-take-no-money).
     await assertTakesPayments(tx, requester.organizationId);
     const payment = await insertPendingPayment(
@@ -380,22 +267,4 @@ function recordPending(
     await recordAuditEvent(tx, requester.audit, paymentStarted(payment));
     return payment;
   });
-}
-
-/**
- * M-Pesa prompts are checked once the customer had time to answer; card checkouts when they run out of
- * time (the webhook normally settles them first); saved-card charges answer at once, so one still
- * pending is checked soon after.
- */
-export function checkDelayOf(config: PaymentsConfig, channel: PaymentChannel, saved: boolean): number {
-  if (channel === 'mobile_money') return config.reconciliation.mobileMoneyCheckAfterMs;
-  return saved ? confirmationDelayOf(config) : config.reconciliation.cardCheckoutExpireAfterMs;
-}
-
-/**
- * When a card payment whose answer never came is first looked up: late enough for a request still inside
- * the provider to have finished, soon enough for a retry to learn the outcome.
- */
-export function confirmationDelayOf(config: PaymentsConfig): number {
-  return 2 * config.providerTimeoutMs;
 }
