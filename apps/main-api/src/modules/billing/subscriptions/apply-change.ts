@@ -3,7 +3,7 @@ import { notifyOrganizationMembers } from '@platform/notifications';
 import { type AuditContext, recordAuditEvent } from '../../audit/index.js';
 import { useCredit } from './credit-balance.js';
 import { subscriptionChanged, subscriptionRenewed } from './notifications.js';
-import { NOT_PAST_DUE } from './renewal-retries.js';
+import { NOT_PAST_DUE } from './renew-retries.js';
 import { updateSubscriptionAt } from './repository.js';
 import { NO_SCHEDULED_CHANGE } from './scheduled-change.js';
 

@@ -17,7 +17,7 @@ import {
   subscriptionChargesOf,
   subscriptionOf,
 } from '../../../../test/subscription-fixtures.js';
-import { CHANGE_IN_PROGRESS } from './change-claim.js';
+import { CHANGE_IN_PROGRESS } from './change-plan.js';
 
 // Races need real concurrent connections: PGlite runs one query at a time, so these run on PostgreSQL only
 // (CI sets DATABASE_URL). Paystack holds a charge's answer until the test lets it go, so the requests overlap

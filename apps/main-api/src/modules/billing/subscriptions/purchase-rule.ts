@@ -1,6 +1,6 @@
 import { conflict } from '@platform/errors';
 import type { SubscriptionPurchaseRule } from '../payments/index.js';
-import { hasActiveSubscription } from './active-subscription-repository.js';
+import { hasActiveSubscription } from './purchase.js';
 
 const SUBSCRIPTION_ALREADY_ACTIVE =
   'The organization already has an active mail subscription; change it with the upgrade endpoints';

@@ -15,6 +15,7 @@ import {
   titlesNotified,
 } from '../../../../test/subscription-fixtures.js';
 import { newPaymentReference } from '../payments/reference.js';
+import { hasActiveSubscription } from './index.js';
 import { activatePurchasedSubscription } from './purchase.js';
 
 describe('activatePurchasedSubscription (a paid mail subscription purchase)', () => {
@@ -129,6 +130,42 @@ describe('activatePurchasedSubscription (a paid mail subscription purchase)', ()
     const card = await insertSavedCard(database.db, organizationId);
     await activate(paidPurchase(new Date('2024-05-01T00:00:00.000Z'), { paymentMethodId: card }));
     expect((await subscriptionOf())?.paymentMethodId).toBe(card);
+  });
+});
+
+describe('hasActiveSubscription (whether the organization may start a purchase)', () => {
+  let database: DatabaseHandle;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+  });
+  afterAll(async () => {
+    await database?.close();
+  });
+
+  const core10 = { plan: 'core', seats: 10, cycle: 'monthly', anchor: '2024-01-01' } as const;
+
+  it('is true while an active subscription is inside its period, and false without one', async () => {
+    const organizationId = await insertOrganization(database.db);
+    expect(await hasActiveSubscription(database.db, organizationId, new Date('2024-01-17T10:00:00.000Z'))).toBe(false);
+    await insertSubscription(database.db, organizationId, core10);
+    expect(await hasActiveSubscription(database.db, organizationId, new Date('2024-01-17T10:00:00.000Z'))).toBe(true);
+    expect(await hasActiveSubscription(database.db, organizationId, new Date('2024-01-31T23:59:59.999Z'))).toBe(true);
+    // Its period is over: it waits for the renewal job, and a purchase may replace it.
+    expect(await hasActiveSubscription(database.db, organizationId, new Date('2024-02-01T00:00:00.000Z'))).toBe(false);
+  });
+
+  it.each(['past_due', 'canceled', 'expired'] as const)('is false for a %s subscription', async (status) => {
+    const organizationId = await insertOrganization(database.db);
+    await insertSubscription(database.db, organizationId, { ...core10, status });
+    expect(await hasActiveSubscription(database.db, organizationId, new Date('2024-01-17T10:00:00.000Z'))).toBe(false);
+  });
+
+  it("answers for the organization asked about, not another's", async () => {
+    const organizationId = await insertOrganization(database.db);
+    const otherOrganizationId = await insertOrganization(database.db);
+    await insertSubscription(database.db, otherOrganizationId, core10);
+    expect(await hasActiveSubscription(database.db, organizationId, new Date('2024-01-17T10:00:00.000Z'))).toBe(false);
   });
 });
 

@@ -1,13 +1,38 @@
-import type { Payment, Transaction } from '@platform/db';
+import type { DatabaseExecutor, MailSubscription, Payment, Transaction } from '@platform/db';
 import { notifyOrganizationMembers } from '@platform/notifications';
 import { type AuditedChange, PLATFORM_JOB, recordAuditEvent } from '../../audit/index.js';
 import type { PaidFor } from '../payments/index.js';
 import { addCredit, paymentCreditReference } from './credit-balance.js';
 import { paymentCredited, subscriptionStarted } from './notifications.js';
 import { type BillingPeriod, billingPeriod, dayOf } from './periods.js';
-import { NOT_PAST_DUE } from './renewal-retries.js';
-import { insertSubscriptionUnlessExists, lockSubscription, updateSubscriptionAt } from './repository.js';
+import { NOT_PAST_DUE } from './renew-retries.js';
+import {
+  findSubscription,
+  insertSubscriptionUnlessExists,
+  lockSubscription,
+  updateSubscriptionAt,
+} from './repository.js';
 import { NO_SCHEDULED_CHANGE } from './scheduled-change.js';
+
+// Buying a mail subscription (docs/decisions.md#subscription-purchases): one is refused while another is active, and a
+// purchase paid starts the organization's subscription, or replaces one that no longer runs.
+
+/**
+ * The rule of purchases: a subscription is active at `at` when its status is active and its period has not ended.
+ * While it is, no other can be bought, and a purchase paid meanwhile goes to the credit balance.
+ */
+function isActiveAt(subscription: MailSubscription, at: Date): boolean {
+  return subscription.status === 'active' && subscription.currentPeriodEnd > at;
+}
+
+/**
+ * Whether the organization has a mail subscription active at `now`, so that it may not start a purchase of another
+ * (a 409 for the pay request). Read without a lock, in the caller's transaction if it has one.
+ */
+export async function hasActiveSubscription(db: DatabaseExecutor, organizationId: string, now: Date): Promise<boolean> {
+  const subscription = await findSubscription(db, organizationId);
+  return subscription !== undefined && isActiveAt(subscription, now);
+}
 
 /** The first period a paid mail subscription purchase starts: from the UTC day it was paid, for its cycle. */
 export function purchasedPeriod(payment: Payment): BillingPeriod {
@@ -65,7 +90,7 @@ export async function activatePurchasedSubscription(tx: Transaction, payment: Pa
     return periodPaid(period);
   }
 
-  if (current.status === 'active' && current.currentPeriodEnd > completedAt) {
+  if (isActiveAt(current, completedAt)) {
     const why = 'A mail subscription was already active when this purchase was paid';
     const credited = await addCredit(tx, current, {
       amount: payment.amount,

@@ -2,7 +2,8 @@ import type { MailSubscription, Transaction } from '@platform/db';
 import { type AuditContext, PLATFORM_JOB, recordAuditEvent } from '../../audit/index.js';
 import { lockOrganizationForMoney } from '../payments/index.js';
 import { addCredit, paymentCreditReference } from './credit-balance.js';
-import { finishChange, lockChargingChangeOf, lockSubscription, updateSubscriptionAt } from './repository.js';
+import { lockChargingChangeOf } from './payment-rows-repository.js';
+import { finishChange, lockSubscription, updateSubscriptionAt } from './repository.js';
 import { NO_SCHEDULED_CHANGE } from './scheduled-change.js';
 
 const RETIRED = 'The organization was closed';

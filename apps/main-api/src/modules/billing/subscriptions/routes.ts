@@ -4,6 +4,9 @@ import { REPLAYED_HEADER } from '@platform/idempotency';
 import { auditContextOf } from '../../../shared/audit-context.js';
 import { bearerSecurity } from '../../../shared/route-schemas.js';
 import { ref } from '../../../shared/schema-ref.js';
+import { cancelSubscription, resumeCanceledSubscription } from './cancel.js';
+import { upgradeSubscription } from './change-plan.js';
+import { previewUpgrade } from './change-plan-price.js';
 import {
   MailSubscriptionResponseSchema,
   MailSubscriptionUpdatedResponseSchema,
@@ -11,22 +14,15 @@ import {
   UpgradePreviewQuerySchema,
   UpgradePreviewResponseSchema,
 } from './schemas.js';
-import {
-  cancelSubscription,
-  previewUpgrade,
-  resumeCanceledSubscription,
-  type SubscriptionDeps,
-  subscriptionViewOf,
-  upgradeSubscription,
-} from './service.js';
+import { type PaymentsAccess, subscriptionViewOf } from './service.js';
 
 /**
  * The organization's mail subscription, the price of a change, the change itself (spec 4.8, 4.9), and cancel and
  * resume (docs/decisions.md#subscription-cancellation).
  */
-export const subscriptionRoutes: FastifyPluginAsyncTypebox<SubscriptionDeps> = async (app, deps) => {
+export const subscriptionRoutes: FastifyPluginAsyncTypebox<PaymentsAccess> = async (app, payments) => {
   const tags = ['billing'];
-  const { db } = deps.ctx;
+  const { db } = payments.ctx;
 
   app.get(
     '/v1/billing/subscription',
@@ -66,7 +62,10 @@ export const subscriptionRoutes: FastifyPluginAsyncTypebox<SubscriptionDeps> = a
     async (request) => {
       const { newPlan, newSeats, newCycle } = request.query;
       const next = { plan: newPlan, seats: newSeats, cycle: newCycle };
-      return { success: true as const, data: await previewUpgrade(db, request.organization.id, next, deps.ctx.now()) };
+      return {
+        success: true as const,
+        data: await previewUpgrade(db, request.organization.id, next, payments.ctx.now()),
+      };
     },
   );
 
@@ -99,7 +98,7 @@ export const subscriptionRoutes: FastifyPluginAsyncTypebox<SubscriptionDeps> = a
     async (request, reply) => {
       const { newPlan, newSeats, newCycle, paymentMethodId } = request.body;
       const result = await upgradeSubscription(
-        deps,
+        payments,
         { organizationId: request.organization.id, userId: request.user.id, audit: auditContextOf(request) },
         { plan: newPlan, seats: newSeats, cycle: newCycle },
         paymentMethodId,
@@ -142,9 +141,9 @@ export const subscriptionRoutes: FastifyPluginAsyncTypebox<SubscriptionDeps> = a
       request.idempotency.transaction(db, async (tx) => {
         const answer = await cancelSubscription(
           tx,
-          deps.ctx,
+          payments.ctx,
           { organizationId: request.organization.id, audit: auditContextOf(request) },
-          deps.ctx.now(),
+          payments.ctx.now(),
         );
         request.log.info({ organizationId: request.organization.id }, 'Subscription set to cancel at the period end');
         return { statusCode: 200, body: { success: true as const, ...answer } };

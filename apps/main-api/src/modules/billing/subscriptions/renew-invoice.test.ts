@@ -19,7 +19,7 @@ import {
   subscriptionOf,
 } from '../../../../test/subscription-fixtures.js';
 
-// Renewals paid by bank transfer (docs/decisions.md#renewal-invoices), on PostgreSQL with the app's clock moved: a
+// Renewals paid by bank transfer (renew-invoice.ts, docs/decisions.md#renewal-invoices), on PostgreSQL with the app's clock moved: a
 // subscription bought by bank transfer has its renewal invoiced 14 days ahead, once however many instances run the
 // job; finance's confirmation renews it once, on the renewal date; unpaid, it is retried on days 1, 3 and 5 and then
 // expires; a cancel voids the invoice and a resume issues it again.

@@ -9,8 +9,9 @@ import {
   type SettlementContext,
   settleFoundPayment,
 } from '../payments/index.js';
-import { renewalValues } from './renewal-values.js';
-import { finishChange, insertChange, lockNextRenewalToInvoice, rebaseChange } from './repository.js';
+import { lockNextRenewalToInvoice } from './renew-repository.js';
+import { renewalValues } from './renew-values.js';
+import { finishChange, insertChange, rebaseChange } from './repository.js';
 import { standingOfClaimed } from './retirement.js';
 
 // Renewals paid by bank transfer (docs/decisions.md#renewal-invoices): a subscription last paid for by bank transfer,

@@ -1,33 +1,20 @@
-import { mailSubscriptionReminders, memberships, notifications } from '@platform/db/schema';
+import { mailSubscriptionReminders, notifications } from '@platform/db/schema';
 import { asc, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type BillingTestApp, PAYER_ID, startBillingApp } from '../../../../test/billing-fixtures.js';
-import { insertUser } from '../../../../test/helpers.js';
-import {
-  clearBilling,
-  insertSavedCard,
-  insertSubscription,
-  subscriptionOf,
-} from '../../../../test/subscription-fixtures.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type BillingTestApp, PAYER_ID } from '../../../../test/billing-fixtures.js';
+import { useSubscriptionApp } from '../../../../test/subscription-app.js';
+import { insertSavedCard, insertSubscription, subscriptionOf } from '../../../../test/subscription-fixtures.js';
 
-// Reminders of a renewal 7 days and 1 day before it (docs/decisions.md#renewal-reminders), sent by the renewal job
+// Reminders of a renewal 7 days and 1 day before it (renew-reminders.ts, docs/decisions.md#renewal-reminders), sent by the renewal job
 // with a moved clock: each once per renewal, however many rounds run. Instances racing are in concurrency.test.ts.
 
 const COLLEAGUE_ID = 'user_reminded_colleague';
 const MINUTE = 60 * 1000;
 const DAY = 24 * 60 * MINUTE;
+const suite = useSubscriptionApp({ members: [[COLLEAGUE_ID, 'member']] });
 let t: BillingTestApp;
-
-beforeAll(async () => {
-  t = await startBillingApp();
-  await insertUser(t.db, { id: COLLEAGUE_ID });
-  await t.db.insert(memberships).values({ organizationId: t.organizationId, userId: COLLEAGUE_ID, role: 'member' });
-});
-afterAll(async () => {
-  await t?.close();
-});
-beforeEach(async () => {
-  await clearBilling(t.db);
+beforeAll(() => {
+  t = suite.t;
 });
 
 // Bought on 31 January: renews on 29 February 00:00 UTC, then on 31 March.

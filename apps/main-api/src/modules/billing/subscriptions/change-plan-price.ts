@@ -1,8 +1,13 @@
-import type { MailSubscription, MailSubscriptionChangeKind } from '@platform/db';
+import type { Database, MailSubscription, MailSubscriptionChangeKind } from '@platform/db';
 import { conflict, validationError } from '@platform/errors';
 import { isSameSubscription, type Proration, prorate, type SubscriptionTerms } from '@platform/pricing';
 import { type BillingPeriod, billingPeriod, currentPeriodOf, dayOf, periodAfter } from './periods.js';
+import { readSubscription } from './repository.js';
 import { scheduledTermsOf } from './scheduled-change.js';
+import type { UpgradePreview } from './schemas.js';
+
+// What a change of plan, seats or cycle costs and when it takes effect: the preview answers it, and the upgrade
+// (change-plan.ts) charges what the same function says (docs/decisions.md#preview-and-upgrade-agree).
 
 export const NO_ACTIVE_SUBSCRIPTION =
   'The organization has no active mail subscription; buy one with POST /v1/billing/pay';
@@ -10,7 +15,7 @@ const PERIOD_ENDED = 'The current billing period has ended and the subscription 
 const NOTHING_TO_CHANGE = 'Nothing would change: the subscription already has this plan, seat count and billing cycle';
 
 /** A change of plan, seats or cycle as it would happen if asked for today: what it costs, when and what period it leads to. */
-export interface PlannedChange {
+export interface PricedChange {
   kind: Exclude<MailSubscriptionChangeKind, 'renewal'>;
   /**
    * `now` for an upgrade or a change of the same price (today's proration and credit rules); `period_end` for a
@@ -46,11 +51,11 @@ export interface PlannedChange {
  * is no active subscription (none, past_due, canceled, expired, or its period is over) and 400 when nothing would
  * change (the current terms, with no change scheduled).
  */
-export function planChange(
+export function priceChange(
   subscription: MailSubscription | undefined,
   next: SubscriptionTerms,
   now: Date,
-): PlannedChange {
+): PricedChange {
   if (subscription === undefined || subscription.status !== 'active') throw conflict(NO_ACTIVE_SUBSCRIPTION);
   const today = dayOf(now);
   const periodStart = dayOf(subscription.currentPeriodStart);
@@ -115,5 +120,35 @@ export function planChange(
     creditApplied: net > 0 ? Math.min(subscription.creditBalance, net) : 0,
     period: proration.cycleChanged ? billingPeriod(today, next.cycle, 0) : currentPeriodOf(subscription),
     proration,
+  };
+}
+
+/**
+ * GET /v1/billing/upgrade/preview (spec 4.8): what the change would cost if made now. The same priceChange
+ * prices the upgrade, so the two agree to the shilling on the same UTC day and the same stored state.
+ */
+export async function previewUpgrade(
+  db: Database,
+  organizationId: string,
+  next: SubscriptionTerms,
+  now: Date,
+): Promise<UpgradePreview> {
+  const subscription = await readSubscription(db, organizationId);
+  const plan = priceChange(subscription, next, now);
+  const { proration } = plan;
+  return {
+    amountDueToday: plan.amountDueToday,
+    kind: plan.kind,
+    takesEffect: plan.takesEffect,
+    cancelsScheduledChange: plan.cancelsScheduledChange,
+    net: plan.net,
+    creditApplied: plan.creditApplied,
+    creditAdded: 0,
+    creditBalance: subscription?.creditBalance ?? 0,
+    daysInPeriod: proration.daysInPeriod,
+    daysRemaining: proration.daysRemaining,
+    cycleChanged: proration.cycleChanged,
+    newPeriod: { start: dayOf(plan.period.start), end: dayOf(plan.period.end) },
+    newPrice: proration.nextQuote.total,
   };
 }

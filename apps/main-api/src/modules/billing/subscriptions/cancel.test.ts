@@ -1,19 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { auditEvents, idempotencyRecords, memberships } from '@platform/db/schema';
+import { auditEvents } from '@platform/db/schema';
 import { quote } from '@platform/pricing';
 import { and, asc, eq, like } from 'drizzle-orm';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import {
-  type BillingTestApp,
-  CONFIRMATION_DELAY_MS,
-  PAYER_ID,
-  startBillingApp,
-} from '../../../../test/billing-fixtures.js';
-import { FAKE_PAYSTACK_SECRET, type FakePaystack, startFakePaystack } from '../../../../test/fake-paystack.js';
-import { insertUser, tokenFor } from '../../../../test/helpers.js';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type BillingTestApp, CONFIRMATION_DELAY_MS, PAYER_ID } from '../../../../test/billing-fixtures.js';
+import type { FakePaystack } from '../../../../test/fake-paystack.js';
+import { tokenFor } from '../../../../test/helpers.js';
+import { useSubscriptionApp } from '../../../../test/subscription-app.js';
 import {
   changesOf,
-  clearBilling,
   creditBalanceOf,
   insertSavedCard,
   insertSubscription,
@@ -21,37 +16,28 @@ import {
   subscriptionOf,
   titlesNotified,
 } from '../../../../test/subscription-fixtures.js';
-import { NO_SUBSCRIPTION, NOT_SET_TO_CANCEL, SUBSCRIPTION_ENDED } from './cancellation.js';
+import { NO_SUBSCRIPTION, NOT_SET_TO_CANCEL, SUBSCRIPTION_ENDED } from './cancel.js';
 
-// POST /v1/billing/subscription/cancel and /resume (docs/decisions.md#subscription-cancellation): the flag, what
+// POST /v1/billing/subscription/cancel and /resume (cancel.ts, docs/decisions.md#subscription-cancellation): the flag, what
 // GET shows, the renewal job ending a canceled subscription without charging, and a cancel that arrives while a
 // renewal is being charged. Races on PostgreSQL are in concurrency.test.ts.
 
 const COLLEAGUE_ID = 'user_cancel_colleague';
 const MEMBER_ID = 'user_cancel_member';
-let t: BillingTestApp;
-let paystack: FakePaystack;
-
-beforeAll(async () => {
-  paystack = await startFakePaystack();
-  paystack.approvedAuthorizations.add('AUTH_good');
-  paystack.pendingAuthorizations.add('AUTH_pending');
-  t = await startBillingApp({ env: { PAYSTACK_SECRET_KEY: FAKE_PAYSTACK_SECRET, PAYSTACK_BASE_URL: paystack.url } });
-  for (const [userId, role] of [
+const suite = useSubscriptionApp({
+  paystack: { approved: ['AUTH_good'], pending: ['AUTH_pending'] },
+  members: [
     [COLLEAGUE_ID, 'billing'],
     [MEMBER_ID, 'member'],
-  ] as const) {
-    await insertUser(t.db, { id: userId });
-    await t.db.insert(memberships).values({ organizationId: t.organizationId, userId, role });
-  }
+  ],
+  clearIdempotencyRecords: true,
 });
-afterAll(async () => {
-  await t?.close();
-  await paystack?.close();
+let t: BillingTestApp;
+let paystack: FakePaystack;
+beforeAll(() => {
+  ({ t, paystack } = suite);
 });
-beforeEach(async () => {
-  await clearBilling(t.db);
-  await t.db.delete(idempotencyRecords);
+beforeEach(() => {
   t.clock.set(new Date('2024-02-10T09:00:00.000Z'));
 });
 

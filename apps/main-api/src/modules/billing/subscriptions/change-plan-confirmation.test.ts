@@ -1,11 +1,10 @@
-import { idempotencyRecords } from '@platform/db/schema';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { missing, postgresServer } from '#test-prerequisites';
 import { type BillingTestApp, CONFIRMATION_DELAY_MS, startBillingApp } from '../../../../test/billing-fixtures.js';
-import { FAKE_PAYSTACK_SECRET, type FakePaystack, startFakePaystack } from '../../../../test/fake-paystack.js';
+import { FAKE_PAYSTACK_SECRET, type FakePaystack } from '../../../../test/fake-paystack.js';
+import { useSubscriptionApp } from '../../../../test/subscription-app.js';
 import {
   changesOf,
-  clearBilling,
   creditBalanceOf,
   insertSavedCard,
   insertSubscription,
@@ -13,31 +12,23 @@ import {
   subscriptionOf,
 } from '../../../../test/subscription-fixtures.js';
 
-// An upgrade whose card charge is not confirmed at once (Paystack answers "pending", or its answer never
-// comes): 202, the reconciliation job settles the charge later, the change applies exactly once, and a
+// An upgrade (change-plan.ts) whose card charge is not confirmed at once (Paystack answers "pending", or its answer
+// never comes): 202, the reconciliation job settles the charge later, the change applies exactly once, and a
 // retry with the same Idempotency-Key answers from where the change stands, never charging again.
 
 const core10 = { plan: 'core', seats: 10, cycle: 'monthly', anchor: '2024-01-01' } as const;
 const APPLIED =
   'Mail subscription upgraded. Now on the growth plan, 25 mailboxes, billed monthly, until 2024-02-01. KES 1,331 charged to the card';
 
+// A charge Paystack leaves unanswered times out at once, not after PROVIDER_TIMEOUT_MS.
+const suite = useSubscriptionApp({ paystack: { hangsTimeOut: true }, clearIdempotencyRecords: true });
 let t: BillingTestApp;
 let paystack: FakePaystack;
-
-beforeAll(async () => {
-  paystack = await startFakePaystack();
-  t = await startBillingApp({ env: { PAYSTACK_SECRET_KEY: FAKE_PAYSTACK_SECRET, PAYSTACK_BASE_URL: paystack.url } });
-  // A charge Paystack leaves unanswered times out at once, not after PROVIDER_TIMEOUT_MS.
-  t.timeouts.expireOnHang(paystack.server);
+beforeAll(() => {
+  ({ t, paystack } = suite);
 });
-afterAll(async () => {
-  await t?.close();
-  await paystack?.close();
-});
-beforeEach(async () => {
+beforeEach(() => {
   paystack.behaviour('normal');
-  await clearBilling(t.db);
-  await t.db.delete(idempotencyRecords);
   t.clock.set(new Date('2024-01-17T10:00:00.000Z'));
 });
 

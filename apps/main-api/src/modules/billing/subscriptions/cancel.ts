@@ -4,14 +4,11 @@ import { notifyOrganizationMembers } from '@platform/notifications';
 import { type AuditContext, PLATFORM_JOB, recordAuditEvent } from '../../audit/index.js';
 import { retiredAtOf, type SettlementContext } from '../payments/index.js';
 import { subscriptionCanceled, subscriptionCanceling, subscriptionResumed } from './notifications.js';
-import { voidRenewalInvoice } from './renewal-invoice.js';
-import {
-  lockRenewalInvoiceOfOrganization,
-  lockSubscription,
-  setCancellation,
-  updateSubscriptionAt,
-} from './repository.js';
+import { lockRenewalInvoiceOfOrganization } from './payment-rows-repository.js';
+import { voidRenewalInvoice } from './renew-invoice.js';
+import { lockSubscription, setCancellation, updateSubscriptionAt } from './repository.js';
 import { NO_SCHEDULED_CHANGE } from './scheduled-change.js';
+import { messageOf, type SubscriptionAnswer, viewOf } from './service.js';
 
 // Cancel at the period end, and resume (docs/decisions.md#subscription-cancellation). A cancel only sets a flag:
 // the subscription keeps its plan until the renewal job reaches it, which then ends it as canceled and charges
@@ -28,7 +25,7 @@ interface Requester {
   audit: AuditContext;
 }
 
-export interface CancellationResult {
+interface CancellationResult {
   subscription: MailSubscription;
   /** False when it was already so: nothing was written. */
   changed: boolean;
@@ -47,11 +44,34 @@ async function lockRunning(tx: Transaction, organizationId: string): Promise<Mai
 }
 
 /**
+ * POST /v1/billing/subscription/cancel, in the route's transaction (which also stores the idempotent answer): the
+ * subscription ends at its period end instead of renewing (docs/decisions.md#subscription-cancellation).
+ */
+export async function cancelSubscription(
+  tx: Transaction,
+  ctx: SettlementContext,
+  requester: { organizationId: string; audit: AuditContext },
+  now: Date,
+): Promise<SubscriptionAnswer> {
+  const { subscription } = await requestCancellation(tx, ctx, requester, now);
+  return { message: messageOf(subscriptionCanceling(subscription)), data: await viewOf(tx, subscription) };
+}
+
+/** POST /v1/billing/subscription/resume, in the route's transaction: the subscription renews again. */
+export async function resumeCanceledSubscription(
+  tx: Transaction,
+  requester: { organizationId: string; audit: AuditContext },
+): Promise<SubscriptionAnswer> {
+  const subscription = await resumeSubscription(tx, requester);
+  return { message: messageOf(subscriptionResumed(subscription)), data: await viewOf(tx, subscription) };
+}
+
+/**
  * POST /v1/billing/subscription/cancel: sets the subscription to end at its period end (a past_due one: at its
  * next payment attempt, instead of it), records it and tells the members. Asking again changes nothing. 409 when
  * there is no subscription or it has ended.
  */
-export async function requestCancellation(
+async function requestCancellation(
   tx: Transaction,
   ctx: SettlementContext,
   requester: Requester,
@@ -89,7 +109,7 @@ export async function requestCancellation(
  * POST /v1/billing/subscription/resume: the subscription renews again as before (a scheduled change stays
  * scheduled). 409 when there is no subscription, it has ended, or it is not set to cancel.
  */
-export async function resumeSubscription(tx: Transaction, requester: Requester): Promise<MailSubscription> {
+async function resumeSubscription(tx: Transaction, requester: Requester): Promise<MailSubscription> {
   await retiredAtOf(tx, requester.organizationId);
   const subscription = await lockRunning(tx, requester.organizationId);
   if (!subscription.cancelAtPeriodEnd) throw conflict(NOT_SET_TO_CANCEL);

@@ -1,12 +1,10 @@
 import { createHmac } from 'node:crypto';
-import { memberships } from '@platform/db/schema';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type BillingTestApp, PAYER_ID, startBillingApp } from '../../../../test/billing-fixtures.js';
-import { FAKE_PAYSTACK_SECRET, type FakePaystack, startFakePaystack } from '../../../../test/fake-paystack.js';
-import { insertUser } from '../../../../test/helpers.js';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type BillingTestApp, PAYER_ID } from '../../../../test/billing-fixtures.js';
+import { FAKE_PAYSTACK_SECRET, type FakePaystack } from '../../../../test/fake-paystack.js';
+import { useSubscriptionApp } from '../../../../test/subscription-app.js';
 import {
   changesOf,
-  clearBilling,
   creditBalanceOf,
   insertSavedCard,
   insertSubscription,
@@ -15,27 +13,18 @@ import {
   titlesNotified,
 } from '../../../../test/subscription-fixtures.js';
 
-// Upgrades charged through a fake Paystack that can decline a card or not answer.
+// Upgrades (change-plan.ts) charged through a fake Paystack that can decline a card or not answer.
 
 const COLLEAGUE_ID = 'user_colleague';
+// A charge Paystack leaves unanswered times out at once, not after PROVIDER_TIMEOUT_MS.
+const suite = useSubscriptionApp({ paystack: { hangsTimeOut: true }, members: [[COLLEAGUE_ID, 'member']] });
 let t: BillingTestApp;
 let paystack: FakePaystack;
-
-beforeAll(async () => {
-  paystack = await startFakePaystack();
-  t = await startBillingApp({ env: { PAYSTACK_SECRET_KEY: FAKE_PAYSTACK_SECRET, PAYSTACK_BASE_URL: paystack.url } });
-  // A charge Paystack leaves unanswered times out at once, not after PROVIDER_TIMEOUT_MS.
-  t.timeouts.expireOnHang(paystack.server);
-  await insertUser(t.db, { id: COLLEAGUE_ID });
-  await t.db.insert(memberships).values({ organizationId: t.organizationId, userId: COLLEAGUE_ID, role: 'member' });
+beforeAll(() => {
+  ({ t, paystack } = suite);
 });
-afterAll(async () => {
-  await t?.close();
-  await paystack?.close();
-});
-beforeEach(async () => {
+beforeEach(() => {
   paystack.behaviour('normal');
-  await clearBilling(t.db);
   t.clock.set(new Date('2024-01-17T10:00:00.000Z'));
 });
 

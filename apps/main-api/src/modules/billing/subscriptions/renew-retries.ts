@@ -1,7 +1,7 @@
 import type { MailSubscription, Transaction } from '@platform/db';
 import { notifyOrganizationMembers } from '@platform/notifications';
 import { PLATFORM_JOB, recordAuditEvent } from '../../audit/index.js';
-import { endCanceledSubscription } from './cancellation.js';
+import { endCanceledSubscription } from './cancel.js';
 import { renewalFailed, renewalRetryFailed, subscriptionExpired } from './notifications.js';
 import { updateSubscriptionAt } from './repository.js';
 import { NO_SCHEDULED_CHANGE } from './scheduled-change.js';

@@ -3,7 +3,7 @@ import { eventually } from '#test-timing';
 import { type BillingTestApp, startBillingApp } from '../../../../test/billing-fixtures.js';
 import { insertSavedCard, insertSubscription, subscriptionOf } from '../../../../test/subscription-fixtures.js';
 
-// The app runs the renewal job on its own every RENEWAL_INTERVAL_MS once ready, and stops it on close.
+// The app runs the renewal job (renew.ts) on its own every RENEWAL_INTERVAL_MS once ready, and stops it on close.
 
 let t: BillingTestApp;
 
