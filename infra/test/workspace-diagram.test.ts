@@ -116,22 +116,22 @@ describe('diagramProblems(page, section, manifests)', () => {
       ],
       prose,
     };
-    expect(diagramProblems('docs/map.md', drawn, manifests)).toEqual([]);
+    expect(diagramProblems('guide/map.md', drawn, manifests)).toEqual([]);
   });
 
   it('names an arrow drawn that no package.json has, and a dependency not drawn, with the change to make', () => {
     const drawn = section('  shop["@acme/shop"] --> money["@acme/money"]', '  cart["@acme/cart"] -.-> money');
-    expect(diagramProblems('docs/map.md', drawn, manifests)).toEqual([
-      'docs/map.md:21 draws @acme/shop --> @acme/money, but apps/shop/package.json does not list @acme/money: remove the arrow (or, if @acme/shop does use @acme/money, add it to the dependencies of apps/shop/package.json)',
-      'apps/shop/package.json lists @acme/cart in its dependencies, and docs/map.md does not draw it: add `shop --> cart` to one of its workspace diagrams',
+    expect(diagramProblems('guide/map.md', drawn, manifests)).toEqual([
+      'guide/map.md:21 draws @acme/shop --> @acme/money, but apps/shop/package.json does not list @acme/money: remove the arrow (or, if @acme/shop does use @acme/money, add it to the dependencies of apps/shop/package.json)',
+      'apps/shop/package.json lists @acme/cart in its dependencies, and guide/map.md does not draw it: add `shop --> cart` to one of its workspace diagrams',
     ]);
   });
 
   it('tells a dependency drawn dotted, or a devDependency drawn solid, which arrow to draw instead', () => {
     const drawn = section('  shop["@acme/shop"] -.-> cart["@acme/cart"]', '  cart --> money["@acme/money"]');
-    expect(diagramProblems('docs/map.md', drawn, manifests)).toEqual([
-      'docs/map.md:21 draws @acme/shop -.-> @acme/cart, but apps/shop/package.json lists @acme/cart in its dependencies: draw it as `shop --> cart`',
-      'docs/map.md:22 draws @acme/cart --> @acme/money, but packages/cart/package.json lists @acme/money in its devDependencies: draw it as `cart -.-> money`',
+    expect(diagramProblems('guide/map.md', drawn, manifests)).toEqual([
+      'guide/map.md:21 draws @acme/shop -.-> @acme/cart, but apps/shop/package.json lists @acme/cart in its dependencies: draw it as `shop --> cart`',
+      'guide/map.md:22 draws @acme/cart --> @acme/money, but packages/cart/package.json lists @acme/money in its devDependencies: draw it as `cart -.-> money`',
     ]);
   });
 
@@ -152,14 +152,14 @@ describe('diagramProblems(page, section, manifests)', () => {
       ],
       prose: 'Only @acme/shop and @acme/cart-tools are described.',
     };
-    expect(diagramProblems('docs/map.md', drawn, manifests)).toEqual([
-      "docs/map.md:44 draws an arrow from or to the subgraph `apps`: draw one arrow per dependency, between packages' nodes",
-      'docs/map.md:45: node `wallet` is labelled "@acme/wallet", which is no workspace: begin each label with a package\'s name as its package.json spells it (`wallet["@platform/..."]`), or remove the node',
-      'apps/shop/package.json lists @acme/cart in its dependencies, and docs/map.md does not draw it: add `shop --> cart` to one of its workspace diagrams',
-      'packages/cart/package.json lists @acme/money in its devDependencies, and docs/map.md does not draw it: add `cart -.-> money` to one of its workspace diagrams',
-      "@acme/cart (packages/cart) is not named in the text of docs/map.md's workspace section: add a line on what it holds",
-      '@acme/money (packages/money) has no node in docs/map.md\'s workspace diagrams: add one, `money["@acme/money"]`, with its arrows',
-      "@acme/money (packages/money) is not named in the text of docs/map.md's workspace section: add a line on what it holds",
+    expect(diagramProblems('guide/map.md', drawn, manifests)).toEqual([
+      "guide/map.md:44 draws an arrow from or to the subgraph `apps`: draw one arrow per dependency, between packages' nodes",
+      'guide/map.md:45: node `wallet` is labelled "@acme/wallet", which is no workspace: begin each label with a package\'s name as its package.json spells it (`wallet["@platform/..."]`), or remove the node',
+      'apps/shop/package.json lists @acme/cart in its dependencies, and guide/map.md does not draw it: add `shop --> cart` to one of its workspace diagrams',
+      'packages/cart/package.json lists @acme/money in its devDependencies, and guide/map.md does not draw it: add `cart -.-> money` to one of its workspace diagrams',
+      "@acme/cart (packages/cart) is not named in the text of guide/map.md's workspace section: add a line on what it holds",
+      '@acme/money (packages/money) has no node in guide/map.md\'s workspace diagrams: add one, `money["@acme/money"]`, with its arrows',
+      "@acme/money (packages/money) is not named in the text of guide/map.md's workspace section: add a line on what it holds",
     ]);
   });
 });
