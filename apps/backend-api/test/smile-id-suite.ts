@@ -21,7 +21,7 @@ import { createdSessionId, fundWallet, truncateVerificationData } from './verifi
 // callback, an outage and time-outs. The app's job loop runs only when asked (`smileIdJobs.runNow()`), on the
 // suite's clock.
 
-export const PARTNER_ID = '2468';
+const PARTNER_ID = '2468';
 export const API_KEY = 'fake-smile-id-api-key-0123456789';
 export const MINUTE = 60_000;
 export const RECONCILE_AFTER_MS = 5 * MINUTE;

@@ -27,7 +27,7 @@ export function gate() {
 }
 
 /** What the routes did and how the test steers them: set afresh before each test. */
-export interface HarnessState {
+interface HarnessState {
   clock: Date;
   echoRuns: number;
   failNext: 'conflict' | 'crash' | undefined;

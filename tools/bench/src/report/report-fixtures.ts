@@ -3,7 +3,7 @@ import type { CpuNumbers } from './targets.js';
 
 // What the report's tests share: the machine and run a report describes, and CPU numbers of one endpoint.
 
-export const machine = {
+const machine = {
   cpu: 'AMD EPYC',
   cpuCount: 2,
   memoryGib: 23.5,
