@@ -1,4 +1,5 @@
 import type { ApiKeyEnvironment, DocumentKind, VerificationType } from '@platform/db';
+import type { ReviewDecision, ReviewDocument, Reviewer } from '../reviews/index.js';
 
 // What the console shows and does, as plain data: the routes ask the review service (../reviews) through this
 // interface, so the pages are rendered and tested from data alone.
@@ -18,21 +19,13 @@ export interface QueuePage {
   nextCursor: string | null;
 }
 
-interface ReviewDocument {
-  id: string;
-  kind: DocumentKind;
-  contentType: string;
-  size: number;
-  /** A signed link, valid a few minutes (docs/decisions.md#manual-review). */
-  url: string;
-}
-
 export interface ReviewView extends QueueItem {
   status: string;
   /** The live claim's end, when claimed. */
   claimExpiresAt: Date | null;
   /** The submitted details as labelled values (ID type and number, or registration number and company name). */
   details: Array<{ label: string; value: string }>;
+  /** The documents, each `url` a same-origin path with its signed link (docs/decisions.md#manual-review). */
   documents: ReviewDocument[];
   /** The session's status changes, oldest first, with the reasons given (an earlier request for documents). */
   history: Array<{ to: string; reason: string | null; at: Date }>;
@@ -40,27 +33,18 @@ export interface ReviewView extends QueueItem {
   resendableKinds: DocumentKind[];
 }
 
-export type ReviewDecision = 'verified' | 'rejected' | 'requires_input';
-
 export interface DecisionInput {
   decision: ReviewDecision;
   reason: string | undefined;
   documents: DocumentKind[];
 }
 
-/** The signed-in reviewer and the request they act in (for the audit log). */
-export interface ConsoleActor {
-  userId: string;
-  requestId: string | null;
-  ip: string | null;
-}
-
 /** The review operations the console needs, each acting as the signed-in reviewer. */
 export interface ReviewDesk {
   queue(cursor: string | undefined): Promise<QueuePage>;
-  review(sessionId: string, actor: ConsoleActor): Promise<ReviewView>;
-  claim(sessionId: string, actor: ConsoleActor): Promise<void>;
-  decide(sessionId: string, actor: ConsoleActor, input: DecisionInput): Promise<void>;
+  review(sessionId: string, actor: Reviewer): Promise<ReviewView>;
+  claim(sessionId: string, actor: Reviewer): Promise<void>;
+  decide(sessionId: string, actor: Reviewer, input: DecisionInput): Promise<void>;
   /** Whether the user may review (the reviewer role in the platform organization, asked of the role policy). */
   mayReview(userId: string): Promise<boolean>;
 }

@@ -2,6 +2,7 @@
 /** @jsxImportSource @platform/templates */
 import type { DocumentKind } from '@platform/db';
 import { type Child, HtmlPage, renderPage, say, text } from '@platform/templates';
+import { reviewDecisions } from '../reviews/index.js';
 import type { QueuePage, ReviewView } from './desk.js';
 import { CONSOLE_STYLES } from './styles.js';
 
@@ -199,7 +200,7 @@ export function reviewPage(input: {
         ) : (
           <p>
             <a href={document.url} download>
-              {say('en', 'console.review.downloadPdf', { size: Math.ceil(document.size / 1024) })}
+              {say('en', 'console.review.downloadPdf', { size: Math.ceil(document.sizeBytes / 1024) })}
             </a>
           </p>
         )}
@@ -213,7 +214,7 @@ export function reviewPage(input: {
       <fieldset>
         <legend>{say('en', 'console.decision.legend')}</legend>
         <ul class="choices">
-          {decisions.map((value, index) => (
+          {reviewDecisions.map((value, index) => (
             <li>
               <input type="radio" id={`decision-${value}`} name="decision" value={value} required={index === 0} />
               <label for={`decision-${value}`}>{say('en', `console.decision.${value}`)}</label>
@@ -298,8 +299,6 @@ export function reviewPage(input: {
     ),
   });
 }
-
-const decisions = ['verified', 'rejected', 'requires_input'] as const;
 
 export function errorPage({ status, text: message, signedIn }: { status: number; text: string; signedIn: boolean }) {
   const title = text('en', status === 404 ? 'console.error.notFound' : 'console.error.refused');

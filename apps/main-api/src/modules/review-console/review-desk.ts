@@ -1,7 +1,7 @@
 import { documentKindsOf } from '@platform/db';
 import { isMessageKey, text } from '@platform/templates';
 import type { ReviewDetail, ReviewService } from '../reviews/index.js';
-import type { ConsoleActor, ReviewDesk, ReviewView } from './desk.js';
+import type { ReviewDesk, ReviewView } from './desk.js';
 
 // The console's desk over the review service (../reviews): the same operations as /v1/reviews, shaped for pages.
 
@@ -37,7 +37,6 @@ function detailsOf(review: ReviewDetail): ReviewView['details'] {
 const date = (value: string | null) => (value === null ? null : new Date(value));
 
 export function reviewDeskOf(service: ReviewService, mayReview: (userId: string) => Promise<boolean>): ReviewDesk {
-  const reviewer = (actor: ConsoleActor) => ({ userId: actor.userId, requestId: actor.requestId, ip: actor.ip });
   return {
     async queue(cursor) {
       const page = await service.listQueue({ limit: QUEUE_PAGE_SIZE, cursor });
@@ -47,7 +46,7 @@ export function reviewDeskOf(service: ReviewService, mayReview: (userId: string)
       };
     },
     async review(sessionId, actor) {
-      const review = await service.getReview(reviewer(actor), sessionId);
+      const review = await service.getReview(actor, sessionId);
       return {
         sessionId: review.sessionId,
         type: review.type,
@@ -58,23 +57,17 @@ export function reviewDeskOf(service: ReviewService, mayReview: (userId: string)
         claimExpiresAt: date(review.claimExpiresAt),
         status: review.status,
         details: detailsOf(review),
-        documents: review.documents.map((document) => ({
-          id: document.id,
-          kind: document.kind,
-          contentType: document.contentType,
-          size: document.sizeBytes,
-          url: pathOf(document.url),
-        })),
+        documents: review.documents.map((document) => ({ ...document, url: pathOf(document.url) })),
         history: review.history.map((change) => ({ to: change.to, reason: change.reason, at: new Date(change.at) })),
         resendableKinds: [...documentKindsOf(review.type)],
       };
     },
     async claim(sessionId, actor) {
-      await service.claimReview(reviewer(actor), sessionId);
+      await service.claimReview(actor, sessionId);
     },
     async decide(sessionId, actor, input) {
       const { decision, reason, documents } = input;
-      await service.decideReview(reviewer(actor), sessionId, {
+      await service.decideReview(actor, sessionId, {
         decision,
         reason,
         ...(documents.length === 0 ? {} : { documents }),

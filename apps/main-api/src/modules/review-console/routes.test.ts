@@ -6,7 +6,8 @@ import { conflict, validationError } from '@platform/errors';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { consoleSessionStoreOf } from '../console-sessions/index.js';
-import type { ConsoleActor, DecisionInput, ReviewDesk, ReviewView } from './desk.js';
+import type { Reviewer } from '../reviews/index.js';
+import type { DecisionInput, ReviewDesk, ReviewView } from './desk.js';
 import { reviewConsoleRoutes } from './routes.js';
 
 // The console's sign-in, session cookie, CSRF and forms over a desk that records what it is asked, with its sessions
@@ -35,8 +36,10 @@ function review(overrides: Partial<ReviewView> = {}): ReviewView {
         id: 'd1',
         kind: 'selfie',
         contentType: 'image/jpeg',
-        size: 2048,
+        sizeBytes: 2048,
+        uploadedAt: '2026-03-02T08:50:00.000Z',
         url: '/v1/reviews/x/documents/d1/content?s=1',
+        urlExpiresAt: '2026-03-02T10:05:00.000Z',
       },
     ],
     history: [
@@ -62,10 +65,10 @@ class RecordingDesk implements ReviewDesk {
   async review() {
     return review();
   }
-  async claim(_sessionId: string, actor: ConsoleActor) {
+  async claim(_sessionId: string, actor: Reviewer) {
     this.claimed.push(actor.userId);
   }
-  async decide(sessionId: string, actor: ConsoleActor, input: DecisionInput) {
+  async decide(sessionId: string, actor: Reviewer, input: DecisionInput) {
     if (this.decideError !== undefined) throw this.decideError;
     this.decided.push({ sessionId, reviewerId: actor.userId, input });
   }

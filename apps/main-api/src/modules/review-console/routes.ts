@@ -10,8 +10,9 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { TokenVerifier } from '../../auth/token-verifier.js';
 import type { ConsoleSessionStore } from '../console-sessions/index.js';
+import { type ReviewDecision, type Reviewer, reviewDecisions, reviewerOf } from '../reviews/index.js';
 import { cookieSettings, sessionKeyFrom, signedInReviewer, signIn, signOut } from './console-session.js';
-import type { ConsoleActor, DecisionInput, ReviewDecision, ReviewDesk } from './desk.js';
+import type { DecisionInput, ReviewDesk } from './desk.js';
 import {
   CONSOLE_PATH,
   errorPage,
@@ -68,8 +69,6 @@ function documented(summary: string) {
   };
 }
 
-const decisions: readonly ReviewDecision[] = ['verified', 'rejected', 'requires_input'];
-
 export const reviewConsoleRoutes: FastifyPluginAsyncTypebox<ReviewConsoleOptions> = async (app, options) => {
   const { desk, sessions, now } = options;
   await app.register(cookie);
@@ -90,7 +89,7 @@ export const reviewConsoleRoutes: FastifyPluginAsyncTypebox<ReviewConsoleOptions
   const redirect = (reply: FastifyReply, to: string) => reply.code(303).header('location', to).send();
 
   /** The signed-in reviewer, or null after sending the sign-in page (or a 403 for one who is no longer a reviewer). */
-  async function reviewerOf(request: FastifyRequest, reply: FastifyReply): Promise<ConsoleActor | null> {
+  async function actingReviewer(request: FastifyRequest, reply: FastifyReply): Promise<Reviewer | null> {
     const reviewerId = await signedInReviewer(request, sessions, now());
     if (reviewerId === null) {
       await send(reply, signInPage({ csrfToken: reply.generateCsrf() }), 401);
@@ -107,7 +106,7 @@ export const reviewConsoleRoutes: FastifyPluginAsyncTypebox<ReviewConsoleOptions
       );
       return null;
     }
-    return { userId: reviewerId, requestId: request.id, ip: request.ip };
+    return reviewerOf(request, reviewerId);
   }
 
   /** Whether the error page may offer sign-out; false when that cannot be told (the database failing, say). */
@@ -146,7 +145,7 @@ export const reviewConsoleRoutes: FastifyPluginAsyncTypebox<ReviewConsoleOptions
       schema: { ...documented('The review queue (HTML; the sign-in page without a session)'), querystring: QueueQuery },
     },
     async (request, reply) => {
-      const actor = await reviewerOf(request, reply);
+      const actor = await actingReviewer(request, reply);
       if (actor === null) return reply;
       const reviewerId = actor.userId;
       const queue = await desk.queue(request.query.cursor);
@@ -199,7 +198,7 @@ export const reviewConsoleRoutes: FastifyPluginAsyncTypebox<ReviewConsoleOptions
       schema: { ...documented('A session to review (HTML)'), params: SessionParams, querystring: NoticeQuery },
     },
     async (request, reply) => {
-      const actor = await reviewerOf(request, reply);
+      const actor = await actingReviewer(request, reply);
       if (actor === null) return reply;
       const reviewerId = actor.userId;
       const review = await desk.review(request.params.sessionId, actor);
@@ -223,7 +222,7 @@ export const reviewConsoleRoutes: FastifyPluginAsyncTypebox<ReviewConsoleOptions
       schema: { ...documented('Claim a session for 30 minutes (form)'), params: SessionParams, body: FormBody },
     },
     async (request, reply) => {
-      const actor = await reviewerOf(request, reply);
+      const actor = await actingReviewer(request, reply);
       if (actor === null) return reply;
       await desk.claim(request.params.sessionId, actor);
       return redirect(reply, `${CONSOLE_PATH}/sessions/${encodeURIComponent(request.params.sessionId)}?notice=claimed`);
@@ -234,7 +233,7 @@ export const reviewConsoleRoutes: FastifyPluginAsyncTypebox<ReviewConsoleOptions
     `${CONSOLE_PATH}/sessions/:sessionId/decision`,
     { ...form, schema: { ...documented('Record a decision (form)'), params: SessionParams, body: FormBody } },
     async (request, reply) => {
-      const actor = await reviewerOf(request, reply);
+      const actor = await actingReviewer(request, reply);
       if (actor === null) return reply;
       const { sessionId } = request.params;
       // A mistake goes back to the session's page (POST-redirect-GET), which says what it was; nothing is decided.
@@ -256,7 +255,7 @@ export const reviewConsoleRoutes: FastifyPluginAsyncTypebox<ReviewConsoleOptions
 /** The decision form's values, or what is wrong with them (shown by the session's page). */
 function decisionFrom(body: Record<string, string | string[]>): DecisionInput | FormProblem {
   const decision = body.decision;
-  if (typeof decision !== 'string' || !(decisions as readonly string[]).includes(decision)) return 'no_decision';
+  if (typeof decision !== 'string' || !(reviewDecisions as readonly string[]).includes(decision)) return 'no_decision';
   const reason = typeof body.reason === 'string' && body.reason.trim() !== '' ? body.reason.trim() : undefined;
   if (decision !== 'verified' && reason === undefined) return 'no_reason';
   const listed = body.documents === undefined ? [] : [body.documents].flat();

@@ -1,6 +1,7 @@
 // Manual review (docs/decisions.md#manual-review): what the app wires (the routes, their schemas, the service, the
 // decision metrics and the link key) and what the reviewers' console builds on: the service and its types, and
-// `reviewerOf` to turn a request the platform guard let in into the reviewer the service takes.
+// `reviewerOf` to turn a request (the one the platform guard let in, or the console's signed-in reviewer) into the
+// reviewer the service takes.
 
 export { documentLinkKeyOf } from './document-links.js';
 export { reviewMetricsOf } from './metrics.js';

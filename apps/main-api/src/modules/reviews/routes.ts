@@ -16,9 +16,12 @@ import {
 } from './schemas.js';
 import type { OpenedDocument, Reviewer, ReviewService } from './service.js';
 
-/** The reviewer a request acts as: the user the platform guard let in, with its id and IP for the log. @public */
-export function reviewerOf(request: FastifyRequest): Reviewer {
-  return { userId: request.user.id, requestId: request.id, ip: request.ip };
+/**
+ * The reviewer a request acts as, with its id and IP for the log: the user the platform guard let in, or the one the
+ * caller confirmed itself (the console's signed-in reviewer, whose routes have no bearer token). @public
+ */
+export function reviewerOf(request: FastifyRequest, userId: string = request.user.id): Reviewer {
+  return { userId, requestId: request.id, ip: request.ip };
 }
 
 /**

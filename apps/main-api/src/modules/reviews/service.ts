@@ -40,7 +40,7 @@ import {
 // callers: routes (and the console) let only them in, through the organization guard's `organization: 'platform'`;
 // this service trusts the reviewer it is given. Decisions go through the session lifecycle, so money, the callback,
 // kycStatus and notifications follow exactly as for any other decision. Types marked @public are the console's
-// (index.ts exports them; nothing in main-api imports them yet).
+// (index.ts exports them).
 
 /** How long a claim keeps other reviewers off a session. */
 export const CLAIM_TTL_MS = 30 * 60 * 1000;
