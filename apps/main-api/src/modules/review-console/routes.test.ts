@@ -6,31 +6,28 @@ import { conflict, validationError } from '@platform/errors';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { consoleSessionStoreOf } from '../console-sessions/index.js';
-import type { Reviewer } from '../reviews/index.js';
-import type { DecisionInput, ReviewDesk, ReviewView } from './desk.js';
+import type { OpenedDocument, ReviewDecisionInput, ReviewDetail, Reviewer, ReviewService } from '../reviews/index.js';
 import { reviewConsoleRoutes } from './routes.js';
 
-// The console's sign-in, session cookie, CSRF and forms over a desk that records what it is asked, with its sessions
-// in a real database; the review service behind the real desk is tested in ../reviews, the sessions with the whole
-// app (role changes, the operators' route) in sessions.test.ts, and the whole flow in a browser in test/e2e.
+// The console's sign-in, session cookie, CSRF and forms over a review service that records what it is asked, with
+// its sessions in a real database; the real review service is tested in ../reviews, the sessions with the whole app
+// (role changes, the operators' route) in sessions.test.ts, and the whole flow in a browser in tools/e2e.
 
 const SESSION_ID = '0b4f8a52-5a4e-4d55-8f0e-1c2d3e4f5a6b';
 const SECRET = 'a-console-secret-of-at-least-32-characters';
 
-function review(overrides: Partial<ReviewView> = {}): ReviewView {
+function review(overrides: Partial<ReviewDetail> = {}): ReviewDetail {
   return {
     sessionId: SESSION_ID,
     type: 'kyc',
     environment: 'live',
     appName: 'Duka <Pay>',
-    submittedAt: new Date('2026-03-02T09:00:00Z'),
+    submittedAt: '2026-03-02T09:00:00.000Z',
     claimedBy: null,
     status: 'processing',
     claimExpiresAt: null,
-    details: [
-      { label: 'ID type', value: 'national_id' },
-      { label: 'ID number', value: '12345678' },
-    ],
+    requiredDocuments: ['id_document_front', 'id_document_back', 'selfie'],
+    details: { type: 'kyc', idType: 'national_id', idNumber: '12345678' },
     documents: [
       {
         id: 'd1',
@@ -38,47 +35,52 @@ function review(overrides: Partial<ReviewView> = {}): ReviewView {
         contentType: 'image/jpeg',
         sizeBytes: 2048,
         uploadedAt: '2026-03-02T08:50:00.000Z',
-        url: '/v1/reviews/x/documents/d1/content?s=1',
+        url: 'https://api.example.test/v1/reviews/x/documents/d1/content?s=1',
         urlExpiresAt: '2026-03-02T10:05:00.000Z',
       },
     ],
     history: [
-      { to: 'pending', reason: null, at: new Date('2026-03-02T08:00:00Z') },
-      { to: 'requires_input', reason: 'The selfie is <blurred>', at: new Date('2026-03-02T08:30:00Z') },
+      { from: null, to: 'pending', reason: null, at: '2026-03-02T08:00:00.000Z' },
+      { from: 'processing', to: 'requires_input', reason: 'The selfie is <blurred>', at: '2026-03-02T08:30:00.000Z' },
     ],
-    resendableKinds: ['id_document_front', 'id_document_back', 'selfie'],
     ...overrides,
   };
 }
 
-class RecordingDesk implements ReviewDesk {
+/** A review service that records what it is asked, and answers one session. */
+class RecordingReviews implements ReviewService {
   reviewers = new Set(['user_reviewer']);
-  decided: Array<{ sessionId: string; reviewerId: string; input: DecisionInput }> = [];
+  decided: Array<{ sessionId: string; reviewerId: string; input: ReviewDecisionInput }> = [];
   claimed: string[] = [];
   decideError: Error | undefined;
-  async queue() {
-    return {
-      items: [{ ...review(), claimedBy: 'user_other_reviewer' }],
-      nextCursor: 'next-page',
-    };
+  async listQueue() {
+    const { sessionId, type, environment, appName, submittedAt, claimExpiresAt } = review();
+    const entry = { sessionId, type, environment, appName, submittedAt, claimExpiresAt };
+    return { reviews: [{ ...entry, claimedBy: 'user_other_reviewer' }], nextCursor: 'next-page' };
   }
-  async review() {
+  async getReview() {
     return review();
   }
-  async claim(_sessionId: string, actor: Reviewer) {
-    this.claimed.push(actor.userId);
+  async claimReview(reviewer: Reviewer, sessionId: string) {
+    this.claimed.push(reviewer.userId);
+    return { sessionId, claimedBy: reviewer.userId, claimedAt: '', expiresAt: '' };
   }
-  async decide(sessionId: string, actor: Reviewer, input: DecisionInput) {
+  async decideReview(reviewer: Reviewer, sessionId: string, input: ReviewDecisionInput) {
     if (this.decideError !== undefined) throw this.decideError;
-    this.decided.push({ sessionId, reviewerId: actor.userId, input });
+    this.decided.push({ sessionId, reviewerId: reviewer.userId, input });
+    const decided = { status: input.decision, previousStatus: 'processing', reason: null, decidedAt: '' } as const;
+    return { sessionId, ...decided, resubmitDocuments: null };
   }
-  async mayReview(userId: string) {
+  async openDocument(): Promise<OpenedDocument> {
+    throw new Error('the console serves no document: the links go to /v1/reviews');
+  }
+  async isReviewer(userId: string) {
     return this.reviewers.has(userId);
   }
 }
 
 let app: FastifyInstance;
-let desk: RecordingDesk;
+let reviews: RecordingReviews;
 let now: Date;
 let database: DatabaseHandle;
 
@@ -98,11 +100,11 @@ beforeEach(async () => {
     { id: 'user_reviewer', email: 'reviewer@example.test' },
     { id: 'user_owner', email: 'owner@example.test' },
   ]);
-  desk = new RecordingDesk();
+  reviews = new RecordingReviews();
   now = new Date('2026-03-02T10:00:00Z');
   app = Fastify().withTypeProvider<TypeBoxTypeProvider>();
   await app.register(reviewConsoleRoutes, {
-    desk,
+    reviews,
     sessions: consoleSessionStoreOf(database.db),
     secret: SECRET,
     publicUrl: 'https://api.example.test',
@@ -232,7 +234,7 @@ describe('the review console', () => {
     expect(owner.body).toContain('This needs the role reviewer');
 
     const { cookie } = await signedIn();
-    desk.reviewers.delete('user_reviewer');
+    reviews.reviewers.delete('user_reviewer');
     const after = await app.inject({ method: 'GET', url: '/review', headers: { cookie } });
     expect(after.statusCode).toBe(403);
   });
@@ -253,7 +255,7 @@ describe('the review console', () => {
       payload: form({ _csrf: before, decision: 'verified' }),
     });
     expect(decision.statusCode).toBe(403);
-    expect(desk.decided).toEqual([]);
+    expect(reviews.decided).toEqual([]);
   });
 
   it('ends the session after eight hours', async () => {
@@ -297,18 +299,18 @@ describe('the review console', () => {
       payload: form({ _csrf: csrf, decision: 'verified' }),
     });
     expect(decision.statusCode).toBe(401);
-    expect(desk.decided).toEqual([]);
+    expect(reviews.decided).toEqual([]);
     expect(await database.db.select().from(reviewConsoleSessions)).toEqual([]);
   });
 
   it('ends every session of a reviewer whose role is taken away, so none comes back with the role', async () => {
     const first = await signedIn();
     const second = await signedIn();
-    desk.reviewers.delete('user_reviewer');
+    reviews.reviewers.delete('user_reviewer');
     const refused = await app.inject({ method: 'GET', url: '/review', headers: { cookie: first.cookie } });
     expect(refused.statusCode).toBe(403);
     expect(refused.body).toContain('This needs the role reviewer');
-    desk.reviewers.add('user_reviewer');
+    reviews.reviewers.add('user_reviewer');
     for (const { cookie } of [first, second]) {
       expect((await app.inject({ method: 'GET', url: '/review', headers: { cookie } })).statusCode).toBe(401);
     }
@@ -341,7 +343,7 @@ describe('the review console', () => {
       payload: form({ decision: 'verified' }),
     });
     expect(withoutToken.statusCode).toBe(403);
-    expect(desk.decided).toEqual([]);
+    expect(reviews.decided).toEqual([]);
 
     const response = await app.inject({
       method: 'POST',
@@ -351,7 +353,7 @@ describe('the review console', () => {
     });
     expect(response.statusCode).toBe(303);
     expect(response.headers.location).toBe('/review?notice=decided');
-    expect(desk.decided).toEqual([
+    expect(reviews.decided).toEqual([
       {
         sessionId: SESSION_ID,
         reviewerId: 'user_reviewer',
@@ -381,7 +383,9 @@ describe('the review console', () => {
       expect(page.body).toContain('role="alert"');
       expect(page.body).toContain(text);
     }
-    desk.decideError = validationError('The decision cannot be recorded', [{ path: '/reason', message: 'too long' }]);
+    reviews.decideError = validationError('The decision cannot be recorded', [
+      { path: '/reason', message: 'too long' },
+    ]);
     const refused = await app.inject({
       method: 'POST',
       url: `/review/sessions/${SESSION_ID}/decision`,
@@ -389,7 +393,7 @@ describe('the review console', () => {
       payload: form({ _csrf: csrf, decision: 'verified' }),
     });
     expect(refused.headers.location).toBe(`/review/sessions/${SESSION_ID}?error=refused`);
-    expect(desk.decided).toEqual([]);
+    expect(reviews.decided).toEqual([]);
     // An unknown code or notice shows nothing.
     const odd = await app.inject({
       method: 'GET',
@@ -403,7 +407,7 @@ describe('the review console', () => {
 
   it('shows a conflict from the review service as a page', async () => {
     const { cookie, csrf } = await signedIn();
-    desk.decideError = conflict('Claimed by another reviewer');
+    reviews.decideError = conflict('Claimed by another reviewer');
     const response = await app.inject({
       method: 'POST',
       url: `/review/sessions/${SESSION_ID}/decision`,
@@ -424,7 +428,7 @@ describe('the review console', () => {
       payload: form({ _csrf: csrf }),
     });
     expect(claim.statusCode).toBe(303);
-    expect(desk.claimed).toEqual(['user_reviewer']);
+    expect(reviews.claimed).toEqual(['user_reviewer']);
 
     const page = await app.inject({ method: 'GET', url: `/review/sessions/${SESSION_ID}`, headers: { cookie } });
     expect(page.body).toContain('alt="Selfie"');

@@ -172,6 +172,8 @@ export interface ReviewService {
     link: DocumentLinkRequest,
     request: { requestId: string | null; ip: string | null },
   ): Promise<OpenedDocument>;
+  /** Whether the user may review: the reviewer role in the platform organization, asked of the role policy. */
+  isReviewer(userId: string): Promise<boolean>;
 }
 
 function isWaiting(session: VerificationSession): boolean {
@@ -219,6 +221,12 @@ export function createReviewService(options: ReviewServiceOptions): ReviewServic
     if (claim !== undefined) return claim;
     const held = await findClaim(tx, sessionId);
     throw conflict(`Claimed by another reviewer until ${(held?.expiresAt ?? at).toISOString()}`);
+  }
+
+  async function isReviewer(userId: string): Promise<boolean> {
+    if (options.platformOrganizationId === undefined) return false;
+    const access = await membershipIn(db, userId, options.platformOrganizationId);
+    return access !== null && allows(access.role, 'reviews:decide');
   }
 
   function openDetails(session: VerificationSession): SubmittedDetails | null {
@@ -395,8 +403,7 @@ export function createReviewService(options: ReviewServiceOptions): ReviewServic
       };
       if (!isValidDocumentLink(linkKey, claims, link.signature, at)) throw forbidden(INVALID_DOCUMENT_LINK);
       // The link outlives nothing: a reviewer who lost the role since it was issued cannot use it.
-      const access = await membershipIn(db, link.reviewer, organizationId);
-      if (access === null || !allows(access.role, 'reviews:decide')) throw forbidden(INVALID_DOCUMENT_LINK);
+      if (!(await isReviewer(link.reviewer))) throw forbidden(INVALID_DOCUMENT_LINK);
 
       const { session } = await waitingSession(db, link.sessionId);
       const document = await findCurrentDocument(db, session.id, link.documentId);
@@ -426,6 +433,8 @@ export function createReviewService(options: ReviewServiceOptions): ReviewServic
         : 'application/octet-stream';
       return { bytes: stored.bytes, contentType, kind: document.kind };
     },
+
+    isReviewer,
   };
 }
 
