@@ -12,7 +12,8 @@ import {
   type ReviewTestApp,
   sessionState,
 } from '../../../test/review-fixtures.js';
-import { CLAIM_TTL_MS, INVALID_DOCUMENT_LINK } from './service.js';
+import { CLAIM_TTL_MS } from './claim-review.js';
+import { INVALID_DOCUMENT_LINK } from './open-document.js';
 
 // The review routes on the test database (PGlite, or PostgreSQL with DATABASE_URL): who may call them, the queue,
 // a session's details and documents through signed links, claims and decisions with everything a decision does.

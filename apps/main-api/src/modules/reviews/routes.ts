@@ -3,6 +3,8 @@ import { errorResponses } from '@platform/http';
 import type { FastifyRequest } from 'fastify';
 import { bearerSecurity } from '../../shared/route-schemas.js';
 import { ref } from '../../shared/schema-ref.js';
+import type { Reviewer } from './review-context.js';
+import type { OpenedDocument } from './review-views.js';
 import {
   DocumentLinkQuery,
   ReviewClaimResponseSchema,
@@ -14,7 +16,7 @@ import {
   ReviewQueueSchema,
   ReviewSessionParams,
 } from './schemas.js';
-import type { OpenedDocument, Reviewer, ReviewService } from './service.js';
+import type { ReviewService } from './service.js';
 
 /**
  * The reviewer a request acts as, with its id and IP for the log: the user the platform guard let in, or the one the
