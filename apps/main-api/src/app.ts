@@ -25,8 +25,8 @@ import {
 } from './modules/console-sessions/index.js';
 import { invitationRoutes, invitationSharedSchemas } from './modules/invitations/index.js';
 import { notificationRoutes, notificationSharedSchemas } from './modules/notifications/index.js';
-import { allows, membershipIn, organizationRoutes, organizationSharedSchemas } from './modules/organizations/index.js';
-import { reviewConsoleRoutes, reviewDeskOf } from './modules/review-console/index.js';
+import { organizationRoutes, organizationSharedSchemas } from './modules/organizations/index.js';
+import { reviewConsoleRoutes } from './modules/review-console/index.js';
 import {
   createReviewService,
   documentLinkKeyOf,
@@ -178,11 +178,7 @@ export function buildApp(deps: MainApiDeps, config: MainApiConfig) {
   app.register(reviewRoutes, { service: reviews });
   app.register(consoleSessionRoutes, { db, now });
   app.register(reviewConsoleRoutes, {
-    desk: reviewDeskOf(reviews, async (userId) => {
-      if (config.platformOrganizationId === undefined) return false;
-      const membership = await membershipIn(db, userId, config.platformOrganizationId);
-      return membership !== null && allows(membership.role, 'reviews:decide');
-    }),
+    reviews,
     sessions: consoleSessionStoreOf(db),
     verifyToken,
     secret: reviewersKey.export(),

@@ -1,13 +1,13 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource @platform/templates */
-import type { DocumentKind } from '@platform/db';
-import { type Child, HtmlPage, renderPage, say, text } from '@platform/templates';
-import type { QueuePage, ReviewView } from './desk.js';
+import { type DocumentKind, documentKindsOf } from '@platform/db';
+import { type Child, HtmlPage, isMessageKey, renderPage, say, text } from '@platform/templates';
+import { type ReviewDetail, type ReviewQueuePage, reviewDecisions } from '../reviews/index.js';
 import { CONSOLE_STYLES } from './styles.js';
 
-// The review console's pages as plain HTML: no script, no external asset, inline styles only (the CSP allows
-// nothing else), forms that post and redirect. Texts come from the catalog, and the template layer escapes every
-// value (docs/decisions.md#html-templates).
+// The review console's pages as plain HTML, from what the review service (../reviews) answers: no script, no
+// external asset, inline styles only (the CSP allows nothing else), forms that post and redirect. Texts come from
+// the catalog, and the template layer escapes every value (docs/decisions.md#html-templates).
 
 /** Where the console lives on main-api. */
 export const CONSOLE_PATH = '/review';
@@ -93,9 +93,39 @@ export function signInPage({ csrfToken, error, notice }: { csrfToken: string; er
   });
 }
 
-function When({ date }: { date: Date | null }) {
-  if (date === null) return <>—</>;
+/** A time the service gives (ISO 8601), to the minute. */
+function When({ at }: { at: string | null }) {
+  if (at === null) return <>—</>;
+  const date = new Date(at);
   return <time datetime={date.toISOString()}>{date.toISOString().replace('T', ' ').slice(0, 16)} UTC</time>;
+}
+
+/** An ID type by its label in the catalog, or by its own name when the catalog has none (a type added since). */
+function idTypeName(idType: string): string {
+  const key = `idType.${idType}`;
+  return isMessageKey(key) ? text('en', key) : idType;
+}
+
+/** The submitted details as labelled values (ID type and number, or registration number and company name). */
+function detailsOf(review: ReviewDetail): Array<{ label: string; value: string }> {
+  const details = review.details;
+  if (details === null) return [];
+  if (details.type === 'kyc') {
+    return [
+      { label: text('en', 'console.detail.idType'), value: idTypeName(details.idType) },
+      { label: text('en', 'console.detail.idNumber'), value: details.idNumber },
+    ];
+  }
+  return [
+    { label: text('en', 'console.detail.registrationNumber'), value: details.registrationNumber },
+    { label: text('en', 'console.detail.companyName'), value: details.companyName ?? '—' },
+  ];
+}
+
+/** A document link as a path: the console is served by main-api itself, whatever PUBLIC_URL says. */
+function pathOf(url: string): string {
+  const parsed = new URL(url);
+  return `${parsed.pathname}${parsed.search}`;
 }
 
 function kindName(kind: DocumentKind): string {
@@ -103,13 +133,13 @@ function kindName(kind: DocumentKind): string {
 }
 
 export function queuePage(input: {
-  queue: QueuePage;
+  queue: ReviewQueuePage;
   reviewerId: string;
   csrfToken: string;
   notice?: string | undefined;
 }) {
   const { queue, reviewerId, csrfToken, notice } = input;
-  const rows = queue.items.map((item) => (
+  const rows = queue.reviews.map((item) => (
     <li class="card">
       <h2>
         <a href={`${CONSOLE_PATH}/sessions/${item.sessionId}`}>
@@ -121,7 +151,7 @@ export function queuePage(input: {
         <dd>{item.environment}</dd>
         <dt>{say('en', 'console.field.submitted')}</dt>
         <dd>
-          <When date={item.submittedAt} />
+          <When at={item.submittedAt} />
         </dd>
         <dt>{say('en', 'console.field.claimedBy')}</dt>
         <dd>
@@ -146,7 +176,7 @@ export function queuePage(input: {
       <>
         <h1>{say('en', 'console.queue.heading')}</h1>
         <Message text={notice} />
-        {queue.items.length === 0 ? (
+        {queue.reviews.length === 0 ? (
           <p>{say('en', 'console.queue.empty')}</p>
         ) : (
           <>
@@ -167,7 +197,7 @@ export function queuePage(input: {
 }
 
 export function reviewPage(input: {
-  review: ReviewView;
+  review: ReviewDetail;
   reviewerId: string;
   csrfToken: string;
   error?: string | undefined;
@@ -175,8 +205,9 @@ export function reviewPage(input: {
 }) {
   const { review, reviewerId, csrfToken, error, notice } = input;
   const action = `${CONSOLE_PATH}/sessions/${review.sessionId}`;
+  const details = detailsOf(review);
   const claimedByOther = review.claimedBy !== null && review.claimedBy !== reviewerId;
-  const until = <When date={review.claimExpiresAt} />;
+  const until = <When at={review.claimExpiresAt} />;
   const claim =
     review.claimedBy === reviewerId ? (
       <p>{say('en', 'console.review.yours', { time: until })}</p>
@@ -190,16 +221,17 @@ export function reviewPage(input: {
     );
   const documents = review.documents.map((document) => {
     const name = kindName(document.kind);
+    const url = pathOf(document.url);
     return (
       <figure class="document">
         {document.contentType.startsWith('image/') ? (
-          <a href={document.url}>
-            <img src={document.url} alt={name} />
+          <a href={url}>
+            <img src={url} alt={name} />
           </a>
         ) : (
           <p>
-            <a href={document.url} download>
-              {say('en', 'console.review.downloadPdf', { size: Math.ceil(document.size / 1024) })}
+            <a href={url} download>
+              {say('en', 'console.review.downloadPdf', { size: Math.ceil(document.sizeBytes / 1024) })}
             </a>
           </p>
         )}
@@ -213,7 +245,7 @@ export function reviewPage(input: {
       <fieldset>
         <legend>{say('en', 'console.decision.legend')}</legend>
         <ul class="choices">
-          {decisions.map((value, index) => (
+          {reviewDecisions.map((value, index) => (
             <li>
               <input type="radio" id={`decision-${value}`} name="decision" value={value} required={index === 0} />
               <label for={`decision-${value}`}>{say('en', `console.decision.${value}`)}</label>
@@ -226,7 +258,7 @@ export function reviewPage(input: {
       <fieldset>
         <legend>{say('en', 'console.decision.resend')}</legend>
         <ul class="choices">
-          {review.resendableKinds.map((kind) => (
+          {documentKindsOf(review.type).map((kind) => (
             <li>
               <input type="checkbox" id={`resend-${kind}`} name="documents" value={kind} />
               <label for={`resend-${kind}`}>{kindName(kind)}</label>
@@ -260,7 +292,7 @@ export function reviewPage(input: {
           <dd>{review.status}</dd>
           <dt>{say('en', 'console.field.submitted')}</dt>
           <dd>
-            <When date={review.submittedAt} />
+            <When at={review.submittedAt} />
           </dd>
           <dt>{say('en', 'console.field.session')}</dt>
           <dd>
@@ -269,11 +301,11 @@ export function reviewPage(input: {
         </dl>
         {claim}
         <h2>{say('en', 'console.review.details')}</h2>
-        {review.details.length === 0 ? (
+        {details.length === 0 ? (
           <p>{say('en', 'console.none')}</p>
         ) : (
           <dl>
-            {review.details.map(({ label, value }) => (
+            {details.map(({ label, value }) => (
               <>
                 <dt>{label}</dt>
                 <dd>{value}</dd>
@@ -285,7 +317,7 @@ export function reviewPage(input: {
         <ol class="history">
           {review.history.map((change) => (
             <li>
-              <When date={change.at} />: {change.to}
+              <When at={change.at} />: {change.to}
               {change.reason === null ? null : ` (${change.reason})`}
             </li>
           ))}
@@ -298,8 +330,6 @@ export function reviewPage(input: {
     ),
   });
 }
-
-const decisions = ['verified', 'rejected', 'requires_input'] as const;
 
 export function errorPage({ status, text: message, signedIn }: { status: number; text: string; signedIn: boolean }) {
   const title = text('en', status === 404 ? 'console.error.notFound' : 'console.error.refused');

@@ -10,8 +10,15 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { TokenVerifier } from '../../auth/token-verifier.js';
 import type { ConsoleSessionStore } from '../console-sessions/index.js';
+import {
+  type ReviewDecision,
+  type ReviewDecisionInput,
+  type Reviewer,
+  type ReviewService,
+  reviewDecisions,
+  reviewerOf,
+} from '../reviews/index.js';
 import { cookieSettings, sessionKeyFrom, signedInReviewer, signIn, signOut } from './console-session.js';
-import type { ConsoleActor, DecisionInput, ReviewDecision, ReviewDesk } from './desk.js';
 import {
   CONSOLE_PATH,
   errorPage,
@@ -24,7 +31,8 @@ import {
 } from './pages.js';
 
 export interface ReviewConsoleOptions {
-  desk: ReviewDesk;
+  /** The review service (../reviews): the same operations as /v1/reviews, as the signed-in reviewer. */
+  reviews: ReviewService;
   /** Where console sessions are kept (../console-sessions): the cookie holds only a session's secret. */
   sessions: ConsoleSessionStore;
   verifyToken: TokenVerifier;
@@ -38,11 +46,12 @@ export interface ReviewConsoleOptions {
 // with the identity provider's token exchanged for a session kept on the server (docs/decisions.md#console-sessions)
 // whose secret is in an HttpOnly cookie, every form CSRF-protected. Its routes are `public` to the bearer-token
 // authentication: the cookie is their credential, and the reviewer role is checked here on every request through the
-// role policy (desk.mayReview).
+// role policy (reviews.isReviewer).
 
 const CONTENT_SECURITY_POLICY =
   "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 const FORM_BODY_LIMIT = 16 * 1024;
+const QUEUE_PAGE_SIZE = 25;
 
 const SessionParams = Type.Object({ sessionId: Type.String({ format: 'uuid' }) });
 const QueueQuery = Type.Object({
@@ -68,10 +77,8 @@ function documented(summary: string) {
   };
 }
 
-const decisions: readonly ReviewDecision[] = ['verified', 'rejected', 'requires_input'];
-
 export const reviewConsoleRoutes: FastifyPluginAsyncTypebox<ReviewConsoleOptions> = async (app, options) => {
-  const { desk, sessions, now } = options;
+  const { reviews, sessions, now } = options;
   await app.register(cookie);
   await app.register(secureSession, { key: sessionKeyFrom(options.secret), ...cookieSettings(options.publicUrl) });
   await app.register(csrfProtection, { sessionPlugin: '@fastify/secure-session' });
@@ -90,13 +97,13 @@ export const reviewConsoleRoutes: FastifyPluginAsyncTypebox<ReviewConsoleOptions
   const redirect = (reply: FastifyReply, to: string) => reply.code(303).header('location', to).send();
 
   /** The signed-in reviewer, or null after sending the sign-in page (or a 403 for one who is no longer a reviewer). */
-  async function reviewerOf(request: FastifyRequest, reply: FastifyReply): Promise<ConsoleActor | null> {
+  async function actingReviewer(request: FastifyRequest, reply: FastifyReply): Promise<Reviewer | null> {
     const reviewerId = await signedInReviewer(request, sessions, now());
     if (reviewerId === null) {
       await send(reply, signInPage({ csrfToken: reply.generateCsrf() }), 401);
       return null;
     }
-    if (!(await desk.mayReview(reviewerId))) {
+    if (!(await reviews.isReviewer(reviewerId))) {
       // The role is gone: every session of theirs ends, not only this one, so none comes back with the role.
       await sessions.endAllOf(reviewerId, now());
       request.session.delete();
@@ -107,7 +114,7 @@ export const reviewConsoleRoutes: FastifyPluginAsyncTypebox<ReviewConsoleOptions
       );
       return null;
     }
-    return { userId: reviewerId, requestId: request.id, ip: request.ip };
+    return reviewerOf(request, reviewerId);
   }
 
   /** Whether the error page may offer sign-out; false when that cannot be told (the database failing, say). */
@@ -146,10 +153,10 @@ export const reviewConsoleRoutes: FastifyPluginAsyncTypebox<ReviewConsoleOptions
       schema: { ...documented('The review queue (HTML; the sign-in page without a session)'), querystring: QueueQuery },
     },
     async (request, reply) => {
-      const actor = await reviewerOf(request, reply);
+      const actor = await actingReviewer(request, reply);
       if (actor === null) return reply;
       const reviewerId = actor.userId;
-      const queue = await desk.queue(request.query.cursor);
+      const queue = await reviews.listQueue({ limit: QUEUE_PAGE_SIZE, cursor: request.query.cursor });
       return send(
         reply,
         queuePage({ queue, reviewerId, csrfToken: reply.generateCsrf(), notice: noticeText(request.query.notice) }),
@@ -170,7 +177,7 @@ export const reviewConsoleRoutes: FastifyPluginAsyncTypebox<ReviewConsoleOptions
       } catch {
         return refuse(text('en', 'console.signIn.badToken'));
       }
-      if (!(await desk.mayReview(user.id))) {
+      if (!(await reviews.isReviewer(user.id))) {
         return send(
           reply,
           errorPage({ status: 403, text: text('en', 'console.error.reviewerRole'), signedIn: false }),
@@ -199,10 +206,10 @@ export const reviewConsoleRoutes: FastifyPluginAsyncTypebox<ReviewConsoleOptions
       schema: { ...documented('A session to review (HTML)'), params: SessionParams, querystring: NoticeQuery },
     },
     async (request, reply) => {
-      const actor = await reviewerOf(request, reply);
+      const actor = await actingReviewer(request, reply);
       if (actor === null) return reply;
       const reviewerId = actor.userId;
-      const review = await desk.review(request.params.sessionId, actor);
+      const review = await reviews.getReview(actor, request.params.sessionId);
       return send(
         reply,
         reviewPage({
@@ -223,9 +230,9 @@ export const reviewConsoleRoutes: FastifyPluginAsyncTypebox<ReviewConsoleOptions
       schema: { ...documented('Claim a session for 30 minutes (form)'), params: SessionParams, body: FormBody },
     },
     async (request, reply) => {
-      const actor = await reviewerOf(request, reply);
+      const actor = await actingReviewer(request, reply);
       if (actor === null) return reply;
-      await desk.claim(request.params.sessionId, actor);
+      await reviews.claimReview(actor, request.params.sessionId);
       return redirect(reply, `${CONSOLE_PATH}/sessions/${encodeURIComponent(request.params.sessionId)}?notice=claimed`);
     },
   );
@@ -234,7 +241,7 @@ export const reviewConsoleRoutes: FastifyPluginAsyncTypebox<ReviewConsoleOptions
     `${CONSOLE_PATH}/sessions/:sessionId/decision`,
     { ...form, schema: { ...documented('Record a decision (form)'), params: SessionParams, body: FormBody } },
     async (request, reply) => {
-      const actor = await reviewerOf(request, reply);
+      const actor = await actingReviewer(request, reply);
       if (actor === null) return reply;
       const { sessionId } = request.params;
       // A mistake goes back to the session's page (POST-redirect-GET), which says what it was; nothing is decided.
@@ -243,7 +250,7 @@ export const reviewConsoleRoutes: FastifyPluginAsyncTypebox<ReviewConsoleOptions
       const input = decisionFrom(request.body);
       if (typeof input === 'string') return back(input);
       try {
-        await desk.decide(sessionId, actor, input);
+        await reviews.decideReview(actor, sessionId, input);
       } catch (error) {
         if (!isAppError(error) || error.statusCode !== 400) throw error;
         return back('refused');
@@ -254,14 +261,14 @@ export const reviewConsoleRoutes: FastifyPluginAsyncTypebox<ReviewConsoleOptions
 };
 
 /** The decision form's values, or what is wrong with them (shown by the session's page). */
-function decisionFrom(body: Record<string, string | string[]>): DecisionInput | FormProblem {
+function decisionFrom(body: Record<string, string | string[]>): ReviewDecisionInput | FormProblem {
   const decision = body.decision;
-  if (typeof decision !== 'string' || !(decisions as readonly string[]).includes(decision)) return 'no_decision';
+  if (typeof decision !== 'string' || !(reviewDecisions as readonly string[]).includes(decision)) return 'no_decision';
   const reason = typeof body.reason === 'string' && body.reason.trim() !== '' ? body.reason.trim() : undefined;
   if (decision !== 'verified' && reason === undefined) return 'no_reason';
   const listed = body.documents === undefined ? [] : [body.documents].flat();
   const documents = listed.filter((kind): kind is DocumentKind => (documentKinds as readonly string[]).includes(kind));
   if (documents.length !== listed.length) return 'unknown_documents';
   if (decision !== 'requires_input' && documents.length > 0) return 'documents_without_request';
-  return { decision: decision as ReviewDecision, reason, documents };
+  return { decision: decision as ReviewDecision, reason, ...(documents.length === 0 ? {} : { documents }) };
 }

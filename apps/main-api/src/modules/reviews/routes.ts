@@ -3,6 +3,8 @@ import { errorResponses } from '@platform/http';
 import type { FastifyRequest } from 'fastify';
 import { bearerSecurity } from '../../shared/route-schemas.js';
 import { ref } from '../../shared/schema-ref.js';
+import type { Reviewer } from './review-context.js';
+import type { OpenedDocument } from './review-views.js';
 import {
   DocumentLinkQuery,
   ReviewClaimResponseSchema,
@@ -14,11 +16,14 @@ import {
   ReviewQueueSchema,
   ReviewSessionParams,
 } from './schemas.js';
-import type { OpenedDocument, Reviewer, ReviewService } from './service.js';
+import type { ReviewService } from './service.js';
 
-/** The reviewer a request acts as: the user the platform guard let in, with its id and IP for the log. @public */
-export function reviewerOf(request: FastifyRequest): Reviewer {
-  return { userId: request.user.id, requestId: request.id, ip: request.ip };
+/**
+ * The reviewer a request acts as, with its id and IP for the log: the user the platform guard let in, or the one the
+ * caller confirmed itself (the console's signed-in reviewer, whose routes have no bearer token). @public
+ */
+export function reviewerOf(request: FastifyRequest, userId: string = request.user.id): Reviewer {
+  return { userId, requestId: request.id, ip: request.ip };
 }
 
 /**

@@ -2,7 +2,7 @@ import { apiKeyEnvironments, documentKinds, idTypes, verificationStatuses } from
 import { nextCursorSchema, pageQueryProperties } from '@platform/pagination';
 import { Type } from '@sinclair/typebox';
 import { ref } from '../../shared/schema-ref.js';
-import { reviewDecisions } from './service.js';
+import { reviewDecisions } from './review-views.js';
 
 const DEFAULT_PAGE_SIZE = 20;
 
