@@ -11,8 +11,8 @@ import { Value } from '@sinclair/typebox/value';
 
 // Answers are written by fast-json-stringify, which serializes a union (`anyOf`) by validating the value against each
 // branch with ajv, on every field of every item of every answer, where a type list (`type: ['string', 'null']`) or an
-// `enum` is a `typeof` check. The schemas below mean what the unions meant, in those forms (docs/decisions.md#
-// nullable-fields-and-enums-as-type-lists). TypeBox's own checks (`Value.Check`) know them by their kinds.
+// `enum` is a `typeof` check. The schemas below mean what the unions meant, in those forms; TypeBox's own checks
+// (`Value.Check`) know them by their kinds (docs/decisions.md#nullable-fields-and-enums-as-type-lists).
 
 const NULLABLE_KIND = 'PlatformNullable';
 const STRING_ENUM_KIND = 'PlatformStringEnum';
