@@ -29,6 +29,7 @@ export {
   type RouteInventoryComparison,
 } from './route-inventory.js';
 export { ErrorEnvelopeRef, errorResponses, SuccessMessage, SuccessOnly } from './schemas.js';
+export { nullable, stringEnum } from './serializable-schemas.js';
 export { isSingleLineName, singleLineName } from './single-line-name.js';
 export { isStorableText, refuseUnstorableText, toStorableText, unstorableTextMessage } from './storable-text.js';
 export {

@@ -1,4 +1,5 @@
 import { ledgerTransactionKinds } from '@platform/db';
+import { nullable, stringEnum } from '@platform/http/serializable-schemas';
 import { nextCursorSchema, pageQueryProperties } from '@platform/pagination';
 import { type TSchema, Type } from '@sinclair/typebox';
 
@@ -12,27 +13,24 @@ const kes = (description: string) => Type.Integer({ minimum: 0, description });
 export const WalletTransactionSchema = Type.Object(
   {
     id: Type.String({ description: 'The ledger transaction (UUID).' }),
-    kind: Type.Union(
-      ledgerTransactionKinds.map((kind) => Type.Literal(kind)),
-      {
-        description:
-          '`top_up`: money in (a payment or a credit), added to available. `hold`: a session price moved from ' +
-          'available to held. `capture`: a hold taken for good (the session was verified or rejected). `release`: a ' +
-          'hold given back to available (the session expired or was canceled).',
-      },
-    ),
+    kind: stringEnum(ledgerTransactionKinds, {
+      description:
+        '`top_up`: money in (a payment or a credit), added to available. `hold`: a session price moved from ' +
+        'available to held. `capture`: a hold taken for good (the session was verified or rejected). `release`: a ' +
+        'hold given back to available (the session expired or was canceled).',
+    }),
     amount: Type.Integer({ minimum: 1, description: 'Whole KES; `kind` says which way it moved.' }),
     reference: Type.String({
       description:
         'What caused it: `verification_session:<id>`, `payment:<reference>`, or the name of a credit the platform made.',
     }),
-    sessionId: Type.Union([Type.String(), Type.Null()], {
+    sessionId: nullable(Type.String(), {
       description: 'The verification session of a hold, capture or release; null otherwise.',
     }),
-    paymentReference: Type.Union([Type.String(), Type.Null()], {
+    paymentReference: nullable(Type.String(), {
       description: 'The payment (`PAY-...`) of a top-up paid on the main API; null otherwise.',
     }),
-    description: Type.Union([Type.String(), Type.Null()], { description: 'What the ledger says it was.' }),
+    description: nullable(Type.String(), { description: 'What the ledger says it was.' }),
     balanceAfter: Type.Object(
       {
         available: kes('Whole KES available right after this movement.'),

@@ -5,6 +5,7 @@
  */
 import { isUuid } from '@platform/db';
 import { invalidFields } from '@platform/errors';
+import { nullable } from '@platform/http/serializable-schemas';
 import { Type } from '@sinclair/typebox';
 
 export const MAX_PAGE_SIZE = 100;
@@ -26,9 +27,7 @@ export function pageQueryProperties(defaultPageSize: number) {
 
 /** The `nextCursor` of a list response. */
 export function nextCursorSchema() {
-  return Type.Union([Type.String(), Type.Null()], {
-    description: 'Pass as `cursor` for the next page; null on the last page.',
-  });
+  return nullable(Type.String(), { description: 'Pass as `cursor` for the next page; null on the last page.' });
 }
 
 /** Where a row stands in a list: its creation time to the microsecond (UTC, ISO 8601) and its id. */

@@ -5,7 +5,7 @@ import {
   verificationStatuses,
   verificationTypes,
 } from '@platform/db';
-import { singleLineName } from '@platform/http';
+import { nullable, singleLineName, stringEnum } from '@platform/http';
 import { nextCursorSchema, pageQueryProperties } from '@platform/pagination';
 import { type Static, Type } from '@sinclair/typebox';
 import { requiredDocumentKinds } from './required-documents.js';
@@ -13,22 +13,24 @@ import { requiredDocumentKinds } from './required-documents.js';
 const DEFAULT_PAGE_SIZE = 20;
 const MAX_URL_LENGTH = 2048;
 
+const typeDescription = '`kyc` verifies a person, `kyb` a business (the documents asked for differ).';
+const statusDescription =
+  '`pending` at creation; `processing` while documents are checked; `requires_input` when the end user must ' +
+  'submit again; then `verified`, `rejected`, `expired` (24 h without a result) or `canceled`.';
+const localeDescription = 'The language of the hosted page: `en` English, `sw` Kiswahili.';
+// Input as unions of literals (their refusals name the allowed values); the answer as enums (serializable-schemas).
 const VerificationType = Type.Union(
   verificationTypes.map((type) => Type.Literal(type)),
-  { description: '`kyc` verifies a person, `kyb` a business (the documents asked for differ).' },
+  { description: typeDescription },
 );
 const VerificationStatus = Type.Union(
   verificationStatuses.map((status) => Type.Literal(status)),
-  {
-    description:
-      '`pending` at creation; `processing` while documents are checked; `requires_input` when the end user must ' +
-      'submit again; then `verified`, `rejected`, `expired` (24 h without a result) or `canceled`.',
-  },
+  { description: statusDescription },
 );
 const SessionLocale = (options: { default?: string } = {}) =>
   Type.Union(
     sessionLocales.map((locale) => Type.Literal(locale)),
-    { description: 'The language of the hosted page: `en` English, `sw` Kiswahili.', ...options },
+    { description: localeDescription, ...options },
   );
 const Timestamp = (description: string) => Type.String({ format: 'date-time', description });
 
@@ -39,59 +41,55 @@ const VerificationSessionSchema = Type.Object(
       description:
         'The hosted verification page, `{verify_url}/session/<sessionId>`; pass it unchanged to the front end.',
     }),
-    type: VerificationType,
-    environment: Type.Union([Type.Literal('live'), Type.Literal('test')], {
+    type: stringEnum(verificationTypes, { description: typeDescription }),
+    environment: stringEnum(['live', 'test'] as const, {
       description: 'The environment of the API key that created it.',
     }),
-    status: VerificationStatus,
+    status: stringEnum(verificationStatuses, { description: statusDescription }),
     externalEndUserId: Type.String({ description: 'Your identifier of the end user or company.' }),
-    appName: Type.Union([Type.String(), Type.Null()], { description: 'Shown to the end user on the hosted page.' }),
-    callbackUrl: Type.Union([Type.String(), Type.Null()], {
+    appName: nullable(Type.String(), { description: 'Shown to the end user on the hosted page.' }),
+    callbackUrl: nullable(Type.String(), {
       description: "Where this session's events are sent; null means the organization's default endpoint.",
     }),
-    locale: SessionLocale(),
-    returnUrl: Type.Union([Type.String(), Type.Null()], {
+    locale: stringEnum(sessionLocales, { description: localeDescription }),
+    returnUrl: nullable(Type.String(), {
       description: 'Where the hosted page sends the person once the session is final; null when not given.',
     }),
-    privacyNoticeUrl: Type.Union([Type.String(), Type.Null()], {
+    privacyNoticeUrl: nullable(Type.String(), {
       description: "Your privacy notice, linked from the hosted page's consent notice; null when not given.",
     }),
-    requiredDocuments: Type.Array(Type.Union(requiredDocumentKinds.map((kind) => Type.Literal(kind))), {
+    requiredDocuments: Type.Array(stringEnum(requiredDocumentKinds), {
       description: 'The documents the end user is asked for.',
     }),
-    lastError: Type.Union([Type.String(), Type.Null()], {
+    lastError: nullable(Type.String(), {
       description:
         'Why the last submission was rejected or needs more input, or why the service ended the session, in words ' +
         'for the person.',
     }),
-    lastErrorCode: Type.Union([...sessionErrorCodes.map((code) => Type.Literal(code)), Type.Null()], {
+    lastErrorCode: nullable(stringEnum(sessionErrorCodes), {
       description:
         'What lastError is, for your code, when the service ended the session for a reason of its own: ' +
         '`consent_declined` (the person did not agree to the consent notice on the hosted page; the session is ' +
         'canceled and its hold released). null otherwise.',
     }),
-    resubmitDocuments: Type.Union(
-      [Type.Array(Type.Union(documentKinds.map((kind) => Type.Literal(kind)))), Type.Null()],
-      {
-        description:
-          'While `requires_input`: the document kinds (as uploaded, such as `selfie` or `director_id`) the decision ' +
-          'asks to be sent again, `lastError` saying why. Until the next submit only these kinds are taken (another ' +
-          'is a 409), the first one of a kind sent replaces the earlier ones (every `director_id` when director IDs ' +
-          'are asked for), and submit needs each of them sent again; the details submitted before are kept unless ' +
-          'new ones are sent. null in every other status, and when the decision named no documents (then any ' +
-          'document may be replaced).',
-      },
-    ),
+    resubmitDocuments: nullable(Type.Array(stringEnum(documentKinds)), {
+      description:
+        'While `requires_input`: the document kinds (as uploaded, such as `selfie` or `director_id`) the decision ' +
+        'asks to be sent again, `lastError` saying why. Until the next submit only these kinds are taken (another ' +
+        'is a 409), the first one of a kind sent replaces the earlier ones (every `director_id` when director IDs ' +
+        'are asked for), and submit needs each of them sent again; the details submitted before are kept unless ' +
+        'new ones are sent. null in every other status, and when the decision named no documents (then any ' +
+        'document may be replaced).',
+    }),
     price: Type.Integer({ description: 'Whole KES held from the wallet for this session.' }),
     createdAt: Timestamp('ISO 8601, UTC.'),
     updatedAt: Timestamp('When the status or any field last changed.'),
     expiresAt: Timestamp('A session still pending or awaiting input at this time expires and its hold is released.'),
-    completedAt: Type.Union([Timestamp('When it reached a final status.'), Type.Null()]),
-    submittedAt: Type.Union([Timestamp('When documents and details were last submitted for a decision.'), Type.Null()]),
-    personalDataErasedAt: Type.Union([
+    completedAt: nullable(Timestamp('When it reached a final status.')),
+    submittedAt: nullable(Timestamp('When documents and details were last submitted for a decision.')),
+    personalDataErasedAt: nullable(
       Timestamp('When its documents and submitted details were erased; the session and its money history stay.'),
-      Type.Null(),
-    ]),
+    ),
   },
   { $id: 'VerificationSession', additionalProperties: false },
 );

@@ -1,9 +1,10 @@
+import { stringEnum } from '@platform/http';
 import { WalletTransactionSchema, walletStatementData } from '@platform/ledger';
 import { Type } from '@sinclair/typebox';
 
 const WalletSchema = Type.Object(
   {
-    environment: Type.Union([Type.Literal('live'), Type.Literal('test')], {
+    environment: stringEnum(['live', 'test'] as const, {
       description: "The API key's environment; live and test wallets are kept apart.",
     }),
     currency: Type.Literal('KES'),

@@ -1,5 +1,5 @@
 import { kycStatuses } from '@platform/db';
-import { singleLineName } from '@platform/http';
+import { singleLineName, stringEnum } from '@platform/http';
 import { type Static, Type } from '@sinclair/typebox';
 import { ref } from '../../shared/schema-ref.js';
 import { EARLIEST_DATE_OF_BIRTH, NAME_MAX_LENGTH } from './profile-fields.js';
@@ -17,10 +17,7 @@ const AccountProfileSchema = Type.Object(
     avatarUrl: Type.Optional(Type.String({ description: 'Public URL of the profile photo.' })),
     phone: Type.Optional(Type.String({ description: 'Phone number in E.164 format, e.g. +254712345678.' })),
     dob: Type.Optional(Type.String({ format: 'date', description: 'Date of birth, YYYY-MM-DD.' })),
-    kycStatus: Type.Union(
-      kycStatuses.map((status) => Type.Literal(status)),
-      { description: 'Identity-verification status.' },
-    ),
+    kycStatus: stringEnum(kycStatuses, { description: 'Identity-verification status.' }),
   },
   { $id: 'AccountProfile', additionalProperties: false },
 );

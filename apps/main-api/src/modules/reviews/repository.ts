@@ -1,10 +1,13 @@
-import type {
-  DatabaseExecutor,
-  UnitOfWork,
-  VerificationDocument,
-  VerificationReviewClaim,
-  VerificationSession,
-  VerificationSessionTransition,
+import {
+  columnsOf,
+  type DatabaseExecutor,
+  queryRows,
+  tableRowOf,
+  type UnitOfWork,
+  type VerificationDocument,
+  type VerificationReviewClaim,
+  type VerificationSession,
+  type VerificationSessionTransition,
 } from '@platform/db';
 import {
   verificationDocuments,
@@ -13,7 +16,7 @@ import {
   verificationSessionTransitions,
 } from '@platform/db/schema';
 import { cursorTimeOf, type PagePosition } from '@platform/pagination';
-import { and, asc, eq, gt, isNull, lte, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, isNull, type SQL, sql } from 'drizzle-orm';
 
 // The queries of manual review (docs/decisions.md#manual-review): the queue, one session with its claim, its
 // documents and history, and the claims themselves. Status changes go through @platform/verification-lifecycle.
@@ -96,19 +99,35 @@ export interface ReviewSessionRow {
 
 /**
  * The session with this id when a reviewer decides it (decision_source manual), whatever its status, with its live
- * claim; undefined for an unknown id or a session the sandbox decides.
+ * claim; undefined for an unknown id or a session the sandbox decides. A named prepared statement (`queryRows`), also
+ * inside the decision's transaction: built and parsed once, not on every decision.
  */
 export async function findManualSession(
   db: DatabaseExecutor,
   sessionId: string,
   now: Date,
 ): Promise<ReviewSessionRow | undefined> {
-  const [row] = await db
-    .select({ session: verificationSessions, claim: verificationReviewClaims })
-    .from(verificationSessions)
-    .leftJoin(verificationReviewClaims, liveClaimAt(now))
-    .where(and(eq(verificationSessions.id, sessionId), eq(verificationSessions.decisionSource, 'manual')));
-  return row;
+  const [row] = await queryRows(
+    db,
+    sql`select ${columnsOf(verificationSessions, 'sessions')},
+        claims.reviewer_id as claim_reviewer_id, claims.claimed_at as claim_claimed_at,
+        claims.expires_at as claim_expires_at
+      from ${verificationSessions} sessions
+      left join ${verificationReviewClaims} claims
+        on claims.session_id = sessions.id and claims.expires_at > ${now.toISOString()}::timestamptz
+      where sessions.id = ${sessionId}::uuid and sessions.decision_source = 'manual'`,
+  );
+  if (row === undefined) return undefined;
+  const claim =
+    row['claim_reviewer_id'] === null
+      ? null
+      : tableRowOf(verificationReviewClaims, {
+          session_id: row['id'],
+          reviewer_id: row['claim_reviewer_id'],
+          claimed_at: row['claim_claimed_at'],
+          expires_at: row['claim_expires_at'],
+        });
+  return { session: tableRowOf(verificationSessions, row), claim };
 }
 
 const current = and(isNull(verificationDocuments.supersededAt), isNull(verificationDocuments.erasedAt));
@@ -154,19 +173,19 @@ export async function claimSession(
   tx: DatabaseExecutor,
   claim: { sessionId: string; reviewerId: string; claimedAt: Date; expiresAt: Date },
 ): Promise<VerificationReviewClaim | undefined> {
-  const [row] = await tx
-    .insert(verificationReviewClaims)
-    .values(claim)
-    .onConflictDoUpdate({
-      target: verificationReviewClaims.sessionId,
-      set: { reviewerId: claim.reviewerId, claimedAt: claim.claimedAt, expiresAt: claim.expiresAt },
-      setWhere: or(
-        lte(verificationReviewClaims.expiresAt, claim.claimedAt),
-        eq(verificationReviewClaims.reviewerId, claim.reviewerId),
-      ),
-    })
-    .returning();
-  return row;
+  // A named prepared statement (`queryRows`), as findManualSession.
+  const [row] = await queryRows(
+    tx,
+    sql`insert into ${verificationReviewClaims} (session_id, reviewer_id, claimed_at, expires_at)
+      values (${claim.sessionId}::uuid, ${claim.reviewerId}::text, ${claim.claimedAt.toISOString()}::timestamptz,
+        ${claim.expiresAt.toISOString()}::timestamptz)
+      on conflict (session_id) do update
+        set reviewer_id = excluded.reviewer_id, claimed_at = excluded.claimed_at, expires_at = excluded.expires_at
+        where ${verificationReviewClaims}.expires_at <= excluded.claimed_at
+          or ${verificationReviewClaims}.reviewer_id = excluded.reviewer_id
+      returning ${columnsOf(verificationReviewClaims, 'verification_review_claims')}`,
+  );
+  return row === undefined ? undefined : tableRowOf(verificationReviewClaims, row);
 }
 
 /** The claim on the session as it stands (live or not), or undefined. */

@@ -1,4 +1,5 @@
 import { apiKeyEnvironments, documentKinds, idTypes, verificationStatuses } from '@platform/db';
+import { nullable, stringEnum } from '@platform/http';
 import { nextCursorSchema, pageQueryProperties } from '@platform/pagination';
 import { Type } from '@sinclair/typebox';
 import { ref } from '../../shared/schema-ref.js';
@@ -14,8 +15,6 @@ const literals = <T extends string>(values: readonly T[], description?: string) 
 
 const uuid = (description: string) => Type.String({ format: 'uuid', description });
 const dateTime = (description: string) => Type.String({ format: 'date-time', description });
-const nullable = <T extends ReturnType<typeof Type.String>>(schema: T) =>
-  Type.Union([schema, Type.Null()], { description: schema.description });
 
 export const ReviewQueueQuery = Type.Object(pageQueryProperties(DEFAULT_PAGE_SIZE), { additionalProperties: false });
 
@@ -39,11 +38,11 @@ export const DocumentLinkQuery = Type.Object(
 
 const queueEntryProperties = {
   sessionId: uuid('The verification session.'),
-  type: literals(['kyc', 'kyb']),
-  environment: literals(apiKeyEnvironments),
-  appName: Type.Union([Type.String(), Type.Null()], { description: "The customer's app, as the person saw it." }),
+  type: stringEnum(['kyc', 'kyb']),
+  environment: stringEnum(apiKeyEnvironments),
+  appName: nullable(Type.String(), { description: "The customer's app, as the person saw it." }),
   submittedAt: dateTime('When it was submitted: the queue is oldest first by this time.'),
-  claimedBy: Type.Union([Type.String(), Type.Null()], {
+  claimedBy: nullable(Type.String(), {
     description: 'The reviewer (user id) whose claim holds, or null: claim before working on it.',
   }),
   claimExpiresAt: nullable(dateTime('When that claim ends (30 minutes after it was taken).')),
@@ -71,14 +70,14 @@ export const ReviewQueueSchema = Type.Object(
 const SubmittedDetailsSchema = Type.Union(
   [
     Type.Object(
-      { type: Type.Literal('kyc'), idType: literals(idTypes), idNumber: Type.String() },
+      { type: Type.Literal('kyc'), idType: stringEnum(idTypes), idNumber: Type.String() },
       { additionalProperties: false },
     ),
     Type.Object(
       {
         type: Type.Literal('kyb'),
         registrationNumber: Type.String(),
-        companyName: Type.Union([Type.String(), Type.Null()]),
+        companyName: nullable(Type.String()),
       },
       { additionalProperties: false },
     ),
@@ -89,7 +88,7 @@ const SubmittedDetailsSchema = Type.Union(
 const ReviewDocumentSchema = Type.Object(
   {
     id: uuid('The document.'),
-    kind: literals(documentKinds),
+    kind: stringEnum(documentKinds),
     contentType: Type.String({ description: 'image/jpeg, image/png, image/webp or application/pdf.' }),
     sizeBytes: Type.Integer(),
     uploadedAt: dateTime('When the person sent it.'),
@@ -109,16 +108,16 @@ const ReviewDocumentSchema = Type.Object(
 const ReviewDetailSchema = Type.Object(
   {
     ...queueEntryProperties,
-    status: literals(verificationStatuses),
+    status: stringEnum(verificationStatuses),
     requiredDocuments: Type.Array(Type.String()),
     details: Type.Union([SubmittedDetailsSchema, Type.Null()]),
     documents: Type.Array(ReviewDocumentSchema, { description: 'The current documents, oldest first.' }),
     history: Type.Array(
       Type.Object(
         {
-          from: Type.Union([literals(verificationStatuses), Type.Null()]),
-          to: literals(verificationStatuses),
-          reason: Type.Union([Type.String(), Type.Null()]),
+          from: nullable(stringEnum(verificationStatuses)),
+          to: stringEnum(verificationStatuses),
+          reason: nullable(Type.String()),
           at: dateTime('When it moved.'),
         },
         { additionalProperties: false },
@@ -181,10 +180,10 @@ export const ReviewDecisionResponseSchema = Type.Object(
     data: Type.Object(
       {
         sessionId: uuid('The verification session.'),
-        status: literals(reviewDecisions),
-        previousStatus: literals(verificationStatuses),
-        reason: Type.Union([Type.String(), Type.Null()], { description: "The session's lastError now." }),
-        resubmitDocuments: Type.Union([Type.Array(literals(documentKinds)), Type.Null()]),
+        status: stringEnum(reviewDecisions),
+        previousStatus: stringEnum(verificationStatuses),
+        reason: nullable(Type.String(), { description: "The session's lastError now." }),
+        resubmitDocuments: nullable(Type.Array(stringEnum(documentKinds))),
         decidedAt: dateTime('When the decision was made.'),
       },
       { additionalProperties: false },

@@ -1,11 +1,13 @@
 import { apiKeyEnvironments } from '@platform/db';
+import { nullable, stringEnum } from '@platform/http';
 import { WalletStatementQuery, WalletTransactionSchema, walletStatementData } from '@platform/ledger';
 import { type Static, Type } from '@sinclair/typebox';
 import { ref } from '../../shared/schema-ref.js';
 
+const environmentDescription = 'The live wallet pays for live API keys, the test wallet for test keys; they never mix.';
 const environment = Type.Union(
   apiKeyEnvironments.map((value) => Type.Literal(value)),
-  { description: 'The live wallet pays for live API keys, the test wallet for test keys; they never mix.' },
+  { description: environmentDescription },
 );
 
 export const OrganizationParams = Type.Object({
@@ -24,16 +26,16 @@ const MAX_KES = Number.MAX_SAFE_INTEGER;
 
 const OrganizationWalletSchema = Type.Object(
   {
-    environment,
+    environment: stringEnum(apiKeyEnvironments, { description: environmentDescription }),
     currency: Type.Literal('KES'),
     available: Type.Integer({ description: 'Whole KES that new verification sessions can hold.' }),
     held: Type.Integer({ description: 'Whole KES held for sessions not finished yet.' }),
-    lowBalanceThreshold: Type.Union([Type.Integer(), Type.Null()], {
+    lowBalanceThreshold: nullable(Type.Integer(), {
       description:
         'Whole KES. When a session takes the available balance from at or above it to below it, every member is ' +
         'notified and a wallet.balance_low callback is sent, once until a top-up brings it back. Null: no alerts.',
     }),
-    lowBalanceAlertedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+    lowBalanceAlertedAt: nullable(Type.String({ format: 'date-time' }), {
       description: 'When the current alert was sent; null while the next crossing would alert.',
     }),
   },

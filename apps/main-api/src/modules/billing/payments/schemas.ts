@@ -7,6 +7,7 @@ import {
   paymentPurposes,
   paymentStatuses,
 } from '@platform/db';
+import { nullable, stringEnum } from '@platform/http';
 import { nextCursorSchema, pageQueryProperties } from '@platform/pagination';
 import { MAX_SEATS, MIN_SEATS } from '@platform/pricing';
 import { type Static, type TLiteral, type TUnion, Type } from '@sinclair/typebox';
@@ -123,27 +124,28 @@ export const PaymentStartedSchema = Type.Object(
 export type PaymentStarted = Static<typeof PaymentStartedSchema>;
 
 const nullableString = (description?: string) =>
-  Type.Union([Type.String(), Type.Null()], description === undefined ? {} : { description });
+  nullable(Type.String(), description === undefined ? {} : { description });
 
 const PaymentSchema = Type.Object(
   {
     reference: Type.String(),
-    status: oneOf(paymentStatuses, {
+    status: stringEnum(paymentStatuses, {
       description:
         'pending until the provider answers (a bank transfer: until finance confirms the money, 30 days at most); ' +
         'then succeeded, failed, cancelled or expired.',
     }),
-    method: oneOf(paymentMethodKinds),
-    channel: oneOf(paymentChannels, { description: 'What moved the money (a saved method is a card or a number).' }),
-    purpose: oneOf(paymentPurposes),
+    method: stringEnum(paymentMethodKinds),
+    channel: stringEnum(paymentChannels, {
+      description: 'What moved the money (a saved method is a card or a number).',
+    }),
+    purpose: stringEnum(paymentPurposes),
     amount: Type.Integer({ description: 'Whole KES.' }),
     currency: Type.Literal('KES'),
     phone: nullableString('The M-Pesa number prompted (254 + 9 digits).'),
     paymentMethodId: nullableString('The saved method charged, or saved by this payment.'),
-    subscription: Type.Union([
-      Type.Object({ plan: oneOf(mailPlans), seats: Type.Integer(), billingCycle: oneOf(billingCycles) }),
-      Type.Null(),
-    ]),
+    subscription: nullable(
+      Type.Object({ plan: stringEnum(mailPlans), seats: Type.Integer(), billingCycle: stringEnum(billingCycles) }),
+    ),
     checkoutUrl: nullableString('card: the hosted checkout, while the payment is pending.'),
     failureReason: nullableString('Why it did not succeed.'),
     receiptNumber: nullableString(
@@ -157,7 +159,7 @@ const PaymentSchema = Type.Object(
       'mobile_money: the M-Pesa receipt number of the payment (10 uppercase letters and digits, QKT2XYZ8AB), as in the SMS Safaricom sends the payer, once M-Pesa reported it with the success; its receipt shows it. Null otherwise.',
     ),
     createdAt: Type.String({ format: 'date-time' }),
-    completedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+    completedAt: nullable(Type.String({ format: 'date-time' })),
   },
   { $id: 'Payment', additionalProperties: false },
 );

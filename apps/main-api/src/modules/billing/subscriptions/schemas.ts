@@ -1,4 +1,5 @@
 import { billingCycles, mailPlans, mailSubscriptionStatuses } from '@platform/db';
+import { nullable, stringEnum } from '@platform/http';
 import { MAX_SEATS, MIN_SEATS } from '@platform/pricing';
 import { type Static, Type } from '@sinclair/typebox';
 import { ref } from '../../../shared/schema-ref.js';
@@ -42,12 +43,12 @@ const UpgradePreviewSchema = Type.Object(
       description:
         'Whole KES charged to the card now, after the credit balance; 0 when nothing is charged (e.g. a downgrade).',
     }),
-    kind: oneOf(['upgrade', 'downgrade', 'change'] as const, {
+    kind: stringEnum(['upgrade', 'downgrade', 'change'] as const, {
       description:
         'upgrade: costs more for the rest of the period; downgrade: priced lower (a negative prorated price), so it ' +
         'waits for the period end; change: costs the same, or the current terms asked for while a change is scheduled.',
     }),
-    takesEffect: oneOf(['now', 'period_end'] as const, {
+    takesEffect: stringEnum(['now', 'period_end'] as const, {
       description:
         'now: POST /v1/billing/upgrade applies it at once (charging amountDueToday); period_end: a downgrade, scheduled ' +
         'for the end of the current period and applied by the renewal at newPrice, nothing charged or credited today.',
@@ -89,17 +90,17 @@ export const UpgradePreviewResponseSchema = Type.Object(
 
 const MailSubscriptionSchema = Type.Object(
   {
-    plan: oneOf(mailPlans),
+    plan: stringEnum(mailPlans),
     seats: Type.Integer(),
-    billingCycle: oneOf(billingCycles),
-    status: oneOf(mailSubscriptionStatuses, {
+    billingCycle: stringEnum(billingCycles),
+    status: stringEnum(mailSubscriptionStatuses, {
       description:
         'active; past_due (a renewal was not paid: the plan still applies while it is retried on days 1, 3 and 5 ' +
         'after the first failure); canceled (ended as asked, at the period end); expired (ended unpaid, after the last retry).',
     }),
     currentPeriodStart: Type.String({ format: 'date-time' }),
     currentPeriodEnd: Type.String({ format: 'date-time' }),
-    renewsAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+    renewsAt: nullable(Type.String({ format: 'date-time' }), {
       description:
         'When the saved card is next charged for a renewal (or a past_due renewal retried); null when it will not ' +
         'renew (ended, or set to cancel) or a renewal is being charged.',
@@ -109,32 +110,29 @@ const MailSubscriptionSchema = Type.Object(
         'Set by POST /v1/billing/subscription/cancel: the plan stays until currentPeriodEnd (a past_due one: until its ' +
         'next retry), then the subscription ends as canceled and nothing more is charged. Cleared by resume.',
     }),
-    canceledAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+    canceledAt: nullable(Type.String({ format: 'date-time' }), {
       description: 'When the cancel was asked for; null when it is not set to cancel (and did not end by one).',
     }),
-    endedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+    endedAt: nullable(Type.String({ format: 'date-time' }), {
       description: 'When it ended (canceled or expired); null while it runs.',
     }),
-    scheduledChange: Type.Union(
-      [
-        Type.Object(
-          {
-            plan: oneOf(mailPlans),
-            seats: Type.Integer(),
-            billingCycle: oneOf(billingCycles),
-            effectiveAt: Type.String({
-              format: 'date-time',
-              description: 'The renewal that applies it: currentPeriodEnd.',
-            }),
-            price: Type.Integer({
-              description: 'What one period of these terms costs, whole KES: what that renewal charges.',
-            }),
-            requestedAt: Type.String({ format: 'date-time' }),
-          },
-          { additionalProperties: false },
-        ),
-        Type.Null(),
-      ],
+    scheduledChange: nullable(
+      Type.Object(
+        {
+          plan: stringEnum(mailPlans),
+          seats: Type.Integer(),
+          billingCycle: stringEnum(billingCycles),
+          effectiveAt: Type.String({
+            format: 'date-time',
+            description: 'The renewal that applies it: currentPeriodEnd.',
+          }),
+          price: Type.Integer({
+            description: 'What one period of these terms costs, whole KES: what that renewal charges.',
+          }),
+          requestedAt: Type.String({ format: 'date-time' }),
+        },
+        { additionalProperties: false },
+      ),
       {
         description:
           'A downgrade asked for during the period, applied by the renewal at its end. Asking POST /v1/billing/upgrade ' +
@@ -151,7 +149,7 @@ const MailSubscriptionSchema = Type.Object(
       { description: 'From @platform/pricing quote(), whole KES.' },
     ),
     creditBalance: Type.Integer({ description: 'Whole KES, used first by upgrades and renewals; never paid out.' }),
-    paymentMethodId: Type.Union([Type.String(), Type.Null()], { description: 'The saved card renewals charge.' }),
+    paymentMethodId: nullable(Type.String(), { description: 'The saved card renewals charge.' }),
     changeInProgress: Type.Boolean({ description: 'A change or renewal is being charged right now.' }),
   },
   { $id: 'MailSubscription', additionalProperties: false },
