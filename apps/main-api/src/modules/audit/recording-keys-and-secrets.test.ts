@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { BILLING, DEVELOPER, MEMBER, useAuditApp } from '../../../test/audit-fixtures.js';
 import { PAYER_ID } from '../../../test/billing-fixtures.js';
 
-// What the audit log records of API keys and webhook endpoints, and that it never holds a secret the routes showed
-//.
+// What the audit log records of API keys and webhook endpoints, and that it never holds a secret the routes
+// showed.
 
 const setup = useAuditApp();
 const { send, allEvents, recordedBy, madeBy } = setup;
