@@ -11,9 +11,9 @@ import { insertSavedCard, insertSubscription } from '../../test/subscription-fix
 // another user's or another organization's object gets exactly the answer of a random id that does not exist
 // (status and body, all but the request id), and nothing is stored or changed. Where the owner can use the id,
 // the owner's own request then succeeds, so the id was real and the route works.
-// Not here: DELETE /v1/api-keys/:id (api-keys/routes.test.ts already compares another organization's key with
-// an unknown one, body for body); X-Organization-Id itself (organization-access.test.ts compares an unknown
-// organization with one the user is not in); /v1/webhooks/endpoints/:environment, whose parameter is `live` or
+// Not here: DELETE /v1/api-keys/:id (api-keys/isolation-auth-openapi.test.ts already compares another
+// organization's key with an unknown one, body for body); X-Organization-Id itself (organization-access.test.ts
+// compares an unknown organization with one the user is not in); /v1/webhooks/endpoints/:environment, whose parameter is `live` or
 // `test` of the caller's own organization, not an object id; the public pages under /v1/billing/sandbox/checkout
 // and /v1/billing/checkout/complete, where the unguessable payment reference is the credential.
 

@@ -34,12 +34,8 @@ export {
   unstorableDates,
 } from './input-edges.js';
 export { captureLogs, type LogCapture, secretsIn } from './log-capture.js';
-export {
-  type FuzzRequestOptions,
-  requestsFor,
-  requestsForRoutes,
-  toInjectOptions,
-} from './requests.js';
+export type { FuzzRequestOptions } from './request-options.js';
+export { requestsFor, requestsForRoutes, toInjectOptions } from './requests.js';
 export { type RouteUnderTest, routesUnderTest } from './routes.js';
 export { fuzzRunSettings } from './run-settings.js';
 export { type JsonSchema, type SchemaLookup, valuesOf } from './schema-values.js';
