@@ -1,5 +1,5 @@
 import type { ApiKey, ApiKeyEnvironment, DatabaseExecutor } from '@platform/db';
-import { apiKeys } from '@platform/db/schema';
+import { apiKeys } from '@platform/db/schema/api-keys';
 import { and, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 
 // Every statement on api_keys. The functions take the executor first.

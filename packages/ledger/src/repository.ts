@@ -11,7 +11,7 @@ import {
   type Transaction,
   type Wallet,
 } from '@platform/db';
-import { ledgerEntries, ledgerTransactions, wallets } from '@platform/db/schema';
+import { ledgerEntries, ledgerTransactions, wallets } from '@platform/db/schema/wallets';
 import { cursorTimeOf, type PagePosition } from '@platform/pagination';
 import { and, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 

@@ -1,5 +1,6 @@
 import { type DatabaseExecutor, type NewNotification, queryRows, type UnitOfWork } from '@platform/db';
-import { memberships, notifications } from '@platform/db/schema';
+import { memberships } from '@platform/db/schema/memberships';
+import { notifications } from '@platform/db/schema/notifications';
 import { type SQL, sql } from 'drizzle-orm';
 
 // Every statement of creating notifications. The functions take the executor first.

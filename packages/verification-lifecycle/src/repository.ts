@@ -13,7 +13,8 @@ import {
   type VerificationStatus,
   type VerificationType,
 } from '@platform/db';
-import { users, verificationSessions, verificationSessionTransitions } from '@platform/db/schema';
+import { users } from '@platform/db/schema/users';
+import { verificationSessions, verificationSessionTransitions } from '@platform/db/schema/verification';
 import { and, eq, isNull, max, ne, or, sql } from 'drizzle-orm';
 
 // The queries the lifecycle runs. A query given an owner sees only the sessions of that organization and

@@ -1,5 +1,6 @@
 import type { ApiKey, Database, Organization } from '@platform/db';
-import { apiKeys, organizations } from '@platform/db/schema';
+import { apiKeys } from '@platform/db/schema/api-keys';
+import { organizations } from '@platform/db/schema/organizations';
 import { and, asc, count, eq, gt, isNull } from 'drizzle-orm';
 
 // The operator commands' own queries: organizations and their keys as an operator sees them. What a module

@@ -6,7 +6,8 @@ import {
   type MailSubscriptionStatus,
   type UnitOfWork,
 } from '@platform/db';
-import { driveFolders, mailSubscriptions } from '@platform/db/schema';
+import { driveFolders } from '@platform/db/schema/drive';
+import { mailSubscriptions } from '@platform/db/schema/mail-subscriptions';
 import { afterPosition, cursorTimeOf, type PagePosition } from '@platform/pagination';
 import { and, desc, eq, isNull, type SQL, sql } from 'drizzle-orm';
 

@@ -1,5 +1,6 @@
 import type { DatabaseExecutor } from '@platform/db';
-import { ledgerTransactions, organizations } from '@platform/db/schema';
+import { organizations } from '@platform/db/schema/organizations';
+import { ledgerTransactions } from '@platform/db/schema/wallets';
 import { eq } from 'drizzle-orm';
 
 export async function organizationExists(db: DatabaseExecutor, organizationId: string): Promise<boolean> {

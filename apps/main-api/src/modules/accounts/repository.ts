@@ -1,5 +1,6 @@
 import { type Database, type DatabaseExecutor, type NewUser, preparedPerDatabase, type User } from '@platform/db';
-import { avatarUploads, users } from '@platform/db/schema';
+import { avatarUploads } from '@platform/db/schema/avatar-uploads';
+import { users } from '@platform/db/schema/users';
 import { and, eq, sql } from 'drizzle-orm';
 import type { ProfileChanges } from './profile-fields.js';
 

@@ -1,5 +1,6 @@
 import type { DatabaseExecutor } from '@platform/db';
-import { apiKeys, organizations } from '@platform/db/schema';
+import { apiKeys } from '@platform/db/schema/api-keys';
+import { organizations } from '@platform/db/schema/organizations';
 import { and, desc, eq, isNull } from 'drizzle-orm';
 
 /** The maximum operators set for the organization's keys; null when it has none of its own. */

@@ -1,5 +1,8 @@
 import { type DatabaseExecutor, databaseErrorOf, type MembershipRole } from '@platform/db';
-import { memberships, organizationInvitations, organizations, users } from '@platform/db/schema';
+import { memberships } from '@platform/db/schema/memberships';
+import { organizationInvitations } from '@platform/db/schema/organization-invitations';
+import { organizations } from '@platform/db/schema/organizations';
+import { users } from '@platform/db/schema/users';
 import { and, desc, eq, lte, sql } from 'drizzle-orm';
 
 // Every statement of invitations. Addresses are compared with lower() in SQL on both sides, as the one-pending

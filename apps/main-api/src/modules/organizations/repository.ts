@@ -6,16 +6,13 @@ import {
   prepareWithRowsMapper,
   type Transaction,
 } from '@platform/db';
-import {
-  creditBalanceEntries,
-  ledgerTransactions,
-  memberships,
-  organizationInvitations,
-  organizations,
-  payments,
-  users,
-  wallets,
-} from '@platform/db/schema';
+import { creditBalanceEntries } from '@platform/db/schema/credit-balance-entries';
+import { memberships } from '@platform/db/schema/memberships';
+import { organizationInvitations } from '@platform/db/schema/organization-invitations';
+import { organizations } from '@platform/db/schema/organizations';
+import { payments } from '@platform/db/schema/payments';
+import { users } from '@platform/db/schema/users';
+import { ledgerTransactions, wallets } from '@platform/db/schema/wallets';
 import { and, asc, desc, eq, isNull, sql } from 'drizzle-orm';
 
 // Runs on every organization route: prepared once, so neither drizzle nor PostgreSQL plans it per request. A

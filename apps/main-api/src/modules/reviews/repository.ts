@@ -8,10 +8,10 @@ import type {
 } from '@platform/db';
 import {
   verificationDocuments,
-  verificationReviewClaims,
   verificationSessions,
   verificationSessionTransitions,
-} from '@platform/db/schema';
+} from '@platform/db/schema/verification';
+import { verificationReviewClaims } from '@platform/db/schema/verification-review-claims';
 import { cursorTimeOf, type PagePosition } from '@platform/pagination';
 import { and, asc, eq, gt, isNull, lte, or, type SQL, sql } from 'drizzle-orm';
 

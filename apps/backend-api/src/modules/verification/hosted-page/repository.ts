@@ -1,5 +1,7 @@
 import type { ApiKeyEnvironment, DatabaseExecutor, NewVerificationConsent, VerificationStatus } from '@platform/db';
-import { allowedOrigins, organizations, verificationConsents, verificationSessions } from '@platform/db/schema';
+import { allowedOrigins } from '@platform/db/schema/allowed-origins';
+import { organizations } from '@platform/db/schema/organizations';
+import { verificationConsents, verificationSessions } from '@platform/db/schema/verification';
 import { and, eq } from 'drizzle-orm';
 
 // The hosted page's own queries: the consents it records, the name it shows as the data controller when the

@@ -7,7 +7,9 @@ import type {
   Transaction,
   TransferConfirmationOutcome,
 } from '@platform/db';
-import { bankTransferConfirmations, invoices, organizations, payments, receipts } from '@platform/db/schema';
+import { invoices, receipts } from '@platform/db/schema/billing-documents';
+import { organizations } from '@platform/db/schema/organizations';
+import { bankTransferConfirmations, payments } from '@platform/db/schema/payments';
 import { afterPosition, cursorTimeOf, type PagePosition } from '@platform/pagination';
 import { and, asc, desc, eq, inArray, isNull, lte, type SQL } from 'drizzle-orm';
 

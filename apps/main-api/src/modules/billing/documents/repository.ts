@@ -1,5 +1,6 @@
 import type { Transaction } from '@platform/db';
-import { documentNumberSeries, organizations } from '@platform/db/schema';
+import { documentNumberSeries } from '@platform/db/schema/billing-documents';
+import { organizations } from '@platform/db/schema/organizations';
 import { eq, sql } from 'drizzle-orm';
 
 /**

@@ -1,5 +1,6 @@
 import type { Transaction } from '@platform/db';
-import { organizations, payments } from '@platform/db/schema';
+import { organizations } from '@platform/db/schema/organizations';
+import { payments } from '@platform/db/schema/payments';
 import { and, eq, ne } from 'drizzle-orm';
 
 // The lock that decides between an organization's retirement and the money arriving for it

@@ -1,5 +1,6 @@
 import type { DatabaseExecutor, Payment } from '@platform/db';
-import { organizations, paymentEvents, payments } from '@platform/db/schema';
+import { organizations } from '@platform/db/schema/organizations';
+import { paymentEvents, payments } from '@platform/db/schema/payments';
 import { afterPosition, cursorTimeOf, type PagePosition } from '@platform/pagination';
 import { and, desc, eq, type SQL, sql } from 'drizzle-orm';
 

@@ -1,5 +1,6 @@
 import type { CreditBalanceReason, DatabaseExecutor } from '@platform/db';
-import { creditBalanceEntries, mailSubscriptions } from '@platform/db/schema';
+import { creditBalanceEntries } from '@platform/db/schema/credit-balance-entries';
+import { mailSubscriptions } from '@platform/db/schema/mail-subscriptions';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 
 /**

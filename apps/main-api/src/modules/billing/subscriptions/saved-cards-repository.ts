@@ -1,5 +1,6 @@
 import type { DatabaseExecutor, MailSubscription, PaymentMethod, PaymentProvider } from '@platform/db';
-import { paymentMethods, users } from '@platform/db/schema';
+import { paymentMethods } from '@platform/db/schema/payments';
+import { users } from '@platform/db/schema/users';
 import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 
 /**

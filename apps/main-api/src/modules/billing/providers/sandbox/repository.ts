@@ -1,5 +1,5 @@
 import type { DatabaseExecutor } from '@platform/db';
-import { users } from '@platform/db/schema';
+import { users } from '@platform/db/schema/users';
 import { eq } from 'drizzle-orm';
 
 /** The email of a user (the payer), or undefined when there is no such user. */
