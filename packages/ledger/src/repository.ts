@@ -274,3 +274,26 @@ export async function clearLowBalanceAlert(db: DatabaseExecutor, walletId: strin
     .returning();
   return updated;
 }
+
+/** The wallet a ledger transaction moved money on. */
+export async function findTransactionWalletId(
+  db: DatabaseExecutor,
+  transactionId: string,
+): Promise<string | undefined> {
+  const [transaction] = await db
+    .select({ walletId: ledgerTransactions.walletId })
+    .from(ledgerTransactions)
+    .where(eq(ledgerTransactions.id, transactionId));
+  return transaction?.walletId;
+}
+
+/** True when a wallet of the organization ever had a ledger movement (docs/decisions.md#organization-deletion). */
+export async function hasLedgerHistory(db: DatabaseExecutor, organizationId: string): Promise<boolean> {
+  const [ledger] = await db
+    .select({ id: ledgerTransactions.id })
+    .from(ledgerTransactions)
+    .innerJoin(wallets, eq(wallets.id, ledgerTransactions.walletId))
+    .where(eq(wallets.organizationId, organizationId))
+    .limit(1);
+  return ledger !== undefined;
+}

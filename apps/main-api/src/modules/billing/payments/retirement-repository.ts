@@ -1,6 +1,6 @@
 import type { Transaction } from '@platform/db';
-import { organizations } from '@platform/db/schema/organizations';
 import { payments } from '@platform/db/schema/payments';
+import { lockOrganizationKeyShare } from '@platform/organizations';
 import { and, eq, ne } from 'drizzle-orm';
 
 // The lock that decides between an organization's retirement and the money arriving for it
@@ -20,12 +20,7 @@ export async function lockOrganizationForMoney(
   organizationId: string,
   options: { skipLocked?: boolean } = {},
 ): Promise<{ retiredAt: Date | null } | undefined> {
-  const [row] = await tx
-    .select({ retiredAt: organizations.retiredAt })
-    .from(organizations)
-    .where(eq(organizations.id, organizationId))
-    .for('key share', options.skipLocked === true ? { skipLocked: true } : {});
-  return row;
+  return lockOrganizationKeyShare(tx, organizationId, options);
 }
 
 /**

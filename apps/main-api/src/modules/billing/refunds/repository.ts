@@ -1,6 +1,6 @@
 import type { DatabaseExecutor, Payment } from '@platform/db';
-import { organizations } from '@platform/db/schema/organizations';
 import { paymentEvents, payments } from '@platform/db/schema/payments';
+import { organizationNameOf, organizationRetiredAtOf } from '@platform/organizations';
 import { afterPosition, cursorTimeOf, type PagePosition } from '@platform/pagination';
 import { and, desc, eq, type SQL, sql } from 'drizzle-orm';
 
@@ -26,14 +26,13 @@ export function listRefundDueRows(
   return db
     .select({
       payment: payments,
-      organizationName: organizations.name,
-      retiredAt: organizations.retiredAt,
+      organizationName: organizationNameOf(payments.organizationId),
+      retiredAt: organizationRetiredAtOf(payments.organizationId),
       reportedBy: sql<string | null>`(select ${paymentEvents.source} from ${paymentEvents}
         where ${paymentEvents.paymentId} = ${payments.id} and ${paymentEvents.toStatus} = 'refund_due' limit 1)`,
       position: cursorTimeOf(payments.createdAt),
     })
     .from(payments)
-    .innerJoin(organizations, eq(organizations.id, payments.organizationId))
     .where(and(...conditions))
     .orderBy(desc(payments.createdAt), desc(payments.id))
     .limit(query.limit);

@@ -1,0 +1,1 @@
+export { addKycStatus, userEmailOf } from './repository.js';
