@@ -5,21 +5,6 @@ const literally = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** The repository files (repository.ts, <name>-repository.ts) anywhere under a module or package folder. */
 const repositoriesUnder = (folder) => `^${literally(folder)}(/|/.*[/-])repository\\.ts$`;
 
-// Repositories that still read another owner's table, each on its way to the owner's index.ts; to shrink to none.
-const notYetThroughTheOwner = {
-  'credit-balance-entries': ['apps/main-api/src/modules/organizations/repository.ts'],
-  memberships: ['apps/main-api/src/modules/invitations/repository.ts'],
-  'organization-invitations': ['apps/main-api/src/modules/organizations/repository.ts'],
-  organizations: ['apps/main-api/src/modules/invitations/repository.ts'],
-  payments: ['apps/main-api/src/modules/organizations/repository.ts'],
-  users: [
-    'apps/main-api/src/modules/invitations/repository.ts',
-    'apps/main-api/src/modules/organizations/repository.ts',
-  ],
-  verification: ['apps/main-api/src/modules/reviews/repository.ts'],
-  wallets: ['apps/main-api/src/modules/organizations/repository.ts'],
-};
-
 /** One rule per schema file of packages/db/table-owners.cjs: only its owner's (and publisher's) repositories. */
 const oneOwnerPerTable = Object.entries(tableOwners).map(([file, { owner, publishedIn }]) => ({
   name: `table-owner:${file}`,
@@ -30,12 +15,7 @@ const oneOwnerPerTable = Object.entries(tableOwners).map(([file, { owner, publis
     '(docs/decisions.md#one-owner-per-table).',
   from: {
     path: '^(apps|packages)/',
-    pathNot: [
-      repositoriesUnder(owner),
-      ...(publishedIn ? [repositoriesUnder(publishedIn)] : []),
-      ...(notYetThroughTheOwner[file] ?? []).map((path) => `^${literally(path)}$`),
-      '^packages/db/',
-    ],
+    pathNot: [repositoriesUnder(owner), ...(publishedIn ? [repositoriesUnder(publishedIn)] : []), '^packages/db/'],
   },
   to: { path: `^packages/db/src/schema/${literally(file)}\\.ts$` },
 }));

@@ -35,7 +35,9 @@ module.exports = {
     owner: 'apps/main-api/src/modules/notifications',
     publishedIn: 'packages/notifications', // the notifications both services create
   },
-  'organization-invitations': { owner: 'apps/main-api/src/modules/invitations' },
+  // An invitation is a pending member: the organizations module owns it with the memberships (its retirement revokes
+  // them); the invitations module's routes and service run its statements through organizations' index.ts.
+  'organization-invitations': { owner: 'apps/main-api/src/modules/organizations' },
   organizations: {
     owner: 'apps/main-api/src/modules/organizations',
     publishedIn: 'packages/organizations', // what backend-api (operator commands, wallet, hosted page) reads
@@ -49,7 +51,9 @@ module.exports = {
     owner: 'apps/backend-api/src/modules/verification',
     publishedIn: 'packages/verification-lifecycle', // a session's moves, and main-api's manual reviews
   },
-  'verification-review-claims': { owner: 'apps/main-api/src/modules/reviews' },
+  // A reviewer's claim decides who may decide a session waiting for manual review: the lifecycle's review queries
+  // join it with the sessions, and main-api's reviews module runs them through the package's index.ts.
+  'verification-review-claims': { owner: 'packages/verification-lifecycle' },
   wallets: { owner: 'packages/ledger' },
   webhooks: { owner: 'packages/webhooks' },
 };

@@ -1,1 +1,1 @@
-export { addKycStatus, userEmailOf } from './repository.js';
+export { addKycStatus } from './repository.js';

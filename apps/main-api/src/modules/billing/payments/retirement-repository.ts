@@ -1,4 +1,4 @@
-import type { Transaction } from '@platform/db';
+import type { DatabaseExecutor, Transaction } from '@platform/db';
 import { payments } from '@platform/db/schema/payments';
 import { lockOrganizationKeyShare } from '@platform/organizations';
 import { and, eq, ne } from 'drizzle-orm';
@@ -36,4 +36,14 @@ export function countPendingWithProviders(tx: Transaction, organizationId: strin
       ne(payments.channel, 'bank_transfer'),
     ),
   );
+}
+
+/** True when the organization ever had a payment, whatever its outcome (docs/decisions.md#organization-deletion). */
+export async function hasPaymentHistory(db: DatabaseExecutor, organizationId: string): Promise<boolean> {
+  const [payment] = await db
+    .select({ id: payments.id })
+    .from(payments)
+    .where(eq(payments.organizationId, organizationId))
+    .limit(1);
+  return payment !== undefined;
 }

@@ -65,3 +65,13 @@ export async function findCreditedPayment(
     );
   return entry;
 }
+
+/** True when the organization's credit balance ever moved (docs/decisions.md#organization-deletion). */
+export async function hasCreditHistory(db: DatabaseExecutor, organizationId: string): Promise<boolean> {
+  const [credit] = await db
+    .select({ id: creditBalanceEntries.id })
+    .from(creditBalanceEntries)
+    .where(eq(creditBalanceEntries.organizationId, organizationId))
+    .limit(1);
+  return credit !== undefined;
+}

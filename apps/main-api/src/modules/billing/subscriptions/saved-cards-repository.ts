@@ -1,7 +1,7 @@
-import { userEmailOf } from '@platform/accounts';
 import type { DatabaseExecutor, MailSubscription, PaymentMethod, PaymentProvider } from '@platform/db';
 import { paymentMethods } from '@platform/db/schema/payments';
 import { and, desc, eq, isNull, sql } from 'drizzle-orm';
+import { userEmailOf } from '../../accounts/index.js';
 
 /**
  * The organization's saved cards of `provider` that have not been removed, each with the email of the member
