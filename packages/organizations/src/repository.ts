@@ -2,7 +2,7 @@ import type { ApiKeyEnvironment, DatabaseExecutor, Organization, Transaction } f
 import { allowedOrigins } from '@platform/db/schema/allowed-origins';
 import { memberships } from '@platform/db/schema/memberships';
 import { organizations } from '@platform/db/schema/organizations';
-import { type AnyColumn, and, eq, type SQL, sql } from 'drizzle-orm';
+import { type AnyColumn, and, eq, getTableName, type SQL, sql } from 'drizzle-orm';
 
 // The statements on organizations, their members and their allowed origins that code outside main-api's
 // organizations and allowed-origins modules runs (docs/decisions.md#one-owner-per-table): backend-api's operator
@@ -104,13 +104,18 @@ export async function lockOrganizationKeyShare(
   return row;
 }
 
+/** A column named with its table, so a subquery compares the embedding statement's row, whatever it joins. */
+const qualified = (column: AnyColumn): SQL =>
+  sql`${sql.identifier(getTableName(column.table))}.${sql.identifier(column.name)}`;
+
 /** The name of the organization `organizationId` (a column of the embedding statement) refers to, as a subquery. */
 export function organizationNameOf(organizationId: AnyColumn): SQL<string> {
-  return sql<string>`(select ${organizations.name} from ${organizations} where ${organizations.id} = ${organizationId})`;
+  return sql<string>`(select ${qualified(organizations.name)} from ${organizations}
+    where ${qualified(organizations.id)} = ${qualified(organizationId)})`;
 }
 
 /** When the organization `organizationId` refers to was retired (null: it was not), as a subquery. */
 export function organizationRetiredAtOf(organizationId: AnyColumn): SQL<Date | null> {
-  return sql<Date | null>`(select ${organizations.retiredAt} from ${organizations}
-    where ${organizations.id} = ${organizationId})`.mapWith(organizations.retiredAt);
+  return sql<Date | null>`(select ${qualified(organizations.retiredAt)} from ${organizations}
+    where ${qualified(organizations.id)} = ${qualified(organizationId)})`.mapWith(organizations.retiredAt);
 }

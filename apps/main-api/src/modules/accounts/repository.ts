@@ -1,7 +1,7 @@
 import { type Database, type DatabaseExecutor, type NewUser, preparedPerDatabase, type User } from '@platform/db';
 import { avatarUploads } from '@platform/db/schema/avatar-uploads';
 import { users } from '@platform/db/schema/users';
-import { type AnyColumn, and, eq, type SQL, sql } from 'drizzle-orm';
+import { type AnyColumn, and, eq, getTableName, type SQL, sql } from 'drizzle-orm';
 import type { ProfileChanges } from './profile-fields.js';
 
 // Read on every GET /v1/accounts/me: prepared once per database, so it runs on the database itself (a prepared
@@ -67,9 +67,15 @@ export async function updateUserProfile(
 // Fragments of users for other modules' statements (organizations' members, billing's saved cards), which embed them
 // as subqueries so a request keeps its round trips (docs/decisions.md#one-owner-per-table).
 
+/** A column named with its table, so a subquery compares the embedding statement's row, whatever it joins. */
+const qualified = (column: AnyColumn): SQL =>
+  sql`${sql.identifier(getTableName(column.table))}.${sql.identifier(column.name)}`;
+
 /** The email of the user `userId` (a column of the embedding statement) refers to; null when there is none. */
 export function userEmailOf(userId: AnyColumn): SQL<string | null> {
-  return sql<string | null>`(select ${users.email} from ${users} where ${users.id} = ${userId})`;
+  return sql<
+    string | null
+  >`(select ${qualified(users.email)} from ${users} where ${qualified(users.id)} = ${qualified(userId)})`;
 }
 
 /** The profile fields a member list shows of the user `userId` (a column of the embedding statement) refers to. */
@@ -79,9 +85,13 @@ export function userProfileOf(userId: AnyColumn): {
   lastName: SQL<string | null>;
 } {
   return {
-    email: sql<string>`(select ${users.email} from ${users} where ${users.id} = ${userId})`,
-    firstName: sql<string | null>`(select ${users.firstName} from ${users} where ${users.id} = ${userId})`,
-    lastName: sql<string | null>`(select ${users.lastName} from ${users} where ${users.id} = ${userId})`,
+    email: sql<string>`(select ${qualified(users.email)} from ${users} where ${qualified(users.id)} = ${qualified(userId)})`,
+    firstName: sql<
+      string | null
+    >`(select ${qualified(users.firstName)} from ${users} where ${qualified(users.id)} = ${qualified(userId)})`,
+    lastName: sql<
+      string | null
+    >`(select ${qualified(users.lastName)} from ${users} where ${qualified(users.id)} = ${qualified(userId)})`,
   };
 }
 
