@@ -28,8 +28,10 @@ export function listRefundDueRows(
       payment: payments,
       organizationName: organizationNameOf(payments.organizationId),
       retiredAt: organizationRetiredAtOf(payments.organizationId),
+      // The payment's id named with its table: a select of one table writes its columns bare.
       reportedBy: sql<string | null>`(select ${paymentEvents.source} from ${paymentEvents}
-        where ${paymentEvents.paymentId} = ${payments.id} and ${paymentEvents.toStatus} = 'refund_due' limit 1)`,
+        where ${paymentEvents.paymentId} = ${payments}.${sql.identifier(payments.id.name)}
+          and ${paymentEvents.toStatus} = 'refund_due' limit 1)`,
       position: cursorTimeOf(payments.createdAt),
     })
     .from(payments)
