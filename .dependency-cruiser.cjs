@@ -1,7 +1,39 @@
 // Import boundaries (each rule's comment says why): `corepack pnpm lint` runs this over apps, packages and tools.
+const tableOwners = require('./packages/db/table-owners.cjs');
+
+const literally = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** The repository files (repository.ts, <name>-repository.ts) anywhere under a module or package folder. */
+const repositoriesUnder = (folder) => `^${literally(folder)}(/|/.*[/-])repository\\.ts$`;
+
+/** One rule per schema file of packages/db/table-owners.cjs: only its owner's (and publisher's) repositories. */
+const oneOwnerPerTable = Object.entries(tableOwners).map(([file, { owner, publishedIn }]) => ({
+  name: `table-owner:${file}`,
+  severity: 'error',
+  comment:
+    `The tables of schema/${file}.ts belong to ${owner}${publishedIn ? ` (published in ${publishedIn})` : ''}: ` +
+    "only its repositories import them; other code goes through the owner's index.ts " +
+    '(docs/decisions.md#one-owner-per-table).',
+  from: {
+    path: '^(apps|packages)/',
+    pathNot: [repositoriesUnder(owner), ...(publishedIn ? [repositoriesUnder(publishedIn)] : []), '^packages/db/'],
+  },
+  to: { path: `^packages/db/src/schema/${literally(file)}\\.ts$` },
+}));
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
+    ...oneOwnerPerTable,
+    {
+      name: 'no-whole-schema-import',
+      severity: 'error',
+      comment:
+        'Shipped code imports the schema file of the tables it owns (@platform/db/schema/<file>), never the whole ' +
+        'schema (@platform/db/schema): the owner rules above see which table it uses. drizzle-kit, the database ' +
+        'package, tests and tools/ may read it all.',
+      from: { path: '^(apps|packages)/', pathNot: '^packages/db/' },
+      to: { path: '^packages/db/src/schema/index\\.ts$' },
+    },
     {
       name: 'no-cycles',
       severity: 'error',

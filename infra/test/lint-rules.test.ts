@@ -52,7 +52,8 @@ beforeAll(() => {
     'apps/shop/src/modules/orders/service.ts':
       "import { insertOrder } from './repository.js';\nexport const placeOrder = insertOrder;\n",
     'apps/shop/src/modules/orders/repository.ts':
-      "import { orders } from '../../../../../packages/db/src/schema/index.js';\nexport const insertOrder = orders;\n",
+      "import { orders } from '../../../../../packages/db/src/schema/orders.js';\nexport const insertOrder = orders;\n",
+    'packages/db/src/schema/orders.ts': 'export const orders = 1;\n',
     'apps/shop/src/modules/orders/index.ts': "export { placeOrder } from './service.js';\n",
     'packages/db/src/schema/index.ts': 'export const orders = 1;\n',
     // Each of these breaks one rule.
@@ -75,6 +76,17 @@ beforeAll(() => {
       "import { placeOrder } from './modules/orders/service.js';\nexport const app = placeOrder;\n",
     'apps/other/src/index.ts':
       "import { placeOrder } from '../../shop/src/modules/orders/index.js';\nexport const other = placeOrder;\n",
+    // The table owners of packages/db/table-owners.cjs: the organizations' tables are the organizations module's,
+    // published to the other service in @platform/organizations.
+    'packages/db/src/schema/organizations.ts': 'export const organizations = 1;\n',
+    'apps/main-api/src/modules/organizations/repository.ts':
+      "import { organizations } from '../../../../../packages/db/src/schema/organizations.js';\nexport const own = organizations;\n",
+    'packages/organizations/src/repository.ts':
+      "import { organizations } from '../../db/src/schema/organizations.js';\nexport const published = organizations;\n",
+    'apps/main-api/src/modules/audit/repository.ts':
+      "import { organizations } from '../../../../../packages/db/src/schema/organizations.js';\nexport const theirs = organizations;\n",
+    'apps/main-api/src/modules/audit/events-repository.ts':
+      "import { orders } from '../../../../../packages/db/src/schema/index.js';\nexport const all = orders;\n",
     'packages/util/src/index.ts':
       "import { other } from '../../../apps/other/src/index.js';\nexport const util = other;\n",
   });
@@ -146,6 +158,31 @@ describe('the import rules of corepack pnpm lint', () => {
       'apps-never-import-other-apps: apps/other/src/index.ts -> apps/shop/src/modules/orders/index.ts',
     );
     expect(found).toContain('packages-never-import-apps: packages/util/src/index.ts -> apps/other/src/index.ts');
+  });
+});
+
+describe('the table owners of corepack pnpm lint', () => {
+  let found: string[];
+  beforeAll(async () => {
+    found = await violations('apps/main-api', 'packages/organizations');
+  });
+
+  it("refuse a repository importing another owner's table", () => {
+    expect(found).toContain(
+      'table-owner:organizations: apps/main-api/src/modules/audit/repository.ts -> packages/db/src/schema/organizations.ts',
+    );
+  });
+
+  it("let the owner's repositories and its publisher's import it", () => {
+    expect(
+      found.filter((line) => line.includes('/organizations/src/') || line.includes('modules/organizations/')),
+    ).toEqual([]);
+  });
+
+  it('refuse the whole schema in shipped code', () => {
+    expect(found).toContain(
+      'no-whole-schema-import: apps/main-api/src/modules/audit/events-repository.ts -> packages/db/src/schema/index.ts',
+    );
   });
 });
 

@@ -1,6 +1,6 @@
 import type { ApiKey, ApiKeyEnvironment, DatabaseExecutor } from '@platform/db';
-import { apiKeys } from '@platform/db/schema';
-import { and, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
+import { apiKeys } from '@platform/db/schema/api-keys';
+import { and, asc, count, eq, gt, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 
 // Every statement on api_keys. The functions take the executor first.
 
@@ -92,4 +92,32 @@ export async function touchApiKeysUsedBefore(
     .where(and(inArray(apiKeys.id, ids), or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, staleBefore))))
     .returning({ id: apiKeys.id });
   return touched.map((row) => row.id);
+}
+
+/** The organization's active keys, oldest first (the operator commands of backend-api). */
+export function listActiveApiKeys(db: DatabaseExecutor, organizationId: string): Promise<ApiKey[]> {
+  return db
+    .select()
+    .from(apiKeys)
+    .where(and(eq(apiKeys.organizationId, organizationId), isNull(apiKeys.revokedAt)))
+    .orderBy(asc(apiKeys.createdAt), asc(apiKeys.id));
+}
+
+/** How many active keys the organization has; with `above`, only those whose own limit is higher. */
+export async function countActiveApiKeys(
+  db: DatabaseExecutor,
+  organizationId: string,
+  above?: number,
+): Promise<number> {
+  const [row] = await db
+    .select({ count: count() })
+    .from(apiKeys)
+    .where(
+      and(
+        eq(apiKeys.organizationId, organizationId),
+        isNull(apiKeys.revokedAt),
+        above === undefined ? undefined : gt(apiKeys.rateLimitPerMinute, above),
+      ),
+    );
+  return row?.count ?? 0;
 }

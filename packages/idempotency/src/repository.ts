@@ -1,5 +1,5 @@
 import { type Database, type DatabaseExecutor, type IdempotencyRecord, queryRows, type UnitOfWork } from '@platform/db';
-import { idempotencyRecords } from '@platform/db/schema';
+import { idempotencyRecords } from '@platform/db/schema/idempotency';
 import { and, eq, gt, lte, type SQL, sql } from 'drizzle-orm';
 
 // Every statement on idempotency_records. The functions take the executor first.

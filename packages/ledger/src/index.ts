@@ -1,7 +1,7 @@
 export { HoldAlreadyResolvedError, InsufficientFundsError, MovementRaceError } from './errors.js';
 export { LOW_BALANCE_EVENT, type LowBalanceEventData } from './low-balance.js';
 export { type ReferenceSubject, referenceSubjectOf } from './references.js';
-export { walletIdQuery } from './repository.js';
+export { findTransactionWalletId, hasLedgerHistory, walletIdQuery } from './repository.js';
 export { WalletStatementQuery, WalletTransactionSchema, walletStatementData } from './schemas.js';
 export {
   addCapture,

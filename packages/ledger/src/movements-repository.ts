@@ -6,7 +6,7 @@ import {
   type UnitOfWork,
   type Wallet,
 } from '@platform/db';
-import { ledgerEntries, ledgerTransactions, wallets } from '@platform/db/schema';
+import { ledgerEntries, ledgerTransactions, wallets } from '@platform/db/schema/wallets';
 import { type SQL, sql } from 'drizzle-orm';
 
 // A hold, a capture and a release as writes of a unit of work (docs/decisions.md#statements-per-request), each the

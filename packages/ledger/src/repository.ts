@@ -11,7 +11,7 @@ import {
   type Transaction,
   type Wallet,
 } from '@platform/db';
-import { ledgerEntries, ledgerTransactions, wallets } from '@platform/db/schema';
+import { ledgerEntries, ledgerTransactions, wallets } from '@platform/db/schema/wallets';
 import { cursorTimeOf, type PagePosition } from '@platform/pagination';
 import { and, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 
@@ -273,4 +273,27 @@ export async function clearLowBalanceAlert(db: DatabaseExecutor, walletId: strin
     .where(eq(wallets.id, walletId))
     .returning();
   return updated;
+}
+
+/** The wallet a ledger transaction moved money on. */
+export async function findTransactionWalletId(
+  db: DatabaseExecutor,
+  transactionId: string,
+): Promise<string | undefined> {
+  const [transaction] = await db
+    .select({ walletId: ledgerTransactions.walletId })
+    .from(ledgerTransactions)
+    .where(eq(ledgerTransactions.id, transactionId));
+  return transaction?.walletId;
+}
+
+/** True when a wallet of the organization ever had a ledger movement (docs/decisions.md#organization-deletion). */
+export async function hasLedgerHistory(db: DatabaseExecutor, organizationId: string): Promise<boolean> {
+  const [ledger] = await db
+    .select({ id: ledgerTransactions.id })
+    .from(ledgerTransactions)
+    .innerJoin(wallets, eq(wallets.id, ledgerTransactions.walletId))
+    .where(eq(wallets.organizationId, organizationId))
+    .limit(1);
+  return ledger !== undefined;
 }

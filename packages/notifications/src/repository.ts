@@ -1,5 +1,6 @@
 import { type DatabaseExecutor, type NewNotification, queryRows, type UnitOfWork } from '@platform/db';
-import { memberships, notifications } from '@platform/db/schema';
+import { notifications } from '@platform/db/schema/notifications';
+import { membersOf } from '@platform/organizations';
 import { type SQL, sql } from 'drizzle-orm';
 
 // Every statement of creating notifications. The functions take the executor first.
@@ -20,10 +21,9 @@ type MemberNotification = Pick<NewNotification, 'title' | 'message' | 'type' | '
  */
 function memberNotificationsInsert(organizationId: string, content: MemberNotification): SQL {
   return sql`insert into ${notifications} (user_id, organization_id, title, message, type, action_url)
-    select ${memberships.userId}, ${organizationId}::uuid, ${content.title}::text, ${content.message}::text,
+    select member.user_id, ${organizationId}::uuid, ${content.title}::text, ${content.message}::text,
       ${content.type}::text, ${content.actionUrl ?? null}::text
-    from ${memberships}
-    where ${memberships.organizationId} = ${organizationId}::uuid
+    from (${membersOf(organizationId)}) as member
     returning id`;
 }
 

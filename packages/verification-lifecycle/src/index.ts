@@ -21,3 +21,15 @@ export {
   submittedDetailsKey,
 } from './lifecycle.js';
 export { findSession, lastMovedTo, readSession } from './repository.js';
+export {
+  addClaimDeletion,
+  claimSession,
+  findClaim,
+  findCurrentDocument,
+  findManualSession,
+  listCurrentDocuments,
+  listQueueRows,
+  listTransitions,
+  type QueueRow,
+  type ReviewSessionRow,
+} from './review-repository.js';

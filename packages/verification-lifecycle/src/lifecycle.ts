@@ -1,3 +1,4 @@
+import { addKycStatus } from '@platform/accounts';
 import {
   type ApiKeyEnvironment,
   type ApiKeyOwner,
@@ -20,13 +21,7 @@ import { conflict, notFound, validationError } from '@platform/errors';
 import { addCapture, addRelease } from '@platform/ledger';
 import { addOrganizationMembersNotification } from '@platform/notifications';
 import { addSessionEvent, type SessionFacts } from './events.js';
-import {
-  addKycStatus,
-  addTransition,
-  insertTransition,
-  moveSessionStatement,
-  updateDecisionSource,
-} from './repository.js';
+import { addTransition, insertTransition, moveSessionStatement, updateDecisionSource } from './repository.js';
 
 // The one place a verification session changes status (docs/decisions.md#session-lifecycle). Every move, whoever
 // asks for it (the API, the hosted page, the expiry job, a reviewer on main-api), runs here in the caller's unit of

@@ -4,7 +4,6 @@ import {
   type Database,
   type DatabaseExecutor,
   type DecisionSourceKind,
-  type KycStatus,
   preparedPerDatabase,
   type SessionErrorCode,
   tableRowOf,
@@ -13,7 +12,7 @@ import {
   type VerificationStatus,
   type VerificationType,
 } from '@platform/db';
-import { users, verificationSessions, verificationSessionTransitions } from '@platform/db/schema';
+import { verificationSessions, verificationSessionTransitions } from '@platform/db/schema/verification';
 import { and, eq, isNull, max, ne, or, sql } from 'drizzle-orm';
 
 // The queries the lifecycle runs. A query given an owner sees only the sessions of that organization and
@@ -177,13 +176,6 @@ export function addTransition(
   work.write(sql`insert into ${verificationSessionTransitions} (session_id, from_status, to_status, actor, reason, created_at)
     values (${transition.sessionId}::uuid, ${transition.fromStatus}::text, ${transition.toStatus}::text,
       ${transition.actor}::text, ${transition.reason}::text, ${transition.createdAt.toISOString()}::timestamptz)
-    returning id`);
-}
-
-/** Adds the update of a user's kycStatus to the unit of work, sent at its commit (no row when there is no such user). */
-export function addKycStatus(work: UnitOfWork, userId: string, kycStatus: KycStatus, now: Date): void {
-  work.write(sql`update ${users} set kyc_status = ${kycStatus}::text, updated_at = ${now.toISOString()}::timestamptz
-    where ${users.id} = ${userId}::text
     returning id`);
 }
 

@@ -1,5 +1,10 @@
 import type { ApiKeyEnvironment, DatabaseExecutor, UnitOfWork, WebhookEndpoint, WebhookEvent } from '@platform/db';
-import { disabledWebhookTargets, webhookDeliveryAttempts, webhookEndpoints, webhookEvents } from '@platform/db/schema';
+import {
+  disabledWebhookTargets,
+  webhookDeliveryAttempts,
+  webhookEndpoints,
+  webhookEvents,
+} from '@platform/db/schema/webhooks';
 import { and, asc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 
 // Every statement of the outbox, the delivery worker and the endpoint settings. The functions take the

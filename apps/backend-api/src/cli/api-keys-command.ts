@@ -1,5 +1,6 @@
-import { createApiKey, normaliseApiKeyName, revokeApiKey } from '@platform/api-keys';
+import { createApiKey, listActiveApiKeys, normaliseApiKeyName, revokeApiKey } from '@platform/api-keys';
 import type { Database } from '@platform/db';
+import { findOrganization } from '@platform/organizations';
 import {
   type CommandResult,
   environmentOption,
@@ -12,7 +13,6 @@ import {
   usageError,
   uuidProblem,
 } from './command.js';
-import { findOrganization, listActiveApiKeys } from './repository.js';
 
 export const apiKeysUsage = `Manage an organization's API keys.
 

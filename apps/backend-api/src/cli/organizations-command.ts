@@ -1,4 +1,6 @@
+import { countActiveApiKeys } from '@platform/api-keys';
 import type { Database } from '@platform/db';
+import { findOrganization, updateKeyRateLimitMaximum } from '@platform/organizations';
 import {
   type CommandResult,
   failure,
@@ -9,7 +11,6 @@ import {
   runParsed,
   usageError,
 } from './command.js';
-import { countActiveApiKeys, findOrganization, updateKeyRateLimitMaximum } from './repository.js';
 
 export const organizationsUsage = `Show an organization and set the highest rate limit its members may give an API key.
 

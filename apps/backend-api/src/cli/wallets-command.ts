@@ -1,4 +1,5 @@
 import { apiKeyEnvironments, type Database } from '@platform/db';
+import { findOrganization } from '@platform/organizations';
 import { formatKes } from '@platform/pricing';
 import { creditWallet, walletBalances } from '../modules/wallet/index.js';
 import {
@@ -12,7 +13,6 @@ import {
   runParsed,
   usageError,
 } from './command.js';
-import { findOrganization } from './repository.js';
 
 export const walletsUsage = `Credit and inspect an organization's wallets (whole KES).
 

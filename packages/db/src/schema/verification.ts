@@ -16,7 +16,6 @@ import {
 import { apiKeys } from './api-keys.js';
 import { bytea, createdAt, isOneOf, timestamptz } from './columns.js';
 import { organizations } from './organizations.js';
-import { users } from './users.js';
 import { kes, wallets } from './wallets.js';
 
 /** A KYC (individual) or KYB (business) verification, paid by a hold on the organization's wallet. */
@@ -207,25 +206,6 @@ export const verificationConsents = pgTable(
 );
 
 /**
- * A reviewer's claim on a session waiting for manual review: while it has not expired, no other reviewer may
- * claim or decide the session (docs/decisions.md#manual-review). One row per session, taken over when it expires.
- */
-export const verificationReviewClaims = pgTable(
-  'verification_review_claims',
-  {
-    sessionId: uuid('session_id')
-      .primaryKey()
-      .references(() => verificationSessions.id, { onDelete: 'cascade' }),
-    reviewerId: text('reviewer_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    claimedAt: timestamptz('claimed_at').notNull(),
-    expiresAt: timestamptz('expires_at').notNull(),
-  },
-  (table) => [check('verification_review_claims_expiry_check', sql`${table.expiresAt} > ${table.claimedAt}`)],
-);
-
-/**
  * A session's checks at an automated provider (docs/decisions.md#automated-decisions). The row is written in the
  * submission's transaction (`creating`), so a job the provider never took is found and retried by the job loop;
  * the provider's call happens after that commit. Its id is the `job_id` the provider is given, known only to the
@@ -296,6 +276,5 @@ export type VerificationDocument = typeof verificationDocuments.$inferSelect;
 export type NewVerificationDocument = typeof verificationDocuments.$inferInsert;
 export type VerificationConsent = typeof verificationConsents.$inferSelect;
 export type NewVerificationConsent = typeof verificationConsents.$inferInsert;
-export type VerificationReviewClaim = typeof verificationReviewClaims.$inferSelect;
 export type VerificationProviderJob = typeof verificationProviderJobs.$inferSelect;
 export type NewVerificationProviderJob = typeof verificationProviderJobs.$inferInsert;

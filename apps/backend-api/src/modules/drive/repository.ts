@@ -6,7 +6,8 @@ import {
   type MailSubscriptionStatus,
   type UnitOfWork,
 } from '@platform/db';
-import { driveFolders, mailSubscriptions } from '@platform/db/schema';
+import { driveFolders } from '@platform/db/schema/drive';
+import { subscriptionPlanOf } from '@platform/mail-subscriptions';
 import { afterPosition, cursorTimeOf, type PagePosition } from '@platform/pagination';
 import { and, desc, eq, isNull, type SQL, sql } from 'drizzle-orm';
 
@@ -31,12 +32,7 @@ export async function lockFolderCreates(
   const lockName = `drive_folders:${owner.organizationId}:${owner.environment}`;
   const [row] = await work.query(
     sql`select pg_advisory_xact_lock(hashtextextended(${lockName}, 0)) as locked,
-      (select ${mailSubscriptions.plan} from ${mailSubscriptions}
-        where ${mailSubscriptions.organizationId} = ${owner.organizationId}::uuid
-          and ${mailSubscriptions.status} in (${sql.join(
-            planStatuses.map((status) => sql`${status}::text`),
-            sql`, `,
-          )})) as plan,
+      ${subscriptionPlanOf(owner.organizationId, planStatuses)} as plan,
       ${
         parentId === null
           ? sql`false`

@@ -7,7 +7,11 @@ import type {
   VerificationStatus,
   VerificationType,
 } from '@platform/db';
-import { verificationPrices, verificationSessions, verificationSessionTransitions } from '@platform/db/schema';
+import {
+  verificationPrices,
+  verificationSessions,
+  verificationSessionTransitions,
+} from '@platform/db/schema/verification';
 import { walletIdQuery } from '@platform/ledger';
 import { afterPosition, cursorTimeOf, type PagePosition } from '@platform/pagination';
 import { and, asc, count, desc, eq, inArray, lte, notInArray, type SQL, sql } from 'drizzle-orm';

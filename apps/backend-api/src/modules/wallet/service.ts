@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { type ApiKeyOwner, type Database, isUuid } from '@platform/db';
-import { topUpWallet, type WalletStatementPage, walletStatement } from '@platform/ledger';
-import { findTransactionWalletId, organizationExists } from './repository.js';
+import { findTransactionWalletId, topUpWallet, type WalletStatementPage, walletStatement } from '@platform/ledger';
+import { organizationExists } from '@platform/organizations';
 
 /** The balances of the owner's wallet, whole KES; a wallet never used is created empty. */
 export { walletBalances } from '@platform/ledger';

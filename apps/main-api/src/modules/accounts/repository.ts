@@ -1,6 +1,7 @@
 import { type Database, type DatabaseExecutor, type NewUser, preparedPerDatabase, type User } from '@platform/db';
-import { avatarUploads, users } from '@platform/db/schema';
-import { and, eq, sql } from 'drizzle-orm';
+import { avatarUploads } from '@platform/db/schema/avatar-uploads';
+import { users } from '@platform/db/schema/users';
+import { type AnyColumn, and, eq, getTableName, type SQL, sql } from 'drizzle-orm';
 import type { ProfileChanges } from './profile-fields.js';
 
 // Read on every GET /v1/accounts/me: prepared once per database, so it runs on the database itself (a prepared
@@ -61,4 +62,53 @@ export async function updateUserProfile(
     .where(eq(users.id, userId))
     .returning({ id: users.id });
   return updated.length > 0;
+}
+
+// Fragments of users for other modules' statements (organizations' members, billing's saved cards), which embed them
+// as subqueries so a request keeps its round trips (docs/decisions.md#one-owner-per-table).
+
+/** A column named with its table, so a subquery compares the embedding statement's row, whatever it joins. */
+const qualified = (column: AnyColumn): SQL =>
+  sql`${sql.identifier(getTableName(column.table))}.${sql.identifier(column.name)}`;
+
+/** The email of the user `userId` (a column of the embedding statement) refers to; null when there is none. */
+export function userEmailOf(userId: AnyColumn): SQL<string | null> {
+  return sql<
+    string | null
+  >`(select ${qualified(users.email)} from ${users} where ${qualified(users.id)} = ${qualified(userId)})`;
+}
+
+/** The profile fields a member list shows of the user `userId` (a column of the embedding statement) refers to. */
+export function userProfileOf(userId: AnyColumn): {
+  email: SQL<string>;
+  firstName: SQL<string | null>;
+  lastName: SQL<string | null>;
+} {
+  return {
+    email: sql<string>`(select ${qualified(users.email)} from ${users} where ${qualified(users.id)} = ${qualified(userId)})`,
+    firstName: sql<
+      string | null
+    >`(select ${qualified(users.firstName)} from ${users} where ${qualified(users.id)} = ${qualified(userId)})`,
+    lastName: sql<
+      string | null
+    >`(select ${qualified(users.lastName)} from ${users} where ${qualified(users.id)} = ${qualified(userId)})`,
+  };
+}
+
+/** A user's name and address, for the email that says who invited; undefined without a profile. */
+export async function findUserProfile(db: DatabaseExecutor, userId: string) {
+  const [user] = await db
+    .select({ email: users.email, firstName: users.firstName, lastName: users.lastName })
+    .from(users)
+    .where(eq(users.id, userId));
+  return user;
+}
+
+/**
+ * The user whose profile has this address, whatever its case (one at most: docs/decisions.md#one-account-per-email).
+ * Undefined when no profile has it.
+ */
+export async function findUserIdByAddress(db: DatabaseExecutor, email: string): Promise<string | undefined> {
+  const [row] = await db.select({ id: users.id }).from(users).where(sql`lower(${users.email}) = lower(${email})`);
+  return row?.id;
 }

@@ -1,5 +1,5 @@
 import type { AllowedOrigins, ApiKeyEnvironment, DatabaseExecutor } from '@platform/db';
-import { allowedOrigins } from '@platform/db/schema';
+import { allowedOrigins } from '@platform/db/schema/allowed-origins';
 import { eq } from 'drizzle-orm';
 
 // The allowed origins' queries: one row per organization and environment, written whole.

@@ -1,18 +1,6 @@
 import type { DatabaseExecutor } from '@platform/db';
-import { apiKeys, organizations } from '@platform/db/schema';
+import { apiKeys } from '@platform/db/schema/api-keys';
 import { and, desc, eq, isNull } from 'drizzle-orm';
-
-/** The maximum operators set for the organization's keys; null when it has none of its own. */
-export async function findOrganizationKeyRateLimitMax(
-  db: DatabaseExecutor,
-  organizationId: string,
-): Promise<number | null> {
-  const [organization] = await db
-    .select({ max: organizations.maxKeyRateLimitPerMinute })
-    .from(organizations)
-    .where(eq(organizations.id, organizationId));
-  return organization?.max ?? null;
-}
 
 /** The organization's keys, newest first; revoked ones only when asked for. Selects no secret material. */
 export function findOrganizationApiKeys(

@@ -1,12 +1,9 @@
 import { createApiKey, normaliseApiKeyName } from '@platform/api-keys';
 import { type ApiKeyEnvironment, type Database, isUuid } from '@platform/db';
 import { invalidFields } from '@platform/errors';
+import { findOrganizationKeyRateLimitMax } from '@platform/organizations';
 import { type AuditContext, recordAuditEvent } from '../audit/index.js';
-import {
-  findOrganizationApiKeys,
-  findOrganizationKeyRateLimitMax,
-  setOrganizationApiKeyRevoked,
-} from './repository.js';
+import { findOrganizationApiKeys, setOrganizationApiKeyRevoked } from './repository.js';
 import type { ApiKeyView, CreatedApiKeyView } from './schemas.js';
 
 /** The visible start of every secret of an environment (`sk_live_`, `sk_test_`). */

@@ -1,5 +1,5 @@
 import type { DatabaseExecutor, UnitOfWork } from '@platform/db';
-import { type AuditEvent, auditEvents, type NewAuditEvent } from '@platform/db/schema';
+import { type AuditEvent, auditEvents, type NewAuditEvent } from '@platform/db/schema/audit-events';
 import { afterPosition, cursorTimeOf, type PagePosition } from '@platform/pagination';
 import { and, desc, eq, gte, lt, type SQL, sql } from 'drizzle-orm';
 

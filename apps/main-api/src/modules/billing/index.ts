@@ -4,5 +4,10 @@
 
 export { type PaymentsConfig, PaymentsEnvSchema, paymentsConfigFrom } from './config.js';
 export type { ProviderTimeout } from './providers/index.js';
-export { alarmRefundsDueAtRetirement, type BillingRetirement, endBillingOfRetiredOrganization } from './retirement.js';
+export {
+  alarmRefundsDueAtRetirement,
+  type BillingRetirement,
+  endBillingOfRetiredOrganization,
+  hasBillingHistory,
+} from './retirement.js';
 export { billingRoutes, billingSharedSchemas } from './routes.js';

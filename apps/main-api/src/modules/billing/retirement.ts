@@ -1,9 +1,15 @@
-import type { Transaction } from '@platform/db';
+import type { DatabaseExecutor, Transaction } from '@platform/db';
 import type { PlatformMetrics } from '@platform/http';
 import type { AuditContext } from '../audit/index.js';
 import { type RefundDueAtRetirement, voidTransfersOfRetiredOrganization } from './bank-transfers/index.js';
-import { countPendingWithProviders, type PaymentLog, paymentAlarmsIn, raisePaymentAlarm } from './payments/index.js';
-import { cancelSubscriptionOfRetiredOrganization } from './subscriptions/index.js';
+import {
+  countPendingWithProviders,
+  hasPaymentHistory,
+  type PaymentLog,
+  paymentAlarmsIn,
+  raisePaymentAlarm,
+} from './payments/index.js';
+import { cancelSubscriptionOfRetiredOrganization, hasCreditHistory } from './subscriptions/index.js';
 
 // What retiring an organization does to its billing (docs/decisions.md#retired-organizations-take-no-money), in the
 // retirement's transaction, which holds the organization's row FOR UPDATE: its subscription ends (with the change
@@ -53,4 +59,10 @@ export function alarmRefundsDueAtRetirement(
       'An organization was retired after money for one of its bank transfers had arrived: nothing was applied, it is listed to refund',
     );
   }
+} /**
+ * True when the organization's billing ever moved money: a credit balance movement, or a payment (whatever its
+ * outcome) (docs/decisions.md#organization-deletion).
+ */
+export async function hasBillingHistory(db: DatabaseExecutor, organizationId: string): Promise<boolean> {
+  return (await hasCreditHistory(db, organizationId)) || (await hasPaymentHistory(db, organizationId));
 }

@@ -1,5 +1,5 @@
 import type { DatabaseExecutor } from '@platform/db';
-import { reviewConsoleSessions } from '@platform/db/schema';
+import { reviewConsoleSessions } from '@platform/db/schema/review-console';
 import { and, eq, gt, lte } from 'drizzle-orm';
 
 // Every statement of the review console's sessions (docs/decisions.md#console-sessions). Sessions are found by the

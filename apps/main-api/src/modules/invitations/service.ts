@@ -3,23 +3,24 @@ import { conflict, forbidden, invalidFields, notFound } from '@platform/errors';
 import { notifyUser } from '@platform/notifications';
 import { text } from '@platform/templates';
 import type { MailMessage, MailSender } from '../../mail/mail-sender.js';
+import { findUserIdByAddress, findUserProfile } from '../accounts/index.js';
 import { type AuditContext, recordAuditEvent } from '../audit/index.js';
-import { allows, assertRoleGivenIn, refusalMessage } from '../organizations/index.js';
-import { formatExpiry, invitationEmail } from './email.js';
-import { invitationAddress } from './email-address.js';
 import {
+  allows,
+  assertRoleGivenIn,
   closeExpiredPendingInvitation,
   closeInvitation,
   findActiveOrganizationName,
   findOrganizationInvitations,
-  findUserIdByAddress,
-  findUserProfile,
   insertInvitation,
-  insertMembership,
+  insertMembershipIfAbsent,
   isMemberAddress,
   lockInvitationFor,
   lockOrganizationInvitation,
-} from './repository.js';
+  refusalMessage,
+} from '../organizations/index.js';
+import { formatExpiry, invitationEmail } from './email.js';
+import { invitationAddress } from './email-address.js';
 import type { AcceptedMembershipView, InvitationView } from './schemas.js';
 
 // Invitations to join an organization (docs/decisions.md#invitations).
@@ -251,7 +252,7 @@ export async function acceptInvitation(
   const organizationName = await findActiveOrganizationName(tx, invitation.organizationId);
   if (organizationName === undefined) throw notFound(INVITATION_NOT_FOUND);
 
-  const membership = await insertMembership(tx, {
+  const membership = await insertMembershipIfAbsent(tx, {
     organizationId: invitation.organizationId,
     userId,
     role: invitation.role,

@@ -1,5 +1,5 @@
 import { type Database, type DatabaseExecutor, preparedPerDatabase, prepareWithRowsMapper } from '@platform/db';
-import { notifications } from '@platform/db/schema';
+import { notifications } from '@platform/db/schema/notifications';
 import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 
 /** How many notifications the list returns (spec section 8). */

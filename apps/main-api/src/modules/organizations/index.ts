@@ -1,6 +1,17 @@
-// What the rest of main-api (the app, the organization-access plugin, the role-matrix test) uses of the organizations
-// module.
+// What the rest of main-api (the app, the organization-access plugin, the role-matrix test, the invitations module)
+// uses of the organizations module.
 
+export {
+  closeExpiredPendingInvitation,
+  closeInvitation,
+  findActiveOrganizationName,
+  findOrganizationInvitations,
+  insertInvitation,
+  insertMembershipIfAbsent,
+  isMemberAddress,
+  lockInvitationFor,
+  lockOrganizationInvitation,
+} from './invitations-repository.js';
 export {
   allows,
   assertRoleGivenIn,

@@ -6,17 +6,10 @@ import {
   prepareWithRowsMapper,
   type Transaction,
 } from '@platform/db';
-import {
-  creditBalanceEntries,
-  ledgerTransactions,
-  memberships,
-  organizationInvitations,
-  organizations,
-  payments,
-  users,
-  wallets,
-} from '@platform/db/schema';
+import { memberships } from '@platform/db/schema/memberships';
+import { organizations } from '@platform/db/schema/organizations';
 import { and, asc, desc, eq, isNull, sql } from 'drizzle-orm';
+import { userProfileOf } from '../accounts/index.js';
 
 // Runs on every organization route: prepared once, so neither drizzle nor PostgreSQL plans it per request. A
 // prepared statement runs on the database itself, never in a transaction.
@@ -136,32 +129,6 @@ export async function updateOrganizationRow(
   await db.update(organizations).set(changes).where(eq(organizations.id, organizationId));
 }
 
-/**
- * True when the organization ever moved money: a ledger movement of one of its wallets, a credit balance
- * movement, or a payment (whatever its outcome) (docs/decisions.md#organization-deletion).
- */
-export async function hasMoneyHistory(db: DatabaseExecutor, organizationId: string): Promise<boolean> {
-  const [ledger] = await db
-    .select({ id: ledgerTransactions.id })
-    .from(ledgerTransactions)
-    .innerJoin(wallets, eq(wallets.id, ledgerTransactions.walletId))
-    .where(eq(wallets.organizationId, organizationId))
-    .limit(1);
-  if (ledger !== undefined) return true;
-  const [credit] = await db
-    .select({ id: creditBalanceEntries.id })
-    .from(creditBalanceEntries)
-    .where(eq(creditBalanceEntries.organizationId, organizationId))
-    .limit(1);
-  if (credit !== undefined) return true;
-  const [payment] = await db
-    .select({ id: payments.id })
-    .from(payments)
-    .where(eq(payments.organizationId, organizationId))
-    .limit(1);
-  return payment !== undefined;
-}
-
 /** Deletes the organization with everything it owns (the foreign keys cascade); not its audit log. */
 export async function deleteOrganizationRow(db: DatabaseExecutor, organizationId: string): Promise<void> {
   await db.delete(organizations).where(eq(organizations.id, organizationId));
@@ -169,22 +136,6 @@ export async function deleteOrganizationRow(db: DatabaseExecutor, organizationId
 
 export async function markOrganizationRetired(db: DatabaseExecutor, organizationId: string, now: Date): Promise<void> {
   await db.update(organizations).set({ retiredAt: now }).where(eq(organizations.id, organizationId));
-}
-
-/** Revokes the organization's pending invitations; how many. */
-export async function revokePendingInvitations(
-  db: DatabaseExecutor,
-  organizationId: string,
-  now: Date,
-): Promise<number> {
-  const revoked = await db
-    .update(organizationInvitations)
-    .set({ status: 'revoked', closedAt: now })
-    .where(
-      and(eq(organizationInvitations.organizationId, organizationId), eq(organizationInvitations.status, 'pending')),
-    )
-    .returning({ id: organizationInvitations.id });
-  return revoked.length;
 }
 
 /** Removes every membership of the organization; how many. */
@@ -208,9 +159,7 @@ export interface MemberRow {
 
 const memberColumns = {
   userId: memberships.userId,
-  email: users.email,
-  firstName: users.firstName,
-  lastName: users.lastName,
+  ...userProfileOf(memberships.userId),
   role: memberships.role,
   joinedAt: memberships.createdAt,
 };
@@ -220,7 +169,6 @@ export function listMembers(db: DatabaseExecutor, organizationId: string): Promi
   return db
     .select(memberColumns)
     .from(memberships)
-    .innerJoin(users, eq(users.id, memberships.userId))
     .where(eq(memberships.organizationId, organizationId))
     .orderBy(asc(memberships.createdAt), asc(memberships.userId));
 }
@@ -233,7 +181,6 @@ export async function findMember(
   const [row] = await db
     .select(memberColumns)
     .from(memberships)
-    .innerJoin(users, eq(users.id, memberships.userId))
     .where(and(eq(memberships.organizationId, organizationId), eq(memberships.userId, userId)));
   return row;
 }

@@ -1,12 +1,13 @@
 import { revokeOrganizationApiKeys } from '@platform/api-keys';
 import { apiKeyEnvironments, type Database, type MembershipRole, type Transaction } from '@platform/db';
 import { conflict, forbidden, invalidFields, notFound } from '@platform/errors';
-import { ensureWallet } from '@platform/ledger';
+import { ensureWallet, hasLedgerHistory } from '@platform/ledger';
 import { ensureWebhookEndpoint, setDefaultWebhookUrl } from '@platform/webhooks';
 import { userExists } from '../accounts/index.js';
 import { type AuditContext, recordAuditEvent } from '../audit/index.js';
-import { type BillingRetirement, endBillingOfRetiredOrganization } from '../billing/index.js';
+import { type BillingRetirement, endBillingOfRetiredOrganization, hasBillingHistory } from '../billing/index.js';
 import { endConsoleSessionsInTransaction } from '../console-sessions/index.js';
+import { revokePendingInvitations } from './invitations-repository.js';
 import { normaliseOrganizationFields } from './organization-fields.js';
 import { allows, assertRoleGivenIn, permissionToChangeMember, refusalMessage } from './policy.js';
 import {
@@ -16,7 +17,6 @@ import {
   findMember,
   findMembership,
   findOrganizationOf,
-  hasMoneyHistory,
   insertMembership,
   insertOrganization,
   listMembers,
@@ -27,7 +27,6 @@ import {
   type MemberRow,
   markOrganizationRetired,
   type OrganizationRow,
-  revokePendingInvitations,
   updateMemberRole,
   updateOrganizationRow,
 } from './repository.js';
@@ -193,6 +192,14 @@ interface OrganizationRemoval {
 
 /** A removal, with what a retirement did to the organization's billing (for the alarms said once it committed). */
 export type OrganizationRemovalResult = OrganizationRemoval & { billing: BillingRetirement | null };
+
+/**
+ * True when the organization ever moved money: a ledger movement of one of its wallets, then its billing's (a credit
+ * balance movement, a payment whatever its outcome) (docs/decisions.md#organization-deletion).
+ */
+async function hasMoneyHistory(tx: Transaction, organizationId: string): Promise<boolean> {
+  return (await hasLedgerHistory(tx, organizationId)) || (await hasBillingHistory(tx, organizationId));
+}
 
 /**
  * Ends an organization (docs/decisions.md#organization-deletion): one that never moved money is deleted with

@@ -7,7 +7,7 @@ import type {
   VerificationSession,
   VerificationStatus,
 } from '@platform/db';
-import { verificationConsents, verificationDocuments, verificationSessions } from '@platform/db/schema';
+import { verificationConsents, verificationDocuments, verificationSessions } from '@platform/db/schema/verification';
 import { and, asc, eq, exists, inArray, isNotNull, isNull, lte, notInArray, or } from 'drizzle-orm';
 
 // The queries of a session's documents and of what a submission and an erasure change on the session (and on its

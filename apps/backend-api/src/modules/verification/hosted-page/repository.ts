@@ -1,9 +1,10 @@
-import type { ApiKeyEnvironment, DatabaseExecutor, NewVerificationConsent, VerificationStatus } from '@platform/db';
-import { allowedOrigins, organizations, verificationConsents, verificationSessions } from '@platform/db/schema';
-import { and, eq } from 'drizzle-orm';
+import type { DatabaseExecutor, NewVerificationConsent, VerificationStatus } from '@platform/db';
+import { verificationConsents, verificationSessions } from '@platform/db/schema/verification';
+import { eq } from 'drizzle-orm';
 
-// The hosted page's own queries: the consents it records, the name it shows as the data controller when the
-// session has no app name, and the organization's allowed origins (main-api writes them). Sessions themselves it reads and moves through the verification module.
+// The hosted page's own queries: the consents it records and the draft it keeps. The name it shows as the data
+// controller when the session has no app name, and the organization's allowed origins (main-api writes them), come
+// from @platform/organizations; sessions themselves it reads and moves through the verification module.
 
 /** The text versions of the consent notice the person has agreed to on this session (none: never agreed). */
 export async function consentedTextVersions(db: DatabaseExecutor, sessionId: string): Promise<string[]> {
@@ -34,28 +35,7 @@ export async function insertConsent(tx: DatabaseExecutor, values: NewVerificatio
   await tx.insert(verificationConsents).values(values);
 }
 
-export async function findOrganizationName(db: DatabaseExecutor, organizationId: string): Promise<string | undefined> {
-  const [organization] = await db
-    .select({ name: organizations.name })
-    .from(organizations)
-    .where(eq(organizations.id, organizationId));
-  return organization?.name;
-}
-
 /** Keeps the capture form's sealed draft on the session (null clears it), so no URL carries it. */
 export async function saveDraftToken(db: DatabaseExecutor, sessionId: string, token: string | null): Promise<void> {
   await db.update(verificationSessions).set({ hostedPageDraft: token }).where(eq(verificationSessions.id, sessionId));
-}
-
-/** The organization's allowed origins in one environment, as main-api stored them; [] when it set none. */
-export async function findAllowedOrigins(
-  db: DatabaseExecutor,
-  organizationId: string,
-  environment: ApiKeyEnvironment,
-): Promise<string[]> {
-  const [row] = await db
-    .select({ origins: allowedOrigins.origins })
-    .from(allowedOrigins)
-    .where(and(eq(allowedOrigins.organizationId, organizationId), eq(allowedOrigins.environment, environment)));
-  return row?.origins ?? [];
 }

@@ -7,16 +7,10 @@ import {
   type VerificationStatus,
 } from '@platform/db';
 import { isAppError } from '@platform/errors';
+import { findAllowedOrigins, findOrganizationName } from '@platform/organizations';
 import { commitMove, type LifecycleOptions, moveSession, readSessionById } from '../index.js';
 import { type NoticeCode, type SandboxAction, sandboxActionsFor } from './page.js';
-import {
-  consentedTextVersions,
-  findAllowedOrigins,
-  findOrganizationName,
-  insertConsent,
-  lockSessionStatus,
-  saveDraftToken,
-} from './repository.js';
+import { consentedTextVersions, insertConsent, lockSessionStatus, saveDraftToken } from './repository.js';
 
 // What the hosted page does with a session: find it by the id in its URL, record the person's consent before
 // anything is captured, and move it with the sandbox buttons through the same lifecycle as everything else (actor

@@ -1,5 +1,5 @@
 import type { DatabaseExecutor, NewVerificationProviderJob, VerificationProviderJob } from '@platform/db';
-import { verificationProviderJobs } from '@platform/db/schema';
+import { verificationProviderJobs } from '@platform/db/schema/verification';
 import { and, asc, eq, inArray, lte, notInArray, sql } from 'drizzle-orm';
 
 // The queries of Smile ID's jobs (verification_provider_jobs, provider smile_id). Sessions, documents and their

@@ -1,5 +1,5 @@
 import type { DatabaseExecutor } from '@platform/db';
-import { avatarUploads } from '@platform/db/schema';
+import { avatarUploads } from '@platform/db/schema/avatar-uploads';
 
 /** Records a stored image as issued to the user, so the profile may point at its URL. */
 export async function insertAvatarUpload(

@@ -7,7 +7,9 @@ import type {
   Transaction,
   TransferConfirmationOutcome,
 } from '@platform/db';
-import { bankTransferConfirmations, invoices, organizations, payments, receipts } from '@platform/db/schema';
+import { invoices, receipts } from '@platform/db/schema/billing-documents';
+import { bankTransferConfirmations, payments } from '@platform/db/schema/payments';
+import { organizationNameOf } from '@platform/organizations';
 import { afterPosition, cursorTimeOf, type PagePosition } from '@platform/pagination';
 import { and, asc, desc, eq, inArray, isNull, lte, type SQL } from 'drizzle-orm';
 
@@ -152,14 +154,13 @@ function selectTransferRows(db: DatabaseExecutor) {
   return db
     .select({
       payment: payments,
-      organizationName: organizations.name,
+      organizationName: organizationNameOf(payments.organizationId),
       invoiceNumber: invoices.number,
       dueAt: invoices.dueAt,
       receiptNumber: receipts.number,
       position: cursorTimeOf(payments.createdAt),
     })
     .from(payments)
-    .innerJoin(organizations, eq(organizations.id, payments.organizationId))
     .leftJoin(invoices, eq(invoices.paymentId, payments.id))
     .leftJoin(receipts, eq(receipts.paymentId, payments.id));
 }

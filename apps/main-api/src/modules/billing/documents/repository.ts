@@ -1,6 +1,7 @@
 import type { Transaction } from '@platform/db';
-import { documentNumberSeries, organizations } from '@platform/db/schema';
-import { eq, sql } from 'drizzle-orm';
+import { documentNumberSeries } from '@platform/db/schema/billing-documents';
+import { findOrganizationBuyer } from '@platform/organizations';
+import { sql } from 'drizzle-orm';
 
 /**
  * The next number of `series`, taken in the caller's transaction: the UPDATE (or, for the first number, the INSERT)
@@ -25,10 +26,7 @@ export async function findBuyer(
   tx: Transaction,
   organizationId: string,
 ): Promise<{ name: string; kraPin: string | null }> {
-  const [buyer] = await tx
-    .select({ name: organizations.name, kraPin: organizations.kraPin })
-    .from(organizations)
-    .where(eq(organizations.id, organizationId));
+  const buyer = await findOrganizationBuyer(tx, organizationId);
   if (buyer === undefined) throw new Error(`No organization ${organizationId} to name on a billing document`);
   return buyer;
 }

@@ -1,5 +1,6 @@
 import type { DatabaseExecutor, Invoice, NewInvoice, PaymentStatus, Transaction } from '@platform/db';
-import { invoices, payments, receipts } from '@platform/db/schema';
+import { invoices, receipts } from '@platform/db/schema/billing-documents';
+import { payments } from '@platform/db/schema/payments';
 import { and, eq } from 'drizzle-orm';
 
 export async function insertInvoice(tx: Transaction, invoice: NewInvoice): Promise<Invoice> {

@@ -5,7 +5,7 @@ import {
   type PaymentProvider,
   type Transaction,
 } from '@platform/db';
-import { paymentMethods } from '@platform/db/schema';
+import { paymentMethods } from '@platform/db/schema/payments';
 import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { ReusableCard } from './reusable-card.js';
 

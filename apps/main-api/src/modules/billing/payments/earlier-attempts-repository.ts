@@ -1,5 +1,5 @@
 import type { DatabaseExecutor, Payment } from '@platform/db';
-import { paymentEvents, payments } from '@platform/db/schema';
+import { paymentEvents, payments } from '@platform/db/schema/payments';
 import { and, desc, eq, gte, sql } from 'drizzle-orm';
 import type { StartedBy } from './repository.js';
 

@@ -39,7 +39,7 @@ export {
   retiredAtOf,
   voidForRetirement,
 } from './retired-organizations.js';
-export { countPendingWithProviders, lockOrganizationForMoney } from './retirement-repository.js';
+export { countPendingWithProviders, hasPaymentHistory, lockOrganizationForMoney } from './retirement-repository.js';
 export { returnUrlFor } from './return-url.js';
 export { checkoutCompleteRoutes, paymentRoutes } from './routes.js';
 export { oneOf, paymentSharedSchemas } from './schemas.js';

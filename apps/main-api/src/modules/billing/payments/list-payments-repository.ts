@@ -8,7 +8,8 @@ import {
   preparedPerDatabase,
   prepareWithRowsMapper,
 } from '@platform/db';
-import { invoices, payments, receipts } from '@platform/db/schema';
+import { invoices, receipts } from '@platform/db/schema/billing-documents';
+import { payments } from '@platform/db/schema/payments';
 import { cursorTimeOf, type PagePosition } from '@platform/pagination';
 import { and, desc, eq, type SQL, sql } from 'drizzle-orm';
 

@@ -1,5 +1,6 @@
 import { type Database, type Payment, preparedPerDatabase } from '@platform/db';
-import { invoices, payments, receipts } from '@platform/db/schema';
+import { invoices, receipts } from '@platform/db/schema/billing-documents';
+import { payments } from '@platform/db/schema/payments';
 import { and, eq, sql } from 'drizzle-orm';
 
 /**

@@ -1,5 +1,6 @@
 import { type DatabaseExecutor, databaseErrorOf, type Payment, type Transaction } from '@platform/db';
-import { payments, receipts } from '@platform/db/schema';
+import { receipts } from '@platform/db/schema/billing-documents';
+import { payments } from '@platform/db/schema/payments';
 import { and, asc, eq, notExists, sql } from 'drizzle-orm';
 
 /** Succeeded payments with no receipt (every success since migration 0019 issues one in its own transaction). */

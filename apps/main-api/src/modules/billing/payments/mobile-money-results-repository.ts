@@ -1,5 +1,5 @@
 import type { DatabaseExecutor, Payment, PaymentEvent, PaymentProvider } from '@platform/db';
-import { paymentEvents, payments } from '@platform/db/schema';
+import { paymentEvents, payments } from '@platform/db/schema/payments';
 import { and, asc, eq, gte, inArray, isNull, like, sql } from 'drizzle-orm';
 
 // M-Pesa results that arrive before the payment they settle is known: the prompts still in flight, and the results

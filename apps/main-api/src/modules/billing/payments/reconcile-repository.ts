@@ -1,5 +1,5 @@
 import type { Database, Payment } from '@platform/db';
-import { payments } from '@platform/db/schema';
+import { payments } from '@platform/db/schema/payments';
 import { and, asc, eq, inArray, lte, ne } from 'drizzle-orm';
 
 /**

@@ -8,7 +8,7 @@ import type {
   PaymentStatus,
   Transaction,
 } from '@platform/db';
-import { paymentEvents, payments } from '@platform/db/schema';
+import { paymentEvents, payments } from '@platform/db/schema/payments';
 import { and, eq, isNull, sql } from 'drizzle-orm';
 
 // A payment's row and its events: what every way of starting, settling and looking up a payment writes and reads.

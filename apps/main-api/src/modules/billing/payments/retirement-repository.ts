@@ -1,5 +1,6 @@
-import type { Transaction } from '@platform/db';
-import { organizations, payments } from '@platform/db/schema';
+import type { DatabaseExecutor, Transaction } from '@platform/db';
+import { payments } from '@platform/db/schema/payments';
+import { lockOrganizationKeyShare } from '@platform/organizations';
 import { and, eq, ne } from 'drizzle-orm';
 
 // The lock that decides between an organization's retirement and the money arriving for it
@@ -19,12 +20,7 @@ export async function lockOrganizationForMoney(
   organizationId: string,
   options: { skipLocked?: boolean } = {},
 ): Promise<{ retiredAt: Date | null } | undefined> {
-  const [row] = await tx
-    .select({ retiredAt: organizations.retiredAt })
-    .from(organizations)
-    .where(eq(organizations.id, organizationId))
-    .for('key share', options.skipLocked === true ? { skipLocked: true } : {});
-  return row;
+  return lockOrganizationKeyShare(tx, organizationId, options);
 }
 
 /**
@@ -40,4 +36,14 @@ export function countPendingWithProviders(tx: Transaction, organizationId: strin
       ne(payments.channel, 'bank_transfer'),
     ),
   );
+}
+
+/** True when the organization ever had a payment, whatever its outcome (docs/decisions.md#organization-deletion). */
+export async function hasPaymentHistory(db: DatabaseExecutor, organizationId: string): Promise<boolean> {
+  const [payment] = await db
+    .select({ id: payments.id })
+    .from(payments)
+    .where(eq(payments.organizationId, organizationId))
+    .limit(1);
+  return payment !== undefined;
 }

@@ -1,5 +1,6 @@
 import type { DatabaseExecutor, NewReceipt, Receipt, Transaction } from '@platform/db';
-import { payments, receipts } from '@platform/db/schema';
+import { receipts } from '@platform/db/schema/billing-documents';
+import { payments } from '@platform/db/schema/payments';
 import { and, eq } from 'drizzle-orm';
 
 export async function insertReceipt(tx: Transaction, receipt: NewReceipt): Promise<Receipt> {

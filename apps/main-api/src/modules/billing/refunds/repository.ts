@@ -1,5 +1,6 @@
 import type { DatabaseExecutor, Payment } from '@platform/db';
-import { organizations, paymentEvents, payments } from '@platform/db/schema';
+import { paymentEvents, payments } from '@platform/db/schema/payments';
+import { organizationNameOf, organizationRetiredAtOf } from '@platform/organizations';
 import { afterPosition, cursorTimeOf, type PagePosition } from '@platform/pagination';
 import { and, desc, eq, type SQL, sql } from 'drizzle-orm';
 
@@ -25,14 +26,15 @@ export function listRefundDueRows(
   return db
     .select({
       payment: payments,
-      organizationName: organizations.name,
-      retiredAt: organizations.retiredAt,
+      organizationName: organizationNameOf(payments.organizationId),
+      retiredAt: organizationRetiredAtOf(payments.organizationId),
+      // The payment's id named with its table: a select of one table writes its columns bare.
       reportedBy: sql<string | null>`(select ${paymentEvents.source} from ${paymentEvents}
-        where ${paymentEvents.paymentId} = ${payments.id} and ${paymentEvents.toStatus} = 'refund_due' limit 1)`,
+        where ${paymentEvents.paymentId} = ${payments}.${sql.identifier(payments.id.name)}
+          and ${paymentEvents.toStatus} = 'refund_due' limit 1)`,
       position: cursorTimeOf(payments.createdAt),
     })
     .from(payments)
-    .innerJoin(organizations, eq(organizations.id, payments.organizationId))
     .where(and(...conditions))
     .orderBy(desc(payments.createdAt), desc(payments.id))
     .limit(query.limit);

@@ -8,6 +8,7 @@ import type {
 import { conflict, paymentFailed, validationError } from '@platform/errors';
 import type { IdempotencyContext } from '@platform/idempotency';
 import { formatKes, isSameSubscription, quote, type SubscriptionTerms } from '@platform/pricing';
+import { findUserEmail } from '../../accounts/index.js';
 import { type AuditContext, recordAuditEvent } from '../../audit/index.js';
 import type { PaymentsConfig } from '../config.js';
 import type { CardProvider } from '../payments/index.js';
@@ -35,7 +36,6 @@ import {
   updateSubscriptionAt,
 } from './repository.js';
 import { type ChargeableCard, cardForChange } from './saved-cards.js';
-import { emailOfUser } from './saved-cards-repository.js';
 import { cancelScheduledChange, scheduleChange, scheduledTermsOf } from './scheduled-change.js';
 import { messageOf, type PaymentsAccess } from './service.js';
 
@@ -233,7 +233,7 @@ async function claimChange(
     request.organizationId,
     request.paymentMethodId,
     context.card.name,
-    await emailOfUser(tx, request.userId),
+    await findUserEmail(tx, request.userId),
   );
   checkCardLimit(plan.amountDueToday, context.config.maxAmount.card);
 

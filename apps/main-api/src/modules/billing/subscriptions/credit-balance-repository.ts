@@ -1,5 +1,6 @@
 import type { CreditBalanceReason, DatabaseExecutor } from '@platform/db';
-import { creditBalanceEntries, mailSubscriptions } from '@platform/db/schema';
+import { creditBalanceEntries } from '@platform/db/schema/credit-balance-entries';
+import { mailSubscriptions } from '@platform/db/schema/mail-subscriptions';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 
 /**
@@ -63,4 +64,14 @@ export async function findCreditedPayment(
       ),
     );
   return entry;
+}
+
+/** True when the organization's credit balance ever moved (docs/decisions.md#organization-deletion). */
+export async function hasCreditHistory(db: DatabaseExecutor, organizationId: string): Promise<boolean> {
+  const [credit] = await db
+    .select({ id: creditBalanceEntries.id })
+    .from(creditBalanceEntries)
+    .where(eq(creditBalanceEntries.organizationId, organizationId))
+    .limit(1);
+  return credit !== undefined;
 }

@@ -1,6 +1,7 @@
 // What the rest of billing uses of mail subscriptions: the routes and their schemas, the hooks a payment's
 // outcome runs (passed to payments, which never import subscriptions), whether an organization may start a purchase
 // (payments asks before starting one), the renewal job, and the end of a retired organization's subscription.
+export { hasCreditHistory } from './credit-balance-repository.js';
 export { subscriptionPaymentHooks } from './payment-hooks.js';
 export { hasActiveSubscription } from './purchase.js';
 export { subscriptionPurchaseRule } from './purchase-rule.js';

@@ -1,5 +1,7 @@
 import type { DatabaseExecutor, MailSubscriptionChange, Payment, Transaction } from '@platform/db';
-import { invoices, mailSubscriptionChanges, mailSubscriptions, payments } from '@platform/db/schema';
+import { invoices } from '@platform/db/schema/billing-documents';
+import { mailSubscriptionChanges, mailSubscriptions } from '@platform/db/schema/mail-subscriptions';
+import { payments } from '@platform/db/schema/payments';
 import { and, desc, eq, inArray, type SQL } from 'drizzle-orm';
 
 // What subscriptions' statements read of payments' and invoices' rows: how a change or a subscription was paid (the

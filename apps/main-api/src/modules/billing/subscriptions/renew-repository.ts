@@ -1,5 +1,9 @@
 import type { MailSubscription, RenewalReminderKind, Transaction } from '@platform/db';
-import { mailSubscriptionChanges, mailSubscriptionReminders, mailSubscriptions } from '@platform/db/schema';
+import {
+  mailSubscriptionChanges,
+  mailSubscriptionReminders,
+  mailSubscriptions,
+} from '@platform/db/schema/mail-subscriptions';
 import { and, asc, eq, exists, gt, inArray, lte, not, notInArray, sql } from 'drizzle-orm';
 import { bankTransferOf, lastPaidWithOf } from './payment-rows-repository.js';
 

@@ -9,7 +9,7 @@ import type {
   Transaction,
 } from '@platform/db';
 import { preparedPerDatabase } from '@platform/db';
-import { mailSubscriptionChanges, mailSubscriptions } from '@platform/db/schema';
+import { mailSubscriptionChanges, mailSubscriptions } from '@platform/db/schema/mail-subscriptions';
 import { and, eq, sql } from 'drizzle-orm';
 
 // The rows every use case reads and writes: the organization's subscription and its changes. The renewal job's

@@ -1,6 +1,7 @@
 import type { DatabaseExecutor, MailSubscription, PaymentMethod, PaymentProvider } from '@platform/db';
-import { paymentMethods, users } from '@platform/db/schema';
+import { paymentMethods } from '@platform/db/schema/payments';
 import { and, desc, eq, isNull, sql } from 'drizzle-orm';
+import { userEmailOf } from '../../accounts/index.js';
 
 /**
  * The organization's saved cards of `provider` that have not been removed, each with the email of the member
@@ -12,9 +13,8 @@ export function renewalCardsOf(
   provider: PaymentProvider,
 ): Promise<{ method: PaymentMethod; creatorEmail: string | null }[]> {
   return db
-    .select({ method: paymentMethods, creatorEmail: users.email })
+    .select({ method: paymentMethods, creatorEmail: userEmailOf(paymentMethods.createdByUserId) })
     .from(paymentMethods)
-    .leftJoin(users, eq(users.id, paymentMethods.createdByUserId))
     .where(
       and(
         eq(paymentMethods.organizationId, subscription.organizationId),
@@ -28,10 +28,4 @@ export function renewalCardsOf(
       desc(sql`coalesce(${paymentMethods.lastUsedAt}, ${paymentMethods.createdAt})`),
       desc(paymentMethods.id),
     );
-}
-
-/** The user's email; undefined for an unknown user. */
-export async function emailOfUser(db: DatabaseExecutor, userId: string): Promise<string | undefined> {
-  const [user] = await db.select({ email: users.email }).from(users).where(eq(users.id, userId));
-  return user?.email;
 }

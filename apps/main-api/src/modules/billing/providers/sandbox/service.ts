@@ -1,8 +1,8 @@
 import type { DatabaseExecutor, Payment } from '@platform/db';
+import { findUserEmail } from '../../../accounts/index.js';
 import { paymentByReference, type SettlementContext } from '../../payments/index.js';
 import { applyPaystackTransaction, processPaystackEvent } from '../paystack/index.js';
 import { sandboxCardTransaction } from './card-transactions.js';
-import { findUserEmail } from './repository.js';
 
 export type CheckoutAction = 'pay' | 'decline';
 

@@ -1,13 +1,18 @@
 import { type DatabaseExecutor, databaseErrorOf, type MembershipRole } from '@platform/db';
-import { memberships, organizationInvitations, organizations, users } from '@platform/db/schema';
-import { and, desc, eq, lte, sql } from 'drizzle-orm';
+import { memberships } from '@platform/db/schema/memberships';
+import { organizationInvitations } from '@platform/db/schema/organization-invitations';
+import { organizations } from '@platform/db/schema/organizations';
+import { and, desc, eq, lte, type SQL, sql } from 'drizzle-orm';
+import { userEmailOf } from '../accounts/index.js';
 
-// Every statement of invitations. Addresses are compared with lower() in SQL on both sides, as the one-pending
-// index does, so the database and this code agree on "the same address".
+// Every statement of invitations, which the invitations module runs through this module's index.ts: an invitation
+// is a pending member of the organization, so its rows are the organizations module's, as its members' are
+// (docs/decisions.md#one-owner-per-table). Addresses are compared with lower() in SQL on both sides, as the
+// one-pending index does, so the database and this code agree on "the same address".
 
 const ONE_PENDING_INDEX = 'organization_invitations_one_pending_idx';
 
-const sameAddress = (column: typeof users.email | typeof organizationInvitations.email, email: string) =>
+const sameAddress = (column: SQL | typeof organizationInvitations.email, email: string) =>
   sql`lower(${column}) = lower(${email})`;
 
 /** The organization's name, or undefined when it is unknown or retired. */
@@ -19,33 +24,14 @@ export async function findActiveOrganizationName(db: DatabaseExecutor, organizat
   return organization?.name;
 }
 
-/** A user's name and address, for the email that says who invited; undefined without a profile. */
-export async function findUserProfile(db: DatabaseExecutor, userId: string) {
-  const [user] = await db
-    .select({ email: users.email, firstName: users.firstName, lastName: users.lastName })
-    .from(users)
-    .where(eq(users.id, userId));
-  return user;
-}
-
 /** Whether a member of the organization has a profile with this address (case-insensitive). */
 export async function isMemberAddress(db: DatabaseExecutor, organizationId: string, email: string): Promise<boolean> {
   const [member] = await db
     .select({ userId: memberships.userId })
     .from(memberships)
-    .innerJoin(users, eq(users.id, memberships.userId))
-    .where(and(eq(memberships.organizationId, organizationId), sameAddress(users.email, email)))
+    .where(and(eq(memberships.organizationId, organizationId), sameAddress(userEmailOf(memberships.userId), email)))
     .limit(1);
   return member !== undefined;
-}
-
-/**
- * The user whose profile has this address, whatever its case (one at most: docs/decisions.md#one-account-per-email):
- * the one an invitation notifies in the app, and the only one who may accept it. Undefined when no profile has it.
- */
-export async function findUserIdByAddress(db: DatabaseExecutor, email: string): Promise<string | undefined> {
-  const [row] = await db.select({ id: users.id }).from(users).where(sameAddress(users.email, email));
-  return row?.id;
 }
 
 /**
@@ -149,7 +135,7 @@ export async function closeInvitation(
 }
 
 /** Adds the user to the organization in `role`; undefined when the user is a member already. */
-export async function insertMembership(
+export async function insertMembershipIfAbsent(
   db: DatabaseExecutor,
   values: { organizationId: string; userId: string; role: MembershipRole; createdAt: Date },
 ) {
@@ -159,4 +145,20 @@ export async function insertMembership(
     .onConflictDoNothing({ target: [memberships.organizationId, memberships.userId] })
     .returning();
   return membership;
+}
+
+/** Revokes the organization's pending invitations; how many. */
+export async function revokePendingInvitations(
+  db: DatabaseExecutor,
+  organizationId: string,
+  now: Date,
+): Promise<number> {
+  const revoked = await db
+    .update(organizationInvitations)
+    .set({ status: 'revoked', closedAt: now })
+    .where(
+      and(eq(organizationInvitations.organizationId, organizationId), eq(organizationInvitations.status, 'pending')),
+    )
+    .returning({ id: organizationInvitations.id });
+  return revoked.length;
 }

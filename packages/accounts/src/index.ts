@@ -1,0 +1,1 @@
+export { addKycStatus } from './repository.js';

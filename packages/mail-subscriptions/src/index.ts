@@ -1,0 +1,1 @@
+export { subscriptionPlanOf } from './repository.js';
