@@ -7,7 +7,7 @@ import {
   type VerificationStatus,
 } from '@platform/db';
 import { isAppError } from '@platform/errors';
-import { commitMove, type LifecycleOptions, moveSession, readSessionById } from '../index.js';
+import { commitMove, type LifecycleOptions, moveSession, readAnySession } from '../index.js';
 import { type NoticeCode, type SandboxAction, sandboxActionsFor } from './page.js';
 import {
   consentedTextVersions,
@@ -44,7 +44,7 @@ const moves: Record<SandboxAction, { to: VerificationStatus; notice: NoticeCode 
 
 /** The session the page's URL names; anything that is not a session id is no session. */
 export async function findPageSession(db: Database, id: string): Promise<VerificationSession | undefined> {
-  return isUuid(id) ? readSessionById(db, id) : undefined;
+  return isUuid(id) ? readAnySession(db, id) : undefined;
 }
 
 /** Whether the page must ask for consent, and whether for the first time. */
