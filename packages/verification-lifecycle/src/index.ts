@@ -20,4 +20,4 @@ export {
   type SessionDecision,
   submittedDetailsKey,
 } from './lifecycle.js';
-export { findSession, lastMovedTo, readSession } from './repository.js';
+export { findSession, lastMovedTo, readSession, sessionsOwnedBy } from './repository.js';

@@ -10,17 +10,11 @@ import type {
 import { verificationPrices, verificationSessions, verificationSessionTransitions } from '@platform/db/schema';
 import { walletIdQuery } from '@platform/ledger';
 import { afterPosition, cursorTimeOf, type PagePosition } from '@platform/pagination';
+import { sessionsOwnedBy } from '@platform/verification-lifecycle';
 import { and, asc, count, desc, eq, inArray, lte, notInArray, type SQL, sql } from 'drizzle-orm';
 
 // The queries of verification sessions, their transitions and prices. A query given an owner sees only the
 // sessions of that organization and environment (docs/decisions.md#folders-per-environment).
-
-const ownedBy = (owner: ApiKeyOwner | undefined) =>
-  owner &&
-  and(
-    eq(verificationSessions.organizationId, owner.organizationId),
-    eq(verificationSessions.environment, owner.environment),
-  );
 
 /** A new session's columns: all but its price and wallet. */
 export type NewSessionRow = Omit<
@@ -123,7 +117,7 @@ export function listSessionRows(
   owner: ApiKeyOwner,
   { status, externalEndUserId, after, limit }: SessionListQuery,
 ): Promise<Array<{ session: VerificationSession; position: string }>> {
-  const conditions: Array<SQL | undefined> = [ownedBy(owner)];
+  const conditions: Array<SQL | undefined> = [sessionsOwnedBy(owner)];
   if (status !== undefined) conditions.push(eq(verificationSessions.status, status));
   if (externalEndUserId !== undefined) conditions.push(eq(verificationSessions.externalEndUserId, externalEndUserId));
   if (after !== undefined) conditions.push(afterPosition(verificationSessions, after));
