@@ -10,11 +10,23 @@ import type {
 import { verificationPrices, verificationSessions, verificationSessionTransitions } from '@platform/db/schema';
 import { walletIdQuery } from '@platform/ledger';
 import { afterPosition, cursorTimeOf, type PagePosition } from '@platform/pagination';
-import { sessionsOwnedBy } from '@platform/verification-lifecycle';
+import { findSession, readSession, sessionsOwnedBy } from '@platform/verification-lifecycle';
 import { and, asc, count, desc, eq, inArray, lte, notInArray, type SQL, sql } from 'drizzle-orm';
+import { PgTransaction } from 'drizzle-orm/pg-core';
 
 // The queries of verification sessions, their transitions and prices. A query given an owner sees only the
 // sessions of that organization and environment (docs/decisions.md#folders-per-environment).
+
+// Outside a transaction one prepared read: customers poll GET /v1/verify/sessions/:id and the hosted page reads its
+// session on every step. A prepared statement never runs in a transaction, which reads it plainly
+// (docs/decisions.md#polled-reads-are-prepared-statements).
+export function findSessionWithId(
+  db: DatabaseExecutor,
+  id: string,
+  owner?: ApiKeyOwner,
+): Promise<VerificationSession | undefined> {
+  return db instanceof PgTransaction ? findSession(db, id, owner) : readSession(db, id, owner);
+}
 
 /** A new session's columns: all but its price and wallet. */
 export type NewSessionRow = Omit<

@@ -14,17 +14,21 @@ import { decodeCursor, pageOf } from '@platform/pagination';
 import { formatKes } from '@platform/pricing';
 import {
   addSessionCreated,
-  findSession,
   holdReferenceOf,
   type LifecycleOptions,
   moveSession,
-  readSession,
   SESSION_NOT_FOUND,
 } from '@platform/verification-lifecycle';
-import { PgTransaction } from 'drizzle-orm/pg-core';
 import { type DecisionTable, decisionSourceFor } from './decisions/index.js';
 import type { KnownPrices } from './known-prices.js';
-import { addPriceCheck, addSession, findPriceAndWallet, listSessionRows, type NewSessionRow } from './repository.js';
+import {
+  addPriceCheck,
+  addSession,
+  findPriceAndWallet,
+  findSessionWithId,
+  listSessionRows,
+  type NewSessionRow,
+} from './repository.js';
 import { requiredDocumentsFor } from './required-documents.js';
 import type { VerificationSessionView } from './schemas.js';
 
@@ -178,7 +182,7 @@ export async function readOwnerSession(
   owner: ApiKeyOwner,
   id: string,
 ): Promise<VerificationSession> {
-  const session = await sessionWithId(db, id, owner);
+  const session = await findSessionWithId(db, id, owner);
   if (session === undefined) throw notFound(SESSION_NOT_FOUND);
   return session;
 }
@@ -188,18 +192,7 @@ export async function readOwnerSession(
  * decision sources' jobs.
  */
 export function readAnySession(db: DatabaseExecutor, id: string): Promise<VerificationSession | undefined> {
-  return sessionWithId(db, id);
-}
-
-// Outside a transaction one prepared read: customers poll GET /v1/verify/sessions/:id and the hosted page reads its
-// session on every step. A prepared statement never runs in a transaction, which reads it plainly
-// (docs/decisions.md#polled-reads-are-prepared-statements).
-function sessionWithId(
-  db: DatabaseExecutor,
-  id: string,
-  owner?: ApiKeyOwner,
-): Promise<VerificationSession | undefined> {
-  return db instanceof PgTransaction ? findSession(db, id, owner) : readSession(db, id, owner);
+  return findSessionWithId(db, id);
 }
 
 /**
