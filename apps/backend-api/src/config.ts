@@ -106,10 +106,10 @@ export const BackendApiEnvSchema = Type.Object({
 
 type BackendApiEnv = Static<typeof BackendApiEnvSchema>;
 
-export type LogLevel = BackendApiEnv['LOG_LEVEL'];
+type LogLevel = BackendApiEnv['LOG_LEVEL'];
 
 /** The verification sessions, the hosted page and their jobs (modules/verification/settings.ts derives the rest). */
-export interface VerificationConfig {
+interface VerificationConfig {
   /** VERIFY_URL as set; unset: http://localhost:<port> (one local process). */
   verifyUrl?: string;
   /** Default prices per type, whole KES. */
@@ -128,7 +128,7 @@ export interface VerificationConfig {
 }
 
 /** Smile ID's adapter (docs/decisions.md#automated-decisions); the credentials only when set. */
-export interface SmileIdConfig {
+interface SmileIdConfig {
   partnerId?: string;
   apiKey?: string;
   baseUrl: string;
