@@ -2,7 +2,7 @@
 // default port, and how each one boots from a given environment.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { BackendApiConfigSchema, buildApp as buildBackendApi, loadBackendApiConfig } from '@platform/backend-api';
+import { BackendApiEnvSchema, buildApp as buildBackendApi, loadBackendApiConfig } from '@platform/backend-api';
 import type { DatabaseHandle } from '@platform/db';
 import { buildApp as buildMainApi, createAvatarStorage, loadMainApiConfig, MainApiEnvSchema } from '@platform/main-api';
 import { repositoryRoot } from './yaml-files.js';
@@ -58,10 +58,10 @@ export const mainApi: ServiceUnderTest = {
 export const backendApi: ServiceUnderTest = {
   name: 'backend-api',
   image: 'platform/backend-api',
-  variables: new Set(Object.keys(BackendApiConfigSchema.properties)),
-  defaultPort: defaultPortOf(BackendApiConfigSchema),
+  variables: new Set(Object.keys(BackendApiEnvSchema.properties)),
+  defaultPort: defaultPortOf(BackendApiEnvSchema),
   loadConfig: (env) => void loadBackendApiConfig(env),
-  databasePoolSize: (env) => loadBackendApiConfig(env).DATABASE_POOL_SIZE,
+  databasePoolSize: (env) => loadBackendApiConfig(env).databasePoolSize,
   build: (env, database) => buildBackendApi({ database }, loadBackendApiConfig({ ...env, LOG_LEVEL: 'silent' })),
 };
 

@@ -5,7 +5,7 @@ import { rateLimiting } from '@platform/rate-limit';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { BackendApiConfig } from './config.js';
-import { driveRoutes, folderQuotasOf } from './modules/drive/index.js';
+import { driveRoutes } from './modules/drive/index.js';
 import { documentRoutes } from './modules/verification/documents/index.js';
 import { hostedPageRoutes } from './modules/verification/hosted-page/index.js';
 import { verificationMetricsOf, verificationRoutes, verificationSettingsOf } from './modules/verification/index.js';
@@ -43,10 +43,10 @@ export function buildApp(deps: BackendApiDeps, config: BackendApiConfig) {
       description:
         "The API-key interface: identity-verification sessions and drive folders, called from customers' servers.",
     },
-    logger: deps.logger ?? { level: config.LOG_LEVEL },
-    bodyLimit: config.BODY_LIMIT_BYTES,
-    trustProxy: config.TRUST_PROXY,
-    ...(config.METRICS_TOKEN === undefined ? {} : { metricsToken: config.METRICS_TOKEN }),
+    logger: deps.logger ?? { level: config.logLevel },
+    bodyLimit: config.bodyLimitBytes,
+    trustProxy: config.trustProxy,
+    ...(config.metricsToken === undefined ? {} : { metricsToken: config.metricsToken }),
     security: {
       apiKey: { type: 'apiKey', in: 'header', name: API_KEY_HEADER },
     },
@@ -63,7 +63,7 @@ export function buildApp(deps: BackendApiDeps, config: BackendApiConfig) {
     ...(deps.recordApiKeyUses === undefined ? {} : { recordUses: deps.recordApiKeyUses }),
   });
   app.register(rateLimiting, {
-    defaultPerMinute: config.RATE_LIMIT_PER_MINUTE,
+    defaultPerMinute: config.rateLimitPerMinute,
     namespace: 'backend-api:rate-limit',
     identify: (request) => {
       const apiKey = apiKeyOf(request);
@@ -79,10 +79,10 @@ export function buildApp(deps: BackendApiDeps, config: BackendApiConfig) {
   app.register(idempotentRequests, {
     db: deps.database.db,
     now,
-    purgeIntervalMs: config.IDEMPOTENCY_PURGE_INTERVAL_MS,
+    purgeIntervalMs: config.idempotencyPurgeIntervalMs,
     onReplay: () => app.metrics.idempotentReplays.inc(),
   });
-  app.register(driveRoutes, { db: deps.database.db, now, quotas: folderQuotasOf(config) });
+  app.register(driveRoutes, { db: deps.database.db, now, quotas: config.folderQuotas });
   const verification = verificationSettingsOf(config);
   app.register(walletRoutes, { db: deps.database.db });
   app.register(verificationRoutes, { db: deps.database.db, now, ...verification });
@@ -133,10 +133,10 @@ export function buildApp(deps: BackendApiDeps, config: BackendApiConfig) {
   app.register(webhookDelivery, {
     db: deps.database.db,
     now,
-    enabled: config.WEBHOOK_DELIVERY_ENABLED,
-    allowPrivateTargets: config.WEBHOOK_ALLOW_PRIVATE_TARGETS,
-    intervalMs: config.WEBHOOK_DELIVERY_INTERVAL_MS,
-    batchSize: config.WEBHOOK_DELIVERY_BATCH_SIZE,
+    enabled: config.webhooks.deliveryEnabled,
+    allowPrivateTargets: config.webhooks.allowPrivateTargets,
+    intervalMs: config.webhooks.deliveryIntervalMs,
+    batchSize: config.webhooks.deliveryBatchSize,
   });
   return app;
 }

@@ -24,9 +24,9 @@ function configError(env: NodeJS.ProcessEnv): ConfigError {
 describe('loadBackendApiConfig', () => {
   it('runs on the embedded database without VERIFY_URL or HOSTED_PAGE_SECRET (one local process)', () => {
     const config = loadBackendApiConfig({});
-    expect(config.VERIFY_URL).toBeUndefined();
-    expect(config.HOSTED_PAGE_SECRET).toBeUndefined();
-    expect(config.DATABASE_POOL_SIZE).toBe(10);
+    expect(config.verification.verifyUrl).toBeUndefined();
+    expect(config.verification.hostedPageSecret).toBeUndefined();
+    expect(config.databasePoolSize).toBe(10);
   });
 
   it('requires VERIFY_URL, HOSTED_PAGE_SECRET and DOCUMENT_ENCRYPTION_KEY on an external database, in one message', () => {
@@ -53,7 +53,12 @@ describe('loadBackendApiConfig', () => {
 
   it('accepts an external database with both, and reads the pool size', () => {
     const config = loadBackendApiConfig({ ...deployed, DATABASE_POOL_SIZE: '6' });
-    expect(config).toMatchObject({ ...deployed, DATABASE_POOL_SIZE: 6 });
+    expect(config).toMatchObject({
+      databaseUrl: deployed.DATABASE_URL,
+      databasePoolSize: 6,
+      verification: { verifyUrl: deployed.VERIFY_URL, hostedPageSecret: deployed.HOSTED_PAGE_SECRET },
+    });
+    expect(config.documents.keyring?.current.id).toBe('2026-01');
   });
 
   it.each([
@@ -65,8 +70,8 @@ describe('loadBackendApiConfig', () => {
   });
 
   it('keeps verification documents 30 days after a final status unless VERIFICATION_RETENTION_DAYS says otherwise', () => {
-    expect(loadBackendApiConfig({}).VERIFICATION_RETENTION_DAYS).toBe(30);
-    expect(loadBackendApiConfig({ VERIFICATION_RETENTION_DAYS: '90' }).VERIFICATION_RETENTION_DAYS).toBe(90);
+    expect(loadBackendApiConfig({}).verification.retentionDays).toBe(30);
+    expect(loadBackendApiConfig({ VERIFICATION_RETENTION_DAYS: '90' }).verification.retentionDays).toBe(90);
   });
 
   it.each(['0', '3651', 'thirty', '7.5'])('refuses VERIFICATION_RETENTION_DAYS=%s', (value) => {
@@ -76,10 +81,8 @@ describe('loadBackendApiConfig', () => {
   });
 
   it('runs the retention job hourly unless VERIFICATION_RETENTION_INTERVAL_MS says otherwise (0: not here)', () => {
-    expect(loadBackendApiConfig({}).VERIFICATION_RETENTION_INTERVAL_MS).toBe(3_600_000);
-    expect(loadBackendApiConfig({ VERIFICATION_RETENTION_INTERVAL_MS: '0' }).VERIFICATION_RETENTION_INTERVAL_MS).toBe(
-      0,
-    );
+    expect(loadBackendApiConfig({}).verification.retentionIntervalMs).toBe(3_600_000);
+    expect(loadBackendApiConfig({ VERIFICATION_RETENTION_INTERVAL_MS: '0' }).verification.retentionIntervalMs).toBe(0);
   });
 
   it.each(['-1', 'hourly', '1.5'])('refuses VERIFICATION_RETENTION_INTERVAL_MS=%s', (value) => {
@@ -87,10 +90,11 @@ describe('loadBackendApiConfig', () => {
     expect(error.problems.map(({ name }) => name)).toEqual(['VERIFICATION_RETENTION_INTERVAL_MS']);
   });
 
-  it('reads VERIFICATION_DECISIONS, and names it with the rule it refuses', () => {
-    expect(loadBackendApiConfig({ VERIFICATION_DECISIONS: 'test:kyb=manual' }).VERIFICATION_DECISIONS).toBe(
-      'test:kyb=manual',
-    );
+  it('reads VERIFICATION_DECISIONS over the defaults, and names it with the rule it refuses', () => {
+    expect(loadBackendApiConfig({ VERIFICATION_DECISIONS: 'test:kyb=manual' }).verification.decisions).toEqual({
+      test: { kyc: 'sandbox', kyb: 'manual' },
+      live: { kyc: 'manual', kyb: 'manual' },
+    });
     const error = configError({ VERIFICATION_DECISIONS: 'live:kyc=robot' });
     expect(error.problems.map(({ name }) => name)).toEqual(['VERIFICATION_DECISIONS']);
     expect(error.message).toBe(
@@ -101,8 +105,8 @@ describe('loadBackendApiConfig', () => {
   it('takes smile_id for live kyc and manual for kyb, with Smile ID credentials only', () => {
     const smileId = { SMILE_ID_PARTNER_ID: '1234', SMILE_ID_API_KEY: 'a-smile-id-api-key' };
     const config = loadBackendApiConfig({ VERIFICATION_DECISIONS: 'live:kyc=smile_id,live:kyb=manual', ...smileId });
-    expect(config.SMILE_ID_BASE_URL).toBe('https://testapi.smileidentity.com/v1');
-    expect(config.SMILE_ID_RECONCILE_AFTER_MS).toBe(300_000);
+    expect(config.smileId.baseUrl).toBe('https://testapi.smileidentity.com/v1');
+    expect(config.smileId.reconcileAfterMs).toBe(300_000);
 
     const missing = configError({ VERIFICATION_DECISIONS: 'live:kyc=smile_id' });
     expect(missing.problems.map(({ name }) => name)).toEqual(['SMILE_ID_PARTNER_ID', 'SMILE_ID_API_KEY']);
@@ -154,7 +158,7 @@ describe('loadBackendApiConfig', () => {
   });
 
   it('reads the document storage: a local folder by default, or a bucket of its own', () => {
-    expect(loadBackendApiConfig({}).DOCUMENT_STORAGE).toBe('local');
+    expect(loadBackendApiConfig({}).documents.storage.kind).toBe('local');
     expect(configError({ DOCUMENT_STORAGE: 's3' }).problems.map(({ name }) => name)).toEqual(['DOCUMENT_S3_BUCKET']);
     expect(
       configError({
@@ -163,9 +167,8 @@ describe('loadBackendApiConfig', () => {
         DOCUMENT_S3_ACCESS_KEY_ID: 'id',
       }).problems.map(({ name }) => name),
     ).toEqual(['DOCUMENT_S3_ACCESS_KEY_ID']);
-    expect(loadBackendApiConfig({ DOCUMENT_STORAGE: 's3', DOCUMENT_S3_BUCKET: 'documents' })).toMatchObject({
-      DOCUMENT_S3_BUCKET: 'documents',
-      DOCUMENT_S3_REGION: 'us-east-1',
+    expect(loadBackendApiConfig({ DOCUMENT_STORAGE: 's3', DOCUMENT_S3_BUCKET: 'documents' }).documents).toMatchObject({
+      storage: { kind: 's3', bucket: 'documents', region: 'us-east-1' },
     });
   });
 });

@@ -1,9 +1,15 @@
 import { type DocumentVaultConfig, DocumentVaultEnvSchema, documentVaultConfigFrom } from '@platform/document-vault';
 import { ConfigError, type ConfigProblem, loadConfig } from '@platform/http';
 import { type Static, Type } from '@sinclair/typebox';
-import { parseDecisionRules, usesDecisionSource } from './modules/verification/decisions/index.js';
+import type { FolderQuotas } from './modules/drive/index.js';
+import { type DecisionTable, parseDecisionRules, usesDecisionSource } from './modules/verification/decisions/index.js';
 
-export const BackendApiConfigSchema = Type.Object({
+/**
+ * Environment variables read by backend-api. Property names are the variable names; loadConfig converts and
+ * validates them. Rules spanning several variables are checked in loadBackendApiConfig, which answers them in the
+ * shape the code uses (BackendApiConfig, camelCase, as main-api's).
+ */
+export const BackendApiEnvSchema = Type.Object({
   PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3001 }),
   HOST: Type.String({ default: '0.0.0.0' }),
   LOG_LEVEL: Type.Union(
@@ -98,26 +104,150 @@ export const BackendApiConfigSchema = Type.Object({
   WEBHOOK_DELIVERY_BATCH_SIZE: Type.Integer({ minimum: 1, maximum: 500, default: 20 }),
 });
 
-type BackendApiEnv = Static<typeof BackendApiConfigSchema>;
+type BackendApiEnv = Static<typeof BackendApiEnvSchema>;
 
-/** The variables as read; `documents` adds the vault's configuration, read from the DOCUMENT_* ones. */
-export type BackendApiConfig = BackendApiEnv & { documents: DocumentVaultConfig };
+type LogLevel = BackendApiEnv['LOG_LEVEL'];
+
+/** The verification sessions, the hosted page and their jobs (modules/verification/settings.ts derives the rest). */
+interface VerificationConfig {
+  /** VERIFY_URL as set; unset: http://localhost:<port> (one local process). */
+  verifyUrl?: string;
+  /** Default prices per type, whole KES. */
+  prices: { kyc: number; kyb: number };
+  sessionTtlHours: number;
+  expiryIntervalMs: number;
+  /** Days after a final status until documents and submitted details are deleted. */
+  retentionDays: number;
+  retentionIntervalMs: number;
+  /** VERIFICATION_DECISIONS over the defaults, parsed here once. */
+  decisions: DecisionTable;
+  /** HOSTED_PAGE_LIVE_SANDBOX: sandbox decisions on live sessions (local use only). */
+  liveSandbox: boolean;
+  /** HOSTED_PAGE_SECRET as set; unset: random per process (one local process). */
+  hostedPageSecret?: string;
+}
+
+/** Smile ID's adapter (docs/decisions.md#automated-decisions); the credentials only when set. */
+interface SmileIdConfig {
+  partnerId?: string;
+  apiKey?: string;
+  baseUrl: string;
+  callbackUrl?: string;
+  reconcileAfterMs: number;
+  fallbackAfterMs: number;
+  timeoutMs: number;
+  jobIntervalMs: number;
+}
+
+/** backend-api's validated configuration, in the shape the code uses it. */
+export interface BackendApiConfig {
+  port: number;
+  host: string;
+  logLevel: LogLevel;
+  databaseUrl?: string;
+  /** Size of the PostgreSQL connection pool (ignored on PGlite). */
+  databasePoolSize: number;
+  /** PGlite data folder, used only without databaseUrl; without either the database lives in memory. */
+  pgliteDataDir?: string;
+  redisUrl?: string;
+  bodyLimitBytes: number;
+  migrateOnStart: boolean;
+  rateLimitPerMinute: number;
+  /** Take the client address from X-Forwarded-For (behind a load balancer). */
+  trustProxy: boolean;
+  /** When set, GET /metrics requires `Authorization: Bearer <metricsToken>`. */
+  metricsToken?: string;
+  /** How often this instance purges expired idempotency records; 0: never (another instance does). */
+  idempotencyPurgeIntervalMs: number;
+  /** Drive folders allowed per organization and environment, by mail plan. */
+  folderQuotas: FolderQuotas;
+  /** The platform's own organization: its live kyc sessions set the kycStatus of the user they name. */
+  platformOrganizationId?: string;
+  verification: VerificationConfig;
+  smileId: SmileIdConfig;
+  /** The identity-document vault (DOCUMENT_*). */
+  documents: DocumentVaultConfig;
+  /** Callbacks: whether their URLs may be http or private addresses (local runs and tests only), and the worker. */
+  webhooks: {
+    allowPrivateTargets: boolean;
+    deliveryEnabled: boolean;
+    deliveryIntervalMs: number;
+    deliveryBatchSize: number;
+  };
+}
 
 /** Reads and validates backend-api's configuration from `env`. Throws ConfigError naming every bad variable. */
 export function loadBackendApiConfig(env: NodeJS.ProcessEnv = process.env): BackendApiConfig {
-  const config = loadConfig(BackendApiConfigSchema, env);
-  const problems = [...decisionProblems(config), ...deploymentProblems(config)];
+  const values = loadConfig(BackendApiEnvSchema, env);
+  const problems: ConfigProblem[] = [];
+  const decisions = decisionTable(values, problems);
+  problems.push(...deploymentProblems(values));
   // The same rules as main-api's, from the vault's package (docs/decisions.md#private-document-storage).
-  const documents = documentVaultConfigFrom(config, problems, { deployed: config.DATABASE_URL !== undefined });
-  if (problems.length > 0 || documents === undefined) throw new ConfigError(problems);
-  return { ...config, documents };
+  const documents = documentVaultConfigFrom(values, problems, { deployed: values.DATABASE_URL !== undefined });
+  if (problems.length > 0 || decisions === undefined || documents === undefined) throw new ConfigError(problems);
+  return {
+    port: values.PORT,
+    host: values.HOST,
+    logLevel: values.LOG_LEVEL,
+    ...(values.DATABASE_URL === undefined ? {} : { databaseUrl: values.DATABASE_URL }),
+    databasePoolSize: values.DATABASE_POOL_SIZE,
+    ...(values.PGLITE_DATA_DIR === undefined ? {} : { pgliteDataDir: values.PGLITE_DATA_DIR }),
+    ...(values.REDIS_URL === undefined ? {} : { redisUrl: values.REDIS_URL }),
+    bodyLimitBytes: values.BODY_LIMIT_BYTES,
+    migrateOnStart: values.MIGRATE_ON_START,
+    rateLimitPerMinute: values.RATE_LIMIT_PER_MINUTE,
+    trustProxy: values.TRUST_PROXY,
+    ...(values.METRICS_TOKEN === undefined ? {} : { metricsToken: values.METRICS_TOKEN }),
+    idempotencyPurgeIntervalMs: values.IDEMPOTENCY_PURGE_INTERVAL_MS,
+    folderQuotas: {
+      none: values.FOLDER_QUOTA_NONE,
+      core: values.FOLDER_QUOTA_CORE,
+      growth: values.FOLDER_QUOTA_GROWTH,
+      scale: values.FOLDER_QUOTA_SCALE,
+    },
+    ...(values.PLATFORM_ORGANIZATION_ID === undefined
+      ? {}
+      : { platformOrganizationId: values.PLATFORM_ORGANIZATION_ID }),
+    verification: {
+      ...(values.VERIFY_URL === undefined ? {} : { verifyUrl: values.VERIFY_URL }),
+      prices: { kyc: values.VERIFICATION_PRICE_KYC, kyb: values.VERIFICATION_PRICE_KYB },
+      sessionTtlHours: values.VERIFICATION_SESSION_TTL_HOURS,
+      expiryIntervalMs: values.VERIFICATION_EXPIRY_INTERVAL_MS,
+      retentionDays: values.VERIFICATION_RETENTION_DAYS,
+      retentionIntervalMs: values.VERIFICATION_RETENTION_INTERVAL_MS,
+      decisions,
+      liveSandbox: values.HOSTED_PAGE_LIVE_SANDBOX,
+      ...(values.HOSTED_PAGE_SECRET === undefined ? {} : { hostedPageSecret: values.HOSTED_PAGE_SECRET }),
+    },
+    smileId: {
+      ...(values.SMILE_ID_PARTNER_ID === undefined ? {} : { partnerId: values.SMILE_ID_PARTNER_ID }),
+      ...(values.SMILE_ID_API_KEY === undefined ? {} : { apiKey: values.SMILE_ID_API_KEY }),
+      baseUrl: values.SMILE_ID_BASE_URL,
+      ...(values.SMILE_ID_CALLBACK_URL === undefined ? {} : { callbackUrl: values.SMILE_ID_CALLBACK_URL }),
+      reconcileAfterMs: values.SMILE_ID_RECONCILE_AFTER_MS,
+      fallbackAfterMs: values.SMILE_ID_FALLBACK_AFTER_MS,
+      timeoutMs: values.SMILE_ID_TIMEOUT_MS,
+      jobIntervalMs: values.SMILE_ID_JOB_INTERVAL_MS,
+    },
+    documents,
+    webhooks: {
+      allowPrivateTargets: values.WEBHOOK_ALLOW_PRIVATE_TARGETS,
+      deliveryEnabled: values.WEBHOOK_DELIVERY_ENABLED,
+      deliveryIntervalMs: values.WEBHOOK_DELIVERY_INTERVAL_MS,
+      deliveryBatchSize: values.WEBHOOK_DELIVERY_BATCH_SIZE,
+    },
+  };
 }
 
-function decisionProblems(config: BackendApiEnv): ConfigProblem[] {
-  const parsed = parseDecisionRules(config.VERIFICATION_DECISIONS, { liveSandbox: config.HOSTED_PAGE_LIVE_SANDBOX });
-  if (!parsed.ok) return [{ name: 'VERIFICATION_DECISIONS', message: `VERIFICATION_DECISIONS: ${parsed.reason}` }];
-  if (!usesDecisionSource(parsed.decisions, 'smile_id')) return [];
-  return smileIdProblems(config);
+/** VERIFICATION_DECISIONS over the defaults; a smile_id rule also needs Smile ID's settings. */
+function decisionTable(values: BackendApiEnv, problems: ConfigProblem[]): DecisionTable | undefined {
+  const parsed = parseDecisionRules(values.VERIFICATION_DECISIONS, { liveSandbox: values.HOSTED_PAGE_LIVE_SANDBOX });
+  if (!parsed.ok) {
+    problems.push({ name: 'VERIFICATION_DECISIONS', message: `VERIFICATION_DECISIONS: ${parsed.reason}` });
+    return undefined;
+  }
+  if (usesDecisionSource(parsed.decisions, 'smile_id')) problems.push(...smileIdProblems(values));
+  return parsed.decisions;
 }
 
 /** A smile_id rule needs the credentials, and a plain-http Smile ID (a local fake) is for local use only. */

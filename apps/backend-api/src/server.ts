@@ -8,12 +8,12 @@ import { loadBackendApiConfig } from './config.js';
 // A bad variable stops the process with one line naming it, not a stack trace.
 const config = loadConfigOrExit(() => loadBackendApiConfig());
 const database = await createDatabase({
-  url: config.DATABASE_URL,
-  dataDir: config.PGLITE_DATA_DIR,
-  maxConnections: config.DATABASE_POOL_SIZE,
+  url: config.databaseUrl,
+  dataDir: config.pgliteDataDir,
+  maxConnections: config.databasePoolSize,
 });
-if (config.MIGRATE_ON_START) await migrateDatabase(database);
-const redis = config.REDIS_URL ? createRedisClient(config.REDIS_URL) : undefined;
+if (config.migrateOnStart) await migrateDatabase(database);
+const redis = config.redisUrl ? createRedisClient(config.redisUrl) : undefined;
 
 const app = buildApp({ database, redis }, config);
 app.addHook('onClose', async () => {
@@ -25,4 +25,4 @@ if (redis) {
   // Not fatal: requests are served without rate limits until Redis answers, and /readyz reports it meanwhile.
   await redis.connect().catch(() => undefined);
 }
-await listen(app, { host: config.HOST, port: config.PORT });
+await listen(app, { host: config.host, port: config.port });

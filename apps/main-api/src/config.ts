@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { type DocumentVaultConfig, DocumentVaultEnvSchema, documentVaultConfigFrom } from '@platform/document-vault';
-import { ConfigError, type ConfigProblem, loadConfig } from '@platform/http';
+import { ConfigError, type ConfigProblem, httpUrl, loadConfig } from '@platform/http';
 import { type Static, Type } from '@sinclair/typebox';
 import { API_KEY_RATE_LIMIT_MAX } from './modules/api-keys/index.js';
 import { type PaymentsConfig, PaymentsEnvSchema, paymentsConfigFrom } from './modules/billing/index.js';
@@ -293,16 +293,6 @@ function mailConfig(values: MainApiEnv, cwd: string, problems: ConfigProblem[]):
     return { transport: { kind: 'outbox', directory: path.resolve(cwd, values.MAIL_OUTBOX_DIR) }, from };
   }
   return { transport: { kind: 'none' }, from };
-}
-
-/** Validates an absolute http(s) URL and returns it without a trailing slash. */
-function httpUrl(name: string, value: string, problems: ConfigProblem[]): string | undefined {
-  const url = URL.canParse(value) ? new URL(value) : undefined;
-  if (url === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
-    problems.push({ name, message: `${name} must be an absolute http(s) URL (got ${JSON.stringify(value)})` });
-    return undefined;
-  }
-  return value.replace(/\/+$/, '');
 }
 
 function parseOriginList(value: string | undefined): string[] {

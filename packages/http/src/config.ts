@@ -206,3 +206,16 @@ export function loadConfigOrExit<T>(load: () => T): T {
     return process.exit(1);
   }
 }
+
+/**
+ * Validates the variable `name`, an absolute http(s) URL, and returns it without a trailing slash; otherwise pushes
+ * the problem to `problems` and answers undefined.
+ */
+export function httpUrl(name: string, value: string, problems: ConfigProblem[]): string | undefined {
+  const url = URL.canParse(value) ? new URL(value) : undefined;
+  if (url === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+    problems.push({ name, message: `${name} must be an absolute http(s) URL (got ${JSON.stringify(value)})` });
+    return undefined;
+  }
+  return value.replace(/\/+$/, '');
+}

@@ -3,6 +3,7 @@ export {
   ConfigError,
   type ConfigProblem,
   describeExpectation,
+  httpUrl,
   loadConfig,
   loadConfigOrExit,
 } from './config.js';

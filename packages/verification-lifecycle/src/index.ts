@@ -20,7 +20,7 @@ export {
   type SessionDecision,
   submittedDetailsKey,
 } from './lifecycle.js';
-export { findSession, lastMovedTo, readSession } from './repository.js';
+export { findSession, lastMovedTo, readSession, sessionsOwnedBy } from './repository.js';
 export {
   addClaimDeletion,
   claimSession,

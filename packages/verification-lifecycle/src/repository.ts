@@ -18,7 +18,8 @@ import { and, eq, isNull, max, ne, or, sql } from 'drizzle-orm';
 // The queries the lifecycle runs. A query given an owner sees only the sessions of that organization and
 // environment (docs/decisions.md#folders-per-environment).
 
-const ownedBy = (owner: ApiKeyOwner | undefined) =>
+/** The condition that a session is the owner's (its organization and environment); none without an owner. */
+export const sessionsOwnedBy = (owner: ApiKeyOwner | undefined) =>
   owner &&
   and(
     eq(verificationSessions.organizationId, owner.organizationId),
@@ -34,7 +35,7 @@ export async function findSession(
   const [session] = await db
     .select()
     .from(verificationSessions)
-    .where(and(eq(verificationSessions.id, id), ownedBy(owner)));
+    .where(and(eq(verificationSessions.id, id), sessionsOwnedBy(owner)));
   return session;
 }
 

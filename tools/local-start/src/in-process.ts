@@ -15,7 +15,7 @@ export async function startInProcess(database: DatabaseHandle, settings: LocalSe
   const backendConfig = loadBackendApiConfig(backendApiEnv(settings));
 
   const backendApi = buildBackendApi({ database }, backendConfig);
-  const backendUrl = localUrl(await backendApi.listen({ host: settings.host, port: backendConfig.PORT }));
+  const backendUrl = localUrl(await backendApi.listen({ host: settings.host, port: backendConfig.port }));
   const mainApi = buildMainApi(
     { database, storage: createAvatarStorage(mainConfig.avatars.storage, mainConfig.publicUrl) },
     mainConfig,

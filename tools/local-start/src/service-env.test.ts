@@ -133,7 +133,7 @@ describe('verification decisions on the local start', () => {
     const env = backendApiEnv(settings);
     expect(env.VERIFICATION_DECISIONS).toBe('test:*=sandbox,live:*=manual');
     expect(env.HOSTED_PAGE_LIVE_SANDBOX).toBeUndefined();
-    expect(loadBackendApiConfig(env).HOSTED_PAGE_LIVE_SANDBOX).toBe(false);
+    expect(loadBackendApiConfig(env).verification.liveSandbox).toBe(false);
     expect(bannerText()).toContain(
       'Test sessions are decided with those buttons, live sessions by a reviewer ' +
         '(VERIFICATION_DECISIONS=test:*=sandbox,live:*=manual).',
@@ -163,8 +163,8 @@ describe('Smile ID on the local start', () => {
       const env = backendApiEnv({ ...settings, smileIdEnv: smileIdEnv(smileId) });
       expect(env.VERIFICATION_DECISIONS).toBe('test:kyc=smile_id,live:kyc=smile_id,test:kyb=sandbox,live:kyb=manual');
       const config = loadBackendApiConfig(env);
-      expect(config.SMILE_ID_BASE_URL).toBe(smileId.url);
-      expect(config.SMILE_ID_API_KEY).toBe(smileId.apiKey);
+      expect(config.smileId.baseUrl).toBe(smileId.url);
+      expect(config.smileId.apiKey).toBe(smileId.apiKey);
       // The fake answers, and refuses a request it cannot verify.
       const refused = await fetch(`${smileId.url}/job_status`, { method: 'POST', body: '{}' });
       expect(refused.status).toBe(401);
@@ -204,7 +204,10 @@ describe('identity documents on the local start', () => {
       expect(env.DOCUMENT_LOCAL_DIR).toBe(path.join(settings.dataDir, 'documents'));
       // As production reads it: on PostgreSQL too, where the key is required.
       const config = loadBackendApiConfig({ ...env, DATABASE_URL: 'postgres://local@127.0.0.1:5432/platform' });
-      expect(config).toMatchObject({ DOCUMENT_STORAGE: 'local', DOCUMENT_ENCRYPTION_KEY: secrets.documentKey });
+      expect(config.documents.storage.kind).toBe('local');
+      const [keyId, keyMaterial] = secrets.documentKey.split(':');
+      expect(config.documents.keyring?.current.id).toBe(keyId);
+      expect(config.documents.keyring?.current.key.export().toString('base64')).toBe(keyMaterial);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

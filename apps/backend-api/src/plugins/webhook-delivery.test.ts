@@ -57,10 +57,12 @@ async function statusOf(id: string) {
 describe('webhook delivery in backend-api', () => {
   it('is on by default and refuses private targets by default', () => {
     const config = loadBackendApiConfig({});
-    expect(config.WEBHOOK_DELIVERY_ENABLED).toBe(true);
-    expect(config.WEBHOOK_ALLOW_PRIVATE_TARGETS).toBe(false);
-    expect(config.WEBHOOK_DELIVERY_INTERVAL_MS).toBe(1000);
-    expect(config.WEBHOOK_DELIVERY_BATCH_SIZE).toBe(20);
+    expect(config.webhooks).toEqual({
+      deliveryEnabled: true,
+      allowPrivateTargets: false,
+      deliveryIntervalMs: 1000,
+      deliveryBatchSize: 20,
+    });
   });
 
   it('sends nothing by itself when disabled; runOnce with the app clock delivers what is due', async () => {

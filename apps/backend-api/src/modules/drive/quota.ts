@@ -31,18 +31,3 @@ export function folderQuotaMessage(tier: FolderQuotaTier, quotas: FolderQuotas):
       : `${tier === 'none' ? 'Subscribe to' : 'Upgrade to'} ${next} for ${count(quotas[next])}.`;
   return `Folder limit reached: ${current}. ${advice}`;
 }
-
-/** The quotas set by configuration (FOLDER_QUOTA_NONE, _CORE, _GROWTH, _SCALE). */
-export function folderQuotasOf(config: {
-  FOLDER_QUOTA_NONE: number;
-  FOLDER_QUOTA_CORE: number;
-  FOLDER_QUOTA_GROWTH: number;
-  FOLDER_QUOTA_SCALE: number;
-}): FolderQuotas {
-  return {
-    none: config.FOLDER_QUOTA_NONE,
-    core: config.FOLDER_QUOTA_CORE,
-    growth: config.FOLDER_QUOTA_GROWTH,
-    scale: config.FOLDER_QUOTA_SCALE,
-  };
-}

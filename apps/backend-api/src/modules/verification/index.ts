@@ -14,5 +14,5 @@ export { runUntilNothingDue, workThroughDueSessions } from './due-sessions.js';
 export { verificationMetricsOf } from './metrics.js';
 export { verificationRoutes } from './routes.js';
 export { VerificationSessionResponseSchema } from './schemas.js';
-export { findSessionById, getSession, readSessionById, sessionView } from './service.js';
+export { readAnySession, readOwnerSession, sessionView } from './service.js';
 export { verificationSettingsOf } from './settings.js';

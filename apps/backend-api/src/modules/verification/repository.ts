@@ -14,17 +14,23 @@ import {
 } from '@platform/db/schema/verification';
 import { walletIdQuery } from '@platform/ledger';
 import { afterPosition, cursorTimeOf, type PagePosition } from '@platform/pagination';
+import { findSession, readSession, sessionsOwnedBy } from '@platform/verification-lifecycle';
 import { and, asc, count, desc, eq, inArray, lte, notInArray, type SQL, sql } from 'drizzle-orm';
+import { PgTransaction } from 'drizzle-orm/pg-core';
 
 // The queries of verification sessions, their transitions and prices. A query given an owner sees only the
 // sessions of that organization and environment (docs/decisions.md#folders-per-environment).
 
-const ownedBy = (owner: ApiKeyOwner | undefined) =>
-  owner &&
-  and(
-    eq(verificationSessions.organizationId, owner.organizationId),
-    eq(verificationSessions.environment, owner.environment),
-  );
+// Outside a transaction one prepared read: customers poll GET /v1/verify/sessions/:id and the hosted page reads its
+// session on every step. A prepared statement never runs in a transaction, which reads it plainly
+// (docs/decisions.md#polled-reads-are-prepared-statements).
+export function findSessionWithId(
+  db: DatabaseExecutor,
+  id: string,
+  owner?: ApiKeyOwner,
+): Promise<VerificationSession | undefined> {
+  return db instanceof PgTransaction ? findSession(db, id, owner) : readSession(db, id, owner);
+}
 
 /** A new session's columns: all but its price and wallet. */
 export type NewSessionRow = Omit<
@@ -127,7 +133,7 @@ export function listSessionRows(
   owner: ApiKeyOwner,
   { status, externalEndUserId, after, limit }: SessionListQuery,
 ): Promise<Array<{ session: VerificationSession; position: string }>> {
-  const conditions: Array<SQL | undefined> = [ownedBy(owner)];
+  const conditions: Array<SQL | undefined> = [sessionsOwnedBy(owner)];
   if (status !== undefined) conditions.push(eq(verificationSessions.status, status));
   if (externalEndUserId !== undefined) conditions.push(eq(verificationSessions.externalEndUserId, externalEndUserId));
   if (after !== undefined) conditions.push(afterPosition(verificationSessions, after));

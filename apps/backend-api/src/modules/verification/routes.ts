@@ -20,7 +20,7 @@ import {
   cancelSession,
   createSession,
   listSessions,
-  readOwnedSession,
+  readOwnerSession,
   sessionView,
   type VerificationPriceList,
 } from './service.js';
@@ -154,7 +154,7 @@ export const verificationRoutes: FastifyPluginAsyncTypebox<VerificationRoutesOpt
       },
     },
     async (request) => {
-      const session = await readOwnedSession(db, ownerOf(request), request.params.id);
+      const session = await readOwnerSession(db, ownerOf(request), request.params.id);
       return { success: true as const, data: sessionView(session, verifyUrl) };
     },
   );

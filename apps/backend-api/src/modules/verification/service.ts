@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type {
   ApiKeyOwner,
-  Database,
   DatabaseExecutor,
   SessionLocale,
   UnitOfWork,
@@ -15,16 +14,21 @@ import { decodeCursor, pageOf } from '@platform/pagination';
 import { formatKes } from '@platform/pricing';
 import {
   addSessionCreated,
-  findSession,
   holdReferenceOf,
   type LifecycleOptions,
   moveSession,
-  readSession,
   SESSION_NOT_FOUND,
 } from '@platform/verification-lifecycle';
 import { type DecisionTable, decisionSourceFor } from './decisions/index.js';
 import type { KnownPrices } from './known-prices.js';
-import { addPriceCheck, addSession, findPriceAndWallet, listSessionRows, type NewSessionRow } from './repository.js';
+import {
+  addPriceCheck,
+  addSession,
+  findPriceAndWallet,
+  findSessionWithId,
+  listSessionRows,
+  type NewSessionRow,
+} from './repository.js';
 import { requiredDocumentsFor } from './required-documents.js';
 import type { VerificationSessionView } from './schemas.js';
 
@@ -169,28 +173,26 @@ function tooLittleAvailable(owner: ApiKeyOwner, type: VerificationType, price: n
   );
 }
 
-/** The owner's session, or 404: unknown ids and other organizations' or environments' sessions look the same. */
-export async function getSession(db: DatabaseExecutor, owner: ApiKeyOwner, id: string): Promise<VerificationSession> {
-  const session = await findSession(db, id, owner);
+/**
+ * The session as its owner (organization and environment) sees it, or 404: unknown ids and other organizations' or
+ * environments' sessions look the same.
+ */
+export async function readOwnerSession(
+  db: DatabaseExecutor,
+  owner: ApiKeyOwner,
+  id: string,
+): Promise<VerificationSession> {
+  const session = await findSessionWithId(db, id, owner);
   if (session === undefined) throw notFound(SESSION_NOT_FOUND);
   return session;
 }
 
-/** getSession outside any transaction, as GET /v1/verify/sessions/:id (which customers poll) reads it: one prepared read. */
-export async function readOwnedSession(db: Database, owner: ApiKeyOwner, id: string): Promise<VerificationSession> {
-  const session = await readSession(db, id, owner);
-  if (session === undefined) throw notFound(SESSION_NOT_FOUND);
-  return session;
-}
-
-/** findSessionById outside any transaction, as the hosted page reads its session on every step: one prepared read. */
-export function readSessionById(db: Database, id: string): Promise<VerificationSession | undefined> {
-  return readSession(db, id);
-}
-
-/** Any session by id, for the hosted page, where the id in the URL is the credential. */
-export async function findSessionById(db: DatabaseExecutor, id: string): Promise<VerificationSession | undefined> {
-  return findSession(db, id);
+/**
+ * Any session by id, for the service's own work: the hosted page (where the id in the URL is the credential) and the
+ * decision sources' jobs.
+ */
+export function readAnySession(db: DatabaseExecutor, id: string): Promise<VerificationSession | undefined> {
+  return findSessionWithId(db, id);
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { PaymentChannel } from '@platform/db';
-import type { ConfigProblem } from '@platform/http';
+import { type ConfigProblem, httpUrl } from '@platform/http';
 import { type Static, Type } from '@sinclair/typebox';
 
 /** A KRA PIN as organizations.kra_pin holds it: a letter, nine digits, a letter, upper case. */
@@ -329,13 +329,4 @@ function mobileMoneyProvider(values: PaymentsEnv, problems: ConfigProblem[]): Mo
     partyB: values.DARAJA_PARTY_B ?? shortcode,
     callbackToken,
   };
-}
-
-function httpUrl(name: string, value: string, problems: ConfigProblem[]): string | undefined {
-  const url = URL.canParse(value) ? new URL(value) : undefined;
-  if (url === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
-    problems.push({ name, message: `${name} must be an absolute http(s) URL (got ${JSON.stringify(value)})` });
-    return undefined;
-  }
-  return value.replace(/\/+$/, '');
 }

@@ -16,7 +16,7 @@ import type { DocumentVault } from '@platform/document-vault';
 import { AppError, conflict, notFound, type ValidationDetail, validationError } from '@platform/errors';
 import { submittedDetailsKey } from '@platform/verification-lifecycle';
 import type { SubmissionListener } from '../decisions/index.js';
-import { findSessionById, getSession, type LifecycleOptions, moveSession, SESSION_NOT_FOUND } from '../index.js';
+import { type LifecycleOptions, moveSession, readAnySession, readOwnerSession, SESSION_NOT_FOUND } from '../index.js';
 import {
   acceptedFilesFor,
   documentKindsFor,
@@ -66,8 +66,8 @@ function sessionPrefix(session: Pick<VerificationSession, 'type' | 'id'>): strin
 }
 
 async function sessionOf(db: DatabaseExecutor, { sessionId, owner }: SessionRef): Promise<VerificationSession> {
-  if (owner !== undefined) return getSession(db, owner, sessionId);
-  const session = await findSessionById(db, sessionId);
+  if (owner !== undefined) return readOwnerSession(db, owner, sessionId);
+  const session = await readAnySession(db, sessionId);
   if (session === undefined) throw notFound(SESSION_NOT_FOUND);
   return session;
 }

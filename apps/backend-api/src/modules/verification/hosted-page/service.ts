@@ -8,7 +8,7 @@ import {
 } from '@platform/db';
 import { isAppError } from '@platform/errors';
 import { findAllowedOrigins, findOrganizationName } from '@platform/organizations';
-import { commitMove, type LifecycleOptions, moveSession, readSessionById } from '../index.js';
+import { commitMove, type LifecycleOptions, moveSession, readAnySession } from '../index.js';
 import { type NoticeCode, type SandboxAction, sandboxActionsFor } from './page.js';
 import { consentedTextVersions, insertConsent, lockSessionStatus, saveDraftToken } from './repository.js';
 
@@ -38,7 +38,7 @@ const moves: Record<SandboxAction, { to: VerificationStatus; notice: NoticeCode 
 
 /** The session the page's URL names; anything that is not a session id is no session. */
 export async function findPageSession(db: Database, id: string): Promise<VerificationSession | undefined> {
-  return isUuid(id) ? readSessionById(db, id) : undefined;
+  return isUuid(id) ? readAnySession(db, id) : undefined;
 }
 
 /** Whether the page must ask for consent, and whether for the first time. */

@@ -9,10 +9,10 @@ import {
 import type { DocumentVault } from '@platform/document-vault';
 import { unauthorized } from '@platform/errors';
 import {
-  findSessionById,
   handOverSession,
   type LifecycleOptions,
   moveSession,
+  readAnySession,
   workThroughDueSessions,
 } from '../index.js';
 import {
@@ -126,7 +126,7 @@ export async function workThroughDueJobs(
 async function workOnJob(ctx: SmileIdContext, jobId: string): Promise<void> {
   const job = await findJob(ctx.db, jobId);
   if (job === undefined || (job.status !== 'creating' && job.status !== 'submitted')) return;
-  const session = await findSessionById(ctx.db, job.sessionId);
+  const session = await readAnySession(ctx.db, job.sessionId);
   if (session === undefined || session.status !== 'processing' || session.decisionSource !== 'smile_id') {
     // Decided or handed over meanwhile: nothing is left for Smile ID to do.
     await ctx.db.transaction((tx) =>
@@ -251,7 +251,7 @@ async function askAboutJob(ctx: SmileIdContext, job: VerificationProviderJob): P
   } catch (error) {
     if (error instanceof SmileIdRefusedError && job.status === 'creating') {
       // Smile ID does not know the job: the earlier creation never reached it, so it is created now.
-      const session = await findSessionById(ctx.db, job.sessionId);
+      const session = await readAnySession(ctx.db, job.sessionId);
       if (session !== undefined) await createJob(ctx, job, session);
       return;
     }
@@ -329,7 +329,7 @@ async function applyResult(ctx: SmileIdContext, result: SmileIdResult): Promise<
     }
     if (job.status === 'completed') return { outcome: 'duplicate' as const };
     if (job.status === 'failed') return { outcome: 'late' as const };
-    const session = await findSessionById(tx, job.sessionId);
+    const session = await readAnySession(tx, job.sessionId);
     const close = (status: 'completed' | 'failed', lastError: string | null) =>
       closeJob(tx, job.id, { status, resultCode, providerJobId: result.smileJobId, lastError, now });
     if (session === undefined || session.status !== 'processing' || session.decisionSource !== 'smile_id') {

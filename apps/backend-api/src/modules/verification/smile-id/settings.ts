@@ -21,16 +21,17 @@ export const SMILE_ID_CALLBACK_PATH = '/v1/providers/smile-id/callback';
  * defaults to this service's public address, VERIFY_URL (the hosted page is served by this service too).
  */
 export function smileIdSettingsOf(config: BackendApiConfig, verifyUrl: string): SmileIdSettings | undefined {
-  if (config.SMILE_ID_PARTNER_ID === undefined || config.SMILE_ID_API_KEY === undefined) return undefined;
+  const { partnerId, apiKey, ...smileId } = config.smileId;
+  if (partnerId === undefined || apiKey === undefined) return undefined;
   return {
-    partnerId: config.SMILE_ID_PARTNER_ID,
-    apiKey: config.SMILE_ID_API_KEY,
-    baseUrl: config.SMILE_ID_BASE_URL.replace(/\/+$/, ''),
-    callbackUrl: config.SMILE_ID_CALLBACK_URL ?? `${verifyUrl}${SMILE_ID_CALLBACK_PATH}`,
-    reconcileAfterMs: config.SMILE_ID_RECONCILE_AFTER_MS,
-    fallbackAfterMs: config.SMILE_ID_FALLBACK_AFTER_MS,
-    timeoutMs: config.SMILE_ID_TIMEOUT_MS,
-    intervalMs: config.SMILE_ID_JOB_INTERVAL_MS,
-    allowHttp: config.WEBHOOK_ALLOW_PRIVATE_TARGETS,
+    partnerId,
+    apiKey,
+    baseUrl: smileId.baseUrl.replace(/\/+$/, ''),
+    callbackUrl: smileId.callbackUrl ?? `${verifyUrl}${SMILE_ID_CALLBACK_PATH}`,
+    reconcileAfterMs: smileId.reconcileAfterMs,
+    fallbackAfterMs: smileId.fallbackAfterMs,
+    timeoutMs: smileId.timeoutMs,
+    intervalMs: smileId.jobIntervalMs,
+    allowHttp: config.webhooks.allowPrivateTargets,
   };
 }

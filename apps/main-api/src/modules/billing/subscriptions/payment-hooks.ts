@@ -1,12 +1,11 @@
 import type { Payment, Transaction } from '@platform/db';
-import { notifyOrganizationMembers } from '@platform/notifications';
 import { PLATFORM_JOB } from '../../audit/index.js';
 import type { PaidFor, PaymentHooks } from '../payments/index.js';
 import { applyChange } from './apply-change.js';
-import { addCredit, paymentCreditReference } from './credit-balance.js';
+import { paymentCreditReference } from './credit-balance.js';
 import { findCreditedPayment } from './credit-balance-repository.js';
-import { paymentCredited } from './notifications.js';
-import { activatePurchasedSubscription, addedToCredit, purchasedPeriod } from './purchase.js';
+import { creditPayment } from './credit-payment.js';
+import { activatePurchasedSubscription, addedToCredit, periodPaid, purchasedPeriod } from './purchase.js';
 import { isPaidAhead } from './renew-invoice.js';
 import { recordFailedRenewal } from './renew-retries.js';
 import {
@@ -58,7 +57,7 @@ async function applyPaidCharge(tx: Transaction, payment: Payment): Promise<PaidF
   // A renewal invoice paid before the renewal date: the renewal job applies it on that date, not now, so the current
   // period (and a downgrade scheduled for its end) runs its course (docs/decisions.md#renewal-invoices).
   if (change.status === 'charging' && isPaidAhead(change, payment, at)) {
-    return { kind: 'period', start: change.periodStart, end: change.periodEnd };
+    return changePeriodPaid(change);
   }
   if (
     change.status === 'charging' &&
@@ -70,26 +69,14 @@ async function applyPaidCharge(tx: Transaction, payment: Payment): Promise<PaidF
     }))
   ) {
     await finishChange(tx, change, { status: 'applied', at });
-    return { kind: 'period', start: change.periodStart, end: change.periodEnd };
+    return changePeriodPaid(change);
   }
   const why =
     change.status === 'charging'
       ? 'The subscription changed while the card was being charged'
       : 'The card payment went through after the change had been given up';
   if (change.status === 'charging') await finishChange(tx, change, { status: 'superseded', at, failureReason: why });
-  const credited = await addCredit(tx, subscription, {
-    amount: payment.amount,
-    reason: 'unapplied_charge',
-    reference: paymentCreditReference(payment),
-    description: why,
-  });
-  if (credited) {
-    await notifyOrganizationMembers(
-      tx,
-      subscription.organizationId,
-      paymentCredited(payment.amount, payment.reference, why),
-    );
-  }
+  await creditPayment(tx, subscription, payment, { amount: payment.amount, reason: 'unapplied_charge', why });
   return addedToCredit(why);
 }
 
@@ -122,19 +109,7 @@ async function creditPaymentExcess(tx: Transaction, payment: Payment, excess: nu
   if (subscription === undefined) {
     throw new Error(`Payment ${payment.reference} was applied to a subscription that does not exist`);
   }
-  const credited = await addCredit(tx, subscription, {
-    amount: excess,
-    reason: 'transfer_excess',
-    reference: `payment:${payment.reference}`,
-    description: TRANSFER_EXCESS,
-  });
-  if (credited) {
-    await notifyOrganizationMembers(
-      tx,
-      payment.organizationId,
-      paymentCredited(excess, payment.reference, TRANSFER_EXCESS),
-    );
-  }
+  await creditPayment(tx, subscription, payment, { amount: excess, reason: 'transfer_excess', why: TRANSFER_EXCESS });
 }
 
 /** Why a payment's money went to the credit balance, for a movement recorded without a description. */
@@ -152,10 +127,12 @@ async function paidForEarlierPayment(tx: Transaction, payment: Payment): Promise
   if (credited !== undefined) return addedToCredit(credited.description ?? CREDITED_WITHOUT_REASON);
   if (payment.purpose !== 'mail_subscription') {
     const change = await findChangeOfPayment(tx, payment.id);
-    return change === undefined
-      ? SUBSCRIPTION_GONE
-      : { kind: 'period', start: change.periodStart, end: change.periodEnd };
+    return change === undefined ? SUBSCRIPTION_GONE : changePeriodPaid(change);
   }
-  const period = purchasedPeriod(payment);
-  return { kind: 'period', start: period.start, end: period.end };
+  return periodPaid(purchasedPeriod(payment));
+}
+
+/** A change's or renewal's period, as a receipt says what the payment paid for. */
+function changePeriodPaid(change: { periodStart: Date; periodEnd: Date }): PaidFor {
+  return periodPaid({ start: change.periodStart, end: change.periodEnd });
 }

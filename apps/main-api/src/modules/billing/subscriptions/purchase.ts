@@ -2,8 +2,8 @@ import type { DatabaseExecutor, MailSubscription, Payment, Transaction } from '@
 import { notifyOrganizationMembers } from '@platform/notifications';
 import { type AuditedChange, PLATFORM_JOB, recordAuditEvent } from '../../audit/index.js';
 import type { PaidFor } from '../payments/index.js';
-import { addCredit, paymentCreditReference } from './credit-balance.js';
-import { paymentCredited, subscriptionStarted } from './notifications.js';
+import { creditPayment } from './credit-payment.js';
+import { subscriptionStarted } from './notifications.js';
 import { type BillingPeriod, billingPeriod, dayOf } from './periods.js';
 import { NOT_PAST_DUE } from './renew-retries.js';
 import {
@@ -92,19 +92,7 @@ export async function activatePurchasedSubscription(tx: Transaction, payment: Pa
 
   if (isActiveAt(current, completedAt)) {
     const why = 'A mail subscription was already active when this purchase was paid';
-    const credited = await addCredit(tx, current, {
-      amount: payment.amount,
-      reason: 'duplicate_purchase',
-      reference: paymentCreditReference(payment),
-      description: why,
-    });
-    if (credited) {
-      await notifyOrganizationMembers(
-        tx,
-        payment.organizationId,
-        paymentCredited(payment.amount, payment.reference, why),
-      );
-    }
+    await creditPayment(tx, current, payment, { amount: payment.amount, reason: 'duplicate_purchase', why });
     return addedToCredit(why);
   }
 
@@ -117,7 +105,8 @@ export async function activatePurchasedSubscription(tx: Transaction, payment: Pa
   return periodPaid(period);
 }
 
-function periodPaid(period: { start: Date; end: Date }): PaidFor {
+/** A period a payment paid for, as its receipt says it. */
+export function periodPaid(period: { start: Date; end: Date }): PaidFor {
   return { kind: 'period', start: period.start, end: period.end };
 }
 
