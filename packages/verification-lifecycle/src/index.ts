@@ -1,6 +1,7 @@
 // The verification session lifecycle: every status change of a session, whoever asks for it, with its
 // consequences in the caller's unit of work (docs/decisions.md#session-lifecycle).
 
+export { decisionDurationHistogram, decisionObserver } from './decision-duration.js';
 export type { SessionFacts } from './events.js';
 export {
   addSessionCreated,

@@ -8,7 +8,7 @@ import {
   verificationTypes,
 } from '@platform/db';
 import { moduleCounter, moduleGauge, moduleHistogram, type PlatformMetrics } from '@platform/http';
-import { DECISION_DURATION_BUCKETS, type SessionDecision } from '@platform/verification-lifecycle';
+import { decisionDurationHistogram, decisionObserver, type SessionDecision } from '@platform/verification-lifecycle';
 import { countSessionsByStatus, reviewQueueByType } from './repository.js';
 
 // The verification metrics (docs/decisions.md#metric-names-and-labels): sessions by status and the review queue,
@@ -124,15 +124,5 @@ export function verificationMetricsOf(
     collect: () => counting,
   });
 
-  const durations = moduleHistogram(metrics, {
-    name: 'verification_decision_duration_seconds',
-    help: 'Time from submission to decision of verification sessions, in seconds',
-    labelNames: ['type', 'environment', 'outcome', 'source'],
-    buckets: DECISION_DURATION_BUCKETS,
-  });
-
-  return {
-    observeDecision: ({ type, environment, outcome, source, waitedSeconds }) =>
-      durations.observe({ type, environment, outcome, source }, waitedSeconds),
-  };
+  return { observeDecision: decisionObserver(moduleHistogram(metrics, decisionDurationHistogram)) };
 }
