@@ -1,5 +1,5 @@
 import { type DocumentVaultConfig, DocumentVaultEnvSchema, documentVaultConfigFrom } from '@platform/document-vault';
-import { ConfigError, type ConfigProblem, loadConfig } from '@platform/http';
+import { ConfigError, type ConfigProblem, loadConfig, type ServiceConfig, serviceConfigOf } from '@platform/http';
 import { type Static, Type } from '@sinclair/typebox';
 import type { FolderQuotas } from './modules/drive/index.js';
 import { type DecisionTable, parseDecisionRules, usesDecisionSource } from './modules/verification/decisions/index.js';
@@ -140,23 +140,8 @@ interface SmileIdConfig {
 }
 
 /** backend-api's validated configuration, in the shape the code uses it. */
-export interface BackendApiConfig {
-  port: number;
-  host: string;
-  logLevel: LogLevel;
-  databaseUrl?: string;
-  /** Size of the PostgreSQL connection pool (ignored on PGlite). */
-  databasePoolSize: number;
-  /** PGlite data folder, used only without databaseUrl; without either the database lives in memory. */
-  pgliteDataDir?: string;
-  redisUrl?: string;
-  bodyLimitBytes: number;
+export interface BackendApiConfig extends ServiceConfig<LogLevel> {
   migrateOnStart: boolean;
-  rateLimitPerMinute: number;
-  /** Take the client address from X-Forwarded-For (behind a load balancer). */
-  trustProxy: boolean;
-  /** When set, GET /metrics requires `Authorization: Bearer <metricsToken>`. */
-  metricsToken?: string;
   /** How often this instance purges expired idempotency records; 0: never (another instance does). */
   idempotencyPurgeIntervalMs: number;
   /** Drive folders allowed per organization and environment, by mail plan. */
@@ -186,18 +171,8 @@ export function loadBackendApiConfig(env: NodeJS.ProcessEnv = process.env): Back
   const documents = documentVaultConfigFrom(values, problems, { deployed: values.DATABASE_URL !== undefined });
   if (problems.length > 0 || decisions === undefined || documents === undefined) throw new ConfigError(problems);
   return {
-    port: values.PORT,
-    host: values.HOST,
-    logLevel: values.LOG_LEVEL,
-    ...(values.DATABASE_URL === undefined ? {} : { databaseUrl: values.DATABASE_URL }),
-    databasePoolSize: values.DATABASE_POOL_SIZE,
-    ...(values.PGLITE_DATA_DIR === undefined ? {} : { pgliteDataDir: values.PGLITE_DATA_DIR }),
-    ...(values.REDIS_URL === undefined ? {} : { redisUrl: values.REDIS_URL }),
-    bodyLimitBytes: values.BODY_LIMIT_BYTES,
+    ...serviceConfigOf(values),
     migrateOnStart: values.MIGRATE_ON_START,
-    rateLimitPerMinute: values.RATE_LIMIT_PER_MINUTE,
-    trustProxy: values.TRUST_PROXY,
-    ...(values.METRICS_TOKEN === undefined ? {} : { metricsToken: values.METRICS_TOKEN }),
     idempotencyPurgeIntervalMs: values.IDEMPOTENCY_PURGE_INTERVAL_MS,
     folderQuotas: {
       none: values.FOLDER_QUOTA_NONE,

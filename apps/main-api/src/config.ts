@@ -1,6 +1,13 @@
 import path from 'node:path';
 import { type DocumentVaultConfig, DocumentVaultEnvSchema, documentVaultConfigFrom } from '@platform/document-vault';
-import { ConfigError, type ConfigProblem, httpUrl, loadConfig } from '@platform/http';
+import {
+  ConfigError,
+  type ConfigProblem,
+  httpUrl,
+  loadConfig,
+  type ServiceConfig,
+  serviceConfigOf,
+} from '@platform/http';
 import { type Static, Type } from '@sinclair/typebox';
 import { API_KEY_RATE_LIMIT_MAX } from './modules/api-keys/index.js';
 import { type PaymentsConfig, PaymentsEnvSchema, paymentsConfigFrom } from './modules/billing/index.js';
@@ -111,29 +118,14 @@ type MailTransportConfig = { kind: 'smtp'; url: string } | { kind: 'outbox'; dir
 export type MailConfig = { transport: MailTransportConfig; from: string };
 
 /** main-api's validated configuration, in the shape the code uses it. */
-export interface MainApiConfig {
-  port: number;
-  host: string;
-  logLevel: LogLevel;
-  databaseUrl?: string;
-  /** Size of the PostgreSQL connection pool (ignored on PGlite). */
-  databasePoolSize: number;
-  /** PGlite data folder, used only without databaseUrl; without either the database lives in memory. */
-  pgliteDataDir?: string;
-  redisUrl?: string;
+export interface MainApiConfig extends ServiceConfig<LogLevel> {
   auth: { keys: TokenKeySource; issuer: string; audience: string };
   corsOrigins: string[];
   /** Base URL clients reach this service at, without a trailing slash. */
   publicUrl: string;
   avatars: { storage: AvatarStorageConfig; maxBytes: number };
-  bodyLimitBytes: number;
-  rateLimitPerMinute: number;
   /** API key management: the per-key rate limit a member may choose unless the organization has its own maximum. */
   apiKeys: { rateLimitMaxPerMinute: number };
-  /** Take the client address from X-Forwarded-For (behind a load balancer). */
-  trustProxy: boolean;
-  /** When set, GET /metrics requires `Authorization: Bearer <metricsToken>`. */
-  metricsToken?: string;
   migrateOnStart: boolean;
   /** How often this instance purges expired idempotency records; 0: never (another instance does). */
   idempotencyPurgeIntervalMs: number;
@@ -182,22 +174,12 @@ export function loadMainApiConfig(env: NodeJS.ProcessEnv = process.env, cwd = pr
   }
 
   return {
-    port: values.PORT,
-    host: values.HOST,
-    logLevel: values.LOG_LEVEL,
-    ...(values.DATABASE_URL === undefined ? {} : { databaseUrl: values.DATABASE_URL }),
-    databasePoolSize: values.DATABASE_POOL_SIZE,
-    ...(values.PGLITE_DATA_DIR === undefined ? {} : { pgliteDataDir: values.PGLITE_DATA_DIR }),
-    ...(values.REDIS_URL === undefined ? {} : { redisUrl: values.REDIS_URL }),
+    ...serviceConfigOf(values),
     auth: { keys, issuer: values.AUTH_ISSUER, audience: values.AUTH_AUDIENCE },
     corsOrigins: parseOriginList(values.CORS_ORIGINS),
     publicUrl,
     avatars: { storage, maxBytes: values.AVATAR_MAX_BYTES },
-    bodyLimitBytes: values.BODY_LIMIT_BYTES,
-    rateLimitPerMinute: values.RATE_LIMIT_PER_MINUTE,
     apiKeys: { rateLimitMaxPerMinute: values.API_KEY_RATE_LIMIT_MAX_PER_MINUTE },
-    trustProxy: values.TRUST_PROXY,
-    ...(values.METRICS_TOKEN === undefined ? {} : { metricsToken: values.METRICS_TOKEN }),
     migrateOnStart: values.MIGRATE_ON_START,
     idempotencyPurgeIntervalMs: values.IDEMPOTENCY_PURGE_INTERVAL_MS,
     webhooks: { allowPrivateTargets: values.WEBHOOK_ALLOW_PRIVATE_TARGETS },

@@ -219,3 +219,54 @@ export function httpUrl(name: string, value: string, problems: ConfigProblem[]):
   }
   return value.replace(/\/+$/, '');
 }
+
+/** The variables both services read alike (docs/operations.md): the server, its stores, its body and rate limits. */
+export interface ServiceEnv<Level extends string> {
+  PORT: number;
+  HOST: string;
+  LOG_LEVEL: Level;
+  DATABASE_URL?: string | undefined;
+  DATABASE_POOL_SIZE: number;
+  PGLITE_DATA_DIR?: string | undefined;
+  REDIS_URL?: string | undefined;
+  BODY_LIMIT_BYTES: number;
+  RATE_LIMIT_PER_MINUTE: number;
+  TRUST_PROXY: boolean;
+  METRICS_TOKEN?: string | undefined;
+}
+
+/** What both services' configurations hold of ServiceEnv, camelCase. */
+export interface ServiceConfig<Level extends string> {
+  port: number;
+  host: string;
+  logLevel: Level;
+  databaseUrl?: string;
+  /** Size of the PostgreSQL connection pool (ignored on PGlite). */
+  databasePoolSize: number;
+  /** PGlite data folder, used only without databaseUrl; without either the database lives in memory. */
+  pgliteDataDir?: string;
+  redisUrl?: string;
+  bodyLimitBytes: number;
+  rateLimitPerMinute: number;
+  /** Take the client address from X-Forwarded-For (behind a load balancer). */
+  trustProxy: boolean;
+  /** When set, GET /metrics requires `Authorization: Bearer <metricsToken>`. */
+  metricsToken?: string;
+}
+
+/** The camelCase ServiceConfig of validated ServiceEnv values, the same in both services. */
+export function serviceConfigOf<Level extends string>(values: ServiceEnv<Level>): ServiceConfig<Level> {
+  return {
+    port: values.PORT,
+    host: values.HOST,
+    logLevel: values.LOG_LEVEL,
+    ...(values.DATABASE_URL === undefined ? {} : { databaseUrl: values.DATABASE_URL }),
+    databasePoolSize: values.DATABASE_POOL_SIZE,
+    ...(values.PGLITE_DATA_DIR === undefined ? {} : { pgliteDataDir: values.PGLITE_DATA_DIR }),
+    ...(values.REDIS_URL === undefined ? {} : { redisUrl: values.REDIS_URL }),
+    bodyLimitBytes: values.BODY_LIMIT_BYTES,
+    rateLimitPerMinute: values.RATE_LIMIT_PER_MINUTE,
+    trustProxy: values.TRUST_PROXY,
+    ...(values.METRICS_TOKEN === undefined ? {} : { metricsToken: values.METRICS_TOKEN }),
+  };
+}

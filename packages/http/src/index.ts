@@ -6,6 +6,9 @@ export {
   httpUrl,
   loadConfig,
   loadConfigOrExit,
+  type ServiceConfig,
+  type ServiceEnv,
+  serviceConfigOf,
 } from './config.js';
 export { type AppServer, type CreateServerOptions, createServer } from './create-server.js';
 export type { ReadinessCheck } from './health.js';
