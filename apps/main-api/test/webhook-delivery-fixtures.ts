@@ -6,7 +6,7 @@ import { createWebhookDelivery, enqueueWebhookEvent, setDefaultWebhookUrl } from
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { authHeader, createTestApp, insertOrganization, insertUser, type TestApp } from './helpers.js';
 
-export interface ReceivedCallback {
+interface ReceivedCallback {
   path: string;
   headers: IncomingHttpHeaders;
   body: string;
@@ -22,7 +22,7 @@ export interface CallbackReceiver {
 }
 
 /** A customer's callback endpoint on 127.0.0.1 and a port of its own, recording what it receives. */
-export async function startCallbackReceiver(): Promise<CallbackReceiver> {
+async function startCallbackReceiver(): Promise<CallbackReceiver> {
   const receiver: CallbackReceiver = {
     origin: '',
     received: [],
@@ -49,7 +49,7 @@ export async function startCallbackReceiver(): Promise<CallbackReceiver> {
   return receiver;
 }
 
-export const DEVELOPER = 'user_deliveries_developer';
+const DEVELOPER = 'user_deliveries_developer';
 export const MEMBER = 'user_deliveries_member';
 export const OUTSIDER = 'user_deliveries_outsider';
 
@@ -115,11 +115,7 @@ export function deliveryLogSuite() {
       now: options.at ?? state.clock,
     });
 
-  async function call(
-    method: 'GET' | 'POST',
-    url: string,
-    options: { userId?: string; organizationId?: string } = {},
-  ) {
+  async function call(method: 'GET' | 'POST', url: string, options: { userId?: string; organizationId?: string } = {}) {
     return state.t.app.inject({
       method,
       url,

@@ -57,7 +57,13 @@ describe('the delivery log', () => {
         outcome: 'retrying',
         responseExcerpt: `{"error":"database down","api_key":"${REDACTED}"} [2Jtrace: Bearer ${REDACTED}`,
       }),
-      expect.objectContaining({ delivery: 1, attempt: 2, responseStatus: 200, outcome: 'delivered', responseExcerpt: 'ok' }),
+      expect.objectContaining({
+        delivery: 1,
+        attempt: 2,
+        responseStatus: 200,
+        outcome: 'delivered',
+        responseExcerpt: 'ok',
+      }),
     ]);
     for (const attempt of logged?.attempts ?? []) expect(attempt.durationMs).toBeGreaterThanOrEqual(0);
 

@@ -1,5 +1,4 @@
 import type { ApiKeyEnvironment, DatabaseExecutor, WebhookEvent } from '@platform/db';
-import { findEndpoint } from './repository.js';
 import {
   findLogEvent,
   hurryPendingEvent,
@@ -12,6 +11,7 @@ import {
   type WebhookLogQuery,
 } from './log-repository.js';
 import { enqueueWebhookEvent } from './outbox.js';
+import { findEndpoint } from './repository.js';
 
 // The organization's delivery log, redelivery and test events (docs/decisions.md#delivery-log,
 // docs/decisions.md#redelivery, docs/decisions.md#test-events). The worker (delivery.ts) writes what the log reads.

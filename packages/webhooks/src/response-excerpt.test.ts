@@ -17,11 +17,15 @@ describe('scrubResponseExcerpt', () => {
   it('replaces control and invisible characters with spaces and makes whitespace one space', () => {
     const excerpt = scrubResponseExcerpt('line one\r\nline\ttwo\u0000\u001b[31mred\u007f\u202ereversed\u200b\ufeff');
     expect(excerpt).toBe('line one line two [31mred reversed');
-    expect(excerpt).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u200b\u202e\ufeff]/u);
+    expect(excerpt).not.toMatch(/[\p{Cc}\p{Cf}]/u);
   });
 
   it.each([
-    ['a JSON field named like a secret', '{"error":"bad","api_key":"abc123"}', `{"error":"bad","api_key":"${REDACTED}"}`],
+    [
+      'a JSON field named like a secret',
+      '{"error":"bad","api_key":"abc123"}',
+      `{"error":"bad","api_key":"${REDACTED}"}`,
+    ],
     ['a token in a query-like text', 'retry with token=s3cr3t&x=1', `retry with token=${REDACTED}&x=1`],
     ['a password field', "{'password': 'hunter2'}", `{'password': '${REDACTED}'}`],
     ['an Authorization header echoed back', 'Authorization: Bearer abc.def.ghi', `Authorization: ${REDACTED}`],

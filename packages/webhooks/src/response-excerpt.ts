@@ -10,9 +10,10 @@ export const EXCERPT_MAX_CHARACTERS = 300;
 
 export const REDACTED = '[redacted]';
 
-// C0 and C1 controls, DEL, and the invisible format characters (zero-width, bidirectional overrides, BOM) that can
-// make a log line read other than it is; the replacement character of a body cut mid-character goes too.
-const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f\u00ad\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff\ufffd]/gu;
+// Controls (C0, DEL, C1), the invisible format characters (zero-width, bidirectional overrides, BOM) that can make a
+// log line read other than it is, line and paragraph separators, and the replacement character of a body cut
+// mid-character.
+const CONTROL_CHARACTERS = /[\p{Cc}\p{Cf}\u2028\u2029\ufffd]/gu;
 
 // `"api_key": "..."`, `token=...`, `Authorization: ...`: the value of any field whose name says it is secret.
 const SECRET_FIELD =

@@ -117,7 +117,11 @@ describe('POST /v1/webhooks/endpoints/:environment/test', () => {
     expect(response.statusCode).toBe(202);
     const { data, message } = response.json();
     expect(message).toBe(TEST_EVENT_SENT);
-    expect(data).toEqual({ eventId: expect.stringMatching(/^msg_[0-9A-Za-z]{27}$/), type: 'webhook.test', environment: 'test' });
+    expect(data).toEqual({
+      eventId: expect.stringMatching(/^msg_[0-9A-Za-z]{27}$/),
+      type: 'webhook.test',
+      environment: 'test',
+    });
     expect(state.receiver.received).toHaveLength(0);
 
     await runWorker();
@@ -125,7 +129,11 @@ describe('POST /v1/webhooks/endpoints/:environment/test', () => {
     expect(callback?.path).toBe('/hooks');
     expect(callback?.headers['webhook-id']).toBe(data.eventId);
     expect(callback?.headers['webhook-signature']).toMatch(/^v1,/);
-    expect(JSON.parse(callback!.body)).toMatchObject({ id: data.eventId, type: 'webhook.test', data: { environment: 'test' } });
+    expect(JSON.parse(callback!.body)).toMatchObject({
+      id: data.eventId,
+      type: 'webhook.test',
+      data: { environment: 'test' },
+    });
 
     const logged = (await call('GET', '/v1/webhooks/events?type=webhook.test')).json().data.events;
     expect(logged).toEqual([expect.objectContaining({ id: data.eventId, outcome: 'delivered' })]);

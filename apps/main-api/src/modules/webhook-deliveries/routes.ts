@@ -143,7 +143,10 @@ export const webhookDeliveryRoutes: FastifyPluginAsyncTypebox<WebhookDeliveryRou
         now: now(),
         audit: auditContextOf(request),
       });
-      request.log.info({ organizationId: request.organization.id, environment, eventId: data.eventId }, 'Webhook test event');
+      request.log.info(
+        { organizationId: request.organization.id, environment, eventId: data.eventId },
+        'Webhook test event',
+      );
       return reply.code(202).send({ success: true as const, message: TEST_EVENT_SENT, data });
     },
   );

@@ -53,12 +53,18 @@ export const ListWebhookEventsQuery = Type.Object(
 
 const WebhookAttemptSchema = Type.Object(
   {
-    delivery: Type.Integer({ minimum: 1, description: 'Which delivery the try belongs to: 1, then one more per redelivery.' }),
+    delivery: Type.Integer({
+      minimum: 1,
+      description: 'Which delivery the try belongs to: 1, then one more per redelivery.',
+    }),
     attempt: Type.Integer({ minimum: 1, description: 'The try within its delivery, from 1.' }),
     at: dateTime('When the try ended.'),
     url: Type.String({ description: 'Where it was sent: scheme, host and path (the query string is not shown).' }),
     statusCode: nullable(Type.Integer(), { description: "The receiver's HTTP status; null when it did not answer." }),
-    latencyMs: Type.Integer({ minimum: 0, description: 'From sending to the answer (or the failure), in milliseconds.' }),
+    latencyMs: Type.Integer({
+      minimum: 0,
+      description: 'From sending to the answer (or the failure), in milliseconds.',
+    }),
     outcome: stringEnum(webhookAttemptOutcomes, {
       description: '`delivered` (2xx), `retrying` (failed, another try was scheduled) or `failed` (failed for good).',
     }),
@@ -79,7 +85,9 @@ const WebhookAttemptSchema = Type.Object(
 
 const eventProperties = {
   id: Type.String({ description: 'The event id (`msg_...`): its `webhook-id`, the same on every try and delivery.' }),
-  type: Type.String({ description: 'For example `verification_session.verified`, `wallet.balance_low`, `webhook.test`.' }),
+  type: Type.String({
+    description: 'For example `verification_session.verified`, `wallet.balance_low`, `webhook.test`.',
+  }),
   environment,
   outcome: eventOutcome,
   deliveries: Type.Integer({ minimum: 1, description: 'How many deliveries it had: 1, then one more per redelivery.' }),
@@ -88,7 +96,9 @@ const eventProperties = {
   nextAttemptAt: nullable(Type.String({ format: 'date-time' }), {
     description: 'When the next try is due, while the outcome is pending or retrying; otherwise null.',
   }),
-  deliveredAt: nullable(Type.String({ format: 'date-time' }), { description: 'When it was delivered; otherwise null.' }),
+  deliveredAt: nullable(Type.String({ format: 'date-time' }), {
+    description: 'When it was delivered; otherwise null.',
+  }),
   lastStatusCode: nullable(Type.Integer(), { description: 'The HTTP status of the last try of the current delivery.' }),
   lastError: nullable(Type.String(), {
     description:
