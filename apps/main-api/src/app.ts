@@ -34,6 +34,7 @@ import {
   reviewRoutes,
   reviewSharedSchemas,
 } from './modules/reviews/index.js';
+import { verificationSessionRoutes, verificationSessionSharedSchemas } from './modules/verification-sessions/index.js';
 import { walletRoutes, walletSharedSchemas } from './modules/wallets/index.js';
 import { webhookRoutes, webhookSharedSchemas } from './modules/webhooks/index.js';
 import { authenticatedUserOf, authentication } from './plugins/authentication.js';
@@ -107,6 +108,7 @@ export function buildApp(deps: MainApiDeps, config: MainApiConfig) {
       ...billingSharedSchemas,
       ...webhookSharedSchemas,
       ...walletSharedSchemas,
+      ...verificationSessionSharedSchemas,
       ...allowedOriginSharedSchemas,
       ...auditSharedSchemas,
       ...invitationSharedSchemas,
@@ -154,6 +156,7 @@ export function buildApp(deps: MainApiDeps, config: MainApiConfig) {
   });
   app.register(webhookRoutes, { db, now, allowPrivateTargets: config.webhooks.allowPrivateTargets });
   app.register(walletRoutes, { db });
+  app.register(verificationSessionRoutes, { db, now, platformOrganizationId: config.platformOrganizationId });
   app.register(allowedOriginRoutes, { db, now });
   app.register(auditRoutes, { db });
   app.register(invitationRoutes, {
