@@ -28,14 +28,30 @@ export interface OrganizationSessionFilter {
 /**
  * Up to `limit` of the organization's sessions matching `filter`, newest first by (createdAt, id), after `after`
  * when given, each with its position as the cursor holds it. Read in the order of an index
- * (verification_sessions_organization_list_idx, or _organization_status_idx with a status, or _list_idx with an
- * environment); with an end user, the few sessions verification_sessions_end_user_idx finds are sorted.
+ * (verification_sessions_organization_list_idx, or _organization_status_idx with a status; the other filters are
+ * checked on the rows read); with an end user, the few sessions verification_sessions_end_user_idx finds may be
+ * sorted instead.
  */
 export function listOrganizationSessionRows(
   db: DatabaseExecutor,
   organizationId: string,
-  { filter, after, limit }: { filter: OrganizationSessionFilter; after: PagePosition | undefined; limit: number },
+  page: OrganizationSessionPage,
 ): Promise<Array<{ session: VerificationSession; position: string }>> {
+  return organizationSessionsQuery(db, organizationId, page);
+}
+
+interface OrganizationSessionPage {
+  filter: OrganizationSessionFilter;
+  after: PagePosition | undefined;
+  limit: number;
+}
+
+/** The list's statement, not yet sent (statements.test.ts reads its plan). */
+export function organizationSessionsQuery(
+  db: DatabaseExecutor,
+  organizationId: string,
+  { filter, after, limit }: OrganizationSessionPage,
+) {
   const conditions: Array<SQL | undefined> = [sessionsOwnedBy({ organizationId, environment: filter.environment })];
   if (filter.status !== undefined) conditions.push(eq(verificationSessions.status, filter.status));
   if (filter.type !== undefined) conditions.push(eq(verificationSessions.type, filter.type));

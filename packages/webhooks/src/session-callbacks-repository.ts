@@ -30,33 +30,8 @@ export interface SessionCallback {
  * The organization's callbacks about session `sessionId`, oldest first, each with its attempts in order; one
  * statement, on webhook_events_session_idx (the session's events) and webhook_delivery_attempts_event_idx.
  */
-export async function listSessionCallbacks(
-  db: DatabaseExecutor,
-  { organizationId, sessionId }: { organizationId: string; sessionId: string },
-): Promise<SessionCallback[]> {
-  const rows = await db
-    .select({
-      eventId: webhookEvents.id,
-      type: webhookEvents.type,
-      status: webhookEvents.status,
-      createdAt: webhookEvents.createdAt,
-      deliveredAt: webhookEvents.deliveredAt,
-      attempt: webhookDeliveryAttempts.attempt,
-      attemptAt: webhookDeliveryAttempts.createdAt,
-      responseStatus: webhookDeliveryAttempts.responseStatus,
-      durationMs: webhookDeliveryAttempts.durationMs,
-    })
-    .from(webhookEvents)
-    .leftJoin(webhookDeliveryAttempts, eq(webhookDeliveryAttempts.eventId, webhookEvents.id))
-    .where(
-      and(
-        eq(webhookEvents.organizationId, organizationId),
-        // The partial index's own condition and expression, so the planner uses it.
-        sql`${webhookEvents.type} like 'verification_session.%'`,
-        sql`(${webhookEvents.payload} #>> '{data,sessionId}') = ${sessionId}::text`,
-      ),
-    )
-    .orderBy(asc(webhookEvents.createdAt), asc(webhookEvents.id), asc(webhookDeliveryAttempts.attempt));
+export async function listSessionCallbacks(db: DatabaseExecutor, target: SessionRef): Promise<SessionCallback[]> {
+  const rows = await sessionCallbacksQuery(db, target);
   const callbacks = new Map<string, SessionCallback>();
   for (const row of rows) {
     let callback = callbacks.get(row.eventId);
@@ -81,4 +56,36 @@ export async function listSessionCallbacks(
     }
   }
   return [...callbacks.values()];
+}
+
+interface SessionRef {
+  organizationId: string;
+  sessionId: string;
+}
+
+/** The statement of listSessionCallbacks, not yet sent (session-callbacks.test.ts reads its plan). */
+export function sessionCallbacksQuery(db: DatabaseExecutor, { organizationId, sessionId }: SessionRef) {
+  return db
+    .select({
+      eventId: webhookEvents.id,
+      type: webhookEvents.type,
+      status: webhookEvents.status,
+      createdAt: webhookEvents.createdAt,
+      deliveredAt: webhookEvents.deliveredAt,
+      attempt: webhookDeliveryAttempts.attempt,
+      attemptAt: webhookDeliveryAttempts.createdAt,
+      responseStatus: webhookDeliveryAttempts.responseStatus,
+      durationMs: webhookDeliveryAttempts.durationMs,
+    })
+    .from(webhookEvents)
+    .leftJoin(webhookDeliveryAttempts, eq(webhookDeliveryAttempts.eventId, webhookEvents.id))
+    .where(
+      and(
+        eq(webhookEvents.organizationId, organizationId),
+        // The partial index's own condition and expression, so the planner uses it.
+        sql`${webhookEvents.type} like 'verification_session.%'`,
+        sql`(${webhookEvents.payload} #>> '{data,sessionId}') = ${sessionId}::text`,
+      ),
+    )
+    .orderBy(asc(webhookEvents.createdAt), asc(webhookEvents.id), asc(webhookDeliveryAttempts.attempt));
 }

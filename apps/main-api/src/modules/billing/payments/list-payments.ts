@@ -1,7 +1,7 @@
 import type { Database, PaymentMethodKind, PaymentPurpose, PaymentStatus } from '@platform/db';
 import { decodeCursor, type PagePosition, pageOf } from '@platform/pagination';
-import { listPaymentRows, type PaymentListQuery } from './list-payments-repository.js';
 import { readListPeriod } from '../../../shared/list-period.js';
+import { listPaymentRows, type PaymentListQuery } from './list-payments-repository.js';
 import type { PaymentView } from './schemas.js';
 import { paymentViewOf } from './view.js';
 
