@@ -20,7 +20,7 @@ export interface VerificationSessionRoutesOptions {
   platformOrganizationId: string | undefined;
 }
 
-export const VERIFICATION_SESSION_CANCELED = 'Verification session canceled';
+const VERIFICATION_SESSION_CANCELED = 'Verification session canceled';
 
 /**
  * The organization's verification sessions (docs/decisions.md#organization-session-list), the organization named by

@@ -38,7 +38,7 @@ export function sessionView(session: VerificationSession): OrganizationSessionVi
 const ACTORS_WITH_IDS = new Set(['api_key', 'member']);
 
 /** `api_key:<id>` as {kind: 'api_key', id}; `reviewer:<userId>` as {kind: 'reviewer', id: null}; `hosted_page` as is. */
-export function actorView(actor: string): SessionDetail['transitions'][number]['actor'] {
+function actorView(actor: string): SessionDetail['transitions'][number]['actor'] {
   const colon = actor.indexOf(':');
   const kind = colon === -1 ? actor : actor.slice(0, colon);
   const id = colon === -1 ? null : actor.slice(colon + 1);
