@@ -16,7 +16,8 @@ import { verificationSessions, verificationSessionTransitions } from '@platform/
 import { and, eq, isNull, max, ne, or, sql } from 'drizzle-orm';
 
 // The queries the lifecycle runs. A query given an owner sees only the sessions of that organization and
-// environment (docs/decisions.md#folders-per-environment).
+// environment (docs/decisions.md#folders-per-environment); an owner without an environment, main-api's members, sees
+// the organization's sessions of both.
 
 /**
  * Whose sessions a query sees: an API key's (its organization and environment), or, without an environment, every
