@@ -34,6 +34,7 @@ import {
   reviewRoutes,
   reviewSharedSchemas,
 } from './modules/reviews/index.js';
+import { verificationSessionRoutes, verificationSessionSharedSchemas } from './modules/verification-sessions/index.js';
 import { walletRoutes, walletSharedSchemas } from './modules/wallets/index.js';
 import { webhookDeliveryRoutes, webhookDeliverySharedSchemas } from './modules/webhook-deliveries/index.js';
 import { webhookRoutes, webhookSharedSchemas } from './modules/webhooks/index.js';
@@ -109,6 +110,7 @@ export function buildApp(deps: MainApiDeps, config: MainApiConfig) {
       ...webhookSharedSchemas,
       ...webhookDeliverySharedSchemas,
       ...walletSharedSchemas,
+      ...verificationSessionSharedSchemas,
       ...allowedOriginSharedSchemas,
       ...auditSharedSchemas,
       ...invitationSharedSchemas,
@@ -157,6 +159,7 @@ export function buildApp(deps: MainApiDeps, config: MainApiConfig) {
   app.register(webhookRoutes, { db, now, allowPrivateTargets: config.webhooks.allowPrivateTargets });
   app.register(webhookDeliveryRoutes, { db, now });
   app.register(walletRoutes, { db });
+  app.register(verificationSessionRoutes, { db, now, platformOrganizationId: config.platformOrganizationId });
   app.register(allowedOriginRoutes, { db, now });
   app.register(auditRoutes, { db });
   app.register(invitationRoutes, {

@@ -1,6 +1,7 @@
 // The verification session lifecycle: every status change of a session, whoever asks for it, with its
 // consequences in the caller's unit of work (docs/decisions.md#session-lifecycle).
 
+export { type CancelRequest, cancelSession } from './cancel.js';
 export { decisionDurationHistogram, decisionObserver } from './decision-duration.js';
 export type { SessionFacts } from './events.js';
 export {
@@ -21,7 +22,8 @@ export {
   type SessionDecision,
   submittedDetailsKey,
 } from './lifecycle.js';
-export { findSession, lastMovedTo, readSession, sessionsOwnedBy } from './repository.js';
+export { listOrganizationSessionRows, type OrganizationSessionFilter } from './organization-repository.js';
+export { findSession, lastMovedTo, readSession, type SessionOwner, sessionsOwnedBy } from './repository.js';
 export {
   addClaimDeletion,
   claimSession,

@@ -1,7 +1,6 @@
 import { addKycStatus } from '@platform/accounts';
 import {
   type ApiKeyEnvironment,
-  type ApiKeyOwner,
   type Database,
   type DecisionSourceKind,
   type DocumentKind,
@@ -21,7 +20,13 @@ import { conflict, notFound, validationError } from '@platform/errors';
 import { addCapture, addRelease } from '@platform/ledger';
 import { addOrganizationMembersNotification } from '@platform/notifications';
 import { addSessionEvent, type SessionFacts } from './events.js';
-import { addTransition, insertTransition, moveSessionStatement, updateDecisionSource } from './repository.js';
+import {
+  addTransition,
+  insertTransition,
+  moveSessionStatement,
+  type SessionOwner,
+  updateDecisionSource,
+} from './repository.js';
 
 // The one place a verification session changes status (docs/decisions.md#session-lifecycle). Every move, whoever
 // asks for it (the API, the hosted page, the expiry job, a reviewer on main-api), runs here in the caller's unit of
@@ -132,8 +137,8 @@ export interface MoveRequest {
    */
   resubmitDocuments?: readonly DocumentKind[] | undefined;
   now: Date;
-  /** Only a session of this organization and environment; any other is not found. */
-  owner?: ApiKeyOwner;
+  /** Only a session of this organization (and environment, when given); any other is not found. */
+  owner?: SessionOwner;
 }
 
 export interface MoveResult {

@@ -1,5 +1,5 @@
 import {
-  type ApiKeyOwner,
+  type ApiKeyEnvironment,
   columnsOf,
   type Database,
   type DatabaseExecutor,
@@ -16,21 +16,31 @@ import { verificationSessions, verificationSessionTransitions } from '@platform/
 import { and, eq, isNull, max, ne, or, sql } from 'drizzle-orm';
 
 // The queries the lifecycle runs. A query given an owner sees only the sessions of that organization and
-// environment (docs/decisions.md#folders-per-environment).
+// environment (docs/decisions.md#folders-per-environment); an owner without an environment, main-api's members, sees
+// the organization's sessions of both.
 
-/** The condition that a session is the owner's (its organization and environment); none without an owner. */
-export const sessionsOwnedBy = (owner: ApiKeyOwner | undefined) =>
+/**
+ * Whose sessions a query sees: an API key's (its organization and environment), or, without an environment, every
+ * session of the organization (main-api's members: docs/decisions.md#organization-session-list).
+ */
+export interface SessionOwner {
+  organizationId: string;
+  environment?: ApiKeyEnvironment | undefined;
+}
+
+/** The condition that a session is the owner's (its organization, and environment when given); none without one. */
+export const sessionsOwnedBy = (owner: SessionOwner | undefined) =>
   owner &&
   and(
     eq(verificationSessions.organizationId, owner.organizationId),
-    eq(verificationSessions.environment, owner.environment),
+    owner.environment === undefined ? undefined : eq(verificationSessions.environment, owner.environment),
   );
 
 /** The session with this id; with an owner, only if it is the owner's. */
 export async function findSession(
   db: DatabaseExecutor,
   id: string,
-  owner?: ApiKeyOwner,
+  owner?: SessionOwner,
 ): Promise<VerificationSession | undefined> {
   const [session] = await db
     .select()
@@ -56,6 +66,18 @@ const sessionOfOwner = preparedPerDatabase((db) =>
     )
     .prepare('lifecycle_session_of_owner'),
 );
+const sessionOfOrganization = preparedPerDatabase((db) =>
+  db
+    .select()
+    .from(verificationSessions)
+    .where(
+      and(
+        eq(verificationSessions.id, sql.placeholder('id')),
+        eq(verificationSessions.organizationId, sql.placeholder('organizationId')),
+      ),
+    )
+    .prepare('lifecycle_session_of_organization'),
+);
 const sessionWithId = preparedPerDatabase((db) =>
   db
     .select()
@@ -68,16 +90,18 @@ const sessionWithId = preparedPerDatabase((db) =>
 export async function readSession(
   db: Database,
   id: string,
-  owner?: ApiKeyOwner,
+  owner?: SessionOwner,
 ): Promise<VerificationSession | undefined> {
   const [session] =
     owner === undefined
       ? await sessionWithId(db).execute({ id })
-      : await sessionOfOwner(db).execute({
-          id,
-          organizationId: owner.organizationId,
-          environment: owner.environment,
-        });
+      : owner.environment === undefined
+        ? await sessionOfOrganization(db).execute({ id, organizationId: owner.organizationId })
+        : await sessionOfOwner(db).execute({
+            id,
+            organizationId: owner.organizationId,
+            environment: owner.environment,
+          });
   return session;
 }
 
@@ -105,7 +129,7 @@ export interface StatusChange {
  */
 export async function moveSessionStatement(
   work: UnitOfWork,
-  target: { sessionId: string; owner: ApiKeyOwner | undefined },
+  target: { sessionId: string; owner: SessionOwner | undefined },
   change: Pick<VerificationSession, 'status' | 'resubmitDocuments' | 'updatedAt' | 'completedAt'> & {
     /** The new lastError; undefined keeps the session's. */
     lastError: string | null | undefined;
@@ -120,7 +144,9 @@ export async function moveSessionStatement(
   const session = sql`id = ${target.sessionId}::uuid${
     target.owner === undefined
       ? sql``
-      : sql` and organization_id = ${target.owner.organizationId}::uuid and environment = ${target.owner.environment}::text`
+      : sql` and organization_id = ${target.owner.organizationId}::uuid${
+          target.owner.environment === undefined ? sql`` : sql` and environment = ${target.owner.environment}::text`
+        }`
   }`;
   const textList = (values: readonly string[]) =>
     values.length === 0

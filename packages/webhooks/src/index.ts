@@ -63,6 +63,11 @@ export {
   scrubResponseExcerpt,
 } from './response-excerpt.js';
 export { JITTER, MAX_ATTEMPTS, RETRY_SCHEDULE_MS, retryDelayMs } from './retry-schedule.js';
+export {
+  listSessionCallbacks,
+  type SessionCallback,
+  type SessionCallbackAttempt,
+} from './session-callbacks-repository.js';
 export { generateWebhookSecret, signatureFor, signWebhook, type WebhookHeaders } from './signature.js';
 export {
   type CallbackUrlCheck,

@@ -18,6 +18,7 @@ import { insertOrganization, insertUser, tokenFor } from '../helpers.js';
 import { multipart, tinyPng } from '../images.js';
 import { insertSessionToReview } from '../review-fixtures.js';
 import { insertSavedCard, insertSubscription } from '../subscription-fixtures.js';
+import { insertPendingSession } from '../verification-session-fixtures.js';
 import {
   COLLEAGUE_IDS,
   DECIDABLE_SESSIONS,
@@ -78,6 +79,13 @@ export async function mainRouteRequests({ t, vault, paystack, daraja }: FuzzApp)
   const decidable: string[] = [];
   for (let index = 0; index < DECIDABLE_SESSIONS; index += 1) {
     decidable.push((await insertSessionToReview(db, vault.vault, { organizationId: otherOrganizationId })).sessionId);
+  }
+  // The member's organization's sessions: one to read, and pending ones its cancels may end (each once).
+  const readableSession = await insertPendingSession(db, { organizationId });
+  const otherOrganizationSession = await insertPendingSession(db, { organizationId: otherOrganizationId });
+  const cancelable: string[] = [];
+  for (let index = 0; index < DECIDABLE_SESSIONS; index += 1) {
+    cancelable.push(await insertPendingSession(db, { organizationId }));
   }
   const linkKey = documentLinkKeyOf({ secret: REVIEW_LINK_SECRET });
   // Signed when the request is made, so the link is fresh however long the run takes.
@@ -309,6 +317,8 @@ export async function mainRouteRequests({ t, vault, paystack, daraja }: FuzzApp)
         documentId: fc.constantFrom(...reviewed.documents.map((document) => document.id)),
       },
       '/v1/reviews/:sessionId/decision': { sessionId: fc.constantFrom(...decidable) },
+      '/v1/verification-sessions/:id': { id: fc.constantFrom(readableSession, otherOrganizationSession) },
+      '/v1/verification-sessions/:id/cancel': { id: fc.constantFrom(...cancelable, otherOrganizationSession) },
       // The link the query carries is signed for this document: the path names it, so the route can answer 200.
       '/v1/reviews/:sessionId/documents/:documentId/content': {
         sessionId: fc.constant(reviewed.sessionId),

@@ -96,6 +96,20 @@ export const verificationSessions = pgTable(
       table.id.desc(),
     ),
     index('verification_sessions_end_user_idx').on(table.organizationId, table.externalEndUserId),
+    // main-api's list of an organization's sessions, both environments at once (docs/decisions.md#organization-session-list):
+    // newest first, and newest first within one status.
+    // NULLS FIRST, as `order by ... desc` sorts, so the index gives the order without a sort.
+    index('verification_sessions_organization_list_idx').on(
+      table.organizationId,
+      table.createdAt.desc().nullsFirst(),
+      table.id.desc().nullsFirst(),
+    ),
+    index('verification_sessions_organization_status_idx').on(
+      table.organizationId,
+      table.status,
+      table.createdAt.desc().nullsFirst(),
+      table.id.desc().nullsFirst(),
+    ),
     // The expiry job looks only at sessions that can still expire.
     index('verification_sessions_expiry_idx')
       .on(table.expiresAt)

@@ -81,6 +81,10 @@ export const webhookEvents = pgTable(
     // The worker's queue: due events still pending.
     index('webhook_events_due_idx').on(table.nextAttemptAt).where(sql`${table.status} = 'pending'`),
     index('webhook_events_organization_idx').on(table.organizationId, table.createdAt),
+    // The callbacks of one verification session, for its timeline (docs/decisions.md#organization-session-list).
+    index('webhook_events_session_idx')
+      .on(table.organizationId, sql`(payload #>> '{data,sessionId}')`, table.createdAt)
+      .where(sql`${table.type} like 'verification_session.%'`),
     check('webhook_events_environment_check', isOneOf(table.environment, apiKeyEnvironments)),
     check('webhook_events_status_check', isOneOf(table.status, webhookEventStatuses)),
   ],

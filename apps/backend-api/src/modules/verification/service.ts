@@ -14,9 +14,9 @@ import { decodeCursor, pageOf } from '@platform/pagination';
 import { formatKes } from '@platform/pricing';
 import {
   addSessionCreated,
+  cancelSession as cancelOwnedSession,
   holdReferenceOf,
   type LifecycleOptions,
-  moveSession,
   SESSION_NOT_FOUND,
 } from '@platform/verification-lifecycle';
 import { type DecisionTable, decisionSourceFor } from './decisions/index.js';
@@ -197,16 +197,16 @@ export function readAnySession(db: DatabaseExecutor, id: string): Promise<Verifi
 
 /**
  * Cancels the owner's session (pending or requires_input) in `work`, its hold released at the unit's commit: 404 for
- * another owner's or an unknown id, 409 from any other status.
+ * another owner's or an unknown id, 409 from any other status. The lifecycle's cancel, which main-api's members run
+ * too (docs/decisions.md#cancel-from-the-main-api).
  */
-export async function cancelSession(
+export function cancelSession(
   work: UnitOfWork,
   owner: ApiKeyOwner,
   request: { sessionId: string; actor: string; now: Date },
   options: LifecycleOptions,
 ): Promise<VerificationSession> {
-  const { session } = await moveSession(work, { ...request, to: 'canceled', owner }, options);
-  return session;
+  return cancelOwnedSession(work, { ...request, owner }, options);
 }
 
 export interface ListSessionsInput {

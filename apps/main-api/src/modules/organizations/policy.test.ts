@@ -4,9 +4,27 @@ import { allows, permissions, permissionToChangeMember, refusalMessage, rolesByP
 
 // The table of issue and docs/decisions.md#roles, role by role: a change to the policy shows up here first.
 const expected: Record<MembershipRole, string[]> = {
-  owner: ['organization:read', 'billing:write', 'developer:write', 'members:write', 'owners:write', 'audit:read'],
-  admin: ['organization:read', 'billing:write', 'developer:write', 'members:write', 'audit:read'],
-  developer: ['organization:read', 'developer:write'],
+  owner: [
+    'organization:read',
+    'billing:write',
+    'developer:write',
+    'members:write',
+    'owners:write',
+    'audit:read',
+    'verifications:read',
+    'verifications:cancel',
+  ],
+  admin: [
+    'organization:read',
+    'billing:write',
+    'developer:write',
+    'members:write',
+    'audit:read',
+    'verifications:read',
+    'verifications:cancel',
+  ],
+  // Those who may make an API key read and cancel sessions as a key would (docs/decisions.md#organization-session-list).
+  developer: ['organization:read', 'developer:write', 'verifications:read', 'verifications:cancel'],
   billing: ['organization:read', 'billing:write'],
   member: ['organization:read'],
   // Reviewing is a role of its own: no owner or admin decides verifications (docs/decisions.md#manual-review).
@@ -33,6 +51,7 @@ describe('the role policy', () => {
     expect(refusalMessage('audit:read')).toBe('This needs the role owner or admin');
     expect(refusalMessage('reviews:decide')).toBe('This needs the role reviewer');
     expect(refusalMessage('transfers:confirm')).toBe('This needs the role finance');
+    expect(refusalMessage('verifications:cancel')).toBe('This needs the role owner, admin or developer');
   });
 
   it('asks for owners:write when an owner is involved, members:write otherwise', () => {

@@ -21,6 +21,14 @@ export const permissions = [
   /** Read the organization's audit log. */
   'audit:read',
   /**
+   * Read the organization's verification sessions, their timelines and callbacks. A session id is its hosted page's
+   * credential, so only the roles that could read them with an API key they may create
+   * (docs/decisions.md#organization-session-list).
+   */
+  'verifications:read',
+  /** Cancel a verification session not yet decided, releasing its hold (docs/decisions.md#cancel-from-the-main-api). */
+  'verifications:cancel',
+  /**
    * Review verification sessions sent to manual review: the queue, their documents, claims and decisions. Held in
    * the platform's own organization only, by reviewers only: those who sell do not verify
    * (docs/decisions.md#manual-review).
@@ -49,6 +57,8 @@ export const rolesByPermission: Readonly<Record<Permission, readonly MembershipR
   'members:write': ['owner', 'admin'],
   'owners:write': ['owner'],
   'audit:read': ['owner', 'admin'],
+  'verifications:read': ['owner', 'admin', 'developer'],
+  'verifications:cancel': ['owner', 'admin', 'developer'],
   'reviews:decide': ['reviewer'],
   'transfers:confirm': ['finance'],
   'refunds:read': ['finance'],

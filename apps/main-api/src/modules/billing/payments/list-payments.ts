@@ -1,7 +1,7 @@
 import type { Database, PaymentMethodKind, PaymentPurpose, PaymentStatus } from '@platform/db';
 import { decodeCursor, type PagePosition, pageOf } from '@platform/pagination';
+import { readListPeriod } from '../../../shared/list-period.js';
 import { listPaymentRows, type PaymentListQuery } from './list-payments-repository.js';
-import { readPaymentPeriod } from './list-period.js';
 import type { PaymentView } from './schemas.js';
 import { paymentViewOf } from './view.js';
 
@@ -74,6 +74,6 @@ export async function paymentExport(
 }
 
 function listQueryOf(organizationId: string, filter: PaymentFilter): Omit<PaymentListQuery, 'after' | 'limit'> {
-  const { from, to } = readPaymentPeriod(filter);
+  const { from, to } = readListPeriod(filter);
   return { organizationId, status: filter.status, method: filter.method, purpose: filter.purpose, from, to };
 }

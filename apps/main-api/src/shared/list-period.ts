@@ -1,7 +1,8 @@
 import { invalidFields } from '@platform/errors';
 import { isStorableTime, readStorableDate, readStorableDateTime } from '@platform/http';
 
-// The `from` and `to` of the payment list (docs/decisions.md#payment-list-period): a date is a whole day in Nairobi
+// The `from` and `to` of the lists filtered by when a row was created, the payments and the verification sessions
+// (docs/decisions.md#payment-list-period): a date is a whole day in Nairobi
 // (UTC+3, as receipts date payments), a date-time with a time zone an exact moment. `from` is inclusive; `to` is
 // exclusive as a moment and inclusive as a day, so `from=2026-03-01&to=2026-03-31` is the whole of March. Both are
 // read by the shared readers, which hold every date a request names to what PostgreSQL can be asked about
@@ -16,7 +17,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 const FORM =
   'must be a date (2026-03-01) or a date-time with a time zone (2026-03-01T09:00:00Z) from 0001-01-02 to 9999-12-31';
 
-export interface PaymentPeriod {
+export interface ListPeriod {
   /** At or after. */
   from: Date | undefined;
   /** Before. */
@@ -24,7 +25,7 @@ export interface PaymentPeriod {
 }
 
 /** The moments `from` and `to` name; 400 naming the parameter for one that is neither form, or `from` not before `to`. */
-export function readPaymentPeriod(text: { from: string | undefined; to: string | undefined }): PaymentPeriod {
+export function readListPeriod(text: { from: string | undefined; to: string | undefined }): ListPeriod {
   const problems: Array<{ path: string; message: string }> = [];
   const read = (name: 'from' | 'to', value: string | undefined): Date | undefined => {
     if (value === undefined) return undefined;

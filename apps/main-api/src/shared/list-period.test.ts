@@ -1,10 +1,10 @@
 import { isAppError } from '@platform/errors';
 import { describe, expect, it } from 'vitest';
-import { readPaymentPeriod } from './list-period.js';
+import { readListPeriod } from './list-period.js';
 
 function problemOf(text: { from?: string; to?: string }): unknown {
   try {
-    readPaymentPeriod({ from: text.from, to: text.to });
+    readListPeriod({ from: text.from, to: text.to });
   } catch (error) {
     if (isAppError(error)) return { status: error.statusCode, code: error.code, details: error.details };
     throw error;
@@ -12,38 +12,36 @@ function problemOf(text: { from?: string; to?: string }): unknown {
   throw new Error('The period was accepted');
 }
 
-describe('readPaymentPeriod', () => {
+describe('readListPeriod', () => {
   it('reads a day as that day in Nairobi, `to` including the whole of it', () => {
-    expect(readPaymentPeriod({ from: '2026-03-01', to: '2026-03-31' })).toEqual({
+    expect(readListPeriod({ from: '2026-03-01', to: '2026-03-31' })).toEqual({
       from: new Date('2026-02-28T21:00:00Z'),
       to: new Date('2026-03-31T21:00:00Z'),
     });
-    expect(readPaymentPeriod({ from: '2026-03-01', to: '2026-03-01' }).to).toEqual(new Date('2026-03-01T21:00:00Z'));
+    expect(readListPeriod({ from: '2026-03-01', to: '2026-03-01' }).to).toEqual(new Date('2026-03-01T21:00:00Z'));
   });
 
   it('reads a date-time with its time zone as that moment, `to` excluded', () => {
-    expect(readPaymentPeriod({ from: '2026-03-01T09:30:00Z', to: '2026-03-02T12:00:00.250+03:00' })).toEqual({
+    expect(readListPeriod({ from: '2026-03-01T09:30:00Z', to: '2026-03-02T12:00:00.250+03:00' })).toEqual({
       from: new Date('2026-03-01T09:30:00Z'),
       to: new Date('2026-03-02T09:00:00.250Z'),
     });
-    expect(readPaymentPeriod({ from: '2026-03-01T09:30Z', to: undefined }).from).toEqual(
-      new Date('2026-03-01T09:30:00Z'),
-    );
+    expect(readListPeriod({ from: '2026-03-01T09:30Z', to: undefined }).from).toEqual(new Date('2026-03-01T09:30:00Z'));
   });
 
   it('reads the first and last moments PostgreSQL can be asked about', () => {
-    expect(readPaymentPeriod({ from: '0001-01-01T00:00:00Z', to: '9999-12-31' })).toEqual({
+    expect(readListPeriod({ from: '0001-01-01T00:00:00Z', to: '9999-12-31' })).toEqual({
       from: new Date('0001-01-01T00:00:00Z'),
       to: new Date('9999-12-31T21:00:00Z'),
     });
-    expect(readPaymentPeriod({ from: '0001-01-02', to: '9999-12-31T23:59:59.999Z' })).toEqual({
+    expect(readListPeriod({ from: '0001-01-02', to: '9999-12-31T23:59:59.999Z' })).toEqual({
       from: new Date('0001-01-01T21:00:00Z'),
       to: new Date('9999-12-31T23:59:59.999Z'),
     });
   });
 
   it('leaves out what is not given', () => {
-    expect(readPaymentPeriod({ from: undefined, to: undefined })).toEqual({ from: undefined, to: undefined });
+    expect(readListPeriod({ from: undefined, to: undefined })).toEqual({ from: undefined, to: undefined });
   });
 
   it.each([
@@ -99,7 +97,7 @@ describe('readPaymentPeriod', () => {
       });
     }
     // From the afternoon of a day to the end of it.
-    expect(readPaymentPeriod({ from: '2026-03-01T12:00:00Z', to: '2026-03-01' }).to).toEqual(
+    expect(readListPeriod({ from: '2026-03-01T12:00:00Z', to: '2026-03-01' }).to).toEqual(
       new Date('2026-03-01T21:00:00Z'),
     );
   });

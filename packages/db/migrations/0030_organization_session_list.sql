@@ -1,0 +1,3 @@
+CREATE INDEX "verification_sessions_organization_list_idx" ON "verification_sessions" USING btree ("organization_id","created_at" DESC NULLS FIRST,"id" DESC NULLS FIRST);--> statement-breakpoint
+CREATE INDEX "verification_sessions_organization_status_idx" ON "verification_sessions" USING btree ("organization_id","status","created_at" DESC NULLS FIRST,"id" DESC NULLS FIRST);--> statement-breakpoint
+CREATE INDEX "webhook_events_session_idx" ON "webhook_events" USING btree ("organization_id",(payload #>> '{data,sessionId}'),"created_at") WHERE "webhook_events"."type" like 'verification_session.%';
