@@ -22,6 +22,11 @@ export type InvitationStatus = (typeof invitationStatuses)[number];
 export const apiKeyEnvironments = ['live', 'test'] as const;
 export type ApiKeyEnvironment = (typeof apiKeyEnvironments)[number];
 
+/** The longest address an organization may give, in characters, a CHECK too (docs/decisions.md#organization-address-and-billing-email). */
+export const ORGANIZATION_ADDRESS_MAX_LENGTH = 200;
+/** The longest billing email address (RFC 5321's path limit less its brackets), a CHECK too. */
+export const BILLING_EMAIL_MAX_LENGTH = 254;
+
 /** How many allowed origins an organization may have per environment, a CHECK too (docs/decisions.md#allowed-origins). */
 export const MAX_ALLOWED_ORIGINS = 10;
 

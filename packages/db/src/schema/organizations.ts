@@ -1,14 +1,10 @@
 import { sql } from 'drizzle-orm';
 import { check, integer, pgTable, text, uuid } from 'drizzle-orm/pg-core';
+import { BILLING_EMAIL_MAX_LENGTH, ORGANIZATION_ADDRESS_MAX_LENGTH } from '../enums.js';
 import { createdAt, timestamptz } from './columns.js';
 
 /** A KRA PIN: a letter, nine digits, a letter (stored upper case). */
 export const KRA_PIN_PATTERN = '^[A-Z][0-9]{9}[A-Z]$';
-
-/** The longest address an organization may give, in characters. */
-export const ORGANIZATION_ADDRESS_MAX_LENGTH = 200;
-/** The longest billing email address (RFC 5321's path limit less its brackets). */
-export const BILLING_EMAIL_MAX_LENGTH = 254;
 
 /** A customer account: billing, API keys and verification sessions belong to an organization. */
 export const organizations = pgTable(

@@ -1,4 +1,4 @@
-import { BILLING_EMAIL_MAX_LENGTH, ORGANIZATION_ADDRESS_MAX_LENGTH } from '@platform/db/schema/organizations';
+import { BILLING_EMAIL_MAX_LENGTH, ORGANIZATION_ADDRESS_MAX_LENGTH } from '@platform/db';
 import type { ValidationDetail } from '@platform/errors';
 
 // The rules of an organization's fields the JSON schema cannot express (docs/decisions.md#organization-creation,
