@@ -153,7 +153,7 @@ export function buildApp(deps: MainApiDeps, config: MainApiConfig) {
     ...(deps.providerTimeout === undefined ? {} : { providerTimeout: deps.providerTimeout }),
   });
   app.register(webhookRoutes, { db, now, allowPrivateTargets: config.webhooks.allowPrivateTargets });
-  app.register(walletRoutes, { db });
+  app.register(walletRoutes, { db, now, testWalletCredit: config.testWalletCredit });
   app.register(allowedOriginRoutes, { db, now });
   app.register(auditRoutes, { db });
   app.register(invitationRoutes, {
@@ -163,7 +163,12 @@ export function buildApp(deps: MainApiDeps, config: MainApiConfig) {
     mail: deps.mail ?? createMailSender(config.mail),
     platformOrganizationId: config.platformOrganizationId,
   });
-  app.register(organizationRoutes, { db, now, platformOrganizationId: config.platformOrganizationId });
+  app.register(organizationRoutes, {
+    db,
+    now,
+    platformOrganizationId: config.platformOrganizationId,
+    testWalletCredit: config.testWalletCredit,
+  });
   // One review service for the review routes and the reviewers' console, which share one key (links, cookie).
   const reviewersKey = documentLinkKeyOf({ secret: config.reviewLinkSecret, keyring: config.documents.keyring });
   const reviews = createReviewService({

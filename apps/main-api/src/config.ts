@@ -8,6 +8,7 @@ import {
   type ServiceConfig,
   serviceConfigOf,
 } from '@platform/http';
+import { LedgerEnvSchema } from '@platform/ledger';
 import { type Static, Type } from '@sinclair/typebox';
 import { API_KEY_RATE_LIMIT_MAX } from './modules/api-keys/index.js';
 import { type PaymentsConfig, PaymentsEnvSchema, paymentsConfigFrom } from './modules/billing/index.js';
@@ -92,6 +93,7 @@ export const MainApiEnvSchema = Type.Object({
   /** Identity documents, read by reviewers: the same variables and values as backend-api's, which stores them. */
   ...DocumentVaultEnvSchema.properties,
   ...PaymentsEnvSchema.properties,
+  ...LedgerEnvSchema.properties,
 });
 
 export type MainApiEnv = Static<typeof MainApiEnvSchema>;
@@ -127,6 +129,8 @@ export interface MainApiConfig extends ServiceConfig<LogLevel> {
   /** API key management: the per-key rate limit a member may choose unless the organization has its own maximum. */
   apiKeys: { rateLimitMaxPerMinute: number };
   migrateOnStart: boolean;
+  /** Whole KES a new test wallet starts with (TEST_WALLET_CREDIT; docs/decisions.md#test-credit). */
+  testWalletCredit: number;
   /** How often this instance purges expired idempotency records; 0: never (another instance does). */
   idempotencyPurgeIntervalMs: number;
   /** Callback settings: whether default URLs may be http or private addresses (local runs and tests only). */
@@ -181,6 +185,7 @@ export function loadMainApiConfig(env: NodeJS.ProcessEnv = process.env, cwd = pr
     avatars: { storage, maxBytes: values.AVATAR_MAX_BYTES },
     apiKeys: { rateLimitMaxPerMinute: values.API_KEY_RATE_LIMIT_MAX_PER_MINUTE },
     migrateOnStart: values.MIGRATE_ON_START,
+    testWalletCredit: values.TEST_WALLET_CREDIT,
     idempotencyPurgeIntervalMs: values.IDEMPOTENCY_PURGE_INTERVAL_MS,
     webhooks: { allowPrivateTargets: values.WEBHOOK_ALLOW_PRIVATE_TARGETS },
     mail,

@@ -4,10 +4,20 @@ import { allows, permissions, permissionToChangeMember, refusalMessage, rolesByP
 
 // The table of issue and docs/decisions.md#roles, role by role: a change to the policy shows up here first.
 const expected: Record<MembershipRole, string[]> = {
-  owner: ['organization:read', 'billing:write', 'developer:write', 'members:write', 'owners:write', 'audit:read'],
-  admin: ['organization:read', 'billing:write', 'developer:write', 'members:write', 'audit:read'],
-  developer: ['organization:read', 'developer:write'],
-  billing: ['organization:read', 'billing:write'],
+  owner: [
+    'organization:read',
+    'billing:write',
+    'developer:write',
+    'members:write',
+    'owners:write',
+    'audit:read',
+    'wallet:test_top_up',
+    // Going live is the owner's alone (docs/decisions.md#going-live).
+    'organization:activate',
+  ],
+  admin: ['organization:read', 'billing:write', 'developer:write', 'members:write', 'audit:read', 'wallet:test_top_up'],
+  developer: ['organization:read', 'developer:write', 'wallet:test_top_up'],
+  billing: ['organization:read', 'billing:write', 'wallet:test_top_up'],
   member: ['organization:read'],
   // Reviewing is a role of its own: no owner or admin decides verifications (docs/decisions.md#manual-review).
   reviewer: ['organization:read', 'reviews:decide'],

@@ -20,6 +20,13 @@ export const permissions = [
   'owners:write',
   /** Read the organization's audit log. */
   'audit:read',
+  /** Add free test credit to the test wallet (docs/decisions.md#test-top-ups): no money, test keys only. */
+  'wallet:test_top_up',
+  /**
+   * Start the organization's activation: verify the business through the platform's KYB session, which unlocks live
+   * API keys and live top-ups once verified (docs/decisions.md#going-live). Owners only: they answer for the business.
+   */
+  'organization:activate',
   /**
    * Review verification sessions sent to manual review: the queue, their documents, claims and decisions. Held in
    * the platform's own organization only, by reviewers only: those who sell do not verify
@@ -49,6 +56,8 @@ export const rolesByPermission: Readonly<Record<Permission, readonly MembershipR
   'members:write': ['owner', 'admin'],
   'owners:write': ['owner'],
   'audit:read': ['owner', 'admin'],
+  'wallet:test_top_up': ['owner', 'admin', 'developer', 'billing'],
+  'organization:activate': ['owner'],
   'reviews:decide': ['reviewer'],
   'transfers:confirm': ['finance'],
   'refunds:read': ['finance'],

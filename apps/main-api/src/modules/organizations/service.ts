@@ -99,13 +99,14 @@ export interface Actor {
 /**
  * Creates an organization with the caller as its owner (docs/decisions.md#organization-creation), in the caller's
  * transaction (the route's, which also stores the idempotent answer): the organization, the owner membership, the
- * live and test wallets and the live and test webhook endpoints with their signing secrets, and the audit event.
+ * live and test wallets (the test one with its test credit: docs/decisions.md#test-credit) and the live and test
+ * webhook endpoints with their signing secrets, and the audit event.
  * 404 when the caller has no profile, 400 for a name that fails the rules.
  */
 export async function createOrganization(
   tx: Transaction,
   audit: AuditContext,
-  input: { userId: string; name: string; kraPin?: string },
+  input: { userId: string; name: string; kraPin?: string; testWalletCredit?: number },
 ): Promise<OrganizationView> {
   const checked = normaliseOrganizationFields({
     name: input.name,
@@ -121,7 +122,7 @@ export async function createOrganization(
   const organizationId = organization.id;
   await insertMembership(tx, { organizationId, userId: input.userId, role: 'owner' });
   for (const environment of apiKeyEnvironments) {
-    await ensureWallet(tx, { organizationId, environment });
+    await ensureWallet(tx, { organizationId, environment }, { testCredit: input.testWalletCredit });
     await ensureWebhookEndpoint(tx, { organizationId, environment });
   }
   await recordAuditEvent(tx, audit, {
