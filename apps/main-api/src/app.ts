@@ -14,6 +14,7 @@ import { createMailSender } from './mail/from-config.js';
 import type { MailSender } from './mail/mail-sender.js';
 import { AvatarUploadResponseSchema, avatarRoutes } from './modules/accounts/avatars/index.js';
 import { accountRoutes, accountSharedSchemas } from './modules/accounts/index.js';
+import { activationRoutes, activationSharedSchemas } from './modules/activation/index.js';
 import { allowedOriginRoutes, allowedOriginSharedSchemas } from './modules/allowed-origins/index.js';
 import { apiKeyRoutes, apiKeySharedSchemas } from './modules/api-keys/index.js';
 import { auditRoutes, auditSharedSchemas } from './modules/audit/index.js';
@@ -107,6 +108,7 @@ export function buildApp(deps: MainApiDeps, config: MainApiConfig) {
       ...billingSharedSchemas,
       ...webhookSharedSchemas,
       ...walletSharedSchemas,
+      ...activationSharedSchemas,
       ...allowedOriginSharedSchemas,
       ...auditSharedSchemas,
       ...invitationSharedSchemas,
@@ -168,6 +170,14 @@ export function buildApp(deps: MainApiDeps, config: MainApiConfig) {
     now,
     platformOrganizationId: config.platformOrganizationId,
     testWalletCredit: config.testWalletCredit,
+  });
+  app.register(activationRoutes, {
+    db,
+    now,
+    platformOrganizationId: config.platformOrganizationId,
+    verifyUrl: config.activation.verifyUrl,
+    decisionSource: config.activation.decisionSource,
+    sessionTtlMs: config.activation.sessionTtlHours * 60 * 60 * 1000,
   });
   // One review service for the review routes and the reviewers' console, which share one key (links, cookie).
   const reviewersKey = documentLinkKeyOf({ secret: config.reviewLinkSecret, keyring: config.documents.keyring });

@@ -90,6 +90,21 @@ export const MainApiEnvSchema = Type.Object({
    * DOCUMENT_ENCRYPTION_KEY's current key (which every instance shares already), or random per process without one.
    */
   REVIEW_LINK_SECRET: Type.Optional(Type.String({ minLength: 32 })),
+  /**
+   * Where backend-api serves the hosted verification page (its VERIFY_URL): the activation session's URL is
+   * `<VERIFY_URL>/session/<id>`. Unset: the activation answers no URL (docs/decisions.md#going-live).
+   */
+  VERIFY_URL: Type.Optional(Type.String({ format: 'uri', pattern: '^https?://' })),
+  /**
+   * Who decides the activation sessions (the platform's live KYB sessions of its customers): its reviewers
+   * (`manual`), Smile ID (`smile_id`, when backend-api decides kyb with it), or the hosted page's sandbox buttons
+   * (`sandbox`, local runs with HOSTED_PAGE_LIVE_SANDBOX only). Keep it what VERIFICATION_DECISIONS gives live:kyb.
+   */
+  ACTIVATION_DECISION_SOURCE: Type.Union([Type.Literal('manual'), Type.Literal('smile_id'), Type.Literal('sandbox')], {
+    default: 'manual',
+  }),
+  /** How long an activation session stays open for the owner to finish it. */
+  ACTIVATION_SESSION_TTL_HOURS: Type.Integer({ minimum: 1, maximum: 720, default: 168 }),
   /** Identity documents, read by reviewers: the same variables and values as backend-api's, which stores them. */
   ...DocumentVaultEnvSchema.properties,
   ...PaymentsEnvSchema.properties,
@@ -131,6 +146,8 @@ export interface MainApiConfig extends ServiceConfig<LogLevel> {
   migrateOnStart: boolean;
   /** Whole KES a new test wallet starts with (TEST_WALLET_CREDIT; docs/decisions.md#test-credit). */
   testWalletCredit: number;
+  /** Going live (docs/decisions.md#going-live): the activation sessions' hosted page, decision source and lifetime. */
+  activation: { verifyUrl?: string; decisionSource: 'manual' | 'smile_id' | 'sandbox'; sessionTtlHours: number };
   /** How often this instance purges expired idempotency records; 0: never (another instance does). */
   idempotencyPurgeIntervalMs: number;
   /** Callback settings: whether default URLs may be http or private addresses (local runs and tests only). */
@@ -186,6 +203,11 @@ export function loadMainApiConfig(env: NodeJS.ProcessEnv = process.env, cwd = pr
     apiKeys: { rateLimitMaxPerMinute: values.API_KEY_RATE_LIMIT_MAX_PER_MINUTE },
     migrateOnStart: values.MIGRATE_ON_START,
     testWalletCredit: values.TEST_WALLET_CREDIT,
+    activation: {
+      ...(values.VERIFY_URL === undefined ? {} : { verifyUrl: values.VERIFY_URL.replace(/\/+$/, '') }),
+      decisionSource: values.ACTIVATION_DECISION_SOURCE,
+      sessionTtlHours: values.ACTIVATION_SESSION_TTL_HOURS,
+    },
     idempotencyPurgeIntervalMs: values.IDEMPOTENCY_PURGE_INTERVAL_MS,
     webhooks: { allowPrivateTargets: values.WEBHOOK_ALLOW_PRIVATE_TARGETS },
     mail,

@@ -5,3 +5,4 @@ export {
   notifyOrganizationMembers,
   notifyUser,
 } from './service.js';
+export { notificationsPart } from './repository.js';

@@ -1,6 +1,8 @@
 // The verification session lifecycle: every status change of a session, whoever asks for it, with its
 // consequences in the caller's unit of work (docs/decisions.md#session-lifecycle).
 
+export { ACTIVATED_NOTIFICATION, activateOrganization, addOrganizationActivation } from './activation.js';
+export { type ActivationSessionInput, createActivationSession } from './activation-session.js';
 export { decisionDurationHistogram, decisionObserver } from './decision-duration.js';
 export type { SessionFacts } from './events.js';
 export {
@@ -22,6 +24,7 @@ export {
   submittedDetailsKey,
 } from './lifecycle.js';
 export { findSession, lastMovedTo, readSession, sessionsOwnedBy } from './repository.js';
+export { type RequiredDocument, requiredDocumentKinds, requiredDocumentsFor } from './required-documents.js';
 export {
   addClaimDeletion,
   claimSession,

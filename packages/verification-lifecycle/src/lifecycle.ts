@@ -20,6 +20,7 @@ import {
 import { conflict, notFound, validationError } from '@platform/errors';
 import { addCapture, addRelease } from '@platform/ledger';
 import { addOrganizationMembersNotification } from '@platform/notifications';
+import { activatesOrganization, addOrganizationActivation } from './activation.js';
 import { addSessionEvent, type SessionFacts } from './events.js';
 import { addTransition, insertTransition, moveSessionStatement, updateDecisionSource } from './repository.js';
 
@@ -83,7 +84,8 @@ const defaultCancelReasons: Record<SessionErrorCode, string> = {
 export interface LifecycleOptions {
   /**
    * The platform's own organization: its live kyc sessions whose externalEndUserId is a user id set that user's
-   * kycStatus. Unset: no session touches users.
+   * kycStatus, and its live kyb session that an organization started to go live activates it when verified.
+   * Unset: no session touches users or organizations.
    */
   platformOrganizationId?: string | undefined;
   /**
@@ -331,6 +333,9 @@ function addStatusChange(work: UnitOfWork, change: StatusChange, options: Lifecy
   if (kycStatus !== undefined) addKycStatus(work, session.externalEndUserId, kycStatus, now);
   const notification = memberNotificationOf(session);
   if (notification !== undefined) addOrganizationMembersNotification(work, session.organizationId, notification);
+  // The platform's KYB session of an organization, verified, activates it (docs/decisions.md#going-live).
+  if (activatesOrganization(session, options))
+    addOrganizationActivation(work, { sessionId: session.id }, { now, actor });
   const resolution = holdResolution[session.status];
   // A session priced at 0 KES never held anything.
   if (resolution === undefined || session.price === 0) return;

@@ -29,7 +29,7 @@ import {
   listSessionRows,
   type NewSessionRow,
 } from './repository.js';
-import { requiredDocumentsFor } from './required-documents.js';
+import { requiredDocumentsFor } from '@platform/verification-lifecycle';
 import type { VerificationSessionView } from './schemas.js';
 
 /**
