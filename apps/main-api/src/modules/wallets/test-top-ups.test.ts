@@ -31,7 +31,7 @@ const as = async (role: MembershipRole | 'outsider') => authHeader(role === 'out
 
 const call = async (
   role: MembershipRole | 'outsider',
-  method: 'GET' | 'POST',
+  method: 'GET' | 'POST' | 'DELETE',
   url: string,
   payload?: unknown,
   headers: Record<string, string> = {},
@@ -65,6 +65,14 @@ describe('test credit of a new organization', () => {
 
     const statement = await call('owner', 'GET', `/v1/organizations/${id}/wallets/test/transactions`);
     expect(statement.json().data.transactions).toEqual([expect.objectContaining({ kind: 'top_up', amount: CREDIT })]);
+  });
+
+  it('makes a new organization one with money history: DELETE retires it and keeps its ledger', async () => {
+    const created = await call('owner', 'POST', '/v1/organizations', { name: 'Short Lived Ltd' });
+    const id = created.json().data.id as string;
+    const ended = await call('owner', 'DELETE', `/v1/organizations/${id}`);
+    expect(ended.statusCode).toBe(200);
+    expect(ended.json().data).toMatchObject({ id, deleted: false, retiredAt: expect.any(String) });
   });
 
   it('gives a wallet first used later (an organization without wallets) the credit once', async () => {
