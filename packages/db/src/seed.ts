@@ -151,8 +151,9 @@ export async function seedDemoData(db: DatabaseExecutor, options: { now?: Date }
     await tx
       .insert(organizations)
       .values([
-        { id: DEMO_ORGANIZATION_ID, name: 'Wanjiku Ventures' },
-        { id: OTHER_ORGANIZATION_ID, name: 'Otieno Logistics' },
+        // Activated, so the local start's live keys and top-ups work at once (docs/decisions.md#going-live).
+        { id: DEMO_ORGANIZATION_ID, name: 'Wanjiku Ventures', activatedAt: now },
+        { id: OTHER_ORGANIZATION_ID, name: 'Otieno Logistics', activatedAt: now },
       ])
       .onConflictDoNothing();
     await tx
