@@ -81,6 +81,17 @@ describe('a new organization', () => {
       session: null,
     });
 
+    const inbox = await t.db
+      .select({ title: notifications.title, message: notifications.message })
+      .from(notifications)
+      .where(and(eq(notifications.organizationId, id), eq(notifications.userId, OWNER)));
+    expect(inbox).toEqual([
+      {
+        title: 'Verify your business to go live',
+        message: expect.stringContaining(`/v1/organizations/${id}/activation`),
+      },
+    ]);
+
     expect((await createKey(id, 'test')).statusCode).toBe(201);
     const live = await createKey(id, 'live');
     expect(live.statusCode).toBe(403);

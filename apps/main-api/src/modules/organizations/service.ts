@@ -2,6 +2,7 @@ import { revokeOrganizationApiKeys } from '@platform/api-keys';
 import { apiKeyEnvironments, type Database, type MembershipRole, type Transaction } from '@platform/db';
 import { conflict, forbidden, invalidFields, notFound } from '@platform/errors';
 import { ensureWallet, hasLedgerHistory } from '@platform/ledger';
+import { notifyUser } from '@platform/notifications';
 import { ensureWebhookEndpoint, setDefaultWebhookUrl } from '@platform/webhooks';
 import { userExists } from '../accounts/index.js';
 import { type AuditContext, recordAuditEvent } from '../audit/index.js';
@@ -90,6 +91,16 @@ const LAST_OWNER = 'An organization must keep at least one owner';
 export type OrganizationView = OrganizationRow;
 export type MemberView = MemberRow;
 
+/** What a new organization's owner is told at once: test mode works, live waits for the business verification. */
+export const GO_LIVE_NOTIFICATION = {
+  title: 'Verify your business to go live',
+  message:
+    'Complete the business verification (POST /v1/organizations/{id}/activation) to unlock live API keys and live ' +
+    'top-ups. Test keys work now, with test credit in the test wallet.',
+  type: 'info' as const,
+  actionUrl: null,
+};
+
 /** Who asks for a change of the organization: the user and the role the organization guard confirmed. */
 export interface Actor {
   userId: string;
@@ -125,6 +136,13 @@ export async function createOrganization(
     await ensureWallet(tx, { organizationId, environment }, { testCredit: input.testWalletCredit });
     await ensureWebhookEndpoint(tx, { organizationId, environment });
   }
+  // The promise the owner reads first: live waits for the business verification (docs/decisions.md#going-live).
+  await notifyUser(tx, {
+    userId: input.userId,
+    organizationId,
+    ...GO_LIVE_NOTIFICATION,
+    message: GO_LIVE_NOTIFICATION.message.replace('{id}', organizationId),
+  });
   await recordAuditEvent(tx, audit, {
     organizationId,
     action: 'organization.created',
