@@ -40,6 +40,8 @@ describe('loadMainApiConfig', () => {
       apiKeys: { rateLimitMaxPerMinute: 600 },
       trustProxy: false,
       migrateOnStart: false,
+      testWalletCredit: 10_000,
+      activation: { decisionSource: 'manual', sessionTtlHours: 168 },
       databasePoolSize: 10,
       idempotencyPurgeIntervalMs: 3_600_000,
       webhooks: { allowPrivateTargets: false },

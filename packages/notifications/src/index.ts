@@ -1,3 +1,4 @@
+export { notificationsPart } from './repository.js';
 export {
   addOrganizationMembersNotification,
   type NotificationContent,
@@ -5,4 +6,3 @@ export {
   notifyOrganizationMembers,
   notifyUser,
 } from './service.js';
-export { notificationsPart } from './repository.js';

@@ -1,50 +1,9 @@
-import { type Database, type UnitOfWork, unitOfWork, type VerificationSession } from '@platform/db';
-import { notificationsPart } from '@platform/notifications';
-import {
-  ACTIVATED_OWNERS_PART,
-  ACTIVATED_PART,
-  type ActivationCause,
-  organizationActivationParts,
-} from '@platform/organizations';
-import { sql } from 'drizzle-orm';
-import type { LifecycleOptions } from './lifecycle.js';
+import { type Database, unitOfWork, type VerificationSession } from '@platform/db';
+import { addOrganizationActivation } from './activation-repository.js';
 
 // Going live (docs/decisions.md#going-live): an organization is activated when the platform's own live KYB session
 // of it is verified, or by an operator. The activation, its audit record and its owners' notification are parts of
 // one statement, written once: the update only takes an organization not activated yet.
-
-/** What the owners are told when their organization goes live. */
-export const ACTIVATED_NOTIFICATION = {
-  title: 'Your organization is live',
-  message: 'Your business is verified: live API keys and live wallet top-ups are unlocked.',
-  type: 'success' as const,
-  actionUrl: null,
-};
-
-/**
- * Adds the activation to the unit of work, written at its commit with the unit's other writes: the organization the
- * cause names, when it is neither activated nor retired, its `organization.activated` audit record and one
- * notification for each of its owners. `activated` (when given) is told whether this activated it.
- */
-export function addOrganizationActivation(
-  work: UnitOfWork,
-  cause: ActivationCause,
-  context: { now: Date; actor: string },
-  activated?: (done: boolean) => void,
-): void {
-  work.add({
-    parts: [
-      ...organizationActivationParts(cause, context),
-      ['activated_organization_notifications', notificationsPart(ACTIVATED_OWNERS_PART, ACTIVATED_NOTIFICATION)],
-    ],
-    ...(activated === undefined
-      ? {}
-      : {
-          answer: [['activated_organization', sql`exists (select 1 from ${sql.identifier(ACTIVATED_PART)})`]],
-          settle: (answer) => activated(answer['activated_organization'] === true),
-        }),
-  });
-}
 
 /**
  * Activates an organization without a session: the operator's command and the test setups of suites that need live
@@ -68,11 +27,11 @@ export async function activateOrganization(
 /** Whether a session's status change activates an organization: the platform's live KYB session, verified. */
 export function activatesOrganization(
   session: Pick<VerificationSession, 'organizationId' | 'environment' | 'type' | 'status'>,
-  options: LifecycleOptions,
+  platformOrganizationId: string | undefined,
 ): boolean {
   return (
-    options.platformOrganizationId !== undefined &&
-    session.organizationId === options.platformOrganizationId &&
+    platformOrganizationId !== undefined &&
+    session.organizationId === platformOrganizationId &&
     session.type === 'kyb' &&
     session.environment === 'live' &&
     session.status === 'verified'

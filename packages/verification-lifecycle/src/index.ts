@@ -1,7 +1,8 @@
 // The verification session lifecycle: every status change of a session, whoever asks for it, with its
 // consequences in the caller's unit of work (docs/decisions.md#session-lifecycle).
 
-export { ACTIVATED_NOTIFICATION, activateOrganization, addOrganizationActivation } from './activation.js';
+export { activateOrganization } from './activation.js';
+export { ACTIVATED_NOTIFICATION, addOrganizationActivation } from './activation-repository.js';
 export { type ActivationSessionInput, createActivationSession } from './activation-session.js';
 export { decisionDurationHistogram, decisionObserver } from './decision-duration.js';
 export type { SessionFacts } from './events.js';

@@ -20,7 +20,8 @@ import {
 import { conflict, notFound, validationError } from '@platform/errors';
 import { addCapture, addRelease } from '@platform/ledger';
 import { addOrganizationMembersNotification } from '@platform/notifications';
-import { activatesOrganization, addOrganizationActivation } from './activation.js';
+import { activatesOrganization } from './activation.js';
+import { addOrganizationActivation } from './activation-repository.js';
 import { addSessionEvent, type SessionFacts } from './events.js';
 import { addTransition, insertTransition, moveSessionStatement, updateDecisionSource } from './repository.js';
 
@@ -334,7 +335,7 @@ function addStatusChange(work: UnitOfWork, change: StatusChange, options: Lifecy
   const notification = memberNotificationOf(session);
   if (notification !== undefined) addOrganizationMembersNotification(work, session.organizationId, notification);
   // The platform's KYB session of an organization, verified, activates it (docs/decisions.md#going-live).
-  if (activatesOrganization(session, options))
+  if (activatesOrganization(session, options.platformOrganizationId))
     addOrganizationActivation(work, { sessionId: session.id }, { now, actor });
   const resolution = holdResolution[session.status];
   // A session priced at 0 KES never held anything.

@@ -17,6 +17,7 @@ import {
   holdReferenceOf,
   type LifecycleOptions,
   moveSession,
+  requiredDocumentsFor,
   SESSION_NOT_FOUND,
 } from '@platform/verification-lifecycle';
 import { type DecisionTable, decisionSourceFor } from './decisions/index.js';
@@ -29,7 +30,6 @@ import {
   listSessionRows,
   type NewSessionRow,
 } from './repository.js';
-import { requiredDocumentsFor } from '@platform/verification-lifecycle';
 import type { VerificationSessionView } from './schemas.js';
 
 /**

@@ -3,4 +3,4 @@
 
 export { activationRoutes } from './routes.js';
 export { activationSharedSchemas } from './schemas.js';
-export { type ActivationSettings, assertActivated, notActivated } from './service.js';
+export { assertActivated } from './service.js';

@@ -3,7 +3,7 @@ import { nullable, stringEnum } from '@platform/http';
 import { type Static, Type } from '@sinclair/typebox';
 import { ref } from '../../shared/schema-ref.js';
 
-export const activationStates = ['not_started', 'verifying', 'activated'] as const;
+const activationStates = ['not_started', 'verifying', 'activated'] as const;
 
 export const ActivationParams = Type.Object({
   id: Type.String({ format: 'uuid', description: 'Organization identifier (UUID).' }),

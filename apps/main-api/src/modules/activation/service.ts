@@ -14,7 +14,6 @@ import {
 } from '@platform/organizations';
 import { createActivationSession, findSession, type LifecycleOptions } from '@platform/verification-lifecycle';
 import { type AuditContext, recordAuditEvent } from '../audit/index.js';
-import { ORGANIZATION_NOT_FOUND } from '../organizations/index.js';
 import type { ActivationView } from './schemas.js';
 
 // Going live (docs/decisions.md#going-live): an organization is activated when its owner's business verification,
@@ -32,18 +31,22 @@ export interface ActivationSettings {
   sessionTtlMs: number;
 }
 
+// The organization guard's 404 (organizations' ORGANIZATION_NOT_FOUND), for a row gone since it ran; the
+// organizations module depends on billing, which depends on this one, so it is not imported.
+const ORGANIZATION_NOT_FOUND = 'Organization not found';
+
 /** What is refused until activation, for the refusal's message. */
 export type LiveUse = 'live API keys' | 'live wallet top-ups';
 
 /** The statuses of a session still open: the owner can go on with it, so a start answers it. */
 const openStatuses: ReadonlySet<VerificationStatus> = new Set(['pending', 'processing', 'requires_input']);
 
-export const ACTIVATION_NOT_CONFIGURED =
+const ACTIVATION_NOT_CONFIGURED =
   "Activation is not available: the platform's organization (PLATFORM_ORGANIZATION_ID) is not configured";
 export const ALREADY_ACTIVATED = 'This organization is activated already: live API keys and live top-ups are unlocked';
 
 /** The 403 `organization_not_activated` for a live use of an organization that is not activated. */
-export function notActivated(organizationId: string, use: LiveUse) {
+function notActivated(organizationId: string, use: LiveUse) {
   return organizationNotActivated(
     `This organization is not activated yet, so ${use} are locked. Its owner verifies the business to unlock them: ` +
       `POST /v1/organizations/${organizationId}/activation opens the verification (GET it for the state). ` +

@@ -92,7 +92,7 @@ export type OrganizationView = OrganizationRow;
 export type MemberView = MemberRow;
 
 /** What a new organization's owner is told at once: test mode works, live waits for the business verification. */
-export const GO_LIVE_NOTIFICATION = {
+const GO_LIVE_NOTIFICATION = {
   title: 'Verify your business to go live',
   message:
     'Complete the business verification (POST /v1/organizations/{id}/activation) to unlock live API keys and live ' +

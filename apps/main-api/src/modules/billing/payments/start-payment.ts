@@ -2,8 +2,8 @@ import type { Payment, PaymentChannel, PaymentMethod, PaymentMethodKind } from '
 import { conflict, notFound, paymentFailed } from '@platform/errors';
 import type { IdempotencyContext } from '@platform/idempotency';
 import { formatKes, quote } from '@platform/pricing';
-import { assertActivated } from '../../activation/index.js';
 import { findUserEmail } from '../../accounts/index.js';
+import { assertActivated } from '../../activation/index.js';
 import { type AuditContext, recordAuditEvent } from '../../audit/index.js';
 import { findActivePaymentMethod, PAYMENT_METHOD_NOT_FOUND } from '../payment-methods/index.js';
 import { checkAmountLimit } from './amount-limits.js';
