@@ -103,11 +103,9 @@ const demoNotifications: readonly DemoNotification[] = [
     id: '7d1f0c6e-2b4a-4c7e-9a57-0d3c1e6b5b04',
     // What every new organization's owners are told (docs/decisions.md#going-live); the demo organization has done it.
     title: 'Verify your business to go live',
-    message:
-      'Complete the business verification (POST /v1/organizations/{id}/activation) to unlock live API keys and ' +
-      'live top-ups. Test keys work now.',
+    message: 'Complete the business verification to unlock live API keys and live top-ups. Test keys work now.',
     type: 'info',
-    actionUrl: null,
+    actionUrl: `/v1/organizations/${DEMO_ORGANIZATION_ID}/activation`,
     ageHours: 1,
     read: false,
   },
