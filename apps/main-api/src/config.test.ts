@@ -167,6 +167,34 @@ describe('loadMainApiConfig', () => {
     });
   });
 
+  it('reads the test credit and the activation settings, and refuses bad ones (docs/decisions.md#going-live)', () => {
+    const config = loadMainApiConfig(
+      {
+        ...required,
+        TEST_WALLET_CREDIT: '0',
+        VERIFY_URL: 'https://verify.example.com/',
+        ACTIVATION_DECISION_SOURCE: 'smile_id',
+        ACTIVATION_SESSION_TTL_HOURS: '48',
+      },
+      '/srv/app',
+    );
+    expect(config.testWalletCredit).toBe(0);
+    expect(config.activation).toEqual({
+      verifyUrl: 'https://verify.example.com',
+      decisionSource: 'smile_id',
+      sessionTtlHours: 48,
+    });
+    for (const [name, value] of [
+      ['TEST_WALLET_CREDIT', '-1'],
+      ['TEST_WALLET_CREDIT', '1000000001'],
+      ['TEST_WALLET_CREDIT', '10.5'],
+      ['ACTIVATION_DECISION_SOURCE', 'reviewers'],
+      ['VERIFY_URL', 'ftp://verify.example.com'],
+    ] as const) {
+      expect(() => loadMainApiConfig({ ...required, [name]: value }, '/srv/app')).toThrow(name);
+    }
+  });
+
   it('takes a JWKS URL instead of a secret', () => {
     const { AUTH_JWT_SECRET: _secret, ...withoutSecret } = required;
     const config = loadMainApiConfig({ ...withoutSecret, AUTH_JWKS_URL: 'https://identity.example.com/jwks.json' });
