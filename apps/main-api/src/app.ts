@@ -36,6 +36,7 @@ import {
   reviewSharedSchemas,
 } from './modules/reviews/index.js';
 import { walletRoutes, walletSharedSchemas } from './modules/wallets/index.js';
+import { webhookDeliveryRoutes, webhookDeliverySharedSchemas } from './modules/webhook-deliveries/index.js';
 import { webhookRoutes, webhookSharedSchemas } from './modules/webhooks/index.js';
 import { authenticatedUserOf, authentication } from './plugins/authentication.js';
 import { organizationAccess } from './plugins/organization-access.js';
@@ -107,6 +108,7 @@ export function buildApp(deps: MainApiDeps, config: MainApiConfig) {
       ...apiKeySharedSchemas,
       ...billingSharedSchemas,
       ...webhookSharedSchemas,
+      ...webhookDeliverySharedSchemas,
       ...walletSharedSchemas,
       ...activationSharedSchemas,
       ...allowedOriginSharedSchemas,
@@ -155,6 +157,7 @@ export function buildApp(deps: MainApiDeps, config: MainApiConfig) {
     ...(deps.providerTimeout === undefined ? {} : { providerTimeout: deps.providerTimeout }),
   });
   app.register(webhookRoutes, { db, now, allowPrivateTargets: config.webhooks.allowPrivateTargets });
+  app.register(webhookDeliveryRoutes, { db, now });
   app.register(walletRoutes, { db, now, testWalletCredit: config.testWalletCredit });
   app.register(allowedOriginRoutes, { db, now });
   app.register(auditRoutes, { db });

@@ -170,6 +170,13 @@ export type IdType = (typeof idTypes)[number];
 export const webhookEventStatuses = ['pending', 'delivered', 'failed'] as const;
 export type WebhookEventStatus = (typeof webhookEventStatuses)[number];
 
+/**
+ * What one try of a callback came to (docs/decisions.md#delivery-log): `delivered` (2xx), `retrying` (failed, another
+ * try is scheduled) or `failed` (failed for good: the last try, a 410 Gone, or a refused target).
+ */
+export const webhookAttemptOutcomes = ['delivered', 'retrying', 'failed'] as const;
+export type WebhookAttemptOutcome = (typeof webhookAttemptOutcomes)[number];
+
 /** How a payment was asked for (POST /v1/billing/pay `method`). */
 export const paymentMethodKinds = ['card', 'mobile_money', 'saved_method', 'bank_transfer'] as const;
 export type PaymentMethodKind = (typeof paymentMethodKinds)[number];

@@ -5,7 +5,7 @@ import { databaseErrorOf } from './database-error.js';
 import { auditEvents, organizationInvitations, organizations, users } from './schema/index.js';
 import { createTestDatabase } from './testing.js';
 
-// What the database itself keeps for organizations (migrations 0010 and 0011): the KRA PIN's shape, one pending
+// What the database itself keeps for organizations (migrations 0010, 0011 and 0028): the KRA PIN's shape, the address's and billing email's lengths, one pending
 // invitation per address and organization, and an audit log that can be added to but never changed. Runs on
 // PGlite, and on PostgreSQL with DATABASE_URL.
 
@@ -39,6 +39,16 @@ describe('organizations', () => {
     await expect(newOrganization('Pinned', 'P051234567X')).resolves.toBeTypeOf('string');
     expect(await databaseErrorCode(newOrganization('Lower', 'p051234567x'))).toBe('23514');
     expect(await databaseErrorCode(newOrganization('Short', 'P05123456X'))).toBe('23514');
+  });
+
+  it('keep an address of 1-200 characters and a billing email of 3-254, or none', async () => {
+    const values = (fields: { address?: string; billingEmail?: string }) =>
+      handle.db.insert(organizations).values({ name: 'Addressed', ...fields });
+    await expect(values({ address: 'P.O. Box 1\nNairobi', billingEmail: 'a@b.ke' })).resolves.toBeDefined();
+    expect(await databaseErrorCode(values({ address: '' }))).toBe('23514');
+    expect(await databaseErrorCode(values({ address: 'x'.repeat(201) }))).toBe('23514');
+    expect(await databaseErrorCode(values({ billingEmail: 'a@' }))).toBe('23514');
+    expect(await databaseErrorCode(values({ billingEmail: `${'a'.repeat(250)}@b.ke` }))).toBe('23514');
   });
 
   it('take the five roles in memberships and invitations, and no other', async () => {

@@ -142,6 +142,7 @@ export function createServer(options: CreateServerOptions): AppServer {
   app.addHook('onRoute', (route) => {
     if (route.config?.urlCarriesSecret === true) secretUrls.add(route.url);
   });
+  app.decorateRequest('requestLogFacts', null);
   recordRouteInventory(app);
   readJsonBodies(app);
   drainUnreadBodies(app, { ...defaultUnreadBodyDrain, ...options.unreadBodyDrain });

@@ -25,6 +25,7 @@ export {
 export { docsPrefix, type SecurityScheme, type ServiceInfo } from './openapi.js';
 export { type PeriodicJob, type PeriodicJobLogger, type PeriodicJobOptions, startPeriodicJob } from './periodic-job.js';
 export { isAcceptableRequestId, requestIdFrom, requestIdHeader } from './request-id.js';
+export { addRequestLogFacts } from './request-log.js';
 export type { PlatformRouteConfig } from './route-config.js';
 export {
   compareRoutesWithOpenApi,

@@ -3,6 +3,21 @@ import { maskSecrets } from './log-serializers.js';
 import type {} from './route-config.js';
 import type { SecretUrls } from './secret-urls.js';
 
+declare module 'fastify' {
+  interface FastifyRequest {
+    /**
+     * Facts a plugin adds to the request's one line (`addRequestLogFacts`), such as an idempotent replay, instead of
+     * writing a line of its own. Null until one is added (decorated by createServer).
+     */
+    requestLogFacts: Record<string, unknown> | null;
+  }
+}
+
+/** Adds facts to the request's one log line, written when it ends (docs/decisions.md#one-log-line-per-request). */
+export function addRequestLogFacts(request: FastifyRequest, facts: Record<string, unknown>): void {
+  request.requestLogFacts = request.requestLogFacts === null ? facts : { ...request.requestLogFacts, ...facts };
+}
+
 /**
  * One log line per request, written when it ends, with what Fastify's "incoming request" line carried
  * (method and url) added: half the logging work of Fastify's pair of lines, and the same facts. A route with a
@@ -25,6 +40,7 @@ export class SingleLineRequestLog extends LogController {
       url: loggedUrlOf(request, this.#secretUrls),
       statusCode: reply.statusCode,
       responseTime: reply.elapsedTime,
+      ...request.requestLogFacts,
     };
     if (error) reply.log.error({ ...line, err: error }, 'request errored');
     else reply.log.info(line, 'request completed');

@@ -1,5 +1,6 @@
 import { type Database, type Transaction, type UnitOfWork, unitOfWork } from '@platform/db';
 import { idempotencyKeyInUse } from '@platform/errors';
+import { addRequestLogFacts } from '@platform/http';
 import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema } from 'fastify';
 import fp from 'fastify-plugin';
 import { claimIdempotencyKey } from './claim.js';
@@ -164,7 +165,8 @@ export const idempotency = fp<IdempotencyOptions>(
       );
       if (outcome.kind === 'replay') {
         states.set(request, { phase: 'replayed' });
-        request.log.info({ idempotencyKey: key }, 'Replaying the stored answer of an idempotent request');
+        // Said on the request's own line, not one of its own (docs/decisions.md#one-log-line-per-request).
+        addRequestLogFacts(request, { idempotencyKey: key, idempotentReplay: true });
         onReplay?.(request);
         replay(reply, outcome.response);
         return reply;

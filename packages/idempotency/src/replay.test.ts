@@ -21,6 +21,33 @@ it('replays the stored answer without running the operation again', async () => 
   expect(h.replays).toBe(1);
 });
 
+it("says a replay on the request's one log line, with its key", async () => {
+  const headers = { 'x-idempotency-key': 'logged-replay' };
+  await post('/v1/organizations', { name: 'Acme' }, headers);
+  h.logLines.length = 0;
+  const again = await post('/v1/organizations', { name: 'Acme' }, headers);
+  expect(again.headers['idempotent-replayed']).toBe('true');
+  const lines = h.logLines.map((line) => JSON.parse(line) as Record<string, unknown>);
+  expect(lines).toEqual([
+    expect.objectContaining({
+      msg: 'request completed',
+      statusCode: 201,
+      idempotencyKey: 'logged-replay',
+      idempotentReplay: true,
+    }),
+  ]);
+});
+
+it('writes no replay facts on the line of a first execution', async () => {
+  h.logLines.length = 0;
+  await post('/v1/organizations', { name: 'Initech' }, { 'x-idempotency-key': 'first-run' });
+  const completed = h.logLines
+    .map((line) => JSON.parse(line) as Record<string, unknown>)
+    .filter((line) => line.msg === 'request completed');
+  expect(completed).toHaveLength(1);
+  expect(completed[0]).not.toHaveProperty('idempotentReplay');
+});
+
 it("stores the answer of a unit of work with the unit's writes, and replays it", async () => {
   const first = await post('/v1/unit-organizations', { name: 'Acme' }, { 'x-idempotency-key': 'u1' });
   expect(first.statusCode).toBe(201);

@@ -1,4 +1,12 @@
-import { type Database, type DatabaseExecutor, type IdempotencyRecord, queryRows, type UnitOfWork } from '@platform/db';
+import {
+  columnsOf,
+  type Database,
+  type DatabaseExecutor,
+  type IdempotencyRecord,
+  queryRows,
+  tableRowOf,
+  type UnitOfWork,
+} from '@platform/db';
 import { idempotencyRecords } from '@platform/db/schema/idempotency';
 import { and, eq, gt, lte, type SQL, sql } from 'drizzle-orm';
 
@@ -51,9 +59,19 @@ export async function insertClaim(db: Database, claim: KeyClaim, expiresAt: Date
   return inserted.length > 0;
 }
 
+const recordColumns = columnsOf(idempotencyRecords, 'idempotency_records');
+
+/**
+ * The record of a key. Read by every replay, so as a prepared statement (`queryRows`): built through drizzle's
+ * select builder it cost a replay more than its own statement (docs/benchmarks.md#the-replays-read-and-its-log-line-2-dec-evening).
+ */
 export async function findRecord(db: DatabaseExecutor, recordKey: RecordKey): Promise<IdempotencyRecord | undefined> {
-  const [record] = await db.select().from(idempotencyRecords).where(byKey(recordKey));
-  return record;
+  const [raw] = await queryRows(
+    db,
+    sql`select ${recordColumns} from idempotency_records
+      where scope = ${recordKey.scope}::text and key = ${recordKey.key}::text`,
+  );
+  return raw === undefined ? undefined : tableRowOf(idempotencyRecords, raw);
 }
 
 /**

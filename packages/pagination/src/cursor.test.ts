@@ -12,6 +12,14 @@ describe('cursors', () => {
     expect(decodeCursor(cursor)).toEqual(position);
   });
 
+  it("take the ids of the list's own shape when it names one", () => {
+    const isEventId = (id: string) => /^msg_[0-9A-Za-z]{27}$/.test(id);
+    const event = { createdAt: position.createdAt, id: 'msg_00UFlcovAys1ExXuJCGgmTSurEx' };
+    expect(decodeCursor(encodeCursor(event), isEventId)).toEqual(event);
+    expect(() => decodeCursor(encodeCursor(event))).toThrow('cursor is not a cursor this API returned');
+    expect(() => decodeCursor(encodeCursor(position), isEventId)).toThrow('cursor is not a cursor this API returned');
+  });
+
   it('decode the first and last times that can be stored', () => {
     for (const createdAt of ['0001-01-01T00:00:00.000000Z', '9999-12-31T23:59:59.999999Z']) {
       expect(decodeCursor(encodeCursor({ createdAt, id: position.id })).createdAt).toBe(createdAt);

@@ -67,10 +67,13 @@ export function encodeCursor({ createdAt, id }: PagePosition): string {
   return Buffer.from(`${createdAt}|${id}`).toString('base64url');
 }
 
-/** Where the row a cursor names stands; a cursor this API did not return is a 400. */
-export function decodeCursor(cursor: string): PagePosition {
+/**
+ * Where the row a cursor names stands; a cursor this API did not return is a 400. `isId` says what the list's ids
+ * look like: UUIDs unless the list says otherwise (webhook events are `msg_...`).
+ */
+export function decodeCursor(cursor: string, isId: (id: string) => boolean = isUuid): PagePosition {
   const [createdAt = '', id = '', ...rest] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
-  if (rest.length > 0 || !isRealCursorTime(createdAt) || !isUuid(id)) {
+  if (rest.length > 0 || !isRealCursorTime(createdAt) || !isId(id)) {
     throw invalidFields([{ path: 'querystring/cursor', message: 'is not a cursor this API returned' }]);
   }
   return { createdAt, id };

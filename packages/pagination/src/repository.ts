@@ -18,7 +18,8 @@ export function cursorTimeOf(createdAt: AnyColumn | SQL): SQL<string> {
   return sql<string>`to_char(${createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
 }
 
-/** The rows after the row at `after` (a decoded cursor), newest first. */
-export function afterPosition(columns: PagedColumns, after: PagePosition): SQL {
-  return sql`(${columns.createdAt}, ${columns.id}) < (${after.createdAt}::timestamptz, ${after.id}::uuid)`;
+/** The rows after the row at `after` (a decoded cursor), newest first; `idType` is the id column's type. */
+export function afterPosition(columns: PagedColumns, after: PagePosition, idType: 'uuid' | 'text' = 'uuid'): SQL {
+  const id = idType === 'text' ? sql`${after.id}::text` : sql`${after.id}::uuid`;
+  return sql`(${columns.createdAt}, ${columns.id}) < (${after.createdAt}::timestamptz, ${id})`;
 }

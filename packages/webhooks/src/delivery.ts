@@ -12,6 +12,7 @@ import {
   leaseDueEvents,
   updateLeasedEvent,
 } from './repository.js';
+import { scrubResponseExcerpt } from './response-excerpt.js';
 import { MAX_ATTEMPTS, retryDelayMs } from './retry-schedule.js';
 import { signWebhook } from './signature.js';
 import { type HostResolver, WebhookTargetRefusedError } from './target-guard.js';
@@ -131,10 +132,14 @@ export function createWebhookDelivery(options: WebhookDeliveryOptions): WebhookD
     const headers = signWebhook({ id: event.id, body, secrets: signingSecretsOf(endpoint, sentAt), sentAt });
     const started = performance.now();
     let status: number | null = null;
+    let excerpt: string | null = null;
     let error: string | null = null;
     let refused = false;
     try {
-      status = (await send({ url, headers, body })).status;
+      const response = await send({ url, headers, body });
+      status = response.status;
+      // Scrubbed before it is stored (docs/decisions.md#response-excerpts).
+      excerpt = scrubResponseExcerpt(response.body);
     } catch (caught) {
       refused = caught instanceof WebhookTargetRefusedError;
       error = caught instanceof Error ? caught.message : String(caught);
@@ -144,15 +149,19 @@ export function createWebhookDelivery(options: WebhookDeliveryOptions): WebhookD
     const attempt = event.attempts + 1;
     const result = classify(status, error, refused, attempt);
     const nextDelay = result.kind === 'retry' ? retryDelayMs(attempt, random) : null;
+    const outcome = result.kind === 'delivered' ? 'delivered' : nextDelay === null ? 'failed' : 'retrying';
 
     return db.transaction(async (tx) => {
       await insertDeliveryAttempt(tx, {
         eventId: event.id,
+        delivery: event.deliveries,
         attempt,
         url,
         responseStatus: status,
         error,
         durationMs,
+        outcome,
+        responseExcerpt: excerpt,
         createdAt: finishedAt,
       });
       if (result.kind === 'gone') {
@@ -173,7 +182,7 @@ export function createWebhookDelivery(options: WebhookDeliveryOptions): WebhookD
             ? { ...common, status: 'failed' as const, lastError: finalError ?? result.error }
             : { ...common, lastError: result.error, nextAttemptAt: new Date(finishedAt.getTime() + nextDelay) };
       if (!(await updateLeasedEvent(tx, lease, changes))) return 'lost';
-      return result.kind === 'delivered' ? 'delivered' : nextDelay === null ? 'failed' : 'retrying';
+      return outcome;
     });
   }
 

@@ -1,5 +1,6 @@
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import { EXCERPT_READ_BYTES } from './response-excerpt.js';
 import {
   createGuardedLookup,
   type HostResolver,
@@ -17,6 +18,11 @@ export interface WebhookRequest {
 /** The receiver's answer. Any status counts as an answer here; the caller decides what is a success. */
 export interface WebhookResponse {
   status: number;
+  /**
+   * The first EXCERPT_READ_BYTES bytes of the body as UTF-8, unscrubbed (the worker scrubs it before storing it:
+   * response-excerpt.ts); absent when the body was empty.
+   */
+  body?: string;
 }
 
 /**
@@ -54,7 +60,8 @@ export interface WebhookSenderOptions {
 /**
  * POSTs with node:http/https: the target is checked before sending and its addresses when the socket connects,
  * redirects are never followed (a 3xx is returned like any other status), and each request has its own
- * connection, so no pooled socket bypasses the connect-time check.
+ * connection, so no pooled socket bypasses the connect-time check. Of the answer, the status and the body's first
+ * EXCERPT_READ_BYTES bytes are read (docs/decisions.md#response-excerpts), within the same time limit.
  */
 export function createWebhookSender(options: WebhookSenderOptions): WebhookSender {
   const lookup = createGuardedLookup({
@@ -88,14 +95,36 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
         lookup,
         agent: false,
       });
-      const stopTimer = startTimer(timeoutMs, () =>
-        request.destroy(new Error(`No response within ${timeoutMs / 1000} s`)),
-      );
+      // Until the status arrives, running out of time fails the request; afterwards it ends the body's excerpt.
+      let expire = (): void => {
+        request.destroy(new Error(`No response within ${timeoutMs / 1000} s`));
+      };
+      const stopTimer = startTimer(timeoutMs, () => expire());
       request.once('response', (response) => {
-        stopTimer();
-        // Only the status matters; the connection is not reused, so the body is not read.
-        response.destroy();
-        resolve({ status: response.statusCode ?? 0 });
+        const status = response.statusCode ?? 0;
+        const chunks: Buffer[] = [];
+        let received = 0;
+        let answered = false;
+        const answer = () => {
+          if (answered) return;
+          answered = true;
+          stopTimer();
+          // The connection is not reused, so the rest of the body is not read.
+          response.destroy();
+          const body = Buffer.concat(chunks).subarray(0, EXCERPT_READ_BYTES).toString('utf8');
+          resolve(body === '' ? { status } : { status, body });
+        };
+        expire = answer;
+        // Once the status has come, a failure only ends the excerpt.
+        request.prependOnceListener('error', answer);
+        response.on('data', (chunk: Buffer) => {
+          chunks.push(chunk);
+          received += chunk.length;
+          if (received >= EXCERPT_READ_BYTES) answer();
+        });
+        response.once('end', answer);
+        response.once('error', answer);
+        response.once('close', answer);
       });
       request.once('error', (error) => {
         stopTimer();

@@ -47,7 +47,7 @@ export function addWebhookEventInsert(work: UnitOfWork, event: NewWebhookEvent):
 
 export type ClaimedEvent = Pick<
   WebhookEvent,
-  'id' | 'organizationId' | 'environment' | 'payload' | 'targetUrl' | 'attempts'
+  'id' | 'organizationId' | 'environment' | 'payload' | 'targetUrl' | 'attempts' | 'deliveries'
 >;
 
 /**
@@ -79,6 +79,7 @@ export function leaseDueEvents(
     payload: webhookEvents.payload,
     targetUrl: webhookEvents.targetUrl,
     attempts: webhookEvents.attempts,
+    deliveries: webhookEvents.deliveries,
   });
 }
 

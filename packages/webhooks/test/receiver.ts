@@ -11,6 +11,8 @@ interface ReceivedRequest {
 interface Answer {
   status: number;
   headers?: Record<string, string>;
+  /** The answer's body; none by default. */
+  body?: string;
 }
 
 export interface Receiver {
@@ -42,7 +44,7 @@ export async function startReceiver(): Promise<Receiver> {
       };
       receiver.requests.push(received);
       void Promise.resolve(receiver.respond(received)).then((answer) => {
-        response.writeHead(answer.status, answer.headers).end();
+        response.writeHead(answer.status, answer.headers).end(answer.body);
       });
     });
   });

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { tableChecksums } from '@platform/db/testing';
 import { answerOf } from '@platform/http/testing';
 import { notifyUser } from '@platform/notifications';
+import { enqueueWebhookEvent, newWebhookEventId } from '@platform/webhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BillingTestApp, OUTSIDER_ID, PAYER_ID, startBillingApp } from '../../test/billing-fixtures.js';
 import { tokenFor } from '../../test/helpers.js';
@@ -57,6 +58,17 @@ const inject = (
 ): Answered => t.app.inject({ method, url, headers, ...(payload === undefined ? {} : { payload }) });
 
 const payerCard = () => insertSavedCard(t.db, t.organizationId);
+const payerWebhookEvent = async () =>
+  (
+    await enqueueWebhookEvent(t.db, {
+      organizationId: t.organizationId,
+      environment: 'test',
+      type: 'verification_session.verified',
+      data: { status: 'verified' },
+      targetUrl: null,
+      now: new Date(),
+    })
+  ).id;
 // Each test asks for more seats than any before it, so an upgrade is due whatever earlier tests applied.
 let upgradeSeats = 20;
 const upgradeWith = (paymentMethodId: string, seats = upgradeSeats) => ({
@@ -113,6 +125,20 @@ const routes: IdRoute[] = [
     send: (headers, reference) => inject('GET', `/v1/billing/payments/${reference}/invoice`, headers),
     ownerStatus: 200,
     unknownId: () => `PAY-${randomUUID()}`,
+  },
+  {
+    name: 'GET /v1/webhooks/events/:eventId',
+    object: payerWebhookEvent,
+    send: (headers, id) => inject('GET', `/v1/webhooks/events/${id}`, headers),
+    ownerStatus: 200,
+    unknownId: () => newWebhookEventId(),
+  },
+  {
+    name: 'POST /v1/webhooks/events/:eventId/redeliver',
+    object: payerWebhookEvent,
+    send: (headers, id) => inject('POST', `/v1/webhooks/events/${id}/redeliver`, headers),
+    ownerStatus: 202,
+    unknownId: () => newWebhookEventId(),
   },
   {
     name: 'DELETE /v1/billing/payment-methods/:id',

@@ -159,6 +159,16 @@ describe('the route inventory', () => {
     expect(new Set(organizationRoutes.map((route) => route.organization))).toEqual(new Set([true, 'path', 'platform']));
   });
 
+  it('finds the delivery log read by every member, and redelivery and test events for those who manage endpoints', () => {
+    const requirements = Object.fromEntries(organizationRoutes.map((route) => [routeName(route), route.requires]));
+    expect(requirements).toMatchObject({
+      'GET /v1/webhooks/events': 'organization:read',
+      'GET /v1/webhooks/events/:eventId': 'organization:read',
+      'POST /v1/webhooks/events/:eventId/redeliver': 'developer:write',
+      'POST /v1/webhooks/endpoints/:environment/test': 'developer:write',
+    });
+  });
+
   it('has every route public, an organization route naming its permission, or a user-level route listed with why', () => {
     const organization = new Set(organizationRoutes.map(routeName));
     const unaccounted = registered

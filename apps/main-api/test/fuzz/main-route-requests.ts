@@ -8,6 +8,7 @@ import {
   routesUnderTest,
 } from '@platform/http/testing';
 import { notifyUser } from '@platform/notifications';
+import { enqueueWebhookEvent } from '@platform/webhooks';
 import fc from 'fast-check';
 import { expect } from 'vitest';
 import { MPESA_CALLBACK_PATH } from '../../src/modules/billing/providers/daraja/routes.js';
@@ -94,6 +95,15 @@ export async function mainRouteRequests({ t, vault, paystack, daraja }: FuzzApp)
       ),
     );
   const apiKey = await createApiKey(db, { organizationId, environment: 'test' });
+  // An event of the member's organization, for the delivery log's routes to show and redeliver.
+  const webhookEvent = await enqueueWebhookEvent(db, {
+    organizationId,
+    environment: 'test',
+    type: 'verification_session.verified',
+    data: { status: 'verified' },
+    targetUrl: null,
+    now: new Date(),
+  });
   const memberToken = await tokenFor(MEMBER_ID, { email: MEMBER_EMAIL });
   const member = { authorization: `Bearer ${memberToken}` };
   // An invitation of the member to a third organization (to accept) and one the member's organization sent (to
@@ -293,6 +303,7 @@ export async function mainRouteRequests({ t, vault, paystack, daraja }: FuzzApp)
       '/v1/billing/payments/:reference/invoice': { reference: fc.constantFrom(transferReference, reference) },
       // The key this route may revoke (revoking it again answers 200 too), rather than any id the others share.
       '/v1/api-keys/:id': { id: fc.constantFrom(apiKey.id, notification.id) },
+      '/v1/webhooks/events/:eventId': { eventId: fc.constantFrom(webhookEvent.id, webhookEvent.id, apiKey.id) },
       '/v1/reviews/:sessionId': {
         sessionId: fc.constant(reviewed.sessionId),
         documentId: fc.constantFrom(...reviewed.documents.map((document) => document.id)),

@@ -5,6 +5,11 @@ import { createdAt, timestamptz } from './columns.js';
 /** A KRA PIN: a letter, nine digits, a letter (stored upper case). */
 export const KRA_PIN_PATTERN = '^[A-Z][0-9]{9}[A-Z]$';
 
+/** The longest address an organization may give, in characters. */
+export const ORGANIZATION_ADDRESS_MAX_LENGTH = 200;
+/** The longest billing email address (RFC 5321's path limit less its brackets). */
+export const BILLING_EMAIL_MAX_LENGTH = 254;
+
 /** A customer account: billing, API keys and verification sessions belong to an organization. */
 export const organizations = pgTable(
   'organizations',
@@ -13,6 +18,10 @@ export const organizations = pgTable(
     name: text('name').notNull(),
     /** The organization's KRA PIN, for its billing documents; optional. */
     kraPin: text('kra_pin'),
+    /** Where the organization is, as its invoices should print it: up to 4 lines, 200 characters; optional. */
+    address: text('address'),
+    /** Where its billing mail (receipts, invoices, reminders) should go, besides its owners; optional. */
+    billingEmail: text('billing_email'),
     createdAt: createdAt(),
     /**
      * Set when an organization with money history was ended by its owner: it keeps its ledger, loses its members,
@@ -42,6 +51,14 @@ export const organizations = pgTable(
     check(
       'organizations_max_key_rate_limit_per_minute_check',
       sql`${table.maxKeyRateLimitPerMinute} is null or ${table.maxKeyRateLimitPerMinute} > 0`,
+    ),
+    check(
+      'organizations_address_check',
+      sql`${table.address} is null or char_length(${table.address}) between 1 and ${sql.raw(String(ORGANIZATION_ADDRESS_MAX_LENGTH))}`,
+    ),
+    check(
+      'organizations_billing_email_check',
+      sql`${table.billingEmail} is null or char_length(${table.billingEmail}) between 3 and ${sql.raw(String(BILLING_EMAIL_MAX_LENGTH))}`,
     ),
     check(
       'organizations_kra_pin_check',

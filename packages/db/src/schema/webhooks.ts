@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { check, index, integer, jsonb, pgTable, text, unique, uuid } from 'drizzle-orm/pg-core';
-import { apiKeyEnvironments, webhookEventStatuses } from '../enums.js';
+import { apiKeyEnvironments, webhookAttemptOutcomes, webhookEventStatuses } from '../enums.js';
 import { createdAt, isOneOf, timestamptz } from './columns.js';
 import { organizations } from './organizations.js';
 
@@ -65,7 +65,10 @@ export const webhookEvents = pgTable(
     payload: jsonb('payload').notNull(),
     targetUrl: text('target_url'),
     status: text('status', { enum: webhookEventStatuses }).notNull().default('pending'),
+    /** Tries of the current delivery; a redelivery starts again from 0. */
     attempts: integer('attempts').notNull().default(0),
+    /** Which delivery of the event is the current one: 1, then one more per redelivery (docs/decisions.md#redelivery). */
+    deliveries: integer('deliveries').notNull().default(1),
     nextAttemptAt: timestamptz('next_attempt_at').notNull(),
     /** A worker's claim while it sends; another instance may retry after it passes. */
     lockedUntil: timestamptz('locked_until'),
@@ -83,7 +86,7 @@ export const webhookEvents = pgTable(
   ],
 );
 
-/** Each delivery attempt, for support and for the customer's own debugging. */
+/** Each delivery attempt, for support and for the customer's own delivery log (docs/decisions.md#delivery-log). */
 export const webhookDeliveryAttempts = pgTable(
   'webhook_delivery_attempts',
   {
@@ -91,14 +94,24 @@ export const webhookDeliveryAttempts = pgTable(
     eventId: text('event_id')
       .notNull()
       .references(() => webhookEvents.id, { onDelete: 'cascade' }),
+    /** The delivery this try belongs to (the event's `deliveries` when it was made). */
+    delivery: integer('delivery').notNull().default(1),
+    /** The try's number within its delivery, from 1. */
     attempt: integer('attempt').notNull(),
     url: text('url').notNull(),
     responseStatus: integer('response_status'),
     error: text('error'),
+    /** The latency: from sending to the answer (or the failure), in milliseconds. */
     durationMs: integer('duration_ms').notNull(),
+    outcome: text('outcome', { enum: webhookAttemptOutcomes }).notNull(),
+    /** The start of the answer's body, scrubbed when it was received (no control characters, nothing secret-like). */
+    responseExcerpt: text('response_excerpt'),
     createdAt: createdAt(),
   },
-  (table) => [index('webhook_delivery_attempts_event_idx').on(table.eventId, table.attempt)],
+  (table) => [
+    index('webhook_delivery_attempts_event_idx').on(table.eventId, table.attempt),
+    check('webhook_delivery_attempts_outcome_check', isOneOf(table.outcome, webhookAttemptOutcomes)),
+  ],
 );
 
 export type WebhookEndpoint = typeof webhookEndpoints.$inferSelect;

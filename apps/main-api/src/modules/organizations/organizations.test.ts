@@ -19,6 +19,8 @@ describe('POST /v1/organizations', () => {
         id: expect.any(String),
         name: 'Wanjiku Ventures',
         kraPin: null,
+        address: null,
+        billingEmail: null,
         role: 'owner',
         createdAt: expect.any(String),
       },
@@ -150,7 +152,15 @@ describe('GET /v1/organizations/:id', () => {
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({
       success: true,
-      data: { id, name: 'Wanjiku Ventures', kraPin: null, role: 'member', createdAt: expect.any(String) },
+      data: {
+        id,
+        name: 'Wanjiku Ventures',
+        kraPin: null,
+        address: null,
+        billingEmail: null,
+        role: 'member',
+        createdAt: expect.any(String),
+      },
     });
   });
 
@@ -178,7 +188,15 @@ describe('PATCH /v1/organizations/:id', () => {
     expect(renamed.json()).toEqual({
       success: true,
       message: 'Organization updated',
-      data: { id, name: 'Wanjiku Group', kraPin: 'A123456789Z', role: 'owner', createdAt: expect.any(String) },
+      data: {
+        id,
+        name: 'Wanjiku Group',
+        kraPin: 'A123456789Z',
+        address: null,
+        billingEmail: null,
+        role: 'owner',
+        createdAt: expect.any(String),
+      },
     });
     const cleared = await call(OWNER, 'PATCH', `/v1/organizations/${id}`, { kraPin: null });
     expect(cleared.json().data).toMatchObject({ name: 'Wanjiku Group', kraPin: null });

@@ -43,32 +43,46 @@ export function findMembership(
 }
 
 /** An organization as one of its members sees it. */
-export interface OrganizationRow {
+export interface OrganizationRow extends OrganizationProfile {
   id: string;
-  name: string;
-  kraPin: string | null;
   role: MembershipRole;
   createdAt: Date;
 }
 
-const organizationOfMember = {
-  id: organizations.id,
+/** What a member reads and an owner sets: the organization's name and its billing particulars. */
+export interface OrganizationProfile {
+  name: string;
+  kraPin: string | null;
+  address: string | null;
+  billingEmail: string | null;
+}
+
+const profileColumns = {
   name: organizations.name,
   kraPin: organizations.kraPin,
+  address: organizations.address,
+  billingEmail: organizations.billingEmail,
+};
+
+const organizationOfMember = {
+  id: organizations.id,
+  ...profileColumns,
   role: memberships.role,
   createdAt: organizations.createdAt,
 };
 
 export async function insertOrganization(
   db: DatabaseExecutor,
-  values: { name: string; kraPin: string | null },
-): Promise<{ id: string; name: string; kraPin: string | null; createdAt: Date }> {
-  const [row] = await db.insert(organizations).values(values).returning({
-    id: organizations.id,
-    name: organizations.name,
-    kraPin: organizations.kraPin,
-    createdAt: organizations.createdAt,
-  });
+  values: OrganizationProfile,
+): Promise<OrganizationProfile & { id: string; createdAt: Date }> {
+  const [row] = await db
+    .insert(organizations)
+    .values(values)
+    .returning({
+      id: organizations.id,
+      ...profileColumns,
+      createdAt: organizations.createdAt,
+    });
   if (row === undefined) throw new Error('Inserting the organization returned no row');
   return row;
 }
@@ -107,14 +121,9 @@ export async function findOrganizationOf(
 export async function lockOrganization(
   tx: Transaction,
   organizationId: string,
-): Promise<{ id: string; name: string; kraPin: string | null; retiredAt: Date | null } | undefined> {
+): Promise<(OrganizationProfile & { id: string; retiredAt: Date | null }) | undefined> {
   const [row] = await tx
-    .select({
-      id: organizations.id,
-      name: organizations.name,
-      kraPin: organizations.kraPin,
-      retiredAt: organizations.retiredAt,
-    })
+    .select({ id: organizations.id, ...profileColumns, retiredAt: organizations.retiredAt })
     .from(organizations)
     .where(eq(organizations.id, organizationId))
     .for('update');
@@ -124,7 +133,7 @@ export async function lockOrganization(
 export async function updateOrganizationRow(
   db: DatabaseExecutor,
   organizationId: string,
-  changes: { name?: string; kraPin?: string | null },
+  changes: Partial<OrganizationProfile>,
 ): Promise<void> {
   await db.update(organizations).set(changes).where(eq(organizations.id, organizationId));
 }

@@ -71,7 +71,7 @@ export const organizationRoutes: FastifyPluginAsyncTypebox<OrganizationRoutesOpt
           description:
             'The caller becomes its owner. Its live and test wallets and its live and test webhook endpoints (with ' +
             'their signing secrets, revealed by GET/POST /v1/webhooks/endpoints/...) are created with it, in one ' +
-            'transaction. Needs a profile (POST /v1/accounts): 404 "Profile not found" otherwise. With an ' +
+            'transaction. The KRA PIN, address and billing email are optional, and can be set later with PATCH. Needs a profile (POST /v1/accounts): 404 "Profile not found" otherwise. With an ' +
             'Idempotency-Key, a retry answers the first organization instead of creating a second.',
           security: bearerSecurity,
           body: CreateOrganizationBodySchema,
@@ -135,10 +135,10 @@ export const organizationRoutes: FastifyPluginAsyncTypebox<OrganizationRoutesOpt
       config: { organization: 'path', requires: 'owners:write' },
       schema: {
         tags,
-        summary: 'Rename an organization or set its KRA PIN',
+        summary: "Change an organization's name, KRA PIN, address or billing email",
         description:
-          'At least one of name and kraPin; kraPin null clears it. Unknown fields are refused. The change is ' +
-          'recorded in the audit log.',
+          'At least one of name, kraPin, address and billingEmail; null clears any but the name. Unknown fields are ' +
+          'refused. The change is recorded in the audit log.',
         security: bearerSecurity,
         params: OrganizationParams,
         body: UpdateOrganizationBodySchema,

@@ -1,8 +1,14 @@
 import { membershipRoles } from '@platform/db';
-import { singleLineName } from '@platform/http';
+import { nullable, singleLineName } from '@platform/http';
 import { Type } from '@sinclair/typebox';
 import { ref } from '../../shared/schema-ref.js';
-import { KRA_PIN_INPUT_PATTERN, ORGANIZATION_NAME_MAX_LENGTH } from './organization-fields.js';
+import {
+  BILLING_EMAIL_MAX_LENGTH,
+  KRA_PIN_INPUT_PATTERN,
+  ORGANIZATION_ADDRESS_MAX_LENGTH,
+  ORGANIZATION_ADDRESS_MAX_LINES,
+  ORGANIZATION_NAME_MAX_LENGTH,
+} from './organization-fields.js';
 
 const role = Type.Union(
   membershipRoles.map((value) => Type.Literal(value)),
@@ -21,15 +27,42 @@ const kraPin = Type.String({
   examples: ['P051234567Q'],
 });
 
+const address = Type.String({
+  // The service counts characters and lines after trimming; this bounds what is read.
+  maxLength: ORGANIZATION_ADDRESS_MAX_LENGTH * 2,
+  description:
+    `Where the organization is, as its invoices should print it: up to ${ORGANIZATION_ADDRESS_MAX_LINES} lines ` +
+    `(separated by line breaks), 1-${ORGANIZATION_ADDRESS_MAX_LENGTH} characters after trimming each line.`,
+  examples: ['Kilimani Business Centre, 3rd floor\nArgwings Kodhek Road\nP.O. Box 12345-00100\nNairobi'],
+});
+
+const billingEmail = Type.String({
+  maxLength: BILLING_EMAIL_MAX_LENGTH * 2,
+  description:
+    `Where billing mail (receipts, invoices, reminders) should go besides the owners: an email address, at most ` +
+    `${BILLING_EMAIL_MAX_LENGTH} characters after trimming.`,
+  examples: ['accounts@wanjiku.co.ke'],
+});
+
 /** POST /v1/organizations. Unknown fields are refused. */
 export const CreateOrganizationBodySchema = Type.Object(
-  { name, kraPin: Type.Optional(kraPin) },
+  {
+    name,
+    kraPin: Type.Optional(kraPin),
+    address: Type.Optional(address),
+    billingEmail: Type.Optional(billingEmail),
+  },
   { additionalProperties: false },
 );
 
-/** PATCH /v1/organizations/:id: at least one field; `kraPin: null` clears the PIN. */
+/** PATCH /v1/organizations/:id: at least one field; null clears an optional one. */
 export const UpdateOrganizationBodySchema = Type.Object(
-  { name: Type.Optional(name), kraPin: Type.Optional(Type.Union([kraPin, Type.Null()])) },
+  {
+    name: Type.Optional(name),
+    kraPin: Type.Optional(Type.Union([kraPin, Type.Null()])),
+    address: Type.Optional(Type.Union([address, Type.Null()])),
+    billingEmail: Type.Optional(Type.Union([billingEmail, Type.Null()])),
+  },
   { additionalProperties: false, minProperties: 1 },
 );
 
@@ -50,6 +83,8 @@ const OrganizationSchema = Type.Object(
     id: Type.String({ description: 'Organization identifier (UUID).' }),
     name: Type.String(),
     kraPin: Type.Union([Type.String(), Type.Null()], { description: 'The KRA PIN, upper case; null when not set.' }),
+    address: nullable(Type.String(), { description: 'The address, its lines separated by `\\n`; null when not set.' }),
+    billingEmail: nullable(Type.String(), { description: 'Where billing mail should go; null when not set.' }),
     role: Type.Union(
       membershipRoles.map((value) => Type.Literal(value)),
       { description: "The caller's role in the organization." },

@@ -9,7 +9,7 @@ import { type AuditContext, recordAuditEvent } from '../audit/index.js';
 import { type BillingRetirement, endBillingOfRetiredOrganization, hasBillingHistory } from '../billing/index.js';
 import { endConsoleSessionsInTransaction } from '../console-sessions/index.js';
 import { revokePendingInvitations } from './invitations-repository.js';
-import { normaliseOrganizationFields } from './organization-fields.js';
+import { normaliseOrganizationFields, type OrganizationFields } from './organization-fields.js';
 import { allows, assertRoleGivenIn, permissionToChangeMember, refusalMessage } from './policy.js';
 import {
   deleteMembership,
@@ -117,23 +117,23 @@ export interface Actor {
 export async function createOrganization(
   tx: Transaction,
   audit: AuditContext,
-  input: { userId: string; name: string; kraPin?: string; testWalletCredit?: number },
+  input: { userId: string; testWalletCredit?: number } & OrganizationFields & { name: string },
 ): Promise<OrganizationView> {
-  const checked = normaliseOrganizationFields({
-    name: input.name,
-    ...(input.kraPin === undefined ? {} : { kraPin: input.kraPin }),
-  });
+  const { userId, testWalletCredit, ...fields } = input;
+  const checked = normaliseOrganizationFields(fields);
   if (!checked.ok) throw invalidFields(checked.details);
   if (!(await userExists(tx, input.userId))) throw notFound(PROFILE_NOT_FOUND);
 
   const organization = await insertOrganization(tx, {
     name: checked.fields.name ?? input.name,
     kraPin: checked.fields.kraPin ?? null,
+    address: checked.fields.address ?? null,
+    billingEmail: checked.fields.billingEmail ?? null,
   });
   const organizationId = organization.id;
   await insertMembership(tx, { organizationId, userId: input.userId, role: 'owner' });
   for (const environment of apiKeyEnvironments) {
-    await ensureWallet(tx, { organizationId, environment }, { testCredit: input.testWalletCredit });
+    await ensureWallet(tx, { organizationId, environment }, { testCredit: testWalletCredit });
     await ensureWebhookEndpoint(tx, { organizationId, environment });
   }
   // The promise the owner reads first: live waits for the business verification (docs/decisions.md#going-live).
@@ -148,7 +148,13 @@ export async function createOrganization(
     action: 'organization.created',
     targetType: 'organization',
     targetId: organizationId,
-    details: { name: organization.name, kraPin: organization.kraPin, ownerUserId: input.userId },
+    details: {
+      name: organization.name,
+      kraPin: organization.kraPin,
+      address: organization.address,
+      billingEmail: organization.billingEmail,
+      ownerUserId: input.userId,
+    },
   });
   return { ...organization, role: 'owner' };
 }
@@ -165,26 +171,23 @@ export async function getOrganization(db: Database, userId: string, organization
   return organization;
 }
 
-/** Renames the organization or sets its KRA PIN (null clears it), recording the change. */
+/** Renames the organization or sets its KRA PIN, address or billing email (null clears one), recording the change. */
 export async function updateOrganization(
   db: Database,
   audit: AuditContext,
-  input: { userId: string; organizationId: string; name?: string; kraPin?: string | null },
+  input: { userId: string; organizationId: string } & OrganizationFields,
 ): Promise<OrganizationView> {
-  const checked = normaliseOrganizationFields({
-    ...(input.name === undefined ? {} : { name: input.name }),
-    ...(input.kraPin === undefined ? {} : { kraPin: input.kraPin }),
-  });
+  const { userId: _userId, organizationId: _organizationId, ...fields } = input;
+  const checked = normaliseOrganizationFields(fields);
   if (!checked.ok) throw invalidFields(checked.details);
   const changes = checked.fields;
   return db.transaction(async (tx) => {
     const before = await lockOrganization(tx, input.organizationId);
     if (before === undefined || before.retiredAt !== null) throw notFound(ORGANIZATION_NOT_FOUND);
     const changed: Record<string, { from: string | null; to: string | null }> = {};
-    if (changes.name !== undefined && changes.name !== before.name)
-      changed.name = { from: before.name, to: changes.name };
-    if (changes.kraPin !== undefined && changes.kraPin !== before.kraPin) {
-      changed.kraPin = { from: before.kraPin, to: changes.kraPin };
+    for (const field of ['name', 'kraPin', 'address', 'billingEmail'] as const) {
+      const to = changes[field];
+      if (to !== undefined && to !== before[field]) changed[field] = { from: before[field], to };
     }
     if (Object.keys(changed).length > 0) {
       await updateOrganizationRow(tx, input.organizationId, changes);
