@@ -14,7 +14,10 @@ module.exports = {
     owner: 'apps/main-api/src/modules/api-keys',
     publishedIn: 'packages/api-keys', // key creation and authentication, both services; the operator commands
   },
-  'audit-events': { owner: 'apps/main-api/src/modules/audit' },
+  'audit-events': {
+    owner: 'apps/main-api/src/modules/audit',
+    publishedIn: 'packages/organizations', // an organization's activation, recorded by a decision in either service
+  },
   'avatar-uploads': { owner: 'apps/main-api/src/modules/accounts' },
   // Billing's documents and payments belong to the billing module as a whole: its sub-modules' statements join
   // them (a payment with its receipt and invoice) in one round trip.

@@ -84,7 +84,7 @@ export function buildApp(deps: BackendApiDeps, config: BackendApiConfig) {
   });
   app.register(driveRoutes, { db: deps.database.db, now, quotas: config.folderQuotas });
   const verification = verificationSettingsOf(config);
-  app.register(walletRoutes, { db: deps.database.db });
+  app.register(walletRoutes, { db: deps.database.db, testWalletCredit: config.testWalletCredit });
   app.register(verificationRoutes, { db: deps.database.db, now, ...verification });
   const verificationMetrics = verificationMetricsOf(app.metrics, {
     db: deps.database.db,

@@ -1,5 +1,6 @@
 import { type DocumentVaultConfig, DocumentVaultEnvSchema, documentVaultConfigFrom } from '@platform/document-vault';
 import { ConfigError, type ConfigProblem, loadConfig, type ServiceConfig, serviceConfigOf } from '@platform/http';
+import { LedgerEnvSchema } from '@platform/ledger';
 import { type Static, Type } from '@sinclair/typebox';
 import type { FolderQuotas } from './modules/drive/index.js';
 import { type DecisionTable, parseDecisionRules, usesDecisionSource } from './modules/verification/decisions/index.js';
@@ -102,6 +103,7 @@ export const BackendApiEnvSchema = Type.Object({
   WEBHOOK_DELIVERY_INTERVAL_MS: Type.Integer({ minimum: 10, default: 1_000 }),
   /** Events claimed and sent in parallel per poll. */
   WEBHOOK_DELIVERY_BATCH_SIZE: Type.Integer({ minimum: 1, maximum: 500, default: 20 }),
+  ...LedgerEnvSchema.properties,
 });
 
 type BackendApiEnv = Static<typeof BackendApiEnvSchema>;
@@ -142,6 +144,8 @@ interface SmileIdConfig {
 /** backend-api's validated configuration, in the shape the code uses it. */
 export interface BackendApiConfig extends ServiceConfig<LogLevel> {
   migrateOnStart: boolean;
+  /** Whole KES a new test wallet starts with (TEST_WALLET_CREDIT; docs/decisions.md#test-credit). */
+  testWalletCredit: number;
   /** How often this instance purges expired idempotency records; 0: never (another instance does). */
   idempotencyPurgeIntervalMs: number;
   /** Drive folders allowed per organization and environment, by mail plan. */
@@ -173,6 +177,7 @@ export function loadBackendApiConfig(env: NodeJS.ProcessEnv = process.env): Back
   return {
     ...serviceConfigOf(values),
     migrateOnStart: values.MIGRATE_ON_START,
+    testWalletCredit: values.TEST_WALLET_CREDIT,
     idempotencyPurgeIntervalMs: values.IDEMPOTENCY_PURGE_INTERVAL_MS,
     folderQuotas: {
       none: values.FOLDER_QUOTA_NONE,

@@ -20,7 +20,7 @@ export interface TestOrganization {
 }
 
 export async function createTestOrganization(db: Database, name: string): Promise<TestOrganization> {
-  const [organization] = await db.insert(organizations).values({ name }).returning();
+  const [organization] = await db.insert(organizations).values({ name, activatedAt: new Date() }).returning();
   const id = organization!.id;
   const live = await createApiKey(db, { organizationId: id, environment: 'live' });
   const secondLive = await createApiKey(db, { organizationId: id, environment: 'live', name: 'Second' });

@@ -14,6 +14,7 @@ import { createMailSender } from './mail/from-config.js';
 import type { MailSender } from './mail/mail-sender.js';
 import { AvatarUploadResponseSchema, avatarRoutes } from './modules/accounts/avatars/index.js';
 import { accountRoutes, accountSharedSchemas } from './modules/accounts/index.js';
+import { activationRoutes, activationSharedSchemas } from './modules/activation/index.js';
 import { allowedOriginRoutes, allowedOriginSharedSchemas } from './modules/allowed-origins/index.js';
 import { apiKeyRoutes, apiKeySharedSchemas } from './modules/api-keys/index.js';
 import { auditRoutes, auditSharedSchemas } from './modules/audit/index.js';
@@ -111,6 +112,7 @@ export function buildApp(deps: MainApiDeps, config: MainApiConfig) {
       ...webhookDeliverySharedSchemas,
       ...walletSharedSchemas,
       ...verificationSessionSharedSchemas,
+      ...activationSharedSchemas,
       ...allowedOriginSharedSchemas,
       ...auditSharedSchemas,
       ...invitationSharedSchemas,
@@ -158,7 +160,7 @@ export function buildApp(deps: MainApiDeps, config: MainApiConfig) {
   });
   app.register(webhookRoutes, { db, now, allowPrivateTargets: config.webhooks.allowPrivateTargets });
   app.register(webhookDeliveryRoutes, { db, now });
-  app.register(walletRoutes, { db });
+  app.register(walletRoutes, { db, now, testWalletCredit: config.testWalletCredit });
   app.register(verificationSessionRoutes, { db, now, platformOrganizationId: config.platformOrganizationId });
   app.register(allowedOriginRoutes, { db, now });
   app.register(auditRoutes, { db });
@@ -169,7 +171,20 @@ export function buildApp(deps: MainApiDeps, config: MainApiConfig) {
     mail: deps.mail ?? createMailSender(config.mail),
     platformOrganizationId: config.platformOrganizationId,
   });
-  app.register(organizationRoutes, { db, now, platformOrganizationId: config.platformOrganizationId });
+  app.register(organizationRoutes, {
+    db,
+    now,
+    platformOrganizationId: config.platformOrganizationId,
+    testWalletCredit: config.testWalletCredit,
+  });
+  app.register(activationRoutes, {
+    db,
+    now,
+    platformOrganizationId: config.platformOrganizationId,
+    verifyUrl: config.activation.verifyUrl,
+    decisionSource: config.activation.decisionSource,
+    sessionTtlMs: config.activation.sessionTtlHours * 60 * 60 * 1000,
+  });
   // One review service for the review routes and the reviewers' console, which share one key (links, cookie).
   const reviewersKey = documentLinkKeyOf({ secret: config.reviewLinkSecret, keyring: config.documents.keyring });
   const reviews = createReviewService({

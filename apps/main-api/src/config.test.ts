@@ -40,6 +40,8 @@ describe('loadMainApiConfig', () => {
       apiKeys: { rateLimitMaxPerMinute: 600 },
       trustProxy: false,
       migrateOnStart: false,
+      testWalletCredit: 10_000,
+      activation: { decisionSource: 'manual', sessionTtlHours: 168 },
       databasePoolSize: 10,
       idempotencyPurgeIntervalMs: 3_600_000,
       webhooks: { allowPrivateTargets: false },
@@ -163,6 +165,34 @@ describe('loadMainApiConfig', () => {
       expect(names).toContain('PAYSTACK_SECRET_KEY');
       expect(names).not.toContain('SANDBOX_CHECKOUT_SECRET');
     });
+  });
+
+  it('reads the test credit and the activation settings, and refuses bad ones (docs/decisions.md#going-live)', () => {
+    const config = loadMainApiConfig(
+      {
+        ...required,
+        TEST_WALLET_CREDIT: '0',
+        VERIFY_URL: 'https://verify.example.com/',
+        ACTIVATION_DECISION_SOURCE: 'smile_id',
+        ACTIVATION_SESSION_TTL_HOURS: '48',
+      },
+      '/srv/app',
+    );
+    expect(config.testWalletCredit).toBe(0);
+    expect(config.activation).toEqual({
+      verifyUrl: 'https://verify.example.com',
+      decisionSource: 'smile_id',
+      sessionTtlHours: 48,
+    });
+    for (const [name, value] of [
+      ['TEST_WALLET_CREDIT', '-1'],
+      ['TEST_WALLET_CREDIT', '1000000001'],
+      ['TEST_WALLET_CREDIT', '10.5'],
+      ['ACTIVATION_DECISION_SOURCE', 'reviewers'],
+      ['VERIFY_URL', 'ftp://verify.example.com'],
+    ] as const) {
+      expect(() => loadMainApiConfig({ ...required, [name]: value }, '/srv/app')).toThrow(name);
+    }
   });
 
   it('takes a JWKS URL instead of a secret', () => {

@@ -8,6 +8,7 @@ import {
   type ServiceConfig,
   serviceConfigOf,
 } from '@platform/http';
+import { LedgerEnvSchema } from '@platform/ledger';
 import { type Static, Type } from '@sinclair/typebox';
 import { API_KEY_RATE_LIMIT_MAX } from './modules/api-keys/index.js';
 import { type PaymentsConfig, PaymentsEnvSchema, paymentsConfigFrom } from './modules/billing/index.js';
@@ -89,9 +90,25 @@ export const MainApiEnvSchema = Type.Object({
    * DOCUMENT_ENCRYPTION_KEY's current key (which every instance shares already), or random per process without one.
    */
   REVIEW_LINK_SECRET: Type.Optional(Type.String({ minLength: 32 })),
+  /**
+   * Where backend-api serves the hosted verification page (its VERIFY_URL): the activation session's URL is
+   * `<VERIFY_URL>/session/<id>`. Unset: the activation answers no URL (docs/decisions.md#going-live).
+   */
+  VERIFY_URL: Type.Optional(Type.String({ format: 'uri', pattern: '^https?://' })),
+  /**
+   * Who decides the activation sessions (the platform's live KYB sessions of its customers): its reviewers
+   * (`manual`), Smile ID (`smile_id`, when backend-api decides kyb with it), or the hosted page's sandbox buttons
+   * (`sandbox`, local runs with HOSTED_PAGE_LIVE_SANDBOX only). Keep it what VERIFICATION_DECISIONS gives live:kyb.
+   */
+  ACTIVATION_DECISION_SOURCE: Type.Union([Type.Literal('manual'), Type.Literal('smile_id'), Type.Literal('sandbox')], {
+    default: 'manual',
+  }),
+  /** How long an activation session stays open for the owner to finish it. */
+  ACTIVATION_SESSION_TTL_HOURS: Type.Integer({ minimum: 1, maximum: 720, default: 168 }),
   /** Identity documents, read by reviewers: the same variables and values as backend-api's, which stores them. */
   ...DocumentVaultEnvSchema.properties,
   ...PaymentsEnvSchema.properties,
+  ...LedgerEnvSchema.properties,
 });
 
 export type MainApiEnv = Static<typeof MainApiEnvSchema>;
@@ -127,6 +144,10 @@ export interface MainApiConfig extends ServiceConfig<LogLevel> {
   /** API key management: the per-key rate limit a member may choose unless the organization has its own maximum. */
   apiKeys: { rateLimitMaxPerMinute: number };
   migrateOnStart: boolean;
+  /** Whole KES a new test wallet starts with (TEST_WALLET_CREDIT; docs/decisions.md#test-credit). */
+  testWalletCredit: number;
+  /** Going live (docs/decisions.md#going-live): the activation sessions' hosted page, decision source and lifetime. */
+  activation: { verifyUrl?: string; decisionSource: 'manual' | 'smile_id' | 'sandbox'; sessionTtlHours: number };
   /** How often this instance purges expired idempotency records; 0: never (another instance does). */
   idempotencyPurgeIntervalMs: number;
   /** Callback settings: whether default URLs may be http or private addresses (local runs and tests only). */
@@ -181,6 +202,12 @@ export function loadMainApiConfig(env: NodeJS.ProcessEnv = process.env, cwd = pr
     avatars: { storage, maxBytes: values.AVATAR_MAX_BYTES },
     apiKeys: { rateLimitMaxPerMinute: values.API_KEY_RATE_LIMIT_MAX_PER_MINUTE },
     migrateOnStart: values.MIGRATE_ON_START,
+    testWalletCredit: values.TEST_WALLET_CREDIT,
+    activation: {
+      ...(values.VERIFY_URL === undefined ? {} : { verifyUrl: values.VERIFY_URL.replace(/\/+$/, '') }),
+      decisionSource: values.ACTIVATION_DECISION_SOURCE,
+      sessionTtlHours: values.ACTIVATION_SESSION_TTL_HOURS,
+    },
     idempotencyPurgeIntervalMs: values.IDEMPOTENCY_PURGE_INTERVAL_MS,
     webhooks: { allowPrivateTargets: values.WEBHOOK_ALLOW_PRIVATE_TARGETS },
     mail,

@@ -103,17 +103,24 @@ export async function insertUser(
 
 /**
  * Inserts an organization (random id unless given) with the given members; returns its id. A member without a
- * role is an owner, so a test about something else is not refused by the role policy.
+ * role is an owner, so a test about something else is not refused by the role policy; and it is activated unless
+ * `activated: false`, so live keys and live top-ups are not refused either (docs/decisions.md#going-live).
  */
 export async function insertOrganization(
   db: Database,
-  organization: { id?: string; name?: string; members?: { userId: string; role?: MembershipRole }[] } = {},
+  organization: {
+    id?: string;
+    name?: string;
+    members?: { userId: string; role?: MembershipRole }[];
+    activated?: boolean;
+  } = {},
 ): Promise<string> {
   const [row] = await db
     .insert(organizations)
     .values({
       name: organization.name ?? 'Test organization',
       ...(organization.id === undefined ? {} : { id: organization.id }),
+      activatedAt: organization.activated === false ? null : new Date(),
     })
     .returning({ id: organizations.id });
   if (row === undefined) throw new Error('Inserting the organization returned no row');

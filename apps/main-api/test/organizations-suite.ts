@@ -19,9 +19,9 @@ type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
 /**
  * main-api on a clock fixed at FIXED_NOW, with the users above, for the calling suite: made before its first test,
- * closed after its last. `t` stands for the app and its database from the first test on.
+ * closed after its last, with `env` as its variables. `t` stands for the app and its database from the first test on.
  */
-export function organizationsSuite() {
+export function organizationsSuite(env: NodeJS.ProcessEnv = {}) {
   let opened: TestApp | undefined;
   const current = () => {
     if (opened === undefined) throw new Error("The suite's app exists only in its hooks and tests");
@@ -37,7 +37,7 @@ export function organizationsSuite() {
   };
 
   beforeAll(async () => {
-    opened = await createTestApp({ deps: { now: () => FIXED_NOW } });
+    opened = await createTestApp({ env, deps: { now: () => FIXED_NOW } });
     for (const id of [OWNER, CO_OWNER, ADMIN, DEVELOPER, MEMBER, OUTSIDER]) {
       await insertUser(opened.db, { id, firstName: id.slice(10), lastName: 'Test' });
     }

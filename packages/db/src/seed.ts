@@ -101,10 +101,11 @@ const demoNotifications: readonly DemoNotification[] = [
   },
   {
     id: '7d1f0c6e-2b4a-4c7e-9a57-0d3c1e6b5b04',
-    title: 'Verify your identity',
-    message: 'Complete identity verification to unlock live API keys.',
+    // What every new organization's owners are told (docs/decisions.md#going-live); the demo organization has done it.
+    title: 'Verify your business to go live',
+    message: 'Complete the business verification to unlock live API keys and live top-ups. Test keys work now.',
     type: 'info',
-    actionUrl: '/account/verification',
+    actionUrl: `/v1/organizations/${DEMO_ORGANIZATION_ID}/activation`,
     ageHours: 1,
     read: false,
   },
@@ -151,8 +152,9 @@ export async function seedDemoData(db: DatabaseExecutor, options: { now?: Date }
     await tx
       .insert(organizations)
       .values([
-        { id: DEMO_ORGANIZATION_ID, name: 'Wanjiku Ventures' },
-        { id: OTHER_ORGANIZATION_ID, name: 'Otieno Logistics' },
+        // Activated, so the local start's live keys and top-ups work at once (docs/decisions.md#going-live).
+        { id: DEMO_ORGANIZATION_ID, name: 'Wanjiku Ventures', activatedAt: now },
+        { id: OTHER_ORGANIZATION_ID, name: 'Otieno Logistics', activatedAt: now },
       ])
       .onConflictDoNothing();
     await tx

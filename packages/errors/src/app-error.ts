@@ -5,6 +5,7 @@ export type ErrorCode =
   | 'unauthorized'
   | 'forbidden'
   | 'quota_exceeded'
+  | 'organization_not_activated'
   | 'not_found'
   | 'method_not_allowed'
   | 'conflict'
@@ -29,6 +30,7 @@ export const statusCodeOf: Readonly<Record<ErrorCode, number>> = Object.freeze({
   unauthorized: 401,
   forbidden: 403,
   quota_exceeded: 403,
+  organization_not_activated: 403,
   not_found: 404,
   method_not_allowed: 405,
   conflict: 409,

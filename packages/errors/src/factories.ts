@@ -59,6 +59,14 @@ export function idempotencyKeyReused(): AppError {
   return new AppError('idempotency_key_reused', 'This idempotency key was already used with a different request');
 }
 
+/**
+ * 403 for what only an activated organization may do (live API keys, live top-ups): the message says how to go live
+ * (docs/decisions.md#going-live).
+ */
+export function organizationNotActivated(message: string): AppError {
+  return new AppError('organization_not_activated', message);
+}
+
 export function insufficientFunds(message: string): AppError {
   return new AppError('insufficient_funds', message);
 }

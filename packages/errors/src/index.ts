@@ -26,6 +26,7 @@ export {
   internalError,
   invalidFields,
   notFound,
+  organizationNotActivated,
   paymentFailed,
   providerUnavailable,
   quotaExceeded,

@@ -1,3 +1,4 @@
+export { type LedgerEnv, LedgerEnvSchema, MAX_TEST_WALLET_CREDIT } from './config.js';
 export { HoldAlreadyResolvedError, InsufficientFundsError, MovementRaceError } from './errors.js';
 export { LOW_BALANCE_EVENT, type LowBalanceEventData } from './low-balance.js';
 export { type ReferenceSubject, referenceSubjectOf } from './references.js';
@@ -12,9 +13,11 @@ export {
   ledgerBalances,
   type Movement,
   type MovementResult,
+  type NewWalletOptions,
   placeHold,
   releaseHold,
   setLowBalanceThreshold,
+  testCreditReference,
   topUpWallet,
   type WalletBalances,
   walletBalances,

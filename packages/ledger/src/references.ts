@@ -1,7 +1,8 @@
 // What a ledger reference names. The writers: backend-api's session creation and @platform/verification-lifecycle
 // (`verification_session:<session id>`, the hold and its capture or release), main-api's payment success
 // (`payment:<payment reference>`, a top-up) and backend-api's wallets command (`manual:<uuid>` or the operator's own
-// reference, a credit). Nothing else places holds: drive folders cost nothing.
+// reference, a credit), the ledger itself (`test_credit:<organization id>`, a new test wallet's starting credit) and
+// main-api's test top-ups (`test_top_up:<uuid>`). Nothing else places holds: drive folders cost nothing.
 
 const SESSION_PREFIX = 'verification_session:';
 const PAYMENT_PREFIX = 'payment:';

@@ -18,12 +18,41 @@ import { and, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 // Every statement of the wallet ledger. The functions take the executor first, so they run in the caller's
 // transaction; the statement's page, prepared per database, takes the database itself.
 
-/** Creates the wallet of an organization in an environment; does nothing when it exists. */
-export async function insertWalletIfMissing(db: DatabaseExecutor, ref: ApiKeyOwner): Promise<void> {
-  await db
-    .insert(wallets)
-    .values({ organizationId: ref.organizationId, environment: ref.environment })
-    .onConflictDoNothing({ target: [wallets.organizationId, wallets.environment] });
+/**
+ * Creates the wallet of an organization in an environment; does nothing when it exists. With `credit` above 0 the
+ * new wallet starts with it, recorded as a top-up of `credit.reference` in the same statement: only the statement
+ * that inserted the wallet writes it, so racing first uses credit it once (docs/decisions.md#test-credit).
+ */
+export async function insertWalletIfMissing(
+  db: DatabaseExecutor,
+  ref: ApiKeyOwner,
+  credit?: { amount: number; reference: string; description: string },
+): Promise<void> {
+  if (credit === undefined || credit.amount <= 0) {
+    await db
+      .insert(wallets)
+      .values({ organizationId: ref.organizationId, environment: ref.environment })
+      .onConflictDoNothing({ target: [wallets.organizationId, wallets.environment] });
+    return;
+  }
+  const amount = sql`${credit.amount}::bigint`;
+  await db.execute(sql`with created as (
+      insert into ${wallets} (organization_id, environment, available_balance)
+      values (${ref.organizationId}::uuid, ${ref.environment}::text, ${amount})
+      on conflict (organization_id, environment) do nothing
+      returning id, available_balance, held_balance
+    ), movement as (
+      insert into ${ledgerTransactions}
+        (wallet_id, kind, amount, reference, description, available_after, held_after, created_at)
+      select id, 'top_up', ${amount}, ${credit.reference}::text, ${credit.description}::text,
+        available_balance, held_balance, clock_timestamp()
+      from created
+      returning id, wallet_id
+    )
+    insert into ${ledgerEntries} (transaction_id, wallet_id, account, amount)
+    select id, wallet_id, 'available', ${amount} from movement
+    union all
+    select id, wallet_id, 'funding', -${amount} from movement`);
 }
 
 export async function findWallet(db: DatabaseExecutor, ref: ApiKeyOwner): Promise<Wallet | undefined> {

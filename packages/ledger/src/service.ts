@@ -57,9 +57,32 @@ function assertAmount(amount: number): void {
   }
 }
 
-/** The wallet of an organization in an environment, created empty on first use. */
-export async function ensureWallet(db: DatabaseExecutor, ref: ApiKeyOwner): Promise<Wallet> {
-  await insertWalletIfMissing(db, ref);
+/** What a new wallet starts with: `testCredit` whole KES on a test wallet (docs/decisions.md#test-credit). */
+export interface NewWalletOptions {
+  /** Whole KES a test wallet created now starts with (TEST_WALLET_CREDIT); 0 or absent: none. Live wallets: none. */
+  testCredit?: number | undefined;
+}
+
+/** The reference of a test wallet's starting credit: one per organization, whoever creates the wallet. */
+export function testCreditReference(organizationId: string): string {
+  return `test_credit:${organizationId}`;
+}
+
+/**
+ * The wallet of an organization in an environment, created on first use: empty, or for a test wallet with
+ * `testCredit`, recorded as a top-up in the statement that creates it.
+ */
+export async function ensureWallet(
+  db: DatabaseExecutor,
+  ref: ApiKeyOwner,
+  { testCredit }: NewWalletOptions = {},
+): Promise<Wallet> {
+  const credit =
+    ref.environment === 'test' && testCredit !== undefined && testCredit > 0
+      ? { amount: testCredit, reference: testCreditReference(ref.organizationId), description: 'Test credit' }
+      : undefined;
+  if (credit !== undefined) assertAmount(credit.amount);
+  await insertWalletIfMissing(db, ref, credit);
   const wallet = await findWallet(db, ref);
   if (wallet === undefined) throw new Error('The wallet could not be created');
   return wallet;
@@ -337,9 +360,13 @@ export interface WalletBalances {
  * The balances of the wallet, whole KES. A wallet never used is created empty on this first look
  * (docs/decisions.md#wallet-creation-and-credits); one that exists is read by one prepared statement.
  */
-export async function walletBalances(db: Database, ref: ApiKeyOwner): Promise<WalletBalances> {
+export async function walletBalances(
+  db: Database,
+  ref: ApiKeyOwner,
+  options: NewWalletOptions = {},
+): Promise<WalletBalances> {
   const existing = await findWalletBalances(db, ref);
-  const wallet = existing ?? (await ensureWallet(db, ref));
+  const wallet = existing ?? (await ensureWallet(db, ref, options));
   return { available: wallet.availableBalance, held: wallet.heldBalance };
 }
 

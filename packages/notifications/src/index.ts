@@ -1,3 +1,4 @@
+export { notificationsPart } from './repository.js';
 export {
   addOrganizationMembersNotification,
   type NotificationContent,

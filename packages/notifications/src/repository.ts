@@ -40,3 +40,15 @@ export async function insertMemberNotifications(
 export function addMemberNotifications(work: UnitOfWork, organizationId: string, content: MemberNotification): void {
   work.write(memberNotificationsInsert(organizationId, content));
 }
+
+/**
+ * A part of a unit's commit statement (docs/decisions.md#a-unit-of-work) that inserts one notification for each row
+ * of the earlier part `recipients` (its `user_id` and `organization_id` columns): nothing when that part is empty.
+ */
+export function notificationsPart(recipients: string, content: MemberNotification): SQL {
+  return sql`insert into ${notifications} (user_id, organization_id, title, message, type, action_url)
+    select recipient.user_id, recipient.organization_id, ${content.title}::text, ${content.message}::text,
+      ${content.type}::text, ${content.actionUrl ?? null}::text
+    from ${sql.identifier(recipients)} as recipient
+    returning id`;
+}

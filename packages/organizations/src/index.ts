@@ -1,4 +1,14 @@
 export {
+  ACTIVATED_OWNERS_PART,
+  ACTIVATED_PART,
+  type ActivationCause,
+  findOrganizationActivation,
+  lockOrganizationActivation,
+  type OrganizationActivation,
+  organizationActivationParts,
+  setActivationSession,
+} from './activation-repository.js';
+export {
   findAllowedOrigins,
   findOrganization,
   findOrganizationBuyer,

@@ -1,6 +1,9 @@
 // The verification session lifecycle: every status change of a session, whoever asks for it, with its
 // consequences in the caller's unit of work (docs/decisions.md#session-lifecycle).
 
+export { activateOrganization } from './activation.js';
+export { ACTIVATED_NOTIFICATION, addOrganizationActivation } from './activation-repository.js';
+export { type ActivationSessionInput, createActivationSession } from './activation-session.js';
 export { type CancelRequest, cancelSession } from './cancel.js';
 export { decisionDurationHistogram, decisionObserver } from './decision-duration.js';
 export type { SessionFacts } from './events.js';
@@ -24,6 +27,7 @@ export {
 } from './lifecycle.js';
 export { listOrganizationSessionRows, type OrganizationSessionFilter } from './organization-repository.js';
 export { findSession, lastMovedTo, readSession, type SessionOwner, sessionsOwnedBy } from './repository.js';
+export { type RequiredDocument, requiredDocumentKinds, requiredDocumentsFor } from './required-documents.js';
 export {
   addClaimDeletion,
   claimSession,

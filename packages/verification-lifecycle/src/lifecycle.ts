@@ -19,6 +19,8 @@ import {
 import { conflict, notFound, validationError } from '@platform/errors';
 import { addCapture, addRelease } from '@platform/ledger';
 import { addOrganizationMembersNotification } from '@platform/notifications';
+import { activatesOrganization } from './activation.js';
+import { addOrganizationActivation } from './activation-repository.js';
 import { addSessionEvent, type SessionFacts } from './events.js';
 import {
   addTransition,
@@ -88,7 +90,8 @@ const defaultCancelReasons: Record<SessionErrorCode, string> = {
 export interface LifecycleOptions {
   /**
    * The platform's own organization: its live kyc sessions whose externalEndUserId is a user id set that user's
-   * kycStatus. Unset: no session touches users.
+   * kycStatus, and its live kyb session that an organization started to go live activates it when verified.
+   * Unset: no session touches users or organizations.
    */
   platformOrganizationId?: string | undefined;
   /**
@@ -336,6 +339,9 @@ function addStatusChange(work: UnitOfWork, change: StatusChange, options: Lifecy
   if (kycStatus !== undefined) addKycStatus(work, session.externalEndUserId, kycStatus, now);
   const notification = memberNotificationOf(session);
   if (notification !== undefined) addOrganizationMembersNotification(work, session.organizationId, notification);
+  // The platform's KYB session of an organization, verified, activates it (docs/decisions.md#going-live).
+  if (activatesOrganization(session, options.platformOrganizationId))
+    addOrganizationActivation(work, { sessionId: session.id }, { now, actor });
   const resolution = holdResolution[session.status];
   // A session priced at 0 KES never held anything.
   if (resolution === undefined || session.price === 0) return;

@@ -260,3 +260,13 @@ export async function updateDecisionSource(
     .returning();
   return handed;
 }
+
+/** Inserts a session the platform itself creates (main-api's activation sessions); the row as stored. */
+export async function insertPlatformSession(
+  tx: DatabaseExecutor,
+  row: typeof verificationSessions.$inferInsert,
+): Promise<VerificationSession> {
+  const [session] = await tx.insert(verificationSessions).values(row).returning();
+  if (session === undefined) throw new Error('Inserting the verification session returned no row');
+  return session;
+}

@@ -97,7 +97,7 @@ export async function startPlatform({ backendEnv = {} }: PlatformOptions = {}): 
     await db.insert(memberships).values({ organizationId, userId, role });
   };
   const addOrganization = async (name: string): Promise<Organization> => {
-    const [row] = await db.insert(organizations).values({ name }).returning();
+    const [row] = await db.insert(organizations).values({ name, activatedAt: new Date() }).returning();
     const id = row?.id ?? '';
     const keys: Record<ApiKeyEnvironment, string> = { live: '', test: '' };
     for (const environment of ['live', 'test'] as const) {

@@ -59,7 +59,7 @@ describe.skipIf(missing(postgresServer, redisServer))(
     async function organizationWithKey(rateLimitPerMinute = 100_000) {
       const [organization] = await db
         .insert(organizations)
-        .values({ name: `Faults ${randomUUID().slice(0, 8)}` })
+        .values({ name: `Faults ${randomUUID().slice(0, 8)}`, activatedAt: new Date() })
         .returning();
       const organizationId = organization!.id;
       await db.transaction((tx) =>

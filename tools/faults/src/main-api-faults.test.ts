@@ -246,7 +246,7 @@ describe.skipIf(missing(postgresServer, redisServer))(
       await db.insert(users).values({ id: userId, email: `${userId}@example.com` });
       const [organization] = await db
         .insert(organizations)
-        .values({ name: `Faults ${userId}` })
+        .values({ name: `Faults ${userId}`, activatedAt: new Date() })
         .returning();
       const organizationId = organization!.id;
       await db.insert(memberships).values({ organizationId, userId, role: 'owner' });

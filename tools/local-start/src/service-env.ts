@@ -100,6 +100,8 @@ export function mainApiEnv(s: LocalSettings): NodeJS.ProcessEnv {
     SANDBOX_CHECKOUT_SECRET: process.env.SANDBOX_CHECKOUT_SECRET || randomBytes(32).toString('base64url'),
     // The demo organization's reviewer (reviewerToken) decides its live sessions through the review routes.
     PLATFORM_ORGANIZATION_ID: platformOrganizationId(s),
+    // A new organization's business verification (its activation) opens on backend-api's hosted page.
+    VERIFY_URL: process.env.VERIFY_URL || `http://localhost:${s.backendPort}`,
     // Reviewers read the documents backend-api stored: the same key and folder.
     ...documentEnv(s),
   };

@@ -94,7 +94,7 @@ describe.skipIf(fleetServersMissing)(
 async function dueSubscriptionWithCard(db: Database): Promise<string> {
   const [organization] = await db
     .insert(organizations)
-    .values({ name: `Renewing ${randomUUID().slice(0, 8)}` })
+    .values({ name: `Renewing ${randomUUID().slice(0, 8)}`, activatedAt: new Date() })
     .returning();
   const organizationId = organization!.id;
   return insertMonthlySubscription(db, organizationId, await insertSandboxCard(db, organizationId), 40);

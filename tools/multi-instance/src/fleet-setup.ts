@@ -79,7 +79,7 @@ export function useFleet(): FleetSetup {
       const db = setup.db;
       const [organization] = await db
         .insert(organizations)
-        .values({ name: `Fleet ${randomUUID().slice(0, 8)}` })
+        .values({ name: `Fleet ${randomUUID().slice(0, 8)}`, activatedAt: new Date() })
         .returning();
       const organizationId = organization!.id;
       await db.transaction((tx) =>

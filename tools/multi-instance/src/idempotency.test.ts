@@ -96,7 +96,7 @@ describe.skipIf(fleetServersMissing)(
       const { userId, token } = await signedInUser();
       const [organization] = await db
         .insert(organizations)
-        .values({ name: `Paying ${userId}` })
+        .values({ name: `Paying ${userId}`, activatedAt: new Date() })
         .returning();
       const organizationId = organization!.id;
       await db.insert(memberships).values({ organizationId, userId, role: 'billing' });

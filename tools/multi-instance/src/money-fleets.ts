@@ -100,7 +100,7 @@ export async function startMoneyWorld(databaseUrl: string, redisUrl: string): Pr
   async function organization(index: number): Promise<Organization> {
     const [row] = await db
       .insert(organizations)
-      .values({ name: `Ledger ${index} ${randomUUID().slice(0, 6)}` })
+      .values({ name: `Ledger ${index} ${randomUUID().slice(0, 6)}`, activatedAt: new Date() })
       .returning();
     const id = row!.id;
     const userId = `user_money_${randomUUID().slice(0, 8)}`;

@@ -54,7 +54,7 @@ describe.skipIf(fleetServersMissing)(
       const { userId, token } = await signedInUser();
       const [organization] = await db
         .insert(organizations)
-        .values({ name: `Keys ${userId}` })
+        .values({ name: `Keys ${userId}`, activatedAt: new Date() })
         .returning();
       const organizationId = organization!.id;
       await db.insert(memberships).values({ organizationId, userId, role: 'member' });

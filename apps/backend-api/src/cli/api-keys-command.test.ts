@@ -20,8 +20,12 @@ function secretOf(lines: readonly string[]): string {
   return secret;
 }
 
-async function addOrganization(db: Database, name: string): Promise<string> {
-  const [organization] = await db.insert(organizations).values({ name }).returning();
+/** An organization, activated unless said otherwise (docs/decisions.md#going-live). */
+async function addOrganization(db: Database, name: string, activated = true): Promise<string> {
+  const [organization] = await db
+    .insert(organizations)
+    .values({ name, activatedAt: activated ? new Date() : null })
+    .returning();
   return organization!.id;
 }
 
@@ -58,6 +62,15 @@ describe('the api-keys command', () => {
     const [row] = await database.db.select().from(apiKeys).where(eq(apiKeys.id, found!.id));
     expect(row).toMatchObject({ name: 'Billing server', lastFour: secret.slice(-4) });
     expect(JSON.stringify(row)).not.toContain(secret);
+  });
+
+  it('refuses a live key for an organization not activated, and makes its test key', async () => {
+    const locked = await addOrganization(database.db, 'Fresh', false);
+    const live = await run('create', '--organization', locked, '--environment', 'live');
+    expect(live.exitCode).not.toBe(0);
+    expect(live.lines.join(' ')).toContain('Fresh is not activated');
+    expect(await database.db.$count(apiKeys, eq(apiKeys.organizationId, locked))).toBe(0);
+    expect((await run('create', '--organization', locked, '--environment', 'test')).exitCode).toBe(0);
   });
 
   it('lists the active keys, without their secrets, and stops listing a revoked one', async () => {

@@ -84,6 +84,13 @@ export function runApiKeysCommand(args: readonly string[], db: Database): Promis
 async function create(db: Database, input: Parameters<typeof createApiKey>[1]): Promise<CommandResult> {
   const organization = await findOrganization(db, input.organizationId);
   if (organization === undefined) return failure(`No organization with id ${input.organizationId}`);
+  // The rule of POST /v1/api-keys (docs/decisions.md#going-live): live keys wait for the activation.
+  if (input.environment === 'live' && organization.activatedAt === null) {
+    return failure(
+      `${organization.name} is not activated: live keys unlock once its owner's business verification is verified ` +
+        '(or run organizations activate). Test keys work now.',
+    );
+  }
   const key = await createApiKey(db, input);
   return {
     exitCode: 0,

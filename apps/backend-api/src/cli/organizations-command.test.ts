@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createApiKey } from '@platform/api-keys';
 import { createDatabase, findRepositoryRoot, migrateDatabase } from '@platform/db';
-import { organizations } from '@platform/db/schema';
+import { auditEvents, organizations } from '@platform/db/schema';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { useTestDatabase } from '../../test/app-fixtures.js';
@@ -34,9 +34,26 @@ describe('the organizations command', () => {
       lines: [
         `Acme (${organizationId}), created ${createdAt}`,
         "Key rate limit maximum: main-api's default (API_KEY_RATE_LIMIT_MAX_PER_MINUTE, 600 unless configured)",
+        'Activated: no (live keys and live top-ups locked)',
         'Active API keys: 1',
       ],
     });
+  });
+
+  it('activates an organization once, recorded in its audit log, which show then reports', async () => {
+    expect(await run('activate', '--organization', organizationId)).toEqual({
+      exitCode: 0,
+      lines: ['Acme is activated: its live API keys and live top-ups are unlocked.'],
+    });
+    expect((await run('show', '--organization', organizationId)).lines[2]).toMatch(/^Activated: \d{4}-\d\d-\d\dT/);
+    expect(await run('activate', '--organization', organizationId)).toEqual({
+      exitCode: 0,
+      lines: ['Acme is activated already; nothing changed.'],
+    });
+    const events = await database.db.select().from(auditEvents).where(eq(auditEvents.organizationId, organizationId));
+    expect(events.map((event) => [event.action, event.details])).toEqual([
+      ['organization.activated', { operator: 'organizations_command' }],
+    ]);
   });
 
   it('sets the maximum, which show then reports', async () => {
@@ -62,7 +79,7 @@ describe('the organizations command', () => {
         '2 active keys have higher limits of their own and keep them (see api-keys list).',
       ],
     });
-    expect((await run('show', '--organization', organizationId)).lines.slice(2)).toEqual([
+    expect((await run('show', '--organization', organizationId)).lines.slice(3)).toEqual([
       'Active API keys: 3',
       '2 active keys have higher limits of their own and keep them (see api-keys list).',
     ]);
@@ -95,7 +112,7 @@ describe('the organizations command', () => {
   const set = (...args: string[]) => ['set-key-rate-limit-max', '--organization', someId, ...args];
 
   it.each([
-    ['no command', [], 'Name a command: show or set-key-rate-limit-max'],
+    ['no command', [], 'Name a command: show, set-key-rate-limit-max or activate'],
     ['an unknown command', ['delete', '--organization', someId], 'Unknown command: delete'],
     ['an extra argument', ['show', 'all', '--organization', someId], 'Unexpected argument: all'],
     ['an unknown option', ['show', '--organisation', someId], "Unknown option '--organisation'"],

@@ -1,6 +1,7 @@
 import { countActiveApiKeys } from '@platform/api-keys';
 import type { Database } from '@platform/db';
 import { findOrganization, updateKeyRateLimitMaximum } from '@platform/organizations';
+import { activateOrganization } from '@platform/verification-lifecycle';
 import {
   type CommandResult,
   failure,
@@ -16,10 +17,13 @@ export const organizationsUsage = `Show an organization and set the highest rate
 
   organizations show                  --organization <id>
   organizations set-key-rate-limit-max --organization <id> --max <per minute>|default
+  organizations activate              --organization <id>
 
 --max is 1 to 100000 requests per minute; default removes the organization's own maximum, so main-api's
 API_KEY_RATE_LIMIT_MAX_PER_MINUTE (600 unless configured) applies again. The maximum bounds what members
 may set in POST /v1/api-keys; existing keys keep their limit.
+activate unlocks the organization's live API keys and live top-ups without its business verification (an
+operator's decision, recorded in its audit log, its owners notified); once, like the verification.
 Uses DATABASE_URL, or else the local start's PGlite folder (.data/pglite at the repository root;
 LOCAL_DATA_DIR or PGLITE_DATA_DIR name another), migrating it first.
 A PGlite folder can be opened by one process at a time: stop the local start first.`;
@@ -32,7 +36,7 @@ const usage = (message: string) => usageError(message, organizationsUsage);
 
 /** Parses an `organizations` command line; the mistakes in it are answered without a database. */
 export function parseOrganizationsCommand(args: readonly string[]): ParsedCommand {
-  const line = readCommandLine(args, organizationsUsage, ['show', 'set-key-rate-limit-max'], {
+  const line = readCommandLine(args, organizationsUsage, ['show', 'set-key-rate-limit-max', 'activate'], {
     organization: { type: 'string' },
     max: { type: 'string' },
   });
@@ -41,9 +45,9 @@ export function parseOrganizationsCommand(args: readonly string[]): ParsedComman
   const organization = organizationOption(values.organization, organizationsUsage);
   if (isAnswer(organization)) return organization;
   const { organizationId } = organization;
-  if (command === 'show') {
+  if (command === 'show' || command === 'activate') {
     if (values.max !== undefined) return usage('--max belongs to set-key-rate-limit-max');
-    return { execute: (db) => show(db, organizationId) };
+    return { execute: (db) => (command === 'show' ? show(db, organizationId) : activate(db, organizationId)) };
   }
 
   if (values.max === undefined) return usage('--max is required');
@@ -69,10 +73,25 @@ async function show(db: Database, organizationId: string): Promise<CommandResult
   const lines = [
     `${organization.name} (${organization.id}), created ${organization.createdAt.toISOString()}`,
     `Key rate limit maximum: ${max === null ? DEFAULT_MAX : `${max} per minute (set for this organization)`}`,
+    `Activated: ${organization.activatedAt === null ? 'no (live keys and live top-ups locked)' : organization.activatedAt.toISOString()}`,
     `Active API keys: ${await countActiveApiKeys(db, organizationId)}`,
   ];
   if (max !== null) lines.push(...aboveMaximum(await countActiveApiKeys(db, organizationId, max)));
   return { exitCode: 0, lines };
+}
+
+/** Activates the organization as an operator (docs/decisions.md#going-live). */
+async function activate(db: Database, organizationId: string): Promise<CommandResult> {
+  const organization = await findOrganization(db, organizationId);
+  if (organization === undefined) return failure(`No organization with id ${organizationId}`);
+  if (organization.retiredAt !== null) return failure(`${organization.name} is retired: it cannot be activated`);
+  if (!(await activateOrganization(db, organizationId, { operator: 'organizations_command' }))) {
+    return { exitCode: 0, lines: [`${organization.name} is activated already; nothing changed.`] };
+  }
+  return {
+    exitCode: 0,
+    lines: [`${organization.name} is activated: its live API keys and live top-ups are unlocked.`],
+  };
 }
 
 async function setKeyRateLimitMax(db: Database, organizationId: string, max: number | null): Promise<CommandResult> {

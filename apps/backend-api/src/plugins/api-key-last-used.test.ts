@@ -50,6 +50,9 @@ describe("recording an API key's last use", () => {
         IDEMPOTENCY_PURGE_INTERVAL_MS: '0',
         VERIFICATION_EXPIRY_INTERVAL_MS: '0',
         WEBHOOK_DELIVERY_ENABLED: 'false',
+        // No test credit: a test wallet with a ledger movement would keep its organization from being deleted
+        // between tests (docs/decisions.md#test-credit).
+        TEST_WALLET_CREDIT: '0',
         // A key of its own, so the only warnings these apps log are the ones the tests look for.
         DOCUMENT_ENCRYPTION_KEY: generateDocumentKeyEntry('test'),
         ...env,

@@ -36,6 +36,12 @@ const NO_SUCCESS_HERE: Record<string, NoSuccessReason> = {
     reason: 'the member, the one user whose clean requests carry an email address, has a profile already',
     instead: [409],
   },
+  'POST /v1/organizations/:id/activation': {
+    reason:
+      "the member's organization is seeded activated (so its live keys and top-ups are reached), and an activated " +
+      "organization's start is a 409; activation.test.ts opens sessions",
+    instead: [409],
+  },
   'POST /v1/webhooks/endpoints/:environment/secret/reveal': {
     reason:
       'shows a secret once per environment and never after a rotation, so a run that rotates first only meets its 409',

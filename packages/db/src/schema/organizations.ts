@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { check, integer, pgTable, text, uuid } from 'drizzle-orm/pg-core';
+import { check, integer, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { BILLING_EMAIL_MAX_LENGTH, ORGANIZATION_ADDRESS_MAX_LENGTH } from '../enums.js';
 import { createdAt, timestamptz } from './columns.js';
 
@@ -29,8 +29,21 @@ export const organizations = pgTable(
      * main-api's API_KEY_RATE_LIMIT_MAX_PER_MINUTE. Set by operators (backend-api's organizations command).
      */
     maxKeyRateLimitPerMinute: integer('max_key_rate_limit_per_minute'),
+    /**
+     * When the organization went live: its live API keys and live top-ups are refused until then
+     * (docs/decisions.md#going-live). Set once, by the verification of its activation session or by an operator;
+     * organizations that existed before activation were marked activated by its migration.
+     */
+    activatedAt: timestamptz('activated_at'),
+    /**
+     * The platform's KYB session that activates it when verified (the open one, or the last one started); no
+     * foreign key, like every link across owners.
+     */
+    activationSessionId: uuid('activation_session_id'),
   },
   (table) => [
+    // A session activates one organization at most.
+    uniqueIndex('organizations_activation_session_id_unique').on(table.activationSessionId),
     check(
       'organizations_max_key_rate_limit_per_minute_check',
       sql`${table.maxKeyRateLimitPerMinute} is null or ${table.maxKeyRateLimitPerMinute} > 0`,

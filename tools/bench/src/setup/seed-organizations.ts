@@ -37,8 +37,8 @@ export async function seedCustomerOrganizations(
     db,
     sql`
     with created as (
-      insert into organizations (name)
-      select 'Bench customer ' || lpad(n::text, 3, '0') from generate_series(1, ${count}::int) as n
+      insert into organizations (name, activated_at)
+      select 'Bench customer ' || lpad(n::text, 3, '0'), now() from generate_series(1, ${count}::int) as n
       returning id, name
     ), numbered as (
       select id, ${userPrefix}::text || substr(name, length('Bench customer ') + 1) as owner_user_id from created
@@ -78,7 +78,7 @@ export async function seedPlatformOrganization(db: Database, runId: string): Pro
     db,
     sql`
     with platform as (
-      insert into organizations (name) values ('Bench platform') returning id
+      insert into organizations (name, activated_at) values ('Bench platform', now()) returning id
     ), reviewer as (
       insert into users (id, email, first_name, last_name, kyc_status)
       values (${reviewerUserId}, ${`${reviewerUserId}@bench.example`}, 'Bench', 'Reviewer', 'verified')

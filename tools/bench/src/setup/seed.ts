@@ -63,7 +63,10 @@ export async function seedBenchData(
   now = new Date(),
 ): Promise<BenchFixture> {
   const name = `Bench ${runId}`;
-  const [organization] = await db.insert(organizations).values({ name }).returning({ id: organizations.id });
+  const [organization] = await db
+    .insert(organizations)
+    .values({ name, activatedAt: now })
+    .returning({ id: organizations.id });
   if (organization === undefined) throw new Error('Creating the organization returned no row');
   const organizationId = organization.id;
   const userPrefix = `bench-${runId}-user-`;

@@ -159,15 +159,26 @@ describe('POST /v1/verify/sessions', () => {
     expect(await walletState(suite.db, globex.id, 'live')).toMatchObject({ available: 20, held: 0 });
   });
 
-  it('answers 402 for a wallet never funded, without creating the wallet', async () => {
+  it('answers 402 for a live wallet never funded, without creating the wallet', async () => {
     const before = await snapshot();
-    const response = await create(globex.testKey, { type: 'kyb', externalEndUserId: 'new' });
+    const response = await create(globex.liveKey, { type: 'kyb', externalEndUserId: 'new' });
     expect(response.statusCode).toBe(402);
     expect(response.json().error).toBe(
-      'Insufficient wallet balance: a kyb verification costs KES 200 and your test wallet has KES 0 available. ' +
+      'Insufficient wallet balance: a kyb verification costs KES 200 and your live wallet has KES 0 available. ' +
         'Top up your wallet and try again.',
     );
     expect(await snapshot()).toEqual(before);
+  });
+
+  it('pays a first test session from the test credit of a test wallet never used (docs/decisions.md#test-credit)', async () => {
+    const response = await create(globex.testKey, { type: 'kyb', externalEndUserId: 'first-test' });
+    expect(response.statusCode).toBe(201);
+    expect(await walletState(suite.db, globex.id, 'test')).toEqual({
+      available: 9_800,
+      held: 200,
+      ledger: { available: 9_800, held: 200 },
+    });
+    expect(await holdMovements(suite.db, response.json().data.sessionId as string)).toEqual(['hold']);
   });
 
   it('replays a create with the same idempotency key: same sessionId, one hold', async () => {

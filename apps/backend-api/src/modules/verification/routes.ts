@@ -31,6 +31,8 @@ export interface VerificationRoutesOptions extends LifecycleOptions {
   /** Where the hosted page is served, without a trailing slash. */
   verifyUrl: string;
   prices: VerificationPriceList;
+  /** Whole KES a test wallet first used by a session starts with (docs/decisions.md#test-credit). */
+  testWalletCredit: number;
   sessionTtlMs: number;
   /** Accept http and private or loopback callback URLs (local runs and tests). */
   allowPrivateCallbackTargets: boolean;
@@ -95,6 +97,7 @@ export const verificationRoutes: FastifyPluginAsyncTypebox<VerificationRoutesOpt
         now: now(),
         ttlMs: options.sessionTtlMs,
         prices: options.prices,
+        testWalletCredit: options.testWalletCredit,
         decisions: options.decisions,
         pricesSeen,
       };

@@ -7,8 +7,8 @@ import {
 } from '@platform/db';
 import { nullable, singleLineName, stringEnum } from '@platform/http';
 import { nextCursorSchema, pageQueryProperties } from '@platform/pagination';
+import { requiredDocumentKinds } from '@platform/verification-lifecycle';
 import { type Static, Type } from '@sinclair/typebox';
-import { requiredDocumentKinds } from './required-documents.js';
 
 const DEFAULT_PAGE_SIZE = 20;
 const MAX_URL_LENGTH = 2048;

@@ -17,6 +17,7 @@ import {
   cancelSession as cancelOwnedSession,
   holdReferenceOf,
   type LifecycleOptions,
+  requiredDocumentsFor,
   SESSION_NOT_FOUND,
 } from '@platform/verification-lifecycle';
 import { type DecisionTable, decisionSourceFor } from './decisions/index.js';
@@ -29,7 +30,6 @@ import {
   listSessionRows,
   type NewSessionRow,
 } from './repository.js';
-import { requiredDocumentsFor } from './required-documents.js';
 import type { VerificationSessionView } from './schemas.js';
 
 /**
@@ -60,6 +60,8 @@ export interface CreateSessionContext extends LifecycleOptions {
   now: Date;
   ttlMs: number;
   prices: VerificationPriceList;
+  /** Whole KES a test wallet first used by this session starts with (docs/decisions.md#test-credit); 0: none. */
+  testWalletCredit?: number;
   /** What decides sessions, by environment and type: fixed on the session when it is created. */
   decisions: DecisionTable;
   /** The organizations' prices this instance has seen, for a create in one statement (known-prices.ts). */
@@ -106,8 +108,8 @@ export async function createSession(
 /**
  * The price the new session holds. While the unit may still commit as one statement, a price this instance has seen
  * for the organization and type, with the check, at commit, that it is still the one in force; otherwise the price
- * read in the unit's transaction (and remembered), on a wallet that exists: a wallet never used is a 402, or for a
- * free session created empty.
+ * read in the unit's transaction (and remembered), on a wallet that exists: a wallet never used is created for a free
+ * session (empty) and for a test session its test credit pays (docs/decisions.md#test-credit), and is a 402 otherwise.
  */
 async function priceToHold(work: UnitOfWork, row: NewSessionRow, context: CreateSessionContext): Promise<number> {
   const { owner, pricesSeen } = context;
@@ -120,8 +122,10 @@ async function priceToHold(work: UnitOfWork, row: NewSessionRow, context: Create
   const { price, walletFound } = await findPriceAndWallet(work, row, defaultPrice);
   pricesSeen.remember(owner.organizationId, row.type, price);
   if (!walletFound) {
-    if (price > 0) throw tooLittleAvailable(owner, row.type, price, 0);
-    await ensureWallet(await work.transaction(), owner);
+    // A test wallet first used here starts with its test credit, which the hold then takes from.
+    const credit = owner.environment === 'test' ? (context.testWalletCredit ?? 0) : 0;
+    if (price > credit) throw tooLittleAvailable(owner, row.type, price, credit);
+    await ensureWallet(await work.transaction(), owner, { testCredit: credit });
   }
   return price;
 }

@@ -8,6 +8,8 @@ export interface VerificationSettings extends DecisionSettings {
   /** `{verify_url}` without a trailing slash. */
   verifyUrl: string;
   prices: VerificationPriceList;
+  /** Whole KES a test wallet first used by a session starts with (docs/decisions.md#test-credit). */
+  testWalletCredit: number;
   sessionTtlMs: number;
   expiryIntervalMs: number;
   /** Days after a final status until documents and submitted details are deleted. */
@@ -26,6 +28,7 @@ export function verificationSettingsOf(config: BackendApiConfig): VerificationSe
   return {
     verifyUrl: (verification.verifyUrl ?? `http://localhost:${config.port}`).replace(/\/+$/, ''),
     prices: verification.prices,
+    testWalletCredit: config.testWalletCredit,
     sessionTtlMs: verification.sessionTtlHours * HOUR,
     expiryIntervalMs: verification.expiryIntervalMs,
     retentionDays: verification.retentionDays,

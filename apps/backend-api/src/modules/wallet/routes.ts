@@ -5,21 +5,30 @@ import { WalletResponseSchema, WalletStatementQuery, WalletTransactionListSchema
 import { walletBalances, walletTransactions } from './service.js';
 
 /** The prepaid wallet that verification sessions are paid from (docs/decisions.md#wallet-creation-and-credits). */
-export const walletRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async (app, { db }) => {
+export const walletRoutes: FastifyPluginAsyncTypebox<{ db: Database; testWalletCredit: number }> = async (
+  app,
+  { db, testWalletCredit },
+) => {
   app.get(
     '/v1/wallet',
     {
       schema: {
         tags: ['wallet'],
         summary: "The wallet of the key's organization and environment",
-        description: 'Balances in whole KES. A wallet that was never used shows 0 and 0.',
+        description:
+          'Balances in whole KES. A wallet never used is created: a live one empty, a test one with its test credit ' +
+          '(TEST_WALLET_CREDIT, KES 10,000 unless configured), recorded in its statement as a top-up.',
         security: [{ apiKey: [] }],
         response: { 200: WalletResponseSchema, ...errorResponses(401) },
       },
     },
     async (request) => {
       const { organizationId, environment } = request.apiKey;
-      const { available, held } = await walletBalances(db, { organizationId, environment });
+      const { available, held } = await walletBalances(
+        db,
+        { organizationId, environment },
+        { testCredit: testWalletCredit },
+      );
       return { success: true as const, data: { environment, currency: 'KES' as const, available, held } };
     },
   );

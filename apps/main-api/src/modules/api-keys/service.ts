@@ -2,6 +2,7 @@ import { createApiKey, normaliseApiKeyName } from '@platform/api-keys';
 import { type ApiKeyEnvironment, type Database, isUuid } from '@platform/db';
 import { invalidFields } from '@platform/errors';
 import { findOrganizationKeyRateLimitMax } from '@platform/organizations';
+import { assertActivated } from '../activation/index.js';
 import { type AuditContext, recordAuditEvent } from '../audit/index.js';
 import { findOrganizationApiKeys, setOrganizationApiKeyRevoked } from './repository.js';
 import type { ApiKeyView, CreatedApiKeyView } from './schemas.js';
@@ -24,7 +25,8 @@ interface NewApiKeyRequest {
  * Creates a key for the organization (docs/decisions.md#key-creation); the returned secret is never available
  * again. 400 for a name that breaks the rules, then for a rateLimitPerMinute above the organization's maximum
  * (docs/decisions.md#organization-rate-limit-maximum); `defaultRateLimitMax` is that maximum for organizations
- * without one of their own (API_KEY_RATE_LIMIT_MAX_PER_MINUTE).
+ * without one of their own (API_KEY_RATE_LIMIT_MAX_PER_MINUTE); then 403 `organization_not_activated` for a live key
+ * of an organization not activated yet (docs/decisions.md#going-live).
  */
 export async function issueApiKey(
   db: Database,
@@ -44,6 +46,8 @@ export async function issueApiKey(
       throw invalidFields([{ path: '/rateLimitPerMinute', message: problem }]);
     }
   }
+  // Live keys wait for the organization's activation; test keys work from the start (docs/decisions.md#going-live).
+  if (request.environment === 'live') await assertActivated(db, request.organizationId, 'live API keys');
   const created = await db.transaction(async (tx) => {
     const key = await createApiKey(tx, {
       organizationId: request.organizationId,

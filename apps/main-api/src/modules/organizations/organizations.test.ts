@@ -30,7 +30,10 @@ describe('POST /v1/organizations', () => {
 
     const walletRows = await t.db.select().from(wallets).where(eq(wallets.organizationId, id));
     expect(walletRows.map((wallet) => wallet.environment).sort()).toEqual(['live', 'test']);
-    expect(walletRows.every((wallet) => wallet.availableBalance === 0 && wallet.heldBalance === 0)).toBe(true);
+    // The live wallet empty, the test one with its test credit (docs/decisions.md#test-credit).
+    const balances = Object.fromEntries(walletRows.map((wallet) => [wallet.environment, wallet.availableBalance]));
+    expect(balances).toEqual({ live: 0, test: 10_000 });
+    expect(walletRows.every((wallet) => wallet.heldBalance === 0)).toBe(true);
     const endpoints = await t.db.select().from(webhookEndpoints).where(eq(webhookEndpoints.organizationId, id));
     expect(endpoints.map((endpoint) => endpoint.environment).sort()).toEqual(['live', 'test']);
     for (const endpoint of endpoints) expect(endpoint.secret).toMatch(/^whsec_/);

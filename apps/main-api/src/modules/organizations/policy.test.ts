@@ -11,6 +11,9 @@ const expected: Record<MembershipRole, string[]> = {
     'members:write',
     'owners:write',
     'audit:read',
+    'wallet:test_top_up',
+    // Going live is the owner's alone (docs/decisions.md#going-live).
+    'organization:activate',
     'verifications:read',
     'verifications:cancel',
   ],
@@ -20,12 +23,13 @@ const expected: Record<MembershipRole, string[]> = {
     'developer:write',
     'members:write',
     'audit:read',
+    'wallet:test_top_up',
     'verifications:read',
     'verifications:cancel',
   ],
   // Those who may make an API key read and cancel sessions as a key would (docs/decisions.md#organization-session-list).
-  developer: ['organization:read', 'developer:write', 'verifications:read', 'verifications:cancel'],
-  billing: ['organization:read', 'billing:write'],
+  developer: ['organization:read', 'developer:write', 'wallet:test_top_up', 'verifications:read', 'verifications:cancel'],
+  billing: ['organization:read', 'billing:write', 'wallet:test_top_up'],
   member: ['organization:read'],
   // Reviewing is a role of its own: no owner or admin decides verifications (docs/decisions.md#manual-review).
   reviewer: ['organization:read', 'reviews:decide'],

@@ -20,6 +20,13 @@ export const permissions = [
   'owners:write',
   /** Read the organization's audit log. */
   'audit:read',
+  /** Add free test credit to the test wallet (docs/decisions.md#test-top-ups): no money, test keys only. */
+  'wallet:test_top_up',
+  /**
+   * Start the organization's activation: verify the business through the platform's KYB session, which unlocks live
+   * API keys and live top-ups once verified (docs/decisions.md#going-live). Owners only: they answer for the business.
+   */
+  'organization:activate',
   /**
    * Read the organization's verification sessions, their timelines and callbacks. A session id is its hosted page's
    * credential, so only the roles that could read them with an API key they may create
@@ -59,6 +66,8 @@ export const rolesByPermission: Readonly<Record<Permission, readonly MembershipR
   'audit:read': ['owner', 'admin'],
   'verifications:read': ['owner', 'admin', 'developer'],
   'verifications:cancel': ['owner', 'admin', 'developer'],
+  'wallet:test_top_up': ['owner', 'admin', 'developer', 'billing'],
+  'organization:activate': ['owner'],
   'reviews:decide': ['reviewer'],
   'transfers:confirm': ['finance'],
   'refunds:read': ['finance'],

@@ -34,6 +34,8 @@ export interface OrganizationRoutesOptions {
   now: () => Date;
   /** The platform's own organization, the only one whose members may be made reviewers. */
   platformOrganizationId: string | undefined;
+  /** Whole KES a new organization's test wallet starts with (docs/decisions.md#test-credit). */
+  testWalletCredit: number;
 }
 
 /**
@@ -43,7 +45,7 @@ export interface OrganizationRoutesOptions {
  */
 export const organizationRoutes: FastifyPluginAsyncTypebox<OrganizationRoutesOptions> = async (
   app,
-  { db, now, platformOrganizationId },
+  { db, now, platformOrganizationId, testWalletCredit },
 ) => {
   const tags = ['organizations'];
 
@@ -81,6 +83,7 @@ export const organizationRoutes: FastifyPluginAsyncTypebox<OrganizationRoutesOpt
           const organization = await createOrganization(tx, auditContextOf(request), {
             userId: request.user.id,
             ...request.body,
+            testWalletCredit,
           });
           request.log.info({ organizationId: organization.id }, 'Organization created');
           return {

@@ -2,6 +2,7 @@ import { revokeOrganizationApiKeys } from '@platform/api-keys';
 import { apiKeyEnvironments, type Database, type MembershipRole, type Transaction } from '@platform/db';
 import { conflict, forbidden, invalidFields, notFound } from '@platform/errors';
 import { ensureWallet, hasLedgerHistory } from '@platform/ledger';
+import { notifyUser } from '@platform/notifications';
 import { ensureWebhookEndpoint, setDefaultWebhookUrl } from '@platform/webhooks';
 import { userExists } from '../accounts/index.js';
 import { type AuditContext, recordAuditEvent } from '../audit/index.js';
@@ -90,6 +91,16 @@ const LAST_OWNER = 'An organization must keep at least one owner';
 export type OrganizationView = OrganizationRow;
 export type MemberView = MemberRow;
 
+/** What a new organization's owner is told at once: test mode works, live waits for the business verification. */
+const GO_LIVE_NOTIFICATION = {
+  title: 'Verify your business to go live',
+  message:
+    'Complete the business verification (POST /v1/organizations/{id}/activation) to unlock live API keys and live ' +
+    'top-ups. Test keys work now, with test credit in the test wallet.',
+  type: 'info' as const,
+  actionUrl: null,
+};
+
 /** Who asks for a change of the organization: the user and the role the organization guard confirmed. */
 export interface Actor {
   userId: string;
@@ -99,15 +110,16 @@ export interface Actor {
 /**
  * Creates an organization with the caller as its owner (docs/decisions.md#organization-creation), in the caller's
  * transaction (the route's, which also stores the idempotent answer): the organization, the owner membership, the
- * live and test wallets and the live and test webhook endpoints with their signing secrets, and the audit event.
+ * live and test wallets (the test one with its test credit: docs/decisions.md#test-credit) and the live and test
+ * webhook endpoints with their signing secrets, and the audit event.
  * 404 when the caller has no profile, 400 for a name that fails the rules.
  */
 export async function createOrganization(
   tx: Transaction,
   audit: AuditContext,
-  input: { userId: string } & OrganizationFields & { name: string },
+  input: { userId: string; testWalletCredit?: number } & OrganizationFields & { name: string },
 ): Promise<OrganizationView> {
-  const { userId, ...fields } = input;
+  const { userId, testWalletCredit, ...fields } = input;
   const checked = normaliseOrganizationFields(fields);
   if (!checked.ok) throw invalidFields(checked.details);
   if (!(await userExists(tx, input.userId))) throw notFound(PROFILE_NOT_FOUND);
@@ -121,9 +133,16 @@ export async function createOrganization(
   const organizationId = organization.id;
   await insertMembership(tx, { organizationId, userId: input.userId, role: 'owner' });
   for (const environment of apiKeyEnvironments) {
-    await ensureWallet(tx, { organizationId, environment });
+    await ensureWallet(tx, { organizationId, environment }, { testCredit: testWalletCredit });
     await ensureWebhookEndpoint(tx, { organizationId, environment });
   }
+  // The promise the owner reads first: live waits for the business verification (docs/decisions.md#going-live).
+  await notifyUser(tx, {
+    userId: input.userId,
+    organizationId,
+    ...GO_LIVE_NOTIFICATION,
+    message: GO_LIVE_NOTIFICATION.message.replace('{id}', organizationId),
+  });
   await recordAuditEvent(tx, audit, {
     organizationId,
     action: 'organization.created',

@@ -81,9 +81,10 @@ describe('GET /v1/organizations/:id/wallets[/:environment]', () => {
               lowBalanceAlertedAt: null,
             },
             {
+              // First used here, so created with its test credit (docs/decisions.md#test-credit).
               environment: 'test',
               currency: 'KES',
-              available: 0,
+              available: t.config.testWalletCredit,
               held: 0,
               lowBalanceThreshold: null,
               lowBalanceAlertedAt: null,

@@ -75,6 +75,40 @@ export const UpdateOrganizationWalletBodySchema = Type.Object(
   { $id: 'UpdateOrganizationWallet', additionalProperties: false },
 );
 
+/** The largest test top-up: KES 1,000,000,000 at a time (test credit is free, but a balance must stay exact). */
+const MAX_TEST_TOP_UP = 1_000_000_000;
+
+/** POST .../wallets/test/top-ups body. Unknown fields are refused. */
+export const TestTopUpBodySchema = Type.Object(
+  {
+    amount: Type.Integer({
+      minimum: 1,
+      maximum: MAX_TEST_TOP_UP,
+      examples: [10_000],
+      description: `Whole KES of test credit to add, 1 to ${MAX_TEST_TOP_UP}. Free: no payment is made.`,
+    }),
+  },
+  { $id: 'TestTopUp', additionalProperties: false },
+);
+
+export const TestTopUpResultSchema = Type.Object(
+  {
+    success: Type.Literal(true),
+    message: Type.String(),
+    data: Type.Object(
+      {
+        transactionId: Type.String({
+          format: 'uuid',
+          description: "The top-up's movement in the test wallet's statement (GET .../wallets/test/transactions).",
+        }),
+        wallet: ref(OrganizationWalletSchema),
+      },
+      { additionalProperties: false },
+    ),
+  },
+  { $id: 'TestTopUpResult', additionalProperties: false },
+);
+
 export const OrganizationWalletTransactionListSchema = Type.Object(
   { success: Type.Literal(true), data: walletStatementData(ref(WalletTransactionSchema)) },
   { $id: 'OrganizationWalletTransactionList', additionalProperties: false },
@@ -88,4 +122,5 @@ export const walletSharedSchemas = [
   OrganizationWalletResponseSchema,
   OrganizationWalletUpdatedSchema,
   OrganizationWalletTransactionListSchema,
+  TestTopUpResultSchema,
 ];

@@ -1,5 +1,13 @@
-import { type ApiKeyEnvironment, apiKeyEnvironments, type Database, type Wallet } from '@platform/db';
-import { ensureWallet, setLowBalanceThreshold, type WalletStatementPage, walletStatement } from '@platform/ledger';
+import { randomUUID } from 'node:crypto';
+import { type ApiKeyEnvironment, apiKeyEnvironments, type Database, type Transaction, type Wallet } from '@platform/db';
+import {
+  ensureWallet,
+  type NewWalletOptions,
+  setLowBalanceThreshold,
+  topUpWallet,
+  type WalletStatementPage,
+  walletStatement,
+} from '@platform/ledger';
 import { type AuditContext, recordAuditEvent } from '../audit/index.js';
 import type { OrganizationWalletView } from './schemas.js';
 
@@ -23,18 +31,68 @@ function walletView(wallet: Wallet): OrganizationWalletView {
   };
 }
 
-/** One environment's wallet, created empty when it was never used. */
-export async function getOrganizationWallet(db: Database, scope: WalletScope): Promise<OrganizationWalletView> {
-  return walletView(await ensureWallet(db, scope));
+/**
+ * One environment's wallet, created when it was never used: empty, or a test wallet with its test credit
+ * (docs/decisions.md#test-credit).
+ */
+export async function getOrganizationWallet(
+  db: Database,
+  scope: WalletScope,
+  options: NewWalletOptions = {},
+): Promise<OrganizationWalletView> {
+  return walletView(await ensureWallet(db, scope, options));
 }
 
 /** Both wallets, live first. */
-export async function listOrganizationWallets(db: Database, organizationId: string): Promise<OrganizationWalletView[]> {
+export async function listOrganizationWallets(
+  db: Database,
+  organizationId: string,
+  options: NewWalletOptions = {},
+): Promise<OrganizationWalletView[]> {
   const views: OrganizationWalletView[] = [];
   for (const environment of apiKeyEnvironments) {
-    views.push(await getOrganizationWallet(db, { organizationId, environment }));
+    views.push(await getOrganizationWallet(db, { organizationId, environment }, options));
   }
   return views;
+}
+
+/** The ledger reference of a test top-up: a new one each, so each top-up is one movement of its own. */
+function testTopUpReference(): string {
+  return `test_top_up:${randomUUID()}`;
+}
+
+/**
+ * Adds `amount` whole KES of test credit to the test wallet at once, free and without a provider
+ * (docs/decisions.md#test-top-ups): one ledger top-up and its audit event, in the caller's transaction (the route's,
+ * which stores its idempotent answer with them).
+ */
+export async function topUpTestWallet(
+  tx: Transaction,
+  {
+    organizationId,
+    amount,
+    audit,
+    testCredit,
+  }: { organizationId: string; amount: number; audit: AuditContext } & {
+    testCredit: number;
+  },
+): Promise<{ wallet: OrganizationWalletView; transactionId: string }> {
+  const scope = { organizationId, environment: 'test' as const };
+  // A wallet never used starts with its test credit first, as on any first use.
+  await ensureWallet(tx, scope, { testCredit });
+  const result = await topUpWallet(tx, scope, {
+    amount,
+    reference: testTopUpReference(),
+    description: 'Test top-up',
+  });
+  await recordAuditEvent(tx, audit, {
+    organizationId,
+    action: 'wallet.test_topped_up',
+    targetType: 'wallet',
+    targetId: 'test',
+    details: { environment: 'test', amount, transactionId: result.transactionId },
+  });
+  return { wallet: walletView(result.wallet), transactionId: result.transactionId };
 }
 
 /**

@@ -3,6 +3,7 @@ import { conflict, notFound, paymentFailed } from '@platform/errors';
 import type { IdempotencyContext } from '@platform/idempotency';
 import { formatKes, quote } from '@platform/pricing';
 import { findUserEmail } from '../../accounts/index.js';
+import { assertActivated } from '../../activation/index.js';
 import { type AuditContext, recordAuditEvent } from '../../audit/index.js';
 import { findActivePaymentMethod, PAYMENT_METHOD_NOT_FOUND } from '../payment-methods/index.js';
 import { checkAmountLimit } from './amount-limits.js';
@@ -79,6 +80,11 @@ export async function startPayment(
 
   const amount = amountOf(intent);
   checkAmountLimit(amount, channel, context.config.maxAmount, intent.subscription !== undefined);
+  // A top-up credits the live wallet, locked until the organization is activated (docs/decisions.md#going-live); the
+  // test wallet is topped up free by POST /v1/organizations/:id/wallets/test/top-ups.
+  if (intent.purpose === 'wallet_topup') {
+    await assertActivated(db, requester.organizationId, 'live wallet top-ups');
+  }
   if (intent.subscription !== undefined) {
     // Whether the organization may buy one now is the subscriptions' rule (docs/decisions.md#subscription-purchases).
     await context.subscriptionPurchases.assertPurchasable(db, requester.organizationId, context.ctx.now());

@@ -19,7 +19,7 @@ const requiredDocumentsByType: Readonly<Record<VerificationType, readonly Requir
   kyb: ['certificate_of_incorporation', 'cr12', 'kra_pin_certificate', 'director_ids'],
 };
 
-// The hosted page names each document in the catalog of @platform/templates (`requiredDocument.<name>`).
+// Shared by backend-api's sessions and main-api's activation sessions. The hosted page names each document in the catalog of @platform/templates (`requiredDocument.<name>`).
 
 export function requiredDocumentsFor(type: VerificationType): RequiredDocument[] {
   return [...requiredDocumentsByType[type]];
