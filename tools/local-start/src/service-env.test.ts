@@ -48,6 +48,8 @@ const credentials = {
   testApiKey: 'sk_test_x',
   webhookSecrets: { live: 'whsec_a', test: 'whsec_b' },
   sdkDemoUrl: 'http://localhost:3',
+  dashboardUrl: 'http://localhost:1/dashboard',
+  identityProviderUrl: 'http://localhost:4',
 } satisfies LocalCredentials;
 
 afterEach(() => {

@@ -40,7 +40,9 @@ export const DASHBOARD_CLIENT_ID = 'dashboard';
 /** The scope of the API's access tokens, asked for by the dashboard beside openid, email and profile. */
 export const API_SCOPE = 'api';
 const EMAIL_SHAPE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-const PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; form-action 'self' http://localhost:*; frame-ancestors 'none'; base-uri 'none'";
+/** The pages' policy: the code form's answer redirects to the dashboard, which form-action must allow. */
+const pagePolicy = (dashboardOrigin: string) =>
+  `default-src 'none'; style-src 'unsafe-inline'; form-action 'self' ${dashboardOrigin}; frame-ancestors 'none'; base-uri 'none'`;
 
 async function signingKey(file: string | undefined): Promise<JWK> {
   if (file !== undefined && existsSync(file)) return JSON.parse(readFileSync(file, 'utf8')) as JWK;
@@ -59,10 +61,10 @@ async function formOf(request: IncomingMessage): Promise<URLSearchParams> {
   return new URLSearchParams(body);
 }
 
-function send(response: ServerResponse, html: string, status = 200) {
+function writePage(response: ServerResponse, policy: string, html: string, status: number) {
   response.writeHead(status, {
     'content-type': 'text/html; charset=utf-8',
-    'content-security-policy': PAGE_CSP,
+    'content-security-policy': policy,
     'cache-control': 'no-store',
   });
   response.end(html);
@@ -73,6 +75,8 @@ export async function startLocalIdentityProvider(options: LocalIdentityProviderO
   await new Promise<void>((resolve) => server.listen(options.port, options.host, resolve));
   const issuer = `http://localhost:${(server.address() as AddressInfo).port}`;
   const resource = `${new URL(options.redirectUri).origin}/`;
+  const policy = pagePolicy(new URL(options.redirectUri).origin);
+  const send = (response: ServerResponse, html: string, status = 200) => writePage(response, policy, html, status);
   const ttl = options.tokenTtlSeconds ?? 3600;
   const { accounts } = options;
 

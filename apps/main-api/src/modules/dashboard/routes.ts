@@ -5,7 +5,14 @@ import { type Locale, locales, text } from '@platform/templates';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import Negotiator from 'negotiator';
 import type { TokenVerifier } from '../../auth/token-verifier.js';
-import { FormBody, isCsrfRefusal, redirectTo, registerHtmlForms, sendPage } from '../../shared/html-forms.js';
+import {
+  FormBody,
+  isCsrfRefusal,
+  PAGE_CONTENT_SECURITY_POLICY,
+  redirectTo,
+  registerHtmlForms,
+  sendPage,
+} from '../../shared/html-forms.js';
 import type { DashboardConfig } from './config.js';
 import { type OidcSignIn, oidcSignInOf } from './oidc.js';
 import { homePage } from './pages/home.js';
@@ -41,6 +48,12 @@ export const dashboardRoutes: FastifyPluginAsyncTypebox<DashboardOptions> = asyn
     options.oidc ??
     (config.oidc === undefined ? undefined : oidcSignInOf(config.oidc, `${options.publicUrl}${LOGIN_CALLBACK_PATH}`));
   await registerHtmlForms(app, dashboardCookieSettings(config.sessionSecret, options.publicUrl));
+  // The sign-in form's answer redirects to the provider, and browsers hold redirects after a form to form-action.
+  const signInPolicy =
+    config.oidc === undefined
+      ? PAGE_CONTENT_SECURITY_POLICY
+      : PAGE_CONTENT_SECURITY_POLICY.replace("form-action 'self'", `form-action 'self' ${config.oidc.issuer.origin}`);
+  const sendSignIn = (reply: FastifyReply, html: string, status = 200) => sendPage(reply, html, status, signInPolicy);
 
   /** The page's language: `?lang=` (then kept in the cookie), else the one kept, else the browser's preference. */
   function localeOf(request: FastifyRequest): Locale {
@@ -86,7 +99,7 @@ export const dashboardRoutes: FastifyPluginAsyncTypebox<DashboardOptions> = asyn
       if (oidc === undefined) return off(request, reply);
       if ((await signedInUser(request)) !== null) return redirectTo(reply, DASHBOARD_PATH);
       const locale = localeOf(request);
-      return sendPage(reply, signInPage({ locale, csrfToken: reply.generateCsrf(), notice: noticeOf(request.query.notice) }));
+      return sendSignIn(reply, signInPage({ locale, csrfToken: reply.generateCsrf(), notice: noticeOf(request.query.notice) }));
     },
   );
 
@@ -108,7 +121,7 @@ export const dashboardRoutes: FastifyPluginAsyncTypebox<DashboardOptions> = asyn
       if (oidc === undefined) return off(request, reply);
       const locale = localeOf(request);
       const refuse = (reason: 'failed' | 'noName' | 'emailTaken') =>
-        sendPage(
+        sendSignIn(
           reply,
           signInPage({ locale, csrfToken: reply.generateCsrf(), error: text(locale, `dashboard.signIn.${reason}`) }),
           400,
