@@ -51,6 +51,8 @@ describe('loadMainApiConfig', () => {
         keyring: undefined,
         storage: { kind: 'local', directory: path.resolve('/srv/app/.data/documents') },
       },
+      // No identity provider: the dashboard is off, its cookie key random for the process.
+      dashboard: { sessionSecret: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/) },
     });
   });
 

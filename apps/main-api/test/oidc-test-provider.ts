@@ -105,7 +105,12 @@ export async function startTestProvider(options: { redirectUri: string; audience
     if (request.url?.startsWith('/interaction/')) {
       accounts.set(state.next.sub, state.next);
       provider
-        .interactionFinished(request, response, { login: { accountId: state.next.sub } }, { mergeWithLastSubmission: false })
+        .interactionFinished(
+          request,
+          response,
+          { login: { accountId: state.next.sub } },
+          { mergeWithLastSubmission: false },
+        )
         .catch(() => response.writeHead(500).end());
       return;
     }

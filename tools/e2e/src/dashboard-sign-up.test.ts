@@ -2,12 +2,17 @@ import { mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { type Browser, expectPhoneFriendly, launchBrowser, policyViolationsOf } from '#test-browser';
-import { chromiumBrowser, missing } from '#test-prerequisites';
 import { createTestDatabase } from '@platform/db/testing';
-import { accountBookOf, API_SCOPE, DASHBOARD_CLIENT_ID, startLocalIdentityProvider } from '@platform/local-start/identity-provider';
+import {
+  API_SCOPE,
+  accountBookOf,
+  DASHBOARD_CLIENT_ID,
+  startLocalIdentityProvider,
+} from '@platform/local-start/identity-provider';
 import { buildApp, createLocalFolderStorage, createOutboxMailSender, loadMainApiConfig } from '@platform/main-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Browser, expectPhoneFriendly, launchBrowser, policyViolationsOf } from '#test-browser';
+import { chromiumBrowser, missing } from '#test-prerequisites';
 import { expectNoSeriousAxeViolations } from './axe.js';
 
 // A business signs up for the dashboard in a browser (docs/decisions.md#dashboard-sign-in): main-api on a test

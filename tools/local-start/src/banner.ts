@@ -51,7 +51,7 @@ export function printBanner(
     '',
     `Credentials file: ${credentialsFile}`,
     process.env.SMTP_URL
-      ? 'Emails (invitations) go through SMTP_URL; sign-in codes are written to ' + `${mailOutbox} as .eml files.`
+      ? `Emails (invitations) go through SMTP_URL; sign-in codes are written to ${mailOutbox} as .eml files.`
       : `Emails (invitations, sign-in codes) are written to ${mailOutbox} as .eml files (set SMTP_URL to send invitations).`,
     '',
     allowsPrivateTargets()

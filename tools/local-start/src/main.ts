@@ -48,7 +48,10 @@ const host = process.env.HOST ?? '127.0.0.1';
 const mainPort = process.env.MAIN_PORT ?? '3000';
 const audience = 'platform-local';
 // The local identity provider the dashboard signs in with (never deployed): its codes go to the mail outbox.
-const outbox = createOutboxMailSender({ directory: mailOutboxDir(dataDir), from: 'Local identity provider <no-reply@localhost>' });
+const outbox = createOutboxMailSender({
+  directory: mailOutboxDir(dataDir),
+  from: 'Local identity provider <no-reply@localhost>',
+});
 const identityProvider = await startLocalIdentityProvider({
   host,
   port: Number(process.env.IDP_PORT ?? '3003'),

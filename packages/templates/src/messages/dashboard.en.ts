@@ -69,6 +69,7 @@ export const dashboardEn = {
   'localIdp.code.noName': 'Give your first and last name.',
   'localIdp.code.again': 'Use another email address',
   'localIdp.mail.subject': 'Your sign-in code: {code}',
-  'localIdp.mail.body': 'Your one-time sign-in code is {code}. It works for 10 minutes. If you did not ask for it, ignore this email.',
+  'localIdp.mail.body':
+    'Your one-time sign-in code is {code}. It works for 10 minutes. If you did not ask for it, ignore this email.',
   'localIdp.expired': 'This sign-in has expired. Go back to the dashboard and start again.',
 } as const;

@@ -65,7 +65,8 @@ export const dashboardSw = {
   'localIdp.code.firstName': 'Jina la kwanza',
   'localIdp.code.lastName': 'Jina la mwisho',
   'localIdp.code.submit': 'Endelea',
-  'localIdp.code.wrong': 'Msimbo huo si sahihi au umepitwa na wakati. Angalia barua pepe mpya zaidi, au omba msimbo mpya.',
+  'localIdp.code.wrong':
+    'Msimbo huo si sahihi au umepitwa na wakati. Angalia barua pepe mpya zaidi, au omba msimbo mpya.',
   'localIdp.code.noName': 'Weka jina lako la kwanza na la mwisho.',
   'localIdp.code.again': 'Tumia anwani nyingine ya barua pepe',
   'localIdp.mail.subject': 'Msimbo wako wa kuingia: {code}',

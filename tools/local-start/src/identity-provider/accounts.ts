@@ -5,7 +5,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 // in a JSON file of the data folder (or in memory), found by address in any case; the demo people of the seed are
 // accounts from the start, with their user ids as `sub`, so signing in as one of them opens their data.
 
-export interface LocalAccount {
+interface LocalAccount {
   sub: string;
   email: string;
   givenName?: string;
@@ -22,11 +22,15 @@ export interface AccountBook {
 const sameAddress = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
 /** The accounts in `file` (created when missing), plus `known` (the seed's people) when the file lacks them. */
-export function accountBookOf(file: string | undefined, known: ReadonlyArray<{ userId: string; email: string }>): AccountBook {
+export function accountBookOf(
+  file: string | undefined,
+  known: ReadonlyArray<{ userId: string; email: string }>,
+): AccountBook {
   const stored: LocalAccount[] =
     file !== undefined && existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as LocalAccount[]) : [];
   for (const person of known) {
-    if (!stored.some((account) => account.sub === person.userId)) stored.push({ sub: person.userId, email: person.email });
+    if (!stored.some((account) => account.sub === person.userId))
+      stored.push({ sub: person.userId, email: person.email });
   }
   const save = () => {
     if (file !== undefined) writeFileSync(file, `${JSON.stringify(stored, null, 2)}\n`, { mode: 0o600 });

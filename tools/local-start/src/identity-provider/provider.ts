@@ -70,7 +70,9 @@ function writePage(response: ServerResponse, policy: string, html: string, statu
   response.end(html);
 }
 
-export async function startLocalIdentityProvider(options: LocalIdentityProviderOptions): Promise<LocalIdentityProvider> {
+export async function startLocalIdentityProvider(
+  options: LocalIdentityProviderOptions,
+): Promise<LocalIdentityProvider> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(options.port, options.host, resolve));
   const issuer = `http://localhost:${(server.address() as AddressInfo).port}`;
@@ -107,13 +109,18 @@ export async function startLocalIdentityProvider(options: LocalIdentityProviderO
           email_verified: true,
           ...(account.givenName === undefined ? {} : { given_name: account.givenName }),
           ...(account.familyName === undefined ? {} : { family_name: account.familyName }),
-          ...(account.givenName === undefined ? {} : { name: `${account.givenName} ${account.familyName ?? ''}`.trim() }),
+          ...(account.givenName === undefined
+            ? {}
+            : { name: `${account.givenName} ${account.familyName ?? ''}`.trim() }),
         }),
       };
     },
     // The API reads the address from the access token, as from any provider's (docs/decisions.md#profile-creation).
     extraTokenClaims(_ctx, token) {
-      const email = 'accountId' in token && typeof token.accountId === 'string' ? accounts.bySub(token.accountId)?.email : undefined;
+      const email =
+        'accountId' in token && typeof token.accountId === 'string'
+          ? accounts.bySub(token.accountId)?.email
+          : undefined;
       return email === undefined ? undefined : { email };
     },
     features: {
@@ -168,7 +175,8 @@ export async function startLocalIdentityProvider(options: LocalIdentityProviderO
     const form = await formOf(request);
     if (path[2] === 'email') {
       const email = (form.get('email') ?? '').trim();
-      if (!EMAIL_SHAPE.test(email) || email.length > 320) return send(response, emailPage(uid, text('en', 'localIdp.email.invalid')), 400);
+      if (!EMAIL_SHAPE.test(email) || email.length > 320)
+        return send(response, emailPage(uid, text('en', 'localIdp.email.invalid')), 400);
       const code = codes.issue(uid, email);
       await options.sendCode({
         to: email,
@@ -185,9 +193,15 @@ export async function startLocalIdentityProvider(options: LocalIdentityProviderO
       const familyName = (form.get('familyName') ?? '').trim();
       const again = (message: string) => send(response, codePage({ uid, email, newAccount, error: message }), 400);
       if (newAccount && (givenName === '' || familyName === '')) return again(text('en', 'localIdp.code.noName'));
-      if (codes.check(uid, (form.get('code') ?? '').trim()) === undefined) return again(text('en', 'localIdp.code.wrong'));
+      if (codes.check(uid, (form.get('code') ?? '').trim()) === undefined)
+        return again(text('en', 'localIdp.code.wrong'));
       const account = accounts.byEmail(email) ?? accounts.create({ email, givenName, familyName });
-      return provider.interactionFinished(request, response, { login: { accountId: account.sub } }, { mergeWithLastSubmission: false });
+      return provider.interactionFinished(
+        request,
+        response,
+        { login: { accountId: account.sub } },
+        { mergeWithLastSubmission: false },
+      );
     }
     return send(response, expiredPage(), 404);
   }

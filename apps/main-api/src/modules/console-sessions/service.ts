@@ -1,5 +1,10 @@
 import type { Database, DatabaseExecutor } from '@platform/db';
-import { isSessionSecret, newSessionSecret, sessionEnd, sessionSecretHash as hashOf } from '../../shared/session-secrets.js';
+import {
+  sessionSecretHash as hashOf,
+  isSessionSecret,
+  newSessionSecret,
+  sessionEnd,
+} from '../../shared/session-secrets.js';
 import { type AuditContext, recordAuditEvent } from '../audit/index.js';
 import {
   deleteConsoleSession,

@@ -61,7 +61,10 @@ export function dashboardConfigFrom(
   const issuer = httpUrl('DASHBOARD_OIDC_ISSUER', values.DASHBOARD_OIDC_ISSUER, problems);
   const clientId = values.DASHBOARD_OIDC_CLIENT_ID;
   if (clientId === undefined) {
-    problems.push({ name: 'DASHBOARD_OIDC_CLIENT_ID', message: 'DASHBOARD_OIDC_CLIENT_ID is required with DASHBOARD_OIDC_ISSUER' });
+    problems.push({
+      name: 'DASHBOARD_OIDC_CLIENT_ID',
+      message: 'DASHBOARD_OIDC_CLIENT_ID is required with DASHBOARD_OIDC_ISSUER',
+    });
   }
   if (deployed && values.DASHBOARD_SESSION_SECRET === undefined) {
     problems.push({
@@ -71,18 +74,18 @@ export function dashboardConfigFrom(
     });
   }
   if (issuer !== undefined && !issuer.startsWith('https://') && !isLocalHttp(issuer)) {
-    problems.push({ name: 'DASHBOARD_OIDC_ISSUER', message: 'DASHBOARD_OIDC_ISSUER must be https (http only on localhost)' });
+    problems.push({
+      name: 'DASHBOARD_OIDC_ISSUER',
+      message: 'DASHBOARD_OIDC_ISSUER must be https (http only on localhost)',
+    });
   }
   if (!values.DASHBOARD_OIDC_SCOPES.split(/\s+/).includes('openid')) {
     problems.push({ name: 'DASHBOARD_OIDC_SCOPES', message: 'DASHBOARD_OIDC_SCOPES must include openid' });
   }
-  const resource =
-    values.DASHBOARD_OIDC_RESOURCE === undefined
-      ? undefined
-      : URL.canParse(values.DASHBOARD_OIDC_RESOURCE)
-        ? values.DASHBOARD_OIDC_RESOURCE
-        : (problems.push({ name: 'DASHBOARD_OIDC_RESOURCE', message: 'DASHBOARD_OIDC_RESOURCE must be an absolute URI' }),
-          undefined);
+  const resource = values.DASHBOARD_OIDC_RESOURCE;
+  if (resource !== undefined && !URL.canParse(resource)) {
+    problems.push({ name: 'DASHBOARD_OIDC_RESOURCE', message: 'DASHBOARD_OIDC_RESOURCE must be an absolute URI' });
+  }
   if (issuer === undefined || clientId === undefined || problems.length > 0) return undefined;
   return {
     sessionSecret,
@@ -91,7 +94,9 @@ export function dashboardConfigFrom(
       clientId,
       scopes: values.DASHBOARD_OIDC_SCOPES,
       allowHttp: isLocalHttp(issuer),
-      ...(values.DASHBOARD_OIDC_CLIENT_SECRET === undefined ? {} : { clientSecret: values.DASHBOARD_OIDC_CLIENT_SECRET }),
+      ...(values.DASHBOARD_OIDC_CLIENT_SECRET === undefined
+        ? {}
+        : { clientSecret: values.DASHBOARD_OIDC_CLIENT_SECRET }),
       ...(resource === undefined ? {} : { resource }),
     },
   };

@@ -51,7 +51,12 @@ export function oidcSignInOf(config: DashboardOidcConfig, redirectUri: string): 
   return {
     async start(now) {
       const codeVerifier = client.randomPKCECodeVerifier();
-      const pending = { state: client.randomState(), nonce: client.randomNonce(), codeVerifier, startedAt: now.getTime() };
+      const pending = {
+        state: client.randomState(),
+        nonce: client.randomNonce(),
+        codeVerifier,
+        startedAt: now.getTime(),
+      };
       const url = client.buildAuthorizationUrl(await configuration(), {
         redirect_uri: redirectUri,
         scope: config.scopes,
@@ -69,7 +74,12 @@ export function oidcSignInOf(config: DashboardOidcConfig, redirectUri: string): 
       const tokens = await client.authorizationCodeGrant(
         await configuration(),
         current,
-        { pkceCodeVerifier: pending.codeVerifier, expectedState: pending.state, expectedNonce: pending.nonce, idTokenExpected: true },
+        {
+          pkceCodeVerifier: pending.codeVerifier,
+          expectedState: pending.state,
+          expectedNonce: pending.nonce,
+          idTokenExpected: true,
+        },
         config.resource === undefined ? undefined : { resource: config.resource },
       );
       const claims = tokens.claims();

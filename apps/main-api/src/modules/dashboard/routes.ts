@@ -4,7 +4,6 @@ import { isAppError } from '@platform/errors';
 import { type Locale, locales, text } from '@platform/templates';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import Negotiator from 'negotiator';
-import type { TokenVerifier } from '../../auth/token-verifier.js';
 import {
   FormBody,
   isCsrfRefusal,
@@ -19,14 +18,21 @@ import { homePage } from './pages/home.js';
 import { DASHBOARD_PATH, LOGIN_CALLBACK_PATH, LOGIN_PATH, LOGOUT_PATH } from './pages/nav.js';
 import { errorPage, noticeOf, offPage, signInPage } from './pages/sign-in.js';
 import { CallbackQuery, documented, LoginQuery, PageQuery } from './schemas.js';
-import { type DashboardSessionStore, dashboardSessionStoreOf, homeOf, identityOf, SignInRefused } from './service.js';
+import {
+  type DashboardSessionStore,
+  dashboardSessionStoreOf,
+  homeOf,
+  identityOf,
+  SignInRefused,
+  type VerifyAccessToken,
+} from './service.js';
 import { dashboardCookieSettings } from './session-cookie.js';
 
 export interface DashboardOptions {
   db: Database;
   config: DashboardConfig;
   /** The API's own verifier: the dashboard's user is the `sub` the API's bearer tokens give. */
-  verifyToken: TokenVerifier;
+  verifyToken: VerifyAccessToken;
   publicUrl: string;
   now: () => Date;
   /** Replaces the OpenID Connect client built from config (tests). */
@@ -64,7 +70,7 @@ export const dashboardRoutes: FastifyPluginAsyncTypebox<DashboardOptions> = asyn
       return chosen;
     }
     const kept = locales.find((locale) => locale === request.session.get('dashboardLocale'));
-    return kept ?? ((new Negotiator(request).language([...locales]) as Locale | undefined) ?? 'en');
+    return kept ?? (new Negotiator(request).language([...locales]) as Locale | undefined) ?? 'en';
   }
 
   const signedInUser = async (request: FastifyRequest): Promise<string | null> => {
@@ -83,7 +89,8 @@ export const dashboardRoutes: FastifyPluginAsyncTypebox<DashboardOptions> = asyn
     if (isCsrfRefusal(error)) return answer(403, text(locale, 'dashboard.error.formExpired'));
     if (isAppError(error) && error.statusCode < 500) return answer(error.statusCode, error.message);
     const status = (error as { statusCode?: number }).statusCode;
-    if (status !== undefined && status >= 400 && status < 500) return answer(status, text(locale, 'dashboard.error.unreadable'));
+    if (status !== undefined && status >= 400 && status < 500)
+      return answer(status, text(locale, 'dashboard.error.unreadable'));
     request.log.error({ err: error }, 'dashboard request failed');
     return answer(500, text(locale, 'dashboard.error.failed'));
   });
@@ -99,7 +106,10 @@ export const dashboardRoutes: FastifyPluginAsyncTypebox<DashboardOptions> = asyn
       if (oidc === undefined) return off(request, reply);
       if ((await signedInUser(request)) !== null) return redirectTo(reply, DASHBOARD_PATH);
       const locale = localeOf(request);
-      return sendSignIn(reply, signInPage({ locale, csrfToken: reply.generateCsrf(), notice: noticeOf(request.query.notice) }));
+      return sendSignIn(
+        reply,
+        signInPage({ locale, csrfToken: reply.generateCsrf(), notice: noticeOf(request.query.notice) }),
+      );
     },
   );
 
@@ -116,7 +126,10 @@ export const dashboardRoutes: FastifyPluginAsyncTypebox<DashboardOptions> = asyn
 
   app.get(
     LOGIN_CALLBACK_PATH,
-    { ...page, schema: { ...documented('Where the identity provider sends the browser back'), querystring: CallbackQuery } },
+    {
+      ...page,
+      schema: { ...documented('Where the identity provider sends the browser back'), querystring: CallbackQuery },
+    },
     async (request, reply) => {
       if (oidc === undefined) return off(request, reply);
       const locale = localeOf(request);
@@ -137,10 +150,17 @@ export const dashboardRoutes: FastifyPluginAsyncTypebox<DashboardOptions> = asyn
       } catch (error) {
         if (error instanceof SignInRefused) return refuse(error.reason);
         // The provider's refusal, a state or nonce that does not match, a bad token: logged by kind, never the values.
-        request.log.warn({ errorName: (error as Error).name, code: (error as { code?: string }).code }, 'dashboard sign-in refused');
+        request.log.warn(
+          { errorName: (error as Error).name, code: (error as { code?: string }).code },
+          'dashboard sign-in refused',
+        );
         return refuse('failed');
       }
-      const opened = await sessions.open({ userId: identity.userId, tokensExpireAt: identity.tokensExpireAt, now: now() });
+      const opened = await sessions.open({
+        userId: identity.userId,
+        tokensExpireAt: identity.tokensExpireAt,
+        now: now(),
+      });
       if (opened === null) return refuse('failed');
       const previous = request.session.get('dashboardSession');
       if (typeof previous === 'string') await sessions.end(previous);

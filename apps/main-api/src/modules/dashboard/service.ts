@@ -1,9 +1,16 @@
 import type { Database } from '@platform/db';
 import { isAppError } from '@platform/errors';
-import type { TokenVerifier } from '../../auth/token-verifier.js';
 import { isSessionSecret, newSessionSecret, sessionEnd, sessionSecretHash } from '../../shared/session-secrets.js';
 import { createProfile, getProfile, userExists } from '../accounts/index.js';
 import { listOrganizations } from '../organizations/index.js';
+import type { CompletedSignIn } from './oidc.js';
+
+/**
+ * The API's bearer verifier (auth/token-verifier.ts, given by the app), as the dashboard uses it: the user a token
+ * proves, its address and its expiry; rejects a token it refuses.
+ */
+export type VerifyAccessToken = (token: string) => Promise<{ id: string; email?: string; expiresAt: Date }>;
+
 import {
   deleteDashboardSession,
   deleteDashboardSessionsOf,
@@ -11,7 +18,6 @@ import {
   findDashboardSessionUser,
   insertDashboardSession,
 } from './repository.js';
-import type { CompletedSignIn } from './oidc.js';
 
 // The dashboard's sessions, kept on the server (docs/decisions.md#dashboard-sign-in): the browser holds a random
 // secret, this service the SHA-256 of it, the user and when it ends. A session is ended by deleting its row, so
@@ -89,11 +95,11 @@ function namesOf(claims: CompletedSignIn['idClaims']): { firstName: string; last
  */
 export async function identityOf(
   db: Database,
-  verifyToken: TokenVerifier,
+  verifyToken: VerifyAccessToken,
   completed: CompletedSignIn,
   now: () => Date,
 ): Promise<{ userId: string; tokensExpireAt: Date }> {
-  let user: Awaited<ReturnType<TokenVerifier>>;
+  let user: Awaited<ReturnType<VerifyAccessToken>>;
   try {
     user = await verifyToken(completed.accessToken);
   } catch {

@@ -1,9 +1,9 @@
 import { dashboardSessions, users } from '@platform/db/schema';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { signAccessToken } from '../../auth/tokens.js';
 import { createTestApp, insertOrganization, TEST_AUDIENCE, TEST_SECRET, type TestApp } from '../../../test/helpers.js';
 import { followToCallback, startTestProvider, type TestProvider } from '../../../test/oidc-test-provider.js';
+import { signAccessToken } from '../../auth/tokens.js';
 
 // The dashboard's sign-in against a real OpenID Provider (oidc-provider on port 0): the code flow with PKCE, state and
 // nonce checked, CSRF on every form, sign-out, sessions that end, forged cookies (docs/decisions.md#dashboard-sign-in).
@@ -18,7 +18,11 @@ let t: TestApp;
 let clockOffsetMs = 0;
 
 beforeAll(async () => {
-  provider = await startTestProvider({ redirectUri: REDIRECT_URI, audience: TEST_AUDIENCE, ttlSeconds: TOKEN_TTL_SECONDS });
+  provider = await startTestProvider({
+    redirectUri: REDIRECT_URI,
+    audience: TEST_AUDIENCE,
+    ttlSeconds: TOKEN_TTL_SECONDS,
+  });
   t = await createTestApp({
     env: {
       PUBLIC_URL,
@@ -41,7 +45,9 @@ beforeEach(() => {
 });
 
 function cookieOf(response: { headers: Record<string, unknown> }, previous = ''): string {
-  const line = ([response.headers['set-cookie'] ?? []].flat() as string[]).find((each) => each.startsWith('__Host-dashboard='));
+  const line = ([response.headers['set-cookie'] ?? []].flat() as string[]).find((each) =>
+    each.startsWith('__Host-dashboard='),
+  );
   return line === undefined ? previous : (line.split(';')[0] ?? previous);
 }
 
@@ -62,7 +68,11 @@ async function startSignIn() {
     payload: new URLSearchParams({ _csrf: csrfOf(page.body) }).toString(),
   });
   expect(started.statusCode).toBe(303);
-  return { cookie: cookieOf(started, cookieOf(page)), authorizationUrl: String(started.headers.location), setCookie: started.headers['set-cookie'] };
+  return {
+    cookie: cookieOf(started, cookieOf(page)),
+    authorizationUrl: String(started.headers.location),
+    setCookie: started.headers['set-cookie'],
+  };
 }
 
 const callback = (url: URL, cookie: string) =>
@@ -134,8 +144,17 @@ describe('signing in to the dashboard', () => {
   it('gives the same user id as the API: the provider’s access token and an HS256 token both open /v1/accounts/me', async () => {
     provider.next = { sub: 'user_amina', email: 'amina@example.com', givenName: 'Amina', familyName: 'Otieno' };
     await signIn();
-    const hs256 = await signAccessToken({ secret: TEST_SECRET, issuer: provider.issuer, audience: TEST_AUDIENCE, subject: 'user_amina' });
-    const me = await t.app.inject({ method: 'GET', url: '/v1/accounts/me', headers: { authorization: `Bearer ${hs256}` } });
+    const hs256 = await signAccessToken({
+      secret: TEST_SECRET,
+      issuer: provider.issuer,
+      audience: TEST_AUDIENCE,
+      subject: 'user_amina',
+    });
+    const me = await t.app.inject({
+      method: 'GET',
+      url: '/v1/accounts/me',
+      headers: { authorization: `Bearer ${hs256}` },
+    });
     expect(me.statusCode).toBe(200);
     expect(me.json().data.email).toBe('amina@example.com');
   });
@@ -174,7 +193,12 @@ describe('signing in to the dashboard', () => {
     const noToken = await t.app.inject({ method: 'POST', url: '/login', headers: { ...FORM, cookie }, payload: '' });
     expect(noToken.statusCode).toBe(403);
     expect(noToken.body).toContain('This form has expired');
-    const signOut = await t.app.inject({ method: 'POST', url: '/logout', headers: { ...FORM, cookie }, payload: '_csrf=forged' });
+    const signOut = await t.app.inject({
+      method: 'POST',
+      url: '/logout',
+      headers: { ...FORM, cookie },
+      payload: '_csrf=forged',
+    });
     expect(signOut.statusCode).toBe(403);
     expect((await t.app.inject({ method: 'GET', url: '/dashboard', headers: { cookie } })).statusCode).toBe(200);
   });

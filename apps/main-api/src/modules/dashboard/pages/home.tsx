@@ -31,7 +31,9 @@ export function homePage({ locale, signedIn, name, organizations }: HomeView): s
             {organizations.map((organization) => (
               <li class="card">
                 <h3>{organization.name}</h3>
-                <p>{say(locale, 'dashboard.home.role', { role: text(locale, `dashboard.role.${organization.role}`) })}</p>
+                <p>
+                  {say(locale, 'dashboard.home.role', { role: text(locale, `dashboard.role.${organization.role}`) })}
+                </p>
               </li>
             ))}
           </ul>

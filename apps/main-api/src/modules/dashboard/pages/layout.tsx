@@ -67,7 +67,9 @@ function SiteHeader({ locale, path, signedIn }: Omit<FrameProps, 'title' | 'body
         <div class="who">
           {signedIn === undefined ? null : (
             <>
-              <span class="user">{say(locale, 'dashboard.signedInAs', { user: <strong>{signedIn.userLabel}</strong> })}</span>
+              <span class="user">
+                {say(locale, 'dashboard.signedInAs', { user: <strong>{signedIn.userLabel}</strong> })}
+              </span>
               <form method="post" action={LOGOUT_PATH} class="inline">
                 <CsrfField token={signedIn.csrfToken} />
                 <button type="submit" class="link">
