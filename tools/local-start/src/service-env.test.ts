@@ -123,13 +123,17 @@ describe('emails on the local start', () => {
     vi.stubEnv('MAIL_OUTBOX_DIR', undefined);
     vi.stubEnv('SMTP_URL', undefined);
     expect(mainApiEnv(settings).MAIL_OUTBOX_DIR).toBe('/tmp/local-start-test/outbox');
-    expect(bannerText()).toContain('Emails (invitations, sign-in codes) are written to /tmp/local-start-test/outbox as .eml files');
+    expect(bannerText()).toContain(
+      'Emails (invitations, sign-in codes) are written to /tmp/local-start-test/outbox as .eml files',
+    );
   });
 
   it('go through SMTP_URL when the caller sets it', () => {
     vi.stubEnv('SMTP_URL', 'smtp://127.0.0.1:1025');
     expect(mainApiEnv(settings).SMTP_URL).toBe('smtp://127.0.0.1:1025');
-    expect(bannerText()).toContain('Emails (invitations) go through SMTP_URL; sign-in codes are written to /tmp/local-start-test/outbox');
+    expect(bannerText()).toContain(
+      'Emails (invitations) go through SMTP_URL; sign-in codes are written to /tmp/local-start-test/outbox',
+    );
   });
 });
 
