@@ -23,6 +23,7 @@ module.exports = {
   // them (a payment with its receipt and invoice) in one round trip.
   'billing-documents': { owner: 'apps/main-api/src/modules/billing' },
   payments: { owner: 'apps/main-api/src/modules/billing' },
+  dashboard: { owner: 'apps/main-api/src/modules/dashboard' },
   'credit-balance-entries': { owner: 'apps/main-api/src/modules/billing/subscriptions' },
   'mail-subscriptions': {
     owner: 'apps/main-api/src/modules/billing/subscriptions',

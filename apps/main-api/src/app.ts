@@ -24,6 +24,7 @@ import {
   consoleSessionSharedSchemas,
   consoleSessionStoreOf,
 } from './modules/console-sessions/index.js';
+import { dashboardRoutes } from './modules/dashboard/index.js';
 import { invitationRoutes, invitationSharedSchemas } from './modules/invitations/index.js';
 import { notificationRoutes, notificationSharedSchemas } from './modules/notifications/index.js';
 import { organizationRoutes, organizationSharedSchemas } from './modules/organizations/index.js';
@@ -206,6 +207,7 @@ export function buildApp(deps: MainApiDeps, config: MainApiConfig) {
     publicUrl: config.publicUrl,
     now,
   });
+  app.register(dashboardRoutes, { db, config: config.dashboard, verifyToken, publicUrl: config.publicUrl, now });
 
   return app;
 }

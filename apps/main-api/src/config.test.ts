@@ -53,6 +53,8 @@ describe('loadMainApiConfig', () => {
         keyring: undefined,
         storage: { kind: 'local', directory: path.resolve('/srv/app/.data/documents') },
       },
+      // No identity provider: the dashboard is off, its cookie key random for the process.
+      dashboard: { sessionSecret: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/) },
     });
   });
 
@@ -201,6 +203,15 @@ describe('loadMainApiConfig', () => {
     expect(config.auth.keys).toEqual({ kind: 'jwks', jwksUrl: new URL('https://identity.example.com/jwks.json') });
   });
 
+  it('takes a secret and a JWKS URL together: each token is judged by the key its algorithm names', () => {
+    const config = loadMainApiConfig({ ...required, AUTH_JWKS_URL: 'https://identity.example.com/jwks.json' });
+    expect(config.auth.keys).toEqual({
+      kind: 'secretAndJwks',
+      secret: required.AUTH_JWT_SECRET,
+      jwksUrl: new URL('https://identity.example.com/jwks.json'),
+    });
+  });
+
   it('builds the S3 settings', () => {
     const config = loadMainApiConfig({
       ...required,
@@ -227,11 +238,6 @@ describe('loadMainApiConfig', () => {
       'neither a secret nor a JWKS URL',
       { AUTH_JWT_SECRET: undefined },
       /one of AUTH_JWT_SECRET .* and AUTH_JWKS_URL is required/,
-    ],
-    [
-      'both a secret and a JWKS URL',
-      { AUTH_JWKS_URL: 'https://id.example.com/jwks' },
-      /exactly one of AUTH_JWT_SECRET and AUTH_JWKS_URL/,
     ],
     [
       'a short secret',

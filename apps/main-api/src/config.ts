@@ -12,6 +12,7 @@ import { LedgerEnvSchema } from '@platform/ledger';
 import { type Static, Type } from '@sinclair/typebox';
 import { API_KEY_RATE_LIMIT_MAX } from './modules/api-keys/index.js';
 import { type PaymentsConfig, PaymentsEnvSchema, paymentsConfigFrom } from './modules/billing/index.js';
+import { type DashboardConfig, DashboardEnvSchema, dashboardConfigFrom } from './modules/dashboard/index.js';
 
 const MEBIBYTE = 1024 * 1024;
 const DEFAULT_MAIL_FROM = 'Platform <no-reply@localhost>';
@@ -109,14 +110,22 @@ export const MainApiEnvSchema = Type.Object({
   ...DocumentVaultEnvSchema.properties,
   ...PaymentsEnvSchema.properties,
   ...LedgerEnvSchema.properties,
+  /** The customers' dashboard: its identity provider and cookie (modules/dashboard/config.ts). */
+  ...DashboardEnvSchema.properties,
 });
 
 export type MainApiEnv = Static<typeof MainApiEnvSchema>;
 
 export type LogLevel = MainApiEnv['LOG_LEVEL'];
 
-/** How bearer tokens are verified: a shared HS256 secret, or the identity provider's JWKS (RS256/ES256). */
-export type TokenKeySource = { kind: 'secret'; secret: string } | { kind: 'jwks'; jwksUrl: URL };
+/**
+ * How bearer tokens are verified: a shared HS256 secret, the identity provider's JWKS (RS256/ES256), or both (each
+ * token judged by the one its `alg` names; docs/decisions.md#dashboard-sign-in).
+ */
+export type TokenKeySource =
+  | { kind: 'secret'; secret: string }
+  | { kind: 'jwks'; jwksUrl: URL }
+  | { kind: 'secretAndJwks'; secret: string; jwksUrl: URL };
 
 export type S3StorageConfig = {
   endpoint?: string;
@@ -162,6 +171,8 @@ export interface MainApiConfig extends ServiceConfig<LogLevel> {
   documents: DocumentVaultConfig;
   /** REVIEW_LINK_SECRET; unset: derived from the document key (modules/reviews/document-links.ts). */
   reviewLinkSecret?: string;
+  /** The customers' dashboard (DASHBOARD_*; docs/decisions.md#dashboard-sign-in): off without an identity provider. */
+  dashboard: DashboardConfig;
 }
 
 /**
@@ -181,6 +192,7 @@ export function loadMainApiConfig(env: NodeJS.ProcessEnv = process.env, cwd = pr
   const payments = paymentsConfigFrom(values, publicUrl, problems, { deployed });
   const mail = mailConfig(values, cwd, problems);
   const documents = documentVaultConfigFrom(values, problems, { deployed, cwd });
+  const dashboard = dashboardConfigFrom(values, problems, { deployed });
 
   if (
     problems.length > 0 ||
@@ -189,7 +201,8 @@ export function loadMainApiConfig(env: NodeJS.ProcessEnv = process.env, cwd = pr
     publicUrl === undefined ||
     payments === undefined ||
     mail === undefined ||
-    documents === undefined
+    documents === undefined ||
+    dashboard === undefined
   ) {
     throw new ConfigError(problems);
   }
@@ -217,20 +230,20 @@ export function loadMainApiConfig(env: NodeJS.ProcessEnv = process.env, cwd = pr
       : { platformOrganizationId: values.PLATFORM_ORGANIZATION_ID }),
     documents,
     ...(values.REVIEW_LINK_SECRET === undefined ? {} : { reviewLinkSecret: values.REVIEW_LINK_SECRET }),
+    dashboard,
   };
 }
 
 function tokenKeySource(values: MainApiEnv, problems: ConfigProblem[]): TokenKeySource | undefined {
   const { AUTH_JWT_SECRET: secret, AUTH_JWKS_URL: jwksUrl } = values;
-  if (secret !== undefined && jwksUrl !== undefined) {
-    problems.push({ name: 'AUTH_JWKS_URL', message: 'set exactly one of AUTH_JWT_SECRET and AUTH_JWKS_URL, not both' });
-    return undefined;
-  }
-  if (secret !== undefined) return { kind: 'secret', secret };
   if (jwksUrl !== undefined) {
     const url = httpUrl('AUTH_JWKS_URL', jwksUrl, problems);
-    return url === undefined ? undefined : { kind: 'jwks', jwksUrl: new URL(url) };
+    if (url === undefined) return undefined;
+    return secret === undefined
+      ? { kind: 'jwks', jwksUrl: new URL(url) }
+      : { kind: 'secretAndJwks', secret, jwksUrl: new URL(url) };
   }
+  if (secret !== undefined) return { kind: 'secret', secret };
   problems.push({
     name: 'AUTH_JWT_SECRET',
     message: 'one of AUTH_JWT_SECRET (HS256, at least 32 characters) and AUTH_JWKS_URL is required',

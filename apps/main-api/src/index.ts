@@ -19,6 +19,7 @@ export {
   type S3StorageConfig,
   type TokenKeySource,
 } from './config.js';
+export { createOutboxMailSender } from './mail/outbox.js';
 export { createAvatarStorage } from './storage/from-config.js';
 export { createLocalFolderStorage, type LocalFolderStorageOptions } from './storage/local-folder.js';
 export type { ObjectStorage, ObjectToStore, StoredObject } from './storage/object-storage.js';

@@ -11,6 +11,10 @@ interface HtmlPageProps {
   lang?: string | undefined;
   /** Elements for the end of `<head>` (a `<meta http-equiv="refresh">`), nothing by default. */
   head?: Child;
+  /** What comes before `<main>` (a skip link, a site header with its navigation), nothing by default. */
+  before?: Child;
+  /** The id of `<main>`, for a skip link to point at. */
+  mainId?: string;
   children?: Child;
 }
 
@@ -19,7 +23,7 @@ interface HtmlPageProps {
  * pages, receipts and invoices): scaled for small phones, kept out of search engines, one `<main>` landmark for
  * screen readers. Render it with `renderPage`.
  */
-export function HtmlPage({ title, styles, lang = 'en', head, children }: HtmlPageProps) {
+export function HtmlPage({ title, styles, lang = 'en', head, before, mainId, children }: HtmlPageProps) {
   return (
     <html lang={lang}>
       <head>
@@ -31,7 +35,8 @@ export function HtmlPage({ title, styles, lang = 'en', head, children }: HtmlPag
         {head}
       </head>
       <body>
-        <main>{children}</main>
+        {before}
+        <main id={mainId}>{children}</main>
       </body>
     </html>
   );

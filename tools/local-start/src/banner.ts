@@ -21,6 +21,7 @@ export function printBanner(
       : 'Each service is running as its own process on DATABASE_URL' +
         (process.env.REDIS_URL ? ' and REDIS_URL.' : '.'),
     '',
+    `  dashboard    ${c.dashboardUrl}   sign in or sign up with any email address: the one-time code is in the outbox below`,
     `  main API     ${c.mainUrl}      docs ${c.mainUrl}/docs`,
     `  backend API  ${c.backendUrl}   docs ${c.backendUrl}/docs`,
     `  SDK demo     ${c.sdkDemoUrl}   a page that opens test sessions with @platform/verify-web (popup, embedded, redirect)`,
@@ -46,10 +47,12 @@ export function printBanner(
     `  webhook secrets    live ${c.webhookSecrets.live}`,
     `                     test ${c.webhookSecrets.test}`,
     '',
+    `  identity provider ${c.identityProviderUrl} (local only; the demo users sign in with their addresses, e.g. ${c.userId}'s)`,
+    '',
     `Credentials file: ${credentialsFile}`,
     process.env.SMTP_URL
-      ? 'Emails (invitations) go through SMTP_URL.'
-      : `Emails (invitations) are written to ${mailOutbox} as .eml files (set SMTP_URL to send them).`,
+      ? `Emails (invitations) go through SMTP_URL; sign-in codes are written to ${mailOutbox} as .eml files.`
+      : `Emails (invitations, sign-in codes) are written to ${mailOutbox} as .eml files (set SMTP_URL to send invitations).`,
     '',
     allowsPrivateTargets()
       ? `Callbacks may go to this machine and other private addresses (WEBHOOK_ALLOW_PRIVATE_TARGETS=${privateTargetsSetting()}; set it to false to refuse them, as production does).`

@@ -31,6 +31,10 @@ export interface LocalCredentials {
   webhookSecrets: { live: string; test: string };
   /** The front-end SDK's demo page; its origin is an allowed origin of the demo organization's test sessions. */
   sdkDemoUrl: string;
+  /** The customers' dashboard: sign in through the local identity provider with a code from the outbox. */
+  dashboardUrl: string;
+  /** The local identity provider's issuer (never deployed). */
+  identityProviderUrl: string;
 }
 
 interface StoredKeys {

@@ -39,7 +39,12 @@ async function start(
   extraArgs: string[] = [],
   env: NodeJS.ProcessEnv = { DATABASE_URL: '', REDIS_URL: '' },
 ): Promise<Started> {
-  const [mainPort, backendPort, demoPort] = [await closedPort(), await closedPort(), await closedPort()];
+  const [mainPort, backendPort, demoPort, idpPort] = [
+    await closedPort(),
+    await closedPort(),
+    await closedPort(),
+    await closedPort(),
+  ];
   const child = spawn('corepack', ['pnpm', 'start', ...extraArgs], {
     cwd: REPO_ROOT,
     env: {
@@ -51,6 +56,7 @@ async function start(
       MAIN_PORT: String(mainPort),
       BACKEND_PORT: String(backendPort),
       DEMO_PORT: String(demoPort),
+      IDP_PORT: String(idpPort),
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -6,7 +6,7 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { createDatabase, type DemoPerson, localDataDir, migrateDatabase, seedDemoData } from '@platform/db';
-import { signAccessToken } from '@platform/main-api';
+import { createOutboxMailSender, signAccessToken } from '@platform/main-api';
 import { printBanner } from './banner.js';
 import { startAsProcesses } from './child-processes.js';
 import {
@@ -17,6 +17,8 @@ import {
   writeCredentials,
 } from './credentials.js';
 import { loadOrCreateSecrets, prepareDataDir } from './data-dir.js';
+import { accountBookOf } from './identity-provider/accounts.js';
+import { startLocalIdentityProvider } from './identity-provider/provider.js';
 import { type RunningServices, startInProcess } from './in-process.js';
 import { allowDemoOrigin, startSdkDemo } from './sdk-demo.js';
 import { allowsPrivateTargets, type LocalSettings, mailOutboxDir } from './service-env.js';
@@ -42,14 +44,39 @@ await creditDemoWallets(database.db, demo);
 const webhookSecrets = await demoWebhookSecrets(database.db, demo);
 const smileId = wantsFakeSmileId() ? await startLocalSmileId() : undefined;
 
+const host = process.env.HOST ?? '127.0.0.1';
+const mainPort = process.env.MAIN_PORT ?? '3000';
+const audience = 'platform-local';
+// The local identity provider the dashboard signs in with (never deployed): its codes go to the mail outbox.
+const outbox = createOutboxMailSender({
+  directory: mailOutboxDir(dataDir),
+  from: 'Local identity provider <no-reply@localhost>',
+});
+const identityProvider = await startLocalIdentityProvider({
+  host,
+  port: Number(process.env.IDP_PORT ?? '3003'),
+  redirectUri: `${process.env.MAIN_PUBLIC_URL || `http://localhost:${mainPort}`}/login/callback`,
+  audience,
+  accounts: accountBookOf(path.join(dataDir, 'identity-accounts.json'), [
+    ...Object.values(demo.roleUsers),
+    demo.otherUser,
+    demo.newUser,
+    demo.noProfileUser,
+  ]),
+  keyFile: path.join(dataDir, 'identity-signing-key.json'),
+  sendCode: (message) => outbox.send(message),
+});
+
 const settings: LocalSettings = {
-  host: process.env.HOST ?? '127.0.0.1',
-  mainPort: process.env.MAIN_PORT ?? '3000',
+  host,
+  mainPort,
   backendPort: process.env.BACKEND_PORT ?? '3001',
   logLevel: process.env.LOG_LEVEL ?? 'warn',
   jwtSecret: secrets.jwtSecret,
-  issuer: 'http://localhost/local-start',
-  audience: 'platform-local',
+  // One issuer for the identity provider's tokens and the credentials file's (docs/decisions.md#dashboard-sign-in).
+  issuer: identityProvider.issuer,
+  jwksUrl: identityProvider.jwksUrl,
+  audience,
   dataDir,
   documentKey: secrets.documentKey,
   platformOrganizationId: demo.organizationId,
@@ -119,6 +146,8 @@ const credentials: LocalCredentials = {
   testApiKey: keys.testApiKey,
   webhookSecrets,
   sdkDemoUrl: sdkDemo.url,
+  dashboardUrl: `${services.mainUrl}/dashboard`,
+  identityProviderUrl: identityProvider.issuer,
 };
 writeCredentials(credentialsFile, credentials);
 printBanner(credentials, credentialsFile, databaseUrl ? 'separate' : 'embedded', mailOutboxDir(dataDir), smileId?.url);
@@ -130,6 +159,7 @@ async function shutdown(signal: string) {
   console.log(`\n${signal} received: stopping both services.`);
   await sdkDemo.stop();
   await services.stop();
+  await identityProvider.close();
   await smileId?.close();
   process.exit(0);
 }

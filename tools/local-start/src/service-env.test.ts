@@ -48,6 +48,8 @@ const credentials = {
   testApiKey: 'sk_test_x',
   webhookSecrets: { live: 'whsec_a', test: 'whsec_b' },
   sdkDemoUrl: 'http://localhost:3',
+  dashboardUrl: 'http://localhost:1/dashboard',
+  identityProviderUrl: 'http://localhost:4',
 } satisfies LocalCredentials;
 
 afterEach(() => {
@@ -112,17 +114,26 @@ describe('the banner', () => {
 });
 
 describe('emails on the local start', () => {
+  it('print the dashboard and the local identity provider', () => {
+    expect(bannerText()).toContain('dashboard    http://localhost:1/dashboard');
+    expect(bannerText()).toContain('identity provider http://localhost:4');
+  });
+
   it('are written to <data dir>/outbox, and the banner says where', () => {
     vi.stubEnv('MAIL_OUTBOX_DIR', undefined);
     vi.stubEnv('SMTP_URL', undefined);
     expect(mainApiEnv(settings).MAIL_OUTBOX_DIR).toBe('/tmp/local-start-test/outbox');
-    expect(bannerText()).toContain('Emails (invitations) are written to /tmp/local-start-test/outbox as .eml files');
+    expect(bannerText()).toContain(
+      'Emails (invitations, sign-in codes) are written to /tmp/local-start-test/outbox as .eml files',
+    );
   });
 
   it('go through SMTP_URL when the caller sets it', () => {
     vi.stubEnv('SMTP_URL', 'smtp://127.0.0.1:1025');
     expect(mainApiEnv(settings).SMTP_URL).toBe('smtp://127.0.0.1:1025');
-    expect(bannerText()).toContain('Emails (invitations) go through SMTP_URL.');
+    expect(bannerText()).toContain(
+      'Emails (invitations) go through SMTP_URL; sign-in codes are written to /tmp/local-start-test/outbox',
+    );
   });
 });
 

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { loadConfig } from '@platform/http';
 import { Type } from '@sinclair/typebox';
+import { API_SCOPE, DASHBOARD_CLIENT_ID } from './identity-provider/provider.js';
 
 /** How both services are configured for a local run; the same variables production sets. */
 export interface LocalSettings {
@@ -21,6 +22,8 @@ export interface LocalSettings {
   redisUrl?: string;
   /** backend-api's Smile ID variables, when the fake Smile ID runs (smile-id.ts). */
   smileIdEnv?: NodeJS.ProcessEnv;
+  /** The local identity provider's JWKS (identity-provider/provider.ts); its issuer is `issuer`. */
+  jwksUrl?: string;
 }
 
 /**
@@ -85,10 +88,21 @@ export function mainApiEnv(s: LocalSettings): NodeJS.ProcessEnv {
     LOG_LEVEL: s.logLevel,
     DATABASE_URL: s.databaseUrl ?? '',
     REDIS_URL: s.redisUrl ?? '',
+    // Both the credentials file's HS256 tokens and the local identity provider's RS256 ones, one issuer
+    // (docs/decisions.md#dashboard-sign-in).
     AUTH_JWT_SECRET: s.jwtSecret,
-    AUTH_JWKS_URL: '',
+    AUTH_JWKS_URL: s.jwksUrl ?? '',
     AUTH_ISSUER: s.issuer,
     AUTH_AUDIENCE: s.audience,
+    // The dashboard signs in through the local identity provider.
+    ...(s.jwksUrl === undefined
+      ? {}
+      : {
+          DASHBOARD_OIDC_ISSUER: s.issuer,
+          DASHBOARD_OIDC_CLIENT_ID: DASHBOARD_CLIENT_ID,
+          DASHBOARD_OIDC_SCOPES: `openid email profile ${API_SCOPE}`,
+          DASHBOARD_SESSION_SECRET: process.env.DASHBOARD_SESSION_SECRET || randomBytes(32).toString('base64url'),
+        }),
     AVATAR_STORAGE: 'local',
     AVATAR_LOCAL_DIR: path.join(s.dataDir, 'avatars'),
     // Emails land in a folder (SMTP_URL, when the caller sets it, wins).

@@ -1,5 +1,12 @@
 import { isStorableText } from '@platform/http';
-import { createRemoteJWKSet, errors, type JWTPayload, type JWTVerifyGetKey, jwtVerify } from 'jose';
+import {
+  createRemoteJWKSet,
+  decodeProtectedHeader,
+  errors,
+  type JWTPayload,
+  type JWTVerifyGetKey,
+  jwtVerify,
+} from 'jose';
 import type { TokenKeySource } from '../config.js';
 import { importHmacVerificationKey } from './hmac-verification-key.js';
 import { rememberVerifiedTokens } from './verified-token-cache.js';
@@ -94,17 +101,37 @@ export function createTokenVerifier(options: TokenVerifierOptions): TokenVerifie
   };
 }
 
-// The algorithm list is pinned per key source, so a token cannot choose another algorithm (or `none`).
+// The algorithm list is pinned per key source, so a token cannot choose another algorithm (or `none`). With both a
+// secret and a JWKS (docs/decisions.md#dashboard-sign-in: the local start's identity provider beside the credentials
+// file's tokens) the header's `alg` only picks which of the two judges the token; each still pins its algorithms.
 function signatureVerifier({ keys, issuer, audience }: TokenVerifierOptions) {
   const claims = { issuer, audience, requiredClaims: ['exp', 'sub'], clockTolerance: CLOCK_TOLERANCE_SECONDS };
-  if (keys.kind === 'secret') {
-    const secret = importHmacVerificationKey(keys.secret);
+  const bySecret = (secretText: string) => {
+    const secret = importHmacVerificationKey(secretText);
     return async (token: string, currentDate: Date) =>
       (await jwtVerify(token, await secret, { ...claims, algorithms: ['HS256'], currentDate })).payload;
+  };
+  const byKeySet = (source: JWTVerifyGetKey) => {
+    const keySet = tellOutagesApart(source);
+    return async (token: string, currentDate: Date) =>
+      (await jwtVerify(token, keySet, { ...claims, algorithms: ['RS256', 'ES256'], currentDate })).payload;
+  };
+  if (keys.kind === 'secret') return bySecret(keys.secret);
+  if (keys.kind === 'keySet') return byKeySet(keys.keySet);
+  const remote = byKeySet(createRemoteJWKSet(keys.jwksUrl));
+  if (keys.kind === 'jwks') return remote;
+  const shared = bySecret(keys.secret);
+  return (token: string, currentDate: Date) =>
+    headerAlgorithm(token) === 'HS256' ? shared(token, currentDate) : remote(token, currentDate);
+}
+
+/** The `alg` of a token's header; undefined for what is no JWS (jwtVerify then refuses it). */
+function headerAlgorithm(token: string): string | undefined {
+  try {
+    return decodeProtectedHeader(token).alg;
+  } catch {
+    return undefined;
   }
-  const keySet = tellOutagesApart(keys.kind === 'jwks' ? createRemoteJWKSet(keys.jwksUrl) : keys.keySet);
-  return async (token: string, currentDate: Date) =>
-    (await jwtVerify(token, keySet, { ...claims, algorithms: ['RS256', 'ES256'], currentDate })).payload;
 }
 
 // A key set that has no key for the token's `kid` judges the token; a key set that cannot be fetched

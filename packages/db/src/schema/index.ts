@@ -8,6 +8,7 @@ export * from './audit-events.js';
 export * from './avatar-uploads.js';
 export * from './billing-documents.js';
 export * from './credit-balance-entries.js';
+export * from './dashboard.js';
 export * from './drive.js';
 export * from './idempotency.js';
 export * from './mail-subscriptions.js';

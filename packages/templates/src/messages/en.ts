@@ -2,7 +2,10 @@
 // keyed by meaning. A `{name}` in a text is filled in by `say` or `text` (translate.tsx). A document kind, an ID
 // type and a verification status are labelled here once, and every page that names one uses that label.
 
+import { dashboardEn } from './dashboard.en.js';
+
 export const en = {
+  ...dashboardEn,
   // Labels shared by every page that names the thing.
   'documentKind.id_document_front': 'Front of the ID document',
   'documentKind.id_document_back': 'Back of the ID document',

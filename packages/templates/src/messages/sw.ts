@@ -1,3 +1,4 @@
+import { dashboardSw } from './dashboard.sw.js';
 import type { en } from './en.js';
 
 // The Kiswahili catalog (docs/decisions.md#hosted-page-languages): the shared labels and every text of the hosted
@@ -5,6 +6,7 @@ import type { en } from './en.js';
 // pages are English only for now, and their texts join this catalog when they are offered in Kiswahili.
 
 export const sw = {
+  ...dashboardSw,
   // Labels shared by every page that names the thing.
   'documentKind.id_document_front': 'Upande wa mbele wa kitambulisho',
   'documentKind.id_document_back': 'Upande wa nyuma wa kitambulisho',

@@ -5,4 +5,4 @@
 export { findUserEmail, findUserIdByAddress, findUserProfile, userEmailOf, userProfileOf } from './repository.js';
 export { accountRoutes } from './routes.js';
 export { accountSharedSchemas } from './schemas.js';
-export { userExists } from './service.js';
+export { createProfile, getProfile, userExists } from './service.js';

@@ -1,5 +1,10 @@
-import { createHash, randomBytes } from 'node:crypto';
 import type { Database, DatabaseExecutor } from '@platform/db';
+import {
+  sessionSecretHash as hashOf,
+  isSessionSecret,
+  newSessionSecret,
+  sessionEnd,
+} from '../../shared/session-secrets.js';
 import { type AuditContext, recordAuditEvent } from '../audit/index.js';
 import {
   deleteConsoleSession,
@@ -16,11 +21,6 @@ import {
 
 /** How long a console session lasts at most after sign-in. */
 export const CONSOLE_SESSION_MS = 8 * 60 * 60 * 1000;
-const SECRET_BYTES = 32;
-/** 32 bytes in base64url, without padding. */
-const SECRET_SHAPE = /^[A-Za-z0-9_-]{43}$/;
-
-const hashOf = (secret: string) => createHash('sha256').update(secret).digest('hex');
 /** How many of the ends are still to come at `now`: the sessions that were open. */
 const openAt = (ends: Date[], now: Date) => ends.filter((end) => end.getTime() > now.getTime()).length;
 
@@ -42,9 +42,9 @@ export interface ConsoleSessionStore {
 export function consoleSessionStoreOf(db: Database): ConsoleSessionStore {
   return {
     async open({ userId, tokenExpiresAt, now }) {
-      const expiresAt = new Date(Math.min(now.getTime() + CONSOLE_SESSION_MS, tokenExpiresAt.getTime()));
-      if (expiresAt.getTime() <= now.getTime()) return null;
-      const secret = randomBytes(SECRET_BYTES).toString('base64url');
+      const expiresAt = sessionEnd(now, CONSOLE_SESSION_MS, tokenExpiresAt);
+      if (expiresAt === null) return null;
+      const secret = newSessionSecret();
       await db.transaction(async (tx) => {
         await deleteExpiredConsoleSessions(tx, now);
         await insertConsoleSession(tx, { secretHash: hashOf(secret), userId, createdAt: now, expiresAt });
@@ -52,11 +52,11 @@ export function consoleSessionStoreOf(db: Database): ConsoleSessionStore {
       return { secret, expiresAt };
     },
     async userOf(secret, now) {
-      if (!SECRET_SHAPE.test(secret)) return null;
+      if (!isSessionSecret(secret)) return null;
       return (await findConsoleSessionUser(db, hashOf(secret), now)) ?? null;
     },
     async end(secret) {
-      if (SECRET_SHAPE.test(secret)) await deleteConsoleSession(db, hashOf(secret));
+      if (isSessionSecret(secret)) await deleteConsoleSession(db, hashOf(secret));
     },
     endAllOf: async (userId, now) => openAt(await deleteConsoleSessionsOf(db, userId), now),
   };

@@ -25,6 +25,7 @@ export {
 export { organizationRoutes } from './routes.js';
 export { organizationSharedSchemas } from './schemas.js';
 export {
+  listOrganizations,
   membershipIn,
   NOT_A_MEMBER,
   ORGANIZATION_NOT_FOUND,

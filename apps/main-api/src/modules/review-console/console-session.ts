@@ -34,7 +34,13 @@ export function cookieSettings(publicUrl: string) {
   const secure = publicUrl.startsWith('https://');
   return {
     cookieName: secure ? '__Host-review_session' : 'review_session',
-    cookie: { path: '/', httpOnly: true, secure, sameSite: 'strict' as const, maxAge: CONSOLE_SESSION_MS / 1000 },
+    cookie: {
+      path: '/',
+      httpOnly: true as const,
+      secure,
+      sameSite: 'strict' as const,
+      maxAge: CONSOLE_SESSION_MS / 1000,
+    },
   };
 }
 

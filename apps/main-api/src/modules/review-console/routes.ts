@@ -1,7 +1,3 @@
-import cookie from '@fastify/cookie';
-import csrfProtection from '@fastify/csrf-protection';
-import formBody from '@fastify/formbody';
-import secureSession from '@fastify/secure-session';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { type DocumentKind, documentKinds } from '@platform/db';
 import { isAppError } from '@platform/errors';
@@ -9,6 +5,7 @@ import { text } from '@platform/templates';
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { TokenVerifier } from '../../auth/token-verifier.js';
+import { FormBody, isCsrfRefusal, redirectTo, registerHtmlForms, sendPage } from '../../shared/html-forms.js';
 import type { ConsoleSessionStore } from '../console-sessions/index.js';
 import {
   type ReviewDecision,
@@ -48,9 +45,6 @@ export interface ReviewConsoleOptions {
 // authentication: the cookie is their credential, and the reviewer role is checked here on every request through the
 // role policy (reviews.isReviewer).
 
-const CONTENT_SECURITY_POLICY =
-  "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
-const FORM_BODY_LIMIT = 16 * 1024;
 const QUEUE_PAGE_SIZE = 25;
 
 const SessionParams = Type.Object({ sessionId: Type.String({ format: 'uuid' }) });
@@ -62,8 +56,6 @@ const NoticeQuery = Type.Object({
   notice: Type.Optional(Type.String({ maxLength: 32 })),
   error: Type.Optional(Type.String({ maxLength: 32 })),
 });
-/** Forms are checked in the handlers, so a mistake is answered on the page, not as JSON. */
-const FormBody = Type.Record(Type.String(), Type.Union([Type.String(), Type.Array(Type.String())]));
 
 /** The console's pages and forms in OpenAPI, like the other HTML pages: signed in by the session cookie. */
 function documented(summary: string) {
@@ -79,22 +71,10 @@ function documented(summary: string) {
 
 export const reviewConsoleRoutes: FastifyPluginAsyncTypebox<ReviewConsoleOptions> = async (app, options) => {
   const { reviews, sessions, now } = options;
-  await app.register(cookie);
-  await app.register(secureSession, { key: sessionKeyFrom(options.secret), ...cookieSettings(options.publicUrl) });
-  await app.register(csrfProtection, { sessionPlugin: '@fastify/secure-session' });
-  await app.register(formBody, { bodyLimit: FORM_BODY_LIMIT });
-
-  const send = (reply: FastifyReply, html: string, status = 200) =>
-    reply
-      .code(status)
-      .header('content-security-policy', CONTENT_SECURITY_POLICY)
-      .header('cache-control', 'no-store')
-      .header('x-robots-tag', 'noindex')
-      // The pages hold signed document links: they go to no other site.
-      .header('referrer-policy', 'no-referrer')
-      .type('text/html; charset=utf-8')
-      .send(html);
-  const redirect = (reply: FastifyReply, to: string) => reply.code(303).header('location', to).send();
+  await registerHtmlForms(app, { key: sessionKeyFrom(options.secret), ...cookieSettings(options.publicUrl) });
+  // The pages hold signed document links: sendPage sends no referrer, so they go to no other site.
+  const send = (reply: FastifyReply, html: string, status = 200) => sendPage(reply, html, status);
+  const redirect = redirectTo;
 
   /** The signed-in reviewer, or null after sending the sign-in page (or a 403 for one who is no longer a reviewer). */
   async function actingReviewer(request: FastifyRequest, reply: FastifyReply): Promise<Reviewer | null> {
@@ -126,10 +106,7 @@ export const reviewConsoleRoutes: FastifyPluginAsyncTypebox<ReviewConsoleOptions
 
   app.setErrorHandler(async (error, request, reply) => {
     const signedIn = await isSignedIn(request);
-    if (
-      (error as { code?: string }).code === 'FST_CSRF_INVALID_TOKEN' ||
-      (error as { code?: string }).code === 'FST_CSRF_MISSING_SECRET'
-    ) {
+    if (isCsrfRefusal(error)) {
       return send(reply, errorPage({ status: 403, text: text('en', 'console.error.formExpired'), signedIn }), 403);
     }
     if (isAppError(error) && error.statusCode < 500) {

@@ -1,0 +1,5 @@
+// The customers' dashboard: sign-in through the identity provider, sessions kept on the server, the pages' frame and
+// Home (docs/decisions.md#dashboard-sign-in).
+
+export { type DashboardConfig, DashboardEnvSchema, dashboardConfigFrom } from './config.js';
+export { dashboardRoutes } from './routes.js';

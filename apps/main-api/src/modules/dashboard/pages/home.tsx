@@ -1,0 +1,44 @@
+/** @jsxRuntime automatic */
+/** @jsxImportSource @platform/templates */
+import type { MembershipRole } from '@platform/db';
+import { type Locale, say, text } from '@platform/templates';
+import { dashboardPage, type SignedInFrame } from './layout.js';
+import { DASHBOARD_PATH } from './nav.js';
+
+export interface HomeView {
+  locale: Locale;
+  signedIn: SignedInFrame;
+  /** Whom to greet: the profile's name, else its address. */
+  name: string;
+  organizations: ReadonlyArray<{ id: string; name: string; role: MembershipRole }>;
+}
+
+/** Home: a greeting and the organizations the user belongs to, or what to do without one. */
+export function homePage({ locale, signedIn, name, organizations }: HomeView): string {
+  return dashboardPage({
+    locale,
+    title: text(locale, 'dashboard.home.title'),
+    path: DASHBOARD_PATH,
+    signedIn,
+    body: (
+      <>
+        <h1>{say(locale, 'dashboard.home.greeting', { name })}</h1>
+        <h2>{say(locale, 'dashboard.home.organizations')}</h2>
+        {organizations.length === 0 ? (
+          <p>{say(locale, 'dashboard.home.noOrganizations')}</p>
+        ) : (
+          <ul class="cards">
+            {organizations.map((organization) => (
+              <li class="card">
+                <h3>{organization.name}</h3>
+                <p>
+                  {say(locale, 'dashboard.home.role', { role: text(locale, `dashboard.role.${organization.role}`) })}
+                </p>
+              </li>
+            ))}
+          </ul>
+        )}
+      </>
+    ),
+  });
+}

@@ -1,0 +1,18 @@
+import type { BilingualKey } from '@platform/templates';
+
+// Where the dashboard lives, and the pages its navigation lists (docs/decisions.md#dashboard-sign-in). The header
+// links only to pages that exist: a page adds its entry here when it is built (Verifications, Developers, Billing,
+// Team, Audit log, Notifications, Profile and Settings have their labels in the catalog already).
+
+export const DASHBOARD_PATH = '/dashboard';
+export const LOGIN_PATH = '/login';
+export const LOGIN_CALLBACK_PATH = '/login/callback';
+export const LOGOUT_PATH = '/logout';
+
+export interface DashboardNavItem {
+  /** Its label in both catalogs. */
+  label: BilingualKey;
+  path: string;
+}
+
+export const dashboardNav: readonly DashboardNavItem[] = [{ label: 'dashboard.nav.home', path: DASHBOARD_PATH }];

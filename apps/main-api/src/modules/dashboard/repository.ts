@@ -1,0 +1,44 @@
+import type { DatabaseExecutor } from '@platform/db';
+import { dashboardSessions } from '@platform/db/schema/dashboard';
+import { and, eq, gt, lte } from 'drizzle-orm';
+
+// Every statement of the dashboard's sessions (docs/decisions.md#dashboard-sign-in). Sessions are found by the SHA-256
+// of their secret; the secret itself is never stored.
+
+export async function insertDashboardSession(
+  db: DatabaseExecutor,
+  values: { secretHash: string; userId: string; createdAt: Date; expiresAt: Date },
+): Promise<void> {
+  await db.insert(dashboardSessions).values(values);
+}
+
+/** Removes every session that ran out by `now`, anyone's: they open nothing, and nothing else removes them. */
+export async function deleteExpiredDashboardSessions(db: DatabaseExecutor, now: Date): Promise<void> {
+  await db.delete(dashboardSessions).where(lte(dashboardSessions.expiresAt, now));
+}
+
+/** The user of the session with this secret hash, while it has not run out; undefined otherwise. */
+export async function findDashboardSessionUser(
+  db: DatabaseExecutor,
+  secretHash: string,
+  now: Date,
+): Promise<string | undefined> {
+  const [row] = await db
+    .select({ userId: dashboardSessions.userId })
+    .from(dashboardSessions)
+    .where(and(eq(dashboardSessions.secretHash, secretHash), gt(dashboardSessions.expiresAt, now)));
+  return row?.userId;
+}
+
+export async function deleteDashboardSession(db: DatabaseExecutor, secretHash: string): Promise<void> {
+  await db.delete(dashboardSessions).where(eq(dashboardSessions.secretHash, secretHash));
+}
+
+/** Removes every session of the user, run out or not; when each would have ended. */
+export async function deleteDashboardSessionsOf(db: DatabaseExecutor, userId: string): Promise<Date[]> {
+  const removed = await db
+    .delete(dashboardSessions)
+    .where(eq(dashboardSessions.userId, userId))
+    .returning({ expiresAt: dashboardSessions.expiresAt });
+  return removed.map((row) => row.expiresAt);
+}

@@ -1,0 +1,206 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { Database } from '@platform/db';
+import { isAppError } from '@platform/errors';
+import { type Locale, locales, text } from '@platform/templates';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import Negotiator from 'negotiator';
+import {
+  FormBody,
+  isCsrfRefusal,
+  PAGE_CONTENT_SECURITY_POLICY,
+  redirectTo,
+  registerHtmlForms,
+  sendPage,
+} from '../../shared/html-forms.js';
+import type { DashboardConfig } from './config.js';
+import { type OidcSignIn, oidcSignInOf } from './oidc.js';
+import { homePage } from './pages/home.js';
+import { DASHBOARD_PATH, LOGIN_CALLBACK_PATH, LOGIN_PATH, LOGOUT_PATH } from './pages/nav.js';
+import { errorPage, noticeOf, offPage, signInPage } from './pages/sign-in.js';
+import { CallbackQuery, documented, LoginQuery, PageQuery } from './schemas.js';
+import {
+  type DashboardSessionStore,
+  dashboardSessionStoreOf,
+  homeOf,
+  identityOf,
+  SignInRefused,
+  type VerifyAccessToken,
+} from './service.js';
+import { dashboardCookieSettings } from './session-cookie.js';
+
+export interface DashboardOptions {
+  db: Database;
+  config: DashboardConfig;
+  /** The API's own verifier: the dashboard's user is the `sub` the API's bearer tokens give. */
+  verifyToken: VerifyAccessToken;
+  publicUrl: string;
+  now: () => Date;
+  /** Replaces the OpenID Connect client built from config (tests). */
+  oidc?: OidcSignIn;
+}
+
+// The customers' dashboard (docs/decisions.md#dashboard-sign-in): `GET /` sends to it, `/login` signs in through the
+// identity provider and `/logout` ends the session kept on the server. Its routes are `public` to the bearer-token
+// authentication: the sealed cookie is their credential. Without an identity provider every route answers a page
+// that says the dashboard is off.
+
+/** A sign-in left at the provider longer than this is refused at its return. */
+const SIGN_IN_MAX_AGE_MS = 10 * 60 * 1000;
+
+export const dashboardRoutes: FastifyPluginAsyncTypebox<DashboardOptions> = async (app, options) => {
+  const { db, config, now } = options;
+  const sessions: DashboardSessionStore = dashboardSessionStoreOf(db);
+  const oidc =
+    options.oidc ??
+    (config.oidc === undefined ? undefined : oidcSignInOf(config.oidc, `${options.publicUrl}${LOGIN_CALLBACK_PATH}`));
+  await registerHtmlForms(app, dashboardCookieSettings(config.sessionSecret, options.publicUrl));
+  // The sign-in form's answer redirects to the provider, and browsers hold redirects after a form to form-action.
+  const signInPolicy =
+    config.oidc === undefined
+      ? PAGE_CONTENT_SECURITY_POLICY
+      : PAGE_CONTENT_SECURITY_POLICY.replace("form-action 'self'", `form-action 'self' ${config.oidc.issuer.origin}`);
+  const sendSignIn = (reply: FastifyReply, html: string, status = 200) => sendPage(reply, html, status, signInPolicy);
+
+  /** The page's language: `?lang=` (then kept in the cookie), else the one kept, else the browser's preference. */
+  function localeOf(request: FastifyRequest): Locale {
+    const asked = (request.query as { lang?: unknown } | undefined)?.lang;
+    const chosen = locales.find((locale) => locale === asked);
+    if (chosen !== undefined) {
+      request.session.set('dashboardLocale', chosen);
+      return chosen;
+    }
+    const kept = locales.find((locale) => locale === request.session.get('dashboardLocale'));
+    return kept ?? (new Negotiator(request).language([...locales]) as Locale | undefined) ?? 'en';
+  }
+
+  const signedInUser = async (request: FastifyRequest): Promise<string | null> => {
+    const secret = request.session.get('dashboardSession');
+    return typeof secret === 'string' ? sessions.userOf(secret, now()) : null;
+  };
+
+  const page = { config: { public: true } } as const;
+  const form = { config: { public: true, idempotency: 'none' }, preHandler: app.csrfProtection } as const;
+  const off = (request: FastifyRequest, reply: FastifyReply) => sendPage(reply, offPage(localeOf(request)), 503);
+
+  app.setErrorHandler(async (error, request, reply) => {
+    const locale = localeOf(request);
+    const answer = (status: number, message: string) =>
+      sendPage(reply, errorPage({ locale, status, message, path: DASHBOARD_PATH }), status);
+    if (isCsrfRefusal(error)) return answer(403, text(locale, 'dashboard.error.formExpired'));
+    if (isAppError(error) && error.statusCode < 500) return answer(error.statusCode, error.message);
+    const status = (error as { statusCode?: number }).statusCode;
+    if (status !== undefined && status >= 400 && status < 500)
+      return answer(status, text(locale, 'dashboard.error.unreadable'));
+    request.log.error({ err: error }, 'dashboard request failed');
+    return answer(500, text(locale, 'dashboard.error.failed'));
+  });
+
+  app.get('/', { ...page, schema: { ...documented('Sends to the dashboard') } }, (_request, reply) =>
+    redirectTo(reply, DASHBOARD_PATH),
+  );
+
+  app.get(
+    LOGIN_PATH,
+    { ...page, schema: { ...documented('The sign-in page (HTML)'), querystring: LoginQuery } },
+    async (request, reply) => {
+      if (oidc === undefined) return off(request, reply);
+      if ((await signedInUser(request)) !== null) return redirectTo(reply, DASHBOARD_PATH);
+      const locale = localeOf(request);
+      return sendSignIn(
+        reply,
+        signInPage({ locale, csrfToken: reply.generateCsrf(), notice: noticeOf(request.query.notice) }),
+      );
+    },
+  );
+
+  app.post(
+    LOGIN_PATH,
+    { ...form, schema: { ...documented('Starts a sign-in at the identity provider (form)'), body: FormBody } },
+    async (request, reply) => {
+      if (oidc === undefined) return off(request, reply);
+      const { url, pending } = await oidc.start(now());
+      request.session.set('dashboardSignIn', pending);
+      return redirectTo(reply, url.href);
+    },
+  );
+
+  app.get(
+    LOGIN_CALLBACK_PATH,
+    {
+      ...page,
+      schema: { ...documented('Where the identity provider sends the browser back'), querystring: CallbackQuery },
+    },
+    async (request, reply) => {
+      if (oidc === undefined) return off(request, reply);
+      const locale = localeOf(request);
+      const refuse = (reason: 'failed' | 'noName' | 'emailTaken') =>
+        sendSignIn(
+          reply,
+          signInPage({ locale, csrfToken: reply.generateCsrf(), error: text(locale, `dashboard.signIn.${reason}`) }),
+          400,
+        );
+      const pending = request.session.get('dashboardSignIn');
+      // One use: whatever happens next, this sign-in's state, nonce and verifier are spent.
+      request.session.set('dashboardSignIn', undefined);
+      if (pending === undefined || now().getTime() - pending.startedAt > SIGN_IN_MAX_AGE_MS) return refuse('failed');
+      let identity: { userId: string; tokensExpireAt: Date };
+      try {
+        const query = new URL(request.url, 'http://dashboard.invalid').search;
+        identity = await identityOf(db, options.verifyToken, await oidc.finish(query, pending), now);
+      } catch (error) {
+        if (error instanceof SignInRefused) return refuse(error.reason);
+        // The provider's refusal, a state or nonce that does not match, a bad token: logged by kind, never the values.
+        request.log.warn(
+          { errorName: (error as Error).name, code: (error as { code?: string }).code },
+          'dashboard sign-in refused',
+        );
+        return refuse('failed');
+      }
+      const opened = await sessions.open({
+        userId: identity.userId,
+        tokensExpireAt: identity.tokensExpireAt,
+        now: now(),
+      });
+      if (opened === null) return refuse('failed');
+      const previous = request.session.get('dashboardSession');
+      if (typeof previous === 'string') await sessions.end(previous);
+      // A new CSRF secret with the new identity: a token taken before sign-in is worth nothing after it.
+      request.session.set('_csrf', undefined);
+      request.session.set('dashboardSession', opened.secret);
+      return redirectTo(reply, DASHBOARD_PATH);
+    },
+  );
+
+  app.post(
+    LOGOUT_PATH,
+    { ...form, schema: { ...documented('Signs out: ends the session (form)'), body: FormBody } },
+    async (request, reply) => {
+      const secret = request.session.get('dashboardSession');
+      if (typeof secret === 'string') await sessions.end(secret);
+      const locale = request.session.get('dashboardLocale');
+      request.session.delete();
+      return redirectTo(reply, `${LOGIN_PATH}?notice=signed_out${locale === undefined ? '' : `&lang=${locale}`}`);
+    },
+  );
+
+  app.get(
+    DASHBOARD_PATH,
+    { ...page, schema: { ...documented('Home (HTML; sends to sign-in without a session)'), querystring: PageQuery } },
+    async (request, reply) => {
+      if (oidc === undefined) return off(request, reply);
+      const locale = localeOf(request);
+      const userId = await signedInUser(request);
+      if (userId === null) {
+        const hadSession = typeof request.session.get('dashboardSession') === 'string';
+        request.session.set('dashboardSession', undefined);
+        return redirectTo(reply, hadSession ? `${LOGIN_PATH}?notice=expired` : LOGIN_PATH);
+      }
+      const { profile, organizations } = await homeOf(db, userId);
+      const name = profile.name ?? profile.email;
+      return sendPage(
+        reply,
+        homePage({ locale, signedIn: { userLabel: name, csrfToken: reply.generateCsrf() }, name, organizations }),
+      );
+    },
+  );
+};

@@ -1,0 +1,32 @@
+import { hkdfSync } from 'node:crypto';
+import type { Locale } from '@platform/templates';
+import type { SealedCookieSettings } from '../../shared/html-forms.js';
+import { isLocalHttp } from './config.js';
+import type { PendingSignIn } from './oidc.js';
+import { DASHBOARD_SESSION_MS } from './service.js';
+
+// The dashboard's cookie (docs/decisions.md#dashboard-sign-in): sealed by @fastify/secure-session (encrypted and
+// authenticated), HttpOnly, Secure outside local runs, SameSite=Lax so that the identity provider's redirect back (a
+// top-level navigation from its site) brings it. It holds the session's random secret, the CSRF secret, a sign-in
+// under way and the chosen language; never a token or a user id.
+
+declare module '@fastify/secure-session' {
+  interface SessionData {
+    /** The secret of the signed-in dashboard session; the server keeps only its hash. */
+    dashboardSession: string;
+    /** State, nonce and PKCE verifier of a sign-in under way. */
+    dashboardSignIn: PendingSignIn;
+    /** The language chosen with the switch. */
+    dashboardLocale: Locale;
+  }
+}
+
+/** The cookie's key: HKDF of DASHBOARD_SESSION_SECRET with the dashboard's own label. */
+export function dashboardCookieSettings(secret: string, publicUrl: string): SealedCookieSettings {
+  const secure = !isLocalHttp(publicUrl);
+  return {
+    key: Buffer.from(hkdfSync('sha256', secret, 'dashboard', 'session cookie', 32)),
+    cookieName: secure ? '__Host-dashboard' : 'dashboard_session',
+    cookie: { path: '/', httpOnly: true, secure, sameSite: 'lax', maxAge: DASHBOARD_SESSION_MS / 1000 },
+  };
+}

@@ -1,0 +1,253 @@
+import { dashboardSessions, users } from '@platform/db/schema';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createTestApp, insertOrganization, TEST_AUDIENCE, TEST_SECRET, type TestApp } from '../../../test/helpers.js';
+import { followToCallback, startTestProvider, type TestProvider } from '../../../test/oidc-test-provider.js';
+import { signAccessToken } from '../../auth/tokens.js';
+
+// The dashboard's sign-in against a real OpenID Provider (oidc-provider on port 0): the code flow with PKCE, state and
+// nonce checked, CSRF on every form, sign-out, sessions that end, forged cookies (docs/decisions.md#dashboard-sign-in).
+
+const PUBLIC_URL = 'http://main-api.test';
+const REDIRECT_URI = `${PUBLIC_URL}/login/callback`;
+const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
+const TOKEN_TTL_SECONDS = 600;
+
+let provider: TestProvider;
+let t: TestApp;
+let clockOffsetMs = 0;
+
+beforeAll(async () => {
+  provider = await startTestProvider({
+    redirectUri: REDIRECT_URI,
+    audience: TEST_AUDIENCE,
+    ttlSeconds: TOKEN_TTL_SECONDS,
+  });
+  t = await createTestApp({
+    env: {
+      PUBLIC_URL,
+      AUTH_ISSUER: provider.issuer,
+      AUTH_JWKS_URL: provider.jwksUrl,
+      DASHBOARD_OIDC_ISSUER: provider.issuer,
+      DASHBOARD_OIDC_CLIENT_ID: 'dashboard',
+      DASHBOARD_OIDC_SCOPES: 'openid email profile api',
+    },
+    deps: { now: () => new Date(Date.now() + clockOffsetMs) },
+  });
+});
+afterAll(async () => {
+  await t?.close();
+  await provider?.close();
+});
+beforeEach(() => {
+  clockOffsetMs = 0;
+  provider.tamperNonce = false;
+});
+
+function cookieOf(response: { headers: Record<string, unknown> }, previous = ''): string {
+  const line = ([response.headers['set-cookie'] ?? []].flat() as string[]).find((each) =>
+    each.startsWith('__Host-dashboard='),
+  );
+  return line === undefined ? previous : (line.split(';')[0] ?? previous);
+}
+
+function csrfOf(html: string): string {
+  const match = /name="_csrf" value="([^"]+)"/.exec(html);
+  if (match?.[1] === undefined) throw new Error('the page has no form token');
+  return match[1];
+}
+
+/** The sign-in page, its form posted: the cookie holding the sign-in under way and the provider's URL. */
+async function startSignIn() {
+  const page = await t.app.inject({ method: 'GET', url: '/login' });
+  expect(page.statusCode).toBe(200);
+  const started = await t.app.inject({
+    method: 'POST',
+    url: '/login',
+    headers: { ...FORM, cookie: cookieOf(page) },
+    payload: new URLSearchParams({ _csrf: csrfOf(page.body) }).toString(),
+  });
+  expect(started.statusCode).toBe(303);
+  return {
+    cookie: cookieOf(started, cookieOf(page)),
+    authorizationUrl: String(started.headers.location),
+    setCookie: started.headers['set-cookie'],
+  };
+}
+
+const callback = (url: URL, cookie: string) =>
+  t.app.inject({ method: 'GET', url: `/login/callback${url.search}`, headers: { cookie } });
+
+/** A whole sign-in; the signed-in cookie and the Home page's form token. */
+async function signIn() {
+  const { cookie, authorizationUrl } = await startSignIn();
+  const back = await callback(await followToCallback(authorizationUrl, REDIRECT_URI), cookie);
+  expect(back.statusCode).toBe(303);
+  expect(back.headers.location).toBe('/dashboard');
+  const signedIn = cookieOf(back, cookie);
+  const home = await t.app.inject({ method: 'GET', url: '/dashboard', headers: { cookie: signedIn } });
+  expect(home.statusCode).toBe(200);
+  return { cookie: cookieOf(home, signedIn), csrf: csrfOf(home.body), home };
+}
+
+const sessionRows = () => t.db.select().from(dashboardSessions);
+
+describe('signing in to the dashboard', () => {
+  it('sends GET / to the dashboard, and the dashboard to sign-in without a session', async () => {
+    expect((await t.app.inject({ method: 'GET', url: '/' })).headers.location).toBe('/dashboard');
+    const home = await t.app.inject({ method: 'GET', url: '/dashboard' });
+    expect(home.statusCode).toBe(303);
+    expect(home.headers.location).toBe('/login');
+  });
+
+  it('signs in with the code flow and PKCE, creates the profile from the tokens, and shows Home', async () => {
+    provider.next = { sub: 'user_amina', email: 'amina@example.com', givenName: 'Amina', familyName: 'Otieno' };
+    const { cookie, authorizationUrl, setCookie } = await startSignIn();
+    const asked = new URL(authorizationUrl);
+    expect(asked.origin).toBe(provider.issuer);
+    expect(asked.searchParams.get('code_challenge_method')).toBe('S256');
+    expect(asked.searchParams.get('code_challenge')).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(asked.searchParams.get('state')).toBeTruthy();
+    expect(asked.searchParams.get('nonce')).toBeTruthy();
+    expect(asked.searchParams.get('redirect_uri')).toBe(REDIRECT_URI);
+    expect(String([setCookie].flat()[0])).toMatch(/HttpOnly/);
+    expect(String([setCookie].flat()[0])).toMatch(/Secure/);
+    expect(String([setCookie].flat()[0])).toMatch(/SameSite=Lax/);
+
+    const back = await callback(await followToCallback(authorizationUrl, REDIRECT_URI), cookie);
+    expect(back.statusCode).toBe(303);
+    const home = await t.app.inject({ method: 'GET', url: '/dashboard', headers: { cookie: cookieOf(back) } });
+    expect(home.statusCode).toBe(200);
+    expect(home.body).toContain('Welcome, Amina Otieno');
+    expect(home.body).toContain('You do not belong to any organization yet');
+    expect(home.body).toContain('href="#main"');
+
+    const [user] = await t.db.select().from(users).where(eq(users.id, 'user_amina'));
+    expect(user).toMatchObject({ email: 'amina@example.com', firstName: 'Amina', lastName: 'Otieno' });
+    // Only the hash of the cookie's secret is kept, and the session ends with the tokens.
+    const [row] = (await sessionRows()).filter((each) => each.userId === 'user_amina');
+    expect(row?.secretHash).toMatch(/^[0-9a-f]{64}$/);
+    expect(cookieOf(back)).not.toContain(row?.secretHash ?? 'none');
+    expect(row!.expiresAt.getTime()).toBeLessThanOrEqual(Date.now() + TOKEN_TTL_SECONDS * 1000 + 5_000);
+  });
+
+  it('lists the organizations of a user, in Kiswahili when asked', async () => {
+    provider.next = { sub: 'user_baraka', email: 'baraka@example.com', givenName: 'Baraka', familyName: 'Mwangi' };
+    const { cookie } = await signIn();
+    await insertOrganization(t.db, { name: 'Duka <Pay>', members: [{ userId: 'user_baraka', role: 'developer' }] });
+    const home = await t.app.inject({ method: 'GET', url: '/dashboard?lang=sw', headers: { cookie } });
+    expect(home.body).toContain('<html lang="sw">');
+    expect(home.body).toContain('Duka &lt;Pay&gt;');
+    expect(home.body).toContain('Jukumu lako: Msanidi');
+  });
+
+  it('gives the same user id as the API: the provider’s access token and an HS256 token both open /v1/accounts/me', async () => {
+    provider.next = { sub: 'user_amina', email: 'amina@example.com', givenName: 'Amina', familyName: 'Otieno' };
+    await signIn();
+    const hs256 = await signAccessToken({
+      secret: TEST_SECRET,
+      issuer: provider.issuer,
+      audience: TEST_AUDIENCE,
+      subject: 'user_amina',
+    });
+    const me = await t.app.inject({
+      method: 'GET',
+      url: '/v1/accounts/me',
+      headers: { authorization: `Bearer ${hs256}` },
+    });
+    expect(me.statusCode).toBe(200);
+    expect(me.json().data.email).toBe('amina@example.com');
+  });
+
+  it('refuses a callback whose state is not the one sent, and opens no session', async () => {
+    const before = (await sessionRows()).length;
+    const { cookie, authorizationUrl } = await startSignIn();
+    const returned = await followToCallback(authorizationUrl, REDIRECT_URI);
+    returned.searchParams.set('state', 'not-the-state');
+    const back = await callback(returned, cookie);
+    expect(back.statusCode).toBe(400);
+    expect(back.body).toContain('Sign-in did not complete');
+    expect(await sessionRows()).toHaveLength(before);
+  });
+
+  it('refuses an ID token signed for another nonce', async () => {
+    const before = (await sessionRows()).length;
+    provider.tamperNonce = true;
+    const { cookie, authorizationUrl } = await startSignIn();
+    const back = await callback(await followToCallback(authorizationUrl, REDIRECT_URI), cookie);
+    expect(back.statusCode).toBe(400);
+    expect(await sessionRows()).toHaveLength(before);
+  });
+
+  it('refuses a callback without the sign-in it answers (another browser, or the same one twice)', async () => {
+    const { cookie, authorizationUrl } = await startSignIn();
+    const returned = await followToCallback(authorizationUrl, REDIRECT_URI);
+    expect((await callback(returned, '')).statusCode).toBe(400);
+    const first = await callback(returned, cookie);
+    expect(first.statusCode).toBe(303);
+    expect((await callback(returned, cookieOf(first))).statusCode).toBe(400);
+  });
+
+  it('refuses forms without their CSRF token: sign-in and sign-out', async () => {
+    const { cookie } = await signIn();
+    const noToken = await t.app.inject({ method: 'POST', url: '/login', headers: { ...FORM, cookie }, payload: '' });
+    expect(noToken.statusCode).toBe(403);
+    expect(noToken.body).toContain('This form has expired');
+    const signOut = await t.app.inject({
+      method: 'POST',
+      url: '/logout',
+      headers: { ...FORM, cookie },
+      payload: '_csrf=forged',
+    });
+    expect(signOut.statusCode).toBe(403);
+    expect((await t.app.inject({ method: 'GET', url: '/dashboard', headers: { cookie } })).statusCode).toBe(200);
+  });
+
+  it('ends the session at sign-out: the old cookie opens nothing', async () => {
+    const { cookie, csrf } = await signIn();
+    const before = (await sessionRows()).length;
+    const out = await t.app.inject({
+      method: 'POST',
+      url: '/logout',
+      headers: { ...FORM, cookie },
+      payload: new URLSearchParams({ _csrf: csrf }).toString(),
+    });
+    expect(out.statusCode).toBe(303);
+    expect(out.headers.location).toBe('/login?notice=signed_out');
+    expect(await sessionRows()).toHaveLength(before - 1);
+    const again = await t.app.inject({ method: 'GET', url: '/dashboard', headers: { cookie } });
+    expect(again.statusCode).toBe(303);
+    expect(String(again.headers.location)).toMatch(/^\/login/);
+  });
+
+  it('ends the session when the tokens it came from expire', async () => {
+    const { cookie } = await signIn();
+    clockOffsetMs = TOKEN_TTL_SECONDS * 1000 + 1_000;
+    const home = await t.app.inject({ method: 'GET', url: '/dashboard', headers: { cookie } });
+    expect(home.statusCode).toBe(303);
+    expect(home.headers.location).toBe('/login?notice=expired');
+  });
+
+  it('opens nothing with a forged or foreign cookie', async () => {
+    for (const cookie of ['__Host-dashboard=forged', `__Host-dashboard=${'A'.repeat(120)}`]) {
+      const home = await t.app.inject({ method: 'GET', url: '/dashboard', headers: { cookie } });
+      expect(home.statusCode).toBe(303);
+      expect(home.headers.location).toBe('/login');
+    }
+  });
+});
+
+describe('the dashboard without an identity provider', () => {
+  it('answers every route with a page that says it is off', async () => {
+    const off = await createTestApp();
+    try {
+      for (const url of ['/dashboard', '/login', '/login/callback?code=x&state=y']) {
+        const page = await off.app.inject({ method: 'GET', url });
+        expect(page.statusCode).toBe(503);
+        expect(page.body).toContain('The dashboard is not set up on this server');
+      }
+    } finally {
+      await off.close();
+    }
+  });
+});
