@@ -28,7 +28,13 @@ const expected: Record<MembershipRole, string[]> = {
     'verifications:cancel',
   ],
   // Those who may make an API key read and cancel sessions as a key would (docs/decisions.md#organization-session-list).
-  developer: ['organization:read', 'developer:write', 'wallet:test_top_up', 'verifications:read', 'verifications:cancel'],
+  developer: [
+    'organization:read',
+    'developer:write',
+    'wallet:test_top_up',
+    'verifications:read',
+    'verifications:cancel',
+  ],
   billing: ['organization:read', 'billing:write', 'wallet:test_top_up'],
   member: ['organization:read'],
   // Reviewing is a role of its own: no owner or admin decides verifications (docs/decisions.md#manual-review).
