@@ -17,6 +17,7 @@ const everyTable = [
   'avatar_uploads',
   'bank_transfer_confirmations',
   'credit_balance_entries',
+  'dashboard_sessions',
   'disabled_webhook_targets',
   'document_number_series',
   'drive_folders',
