@@ -1,4 +1,5 @@
 import type { ValidationDetail } from '@platform/errors';
+import { readStorableDateTime } from '@platform/http';
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 
 /** The profile fields a client may change; anything else in a PATCH body is ignored. */
@@ -82,7 +83,10 @@ export function normaliseDateOfBirth(value: string, today: string): string | { p
   // Same-length ISO dates compare correctly as strings.
   if (date < EARLIEST_DATE_OF_BIRTH) return { problem: `must not be before ${EARLIEST_DATE_OF_BIRTH}` };
   if (!isCalendarDate(Number(year), Number(month), Number(day))) return { problem: `${date} is not a calendar date` };
-  if (time !== undefined && Number.isNaN(Date.parse(value))) return { problem: 'must be a date in YYYY-MM-DD format' };
+  // The time must be a real one (no hour 24, no leap second), as every date-time a request names is.
+  if (time !== undefined && readStorableDateTime(value) === undefined) {
+    return { problem: 'must be a date in YYYY-MM-DD format' };
+  }
   if (date > today) return { problem: 'must not be in the future' };
   return date;
 }

@@ -292,6 +292,7 @@ describe('PATCH /v1/accounts/me', () => {
     ['a date in the future', { dob: '2024-06-16' }, '/dob'],
     ['a date before 1900', { dob: '1899-12-31' }, '/dob'],
     ['a non-ISO date', { dob: '03/04/1990' }, '/dob'],
+    ['a date-time at hour 24', { dob: '2020-03-01T24:00:00Z' }, '/dob'],
     ['something that is not a date', { dob: 'yesterday' }, '/dob'],
     ['an avatarUrl that is not a URL', { avatarUrl: 'not a url' }, '/avatarUrl'],
     ['an avatarUrl this service never issued', { avatarUrl: 'https://cdn.example.com/a.png' }, '/avatarUrl'],
