@@ -20,6 +20,18 @@ function requestOf(route: RouteUnderTest, kind: Kind): FuzzRequest {
   return kind === 'probe' ? { ...request, probe: 'unstorable-text' } : request;
 }
 
+/** A request to an idempotent route with two different keys: refused (a 400), or `elsewhere`, a 404 first. */
+function twoKeysTo(route: RouteUnderTest, where: 'here' | 'elsewhere'): FuzzRequest {
+  const url = where === 'here' ? `${route.url}?keys=two` : `/elsewhere${route.url}`;
+  return {
+    route: `${route.method} ${route.url}`,
+    method: route.method,
+    url,
+    headers: {},
+    probe: 'two-idempotency-keys',
+  };
+}
+
 /** A service that refuses broken requests and unstorable text and takes the rest; it counts requests per path. */
 function service(): FuzzTarget & { sent: Map<string, number> } {
   const sent = new Map<string, number>();
@@ -28,9 +40,9 @@ function service(): FuzzTarget & { sent: Map<string, number> } {
     inject: async (options) => {
       const [path = '', query] = String(options.url).split('?');
       sent.set(path, (sent.get(path) ?? 0) + 1);
-      const refused = query !== undefined;
+      const refused = query !== undefined || path.startsWith('/elsewhere');
       return {
-        statusCode: refused ? 400 : 200,
+        statusCode: path.startsWith('/elsewhere') ? 404 : refused ? 400 : 200,
         body: refused ? ENVELOPE : '{}',
         headers: { 'content-type': 'application/json' },
       };
@@ -99,5 +111,37 @@ describe('fuzzedCoverageProblems', () => {
     expect(target.sent.get('/things')).toBeGreaterThan(200);
     expect(target.sent.get('/things/other')).toBeGreaterThan(200);
     expect((target.sent.get('/things') ?? 0) + (target.sent.get('/things/other') ?? 0)).toBe(400 + settings.numRuns);
+  });
+
+  it('gives the idempotent routes requests of their own when no request with two keys was refused', async () => {
+    const keyed = {
+      method: 'POST',
+      url: '/keyed',
+      schema: {},
+      config: { idempotency: 'transaction' },
+    } as RouteUnderTest;
+    const target = service();
+    const problems = await fuzzedCoverageProblems(
+      target,
+      {
+        routes: [other, keyed],
+        // The run's only two-key request met another organization's 404 before its keys were looked at.
+        requests: fc.constantFrom(
+          requestOf(other, 'clean'),
+          requestOf(other, 'probe'),
+          requestOf(keyed, 'clean'),
+          requestOf(keyed, 'probe'),
+          twoKeysTo(keyed, 'elsewhere'),
+        ),
+        requestsOf: (route) =>
+          fc.constantFrom(requestOf(route, 'clean'), requestOf(route, 'probe'), twoKeysTo(route, 'here')),
+        probes: ['two-idempotency-keys'],
+      },
+      settings,
+    );
+    expect(problems).toEqual([]);
+    expect(target.sent.get('/keyed')).toBeGreaterThan(0);
+    // The route that was not idempotent and never probed with two keys got no more requests.
+    expect(target.sent.get('/things/other')).toBeLessThanOrEqual(settings.numRuns);
   });
 });

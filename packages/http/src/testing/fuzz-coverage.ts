@@ -6,6 +6,7 @@ import {
   type FuzzCoverage,
   type FuzzTarget,
   type NoSuccessReason,
+  probeCoverageKey,
   successCoverageProblems,
   unstorableTextCoverageProblems,
 } from './check-answers.js';
@@ -48,13 +49,24 @@ export async function fuzzedCoverageProblems(
     ...unstorableTextCoverageProblems(routes, coverage),
     ...edgeProbeCoverageProblems(coverage, probes),
   ];
+  const topUp = { seed: settings.seed, numRuns: TOP_UP_RUNS };
   const shared = await checkFuzzedAnswers(target, requests, settings);
+  const perRoute = await coverageToppedUp(target, shared, { routes, problems, requestsOf, settings: topUp });
+  // A kind of edge probe never refused may only have been sent rarely, or to routes that refuse it earlier (another
+  // organization's 404): the routes that can be sent it get requests of their own too.
+  const unrefused = probes.filter((probe) => edgeProbeCoverageProblems(perRoute, [probe]).length > 0);
+  if (unrefused.length === 0) return problems(perRoute);
+  const probed = routes.filter((route) => unrefused.some((probe) => canBeProbedWith(route, probe, perRoute)));
+  const named = () => probed.map(({ method, url }) => `${method} ${url} (edge probes)`);
   return problems(
-    await coverageToppedUp(target, shared, {
-      routes,
-      problems,
-      requestsOf,
-      settings: { seed: settings.seed, numRuns: TOP_UP_RUNS },
-    }),
+    await coverageToppedUp(target, perRoute, { routes: probed, problems: named, requestsOf, settings: topUp }),
   );
+}
+
+/** A route that was sent `probe` in the run, or, for two idempotency keys, any idempotent route. */
+function canBeProbedWith(route: RouteUnderTest, probe: FuzzProbe, coverage: FuzzCoverage): boolean {
+  const name = `${route.method} ${route.url}`;
+  if (coverage.has(probeCoverageKey(name, probe))) return true;
+  const idempotency = route.config['idempotency'];
+  return probe === 'two-idempotency-keys' && (idempotency === 'transaction' || idempotency === 'response');
 }
