@@ -11,6 +11,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MPESA_CALLBACK_PATH } from '../../src/modules/billing/providers/daraja/routes.js';
 import { PAYSTACK_WEBHOOK_PATH } from '../../src/modules/billing/providers/paystack/routes.js';
+import { DASHBOARD_PATH, LOGIN_CALLBACK_PATH, LOGIN_PATH, LOGOUT_PATH } from '../../src/modules/dashboard/pages/nav.js';
 import { createTestApp, insertOrganization, insertUser, type TestApp, tokenFor } from '../helpers.js';
 import {
   type FuzzApp,
@@ -42,12 +43,30 @@ const NO_SUCCESS_HERE: Record<string, NoSuccessReason> = {
       "organization's start is a 409; activation.test.ts opens sessions",
     instead: [409],
   },
+  ...dashboardWithoutProvider(),
   'POST /v1/webhooks/endpoints/:environment/secret/reveal': {
     reason:
       'shows a secret once per environment and never after a rotation, so a run that rotates first only meets its 409',
     instead: [409],
   },
 };
+
+/**
+ * The fuzz app configures no identity provider, so the dashboard is off: its pages are a 404 page, its forms a 403
+ * without the cookie's CSRF token, and `GET /` always a redirect. sign-in.test.ts signs in against a real provider.
+ */
+function dashboardWithoutProvider(): Record<string, NoSuccessReason> {
+  const off = { reason: 'the dashboard is off without an identity provider (a 404 page)', instead: [404] };
+  const form = { reason: 'a dashboard form needs the CSRF token of a signed cookie', instead: [403] };
+  return {
+    'GET /': { reason: 'sends to the dashboard, always a redirect (a 303)', instead: [303] },
+    [`GET ${LOGIN_PATH}`]: off,
+    [`GET ${LOGIN_CALLBACK_PATH}`]: off,
+    [`GET ${DASHBOARD_PATH}`]: off,
+    [`POST ${LOGIN_PATH}`]: form,
+    [`POST ${LOGOUT_PATH}`]: form,
+  };
+}
 
 let fuzzApp: FuzzApp;
 let t: TestApp;

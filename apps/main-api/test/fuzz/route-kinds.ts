@@ -1,6 +1,7 @@
 import type { FuzzRequest, RouteUnderTest } from '@platform/http/testing';
 import { MPESA_CALLBACK_PATH } from '../../src/modules/billing/providers/daraja/routes.js';
 import { PAYSTACK_WEBHOOK_PATH } from '../../src/modules/billing/providers/paystack/routes.js';
+import { DASHBOARD_PATH, LOGIN_PATH, LOGOUT_PATH } from '../../src/modules/dashboard/pages/nav.js';
 import { FAKE_DARAJA } from '../fake-daraja.js';
 
 export function routeName(route: RouteUnderTest): string {
@@ -35,8 +36,20 @@ export function isPlatformOperatorRoute(route: RouteUnderTest): boolean {
   return route.url.startsWith('/v1/review-console/');
 }
 
+/** The customers' dashboard: its errors are pages in the browser, as the console's are. */
+function isDashboard(request: FuzzRequest): boolean {
+  const path = request.route.split(' ')[1] ?? '';
+  return (
+    path === '/' ||
+    [DASHBOARD_PATH, LOGIN_PATH, LOGOUT_PATH].some((page) => path === page || path.startsWith(`${page}/`))
+  );
+}
+
 export function isBrowserPage(request: FuzzRequest, contentType: unknown): boolean {
-  return (browserPages.has(request.route) || isReviewConsole(request)) && String(contentType).startsWith('text/html');
+  return (
+    (browserPages.has(request.route) || isReviewConsole(request) || isDashboard(request)) &&
+    String(contentType).startsWith('text/html')
+  );
 }
 
 /** A provider callback nobody could have sent legitimately: an unsigned Paystack event or the wrong M-Pesa token. */

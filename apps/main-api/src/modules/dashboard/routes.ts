@@ -41,8 +41,8 @@ export interface DashboardOptions {
 
 // The customers' dashboard (docs/decisions.md#dashboard-sign-in): `GET /` sends to it, `/login` signs in through the
 // identity provider and `/logout` ends the session kept on the server. Its routes are `public` to the bearer-token
-// authentication: the sealed cookie is their credential. Without an identity provider every route answers a page
-// that says the dashboard is off.
+// authentication: the sealed cookie is their credential. Without an identity provider every route answers a 404
+// page that says the dashboard is off (there is no dashboard to reach).
 
 /** A sign-in left at the provider longer than this is refused at its return. */
 const SIGN_IN_MAX_AGE_MS = 10 * 60 * 1000;
@@ -80,7 +80,7 @@ export const dashboardRoutes: FastifyPluginAsyncTypebox<DashboardOptions> = asyn
 
   const page = { config: { public: true } } as const;
   const form = { config: { public: true, idempotency: 'none' }, preHandler: app.csrfProtection } as const;
-  const off = (request: FastifyRequest, reply: FastifyReply) => sendPage(reply, offPage(localeOf(request)), 503);
+  const off = (request: FastifyRequest, reply: FastifyReply) => sendPage(reply, offPage(localeOf(request)), 404);
 
   app.setErrorHandler(async (error, request, reply) => {
     const locale = localeOf(request);
