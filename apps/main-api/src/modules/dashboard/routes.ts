@@ -17,7 +17,7 @@ import { type OidcSignIn, oidcSignInOf } from './oidc.js';
 import { homePage } from './pages/home.js';
 import { DASHBOARD_PATH, LOGIN_CALLBACK_PATH, LOGIN_PATH, LOGOUT_PATH } from './pages/nav.js';
 import { errorPage, noticeOf, offPage, signInPage } from './pages/sign-in.js';
-import { CallbackQuery, documented, LoginQuery, PageQuery } from './schemas.js';
+import { CallbackQuery, documented, LoginQuery, PageQuery, SeeOther } from './schemas.js';
 import {
   type DashboardSessionStore,
   dashboardSessionStoreOf,
@@ -95,8 +95,12 @@ export const dashboardRoutes: FastifyPluginAsyncTypebox<DashboardOptions> = asyn
     return answer(500, text(locale, 'dashboard.error.failed'));
   });
 
-  app.get('/', { ...page, schema: { ...documented('Sends to the dashboard') } }, (_request, reply) =>
-    redirectTo(reply, DASHBOARD_PATH),
+  app.get(
+    '/',
+    { ...page, schema: { ...documented('Sends to the dashboard'), response: SeeOther } },
+    (_request, reply) => {
+      redirectTo(reply, DASHBOARD_PATH);
+    },
   );
 
   app.get(

@@ -25,6 +25,9 @@ export const CallbackQuery = Type.Object(
   { additionalProperties: true },
 );
 
+/** A redirect without a body: the page is at its Location. */
+export const SeeOther = { 303: Type.Null({ description: 'See the page at the Location header.' }) };
+
 /** Documentation of every dashboard route: HTML, signed in by the session cookie. */
 export function documented(summary: string) {
   return {
