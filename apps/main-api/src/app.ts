@@ -207,7 +207,14 @@ export function buildApp(deps: MainApiDeps, config: MainApiConfig) {
     publicUrl: config.publicUrl,
     now,
   });
-  app.register(dashboardRoutes, { db, config: config.dashboard, verifyToken, publicUrl: config.publicUrl, now });
+  app.register(dashboardRoutes, {
+    db,
+    config: config.dashboard,
+    verifyToken,
+    publicUrl: config.publicUrl,
+    now,
+    platformOrganizationId: config.platformOrganizationId,
+  });
 
   return app;
 }

@@ -11,7 +11,13 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MPESA_CALLBACK_PATH } from '../../src/modules/billing/providers/daraja/routes.js';
 import { PAYSTACK_WEBHOOK_PATH } from '../../src/modules/billing/providers/paystack/routes.js';
-import { DASHBOARD_PATH, LOGIN_CALLBACK_PATH, LOGIN_PATH, LOGOUT_PATH } from '../../src/modules/dashboard/pages/nav.js';
+import {
+  DASHBOARD_PATH,
+  LOGIN_CALLBACK_PATH,
+  LOGIN_PATH,
+  LOGOUT_PATH,
+  VERIFICATIONS_PATH,
+} from '../../src/modules/dashboard/pages/nav.js';
 import { createTestApp, insertOrganization, insertUser, type TestApp, tokenFor } from '../helpers.js';
 import {
   type FuzzApp,
@@ -63,6 +69,9 @@ function dashboardWithoutProvider(): Record<string, NoSuccessReason> {
     [`GET ${LOGIN_PATH}`]: off,
     [`GET ${LOGIN_CALLBACK_PATH}`]: off,
     [`GET ${DASHBOARD_PATH}`]: off,
+    [`GET ${VERIFICATIONS_PATH}`]: off,
+    [`GET ${VERIFICATIONS_PATH}/:id`]: off,
+    [`POST ${VERIFICATIONS_PATH}/:id/cancel`]: form,
     [`POST ${LOGIN_PATH}`]: form,
     [`POST ${LOGOUT_PATH}`]: form,
   };

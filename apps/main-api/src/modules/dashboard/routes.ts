@@ -1,9 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Database } from '@platform/db';
 import { isAppError } from '@platform/errors';
-import { type Locale, locales, text } from '@platform/templates';
+import { text } from '@platform/templates';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import Negotiator from 'negotiator';
 import {
   FormBody,
   isCsrfRefusal,
@@ -13,8 +12,11 @@ import {
   sendPage,
 } from '../../shared/html-forms.js';
 import type { DashboardConfig } from './config.js';
+import { localeOf, safeReturnTo, signedInUser as signedInUserOf } from './context.js';
 import { type OidcSignIn, oidcSignInOf } from './oidc.js';
+import { dashboardPageGuard } from './page-access.js';
 import { homePage } from './pages/home.js';
+import { frameOf } from './pages/layout.js';
 import { DASHBOARD_PATH, LOGIN_CALLBACK_PATH, LOGIN_PATH, LOGOUT_PATH } from './pages/nav.js';
 import { errorPage, noticeOf, offPage, signInPage } from './pages/sign-in.js';
 import { CallbackQuery, documented, LoginQuery, PageQuery, SeeOther } from './schemas.js';
@@ -27,6 +29,7 @@ import {
   type VerifyAccessToken,
 } from './service.js';
 import { dashboardCookieSettings } from './session-cookie.js';
+import { dashboardVerificationRoutes } from './verifications-routes.js';
 
 export interface DashboardOptions {
   db: Database;
@@ -35,6 +38,8 @@ export interface DashboardOptions {
   verifyToken: VerifyAccessToken;
   publicUrl: string;
   now: () => Date;
+  /** The platform's own organization, whose live kyc sessions set their user's kycStatus (a cancel from a page). */
+  platformOrganizationId: string | undefined;
   /** Replaces the OpenID Connect client built from config (tests). */
   oidc?: OidcSignIn;
 }
@@ -61,22 +66,8 @@ export const dashboardRoutes: FastifyPluginAsyncTypebox<DashboardOptions> = asyn
       : PAGE_CONTENT_SECURITY_POLICY.replace("form-action 'self'", `form-action 'self' ${config.oidc.issuer.origin}`);
   const sendSignIn = (reply: FastifyReply, html: string, status = 200) => sendPage(reply, html, status, signInPolicy);
 
-  /** The page's language: `?lang=` (then kept in the cookie), else the one kept, else the browser's preference. */
-  function localeOf(request: FastifyRequest): Locale {
-    const asked = (request.query as { lang?: unknown } | undefined)?.lang;
-    const chosen = locales.find((locale) => locale === asked);
-    if (chosen !== undefined) {
-      request.session.set('dashboardLocale', chosen);
-      return chosen;
-    }
-    const kept = locales.find((locale) => locale === request.session.get('dashboardLocale'));
-    return kept ?? (new Negotiator(request).language([...locales]) as Locale | undefined) ?? 'en';
-  }
-
-  const signedInUser = async (request: FastifyRequest): Promise<string | null> => {
-    const secret = request.session.get('dashboardSession');
-    return typeof secret === 'string' ? sessions.userOf(secret, now()) : null;
-  };
+  const signedInUser = (request: FastifyRequest) => signedInUserOf(request, sessions, now());
+  const guard = dashboardPageGuard({ db, sessions, now, enabled: oidc !== undefined });
 
   const page = { config: { public: true } } as const;
   const form = { config: { public: true, idempotency: 'none' }, preHandler: app.csrfProtection } as const;
@@ -171,7 +162,9 @@ export const dashboardRoutes: FastifyPluginAsyncTypebox<DashboardOptions> = asyn
       // A new CSRF secret with the new identity: a token taken before sign-in is worth nothing after it.
       request.session.set('_csrf', undefined);
       request.session.set('dashboardSession', opened.secret);
-      return redirectTo(reply, DASHBOARD_PATH);
+      const returnTo = safeReturnTo(request.session.get('dashboardReturnTo'), DASHBOARD_PATH);
+      request.session.set('dashboardReturnTo', undefined);
+      return redirectTo(reply, returnTo);
     },
   );
 
@@ -189,22 +182,30 @@ export const dashboardRoutes: FastifyPluginAsyncTypebox<DashboardOptions> = asyn
 
   app.get(
     DASHBOARD_PATH,
-    { ...page, schema: { ...documented('Home (HTML; sends to sign-in without a session)'), querystring: PageQuery } },
+    {
+      config: { public: true, dashboardPage: {} },
+      preHandler: guard,
+      schema: { ...documented('Home (HTML; sends to sign-in without a session)'), querystring: PageQuery },
+    },
     async (request, reply) => {
-      if (oidc === undefined) return off(request, reply);
-      const locale = localeOf(request);
-      const userId = await signedInUser(request);
-      if (userId === null) {
-        const hadSession = typeof request.session.get('dashboardSession') === 'string';
-        request.session.set('dashboardSession', undefined);
-        return redirectTo(reply, hadSession ? `${LOGIN_PATH}?notice=expired` : LOGIN_PATH);
-      }
-      const { profile, organizations } = await homeOf(db, userId);
-      const name = profile.name ?? profile.email;
+      const context = request.dashboard;
+      const { profile } = await homeOf(db, context.userId);
       return sendPage(
         reply,
-        homePage({ locale, signedIn: { userLabel: name, csrfToken: reply.generateCsrf() }, name, organizations }),
+        homePage({
+          locale: context.locale,
+          signedIn: frameOf(context),
+          name: profile.name ?? profile.email,
+          organizations: context.organizations,
+        }),
       );
     },
   );
+
+  await app.register(dashboardVerificationRoutes, {
+    db,
+    now,
+    platformOrganizationId: options.platformOrganizationId,
+    guard,
+  });
 };

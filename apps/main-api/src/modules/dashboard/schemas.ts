@@ -6,7 +6,14 @@ const lang = Type.Optional(
   Type.String({ maxLength: 8, description: 'The page language to switch to: `en` or `sw` (kept in the cookie).' }),
 );
 
-export const PageQuery = Type.Object({ lang });
+const org = Type.Optional(
+  Type.String({ maxLength: 64, description: 'The organization to show (its id; kept in the cookie).' }),
+);
+const env = Type.Optional(
+  Type.String({ maxLength: 8, description: 'The data to show: `test` or `live` (kept in the cookie).' }),
+);
+
+export const PageQuery = Type.Object({ lang, org, env });
 
 export const LoginQuery = Type.Object({
   lang,

@@ -1,4 +1,5 @@
 import { hkdfSync } from 'node:crypto';
+import type { ApiKeyEnvironment } from '@platform/db';
 import type { Locale } from '@platform/templates';
 import type { SealedCookieSettings } from '../../shared/html-forms.js';
 import { isLocalHttp } from './config.js';
@@ -8,7 +9,8 @@ import { DASHBOARD_SESSION_MS } from './service.js';
 // The dashboard's cookie (docs/decisions.md#dashboard-sign-in): sealed by @fastify/secure-session (encrypted and
 // authenticated), HttpOnly, Secure outside local runs, SameSite=Lax so that the identity provider's redirect back (a
 // top-level navigation from its site) brings it. It holds the session's random secret, the CSRF secret, a sign-in
-// under way and the chosen language; never a token or a user id.
+// under way, the page to go back to after it, and the chosen language, organization and data (test or live); never a
+// token or a user id.
 
 declare module '@fastify/secure-session' {
   interface SessionData {
@@ -18,6 +20,12 @@ declare module '@fastify/secure-session' {
     dashboardSignIn: PendingSignIn;
     /** The language chosen with the switch. */
     dashboardLocale: Locale;
+    /** The organization chosen with the switcher (its id: the user's membership is checked on every page). */
+    dashboardOrganization: string;
+    /** Test or live data, chosen with the toggle. */
+    dashboardEnvironment: ApiKeyEnvironment;
+    /** The dashboard page a sign-in goes back to. */
+    dashboardReturnTo: string;
   }
 }
 

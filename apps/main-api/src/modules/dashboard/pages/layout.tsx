@@ -1,6 +1,9 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource @platform/templates */
+import type { ApiKeyEnvironment } from '@platform/db';
 import { type Child, HtmlPage, type Locale, languageNames, locales, renderPage, say, text } from '@platform/templates';
+import { allows } from '../../organizations/index.js';
+import type { DashboardContext, DashboardOrganization } from '../context.js';
 import { DASHBOARD_PATH, dashboardNav, LOGOUT_PATH } from './nav.js';
 import { DASHBOARD_STYLES } from './styles.js';
 
@@ -12,6 +15,17 @@ export interface SignedInFrame {
   /** The name shown in the header: the profile's name, else its address. */
   userLabel: string;
   csrfToken: string;
+  /** The organizations to switch between and the one shown: the navigation lists what its role may open. */
+  organizations?: readonly DashboardOrganization[];
+  organization?: DashboardOrganization | null;
+  /** Test or live data, when the page shows either. */
+  environment?: ApiKeyEnvironment;
+}
+
+/** The frame of a page the page guard let through. */
+export function frameOf(context: DashboardContext): SignedInFrame {
+  const { userLabel, csrfToken, organizations, organization, environment } = context;
+  return { userLabel, csrfToken, organizations, organization, environment };
 }
 
 export interface FrameProps {
@@ -84,7 +98,7 @@ function SiteHeader({ locale, path, signedIn }: Omit<FrameProps, 'title' | 'body
       {signedIn === undefined ? null : (
         <nav class="bar" aria-label={text(locale, 'dashboard.nav.label')}>
           <ul>
-            {dashboardNav.map((item) => (
+            {navFor(signedIn).map((item) => (
               <li>
                 <a href={item.path} aria-current={item.path === path ? 'page' : undefined}>
                   {say(locale, item.label)}
@@ -94,7 +108,56 @@ function SiteHeader({ locale, path, signedIn }: Omit<FrameProps, 'title' | 'body
           </ul>
         </nav>
       )}
+      {signedIn === undefined ? null : <OrganizationBar locale={locale} path={path} signedIn={signedIn} />}
     </header>
+  );
+}
+
+/** The pages the navigation lists: those of the user's own, and those the role in the organization shown may open. */
+function navFor(signedIn: SignedInFrame) {
+  const role = signedIn.organization?.role;
+  return dashboardNav.filter(
+    (item) => item.requires === undefined || (role !== undefined && allows(role, item.requires)),
+  );
+}
+
+/** The organization switcher (a GET form, so it works without script) and the test/live toggle (links). */
+function OrganizationBar({ locale, path, signedIn }: { locale: Locale; path: string; signedIn: SignedInFrame }) {
+  const { organizations = [], organization, environment } = signedIn;
+  if (organization === undefined || organization === null) return null;
+  return (
+    <div class="bar org">
+      {organizations.length > 1 ? (
+        <form method="get" action={path} class="switcher">
+          <label for="org-switch">{say(locale, 'dashboard.switcher.label')}</label>
+          <select id="org-switch" name="org">
+            {organizations.map((each) => (
+              <option value={each.id} selected={each.id === organization.id}>
+                {each.name}
+              </option>
+            ))}
+          </select>
+          <button type="submit">{say(locale, 'dashboard.switcher.submit')}</button>
+        </form>
+      ) : (
+        <p class="orgname">
+          {say(locale, 'dashboard.switcher.label')}: <strong>{organization.name}</strong>
+        </p>
+      )}
+      {environment === undefined ? null : (
+        <nav aria-label={text(locale, 'dashboard.environment.label')}>
+          <ul class="toggle">
+            {(['test', 'live'] as const).map((option) => (
+              <li>
+                <a href={`${path}?env=${option}`} aria-current={option === environment ? 'true' : undefined}>
+                  {say(locale, `dashboard.environment.${option}`)}
+                </a>
+              </li>
+            ))}
+          </ul>
+        </nav>
+      )}
+    </div>
   );
 }
 
@@ -111,6 +174,9 @@ export function dashboardPage({ locale, title, path, signedIn, body }: FrameProp
             {say(locale, 'dashboard.skipToContent')}
           </a>
           <SiteHeader locale={locale} path={path} signedIn={signedIn} />
+          {signedIn?.environment === 'test' && signedIn.organization ? (
+            <p class="testdata">{say(locale, 'dashboard.environment.testBanner')}</p>
+          ) : null}
         </>
       }
     >

@@ -1,4 +1,5 @@
 import type { BilingualKey } from '@platform/templates';
+import type { Permission } from '../../organizations/index.js';
 
 // Where the dashboard lives, and the pages its navigation lists (docs/decisions.md#dashboard-sign-in). The header
 // links only to pages that exist: a page adds its entry here when it is built (Verifications, Developers, Billing,
@@ -13,6 +14,13 @@ export interface DashboardNavItem {
   /** Its label in both catalogs. */
   label: BilingualKey;
   path: string;
+  /** The permission the page needs (as its route's rule): a role without it is not shown the link. */
+  requires?: Permission;
 }
 
-export const dashboardNav: readonly DashboardNavItem[] = [{ label: 'dashboard.nav.home', path: DASHBOARD_PATH }];
+export const VERIFICATIONS_PATH = `${DASHBOARD_PATH}/verifications`;
+
+export const dashboardNav: readonly DashboardNavItem[] = [
+  { label: 'dashboard.nav.home', path: DASHBOARD_PATH },
+  { label: 'dashboard.nav.verifications', path: VERIFICATIONS_PATH, requires: 'verifications:read' },
+];

@@ -31,6 +31,31 @@ button{font:inherit;min-height:2.75rem;padding:.5rem 1rem;border:1px solid #6e77
 button.primary{background:#1a7f37;border-color:#1a7f37;color:#fff}
 button.link{background:none;border:none;color:#0550ae;text-decoration:underline;padding:.5rem 0}
 form.inline{margin:0}
+.org{border-top:1px solid #d0d7de}
+.switcher{display:flex;flex-wrap:wrap;align-items:center;gap:.5rem;margin:0}
+.orgname{margin:0;overflow-wrap:anywhere}
+select,input[type=text],input[type=date],input[type=search]{font:inherit;min-height:2.75rem;padding:.4rem .5rem;border:1px solid #6e7781;border-radius:6px;background:#fff;color:#1f2328;max-width:100%}
+select:focus{outline:3px solid #0969da;outline-offset:2px}
+.toggle{display:flex;gap:.25rem;margin:0;padding:0;list-style:none}
+.toggle a{display:inline-block;padding:.5rem .75rem;min-height:2.75rem;border:1px solid #6e7781;border-radius:6px;text-decoration:none}
+.toggle a[aria-current=true]{background:#0550ae;border-color:#0550ae;color:#fff;font-weight:700}
+.testdata{margin:0;padding:.5rem 1rem;background:#fff8c5;color:#3b2300;text-align:center;border-bottom:1px solid #d4a72c}
+.filters{display:grid;gap:.75rem;grid-template-columns:repeat(auto-fill,minmax(13rem,1fr));align-items:end;margin:0 0 1rem}
+.filters label{display:block;font-weight:600}
+.filters .hint{display:block;font-size:.875rem;color:#57606a}
+.filters .actions{display:flex;flex-wrap:wrap;gap:.5rem;align-items:center}
+.table{width:100%;overflow-x:auto}
+table{border-collapse:collapse;width:100%;min-width:36rem}
+caption{text-align:left;font-weight:600;padding:.25rem 0}
+th,td{text-align:left;padding:.5rem;border-bottom:1px solid #d0d7de;vertical-align:top}
+td.num,th.num{text-align:right}
+.mono{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:.875rem;overflow-wrap:anywhere}
+.pager{display:flex;gap:1rem;margin:1rem 0}
+dl.facts{display:grid;grid-template-columns:minmax(8rem,max-content) 1fr;gap:.25rem 1rem;margin:0}
+dl.facts dt{font-weight:600}
+dl.facts dd{margin:0;overflow-wrap:anywhere}
+ol.timeline{padding-left:1.25rem}
+ol.timeline li{margin:.25rem 0}
 .message{padding:.5rem .75rem;border-radius:6px}
 .message.status{background:#dafbe1;color:#0f5323}
 .message.alert{background:#ffebe9;color:#82071e}

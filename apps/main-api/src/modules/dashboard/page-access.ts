@@ -1,0 +1,75 @@
+import type { Database } from '@platform/db';
+import { text } from '@platform/templates';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { redirectTo, sendPage } from '../../shared/html-forms.js';
+import { getProfile } from '../accounts/index.js';
+import { allows, listOrganizations, type Permission, rolesThatMay } from '../organizations/index.js';
+import { type DashboardContext, environmentOf, localeOf, organizationOf, signedInUser } from './context.js';
+import { DASHBOARD_PATH, LOGIN_PATH } from './pages/nav.js';
+import { errorPage, offPage } from './pages/sign-in.js';
+import type { DashboardSessionStore } from './service.js';
+
+// The one gate of every signed-in dashboard page and form (docs/decisions.md#dashboard-pages): the session, the
+// organization the page acts for and the role policy's permission, the same `allows` the API's organization guard
+// asks. Without a session it sends to sign-in and back; an organization the user is not a member of is the same 404
+// page as one that does not exist; a role without the permission is a 403 page naming the roles that have it.
+
+export interface DashboardPageRule {
+  /** The permission of the role policy the page needs in its organization; none for pages of the user's own. */
+  requires?: Permission;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** A signed-in dashboard page or form, checked by the page guard. */
+    dashboardPage?: DashboardPageRule;
+  }
+  interface FastifyRequest {
+    /** Set by the page guard on dashboard pages. */
+    dashboard: DashboardContext;
+  }
+}
+
+export interface DashboardPageGuardOptions {
+  db: Database;
+  sessions: DashboardSessionStore;
+  now: () => Date;
+  /** False without an identity provider: every page is the "not set up" page. */
+  enabled: boolean;
+}
+
+export function dashboardPageGuard({ db, sessions, now, enabled }: DashboardPageGuardOptions) {
+  return async function requireDashboardUser(request: FastifyRequest, reply: FastifyReply) {
+    const locale = localeOf(request);
+    if (!enabled) return sendPage(reply, offPage(locale), 404);
+    const userId = await signedInUser(request, sessions, now());
+    if (userId === null) {
+      const hadSession = typeof request.session.get('dashboardSession') === 'string';
+      request.session.set('dashboardSession', undefined);
+      if (request.method === 'GET') request.session.set('dashboardReturnTo', request.url);
+      return redirectTo(reply, hadSession ? `${LOGIN_PATH}?notice=expired` : LOGIN_PATH);
+    }
+    const [profile, organizations] = await Promise.all([getProfile(db, userId), listOrganizations(db, userId)]);
+    const chosen = organizationOf(request, organizations);
+    const refuse = (status: number, message: string) =>
+      sendPage(reply, errorPage({ locale, status, message, path: DASHBOARD_PATH }), status);
+    if (chosen === null) return refuse(404, text(locale, 'dashboard.error.organizationNotFound'));
+    const { requires } = request.routeOptions.config.dashboardPage ?? {};
+    if (requires !== undefined) {
+      // A page of an organization, for a user in none yet: Home says how to create one.
+      if (chosen === undefined) return redirectTo(reply, DASHBOARD_PATH);
+      if (!allows(chosen.role, requires)) {
+        return refuse(403, text(locale, 'dashboard.error.needsRole', { roles: rolesThatMay(requires) }));
+      }
+    }
+    request.dashboard = {
+      locale,
+      userId,
+      userLabel: profile.name ?? profile.email,
+      csrfToken: reply.generateCsrf(),
+      organizations: organizations.map(({ id, name, role }) => ({ id, name, role })),
+      organization: chosen ?? null,
+      environment: environmentOf(request),
+    };
+  };
+}
