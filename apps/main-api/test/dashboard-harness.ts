@@ -28,7 +28,7 @@ export function cookieOf(response: { headers: Record<string, unknown> }, previou
   return line === undefined ? previous : (line.split(';')[0] ?? previous);
 }
 
-function csrfOf(html: string): string {
+export function csrfOf(html: string): string {
   const match = /name="_csrf" value="([^"]+)"/.exec(html);
   if (match?.[1] === undefined) throw new Error('the page has no form token');
   return match[1];

@@ -23,7 +23,6 @@ import { CallbackQuery, documented, LoginQuery, PageQuery, SeeOther } from './sc
 import {
   type DashboardSessionStore,
   dashboardSessionStoreOf,
-  homeOf,
   identityOf,
   SignInRefused,
   type VerifyAccessToken,
@@ -188,14 +187,14 @@ export const dashboardRoutes: FastifyPluginAsyncTypebox<DashboardOptions> = asyn
       schema: { ...documented('Home (HTML; sends to sign-in without a session)'), querystring: PageQuery },
     },
     async (request, reply) => {
+      // The guard read the profile and the organizations already.
       const context = request.dashboard;
-      const { profile } = await homeOf(db, context.userId);
       return sendPage(
         reply,
         homePage({
           locale: context.locale,
           signedIn: frameOf(context),
-          name: profile.name ?? profile.email,
+          name: context.userLabel,
           organizations: context.organizations,
         }),
       );

@@ -1,8 +1,7 @@
 import type { Database } from '@platform/db';
 import { isAppError } from '@platform/errors';
 import { isSessionSecret, newSessionSecret, sessionEnd, sessionSecretHash } from '../../shared/session-secrets.js';
-import { createProfile, getProfile, userExists } from '../accounts/index.js';
-import { listOrganizations } from '../organizations/index.js';
+import { createProfile, userExists } from '../accounts/index.js';
 import type { CompletedSignIn } from './oidc.js';
 
 /**
@@ -121,10 +120,4 @@ export async function identityOf(
   const idTokenEnd = new Date(completed.idClaims.exp * 1000);
   const tokensExpireAt = idTokenEnd < user.expiresAt ? idTokenEnd : user.expiresAt;
   return { userId: user.id, tokensExpireAt };
-}
-
-/** What the Home page shows: the user's name and address, and their organizations with their role in each. */
-export async function homeOf(db: Database, userId: string) {
-  const [profile, organizations] = await Promise.all([getProfile(db, userId), listOrganizations(db, userId)]);
-  return { profile, organizations };
 }

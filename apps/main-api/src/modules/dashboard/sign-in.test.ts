@@ -1,6 +1,7 @@
 import { dashboardSessions, users } from '@platform/db/schema';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { cookieOf, csrfOf } from '../../../test/dashboard-harness.js';
 import { createTestApp, insertOrganization, TEST_AUDIENCE, TEST_SECRET, type TestApp } from '../../../test/helpers.js';
 import { followToCallback, startTestProvider, type TestProvider } from '../../../test/oidc-test-provider.js';
 import { signAccessToken } from '../../auth/tokens.js';
@@ -43,19 +44,6 @@ beforeEach(() => {
   clockOffsetMs = 0;
   provider.tamperNonce = false;
 });
-
-function cookieOf(response: { headers: Record<string, unknown> }, previous = ''): string {
-  const line = ([response.headers['set-cookie'] ?? []].flat() as string[]).find((each) =>
-    each.startsWith('__Host-dashboard='),
-  );
-  return line === undefined ? previous : (line.split(';')[0] ?? previous);
-}
-
-function csrfOf(html: string): string {
-  const match = /name="_csrf" value="([^"]+)"/.exec(html);
-  if (match?.[1] === undefined) throw new Error('the page has no form token');
-  return match[1];
-}
 
 /** The sign-in page, its form posted: the cookie holding the sign-in under way and the provider's URL. */
 async function startSignIn() {

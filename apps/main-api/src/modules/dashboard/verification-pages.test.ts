@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cookieOf, type DashboardHarness, startDashboardHarness } from '../../../test/dashboard-harness.js';
+import { cookieOf, csrfOf, type DashboardHarness, startDashboardHarness } from '../../../test/dashboard-harness.js';
 import { insertOrganization } from '../../../test/helpers.js';
 import { followToCallback } from '../../../test/oidc-test-provider.js';
 import {
@@ -63,7 +63,7 @@ describe('the Verifications list', () => {
       method: 'POST',
       url: '/login',
       headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: cookieOf(page, cookie) },
-      payload: new URLSearchParams({ _csrf: /name="_csrf" value="([^"]+)"/.exec(page.body)?.[1] ?? '' }).toString(),
+      payload: new URLSearchParams({ _csrf: csrfOf(page.body) }).toString(),
     });
     const back = await h.t.app.inject({
       method: 'GET',
