@@ -62,7 +62,8 @@ export const dashboardEn = {
   'dashboard.environment.testBanner':
     'You are looking at test data: test sessions are free of real charges and reach no one.',
   'dashboard.verifications.title': 'Verifications',
-  'dashboard.verifications.intro': 'The {environment} verification sessions of {organization}, newest first.',
+  'dashboard.verifications.intro.test': 'Test sessions of {organization}, newest first.',
+  'dashboard.verifications.intro.live': 'Live sessions of {organization}, newest first.',
   'dashboard.verifications.filters': 'Filter the sessions',
   'dashboard.verifications.status': 'Status',
   'dashboard.verifications.type': 'Type',

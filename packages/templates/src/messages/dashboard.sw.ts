@@ -63,7 +63,8 @@ export const dashboardSw = {
   'dashboard.environment.testBanner':
     'Unaangalia data ya majaribio: vipindi vya majaribio havitozwi pesa halisi na havimfikii mtu yeyote.',
   'dashboard.verifications.title': 'Uthibitishaji',
-  'dashboard.verifications.intro': 'Vipindi vya uthibitishaji ({environment}) vya {organization}, vipya kwanza.',
+  'dashboard.verifications.intro.test': 'Vipindi vya majaribio vya {organization}, vipya kwanza.',
+  'dashboard.verifications.intro.live': 'Vipindi halisi vya {organization}, vipya kwanza.',
   'dashboard.verifications.filters': 'Chuja vipindi',
   'dashboard.verifications.status': 'Hali',
   'dashboard.verifications.type': 'Aina',

@@ -160,7 +160,6 @@ function SessionTable({ locale, sessions }: { locale: Locale; sessions: readonly
 
 export function verificationsPage(view: VerificationsView): string {
   const { locale, signedIn, filters } = view;
-  const environment = text(locale, `dashboard.environment.${signedIn.environment ?? 'test'}`).toLowerCase();
   return dashboardPage({
     locale,
     title: text(locale, 'dashboard.verifications.title'),
@@ -169,7 +168,11 @@ export function verificationsPage(view: VerificationsView): string {
     body: (
       <>
         <h1>{say(locale, 'dashboard.verifications.title')}</h1>
-        <p>{say(locale, 'dashboard.verifications.intro', { environment, organization: view.organizationName })}</p>
+        <p>
+          {say(locale, `dashboard.verifications.intro.${signedIn.environment ?? 'test'}`, {
+            organization: view.organizationName,
+          })}
+        </p>
         <Filters locale={locale} filters={filters} />
         <Message text={view.problem} kind="alert" />
         {view.problem !== undefined ? null : view.sessions.length === 0 ? (
