@@ -2,6 +2,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { DatabaseHandle } from '@platform/db';
 import { createTestDatabase } from '@platform/db/testing';
 import {
   API_SCOPE,
@@ -14,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Browser, expectPhoneFriendly, launchBrowser, policyViolationsOf } from '#test-browser';
 import { chromiumBrowser, missing } from '#test-prerequisites';
 import { expectNoSeriousAxeViolations } from './axe.js';
+import { organizationWithTestSession } from './database.js';
 
 // A business signs up for the dashboard in a browser (docs/decisions.md#dashboard-sign-in): main-api on a test
 // database, the local start's identity provider beside it, the one-time code read from the mail outbox. At a phone's
@@ -51,6 +53,7 @@ describe.skipIf(missing(chromiumBrowser))('signing up for the dashboard in a bro
   let dataDir: string;
   let mainUrl: string;
   let outbox: string;
+  let database: DatabaseHandle;
   const closers: Array<() => Promise<unknown>> = [];
 
   beforeAll(async () => {
@@ -70,7 +73,7 @@ describe.skipIf(missing(chromiumBrowser))('signing up for the dashboard in a bro
       sendCode: (message) => mail.send(message),
     });
     closers.push(() => idp.close());
-    const database = await createTestDatabase();
+    database = await createTestDatabase();
     closers.push(() => database.close());
     const config = loadMainApiConfig({
       LOG_LEVEL: 'silent',
@@ -135,13 +138,36 @@ describe.skipIf(missing(chromiumBrowser))('signing up for the dashboard in a bro
     await page.getByText('You do not belong to any organization yet').waitFor();
     await check('4-home');
 
+    // An organization with a test session (the create form and the API's session are other journeys' part).
+    await organizationWithTestSession(database.db, email, `Duka Lending ${size.name}`);
+    await page.getByRole('link', { name: 'Home' }).click();
+    await page.getByRole('link', { name: 'Verifications' }).click();
+    await page.getByRole('heading', { name: 'Verifications' }).waitFor();
+    await page.getByText('You are looking at test data').waitFor();
+    await check('5-verifications');
+
+    await page.getByRole('link', { name: /EAT$/ }).first().click();
+    await page.getByRole('heading', { name: 'Verification session' }).waitFor();
+    await check('6-session');
+
     await page.getByRole('link', { name: 'Kiswahili' }).click();
+    await page.getByRole('heading', { name: 'Kipindi cha uthibitishaji' }).waitFor();
+    await check('7-session-sw');
+
+    await page.getByRole('button', { name: 'Ghairi kipindi hiki' }).click();
+    await page.getByText('Kipindi kimeghairiwa').waitFor();
+
+    await page.getByRole('link', { name: 'Uthibitishaji', exact: true }).first().click();
+    await page.getByRole('heading', { name: 'Uthibitishaji' }).waitFor();
+    await check('8-verifications-sw');
+
+    await page.getByRole('link', { name: 'Mwanzo' }).click();
     await page.getByRole('heading', { name: 'Karibu, Wanjiku Kamau' }).waitFor();
-    await check('5-home-sw');
+    await check('9-home-sw');
 
     await page.getByRole('button', { name: 'Toka' }).click();
     await page.getByText('Umetoka.').waitFor();
-    await check('6-signed-out-sw');
+    await check('10-signed-out-sw');
     expect(violations).toEqual([]);
     await page.close();
   });

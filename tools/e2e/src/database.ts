@@ -1,5 +1,15 @@
+import { randomUUID } from 'node:crypto';
 import type { Database } from '@platform/db';
-import { ledgerTransactions, users, verificationDocuments, verificationSessions } from '@platform/db/schema';
+import {
+  ledgerTransactions,
+  memberships,
+  organizations,
+  users,
+  verificationDocuments,
+  verificationSessions,
+  verificationSessionTransitions,
+} from '@platform/db/schema';
+import { placeHold, topUpWallet } from '@platform/ledger';
 import { and, asc, eq, isNull } from 'drizzle-orm';
 
 // What the journeys read back from the database to prove their claims.
@@ -54,4 +64,47 @@ export async function currentDocuments(db: Database, sessionId: string) {
         isNull(verificationDocuments.erasedAt),
       ),
     );
+}
+
+/**
+ * An organization owned by the user with this address, with one pending test session of its own as backend-api
+ * would have created it (its price held), for the dashboard's pages to show; the session's id.
+ */
+export async function organizationWithTestSession(db: Database, ownerEmail: string, name: string): Promise<string> {
+  const [owner] = await db.select({ id: users.id }).from(users).where(eq(users.email, ownerEmail));
+  if (owner === undefined) throw new Error(`No profile for ${ownerEmail}`);
+  const sessionId = randomUUID();
+  const now = new Date();
+  await db.transaction(async (tx) => {
+    const [organization] = await tx.insert(organizations).values({ name, activatedAt: now }).returning();
+    if (organization === undefined) throw new Error('Inserting the organization returned no row');
+    await tx.insert(memberships).values({ organizationId: organization.id, userId: owner.id, role: 'owner' });
+    const wallet = { organizationId: organization.id, environment: 'test' as const };
+    await topUpWallet(tx, wallet, { amount: 1000, reference: `e2e-funding:${sessionId}` });
+    const { wallet: held } = await placeHold(tx, wallet, {
+      amount: 50,
+      reference: `verification_session:${sessionId}`,
+      description: 'kyc verification',
+    });
+    await tx.insert(verificationSessions).values({
+      id: sessionId,
+      organizationId: organization.id,
+      environment: 'test',
+      walletId: held.id,
+      type: 'kyc',
+      status: 'pending',
+      externalEndUserId: 'borrower-42',
+      appName: name,
+      decisionSource: 'sandbox',
+      price: 50,
+      requiredDocuments: ['national_id_or_passport', 'selfie'],
+      expiresAt: new Date(now.getTime() + 86_400_000),
+      createdAt: now,
+      updatedAt: now,
+    });
+    await tx
+      .insert(verificationSessionTransitions)
+      .values({ sessionId, fromStatus: null, toStatus: 'pending', actor: 'api_key:e2e', createdAt: now });
+  });
+  return sessionId;
 }
