@@ -50,7 +50,7 @@ type Listed = Pick<
  * A session as the list shows it: what main-api's session view is made of, its times written as the API writes them
  * (ISO, milliseconds). Never the sealed details or the hosted page's draft: a list has no use for them.
  */
-export interface OrganizationSessionListFields extends Listed {
+interface OrganizationSessionListFields extends Listed {
   sessionId: string;
   createdAt: string;
   updatedAt: string;
