@@ -112,7 +112,6 @@ export function profilePage(view: ProfileView): string {
             type="date"
             label={labels.dob}
             value={values.dob}
-            hint={text(locale, 'dashboard.profile.dobHint')}
             problem={problems['dob']}
             autocomplete="bday"
           />

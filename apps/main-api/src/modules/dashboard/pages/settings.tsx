@@ -148,7 +148,6 @@ function AlertsForm({ view }: { view: SettingsView }) {
           value={view.thresholds[wallet.environment]}
           hint={text(locale, 'dashboard.settings.thresholdHint')}
           problem={problems[wallet.environment]}
-          maxlength={20}
         />
       ))}
       <div class="actions">

@@ -67,9 +67,10 @@ form.fields{display:grid;gap:1rem;max-width:36rem;margin:0 0 1rem}
 .field .problem{font-size:.875rem;color:#82071e;font-weight:600}
 .field [aria-invalid=true]{border-color:#cf222e;border-width:2px}
 .actions{display:flex;flex-wrap:wrap;gap:.5rem;align-items:center}
-ul.attention{padding-left:1.25rem;margin:0 0 1rem}
-ul.attention li{margin:.25rem 0}
-ul.attention a{display:inline-block;padding:.25rem 0;min-height:2.75rem}
+ul.attention{list-style:none;padding:0;margin:0 0 1rem;display:grid;gap:.5rem}
+ul.attention li{border-left:4px solid #bf8700;background:#fff8c5;border-radius:0 6px 6px 0;padding:0 .75rem}
+ul.attention a{display:block;padding:.6rem 0;min-height:2.75rem;overflow-wrap:anywhere}
+@media (max-width:30rem){dl.facts{grid-template-columns:1fr;gap:0}dl.facts dd{margin-bottom:.5rem}}
 .card.low{border-color:#cf222e;border-left-width:4px}
 .card .amount{font-size:1.25rem;font-weight:700}
 `;
