@@ -63,8 +63,7 @@ export function dashboardPageGuard({ db, sessions, now, enabled }: DashboardPage
     }
     // A session is opened for a user with a profile only: the form has nothing left to do.
     if (newProfile === true) return redirectTo(reply, DASHBOARD_PATH);
-    const profile = await getProfile(db, userId);
-    const organizations = await listOrganizations(db, userId);
+    const [profile, organizations] = await Promise.all([getProfile(db, userId), listOrganizations(db, userId)]);
     const chosen = organizationOf(request, organizations);
     const refuse = (status: number, message: string) =>
       sendPage(reply, errorPage({ locale, status, message, path: DASHBOARD_PATH }), status);
