@@ -214,6 +214,7 @@ export function buildApp(deps: MainApiDeps, config: MainApiConfig) {
     publicUrl: config.publicUrl,
     now,
     platformOrganizationId: config.platformOrganizationId,
+    testWalletCredit: config.testWalletCredit,
   });
 
   return app;

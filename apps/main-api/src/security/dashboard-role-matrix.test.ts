@@ -63,6 +63,13 @@ describe('the dashboard role matrix', () => {
         'GET /dashboard',
         'GET /dashboard/verifications',
         'POST /dashboard/verifications/:id/cancel',
+        'GET /dashboard/profile',
+        'POST /dashboard/profile',
+        'GET /dashboard/profile/new',
+        'POST /dashboard/profile/new',
+        'GET /dashboard/settings',
+        'POST /dashboard/settings',
+        'POST /dashboard/settings/low-balance',
       ]),
     );
   });

@@ -16,6 +16,9 @@ import {
   LOGIN_CALLBACK_PATH,
   LOGIN_PATH,
   LOGOUT_PATH,
+  NEW_PROFILE_PATH,
+  PROFILE_PATH,
+  SETTINGS_PATH,
   VERIFICATIONS_PATH,
 } from '../../src/modules/dashboard/pages/nav.js';
 import { createTestApp, insertOrganization, insertUser, type TestApp, tokenFor } from '../helpers.js';
@@ -72,6 +75,13 @@ function dashboardWithoutProvider(): Record<string, NoSuccessReason> {
     [`GET ${VERIFICATIONS_PATH}`]: off,
     [`GET ${VERIFICATIONS_PATH}/:id`]: off,
     [`POST ${VERIFICATIONS_PATH}/:id/cancel`]: form,
+    [`GET ${PROFILE_PATH}`]: off,
+    [`POST ${PROFILE_PATH}`]: form,
+    [`GET ${NEW_PROFILE_PATH}`]: off,
+    [`POST ${NEW_PROFILE_PATH}`]: form,
+    [`GET ${SETTINGS_PATH}`]: off,
+    [`POST ${SETTINGS_PATH}`]: form,
+    [`POST ${SETTINGS_PATH}/low-balance`]: form,
     [`POST ${LOGIN_PATH}`]: form,
     [`POST ${LOGOUT_PATH}`]: form,
   };

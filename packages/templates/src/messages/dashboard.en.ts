@@ -24,8 +24,6 @@ export const dashboardEn = {
     'Manage your organization, API keys, verifications and billing. You sign in, or create an account, with your email address.',
   'dashboard.signIn.submit': 'Sign in or create an account',
   'dashboard.signIn.failed': 'Sign-in did not complete. Try again.',
-  'dashboard.signIn.noName':
-    'Your identity provider gave no first and last name, which a new profile needs. Add them there and try again.',
   'dashboard.signIn.emailTaken': 'Another profile already uses the email address of this account.',
   'dashboard.notice.signed_out': 'You are signed out.',
   'dashboard.notice.expired': 'Your session has ended. Sign in again.',

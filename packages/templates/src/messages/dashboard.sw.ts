@@ -25,8 +25,6 @@ export const dashboardSw = {
     'Simamia shirika lako, funguo za API, uthibitishaji na malipo. Unaingia, au unafungua akaunti, kwa anwani yako ya barua pepe.',
   'dashboard.signIn.submit': 'Ingia au fungua akaunti',
   'dashboard.signIn.failed': 'Kuingia hakukukamilika. Jaribu tena.',
-  'dashboard.signIn.noName':
-    'Mtoa utambulisho wako hakutoa jina la kwanza na la mwisho, ambalo wasifu mpya unahitaji. Yaongeze huko kisha ujaribu tena.',
   'dashboard.signIn.emailTaken': 'Wasifu mwingine tayari unatumia anwani ya barua pepe ya akaunti hii.',
   'dashboard.notice.signed_out': 'Umetoka.',
   'dashboard.notice.expired': 'Kipindi chako kimeisha. Ingia tena.',

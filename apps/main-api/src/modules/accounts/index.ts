@@ -5,4 +5,11 @@
 export { findUserEmail, findUserIdByAddress, findUserProfile, userEmailOf, userProfileOf } from './repository.js';
 export { accountRoutes } from './routes.js';
 export { accountSharedSchemas } from './schemas.js';
-export { createProfile, getProfile, userExists } from './service.js';
+export {
+  createProfile,
+  type EditableProfile,
+  getEditableProfile,
+  getProfile,
+  updateProfile,
+  userExists,
+} from './service.js';

@@ -20,6 +20,24 @@ export async function getProfile(db: Database, userId: string): Promise<AccountP
   return profileOf(user);
 }
 
+/** The profile's fields as a form edits them: each writable one apart, null when not set. */
+export interface EditableProfile {
+  email: string;
+  kycStatus: User['kycStatus'];
+  firstName: string | null;
+  lastName: string | null;
+  phone: string | null;
+  dob: string | null;
+}
+
+/** The fields PATCH /v1/accounts/me changes, as they are now (the dashboard's profile form); 404 without a record. */
+export async function getEditableProfile(db: Database, userId: string): Promise<EditableProfile> {
+  const user = await profileStoreOperation(() => findUser(db, userId));
+  if (user === undefined) throw notFound(PROFILE_NOT_FOUND);
+  const { email, kycStatus, firstName, lastName, phone, dob } = user;
+  return { email, kycStatus, firstName, lastName, phone, dob };
+}
+
 /** The user as the profile endpoints show it: unset optional fields are omitted. */
 function profileOf(user: User): AccountProfile {
   const name = [user.firstName, user.lastName]

@@ -60,6 +60,12 @@ export async function assertActivated(db: Database, organizationId: string, use:
   if (activation?.activatedAt === null) throw notActivated(organizationId, use);
 }
 
+/** Whether the organization is activated: live API keys and live top-ups unlocked. False for an unknown one. */
+export async function isActivated(db: Database, organizationId: string): Promise<boolean> {
+  const activation = await findOrganizationActivation(db, organizationId);
+  return activation !== undefined && activation.activatedAt !== null;
+}
+
 function reasonOf(activation: OrganizationActivation, session: VerificationSession | undefined): string | null {
   if (activation.activatedAt !== null) return null;
   if (session === undefined) {

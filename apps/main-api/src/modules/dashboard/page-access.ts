@@ -5,18 +5,21 @@ import { redirectTo, sendPage } from '../../shared/html-forms.js';
 import { getProfile } from '../accounts/index.js';
 import { allows, listOrganizations, type Permission, rolesThatMay } from '../organizations/index.js';
 import { type DashboardContext, environmentOf, localeOf, organizationOf, signedInUser } from './context.js';
-import { DASHBOARD_PATH, LOGIN_PATH } from './pages/nav.js';
+import { DASHBOARD_PATH, LOGIN_PATH, NEW_PROFILE_PATH } from './pages/nav.js';
 import { errorPage, offPage } from './pages/sign-in.js';
 import type { DashboardSessionStore } from './service.js';
 
 // The one gate of every signed-in dashboard page and form (docs/decisions.md#dashboard-pages): the session, the
 // organization the page acts for and the role policy's permission, the same `allows` the API's organization guard
-// asks. Without a session it sends to sign-in and back; an organization the user is not a member of is the same 404
-// page as one that does not exist; a role without the permission is a 403 page naming the roles that have it.
+// asks. Without a session it sends to sign-in and back; without a profile, to the form that makes one, and back; an
+// organization the user is not a member of is the same 404 page as one that does not exist; a role without the
+// permission is a 403 page naming the roles that have it.
 
 export interface DashboardPageRule {
   /** The permission of the role policy the page needs in its organization; none for pages of the user's own. */
   requires?: Permission;
+  /** The "complete your profile" form: for a signed-in user without a profile, whom every other page sends to it. */
+  newProfile?: true;
 }
 
 declare module 'fastify' {
@@ -43,18 +46,28 @@ export function dashboardPageGuard({ db, sessions, now, enabled }: DashboardPage
     const locale = localeOf(request);
     if (!enabled) return sendPage(reply, offPage(locale), 404);
     const userId = await signedInUser(request, sessions, now());
+    const { requires, newProfile } = request.routeOptions.config.dashboardPage ?? {};
     if (userId === null) {
-      const hadSession = typeof request.session.get('dashboardSession') === 'string';
+      const awaiting = request.session.get('dashboardNewProfile');
+      if (awaiting !== undefined && awaiting.expiresAt > now().getTime()) {
+        // Signed in without a profile (the provider gave no name): its form first, then the page asked for.
+        if (newProfile === true) return letThrough(request, reply, locale, awaiting);
+        if (request.method === 'GET') request.session.set('dashboardReturnTo', request.url);
+        return redirectTo(reply, NEW_PROFILE_PATH);
+      }
+      const hadSession = typeof request.session.get('dashboardSession') === 'string' || awaiting !== undefined;
       request.session.set('dashboardSession', undefined);
+      request.session.set('dashboardNewProfile', undefined);
       if (request.method === 'GET') request.session.set('dashboardReturnTo', request.url);
       return redirectTo(reply, hadSession ? `${LOGIN_PATH}?notice=expired` : LOGIN_PATH);
     }
+    // A session is opened for a user with a profile only: the form has nothing left to do.
+    if (newProfile === true) return redirectTo(reply, DASHBOARD_PATH);
     const [profile, organizations] = await Promise.all([getProfile(db, userId), listOrganizations(db, userId)]);
     const chosen = organizationOf(request, organizations);
     const refuse = (status: number, message: string) =>
       sendPage(reply, errorPage({ locale, status, message, path: DASHBOARD_PATH }), status);
     if (chosen === null) return refuse(404, text(locale, 'dashboard.error.organizationNotFound'));
-    const { requires } = request.routeOptions.config.dashboardPage ?? {};
     if (requires !== undefined) {
       // A page of an organization, for a user in none yet: Home says how to create one.
       if (chosen === undefined) return redirectTo(reply, DASHBOARD_PATH);
@@ -71,5 +84,23 @@ export function dashboardPageGuard({ db, sessions, now, enabled }: DashboardPage
       organization: chosen ?? null,
       environment: environmentOf(request),
     };
+  };
+}
+
+/** The context of the "complete your profile" form: the user signed in, no organization, nothing chosen yet. */
+function letThrough(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  locale: DashboardContext['locale'],
+  awaiting: { userId: string; email: string },
+): void {
+  request.dashboard = {
+    locale,
+    userId: awaiting.userId,
+    userLabel: awaiting.email,
+    csrfToken: reply.generateCsrf(),
+    organizations: [],
+    organization: null,
+    environment: 'test',
   };
 }

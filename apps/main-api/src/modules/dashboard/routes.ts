@@ -11,23 +11,30 @@ import {
   registerHtmlForms,
   sendPage,
 } from '../../shared/html-forms.js';
+import { sessionEnd } from '../../shared/session-secrets.js';
 import type { DashboardConfig } from './config.js';
 import { localeOf, safeReturnTo, signedInUser as signedInUserOf } from './context.js';
+import { homeAttentionOf } from './home-attention.js';
 import { type OidcSignIn, oidcSignInOf } from './oidc.js';
 import { dashboardPageGuard } from './page-access.js';
 import { homePage } from './pages/home.js';
 import { frameOf } from './pages/layout.js';
 import { DASHBOARD_PATH, LOGIN_CALLBACK_PATH, LOGIN_PATH, LOGOUT_PATH } from './pages/nav.js';
 import { errorPage, noticeOf, offPage, signInPage } from './pages/sign-in.js';
+import { dashboardProfileRoutes } from './profile-routes.js';
 import { CallbackQuery, documented, LoginQuery, PageQuery, SeeOther } from './schemas.js';
 import {
+  DASHBOARD_SESSION_MS,
+  type DashboardIdentity,
   type DashboardSessionStore,
   dashboardSessionStoreOf,
   identityOf,
+  type SignInRefusal,
   SignInRefused,
   type VerifyAccessToken,
 } from './service.js';
 import { dashboardCookieSettings } from './session-cookie.js';
+import { dashboardSettingsRoutes } from './settings-routes.js';
 import { dashboardVerificationRoutes } from './verifications-routes.js';
 
 export interface DashboardOptions {
@@ -39,6 +46,8 @@ export interface DashboardOptions {
   now: () => Date;
   /** The platform's own organization, whose live kyc sessions set their user's kycStatus (a cancel from a page). */
   platformOrganizationId: string | undefined;
+  /** Whole KES a test wallet never used starts with: the wallets are read as the wallet routes read them. */
+  testWalletCredit: number;
   /** Replaces the OpenID Connect client built from config (tests). */
   oidc?: OidcSignIn;
 }
@@ -127,7 +136,7 @@ export const dashboardRoutes: FastifyPluginAsyncTypebox<DashboardOptions> = asyn
     async (request, reply) => {
       if (oidc === undefined) return off(request, reply);
       const locale = localeOf(request);
-      const refuse = (reason: 'failed' | 'noName' | 'emailTaken') =>
+      const refuse = (reason: SignInRefusal) =>
         sendSignIn(
           reply,
           signInPage({ locale, csrfToken: reply.generateCsrf(), error: text(locale, `dashboard.signIn.${reason}`) }),
@@ -137,7 +146,7 @@ export const dashboardRoutes: FastifyPluginAsyncTypebox<DashboardOptions> = asyn
       // One use: whatever happens next, this sign-in's state, nonce and verifier are spent.
       request.session.set('dashboardSignIn', undefined);
       if (pending === undefined || now().getTime() - pending.startedAt > SIGN_IN_MAX_AGE_MS) return refuse('failed');
-      let identity: { userId: string; tokensExpireAt: Date };
+      let identity: DashboardIdentity;
       try {
         const query = new URL(request.url, 'http://dashboard.invalid').search;
         identity = await identityOf(db, options.verifyToken, await oidc.finish(query, pending), now);
@@ -150,17 +159,29 @@ export const dashboardRoutes: FastifyPluginAsyncTypebox<DashboardOptions> = asyn
         );
         return refuse('failed');
       }
-      const opened = await sessions.open({
-        userId: identity.userId,
-        tokensExpireAt: identity.tokensExpireAt,
-        now: now(),
-      });
-      if (opened === null) return refuse('failed');
+      let secret: string | undefined;
+      let awaiting: { userId: string; email: string; expiresAt: number } | undefined;
+      if (identity.newProfileEmail === undefined) {
+        const opened = await sessions.open({
+          userId: identity.userId,
+          tokensExpireAt: identity.tokensExpireAt,
+          now: now(),
+        });
+        if (opened === null) return refuse('failed');
+        secret = opened.secret;
+      } else {
+        // No profile yet: the session's row needs one, so the sign-in waits in the sealed cookie for the form that
+        // makes it (the page guard sends every page there), ending when a session would.
+        const expiresAt = sessionEnd(now(), DASHBOARD_SESSION_MS, identity.tokensExpireAt);
+        if (expiresAt === null) return refuse('failed');
+        awaiting = { userId: identity.userId, email: identity.newProfileEmail, expiresAt: expiresAt.getTime() };
+      }
       const previous = request.session.get('dashboardSession');
       if (typeof previous === 'string') await sessions.end(previous);
+      request.session.set('dashboardSession', secret);
+      request.session.set('dashboardNewProfile', awaiting);
       // A new CSRF secret with the new identity: a token taken before sign-in is worth nothing after it.
       request.session.set('_csrf', undefined);
-      request.session.set('dashboardSession', opened.secret);
       const returnTo = safeReturnTo(request.session.get('dashboardReturnTo'), DASHBOARD_PATH);
       request.session.set('dashboardReturnTo', undefined);
       return redirectTo(reply, returnTo);
@@ -189,6 +210,11 @@ export const dashboardRoutes: FastifyPluginAsyncTypebox<DashboardOptions> = asyn
     async (request, reply) => {
       // The guard read the profile and the organizations already.
       const context = request.dashboard;
+      const attention = await homeAttentionOf(
+        { db, now: now(), publicUrl: options.publicUrl, testWalletCredit: options.testWalletCredit },
+        context.userId,
+        context.organization,
+      );
       return sendPage(
         reply,
         homePage({
@@ -196,6 +222,7 @@ export const dashboardRoutes: FastifyPluginAsyncTypebox<DashboardOptions> = asyn
           signedIn: frameOf(context),
           name: context.userLabel,
           organizations: context.organizations,
+          attention,
         }),
       );
     },
@@ -207,4 +234,6 @@ export const dashboardRoutes: FastifyPluginAsyncTypebox<DashboardOptions> = asyn
     platformOrganizationId: options.platformOrganizationId,
     guard,
   });
+  await app.register(dashboardProfileRoutes, { db, now, sessions, guard });
+  await app.register(dashboardSettingsRoutes, { db, testWalletCredit: options.testWalletCredit, guard });
 };

@@ -1,7 +1,7 @@
 import type { Database } from '@platform/db';
 import { isAppError } from '@platform/errors';
 import { isSessionSecret, newSessionSecret, sessionEnd, sessionSecretHash } from '../../shared/session-secrets.js';
-import { createProfile, userExists } from '../accounts/index.js';
+import { createProfile, findUserIdByAddress, userExists } from '../accounts/index.js';
 import type { CompletedSignIn } from './oidc.js';
 
 /**
@@ -63,7 +63,7 @@ export function dashboardSessionStoreOf(db: Database): DashboardSessionStore {
 }
 
 /** Why a sign-in that the provider completed opens no session; each is said on the sign-in page. */
-export type SignInRefusal = 'failed' | 'noName' | 'emailTaken';
+export type SignInRefusal = 'failed' | 'emailTaken';
 
 export class SignInRefused extends Error {
   override readonly name = 'SignInRefused';
@@ -85,19 +85,31 @@ function namesOf(claims: CompletedSignIn['idClaims']): { firstName: string; last
   return { firstName: whole.slice(0, space).trim(), lastName: whole.slice(space + 1) };
 }
 
+/** A signed-in user as the dashboard knows them after the provider's answer. */
+export interface DashboardIdentity {
+  userId: string;
+  tokensExpireAt: Date;
+  /**
+   * Set when the user has no profile yet and the provider gave no name: the address the profile will have, kept
+   * for the "complete your profile" form (docs/decisions.md#dashboard-pages).
+   */
+  newProfileEmail?: string;
+}
+
 /**
  * Who a completed sign-in is, as the API sees them: the access token checked by the API's own verifier, so the
  * session's user is the `sub` every bearer token of theirs gives, and the ID token's `sub` must be the same. The first
  * sign-in creates the profile as POST /v1/accounts does (docs/decisions.md#profile-creation): the address from the
- * access token's `email` claim (else the ID token's), the names from the ID token. When the session must end: the
- * earlier of the two tokens' expiries.
+ * access token's `email` claim (else the ID token's), the names from the ID token; without names, the profile is left
+ * to the "complete your profile" form, with the address. When the session must end: the earlier of the two tokens'
+ * expiries.
  */
 export async function identityOf(
   db: Database,
   verifyToken: VerifyAccessToken,
   completed: CompletedSignIn,
   now: () => Date,
-): Promise<{ userId: string; tokensExpireAt: Date }> {
+): Promise<DashboardIdentity> {
   let user: Awaited<ReturnType<VerifyAccessToken>>;
   try {
     user = await verifyToken(completed.accessToken);
@@ -105,19 +117,23 @@ export async function identityOf(
     throw new SignInRefused('failed');
   }
   if (completed.idClaims.sub !== user.id) throw new SignInRefused('failed');
-  if (!(await userExists(db, user.id))) {
-    const names = namesOf(completed.idClaims);
-    if (names === undefined) throw new SignInRefused('noName');
-    const email = user.email ?? claimText(completed.idClaims.email);
-    try {
-      await createProfile(db, email === undefined ? { id: user.id } : { id: user.id, email }, names, now);
-    } catch (error) {
-      // A profile made at the same moment (another tab) is the one wanted; an address in use is said as such.
-      if (!(isAppError(error) && error.statusCode === 409)) throw error;
-      if (!(await userExists(db, user.id))) throw new SignInRefused('emailTaken');
-    }
-  }
   const idTokenEnd = new Date(completed.idClaims.exp * 1000);
-  const tokensExpireAt = idTokenEnd < user.expiresAt ? idTokenEnd : user.expiresAt;
-  return { userId: user.id, tokensExpireAt };
+  const identity = { userId: user.id, tokensExpireAt: idTokenEnd < user.expiresAt ? idTokenEnd : user.expiresAt };
+  if (await userExists(db, user.id)) return identity;
+  const email = user.email ?? claimText(completed.idClaims.email);
+  const names = namesOf(completed.idClaims);
+  if (names === undefined) {
+    // No profile can be made without an address; one another profile has is said now, not after the form.
+    if (email === undefined) throw new SignInRefused('failed');
+    if ((await findUserIdByAddress(db, email)) !== undefined) throw new SignInRefused('emailTaken');
+    return { ...identity, newProfileEmail: email };
+  }
+  try {
+    await createProfile(db, email === undefined ? { id: user.id } : { id: user.id, email }, names, now);
+  } catch (error) {
+    // A profile made at the same moment (another tab) is the one wanted; an address in use is said as such.
+    if (!(isAppError(error) && error.statusCode === 409)) throw error;
+    if (!(await userExists(db, user.id))) throw new SignInRefused('emailTaken');
+  }
+  return identity;
 }

@@ -9,8 +9,8 @@ import { DASHBOARD_SESSION_MS } from './service.js';
 // The dashboard's cookie (docs/decisions.md#dashboard-sign-in): sealed by @fastify/secure-session (encrypted and
 // authenticated), HttpOnly, Secure outside local runs, SameSite=Lax so that the identity provider's redirect back (a
 // top-level navigation from its site) brings it. It holds the session's random secret, the CSRF secret, a sign-in
-// under way, the page to go back to after it, and the chosen language, organization and data (test or live); never a
-// token or a user id.
+// under way, the page to go back to after it, a sign-in awaiting its profile, and the chosen language, organization and data (test or live); never a
+// token, and a user id only for a sign-in awaiting its profile.
 
 declare module '@fastify/secure-session' {
   interface SessionData {
@@ -26,6 +26,12 @@ declare module '@fastify/secure-session' {
     dashboardEnvironment: ApiKeyEnvironment;
     /** The dashboard page a sign-in goes back to. */
     dashboardReturnTo: string;
+    /**
+     * A sign-in finished for a user without a profile (the provider gave no name): who they are, the provider's
+     * address and when the sign-in ends (ms), until the "complete your profile" form makes the profile and opens the
+     * session, whose row needs the user's.
+     */
+    dashboardNewProfile: { userId: string; email: string; expiresAt: number };
   }
 }
 

@@ -2,12 +2,20 @@ import { dashboardSessions, users } from '@platform/db/schema';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { cookieOf, csrfOf } from '../../../test/dashboard-harness.js';
-import { createTestApp, insertOrganization, TEST_AUDIENCE, TEST_SECRET, type TestApp } from '../../../test/helpers.js';
+import {
+  createTestApp,
+  insertOrganization,
+  insertUser,
+  TEST_AUDIENCE,
+  TEST_SECRET,
+  type TestApp,
+} from '../../../test/helpers.js';
 import { followToCallback, startTestProvider, type TestProvider } from '../../../test/oidc-test-provider.js';
 import { signAccessToken } from '../../auth/tokens.js';
 
 // The dashboard's sign-in against a real OpenID Provider (oidc-provider on port 0): the code flow with PKCE, state and
-// nonce checked, CSRF on every form, sign-out, sessions that end, forged cookies (docs/decisions.md#dashboard-sign-in).
+// nonce checked, CSRF on every form, sign-out, sessions that end, forged cookies, a first sign-in without a name
+// (docs/decisions.md#dashboard-sign-in).
 
 const PUBLIC_URL = 'http://main-api.test';
 const REDIRECT_URI = `${PUBLIC_URL}/login/callback`;
@@ -117,6 +125,56 @@ describe('signing in to the dashboard', () => {
     expect(row?.secretHash).toMatch(/^[0-9a-f]{64}$/);
     expect(cookieOf(back)).not.toContain(row?.secretHash ?? 'none');
     expect(row!.expiresAt.getTime()).toBeLessThanOrEqual(Date.now() + TOKEN_TTL_SECONDS * 1000 + 5_000);
+  });
+
+  it('finishes a first sign-in without a name, and sends every page to the profile form until the profile is made', async () => {
+    provider.next = { sub: 'user_neema', email: 'neema@example.com' };
+    const { cookie, authorizationUrl } = await startSignIn();
+    const back = await callback(await followToCallback(authorizationUrl, REDIRECT_URI), cookie);
+    expect(back.statusCode).toBe(303);
+    expect(back.headers.location).toBe('/dashboard');
+    const signedIn = cookieOf(back, cookie);
+    expect(await t.db.select().from(users).where(eq(users.id, 'user_neema'))).toEqual([]);
+    const sessionsOfNeema = async () => (await sessionRows()).filter((row) => row.userId === 'user_neema');
+    // The session's row needs the profile's: the sign-in waits in the sealed cookie until the form makes it.
+    expect(await sessionsOfNeema()).toEqual([]);
+
+    const home = await t.app.inject({ method: 'GET', url: '/dashboard', headers: { cookie: signedIn } });
+    expect(home.statusCode).toBe(303);
+    expect(home.headers.location).toBe('/dashboard/profile/new');
+    const form = await t.app.inject({ method: 'GET', url: '/dashboard/profile/new', headers: { cookie: signedIn } });
+    expect(form.statusCode).toBe(200);
+    expect(form.body).toContain('Complete your profile');
+    expect(form.body).toContain('neema@example.com');
+    const made = await t.app.inject({
+      method: 'POST',
+      url: '/dashboard/profile/new',
+      headers: { ...FORM, cookie: cookieOf(form, signedIn) },
+      payload: new URLSearchParams({ _csrf: csrfOf(form.body), firstName: 'Neema', lastName: 'Wairimu' }).toString(),
+    });
+    expect(made.statusCode).toBe(303);
+    expect(made.headers.location).toBe('/dashboard');
+    const [user] = await t.db.select().from(users).where(eq(users.id, 'user_neema'));
+    expect(user).toMatchObject({ email: 'neema@example.com', firstName: 'Neema', lastName: 'Wairimu' });
+    expect(await sessionsOfNeema()).toHaveLength(1);
+    const after = await t.app.inject({
+      method: 'GET',
+      url: '/dashboard',
+      headers: { cookie: cookieOf(made, signedIn) },
+    });
+    expect(after.statusCode).toBe(200);
+    expect(after.body).toContain('Welcome, Neema Wairimu');
+  });
+
+  it('refuses a first sign-in without a name when another profile has its address, and opens no session', async () => {
+    await insertUser(t.db, { id: 'user_first_owner', email: 'shared@example.com' });
+    const before = (await sessionRows()).length;
+    provider.next = { sub: 'user_second_comer', email: 'Shared@Example.com' };
+    const { cookie, authorizationUrl } = await startSignIn();
+    const back = await callback(await followToCallback(authorizationUrl, REDIRECT_URI), cookie);
+    expect(back.statusCode).toBe(400);
+    expect(back.body).toContain('Another profile already uses the email address of this account');
+    expect(await sessionRows()).toHaveLength(before);
   });
 
   it('lists the organizations of a user, in Kiswahili when asked', async () => {

@@ -12,6 +12,7 @@ import {
   closeInvitation,
   findActiveOrganizationName,
   findOrganizationInvitations,
+  findPendingInvitationsTo,
   insertInvitation,
   insertMembershipIfAbsent,
   isMemberAddress,
@@ -199,6 +200,26 @@ export async function listInvitations(
 ): Promise<InvitationView[]> {
   const rows = await findOrganizationInvitations(db, organizationId);
   return rows.map((row) => viewOf(row, now, publicUrl));
+}
+
+/** An invitation addressed to a user, as their dashboard's Home lists it. */
+export interface InvitationToUser {
+  id: string;
+  organizationName: string;
+  role: MembershipRole;
+  expiresAt: Date;
+}
+
+/**
+ * The invitations the user can accept now: pending, not expired, addressed to their profile's address (the one an
+ * accept must come with: docs/decisions.md#one-account-per-email), of an organization not retired; oldest first.
+ * None without a profile.
+ */
+export async function invitationsToUser(db: Database, userId: string, now: Date): Promise<InvitationToUser[]> {
+  const profile = await findUserProfile(db, userId);
+  if (profile === undefined) return [];
+  const rows = await findPendingInvitationsTo(db, profile.email, now);
+  return rows.map(({ id, organizationName, role, expiresAt }) => ({ id, organizationName, role, expiresAt }));
 }
 
 /**

@@ -1,11 +1,12 @@
-// What the rest of main-api (the app, the organization-access plugin, the role-matrix test, the invitations module)
-// uses of the organizations module.
+// What the rest of main-api (the app, the organization-access plugin, the role-matrix test, the invitations module,
+// the dashboard) uses of the organizations module.
 
 export {
   closeExpiredPendingInvitation,
   closeInvitation,
   findActiveOrganizationName,
   findOrganizationInvitations,
+  findPendingInvitationsTo,
   insertInvitation,
   insertMembershipIfAbsent,
   isMemberAddress,
@@ -25,6 +26,7 @@ export {
 export { organizationRoutes } from './routes.js';
 export { organizationSharedSchemas } from './schemas.js';
 export {
+  getOrganization,
   listOrganizations,
   membershipIn,
   NOT_A_MEMBER,
@@ -32,4 +34,5 @@ export {
   type OrganizationAccess,
   requireMembership,
   requireMembershipOf,
+  updateOrganization,
 } from './service.js';

@@ -2,7 +2,7 @@ import { type DatabaseExecutor, databaseErrorOf, type MembershipRole } from '@pl
 import { memberships } from '@platform/db/schema/memberships';
 import { organizationInvitations } from '@platform/db/schema/organization-invitations';
 import { organizations } from '@platform/db/schema/organizations';
-import { and, desc, eq, lte, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, isNull, lte, type SQL, sql } from 'drizzle-orm';
 import { userEmailOf } from '../accounts/index.js';
 
 // Every statement of invitations, which the invitations module runs through this module's index.ts: an invitation
@@ -92,6 +92,32 @@ export function findOrganizationInvitations(db: DatabaseExecutor, organizationId
     .from(organizationInvitations)
     .where(eq(organizationInvitations.organizationId, organizationId))
     .orderBy(desc(organizationInvitations.createdAt), desc(organizationInvitations.id));
+}
+
+/**
+ * The pending invitations addressed to `email` (case-insensitive) that can still be accepted: not expired at `now`,
+ * of an organization not retired; with the organization's name, the oldest first.
+ */
+export function findPendingInvitationsTo(db: DatabaseExecutor, email: string, now: Date) {
+  return db
+    .select({
+      id: organizationInvitations.id,
+      organizationId: organizationInvitations.organizationId,
+      organizationName: organizations.name,
+      role: organizationInvitations.role,
+      expiresAt: organizationInvitations.expiresAt,
+    })
+    .from(organizationInvitations)
+    .innerJoin(organizations, eq(organizations.id, organizationInvitations.organizationId))
+    .where(
+      and(
+        sameAddress(organizationInvitations.email, email),
+        eq(organizationInvitations.status, 'pending'),
+        gt(organizationInvitations.expiresAt, now),
+        isNull(organizations.retiredAt),
+      ),
+    )
+    .orderBy(asc(organizationInvitations.createdAt), asc(organizationInvitations.id));
 }
 
 /** One of the organization's invitations, locked until the transaction ends. */

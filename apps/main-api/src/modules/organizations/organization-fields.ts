@@ -33,8 +33,12 @@ function normaliseOrganizationName(value: string): Checked<string> {
   return name;
 }
 
-/** Stored upper case, as the database's check requires; the schema has checked the shape. */
-function normaliseKraPin(value: string): string {
+const KRA_PIN_INPUT = new RegExp(KRA_PIN_INPUT_PATTERN);
+
+/** Stored upper case, as the database's check requires; the shape checked here too for callers without the schema. */
+function normaliseKraPin(value: string): Checked<string> {
+  if (!KRA_PIN_INPUT.test(value))
+    return { problem: 'must be a KRA PIN: a letter, nine digits and a letter (P051234567Q)' };
   return value.toUpperCase();
 }
 

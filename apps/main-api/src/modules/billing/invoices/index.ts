@@ -1,4 +1,6 @@
-// What billing uses of invoices: the issuer payments call when a bank transfer starts, and the route that shows one.
+// What billing uses of invoices: the issuer payments call when a bank transfer starts, the route that shows one, and
+// how many are unpaid (the dashboard's Home).
 
 export { invoiceIssuer } from './issue.js';
 export { invoiceRoutes } from './routes.js';
+export { unpaidInvoiceCount } from './service.js';

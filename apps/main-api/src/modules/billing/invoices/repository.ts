@@ -1,7 +1,7 @@
 import type { DatabaseExecutor, Invoice, NewInvoice, PaymentStatus, Transaction } from '@platform/db';
 import { invoices, receipts } from '@platform/db/schema/billing-documents';
 import { payments } from '@platform/db/schema/payments';
-import { and, eq } from 'drizzle-orm';
+import { and, count, eq } from 'drizzle-orm';
 
 export async function insertInvoice(tx: Transaction, invoice: NewInvoice): Promise<Invoice> {
   const [inserted] = await tx.insert(invoices).values(invoice).returning();
@@ -40,4 +40,14 @@ export async function findInvoiceOfPayment(
     .leftJoin(receipts, eq(receipts.paymentId, payments.id))
     .where(and(eq(payments.reference, reference), eq(invoices.organizationId, organizationId)));
   return found;
+}
+
+/** How many of the organization's invoices still await their transfer (their payment pending). */
+export async function countPendingInvoices(db: DatabaseExecutor, organizationId: string): Promise<number> {
+  const [row] = await db
+    .select({ count: count() })
+    .from(invoices)
+    .innerJoin(payments, eq(payments.id, invoices.paymentId))
+    .where(and(eq(invoices.organizationId, organizationId), eq(payments.status, 'pending')));
+  return row?.count ?? 0;
 }

@@ -3,7 +3,7 @@ import { notFound } from '@platform/errors';
 import type { BillingDocument } from '../documents/index.js';
 import { isPaymentReference } from '../payments/index.js';
 import { invoiceDocument } from './document.js';
-import { findInvoiceOfPayment } from './repository.js';
+import { countPendingInvoices, findInvoiceOfPayment } from './repository.js';
 
 const INVOICE_NOT_FOUND = 'Invoice not found';
 
@@ -21,4 +21,12 @@ export async function paymentInvoice(
   const found = isPaymentReference(reference) ? await findInvoiceOfPayment(db, organizationId, reference) : undefined;
   if (found === undefined) throw notFound(INVOICE_NOT_FOUND);
   return invoiceDocument(found, now);
+}
+
+/**
+ * How many of the organization's invoices are unpaid: their bank transfer is still awaited (not yet confirmed, not
+ * expired). What the dashboard's Home counts for its attention items.
+ */
+export function unpaidInvoiceCount(db: DatabaseExecutor, organizationId: string): Promise<number> {
+  return countPendingInvoices(db, organizationId);
 }

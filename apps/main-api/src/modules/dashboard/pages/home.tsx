@@ -2,6 +2,8 @@
 /** @jsxImportSource @platform/templates */
 import type { MembershipRole } from '@platform/db';
 import { type Locale, say, text } from '@platform/templates';
+import type { HomeAttention } from '../home-attention.js';
+import { HomeAttentionSection } from './home-attention.js';
 import { dashboardPage, type SignedInFrame } from './layout.js';
 import { DASHBOARD_PATH } from './nav.js';
 
@@ -11,10 +13,12 @@ export interface HomeView {
   /** Whom to greet: the profile's name, else its address. */
   name: string;
   organizations: ReadonlyArray<{ id: string; name: string; role: MembershipRole }>;
+  /** What needs attention, for the organization shown and the user (home-attention.tsx). */
+  attention?: HomeAttention | undefined;
 }
 
 /** Home: a greeting and the organizations the user belongs to, or what to do without one. */
-export function homePage({ locale, signedIn, name, organizations }: HomeView): string {
+export function homePage({ locale, signedIn, name, organizations, attention }: HomeView): string {
   return dashboardPage({
     locale,
     title: text(locale, 'dashboard.home.title'),
@@ -23,6 +27,9 @@ export function homePage({ locale, signedIn, name, organizations }: HomeView): s
     body: (
       <>
         <h1>{say(locale, 'dashboard.home.greeting', { name })}</h1>
+        {attention === undefined ? null : (
+          <HomeAttentionSection locale={locale} attention={attention} organizationName={signedIn.organization?.name} />
+        )}
         <h2>{say(locale, 'dashboard.home.organizations')}</h2>
         {organizations.length === 0 ? (
           <p>{say(locale, 'dashboard.home.noOrganizations')}</p>

@@ -20,6 +20,8 @@ export interface SignedInFrame {
   organization?: DashboardOrganization | null;
   /** Test or live data, when the page shows either. */
   environment?: ApiKeyEnvironment;
+  /** False on the "complete your profile" form: no other page opens before it. */
+  navigation?: boolean;
 }
 
 /** The frame of a page the page guard let through. */
@@ -95,7 +97,7 @@ function SiteHeader({ locale, path, signedIn }: Omit<FrameProps, 'title' | 'body
           <LanguageSwitch locale={locale} path={path} />
         </div>
       </div>
-      {signedIn === undefined ? null : (
+      {signedIn === undefined || signedIn.navigation === false ? null : (
         <nav class="bar" aria-label={text(locale, 'dashboard.nav.label')}>
           <ul>
             {navFor(signedIn).map((item) => (

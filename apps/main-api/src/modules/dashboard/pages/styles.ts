@@ -19,7 +19,7 @@ nav a[aria-current=page]{font-weight:700;color:#1f2328}
 .langs{display:flex;gap:.75rem;margin:0;padding:0;list-style:none}
 .langs a{display:inline-block;padding:.5rem 0;min-height:2.75rem}
 a{color:#0550ae}
-a:focus,button:focus,input:focus{outline:3px solid #0969da;outline-offset:2px}
+a:focus,button:focus,input:focus,textarea:focus{outline:3px solid #0969da;outline-offset:2px}
 main{max-width:64rem;margin:0 auto;padding:1rem}
 h1{font-size:1.5rem;margin:.5rem 0 1rem}
 h2{font-size:1.15rem;margin:1.5rem 0 .5rem}
@@ -34,7 +34,7 @@ form.inline{margin:0}
 .org{border-top:1px solid #d0d7de}
 .switcher{display:flex;flex-wrap:wrap;align-items:center;gap:.5rem;margin:0}
 .orgname{margin:0;overflow-wrap:anywhere}
-select,input[type=text],input[type=date],input[type=search]{font:inherit;min-height:2.75rem;padding:.4rem .5rem;border:1px solid #6e7781;border-radius:6px;background:#fff;color:#1f2328;max-width:100%}
+select,textarea,input[type=text],input[type=date],input[type=search],input[type=tel],input[type=email],input[type=number]{font:inherit;min-height:2.75rem;padding:.4rem .5rem;border:1px solid #6e7781;border-radius:6px;background:#fff;color:#1f2328;max-width:100%}
 select:focus{outline:3px solid #0969da;outline-offset:2px}
 .toggle{display:flex;gap:.25rem;margin:0;padding:0;list-style:none}
 .toggle a{display:inline-block;padding:.5rem .75rem;min-height:2.75rem;border:1px solid #6e7781;border-radius:6px;text-decoration:none}
@@ -53,10 +53,24 @@ td.num,th.num{text-align:right}
 .pager{display:flex;gap:1rem;margin:1rem 0}
 dl.facts{display:grid;grid-template-columns:minmax(8rem,max-content) 1fr;gap:.25rem 1rem;margin:0}
 dl.facts dt{font-weight:600}
-dl.facts dd{margin:0;overflow-wrap:anywhere}
+dl.facts dd{margin:0;overflow-wrap:anywhere;white-space:pre-line}
 ol.timeline{padding-left:1.25rem}
 ol.timeline li{margin:.25rem 0}
 .message{padding:.5rem .75rem;border-radius:6px}
 .message.status{background:#dafbe1;color:#0f5323}
 .message.alert{background:#ffebe9;color:#82071e}
+form.fields{display:grid;gap:1rem;max-width:36rem;margin:0 0 1rem}
+.field{display:flex;flex-direction:column;gap:.25rem}
+.field label{font-weight:600}
+.field input,.field textarea{width:100%}
+.hint{font-size:.875rem;color:#57606a}
+.field .problem{font-size:.875rem;color:#82071e;font-weight:600}
+.field [aria-invalid=true]{border-color:#cf222e;border-width:2px}
+.actions{display:flex;flex-wrap:wrap;gap:.5rem;align-items:center}
+ul.attention{list-style:none;padding:0;margin:0 0 1rem;display:grid;gap:.5rem}
+ul.attention li{border-left:4px solid #bf8700;background:#fff8c5;border-radius:0 6px 6px 0;padding:0 .75rem}
+ul.attention a{display:block;padding:.6rem 0;min-height:2.75rem;overflow-wrap:anywhere}
+@media (max-width:30rem){dl.facts{grid-template-columns:1fr;gap:0}dl.facts dd{margin-bottom:.5rem}}
+.card.low{border-color:#cf222e;border-left-width:4px}
+.card .amount{font-size:1.25rem;font-weight:700}
 `;
