@@ -1,4 +1,10 @@
-// What the app uses of the webhook-deliveries module.
+// What the app and the dashboard's Developers pages use of the webhook-deliveries module.
 
 export { webhookDeliveryRoutes } from './routes.js';
-export { webhookDeliverySharedSchemas } from './schemas.js';
+export {
+  type WebhookAttemptView,
+  type WebhookEventDetailView,
+  type WebhookLogEventView,
+  webhookDeliverySharedSchemas,
+} from './schemas.js';
+export { getWebhookEvent, listWebhookEvents, redeliverEvent, sendTestEvent } from './service.js';
