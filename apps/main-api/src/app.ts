@@ -214,6 +214,10 @@ export function buildApp(deps: MainApiDeps, config: MainApiConfig) {
     publicUrl: config.publicUrl,
     now,
     platformOrganizationId: config.platformOrganizationId,
+    developers: {
+      rateLimitMaxPerMinute: config.apiKeys.rateLimitMaxPerMinute,
+      allowPrivateTargets: config.webhooks.allowPrivateTargets,
+    },
   });
 
   return app;

@@ -13,6 +13,7 @@ import { MPESA_CALLBACK_PATH } from '../../src/modules/billing/providers/daraja/
 import { PAYSTACK_WEBHOOK_PATH } from '../../src/modules/billing/providers/paystack/routes.js';
 import {
   DASHBOARD_PATH,
+  DEVELOPERS_PATH,
   LOGIN_CALLBACK_PATH,
   LOGIN_PATH,
   LOGOUT_PATH,
@@ -72,6 +73,20 @@ function dashboardWithoutProvider(): Record<string, NoSuccessReason> {
     [`GET ${VERIFICATIONS_PATH}`]: off,
     [`GET ${VERIFICATIONS_PATH}/:id`]: off,
     [`POST ${VERIFICATIONS_PATH}/:id/cancel`]: form,
+    [`GET ${DEVELOPERS_PATH}`]: off,
+    [`POST ${DEVELOPERS_PATH}/keys`]: form,
+    [`POST ${DEVELOPERS_PATH}/keys/:id/revoke`]: form,
+    [`GET ${DEVELOPERS_PATH}/webhooks`]: off,
+    [`POST ${DEVELOPERS_PATH}/webhooks`]: form,
+    [`POST ${DEVELOPERS_PATH}/webhooks/secret/reveal`]: form,
+    [`POST ${DEVELOPERS_PATH}/webhooks/secret/rotate`]: form,
+    [`POST ${DEVELOPERS_PATH}/webhooks/test`]: form,
+    [`GET ${DEVELOPERS_PATH}/events`]: off,
+    [`GET ${DEVELOPERS_PATH}/events/:id`]: off,
+    [`POST ${DEVELOPERS_PATH}/events/:id/redeliver`]: form,
+    [`GET ${DEVELOPERS_PATH}/origins`]: off,
+    [`POST ${DEVELOPERS_PATH}/origins`]: form,
+    [`POST ${DEVELOPERS_PATH}/origins/remove`]: form,
     [`POST ${LOGIN_PATH}`]: form,
     [`POST ${LOGOUT_PATH}`]: form,
   };

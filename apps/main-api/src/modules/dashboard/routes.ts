@@ -13,6 +13,7 @@ import {
 } from '../../shared/html-forms.js';
 import type { DashboardConfig } from './config.js';
 import { localeOf, safeReturnTo, signedInUser as signedInUserOf } from './context.js';
+import { dashboardDeveloperRoutes } from './developers-routes.js';
 import { type OidcSignIn, oidcSignInOf } from './oidc.js';
 import { dashboardPageGuard } from './page-access.js';
 import { homePage } from './pages/home.js';
@@ -39,6 +40,8 @@ export interface DashboardOptions {
   now: () => Date;
   /** The platform's own organization, whose live kyc sessions set their user's kycStatus (a cancel from a page). */
   platformOrganizationId: string | undefined;
+  /** What the Developers pages pass on to the API's services: the keys' rate-limit maximum, private webhook URLs. */
+  developers: { rateLimitMaxPerMinute: number; allowPrivateTargets: boolean };
   /** Replaces the OpenID Connect client built from config (tests). */
   oidc?: OidcSignIn;
 }
@@ -207,4 +210,5 @@ export const dashboardRoutes: FastifyPluginAsyncTypebox<DashboardOptions> = asyn
     platformOrganizationId: options.platformOrganizationId,
     guard,
   });
+  await app.register(dashboardDeveloperRoutes, { db, now, guard, ...options.developers });
 };

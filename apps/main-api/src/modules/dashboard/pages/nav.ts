@@ -19,8 +19,10 @@ export interface DashboardNavItem {
 }
 
 export const VERIFICATIONS_PATH = `${DASHBOARD_PATH}/verifications`;
+export const DEVELOPERS_PATH = `${DASHBOARD_PATH}/developers`;
 
 export const dashboardNav: readonly DashboardNavItem[] = [
   { label: 'dashboard.nav.home', path: DASHBOARD_PATH },
   { label: 'dashboard.nav.verifications', path: VERIFICATIONS_PATH, requires: 'verifications:read' },
+  { label: 'dashboard.nav.developers', path: DEVELOPERS_PATH, requires: 'organization:read' },
 ];

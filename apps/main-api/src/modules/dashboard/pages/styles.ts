@@ -34,7 +34,7 @@ form.inline{margin:0}
 .org{border-top:1px solid #d0d7de}
 .switcher{display:flex;flex-wrap:wrap;align-items:center;gap:.5rem;margin:0}
 .orgname{margin:0;overflow-wrap:anywhere}
-select,input[type=text],input[type=date],input[type=search]{font:inherit;min-height:2.75rem;padding:.4rem .5rem;border:1px solid #6e7781;border-radius:6px;background:#fff;color:#1f2328;max-width:100%}
+select,input[type=text],input[type=date],input[type=search],input[type=url]{font:inherit;min-height:2.75rem;padding:.4rem .5rem;border:1px solid #6e7781;border-radius:6px;background:#fff;color:#1f2328;max-width:100%}
 select:focus{outline:3px solid #0969da;outline-offset:2px}
 .toggle{display:flex;gap:.25rem;margin:0;padding:0;list-style:none}
 .toggle a{display:inline-block;padding:.5rem .75rem;min-height:2.75rem;border:1px solid #6e7781;border-radius:6px;text-decoration:none}
@@ -59,4 +59,15 @@ ol.timeline li{margin:.25rem 0}
 .message{padding:.5rem .75rem;border-radius:6px}
 .message.status{background:#dafbe1;color:#0f5323}
 .message.alert{background:#ffebe9;color:#82071e}
+.subnav{margin:0 0 .5rem;border-bottom:1px solid #d0d7de}
+form.stack{display:flex;flex-direction:column;gap:.25rem;max-width:36rem;margin:1rem 0}
+form.stack label{font-weight:600}
+.hint{font-size:.875rem;color:#57606a}
+.secret{border:2px solid #1a7f37;border-radius:6px;padding:.75rem;margin:0 0 1rem;background:#f6fff8}
+.secret h2{margin-top:0}
+.secret input{width:100%}
+ul.rows{list-style:none;padding:0;margin:0 0 1rem}
+ul.rows li{display:flex;flex-wrap:wrap;align-items:center;justify-content:space-between;gap:.5rem;padding:.5rem 0;border-bottom:1px solid #d0d7de}
+td.excerpt{max-width:20rem}
+pre.body{background:#f6f8fa;border:1px solid #d0d7de;border-radius:6px;padding:.75rem;overflow-x:auto;font-size:.875rem;white-space:pre-wrap;overflow-wrap:anywhere}
 `;
