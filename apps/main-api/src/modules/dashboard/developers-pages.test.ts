@@ -58,7 +58,7 @@ describe('the API keys page', () => {
     expect(answer.statusCode).toBe(201);
     expect(answer.headers['cache-control']).toBe('no-store');
     expect(answer.headers.location).toBeUndefined();
-    const secret = /value="(sk_test_[^"]+)"/.exec(answer.body)?.[1] ?? '';
+    const secret = />(sk_test_[^<]+)<\/textarea>/.exec(answer.body)?.[1] ?? '';
     expect(await findActiveApiKey(h.t.db, secret)).toMatchObject({ organizationId, environment: 'test' });
     const [key] = (await keysOf(organizationId)).filter((each) => each.name === 'Till server');
     expect(key).toMatchObject({ environment: 'test', lastFour: secret.slice(-4), revokedAt: null });

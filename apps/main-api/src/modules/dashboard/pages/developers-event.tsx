@@ -48,50 +48,40 @@ function Facts({ locale, event }: { locale: Locale; event: WebhookEventDetailVie
 
 function Attempts({ locale, event }: { locale: Locale; event: WebhookEventDetailView }) {
   if (event.attempts.length === 0) return <p>{say(locale, 'dashboard.developers.event.noAttempts')}</p>;
+  // Cards rather than a table: a try has seven facts, more than a phone's width holds side by side.
   return (
-    <div class="table">
-      <table>
-        <caption>{say(locale, 'dashboard.developers.event.attemptsCaption')}</caption>
-        <thead>
-          <tr>
-            <th scope="col" class="num">
-              {say(locale, 'dashboard.developers.event.delivery')}
-            </th>
-            <th scope="col" class="num">
-              {say(locale, 'dashboard.developers.event.attempt')}
-            </th>
-            <th scope="col">{say(locale, 'dashboard.developers.events.created')}</th>
-            <th scope="col">{say(locale, 'dashboard.developers.event.statusCode')}</th>
-            <th scope="col" class="num">
-              {say(locale, 'dashboard.developers.event.latency')}
-            </th>
-            <th scope="col">{say(locale, 'dashboard.developers.events.outcome')}</th>
-            <th scope="col">{say(locale, 'dashboard.developers.events.excerpt')}</th>
-          </tr>
-        </thead>
-        <tbody>
-          {event.attempts.map((attempt) => (
-            <tr>
-              <td class="num">{attempt.delivery}</td>
-              <td class="num">{attempt.attempt}</td>
-              <td>
-                {formatMoment(locale, attempt.at)}
-                <br />
-                <span class="mono">{attempt.url}</span>
-              </td>
-              <td>
-                {attempt.statusCode === null
-                  ? say(locale, 'dashboard.developers.event.none')
-                  : String(attempt.statusCode)}
-              </td>
-              <td class="num">{say(locale, 'dashboard.developers.event.ms', { ms: attempt.latencyMs })}</td>
-              <td>{say(locale, `dashboard.attemptOutcome.${attempt.outcome}`)}</td>
-              <td class="mono excerpt">{attempt.responseExcerpt ?? attempt.error ?? ''}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <ul class="cards" aria-label={text(locale, 'dashboard.developers.event.attemptsCaption')}>
+      {event.attempts.map((attempt) => (
+        <li class="card">
+          <h3>
+            {say(locale, 'dashboard.developers.event.tryHeading', {
+              delivery: attempt.delivery,
+              attempt: attempt.attempt,
+            })}
+          </h3>
+          <dl class="facts">
+            <dt>{say(locale, 'dashboard.developers.events.created')}</dt>
+            <dd>{formatMoment(locale, attempt.at)}</dd>
+            <dt>{say(locale, 'dashboard.developers.event.statusCode')}</dt>
+            <dd>
+              {attempt.statusCode === null
+                ? say(locale, 'dashboard.developers.event.none')
+                : String(attempt.statusCode)}
+            </dd>
+            <dt>{say(locale, 'dashboard.developers.event.latency')}</dt>
+            <dd>{say(locale, 'dashboard.developers.event.ms', { ms: attempt.latencyMs })}</dd>
+            <dt>{say(locale, 'dashboard.developers.events.outcome')}</dt>
+            <dd>{say(locale, `dashboard.attemptOutcome.${attempt.outcome}`)}</dd>
+            <dt>{say(locale, 'dashboard.developers.event.url')}</dt>
+            <dd class="mono">{attempt.url}</dd>
+            <dt>{say(locale, 'dashboard.developers.events.excerpt')}</dt>
+            <dd class="mono">
+              {attempt.responseExcerpt ?? attempt.error ?? say(locale, 'dashboard.developers.event.none')}
+            </dd>
+          </dl>
+        </li>
+      ))}
+    </ul>
   );
 }
 

@@ -89,7 +89,7 @@ function Filters({ locale, filters }: { locale: Locale; filters: EventFilters })
 
 function EventTable({ locale, events }: { locale: Locale; events: readonly WebhookLogEventView[] }) {
   return (
-    <div class="table">
+    <div class="table wide">
       <table>
         <caption>{say(locale, 'dashboard.developers.events.caption')}</caption>
         <thead>
@@ -107,10 +107,10 @@ function EventTable({ locale, events }: { locale: Locale; events: readonly Webho
         <tbody>
           {events.map((event) => (
             <tr>
-              <td>
+              <td class="nowrap">
                 <a href={eventPath(event.id)}>{formatMoment(locale, event.createdAt)}</a>
               </td>
-              <td class="mono">{event.type}</td>
+              <td class="mono nowrap">{event.type}</td>
               <td>{say(locale, `dashboard.developers.outcome.${event.outcome}`)}</td>
               <td class="num">{event.attemptCount}</td>
               <td>

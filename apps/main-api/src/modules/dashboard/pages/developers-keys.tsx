@@ -36,7 +36,8 @@ export const CREATE_KEY_PATH = `${API_KEYS_PATH}/keys`;
 function KeyTable({ view }: { view: ApiKeysView }) {
   const { locale, keys, signedIn } = view;
   return (
-    <div class="table">
+    // Focusable, as it scrolls sideways on a phone and holds nothing else to focus.
+    <section class="table wide" tabindex={0} aria-label={text(locale, 'dashboard.developers.keys.caption')}>
       <table>
         <caption>{say(locale, 'dashboard.developers.keys.caption')}</caption>
         <thead>
@@ -55,7 +56,7 @@ function KeyTable({ view }: { view: ApiKeysView }) {
           {keys.map((key) => (
             <tr>
               <td>{key.name}</td>
-              <td class="mono">{`${key.prefix}…${key.lastFour}`}</td>
+              <td class="mono nowrap">{`${key.prefix}…${key.lastFour}`}</td>
               <td>{say(locale, `dashboard.environment.${key.environment}`)}</td>
               <td>{formatMoment(locale, key.createdAt)}</td>
               <td>
@@ -92,7 +93,7 @@ function KeyTable({ view }: { view: ApiKeysView }) {
           ))}
         </tbody>
       </table>
-    </div>
+    </section>
   );
 }
 

@@ -19,7 +19,7 @@ nav a[aria-current=page]{font-weight:700;color:#1f2328}
 .langs{display:flex;gap:.75rem;margin:0;padding:0;list-style:none}
 .langs a{display:inline-block;padding:.5rem 0;min-height:2.75rem}
 a{color:#0550ae}
-a:focus,button:focus,input:focus{outline:3px solid #0969da;outline-offset:2px}
+a:focus,button:focus,input:focus,textarea:focus,.table:focus{outline:3px solid #0969da;outline-offset:2px}
 main{max-width:64rem;margin:0 auto;padding:1rem}
 h1{font-size:1.5rem;margin:.5rem 0 1rem}
 h2{font-size:1.15rem;margin:1.5rem 0 .5rem}
@@ -65,7 +65,10 @@ form.stack label{font-weight:600}
 .hint{font-size:.875rem;color:#57606a}
 .secret{border:2px solid #1a7f37;border-radius:6px;padding:.75rem;margin:0 0 1rem;background:#f6fff8}
 .secret h2{margin-top:0}
-.secret input{width:100%}
+.secret textarea{display:block;width:100%;padding:.4rem .5rem;border:1px solid #6e7781;border-radius:6px;background:#fff;color:#1f2328;resize:none;word-break:break-all}
+form.stack p{margin:0}
+.table.wide table{min-width:56rem}
+td.nowrap{white-space:nowrap}
 ul.rows{list-style:none;padding:0;margin:0 0 1rem}
 ul.rows li{display:flex;flex-wrap:wrap;align-items:center;justify-content:space-between;gap:.5rem;padding:.5rem 0;border-bottom:1px solid #d0d7de}
 td.excerpt{max-width:20rem}
