@@ -1,5 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { buildApp as buildBackendApi, loadBackendApiConfig } from '@platform/backend-api';
 import { createWebhookDelivery } from '@platform/webhooks';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,7 +19,8 @@ import { organizationWithTestSession } from './database.js';
 // A developer sets up an integration from the dashboard's Developers pages in a browser
 // (docs/decisions.md#dashboard-pages): a test key whose secret is shown once, the webhook endpoint set to the test's
 // own HTTP server, which fails the first try and answers 200 after, a test event followed through the delivery log,
-// a redelivery with the same webhook-id, and an allowed origin, in Kiswahili. The delivery worker backend-api runs is
+// a redelivery with the same webhook-id, the key's first call (a test session through backend-api, seen on
+// Verifications), and an allowed origin, in Kiswahili. The delivery worker backend-api runs is
 // run here, on a clock of the test's own, so each try is made when the journey says. Each page checked with axe-core
 // at a phone's size and a desktop's, and photographed (SCREENSHOT_DIR, /tmp/shots-developers).
 
@@ -28,19 +30,19 @@ interface Receiver {
   url: string;
   /** The `webhook-id` of every callback received, in order. */
   ids: string[];
-  /** How many callbacks to answer 503 before answering 200. */
-  failFirst: number;
+  /** The events whose next callback is answered 503 (then 200): this journey's own, not another's. */
+  failOnce: Set<string>;
   server: Server;
 }
 
 async function startReceiver(): Promise<Receiver> {
-  const receiver: Receiver = { url: '', ids: [], failFirst: 0, server: createServer() };
+  const receiver: Receiver = { url: '', ids: [], failOnce: new Set(), server: createServer() };
   receiver.server.on('request', (request, response) => {
     request.resume();
     request.on('end', () => {
-      receiver.ids.push(String((request.headers as IncomingHttpHeaders)['webhook-id']));
-      if (receiver.failFirst > 0) {
-        receiver.failFirst -= 1;
+      const id = String((request.headers as IncomingHttpHeaders)['webhook-id']);
+      receiver.ids.push(id);
+      if (receiver.failOnce.delete(id)) {
         response.writeHead(503, { 'content-type': 'text/plain' }).end('Down for maintenance, token=abc123secret');
       } else {
         response.writeHead(200, { 'content-type': 'application/json' }).end('{"received":true}');
@@ -55,6 +57,8 @@ async function startReceiver(): Promise<Receiver> {
 describe.skipIf(missing(chromiumBrowser))('the Developers pages in a browser', () => {
   let platform: DashboardPlatform;
   let receiver: Receiver;
+  let backend: ReturnType<typeof buildBackendApi>;
+  let backendUrl: string;
   /** The worker's clock: an hour later at each run, so the retry it scheduled is due. */
   let workerClock = Date.now();
   const runWorker = () => {
@@ -70,8 +74,22 @@ describe.skipIf(missing(chromiumBrowser))('the Developers pages in a browser', (
     // The receiver is the test's own, on 127.0.0.1: main-api accepts it as a webhook URL only when told to.
     platform = await startDashboardPlatform({ env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } });
     receiver = await startReceiver();
+    // backend-api beside main-api on the same database, as in production, for the API key's first call; its delivery
+    // worker is off, since the test runs the worker itself.
+    backend = buildBackendApi(
+      { database: platform.database },
+      loadBackendApiConfig({
+        LOG_LEVEL: 'silent',
+        WEBHOOK_DELIVERY_ENABLED: 'false',
+        IDEMPOTENCY_PURGE_INTERVAL_MS: '0',
+        VERIFICATION_EXPIRY_INTERVAL_MS: '0',
+        VERIFICATION_RETENTION_INTERVAL_MS: '0',
+      }),
+    );
+    backendUrl = await backend.listen({ host: '127.0.0.1', port: 0 });
   });
   afterAll(async () => {
+    await backend?.close();
     receiver?.server.closeAllConnections();
     await new Promise((resolve) => receiver?.server.close(resolve));
     await platform?.close();
@@ -123,7 +141,7 @@ describe.skipIf(missing(chromiumBrowser))('the Developers pages in a browser', (
     expect(eventId).toMatch(/^msg_/);
 
     // The first try fails: the log shows it, with its status, latency and the scrubbed answer.
-    receiver.failFirst = 1;
+    receiver.failOnce.add(eventId);
     expect(await runWorker()).toMatchObject({ retrying: 1 });
     await subnav(page, 'Delivery log').click();
     await page.getByRole('heading', { name: 'Delivery log' }).waitFor();
@@ -149,20 +167,39 @@ describe.skipIf(missing(chromiumBrowser))('the Developers pages in a browser', (
     expect(await runWorker()).toMatchObject({ delivered: 1 });
     await page.reload();
     await page.getByRole('heading', { name: 'Delivery 2, try 1' }).waitFor();
-    expect(receiver.ids.slice(-3)).toEqual([eventId, eventId, eventId]);
+    expect(receiver.ids.filter((id) => id === eventId)).toHaveLength(3);
     await check('7-event-redelivered');
 
-    // In Kiswahili: the event, then an allowed origin for the SDK.
+    // The new key's first call: a test session through backend-api, then followed on Verifications.
+    const created = await fetch(`${backendUrl}/v1/verify/sessions`, {
+      method: 'POST',
+      headers: {
+        'x-service-api-key': secret,
+        'content-type': 'application/json',
+        'idempotency-key': crypto.randomUUID(),
+      },
+      body: JSON.stringify({ type: 'kyc', externalEndUserId: `till-customer-${size.name}`, appName: 'Duka App' }),
+    });
+    expect(created.status).toBe(201);
+    const { sessionId } = ((await created.json()) as { data: { sessionId: string } }).data;
+    await page.getByRole('link', { name: 'Verifications' }).click();
+    await page.getByRole('cell', { name: `till-customer-${size.name}` }).waitFor();
+    await page.goto(`${mainUrl}/dashboard/verifications/${sessionId}`);
+    await page.getByRole('heading', { name: 'Verification session' }).waitFor();
+    await check('8-session-from-key');
+
+    // In Kiswahili: the keys, then an allowed origin for the SDK.
     await page.getByRole('link', { name: 'Kiswahili' }).click();
-    await page.getByRole('heading', { name: 'Tukio la webhook' }).waitFor();
-    await check('8-event-sw');
+    await page.getByRole('link', { name: 'Wasanidi' }).click();
+    await page.getByRole('heading', { name: 'Funguo za API' }).waitFor();
+    await check('9-keys-sw');
     await subnav(page, 'Asili zinazoruhusiwa').click();
     await page.getByRole('heading', { name: 'Asili zinazoruhusiwa' }).waitFor();
     await page.getByLabel('Asili', { exact: true }).fill('https://shop.example');
     await page.getByRole('button', { name: 'Ongeza asili' }).click();
     await page.getByText('Asili imeongezwa.').waitFor();
     await page.getByRole('button', { name: 'Ondoa https://shop.example' }).waitFor();
-    await check('9-origins-sw');
+    await check('10-origins-sw');
     expect(violations).toEqual([]);
     await page.close();
   });

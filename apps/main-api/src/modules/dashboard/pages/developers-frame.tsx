@@ -87,7 +87,7 @@ export function SecretPanel(props: { heading: string; hint: string; label: strin
       <h2 id="secret-heading">{props.heading}</h2>
       <p>{props.hint}</p>
       <label for="secret-value">{props.label}</label>
-      <textarea id="secret-value" class="mono" readonly rows={2} autocomplete="off" spellcheck="false">
+      <textarea id="secret-value" class="mono" readonly rows={2} autocomplete="off" spellcheck={false}>
         {props.secret}
       </textarea>
     </section>
