@@ -249,6 +249,22 @@ describe('the allowed origins page', () => {
     expect((await originsOf()).test).toEqual([]);
   });
 
+  it('acts on the environment its page showed, even when the cookie has kept another since', async () => {
+    // The form of a test page names its organization and environment, and is posted after a live page was opened.
+    const testPage = await h.get(at('/dashboard/developers/origins?env=test'), ownerCookie);
+    expect(testPage.body).toContain(`action="/dashboard/developers/origins?org=${organizationId}&amp;env=test"`);
+    const live = at('/dashboard/developers/origins?env=live');
+    const answer = await h.post(
+      at('/dashboard/developers/origins?env=test'),
+      ownerCookie,
+      { origin: 'https://test-only.example' },
+      live,
+    );
+    expect(answer.statusCode).toBe(303);
+    expect((await originsOf()).test).toEqual(['https://test-only.example']);
+    expect((await originsOf()).live).not.toContain('https://test-only.example');
+  });
+
   it('shows a member the origins without the forms, in Kiswahili when asked', async () => {
     const page = await h.get(at('/dashboard/developers/origins?env=live&lang=sw'), memberCookie);
     expect(page.statusCode).toBe(200);
