@@ -215,6 +215,10 @@ export function buildApp(deps: MainApiDeps, config: MainApiConfig) {
     now,
     platformOrganizationId: config.platformOrganizationId,
     testWalletCredit: config.testWalletCredit,
+    developers: {
+      rateLimitMaxPerMinute: config.apiKeys.rateLimitMaxPerMinute,
+      allowPrivateTargets: config.webhooks.allowPrivateTargets,
+    },
   });
 
   return app;

@@ -22,7 +22,7 @@ export interface CallbackReceiver {
 }
 
 /** A customer's callback endpoint on 127.0.0.1 and a port of its own, recording what it receives. */
-async function startCallbackReceiver(): Promise<CallbackReceiver> {
+export async function startCallbackReceiver(): Promise<CallbackReceiver> {
   const receiver: CallbackReceiver = {
     origin: '',
     received: [],

@@ -1,4 +1,5 @@
-// What the app uses of the allowed-origins module.
+// What the app and the dashboard's Developers pages use of the allowed-origins module.
 
 export { allowedOriginRoutes } from './routes.js';
 export { allowedOriginSharedSchemas } from './schemas.js';
+export { listAllowedOrigins, setAllowedOrigins } from './service.js';

@@ -1,4 +1,4 @@
-import type { ApiKeyEnvironment, Database } from '@platform/db';
+import { type ApiKeyEnvironment, type Database, MAX_ALLOWED_ORIGINS } from '@platform/db';
 import { invalidFields } from '@platform/errors';
 import { type AuditContext, recordAuditEvent } from '../audit/index.js';
 import { checkOrigin } from './origin.js';
@@ -18,8 +18,9 @@ export async function listAllowedOrigins(db: Database, organizationId: string): 
 
 /**
  * Replaces an environment's list with `origins`, each checked and normalised (a 400 naming each bad one, at
- * `/origins/<index>`, and nothing changes); an origin listed twice, as written or once normalised, is refused too.
- * The change is recorded in the audit log in its transaction.
+ * `/origins/<index>`, and nothing changes); an origin listed twice, as written or once normalised, is refused too,
+ * and so is a list longer than MAX_ALLOWED_ORIGINS (a 400 at `/origins`). The change is recorded in the audit log
+ * in its transaction.
  */
 export async function setAllowedOrigins(
   db: Database,
@@ -42,6 +43,10 @@ export async function setAllowedOrigins(
 }
 
 function normaliseOrigins(inputs: string[]): string[] {
+  // The route's schema says so first; this is for the dashboard's forms, which add one origin to the list.
+  if (inputs.length > MAX_ALLOWED_ORIGINS) {
+    throw invalidFields([{ path: '/origins', message: `must have at most ${MAX_ALLOWED_ORIGINS} origins` }]);
+  }
   const problems: { path: string; message: string }[] = [];
   const origins: string[] = [];
   inputs.forEach((input, index) => {

@@ -1,4 +1,5 @@
-// What the rest of main-api (the app, its configuration) uses of the api-keys module.
+// What the rest of main-api (the app, its configuration, the dashboard's Developers pages) uses of the api-keys module.
 
-export { apiKeyRoutes } from './routes.js';
-export { API_KEY_RATE_LIMIT_MAX, apiKeySharedSchemas } from './schemas.js';
+export { API_KEY_NOT_FOUND, apiKeyRoutes } from './routes.js';
+export { API_KEY_RATE_LIMIT_MAX, type ApiKeyView, apiKeySharedSchemas, type CreatedApiKeyView } from './schemas.js';
+export { issueApiKey, listApiKeys, revokeOrganizationApiKey } from './service.js';

@@ -23,7 +23,7 @@ export interface ApiKeyRoutesOptions {
 
 export const API_KEY_CREATED = 'API key created. Copy the secret now: it is shown only once.';
 const API_KEY_REVOKED = 'API key revoked';
-const API_KEY_NOT_FOUND = 'API key not found';
+export const API_KEY_NOT_FOUND = 'API key not found';
 
 /**
  * Management of the organization's keys for the backend service. Owners, admins and developers create and revoke, every member lists;

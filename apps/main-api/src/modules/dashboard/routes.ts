@@ -14,6 +14,7 @@ import {
 import { sessionEnd } from '../../shared/session-secrets.js';
 import type { DashboardConfig } from './config.js';
 import { localeOf, safeReturnTo, signedInUser as signedInUserOf } from './context.js';
+import { dashboardDeveloperRoutes } from './developers-routes.js';
 import { homeAttentionOf } from './home-attention.js';
 import { type OidcSignIn, oidcSignInOf } from './oidc.js';
 import { dashboardPageGuard } from './page-access.js';
@@ -48,6 +49,8 @@ export interface DashboardOptions {
   platformOrganizationId: string | undefined;
   /** Whole KES a test wallet never used starts with: the wallets are read as the wallet routes read them. */
   testWalletCredit: number;
+  /** What the Developers pages pass on to the API's services: the keys' rate-limit maximum, private webhook URLs. */
+  developers: { rateLimitMaxPerMinute: number; allowPrivateTargets: boolean };
   /** Replaces the OpenID Connect client built from config (tests). */
   oidc?: OidcSignIn;
 }
@@ -234,6 +237,7 @@ export const dashboardRoutes: FastifyPluginAsyncTypebox<DashboardOptions> = asyn
     platformOrganizationId: options.platformOrganizationId,
     guard,
   });
+  await app.register(dashboardDeveloperRoutes, { db, now, guard, ...options.developers });
   await app.register(dashboardProfileRoutes, { db, now, sessions, guard });
   await app.register(dashboardSettingsRoutes, { db, testWalletCredit: options.testWalletCredit, guard });
 };

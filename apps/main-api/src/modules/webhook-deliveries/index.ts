@@ -1,5 +1,10 @@
-// What the app uses of the webhook-deliveries module, and the dashboard: the delivery log.
+// What the app and the dashboard's Developers pages use of the webhook-deliveries module.
 
 export { webhookDeliveryRoutes } from './routes.js';
-export { webhookDeliverySharedSchemas } from './schemas.js';
-export { listWebhookEvents } from './service.js';
+export {
+  type WebhookAttemptView,
+  type WebhookEventDetailView,
+  type WebhookLogEventView,
+  webhookDeliverySharedSchemas,
+} from './schemas.js';
+export { getWebhookEvent, listWebhookEvents, redeliverEvent, sendTestEvent } from './service.js';

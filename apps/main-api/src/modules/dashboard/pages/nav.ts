@@ -19,6 +19,7 @@ export interface DashboardNavItem {
 }
 
 export const VERIFICATIONS_PATH = `${DASHBOARD_PATH}/verifications`;
+export const DEVELOPERS_PATH = `${DASHBOARD_PATH}/developers`;
 export const PROFILE_PATH = `${DASHBOARD_PATH}/profile`;
 /** The "complete your profile" form, for a user signed in without one (not in the navigation). */
 export const NEW_PROFILE_PATH = `${PROFILE_PATH}/new`;
@@ -27,6 +28,7 @@ export const SETTINGS_PATH = `${DASHBOARD_PATH}/settings`;
 export const dashboardNav: readonly DashboardNavItem[] = [
   { label: 'dashboard.nav.home', path: DASHBOARD_PATH },
   { label: 'dashboard.nav.verifications', path: VERIFICATIONS_PATH, requires: 'verifications:read' },
+  { label: 'dashboard.nav.developers', path: DEVELOPERS_PATH, requires: 'organization:read' },
   { label: 'dashboard.nav.profile', path: PROFILE_PATH },
   { label: 'dashboard.nav.settings', path: SETTINGS_PATH, requires: 'organization:read' },
 ];

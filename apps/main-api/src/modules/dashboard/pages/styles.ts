@@ -19,7 +19,7 @@ nav a[aria-current=page]{font-weight:700;color:#1f2328}
 .langs{display:flex;gap:.75rem;margin:0;padding:0;list-style:none}
 .langs a{display:inline-block;padding:.5rem 0;min-height:2.75rem}
 a{color:#0550ae}
-a:focus,button:focus,input:focus,textarea:focus{outline:3px solid #0969da;outline-offset:2px}
+a:focus,button:focus,input:focus,textarea:focus,.table:focus{outline:3px solid #0969da;outline-offset:2px}
 main{max-width:64rem;margin:0 auto;padding:1rem}
 h1{font-size:1.5rem;margin:.5rem 0 1rem}
 h2{font-size:1.15rem;margin:1.5rem 0 .5rem}
@@ -34,7 +34,7 @@ form.inline{margin:0}
 .org{border-top:1px solid #d0d7de}
 .switcher{display:flex;flex-wrap:wrap;align-items:center;gap:.5rem;margin:0}
 .orgname{margin:0;overflow-wrap:anywhere}
-select,textarea,input[type=text],input[type=date],input[type=search],input[type=tel],input[type=email],input[type=number]{font:inherit;min-height:2.75rem;padding:.4rem .5rem;border:1px solid #6e7781;border-radius:6px;background:#fff;color:#1f2328;max-width:100%}
+select,textarea,input[type=text],input[type=date],input[type=search],input[type=tel],input[type=email],input[type=number],input[type=url]{font:inherit;min-height:2.75rem;padding:.4rem .5rem;border:1px solid #6e7781;border-radius:6px;background:#fff;color:#1f2328;max-width:100%}
 select:focus{outline:3px solid #0969da;outline-offset:2px}
 .toggle{display:flex;gap:.25rem;margin:0;padding:0;list-style:none}
 .toggle a{display:inline-block;padding:.5rem .75rem;min-height:2.75rem;border:1px solid #6e7781;border-radius:6px;text-decoration:none}
@@ -73,4 +73,17 @@ ul.attention a{display:block;padding:.6rem 0;min-height:2.75rem;overflow-wrap:an
 @media (max-width:30rem){dl.facts{grid-template-columns:1fr;gap:0}dl.facts dd{margin-bottom:.5rem}}
 .card.low{border-color:#cf222e;border-left-width:4px}
 .card .amount{font-size:1.25rem;font-weight:700}
+.subnav{margin:0 0 .5rem;border-bottom:1px solid #d0d7de}
+form.stack{display:flex;flex-direction:column;gap:.25rem;max-width:36rem;margin:1rem 0}
+form.stack label{font-weight:600}
+.secret{border:2px solid #1a7f37;border-radius:6px;padding:.75rem;margin:0 0 1rem;background:#f6fff8}
+.secret h2{margin-top:0}
+.secret textarea{display:block;width:100%;padding:.4rem .5rem;border:1px solid #6e7781;border-radius:6px;background:#fff;color:#1f2328;resize:none;word-break:break-all}
+form.stack p{margin:0}
+.table.wide table{min-width:56rem}
+td.nowrap{white-space:nowrap}
+ul.rows{list-style:none;padding:0;margin:0 0 1rem}
+ul.rows li{display:flex;flex-wrap:wrap;align-items:center;justify-content:space-between;gap:.5rem;padding:.5rem 0;border-bottom:1px solid #d0d7de}
+td.excerpt{max-width:20rem}
+pre.body{background:#f6f8fa;border:1px solid #d0d7de;border-radius:6px;padding:.75rem;overflow-x:auto;font-size:.875rem;white-space:pre-wrap;overflow-wrap:anywhere}
 `;
