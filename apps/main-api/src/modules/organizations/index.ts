@@ -11,6 +11,7 @@ export {
   isMemberAddress,
   lockInvitationFor,
   lockOrganizationInvitation,
+  renewInvitation,
 } from './invitations-repository.js';
 export {
   allows,
