@@ -1,5 +1,6 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
+import type { MainApiDeps } from '../src/app.js';
 import { createTestApp, TEST_AUDIENCE, type TestApp } from './helpers.js';
 import { followToCallback, startTestProvider, type TestAccount, type TestProvider } from './oidc-test-provider.js';
 
@@ -34,7 +35,9 @@ export function csrfOf(html: string): string {
   return match[1];
 }
 
-export async function startDashboardHarness(options: { now?: () => Date } = {}): Promise<DashboardHarness> {
+export async function startDashboardHarness(
+  options: Pick<Partial<MainApiDeps>, 'now' | 'mail'> = {},
+): Promise<DashboardHarness> {
   const redirectUri = `${PUBLIC_URL}/login/callback`;
   const provider = await startTestProvider({ redirectUri, audience: TEST_AUDIENCE });
   const t = await createTestApp({
@@ -46,7 +49,7 @@ export async function startDashboardHarness(options: { now?: () => Date } = {}):
       DASHBOARD_OIDC_CLIENT_ID: 'dashboard',
       DASHBOARD_OIDC_SCOPES: 'openid email profile api',
     },
-    deps: options.now === undefined ? {} : { now: options.now },
+    deps: options,
   });
   const get = (url: string, cookie: string): Promise<LightMyRequestResponse> =>
     t.app.inject({ method: 'GET', url, headers: { cookie } });

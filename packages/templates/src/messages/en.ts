@@ -3,9 +3,11 @@
 // type and a verification status are labelled here once, and every page that names one uses that label.
 
 import { dashboardEn } from './dashboard.en.js';
+import { dashboardTeamEn } from './dashboard-team.en.js';
 
 export const en = {
   ...dashboardEn,
+  ...dashboardTeamEn,
   // Labels shared by every page that names the thing.
   'documentKind.id_document_front': 'Front of the ID document',
   'documentKind.id_document_back': 'Back of the ID document',

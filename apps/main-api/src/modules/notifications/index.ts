@@ -2,3 +2,8 @@
 
 export { notificationRoutes } from './routes.js';
 export { notificationSharedSchemas } from './schemas.js';
+export {
+  listRecentNotificationsJson,
+  markAllNotificationsRead,
+  markNotificationRead,
+} from './service.js';

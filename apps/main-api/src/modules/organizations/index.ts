@@ -19,6 +19,7 @@ export {
   isPermission,
   type Permission,
   permissions,
+  permissionToChangeMember,
   refusalMessage,
   rolesByPermission,
   rolesThatMay,
@@ -26,11 +27,15 @@ export {
 export { organizationRoutes } from './routes.js';
 export { organizationSharedSchemas } from './schemas.js';
 export {
+  changeMemberRole,
+  listOrganizationMembers,
   listOrganizations,
+  type MemberView,
   membershipIn,
   NOT_A_MEMBER,
   ORGANIZATION_NOT_FOUND,
   type OrganizationAccess,
+  removeMember,
   requireMembership,
   requireMembershipOf,
 } from './service.js';

@@ -19,8 +19,14 @@ export interface DashboardNavItem {
 }
 
 export const VERIFICATIONS_PATH = `${DASHBOARD_PATH}/verifications`;
+export const TEAM_PATH = `${DASHBOARD_PATH}/team`;
+export const AUDIT_PATH = `${DASHBOARD_PATH}/audit`;
+export const NOTIFICATIONS_PATH = `${DASHBOARD_PATH}/notifications`;
 
 export const dashboardNav: readonly DashboardNavItem[] = [
   { label: 'dashboard.nav.home', path: DASHBOARD_PATH },
   { label: 'dashboard.nav.verifications', path: VERIFICATIONS_PATH, requires: 'verifications:read' },
+  { label: 'dashboard.nav.team', path: TEAM_PATH, requires: 'organization:read' },
+  { label: 'dashboard.nav.audit', path: AUDIT_PATH, requires: 'audit:read' },
+  { label: 'dashboard.nav.notifications', path: NOTIFICATIONS_PATH },
 ];

@@ -34,7 +34,7 @@ form.inline{margin:0}
 .org{border-top:1px solid #d0d7de}
 .switcher{display:flex;flex-wrap:wrap;align-items:center;gap:.5rem;margin:0}
 .orgname{margin:0;overflow-wrap:anywhere}
-select,input[type=text],input[type=date],input[type=search]{font:inherit;min-height:2.75rem;padding:.4rem .5rem;border:1px solid #6e7781;border-radius:6px;background:#fff;color:#1f2328;max-width:100%}
+select,input[type=text],input[type=email],input[type=date],input[type=search]{font:inherit;min-height:2.75rem;padding:.4rem .5rem;border:1px solid #6e7781;border-radius:6px;background:#fff;color:#1f2328;max-width:100%}
 select:focus{outline:3px solid #0969da;outline-offset:2px}
 .toggle{display:flex;gap:.25rem;margin:0;padding:0;list-style:none}
 .toggle a{display:inline-block;padding:.5rem .75rem;min-height:2.75rem;border:1px solid #6e7781;border-radius:6px;text-decoration:none}
@@ -59,4 +59,15 @@ ol.timeline li{margin:.25rem 0}
 .message{padding:.5rem .75rem;border-radius:6px}
 .message.status{background:#dafbe1;color:#0f5323}
 .message.alert{background:#ffebe9;color:#82071e}
+.hint{display:block;font-size:.875rem;color:#57606a}
+.controls{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:center;margin-top:.5rem}
+.controls p{margin:0}
+form.row{display:flex;flex-wrap:wrap;gap:.25rem .5rem;align-items:center;margin:0}
+form.row label{flex-basis:100%;font-weight:600}
+.card dl.facts{margin:.25rem 0}
+.inbox{grid-template-columns:1fr}
+.card.unread{border-color:#0550ae;border-width:2px}
+.badge{display:inline-block;padding:0 .4rem;border-radius:1rem;background:#0550ae;color:#fff;font-size:.8rem;font-weight:600;vertical-align:middle}
+td .what{display:block;font-weight:600}
+td .mono{display:block}
 `;
