@@ -141,7 +141,8 @@ export async function createInvitation(
         role: input.role,
         time: formatExpiry(inserted.expiresAt),
       }),
-      actionUrl: invitation.acceptUrl,
+      // The dashboard's page of the invitation, where the invitee accepts it (docs/decisions.md#dashboard-pages).
+      actionUrl: `/dashboard/invitations/${invitation.id}`,
     });
   }
   return {

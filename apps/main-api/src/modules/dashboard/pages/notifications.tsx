@@ -41,6 +41,7 @@ export function dashboardLinkOf(actionUrl: string | null, organization: Dashboar
   if (actionUrl === null) return null;
   if (!(actionUrl === DASHBOARD_PATH || /^\/dashboard[/?#]/.test(actionUrl))) return null;
   const url = new URL(actionUrl, 'http://dashboard.invalid');
+  if (!(url.pathname === DASHBOARD_PATH || url.pathname.startsWith(`${DASHBOARD_PATH}/`))) return null;
   if (organization !== undefined && !url.searchParams.has('org')) url.searchParams.set('org', organization.id);
   return `${url.pathname}${url.search}${url.hash}`;
 }
