@@ -54,6 +54,9 @@ describe('the notifications inbox', () => {
     expect(page.body).not.toContain('/v1/organizations/x/activation');
     expect(page.body).not.toContain('Not mine');
     expect(page.body).toContain('Unread: 3');
+    // The header counts them on every page.
+    const home = await h.get('/dashboard', cookie);
+    expect(home.body).toContain('<span class="badge" aria-hidden="true">3</span><span class="vh">3 unread</span>');
     expect(page.body).toContain('aria-current="page">Notifications');
   });
 
@@ -74,6 +77,7 @@ describe('the notifications inbox', () => {
     expect(await readAtOf(second.id)).not.toBeNull();
     const after = await h.get('/dashboard/notifications?notice=readAll', cookie);
     expect(after.body).toContain('Unread: 0');
+    expect(after.body).not.toContain('class="badge"');
     expect(after.body).not.toContain('Mark all as read');
   });
 

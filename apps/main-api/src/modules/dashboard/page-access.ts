@@ -3,6 +3,7 @@ import { text } from '@platform/templates';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { redirectTo, sendPage } from '../../shared/html-forms.js';
 import { getProfile } from '../accounts/index.js';
+import { countUnreadNotifications } from '../notifications/index.js';
 import { allows, listOrganizations, type Permission, rolesThatMay } from '../organizations/index.js';
 import { type DashboardContext, environmentOf, localeOf, organizationOf, signedInUser } from './context.js';
 import { DASHBOARD_PATH, LOGIN_PATH } from './pages/nav.js';
@@ -49,7 +50,11 @@ export function dashboardPageGuard({ db, sessions, now, enabled }: DashboardPage
       if (request.method === 'GET') request.session.set('dashboardReturnTo', request.url);
       return redirectTo(reply, hadSession ? `${LOGIN_PATH}?notice=expired` : LOGIN_PATH);
     }
-    const [profile, organizations] = await Promise.all([getProfile(db, userId), listOrganizations(db, userId)]);
+    const [profile, organizations, unreadNotifications] = await Promise.all([
+      getProfile(db, userId),
+      listOrganizations(db, userId),
+      countUnreadNotifications(db, userId),
+    ]);
     const chosen = organizationOf(request, organizations);
     const refuse = (status: number, message: string) =>
       sendPage(reply, errorPage({ locale, status, message, path: DASHBOARD_PATH }), status);
@@ -70,6 +75,7 @@ export function dashboardPageGuard({ db, sessions, now, enabled }: DashboardPage
       organizations: organizations.map(({ id, name, role }) => ({ id, name, role })),
       organization: chosen ?? null,
       environment: environmentOf(request),
+      unreadNotifications,
     };
   };
 }

@@ -3,6 +3,7 @@
 export { notificationRoutes } from './routes.js';
 export { notificationSharedSchemas } from './schemas.js';
 export {
+  countUnreadNotifications,
   listRecentNotificationsJson,
   markAllNotificationsRead,
   markNotificationRead,

@@ -69,6 +69,11 @@ export async function setNotificationRead(
   return updated.length > 0;
 }
 
+/** How many of the user's notifications are unread. */
+export function countUnreadOf(db: DatabaseExecutor, userId: string): Promise<number> {
+  return db.$count(notifications, and(eq(notifications.userId, userId), isNull(notifications.readAt)));
+}
+
 /** Sets `readAt` on every unread notification of the user, in one statement. */
 export async function setAllNotificationsRead(db: DatabaseExecutor, userId: string, now: Date): Promise<void> {
   await db

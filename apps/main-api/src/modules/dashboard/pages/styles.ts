@@ -67,6 +67,7 @@ form.row label{flex-basis:100%;font-weight:600}
 .card dl.facts{margin:.25rem 0}
 .inbox{grid-template-columns:1fr}
 .card.unread{border-color:#0550ae;border-width:2px}
+.vh{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}
 .badge{display:inline-block;padding:0 .4rem;border-radius:1rem;background:#0550ae;color:#fff;font-size:.8rem;font-weight:600;vertical-align:middle}
 td .what{display:block;font-weight:600}
 td .mono{display:block}
