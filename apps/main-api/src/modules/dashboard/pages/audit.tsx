@@ -41,7 +41,7 @@ export function auditQuery(filters: AuditFilters, extra: Record<string, string> 
 
 function Filters({ locale, filters }: { locale: Locale; filters: AuditFilters }) {
   return (
-    <form method="get" action={AUDIT_PATH} class="filters" aria-label={text(locale, 'dashboard.audit.filters')}>
+    <form method="get" action={AUDIT_PATH} class="filters top" aria-label={text(locale, 'dashboard.audit.filters')}>
       <div>
         <label for="filter-action">{say(locale, 'dashboard.audit.action')}</label>
         <input
@@ -101,7 +101,7 @@ function EventTable({ view }: { view: AuditView }) {
   const { locale } = view;
   return (
     <div class="table">
-      <table>
+      <table class="fit">
         <caption>{say(locale, 'dashboard.audit.caption')}</caption>
         <thead>
           <tr>

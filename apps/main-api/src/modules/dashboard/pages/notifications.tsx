@@ -70,7 +70,12 @@ function NotificationCard({ view, notification }: { view: NotificationsView; not
       </p>
       <p>{notification.message}</p>
       <div class="controls">
-        {link === null ? null : <a href={link}>{say(locale, 'dashboard.notifications.open')}</a>}
+        {link === null ? null : (
+          <a href={link}>
+            {say(locale, 'dashboard.notifications.open')}
+            <span class="vh">: {notification.title}</span>
+          </a>
+        )}
         {notification.isRead ? null : (
           <form method="post" action={`${NOTIFICATIONS_PATH}/${encodeURIComponent(notification.id)}/read`} class="row">
             <CsrfField token={signedIn.csrfToken} />

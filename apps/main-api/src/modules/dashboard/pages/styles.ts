@@ -64,11 +64,16 @@ ol.timeline li{margin:.25rem 0}
 .controls p{margin:0}
 form.row{display:flex;flex-wrap:wrap;gap:.25rem .5rem;align-items:center;margin:0}
 form.row label{flex-basis:100%;font-weight:600}
-.card dl.facts{margin:.25rem 0}
 .inbox{grid-template-columns:1fr}
 .card.unread{border-color:#0550ae;border-width:2px}
 .vh{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}
 .badge{display:inline-block;padding:0 .4rem;border-radius:1rem;background:#0550ae;color:#fff;font-size:.8rem;font-weight:600;vertical-align:middle}
+table.fit{min-width:0}
+@media (max-width:40rem){table.fit thead{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%)}table.fit tr{display:block;padding:.5rem 0;border-bottom:1px solid #d0d7de}table.fit td{display:block;padding:.1rem 0;border:0}}
+.filters.top{align-items:start}
+.filters.top .actions{align-self:end}
+.card .address{overflow-wrap:anywhere;color:#57606a}
+.card dl.facts{margin:.25rem 0;grid-template-columns:minmax(5rem,max-content) 1fr}
 td .what{display:block;font-weight:600}
 td .mono{display:block}
 `;

@@ -72,9 +72,8 @@ function MemberCard({ view, member, index }: { view: TeamView; member: MemberVie
       <h3>
         {nameOf(member)} {self ? say(locale, 'dashboard.team.you') : null}
       </h3>
+      <p class="address">{member.email}</p>
       <dl class="facts">
-        <dt>{say(locale, 'dashboard.team.email')}</dt>
-        <dd>{member.email}</dd>
         <dt>{say(locale, 'dashboard.team.role')}</dt>
         <dd>{say(locale, `dashboard.role.${member.role}`)}</dd>
         <dt>{say(locale, 'dashboard.team.joined')}</dt>
