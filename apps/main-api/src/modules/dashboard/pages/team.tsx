@@ -30,7 +30,7 @@ export interface TeamView {
 }
 
 /** Where each form of the page posts: the organization in the query, so a form acts for the one it was shown for. */
-export function teamFormPath(organizationId: string, path: string): string {
+function teamFormPath(organizationId: string, path: string): string {
   return `${TEAM_PATH}${path}?org=${encodeURIComponent(organizationId)}`;
 }
 
