@@ -37,6 +37,11 @@ export const dashboardTeamEn = {
     'They get an email with a link to accept, valid for 7 days. Only an owner can invite another owner.',
   'dashboard.team.inviteSubmit': 'Send the invitation',
   'dashboard.team.chooseRole': 'Choose one of the roles offered.',
+  'dashboard.team.problem.email': 'Write one email address, as name@example.com.',
+  'dashboard.team.problem.pendingExists':
+    'This address has an invitation waiting for an answer: send it again instead.',
+  'dashboard.team.problem.alreadyMember': 'This address belongs to a member of the team already.',
+  'dashboard.team.problem.lastOwner': 'An organization always keeps an owner: make another member owner first.',
   'dashboard.team.notice.invited': 'The invitation is sent.',
   'dashboard.team.notice.resent': 'The invitation is sent again, valid for 7 days from now.',
   'dashboard.team.notice.revoked': 'The invitation is revoked: its link no longer works.',

@@ -110,7 +110,7 @@ describe('the Team page', () => {
   it('refuses the last owner leaving or being demoted with the page saying why, and changes nothing', async () => {
     const demoted = await post('OWNER', `/members/${OWNER.sub}/role`, { role: 'admin' });
     expect(demoted.statusCode).toBe(409);
-    expect(demoted.body).toContain('An organization must keep at least one owner');
+    expect(demoted.body).toContain('An organization always keeps an owner: make another member owner first.');
     const left = await post('OWNER', `/members/${OWNER.sub}/remove`);
     expect(left.statusCode).toBe(409);
     expect(await roleOf(OWNER.sub)).toBe('owner');
@@ -172,6 +172,7 @@ describe('invitations from the Team page', () => {
     expect(badAddress.statusCode).toBe(400);
     expect(badAddress.body).toContain('role="alert"');
     expect(badAddress.body).toContain('value="not an address"');
+    expect(badAddress.body).toContain('Write one email address, as name@example.com.');
     const badRole = await post('OWNER', '/invitations', { email: 'ok@example.com', role: 'reviewer' });
     expect(badRole.statusCode).toBe(400);
     expect(badRole.body).toContain('Choose one of the roles offered.');
@@ -180,8 +181,23 @@ describe('invitations from the Team page', () => {
     expect(empty.statusCode).toBe(400);
     const member = await post('OWNER', '/invitations', { email: DEVELOPER.email, role: 'member' });
     expect(member.statusCode).toBe(409);
+    expect(member.body).toContain('This address belongs to a member of the team already.');
     expect(await invitationsOf()).toEqual([]);
     expect(sent).toEqual([]);
+  });
+
+  it('says in Kiswahili why an address with an invitation waiting is not invited again', async () => {
+    expect((await post('OWNER', '/invitations', { email: 'twice@example.com', role: 'member' })).statusCode).toBe(303);
+    const again = await h.post(
+      `/dashboard/team/invitations?org=${organizationId}&lang=sw`,
+      cookies['OWNER'] ?? '',
+      { email: 'Twice@Example.com', role: 'member' },
+      `/dashboard/team?org=${organizationId}`,
+    );
+    expect(again.statusCode).toBe(409);
+    expect(again.body).toContain('<html lang="sw"');
+    expect(again.body).toContain('Anwani hii ina mwaliko unaosubiri jibu');
+    expect(await invitationsOf()).toHaveLength(1);
   });
 
   it('refuses an admin inviting an owner', async () => {

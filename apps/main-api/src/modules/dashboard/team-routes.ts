@@ -8,13 +8,15 @@ import type { MailSender } from '../../mail/mail-sender.js';
 import { FormBody, redirectTo, sendPage } from '../../shared/html-forms.js';
 import type { AuditContext } from '../audit/index.js';
 import {
+  ALREADY_A_MEMBER,
   createInvitation,
   listInvitations,
+  PENDING_INVITATION_EXISTS,
   resendInvitation,
   revokeInvitation,
   sendInvitationEmail,
 } from '../invitations/index.js';
-import { changeMemberRole, listOrganizationMembers, removeMember } from '../organizations/index.js';
+import { changeMemberRole, LAST_OWNER, listOrganizationMembers, removeMember } from '../organizations/index.js';
 import type { DashboardOrganization } from './context.js';
 import { frameOf } from './pages/layout.js';
 import { DASHBOARD_PATH, TEAM_PATH } from './pages/nav.js';
@@ -48,6 +50,13 @@ const MemberParams = Type.Object({ userId: Type.String({ maxLength: 255 }) });
 const InvitationParams = Type.Object({ invitationId: Type.String({ maxLength: 64 }) });
 
 const notices = ['invited', 'resent', 'revoked', 'roleChanged', 'removed'] as const;
+
+/** The services' refusals the page says in its own language; any other is said as the API says it. */
+const problems: ReadonlyMap<string, BilingualKey> = new Map([
+  [LAST_OWNER, 'dashboard.team.problem.lastOwner'],
+  [PENDING_INVITATION_EXISTS, 'dashboard.team.problem.pendingExists'],
+  [ALREADY_A_MEMBER, 'dashboard.team.problem.alreadyMember'],
+]);
 
 /** A form field as one string (a repeated field is not one). */
 const fieldOf = (body: Record<string, string | string[]>, name: string) => {
@@ -106,7 +115,12 @@ export const dashboardTeamRoutes: FastifyPluginAsyncTypebox<DashboardTeamRoutesO
   /** A refusal the page can explain (bad input, the last owner): the page again with why; others are error pages. */
   async function refused(request: FastifyRequest, reply: FastifyReply, error: unknown, extra: Partial<TeamView> = {}) {
     if (!isAppError(error) || (error.statusCode !== 400 && error.statusCode !== 409)) throw error;
-    return answer(request, reply, { ...extra, problem: error.message }, error.statusCode);
+    const { locale } = request.dashboard;
+    const key = error.details?.some(({ path }) => path === '/email')
+      ? 'dashboard.team.problem.email'
+      : problems.get(error.message);
+    const problem = key === undefined ? error.message : text(locale, key);
+    return answer(request, reply, { ...extra, problem }, error.statusCode);
   }
 
   const roleIn = (request: FastifyRequest, value: string | undefined) =>

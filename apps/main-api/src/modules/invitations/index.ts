@@ -4,8 +4,10 @@ export { invitationRoutes } from './routes.js';
 export type { InvitationView } from './schemas.js';
 export { invitationSharedSchemas } from './schemas.js';
 export {
+  ALREADY_A_MEMBER,
   createInvitation,
   listInvitations,
+  PENDING_INVITATION_EXISTS,
   resendInvitation,
   revokeInvitation,
   sendInvitationEmail,

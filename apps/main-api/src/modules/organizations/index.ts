@@ -28,6 +28,7 @@ export { organizationRoutes } from './routes.js';
 export { organizationSharedSchemas } from './schemas.js';
 export {
   changeMemberRole,
+  LAST_OWNER,
   listOrganizationMembers,
   listOrganizations,
   type MemberView,

@@ -85,7 +85,7 @@ export async function requireMembershipOf(
 // The texts of the answers (docs/decisions.md#organizations-members-and-roles).
 const PROFILE_NOT_FOUND = 'Profile not found';
 const MEMBER_NOT_FOUND = 'Member not found';
-const LAST_OWNER = 'An organization must keep at least one owner';
+export const LAST_OWNER = 'An organization must keep at least one owner';
 
 /** An organization as its member sees it, with the member's role. */
 export type OrganizationView = OrganizationRow;
