@@ -165,11 +165,13 @@ export function buildApp(deps: MainApiDeps, config: MainApiConfig) {
   app.register(verificationSessionRoutes, { db, now, platformOrganizationId: config.platformOrganizationId });
   app.register(allowedOriginRoutes, { db, now });
   app.register(auditRoutes, { db });
+  // One mail sender for the invitations of the API and of the dashboard's Team page (closed by invitationRoutes).
+  const mail = deps.mail ?? createMailSender(config.mail);
   app.register(invitationRoutes, {
     db,
     now,
     publicUrl: config.publicUrl,
-    mail: deps.mail ?? createMailSender(config.mail),
+    mail,
     platformOrganizationId: config.platformOrganizationId,
   });
   app.register(organizationRoutes, {
@@ -212,6 +214,7 @@ export function buildApp(deps: MainApiDeps, config: MainApiConfig) {
     config: config.dashboard,
     verifyToken,
     publicUrl: config.publicUrl,
+    mail,
     now,
     platformOrganizationId: config.platformOrganizationId,
     testWalletCredit: config.testWalletCredit,

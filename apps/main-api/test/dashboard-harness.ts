@@ -1,5 +1,6 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
+import type { MainApiDeps } from '../src/app.js';
 import { createTestApp, TEST_AUDIENCE, type TestApp } from './helpers.js';
 import { followToCallback, startTestProvider, type TestAccount, type TestProvider } from './oidc-test-provider.js';
 
@@ -35,8 +36,9 @@ export function csrfOf(html: string): string {
 }
 
 export async function startDashboardHarness(
-  options: { now?: () => Date; env?: NodeJS.ProcessEnv } = {},
+  options: Pick<Partial<MainApiDeps>, 'now' | 'mail'> & { env?: NodeJS.ProcessEnv } = {},
 ): Promise<DashboardHarness> {
+  const { env, ...deps } = options;
   const redirectUri = `${PUBLIC_URL}/login/callback`;
   const provider = await startTestProvider({ redirectUri, audience: TEST_AUDIENCE });
   const t = await createTestApp({
@@ -47,9 +49,9 @@ export async function startDashboardHarness(
       DASHBOARD_OIDC_ISSUER: provider.issuer,
       DASHBOARD_OIDC_CLIENT_ID: 'dashboard',
       DASHBOARD_OIDC_SCOPES: 'openid email profile api',
-      ...options.env,
+      ...env,
     },
-    deps: options.now === undefined ? {} : { now: options.now },
+    deps,
   });
   const get = (url: string, cookie: string): Promise<LightMyRequestResponse> =>
     t.app.inject({ method: 'GET', url, headers: { cookie } });

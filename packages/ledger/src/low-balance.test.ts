@@ -86,6 +86,7 @@ describe('low-balance alerts', () => {
     expect(alerts.notifications[0]).toMatchObject({
       title: 'Wallet balance low',
       type: 'warning',
+      actionUrl: '/dashboard/billing',
       message:
         'The live wallet has KES 450 available, below the alert threshold of KES 500. Top it up to keep ' +
         'verifications running.',

@@ -52,6 +52,8 @@ export function addLowBalanceAlert(
       `The ${ref.environment} wallet has ${formatKes(after.availableBalance)} available, below the alert threshold ` +
       `of ${formatKes(threshold)}. Top it up to keep verifications running.`,
     type: 'warning',
+    // The dashboard's Billing page, where the wallet is topped up (docs/decisions.md#dashboard-pages).
+    actionUrl: '/dashboard/billing',
   });
   // No URL of its own: the environment's default callback URL as it is at delivery time.
   addWebhookEvent(work, { ...ref, type: LOW_BALANCE_EVENT, data: { ...data }, targetUrl: null, now });

@@ -384,9 +384,21 @@ function followedKycStatus(session: SessionFacts, options: LifecycleOptions): Ky
 function memberNotificationOf(session: SessionFacts) {
   if (session.status !== 'verified' && session.status !== 'rejected') return undefined;
   const what = `The ${session.type.toUpperCase()} verification of "${session.externalEndUserId}" (${session.environment})`;
+  // The dashboard's Verifications list of that end user (docs/decisions.md#dashboard-pages): every member is told,
+  // and a session's own page is named by its id, the hosted page's credential, which not every role may read.
+  const actionUrl = `/dashboard/verifications?${new URLSearchParams({
+    type: session.type,
+    externalEndUserId: session.externalEndUserId,
+    env: session.environment,
+  })}`;
   return session.status === 'verified'
-    ? { title: 'Verification completed', message: `${what} was verified.`, type: 'success' as const }
-    : { title: 'Verification rejected', message: `${what} was rejected: ${session.lastError}`, type: 'error' as const };
+    ? { title: 'Verification completed', message: `${what} was verified.`, type: 'success' as const, actionUrl }
+    : {
+        title: 'Verification rejected',
+        message: `${what} was rejected: ${session.lastError}`,
+        type: 'error' as const,
+        actionUrl,
+      };
 }
 
 function illegalMove(from: VerificationStatus, to: VerificationStatus) {

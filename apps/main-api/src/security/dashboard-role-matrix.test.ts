@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { membershipRoles } from '@platform/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DashboardHarness, startDashboardHarness } from '../../test/dashboard-harness.js';
@@ -44,10 +45,17 @@ afterAll(async () => {
   await h?.close();
 });
 
-/** The route's URL for the organization, a pending session of it standing for `:id`. */
+/**
+ * The route's URL for the organization, a pending session of it standing for `:id`; a user and an invitation that
+ * are none of its own for `:userId` and `:invitationId` (their 404 page: the refusal tested is the guard's).
+ */
 async function urlOf(url: string): Promise<string> {
   const sessionId = await insertPendingSession(h.t.db, { organizationId });
-  return `${url.replace(':id', sessionId)}?org=${organizationId}`;
+  const path = url
+    .replace(':id', sessionId)
+    .replace(':userId', 'user_dash_nobody')
+    .replace(':invitationId', randomUUID());
+  return `${path}?org=${organizationId}`;
 }
 
 async function open(method: string, url: string, cookie: string) {
@@ -84,6 +92,16 @@ describe('the dashboard role matrix', () => {
         'GET /dashboard/settings',
         'POST /dashboard/settings',
         'POST /dashboard/settings/low-balance',
+        'GET /dashboard/team',
+        'POST /dashboard/team/invitations',
+        'POST /dashboard/team/invitations/:invitationId/resend',
+        'POST /dashboard/team/invitations/:invitationId/revoke',
+        'POST /dashboard/team/members/:userId/role',
+        'POST /dashboard/team/members/:userId/remove',
+        'GET /dashboard/audit',
+        'GET /dashboard/notifications',
+        'POST /dashboard/notifications/read-all',
+        'POST /dashboard/notifications/:id/read',
       ]),
     );
   });

@@ -12,14 +12,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MPESA_CALLBACK_PATH } from '../../src/modules/billing/providers/daraja/routes.js';
 import { PAYSTACK_WEBHOOK_PATH } from '../../src/modules/billing/providers/paystack/routes.js';
 import {
+  AUDIT_PATH,
   DASHBOARD_PATH,
   DEVELOPERS_PATH,
   LOGIN_CALLBACK_PATH,
   LOGIN_PATH,
   LOGOUT_PATH,
   NEW_PROFILE_PATH,
+  NOTIFICATIONS_PATH,
   PROFILE_PATH,
   SETTINGS_PATH,
+  TEAM_PATH,
   VERIFICATIONS_PATH,
 } from '../../src/modules/dashboard/pages/nav.js';
 import { createTestApp, insertOrganization, insertUser, type TestApp, tokenFor } from '../helpers.js';
@@ -97,6 +100,16 @@ function dashboardWithoutProvider(): Record<string, NoSuccessReason> {
     [`GET ${SETTINGS_PATH}`]: off,
     [`POST ${SETTINGS_PATH}`]: form,
     [`POST ${SETTINGS_PATH}/low-balance`]: form,
+    [`GET ${TEAM_PATH}`]: off,
+    [`POST ${TEAM_PATH}/invitations`]: form,
+    [`POST ${TEAM_PATH}/invitations/:invitationId/resend`]: form,
+    [`POST ${TEAM_PATH}/invitations/:invitationId/revoke`]: form,
+    [`POST ${TEAM_PATH}/members/:userId/role`]: form,
+    [`POST ${TEAM_PATH}/members/:userId/remove`]: form,
+    [`GET ${AUDIT_PATH}`]: off,
+    [`GET ${NOTIFICATIONS_PATH}`]: off,
+    [`POST ${NOTIFICATIONS_PATH}/read-all`]: form,
+    [`POST ${NOTIFICATIONS_PATH}/:id/read`]: form,
     [`POST ${LOGIN_PATH}`]: form,
     [`POST ${LOGOUT_PATH}`]: form,
   };

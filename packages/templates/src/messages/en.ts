@@ -5,10 +5,12 @@
 import { dashboardEn } from './dashboard.en.js';
 import { dashboardAccountEn } from './dashboard-account.en.js';
 import { dashboardDevelopersEn } from './dashboard-developers.en.js';
+import { dashboardTeamEn } from './dashboard-team.en.js';
 
 export const en = {
   ...dashboardEn,
   ...dashboardDevelopersEn,
+  ...dashboardTeamEn,
   ...dashboardAccountEn,
   // Labels shared by every page that names the thing.
   'documentKind.id_document_front': 'Front of the ID document',

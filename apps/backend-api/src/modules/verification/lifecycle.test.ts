@@ -307,6 +307,7 @@ describe('the verification session lifecycle', () => {
           message: notifications.message,
           type: notifications.type,
           organizationId: notifications.organizationId,
+          actionUrl: notifications.actionUrl,
         })
         .from(notifications)
         .where(eq(notifications.userId, userId));
@@ -323,6 +324,8 @@ describe('the verification session lifecycle', () => {
             message: 'The KYC verification of "customer-9" (live) was verified.',
             type: 'success',
             organizationId,
+            // The dashboard's list of that end user, not the session's page: its id is the hosted page's credential.
+            actionUrl: '/dashboard/verifications?type=kyc&externalEndUserId=customer-9&env=live',
           },
         ]);
       }
@@ -339,6 +342,7 @@ describe('the verification session lifecycle', () => {
           message: 'The KYB verification of "company-3" (test) was rejected: CR12 is out of date',
           type: 'error',
           organizationId,
+          actionUrl: '/dashboard/verifications?type=kyb&externalEndUserId=company-3&env=test',
         },
       ]);
     });

@@ -2,5 +2,12 @@
 // and the audit log's route and schemas for the app.
 
 export { auditRoutes } from './routes.js';
-export { auditSharedSchemas } from './schemas.js';
-export { type AuditContext, type AuditedChange, addAuditEvent, PLATFORM_JOB, recordAuditEvent } from './service.js';
+export { type AuditEventView, auditSharedSchemas } from './schemas.js';
+export {
+  type AuditContext,
+  type AuditedChange,
+  addAuditEvent,
+  listAuditEvents,
+  PLATFORM_JOB,
+  recordAuditEvent,
+} from './service.js';

@@ -27,6 +27,8 @@ export interface DashboardContext {
   organization: DashboardOrganization | null;
   /** Test or live data: the toggle on every page; test until live is chosen. */
   environment: ApiKeyEnvironment;
+  /** The user's unread notifications, counted in the header. */
+  unreadNotifications: number;
 }
 
 const queryOf = (request: FastifyRequest) => (request.query ?? {}) as Record<string, unknown>;

@@ -3,6 +3,7 @@ import { text } from '@platform/templates';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { redirectTo, sendPage } from '../../shared/html-forms.js';
 import { getProfile } from '../accounts/index.js';
+import { countUnreadNotifications } from '../notifications/index.js';
 import { allows, listOrganizations, type Permission, rolesThatMay } from '../organizations/index.js';
 import { type DashboardContext, environmentOf, localeOf, organizationOf, signedInUser } from './context.js';
 import { DASHBOARD_PATH, LOGIN_PATH, NEW_PROFILE_PATH } from './pages/nav.js';
@@ -63,7 +64,11 @@ export function dashboardPageGuard({ db, sessions, now, enabled }: DashboardPage
     }
     // A session is opened for a user with a profile only: the form has nothing left to do.
     if (newProfile === true) return redirectTo(reply, DASHBOARD_PATH);
-    const [profile, organizations] = await Promise.all([getProfile(db, userId), listOrganizations(db, userId)]);
+    const [profile, organizations, unreadNotifications] = await Promise.all([
+      getProfile(db, userId),
+      listOrganizations(db, userId),
+      countUnreadNotifications(db, userId),
+    ]);
     const chosen = organizationOf(request, organizations);
     const refuse = (status: number, message: string) =>
       sendPage(reply, errorPage({ locale, status, message, path: DASHBOARD_PATH }), status);
@@ -83,6 +88,7 @@ export function dashboardPageGuard({ db, sessions, now, enabled }: DashboardPage
       organizations: organizations.map(({ id, name, role }) => ({ id, name, role })),
       organization: chosen ?? null,
       environment: environmentOf(request),
+      unreadNotifications,
     };
   };
 }
@@ -102,5 +108,7 @@ function letThrough(
     organizations: [],
     organization: null,
     environment: 'test',
+    // A user without a profile has no notifications yet.
+    unreadNotifications: 0,
   };
 }

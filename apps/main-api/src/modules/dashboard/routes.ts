@@ -3,6 +3,7 @@ import type { Database } from '@platform/db';
 import { isAppError } from '@platform/errors';
 import { text } from '@platform/templates';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { MailSender } from '../../mail/mail-sender.js';
 import {
   FormBody,
   isCsrfRefusal,
@@ -12,10 +13,12 @@ import {
   sendPage,
 } from '../../shared/html-forms.js';
 import { sessionEnd } from '../../shared/session-secrets.js';
+import { dashboardAuditRoutes } from './audit-routes.js';
 import type { DashboardConfig } from './config.js';
 import { localeOf, safeReturnTo, signedInUser as signedInUserOf } from './context.js';
 import { dashboardDeveloperRoutes } from './developers-routes.js';
 import { homeAttentionOf } from './home-attention.js';
+import { dashboardNotificationRoutes } from './notifications-routes.js';
 import { type OidcSignIn, oidcSignInOf } from './oidc.js';
 import { dashboardPageGuard } from './page-access.js';
 import { homePage } from './pages/home.js';
@@ -36,6 +39,7 @@ import {
 } from './service.js';
 import { dashboardCookieSettings } from './session-cookie.js';
 import { dashboardSettingsRoutes } from './settings-routes.js';
+import { dashboardTeamRoutes } from './team-routes.js';
 import { dashboardVerificationRoutes } from './verifications-routes.js';
 
 export interface DashboardOptions {
@@ -44,6 +48,8 @@ export interface DashboardOptions {
   /** The API's own verifier: the dashboard's user is the `sub` the API's bearer tokens give. */
   verifyToken: VerifyAccessToken;
   publicUrl: string;
+  /** Where the Team page's invitations are emailed: the API's own mail sender. */
+  mail: MailSender;
   now: () => Date;
   /** The platform's own organization, whose live kyc sessions set their user's kycStatus (a cancel from a page). */
   platformOrganizationId: string | undefined;
@@ -240,4 +246,14 @@ export const dashboardRoutes: FastifyPluginAsyncTypebox<DashboardOptions> = asyn
   await app.register(dashboardDeveloperRoutes, { db, now, guard, ...options.developers });
   await app.register(dashboardProfileRoutes, { db, now, sessions, guard });
   await app.register(dashboardSettingsRoutes, { db, testWalletCredit: options.testWalletCredit, guard });
+  await app.register(dashboardTeamRoutes, {
+    db,
+    now,
+    publicUrl: options.publicUrl,
+    mail: options.mail,
+    platformOrganizationId: options.platformOrganizationId,
+    guard,
+  });
+  await app.register(dashboardAuditRoutes, { db, guard });
+  await app.register(dashboardNotificationRoutes, { db, now, guard });
 };

@@ -124,7 +124,7 @@ describe('POST /v1/organizations/:id/invitations', () => {
 
   it('notifies an invitee who has a profile, in the app', async () => {
     await insertUser(setup.t.db, { id: INVITEE, email: 'invitee.person@example.com' });
-    const { acceptUrl } = await invited();
+    const { id } = await invited();
     const notes = await setup.t.db.select().from(notifications).where(eq(notifications.userId, INVITEE));
     expect(notes).toEqual([
       expect.objectContaining({
@@ -132,7 +132,7 @@ describe('POST /v1/organizations/:id/invitations', () => {
         type: 'info',
         title: 'Invitation to Acme Ltd',
         message: expect.stringContaining('invited you to join Acme Ltd as developer'),
-        actionUrl: acceptUrl,
+        actionUrl: `/dashboard/invitations/${id}`,
       }),
     ]);
   });

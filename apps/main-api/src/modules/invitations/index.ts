@@ -1,5 +1,16 @@
 // What the rest of main-api (the app, the dashboard) uses of the invitations module.
 
 export { invitationRoutes } from './routes.js';
+export type { InvitationView } from './schemas.js';
 export { invitationSharedSchemas } from './schemas.js';
-export { type InvitationToUser, invitationsToUser, listInvitations } from './service.js';
+export {
+  ALREADY_A_MEMBER,
+  createInvitation,
+  type InvitationToUser,
+  invitationsToUser,
+  listInvitations,
+  PENDING_INVITATION_EXISTS,
+  resendInvitation,
+  revokeInvitation,
+  sendInvitationEmail,
+} from './service.js';

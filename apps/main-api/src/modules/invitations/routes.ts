@@ -14,12 +14,14 @@ import {
   InvitationParams,
   OrganizationInvitationParams,
   OrganizationParams,
+  ResentInvitationSchema,
   RevokedInvitationSchema,
 } from './schemas.js';
 import {
   acceptInvitation,
   createInvitation,
   listInvitations,
+  resendInvitation,
   revokeInvitation,
   sendInvitationEmail,
 } from './service.js';
@@ -36,6 +38,7 @@ export interface InvitationRoutesOptions {
 
 const INVITATION_CREATED = 'Invitation created';
 const INVITATION_REVOKED = 'Invitation revoked';
+const INVITATION_RESENT = 'Invitation sent again';
 const INVITATION_ACCEPTED = 'Invitation accepted: you are a member of the organization';
 
 /**
@@ -157,6 +160,47 @@ export const invitationRoutes: FastifyPluginAsyncTypebox<InvitationRoutesOptions
         });
         return { statusCode: 200, body: { success: true as const, message: INVITATION_REVOKED, data: invitation } };
       }),
+  );
+
+  app.post(
+    '/v1/organizations/:id/invitations/:invitationId/resend',
+    {
+      // The renewal and the stored answer commit together; the email is sent after, as for a new invitation.
+      config: { organization: 'path', requires: 'members:write', idempotency: 'transaction' },
+      schema: {
+        tags,
+        summary: 'Send an invitation again',
+        description:
+          'Emails the pending invitation again (when the platform sends email: SMTP_URL), with the same acceptUrl, ' +
+          'and gives it 7 days from now; one that expired is pending again. Resending an invitation to be owner ' +
+          'needs the owner role (403 otherwise). An accepted or revoked invitation is 409 (invite the address ' +
+          "again). An unknown id and another organization's invitation give the same 404. A retry with the same " +
+          'Idempotency-Key answers the first resend.',
+        security: bearerSecurity,
+        params: OrganizationInvitationParams,
+        response: { 200: ref(ResentInvitationSchema), ...errorResponses(401, 403, 404, 409, 422) },
+      },
+    },
+    async (request) => {
+      let email: MailMessage | undefined;
+      const body = await request.idempotency.transaction(db, async (tx) => {
+        const resent = await resendInvitation(tx, {
+          organizationId: request.organization.id,
+          invitationId: request.params.invitationId,
+          sender: { userId: request.user.id, role: request.organization.role },
+          now: now(),
+          publicUrl,
+          audit: auditContextOf(request),
+        });
+        email = resent.email;
+        return {
+          statusCode: 200,
+          body: { success: true as const, message: INVITATION_RESENT, data: resent.invitation },
+        };
+      });
+      if (email !== undefined) await sendInvitationEmail(mail, log, body.data.id, email);
+      return body;
+    },
   );
 
   app.post(

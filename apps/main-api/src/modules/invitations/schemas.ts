@@ -75,6 +75,11 @@ export const RevokedInvitationSchema = Type.Object(
   { $id: 'RevokedInvitation' },
 );
 
+export const ResentInvitationSchema = Type.Object(
+  { success: Type.Literal(true), message: Type.String(), data: ref(InvitationSchema) },
+  { $id: 'ResentInvitation' },
+);
+
 const AcceptedMembershipSchema = Type.Object(
   {
     organizationId: Type.String(),
@@ -111,5 +116,6 @@ export const invitationSharedSchemas = [
   CreatedInvitationSchema,
   InvitationListSchema,
   RevokedInvitationSchema,
+  ResentInvitationSchema,
   AcceptedInvitationSchema,
 ];

@@ -19,6 +19,7 @@ import {
   lockInvitationFor,
   lockOrganizationInvitation,
   refusalMessage,
+  renewInvitation,
 } from '../organizations/index.js';
 import { formatExpiry, invitationEmail } from './email.js';
 import { invitationAddress } from './email-address.js';
@@ -34,6 +35,7 @@ export const PENDING_INVITATION_EXISTS = 'A pending invitation for this address 
 export const ALREADY_A_MEMBER = 'This address belongs to a member of the organization already';
 const ALREADY_ACCEPTED = 'This invitation was accepted: remove the member instead';
 const YOU_ARE_A_MEMBER = 'You are a member of this organization already';
+const REVOKED_CANNOT_BE_RESENT = 'This invitation was revoked: invite the address again';
 
 /** The URL an invitation is accepted at: `{PUBLIC_URL}/v1/invitations/<id>/accept`. */
 function acceptUrlOf(publicUrl: string, invitationId: string): string {
@@ -140,7 +142,8 @@ export async function createInvitation(
         role: input.role,
         time: formatExpiry(inserted.expiresAt),
       }),
-      actionUrl: invitation.acceptUrl,
+      // The dashboard's page of the invitation, where the invitee accepts it (docs/decisions.md#dashboard-pages).
+      actionUrl: `/dashboard/invitations/${invitation.id}`,
     });
   }
   return {
@@ -246,6 +249,59 @@ export async function revokeInvitation(
     details: { email: invitation.email, role: invitation.role },
   });
   return viewOf(revoked, now, input.publicUrl);
+}
+
+/**
+ * Sends a pending invitation again (docs/decisions.md#invitations), in the caller's transaction: its 7 days start
+ * anew (an expired one is pending again), recorded as `invitation.resent`. Returns it with the email to send once the
+ * transaction has committed (`sendInvitationEmail`), the email of a new invitation, in the name of who invited. 403
+ * for an owner's invitation resent by a role without owners:write; 409 for an accepted or revoked one; another
+ * organization's invitation or an unknown id is 404.
+ */
+export async function resendInvitation(
+  tx: DatabaseExecutor,
+  input: {
+    organizationId: string;
+    invitationId: string;
+    /** The member who resends, and their role. */
+    sender: { userId: string; role: MembershipRole };
+    now: Date;
+    publicUrl: string;
+    audit: AuditContext;
+  },
+): Promise<{ invitation: InvitationView; email: MailMessage }> {
+  const { organizationId, now } = input;
+  if (!isUuid(input.invitationId)) throw notFound(INVITATION_NOT_FOUND);
+  const found = await lockOrganizationInvitation(tx, organizationId, input.invitationId);
+  if (found === undefined) throw notFound(INVITATION_NOT_FOUND);
+  if (found.status === 'accepted') throw conflict(ALREADY_ACCEPTED);
+  if (found.status === 'revoked') throw conflict(REVOKED_CANNOT_BE_RESENT);
+  if (found.role === 'owner' && !allows(input.sender.role, 'owners:write')) {
+    throw forbidden(refusalMessage('owners:write'));
+  }
+  const renewed = await renewInvitation(tx, found.id, new Date(now.getTime() + INVITATION_VALIDITY_MS));
+  const invitation = viewOf(renewed, now, input.publicUrl);
+  await recordAuditEvent(tx, input.audit, {
+    organizationId,
+    action: 'invitation.resent',
+    targetType: 'invitation',
+    targetId: invitation.id,
+    details: { email: renewed.email, role: renewed.role, expiresAt: invitation.expiresAt },
+  });
+  const organizationName = (await findActiveOrganizationName(tx, organizationId)) ?? 'an organization';
+  const inviter =
+    (renewed.invitedBy === null ? undefined : await findUserProfile(tx, renewed.invitedBy)) ??
+    (await findUserProfile(tx, input.sender.userId));
+  return {
+    invitation,
+    email: invitationEmail({
+      to: renewed.email,
+      inviterName: nameOf(inviter),
+      organizationName,
+      role: renewed.role,
+      invitation,
+    }),
+  };
 }
 
 /**

@@ -2,3 +2,9 @@
 
 export { notificationRoutes } from './routes.js';
 export { notificationSharedSchemas } from './schemas.js';
+export {
+  countUnreadNotifications,
+  listRecentNotificationsJson,
+  markAllNotificationsRead,
+  markNotificationRead,
+} from './service.js';

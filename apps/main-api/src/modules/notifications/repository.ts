@@ -22,6 +22,7 @@ const recentOfUserAsJson = preparedPerDatabase((db) => {
       readAt: notifications.readAt,
       createdAt: notifications.createdAt,
       actionUrl: notifications.actionUrl,
+      organizationId: notifications.organizationId,
     })
     .from(notifications)
     .where(eq(notifications.userId, sql.placeholder('userId')))
@@ -38,7 +39,7 @@ const recentOfUserAsJson = preparedPerDatabase((db) => {
             'id', ${newest.id}, 'title', ${newest.title}, 'message', ${newest.message}, 'type', ${newest.type},
             'isRead', ${newest.readAt} is not null,
             'createdAt', to_char(${newest.createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-            'actionUrl', ${newest.actionUrl}
+            'actionUrl', ${newest.actionUrl}, 'organizationId', ${newest.organizationId}
           ) order by ${newest.createdAt} desc, ${newest.id} desc), '[]'),
           'unreadCount', (select count(*)::int from ${notifications} where ${notifications.userId} = ${sql.placeholder('userId')} and ${notifications.readAt} is null)
         )::text`,
@@ -66,6 +67,11 @@ export async function setNotificationRead(
     .where(and(eq(notifications.id, id), eq(notifications.userId, userId)))
     .returning({ id: notifications.id });
   return updated.length > 0;
+}
+
+/** How many of the user's notifications are unread. */
+export function countUnreadOf(db: DatabaseExecutor, userId: string): Promise<number> {
+  return db.$count(notifications, and(eq(notifications.userId, userId), isNull(notifications.readAt)));
 }
 
 /** Sets `readAt` on every unread notification of the user, in one statement. */

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   authHeader,
   createTestApp,
+  insertOrganization,
   insertUser,
   TEST_AUDIENCE,
   TEST_ISSUER,
@@ -140,9 +141,17 @@ describe('GET /v1/notifications', () => {
       isRead: true,
       createdAt: '2024-06-01T00:01:00.000Z',
       actionUrl: '/billing',
+      organizationId: null,
     });
     expect(body.data.notifications[0]).toMatchObject({ isRead: false, actionUrl: null });
     expect(tied).toHaveLength(2);
+  });
+
+  it('names the organization a notification concerns', async () => {
+    const organizationId = await insertOrganization(t.db, { members: [{ userId: ALICE }] });
+    await t.db.insert(notifications).values({ userId: ALICE, organizationId, title: 'T', message: 'M', type: 'info' });
+    const body = (await list(ALICE)).json();
+    expect(body.data.notifications[0]).toMatchObject({ title: 'T', organizationId });
   });
 
   it('writes createdAt as Date#toISOString does: UTC, milliseconds, microseconds dropped', async () => {

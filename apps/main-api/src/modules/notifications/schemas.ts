@@ -14,6 +14,9 @@ export const NotificationSchema = Type.Object(
     isRead: Type.Boolean({ description: 'True once the user has read it.' }),
     createdAt: Type.String({ format: 'date-time', description: 'ISO 8601 timestamp in UTC.' }),
     actionUrl: Type.Union([Type.String(), Type.Null()], { description: 'In-app link path; null when there is none.' }),
+    organizationId: Type.Union([Type.String(), Type.Null()], {
+      description: 'The organization it concerns (UUID); null when it concerns none, or that organization was deleted.',
+    }),
   },
   { $id: 'Notification', additionalProperties: false },
 );

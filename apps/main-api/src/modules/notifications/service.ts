@@ -1,5 +1,10 @@
 import { type Database, isUuid } from '@platform/db';
-import { recentNotificationsJsonOf, setAllNotificationsRead, setNotificationRead } from './repository.js';
+import {
+  countUnreadOf,
+  recentNotificationsJsonOf,
+  setAllNotificationsRead,
+  setNotificationRead,
+} from './repository.js';
 
 /**
  * The user's newest notifications and the count of all their unread ones, not only those listed
@@ -18,6 +23,11 @@ export function listRecentNotificationsJson(db: Database, userId: string): Promi
 export async function markNotificationRead(db: Database, userId: string, id: string, now: Date): Promise<boolean> {
   if (!isUuid(id)) return false;
   return setNotificationRead(db, userId, id, now);
+}
+
+/** How many of the user's notifications are unread: the dashboard header's count (docs/decisions.md#unread-count). */
+export function countUnreadNotifications(db: Database, userId: string): Promise<number> {
+  return countUnreadOf(db, userId);
 }
 
 /** Marks every unread notification of the user read. */

@@ -12,6 +12,7 @@ export {
   isMemberAddress,
   lockInvitationFor,
   lockOrganizationInvitation,
+  renewInvitation,
 } from './invitations-repository.js';
 export {
   allows,
@@ -19,6 +20,7 @@ export {
   isPermission,
   type Permission,
   permissions,
+  permissionToChangeMember,
   refusalMessage,
   rolesByPermission,
   rolesThatMay,
@@ -26,12 +28,17 @@ export {
 export { organizationRoutes } from './routes.js';
 export { organizationSharedSchemas } from './schemas.js';
 export {
+  changeMemberRole,
   getOrganization,
+  LAST_OWNER,
+  listOrganizationMembers,
   listOrganizations,
+  type MemberView,
   membershipIn,
   NOT_A_MEMBER,
   ORGANIZATION_NOT_FOUND,
   type OrganizationAccess,
+  removeMember,
   requireMembership,
   requireMembershipOf,
   updateOrganization,

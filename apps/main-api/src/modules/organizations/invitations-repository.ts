@@ -160,6 +160,17 @@ export async function closeInvitation(
   return invitation;
 }
 
+/** Gives a pending invitation a new expiry (a resend: docs/decisions.md#invitations). */
+export async function renewInvitation(db: DatabaseExecutor, invitationId: string, expiresAt: Date) {
+  const [invitation] = await db
+    .update(organizationInvitations)
+    .set({ expiresAt })
+    .where(and(eq(organizationInvitations.id, invitationId), eq(organizationInvitations.status, 'pending')))
+    .returning();
+  if (invitation === undefined) throw new Error('The invitation to renew was not found');
+  return invitation;
+}
+
 /** Adds the user to the organization in `role`; undefined when the user is a member already. */
 export async function insertMembershipIfAbsent(
   db: DatabaseExecutor,

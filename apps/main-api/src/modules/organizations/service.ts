@@ -85,7 +85,7 @@ export async function requireMembershipOf(
 // The texts of the answers (docs/decisions.md#organizations-members-and-roles).
 const PROFILE_NOT_FOUND = 'Profile not found';
 const MEMBER_NOT_FOUND = 'Member not found';
-const LAST_OWNER = 'An organization must keep at least one owner';
+export const LAST_OWNER = 'An organization must keep at least one owner';
 
 /** An organization as its member sees it, with the member's role. */
 export type OrganizationView = OrganizationRow;
@@ -98,7 +98,8 @@ const GO_LIVE_NOTIFICATION = {
     'Complete the business verification (POST /v1/organizations/{id}/activation) to unlock live API keys and live ' +
     'top-ups. Test keys work now, with test credit in the test wallet.',
   type: 'info' as const,
-  actionUrl: null,
+  // The dashboard's page of going live (docs/decisions.md#dashboard-pages).
+  actionUrl: '/dashboard/activation',
 };
 
 /** Who asks for a change of the organization: the user and the role the organization guard confirmed. */

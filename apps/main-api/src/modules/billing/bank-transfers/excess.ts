@@ -40,7 +40,8 @@ export async function applyTransferExcess(
       message:
         `More was received by bank transfer than the invoice for ${payment.reference} asked for, so ` +
         `${formatKes(excess)} was added to your wallet as well.`,
-      actionUrl: null,
+      // The dashboard's Billing page (docs/decisions.md#dashboard-pages).
+      actionUrl: '/dashboard/billing',
     });
   }
   return 'wallet';

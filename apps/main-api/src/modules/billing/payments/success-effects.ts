@@ -39,7 +39,8 @@ export async function applySuccessEffects(
       type: 'success',
       title: 'Payment received',
       message: `${describePurpose(paid)}: ${formatKes(paid.amount)} received (${paid.reference}).`,
-      actionUrl: null,
+      // The dashboard's Billing page (docs/decisions.md#dashboard-pages).
+      actionUrl: '/dashboard/billing',
     });
   }
   await context.receipts.issueReceipt(tx, paid, paidFor, context.now);

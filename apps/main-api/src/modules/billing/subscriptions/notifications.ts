@@ -6,6 +6,9 @@ import { dayOf } from './periods.js';
 // What the organization's members are told about their mail subscription. Each is created in the
 // transaction that records the change it describes (docs/decisions.md#subscription-notifications).
 
+/** Where each of these opens: the dashboard's Billing page (docs/decisions.md#dashboard-pages). */
+const BILLING_PAGE = '/dashboard/billing';
+
 type Terms = Pick<MailSubscription, 'plan' | 'seats' | 'billingCycle'>;
 
 function describeTerms(terms: Terms): string {
@@ -32,6 +35,7 @@ function describePayment(
 
 export function subscriptionStarted(subscription: MailSubscription, reactivated: boolean): NotificationContent {
   return {
+    actionUrl: BILLING_PAGE,
     type: 'success',
     title: reactivated ? 'Mail subscription reactivated' : 'Mail subscription started',
     message: `The ${describeTerms(subscription)} is active until ${dayOf(subscription.currentPeriodEnd)} and renews automatically.`,
@@ -40,6 +44,7 @@ export function subscriptionStarted(subscription: MailSubscription, reactivated:
 
 export function paymentCredited(amount: number, paymentReference: string, why: string): NotificationContent {
   return {
+    actionUrl: BILLING_PAGE,
     type: 'info',
     title: 'Payment added to your credit',
     message: `${why}, so ${formatKes(amount)} (${paymentReference}) was added to the credit balance. Credit pays for later subscription charges.`,
@@ -49,6 +54,7 @@ export function paymentCredited(amount: number, paymentReference: string, why: s
 export function subscriptionChanged(change: MailSubscriptionChange, paymentReference?: string): NotificationContent {
   const title = change.kind === 'upgrade' ? 'Mail subscription upgraded' : 'Mail subscription changed';
   return {
+    actionUrl: BILLING_PAGE,
     type: 'success',
     title,
     message: `Now on the ${describeTerms(change)}, until ${dayOf(change.periodEnd)}.${describePayment(change, paymentReference)}`,
@@ -63,6 +69,7 @@ export function subscriptionRenewed(
   const from = { plan: change.fromPlan, seats: change.fromSeats, billingCycle: change.fromBillingCycle };
   const scheduled = sameTerms(from, change) ? '' : ` (changed from the ${describeTerms(from)}, as scheduled)`;
   return {
+    actionUrl: BILLING_PAGE,
     type: 'success',
     title: 'Mail subscription renewed',
     message: `The ${describeTerms(change)}${scheduled} is renewed until ${dayOf(change.periodEnd)}.${describePayment(change, paymentReference, byTransfer)}`,
@@ -72,6 +79,7 @@ export function subscriptionRenewed(
 /** A downgrade asked for now, which the renewal at the period end applies (docs/decisions.md#scheduled-downgrades). */
 export function changeScheduled(subscription: MailSubscription, next: Terms, price: number): NotificationContent {
   return {
+    actionUrl: BILLING_PAGE,
     type: 'info',
     title: 'Mail subscription change scheduled',
     message:
@@ -83,6 +91,7 @@ export function changeScheduled(subscription: MailSubscription, next: Terms, pri
 
 export function scheduledChangeCanceled(subscription: MailSubscription, canceled: Terms): NotificationContent {
   return {
+    actionUrl: BILLING_PAGE,
     type: 'info',
     title: 'Scheduled subscription change canceled',
     message:
@@ -98,6 +107,7 @@ export function subscriptionCanceling(subscription: MailSubscription): Notificat
       ? `ends at its next payment attempt${subscription.renewalDueAt ? ` (${dayOf(subscription.renewalDueAt)})` : ''}, instead of being charged`
       : `stays active until ${dayOf(subscription.currentPeriodEnd)} and then ends; it will not be charged again`;
   return {
+    actionUrl: BILLING_PAGE,
     type: 'warning',
     title: 'Mail subscription set to cancel',
     message: `The ${describeTerms(subscription)} ${ends}. Nothing is refunded. Resume it before then to keep it.`,
@@ -110,6 +120,7 @@ export function subscriptionResumed(subscription: MailSubscription): Notificatio
       ? 'its unpaid renewal is tried again as planned'
       : `it renews on ${dayOf(subscription.currentPeriodEnd)} as before`;
   return {
+    actionUrl: BILLING_PAGE,
     type: 'success',
     title: 'Mail subscription resumed',
     message: `The ${describeTerms(subscription)} is no longer set to cancel: ${renews}.`,
@@ -119,6 +130,7 @@ export function subscriptionResumed(subscription: MailSubscription): Notificatio
 /** Ended by the renewal job because it was set to cancel. */
 export function subscriptionCanceled(subscription: MailSubscription, endedAt: Date): NotificationContent {
   return {
+    actionUrl: BILLING_PAGE,
     type: 'info',
     title: 'Mail subscription ended',
     message: `The ${describeTerms(subscription)} ended on ${dayOf(endedAt)}, as asked, and was not renewed. Nothing more is charged. Buy a plan to start again.`,
@@ -159,6 +171,7 @@ export function renewalReminder(
             `${credit}${formatKes(card)} is to be charged to a card, and no saved card can pay it: save a card before ` +
             `then, or the renewal fails and is tried again`;
   return {
+    actionUrl: BILLING_PAGE,
     type: 'info',
     title: `Mail subscription renews ${when}`,
     message:
@@ -171,6 +184,7 @@ export function renewalReminder(
 export function renewalFailed(subscription: MailSubscription, reason: string, retries: Date[]): NotificationContent {
   const days = retries.map(dayOf);
   return {
+    actionUrl: BILLING_PAGE,
     type: 'error',
     title: 'Mail subscription payment failed',
     message:
@@ -186,6 +200,7 @@ export function renewalRetryFailed(
   retry: { number: number; of: number; next: Date; last: Date },
 ): NotificationContent {
   return {
+    actionUrl: BILLING_PAGE,
     type: 'error',
     title: 'Mail subscription payment failed again',
     message:
@@ -197,6 +212,7 @@ export function renewalRetryFailed(
 /** Ended because its renewal was not paid by the last retry. */
 export function subscriptionExpired(subscription: MailSubscription, reason: string): NotificationContent {
   return {
+    actionUrl: BILLING_PAGE,
     type: 'warning',
     title: 'Mail subscription ended',
     message: `The ${describeTerms(subscription)} ended because its renewal was not paid: the last try failed (${reason}). Buy a plan to start again.`,

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { DatabaseHandle, Payment } from '@platform/db';
-import { mailSubscriptions, payments } from '@platform/db/schema';
+import { mailSubscriptions, notifications, payments } from '@platform/db/schema';
 import { createTestDatabase } from '@platform/db/testing';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -85,6 +85,12 @@ describe('activatePurchasedSubscription (a paid mail subscription purchase)', ()
       creditBalance: 0,
     });
     expect(await titlesNotified(database.db, member)).toEqual(['Mail subscription started']);
+    // It opens the dashboard's Billing page.
+    const links = await database.db
+      .select({ actionUrl: notifications.actionUrl })
+      .from(notifications)
+      .where(eq(notifications.userId, member));
+    expect(links).toEqual([{ actionUrl: '/dashboard/billing' }]);
   });
 
   it('replaces a subscription that no longer runs, keeping its credit balance', async () => {

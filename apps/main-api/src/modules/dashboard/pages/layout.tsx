@@ -4,7 +4,7 @@ import type { ApiKeyEnvironment } from '@platform/db';
 import { type Child, HtmlPage, type Locale, languageNames, locales, renderPage, say, text } from '@platform/templates';
 import { allows } from '../../organizations/index.js';
 import type { DashboardContext, DashboardOrganization } from '../context.js';
-import { DASHBOARD_PATH, dashboardNav, LOGOUT_PATH } from './nav.js';
+import { DASHBOARD_PATH, dashboardNav, LOGOUT_PATH, NOTIFICATIONS_PATH } from './nav.js';
 import { DASHBOARD_STYLES } from './styles.js';
 
 // The frame of every dashboard page (docs/decisions.md#dashboard-sign-in): a skip link, the header with the product
@@ -22,12 +22,14 @@ export interface SignedInFrame {
   environment?: ApiKeyEnvironment;
   /** False on the "complete your profile" form: no other page opens before it. */
   navigation?: boolean;
+  /** The user's unread notifications: a count beside Notifications in the navigation. */
+  unreadNotifications?: number;
 }
 
 /** The frame of a page the page guard let through. */
 export function frameOf(context: DashboardContext): SignedInFrame {
-  const { userLabel, csrfToken, organizations, organization, environment } = context;
-  return { userLabel, csrfToken, organizations, organization, environment };
+  const { userLabel, csrfToken, organizations, organization, environment, unreadNotifications } = context;
+  return { userLabel, csrfToken, organizations, organization, environment, unreadNotifications };
 }
 
 export interface FrameProps {
@@ -104,6 +106,9 @@ function SiteHeader({ locale, path, signedIn }: Omit<FrameProps, 'title' | 'body
               <li>
                 <a href={item.path} aria-current={item.path === path ? 'page' : undefined}>
                   {say(locale, item.label)}
+                  {item.path === NOTIFICATIONS_PATH ? (
+                    <UnreadCount locale={locale} count={signedIn.unreadNotifications} />
+                  ) : null}
                 </a>
               </li>
             ))}
@@ -112,6 +117,20 @@ function SiteHeader({ locale, path, signedIn }: Omit<FrameProps, 'title' | 'body
       )}
       {signedIn === undefined ? null : <OrganizationBar locale={locale} path={path} signedIn={signedIn} />}
     </header>
+  );
+}
+
+/** The unread count beside Notifications: the number seen, the words read aloud. */
+function UnreadCount({ locale, count = 0 }: { locale: Locale; count?: number | undefined }) {
+  if (count === 0) return null;
+  return (
+    <>
+      {' '}
+      <span class="badge" aria-hidden="true">
+        {count}
+      </span>
+      <span class="vh">{say(locale, 'dashboard.notifications.navUnread', { count })}</span>
+    </>
   );
 }
 

@@ -24,11 +24,17 @@ export const PROFILE_PATH = `${DASHBOARD_PATH}/profile`;
 /** The "complete your profile" form, for a user signed in without one (not in the navigation). */
 export const NEW_PROFILE_PATH = `${PROFILE_PATH}/new`;
 export const SETTINGS_PATH = `${DASHBOARD_PATH}/settings`;
+export const TEAM_PATH = `${DASHBOARD_PATH}/team`;
+export const AUDIT_PATH = `${DASHBOARD_PATH}/audit`;
+export const NOTIFICATIONS_PATH = `${DASHBOARD_PATH}/notifications`;
 
 export const dashboardNav: readonly DashboardNavItem[] = [
   { label: 'dashboard.nav.home', path: DASHBOARD_PATH },
   { label: 'dashboard.nav.verifications', path: VERIFICATIONS_PATH, requires: 'verifications:read' },
   { label: 'dashboard.nav.developers', path: DEVELOPERS_PATH, requires: 'organization:read' },
+  { label: 'dashboard.nav.team', path: TEAM_PATH, requires: 'organization:read' },
+  { label: 'dashboard.nav.audit', path: AUDIT_PATH, requires: 'audit:read' },
+  { label: 'dashboard.nav.notifications', path: NOTIFICATIONS_PATH },
   { label: 'dashboard.nav.profile', path: PROFILE_PATH },
   { label: 'dashboard.nav.settings', path: SETTINGS_PATH, requires: 'organization:read' },
 ];

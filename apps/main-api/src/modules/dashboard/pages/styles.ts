@@ -63,7 +63,6 @@ form.fields{display:grid;gap:1rem;max-width:36rem;margin:0 0 1rem}
 .field{display:flex;flex-direction:column;gap:.25rem}
 .field label{font-weight:600}
 .field input,.field textarea{width:100%}
-.hint{font-size:.875rem;color:#57606a}
 .field .problem{font-size:.875rem;color:#82071e;font-weight:600}
 .field [aria-invalid=true]{border-color:#cf222e;border-width:2px}
 .actions{display:flex;flex-wrap:wrap;gap:.5rem;align-items:center}
@@ -86,4 +85,21 @@ ul.rows{list-style:none;padding:0;margin:0 0 1rem}
 ul.rows li{display:flex;flex-wrap:wrap;align-items:center;justify-content:space-between;gap:.5rem;padding:.5rem 0;border-bottom:1px solid #d0d7de}
 td.excerpt{max-width:20rem}
 pre.body{background:#f6f8fa;border:1px solid #d0d7de;border-radius:6px;padding:.75rem;overflow-x:auto;font-size:.875rem;white-space:pre-wrap;overflow-wrap:anywhere}
+.hint{display:block;font-size:.875rem;color:#57606a}
+.controls{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:center;margin-top:.5rem}
+.controls p{margin:0}
+form.row{display:flex;flex-wrap:wrap;gap:.25rem .5rem;align-items:center;margin:0}
+form.row label{flex-basis:100%;font-weight:600}
+.inbox{grid-template-columns:1fr}
+.card.unread{border-color:#0550ae;border-width:2px}
+.vh{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}
+.badge{display:inline-block;padding:0 .4rem;border-radius:1rem;background:#0550ae;color:#fff;font-size:.8rem;font-weight:600;vertical-align:middle}
+table.fit{min-width:0}
+@media (max-width:40rem){table.fit thead{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%)}table.fit tr{display:block;padding:.5rem 0;border-bottom:1px solid #d0d7de}table.fit td{display:block;padding:.1rem 0;border:0}}
+.filters.top{align-items:start}
+.filters.top .actions{align-self:end}
+.card .address{overflow-wrap:anywhere;color:#57606a}
+.card dl.facts{margin:.25rem 0;grid-template-columns:minmax(5rem,max-content) 1fr}
+td .what{display:block;font-weight:600}
+td .mono{display:block}
 `;
