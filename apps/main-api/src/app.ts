@@ -178,14 +178,13 @@ export function buildApp(deps: MainApiDeps, config: MainApiConfig) {
     platformOrganizationId: config.platformOrganizationId,
     testWalletCredit: config.testWalletCredit,
   });
-  app.register(activationRoutes, {
-    db,
-    now,
+  const activation = {
     platformOrganizationId: config.platformOrganizationId,
     verifyUrl: config.activation.verifyUrl,
     decisionSource: config.activation.decisionSource,
     sessionTtlMs: config.activation.sessionTtlHours * 60 * 60 * 1000,
-  });
+  };
+  app.register(activationRoutes, { db, now, ...activation });
   // One review service for the review routes and the reviewers' console, which share one key (links, cookie).
   const reviewersKey = documentLinkKeyOf({ secret: config.reviewLinkSecret, keyring: config.documents.keyring });
   const reviews = createReviewService({
@@ -214,6 +213,8 @@ export function buildApp(deps: MainApiDeps, config: MainApiConfig) {
     publicUrl: config.publicUrl,
     now,
     platformOrganizationId: config.platformOrganizationId,
+    testWalletCredit: config.testWalletCredit,
+    activation,
   });
 
   return app;

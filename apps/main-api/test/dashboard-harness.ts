@@ -34,7 +34,9 @@ export function csrfOf(html: string): string {
   return match[1];
 }
 
-export async function startDashboardHarness(options: { now?: () => Date } = {}): Promise<DashboardHarness> {
+export async function startDashboardHarness(
+  options: { now?: () => Date; env?: NodeJS.ProcessEnv } = {},
+): Promise<DashboardHarness> {
   const redirectUri = `${PUBLIC_URL}/login/callback`;
   const provider = await startTestProvider({ redirectUri, audience: TEST_AUDIENCE });
   const t = await createTestApp({
@@ -45,6 +47,7 @@ export async function startDashboardHarness(options: { now?: () => Date } = {}):
       DASHBOARD_OIDC_ISSUER: provider.issuer,
       DASHBOARD_OIDC_CLIENT_ID: 'dashboard',
       DASHBOARD_OIDC_SCOPES: 'openid email profile api',
+      ...options.env,
     },
     deps: options.now === undefined ? {} : { now: options.now },
   });

@@ -63,6 +63,12 @@ describe('the dashboard role matrix', () => {
         'GET /dashboard',
         'GET /dashboard/verifications',
         'POST /dashboard/verifications/:id/cancel',
+        'GET /dashboard/organizations/new',
+        'POST /dashboard/organizations/new',
+        'GET /dashboard/invitations/:id',
+        'POST /dashboard/invitations/:id/accept',
+        'GET /dashboard/activation',
+        'POST /dashboard/activation',
       ]),
     );
   });

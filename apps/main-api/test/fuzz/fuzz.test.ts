@@ -12,10 +12,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MPESA_CALLBACK_PATH } from '../../src/modules/billing/providers/daraja/routes.js';
 import { PAYSTACK_WEBHOOK_PATH } from '../../src/modules/billing/providers/paystack/routes.js';
 import {
+  ACTIVATION_PATH,
   DASHBOARD_PATH,
   LOGIN_CALLBACK_PATH,
   LOGIN_PATH,
   LOGOUT_PATH,
+  ORGANIZATION_NEW_PATH,
   VERIFICATIONS_PATH,
 } from '../../src/modules/dashboard/pages/nav.js';
 import { createTestApp, insertOrganization, insertUser, type TestApp, tokenFor } from '../helpers.js';
@@ -49,6 +51,10 @@ const NO_SUCCESS_HERE: Record<string, NoSuccessReason> = {
       "organization's start is a 409; activation.test.ts opens sessions",
     instead: [409],
   },
+  'GET /v1/invitations/:invitationId/accept': {
+    reason: "sends a browser to the invitation's dashboard page, always a redirect (a 303)",
+    instead: [303],
+  },
   ...dashboardWithoutProvider(),
   'POST /v1/webhooks/endpoints/:environment/secret/reveal': {
     reason:
@@ -72,6 +78,12 @@ function dashboardWithoutProvider(): Record<string, NoSuccessReason> {
     [`GET ${VERIFICATIONS_PATH}`]: off,
     [`GET ${VERIFICATIONS_PATH}/:id`]: off,
     [`POST ${VERIFICATIONS_PATH}/:id/cancel`]: form,
+    [`GET ${ORGANIZATION_NEW_PATH}`]: off,
+    [`POST ${ORGANIZATION_NEW_PATH}`]: form,
+    [`GET ${DASHBOARD_PATH}/invitations/:id`]: off,
+    [`POST ${DASHBOARD_PATH}/invitations/:id/accept`]: form,
+    [`GET ${ACTIVATION_PATH}`]: off,
+    [`POST ${ACTIVATION_PATH}`]: form,
     [`POST ${LOGIN_PATH}`]: form,
     [`POST ${LOGOUT_PATH}`]: form,
   };

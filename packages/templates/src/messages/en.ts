@@ -3,9 +3,11 @@
 // type and a verification status are labelled here once, and every page that names one uses that label.
 
 import { dashboardEn } from './dashboard.en.js';
+import { dashboardOnboardingEn } from './dashboard-onboarding.en.js';
 
 export const en = {
   ...dashboardEn,
+  ...dashboardOnboardingEn,
   // Labels shared by every page that names the thing.
   'documentKind.id_document_front': 'Front of the ID document',
   'documentKind.id_document_back': 'Back of the ID document',
@@ -359,8 +361,9 @@ export const en = {
   'invitation.subject': '{inviter} invited you to {organization}',
   'invitation.greeting': 'Hello,',
   'invitation.invited': '{inviter} invited you to join {organization} as {role}.',
-  'invitation.howToAccept': 'To accept, sign in with this address ({address}) and send, with your access token:',
-  'invitation.profileFirst': 'You need a profile first (POST /v1/accounts).',
+  'invitation.howToAccept': 'To accept, open this link and sign in with this address ({address}):',
+  'invitation.accept': 'Open the invitation',
+  'invitation.signUp': 'No account yet? Create one on the sign-in page with the same address.',
   'invitation.expires': 'The invitation expires on {time}.',
   'invitation.unexpected': 'If you did not expect it, ignore this email: nothing happens unless you accept.',
   'invitation.notification.title': 'Invitation to {organization}',

@@ -82,13 +82,14 @@ describe('a new organization', () => {
     });
 
     const inbox = await t.db
-      .select({ title: notifications.title, message: notifications.message })
+      .select({ title: notifications.title, message: notifications.message, actionUrl: notifications.actionUrl })
       .from(notifications)
       .where(and(eq(notifications.organizationId, id), eq(notifications.userId, OWNER)));
     expect(inbox).toEqual([
       {
         title: 'Verify your business to go live',
         message: expect.stringContaining(`/v1/organizations/${id}/activation`),
+        actionUrl: `/dashboard/activation?org=${id}`,
       },
     ]);
 

@@ -1,6 +1,7 @@
-// What the app and the other modules use of the activation module: its routes and schemas, and the check that
-// refuses live API keys and live top-ups until the organization is activated.
+// What the app and the other modules use of the activation module: its routes and schemas, the check that refuses
+// live API keys and live top-ups until the organization is activated, and the state and start the dashboard shows.
 
 export { activationRoutes } from './routes.js';
+export type { ActivationView } from './schemas.js';
 export { activationSharedSchemas } from './schemas.js';
-export { assertActivated } from './service.js';
+export { type ActivationSettings, assertActivated, getActivation, startActivation } from './service.js';

@@ -11,15 +11,17 @@ import {
   registerHtmlForms,
   sendPage,
 } from '../../shared/html-forms.js';
+import type { ActivationSettings } from '../activation/index.js';
 import type { DashboardConfig } from './config.js';
 import { localeOf, safeReturnTo, signedInUser as signedInUserOf } from './context.js';
 import { type OidcSignIn, oidcSignInOf } from './oidc.js';
+import { dashboardOnboardingRoutes } from './onboarding-routes.js';
 import { dashboardPageGuard } from './page-access.js';
-import { homePage } from './pages/home.js';
+import { homeNotice, homePage } from './pages/home.js';
 import { frameOf } from './pages/layout.js';
 import { DASHBOARD_PATH, LOGIN_CALLBACK_PATH, LOGIN_PATH, LOGOUT_PATH } from './pages/nav.js';
 import { errorPage, noticeOf, offPage, signInPage } from './pages/sign-in.js';
-import { CallbackQuery, documented, LoginQuery, PageQuery, SeeOther } from './schemas.js';
+import { CallbackQuery, documented, HomeQuery, LoginQuery, SeeOther } from './schemas.js';
 import {
   type DashboardSessionStore,
   dashboardSessionStoreOf,
@@ -39,6 +41,10 @@ export interface DashboardOptions {
   now: () => Date;
   /** The platform's own organization, whose live kyc sessions set their user's kycStatus (a cancel from a page). */
   platformOrganizationId: string | undefined;
+  /** Whole KES a new organization's test wallet starts with (docs/decisions.md#test-credit). */
+  testWalletCredit: number;
+  /** Going live: the business verification's settings, as the activation routes have them. */
+  activation: ActivationSettings;
   /** Replaces the OpenID Connect client built from config (tests). */
   oidc?: OidcSignIn;
 }
@@ -184,7 +190,7 @@ export const dashboardRoutes: FastifyPluginAsyncTypebox<DashboardOptions> = asyn
     {
       config: { public: true, dashboardPage: {} },
       preHandler: guard,
-      schema: { ...documented('Home (HTML; sends to sign-in without a session)'), querystring: PageQuery },
+      schema: { ...documented('Home (HTML; sends to sign-in without a session)'), querystring: HomeQuery },
     },
     async (request, reply) => {
       // The guard read the profile and the organizations already.
@@ -196,6 +202,7 @@ export const dashboardRoutes: FastifyPluginAsyncTypebox<DashboardOptions> = asyn
           signedIn: frameOf(context),
           name: context.userLabel,
           organizations: context.organizations,
+          notice: homeNotice(context.locale, request.query.notice, context.organization),
         }),
       );
     },
@@ -205,6 +212,13 @@ export const dashboardRoutes: FastifyPluginAsyncTypebox<DashboardOptions> = asyn
     db,
     now,
     platformOrganizationId: options.platformOrganizationId,
+    guard,
+  });
+  await app.register(dashboardOnboardingRoutes, {
+    db,
+    now,
+    testWalletCredit: options.testWalletCredit,
+    activation: options.activation,
     guard,
   });
 };

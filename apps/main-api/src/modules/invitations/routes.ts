@@ -2,8 +2,10 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Database } from '@platform/db';
 import { errorResponses } from '@platform/http';
 import { idempotency } from '@platform/idempotency';
+import { Type } from '@sinclair/typebox';
 import type { MailMessage, MailSender } from '../../mail/mail-sender.js';
 import { auditContextOf } from '../../shared/audit-context.js';
+import { redirectTo } from '../../shared/html-forms.js';
 import { bearerSecurity } from '../../shared/route-schemas.js';
 import { ref } from '../../shared/schema-ref.js';
 import {
@@ -19,6 +21,7 @@ import {
 import {
   acceptInvitation,
   createInvitation,
+  INVITATION_PAGE_PATH,
   listInvitations,
   revokeInvitation,
   sendInvitationEmail,
@@ -190,5 +193,24 @@ export const invitationRoutes: FastifyPluginAsyncTypebox<InvitationRoutesOptions
         });
         return { statusCode: 200, body: { success: true as const, message: INVITATION_ACCEPTED, data: membership } };
       }),
+  );
+
+  app.get(
+    '/v1/invitations/:invitationId/accept',
+    {
+      // A browser opening an acceptUrl (an email sent before the dashboard had the invitation's page) has no token.
+      config: { public: true, urlCarriesSecret: true },
+      schema: {
+        tags,
+        summary: "Open an invitation's page",
+        description:
+          "Sends a browser to the invitation's dashboard page (303), where the invitee signs in and accepts with a " +
+          'button; the email links to that page. Accepting stays a POST.',
+        params: InvitationParams,
+        response: { 303: Type.Null({ description: "The invitation's page is at the Location header." }) },
+      },
+    },
+    async (request, reply) =>
+      redirectTo(reply, `${INVITATION_PAGE_PATH}/${encodeURIComponent(request.params.invitationId)}`),
   );
 };

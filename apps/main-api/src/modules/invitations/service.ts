@@ -11,12 +11,14 @@ import {
   closeExpiredPendingInvitation,
   closeInvitation,
   findActiveOrganizationName,
+  findInvitationAddressedTo,
   findOrganizationInvitations,
   insertInvitation,
   insertMembershipIfAbsent,
   isMemberAddress,
   lockInvitationFor,
   lockOrganizationInvitation,
+  membershipIn,
   refusalMessage,
 } from '../organizations/index.js';
 import { formatExpiry, invitationEmail } from './email.js';
@@ -37,6 +39,14 @@ const YOU_ARE_A_MEMBER = 'You are a member of this organization already';
 /** The URL an invitation is accepted at: `{PUBLIC_URL}/v1/invitations/<id>/accept`. */
 function acceptUrlOf(publicUrl: string, invitationId: string): string {
   return `${publicUrl}/v1/invitations/${invitationId}/accept`;
+}
+
+/** Where the dashboard shows an invitation to its invitee, with the Accept form; the email links to it. */
+export const INVITATION_PAGE_PATH = '/dashboard/invitations';
+
+/** The page the email and the notification link to: `{PUBLIC_URL}/dashboard/invitations/<id>`. */
+function invitationPageUrlOf(publicUrl: string, invitationId: string): string {
+  return `${publicUrl}${INVITATION_PAGE_PATH}/${invitationId}`;
 }
 
 type OrganizationInvitation = Awaited<ReturnType<typeof findOrganizationInvitations>>[number];
@@ -139,12 +149,13 @@ export async function createInvitation(
         role: input.role,
         time: formatExpiry(inserted.expiresAt),
       }),
-      actionUrl: invitation.acceptUrl,
+      actionUrl: invitationPageUrlOf(input.publicUrl, invitation.id),
     });
   }
+  const pageUrl = invitationPageUrlOf(input.publicUrl, invitation.id);
   return {
     invitation,
-    email: invitationEmail({ to: email, inviterName, organizationName, role: input.role, invitation }),
+    email: invitationEmail({ to: email, inviterName, organizationName, role: input.role, invitation, pageUrl }),
   };
 }
 
@@ -281,5 +292,52 @@ export async function acceptInvitation(
     organizationName,
     role: membership.role,
     joinedAt: membership.createdAt.toISOString(),
+  };
+}
+
+/** An invitation as its invitee's page shows it (docs/decisions.md#dashboard-pages). */
+export type InvitationForInvitee =
+  | { state: 'other_address' }
+  | {
+      /** pending: it may be accepted; member: pending, but the user is a member already. */
+      state: 'pending' | 'member' | 'expired' | 'revoked' | 'accepted';
+      organizationId: string;
+      organizationName: string;
+      role: MembershipRole;
+      email: string;
+      /** Who invited, as the email names them; null once they are gone. */
+      inviterName: string | null;
+      expiresAt: Date;
+    };
+
+/**
+ * The invitation for the user whose profile address is `email`, to show before accepting: undefined (a 404) for an
+ * unknown id, one that is not a UUID or one of a retired organization; `other_address` for an invitation this user
+ * cannot accept by its address (another address, or one that is another account's: the rules of `acceptInvitation`),
+ * without its details; else its state and details.
+ */
+export async function invitationForInvitee(
+  db: Database,
+  input: { invitationId: string; userId: string; email: string; now: Date },
+): Promise<InvitationForInvitee | undefined> {
+  if (!isUuid(input.invitationId)) return undefined;
+  const invitation = await findInvitationAddressedTo(db, input.invitationId, input.email);
+  if (invitation === undefined) return undefined;
+  const organizationName = await findActiveOrganizationName(db, invitation.organizationId);
+  if (organizationName === undefined) return undefined;
+  const owner = await findUserIdByAddress(db, invitation.email);
+  if (!invitation.addressed || (owner !== undefined && owner !== input.userId)) return { state: 'other_address' };
+  const inviter = invitation.invitedBy === null ? undefined : await findUserProfile(db, invitation.invitedBy);
+  const expired = invitation.expiresAt.getTime() <= input.now.getTime();
+  const member =
+    invitation.status === 'pending' && (await membershipIn(db, input.userId, invitation.organizationId)) !== null;
+  return {
+    state: invitation.status !== 'pending' ? invitation.status : expired ? 'expired' : member ? 'member' : 'pending',
+    organizationId: invitation.organizationId,
+    organizationName,
+    role: invitation.role,
+    email: invitation.email,
+    inviterName: inviter === undefined ? null : nameOf(inviter),
+    expiresAt: invitation.expiresAt,
   };
 }

@@ -5,6 +5,7 @@ export {
   closeExpiredPendingInvitation,
   closeInvitation,
   findActiveOrganizationName,
+  findInvitationAddressedTo,
   findOrganizationInvitations,
   insertInvitation,
   insertMembershipIfAbsent,
@@ -12,6 +13,7 @@ export {
   lockInvitationFor,
   lockOrganizationInvitation,
 } from './invitations-repository.js';
+export { KRA_PIN_INPUT_PATTERN, normaliseOrganizationFields } from './organization-fields.js';
 export {
   allows,
   assertRoleGivenIn,
@@ -25,6 +27,7 @@ export {
 export { organizationRoutes } from './routes.js';
 export { organizationSharedSchemas } from './schemas.js';
 export {
+  createOrganization,
   listOrganizations,
   membershipIn,
   NOT_A_MEMBER,

@@ -98,7 +98,8 @@ const GO_LIVE_NOTIFICATION = {
     'Complete the business verification (POST /v1/organizations/{id}/activation) to unlock live API keys and live ' +
     'top-ups. Test keys work now, with test credit in the test wallet.',
   type: 'info' as const,
-  actionUrl: null,
+  // The dashboard's page of going live (docs/decisions.md#dashboard-pages).
+  actionUrl: '/dashboard/activation?org={id}',
 };
 
 /** Who asks for a change of the organization: the user and the role the organization guard confirmed. */
@@ -142,6 +143,7 @@ export async function createOrganization(
     organizationId,
     ...GO_LIVE_NOTIFICATION,
     message: GO_LIVE_NOTIFICATION.message.replace('{id}', organizationId),
+    actionUrl: GO_LIVE_NOTIFICATION.actionUrl.replace('{id}', organizationId),
   });
   await recordAuditEvent(tx, audit, {
     organizationId,

@@ -19,6 +19,9 @@ export interface DashboardNavItem {
 }
 
 export const VERIFICATIONS_PATH = `${DASHBOARD_PATH}/verifications`;
+/** Pages reached from Home, an email and the Developers page, not from the navigation. */
+export const ORGANIZATION_NEW_PATH = `${DASHBOARD_PATH}/organizations/new`;
+export const ACTIVATION_PATH = `${DASHBOARD_PATH}/activation`;
 
 export const dashboardNav: readonly DashboardNavItem[] = [
   { label: 'dashboard.nav.home', path: DASHBOARD_PATH },

@@ -34,7 +34,7 @@ form.inline{margin:0}
 .org{border-top:1px solid #d0d7de}
 .switcher{display:flex;flex-wrap:wrap;align-items:center;gap:.5rem;margin:0}
 .orgname{margin:0;overflow-wrap:anywhere}
-select,input[type=text],input[type=date],input[type=search]{font:inherit;min-height:2.75rem;padding:.4rem .5rem;border:1px solid #6e7781;border-radius:6px;background:#fff;color:#1f2328;max-width:100%}
+select,input[type=text],input[type=email],input[type=date],input[type=search],textarea{font:inherit;min-height:2.75rem;padding:.4rem .5rem;border:1px solid #6e7781;border-radius:6px;background:#fff;color:#1f2328;max-width:100%}
 select:focus{outline:3px solid #0969da;outline-offset:2px}
 .toggle{display:flex;gap:.25rem;margin:0;padding:0;list-style:none}
 .toggle a{display:inline-block;padding:.5rem .75rem;min-height:2.75rem;border:1px solid #6e7781;border-radius:6px;text-decoration:none}
@@ -56,6 +56,14 @@ dl.facts dt{font-weight:600}
 dl.facts dd{margin:0;overflow-wrap:anywhere}
 ol.timeline{padding-left:1.25rem}
 ol.timeline li{margin:.25rem 0}
+form.stack{max-width:36rem;margin:1rem 0}
+.field{margin:0 0 1rem}
+.field label{display:block;font-weight:600}
+.field .hint{display:block;font-size:.875rem;color:#57606a}
+.field .error{display:block;color:#82071e;font-weight:600}
+.field input,.field textarea{width:100%}
+[aria-invalid=true]{border-color:#cf222e;border-width:2px}
+textarea:focus{outline:3px solid #0969da;outline-offset:2px}
 .message{padding:.5rem .75rem;border-radius:6px}
 .message.status{background:#dafbe1;color:#0f5323}
 .message.alert{background:#ffebe9;color:#82071e}
