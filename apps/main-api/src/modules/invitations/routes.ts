@@ -72,8 +72,9 @@ export const invitationRoutes: FastifyPluginAsyncTypebox<InvitationRoutesOptions
         tags,
         summary: 'Invite someone to the organization',
         description:
-          'Creates a pending invitation, valid 7 days, and emails its acceptUrl to the address when the platform ' +
-          'sends email (SMTP_URL); otherwise share acceptUrl yourself. An invitee who already has a profile also ' +
+          "Creates a pending invitation, valid 7 days, and emails the address a link to the invitation's dashboard " +
+          'page (where the invitee signs in and accepts) when the platform sends email (SMTP_URL); otherwise share ' +
+          'acceptUrl yourself (opened in a browser it sends to that page). An invitee who already has a profile also ' +
           'gets an in-app notification. Inviting an owner needs the owner role (403 otherwise); a reviewer or finance member is invited ' +
           "only by the platform's own organization (400 elsewhere). 409 when the " +
           'address has a pending invitation of this organization or belongs to a member (addresses are compared ' +
