@@ -19,7 +19,8 @@ import {
 // Onboarding in a browser (docs/decisions.md#dashboard-pages): a business signs up and creates its organization with
 // the form, invites a colleague (through the API: the Team page is another journey's), who signs up from the link in
 // the email in the outbox and accepts; the owner starts going live and is sent to the hosted verification page (a
-// stand-in server here: the redirect after the form must pass the page's CSP form-action in a real browser). At a
+// stand-in server here: the redirect after the form must pass the page's CSP form-action in a real browser), then
+// sees live unlocked once the organization is activated (the KYB decision itself is live-kyb.test.ts's). At a
 // phone's size and a desktop's, every page checked with axe-core and photographed (SCREENSHOT_DIR,
 // /tmp/shots-onboarding), in English and in Kiswahili.
 
@@ -114,6 +115,17 @@ describe.skipIf(missing(chromiumBrowser))('onboarding in the dashboard, in a bro
       await page.goto(`${mainUrl}/dashboard/activation?lang=sw`);
       await page.getByRole('button', { name: 'Endelea na uthibitishaji wa biashara' }).waitFor();
       await check('5-activation-open-sw');
+      // The decision on the hosted page is the KYB journey's (live-kyb.test.ts); here the organization is marked
+      // activated as a verified session marks it, to see the page say live is unlocked.
+      await platform.database.db
+        .update(organizations)
+        .set({ activatedAt: new Date() })
+        .where(eq(organizations.id, organizationId ?? ''));
+      await page.goto(`${mainUrl}/dashboard/activation?lang=en`);
+      await page.getByText('live API keys and live top-ups are unlocked').waitFor();
+      expect(await page.getByRole('link', { name: 'Create live API keys on the Developers page' }).count()).toBe(1);
+      expect(await page.getByRole('button', { name: 'Start the business verification' }).count()).toBe(0);
+      await check('6-activation-activated');
       await page.close();
 
       // The invitee opens the email's link, signs up from it and comes back to the invitation.
@@ -125,15 +137,15 @@ describe.skipIf(missing(chromiumBrowser))('onboarding in the dashboard, in a bro
       await signUp(platform, second, invitee, `${new URL(link).pathname}?lang=en`);
       await second.getByRole('heading', { name: `Invitation to ${organizationName}` }).waitFor();
       await second.getByText('Achieng Otieno').first().waitFor();
-      await checkSecond('6-invitation');
+      await checkSecond('7-invitation');
 
       await second.getByRole('link', { name: 'Kiswahili' }).click();
       await second.getByRole('heading', { name: `Mwaliko wa kujiunga na ${organizationName}` }).waitFor();
-      await checkSecond('7-invitation-sw');
+      await checkSecond('8-invitation-sw');
       await second.getByRole('button', { name: 'Kubali na ujiunge' }).click();
       await second.getByText(`Umejiunga na ${organizationName}.`).waitFor();
       expect(new URL(second.url()).searchParams.get('notice')).toBe('joined');
-      await checkSecond('8-home-joined-sw');
+      await checkSecond('9-home-joined-sw');
 
       await second.getByRole('link', { name: 'English' }).click();
       await second.getByRole('heading', { name: 'Welcome, Baraka Mwangi' }).waitFor();
