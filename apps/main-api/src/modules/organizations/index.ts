@@ -13,7 +13,11 @@ export {
   lockInvitationFor,
   lockOrganizationInvitation,
 } from './invitations-repository.js';
-export { KRA_PIN_INPUT_PATTERN, normaliseOrganizationFields } from './organization-fields.js';
+export {
+  KRA_PIN_INPUT_PATTERN,
+  normaliseOrganizationFields,
+  ORGANIZATION_NAME_MAX_LENGTH,
+} from './organization-fields.js';
 export {
   allows,
   assertRoleGivenIn,

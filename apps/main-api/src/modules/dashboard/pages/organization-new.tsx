@@ -1,6 +1,8 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource @platform/templates */
+import { BILLING_EMAIL_MAX_LENGTH, ORGANIZATION_ADDRESS_MAX_LENGTH } from '@platform/db';
 import { type Locale, say, text } from '@platform/templates';
+import { ORGANIZATION_NAME_MAX_LENGTH } from '../../organizations/index.js';
 import { CsrfField, dashboardPage, Message, type SignedInFrame } from './layout.js';
 import { ORGANIZATION_NEW_PATH } from './nav.js';
 
@@ -19,7 +21,13 @@ export interface OrganizationNewView {
   invalid?: ReadonlySet<OrganizationFieldName>;
 }
 
-const limits: Record<OrganizationFieldName, number> = { name: 100, kraPin: 11, address: 400, billingEmail: 254 };
+/** What a field takes in the browser; the service's rules count after trimming (organization-fields.ts). */
+const limits: Record<OrganizationFieldName, number> = {
+  name: ORGANIZATION_NAME_MAX_LENGTH,
+  kraPin: 11,
+  address: ORGANIZATION_ADDRESS_MAX_LENGTH * 2,
+  billingEmail: BILLING_EMAIL_MAX_LENGTH,
+};
 
 function Field(props: { locale: Locale; name: OrganizationFieldName; view: OrganizationNewView }) {
   const { locale, name, view } = props;
