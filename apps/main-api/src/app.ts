@@ -180,14 +180,13 @@ export function buildApp(deps: MainApiDeps, config: MainApiConfig) {
     platformOrganizationId: config.platformOrganizationId,
     testWalletCredit: config.testWalletCredit,
   });
-  app.register(activationRoutes, {
-    db,
-    now,
+  const activation = {
     platformOrganizationId: config.platformOrganizationId,
     verifyUrl: config.activation.verifyUrl,
     decisionSource: config.activation.decisionSource,
     sessionTtlMs: config.activation.sessionTtlHours * 60 * 60 * 1000,
-  });
+  };
+  app.register(activationRoutes, { db, now, ...activation });
   // One review service for the review routes and the reviewers' console, which share one key (links, cookie).
   const reviewersKey = documentLinkKeyOf({ secret: config.reviewLinkSecret, keyring: config.documents.keyring });
   const reviews = createReviewService({
@@ -222,6 +221,7 @@ export function buildApp(deps: MainApiDeps, config: MainApiConfig) {
       rateLimitMaxPerMinute: config.apiKeys.rateLimitMaxPerMinute,
       allowPrivateTargets: config.webhooks.allowPrivateTargets,
     },
+    activation,
   });
 
   return app;

@@ -105,7 +105,7 @@ const demoNotifications: readonly DemoNotification[] = [
     title: 'Verify your business to go live',
     message: 'Complete the business verification to unlock live API keys and live top-ups. Test keys work now.',
     type: 'info',
-    actionUrl: '/dashboard/activation',
+    actionUrl: `/dashboard/activation?org=${DEMO_ORGANIZATION_ID}`,
     ageHours: 1,
     read: false,
   },

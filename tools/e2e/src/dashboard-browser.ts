@@ -10,7 +10,13 @@ import {
   DASHBOARD_CLIENT_ID,
   startLocalIdentityProvider,
 } from '@platform/local-start/identity-provider';
-import { buildApp, createLocalFolderStorage, createOutboxMailSender, loadMainApiConfig } from '@platform/main-api';
+import {
+  buildApp,
+  createLocalFolderStorage,
+  createOutboxMailSender,
+  loadMainApiConfig,
+  signAccessToken,
+} from '@platform/main-api';
 import type { Page } from 'playwright-core';
 import { type Browser, expectPhoneFriendly, launchBrowser } from '#test-browser';
 import { expectNoSeriousAxeViolations } from './axe.js';
@@ -37,6 +43,8 @@ export interface DashboardPlatform {
   browser: Browser;
   /** Script on, for axe alone. */
   checker: Browser;
+  /** A bearer token of the API for the user, to do through the API what no page does yet. */
+  apiToken(userId: string): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -44,6 +52,8 @@ export interface DashboardPlatformOptions {
   /** More of main-api's environment (e.g. a webhook or checkout setting), over the journey's defaults. */
   env?: Record<string, string>;
 }
+
+const TOKEN_SECRET = 'an-e2e-token-signing-secret-of-32-chars';
 
 async function freePort(): Promise<number> {
   const server = createServer();
@@ -80,7 +90,7 @@ export async function startDashboardPlatform(options: DashboardPlatformOptions =
     const config = loadMainApiConfig({
       LOG_LEVEL: 'silent',
       PUBLIC_URL: mainUrl,
-      AUTH_JWT_SECRET: 'an-e2e-token-signing-secret-of-32-chars',
+      AUTH_JWT_SECRET: TOKEN_SECRET,
       AUTH_JWKS_URL: idp.jwksUrl,
       AUTH_ISSUER: idp.issuer,
       AUTH_AUDIENCE: audience,
@@ -101,7 +111,9 @@ export async function startDashboardPlatform(options: DashboardPlatformOptions =
     closers.unshift(() => browser.close());
     const checker = await launchBrowser({ javaScript: true });
     closers.unshift(() => checker.close());
-    return { mainUrl, outbox, database, browser, checker, close };
+    const apiToken = (userId: string) =>
+      signAccessToken({ secret: TOKEN_SECRET, issuer: idp.issuer, audience, subject: userId });
+    return { mainUrl, outbox, database, browser, checker, apiToken, close };
   } catch (error) {
     await close();
     throw error;
@@ -109,7 +121,7 @@ export async function startDashboardPlatform(options: DashboardPlatformOptions =
 }
 
 /** The messages of the outbox sent to `to`, newest first. */
-async function mailTo(outbox: string, to: string): Promise<string[]> {
+export async function mailTo(outbox: string, to: string): Promise<string[]> {
   const files = (await readdir(outbox).catch(() => [] as string[])).sort().reverse();
   const messages = await Promise.all(files.map((file) => readFile(path.join(outbox, file), 'utf8')));
   return messages.filter((message) => message.includes(`To: ${to}`));

@@ -102,6 +102,12 @@ describe('the dashboard role matrix', () => {
         'GET /dashboard/notifications',
         'POST /dashboard/notifications/read-all',
         'POST /dashboard/notifications/:id/read',
+        'GET /dashboard/organizations/new',
+        'POST /dashboard/organizations/new',
+        'GET /dashboard/invitations/:id',
+        'POST /dashboard/invitations/:id/accept',
+        'GET /dashboard/activation',
+        'POST /dashboard/activation',
       ]),
     );
   });

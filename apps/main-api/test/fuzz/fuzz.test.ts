@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MPESA_CALLBACK_PATH } from '../../src/modules/billing/providers/daraja/routes.js';
 import { PAYSTACK_WEBHOOK_PATH } from '../../src/modules/billing/providers/paystack/routes.js';
 import {
+  ACTIVATION_PATH,
   AUDIT_PATH,
   DASHBOARD_PATH,
   DEVELOPERS_PATH,
@@ -20,6 +21,7 @@ import {
   LOGOUT_PATH,
   NEW_PROFILE_PATH,
   NOTIFICATIONS_PATH,
+  ORGANIZATION_NEW_PATH,
   PROFILE_PATH,
   SETTINGS_PATH,
   TEAM_PATH,
@@ -55,6 +57,10 @@ const NO_SUCCESS_HERE: Record<string, NoSuccessReason> = {
       "the member's organization is seeded activated (so its live keys and top-ups are reached), and an activated " +
       "organization's start is a 409; activation.test.ts opens sessions",
     instead: [409],
+  },
+  'GET /v1/invitations/:invitationId/accept': {
+    reason: "sends a browser to the invitation's dashboard page, always a redirect (a 303)",
+    instead: [303],
   },
   ...dashboardWithoutProvider(),
   'POST /v1/webhooks/endpoints/:environment/secret/reveal': {
@@ -110,6 +116,12 @@ function dashboardWithoutProvider(): Record<string, NoSuccessReason> {
     [`GET ${NOTIFICATIONS_PATH}`]: off,
     [`POST ${NOTIFICATIONS_PATH}/read-all`]: form,
     [`POST ${NOTIFICATIONS_PATH}/:id/read`]: form,
+    [`GET ${ORGANIZATION_NEW_PATH}`]: off,
+    [`POST ${ORGANIZATION_NEW_PATH}`]: form,
+    [`GET ${DASHBOARD_PATH}/invitations/:id`]: off,
+    [`POST ${DASHBOARD_PATH}/invitations/:id/accept`]: form,
+    [`GET ${ACTIVATION_PATH}`]: off,
+    [`POST ${ACTIVATION_PATH}`]: form,
     [`POST ${LOGIN_PATH}`]: form,
     [`POST ${LOGOUT_PATH}`]: form,
   };

@@ -32,7 +32,7 @@ export const dashboardEn = {
   'dashboard.home.organizations': 'Your organizations',
   'dashboard.home.role': 'Your role: {role}',
   'dashboard.home.noOrganizations':
-    'You do not belong to any organization yet. Create one for your business, or accept an invitation from a colleague.',
+    'You do not belong to any organization yet. {create} for your business, or open the link in an invitation a colleague emailed you.',
   'dashboard.role.owner': 'Owner',
   'dashboard.role.admin': 'Admin',
   'dashboard.role.developer': 'Developer',

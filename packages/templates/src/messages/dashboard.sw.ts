@@ -33,7 +33,7 @@ export const dashboardSw = {
   'dashboard.home.organizations': 'Mashirika yako',
   'dashboard.home.role': 'Jukumu lako: {role}',
   'dashboard.home.noOrganizations':
-    'Bado hujajiunga na shirika lolote. Fungua moja kwa ajili ya biashara yako, au ukubali mwaliko kutoka kwa mwenzako.',
+    'Bado hujajiunga na shirika lolote. {create} kwa ajili ya biashara yako, au fungua kiungo kilicho kwenye mwaliko ambao mwenzako alikutumia kwa barua pepe.',
   'dashboard.role.owner': 'Mmiliki',
   'dashboard.role.admin': 'Msimamizi',
   'dashboard.role.developer': 'Msanidi',

@@ -5,10 +5,12 @@
 import { dashboardEn } from './dashboard.en.js';
 import { dashboardAccountEn } from './dashboard-account.en.js';
 import { dashboardDevelopersEn } from './dashboard-developers.en.js';
+import { dashboardOnboardingEn } from './dashboard-onboarding.en.js';
 import { dashboardTeamEn } from './dashboard-team.en.js';
 
 export const en = {
   ...dashboardEn,
+  ...dashboardOnboardingEn,
   ...dashboardDevelopersEn,
   ...dashboardTeamEn,
   ...dashboardAccountEn,
@@ -365,8 +367,9 @@ export const en = {
   'invitation.subject': '{inviter} invited you to {organization}',
   'invitation.greeting': 'Hello,',
   'invitation.invited': '{inviter} invited you to join {organization} as {role}.',
-  'invitation.howToAccept': 'To accept, sign in with this address ({address}) and send, with your access token:',
-  'invitation.profileFirst': 'You need a profile first (POST /v1/accounts).',
+  'invitation.howToAccept': 'To accept, open this link and sign in with this address ({address}):',
+  'invitation.accept': 'Open the invitation',
+  'invitation.signUp': 'No account yet? Create one on the sign-in page with the same address.',
   'invitation.expires': 'The invitation expires on {time}.',
   'invitation.unexpected': 'If you did not expect it, ignore this email: nothing happens unless you accept.',
   'invitation.notification.title': 'Invitation to {organization}',

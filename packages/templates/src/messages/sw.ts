@@ -1,6 +1,7 @@
 import { dashboardSw } from './dashboard.sw.js';
 import { dashboardAccountSw } from './dashboard-account.sw.js';
 import { dashboardDevelopersSw } from './dashboard-developers.sw.js';
+import { dashboardOnboardingSw } from './dashboard-onboarding.sw.js';
 import { dashboardTeamSw } from './dashboard-team.sw.js';
 import type { en } from './en.js';
 
@@ -13,6 +14,7 @@ export const sw = {
   ...dashboardAccountSw,
   ...dashboardDevelopersSw,
   ...dashboardTeamSw,
+  ...dashboardOnboardingSw,
   // Labels shared by every page that names the thing.
   'documentKind.id_document_front': 'Upande wa mbele wa kitambulisho',
   'documentKind.id_document_back': 'Upande wa nyuma wa kitambulisho',

@@ -89,7 +89,7 @@ describe('a new organization', () => {
       {
         title: 'Verify your business to go live',
         message: expect.stringContaining(`/v1/organizations/${id}/activation`),
-        actionUrl: '/dashboard/activation',
+        actionUrl: `/dashboard/activation?org=${id}`,
       },
     ]);
 

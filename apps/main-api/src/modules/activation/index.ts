@@ -1,6 +1,13 @@
 // What the app and the other modules use of the activation module: its routes and schemas, the check that refuses
-// live API keys and live top-ups until the organization is activated, and whether it is (the dashboard's Home).
+// live API keys and live top-ups until the organization is activated, and the state and start the dashboard shows.
 
 export { activationRoutes } from './routes.js';
+export type { ActivationView } from './schemas.js';
 export { activationSharedSchemas } from './schemas.js';
-export { assertActivated, isActivated } from './service.js';
+export {
+  type ActivationSettings,
+  assertActivated,
+  getActivation,
+  isActivated,
+  startActivation,
+} from './service.js';

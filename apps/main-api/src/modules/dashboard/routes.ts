@@ -13,6 +13,7 @@ import {
   sendPage,
 } from '../../shared/html-forms.js';
 import { sessionEnd } from '../../shared/session-secrets.js';
+import type { ActivationSettings } from '../activation/index.js';
 import { dashboardAuditRoutes } from './audit-routes.js';
 import type { DashboardConfig } from './config.js';
 import { localeOf, safeReturnTo, signedInUser as signedInUserOf } from './context.js';
@@ -20,13 +21,14 @@ import { dashboardDeveloperRoutes } from './developers-routes.js';
 import { homeAttentionOf } from './home-attention.js';
 import { dashboardNotificationRoutes } from './notifications-routes.js';
 import { type OidcSignIn, oidcSignInOf } from './oidc.js';
+import { dashboardOnboardingRoutes } from './onboarding-routes.js';
 import { dashboardPageGuard } from './page-access.js';
-import { homePage } from './pages/home.js';
+import { homeNotice, homePage } from './pages/home.js';
 import { frameOf } from './pages/layout.js';
 import { DASHBOARD_PATH, LOGIN_CALLBACK_PATH, LOGIN_PATH, LOGOUT_PATH } from './pages/nav.js';
 import { errorPage, noticeOf, offPage, signInPage } from './pages/sign-in.js';
 import { dashboardProfileRoutes } from './profile-routes.js';
-import { CallbackQuery, documented, LoginQuery, PageQuery, SeeOther } from './schemas.js';
+import { CallbackQuery, documented, HomeQuery, LoginQuery, SeeOther } from './schemas.js';
 import {
   DASHBOARD_SESSION_MS,
   type DashboardIdentity,
@@ -57,6 +59,8 @@ export interface DashboardOptions {
   testWalletCredit: number;
   /** What the Developers pages pass on to the API's services: the keys' rate-limit maximum, private webhook URLs. */
   developers: { rateLimitMaxPerMinute: number; allowPrivateTargets: boolean };
+  /** Going live: the business verification's settings, as the activation routes have them. */
+  activation: ActivationSettings;
   /** Replaces the OpenID Connect client built from config (tests). */
   oidc?: OidcSignIn;
 }
@@ -214,7 +218,7 @@ export const dashboardRoutes: FastifyPluginAsyncTypebox<DashboardOptions> = asyn
     {
       config: { public: true, dashboardPage: {} },
       preHandler: guard,
-      schema: { ...documented('Home (HTML; sends to sign-in without a session)'), querystring: PageQuery },
+      schema: { ...documented('Home (HTML; sends to sign-in without a session)'), querystring: HomeQuery },
     },
     async (request, reply) => {
       // The guard read the profile and the organizations already.
@@ -232,6 +236,7 @@ export const dashboardRoutes: FastifyPluginAsyncTypebox<DashboardOptions> = asyn
           name: context.userLabel,
           organizations: context.organizations,
           attention,
+          notice: homeNotice(context.locale, request.query.notice, context.organization),
         }),
       );
     },
@@ -256,4 +261,11 @@ export const dashboardRoutes: FastifyPluginAsyncTypebox<DashboardOptions> = asyn
   });
   await app.register(dashboardAuditRoutes, { db, guard });
   await app.register(dashboardNotificationRoutes, { db, now, guard });
+  await app.register(dashboardOnboardingRoutes, {
+    db,
+    now,
+    testWalletCredit: options.testWalletCredit,
+    activation: options.activation,
+    guard,
+  });
 };

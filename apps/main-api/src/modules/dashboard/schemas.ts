@@ -15,6 +15,15 @@ const env = Type.Optional(
 
 export const PageQuery = Type.Object({ lang, org, env });
 
+export const HomeQuery = Type.Object({
+  lang,
+  org,
+  env,
+  notice: Type.Optional(
+    Type.String({ maxLength: 16, description: 'A notice to show once: `created`, `joined` (an organization).' }),
+  ),
+});
+
 export const LoginQuery = Type.Object({
   lang,
   notice: Type.Optional(Type.String({ maxLength: 32, description: 'A notice to show once: `signed_out`, `expired`.' })),

@@ -140,3 +140,16 @@ describe('POST /v1/invitations/:invitationId/accept', () => {
     expect(text).not.toContain(INVITEE_EMAIL.toLowerCase());
   });
 });
+
+describe('GET /v1/invitations/:invitationId/accept', () => {
+  it("sends a browser that opens an accept URL to the invitation's dashboard page, without a token", async () => {
+    const { id, acceptUrl } = await invited();
+    const opened = await setup.t.app.inject({ method: 'GET', url: new URL(acceptUrl).pathname });
+    expect(opened.statusCode).toBe(303);
+    expect(opened.headers.location).toBe(`/dashboard/invitations/${id}`);
+    expect(opened.body).toBe('');
+    // Opening it accepts nothing: accepting stays a POST.
+    const [row] = await setup.t.db.select().from(organizationInvitations).where(eq(organizationInvitations.id, id));
+    expect(row?.status).toBe('pending');
+  });
+});

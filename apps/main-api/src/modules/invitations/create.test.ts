@@ -66,7 +66,10 @@ describe('POST /v1/organizations/:id/invitations', () => {
     expect(email?.to).toBe(INVITEE_EMAIL);
     expect(email?.subject).toBe('Olive Owner (owner@acme.example) invited you to Acme Ltd');
     expect(email?.text).toContain('invited you to join Acme Ltd as developer');
-    expect(email?.text).toContain(body.data.acceptUrl);
+    // The link opens the invitation's dashboard page; nothing says to run a command.
+    expect(email?.text).toContain(`http://main-api.test/dashboard/invitations/${id}`);
+    expect(email?.text).not.toContain(body.data.acceptUrl);
+    expect(`${email?.text} ${email?.html}`).not.toMatch(/curl|Bearer|POST /);
     expect(email?.text).toContain('expires on 2024-06-22 12:00 UTC');
   });
 

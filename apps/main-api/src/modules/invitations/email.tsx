@@ -7,6 +7,8 @@ import type { InvitationView } from './schemas.js';
 
 // The invitation email, in English: a text part and the same words as HTML, both from the catalog and the HTML
 // through the template layer, so a name an inviter or an organization chose is escaped (docs/decisions.md#html-templates).
+// Its link opens the invitation's dashboard page, which signs the invitee in (or up) and accepts with a button
+// (docs/decisions.md#dashboard-pages).
 
 interface InvitationEmailContent {
   to: string;
@@ -14,16 +16,13 @@ interface InvitationEmailContent {
   organizationName: string;
   role: MembershipRole;
   invitation: InvitationView;
+  /** The invitation's dashboard page. */
+  pageUrl: string;
 }
 
 /** When an invitation expires, as the email and the notification say it: `2026-03-09 10:15 UTC`. */
 export function formatExpiry(time: Date): string {
   return `${time.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
-}
-
-/** The command the email shows, to accept with curl. */
-function curlCommand(acceptUrl: string): string {
-  return `curl -X POST -H "Authorization: Bearer <your access token>" ${acceptUrl}`;
 }
 
 export function invitationEmail(content: InvitationEmailContent): MailMessage {
@@ -41,11 +40,9 @@ export function invitationEmail(content: InvitationEmailContent): MailMessage {
       '',
       text('en', 'invitation.howToAccept', { address: content.to }),
       '',
-      `  POST ${invitation.acceptUrl}`,
+      `  ${content.pageUrl}`,
       '',
-      `  ${curlCommand(invitation.acceptUrl)}`,
-      '',
-      text('en', 'invitation.profileFirst'),
+      text('en', 'invitation.signUp'),
       text('en', 'invitation.expires', { time }),
       text('en', 'invitation.unexpected'),
       '',
@@ -66,13 +63,10 @@ export function invitationEmail(content: InvitationEmailContent): MailMessage {
             })}
           </p>
           <p>{say('en', 'invitation.howToAccept', { address: content.to })}</p>
-          <pre>
-            <code>POST {invitation.acceptUrl}</code>
-          </pre>
-          <pre>
-            <code>{curlCommand(invitation.acceptUrl)}</code>
-          </pre>
-          <p>{say('en', 'invitation.profileFirst')}</p>
+          <p>
+            <a href={content.pageUrl}>{say('en', 'invitation.accept')}</a>
+          </p>
+          <p>{say('en', 'invitation.signUp')}</p>
           <p>{say('en', 'invitation.expires', { time })}</p>
           <p>{say('en', 'invitation.unexpected')}</p>
         </body>

@@ -5,8 +5,12 @@ export type { InvitationView } from './schemas.js';
 export { invitationSharedSchemas } from './schemas.js';
 export {
   ALREADY_A_MEMBER,
+  acceptInvitation,
   createInvitation,
+  INVITATION_PAGE_PATH,
+  type InvitationForInvitee,
   type InvitationToUser,
+  invitationForInvitee,
   invitationsToUser,
   listInvitations,
   PENDING_INVITATION_EXISTS,

@@ -55,16 +55,22 @@ describe('with SMTP_URL', () => {
     expect(message?.to).toEqual(['New.Colleague@example.com']);
     expect(message?.subject).toBe('Olive Owner (olive@acme.example) invited you to Acme Ltd');
     expect(message?.text).toContain('invited you to join Acme Ltd as admin');
-    expect(message?.text).toContain(invitation.acceptUrl);
+    const pageUrl = `http://main-api.test/dashboard/invitations/${invitation.id}`;
+    expect(message?.text).toContain(
+      `open this link and sign in with this address (New.Colleague@example.com):\r\n\r\n  ${pageUrl}`,
+    );
     expect(message?.text).toContain('expires on');
+    expect(message?.text).not.toMatch(/curl|Bearer/);
 
     expect(message?.html).toContain('invited you to join <strong>Acme Ltd</strong> as admin.');
-    expect(message?.html).toContain(`<code>POST ${invitation.acceptUrl}</code>`);
+    expect(message?.html).toContain(`<a href="${pageUrl}">Open the invitation</a>`);
+    expect(message?.html).not.toMatch(/curl|Bearer/);
 
     const text = logs.text().toLowerCase();
     expect(text).toContain('invitation email sent');
     expect(text).not.toContain('new.colleague@example.com');
     expect(text).not.toContain(invitation.acceptUrl.toLowerCase());
+    expect(text).not.toContain(pageUrl.toLowerCase());
   });
 
   it('says the same as HTML, with what the organization named itself escaped', async () => {
@@ -105,6 +111,6 @@ describe('with MAIL_OUTBOX_DIR', () => {
     expect(raw).toMatch(/^To: ann@example\.com\r$/m);
     expect(raw).toMatch(/^From: Platform <no-reply@localhost>\r$/m);
     // Quoted-printable may wrap the long URL: compare without soft line breaks.
-    expect(raw.replace(/=\r\n/g, '')).toContain(invitation.acceptUrl);
+    expect(raw.replace(/=\r\n/g, '')).toContain(`http://main-api.test/dashboard/invitations/${invitation.id}`);
   });
 });

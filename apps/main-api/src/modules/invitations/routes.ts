@@ -2,8 +2,10 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Database } from '@platform/db';
 import { errorResponses } from '@platform/http';
 import { idempotency } from '@platform/idempotency';
+import { Type } from '@sinclair/typebox';
 import type { MailMessage, MailSender } from '../../mail/mail-sender.js';
 import { auditContextOf } from '../../shared/audit-context.js';
+import { redirectTo } from '../../shared/html-forms.js';
 import { bearerSecurity } from '../../shared/route-schemas.js';
 import { ref } from '../../shared/schema-ref.js';
 import {
@@ -20,6 +22,7 @@ import {
 import {
   acceptInvitation,
   createInvitation,
+  INVITATION_PAGE_PATH,
   listInvitations,
   resendInvitation,
   revokeInvitation,
@@ -72,8 +75,9 @@ export const invitationRoutes: FastifyPluginAsyncTypebox<InvitationRoutesOptions
         tags,
         summary: 'Invite someone to the organization',
         description:
-          'Creates a pending invitation, valid 7 days, and emails its acceptUrl to the address when the platform ' +
-          'sends email (SMTP_URL); otherwise share acceptUrl yourself. An invitee who already has a profile also ' +
+          "Creates a pending invitation, valid 7 days, and emails the address a link to the invitation's dashboard " +
+          'page (where the invitee signs in and accepts) when the platform sends email (SMTP_URL); otherwise share ' +
+          'acceptUrl yourself (opened in a browser it sends to that page). An invitee who already has a profile also ' +
           'gets an in-app notification. Inviting an owner needs the owner role (403 otherwise); a reviewer or finance member is invited ' +
           "only by the platform's own organization (400 elsewhere). 409 when the " +
           'address has a pending invitation of this organization or belongs to a member (addresses are compared ' +
@@ -234,5 +238,24 @@ export const invitationRoutes: FastifyPluginAsyncTypebox<InvitationRoutesOptions
         });
         return { statusCode: 200, body: { success: true as const, message: INVITATION_ACCEPTED, data: membership } };
       }),
+  );
+
+  app.get(
+    '/v1/invitations/:invitationId/accept',
+    {
+      // A browser opening an acceptUrl (an email sent before the dashboard had the invitation's page) has no token.
+      config: { public: true, urlCarriesSecret: true },
+      schema: {
+        tags,
+        summary: "Open an invitation's page",
+        description:
+          "Sends a browser to the invitation's dashboard page (303), where the invitee signs in and accepts with a " +
+          'button; the email links to that page. Accepting stays a POST.',
+        params: InvitationParams,
+        response: { 303: Type.Null({ description: "The invitation's page is at the Location header." }) },
+      },
+    },
+    async (request, reply) =>
+      redirectTo(reply, `${INVITATION_PAGE_PATH}/${encodeURIComponent(request.params.invitationId)}`),
   );
 };

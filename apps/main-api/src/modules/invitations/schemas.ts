@@ -51,8 +51,9 @@ const InvitationSchema = Type.Object(
     }),
     acceptUrl: Type.String({
       description:
-        "POST it with the invitee's bearer token to accept (POST /v1/invitations/{id}/accept). Emailed to the " +
-        'invitee when the platform sends email; it grants nothing without a token carrying the address.',
+        "POST it with the invitee's bearer token to accept (POST /v1/invitations/{id}/accept); it grants nothing " +
+        "without a token carrying the address. Opened in a browser (GET) it sends to the invitation's dashboard " +
+        'page, which the email links to.',
     }),
   },
   { $id: 'Invitation', additionalProperties: false },

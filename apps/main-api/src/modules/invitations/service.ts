@@ -11,6 +11,7 @@ import {
   closeExpiredPendingInvitation,
   closeInvitation,
   findActiveOrganizationName,
+  findInvitationAddressedTo,
   findOrganizationInvitations,
   findPendingInvitationsTo,
   insertInvitation,
@@ -18,6 +19,7 @@ import {
   isMemberAddress,
   lockInvitationFor,
   lockOrganizationInvitation,
+  membershipIn,
   refusalMessage,
   renewInvitation,
 } from '../organizations/index.js';
@@ -40,6 +42,14 @@ const REVOKED_CANNOT_BE_RESENT = 'This invitation was revoked: invite the addres
 /** The URL an invitation is accepted at: `{PUBLIC_URL}/v1/invitations/<id>/accept`. */
 function acceptUrlOf(publicUrl: string, invitationId: string): string {
   return `${publicUrl}/v1/invitations/${invitationId}/accept`;
+}
+
+/** Where the dashboard shows an invitation to its invitee, with the Accept form; the email links to it. */
+export const INVITATION_PAGE_PATH = '/dashboard/invitations';
+
+/** The page the email and the notification link to: `{PUBLIC_URL}/dashboard/invitations/<id>`. */
+function invitationPageUrlOf(publicUrl: string, invitationId: string): string {
+  return `${publicUrl}${INVITATION_PAGE_PATH}/${invitationId}`;
 }
 
 type OrganizationInvitation = Awaited<ReturnType<typeof findOrganizationInvitations>>[number];
@@ -143,12 +153,13 @@ export async function createInvitation(
         time: formatExpiry(inserted.expiresAt),
       }),
       // The dashboard's page of the invitation, where the invitee accepts it (docs/decisions.md#dashboard-pages).
-      actionUrl: `/dashboard/invitations/${invitation.id}`,
+      actionUrl: `${INVITATION_PAGE_PATH}/${invitation.id}`,
     });
   }
+  const pageUrl = invitationPageUrlOf(input.publicUrl, invitation.id);
   return {
     invitation,
-    email: invitationEmail({ to: email, inviterName, organizationName, role: input.role, invitation }),
+    email: invitationEmail({ to: email, inviterName, organizationName, role: input.role, invitation, pageUrl }),
   };
 }
 
@@ -300,6 +311,7 @@ export async function resendInvitation(
       organizationName,
       role: renewed.role,
       invitation,
+      pageUrl: invitationPageUrlOf(input.publicUrl, invitation.id),
     }),
   };
 }
@@ -358,5 +370,52 @@ export async function acceptInvitation(
     organizationName,
     role: membership.role,
     joinedAt: membership.createdAt.toISOString(),
+  };
+}
+
+/** An invitation as its invitee's page shows it (docs/decisions.md#dashboard-pages). */
+export type InvitationForInvitee =
+  | { state: 'other_address' }
+  | {
+      /** pending: it may be accepted; member: pending, but the user is a member already. */
+      state: 'pending' | 'member' | 'expired' | 'revoked' | 'accepted';
+      organizationId: string;
+      organizationName: string;
+      role: MembershipRole;
+      email: string;
+      /** Who invited, as the email names them; null once they are gone. */
+      inviterName: string | null;
+      expiresAt: Date;
+    };
+
+/**
+ * The invitation for the user whose profile address is `email`, to show before accepting: undefined (a 404) for an
+ * unknown id, one that is not a UUID or one of a retired organization; `other_address` for an invitation this user
+ * cannot accept by its address (another address, or one that is another account's: the rules of `acceptInvitation`),
+ * without its details; else its state and details.
+ */
+export async function invitationForInvitee(
+  db: Database,
+  input: { invitationId: string; userId: string; email: string; now: Date },
+): Promise<InvitationForInvitee | undefined> {
+  if (!isUuid(input.invitationId)) return undefined;
+  const invitation = await findInvitationAddressedTo(db, input.invitationId, input.email);
+  if (invitation === undefined) return undefined;
+  const organizationName = await findActiveOrganizationName(db, invitation.organizationId);
+  if (organizationName === undefined) return undefined;
+  const owner = await findUserIdByAddress(db, invitation.email);
+  if (!invitation.addressed || (owner !== undefined && owner !== input.userId)) return { state: 'other_address' };
+  const inviter = invitation.invitedBy === null ? undefined : await findUserProfile(db, invitation.invitedBy);
+  const expired = invitation.expiresAt.getTime() <= input.now.getTime();
+  const member =
+    invitation.status === 'pending' && (await membershipIn(db, input.userId, invitation.organizationId)) !== null;
+  return {
+    state: invitation.status !== 'pending' ? invitation.status : expired ? 'expired' : member ? 'member' : 'pending',
+    organizationId: invitation.organizationId,
+    organizationName,
+    role: invitation.role,
+    email: invitation.email,
+    inviterName: inviter === undefined ? null : nameOf(inviter),
+    expiresAt: invitation.expiresAt,
   };
 }

@@ -5,6 +5,7 @@ export {
   closeExpiredPendingInvitation,
   closeInvitation,
   findActiveOrganizationName,
+  findInvitationAddressedTo,
   findOrganizationInvitations,
   findPendingInvitationsTo,
   insertInvitation,
@@ -14,6 +15,11 @@ export {
   lockOrganizationInvitation,
   renewInvitation,
 } from './invitations-repository.js';
+export {
+  KRA_PIN_INPUT_PATTERN,
+  normaliseOrganizationFields,
+  ORGANIZATION_NAME_MAX_LENGTH,
+} from './organization-fields.js';
 export {
   allows,
   assertRoleGivenIn,
@@ -29,6 +35,7 @@ export { organizationRoutes } from './routes.js';
 export { organizationSharedSchemas } from './schemas.js';
 export {
   changeMemberRole,
+  createOrganization,
   getOrganization,
   LAST_OWNER,
   listOrganizationMembers,

@@ -145,6 +145,18 @@ export async function lockInvitationFor(db: DatabaseExecutor, invitationId: stri
   return invitation;
 }
 
+/**
+ * One invitation by its id, whoever it is for, with whether it is addressed to `email` (compared as
+ * `lockInvitationFor` does); undefined for an unknown id. Not locked: for showing it to its invitee.
+ */
+export async function findInvitationAddressedTo(db: DatabaseExecutor, invitationId: string, email: string) {
+  const [found] = await db
+    .select({ invitation: organizationInvitations, addressed: sameAddress(organizationInvitations.email, email) })
+    .from(organizationInvitations)
+    .where(eq(organizationInvitations.id, invitationId));
+  return found === undefined ? undefined : { ...found.invitation, addressed: found.addressed === true };
+}
+
 /** Closes an invitation: accepted by a user, or revoked. */
 export async function closeInvitation(
   db: DatabaseExecutor,

@@ -99,7 +99,7 @@ const GO_LIVE_NOTIFICATION = {
     'top-ups. Test keys work now, with test credit in the test wallet.',
   type: 'info' as const,
   // The dashboard's page of going live (docs/decisions.md#dashboard-pages).
-  actionUrl: '/dashboard/activation',
+  actionUrl: '/dashboard/activation?org={id}',
 };
 
 /** Who asks for a change of the organization: the user and the role the organization guard confirmed. */
@@ -143,6 +143,7 @@ export async function createOrganization(
     organizationId,
     ...GO_LIVE_NOTIFICATION,
     message: GO_LIVE_NOTIFICATION.message.replace('{id}', organizationId),
+    actionUrl: GO_LIVE_NOTIFICATION.actionUrl.replace('{id}', organizationId),
   });
   await recordAuditEvent(tx, audit, {
     organizationId,

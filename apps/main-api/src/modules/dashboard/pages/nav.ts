@@ -27,6 +27,9 @@ export const SETTINGS_PATH = `${DASHBOARD_PATH}/settings`;
 export const TEAM_PATH = `${DASHBOARD_PATH}/team`;
 export const AUDIT_PATH = `${DASHBOARD_PATH}/audit`;
 export const NOTIFICATIONS_PATH = `${DASHBOARD_PATH}/notifications`;
+/** Pages reached from Home, an email and the Developers page, not from the navigation. */
+export const ORGANIZATION_NEW_PATH = `${DASHBOARD_PATH}/organizations/new`;
+export const ACTIVATION_PATH = `${DASHBOARD_PATH}/activation`;
 
 export const dashboardNav: readonly DashboardNavItem[] = [
   { label: 'dashboard.nav.home', path: DASHBOARD_PATH },

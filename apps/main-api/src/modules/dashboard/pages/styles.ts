@@ -56,6 +56,14 @@ dl.facts dt{font-weight:600}
 dl.facts dd{margin:0;overflow-wrap:anywhere;white-space:pre-line}
 ol.timeline{padding-left:1.25rem}
 ol.timeline li{margin:.25rem 0}
+form.stack{max-width:36rem;margin:1rem 0}
+.field{margin:0 0 1rem}
+.field label{display:block;font-weight:600}
+.field .hint{display:block;font-size:.875rem;color:#57606a}
+.field .error{display:block;color:#82071e;font-weight:600}
+.field input,.field textarea{width:100%}
+[aria-invalid=true]{border-color:#cf222e;border-width:2px}
+textarea:focus{outline:3px solid #0969da;outline-offset:2px}
 .message{padding:.5rem .75rem;border-radius:6px}
 .message.status{background:#dafbe1;color:#0f5323}
 .message.alert{background:#ffebe9;color:#82071e}
