@@ -44,10 +44,11 @@ afterAll(async () => {
   await h?.close();
 });
 
-/** The route's URL for the organization, a pending session of it standing for `:id`. */
+/** The route's URL for the organization, a pending session of it standing for `:id`, an unknown payment for `:reference`. */
 async function urlOf(url: string): Promise<string> {
   const sessionId = await insertPendingSession(h.t.db, { organizationId });
-  return `${url.replace(':id', sessionId)}?org=${organizationId}`;
+  const path = url.replace(':id', sessionId).replace(':reference', 'PAY-00000000-0000-4000-8000-000000000000');
+  return `${path}?org=${organizationId}`;
 }
 
 async function open(method: string, url: string, cookie: string) {
@@ -63,6 +64,11 @@ describe('the dashboard role matrix', () => {
         'GET /dashboard',
         'GET /dashboard/verifications',
         'POST /dashboard/verifications/:id/cancel',
+        'GET /dashboard/billing/wallet',
+        'POST /dashboard/billing/wallet/test-top-up',
+        'POST /dashboard/billing/wallet/top-up',
+        'GET /dashboard/billing/payments/:reference/receipt',
+        'GET /dashboard/billing/payments/:reference/invoice',
       ]),
     );
   });

@@ -3,9 +3,11 @@
 // type and a verification status are labelled here once, and every page that names one uses that label.
 
 import { dashboardEn } from './dashboard.en.js';
+import { dashboardBillingEn } from './dashboard-billing.en.js';
 
 export const en = {
   ...dashboardEn,
+  ...dashboardBillingEn,
   // Labels shared by every page that names the thing.
   'documentKind.id_document_front': 'Front of the ID document',
   'documentKind.id_document_back': 'Back of the ID document',

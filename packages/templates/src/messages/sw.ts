@@ -1,4 +1,5 @@
 import { dashboardSw } from './dashboard.sw.js';
+import { dashboardBillingSw } from './dashboard-billing.sw.js';
 import type { en } from './en.js';
 
 // The Kiswahili catalog (docs/decisions.md#hosted-page-languages): the shared labels and every text of the hosted
@@ -7,6 +8,7 @@ import type { en } from './en.js';
 
 export const sw = {
   ...dashboardSw,
+  ...dashboardBillingSw,
   // Labels shared by every page that names the thing.
   'documentKind.id_document_front': 'Upande wa mbele wa kitambulisho',
   'documentKind.id_document_back': 'Upande wa nyuma wa kitambulisho',

@@ -11,6 +11,8 @@ import {
   registerHtmlForms,
   sendPage,
 } from '../../shared/html-forms.js';
+import { type BillingServices, cardCheckoutOrigin } from '../billing/index.js';
+import { dashboardBillingRoutes } from './billing-routes.js';
 import type { DashboardConfig } from './config.js';
 import { localeOf, safeReturnTo, signedInUser as signedInUserOf } from './context.js';
 import { type OidcSignIn, oidcSignInOf } from './oidc.js';
@@ -39,6 +41,10 @@ export interface DashboardOptions {
   now: () => Date;
   /** The platform's own organization, whose live kyc sessions set their user's kycStatus (a cancel from a page). */
   platformOrganizationId: string | undefined;
+  /** What the Billing pages start payments with: the API's own billing services. */
+  billing: BillingServices;
+  /** Whole KES a test wallet created on first use starts with. */
+  testWalletCredit: number;
   /** Replaces the OpenID Connect client built from config (tests). */
   oidc?: OidcSignIn;
 }
@@ -205,6 +211,14 @@ export const dashboardRoutes: FastifyPluginAsyncTypebox<DashboardOptions> = asyn
     db,
     now,
     platformOrganizationId: options.platformOrganizationId,
+    guard,
+  });
+  await app.register(dashboardBillingRoutes, {
+    db,
+    now,
+    billing: options.billing,
+    testWalletCredit: options.testWalletCredit,
+    cardCheckoutOrigin: cardCheckoutOrigin(options.billing.config, options.publicUrl),
     guard,
   });
 };

@@ -1,4 +1,5 @@
-// What the app uses of the wallets module.
+// What the app uses of the wallets module: its routes and schemas, and the services the dashboard's billing pages call.
 
 export { walletRoutes } from './routes.js';
-export { walletSharedSchemas } from './schemas.js';
+export { MAX_TEST_TOP_UP, type OrganizationWalletView, walletSharedSchemas } from './schemas.js';
+export { listOrganizationWallets, organizationWalletTransactions, topUpTestWallet } from './service.js';

@@ -19,8 +19,16 @@ export interface DashboardNavItem {
 }
 
 export const VERIFICATIONS_PATH = `${DASHBOARD_PATH}/verifications`;
+export const BILLING_PATH = `${DASHBOARD_PATH}/billing`;
+export const BILLING_PLAN_PATH = `${BILLING_PATH}/plan`;
+export const BILLING_WALLET_PATH = `${BILLING_PATH}/wallet`;
+export const BILLING_METHODS_PATH = `${BILLING_PATH}/payment-methods`;
+export const BILLING_PAYMENTS_PATH = `${BILLING_PATH}/payments`;
+/** Another page's (the activation's): where live top-ups say to go while they are locked. */
+export const ACTIVATION_PATH = `${DASHBOARD_PATH}/activation`;
 
 export const dashboardNav: readonly DashboardNavItem[] = [
   { label: 'dashboard.nav.home', path: DASHBOARD_PATH },
   { label: 'dashboard.nav.verifications', path: VERIFICATIONS_PATH, requires: 'verifications:read' },
+  { label: 'dashboard.nav.billing', path: BILLING_PATH, requires: 'organization:read' },
 ];

@@ -59,4 +59,18 @@ ol.timeline li{margin:.25rem 0}
 .message{padding:.5rem .75rem;border-radius:6px}
 .message.status{background:#dafbe1;color:#0f5323}
 .message.alert{background:#ffebe9;color:#82071e}
+.tabs{list-style:none;margin:0 0 .5rem;padding:0;display:flex;flex-wrap:wrap;gap:.25rem .5rem;border-bottom:1px solid #d0d7de}
+.tabs a{display:inline-block;padding:.5rem .25rem;min-height:2.75rem}
+.tabs a[aria-current=page]{font-weight:700;color:#1f2328;border-bottom:3px solid #0550ae}
+.card .amount{font-size:1.5rem;font-weight:700}
+form.stack{display:grid;gap:.75rem;max-width:32rem;margin:0 0 1rem}
+form.row{display:flex;flex-wrap:wrap;gap:.75rem;align-items:end;margin:0 0 1rem}
+.field label{display:block;font-weight:600}
+.field .hint{display:block;font-size:.875rem;color:#57606a}
+fieldset{border:1px solid #d0d7de;border-radius:6px;padding:.5rem .75rem;margin:0}
+legend{font-weight:600;padding:0 .25rem}
+label.choice{display:flex;align-items:center;gap:.5rem;min-height:2.75rem}
+input[type=radio]{width:1.25rem;height:1.25rem;margin:0}
+input[type=tel],input[type=number]{font:inherit;min-height:2.75rem;padding:.4rem .5rem;border:1px solid #6e7781;border-radius:6px;background:#fff;color:#1f2328;max-width:100%}
+.actions{display:flex;flex-wrap:wrap;gap:.5rem;align-items:center}
 `;
