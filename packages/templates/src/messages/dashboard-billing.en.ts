@@ -22,6 +22,8 @@ export const dashboardBillingEn = {
   'dashboard.billing.notice.canceled': 'The subscription is set to cancel at the end of its period.',
   'dashboard.billing.notice.resumed': 'The subscription renews again at the end of its period.',
   'dashboard.billing.notice.changed': 'The subscription change is recorded.',
+  'dashboard.billing.notice.charging':
+    'The card payment is being confirmed; the change applies as soon as it succeeds.',
   'dashboard.billing.notice.removed': 'The payment method is removed.',
   'dashboard.billing.wallet.title': 'Wallet',
   'dashboard.billing.wallet.balance.live': 'Live wallet: available',

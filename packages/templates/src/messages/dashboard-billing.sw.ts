@@ -23,6 +23,7 @@ export const dashboardBillingSw = {
   'dashboard.billing.notice.canceled': 'Usajili utasitishwa mwishoni mwa kipindi chake.',
   'dashboard.billing.notice.resumed': 'Usajili utaendelea tena mwishoni mwa kipindi chake.',
   'dashboard.billing.notice.changed': 'Mabadiliko ya usajili yamerekodiwa.',
+  'dashboard.billing.notice.charging': 'Malipo ya kadi yanathibitishwa; mabadiliko yanaanza punde yakifanikiwa.',
   'dashboard.billing.notice.removed': 'Njia ya malipo imeondolewa.',
   'dashboard.billing.wallet.title': 'Pochi',
   'dashboard.billing.wallet.balance.live': 'Pochi halisi: salio linalopatikana',

@@ -10,8 +10,7 @@ import {
   renderDocumentHtml,
   renderDocumentPdf,
 } from '../billing/index.js';
-import { organizationOf } from './billing-forms.js';
-import type { DashboardBillingOptions } from './billing-routes.js';
+import { type DashboardBillingOptions, organizationOf } from './billing-forms.js';
 import { BILLING_PAYMENTS_PATH } from './pages/nav.js';
 import { documented } from './schemas.js';
 

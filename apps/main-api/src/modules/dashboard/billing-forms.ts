@@ -1,13 +1,28 @@
 import { randomUUID } from 'node:crypto';
-import { isUuid } from '@platform/db';
+import { type Database, isUuid } from '@platform/db';
 import { type IdempotencyContext, requestFingerprint } from '@platform/idempotency';
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { PAGE_CONTENT_SECURITY_POLICY } from '../../shared/html-forms.js';
+import type { BillingServices } from '../billing/index.js';
 import type { DashboardOrganization } from './context.js';
 
 // What the Billing pages' forms share (docs/decisions.md#dashboard-pages): their fields read loosely (checked in the
 // handler, after the page guard), the key each payment form carries so that posting it twice acts once, and who asks.
+
+/** What every Billing plugin is registered with (billing-routes.ts). */
+export interface DashboardBillingOptions {
+  db: Database;
+  now: () => Date;
+  /** The billing services the API's billing routes run with: the same providers and settlement context. */
+  billing: BillingServices;
+  /** Whole KES a test wallet created on first use starts with. */
+  testWalletCredit: number;
+  /** The origin of the card checkout a payment form sends the browser to. */
+  cardCheckoutOrigin: string;
+  /** The page guard of the dashboard (page-access.ts). */
+  guard: (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
+}
 
 const text = (maxLength: number) => Type.Optional(Type.String({ maxLength }));
 

@@ -15,6 +15,7 @@ import {
 import {
   BillingPageQuery,
   checkoutPolicy,
+  type DashboardBillingOptions,
   fieldsOf,
   formIdempotency,
   formKeyOf,
@@ -24,7 +25,6 @@ import {
   wholeKesOf,
   withNotice,
 } from './billing-forms.js';
-import type { DashboardBillingOptions } from './billing-routes.js';
 import { billingNotice } from './pages/billing-notices.js';
 import {
   LIVE_TOP_UP_PATH,

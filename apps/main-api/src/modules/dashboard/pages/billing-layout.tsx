@@ -1,6 +1,8 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource @platform/templates */
+import type { BillingCycle, Plan } from '@platform/pricing';
 import { type BilingualKey, type Child, type Locale, say, text } from '@platform/templates';
+import type { PaymentMethodView } from '../../billing/index.js';
 import { CsrfField, dashboardPage, Message, type SignedInFrame } from './layout.js';
 import { BILLING_METHODS_PATH, BILLING_PATH, BILLING_PAYMENTS_PATH, BILLING_WALLET_PATH } from './nav.js';
 
@@ -55,6 +57,35 @@ export function billingPage(
 /** `KES 12,500`, in the page's language. */
 export function kes(locale: Locale, amount: number): string {
   return text(locale, 'dashboard.billing.kes', { amount: amount.toLocaleString('en-KE') });
+}
+
+const days: Record<Locale, Intl.DateTimeFormat> = {
+  en: new Intl.DateTimeFormat('en-KE', { timeZone: 'Africa/Nairobi', dateStyle: 'medium' }),
+  sw: new Intl.DateTimeFormat('sw-KE', { timeZone: 'Africa/Nairobi', dateStyle: 'medium' }),
+};
+
+/** A day in Nairobi, in the page's language (`3 Des 2026`): a period's start and end, a renewal. */
+export function formatDay(locale: Locale, at: string | Date): string {
+  return days[locale].format(new Date(at));
+}
+
+/** A subscription's terms as a phrase: `Growth, 12 seats, Monthly`. */
+export function termsText(locale: Locale, terms: { plan: Plan; seats: number; cycle: BillingCycle }): string {
+  return text(locale, 'dashboard.billing.subscription.terms', {
+    plan: text(locale, `dashboard.billing.plan.${terms.plan}`),
+    seats: terms.seats.toLocaleString('en-KE'),
+    cycle: text(locale, `dashboard.billing.cycle.${terms.cycle}`),
+  });
+}
+
+/** A saved method as a phrase: `Visa card ending 4081`, `M-Pesa 0712345678`. */
+export function methodLabel(locale: Locale, method: PaymentMethodView): string {
+  if (method.card !== null) {
+    const { brand, last4 } = method.card;
+    return text(locale, 'dashboard.billing.methods.card', { brand: brand ?? '', last4 });
+  }
+  const phone = method.phone === null ? '' : `0${method.phone.slice(3)}`;
+  return text(locale, 'dashboard.billing.methods.mpesa', { phone });
 }
 
 /** A form of the Billing pages: POST with the form token and the key that keeps it from acting twice. */

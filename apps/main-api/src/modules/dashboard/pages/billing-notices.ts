@@ -9,6 +9,7 @@ const notices = {
   canceled: 'dashboard.billing.notice.canceled',
   resumed: 'dashboard.billing.notice.resumed',
   changed: 'dashboard.billing.notice.changed',
+  charging: 'dashboard.billing.notice.charging',
   removed: 'dashboard.billing.notice.removed',
 } as const;
 
