@@ -7,7 +7,12 @@
 export { type PaymentsConfig, PaymentsEnvSchema, paymentsConfigFrom } from './config.js';
 export { type BillingDocument, DOCUMENT_PAGE_CSP, renderDocumentHtml, renderDocumentPdf } from './documents/index.js';
 export { paymentInvoice } from './invoices/index.js';
-export { listPaymentMethods, type PaymentMethodView, removePaymentMethod } from './payment-methods/index.js';
+export {
+  listPaymentMethods,
+  PAYMENT_METHOD_NOT_FOUND,
+  type PaymentMethodView,
+  removePaymentMethod,
+} from './payment-methods/index.js';
 export {
   DASHBOARD_PAYMENTS_PATH,
   invoicePageOf,

@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { type Database, isUuid } from '@platform/db';
+import { isAppError } from '@platform/errors';
 import { type IdempotencyContext, requestFingerprint } from '@platform/idempotency';
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { PAGE_CONTENT_SECURITY_POLICY } from '../../shared/html-forms.js';
+import { assertActivated } from '../activation/index.js';
 import type { BillingServices } from '../billing/index.js';
 import type { DashboardOrganization } from './context.js';
 
@@ -116,4 +118,15 @@ export const withNotice = (reply: FastifyReply, path: string, notice: string) =>
  */
 export function checkoutPolicy(checkoutOrigin: string): string {
   return PAGE_CONTENT_SECURITY_POLICY.replace("form-action 'self'", `form-action 'self' ${checkoutOrigin}`);
+}
+
+/** Whether live top-ups are locked until the organization is activated: the pay service's own rule, asked. */
+export async function liveTopUpsLocked(db: Database, organizationId: string): Promise<boolean> {
+  try {
+    await assertActivated(db, organizationId, 'live wallet top-ups');
+    return false;
+  } catch (error) {
+    if (isAppError(error) && error.statusCode === 403) return true;
+    throw error;
+  }
 }

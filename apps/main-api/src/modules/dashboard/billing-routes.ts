@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { dashboardBillingDocumentRoutes } from './billing-documents-routes.js';
 import type { DashboardBillingOptions } from './billing-forms.js';
+import { dashboardBillingMethodRoutes } from './billing-methods-routes.js';
 import { dashboardBillingPaymentRoutes } from './billing-payments-routes.js';
 import { dashboardBillingSubscriptionRoutes } from './billing-subscription-routes.js';
 import { dashboardBillingWalletRoutes } from './billing-wallet-routes.js';
@@ -13,6 +14,7 @@ import { dashboardBillingWalletRoutes } from './billing-wallet-routes.js';
 export const dashboardBillingRoutes: FastifyPluginAsyncTypebox<DashboardBillingOptions> = async (app, options) => {
   await app.register(dashboardBillingSubscriptionRoutes, options);
   await app.register(dashboardBillingWalletRoutes, options);
+  await app.register(dashboardBillingMethodRoutes, options);
   await app.register(dashboardBillingPaymentRoutes, options);
   await app.register(dashboardBillingDocumentRoutes, options);
 };

@@ -3,7 +3,6 @@ import { isAppError } from '@platform/errors';
 import { text } from '@platform/templates';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { FormBody, redirectTo, sendPage } from '../../shared/html-forms.js';
-import { assertActivated } from '../activation/index.js';
 import { invoicePageOf, startPayment } from '../billing/index.js';
 import { allows } from '../organizations/index.js';
 import {
@@ -19,6 +18,7 @@ import {
   fieldsOf,
   formIdempotency,
   formKeyOf,
+  liveTopUpsLocked,
   newFormKey,
   organizationOf,
   requesterOf,
@@ -95,23 +95,12 @@ export const dashboardBillingWalletRoutes: FastifyPluginAsyncTypebox<DashboardBi
         environment === 'live' && mayPay
           ? {
               form: options.liveForm ?? { key: newFormKey(), amount: '', method: 'card' },
-              locked: !(await isActivated(organization.id)),
+              locked: await liveTopUpsLocked(db, organization.id),
             }
           : undefined,
     };
     const policy = view.liveTopUp === undefined ? undefined : livePolicy;
     return sendPage(reply, walletPage(view), options.status ?? 200, policy);
-  }
-
-  /** Live top-ups are locked until the organization is activated: the pay service's own rule. */
-  async function isActivated(organizationId: string): Promise<boolean> {
-    try {
-      await assertActivated(db, organizationId, 'live wallet top-ups');
-      return true;
-    } catch (error) {
-      if (isAppError(error) && error.statusCode === 403) return false;
-      throw error;
-    }
   }
 
   app.get(
