@@ -12,6 +12,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MPESA_CALLBACK_PATH } from '../../src/modules/billing/providers/daraja/routes.js';
 import { PAYSTACK_WEBHOOK_PATH } from '../../src/modules/billing/providers/paystack/routes.js';
 import {
+  BILLING_METHODS_PATH,
+  BILLING_PATH,
+  BILLING_PAYMENTS_PATH,
+  BILLING_PLAN_PATH,
+  BILLING_WALLET_PATH,
   DASHBOARD_PATH,
   LOGIN_CALLBACK_PATH,
   LOGIN_PATH,
@@ -72,6 +77,20 @@ function dashboardWithoutProvider(): Record<string, NoSuccessReason> {
     [`GET ${VERIFICATIONS_PATH}`]: off,
     [`GET ${VERIFICATIONS_PATH}/:id`]: off,
     [`POST ${VERIFICATIONS_PATH}/:id/cancel`]: form,
+    [`GET ${BILLING_PATH}`]: off,
+    [`GET ${BILLING_PLAN_PATH}`]: off,
+    [`POST ${BILLING_PLAN_PATH}`]: form,
+    [`POST ${BILLING_PATH}/subscription/cancel`]: form,
+    [`POST ${BILLING_PATH}/subscription/resume`]: form,
+    [`GET ${BILLING_WALLET_PATH}`]: off,
+    [`POST ${BILLING_WALLET_PATH}/test-top-up`]: form,
+    [`POST ${BILLING_WALLET_PATH}/top-up`]: form,
+    [`GET ${BILLING_METHODS_PATH}`]: off,
+    [`POST ${BILLING_METHODS_PATH}/:id/remove`]: form,
+    [`GET ${BILLING_PAYMENTS_PATH}`]: off,
+    [`GET ${BILLING_PAYMENTS_PATH}.csv`]: off,
+    [`GET ${BILLING_PAYMENTS_PATH}/:reference/receipt`]: off,
+    [`GET ${BILLING_PAYMENTS_PATH}/:reference/invoice`]: off,
     [`POST ${LOGIN_PATH}`]: form,
     [`POST ${LOGOUT_PATH}`]: form,
   };

@@ -14,12 +14,9 @@ export {
   removePaymentMethod,
 } from './payment-methods/index.js';
 export {
-  DASHBOARD_PAYMENTS_PATH,
   invoicePageOf,
   listPayments,
-  organizationPaymentView,
   type PaymentFilter,
-  type PaymentStarted,
   type PaymentView,
   paymentExport,
   paymentsCsv,

@@ -44,7 +44,7 @@ import { documented } from './schemas.js';
 // services' once per key, so a form posted twice tops up once.
 
 /** A page of the statement: the API's largest. */
-export const STATEMENT_PAGE_SIZE = 100;
+const STATEMENT_PAGE_SIZE = 100;
 
 export const dashboardBillingWalletRoutes: FastifyPluginAsyncTypebox<DashboardBillingOptions> = async (
   app,

@@ -3,7 +3,7 @@
 // email cannot carry). Every notification that links a document links these (docs/decisions.md#dashboard-pages).
 
 /** The dashboard's payment history; a payment's documents are under it. */
-export const DASHBOARD_PAYMENTS_PATH = '/dashboard/billing/payments';
+const DASHBOARD_PAYMENTS_PATH = '/dashboard/billing/payments';
 
 /**
  * The receipt of a payment, in the dashboard; with its organization (`?org=`) for a link that leaves the dashboard (a

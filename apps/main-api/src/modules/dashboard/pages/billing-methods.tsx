@@ -10,7 +10,7 @@ import { ACTIVATION_PATH, BILLING_METHODS_PATH } from './nav.js';
 // `GET /v1/billing/payment-methods`, each with its remove form, and how to add one: a method is saved when it pays,
 // so adding one is a live top-up paid with it (at the card checkout, or by an M-Pesa prompt).
 
-export const methodPath = (id: string) => `${BILLING_METHODS_PATH}/${encodeURIComponent(id)}/remove`;
+const methodPath = (id: string) => `${BILLING_METHODS_PATH}/${encodeURIComponent(id)}/remove`;
 
 export interface MethodsView extends BillingFrame {
   methods: readonly PaymentMethodView[];

@@ -13,7 +13,7 @@ const notices = {
   removed: 'dashboard.billing.notice.removed',
 } as const;
 
-export type BillingNotice = keyof typeof notices;
+type BillingNotice = keyof typeof notices;
 
 export function billingNotice(locale: Locale, notice: string | undefined): string | undefined {
   if (notice === undefined || !Object.hasOwn(notices, notice)) return undefined;
