@@ -20,6 +20,7 @@ export {
   type TokenKeySource,
 } from './config.js';
 export { createOutboxMailSender } from './mail/outbox.js';
+export { openSignedInCookie, type SignedInCookieInput } from './modules/dashboard/index.js';
 export { createAvatarStorage } from './storage/from-config.js';
 export { createLocalFolderStorage, type LocalFolderStorageOptions } from './storage/local-folder.js';
 export type { ObjectStorage, ObjectToStore, StoredObject } from './storage/object-storage.js';

@@ -4,7 +4,11 @@ import { createTestDatabase } from '@platform/db/testing';
 import { ensureWallet } from '@platform/ledger';
 import { type SQL, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type OrganizationSessionFilter, organizationSessionsQuery } from './organization-repository.js';
+import {
+  listOrganizationSessionRows,
+  type OrganizationSessionFilter,
+  organizationSessionsQuery,
+} from './organization-repository.js';
 
 // The organization's session list (docs/decisions.md#organization-session-list) is read through an index, whatever
 // the filter: with sequential and bitmap scans ruled out (on a few hundred rows the planner would rather read them
@@ -121,15 +125,47 @@ describe('the organization session list', () => {
     expect(nodes.some((node) => node['Index Name']?.startsWith('verification_sessions_'))).toBe(true);
   });
 
-  it("answers the organization's rows only, newest first", async () => {
-    const rows = await organizationSessionsQuery(handle.db, organizationId, {
+  it("answers the organization's rows only, newest first, without the sealed details", async () => {
+    const rows = await listOrganizationSessionRows(handle.db, organizationId, {
       filter: { status: 'verified', environment: 'live' },
       after: undefined,
       limit: 100,
     });
     expect(rows).toHaveLength(20);
-    expect(rows.every((row) => row.session.organizationId === organizationId)).toBe(true);
-    const times = rows.map((row) => row.session.createdAt.getTime());
+    const owned = await queryRows<{ id: string }>(
+      handle.db,
+      sql`select id from verification_sessions
+          where organization_id = ${organizationId}::uuid and status = 'verified' and environment = 'live'`,
+    );
+    expect(new Set(rows.map((row) => row.fields.sessionId))).toEqual(new Set(owned.map((row) => row.id)));
+    const times = rows.map((row) => Date.parse(row.fields.createdAt));
     expect(times).toEqual([...times].sort((a, b) => b - a));
+    expect(rows[0]?.fields).toMatchObject({ status: 'verified', requiredDocuments: ['selfie'], price: 0 });
+    expect(Object.keys(rows[0]?.fields ?? {})).not.toContain('submittedDetails');
+  });
+
+  it('reads the next page from the cursor of the last row, each set of filters its own statement', async () => {
+    const first = await listOrganizationSessionRows(handle.db, organizationId, {
+      filter: { environment: 'test' },
+      after: undefined,
+      limit: 60,
+    });
+    const last = first.at(-1);
+    const rest = await listOrganizationSessionRows(handle.db, organizationId, {
+      filter: { environment: 'test' },
+      after: { createdAt: last?.position ?? '', id: last?.fields.sessionId ?? '' },
+      limit: 60,
+    });
+    expect(first).toHaveLength(60);
+    expect(rest).toHaveLength(40);
+    const ids = [...first, ...rest].map((row) => row.fields.sessionId);
+    expect(new Set(ids).size).toBe(100);
+    const kyb = await listOrganizationSessionRows(handle.db, organizationId, {
+      filter: { environment: 'test', type: 'kyb' },
+      after: undefined,
+      limit: 100,
+    });
+    expect(kyb).toHaveLength(34);
+    expect(kyb.every((row) => row.fields.type === 'kyb' && row.fields.environment === 'test')).toBe(true);
   });
 });

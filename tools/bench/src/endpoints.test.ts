@@ -27,12 +27,25 @@ const fixture: BenchFixture = {
   userIds: [],
 };
 const endpointOf = (id: string) => {
-  const endpoint = benchEndpoints(fixture, { member: 'member-token', reviewer: 'reviewer-token' }).find(
-    (candidate) => candidate.id === id,
-  );
+  const endpoint = benchEndpoints(fixture, {
+    member: 'member-token',
+    reviewer: 'reviewer-token',
+    memberDashboard: 'dashboard_session=sealed',
+  }).find((candidate) => candidate.id === id);
   if (endpoint === undefined) throw new Error(`No endpoint ${id}`);
   return endpoint;
 };
+
+describe('the Verifications page', () => {
+  it("is read by the member's signed-in browser: its cookie, and no bearer token", () => {
+    const request = endpointOf('dashboard-verifications').request();
+    expect(request).toEqual({
+      method: 'GET',
+      path: '/dashboard/verifications',
+      headers: { cookie: 'dashboard_session=sealed' },
+    });
+  });
+});
 
 describe('the spread-out session create', () => {
   it("takes the customers in turn, each request with its own key, after one request per customer's key", () => {

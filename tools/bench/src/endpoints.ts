@@ -65,6 +65,8 @@ const LIST_PAGE_SIZE = 50;
 export interface BenchTokens {
   member: string;
   reviewer: string;
+  /** The member's browser signed in to the dashboard, on the organization's live data: a `Cookie` header. */
+  memberDashboard: string;
 }
 
 /**
@@ -162,6 +164,16 @@ export function benchEndpoints(fixture: BenchFixture, tokens: BenchTokens): Endp
         path: `/v1/billing/payments?limit=${LIST_PAGE_SIZE}`,
         headers: { ...bearer, 'x-organization-id': fixture.organizationId },
       }),
+    },
+    {
+      // The dashboard's Verifications page: the page guard (session, profile, memberships) and a page of 50 of the
+      // organization's live sessions, rendered as HTML (docs/decisions.md#dashboard-pages).
+      id: 'dashboard-verifications',
+      label: `GET /dashboard/verifications (${LIST_PAGE_SIZE} rows)`,
+      service: 'main-api',
+      kind: 'read',
+      varies: false,
+      request: () => ({ method: 'GET', path: '/dashboard/verifications', headers: { cookie: tokens.memberDashboard } }),
     },
     {
       // Many customers at once: each request is the next organization's, with its own key and wallet.

@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { signAccessToken } from '@platform/main-api';
+import { openSignedInCookie, signAccessToken } from '@platform/main-api';
 import { Redis } from 'ioredis';
 import type { BaselineRoute, BaselineSpec, CannedResponse } from './baselines/spec.js';
 import {
@@ -18,7 +18,14 @@ import type { BenchOptions } from './options.js';
 import { type BenchDatabase, createBenchDatabase, openDatabase } from './setup/database.js';
 import { freePort, type ServerProcess, startServerProcess } from './setup/processes.js';
 import { type BenchFixture, seedBenchData } from './setup/seed.js';
-import { recordingEnv, type ServiceEnvInput, serviceEnv, TOKEN_AUDIENCE, TOKEN_ISSUER } from './setup/service-env.js';
+import {
+  DASHBOARD_SESSION_SECRET,
+  recordingEnv,
+  type ServiceEnvInput,
+  serviceEnv,
+  TOKEN_AUDIENCE,
+  TOKEN_ISSUER,
+} from './setup/service-env.js';
 import { type RecordedEndpoint, recordEndpointTemplates } from './sql/record-endpoints.js';
 
 export const REPO_ROOT = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '../../..');
@@ -109,6 +116,7 @@ export async function startBenchEnvironment(
     const tokens: BenchTokens = {
       member: await tokenFor(fixture.userId),
       reviewer: await tokenFor(fixture.platform.reviewerUserId),
+      memberDashboard: await dashboardCookieOf(database.url, fixture),
     };
     const envInput = (port: number): ServiceEnvInput => ({
       databaseUrl: database!.url,
@@ -222,6 +230,28 @@ export async function startBenchEnvironment(
   } catch (error) {
     await close();
     throw error;
+  }
+}
+
+/**
+ * The measured user's browser, signed in to the dashboard on the organization's live data: a session of the
+ * dashboard's own, sealed with the run's DASHBOARD_SESSION_SECRET (every main-api of the run is local http, so the
+ * cookie's name and settings are the same for each).
+ */
+async function dashboardCookieOf(databaseUrl: string, fixture: BenchFixture): Promise<string> {
+  const handle = await openDatabase(databaseUrl, 1);
+  try {
+    return await openSignedInCookie({
+      db: handle.db,
+      userId: fixture.userId,
+      sessionSecret: DASHBOARD_SESSION_SECRET,
+      publicUrl: 'http://127.0.0.1',
+      organizationId: fixture.organizationId,
+      environment: 'live',
+      now: new Date(),
+    });
+  } finally {
+    await handle.close();
   }
 }
 

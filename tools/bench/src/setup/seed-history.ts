@@ -4,7 +4,7 @@ import { captureHold, placeHold, releaseHold, topUpWallet } from '@platform/ledg
 import { sql } from 'drizzle-orm';
 
 // History for the list rows, so each reads a full page of 50 with more after it: wallet movements written by the
-// ledger's own functions, and payments with the receipts of the successful ones.
+// ledger's own functions, payments with the receipts of the successful ones, and verification sessions.
 
 /**
  * `sessions` holds of 50 KES on the wallet, each captured (two in three) or released, with a top-up every tenth:
@@ -72,4 +72,39 @@ export async function seedPayments(
       select 'receipt', count(*) from receipts having count(*) > 0
       on conflict (series) do update set last_number = excluded.last_number`);
   });
+}
+
+/**
+ * `count` live verification sessions of the organization over the last `count` hours, for the dashboard's
+ * Verifications page: kyc and kyb in turn, in every status a list shows (each with its first transition), held from
+ * its live wallet. Their holds are not in the ledger: the list reads only the sessions.
+ */
+export async function seedVerificationSessions(
+  db: Database,
+  organizationId: string,
+  count: number,
+  now = new Date(),
+): Promise<void> {
+  await db.execute(sql`
+    with wallet as (
+      select id from wallets where organization_id = ${organizationId}::uuid and environment = 'live'
+    ), planned as (
+      select gen_random_uuid() as id, n,
+             case when n % 2 = 0 then 'kyc' else 'kyb' end as type,
+             (array['pending', 'processing', 'verified', 'rejected', 'canceled', 'expired'])[1 + n % 6] as status,
+             ${now.toISOString()}::timestamptz - make_interval(hours => n) as at
+      from generate_series(1, ${count}::int) as n
+    ), sessions as (
+      insert into verification_sessions (id, organization_id, environment, wallet_id, type, status,
+        external_end_user_id, app_name, decision_source, price, required_documents, expires_at, created_at, updated_at)
+      select p.id, ${organizationId}::uuid, 'live', w.id, p.type, p.status, 'bench-borrower-' || p.n, 'Bench', 'manual',
+             case when p.type = 'kyc' then 50 else 200 end,
+             case when p.type = 'kyc' then '["national_id_or_passport", "selfie"]'::jsonb
+                  else '["certificate_of_incorporation", "cr12", "kra_pin_certificate", "director_ids"]'::jsonb end,
+             p.at + interval '7 days', p.at, p.at
+      from planned p cross join wallet w
+      returning id, created_at
+    )
+    insert into verification_session_transitions (session_id, from_status, to_status, actor, created_at)
+    select id, null, 'pending', 'api_key:bench', created_at from sessions`);
 }

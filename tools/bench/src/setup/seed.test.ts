@@ -150,4 +150,20 @@ describe.skipIf(missing(postgresServer))('seedBenchData', () => {
     );
     expect(payments).toEqual({ all: 200, succeeded: 120, receipts: 120, last: 120 });
   });
+
+  it('gives the organization more than a page of live verification sessions, each with its first transition', async () => {
+    const [sessions] = await queryRows<{ live: number; test: number; statuses: number; transitions: number }>(
+      handle.db,
+      sql`select (select count(*)::int from verification_sessions
+                  where organization_id = ${fixture.organizationId}::uuid and environment = 'live') as live,
+                 (select count(*)::int from verification_sessions
+                  where organization_id = ${fixture.organizationId}::uuid and environment = 'test') as test,
+                 (select count(distinct status)::int from verification_sessions
+                  where organization_id = ${fixture.organizationId}::uuid) as statuses,
+                 (select count(*)::int from verification_session_transitions t
+                  join verification_sessions s on s.id = t.session_id
+                  where s.organization_id = ${fixture.organizationId}::uuid) as transitions`,
+    );
+    expect(sessions).toEqual({ live: 60, test: 0, statuses: 6, transitions: 60 });
+  });
 });

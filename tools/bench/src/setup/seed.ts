@@ -4,7 +4,7 @@ import { mailSubscriptions, organizations } from '@platform/db/schema';
 import { topUpWallet } from '@platform/ledger';
 import { sql } from 'drizzle-orm';
 import { seedSessionsAwaitingReview } from './seed-decisions.js';
-import { seedPayments, seedWalletHistory } from './seed-history.js';
+import { seedPayments, seedVerificationSessions, seedWalletHistory } from './seed-history.js';
 import {
   type CustomerOrganization,
   type PlatformOrganization,
@@ -47,6 +47,8 @@ const WALLET_BALANCE_KES = 1_000_000_000;
 const HISTORY_SESSIONS = 60;
 /** The measured organization's payments: more than a page of 50. */
 const SEEDED_PAYMENTS = 200;
+/** The measured organization's live verification sessions: more than a page of 50. */
+const SEEDED_VERIFICATION_SESSIONS = 60;
 const API_KEY_RATE_LIMIT_PER_MINUTE = 100_000_000;
 
 /**
@@ -106,6 +108,7 @@ export async function seedBenchData(
   );
   await seedWalletHistory(db, { organizationId, environment: 'live' }, HISTORY_SESSIONS);
   await seedPayments(db, { id: organizationId, name }, userId, SEEDED_PAYMENTS, now);
+  await seedVerificationSessions(db, organizationId, SEEDED_VERIFICATION_SESSIONS, now);
   // A subscription in its first monthly period, bought ten or so days ago: periods run from the anchor day
   // (UTC); a day of the month every month has keeps the period end plain.
   const anchor = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - 10));

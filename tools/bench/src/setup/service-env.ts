@@ -23,6 +23,13 @@ const UNLIMITED_FOLDERS = '100000000';
 const HOSTED_PAGE_SECRET = randomBytes(32).toString('base64url');
 /** One per run, shared by every main-api process of the run (required on DATABASE_URL with the sandbox card). */
 const SANDBOX_CHECKOUT_SECRET = randomBytes(32).toString('base64url');
+/** One per run, shared by every main-api process of the run and the bench, which seals the dashboard row's cookie. */
+export const DASHBOARD_SESSION_SECRET = randomBytes(32).toString('base64url');
+/**
+ * The dashboard is on when an identity provider is named; this one is never asked (discovery waits for a sign-in,
+ * and the bench's browser is signed in by a sealed cookie: environment.ts).
+ */
+const DASHBOARD_OIDC_ISSUER = 'http://127.0.0.1:9/bench-identity-provider';
 /** One per run, shared by both services (required on DATABASE_URL: reviewers read what backend-api sealed). */
 const DOCUMENT_ENCRYPTION_KEY = `bench:${randomBytes(32).toString('base64')}`;
 
@@ -56,6 +63,9 @@ export function serviceEnv(service: ServiceName, input: ServiceEnvInput): NodeJS
       AVATAR_LOCAL_DIR: input.avatarDir,
       PUBLIC_URL: `http://127.0.0.1:${input.port}`,
       SANDBOX_CHECKOUT_SECRET,
+      DASHBOARD_OIDC_ISSUER,
+      DASHBOARD_OIDC_CLIENT_ID: 'bench',
+      DASHBOARD_SESSION_SECRET,
     };
   }
   return {

@@ -3,3 +3,4 @@
 
 export { type DashboardConfig, DashboardEnvSchema, dashboardConfigFrom } from './config.js';
 export { dashboardRoutes } from './routes.js';
+export { openSignedInCookie, type SignedInCookieInput } from './signed-in-cookie.js';

@@ -1,6 +1,6 @@
-import type { DatabaseExecutor } from '@platform/db';
+import { type Database, type DatabaseExecutor, preparedPerDatabase } from '@platform/db';
 import { dashboardSessions } from '@platform/db/schema/dashboard';
-import { and, eq, gt, lte } from 'drizzle-orm';
+import { and, eq, lte, sql } from 'drizzle-orm';
 
 // Every statement of the dashboard's sessions (docs/decisions.md#dashboard-sign-in). Sessions are found by the SHA-256
 // of their secret; the secret itself is never stored.
@@ -17,16 +17,28 @@ export async function deleteExpiredDashboardSessions(db: DatabaseExecutor, now: 
   await db.delete(dashboardSessions).where(lte(dashboardSessions.expiresAt, now));
 }
 
+// Every dashboard page asks it first: prepared once per database, so it is built once and parsed once per connection
+// (docs/benchmarks.md#the-verifications-page-get-dashboardverifications-3-dec).
+const sessionUserStatement = preparedPerDatabase((db) =>
+  db
+    .select({ userId: dashboardSessions.userId })
+    .from(dashboardSessions)
+    .where(
+      and(
+        eq(dashboardSessions.secretHash, sql.placeholder('secretHash')),
+        sql`${dashboardSessions.expiresAt} > ${sql.placeholder('now')}::timestamptz`,
+      ),
+    )
+    .prepare('dashboard_session_user'),
+);
+
 /** The user of the session with this secret hash, while it has not run out; undefined otherwise. */
 export async function findDashboardSessionUser(
-  db: DatabaseExecutor,
+  db: Database,
   secretHash: string,
   now: Date,
 ): Promise<string | undefined> {
-  const [row] = await db
-    .select({ userId: dashboardSessions.userId })
-    .from(dashboardSessions)
-    .where(and(eq(dashboardSessions.secretHash, secretHash), gt(dashboardSessions.expiresAt, now)));
+  const [row] = await sessionUserStatement(db).execute({ secretHash, now: now.toISOString() });
   return row?.userId;
 }
 

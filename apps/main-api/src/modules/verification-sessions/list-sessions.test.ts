@@ -84,6 +84,21 @@ describe('GET /v1/verification-sessions', () => {
     expect(response.body).not.toContain('/session/');
   });
 
+  it('answers each session of the list as its own page does', async () => {
+    const response = await list('');
+    const sessions = response.json<{ data: { sessions: Array<{ sessionId: string }> } }>().data.sessions;
+    expect(sessions).toHaveLength(5);
+    for (const listed of sessions) {
+      const alone = await t.app.inject({
+        method: 'GET',
+        url: `/v1/verification-sessions/${listed.sessionId}`,
+        headers: { ...(await authHeader(OWNER)), 'x-organization-id': organizationId },
+      });
+      expect(alone.statusCode).toBe(200);
+      expect(listed).toEqual(alone.json<{ data: { session: unknown } }>().data.session);
+    }
+  });
+
   it('filters by status, type, environment and end user, together', async () => {
     expect(await listedIds('?status=processing')).toEqual(named('testKyb'));
     expect(await listedIds('?status=pending&type=kyc')).toEqual(
