@@ -129,7 +129,13 @@ function Document({ locale, payment }: { locale: Locale; payment: PaymentView })
 
 function PaymentTable({ locale, payments }: { locale: Locale; payments: readonly PaymentView[] }) {
   return (
-    <div class="table">
+    // Scrolls sideways on a phone: a region the keyboard can reach and scroll.
+    <div
+      class="table stacked"
+      tabindex={0}
+      role="region"
+      aria-label={text(locale, 'dashboard.billing.payments.caption')}
+    >
       <table>
         <caption>{say(locale, 'dashboard.billing.payments.caption')}</caption>
         <thead>
@@ -148,15 +154,25 @@ function PaymentTable({ locale, payments }: { locale: Locale; payments: readonly
         <tbody>
           {payments.map((payment) => (
             <tr>
-              <td>{formatMoment(locale, payment.createdAt)}</td>
-              <td>{say(locale, `dashboard.billing.purpose.${payment.purpose}`)}</td>
-              <td>{say(locale, `dashboard.billing.method.${payment.channel}`)}</td>
-              <td>{say(locale, `dashboard.billing.paymentStatus.${payment.status}`)}</td>
-              <td class="num">{kes(locale, payment.amount)}</td>
-              <td>
+              <td data-label={text(locale, 'dashboard.billing.when')}>{formatMoment(locale, payment.createdAt)}</td>
+              <td data-label={text(locale, 'dashboard.billing.payments.purpose')}>
+                {say(locale, `dashboard.billing.purpose.${payment.purpose}`)}
+              </td>
+              <td data-label={text(locale, 'dashboard.billing.payments.method')}>
+                {say(locale, `dashboard.billing.method.${payment.channel}`)}
+              </td>
+              <td data-label={text(locale, 'dashboard.billing.payments.status')}>
+                {say(locale, `dashboard.billing.paymentStatus.${payment.status}`)}
+              </td>
+              <td data-label={text(locale, 'dashboard.billing.amount')} class="num">
+                {kes(locale, payment.amount)}
+              </td>
+              <td data-label={text(locale, 'dashboard.billing.payments.document')}>
                 <Document locale={locale} payment={payment} />
               </td>
-              <td class="mono">{payment.reference}</td>
+              <td data-label={text(locale, 'dashboard.billing.payments.reference')} class="mono">
+                {payment.reference}
+              </td>
             </tr>
           ))}
         </tbody>

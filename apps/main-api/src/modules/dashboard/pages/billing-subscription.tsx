@@ -28,7 +28,7 @@ function Facts({ locale, subscription }: { locale: Locale; subscription: MailSub
     </>
   );
   return (
-    <dl class="facts">
+    <dl class="facts stackable">
       {row('dashboard.billing.subscription.plan', text(locale, `dashboard.billing.plan.${subscription.plan}`))}
       {row('dashboard.billing.subscription.seats', subscription.seats.toLocaleString('en-KE'))}
       {row(

@@ -136,7 +136,13 @@ function LiveSection({
 function Statement({ locale, transactions }: { locale: Locale; transactions: readonly WalletTransactionView[] }) {
   if (transactions.length === 0) return <p>{say(locale, 'dashboard.billing.wallet.noTransactions')}</p>;
   return (
-    <div class="table">
+    // Scrolls sideways on a phone: a region the keyboard can reach and scroll.
+    <div
+      class="table stacked"
+      tabindex={0}
+      role="region"
+      aria-label={text(locale, 'dashboard.billing.wallet.statement')}
+    >
       <table>
         <caption>{say(locale, 'dashboard.billing.wallet.statement')}</caption>
         <thead>
@@ -155,17 +161,23 @@ function Statement({ locale, transactions }: { locale: Locale; transactions: rea
         <tbody>
           {transactions.map((each) => (
             <tr>
-              <td>{formatMoment(locale, each.createdAt)}</td>
-              <td>{say(locale, `dashboard.billing.wallet.kind.${each.kind}`)}</td>
-              <td class="mono">
+              <td data-label={text(locale, 'dashboard.billing.when')}>{formatMoment(locale, each.createdAt)}</td>
+              <td data-label={text(locale, 'dashboard.billing.wallet.kind')}>
+                {say(locale, `dashboard.billing.wallet.kind.${each.kind}`)}
+              </td>
+              <td data-label={text(locale, 'dashboard.billing.wallet.what')} class="mono">
                 {each.paymentReference === null ? (
                   (each.description ?? each.reference)
                 ) : (
                   <a href={receiptPageOf(each.paymentReference)}>{each.paymentReference}</a>
                 )}
               </td>
-              <td class="num">{kes(locale, each.amount)}</td>
-              <td class="num">{kes(locale, each.balanceAfter.available)}</td>
+              <td data-label={text(locale, 'dashboard.billing.amount')} class="num">
+                {kes(locale, each.amount)}
+              </td>
+              <td data-label={text(locale, 'dashboard.billing.wallet.after')} class="num">
+                {kes(locale, each.balanceAfter.available)}
+              </td>
             </tr>
           ))}
         </tbody>

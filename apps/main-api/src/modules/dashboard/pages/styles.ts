@@ -73,4 +73,14 @@ label.choice{display:flex;align-items:center;gap:.5rem;min-height:2.75rem}
 input[type=radio]{width:1.25rem;height:1.25rem;margin:0}
 input[type=tel],input[type=number]{font:inherit;min-height:2.75rem;padding:.4rem .5rem;border:1px solid #6e7781;border-radius:6px;background:#fff;color:#1f2328;max-width:100%}
 .actions{display:flex;flex-wrap:wrap;gap:.5rem;align-items:center}
+.table:focus{outline:3px solid #0969da;outline-offset:2px}
+@media (max-width:40rem){
+dl.facts.stackable{grid-template-columns:1fr;gap:0}
+dl.facts.stackable dd{margin:0 0 .5rem}
+.stacked table{min-width:0}
+.stacked thead tr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
+.stacked tr{display:block;border-bottom:1px solid #d0d7de;padding:.5rem 0}
+.stacked td{display:flex;justify-content:space-between;gap:1rem;border:0;padding:.25rem 0;text-align:right}
+.stacked td::before{content:attr(data-label);font:600 1rem/1.5 system-ui,sans-serif;white-space:nowrap;text-align:left}
+}
 `;
