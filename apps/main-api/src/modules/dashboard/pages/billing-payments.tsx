@@ -129,13 +129,8 @@ function Document({ locale, payment }: { locale: Locale; payment: PaymentView })
 
 function PaymentTable({ locale, payments }: { locale: Locale; payments: readonly PaymentView[] }) {
   return (
-    // Scrolls sideways on a phone: a region the keyboard can reach and scroll.
-    <div
-      class="table stacked"
-      tabindex={0}
-      role="region"
-      aria-label={text(locale, 'dashboard.billing.payments.caption')}
-    >
+    // May scroll sideways (stacked as cards on a phone): a region the keyboard can reach and scroll.
+    <section class="table stacked" tabindex={0} aria-label={text(locale, 'dashboard.billing.payments.caption')}>
       <table>
         <caption>{say(locale, 'dashboard.billing.payments.caption')}</caption>
         <thead>
@@ -177,7 +172,7 @@ function PaymentTable({ locale, payments }: { locale: Locale; payments: readonly
           ))}
         </tbody>
       </table>
-    </div>
+    </section>
   );
 }
 

@@ -136,13 +136,8 @@ function LiveSection({
 function Statement({ locale, transactions }: { locale: Locale; transactions: readonly WalletTransactionView[] }) {
   if (transactions.length === 0) return <p>{say(locale, 'dashboard.billing.wallet.noTransactions')}</p>;
   return (
-    // Scrolls sideways on a phone: a region the keyboard can reach and scroll.
-    <div
-      class="table stacked"
-      tabindex={0}
-      role="region"
-      aria-label={text(locale, 'dashboard.billing.wallet.statement')}
-    >
+    // May scroll sideways (stacked as cards on a phone): a region the keyboard can reach and scroll.
+    <section class="table stacked" tabindex={0} aria-label={text(locale, 'dashboard.billing.wallet.statement')}>
       <table>
         <caption>{say(locale, 'dashboard.billing.wallet.statement')}</caption>
         <thead>
@@ -182,7 +177,7 @@ function Statement({ locale, transactions }: { locale: Locale; transactions: rea
           ))}
         </tbody>
       </table>
-    </div>
+    </section>
   );
 }
 
