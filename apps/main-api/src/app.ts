@@ -18,7 +18,12 @@ import { activationRoutes, activationSharedSchemas } from './modules/activation/
 import { allowedOriginRoutes, allowedOriginSharedSchemas } from './modules/allowed-origins/index.js';
 import { apiKeyRoutes, apiKeySharedSchemas } from './modules/api-keys/index.js';
 import { auditRoutes, auditSharedSchemas } from './modules/audit/index.js';
-import { billingRoutes, billingSharedSchemas, type ProviderTimeout } from './modules/billing/index.js';
+import {
+  billingRoutes,
+  billingSharedSchemas,
+  createBillingServices,
+  type ProviderTimeout,
+} from './modules/billing/index.js';
 import {
   consoleSessionRoutes,
   consoleSessionSharedSchemas,
@@ -150,14 +155,21 @@ export function buildApp(deps: MainApiDeps, config: MainApiConfig) {
   app.register(notificationRoutes, { db, now });
   app.register(avatarRoutes, { db, storage: deps.storage, maxBytes: config.avatars.maxBytes });
   app.register(apiKeyRoutes, { db, now, rateLimitMaxPerMinute: config.apiKeys.rateLimitMaxPerMinute });
-  app.register(billingRoutes, {
+  // One set of billing services for the API's billing routes and the dashboard's billing pages.
+  const billing = createBillingServices({
     db,
     now,
     config: config.payments,
     publicUrl: config.publicUrl,
+    log: app.log.child({ module: 'billing' }),
+    metrics: app.metrics,
+    ...(deps.providerTimeout === undefined ? {} : { providerTimeout: deps.providerTimeout }),
+  });
+  app.register(billingRoutes, {
+    services: billing,
+    publicUrl: config.publicUrl,
     bodyLimit: config.bodyLimitBytes,
     idempotencyPurgeIntervalMs: config.idempotencyPurgeIntervalMs,
-    ...(deps.providerTimeout === undefined ? {} : { providerTimeout: deps.providerTimeout }),
   });
   app.register(webhookRoutes, { db, now, allowPrivateTargets: config.webhooks.allowPrivateTargets });
   app.register(webhookDeliveryRoutes, { db, now });
@@ -216,6 +228,7 @@ export function buildApp(deps: MainApiDeps, config: MainApiConfig) {
     mail,
     now,
     platformOrganizationId: config.platformOrganizationId,
+    billing,
     testWalletCredit: config.testWalletCredit,
     developers: {
       rateLimitMaxPerMinute: config.apiKeys.rateLimitMaxPerMinute,

@@ -47,14 +47,16 @@ afterAll(async () => {
 
 /**
  * The route's URL for the organization, a pending session of it standing for `:id`; a user and an invitation that
- * are none of its own for `:userId` and `:invitationId` (their 404 page: the refusal tested is the guard's).
+ * are none of its own for `:userId` and `:invitationId`, an unknown payment for `:reference` (their 404 page: the
+ * refusal tested is the guard's).
  */
 async function urlOf(url: string): Promise<string> {
   const sessionId = await insertPendingSession(h.t.db, { organizationId });
   const path = url
     .replace(':id', sessionId)
     .replace(':userId', 'user_dash_nobody')
-    .replace(':invitationId', randomUUID());
+    .replace(':invitationId', randomUUID())
+    .replace(':reference', 'PAY-00000000-0000-4000-8000-000000000000');
   return `${path}?org=${organizationId}`;
 }
 
@@ -108,6 +110,20 @@ describe('the dashboard role matrix', () => {
         'POST /dashboard/invitations/:id/accept',
         'GET /dashboard/activation',
         'POST /dashboard/activation',
+        'GET /dashboard/billing',
+        'GET /dashboard/billing/plan',
+        'POST /dashboard/billing/plan',
+        'POST /dashboard/billing/subscription/cancel',
+        'POST /dashboard/billing/subscription/resume',
+        'GET /dashboard/billing/payment-methods',
+        'POST /dashboard/billing/payment-methods/:id/remove',
+        'GET /dashboard/billing/payments',
+        'GET /dashboard/billing/payments.csv',
+        'GET /dashboard/billing/wallet',
+        'POST /dashboard/billing/wallet/test-top-up',
+        'POST /dashboard/billing/wallet/top-up',
+        'GET /dashboard/billing/payments/:reference/receipt',
+        'GET /dashboard/billing/payments/:reference/invoice',
       ]),
     );
   });

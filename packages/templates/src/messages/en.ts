@@ -4,6 +4,7 @@
 
 import { dashboardEn } from './dashboard.en.js';
 import { dashboardAccountEn } from './dashboard-account.en.js';
+import { dashboardBillingEn } from './dashboard-billing.en.js';
 import { dashboardDevelopersEn } from './dashboard-developers.en.js';
 import { dashboardOnboardingEn } from './dashboard-onboarding.en.js';
 import { dashboardTeamEn } from './dashboard-team.en.js';
@@ -12,6 +13,7 @@ export const en = {
   ...dashboardEn,
   ...dashboardOnboardingEn,
   ...dashboardDevelopersEn,
+  ...dashboardBillingEn,
   ...dashboardTeamEn,
   ...dashboardAccountEn,
   // Labels shared by every page that names the thing.

@@ -1,5 +1,6 @@
 import { dashboardSw } from './dashboard.sw.js';
 import { dashboardAccountSw } from './dashboard-account.sw.js';
+import { dashboardBillingSw } from './dashboard-billing.sw.js';
 import { dashboardDevelopersSw } from './dashboard-developers.sw.js';
 import { dashboardOnboardingSw } from './dashboard-onboarding.sw.js';
 import { dashboardTeamSw } from './dashboard-team.sw.js';
@@ -15,6 +16,7 @@ export const sw = {
   ...dashboardDevelopersSw,
   ...dashboardTeamSw,
   ...dashboardOnboardingSw,
+  ...dashboardBillingSw,
   // Labels shared by every page that names the thing.
   'documentKind.id_document_front': 'Upande wa mbele wa kitambulisho',
   'documentKind.id_document_back': 'Upande wa nyuma wa kitambulisho',

@@ -1,53 +1,31 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { Database } from '@platform/db';
 import { type PeriodicJob, startPeriodicJob } from '@platform/http';
 import { idempotency } from '@platform/idempotency';
 import { bankTransferSharedSchemas, expireBankTransfers, financeRoutes } from './bank-transfers/index.js';
-import type { PaymentsConfig } from './config.js';
-import { invoiceIssuer, invoiceRoutes } from './invoices/index.js';
+import { invoiceRoutes } from './invoices/index.js';
 import { paymentMethodRoutes, paymentMethodSharedSchemas } from './payment-methods/index.js';
 import {
   checkoutCompleteRoutes,
   missingReceiptRounds,
-  type PaymentHooks,
-  paymentAlarmsIn,
   paymentRoutes,
   paymentSharedSchemas,
   reconcilePayments,
-  type SettlementContext,
 } from './payments/index.js';
-import {
-  createPaymentProviders,
-  mpesaCallbackRoutes,
-  type ProviderTimeout,
-  paystackWebhookRoutes,
-  processStkCallback,
-  sandboxCheckoutRoutes,
-} from './providers/index.js';
-import { receiptIssuer, receiptRoutes } from './receipts/index.js';
+import { mpesaCallbackRoutes, paystackWebhookRoutes, sandboxCheckoutRoutes } from './providers/index.js';
+import { receiptRoutes } from './receipts/index.js';
 import { refundRoutes, refundSharedSchemas } from './refunds/index.js';
-import {
-  renewDueSubscriptions,
-  subscriptionPaymentHooks,
-  subscriptionPurchaseRule,
-  subscriptionRoutes,
-  subscriptionSharedSchemas,
-} from './subscriptions/index.js';
+import type { BillingServices } from './services.js';
+import { renewDueSubscriptions, subscriptionRoutes, subscriptionSharedSchemas } from './subscriptions/index.js';
 
 export interface BillingRoutesOptions {
-  db: Database;
-  now: () => Date;
-  config: PaymentsConfig;
-  /** Public base URL of this service (sandbox checkout and M-Pesa callback URLs). */
+  /** What the routes start and settle payments with, built once for the app (services.ts). */
+  services: BillingServices;
+  /** Public base URL of this service (sandbox checkout URLs). */
   publicUrl: string;
   /** Largest webhook body. */
   bodyLimit: number;
   /** How often this instance purges expired idempotency records (IDEMPOTENCY_PURGE_INTERVAL_MS); 0: never. */
   idempotencyPurgeIntervalMs: number;
-  /** What a payment's outcome does in other modules; by default the mail subscription hooks. */
-  hooks?: PaymentHooks;
-  /** Starts each provider request's time limit (AbortSignal.timeout by default). */
-  providerTimeout?: ProviderTimeout;
 }
 
 /** Schemas the billing routes refer to by `$id`, registered once on the app. */
@@ -65,25 +43,9 @@ export const billingSharedSchemas = [
  * them, the finance staff's bank transfer routes, and the reconciliation, renewal and bank transfer expiry jobs.
  */
 export const billingRoutes: FastifyPluginAsyncTypebox<BillingRoutesOptions> = async (app, options) => {
-  const { db, now, config } = options;
-  const log = app.log.child({ module: 'billing' });
-  const ctx: SettlementContext = {
-    db,
-    now,
-    hooks: options.hooks ?? subscriptionPaymentHooks,
-    receipts: receiptIssuer(config.seller),
-    log,
-    alarms: paymentAlarmsIn(app.metrics),
-  };
-  // What a bank transfer, started by a member or by the renewal job, is invoiced with.
-  const invoices = invoiceIssuer(config.seller, config.bankTransfer.account);
-  const providers = createPaymentProviders(config, {
-    publicUrl: options.publicUrl,
-    now,
-    log,
-    ...(options.providerTimeout === undefined ? {} : { providerTimeout: options.providerTimeout }),
-    deliverSandboxStkCallback: (body) => processStkCallback(ctx, 'sandbox', body, 'sandbox_callback'),
-  });
+  const { services } = options;
+  const { ctx, providers, config, invoices } = services;
+  const { db, now, log } = ctx;
   if (providers.card.name === 'sandbox' || providers.mobileMoney.name === 'sandbox') {
     // Info, not a warning: the local start runs on the sandbox by design (production logs at info).
     log.info(
@@ -100,13 +62,7 @@ export const billingRoutes: FastifyPluginAsyncTypebox<BillingRoutesOptions> = as
       onReplay: () => app.metrics.idempotentReplays.inc(),
       purge: options.idempotencyPurgeIntervalMs > 0 ? { intervalMs: options.idempotencyPurgeIntervalMs } : false,
     });
-    await clientRoutes.register(paymentRoutes, {
-      ctx,
-      providers,
-      config,
-      invoices,
-      subscriptionPurchases: subscriptionPurchaseRule,
-    });
+    await clientRoutes.register(paymentRoutes, services);
     await clientRoutes.register(receiptRoutes, { db });
     await clientRoutes.register(invoiceRoutes, { db, now });
     await clientRoutes.register(paymentMethodRoutes, { db, now });

@@ -14,7 +14,9 @@ import {
 } from '../../shared/html-forms.js';
 import { sessionEnd } from '../../shared/session-secrets.js';
 import type { ActivationSettings } from '../activation/index.js';
+import { type BillingServices, cardCheckoutOrigin } from '../billing/index.js';
 import { dashboardAuditRoutes } from './audit-routes.js';
+import { dashboardBillingRoutes } from './billing-routes.js';
 import type { DashboardConfig } from './config.js';
 import { localeOf, safeReturnTo, signedInUser as signedInUserOf } from './context.js';
 import { dashboardDeveloperRoutes } from './developers-routes.js';
@@ -61,6 +63,8 @@ export interface DashboardOptions {
   developers: { rateLimitMaxPerMinute: number; allowPrivateTargets: boolean };
   /** Going live: the business verification's settings, as the activation routes have them. */
   activation: ActivationSettings;
+  /** What the Billing pages start payments with: the API's own billing services. */
+  billing: BillingServices;
   /** Replaces the OpenID Connect client built from config (tests). */
   oidc?: OidcSignIn;
 }
@@ -266,6 +270,14 @@ export const dashboardRoutes: FastifyPluginAsyncTypebox<DashboardOptions> = asyn
     now,
     testWalletCredit: options.testWalletCredit,
     activation: options.activation,
+    guard,
+  });
+  await app.register(dashboardBillingRoutes, {
+    db,
+    now,
+    billing: options.billing,
+    testWalletCredit: options.testWalletCredit,
+    cardCheckoutOrigin: cardCheckoutOrigin(options.billing.config, options.publicUrl),
     guard,
   });
 };

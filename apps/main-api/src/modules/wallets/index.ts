@@ -1,6 +1,11 @@
-// What the app uses of the wallets module, and the dashboard: the wallets and their low-balance threshold.
+// What the app uses of the wallets module: its routes and schemas, and the services the dashboard's billing pages
+// and Settings call.
 
 export { walletRoutes } from './routes.js';
-export type { OrganizationWalletView } from './schemas.js';
-export { walletSharedSchemas } from './schemas.js';
-export { listOrganizationWallets, updateLowBalanceThreshold } from './service.js';
+export { MAX_TEST_TOP_UP, type OrganizationWalletView, walletSharedSchemas } from './schemas.js';
+export {
+  listOrganizationWallets,
+  organizationWalletTransactions,
+  topUpTestWallet,
+  updateLowBalanceThreshold,
+} from './service.js';

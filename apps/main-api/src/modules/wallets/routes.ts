@@ -82,12 +82,13 @@ export const walletRoutes: FastifyPluginAsyncTypebox<WalletRoutesOptions> = asyn
         request.idempotency.transaction(db, async (tx) => {
           const organizationId = request.organization.id;
           const { amount } = request.body;
-          const data = await topUpTestWallet(tx, {
+          const { wallet, transactionId } = await topUpTestWallet(tx, {
             organizationId,
             amount,
             audit: auditContextOf(request),
             testCredit: testWalletCredit,
           });
+          const data = { wallet, transactionId };
           request.log.info({ organizationId, amount }, 'Test wallet topped up');
           return { statusCode: 201, body: { success: true as const, message: TEST_WALLET_TOPPED_UP, data } };
         }),

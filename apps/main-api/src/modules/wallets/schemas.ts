@@ -76,7 +76,7 @@ export const UpdateOrganizationWalletBodySchema = Type.Object(
 );
 
 /** The largest test top-up: KES 1,000,000,000 at a time (test credit is free, but a balance must stay exact). */
-const MAX_TEST_TOP_UP = 1_000_000_000;
+export const MAX_TEST_TOP_UP = 1_000_000_000;
 
 /** POST .../wallets/test/top-ups body. Unknown fields are refused. */
 export const TestTopUpBodySchema = Type.Object(

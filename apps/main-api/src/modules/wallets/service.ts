@@ -56,15 +56,19 @@ export async function listOrganizationWallets(
   return views;
 }
 
-/** The ledger reference of a test top-up: a new one each, so each top-up is one movement of its own. */
-function testTopUpReference(): string {
-  return `test_top_up:${randomUUID()}`;
+/**
+ * The ledger reference of a test top-up: a new one each, so each top-up is one movement of its own; or the one of a
+ * dashboard form (its key, a UUID it carries), so the form posted twice tops up once.
+ */
+function testTopUpReference(key: string | undefined): string {
+  return `test_top_up:${key ?? randomUUID()}`;
 }
 
 /**
  * Adds `amount` whole KES of test credit to the test wallet at once, free and without a provider
  * (docs/decisions.md#test-top-ups): one ledger top-up and its audit event, in the caller's transaction (the route's,
- * which stores its idempotent answer with them).
+ * which stores its idempotent answer with them). With a `key` the ledger tops up once per key (`applied` false for a
+ * repeat, which records nothing).
  */
 export async function topUpTestWallet(
   tx: Transaction,
@@ -73,18 +77,22 @@ export async function topUpTestWallet(
     amount,
     audit,
     testCredit,
+    key,
   }: { organizationId: string; amount: number; audit: AuditContext } & {
     testCredit: number;
+    key?: string;
   },
-): Promise<{ wallet: OrganizationWalletView; transactionId: string }> {
+): Promise<{ wallet: OrganizationWalletView; transactionId: string; applied: boolean }> {
   const scope = { organizationId, environment: 'test' as const };
   // A wallet never used starts with its test credit first, as on any first use.
   await ensureWallet(tx, scope, { testCredit });
   const result = await topUpWallet(tx, scope, {
     amount,
-    reference: testTopUpReference(),
+    reference: testTopUpReference(key),
     description: 'Test top-up',
   });
+  const answer = { wallet: walletView(result.wallet), transactionId: result.transactionId, applied: result.applied };
+  if (!result.applied) return answer;
   await recordAuditEvent(tx, audit, {
     organizationId,
     action: 'wallet.test_topped_up',
@@ -92,7 +100,7 @@ export async function topUpTestWallet(
     targetId: 'test',
     details: { environment: 'test', amount, transactionId: result.transactionId },
   });
-  return { wallet: walletView(result.wallet), transactionId: result.transactionId };
+  return answer;
 }
 
 /**

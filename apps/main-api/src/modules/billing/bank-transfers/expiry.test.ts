@@ -55,7 +55,10 @@ describe('expiry after 30 days', () => {
     for (const userId of [PAYER_ID, COLLEAGUE_ID]) {
       const told = await t.db.select().from(notifications).where(eq(notifications.userId, userId));
       expect(told.filter((note) => note.title === 'Invoice expired')).toEqual([
-        expect.objectContaining({ type: 'warning', actionUrl: `/v1/billing/payments/${reference}/invoice` }),
+        expect.objectContaining({
+          type: 'warning',
+          actionUrl: `/dashboard/billing/payments/${reference}/invoice?org=${t.organizationId}`,
+        }),
       ]);
     }
 

@@ -1,7 +1,7 @@
 import { notifyOrganizationMembers } from '@platform/notifications';
 import { formatKes } from '@platform/pricing';
 import { formatDay } from '../documents/index.js';
-import { invoicePathOf, raisePaymentAlarm, type SettlementContext, settleFoundPayment } from '../payments/index.js';
+import { invoicePageOf, raisePaymentAlarm, type SettlementContext, settleFoundPayment } from '../payments/index.js';
 import { claimExpiredTransfer, confirmationsOf } from './repository.js';
 
 /** Transfers expired per round at most; the next round takes the rest. */
@@ -50,7 +50,7 @@ export async function expireBankTransfers(deps: {
           `Invoice ${invoiceNumber ?? payment.reference} (${formatKes(payment.amount)}) expired on ${formatDay(now)}: ` +
           'its bank transfer was not confirmed within 30 days, and it can no longer be paid. Start a new payment.',
         type: 'warning',
-        actionUrl: invoicePathOf(payment.reference),
+        actionUrl: invoicePageOf(payment.reference, payment.organizationId),
       });
       return { payment, received: await confirmationsOf(tx, [payment.id]) };
     });

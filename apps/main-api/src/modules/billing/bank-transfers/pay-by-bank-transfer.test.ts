@@ -102,7 +102,7 @@ describe('POST /v1/billing/pay with method bank_transfer', () => {
           message: expect.stringContaining(
             `Invoice ${invoice.number}: KES 50,000 to pay by bank transfer by `,
           ) as unknown as string,
-          actionUrl: `/v1/billing/payments/${reference}/invoice`,
+          actionUrl: `/dashboard/billing/payments/${reference}/invoice?org=${t.organizationId}`,
         }),
       ]);
       expect(told[0]?.message).toContain(`with the reference ${instructions.reference} (${reference})`);

@@ -3,7 +3,7 @@ import { notifyOrganizationMembers } from '@platform/notifications';
 import { formatKes } from '@platform/pricing';
 import type { Seller, SellerBankAccount } from '../config.js';
 import { formatDay, issueParticulars } from '../documents/index.js';
-import { type InvoiceIssuer, invoicePathOf, type TransferInvoice, type TransferTerms } from '../payments/index.js';
+import { type InvoiceIssuer, invoicePageOf, type TransferInvoice, type TransferTerms } from '../payments/index.js';
 import { findInvoiceOfPaymentId, insertInvoice } from './repository.js';
 
 /** The number series of invoices and the prefix of their numbers: a series of their own, beside receipts'. */
@@ -54,7 +54,8 @@ async function issueInvoice(
       `Invoice ${invoice.number}: ${formatKes(invoice.total)} to pay by bank transfer by ${formatDay(invoice.dueAt)}, ` +
       `with the reference ${invoice.transferReference} (${payment.reference}).`,
     type: 'info',
-    actionUrl: invoicePathOf(payment.reference),
+    // The dashboard's page: a browser opens it with its cookie (docs/decisions.md#dashboard-pages).
+    actionUrl: invoicePageOf(payment.reference, payment.organizationId),
   });
   return transferInvoiceOf(invoice);
 }

@@ -3,5 +3,5 @@
 export { findActivePaymentMethod, saveCard, saveMobileMoneyNumber } from './repository.js';
 export type { ReusableCard } from './reusable-card.js';
 export { paymentMethodRoutes } from './routes.js';
-export { paymentMethodSharedSchemas } from './schemas.js';
-export { PAYMENT_METHOD_NOT_FOUND } from './service.js';
+export { type PaymentMethodView, paymentMethodSharedSchemas } from './schemas.js';
+export { listPaymentMethods, PAYMENT_METHOD_NOT_FOUND, removePaymentMethod } from './service.js';

@@ -8,13 +8,16 @@
 export { paymentAlarmsIn, raisePaymentAlarm } from './alarms.js';
 export { chargeSavedCard, chargeSavedCardPayment } from './charge-saved-card.js';
 export { checkDelayOf, confirmationDelayOf } from './check-delays.js';
+export { invoicePageOf, receiptPageOf } from './document-links.js';
 export { earlierAttemptOf, startedByOf } from './earlier-attempts.js';
 export type { InvoiceIssuer, TransferInvoice, TransferTerms } from './invoice-issuer.js';
+export { listPayments, type PaymentFilter, paymentExport } from './list-payments.js';
 export type { PaymentLog } from './log.js';
 export { paymentByReference } from './look-up-payment.js';
 export { missingReceiptRounds } from './missing-receipts.js';
 export { settleMobileMoneyResult } from './mobile-money-results.js';
 export type { PaidFor, PaymentHooks } from './payment-hooks.js';
+export { paymentsCsv } from './payments-csv.js';
 export { ProviderRejectedError, ProviderUnavailableError } from './provider-errors.js';
 export type {
   CardProvider,
@@ -42,8 +45,8 @@ export {
 export { countPendingWithProviders, hasPaymentHistory, lockOrganizationForMoney } from './retirement-repository.js';
 export { returnUrlFor } from './return-url.js';
 export { checkoutCompleteRoutes, paymentRoutes } from './routes.js';
-export { oneOf, paymentSharedSchemas } from './schemas.js';
+export { oneOf, type PaymentView, paymentSharedSchemas } from './schemas.js';
 export { type SettlementContext, type SettlementResult, settleFoundPayment, settlePayment } from './settle-payment.js';
-export { invoicePathOf } from './start-bank-transfer.js';
-export { paymentStarted } from './start-context.js';
+export { type PaymentStartContext, paymentStarted } from './start-context.js';
+export { startPayment } from './start-payment.js';
 export type { SubscriptionPurchaseRule } from './subscription-purchase-rule.js';

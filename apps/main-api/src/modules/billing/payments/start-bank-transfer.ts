@@ -101,6 +101,6 @@ export function bankTransferAnswer(payment: Payment, invoice: TransferInvoice): 
 }
 
 /** Where a payment's invoice is shown. */
-export function invoicePathOf(paymentReference: string): string {
+function invoicePathOf(paymentReference: string): string {
   return `/v1/billing/payments/${paymentReference}/invoice`;
 }

@@ -52,3 +52,14 @@ export function createPaymentProviders(config: PaymentsConfig, options: PaymentP
   });
   return { card, mobileMoney, close: () => mobileMoney.close() };
 }
+
+/** Where Paystack's hosted checkout is (its `authorization_url`s). */
+const PAYSTACK_CHECKOUT_ORIGIN = 'https://checkout.paystack.com';
+
+/**
+ * The origin of the card checkout the configured provider sends payers to: a page whose form is answered with a
+ * redirect there must allow it in its CSP `form-action` (docs/decisions.md#dashboard-pages).
+ */
+export function cardCheckoutOrigin(config: PaymentsConfig, publicUrl: string): string {
+  return config.card.kind === 'paystack' ? PAYSTACK_CHECKOUT_ORIGIN : new URL(publicUrl).origin;
+}

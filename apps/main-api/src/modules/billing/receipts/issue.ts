@@ -3,17 +3,12 @@ import { notifyOrganizationMembers } from '@platform/notifications';
 import { formatKes } from '@platform/pricing';
 import type { Seller } from '../config.js';
 import { issueParticulars } from '../documents/index.js';
-import type { PaidFor, ReceiptIssueOptions, ReceiptIssuer } from '../payments/index.js';
+import { type PaidFor, type ReceiptIssueOptions, type ReceiptIssuer, receiptPageOf } from '../payments/index.js';
 import { insertReceipt } from './repository.js';
 
 /** The number series of receipts and the prefix of their numbers. */
 const RECEIPT_SERIES = 'receipt';
 const RECEIPT_PREFIX = 'RCT';
-
-/** Where a payment's receipt is: the in-app link of the notification. */
-function receiptPathOf(paymentReference: string): string {
-  return `/v1/billing/payments/${paymentReference}/receipt`;
-}
 
 /** Issues receipts naming `seller`: what payments call at the end of every success. */
 export function receiptIssuer(seller: Seller): ReceiptIssuer {
@@ -53,6 +48,7 @@ async function issueReceipt(
     title: 'Receipt issued',
     message: `Receipt ${receipt.number}: ${formatKes(receipt.total)} paid (${payment.reference}).`,
     type: 'info',
-    actionUrl: receiptPathOf(payment.reference),
+    // The dashboard's page: a browser opens it with its cookie (docs/decisions.md#dashboard-pages).
+    actionUrl: receiptPageOf(payment.reference, payment.organizationId),
   });
 }

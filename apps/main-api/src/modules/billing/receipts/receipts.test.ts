@@ -165,7 +165,7 @@ describe('the receipt of a growth 5,001-seat yearly purchase (KES 4,500,900)', (
         expect.objectContaining({
           organizationId: t.organizationId,
           message: `Receipt RCT-000001: KES 4,500,900 paid (${reference}).`,
-          actionUrl: `/v1/billing/payments/${reference}/receipt`,
+          actionUrl: `/dashboard/billing/payments/${reference}/receipt?org=${t.organizationId}`,
         }),
       ]);
     }

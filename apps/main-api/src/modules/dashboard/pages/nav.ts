@@ -19,6 +19,11 @@ export interface DashboardNavItem {
 }
 
 export const VERIFICATIONS_PATH = `${DASHBOARD_PATH}/verifications`;
+export const BILLING_PATH = `${DASHBOARD_PATH}/billing`;
+export const BILLING_PLAN_PATH = `${BILLING_PATH}/plan`;
+export const BILLING_WALLET_PATH = `${BILLING_PATH}/wallet`;
+export const BILLING_METHODS_PATH = `${BILLING_PATH}/payment-methods`;
+export const BILLING_PAYMENTS_PATH = `${BILLING_PATH}/payments`;
 export const DEVELOPERS_PATH = `${DASHBOARD_PATH}/developers`;
 export const PROFILE_PATH = `${DASHBOARD_PATH}/profile`;
 /** The "complete your profile" form, for a user signed in without one (not in the navigation). */
@@ -35,6 +40,7 @@ export const dashboardNav: readonly DashboardNavItem[] = [
   { label: 'dashboard.nav.home', path: DASHBOARD_PATH },
   { label: 'dashboard.nav.verifications', path: VERIFICATIONS_PATH, requires: 'verifications:read' },
   { label: 'dashboard.nav.developers', path: DEVELOPERS_PATH, requires: 'organization:read' },
+  { label: 'dashboard.nav.billing', path: BILLING_PATH, requires: 'organization:read' },
   { label: 'dashboard.nav.team', path: TEAM_PATH, requires: 'organization:read' },
   { label: 'dashboard.nav.audit', path: AUDIT_PATH, requires: 'audit:read' },
   { label: 'dashboard.nav.notifications', path: NOTIFICATIONS_PATH },

@@ -110,4 +110,25 @@ table.fit{min-width:0}
 .card dl.facts{margin:.25rem 0;grid-template-columns:minmax(5rem,max-content) 1fr}
 td .what{display:block;font-weight:600}
 td .mono{display:block}
+.tabs{list-style:none;margin:0 0 .5rem;padding:0;display:flex;flex-wrap:wrap;gap:.25rem .5rem;border-bottom:1px solid #d0d7de}
+.tabs a{display:inline-block;padding:.5rem .25rem;min-height:2.75rem}
+.tabs a[aria-current=page]{font-weight:700;color:#1f2328;border-bottom:3px solid #0550ae}
+form.stack{display:grid;gap:.75rem;max-width:32rem;margin:0 0 1rem}
+form.row{display:flex;flex-wrap:wrap;gap:.75rem;align-items:end;margin:0 0 1rem}
+.field label{display:block;font-weight:600}
+.field .hint{display:block;font-size:.875rem;color:#57606a}
+fieldset{border:1px solid #d0d7de;border-radius:6px;padding:.5rem .75rem;margin:0}
+legend{font-weight:600;padding:0 .25rem}
+label.choice{display:flex;align-items:center;gap:.5rem;min-height:2.75rem}
+input[type=radio]{width:1.25rem;height:1.25rem;margin:0}
+input[type=tel],input[type=number]{font:inherit;min-height:2.75rem;padding:.4rem .5rem;border:1px solid #6e7781;border-radius:6px;background:#fff;color:#1f2328;max-width:100%}
+@media (max-width:40rem){
+dl.facts.stackable{grid-template-columns:1fr;gap:0}
+dl.facts.stackable dd{margin:0 0 .5rem}
+.stacked table{min-width:0}
+.stacked thead tr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
+.stacked tr{display:block;border-bottom:1px solid #d0d7de;padding:.5rem 0}
+.stacked td{display:flex;justify-content:space-between;gap:1rem;border:0;padding:.25rem 0;text-align:right}
+.stacked td::before{content:attr(data-label);font:600 1rem/1.5 system-ui,sans-serif;white-space:nowrap;text-align:left}
+}
 `;
