@@ -114,8 +114,8 @@ export async function mainRouteRequests({ t, vault, paystack, daraja }: FuzzApp)
   });
   const memberToken = await tokenFor(MEMBER_ID, { email: MEMBER_EMAIL });
   const member = { authorization: `Bearer ${memberToken}` };
-  // An invitation of the member to a third organization (to accept) and one the member's organization sent (to
-  // revoke), so the invitation routes meet invitations that exist.
+  // An invitation of the member to a third organization (to accept), one the member's organization sent (to
+  // revoke) and another (to resend: a revoked one is not), so the invitation routes meet invitations that exist.
   const invitingOrganizationId = await insertOrganization(db, { members: [{ userId: OUTSIDER_ID, role: 'owner' }] });
   const inviteTo = async (organizationId: string, userId: string, email: string) => {
     const response = await t.app.inject({
@@ -129,6 +129,7 @@ export async function mainRouteRequests({ t, vault, paystack, daraja }: FuzzApp)
   };
   const acceptableInvitationId = await inviteTo(invitingOrganizationId, OUTSIDER_ID, MEMBER_EMAIL);
   const revocableInvitationId = await inviteTo(organizationId, MEMBER_ID, 'invitee@example.com');
+  const resendableInvitationId = await inviteTo(organizationId, MEMBER_ID, 'reminded@example.com');
   // A card payment (for the payment and checkout pages), an answered M-Pesa prompt (for a callback that settles
   // it) and an uploaded avatar (for the file route), so that those routes also meet things that exist.
   const memberOf = { ...member, 'x-organization-id': organizationId };
@@ -306,6 +307,10 @@ export async function mainRouteRequests({ t, vault, paystack, daraja }: FuzzApp)
     pathValuesUnder: {
       '/v1/organizations/:id': { id: fc.constant(TEAM_ID), userId: fc.constantFrom(...COLLEAGUE_IDS) },
       '/v1/organizations/:id/invitations': { id: fc.constant(organizationId) },
+      '/v1/organizations/:id/invitations/:invitationId/resend': {
+        id: fc.constant(organizationId),
+        invitationId: fc.constantFrom(resendableInvitationId, acceptableInvitationId),
+      },
       '/v1/organizations/:id/audit-events': { id: fc.constant(organizationId) },
       '/v1/billing/payments/:reference/receipt': { reference: fc.constantFrom(paidReference, reference) },
       '/v1/billing/payments/:reference/invoice': { reference: fc.constantFrom(transferReference, reference) },

@@ -69,7 +69,7 @@ beforeAll(async () => {
     sql`update ${webhookEvents} set status = 'failed', attempts = 8 where ${webhookEvents.payload}->'data'->>'sessionId' in (${failedNow}, ${failedLongAgo})`,
   );
   await db.execute(
-    sql`update ${webhookEvents} set created_at = ${new Date(Date.now() - 30 * DAY_MS)} where ${webhookEvents.payload}->'data'->>'sessionId' = ${failedLongAgo}`,
+    sql`update ${webhookEvents} set created_at = ${new Date(Date.now() - 30 * DAY_MS).toISOString()}::timestamptz where ${webhookEvents.payload}->'data'->>'sessionId' = ${failedLongAgo}`,
   );
   const invitation = {
     role: 'developer' as const,
