@@ -95,8 +95,8 @@ export type MemberView = MemberRow;
 const GO_LIVE_NOTIFICATION = {
   title: 'Verify your business to go live',
   message:
-    'Complete the business verification (POST /v1/organizations/{id}/activation) to unlock live API keys and live ' +
-    'top-ups. Test keys work now, with test credit in the test wallet.',
+    'Complete the business verification on the Going live page to unlock live API keys and live top-ups. Test keys ' +
+    'work now, with test credit in the test wallet.',
   type: 'info' as const,
   // The dashboard's page of going live (docs/decisions.md#dashboard-pages).
   actionUrl: '/dashboard/activation?org={id}',
