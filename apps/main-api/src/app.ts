@@ -29,7 +29,7 @@ import {
   consoleSessionSharedSchemas,
   consoleSessionStoreOf,
 } from './modules/console-sessions/index.js';
-import { dashboardRoutes } from './modules/dashboard/index.js';
+import { DASHBOARD_PAYMENTS_PATH, dashboardRoutes } from './modules/dashboard/index.js';
 import { invitationRoutes, invitationSharedSchemas } from './modules/invitations/index.js';
 import { notificationRoutes, notificationSharedSchemas } from './modules/notifications/index.js';
 import { organizationRoutes, organizationSharedSchemas } from './modules/organizations/index.js';
@@ -170,6 +170,7 @@ export function buildApp(deps: MainApiDeps, config: MainApiConfig) {
     publicUrl: config.publicUrl,
     bodyLimit: config.bodyLimitBytes,
     idempotencyPurgeIntervalMs: config.idempotencyPurgeIntervalMs,
+    dashboardPaymentsPath: config.dashboard.oidc === undefined ? undefined : DASHBOARD_PAYMENTS_PATH,
   });
   app.register(webhookRoutes, { db, now, allowPrivateTargets: config.webhooks.allowPrivateTargets });
   app.register(webhookDeliveryRoutes, { db, now });

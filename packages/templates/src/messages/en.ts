@@ -272,6 +272,7 @@ export const en = {
   'checkout.explanation.pending':
     'We are waiting for the card provider to confirm it. You can close this window; the app will show the result.',
   'checkout.explanation.succeeded': 'Thank you. You can close this window and return to the app.',
+  'checkout.dashboardLink': 'See your payments on the dashboard',
   'checkout.explanation.failed': 'The card was not charged. Return to the app to try again.',
   'checkout.explanation.cancelled': 'Nothing was charged. Return to the app to try again.',
   'checkout.explanation.expired': 'The checkout timed out. Return to the app to try again.',

@@ -26,6 +26,8 @@ export interface BillingRoutesOptions {
   bodyLimit: number;
   /** How often this instance purges expired idempotency records (IDEMPOTENCY_PURGE_INTERVAL_MS); 0: never. */
   idempotencyPurgeIntervalMs: number;
+  /** The dashboard's payment history, which the page after a checkout links to; absent while the dashboard is off. */
+  dashboardPaymentsPath?: string | undefined;
 }
 
 /** Schemas the billing routes refer to by `$id`, registered once on the app. */
@@ -82,7 +84,7 @@ export const billingRoutes: FastifyPluginAsyncTypebox<BillingRoutesOptions> = as
   if (config.mobileMoney.kind === 'daraja') {
     await app.register(mpesaCallbackRoutes, { ctx, callbackToken: config.mobileMoney.callbackToken });
   }
-  await app.register(checkoutCompleteRoutes, { db });
+  await app.register(checkoutCompleteRoutes, { db, dashboardPaymentsPath: options.dashboardPaymentsPath });
   await app.register(financeRoutes, { ctx });
   await app.register(refundRoutes, { db });
 

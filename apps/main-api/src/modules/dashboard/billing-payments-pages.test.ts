@@ -93,3 +93,15 @@ describe('the payment history', () => {
     expect(page.body).toContain('Historia ya malipo');
   });
 });
+
+describe('the page after a card checkout', () => {
+  it("links back to the organization's payment history on the dashboard", async () => {
+    const page = await h.t.app.inject({
+      method: 'GET',
+      url: `/v1/billing/checkout/complete?reference=${failedReference}`,
+    });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain(`href="/dashboard/billing/payments?org=${organizationId}"`);
+    expect(page.body).toContain('See your payments on the dashboard');
+  });
+});

@@ -2,5 +2,6 @@
 // Home (docs/decisions.md#dashboard-sign-in).
 
 export { type DashboardConfig, DashboardEnvSchema, dashboardConfigFrom } from './config.js';
+export { BILLING_PAYMENTS_PATH as DASHBOARD_PAYMENTS_PATH } from './pages/nav.js';
 export { dashboardRoutes } from './routes.js';
 export { openSignedInCookie, type SignedInCookieInput } from './signed-in-cookie.js';

@@ -154,7 +154,11 @@ const CHECKOUT_COMPLETE_PATH = '/v1/billing/checkout/complete';
  * The page the payer's browser lands on after the hosted card checkout, when no PAYMENT_RETURN_URL of the
  * customer's own app is configured. It shows only the outcome, never amounts or account details.
  */
-export const checkoutCompleteRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async (app, { db }) => {
+export const checkoutCompleteRoutes: FastifyPluginAsyncTypebox<{
+  db: Database;
+  /** The dashboard's payment history, linked from the page when the dashboard is on. */
+  dashboardPaymentsPath: string | undefined;
+}> = async (app, { db, dashboardPaymentsPath }) => {
   app.get(
     CHECKOUT_COMPLETE_PATH,
     {
@@ -167,7 +171,7 @@ export const checkoutCompleteRoutes: FastifyPluginAsyncTypebox<{ db: Database }>
     },
     async (request, reply) => {
       const reference = request.query.reference ?? request.query.trxref ?? '';
-      const page = checkoutCompletePage(await paymentByReference(db, reference));
+      const page = checkoutCompletePage(await paymentByReference(db, reference), dashboardPaymentsPath);
       return reply
         .code(page.status)
         .header('cache-control', 'no-store')

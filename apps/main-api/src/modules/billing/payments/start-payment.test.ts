@@ -60,6 +60,10 @@ describe('POST /v1/billing/pay with card', () => {
     );
 
     expect(await liveBalance(t.db, t.organizationId)).toBe(before + 2500);
+    // Without a dashboard (no identity provider), the page after the checkout links nowhere.
+    const complete = await t.app.inject({ method: 'GET', url: `/v1/billing/checkout/complete?reference=${reference}` });
+    expect(complete.body).toContain('Payment successful');
+    expect(complete.body).not.toContain('/dashboard/');
     const payment = await paymentByReference(t.db, reference);
     expect(payment.status).toBe('succeeded');
     expect(payment.paymentMethodId).not.toBeNull();
