@@ -88,10 +88,11 @@ describe('a new organization', () => {
     expect(inbox).toEqual([
       {
         title: 'Verify your business to go live',
-        message: expect.stringContaining(`/v1/organizations/${id}/activation`),
+        message: expect.stringContaining('on the Going live page'),
         actionUrl: `/dashboard/activation?org=${id}`,
       },
     ]);
+    expect(inbox[0]?.message).not.toContain('/v1/');
 
     expect((await createKey(id, 'test')).statusCode).toBe(201);
     const live = await createKey(id, 'live');
