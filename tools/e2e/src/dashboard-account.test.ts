@@ -1,6 +1,3 @@
-import type { Database } from '@platform/db';
-import { memberships, organizations, users } from '@platform/db/schema';
-import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { policyViolationsOf } from '#test-browser';
 import { chromiumBrowser, missing } from '#test-prerequisites';
@@ -12,6 +9,7 @@ import {
   signUp,
   startDashboardPlatform,
 } from './dashboard-browser.js';
+import { organizationOwnedBy } from './database.js';
 
 // A business owner's own pages of the dashboard in a browser (docs/decisions.md#dashboard-pages): Home with what
 // needs attention, the Profile form saved and refused, the Settings forms saved, Home again with the low balance, and
@@ -19,16 +17,6 @@ import {
 // /tmp/shots-account).
 
 const SHOTS = process.env.SCREENSHOT_DIR ?? '/tmp/shots-account';
-
-/** An organization the user with this address owns, not activated yet (the create form is another journey's). */
-async function organizationOwnedBy(db: Database, email: string, name: string): Promise<string> {
-  const [owner] = await db.select({ id: users.id }).from(users).where(eq(users.email, email));
-  if (owner === undefined) throw new Error(`No profile for ${email}`);
-  const [organization] = await db.insert(organizations).values({ name }).returning({ id: organizations.id });
-  if (organization === undefined) throw new Error('Inserting the organization returned no row');
-  await db.insert(memberships).values({ organizationId: organization.id, userId: owner.id, role: 'owner' });
-  return organization.id;
-}
 
 describe.skipIf(missing(chromiumBrowser))("an owner's Home, Profile and Settings in a browser", () => {
   let platform: DashboardPlatform;

@@ -1,6 +1,3 @@
-import type { Database } from '@platform/db';
-import { memberships, organizations, users } from '@platform/db/schema';
-import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { policyViolationsOf } from '#test-browser';
 import { chromiumBrowser, missing } from '#test-prerequisites';
@@ -12,6 +9,7 @@ import {
   signUp,
   startDashboardPlatform,
 } from './dashboard-browser.js';
+import { organizationOwnedBy } from './database.js';
 
 // The Billing pages in a browser (docs/decisions.md#dashboard-pages): a new owner of an organization on test data tops
 // up the test wallet, buys a plan through the sandbox's card checkout to its end, finds the payment in the history and
@@ -19,16 +17,6 @@ import {
 // with axe-core and photographed (SCREENSHOT_DIR, /tmp/shots-billing).
 
 const SHOTS = process.env.SCREENSHOT_DIR ?? '/tmp/shots-billing';
-
-/** A new organization (not activated yet: test data only) owned by the profile of `email`. */
-async function newOrganization(db: Database, email: string, name: string): Promise<string> {
-  const [owner] = await db.select({ id: users.id }).from(users).where(eq(users.email, email));
-  if (owner === undefined) throw new Error(`No profile for ${email}`);
-  const [organization] = await db.insert(organizations).values({ name, activatedAt: null }).returning();
-  if (organization === undefined) throw new Error('Inserting the organization returned no row');
-  await db.insert(memberships).values({ organizationId: organization.id, userId: owner.id, role: 'owner' });
-  return organization.id;
-}
 
 describe.skipIf(missing(chromiumBrowser))('the Billing pages in a browser', () => {
   let platform: DashboardPlatform;
@@ -46,7 +34,7 @@ describe.skipIf(missing(chromiumBrowser))('the Billing pages in a browser', () =
     const check = pageChecker(platform, page, size, SHOTS);
     const email = `billing-${size.name}@pochi.example`;
     await signUp(platform, page, { email, givenName: 'Amani', familyName: 'Mwangi' });
-    await newOrganization(platform.database.db, email, `Pochi Traders ${size.name}`);
+    await organizationOwnedBy(platform.database.db, email, `Pochi Traders ${size.name}`);
     await page.getByRole('link', { name: 'Home' }).click();
 
     await page.getByRole('link', { name: 'Billing' }).click();

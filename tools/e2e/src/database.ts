@@ -66,6 +66,16 @@ export async function currentDocuments(db: Database, sessionId: string) {
     );
 }
 
+/** A new organization owned by the profile of `email`, not activated yet (test data only; the create form is another journey's). */
+export async function organizationOwnedBy(db: Database, email: string, name: string): Promise<string> {
+  const [owner] = await db.select({ id: users.id }).from(users).where(eq(users.email, email));
+  if (owner === undefined) throw new Error(`No profile for ${email}`);
+  const [organization] = await db.insert(organizations).values({ name, activatedAt: null }).returning();
+  if (organization === undefined) throw new Error('Inserting the organization returned no row');
+  await db.insert(memberships).values({ organizationId: organization.id, userId: owner.id, role: 'owner' });
+  return organization.id;
+}
+
 /**
  * An organization owned by the user with this address, with one pending test session of its own as backend-api
  * would have created it (its price held), for the dashboard's pages to show; the session's id.
