@@ -15,6 +15,8 @@ export interface ActivationSessionInput {
   platformOrganizationId: string;
   decisionSource: DecisionSourceKind;
   locale: SessionLocale;
+  /** Where the hosted page's final page leads back to (the dashboard's Going live page), or null for no link. */
+  returnUrl: string | null;
   /** `user:<id>`: who started it. */
   actor: string;
   now: Date;
@@ -44,7 +46,7 @@ export async function createActivationSession(
     appName: null,
     callbackUrl: null,
     locale: input.locale,
-    returnUrl: null,
+    returnUrl: input.returnUrl,
     privacyNoticeUrl: null,
     decisionSource: input.decisionSource,
     price: 0,

@@ -1,8 +1,10 @@
+import { randomUUID } from 'node:crypto';
 import { mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { DatabaseHandle } from '@platform/db';
+import { memberships, organizations, users } from '@platform/db/schema';
 import { createTestDatabase } from '@platform/db/testing';
 import {
   API_SCOPE,
@@ -20,6 +22,7 @@ import {
 import type { Page } from 'playwright-core';
 import { type Browser, expectPhoneFriendly, launchBrowser } from '#test-browser';
 import { expectNoSeriousAxeViolations } from './axe.js';
+import { createDocumentStore, startBackendApi, VERIFY_URL } from './backend-api.js';
 
 // The dashboard as its browser journeys meet it (docs/decisions.md#dashboard-pages): main-api on a test database
 // and a real port, the local start's identity provider beside it (one-time codes go to the mail outbox, as every
@@ -36,6 +39,8 @@ export type JourneySize = (typeof SIZES)[number];
 export interface DashboardPlatform {
   /** main-api's origin, e.g. `http://localhost:43121`. */
   mainUrl: string;
+  /** backend-api beside it, when the journey asked for it. */
+  backend?: DashboardBackend;
   /** The folder every email is written to (sign-in codes, invitations, receipts). */
   outbox: string;
   database: DatabaseHandle;
@@ -51,6 +56,32 @@ export interface DashboardPlatform {
 export interface DashboardPlatformOptions {
   /** More of main-api's environment (e.g. a webhook or checkout setting), over the journey's defaults. */
   env?: Record<string, string>;
+  /**
+   * backend-api too, on the same database, with the platform's organization and a reviewer of it: the hosted page
+   * (which the browser reaches at VERIFY_HOST) and the review console decide a business verification.
+   */
+  backend?: boolean;
+}
+
+export interface DashboardBackend {
+  url: string;
+  platformOrganizationId: string;
+  /** A bearer token of the platform's reviewer, for the review console. */
+  reviewerToken: string;
+}
+
+const REVIEWER_ID = 'user_e2e_platform_reviewer';
+
+/** The platform's organization (activated) and its reviewer, as the local start seeds them. */
+async function seedPlatformOrganization(database: DatabaseHandle, platformOrganizationId: string): Promise<void> {
+  const { db } = database;
+  await db.insert(organizations).values({ id: platformOrganizationId, name: 'Platform', activatedAt: new Date() });
+  await db
+    .insert(users)
+    .values({ id: REVIEWER_ID, email: 'reviewer@platform.example', firstName: 'Pat', lastName: 'Reviewer' });
+  await db
+    .insert(memberships)
+    .values({ organizationId: platformOrganizationId, userId: REVIEWER_ID, role: 'reviewer' });
 }
 
 const TOKEN_SECRET = 'an-e2e-token-signing-secret-of-32-chars';
@@ -87,6 +118,18 @@ export async function startDashboardPlatform(options: DashboardPlatformOptions =
     closers.unshift(() => idp.close());
     const database = await createTestDatabase();
     closers.unshift(() => database.close());
+    let backend: { url: string; hostRule: string; platformOrganizationId: string } | undefined;
+    let backendEnv: Record<string, string> = {};
+    if (options.backend === true) {
+      const platformOrganizationId = randomUUID();
+      await seedPlatformOrganization(database, platformOrganizationId);
+      const documents = await createDocumentStore();
+      closers.push(() => documents.remove());
+      const running = await startBackendApi(database, { platformOrganizationId, documents });
+      closers.unshift(() => running.close());
+      backend = { ...running, platformOrganizationId };
+      backendEnv = { PLATFORM_ORGANIZATION_ID: platformOrganizationId, VERIFY_URL, ...documents.env };
+    }
     const config = loadMainApiConfig({
       LOG_LEVEL: 'silent',
       PUBLIC_URL: mainUrl,
@@ -99,6 +142,7 @@ export async function startDashboardPlatform(options: DashboardPlatformOptions =
       DASHBOARD_OIDC_ISSUER: idp.issuer,
       DASHBOARD_OIDC_CLIENT_ID: DASHBOARD_CLIENT_ID,
       DASHBOARD_OIDC_SCOPES: `openid email profile ${API_SCOPE}`,
+      ...backendEnv,
       ...options.env,
     });
     const app = buildApp(
@@ -107,13 +151,22 @@ export async function startDashboardPlatform(options: DashboardPlatformOptions =
     );
     await app.listen({ host: '127.0.0.1', port });
     closers.unshift(() => app.close());
-    const browser = await launchBrowser();
+    const hostRules = backend === undefined ? [] : [backend.hostRule];
+    const browser = await launchBrowser({ hostRules });
     closers.unshift(() => browser.close());
-    const checker = await launchBrowser({ javaScript: true });
+    const checker = await launchBrowser({ javaScript: true, hostRules });
     closers.unshift(() => checker.close());
     const apiToken = (userId: string) =>
       signAccessToken({ secret: TOKEN_SECRET, issuer: idp.issuer, audience, subject: userId });
-    return { mainUrl, outbox, database, browser, checker, apiToken, close };
+    const reviewer =
+      backend === undefined
+        ? undefined
+        : {
+            url: backend.url,
+            platformOrganizationId: backend.platformOrganizationId,
+            reviewerToken: await apiToken(REVIEWER_ID),
+          };
+    return { mainUrl, backend: reviewer, outbox, database, browser, checker, apiToken, close };
   } catch (error) {
     await close();
     throw error;

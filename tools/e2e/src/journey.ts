@@ -95,7 +95,7 @@ export function verifiedCallbacks(callbacks: Callback[], secret: string, session
 }
 
 /** Signs the reviewer in to the console with their access token. */
-export async function signInToConsole(platform: RunningPlatform, page: Page, token: string): Promise<void> {
+export async function signInToConsole(platform: { mainUrl: string }, page: Page, token: string): Promise<void> {
   await page.goto(`${platform.mainUrl}/review`);
   await page.getByLabel('Access token').fill(token);
   await Promise.all([

@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Browser, expectPhoneFriendly, launchBrowser, PHONE, policyViolationsOf } from '#test-browser';
 import { chromiumBrowser, missing } from '#test-prerequisites';
+import { VERIFY_HOST } from './backend-api.js';
 import { currentDocuments, holdMovements, sessionRow } from './database.js';
 import { paper } from './documents.js';
 import { createSession, eventually, signInToConsole, verifiedCallbacks } from './journey.js';
-import { type Organization, type RunningPlatform, startPlatform, VERIFY_HOST } from './platform.js';
+import { type Organization, type RunningPlatform, startPlatform } from './platform.js';
 
 // Issue "live identity verification", done when: a KYB session with PDFs goes through requires_input and a
 // resubmission of one document, decided in the review console, at a phone's size.

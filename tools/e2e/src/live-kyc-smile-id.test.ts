@@ -4,10 +4,11 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Browser, expectPhoneFriendly, launchBrowser, PHONE, policyViolationsOf } from '#test-browser';
 import { chromiumBrowser, missing } from '#test-prerequisites';
+import { VERIFY_HOST, VERIFY_URL } from './backend-api.js';
 import { builtSdkModules } from './built-sdk.js';
 import { holdLedger, kycStatusOf, sessionRow } from './database.js';
 import { eventually, mainCall, submitKycFromPhone, verifiedCallbacks } from './journey.js';
-import { type RunningPlatform, startPlatform, VERIFY_HOST, VERIFY_URL } from './platform.js';
+import { type RunningPlatform, startPlatform } from './platform.js';
 
 // Issue "automated decisions through Smile ID, and the front-end SDK", done when: at a phone's size, a live KYC
 // session opened through the SDK's popup mode from a demo page -> consent -> documents -> submitted -> Smile ID (the

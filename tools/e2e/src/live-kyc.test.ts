@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Browser, expectPhoneFriendly, launchBrowser, PHONE, policyViolationsOf } from '#test-browser';
 import { chromiumBrowser, missing } from '#test-prerequisites';
+import { VERIFY_HOST } from './backend-api.js';
 import { holdMovements, kycStatusOf, sessionRow } from './database.js';
 import { createSession, eventually, signInToConsole, submitKycFromPhone, verifiedCallbacks } from './journey.js';
-import { type RunningPlatform, startPlatform, VERIFY_HOST } from './platform.js';
+import { type RunningPlatform, startPlatform } from './platform.js';
 
 // Issue "live identity verification", done when: a live KYC session created by API -> consent -> ID and selfie
 // uploaded from fixture images at a phone's size -> submitted -> decided in the review console -> the page shows the

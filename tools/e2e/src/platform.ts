@@ -4,11 +4,9 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createApiKey } from '@platform/api-keys';
-import { buildApp as buildBackendApi, loadBackendApiConfig } from '@platform/backend-api';
 import type { ApiKeyEnvironment, Database, DatabaseHandle, MembershipRole } from '@platform/db';
 import { memberships, organizations, users } from '@platform/db/schema';
 import { createTestDatabase } from '@platform/db/testing';
-import { generateDocumentKeyEntry } from '@platform/document-vault';
 import { topUpWallet } from '@platform/ledger';
 import {
   buildApp as buildMainApi,
@@ -17,19 +15,12 @@ import {
   signAccessToken,
 } from '@platform/main-api';
 import { ensureWebhookEndpoint } from '@platform/webhooks';
+import { createDocumentStore, startBackendApi } from './backend-api.js';
 
 // Both services over real HTTP on one test database, as they run in production: backend-api serves the API and
 // the hosted page (at VERIFY_HOST, which the browser maps to it) and delivers callbacks; main-api serves the review
 // API and console. Both open the same document store with the same master key.
 
-/**
- * The hosted page's host in verificationUrl; the browser resolves it to backend-api. A *.localhost name, which
- * Chromium treats as a secure context, as it treats the https page of production: it applies the page's
- * Cross-Origin-Opener-Policy there.
- */
-export const VERIFY_HOST = 'verify.localhost';
-/** VERIFY_URL: what backend-api puts in verificationUrl, and the public address Smile ID calls back. */
-export const VERIFY_URL = `http://${VERIFY_HOST}`;
 const TOKEN_SECRET = 'an-e2e-token-signing-secret-of-32-chars';
 const ISSUER = 'https://identity.e2e.example/';
 const AUDIENCE = 'main-api-e2e';
@@ -75,8 +66,7 @@ export interface PlatformOptions {
 export async function startPlatform({ backendEnv = {} }: PlatformOptions = {}): Promise<RunningPlatform> {
   const database: DatabaseHandle = await createTestDatabase();
   const db = database.db;
-  const documentDir = await mkdtemp(path.join(tmpdir(), 'e2e-documents-'));
-  const documentKey = generateDocumentKeyEntry('e2e');
+  const documents = await createDocumentStore();
   const callbacks: Callback[] = [];
   const receiver = await startReceiver(callbacks);
   const callbackUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/callbacks`;
@@ -118,30 +108,11 @@ export async function startPlatform({ backendEnv = {} }: PlatformOptions = {}): 
   const reviewerId = 'user_e2e_reviewer';
   await addMember(platform.id, reviewerId, 'reviewer');
 
-  const documentEnv = {
-    DOCUMENT_ENCRYPTION_KEY: documentKey,
-    DOCUMENT_STORAGE: 'local',
-    DOCUMENT_LOCAL_DIR: documentDir,
-  };
-  const backend = buildBackendApi(
-    { database },
-    loadBackendApiConfig({
-      LOG_LEVEL: 'silent',
-      VERIFY_URL,
-      HOSTED_PAGE_SECRET: 'an-e2e-hosted-page-secret-of-32-chars!!',
-      PLATFORM_ORGANIZATION_ID: platform.id,
-      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
-      WEBHOOK_DELIVERY_INTERVAL_MS: '100',
-      IDEMPOTENCY_PURGE_INTERVAL_MS: '0',
-      VERIFICATION_EXPIRY_INTERVAL_MS: '0',
-      VERIFICATION_RETENTION_INTERVAL_MS: '0',
-      RATE_LIMIT_PER_MINUTE: '100000',
-      ...documentEnv,
-      ...backendEnv,
-    }),
-  );
-  await backend.listen({ host: '127.0.0.1', port: 0 });
-  const backendPort = (backend.server.address() as AddressInfo).port;
+  const backend = await startBackendApi(database, {
+    platformOrganizationId: platform.id,
+    documents,
+    env: backendEnv,
+  });
 
   const mainConfig = loadMainApiConfig({
     LOG_LEVEL: 'silent',
@@ -151,7 +122,7 @@ export async function startPlatform({ backendEnv = {} }: PlatformOptions = {}): 
     PUBLIC_URL: 'http://127.0.0.1',
     PLATFORM_ORGANIZATION_ID: platform.id,
     WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
-    ...documentEnv,
+    ...documents.env,
   });
   const avatarDir = await mkdtemp(path.join(tmpdir(), 'e2e-avatars-'));
   const main = buildMainApi(
@@ -163,11 +134,11 @@ export async function startPlatform({ backendEnv = {} }: PlatformOptions = {}): 
   return {
     db,
     mainUrl,
-    backendUrl: `http://127.0.0.1:${backendPort}`,
-    backendPort,
+    backendUrl: backend.url,
+    backendPort: backend.port,
     callbacks,
     callbackUrl,
-    documentDir,
+    documentDir: documents.directory,
     platform,
     reviewer: { userId: reviewerId, token: await tokenFor(reviewerId) },
     tokenFor,
@@ -178,7 +149,7 @@ export async function startPlatform({ backendEnv = {} }: PlatformOptions = {}): 
       receiver.closeAllConnections();
       await new Promise((resolve) => receiver.close(resolve));
       await database.close();
-      await rm(documentDir, { recursive: true, force: true });
+      await documents.remove();
       await rm(avatarDir, { recursive: true, force: true });
     },
   };

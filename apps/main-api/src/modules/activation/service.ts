@@ -2,6 +2,7 @@ import type {
   Database,
   DatabaseExecutor,
   DecisionSourceKind,
+  SessionLocale,
   VerificationSession,
   VerificationStatus,
 } from '@platform/db';
@@ -143,7 +144,15 @@ export async function getActivation(
 export async function startActivation(
   db: Database,
   settings: ActivationSettings,
-  request: { organizationId: string; userId: string; now: Date; audit: AuditContext; lifecycle: LifecycleOptions },
+  request: {
+    organizationId: string;
+    userId: string;
+    now: Date;
+    audit: AuditContext;
+    lifecycle: LifecycleOptions;
+    /** The hosted page's language and the way back from its final page: the dashboard's, when it starts one. */
+    page?: { locale: SessionLocale; returnUrl: string };
+  },
 ): Promise<{ created: boolean; activation: ActivationView }> {
   const { platformOrganizationId } = settings;
   if (platformOrganizationId === undefined) throw serviceUnavailable(ACTIVATION_NOT_CONFIGURED);
@@ -161,7 +170,8 @@ export async function startActivation(
         organizationId: request.organizationId,
         platformOrganizationId,
         decisionSource: settings.decisionSource,
-        locale: 'en',
+        locale: request.page?.locale ?? 'en',
+        returnUrl: request.page?.returnUrl ?? null,
         actor: `user:${request.userId}`,
         now: request.now,
         ttlMs: settings.sessionTtlMs,

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { organizationInvitations } from '@platform/db/schema';
+import { organizationInvitations, verificationSessions } from '@platform/db/schema';
 import { commitMove } from '@platform/verification-lifecycle';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -308,6 +308,13 @@ describe('going live', () => {
     expect(accepted.statusCode).toBe(303);
   });
 
+  const hostedPageOf = async (sessionId: string) => {
+    const [row] = await h.t.db
+      .select({ locale: verificationSessions.locale, returnUrl: verificationSessions.returnUrl })
+      .from(verificationSessions)
+      .where(eq(verificationSessions.id, sessionId));
+    return row;
+  };
   const activationOf = async () =>
     (await api(FOUNDER.sub, 'GET', `/v1/organizations/${organizationId}/activation`)).json().data;
 
@@ -330,6 +337,11 @@ describe('going live', () => {
     const state = await activationOf();
     expect(state.state).toBe('verifying');
     expect(started.headers.location).toBe(`${VERIFY_URL}/session/${state.session.sessionId}`);
+    // The hosted page speaks the dashboard's language and its final page leads back here.
+    expect(await hostedPageOf(state.session.sessionId)).toEqual({
+      locale: 'en',
+      returnUrl: `http://main-api.test/dashboard/activation?org=${organizationId}`,
+    });
 
     const open = await h.get(`/dashboard/activation?org=${organizationId}`, cookie(FOUNDER));
     expect(open.body).toContain('the business verification is open');
@@ -385,17 +397,19 @@ describe('going live', () => {
       '/dashboard/activation',
       cookie(FOUNDER),
       {},
-      `/dashboard/activation?org=${organizationId}`,
+      `/dashboard/activation?org=${organizationId}&lang=sw`,
     );
     expect(restarted.statusCode).toBe(303);
-    expect((await activationOf()).session.sessionId).not.toBe(sessionId);
+    const next = (await activationOf()).session.sessionId;
+    expect(next).not.toBe(sessionId);
+    expect((await hostedPageOf(next)).locale).toBe('sw');
   });
 
   it('says live is unlocked once activated, with the way to live keys and no form', async () => {
     const activated = await insertOrganization(h.t.db, { name: 'Live Ltd', members: [{ userId: FOUNDER.sub }] });
     const page = await h.get(`/dashboard/activation?org=${activated}`, cookie(FOUNDER));
     expect(page.body).toContain('live API keys and live top-ups are unlocked');
-    expect(page.body).toContain('href="/dashboard/developers"');
+    expect(page.body).toContain('href="/dashboard/developers?env=live"');
     expect(page.body).not.toContain(START_FORM);
     const post = await h.post('/dashboard/activation', cookie(FOUNDER), {}, `/dashboard/activation?org=${activated}`);
     expect(post.statusCode).toBe(303);

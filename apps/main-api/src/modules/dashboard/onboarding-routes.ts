@@ -45,6 +45,8 @@ export interface DashboardOnboardingRoutesOptions {
   testWalletCredit: number;
   /** The platform's organization and the hosted page of the business verification (docs/decisions.md#going-live). */
   activation: ActivationSettings;
+  /** PUBLIC_URL: the dashboard's origin, for the way back from the hosted page. */
+  publicUrl: string;
   /** The page guard of the dashboard (page-access.ts). */
   guard: (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
 }
@@ -86,7 +88,7 @@ function organizationFormOf(body: Record<string, string | string[]>) {
 
 export const dashboardOnboardingRoutes: FastifyPluginAsyncTypebox<DashboardOnboardingRoutesOptions> = async (
   app,
-  { db, now, testWalletCredit, activation: settings, guard },
+  { db, now, testWalletCredit, activation: settings, publicUrl, guard },
 ) => {
   const own = { public: true, dashboardPage: {} } as const;
   const ownForm = { public: true, idempotency: 'none', dashboardPage: {} } as const;
@@ -282,6 +284,11 @@ export const dashboardOnboardingRoutes: FastifyPluginAsyncTypebox<DashboardOnboa
           now: now(),
           audit: auditOf(request),
           lifecycle: { platformOrganizationId: settings.platformOrganizationId },
+          // The owner reads the hosted page in the dashboard's language and comes back to this page from its end.
+          page: {
+            locale: request.dashboard.locale,
+            returnUrl: `${publicUrl}${ACTIVATION_PATH}?org=${encodeURIComponent(organizationId)}`,
+          },
         });
         request.log.info({ organizationId, created }, 'Activation started from the dashboard');
         const url = activation.session?.verificationUrl;

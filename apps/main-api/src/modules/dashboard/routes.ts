@@ -270,6 +270,7 @@ export const dashboardRoutes: FastifyPluginAsyncTypebox<DashboardOptions> = asyn
     now,
     testWalletCredit: options.testWalletCredit,
     activation: options.activation,
+    publicUrl: options.publicUrl,
     guard,
   });
   await app.register(dashboardBillingRoutes, {

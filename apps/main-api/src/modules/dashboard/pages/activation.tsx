@@ -10,8 +10,8 @@ import { ACTIVATION_PATH, DASHBOARD_PATH } from './nav.js';
 // where the organization's stands, and for an owner the form that starts it (or goes on with the open one) on the
 // hosted verification page. Once activated, the way to live keys.
 
-/** The Developers page, where live keys are created. */
-const DEVELOPERS_PAGE = `${DASHBOARD_PATH}/developers`;
+/** Live keys are what activation unlocks: the link opens the Developers page on live data. */
+const DEVELOPERS_PAGE = `${DASHBOARD_PATH}/developers?env=live`;
 
 export interface ActivationPageView {
   locale: Locale;
