@@ -58,9 +58,10 @@ export interface DashboardPlatformOptions {
   env?: Record<string, string>;
   /**
    * backend-api too, on the same database, with the platform's organization and a reviewer of it: the hosted page
-   * (which the browser reaches at VERIFY_HOST) and the review console decide a business verification.
+   * (which the browser reaches at VERIFY_HOST) and the review console decide a verification. `env`: more of
+   * backend-api's environment, over the journeys' defaults.
    */
-  backend?: boolean;
+  backend?: { env?: NodeJS.ProcessEnv };
 }
 
 export interface DashboardBackend {
@@ -120,12 +121,12 @@ export async function startDashboardPlatform(options: DashboardPlatformOptions =
     closers.unshift(() => database.close());
     let backend: { url: string; hostRule: string; platformOrganizationId: string } | undefined;
     let backendEnv: Record<string, string> = {};
-    if (options.backend === true) {
+    if (options.backend !== undefined) {
       const platformOrganizationId = randomUUID();
       await seedPlatformOrganization(database, platformOrganizationId);
       const documents = await createDocumentStore();
       closers.push(() => documents.remove());
-      const running = await startBackendApi(database, { platformOrganizationId, documents });
+      const running = await startBackendApi(database, { platformOrganizationId, documents, env: options.backend.env });
       closers.unshift(() => running.close());
       backend = { ...running, platformOrganizationId };
       backendEnv = { PLATFORM_ORGANIZATION_ID: platformOrganizationId, VERIFY_URL, ...documents.env };

@@ -1,6 +1,5 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { buildApp as buildBackendApi, loadBackendApiConfig } from '@platform/backend-api';
 import { createWebhookDelivery } from '@platform/webhooks';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -57,7 +56,6 @@ async function startReceiver(): Promise<Receiver> {
 describe.skipIf(missing(chromiumBrowser))('the Developers pages in a browser', () => {
   let platform: DashboardPlatform;
   let receiver: Receiver;
-  let backend: ReturnType<typeof buildBackendApi>;
   let backendUrl: string;
   /** The worker's clock: an hour later at each run, so the retry it scheduled is due. */
   let workerClock = Date.now();
@@ -72,24 +70,16 @@ describe.skipIf(missing(chromiumBrowser))('the Developers pages in a browser', (
 
   beforeAll(async () => {
     // The receiver is the test's own, on 127.0.0.1: main-api accepts it as a webhook URL only when told to.
-    platform = await startDashboardPlatform({ env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } });
     receiver = await startReceiver();
-    // backend-api beside main-api on the same database, as in production, for the API key's first call; its delivery
-    // worker is off, since the test runs the worker itself.
-    backend = buildBackendApi(
-      { database: platform.database },
-      loadBackendApiConfig({
-        LOG_LEVEL: 'silent',
-        WEBHOOK_DELIVERY_ENABLED: 'false',
-        IDEMPOTENCY_PURGE_INTERVAL_MS: '0',
-        VERIFICATION_EXPIRY_INTERVAL_MS: '0',
-        VERIFICATION_RETENTION_INTERVAL_MS: '0',
-      }),
-    );
-    backendUrl = await backend.listen({ host: '127.0.0.1', port: 0 });
+    // backend-api beside main-api on the same database, as in production, for the API key's first call and the
+    // hosted page; its delivery worker is off, since the test runs the worker itself.
+    platform = await startDashboardPlatform({
+      env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' },
+      backend: { env: { WEBHOOK_DELIVERY_ENABLED: 'false' } },
+    });
+    backendUrl = platform.backend?.url ?? '';
   });
   afterAll(async () => {
-    await backend?.close();
     receiver?.server.closeAllConnections();
     await new Promise((resolve) => receiver?.server.close(resolve));
     await platform?.close();
@@ -181,12 +171,40 @@ describe.skipIf(missing(chromiumBrowser))('the Developers pages in a browser', (
       body: JSON.stringify({ type: 'kyc', externalEndUserId: `till-customer-${size.name}`, appName: 'Duka App' }),
     });
     expect(created.status).toBe(201);
-    const { sessionId } = ((await created.json()) as { data: { sessionId: string } }).data;
+    const { sessionId, verificationUrl } = (
+      (await created.json()) as {
+        data: { sessionId: string; verificationUrl: string };
+      }
+    ).data;
     await page.getByRole('link', { name: 'Verifications' }).click();
     await page.getByRole('cell', { name: `till-customer-${size.name}` }).waitFor();
     await page.goto(`${mainUrl}/dashboard/verifications/${sessionId}`);
     await page.getByRole('heading', { name: 'Verification session' }).waitFor();
+    await page.getByText('No decision yet.').waitFor();
     await check('8-session-from-key');
+
+    // The end user's part on the hosted page, decided there with the test session's sandbox controls; the session's
+    // page then shows the decision, each status change, and the callbacks with their answers.
+    await page.goto(verificationUrl);
+    await Promise.all([
+      page.waitForURL((url) => url.searchParams.get('notice') === 'consent_recorded'),
+      page.getByRole('button', { name: 'I agree' }).click(),
+    ]);
+    await Promise.all([
+      page.waitForURL((url) => url.searchParams.get('notice') === 'submitted'),
+      page.getByRole('button', { name: 'Submit' }).click(),
+    ]);
+    await Promise.all([
+      page.waitForURL((url) => url.searchParams.get('notice') === 'approved'),
+      page.getByRole('button', { name: 'Approve' }).click(),
+    ]);
+    expect(await page.locator('#session-status').textContent()).toBe('Verified');
+    await runWorker();
+    await page.goto(`${mainUrl}/dashboard/verifications/${sessionId}`);
+    await page.getByText(/^Verified\. Decided by .+ on /).waitFor();
+    await page.getByRole('listitem').filter({ hasText: /: Verified, by / }).waitFor();
+    expect(await page.getByText(/delivered/).count()).toBeGreaterThan(0);
+    await check('8b-session-decided');
 
     // In Kiswahili: the keys, then an allowed origin for the SDK.
     await page.getByRole('link', { name: 'Kiswahili' }).click();

@@ -29,7 +29,7 @@ describe.skipIf(missing(chromiumBrowser))('going live from the dashboard, in a b
   let backend: DashboardBackend;
 
   beforeAll(async () => {
-    platform = await startDashboardPlatform({ backend: true });
+    platform = await startDashboardPlatform({ backend: {} });
     if (platform.backend === undefined) throw new Error('backend-api did not start');
     backend = platform.backend;
   });
