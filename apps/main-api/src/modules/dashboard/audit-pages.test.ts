@@ -34,15 +34,10 @@ async function record(organization: string, action: string, createdAt: string, a
 
 beforeAll(async () => {
   h = await startDashboardHarness();
-  ownerCookie = await h.signIn(OWNER);
-  developerCookie = await h.signIn(DEVELOPER);
-  organizationId = await insertOrganization(h.t.db, {
-    name: 'Audit Traders',
-    members: [
-      { userId: OWNER.sub, role: 'owner' },
-      { userId: DEVELOPER.sub, role: 'developer' },
-    ],
-  });
+  const traders = await h.organizationWith('Audit Traders', { owner: OWNER, developer: DEVELOPER });
+  organizationId = traders.id;
+  ownerCookie = traders.cookies.owner;
+  developerCookie = traders.cookies.developer;
   otherOrganizationId = await insertOrganization(h.t.db, { name: 'Elsewhere', members: [] });
   // 2026-03-01 23:30 in Nairobi is 20:30 UTC; 2026-03-02 00:30 in Nairobi is 21:30 UTC on the 1st.
   await record(organizationId, 'member.role_changed', '2026-03-01T20:30:00Z');

@@ -3,12 +3,12 @@ import type { Database } from '@platform/db';
 import { isAppError } from '@platform/errors';
 import { readStorableDateTime } from '@platform/http';
 import { text } from '@platform/templates';
-import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sendPage } from '../../shared/html-forms.js';
 import { listAuditEvents } from '../audit/index.js';
 import { listOrganizationMembers } from '../organizations/index.js';
 import type { DashboardOrganization } from './context.js';
+import { given, listPageQuery, queryText } from './list-page-query.js';
 import { type AuditFilters, auditPage, auditQuery } from './pages/audit.js';
 import { frameOf } from './pages/layout.js';
 import { AUDIT_PATH } from './pages/nav.js';
@@ -26,22 +26,9 @@ export interface DashboardAuditRoutesOptions {
 /** A page of the log. */
 export const AUDIT_PAGE_SIZE = 50;
 
-const filterText = (maxLength: number) => Type.Optional(Type.String({ maxLength }));
-const AuditPageQuery = Type.Object(
-  {
-    action: filterText(100),
-    from: filterText(40),
-    to: filterText(40),
-    cursor: filterText(512),
-    lang: filterText(8),
-    org: filterText(64),
-    env: filterText(8),
-  },
-  { additionalProperties: false },
-);
+const AuditPageQuery = listPageQuery({ action: queryText(100), from: queryText(40), to: queryText(40) });
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-const given = (value: string | undefined) => (value === undefined || value.trim() === '' ? undefined : value.trim());
 
 /** The start of a day in Nairobi (UTC+3), or undefined for anything that is not a real day. */
 function startOfDay(day: string): Date | undefined {

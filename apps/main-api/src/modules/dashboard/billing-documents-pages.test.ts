@@ -3,7 +3,6 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { completeSandboxCheckout, referenceIn, topUpLive } from '../../../test/dashboard-billing-fixtures.js';
 import { type DashboardHarness, startDashboardHarness } from '../../../test/dashboard-harness.js';
-import { insertOrganization } from '../../../test/helpers.js';
 
 // Receipts and invoices opened in a browser (docs/decisions.md#dashboard-pages): the link of a notification opens the
 // document with the dashboard's cookie; another organization's reference, an unknown one and a payment without the
@@ -20,10 +19,10 @@ const OTHER = { sub: 'user_documents_other', email: 'juma@example.com', givenNam
 
 beforeAll(async () => {
   h = await startDashboardHarness();
-  owner = await h.signIn(OWNER);
-  await h.signIn(OTHER);
-  organizationId = await insertOrganization(h.t.db, { name: 'Risiti Ltd', members: [{ userId: OWNER.sub }] });
-  await insertOrganization(h.t.db, { name: 'Elsewhere Ltd', members: [{ userId: OTHER.sub }] });
+  const risiti = await h.organizationWith('Risiti Ltd', { owner: OWNER });
+  organizationId = risiti.id;
+  owner = risiti.cookies.owner;
+  await h.organizationWith('Elsewhere Ltd', { owner: OTHER });
   const started = await topUpLive(h, owner, organizationId, { amount: '3000', method: 'card' });
   paidReference = referenceIn(String(started.headers.location));
   await completeSandboxCheckout(h, String(started.headers.location));

@@ -2,12 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { type Database, isUuid } from '@platform/db';
 import { isAppError } from '@platform/errors';
 import { type IdempotencyContext, requestFingerprint } from '@platform/idempotency';
-import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { PAGE_CONTENT_SECURITY_POLICY } from '../../shared/html-forms.js';
 import { assertActivated } from '../activation/index.js';
 import type { BillingServices } from '../billing/index.js';
 import type { DashboardOrganization } from './context.js';
+import { listPageQuery, queryText } from './list-page-query.js';
 
 // What the Billing pages' forms share (docs/decisions.md#dashboard-pages): their fields read loosely (checked in the
 // handler, after the page guard), the key each payment form carries so that posting it twice acts once, and who asks.
@@ -26,19 +26,8 @@ export interface DashboardBillingOptions {
   guard: (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
 }
 
-const text = (maxLength: number) => Type.Optional(Type.String({ maxLength }));
-
-/** The query of a Billing page: the frame's choices, the notice of the form that sent here, a cursor. */
-export const BillingPageQuery = Type.Object(
-  {
-    lang: text(8),
-    org: text(64),
-    env: text(8),
-    notice: text(32),
-    cursor: text(512),
-  },
-  { additionalProperties: false },
-);
+/** The query of a Billing page: the notice of the form that sent here, with a list page's (the Wallet's statement). */
+export const BillingPageQuery = listPageQuery({ notice: queryText(32) });
 
 /** A form's fields, each one value (a field sent twice counts once: the first). */
 export function fieldsOf(body: unknown): Record<string, string> {

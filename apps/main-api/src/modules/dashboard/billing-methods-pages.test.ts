@@ -20,12 +20,9 @@ const page = () => `/dashboard/billing/payment-methods?env=live&org=${organizati
 
 beforeAll(async () => {
   h = await startDashboardHarness();
-  owner = await h.signIn(OWNER);
-  await h.signIn(MEMBER);
-  organizationId = await insertOrganization(h.t.db, {
-    name: 'Njia Ltd',
-    members: [{ userId: OWNER.sub }, { userId: MEMBER.sub, role: 'member' }],
-  });
+  const njia = await h.organizationWith('Njia Ltd', { owner: OWNER, member: MEMBER });
+  organizationId = njia.id;
+  owner = njia.cookies.owner;
   await insertSavedNumber(h.t.db, organizationId);
   otherId = await insertOrganization(h.t.db, { name: 'Other Ltd' });
   otherMethodId = await insertSavedNumber(h.t.db, otherId);

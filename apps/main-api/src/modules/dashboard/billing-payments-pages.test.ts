@@ -19,8 +19,9 @@ const TRICKY = '=HYPERLINK("http://x.example"), then "quoted"\nand a new line';
 
 beforeAll(async () => {
   h = await startDashboardHarness();
-  owner = await h.signIn(OWNER);
-  organizationId = await insertOrganization(h.t.db, { name: 'Historia Ltd', members: [{ userId: OWNER.sub }] });
+  const historia = await h.organizationWith('Historia Ltd', { owner: OWNER });
+  organizationId = historia.id;
+  owner = historia.cookies.owner;
   const otherId = await insertOrganization(h.t.db, { name: 'Other Ltd' });
   const at = (minute: number) => new Date(Date.UTC(2026, 10, 2, 7, minute));
   [failedReference = ''] = await insertPayments({ db: h.t.db, organizationId }, [

@@ -2,10 +2,10 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { paymentMethodKinds, paymentPurposes, paymentStatuses } from '@platform/db';
 import { isAppError } from '@platform/errors';
 import { text } from '@platform/templates';
-import { Type } from '@sinclair/typebox';
 import { sendPage } from '../../shared/html-forms.js';
 import { listPayments, type PaymentFilter, paymentExport, paymentsCsv } from '../billing/index.js';
 import { type DashboardBillingOptions, organizationOf } from './billing-forms.js';
+import { given, listPageQuery, queryText } from './list-page-query.js';
 import { PAYMENTS_CSV_PATH, type PaymentFilters, paymentsPage, paymentsQuery } from './pages/billing-payments.js';
 import { frameOf } from './pages/layout.js';
 import { BILLING_PAYMENTS_PATH } from './pages/nav.js';
@@ -18,23 +18,13 @@ import { documented } from './schemas.js';
 /** A page of the history: as many rows as the API's largest page. */
 export const PAYMENTS_PAGE_SIZE = 50;
 
-const filterText = (maxLength: number) => Type.Optional(Type.String({ maxLength }));
-const HistoryQuery = Type.Object(
-  {
-    status: filterText(32),
-    method: filterText(32),
-    purpose: filterText(32),
-    from: filterText(40),
-    to: filterText(40),
-    cursor: filterText(512),
-    lang: filterText(8),
-    org: filterText(64),
-    env: filterText(8),
-  },
-  { additionalProperties: false },
-);
-
-const given = (value: string | undefined) => (value === undefined || value.trim() === '' ? undefined : value.trim());
+const HistoryQuery = listPageQuery({
+  status: queryText(32),
+  method: queryText(32),
+  purpose: queryText(32),
+  from: queryText(40),
+  to: queryText(40),
+});
 
 /** The filters as the list takes them; undefined when a choice is not one of its lists. */
 function filterOf(filters: PaymentFilters): PaymentFilter | undefined {

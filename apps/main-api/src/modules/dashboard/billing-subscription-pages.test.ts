@@ -21,12 +21,9 @@ const today = () => new Date().toISOString().slice(0, 10);
 
 beforeAll(async () => {
   h = await startDashboardHarness();
-  owner = await h.signIn(OWNER);
-  await h.signIn(DEVELOPER);
-  subscribedId = await insertOrganization(h.t.db, {
-    name: 'Barua Ltd',
-    members: [{ userId: OWNER.sub }, { userId: DEVELOPER.sub, role: 'developer' }],
-  });
+  const barua = await h.organizationWith('Barua Ltd', { owner: OWNER, developer: DEVELOPER });
+  subscribedId = barua.id;
+  owner = barua.cookies.owner;
   newcomerId = await insertOrganization(h.t.db, { name: 'Mpya Ltd', members: [{ userId: OWNER.sub }] });
   cardId = await insertSavedCard(h.t.db, subscribedId);
   await insertSubscription(h.t.db, subscribedId, {

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { formKeyIn } from '../../../test/dashboard-billing-fixtures.js';
 import { cookieOf, type DashboardHarness, startDashboardHarness } from '../../../test/dashboard-harness.js';
 import { insertOrganization } from '../../../test/helpers.js';
 import { listPayments } from '../billing/index.js';
@@ -22,19 +23,12 @@ async function testBalance(id: string): Promise<number> {
 }
 
 const NO_FILTER = { status: undefined, method: undefined, purpose: undefined, from: undefined, to: undefined };
-const keyOf = (html: string) => /name="key" value="([^"]+)"/.exec(html)?.[1] ?? '';
 
 beforeAll(async () => {
   h = await startDashboardHarness();
-  owner = await h.signIn(OWNER);
-  await h.signIn(MEMBER);
-  organizationId = await insertOrganization(h.t.db, {
-    name: 'Pochi Traders',
-    members: [
-      { userId: OWNER.sub, role: 'owner' },
-      { userId: MEMBER.sub, role: 'member' },
-    ],
-  });
+  const pochi = await h.organizationWith('Pochi Traders', { owner: OWNER, member: MEMBER });
+  organizationId = pochi.id;
+  owner = pochi.cookies.owner;
   lockedId = await insertOrganization(h.t.db, {
     name: 'Not Yet Live',
     activated: false,
@@ -59,7 +53,7 @@ describe('the Wallet page', () => {
   it('tops up the test wallet once, however many times the form is posted', async () => {
     const before = await testBalance(organizationId);
     const page = await h.get(FROM(), owner);
-    const key = keyOf(page.body);
+    const key = formKeyIn(page.body);
     const first = await h.post('/dashboard/billing/wallet/test-top-up', owner, { key, amount: '12,500' }, FROM());
     expect(first.statusCode).toBe(303);
     expect(first.headers.location).toBe('/dashboard/billing/wallet?notice=topped_up');
@@ -79,7 +73,7 @@ describe('the Wallet page', () => {
       const refused = await h.post(
         '/dashboard/billing/wallet/test-top-up',
         owner,
-        { key: keyOf(page.body), amount },
+        { key: formKeyIn(page.body), amount },
         FROM(),
       );
       expect(refused.statusCode, amount).toBe(400);
@@ -114,7 +108,7 @@ describe('the Wallet page', () => {
     // The answer sends the browser to the checkout: the page's forms may go there.
     expect(page.headers['content-security-policy']).toContain("form-action 'self' http://main-api.test");
     const cookie = cookieOf(page, owner);
-    const fields = { key: keyOf(page.body), amount: '2000', method: 'card' };
+    const fields = { key: formKeyIn(page.body), amount: '2000', method: 'card' };
     const started = await h.post('/dashboard/billing/wallet/top-up', cookie, fields, '/dashboard/billing/wallet');
     expect(started.statusCode).toBe(303);
     expect(String(started.headers.location)).toMatch(/^http:\/\/main-api\.test\/.*PAY-/);

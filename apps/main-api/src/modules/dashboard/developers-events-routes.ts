@@ -7,6 +7,7 @@ import { FormBody, redirectTo, sendPage } from '../../shared/html-forms.js';
 import { allows } from '../organizations/index.js';
 import { getWebhookEvent, listWebhookEvents, redeliverEvent } from '../webhook-deliveries/index.js';
 import { type DashboardDeveloperRoutesOptions, pageOf, read, write } from './developers-forms.js';
+import { given, listPageQuery, queryText } from './list-page-query.js';
 import { eventPage } from './pages/developers-event.js';
 import {
   type DeliveryLogView,
@@ -23,25 +24,12 @@ import { documented } from './schemas.js';
 /** A page of the log: as many events as a page of the Verifications list. */
 export const DELIVERY_LOG_PAGE_SIZE = 50;
 
-const optional = (maxLength: number) => Type.Optional(Type.String({ maxLength }));
-const LogQuery = Type.Object(
-  {
-    type: optional(100),
-    outcome: optional(16),
-    cursor: optional(512),
-    lang: optional(8),
-    org: optional(64),
-    env: optional(8),
-  },
-  { additionalProperties: false },
-);
+const LogQuery = listPageQuery({ type: queryText(100), outcome: queryText(16) });
 const EventQuery = Type.Object(
-  { notice: optional(32), lang: optional(8), org: optional(64), env: optional(8) },
+  { notice: queryText(32), lang: queryText(8), org: queryText(64), env: queryText(8) },
   { additionalProperties: false },
 );
 const EventParams = Type.Object({ id: Type.String({ maxLength: 128 }) });
-
-const given = (value: string | undefined) => (value === undefined || value.trim() === '' ? undefined : value.trim());
 
 const eventNotices = {
   redelivered: 'dashboard.developers.event.redelivered',

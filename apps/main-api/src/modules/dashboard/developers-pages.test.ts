@@ -24,15 +24,10 @@ const at = (path: string, org = organizationId) => `${path}${path.includes('?') 
 
 beforeAll(async () => {
   h = await startDashboardHarness();
-  ownerCookie = await h.signIn(OWNER);
-  memberCookie = await h.signIn(MEMBER);
-  organizationId = await insertOrganization(h.t.db, {
-    name: 'Mama Mboga Ltd',
-    members: [
-      { userId: OWNER.sub, role: 'owner' },
-      { userId: MEMBER.sub, role: 'member' },
-    ],
-  });
+  const mboga = await h.organizationWith('Mama Mboga Ltd', { owner: OWNER, member: MEMBER });
+  organizationId = mboga.id;
+  ownerCookie = mboga.cookies.owner;
+  memberCookie = mboga.cookies.member;
   otherOrganizationId = await insertOrganization(h.t.db, { name: 'Other Ltd' });
   notActivatedId = await insertOrganization(h.t.db, {
     name: 'New Shop',

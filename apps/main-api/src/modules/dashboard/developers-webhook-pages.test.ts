@@ -35,15 +35,10 @@ const endpointOf = async (environment: 'test' | 'live', org = organizationId) =>
 beforeAll(async () => {
   h = await startDashboardHarness();
   receiver = await startCallbackReceiver();
-  ownerCookie = await h.signIn(OWNER);
-  memberCookie = await h.signIn(MEMBER);
-  organizationId = await insertOrganization(h.t.db, {
-    name: 'Jua Kali Works',
-    members: [
-      { userId: OWNER.sub, role: 'owner' },
-      { userId: MEMBER.sub, role: 'member' },
-    ],
-  });
+  const works = await h.organizationWith('Jua Kali Works', { owner: OWNER, member: MEMBER });
+  organizationId = works.id;
+  ownerCookie = works.cookies.owner;
+  memberCookie = works.cookies.member;
   otherOrganizationId = await insertOrganization(h.t.db, { name: 'Other Ltd' });
 });
 beforeEach(() => {

@@ -4,10 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SELLER_WITH_BANK } from '../../../test/bank-transfer-fixtures.js';
 import { LARGE_TOP_UP } from '../../../test/bank-transfer-suite.js';
 import { type DashboardHarness, startDashboardHarness } from '../../../test/dashboard-harness.js';
-import { insertOrganization, insertUser, TEST_AUDIENCE, TEST_SECRET } from '../../../test/helpers.js';
+import { insertOrganization, insertUser } from '../../../test/helpers.js';
 import { insertSubscription } from '../../../test/subscription-fixtures.js';
 import { insertPendingSession } from '../../../test/verification-session-fixtures.js';
-import { signAccessToken } from '../../auth/tokens.js';
 import { insertInvitation } from '../organizations/index.js';
 import { updateLowBalanceThreshold } from '../wallets/index.js';
 
@@ -50,12 +49,7 @@ beforeAll(async () => {
     anchor: '2026-10-01',
     status: 'past_due',
   });
-  const token = await signAccessToken({
-    secret: TEST_SECRET,
-    issuer: h.provider.issuer,
-    audience: TEST_AUDIENCE,
-    subject: WANGARI.sub,
-  });
+  const token = await h.apiToken(WANGARI.sub);
   const paid = await h.t.app.inject({
     method: 'POST',
     url: '/v1/billing/pay',
@@ -140,9 +134,10 @@ describe("Home's attention items", () => {
   });
 
   it('says when nothing needs attention', async () => {
-    const other = await h.signIn({ sub: 'user_home_other', email: 'other@home.example' });
-    const quiet = await insertOrganization(h.t.db, { name: 'Calm Ltd', members: [{ userId: 'user_home_other' }] });
-    const page = await h.get(`/dashboard?org=${quiet}`, other);
+    const calm = await h.organizationWith('Calm Ltd', {
+      owner: { sub: 'user_home_other', email: 'other@home.example' },
+    });
+    const page = await h.get(`/dashboard?org=${calm.id}`, calm.cookies.owner);
     expect(page.body).toContain('Nothing needs your attention.');
     expect(page.body).toContain('Overview of Calm Ltd');
     expect(quietId).toBeTruthy();

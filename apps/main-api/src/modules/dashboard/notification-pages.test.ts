@@ -20,9 +20,10 @@ const OTHER = { sub: 'user_inbox_other', email: 'other@inbox.example.com', given
 
 beforeAll(async () => {
   h = await startDashboardHarness();
-  cookie = await h.signIn(USER);
+  const traders = await h.organizationWith('Inbox Traders', { owner: USER });
+  organizationId = traders.id;
+  cookie = traders.cookies.owner;
   otherCookie = await h.signIn(OTHER);
-  organizationId = await insertOrganization(h.t.db, { name: 'Inbox Traders', members: [{ userId: USER.sub }] });
   goneOrganizationId = await insertOrganization(h.t.db, { name: 'Left Behind Ltd', members: [] });
 });
 afterAll(async () => {

@@ -4,8 +4,7 @@ import { commitMove } from '@platform/verification-lifecycle';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cookieOf, type DashboardHarness, startDashboardHarness } from '../../../test/dashboard-harness.js';
-import { insertOrganization, TEST_AUDIENCE, TEST_SECRET } from '../../../test/helpers.js';
-import { signAccessToken } from '../../auth/tokens.js';
+import { insertOrganization } from '../../../test/helpers.js';
 
 // Onboarding in the dashboard (docs/decisions.md#dashboard-pages): creating an organization with the form (its test
 // credit included), an invitation opened from its email and accepted, and going live through the business
@@ -40,7 +39,7 @@ async function api(userId: string, method: 'GET' | 'POST' | 'DELETE', url: strin
     method,
     url,
     headers: {
-      ...(await authHeader(userId)),
+      authorization: `Bearer ${await h.apiToken(userId)}`,
       ...(payload === undefined ? {} : { 'content-type': 'application/json' }),
     },
     ...(payload === undefined ? {} : { payload: JSON.stringify(payload) }),
@@ -56,17 +55,6 @@ const organizationsOf = async (userId: string) =>
     address: string | null;
     billingEmail: string | null;
   }>;
-
-/** The API's bearer token for the user, from the issuer the dashboard's app trusts (the test provider's). */
-async function authHeader(userId: string) {
-  const token = await signAccessToken({
-    secret: TEST_SECRET,
-    issuer: h.provider.issuer,
-    audience: TEST_AUDIENCE,
-    subject: userId,
-  });
-  return { authorization: `Bearer ${token}` };
-}
 
 /** An organization created with the form by the founder; its id. */
 async function createdWithTheForm(name: string): Promise<string> {
@@ -439,8 +427,10 @@ describe('going live on a server without the business verification', () => {
 
   it('says it is not available, and the form starts nothing', async () => {
     bare = await startDashboardHarness();
-    const owner = await bare.signIn(FOUNDER);
-    const id = await insertOrganization(bare.t.db, { members: [{ userId: FOUNDER.sub }], activated: false });
+    const {
+      id,
+      cookies: { owner },
+    } = await bare.organizationWith('Not Live Ltd', { owner: FOUNDER }, { activated: false });
     const page = await bare.get(`/dashboard/activation?org=${id}`, owner);
     expect(page.body).toContain('Going live is not available on this server');
     expect(page.body).not.toContain(START_FORM);

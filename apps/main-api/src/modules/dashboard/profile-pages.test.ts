@@ -2,8 +2,7 @@ import { users } from '@platform/db/schema';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cookieOf, type DashboardHarness, startDashboardHarness } from '../../../test/dashboard-harness.js';
-import { insertOrganization, insertUser, TEST_AUDIENCE, TEST_SECRET } from '../../../test/helpers.js';
-import { signAccessToken } from '../../auth/tokens.js';
+import { insertOrganization, insertUser } from '../../../test/helpers.js';
 import { getEditableProfile } from '../accounts/index.js';
 
 // The Profile page and "complete your profile" (docs/decisions.md#dashboard-pages) as a signed-in browser meets them:
@@ -62,7 +61,7 @@ describe('the Profile page', () => {
     const me = await h.t.app.inject({
       method: 'GET',
       url: '/v1/accounts/me',
-      headers: { authorization: `Bearer ${await apiToken(AMANI.sub)}` },
+      headers: { authorization: `Bearer ${await h.apiToken(AMANI.sub)}` },
     });
     expect(me.json().data).toMatchObject({ name: 'Amani Wanjiru Njeri', phone: '+254712345678', dob: '1990-05-15' });
   });
@@ -168,6 +167,3 @@ describe('completing the profile of a sign-in without a name', () => {
     expect(page.headers.location).toBe('/login');
   });
 });
-
-const apiToken = (userId: string) =>
-  signAccessToken({ secret: TEST_SECRET, issuer: h.provider.issuer, audience: TEST_AUDIENCE, subject: userId });

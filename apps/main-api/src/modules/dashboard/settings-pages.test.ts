@@ -22,17 +22,9 @@ const DEVELOPER = { sub: 'user_set_dev', email: 'dev@settings.example', givenNam
 
 beforeAll(async () => {
   h = await startDashboardHarness();
-  owner = await h.signIn(OWNER);
-  billing = await h.signIn(BILLING);
-  developer = await h.signIn(DEVELOPER);
-  organizationId = await insertOrganization(h.t.db, {
-    name: 'Mazao Traders',
-    members: [
-      { userId: OWNER.sub, role: 'owner' },
-      { userId: BILLING.sub, role: 'billing' },
-      { userId: DEVELOPER.sub, role: 'developer' },
-    ],
-  });
+  const mazao = await h.organizationWith('Mazao Traders', { owner: OWNER, billing: BILLING, developer: DEVELOPER });
+  organizationId = mazao.id;
+  ({ owner, billing, developer } = mazao.cookies);
   otherOrganizationId = await insertOrganization(h.t.db, { name: 'Someone Else Ltd' });
 });
 afterAll(async () => {

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cookieOf, csrfOf, type DashboardHarness, startDashboardHarness } from '../../../test/dashboard-harness.js';
+import { cookieOf, type DashboardHarness, startDashboardHarness } from '../../../test/dashboard-harness.js';
 import { insertOrganization } from '../../../test/helpers.js';
-import { followToCallback } from '../../../test/oidc-test-provider.js';
 import {
   auditEventsOf,
   insertPendingSession,
@@ -26,16 +25,10 @@ const BILLING = { sub: 'user_otieno', email: 'otieno@example.com', givenName: 'O
 
 beforeAll(async () => {
   h = await startDashboardHarness();
-  ownerCookie = await h.signIn(OWNER);
-  const billingCookie = await h.signIn(BILLING);
-  expect(billingCookie).not.toBe('');
-  organizationId = await insertOrganization(h.t.db, {
-    name: 'Duka Lending',
-    members: [
-      { userId: OWNER.sub, role: 'owner' },
-      { userId: BILLING.sub, role: 'billing' },
-    ],
-  });
+  const duka = await h.organizationWith('Duka Lending', { owner: OWNER, billing: BILLING });
+  organizationId = duka.id;
+  ownerCookie = duka.cookies.owner;
+  expect(duka.cookies.billing).not.toBe('');
   otherOrganizationId = await insertOrganization(h.t.db, { name: 'Other Ltd' });
   decidedId = await insertPendingSession(h.t.db, { organizationId, externalEndUserId: 'borrower-42' });
   await moveTestSession(h.t.db, decidedId, { to: 'processing', actor: 'hosted_page' });
@@ -56,20 +49,7 @@ describe('the Verifications list', () => {
     const first = await h.t.app.inject({ method: 'GET', url: '/dashboard/verifications?status=rejected' });
     expect(first.statusCode).toBe(303);
     expect(first.headers.location).toBe('/login');
-    const cookie = cookieOf(first);
-    h.provider.next = OWNER;
-    const page = await h.get('/login', cookie);
-    const started = await h.t.app.inject({
-      method: 'POST',
-      url: '/login',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: cookieOf(page, cookie) },
-      payload: new URLSearchParams({ _csrf: csrfOf(page.body) }).toString(),
-    });
-    const back = await h.t.app.inject({
-      method: 'GET',
-      url: `/login/callback${(await followToCallback(String(started.headers.location), 'http://main-api.test/login/callback')).search}`,
-      headers: { cookie: cookieOf(started, cookieOf(page, cookie)) },
-    });
+    const back = await h.signInWith(OWNER, cookieOf(first));
     expect(back.statusCode).toBe(303);
     expect(back.headers.location).toBe('/dashboard/verifications?status=rejected');
   });

@@ -13,6 +13,7 @@ import {
   listOrganizationSessions,
 } from '../verification-sessions/index.js';
 import type { DashboardOrganization } from './context.js';
+import { given, listPageQuery, queryText } from './list-page-query.js';
 import { frameOf } from './pages/layout.js';
 import { VERIFICATIONS_PATH } from './pages/nav.js';
 import { sessionPage } from './pages/session.js';
@@ -35,23 +36,15 @@ export interface DashboardVerificationRoutesOptions {
 /** A page of the list: as many rows as the API's default page. */
 export const VERIFICATIONS_PAGE_SIZE = 50;
 
-const filterText = (maxLength: number) => Type.Optional(Type.String({ maxLength }));
-const ListPageQuery = Type.Object(
-  {
-    status: filterText(32),
-    type: filterText(8),
-    externalEndUserId: filterText(255),
-    from: filterText(40),
-    to: filterText(40),
-    cursor: filterText(512),
-    lang: filterText(8),
-    org: filterText(64),
-    env: filterText(8),
-  },
-  { additionalProperties: false },
-);
+const VerificationsQuery = listPageQuery({
+  status: queryText(32),
+  type: queryText(8),
+  externalEndUserId: queryText(255),
+  from: queryText(40),
+  to: queryText(40),
+});
 const SessionPageQuery = Type.Object(
-  { notice: filterText(16), lang: filterText(8), org: filterText(64), env: filterText(8) },
+  { notice: queryText(16), lang: queryText(8), org: queryText(64), env: queryText(8) },
   { additionalProperties: false },
 );
 const SessionPageParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
@@ -61,8 +54,6 @@ function sessionIdOf(id: string): string {
   if (!isUuid(id)) throw notFound(SESSION_NOT_FOUND);
   return id;
 }
-
-const given = (value: string | undefined) => (value === undefined || value.trim() === '' ? undefined : value.trim());
 
 export const dashboardVerificationRoutes: FastifyPluginAsyncTypebox<DashboardVerificationRoutesOptions> = async (
   app,
@@ -84,7 +75,7 @@ export const dashboardVerificationRoutes: FastifyPluginAsyncTypebox<DashboardVer
       preHandler: guard,
       schema: {
         ...documented('Verifications: the sessions, filtered, a page at a time (HTML)'),
-        querystring: ListPageQuery,
+        querystring: VerificationsQuery,
       },
     },
     async (request, reply) => {

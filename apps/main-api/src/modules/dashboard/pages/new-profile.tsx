@@ -2,10 +2,10 @@
 /** @jsxImportSource @platform/templates */
 import { type Locale, say, text } from '@platform/templates';
 import type { FormRefusal } from '../account-forms.js';
-import { Fact, Field } from './account-form.js';
+import { Fact } from './account-form.js';
 import { CsrfField, dashboardPage, Message, type SignedInFrame } from './layout.js';
+import { NameFields } from './name-fields.js';
 import { NEW_PROFILE_PATH } from './nav.js';
-import { profileFieldLabels } from './profile.js';
 
 // "Complete your profile" (docs/decisions.md#dashboard-pages): a user signed in without a profile, because the
 // identity provider gave no name, gives their first and last name; the address is the provider's, shown as it is.
@@ -21,7 +21,6 @@ export interface NewProfileView {
 export function newProfilePage(view: NewProfileView): string {
   const { locale, values } = view;
   const problems = view.refusal?.problems ?? {};
-  const labels = profileFieldLabels(locale);
   return dashboardPage({
     locale,
     title: text(locale, 'dashboard.newProfile.title'),
@@ -38,26 +37,7 @@ export function newProfilePage(view: NewProfileView): string {
         <p class="hint">{say(locale, 'dashboard.profile.emailHint')}</p>
         <form method="post" action={NEW_PROFILE_PATH} class="fields">
           <CsrfField token={view.signedIn.csrfToken} />
-          <Field
-            id="new-first-name"
-            name="firstName"
-            label={labels.firstName}
-            value={values.firstName}
-            problem={problems['firstName']}
-            maxlength={400}
-            autocomplete="given-name"
-            required
-          />
-          <Field
-            id="new-last-name"
-            name="lastName"
-            label={labels.lastName}
-            value={values.lastName}
-            problem={problems['lastName']}
-            maxlength={400}
-            autocomplete="family-name"
-            required
-          />
+          <NameFields locale={locale} idPrefix="new" values={values} problems={problems} />
           <div class="actions">
             <button type="submit" class="primary">
               {say(locale, 'dashboard.newProfile.submit')}

@@ -5,6 +5,7 @@ import type { EditableProfile } from '../../accounts/index.js';
 import type { FormRefusal } from '../account-forms.js';
 import { Fact, Field } from './account-form.js';
 import { CsrfField, dashboardPage, Message, type SignedInFrame } from './layout.js';
+import { NameFields, nameFieldLabels } from './name-fields.js';
 import { PROFILE_PATH } from './nav.js';
 
 // The Profile page (docs/decisions.md#dashboard-pages): the user's own details, the identity verification said in
@@ -40,8 +41,7 @@ export function profileFormValues(profile: EditableProfile): ProfileFormValues {
 /** The labels of the form's fields, by field name: the page and its refusals name them alike. */
 export function profileFieldLabels(locale: Locale): Record<keyof ProfileFormValues, string> {
   return {
-    firstName: text(locale, 'dashboard.profile.firstName'),
-    lastName: text(locale, 'dashboard.profile.lastName'),
+    ...nameFieldLabels(locale),
     phone: text(locale, 'dashboard.profile.phone'),
     dob: text(locale, 'dashboard.profile.dob'),
   };
@@ -75,26 +75,7 @@ export function profilePage(view: ProfileView): string {
         <h2>{say(locale, 'dashboard.profile.edit')}</h2>
         <form method="post" action={PROFILE_PATH} class="fields">
           <CsrfField token={view.signedIn.csrfToken} />
-          <Field
-            id="profile-first-name"
-            name="firstName"
-            label={labels.firstName}
-            value={values.firstName}
-            problem={problems['firstName']}
-            maxlength={400}
-            autocomplete="given-name"
-            required
-          />
-          <Field
-            id="profile-last-name"
-            name="lastName"
-            label={labels.lastName}
-            value={values.lastName}
-            problem={problems['lastName']}
-            maxlength={400}
-            autocomplete="family-name"
-            required
-          />
+          <NameFields locale={locale} idPrefix="profile" values={values} problems={problems} />
           <Field
             id="profile-phone"
             name="phone"
