@@ -390,7 +390,7 @@ describe('going live', () => {
     expect(restarted.statusCode).toBe(303);
     const next = (await activationOf()).session.sessionId;
     expect(next).not.toBe(sessionId);
-    expect((await hostedPageOf(next)).locale).toBe('sw');
+    expect((await hostedPageOf(next))?.locale).toBe('sw');
   });
 
   it('says live is unlocked once activated, with the way to live keys and no form', async () => {
