@@ -1,5 +1,6 @@
 export { type ClaimOutcome, type ClaimTiming, claimIdempotencyKey } from './claim.js';
 export { canonicalJson, type FingerprintInput, requestFingerprint } from './fingerprint.js';
+export { type HeldKeyRequest, runOnceForKey } from './held-key.js';
 export { KEY_HEADERS, keyHeaderSchema, MAX_KEY_LENGTH, readIdempotencyKey } from './key-header.js';
 export {
   DEFAULT_LOCK_TIMEOUT_MS,

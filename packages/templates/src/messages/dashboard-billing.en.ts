@@ -54,6 +54,8 @@ export const dashboardBillingEn = {
   'dashboard.billing.wallet.kind.capture': 'Charged',
   'dashboard.billing.wallet.kind.release': 'Released',
   'dashboard.billing.wallet.badAmount': 'Enter a whole number of shillings from 1 to {max}.',
+  'dashboard.billing.formBeingSent':
+    'This form is being sent already: wait a moment, then open the page again to see what it did.',
   'dashboard.billing.wallet.badTopUp': 'Enter a whole number of shillings and choose how to pay.',
   'dashboard.billing.wallet.needsPhone': 'Enter the M-Pesa number to send the payment prompt to.',
   'dashboard.billing.subscription.title': 'Subscription',

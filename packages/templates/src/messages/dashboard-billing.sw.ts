@@ -54,6 +54,8 @@ export const dashboardBillingSw = {
   'dashboard.billing.wallet.kind.capture': 'Imetozwa',
   'dashboard.billing.wallet.kind.release': 'Imerudishwa',
   'dashboard.billing.wallet.badAmount': 'Weka idadi kamili ya shilingi kuanzia 1 hadi {max}.',
+  'dashboard.billing.formBeingSent':
+    'Fomu hii tayari inatumwa: subiri kidogo, kisha fungua ukurasa tena uone ilichofanya.',
   'dashboard.billing.wallet.badTopUp': 'Weka idadi kamili ya shilingi na uchague njia ya kulipa.',
   'dashboard.billing.wallet.needsPhone': 'Weka nambari ya M-Pesa ya kupokea ombi la malipo.',
   'dashboard.billing.subscription.title': 'Usajili',

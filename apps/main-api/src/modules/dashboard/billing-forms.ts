@@ -1,7 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { type Database, isUuid } from '@platform/db';
-import { isAppError } from '@platform/errors';
-import { type IdempotencyContext, requestFingerprint } from '@platform/idempotency';
+import { type AppError, isAppError } from '@platform/errors';
+import {
+  DEFAULT_LOCK_TIMEOUT_MS,
+  DEFAULT_TTL_MS,
+  type HeldKeyRequest,
+  type IdempotencyContext,
+  requestFingerprint,
+  runOnceForKey,
+} from '@platform/idempotency';
+import { type Locale, text } from '@platform/templates';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { PAGE_CONTENT_SECURITY_POLICY } from '../../shared/html-forms.js';
 import { assertActivated } from '../activation/index.js';
@@ -74,10 +82,9 @@ export function requesterOf(request: FastifyRequest) {
  */
 export function formIdempotency(
   request: FastifyRequest,
-  key: string | undefined,
+  key: string,
   fields: Record<string, string>,
-): IdempotencyContext | undefined {
-  if (key === undefined) return undefined;
+): IdempotencyContext & HeldKeyRequest {
   const { organizationId, userId } = requesterOf(request);
   const { key: _key, ...asked } = fields;
   const fingerprint = requestFingerprint({
@@ -95,6 +102,34 @@ export function formIdempotency(
     transaction: async (db, work) => (await db.transaction(work)).body,
     unitOfWork: () => Promise.reject(new Error('The dashboard runs no unit of work under a form key')),
   };
+}
+
+/**
+ * Runs a payment form once for its key (docs/decisions.md#a-form-key-held-while-its-post-runs): the key is held in
+ * the idempotency records while `work` runs, as the API's Idempotency-Key is, and the page `work` sends the browser
+ * to is kept with it. So one form posted twice at the same instant starts one payment: the second post is refused
+ * with `idempotency_key_in_use` (said on the page: `formBeingSent`), and one after the first has answered is sent
+ * where the first was. A refusal gives the key up, so the same form can be sent again once corrected.
+ */
+export async function sendOnce(
+  db: Database,
+  form: HeldKeyRequest,
+  now: Date,
+  work: () => Promise<string>,
+): Promise<string> {
+  const { key, scope, fingerprint } = form;
+  const { response } = await runOnceForKey(
+    db,
+    { key, scope, fingerprint },
+    { now, ttlMs: DEFAULT_TTL_MS, lockTimeoutMs: DEFAULT_LOCK_TIMEOUT_MS, retryAfterSeconds: 1 },
+    async () => ({ statusCode: 200, body: { location: await work() }, headers: {} }),
+  );
+  return (response.body as { location: string }).location;
+}
+
+/** What a payment form's refusal says on its page: the service's message, or that the same form is being sent. */
+export function formProblemOf(locale: Locale, error: AppError): string {
+  return error.code === 'idempotency_key_in_use' ? text(locale, 'dashboard.billing.formBeingSent') : error.message;
 }
 
 /** The page again after a form: its path with the notice to show. */

@@ -22,9 +22,11 @@ import {
   fieldsOf,
   formIdempotency,
   formKeyOf,
+  formProblemOf,
   newFormKey,
   organizationOf,
   requesterOf,
+  sendOnce,
   withNotice,
 } from './billing-forms.js';
 import { billingNotice } from './pages/billing-notices.js';
@@ -184,26 +186,34 @@ export const dashboardBillingSubscriptionRoutes: FastifyPluginAsyncTypebox<Dashb
             seats: terms.seats,
             billingCycle: terms.cycle,
           };
-          const { answer } = await startPayment(billing, { ...requester, idempotency }, { method: 'card', metadata });
-          request.log.info({ reference: answer.reference }, 'Subscription purchase started from the dashboard');
-          return answer.checkoutUrl === undefined
-            ? redirectTo(reply, BILLING_PATH)
-            : redirectTo(reply, answer.checkoutUrl);
+          const location = await sendOnce(db, idempotency, now(), async () => {
+            const { answer } = await startPayment(billing, { ...requester, idempotency }, { method: 'card', metadata });
+            request.log.info({ reference: answer.reference }, 'Subscription purchase started from the dashboard');
+            return answer.checkoutUrl ?? BILLING_PATH;
+          });
+          return redirectTo(reply, location);
         }
-        const result = await upgradeSubscription(
-          billing,
-          requester,
-          terms,
-          fields['paymentMethodId'] || undefined,
-          idempotency,
-        );
-        request.log.info({ statusCode: result.statusCode }, 'Subscription change asked from the dashboard');
-        return withNotice(reply, BILLING_PATH, result.statusCode === 202 ? 'charging' : 'changed');
+        const location = await sendOnce(db, idempotency, now(), async () => {
+          const result = await upgradeSubscription(
+            billing,
+            requester,
+            terms,
+            fields['paymentMethodId'] || undefined,
+            idempotency,
+          );
+          request.log.info({ statusCode: result.statusCode }, 'Subscription change asked from the dashboard');
+          return `${BILLING_PATH}?notice=${result.statusCode === 202 ? 'charging' : 'changed'}`;
+        });
+        return redirectTo(reply, location);
       } catch (error) {
         // Refused (a declined card, nothing to change, a change in progress, a purchase while one runs): said on the
         // plan page, with the choice kept. A 5xx is the error page.
         if (!isAppError(error) || error.statusCode >= 500) throw error;
-        return showPlan(request, reply, choice, { key, problem: error.message, status: error.statusCode });
+        return showPlan(request, reply, choice, {
+          key,
+          problem: formProblemOf(locale, error),
+          status: error.statusCode,
+        });
       }
     },
   );

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formKeyIn } from '../../../test/dashboard-billing-fixtures.js';
-import { cookieOf, type DashboardHarness, startDashboardHarness } from '../../../test/dashboard-harness.js';
+import { cookieOf, csrfOf, type DashboardHarness, startDashboardHarness } from '../../../test/dashboard-harness.js';
 import { insertOrganization } from '../../../test/helpers.js';
 import { listPayments } from '../billing/index.js';
 import { listOrganizationWallets } from '../wallets/index.js';
@@ -112,10 +112,45 @@ describe('the Wallet page', () => {
     const started = await h.post('/dashboard/billing/wallet/top-up', cookie, fields, '/dashboard/billing/wallet');
     expect(started.statusCode).toBe(303);
     expect(String(started.headers.location)).toMatch(/^http:\/\/main-api\.test\/.*PAY-/);
+    // The same form again (a second click, a reload): back to the same checkout, no second payment.
     const again = await h.post('/dashboard/billing/wallet/top-up', cookie, fields, '/dashboard/billing/wallet');
-    expect(again.statusCode).toBe(409);
+    expect(again.statusCode).toBe(303);
+    expect(again.headers.location).toBe(started.headers.location);
     const payments = await listPayments(h.t.db, organizationId, { ...NO_FILTER, limit: 10, cursor: undefined });
     expect(payments.payments).toHaveLength(1);
+  });
+
+  it('starts one payment when the same form is posted several times at the same instant', async () => {
+    const paymentsNow = async () =>
+      (await listPayments(h.t.db, organizationId, { ...NO_FILTER, limit: 100, cursor: undefined })).payments.length;
+    const before = await paymentsNow();
+    const page = await h.get(`/dashboard/billing/wallet?org=${organizationId}&env=live`, owner);
+    const cookie = cookieOf(page, owner);
+    const payload = new URLSearchParams({
+      key: formKeyIn(page.body),
+      amount: '3000',
+      method: 'card',
+      _csrf: csrfOf(page.body),
+    }).toString();
+    const answers = await Promise.all(
+      Array.from({ length: 4 }, () =>
+        h.t.app.inject({
+          method: 'POST',
+          url: '/dashboard/billing/wallet/top-up',
+          headers: { 'content-type': 'application/x-www-form-urlencoded', cookie },
+          payload,
+        }),
+      ),
+    );
+    expect(await paymentsNow()).toBe(before + 1);
+    const sent = answers.filter((answer) => answer.statusCode === 303);
+    expect(sent.length).toBeGreaterThanOrEqual(1);
+    expect(new Set(sent.map((answer) => answer.headers.location)).size).toBe(1);
+    // The others were refused while the first ran, and said so on the page.
+    for (const refused of answers.filter((answer) => answer.statusCode !== 303)) {
+      expect(refused.statusCode).toBe(409);
+      expect(refused.body).toContain('This form is being sent already');
+    }
   });
 
   it('shows a member the balances but no top-up, and refuses the form', async () => {

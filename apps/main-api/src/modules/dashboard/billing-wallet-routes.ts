@@ -18,10 +18,12 @@ import {
   fieldsOf,
   formIdempotency,
   formKeyOf,
+  formProblemOf,
   liveTopUpsLocked,
   newFormKey,
   organizationOf,
   requesterOf,
+  sendOnce,
   wholeKesOf,
   withNotice,
 } from './billing-forms.js';
@@ -48,7 +50,7 @@ const STATEMENT_PAGE_SIZE = 100;
 
 export const dashboardBillingWalletRoutes: FastifyPluginAsyncTypebox<DashboardBillingOptions> = async (
   app,
-  { db, billing, testWalletCredit, guard, cardCheckoutOrigin },
+  { db, now, billing, testWalletCredit, guard, cardCheckoutOrigin },
 ) => {
   const read = { public: true, dashboardPage: { requires: 'organization:read' } } as const;
   const form = (requires: 'billing:write' | 'wallet:test_top_up') =>
@@ -188,21 +190,28 @@ export const dashboardBillingWalletRoutes: FastifyPluginAsyncTypebox<DashboardBi
       if (method === 'mobile_money' && (fields['phone'] ?? '') === '') {
         return refuse(text(locale, 'dashboard.billing.wallet.needsPhone'));
       }
+      const idempotency = formIdempotency(request, key, fields);
       try {
-        const { answer } = await startPayment(
-          billing,
-          { ...requesterOf(request), idempotency: formIdempotency(request, key, fields) },
-          { method, amount, ...(method === 'mobile_money' ? { phone: fields['phone'] ?? '' } : {}) },
-        );
-        request.log.info({ reference: answer.reference, organizationId: organizationOf(request).id }, 'Top-up started');
-        if (answer.checkoutUrl !== undefined) return redirectTo(reply, answer.checkoutUrl);
-        if (method === 'bank_transfer') return redirectTo(reply, invoicePageOf(answer.reference));
-        return withNotice(reply, BILLING_WALLET_PATH, 'prompted');
+        const location = await sendOnce(db, idempotency, now(), async () => {
+          const { answer } = await startPayment(
+            billing,
+            { ...requesterOf(request), idempotency },
+            { method, amount, ...(method === 'mobile_money' ? { phone: fields['phone'] ?? '' } : {}) },
+          );
+          request.log.info(
+            { reference: answer.reference, organizationId: organizationOf(request).id },
+            'Top-up started',
+          );
+          if (answer.checkoutUrl !== undefined) return answer.checkoutUrl;
+          if (method === 'bank_transfer') return invoicePageOf(answer.reference);
+          return `${BILLING_WALLET_PATH}?notice=prompted`;
+        });
+        return redirectTo(reply, location);
       } catch (error) {
         // What the pay service refuses (a limit, a number of another operator, locked, being confirmed): said on the
         // page with the form kept. A 503 (the provider did not answer) is the error page: the payment may go on.
         if (!isAppError(error) || error.statusCode >= 500) throw error;
-        return refuse(error.message, error.statusCode);
+        return refuse(formProblemOf(locale, error), error.statusCode);
       }
     },
   );
