@@ -59,6 +59,9 @@ export const dashboardEn = {
   'dashboard.environment.live': 'Live data',
   'dashboard.environment.testBanner':
     'You are looking at test data: test sessions are free of real charges and reach no one.',
+  'dashboard.list.problem.period': 'The period is backwards or empty: the "from" date must come before the "to" date.',
+  'dashboard.list.problem.date': 'Write each date as 2026-03-01, a day in Nairobi time.',
+  'dashboard.list.problem.cursor': 'This page link is no longer valid: start again from the first page.',
   'dashboard.verifications.title': 'Verifications',
   'dashboard.verifications.intro.test': 'Test sessions of {organization}, newest first.',
   'dashboard.verifications.intro.live': 'Live sessions of {organization}, newest first.',

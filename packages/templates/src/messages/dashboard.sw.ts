@@ -60,6 +60,10 @@ export const dashboardSw = {
   'dashboard.environment.live': 'Data halisi',
   'dashboard.environment.testBanner':
     'Unaangalia data ya majaribio: vipindi vya majaribio havitozwi pesa halisi na havimfikii mtu yeyote.',
+  'dashboard.list.problem.period':
+    'Kipindi kimepinduka au hakina siku: tarehe ya "kuanzia" lazima itangulie tarehe ya "hadi".',
+  'dashboard.list.problem.date': 'Andika kila tarehe kama 2026-03-01, siku kwa saa za Nairobi.',
+  'dashboard.list.problem.cursor': 'Kiungo hiki cha ukurasa si halali tena: anza tena kutoka ukurasa wa kwanza.',
   'dashboard.verifications.title': 'Uthibitishaji',
   'dashboard.verifications.intro.test': 'Vipindi vya majaribio vya {organization}, vipya kwanza.',
   'dashboard.verifications.intro.live': 'Vipindi halisi vya {organization}, vipya kwanza.',

@@ -94,6 +94,7 @@ describe('the Audit log page', () => {
     expect(backwards.body).toContain('role="alert"');
     const badCursor = await audit('&cursor=bm90LWEtY3Vyc29y');
     expect(badCursor.statusCode).toBe(400);
+    expect(badCursor.body).toContain('This page link is no longer valid: start again from the first page.');
   });
 
   it('pages through the log with the cursor, keeping the filters', async () => {

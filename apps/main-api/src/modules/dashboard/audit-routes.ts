@@ -9,6 +9,7 @@ import { listAuditEvents } from '../audit/index.js';
 import { listOrganizationMembers } from '../organizations/index.js';
 import type { DashboardOrganization } from './context.js';
 import { given, listPageQuery, queryText } from './list-page-query.js';
+import { listProblemOf } from './list-problems.js';
 import { type AuditFilters, auditPage, auditQuery } from './pages/audit.js';
 import { frameOf } from './pages/layout.js';
 import { AUDIT_PATH } from './pages/nav.js';
@@ -90,7 +91,7 @@ export const dashboardAuditRoutes: FastifyPluginAsyncTypebox<DashboardAuditRoute
       } catch (error) {
         // A period backwards or a cursor the list did not give: said on the page, with the filters to correct.
         if (!isAppError(error) || error.statusCode !== 400) throw error;
-        return sendPage(reply, auditPage({ ...view, ...empty, problem: error.message }), 400);
+        return sendPage(reply, auditPage({ ...view, ...empty, problem: listProblemOf(view.locale, error) }), 400);
       }
     },
   );

@@ -6,6 +6,7 @@ import { sendPage } from '../../shared/html-forms.js';
 import { listPayments, type PaymentFilter, paymentExport, paymentsCsv } from '../billing/index.js';
 import { type DashboardBillingOptions, organizationOf } from './billing-forms.js';
 import { given, listPageQuery, queryText } from './list-page-query.js';
+import { listProblemOf } from './list-problems.js';
 import { PAYMENTS_CSV_PATH, type PaymentFilters, paymentsPage, paymentsQuery } from './pages/billing-payments.js';
 import { frameOf } from './pages/layout.js';
 import { BILLING_PAYMENTS_PATH } from './pages/nav.js';
@@ -90,7 +91,7 @@ export const dashboardBillingPaymentRoutes: FastifyPluginAsyncTypebox<DashboardB
       } catch (error) {
         // A period or a cursor the list does not take: said on the page, with the filters to correct.
         if (!isAppError(error) || error.statusCode !== 400) throw error;
-        return refuse(error.message);
+        return refuse(listProblemOf(request.dashboard.locale, error));
       }
     },
   );

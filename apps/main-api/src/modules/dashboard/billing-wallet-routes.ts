@@ -27,6 +27,7 @@ import {
   wholeKesOf,
   withNotice,
 } from './billing-forms.js';
+import { listProblemOf } from './list-problems.js';
 import { billingNotice } from './pages/billing-notices.js';
 import {
   LIVE_TOP_UP_PATH,
@@ -122,7 +123,7 @@ export const dashboardBillingWalletRoutes: FastifyPluginAsyncTypebox<DashboardBi
       } catch (error) {
         // A cursor the statement did not give: said on the page, with its first page.
         if (!isAppError(error) || error.statusCode !== 400) throw error;
-        return showWallet(request, reply, { status: 400, problem: error.message });
+        return showWallet(request, reply, { status: 400, problem: listProblemOf(request.dashboard.locale, error) });
       }
     },
   );

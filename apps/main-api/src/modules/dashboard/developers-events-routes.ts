@@ -8,6 +8,7 @@ import { allows } from '../organizations/index.js';
 import { getWebhookEvent, listWebhookEvents, redeliverEvent } from '../webhook-deliveries/index.js';
 import { type DashboardDeveloperRoutesOptions, pageOf, read, write } from './developers-forms.js';
 import { given, listPageQuery, queryText } from './list-page-query.js';
+import { listProblemOf } from './list-problems.js';
 import { eventPage } from './pages/developers-event.js';
 import {
   type DeliveryLogView,
@@ -81,7 +82,11 @@ export const dashboardDeliveryLogRoutes: FastifyPluginAsyncTypebox<DashboardDeve
       } catch (error) {
         // A cursor the log did not give: said on the page, with the filters kept.
         if (!isAppError(error) || error.statusCode !== 400) throw error;
-        return sendPage(reply, deliveryLogPage({ ...view, problem: error.message }), 400);
+        return sendPage(
+          reply,
+          deliveryLogPage({ ...view, problem: listProblemOf(request.dashboard.locale, error) }),
+          400,
+        );
       }
     },
   );

@@ -85,6 +85,13 @@ describe('the Verifications list', () => {
     expect(badPeriod.statusCode).toBe(400);
     expect(badPeriod.body).toContain('role="alert"');
     expect(badPeriod.body).toContain('value="2026-13-45"');
+    expect(badPeriod.body).toContain('Write each date as 2026-03-01, a day in Nairobi time.');
+    const backwards = await h.get(
+      '/dashboard/verifications?env=test&from=2026-03-05&to=2026-03-01&lang=sw',
+      ownerCookie,
+    );
+    expect(backwards.statusCode).toBe(400);
+    expect(backwards.body).toContain('tarehe ya &quot;kuanzia&quot; lazima itangulie tarehe ya &quot;hadi&quot;');
     const badStatus = await h.get('/dashboard/verifications?env=test&status=%3Cscript%3E', ownerCookie);
     expect(badStatus.statusCode).toBe(400);
     expect(badStatus.body).not.toContain('<script>');

@@ -14,6 +14,7 @@ import {
 } from '../verification-sessions/index.js';
 import type { DashboardOrganization } from './context.js';
 import { given, listPageQuery, queryText } from './list-page-query.js';
+import { listProblemOf } from './list-problems.js';
 import { frameOf } from './pages/layout.js';
 import { VERIFICATIONS_PATH } from './pages/nav.js';
 import { sessionPage } from './pages/session.js';
@@ -124,7 +125,7 @@ export const dashboardVerificationRoutes: FastifyPluginAsyncTypebox<DashboardVer
       } catch (error) {
         // A period or a cursor the list does not take: said on the page, with the filters to correct.
         if (!isAppError(error) || error.statusCode !== 400) throw error;
-        const problem = error.message;
+        const problem = listProblemOf(request.dashboard.locale, error);
         return sendPage(
           reply,
           verificationsPage({ ...view, sessions: [], nextPage: null, laterPage: false, problem }),
