@@ -15,7 +15,7 @@ import {
   refusalOf,
   write,
 } from './developers-forms.js';
-import { eventPath, WEBHOOK_ENDPOINT_PATH } from './pages/developers-frame.js';
+import { eventPath } from './pages/developers-frame.js';
 import {
   REVEAL_SECRET_PATH,
   ROTATE_SECRET_PATH,
@@ -24,6 +24,7 @@ import {
   type WebhookEndpointPageView,
   webhookEndpointPage,
 } from './pages/developers-webhooks.js';
+import { WEBHOOK_ENDPOINT_PATH } from './pages/nav.js';
 import { documented } from './schemas.js';
 
 // The webhook endpoint of the environment shown (docs/decisions.md#dashboard-pages), over the services of

@@ -3,9 +3,10 @@
 import type { ApiKeyEnvironment } from '@platform/db';
 import { type Locale, say, text } from '@platform/templates';
 import type { WebhookEndpointView, WebhookSecretView } from '../../webhooks/index.js';
-import { developersPage, formAction, ReadOnlyNote, SecretPanel, WEBHOOK_ENDPOINT_PATH } from './developers-frame.js';
+import { developersPage, formAction, ReadOnlyNote, SecretPanel } from './developers-frame.js';
 import { formatMoment } from './format.js';
 import { CsrfField, type SignedInFrame } from './layout.js';
+import { WEBHOOK_ENDPOINT_PATH } from './nav.js';
 
 // The webhook endpoint of the environment shown (docs/decisions.md#dashboard-pages): its URL and the form to set it,
 // URLs disabled after a 410 Gone, a test event, and the signing secret: shown once (on the answer to its form) and
