@@ -4,7 +4,8 @@ import { insertOrganization } from '../../../test/helpers.js';
 import { insertPendingSession } from '../../../test/verification-session-fixtures.js';
 
 // The frame around the pages (docs/decisions.md#dashboard-pages): the test/live toggle only on the pages whose data
-// is of one environment.
+// is of one environment, and the signed-in header on the guard's 403 and 404 pages, which still say nothing of
+// another organization.
 
 let h: DashboardHarness;
 let ownerCookie: string;
@@ -93,5 +94,56 @@ describe('the test/live toggle', () => {
     const wallet = await h.get(`/dashboard/billing/wallet?org=${organizationId}`, cookieOf(team, cookieOf(live)));
     expect(wallet.body).toContain('<a href="/dashboard/billing/wallet?env=live" aria-current="true"');
     expect(wallet.body).not.toContain(BANNER);
+  });
+});
+
+/** The page without its form tokens, which differ on every answer. */
+const withoutTokens = (html: string) => html.replace(/name="_csrf" value="[^"]+"/g, 'name="_csrf"');
+
+describe("the guard's refusals, signed in", () => {
+  it('answers a role without the permission with the 403 page in the signed-in header', async () => {
+    const page = await h.get(`/dashboard/audit?org=${organizationId}`, billingCookie);
+    expect(page.statusCode).toBe(403);
+    expect(page.body).toContain('owner or admin');
+    expect(page.body).toContain('Signed in as <strong>Otieno Ouma</strong>');
+    expect(page.body).toContain('<form method="post" action="/logout"');
+    expect(page.body).toContain('aria-label="Dashboard"');
+    // The navigation lists what the role may open, not the page refused; the organization shown is theirs.
+    expect(page.body).toContain('href="/dashboard/billing"');
+    expect(page.body).not.toContain('href="/dashboard/audit"');
+    expect(page.body).toContain('Frame Traders');
+    expect(page.body).not.toContain(TOGGLE);
+    // The language links show the same answer in the other language.
+    expect(page.body).toContain('href="/dashboard/audit?lang=sw"');
+  });
+
+  it('says it in Kiswahili, header and all', async () => {
+    const page = await h.get(`/dashboard/audit?org=${organizationId}&lang=sw`, billingCookie);
+    expect(page.statusCode).toBe(403);
+    expect(page.body).toContain('<html lang="sw"');
+    expect(page.body).toContain('action="/logout"');
+  });
+
+  it("answers another organization like one that does not exist, with the header of the visitor's own", async () => {
+    const other = await h.get(`/dashboard/team?org=${otherOrganizationId}`, ownerCookie);
+    const unknown = await h.get('/dashboard/team?org=5f0c1a5e-0000-4000-8000-000000000000', ownerCookie);
+    expect(other.statusCode).toBe(404);
+    expect(unknown.statusCode).toBe(404);
+    expect(other.body).toContain('<form method="post" action="/logout"');
+    expect(other.body).toContain('Frame Traders');
+    expect(other.body).not.toContain('Hidden Holdings');
+    expect(withoutTokens(other.body)).toBe(withoutTokens(unknown.body));
+  });
+
+  it("answers another organization's object like one that does not exist, with the header", async () => {
+    const path = (id: string) => `/dashboard/verifications/${id}`;
+    const other = await h.get(`${path(otherSessionId)}?org=${organizationId}`, ownerCookie);
+    const unknown = await h.get(`${path('5f0c1a5e-0000-4000-8000-000000000000')}?org=${organizationId}`, ownerCookie);
+    expect(other.statusCode).toBe(404);
+    expect(unknown.statusCode).toBe(404);
+    expect(other.body).toContain('<form method="post" action="/logout"');
+    expect(other.body).not.toContain('hidden-borrower');
+    expect(other.body).not.toContain(otherSessionId);
+    expect(withoutTokens(other.body)).toBe(withoutTokens(unknown.body));
   });
 });

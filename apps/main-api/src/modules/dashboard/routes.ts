@@ -24,7 +24,7 @@ import { homeAttentionOf } from './home-attention.js';
 import { dashboardNotificationRoutes } from './notifications-routes.js';
 import { type OidcSignIn, oidcSignInOf } from './oidc.js';
 import { dashboardOnboardingRoutes } from './onboarding-routes.js';
-import { dashboardPageGuard } from './page-access.js';
+import { dashboardPageGuard, refusedPagePath, signedInFrameOf } from './page-access.js';
 import { homeNotice, homePage } from './pages/home.js';
 import { frameOf } from './pages/layout.js';
 import { DASHBOARD_PATH, LOGIN_CALLBACK_PATH, LOGIN_PATH, LOGOUT_PATH } from './pages/nav.js';
@@ -100,8 +100,12 @@ export const dashboardRoutes: FastifyPluginAsyncTypebox<DashboardOptions> = asyn
 
   app.setErrorHandler(async (error, request, reply) => {
     const locale = localeOf(request);
+    // After the page guard, the error page has the signed-in header (a service's 404 for another organization's
+    // object reads as one for an object that does not exist: the header shows only the visitor's own).
+    const signedIn = signedInFrameOf(request);
+    const path = signedIn === undefined ? DASHBOARD_PATH : refusedPagePath(request);
     const answer = (status: number, message: string) =>
-      sendPage(reply, errorPage({ locale, status, message, path: DASHBOARD_PATH }), status);
+      sendPage(reply, errorPage({ locale, status, message, path, signedIn }), status);
     if (isCsrfRefusal(error)) return answer(403, text(locale, 'dashboard.error.formExpired'));
     if (isAppError(error) && error.statusCode < 500) return answer(error.statusCode, error.message);
     const status = (error as { statusCode?: number }).statusCode;
