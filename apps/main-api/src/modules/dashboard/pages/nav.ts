@@ -9,6 +9,11 @@ export const DASHBOARD_PATH = '/dashboard';
 export const LOGIN_PATH = '/login';
 export const LOGIN_CALLBACK_PATH = '/login/callback';
 export const LOGOUT_PATH = '/logout';
+/**
+ * Where the identity provider sends the browser back after ending its session (`post_logout_redirect_uri`, registered
+ * with the provider as written, query and all): the sign-in page saying you are signed out.
+ */
+export const SIGNED_OUT_PATH = `${LOGIN_PATH}?notice=signed_out`;
 
 export interface DashboardNavItem {
   /** Its label in both catalogs. */
