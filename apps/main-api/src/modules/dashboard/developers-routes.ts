@@ -19,8 +19,8 @@ import {
 } from './developers-forms.js';
 import { dashboardAllowedOriginRoutes } from './developers-origins-routes.js';
 import { dashboardWebhookEndpointRoutes } from './developers-webhooks-routes.js';
+import { API_KEYS_PATH } from './pages/developers-frame.js';
 import { type ApiKeysView, apiKeysPage, CREATE_KEY_PATH } from './pages/developers-keys.js';
-import { API_KEYS_PATH } from './pages/nav.js';
 import { documented } from './schemas.js';
 
 // The Developers pages (docs/decisions.md#dashboard-pages): API keys here; the webhook endpoint, the delivery log and

@@ -2,7 +2,10 @@
 /** @jsxImportSource @platform/templates */
 import { type BilingualKey, type Child, type Locale, say, text } from '@platform/templates';
 import { dashboardPage, Message, type SignedInFrame } from './layout.js';
-import { ALLOWED_ORIGINS_PATH, API_KEYS_PATH, DELIVERY_LOG_PATH, WEBHOOK_ENDPOINT_PATH } from './nav.js';
+import { ALLOWED_ORIGINS_PATH, DELIVERY_LOG_PATH, DEVELOPERS_PATH, WEBHOOK_ENDPOINT_PATH } from './nav.js';
+
+/** The API keys page is the Developers page's first. */
+export const API_KEYS_PATH = DEVELOPERS_PATH;
 
 // What the Developers pages share (docs/decisions.md#dashboard-pages): their paths, the small navigation between
 // them, the note for a role that may only read, the one-time secret panel, and form actions that name the

@@ -3,10 +3,9 @@
 import type { ApiKeyEnvironment } from '@platform/db';
 import { type Locale, say, text } from '@platform/templates';
 import type { ApiKeyView, CreatedApiKeyView } from '../../api-keys/index.js';
-import { developersPage, formAction, ReadOnlyNote, SecretPanel } from './developers-frame.js';
+import { API_KEYS_PATH, developersPage, formAction, ReadOnlyNote, SecretPanel } from './developers-frame.js';
 import { formatMoment } from './format.js';
 import { CsrfField, type SignedInFrame } from './layout.js';
-import { API_KEYS_PATH } from './nav.js';
 
 // The API keys of the environment shown (docs/decisions.md#dashboard-pages): the list with a revoke form per active
 // key, and the create form; its answer shows the new secret once. Live keys of an organization not activated yet are

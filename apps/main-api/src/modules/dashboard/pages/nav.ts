@@ -30,7 +30,6 @@ export const BILLING_WALLET_PATH = `${BILLING_PATH}/wallet`;
 export const BILLING_METHODS_PATH = `${BILLING_PATH}/payment-methods`;
 export const BILLING_PAYMENTS_PATH = `${BILLING_PATH}/payments`;
 export const DEVELOPERS_PATH = `${DASHBOARD_PATH}/developers`;
-export const API_KEYS_PATH = DEVELOPERS_PATH;
 export const WEBHOOK_ENDPOINT_PATH = `${DEVELOPERS_PATH}/webhooks`;
 export const DELIVERY_LOG_PATH = `${DEVELOPERS_PATH}/events`;
 export const ALLOWED_ORIGINS_PATH = `${DEVELOPERS_PATH}/origins`;
@@ -66,7 +65,7 @@ export const dashboardNav: readonly DashboardNavItem[] = [
  */
 const pagesWithEnvironment: ReadonlySet<string> = new Set([
   VERIFICATIONS_PATH,
-  API_KEYS_PATH,
+  DEVELOPERS_PATH,
   WEBHOOK_ENDPOINT_PATH,
   DELIVERY_LOG_PATH,
   ALLOWED_ORIGINS_PATH,
