@@ -50,6 +50,10 @@ export const dashboardDevelopersEn = {
   'dashboard.developers.webhooks.urlHint': 'An https URL of your server, such as https://example.com/webhooks.',
   'dashboard.developers.webhooks.save': 'Save the URL',
   'dashboard.developers.webhooks.saved': 'The URL is saved: the next events go there.',
+  'dashboard.developers.webhooks.clear': 'Remove the URL',
+  'dashboard.developers.webhooks.clearHint':
+    'Events of sessions created without a callbackUrl are then sent nowhere; a session with its own callbackUrl still gets its events.',
+  'dashboard.developers.webhooks.cleared': 'The URL is removed: events of sessions without a callbackUrl are not sent.',
   'dashboard.developers.webhooks.noUrl': 'Enter the URL to send events to.',
   'dashboard.developers.webhooks.badUrl': 'The URL was not accepted: it {reason}.',
   'dashboard.developers.webhooks.disabled':

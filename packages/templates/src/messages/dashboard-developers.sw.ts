@@ -53,6 +53,10 @@ export const dashboardDevelopersSw = {
   'dashboard.developers.webhooks.urlHint': 'URL ya https ya seva yako, kama https://example.com/webhooks.',
   'dashboard.developers.webhooks.save': 'Hifadhi URL',
   'dashboard.developers.webhooks.saved': 'URL imehifadhiwa: matukio yajayo yanaenda huko.',
+  'dashboard.developers.webhooks.clear': 'Ondoa URL',
+  'dashboard.developers.webhooks.clearHint':
+    'Matukio ya vipindi vilivyoundwa bila callbackUrl hayatatumwa popote; kipindi chenye callbackUrl yake bado kinapata matukio yake.',
+  'dashboard.developers.webhooks.cleared': 'URL imeondolewa: matukio ya vipindi visivyo na callbackUrl hayatumwi.',
   'dashboard.developers.webhooks.noUrl': 'Andika URL ya kutuma matukio.',
   'dashboard.developers.webhooks.badUrl': 'URL haikukubaliwa (sababu: {reason}).',
   'dashboard.developers.webhooks.disabled': 'URL zilizojibu 410 Gone hazipati matukio tena. Ihifadhi tena ili uiwashe.',
