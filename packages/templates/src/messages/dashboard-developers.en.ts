@@ -30,6 +30,10 @@ export const dashboardDevelopersEn = {
   'dashboard.developers.keys.create.test': 'Create a test key',
   'dashboard.developers.keys.create.live': 'Create a live key',
   'dashboard.developers.keys.nameHint': 'So you know where it is used, such as "Production server".',
+  'dashboard.developers.keys.rateLimitField': 'Requests a minute (optional)',
+  'dashboard.developers.keys.rateLimitHint': 'At most {max} a minute for this organization. Empty: the default.',
+  'dashboard.developers.keys.badRateLimit':
+    'The requests a minute were not accepted: give a whole number from 1 to {max}, or leave it empty for the default.',
   'dashboard.developers.keys.submit': 'Create the key',
   'dashboard.developers.keys.badName': 'The name was not accepted: it {reason}.',
   'dashboard.developers.keys.secretHeading': 'Your new key "{name}"',

@@ -33,6 +33,10 @@ export const dashboardDevelopersSw = {
   'dashboard.developers.keys.create.test': 'Unda ufunguo wa majaribio',
   'dashboard.developers.keys.create.live': 'Unda ufunguo halisi',
   'dashboard.developers.keys.nameHint': 'Ili ujue unapotumika, kama "Seva ya uzalishaji".',
+  'dashboard.developers.keys.rateLimitField': 'Maombi kwa dakika (si lazima)',
+  'dashboard.developers.keys.rateLimitHint': 'Yasizidi {max} kwa dakika kwa shirika hili. Tupu: kiwango cha kawaida.',
+  'dashboard.developers.keys.badRateLimit':
+    'Maombi kwa dakika hayakukubaliwa: weka namba kamili kuanzia 1 hadi {max}, au acha tupu kwa kiwango cha kawaida.',
   'dashboard.developers.keys.submit': 'Unda ufunguo',
   'dashboard.developers.keys.badName': 'Jina halikukubaliwa (sababu: {reason}).',
   'dashboard.developers.keys.secretHeading': 'Ufunguo wako mpya "{name}"',
