@@ -327,7 +327,7 @@ export async function notificationsOf(db: Database, userId: string) {
 }
 
 /** A logger that keeps every line at `level` and above, parsed, for tests that read what was logged. */
-export function capturingLogger(level: 'warn' | 'error' = 'warn'): {
+export function capturingLogger(level: 'info' | 'warn' | 'error' = 'warn'): {
   logger: FastifyBaseLogger;
   lines: Array<Record<string, unknown>>;
 } {

@@ -84,9 +84,17 @@ describe.skipIf(missing(chromiumBrowser))('signing up for the dashboard in a bro
     await page.getByRole('heading', { name: 'Karibu, Wanjiku Kamau' }).waitFor();
     await check('9-home-sw');
 
+    // Signing out ends the identity provider's session too: its confirmation, in the dashboard's language, then back.
     await page.getByRole('button', { name: 'Toka' }).click();
-    await page.getByText('Umetoka.').waitFor();
-    await check('10-signed-out-sw');
+    await page.getByRole('heading', { name: 'Utoke kwa mtoa utambulisho wa ndani?' }).waitFor();
+    await check('10-idp-sign-out-sw');
+    await page.getByRole('button', { name: 'Toka', exact: true }).click();
+    await page.getByText('Umetoka.', { exact: true }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/login');
+    await check('11-signed-out-sw');
+    // The provider asks who it is again: its session ended with ours.
+    await page.getByRole('button', { name: 'Ingia au fungua akaunti' }).click();
+    await page.getByLabel('Email address').waitFor();
     expect(violations).toEqual([]);
     await page.close();
   });

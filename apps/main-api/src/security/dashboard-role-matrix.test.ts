@@ -79,6 +79,7 @@ describe('the dashboard role matrix', () => {
         'POST /dashboard/developers/keys/:id/revoke',
         'GET /dashboard/developers/webhooks',
         'POST /dashboard/developers/webhooks',
+        'POST /dashboard/developers/webhooks/clear',
         'POST /dashboard/developers/webhooks/secret/reveal',
         'POST /dashboard/developers/webhooks/secret/rotate',
         'POST /dashboard/developers/webhooks/test',

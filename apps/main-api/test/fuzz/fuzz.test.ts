@@ -95,6 +95,7 @@ function dashboardWithoutProvider(): Record<string, NoSuccessReason> {
     [`POST ${DEVELOPERS_PATH}/keys/:id/revoke`]: form,
     [`GET ${DEVELOPERS_PATH}/webhooks`]: off,
     [`POST ${DEVELOPERS_PATH}/webhooks`]: form,
+    [`POST ${DEVELOPERS_PATH}/webhooks/clear`]: form,
     [`POST ${DEVELOPERS_PATH}/webhooks/secret/reveal`]: form,
     [`POST ${DEVELOPERS_PATH}/webhooks/secret/rotate`]: form,
     [`POST ${DEVELOPERS_PATH}/webhooks/test`]: form,

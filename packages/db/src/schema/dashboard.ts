@@ -20,6 +20,12 @@ export const dashboardSessions = pgTable(
     createdAt: createdAt(),
     /** Eight hours after sign-in, or the `exp` of the tokens it was opened with when that comes first. */
     expiresAt: timestamptz('expires_at').notNull(),
+    /**
+     * The ID token the sign-in gave, sent back to the identity provider as `id_token_hint` when sign-out ends its
+     * session too (OpenID Connect RP-initiated logout); null for sessions opened before it was kept. It opens nothing
+     * here nor at the API (its audience is the dashboard's client), and is gone with the row.
+     */
+    idToken: text('id_token'),
   },
   (table) => [
     // Serves "end every session of a user".

@@ -30,6 +30,10 @@ export const dashboardDevelopersEn = {
   'dashboard.developers.keys.create.test': 'Create a test key',
   'dashboard.developers.keys.create.live': 'Create a live key',
   'dashboard.developers.keys.nameHint': 'So you know where it is used, such as "Production server".',
+  'dashboard.developers.keys.rateLimitField': 'Requests a minute (optional)',
+  'dashboard.developers.keys.rateLimitHint': 'At most {max} a minute for this organization. Empty: the default.',
+  'dashboard.developers.keys.badRateLimit':
+    'The requests a minute were not accepted: give a whole number from 1 to {max}, or leave it empty for the default.',
   'dashboard.developers.keys.submit': 'Create the key',
   'dashboard.developers.keys.badName': 'The name was not accepted: it {reason}.',
   'dashboard.developers.keys.secretHeading': 'Your new key "{name}"',
@@ -50,6 +54,10 @@ export const dashboardDevelopersEn = {
   'dashboard.developers.webhooks.urlHint': 'An https URL of your server, such as https://example.com/webhooks.',
   'dashboard.developers.webhooks.save': 'Save the URL',
   'dashboard.developers.webhooks.saved': 'The URL is saved: the next events go there.',
+  'dashboard.developers.webhooks.clear': 'Remove the URL',
+  'dashboard.developers.webhooks.clearHint':
+    'Events of sessions created without a callbackUrl are then sent nowhere; a session with its own callbackUrl still gets its events.',
+  'dashboard.developers.webhooks.cleared': 'The URL is removed: events of sessions without a callbackUrl are not sent.',
   'dashboard.developers.webhooks.noUrl': 'Enter the URL to send events to.',
   'dashboard.developers.webhooks.badUrl': 'The URL was not accepted: it {reason}.',
   'dashboard.developers.webhooks.disabled':

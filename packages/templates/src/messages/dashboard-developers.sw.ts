@@ -33,6 +33,10 @@ export const dashboardDevelopersSw = {
   'dashboard.developers.keys.create.test': 'Unda ufunguo wa majaribio',
   'dashboard.developers.keys.create.live': 'Unda ufunguo halisi',
   'dashboard.developers.keys.nameHint': 'Ili ujue unapotumika, kama "Seva ya uzalishaji".',
+  'dashboard.developers.keys.rateLimitField': 'Maombi kwa dakika (si lazima)',
+  'dashboard.developers.keys.rateLimitHint': 'Yasizidi {max} kwa dakika kwa shirika hili. Tupu: kiwango cha kawaida.',
+  'dashboard.developers.keys.badRateLimit':
+    'Maombi kwa dakika hayakukubaliwa: weka namba kamili kuanzia 1 hadi {max}, au acha tupu kwa kiwango cha kawaida.',
   'dashboard.developers.keys.submit': 'Unda ufunguo',
   'dashboard.developers.keys.badName': 'Jina halikukubaliwa (sababu: {reason}).',
   'dashboard.developers.keys.secretHeading': 'Ufunguo wako mpya "{name}"',
@@ -53,6 +57,10 @@ export const dashboardDevelopersSw = {
   'dashboard.developers.webhooks.urlHint': 'URL ya https ya seva yako, kama https://example.com/webhooks.',
   'dashboard.developers.webhooks.save': 'Hifadhi URL',
   'dashboard.developers.webhooks.saved': 'URL imehifadhiwa: matukio yajayo yanaenda huko.',
+  'dashboard.developers.webhooks.clear': 'Ondoa URL',
+  'dashboard.developers.webhooks.clearHint':
+    'Matukio ya vipindi vilivyoundwa bila callbackUrl hayatatumwa popote; kipindi chenye callbackUrl yake bado kinapata matukio yake.',
+  'dashboard.developers.webhooks.cleared': 'URL imeondolewa: matukio ya vipindi visivyo na callbackUrl hayatumwi.',
   'dashboard.developers.webhooks.noUrl': 'Andika URL ya kutuma matukio.',
   'dashboard.developers.webhooks.badUrl': 'URL haikukubaliwa (sababu: {reason}).',
   'dashboard.developers.webhooks.disabled': 'URL zilizojibu 410 Gone hazipati matukio tena. Ihifadhi tena ili uiwashe.',

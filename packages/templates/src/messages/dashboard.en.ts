@@ -146,4 +146,10 @@ export const dashboardEn = {
   'localIdp.mail.body':
     'Your one-time sign-in code is {code}. It works for 10 minutes. If you did not ask for it, ignore this email.',
   'localIdp.expired': 'This sign-in has expired. Go back to the dashboard and start again.',
+  'localIdp.signOut.heading': 'Sign out of the local identity provider?',
+  'localIdp.signOut.intro':
+    'You signed out of the dashboard. Sign out here too, so the next sign-in asks for your code again.',
+  'localIdp.signOut.submit': 'Sign out',
+  'localIdp.signOut.stay': 'Stay signed in here',
+  'localIdp.signedOut': 'You are signed out. You can close this page.',
 } as const;

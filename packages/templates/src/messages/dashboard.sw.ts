@@ -149,4 +149,10 @@ export const dashboardSw = {
   'localIdp.mail.body':
     'Msimbo wako wa mara moja wa kuingia ni {code}. Unafanya kazi kwa dakika 10. Kama hukuuomba, puuza barua pepe hii.',
   'localIdp.expired': 'Kuingia huku kumepitwa na wakati. Rudi kwenye dashibodi uanze tena.',
+  'localIdp.signOut.heading': 'Utoke kwa mtoa utambulisho wa ndani?',
+  'localIdp.signOut.intro':
+    'Umetoka kwenye dashibodi. Toka hapa pia, ili kuingia kunakofuata kukuombe msimbo wako tena.',
+  'localIdp.signOut.submit': 'Toka',
+  'localIdp.signOut.stay': 'Endelea kuwa ndani hapa',
+  'localIdp.signedOut': 'Umetoka. Unaweza kufunga ukurasa huu.',
 } as const satisfies Record<keyof typeof dashboardEn, string>;

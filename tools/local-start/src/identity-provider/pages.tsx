@@ -1,6 +1,6 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource @platform/templates */
-import { type Child, HtmlPage, renderPage, say, text, unescapedLiteral } from '@platform/templates';
+import { type Child, HtmlPage, type Locale, renderPage, say, text, unescapedLiteral } from '@platform/templates';
 
 // The local identity provider's pages: server-rendered, no script, labelled fields, errors announced.
 
@@ -13,15 +13,16 @@ h1{font-size:1.5rem;margin:.5rem 0 1rem}
 label{display:block;font-weight:600;margin:.75rem 0 .25rem}
 input{display:block;width:100%;font:inherit;min-height:2.75rem;padding:.5rem;border:1px solid #6e7781;border-radius:6px}
 button{font:inherit;min-height:2.75rem;padding:.5rem 1rem;border:1px solid #1a7f37;border-radius:6px;background:#1a7f37;color:#fff;margin-top:1rem;cursor:pointer}
+button.secondary{background:#fff;color:#1f2328;border-color:#6e7781;margin-left:.5rem}
 a{color:#0550ae}
 a:focus,button:focus,input:focus{outline:3px solid #0969da;outline-offset:2px}
 .alert{padding:.5rem .75rem;border-radius:6px;background:#ffebe9;color:#82071e}
 `;
 
-function frame(title: string, body: Child) {
+function frame(title: string, body: Child, locale: Locale = 'en') {
   return renderPage(
-    <HtmlPage title={`${title} · ${text('en', 'localIdp.title')}`} styles={STYLES}>
-      <p class="tag">{say('en', 'localIdp.title')}</p>
+    <HtmlPage title={`${title} · ${text(locale, 'localIdp.title')}`} styles={STYLES} lang={locale}>
+      <p class="tag">{say(locale, 'localIdp.title')}</p>
       {body}
     </HtmlPage>,
   );
@@ -80,4 +81,35 @@ export function codePage(input: { uid: string; email: string; newAccount: boolea
 
 export function expiredPage() {
   return frame(text('en', 'localIdp.title'), <p role="alert">{say('en', 'localIdp.expired')}</p>);
+}
+
+/**
+ * The confirmation of a sign-out the dashboard asked for (RP-initiated logout): oidc-provider's form (its action and
+ * one-time `xsrf`), posted by a button, so it works without script. "Sign out" sends `logout=yes`; staying signed in
+ * posts without it, and the provider sends the browser back to the dashboard either way.
+ */
+export function signOutPage(input: { locale: Locale; action: string; xsrf: string }) {
+  const { locale } = input;
+  return frame(
+    text(locale, 'localIdp.signOut.heading'),
+    <>
+      <h1>{say(locale, 'localIdp.signOut.heading')}</h1>
+      <p>{say(locale, 'localIdp.signOut.intro')}</p>
+      <form method="post" action={input.action}>
+        <input type="hidden" name="xsrf" value={input.xsrf} />
+        <button type="submit" name="logout" value="yes">
+          {say(locale, 'localIdp.signOut.submit')}
+        </button>
+        <button type="submit" class="secondary">
+          {say(locale, 'localIdp.signOut.stay')}
+        </button>
+      </form>
+    </>,
+    locale,
+  );
+}
+
+/** After a sign-out that named no page to go back to. */
+export function signedOutPage(locale: Locale) {
+  return frame(text(locale, 'localIdp.title'), <p role="status">{say(locale, 'localIdp.signedOut')}</p>, locale);
 }

@@ -2,16 +2,18 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { text } from '@platform/templates';
+import { type Locale, locales, text } from '@platform/templates';
 import { exportJWK, generateKeyPair, type JWK } from 'jose';
 import Provider, { type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
 import { type AccountBook, oneTimeCodes } from './accounts.js';
-import { codePage, emailPage, expiredPage } from './pages.js';
+import { codePage, emailPage, expiredPage, signedOutPage, signOutPage } from './pages.js';
 
 // The local start's identity provider (docs/decisions.md#dashboard-sign-in), never deployed: oidc-provider (a
 // certified OpenID Provider) with one client, the dashboard (public, code flow with PKCE), sign-up and sign-in by email
 // with a one-time code written to the local outbox. Its access tokens are JWTs (RS256) for the API's audience with
-// the `email` claim, so main-api accepts them as bearer tokens through AUTH_JWKS_URL.
+// the `email` claim, so main-api accepts them as bearer tokens through AUTH_JWKS_URL. Sign-out from the dashboard ends
+// its session here too (RP-initiated logout): the dashboard's signed-out page is the client's registered
+// post-logout redirect URI, and the confirmation is a plain form in the dashboard's language.
 
 export interface LocalIdentityProviderOptions {
   host: string;
@@ -37,6 +39,10 @@ export interface LocalIdentityProvider {
 }
 
 export const DASHBOARD_CLIENT_ID = 'dashboard';
+/** The dashboard's signed-out page, beside its redirect URI: where the provider sends the browser after a sign-out. */
+const signedOutUri = (redirectUri: string) => new URL('/login?notice=signed_out', redirectUri).href;
+/** oidc-provider's sign-out form: its action and its one-time `xsrf`, rendered again on the page of ours. */
+const LOGOUT_FORM = /action="([^"]+)"[^>]*>\s*<input type="hidden" name="xsrf" value="([^"]+)"/;
 /** The scope of the API's access tokens, asked for by the dashboard beside openid, email and profile. */
 export const API_SCOPE = 'api';
 const EMAIL_SHAPE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -88,6 +94,7 @@ export async function startLocalIdentityProvider(
         client_id: DASHBOARD_CLIENT_ID,
         token_endpoint_auth_method: 'none',
         redirect_uris: [options.redirectUri],
+        post_logout_redirect_uris: [signedOutUri(options.redirectUri)],
         grant_types: ['authorization_code'],
         response_types: ['code'],
       },
@@ -125,6 +132,17 @@ export async function startLocalIdentityProvider(
     },
     features: {
       devInteractions: { enabled: false },
+      rpInitiatedLogout: {
+        enabled: true,
+        async logoutSource(ctx, form) {
+          const [, action, xsrf] = LOGOUT_FORM.exec(form) ?? [];
+          if (action === undefined || xsrf === undefined) throw new Error('oidc-provider changed its logout form');
+          sendFromProvider(ctx, signOutPage({ locale: localeOf(ctx), action, xsrf }));
+        },
+        async postLogoutSuccessSource(ctx) {
+          sendFromProvider(ctx, signedOutPage(localeOf(ctx)));
+        },
+      },
       resourceIndicators: {
         enabled: true,
         defaultResource: () => resource,
@@ -157,6 +175,13 @@ export async function startLocalIdentityProvider(
       ctx.body = expiredPage();
     },
   };
+  /** A page of ours answered through oidc-provider, under the same headers as the interaction pages. */
+  function sendFromProvider(ctx: KoaContextWithOIDC, html: string) {
+    ctx.set('content-security-policy', policy);
+    ctx.set('cache-control', 'no-store');
+    ctx.type = 'html';
+    ctx.body = html;
+  }
   const provider = new Provider(issuer, configuration);
   const codes = oneTimeCodes();
   const oidcHandler = provider.callback();
@@ -220,4 +245,10 @@ export async function startLocalIdentityProvider(
     jwksUrl: `${issuer}/jwks`,
     close: () => new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve()))),
   };
+}
+
+/** The sign-out page's language: the dashboard's, sent as `ui_locales`; else English. */
+function localeOf(ctx: KoaContextWithOIDC): Locale {
+  const asked = String(ctx.oidc.params?.['ui_locales'] ?? '').split(' ');
+  return locales.find((locale) => asked.includes(locale)) ?? 'en';
 }

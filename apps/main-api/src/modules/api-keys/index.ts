@@ -2,4 +2,4 @@
 
 export { API_KEY_NOT_FOUND, apiKeyRoutes } from './routes.js';
 export { API_KEY_RATE_LIMIT_MAX, type ApiKeyView, apiKeySharedSchemas, type CreatedApiKeyView } from './schemas.js';
-export { issueApiKey, listApiKeys, revokeOrganizationApiKey } from './service.js';
+export { issueApiKey, keyRateLimitMaxOf, listApiKeys, revokeOrganizationApiKey } from './service.js';

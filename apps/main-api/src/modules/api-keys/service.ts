@@ -22,6 +22,18 @@ interface NewApiKeyRequest {
 }
 
 /**
+ * The highest rateLimitPerMinute a key of the organization may have (docs/decisions.md#organization-rate-limit-maximum):
+ * its own maximum, else `defaultRateLimitMax`.
+ */
+export async function keyRateLimitMaxOf(
+  db: Database,
+  organizationId: string,
+  defaultRateLimitMax: number,
+): Promise<number> {
+  return (await findOrganizationKeyRateLimitMax(db, organizationId)) ?? defaultRateLimitMax;
+}
+
+/**
  * Creates a key for the organization (docs/decisions.md#key-creation); the returned secret is never available
  * again. 400 for a name that breaks the rules, then for a rateLimitPerMinute above the organization's maximum
  * (docs/decisions.md#organization-rate-limit-maximum); `defaultRateLimitMax` is that maximum for organizations
@@ -40,7 +52,7 @@ export async function issueApiKey(
   }
   const { rateLimitPerMinute } = request;
   if (rateLimitPerMinute !== undefined) {
-    const max = (await findOrganizationKeyRateLimitMax(db, request.organizationId)) ?? defaultRateLimitMax;
+    const max = await keyRateLimitMaxOf(db, request.organizationId, defaultRateLimitMax);
     if (rateLimitPerMinute > max) {
       const problem = `must be at most ${max} (this organization's maximum)`;
       throw invalidFields([{ path: '/rateLimitPerMinute', message: problem }]);

@@ -81,6 +81,14 @@ export function organizationOf(
     request.session.set('dashboardOrganization', found.id);
     return found;
   }
+  return keptOrganizationOf(request, organizations);
+}
+
+/** The organization the cookie keeps while the user still belongs to it, else the newest; undefined in none. */
+export function keptOrganizationOf(
+  request: FastifyRequest,
+  organizations: readonly DashboardOrganization[],
+): DashboardOrganization | undefined {
   const kept = request.session.get('dashboardOrganization');
   return organizations.find(({ id }) => id === kept) ?? organizations[0];
 }

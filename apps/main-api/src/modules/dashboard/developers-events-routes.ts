@@ -16,7 +16,8 @@ import {
   type EventFilters,
   eventFiltersQuery,
 } from './pages/developers-events.js';
-import { DELIVERY_LOG_PATH, eventPath } from './pages/developers-frame.js';
+import { eventPath } from './pages/developers-frame.js';
+import { DELIVERY_LOG_PATH } from './pages/nav.js';
 import { documented } from './schemas.js';
 
 // The delivery log of the environment shown and one event's page (docs/decisions.md#dashboard-pages), over the

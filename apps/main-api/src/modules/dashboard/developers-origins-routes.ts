@@ -15,13 +15,13 @@ import {
   refusalOf,
   write,
 } from './developers-forms.js';
-import { ALLOWED_ORIGINS_PATH } from './pages/developers-frame.js';
 import {
   ADD_ORIGIN_PATH,
   type AllowedOriginsPageView,
   allowedOriginsPage,
   REMOVE_ORIGIN_PATH,
 } from './pages/developers-origins.js';
+import { ALLOWED_ORIGINS_PATH } from './pages/nav.js';
 import { documented } from './schemas.js';
 
 // The allowed origins of the environment shown (docs/decisions.md#dashboard-pages), over the services of

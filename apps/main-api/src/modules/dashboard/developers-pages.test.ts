@@ -1,4 +1,6 @@
 import { findActiveApiKey } from '@platform/api-keys';
+import { organizations } from '@platform/db/schema';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DashboardHarness, startDashboardHarness } from '../../../test/dashboard-harness.js';
 import { insertOrganization } from '../../../test/helpers.js';
@@ -65,6 +67,66 @@ describe('the API keys page', () => {
     expect(later.body).toContain(`sk_test_…${secret.slice(-4)}`);
     expect(later.body).not.toContain(secret);
     expect(later.body).toContain('Never');
+  });
+
+  it("creates a key with the requests a minute given, up to the organization's maximum, and refuses others", async () => {
+    const limited = await insertOrganization(h.t.db, {
+      name: 'Limited Ltd',
+      members: [{ userId: OWNER.sub, role: 'owner' }],
+    });
+    await h.t.db.update(organizations).set({ maxKeyRateLimitPerMinute: 120 }).where(eq(organizations.id, limited));
+    const from = at('/dashboard/developers?env=test', limited);
+    const form = await h.get(from, ownerCookie);
+    expect(form.body).toContain('<label for="key-rate-limit">Requests a minute (optional)</label>');
+    expect(form.body).toContain('aria-describedby="key-rate-limit-hint"');
+    expect(form.body).toContain('At most 120 a minute for this organization');
+
+    const created = await h.post(
+      at('/dashboard/developers/keys?env=test', limited),
+      ownerCookie,
+      { name: 'Fast one', rateLimitPerMinute: ' 90 ' },
+      from,
+    );
+    expect(created.statusCode).toBe(201);
+    const plain = await h.post(
+      at('/dashboard/developers/keys?env=test', limited),
+      ownerCookie,
+      { name: 'Plain' },
+      from,
+    );
+    expect(plain.statusCode).toBe(201);
+    expect(
+      (await keysOf(limited))
+        .map(({ name, rateLimitPerMinute }) => ({ name, rateLimitPerMinute }))
+        .sort((a, b) => a.name.localeCompare(b.name)),
+    ).toEqual([
+      { name: 'Fast one', rateLimitPerMinute: 90 },
+      { name: 'Plain', rateLimitPerMinute: null },
+    ]);
+
+    for (const refused of ['121', '0', '1.5', 'fast', '9999999']) {
+      const answer = await h.post(
+        at('/dashboard/developers/keys?env=test', limited),
+        ownerCookie,
+        { name: 'Too fast', rateLimitPerMinute: refused },
+        from,
+      );
+      expect(answer.statusCode, refused).toBe(400);
+      expect(answer.body).toContain('give a whole number from 1 to 120');
+      expect(answer.body).toContain(`value="${refused}"`);
+      expect(answer.body).toContain('value="Too fast"');
+      expect(answer.body).toContain('aria-invalid="true"');
+    }
+    expect((await keysOf(limited)).map((key) => key.name)).not.toContain('Too fast');
+
+    const sw = await h.post(
+      at('/dashboard/developers/keys?env=test&lang=sw', limited),
+      ownerCookie,
+      { name: 'Haraka', rateLimitPerMinute: '500' },
+      from,
+    );
+    expect(sw.statusCode).toBe(400);
+    expect(sw.body).toContain('weka namba kamili kuanzia 1 hadi 120');
   });
 
   it('lists the keys of the environment shown only, and not those of another organization', async () => {

@@ -5,7 +5,14 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import { FormBody, redirectTo, sendPage } from '../../shared/html-forms.js';
 import { assertActivated } from '../activation/index.js';
-import { API_KEY_NOT_FOUND, issueApiKey, listApiKeys, revokeOrganizationApiKey } from '../api-keys/index.js';
+import {
+  API_KEY_NOT_FOUND,
+  API_KEY_RATE_LIMIT_MAX,
+  issueApiKey,
+  keyRateLimitMaxOf,
+  listApiKeys,
+  revokeOrganizationApiKey,
+} from '../api-keys/index.js';
 import { allows } from '../organizations/index.js';
 import { dashboardDeliveryLogRoutes } from './developers-events-routes.js';
 import {
@@ -54,7 +61,9 @@ export const dashboardDeveloperRoutes: FastifyPluginAsyncTypebox<DashboardDevelo
       );
     }
     const mayWrite = allows(organization.role, 'developer:write');
-    return { locale, signedIn, organizationName: organization.name, keys, mayWrite, liveLocked, ...extra };
+    const rateLimitMax = await keyRateLimitMaxOf(db, organization.id, options.rateLimitMaxPerMinute);
+    const page = { locale, signedIn, organizationName: organization.name, keys, mayWrite, liveLocked, rateLimitMax };
+    return { ...page, ...extra };
   }
 
   app.get(
@@ -84,10 +93,25 @@ export const dashboardDeveloperRoutes: FastifyPluginAsyncTypebox<DashboardDevelo
     async (request, reply) => {
       const { context, locale, organization, environment } = pageOf(request);
       const name = fieldOf(request.body, 'name');
+      const rateLimit = fieldOf(request.body, 'rateLimitPerMinute');
+      // Empty: the default, as the API's omitted field. Else a whole number, its bounds the service's.
+      const rateLimitPerMinute = rateLimit === '' ? undefined : wholeNumberOf(rateLimit);
+      const refusedLimit = async () => {
+        const view = await keysView(request, { name, rateLimit, rateLimitRefused: true });
+        const problem = text(locale, 'dashboard.developers.keys.badRateLimit', { max: view.rateLimitMax });
+        return sendPage(reply, apiKeysPage({ ...view, problem }), 400);
+      };
+      if (rateLimitPerMinute === null) return refusedLimit();
       try {
         const created = await issueApiKey(
           db,
-          { organizationId: organization.id, userId: context.userId, environment, name },
+          {
+            organizationId: organization.id,
+            userId: context.userId,
+            environment,
+            name,
+            ...(rateLimitPerMinute === undefined ? {} : { rateLimitPerMinute }),
+          },
           options.rateLimitMaxPerMinute,
           { actorUserId: context.userId, requestId: request.id, ip: request.ip },
         );
@@ -100,8 +124,12 @@ export const dashboardDeveloperRoutes: FastifyPluginAsyncTypebox<DashboardDevelo
       } catch (error) {
         const reason = refusalOf(error);
         if (reason !== undefined) {
+          // Above the organization's maximum: said with the maximum, in the page's language.
+          if (isAppError(error) && error.details?.some((detail) => detail.path === '/rateLimitPerMinute')) {
+            return refusedLimit();
+          }
           const problem = text(locale, 'dashboard.developers.keys.badName', { reason });
-          return sendPage(reply, apiKeysPage(await keysView(request, { name, problem })), 400);
+          return sendPage(reply, apiKeysPage(await keysView(request, { name, rateLimit, problem })), 400);
         }
         if (!isAppError(error) || error.code !== 'organization_not_activated') throw error;
         const problem = text(locale, 'dashboard.developers.keys.locked');
@@ -135,3 +163,10 @@ export const dashboardDeveloperRoutes: FastifyPluginAsyncTypebox<DashboardDevelo
   await app.register(dashboardDeliveryLogRoutes, options);
   await app.register(dashboardAllowedOriginRoutes, options);
 };
+
+/** A requests-a-minute field: a whole number from 1 to the schema's bound, else null. */
+function wholeNumberOf(value: string): number | null {
+  if (!/^[0-9]{1,6}$/.test(value)) return null;
+  const number = Number(value);
+  return number >= 1 && number <= API_KEY_RATE_LIMIT_MAX ? number : null;
+}

@@ -1,4 +1,6 @@
+import { auditEvents } from '@platform/db/schema';
 import { createWebhookDelivery, enqueueWebhookEvent, setDefaultWebhookUrl } from '@platform/webhooks';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type DashboardHarness, startDashboardHarness } from '../../../test/dashboard-harness.js';
 import { insertOrganization } from '../../../test/helpers.js';
@@ -259,5 +261,66 @@ describe('the delivery log and an event', () => {
     expect(page.statusCode).toBe(200);
     expect(page.body).toContain('Majaribio');
     expect(page.body).not.toContain('/redeliver');
+  });
+});
+
+describe("clearing the webhook endpoint's URL", () => {
+  it('clears the URL of the environment shown through the API service, with its form token, and says so', async () => {
+    const org = await insertOrganization(h.t.db, {
+      name: 'Clear Works',
+      members: [
+        { userId: OWNER.sub, role: 'owner' },
+        { userId: MEMBER.sub, role: 'member' },
+      ],
+    });
+    for (const environment of ['test', 'live'] as const) {
+      await setDefaultWebhookUrl(h.t.db, {
+        organizationId: org,
+        environment,
+        defaultUrl: `https://hooks.example.com/${environment}`,
+        now: new Date(),
+      });
+    }
+    const page = at('/dashboard/developers/webhooks?env=live', org);
+    const shown = await h.get(page, ownerCookie);
+    expect(shown.body).toContain(
+      `<form method="post" action="/dashboard/developers/webhooks/clear?org=${org}&amp;env=live"`,
+    );
+    expect(shown.body).toContain('Remove the URL');
+
+    const noToken = await h.t.app.inject({
+      method: 'POST',
+      url: at('/dashboard/developers/webhooks/clear?env=live', org),
+      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: ownerCookie },
+      payload: '',
+    });
+    expect(noToken.statusCode).toBe(403);
+    expect((await endpointOf('live', org))?.defaultUrl).toBe('https://hooks.example.com/live');
+    // A member reads the URL but has no form to clear it, and its post is refused.
+    expect((await h.get(page, memberCookie)).body).not.toContain('/dashboard/developers/webhooks/clear');
+    const asMember = await h.post(at('/dashboard/developers/webhooks/clear?env=live', org), memberCookie, {}, page);
+    expect(asMember.statusCode).toBe(403);
+    expect((await endpointOf('live', org))?.defaultUrl).toBe('https://hooks.example.com/live');
+
+    const cleared = await h.post(at('/dashboard/developers/webhooks/clear?env=live', org), ownerCookie, {}, page);
+    expect(cleared.statusCode).toBe(303);
+    expect(cleared.headers.location).toBe('/dashboard/developers/webhooks?notice=cleared');
+    expect((await endpointOf('live', org))?.defaultUrl).toBeNull();
+    expect((await endpointOf('test', org))?.defaultUrl).toBe('https://hooks.example.com/test');
+    const events = await h.t.db
+      .select()
+      .from(auditEvents)
+      .where(and(eq(auditEvents.organizationId, org), eq(auditEvents.action, 'webhook_endpoint.updated')));
+    expect(events.map((event) => event.details)).toEqual([{ environment: 'live', defaultUrl: null }]);
+
+    const after = await h.get(at('/dashboard/developers/webhooks?env=live&notice=cleared', org), ownerCookie);
+    expect(after.body).toContain('The URL is removed');
+    expect(after.body).toContain('No URL is set');
+    expect(after.body).not.toContain('Remove the URL');
+    // The form to set one again starts empty.
+    expect(after.body).toMatch(/<input id="webhook-url" type="url" name="url" required="" maxlength="2048" value=""/);
+
+    const sw = await h.get(at('/dashboard/developers/webhooks?env=test&lang=sw', org), ownerCookie);
+    expect(sw.body).toContain('Ondoa URL');
   });
 });

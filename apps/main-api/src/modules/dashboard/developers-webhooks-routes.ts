@@ -15,8 +15,9 @@ import {
   refusalOf,
   write,
 } from './developers-forms.js';
-import { eventPath, WEBHOOK_ENDPOINT_PATH } from './pages/developers-frame.js';
+import { eventPath } from './pages/developers-frame.js';
 import {
+  CLEAR_URL_PATH,
   REVEAL_SECRET_PATH,
   ROTATE_SECRET_PATH,
   SET_URL_PATH,
@@ -24,15 +25,17 @@ import {
   type WebhookEndpointPageView,
   webhookEndpointPage,
 } from './pages/developers-webhooks.js';
+import { WEBHOOK_ENDPOINT_PATH } from './pages/nav.js';
 import { documented } from './schemas.js';
 
 // The webhook endpoint of the environment shown (docs/decisions.md#dashboard-pages), over the services of
-// `GET /v1/webhooks/endpoints`, `PUT /v1/webhooks/endpoints/:environment`, its secret's reveal and rotation and
+// `GET /v1/webhooks/endpoints`, `PUT /v1/webhooks/endpoints/:environment` (a URL, or null to clear it), its secret's reveal and rotation and
 // `POST /v1/webhooks/endpoints/:environment/test`. A secret is shown on the answer to its form only (200, never
 // cached), as the API answers it once.
 
 const notices = {
   saved: 'dashboard.developers.webhooks.saved',
+  cleared: 'dashboard.developers.webhooks.cleared',
 } as const;
 
 export const dashboardWebhookEndpointRoutes: FastifyPluginAsyncTypebox<DashboardDeveloperRoutesOptions> = async (
@@ -73,7 +76,7 @@ export const dashboardWebhookEndpointRoutes: FastifyPluginAsyncTypebox<Dashboard
     },
     async (request, reply) => {
       const { locale } = pageOf(request);
-      const key = request.query.notice === 'saved' ? notices.saved : undefined;
+      const key = Object.entries(notices).find(([name]) => name === request.query.notice)?.[1];
       return answer(request, reply, { notice: key === undefined ? undefined : text(locale, key) });
     },
   );
@@ -104,6 +107,29 @@ export const dashboardWebhookEndpointRoutes: FastifyPluginAsyncTypebox<Dashboard
       }
       request.log.info({ organizationId: organization.id, environment }, 'Webhook endpoint updated from the dashboard');
       return redirectTo(reply, `${WEBHOOK_ENDPOINT_PATH}?notice=saved`);
+    },
+  );
+
+  app.post(
+    CLEAR_URL_PATH,
+    {
+      ...form,
+      schema: { ...documented('Clears the webhook URL of the environment shown (form)'), body: FormBody },
+    },
+    async (request, reply) => {
+      const { organization, environment } = pageOf(request);
+      // The API's `{ "defaultUrl": null }`: events of sessions without a callbackUrl are sent nowhere. Clearing a
+      // URL already cleared changes nothing and says the same.
+      await updateWebhookEndpoint(db, {
+        organizationId: organization.id,
+        environment,
+        defaultUrl: null,
+        allowPrivateTargets,
+        now: now(),
+        audit: auditOf(request),
+      });
+      request.log.info({ organizationId: organization.id, environment }, 'Webhook endpoint cleared from the dashboard');
+      return redirectTo(reply, `${WEBHOOK_ENDPOINT_PATH}?notice=cleared`);
     },
   );
 

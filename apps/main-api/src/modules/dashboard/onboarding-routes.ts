@@ -20,6 +20,7 @@ import {
   normaliseOrganizationFields,
 } from '../organizations/index.js';
 import type { DashboardOrganization } from './context.js';
+import { refusedPagePath, signedInFrameOf } from './page-access.js';
 import { activationPage } from './pages/activation.js';
 import { invitationPage } from './pages/invitation.js';
 import { frameOf } from './pages/layout.js';
@@ -105,7 +106,14 @@ export const dashboardOnboardingRoutes: FastifyPluginAsyncTypebox<DashboardOnboa
   const notFoundPage = (request: FastifyRequest, reply: FastifyReply) => {
     const { locale } = request.dashboard;
     const message = text(locale, 'dashboard.error.notFound');
-    return sendPage(reply, errorPage({ locale, status: 404, message, path: DASHBOARD_PATH }), 404);
+    const page = errorPage({
+      locale,
+      status: 404,
+      message,
+      path: refusedPagePath(request),
+      signedIn: signedInFrameOf(request),
+    });
+    return sendPage(reply, page, 404);
   };
 
   app.get(

@@ -5,7 +5,16 @@ import { redirectTo, sendPage } from '../../shared/html-forms.js';
 import { getProfile } from '../accounts/index.js';
 import { countUnreadNotifications } from '../notifications/index.js';
 import { allows, listOrganizations, type Permission, rolesThatMay } from '../organizations/index.js';
-import { type DashboardContext, environmentOf, localeOf, organizationOf, signedInUser } from './context.js';
+import {
+  type DashboardContext,
+  type DashboardOrganization,
+  environmentOf,
+  keptOrganizationOf,
+  localeOf,
+  organizationOf,
+  signedInUser,
+} from './context.js';
+import type { SignedInFrame } from './pages/layout.js';
 import { DASHBOARD_PATH, LOGIN_PATH, NEW_PROFILE_PATH } from './pages/nav.js';
 import { errorPage, offPage } from './pages/sign-in.js';
 import type { DashboardSessionStore } from './service.js';
@@ -70,22 +79,36 @@ export function dashboardPageGuard({ db, sessions, now, enabled }: DashboardPage
       countUnreadNotifications(db, userId),
     ]);
     const chosen = organizationOf(request, organizations);
-    const refuse = (status: number, message: string) =>
-      sendPage(reply, errorPage({ locale, status, message, path: DASHBOARD_PATH }), status);
-    if (chosen === null) return refuse(404, text(locale, 'dashboard.error.organizationNotFound'));
+    const mine = organizations.map(({ id, name, role }) => ({ id, name, role }));
+    const userLabel = profile.name ?? profile.email;
+    // The refusals carry the signed-in header, so the visitor can move on: their own organizations only (for one they
+    // are not a member of, the one kept), nothing of the one asked for.
+    const refuse = (status: number, message: string, organization: DashboardOrganization | undefined) => {
+      const signedIn = {
+        userLabel,
+        csrfToken: reply.generateCsrf(),
+        organizations: mine,
+        organization,
+        unreadNotifications,
+      };
+      return sendPage(reply, errorPage({ locale, status, message, path: refusedPagePath(request), signedIn }), status);
+    };
+    if (chosen === null) {
+      return refuse(404, text(locale, 'dashboard.error.organizationNotFound'), keptOrganizationOf(request, mine));
+    }
     if (requires !== undefined) {
       // A page of an organization, for a user in none yet: Home says how to create one.
       if (chosen === undefined) return redirectTo(reply, DASHBOARD_PATH);
       if (!allows(chosen.role, requires)) {
-        return refuse(403, text(locale, 'dashboard.error.needsRole', { roles: rolesThatMay(requires) }));
+        return refuse(403, text(locale, 'dashboard.error.needsRole', { roles: rolesThatMay(requires) }), chosen);
       }
     }
     request.dashboard = {
       locale,
       userId,
-      userLabel: profile.name ?? profile.email,
+      userLabel,
       csrfToken: reply.generateCsrf(),
-      organizations: organizations.map(({ id, name, role }) => ({ id, name, role })),
+      organizations: mine,
       organization: chosen ?? null,
       environment: environmentOf(request),
       unreadNotifications,
@@ -111,4 +134,24 @@ function letThrough(
     // A user without a profile has no notifications yet.
     unreadNotifications: 0,
   };
+}
+
+/**
+ * The path an error page is given for its language links: the page's own (switching the language shows the same
+ * answer), or Home after a form, whose path answers no GET, and for a path naming an object (its id is not repeated
+ * on a page that says it found nothing).
+ */
+export function refusedPagePath(request: FastifyRequest): string {
+  const namesObject = Object.keys((request.params ?? {}) as object).length > 0;
+  return request.method === 'GET' && !namesObject
+    ? new URL(request.url, 'http://dashboard.invalid').pathname
+    : DASHBOARD_PATH;
+}
+
+/** The header of an error page after the guard let the request through, for the signed-in visitor. */
+export function signedInFrameOf(request: FastifyRequest): SignedInFrame | undefined {
+  const context = (request as { dashboard?: DashboardContext }).dashboard;
+  if (context === undefined) return undefined;
+  const { userLabel, csrfToken, organizations, organization, unreadNotifications } = context;
+  return { userLabel, csrfToken, organizations, organization, unreadNotifications };
 }

@@ -7,7 +7,7 @@ import { and, eq, lte, sql } from 'drizzle-orm';
 
 export async function insertDashboardSession(
   db: DatabaseExecutor,
-  values: { secretHash: string; userId: string; createdAt: Date; expiresAt: Date },
+  values: { secretHash: string; userId: string; createdAt: Date; expiresAt: Date; idToken: string | null },
 ): Promise<void> {
   await db.insert(dashboardSessions).values(values);
 }
@@ -42,8 +42,16 @@ export async function findDashboardSessionUser(
   return row?.userId;
 }
 
-export async function deleteDashboardSession(db: DatabaseExecutor, secretHash: string): Promise<void> {
-  await db.delete(dashboardSessions).where(eq(dashboardSessions.secretHash, secretHash));
+/** Removes the session with this secret hash; the ID token it kept (null when none), undefined when there was none. */
+export async function deleteDashboardSession(
+  db: DatabaseExecutor,
+  secretHash: string,
+): Promise<{ idToken: string | null } | undefined> {
+  const [removed] = await db
+    .delete(dashboardSessions)
+    .where(eq(dashboardSessions.secretHash, secretHash))
+    .returning({ idToken: dashboardSessions.idToken });
+  return removed;
 }
 
 /** Removes every session of the user, run out or not; when each would have ended. */

@@ -4,14 +4,7 @@ import { isAppError } from '@platform/errors';
 import { text } from '@platform/templates';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { MailSender } from '../../mail/mail-sender.js';
-import {
-  FormBody,
-  isCsrfRefusal,
-  PAGE_CONTENT_SECURITY_POLICY,
-  redirectTo,
-  registerHtmlForms,
-  sendPage,
-} from '../../shared/html-forms.js';
+import { FormBody, isCsrfRefusal, redirectTo, registerHtmlForms, sendPage } from '../../shared/html-forms.js';
 import { sessionEnd } from '../../shared/session-secrets.js';
 import type { ActivationSettings } from '../activation/index.js';
 import { type BillingServices, cardCheckoutOrigin } from '../billing/index.js';
@@ -24,10 +17,10 @@ import { homeAttentionOf } from './home-attention.js';
 import { dashboardNotificationRoutes } from './notifications-routes.js';
 import { type OidcSignIn, oidcSignInOf } from './oidc.js';
 import { dashboardOnboardingRoutes } from './onboarding-routes.js';
-import { dashboardPageGuard } from './page-access.js';
+import { dashboardPageGuard, refusedPagePath, signedInFrameOf } from './page-access.js';
 import { homeNotice, homePage } from './pages/home.js';
 import { frameOf } from './pages/layout.js';
-import { DASHBOARD_PATH, LOGIN_CALLBACK_PATH, LOGIN_PATH, LOGOUT_PATH } from './pages/nav.js';
+import { DASHBOARD_PATH, LOGIN_CALLBACK_PATH, LOGIN_PATH, LOGOUT_PATH, SIGNED_OUT_PATH } from './pages/nav.js';
 import { errorPage, noticeOf, offPage, signInPage } from './pages/sign-in.js';
 import { dashboardProfileRoutes } from './profile-routes.js';
 import { CallbackQuery, documented, HomeQuery, LoginQuery, SeeOther } from './schemas.js';
@@ -84,12 +77,18 @@ export const dashboardRoutes: FastifyPluginAsyncTypebox<DashboardOptions> = asyn
     options.oidc ??
     (config.oidc === undefined ? undefined : oidcSignInOf(config.oidc, `${options.publicUrl}${LOGIN_CALLBACK_PATH}`));
   await registerHtmlForms(app, dashboardCookieSettings(config.sessionSecret, options.publicUrl));
-  // The sign-in form's answer redirects to the provider, and browsers hold redirects after a form to form-action.
-  const signInPolicy =
-    config.oidc === undefined
-      ? PAGE_CONTENT_SECURITY_POLICY
-      : PAGE_CONTENT_SECURITY_POLICY.replace("form-action 'self'", `form-action 'self' ${config.oidc.issuer.origin}`);
-  const sendSignIn = (reply: FastifyReply, html: string, status = 200) => sendPage(reply, html, status, signInPolicy);
+  // The sign-in form's answer redirects to the provider, and so does the sign-out form's on every signed-in page (to
+  // its end-session endpoint); browsers hold redirects after a form to the page's form-action, so every dashboard
+  // page's policy allows the provider's origins.
+  if (oidc !== undefined) {
+    app.addHook('onSend', async (_request, reply, payload) => {
+      const policy = reply.getHeader('content-security-policy');
+      if (typeof policy === 'string') {
+        reply.header('content-security-policy', withFormOrigins(policy, oidc.formOrigins()));
+      }
+      return payload;
+    });
+  }
 
   const signedInUser = (request: FastifyRequest) => signedInUserOf(request, sessions, now());
   const guard = dashboardPageGuard({ db, sessions, now, enabled: oidc !== undefined });
@@ -100,8 +99,12 @@ export const dashboardRoutes: FastifyPluginAsyncTypebox<DashboardOptions> = asyn
 
   app.setErrorHandler(async (error, request, reply) => {
     const locale = localeOf(request);
+    // After the page guard, the error page has the signed-in header (a service's 404 for another organization's
+    // object reads as one for an object that does not exist: the header shows only the visitor's own).
+    const signedIn = signedInFrameOf(request);
+    const path = signedIn === undefined ? DASHBOARD_PATH : refusedPagePath(request);
     const answer = (status: number, message: string) =>
-      sendPage(reply, errorPage({ locale, status, message, path: DASHBOARD_PATH }), status);
+      sendPage(reply, errorPage({ locale, status, message, path, signedIn }), status);
     if (isCsrfRefusal(error)) return answer(403, text(locale, 'dashboard.error.formExpired'));
     if (isAppError(error) && error.statusCode < 500) return answer(error.statusCode, error.message);
     const status = (error as { statusCode?: number }).statusCode;
@@ -126,7 +129,7 @@ export const dashboardRoutes: FastifyPluginAsyncTypebox<DashboardOptions> = asyn
       if (oidc === undefined) return off(request, reply);
       if ((await signedInUser(request)) !== null) return redirectTo(reply, DASHBOARD_PATH);
       const locale = localeOf(request);
-      return sendSignIn(
+      return sendPage(
         reply,
         signInPage({ locale, csrfToken: reply.generateCsrf(), notice: noticeOf(request.query.notice) }),
       );
@@ -154,7 +157,7 @@ export const dashboardRoutes: FastifyPluginAsyncTypebox<DashboardOptions> = asyn
       if (oidc === undefined) return off(request, reply);
       const locale = localeOf(request);
       const refuse = (reason: SignInRefusal) =>
-        sendSignIn(
+        sendPage(
           reply,
           signInPage({ locale, csrfToken: reply.generateCsrf(), error: text(locale, `dashboard.signIn.${reason}`) }),
           400,
@@ -164,9 +167,12 @@ export const dashboardRoutes: FastifyPluginAsyncTypebox<DashboardOptions> = asyn
       request.session.set('dashboardSignIn', undefined);
       if (pending === undefined || now().getTime() - pending.startedAt > SIGN_IN_MAX_AGE_MS) return refuse('failed');
       let identity: DashboardIdentity;
+      let idToken: string;
       try {
         const query = new URL(request.url, 'http://dashboard.invalid').search;
-        identity = await identityOf(db, options.verifyToken, await oidc.finish(query, pending), now);
+        const completed = await oidc.finish(query, pending);
+        idToken = completed.idToken;
+        identity = await identityOf(db, options.verifyToken, completed, now);
       } catch (error) {
         if (error instanceof SignInRefused) return refuse(error.reason);
         // The provider's refusal, a state or nonce that does not match, a bad token: logged by kind, never the values.
@@ -183,6 +189,7 @@ export const dashboardRoutes: FastifyPluginAsyncTypebox<DashboardOptions> = asyn
           userId: identity.userId,
           tokensExpireAt: identity.tokensExpireAt,
           now: now(),
+          idToken,
         });
         if (opened === null) return refuse('failed');
         secret = opened.secret;
@@ -207,15 +214,48 @@ export const dashboardRoutes: FastifyPluginAsyncTypebox<DashboardOptions> = asyn
 
   app.post(
     LOGOUT_PATH,
-    { ...form, schema: { ...documented('Signs out: ends the session (form)'), body: FormBody } },
+    {
+      ...form,
+      schema: {
+        ...documented("Signs out: ends the session, then the identity provider's when it can (form)"),
+        body: FormBody,
+      },
+    },
     async (request, reply) => {
       const secret = request.session.get('dashboardSession');
-      if (typeof secret === 'string') await sessions.end(secret);
+      const idToken = typeof secret === 'string' ? await sessions.end(secret) : undefined;
       const locale = request.session.get('dashboardLocale');
-      request.session.delete();
-      return redirectTo(reply, `${LOGIN_PATH}?notice=signed_out${locale === undefined ? '' : `&lang=${locale}`}`);
+      const atProvider = idToken === undefined ? undefined : await providerSignOut(request, idToken);
+      if (atProvider === undefined) {
+        request.session.delete();
+        return redirectTo(reply, `${LOGIN_PATH}?notice=signed_out${locale === undefined ? '' : `&lang=${locale}`}`);
+      }
+      // The provider sends the browser back to one registered address, so the language waits in the cookie.
+      request.session.regenerate(['dashboardLocale']);
+      return redirectTo(reply, atProvider.href);
     },
   );
+
+  /**
+   * The provider's end-session URL for this sign-out (docs/decisions.md#dashboard-sign-in); undefined when it has no
+   * end-session endpoint, or its discovery document cannot be read (logged by kind: our session is over anyway).
+   */
+  async function providerSignOut(request: FastifyRequest, idToken: string): Promise<URL | undefined> {
+    if (oidc === undefined) return undefined;
+    try {
+      return await oidc.endSessionUrl({
+        idToken,
+        postLogoutRedirectUri: `${options.publicUrl}${SIGNED_OUT_PATH}`,
+        locale: localeOf(request),
+      });
+    } catch (error) {
+      request.log.warn(
+        { errorName: (error as Error).name, code: (error as { code?: string }).code },
+        "dashboard sign-out could not reach the identity provider's discovery document",
+      );
+      return undefined;
+    }
+  }
 
   app.get(
     DASHBOARD_PATH,
@@ -282,3 +322,12 @@ export const dashboardRoutes: FastifyPluginAsyncTypebox<DashboardOptions> = asyn
     guard,
   });
 };
+
+/** A page's policy with `form-action` also allowing these origins (those it allows already are not repeated). */
+function withFormOrigins(policy: string, origins: readonly string[]): string {
+  const current = /form-action ([^;]*)/.exec(policy);
+  if (current?.[1] === undefined) return policy;
+  const allowed = current[1].split(' ');
+  const added = origins.filter((origin) => !allowed.includes(origin));
+  return added.length === 0 ? policy : policy.replace(current[0], `form-action ${[...allowed, ...added].join(' ')}`);
+}

@@ -26,25 +26,42 @@ import {
 export const DASHBOARD_SESSION_MS = 8 * 60 * 60 * 1000;
 
 export interface DashboardSessionStore {
-  /** Opens a session for the user, ending at `tokensExpireAt` or after 8 hours; null when that is already past. */
-  open(input: { userId: string; tokensExpireAt: Date; now: Date }): Promise<{ secret: string; expiresAt: Date } | null>;
+  /**
+   * Opens a session for the user, ending at `tokensExpireAt` or after 8 hours; null when that is already past. It
+   * keeps the sign-in's ID token, when there is one, for the provider's sign-out.
+   */
+  open(input: {
+    userId: string;
+    tokensExpireAt: Date;
+    now: Date;
+    idToken?: string | undefined;
+  }): Promise<{ secret: string; expiresAt: Date } | null>;
   /** The user of the session whose secret this is, while it lasts; null for anything else. */
   userOf(secret: string, now: Date): Promise<string | null>;
-  /** Ends the session whose secret this is (sign-out); nothing for an unknown one. */
-  end(secret: string): Promise<void>;
+  /**
+   * Ends the session whose secret this is (sign-out); nothing for an unknown one. The ID token it kept, to send back
+   * to the provider as `id_token_hint`; undefined when it kept none.
+   */
+  end(secret: string): Promise<string | undefined>;
   /** Ends every session of the user; how many were open. */
   endAllOf(userId: string, now: Date): Promise<number>;
 }
 
 export function dashboardSessionStoreOf(db: Database): DashboardSessionStore {
   return {
-    async open({ userId, tokensExpireAt, now }) {
+    async open({ userId, tokensExpireAt, now, idToken }) {
       const expiresAt = sessionEnd(now, DASHBOARD_SESSION_MS, tokensExpireAt);
       if (expiresAt === null) return null;
       const secret = newSessionSecret();
       await db.transaction(async (tx) => {
         await deleteExpiredDashboardSessions(tx, now);
-        await insertDashboardSession(tx, { secretHash: sessionSecretHash(secret), userId, createdAt: now, expiresAt });
+        await insertDashboardSession(tx, {
+          secretHash: sessionSecretHash(secret),
+          userId,
+          createdAt: now,
+          expiresAt,
+          idToken: idToken ?? null,
+        });
       });
       return { secret, expiresAt };
     },
@@ -53,7 +70,8 @@ export function dashboardSessionStoreOf(db: Database): DashboardSessionStore {
       return (await findDashboardSessionUser(db, sessionSecretHash(secret), now)) ?? null;
     },
     async end(secret) {
-      if (isSessionSecret(secret)) await deleteDashboardSession(db, sessionSecretHash(secret));
+      if (!isSessionSecret(secret)) return undefined;
+      return (await deleteDashboardSession(db, sessionSecretHash(secret)))?.idToken ?? undefined;
     },
     async endAllOf(userId, now) {
       const ends = await deleteDashboardSessionsOf(db, userId);

@@ -1,6 +1,8 @@
 import { dashboardSessions, users } from '@platform/db/schema';
+import { text } from '@platform/templates';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { capturingLogger } from '../../../test/billing-fixtures.js';
 import { cookieOf, csrfOf } from '../../../test/dashboard-harness.js';
 import {
   createTestApp,
@@ -10,7 +12,13 @@ import {
   TEST_SECRET,
   type TestApp,
 } from '../../../test/helpers.js';
-import { followToCallback, startTestProvider, type TestProvider } from '../../../test/oidc-test-provider.js';
+import {
+  confirmSignOut,
+  followToCallback,
+  type ProviderCookies,
+  startTestProvider,
+  type TestProvider,
+} from '../../../test/oidc-test-provider.js';
 import { signAccessToken } from '../../auth/tokens.js';
 
 // The dashboard's sign-in against a real OpenID Provider (oidc-provider on port 0): the code flow with PKCE, state and
@@ -25,8 +33,12 @@ const TOKEN_TTL_SECONDS = 600;
 let provider: TestProvider;
 let t: TestApp;
 let clockOffsetMs = 0;
+/** Everything the app logged, at info and above. */
+let logLines: Array<Record<string, unknown>>;
 
 beforeAll(async () => {
+  const captured = capturingLogger('info');
+  logLines = captured.lines;
   provider = await startTestProvider({
     redirectUri: REDIRECT_URI,
     audience: TEST_AUDIENCE,
@@ -41,7 +53,7 @@ beforeAll(async () => {
       DASHBOARD_OIDC_CLIENT_ID: 'dashboard',
       DASHBOARD_OIDC_SCOPES: 'openid email profile api',
     },
-    deps: { now: () => new Date(Date.now() + clockOffsetMs) },
+    deps: { now: () => new Date(Date.now() + clockOffsetMs), logger: captured.logger },
   });
 });
 afterAll(async () => {
@@ -74,10 +86,10 @@ async function startSignIn() {
 const callback = (url: URL, cookie: string) =>
   t.app.inject({ method: 'GET', url: `/login/callback${url.search}`, headers: { cookie } });
 
-/** A whole sign-in; the signed-in cookie and the Home page's form token. */
-async function signIn() {
+/** A whole sign-in (with the browser's cookies at the provider, when given); the signed-in cookie and Home's form token. */
+async function signIn(jar?: ProviderCookies) {
   const { cookie, authorizationUrl } = await startSignIn();
-  const back = await callback(await followToCallback(authorizationUrl, REDIRECT_URI), cookie);
+  const back = await callback(await followToCallback(authorizationUrl, REDIRECT_URI, jar), cookie);
   expect(back.statusCode).toBe(303);
   expect(back.headers.location).toBe('/dashboard');
   const signedIn = cookieOf(back, cookie);
@@ -87,6 +99,14 @@ async function signIn() {
 }
 
 const sessionRows = () => t.db.select().from(dashboardSessions);
+
+const signOut = (cookie: string, csrf: string, app = t.app) =>
+  app.inject({
+    method: 'POST',
+    url: '/logout',
+    headers: { ...FORM, cookie },
+    payload: new URLSearchParams({ _csrf: csrf }).toString(),
+  });
 
 describe('signing in to the dashboard', () => {
   it('sends GET / to the dashboard, and the dashboard to sign-in without a session', async () => {
@@ -249,21 +269,77 @@ describe('signing in to the dashboard', () => {
     expect((await t.app.inject({ method: 'GET', url: '/dashboard', headers: { cookie } })).statusCode).toBe(200);
   });
 
-  it('ends the session at sign-out: the old cookie opens nothing', async () => {
+  it("ends the session at sign-out, then sends to the provider's end-session endpoint with the ID token", async () => {
+    provider.next = { sub: 'user_wambui', email: 'wambui@example.com', givenName: 'Wambui', familyName: 'Njeri' };
     const { cookie, csrf } = await signIn();
     const before = (await sessionRows()).length;
-    const out = await t.app.inject({
-      method: 'POST',
-      url: '/logout',
-      headers: { ...FORM, cookie },
-      payload: new URLSearchParams({ _csrf: csrf }).toString(),
-    });
+    const [row] = (await sessionRows()).filter((each) => each.userId === 'user_wambui');
+    const idToken = row?.idToken ?? '';
+    // The session keeps the sign-in's ID token: the provider's, for the dashboard's client, of this user.
+    const claims = JSON.parse(Buffer.from(idToken.split('.')[1] ?? '', 'base64url').toString()) as Record<
+      string,
+      unknown
+    >;
+    expect(claims).toMatchObject({ iss: provider.issuer, aud: 'dashboard', sub: 'user_wambui' });
+    const out = await signOut(cookie, csrf);
     expect(out.statusCode).toBe(303);
-    expect(out.headers.location).toBe('/login?notice=signed_out');
+    const to = new URL(String(out.headers.location));
+    expect(`${to.origin}${to.pathname}`).toBe(`${provider.issuer}/session/end`);
+    expect(Object.fromEntries(to.searchParams)).toEqual({
+      id_token_hint: idToken,
+      post_logout_redirect_uri: `${PUBLIC_URL}/login?notice=signed_out`,
+      client_id: 'dashboard',
+      ui_locales: 'en',
+    });
     expect(await sessionRows()).toHaveLength(before - 1);
     const again = await t.app.inject({ method: 'GET', url: '/dashboard', headers: { cookie } });
     expect(again.statusCode).toBe(303);
     expect(String(again.headers.location)).toMatch(/^\/login/);
+    // Nothing of ours carries the token: no log line, no URL of this service.
+    expect(JSON.stringify(logLines)).not.toContain(idToken);
+    expect(String(out.headers.location).startsWith(PUBLIC_URL)).toBe(false);
+  });
+
+  it("ends the provider's session too, through its confirmation page without script, and comes back signed out", async () => {
+    provider.next = { sub: 'user_jabali', email: 'jabali@example.com', givenName: 'Jabali', familyName: 'Mwangi' };
+    const jar: ProviderCookies = new Map();
+    const { cookie } = await signIn(jar);
+    // While the provider's session lasts, a new sign-in comes straight back without asking who it is.
+    const whileSignedIn: string[] = [];
+    await followToCallback((await startSignIn()).authorizationUrl, REDIRECT_URI, jar, whileSignedIn);
+    expect(whileSignedIn.some((url) => url.includes('/interaction/'))).toBe(false);
+
+    const sw = await t.app.inject({ method: 'GET', url: '/dashboard?lang=sw', headers: { cookie } });
+    const out = await signOut(cookieOf(sw, cookie), csrfOf(sw.body));
+    expect(out.statusCode).toBe(303);
+    expect(new URL(String(out.headers.location)).searchParams.get('ui_locales')).toBe('sw');
+    const confirmed = await confirmSignOut(String(out.headers.location), jar);
+    expect(confirmed.page).toContain('<form');
+    expect(confirmed.page).not.toContain('<script');
+    expect(confirmed.location).toBe(`${PUBLIC_URL}/login?notice=signed_out`);
+    // Back at the dashboard: signed out, in the language chosen before.
+    const back = await t.app.inject({
+      method: 'GET',
+      url: '/login?notice=signed_out',
+      headers: { cookie: cookieOf(out, cookie) },
+    });
+    expect(back.statusCode).toBe(200);
+    expect(back.body).toContain('<html lang="sw"');
+    expect(back.body).toContain(text('sw', 'dashboard.notice.signed_out'));
+    expect(
+      (await t.app.inject({ method: 'GET', url: '/dashboard', headers: { cookie: cookieOf(out) } })).statusCode,
+    ).toBe(303);
+    // The provider's session is over: the next sign-in asks who it is again.
+    const afterSignOut: string[] = [];
+    await followToCallback((await startSignIn()).authorizationUrl, REDIRECT_URI, jar, afterSignOut);
+    expect(afterSignOut.some((url) => url.includes('/interaction/'))).toBe(true);
+  });
+
+  it("lets every signed-in page's forms go to the provider (the sign-out form's redirect)", async () => {
+    const { home } = await signIn();
+    expect(String(home.headers['content-security-policy'])).toContain(`form-action 'self' ${provider.issuer};`);
+    const login = await t.app.inject({ method: 'GET', url: '/login' });
+    expect(String(login.headers['content-security-policy'])).toContain(`form-action 'self' ${provider.issuer};`);
   });
 
   it('ends the session when the tokens it came from expire', async () => {
@@ -279,6 +355,51 @@ describe('signing in to the dashboard', () => {
       const home = await t.app.inject({ method: 'GET', url: '/dashboard', headers: { cookie } });
       expect(home.statusCode).toBe(303);
       expect(home.headers.location).toBe('/login');
+    }
+  });
+});
+
+describe('signing out with a provider that has no end-session endpoint', () => {
+  it('ends the session and comes back to the signed-out page, as before', async () => {
+    const plain = await startTestProvider({ redirectUri: REDIRECT_URI, audience: TEST_AUDIENCE, endSession: false });
+    const app = await createTestApp({
+      env: {
+        PUBLIC_URL,
+        AUTH_ISSUER: plain.issuer,
+        AUTH_JWKS_URL: plain.jwksUrl,
+        DASHBOARD_OIDC_ISSUER: plain.issuer,
+        DASHBOARD_OIDC_CLIENT_ID: 'dashboard',
+        DASHBOARD_OIDC_SCOPES: 'openid email profile api',
+      },
+    });
+    try {
+      const page = await app.app.inject({ method: 'GET', url: '/login?lang=sw' });
+      const started = await app.app.inject({
+        method: 'POST',
+        url: '/login',
+        headers: { ...FORM, cookie: cookieOf(page) },
+        payload: new URLSearchParams({ _csrf: csrfOf(page.body) }).toString(),
+      });
+      const cookie = cookieOf(started, cookieOf(page));
+      const returned = await followToCallback(String(started.headers.location), REDIRECT_URI);
+      const back = await app.app.inject({
+        method: 'GET',
+        url: `/login/callback${returned.search}`,
+        headers: { cookie },
+      });
+      const home = await app.app.inject({
+        method: 'GET',
+        url: '/dashboard',
+        headers: { cookie: cookieOf(back, cookie) },
+      });
+      expect(home.statusCode).toBe(200);
+      const out = await signOut(cookieOf(home, cookieOf(back, cookie)), csrfOf(home.body), app.app);
+      expect(out.statusCode).toBe(303);
+      expect(out.headers.location).toBe('/login?notice=signed_out&lang=sw');
+      expect(await app.db.select().from(dashboardSessions)).toHaveLength(0);
+    } finally {
+      await app.close();
+      await plain.close();
     }
   });
 });

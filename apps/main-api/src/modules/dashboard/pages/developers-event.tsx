@@ -2,9 +2,10 @@
 /** @jsxImportSource @platform/templates */
 import { type BilingualKey, type Locale, say, text } from '@platform/templates';
 import type { WebhookEventDetailView } from '../../webhook-deliveries/index.js';
-import { DELIVERY_LOG_PATH, developersPage, eventPath, formAction } from './developers-frame.js';
+import { developersPage, eventPath, formAction } from './developers-frame.js';
 import { formatMoment } from './format.js';
 import { CsrfField, type SignedInFrame } from './layout.js';
+import { DELIVERY_LOG_PATH } from './nav.js';
 
 // One webhook event (docs/decisions.md#dashboard-pages): its facts, every try of every delivery (time, URL, status,
 // latency, outcome, the scrubbed start of the answer or why none came), the body it sends, and the Redeliver form:

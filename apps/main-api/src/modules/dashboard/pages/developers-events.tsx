@@ -4,9 +4,10 @@ import type { ApiKeyEnvironment } from '@platform/db';
 import { type Locale, say, text } from '@platform/templates';
 import { webhookEventOutcomes } from '@platform/webhooks';
 import type { WebhookAttemptView, WebhookLogEventView } from '../../webhook-deliveries/index.js';
-import { DELIVERY_LOG_PATH, developersPage, eventPath } from './developers-frame.js';
+import { developersPage, eventPath } from './developers-frame.js';
 import { formatMoment } from './format.js';
 import type { SignedInFrame } from './layout.js';
+import { DELIVERY_LOG_PATH } from './nav.js';
 
 // The delivery log of the environment shown (docs/decisions.md#dashboard-pages): the filters as a GET form (a
 // filtered page is a link), each event with its outcome and latest try (time, status, latency, the scrubbed start of

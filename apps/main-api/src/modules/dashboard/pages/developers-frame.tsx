@@ -2,17 +2,15 @@
 /** @jsxImportSource @platform/templates */
 import { type BilingualKey, type Child, type Locale, say, text } from '@platform/templates';
 import { dashboardPage, Message, type SignedInFrame } from './layout.js';
-import { DEVELOPERS_PATH } from './nav.js';
+import { ALLOWED_ORIGINS_PATH, DELIVERY_LOG_PATH, DEVELOPERS_PATH, WEBHOOK_ENDPOINT_PATH } from './nav.js';
+
+/** The API keys page is the Developers page's first. */
+export const API_KEYS_PATH = DEVELOPERS_PATH;
 
 // What the Developers pages share (docs/decisions.md#dashboard-pages): their paths, the small navigation between
 // them, the note for a role that may only read, the one-time secret panel, and form actions that name the
 // organization and the environment the page showed, so a form acts on what its page showed even if another tab
-// switched the toggle since.
-
-export const API_KEYS_PATH = DEVELOPERS_PATH;
-export const WEBHOOK_ENDPOINT_PATH = `${DEVELOPERS_PATH}/webhooks`;
-export const DELIVERY_LOG_PATH = `${DEVELOPERS_PATH}/events`;
-export const ALLOWED_ORIGINS_PATH = `${DEVELOPERS_PATH}/origins`;
+// switched the toggle since. Their paths are in nav.ts, with the pages that show the test/live toggle.
 
 export function eventPath(eventId: string): string {
   return `${DELIVERY_LOG_PATH}/${encodeURIComponent(eventId)}`;

@@ -26,6 +26,11 @@ export interface ApiKeysView {
   created?: CreatedApiKeyView | undefined;
   /** The name typed, kept when it was refused. */
   name?: string | undefined;
+  /** The highest requests a minute a key of the organization may have. */
+  rateLimitMax: number;
+  /** The requests a minute typed, kept when the form was refused; whether it was the field refused. */
+  rateLimit?: string | undefined;
+  rateLimitRefused?: boolean | undefined;
   notice?: string | undefined;
   problem?: string | undefined;
 }
@@ -124,6 +129,21 @@ function CreateForm({ view }: { view: ApiKeysView }) {
       />
       <span class="hint" id="key-name-hint">
         {say(locale, 'dashboard.developers.keys.nameHint')}
+      </span>
+      <label for="key-rate-limit">{say(locale, 'dashboard.developers.keys.rateLimitField')}</label>
+      <input
+        id="key-rate-limit"
+        type="text"
+        inputmode="numeric"
+        name="rateLimitPerMinute"
+        pattern="[0-9]*"
+        maxlength={6}
+        value={view.rateLimit ?? ''}
+        aria-describedby="key-rate-limit-hint"
+        aria-invalid={view.rateLimitRefused ? 'true' : undefined}
+      />
+      <span class="hint" id="key-rate-limit-hint">
+        {say(locale, 'dashboard.developers.keys.rateLimitHint', { max: view.rateLimitMax })}
       </span>
       <div>
         <button type="submit" class="primary">

@@ -2,8 +2,9 @@
 /** @jsxImportSource @platform/templates */
 import { type ApiKeyEnvironment, MAX_ALLOWED_ORIGINS } from '@platform/db';
 import { type Locale, say, text } from '@platform/templates';
-import { ALLOWED_ORIGINS_PATH, developersPage, formAction, ReadOnlyNote } from './developers-frame.js';
+import { developersPage, formAction, ReadOnlyNote } from './developers-frame.js';
 import { CsrfField, type SignedInFrame } from './layout.js';
+import { ALLOWED_ORIGINS_PATH } from './nav.js';
 
 // The allowed origins of the environment shown (docs/decisions.md#dashboard-pages): the list with a remove form per
 // origin and the add form. Both send the whole new list to the service of `PUT .../allowed-origins/:environment`.

@@ -3,15 +3,17 @@
 import type { ApiKeyEnvironment } from '@platform/db';
 import { type Locale, say, text } from '@platform/templates';
 import type { WebhookEndpointView, WebhookSecretView } from '../../webhooks/index.js';
-import { developersPage, formAction, ReadOnlyNote, SecretPanel, WEBHOOK_ENDPOINT_PATH } from './developers-frame.js';
+import { developersPage, formAction, ReadOnlyNote, SecretPanel } from './developers-frame.js';
 import { formatMoment } from './format.js';
 import { CsrfField, type SignedInFrame } from './layout.js';
+import { WEBHOOK_ENDPOINT_PATH } from './nav.js';
 
-// The webhook endpoint of the environment shown (docs/decisions.md#dashboard-pages): its URL and the form to set it,
-// URLs disabled after a 410 Gone, a test event, and the signing secret: shown once (on the answer to its form) and
+// The webhook endpoint of the environment shown (docs/decisions.md#dashboard-pages): its URL, the forms to set and to
+// clear it, URLs disabled after a 410 Gone, a test event, and the signing secret: shown once (on the answer to its form) and
 // rotated.
 
 export const SET_URL_PATH = WEBHOOK_ENDPOINT_PATH;
+export const CLEAR_URL_PATH = `${WEBHOOK_ENDPOINT_PATH}/clear`;
 export const REVEAL_SECRET_PATH = `${WEBHOOK_ENDPOINT_PATH}/secret/reveal`;
 export const ROTATE_SECRET_PATH = `${WEBHOOK_ENDPOINT_PATH}/secret/rotate`;
 export const TEST_EVENT_PATH = `${WEBHOOK_ENDPOINT_PATH}/test`;
@@ -76,6 +78,14 @@ function UrlSection({ view }: { view: WebhookEndpointPageView }) {
             </button>
           </div>
         </form>
+      ) : null}
+      {view.mayWrite && endpoint.defaultUrl !== null ? (
+        <PostButton
+          action={formAction(CLEAR_URL_PATH, signedIn)}
+          token={signedIn.csrfToken}
+          label={text(locale, 'dashboard.developers.webhooks.clear')}
+          hint={text(locale, 'dashboard.developers.webhooks.clearHint')}
+        />
       ) : null}
       {endpoint.disabledTargets.length === 0 ? null : (
         <>

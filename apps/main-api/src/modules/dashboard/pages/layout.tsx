@@ -4,7 +4,7 @@ import type { ApiKeyEnvironment } from '@platform/db';
 import { type Child, HtmlPage, type Locale, languageNames, locales, renderPage, say, text } from '@platform/templates';
 import { allows } from '../../organizations/index.js';
 import type { DashboardContext, DashboardOrganization } from '../context.js';
-import { DASHBOARD_PATH, dashboardNav, LOGOUT_PATH, NOTIFICATIONS_PATH } from './nav.js';
+import { DASHBOARD_PATH, dashboardNav, LOGOUT_PATH, NOTIFICATIONS_PATH, showsEnvironment } from './nav.js';
 import { DASHBOARD_STYLES } from './styles.js';
 
 // The frame of every dashboard page (docs/decisions.md#dashboard-sign-in): a skip link, the header with the product
@@ -18,7 +18,7 @@ export interface SignedInFrame {
   /** The organizations to switch between and the one shown: the navigation lists what its role may open. */
   organizations?: readonly DashboardOrganization[];
   organization?: DashboardOrganization | null;
-  /** Test or live data, when the page shows either. */
+  /** Test or live data, as chosen; the toggle shows it only on the pages whose data is of one (`showsEnvironment`). */
   environment?: ApiKeyEnvironment;
   /** False on the "complete your profile" form: no other page opens before it. */
   navigation?: boolean;
@@ -165,7 +165,7 @@ function OrganizationBar({ locale, path, signedIn }: { locale: Locale; path: str
           {say(locale, 'dashboard.switcher.label')}: <strong>{organization.name}</strong>
         </p>
       )}
-      {environment === undefined ? null : (
+      {environment === undefined || !showsEnvironment(path) ? null : (
         <nav aria-label={text(locale, 'dashboard.environment.label')}>
           <ul class="toggle">
             {(['test', 'live'] as const).map((option) => (
@@ -195,7 +195,7 @@ export function dashboardPage({ locale, title, path, signedIn, body }: FrameProp
             {say(locale, 'dashboard.skipToContent')}
           </a>
           <SiteHeader locale={locale} path={path} signedIn={signedIn} />
-          {signedIn?.environment === 'test' && signedIn.organization ? (
+          {signedIn?.environment === 'test' && signedIn.organization && showsEnvironment(path) ? (
             <p class="testdata">{say(locale, 'dashboard.environment.testBanner')}</p>
           ) : null}
         </>

@@ -9,6 +9,11 @@ export const DASHBOARD_PATH = '/dashboard';
 export const LOGIN_PATH = '/login';
 export const LOGIN_CALLBACK_PATH = '/login/callback';
 export const LOGOUT_PATH = '/logout';
+/**
+ * Where the identity provider sends the browser back after ending its session (`post_logout_redirect_uri`, registered
+ * with the provider as written, query and all): the sign-in page saying you are signed out.
+ */
+export const SIGNED_OUT_PATH = `${LOGIN_PATH}?notice=signed_out`;
 
 export interface DashboardNavItem {
   /** Its label in both catalogs. */
@@ -25,6 +30,9 @@ export const BILLING_WALLET_PATH = `${BILLING_PATH}/wallet`;
 export const BILLING_METHODS_PATH = `${BILLING_PATH}/payment-methods`;
 export const BILLING_PAYMENTS_PATH = `${BILLING_PATH}/payments`;
 export const DEVELOPERS_PATH = `${DASHBOARD_PATH}/developers`;
+export const WEBHOOK_ENDPOINT_PATH = `${DEVELOPERS_PATH}/webhooks`;
+export const DELIVERY_LOG_PATH = `${DEVELOPERS_PATH}/events`;
+export const ALLOWED_ORIGINS_PATH = `${DEVELOPERS_PATH}/origins`;
 export const PROFILE_PATH = `${DASHBOARD_PATH}/profile`;
 /** The "complete your profile" form, for a user signed in without one (not in the navigation). */
 export const NEW_PROFILE_PATH = `${PROFILE_PATH}/new`;
@@ -47,3 +55,23 @@ export const dashboardNav: readonly DashboardNavItem[] = [
   { label: 'dashboard.nav.profile', path: PROFILE_PATH },
   { label: 'dashboard.nav.settings', path: SETTINGS_PATH, requires: 'organization:read' },
 ];
+
+/**
+ * The pages whose data is of one environment, test or live, chosen by the toggle (docs/decisions.md#dashboard-pages):
+ * only they show the toggle and the test-data banner. The others show data that has no environment (Home's both
+ * balances, Team, Audit log, Notifications, Profile, Settings, the subscription, payments, going live, an
+ * invitation), or one object of its own environment (a session, an event), which the toggle would not change.
+ * Payment methods has it: adding one is a live top-up, offered on live data only.
+ */
+const pagesWithEnvironment: ReadonlySet<string> = new Set([
+  VERIFICATIONS_PATH,
+  DEVELOPERS_PATH,
+  WEBHOOK_ENDPOINT_PATH,
+  DELIVERY_LOG_PATH,
+  ALLOWED_ORIGINS_PATH,
+  BILLING_WALLET_PATH,
+  BILLING_METHODS_PATH,
+]);
+
+/** Whether the page at this path (its own, as the frame is given it) shows the test/live toggle. */
+export const showsEnvironment = (path: string): boolean => pagesWithEnvironment.has(path);

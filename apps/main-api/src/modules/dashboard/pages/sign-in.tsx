@@ -1,10 +1,10 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource @platform/templates */
 import { type Locale, say, text } from '@platform/templates';
-import { CsrfField, dashboardPage, Message } from './layout.js';
+import { CsrfField, dashboardPage, Message, type SignedInFrame } from './layout.js';
 import { DASHBOARD_PATH, LOGIN_PATH } from './nav.js';
 
-// The pages seen signed out: sign-in, the dashboard switched off, an error.
+// The pages seen signed out: sign-in, the dashboard switched off; and an error, signed in or not.
 
 const notices = ['signed_out', 'expired'] as const;
 export type SignInNotice = (typeof notices)[number];
@@ -55,12 +55,23 @@ export function offPage(locale: Locale): string {
   });
 }
 
-export function errorPage(input: { locale: Locale; status: number; message: string; path: string }): string {
-  const { locale } = input;
+export function errorPage(input: {
+  locale: Locale;
+  status: number;
+  message: string;
+  path: string;
+  /**
+   * For a signed-in visitor, the header of every page (navigation, their name, sign-out), so they can move on; it
+   * shows no test/live toggle (an error has no data) and names only their own organizations.
+   */
+  signedIn?: SignedInFrame | undefined;
+}): string {
+  const { locale, signedIn } = input;
   return dashboardPage({
     locale,
     title: text(locale, 'dashboard.error.title', { status: input.status }),
     path: input.path,
+    signedIn: signedIn === undefined ? undefined : { ...signedIn, environment: undefined },
     body: (
       <>
         <h1>{say(locale, 'dashboard.error.title', { status: input.status })}</h1>
