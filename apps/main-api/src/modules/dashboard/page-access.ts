@@ -4,7 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { redirectTo, sendPage } from '../../shared/html-forms.js';
 import { getProfile } from '../accounts/index.js';
 import { countUnreadNotifications } from '../notifications/index.js';
-import { allows, listOrganizations, type Permission, rolesThatMay } from '../organizations/index.js';
+import { allows, listMembershipsOfProfile, type Permission, rolesThatMay } from '../organizations/index.js';
 import { type DashboardContext, environmentOf, localeOf, organizationOf, signedInUser } from './context.js';
 import { DASHBOARD_PATH, LOGIN_PATH, NEW_PROFILE_PATH } from './pages/nav.js';
 import { errorPage, offPage } from './pages/sign-in.js';
@@ -64,9 +64,10 @@ export function dashboardPageGuard({ db, sessions, now, enabled }: DashboardPage
     }
     // A session is opened for a user with a profile only: the form has nothing left to do.
     if (newProfile === true) return redirectTo(reply, DASHBOARD_PATH);
+    // getProfile answers 404 for a user without a profile, so the memberships are read without checking it again.
     const [profile, organizations, unreadNotifications] = await Promise.all([
       getProfile(db, userId),
-      listOrganizations(db, userId),
+      listMembershipsOfProfile(db, userId),
       countUnreadNotifications(db, userId),
     ]);
     const chosen = organizationOf(request, organizations);
@@ -85,7 +86,7 @@ export function dashboardPageGuard({ db, sessions, now, enabled }: DashboardPage
       userId,
       userLabel: profile.name ?? profile.email,
       csrfToken: reply.generateCsrf(),
-      organizations: organizations.map(({ id, name, role }) => ({ id, name, role })),
+      organizations,
       organization: chosen ?? null,
       environment: environmentOf(request),
       unreadNotifications,

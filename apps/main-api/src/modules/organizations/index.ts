@@ -38,6 +38,7 @@ export {
   createOrganization,
   getOrganization,
   LAST_OWNER,
+  listMembershipsOfProfile,
   listOrganizationMembers,
   listOrganizations,
   type MemberView,
