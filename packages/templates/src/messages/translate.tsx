@@ -1,6 +1,10 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource hono/jsx */
+import { raw } from 'hono/html';
 import type { Child } from 'hono/jsx';
+import type { JSX } from 'hono/jsx/jsx-runtime';
+import type { HtmlEscapedString } from 'hono/utils/html';
+import { renderHtml } from '../render.js';
 import { en } from './en.js';
 import type { BilingualKey, KeyIn, Locale, MessageKey } from './keys.js';
 import { sw } from './sw.js';
@@ -42,20 +46,55 @@ export function text<L extends Locale>(locale: L, key: KeyIn<L>, values: Record<
   });
 }
 
+/** A message as page content: its text between placeholders, escaped once by the renderer, and the placeholders. */
+interface PageText {
+  /** One more than `names`: the text before each placeholder, then the text after the last. */
+  pieces: readonly HtmlEscapedString[];
+  names: readonly string[];
+  placeholders: readonly string[];
+}
+
+const pageTexts = new Map<string, PageText>();
+
+/** The text as the renderer escapes any string, marked escaped so a page adds it as it is. */
+const escapedOnce = (piece: string): HtmlEscapedString => raw(renderHtml(<>{piece}</>));
+
+function pageTextOf<L extends Locale>(locale: L, key: KeyIn<L>): PageText {
+  const cacheKey = `${locale}:${key}`;
+  let compiled = pageTexts.get(cacheKey);
+  if (compiled === undefined) {
+    const message = textOf(locale, key);
+    const pieces: HtmlEscapedString[] = [];
+    const names: string[] = [];
+    const placeholders: string[] = [];
+    let last = 0;
+    for (const match of message.matchAll(PLACEHOLDER)) {
+      const [placeholder, name = ''] = match;
+      pieces.push(escapedOnce(message.slice(last, match.index)));
+      names.push(name);
+      placeholders.push(placeholder);
+      last = match.index + placeholder.length;
+    }
+    pieces.push(escapedOnce(message.slice(last)));
+    compiled = { pieces, names, placeholders };
+    pageTexts.set(cacheKey, compiled);
+  }
+  return compiled;
+}
+
 /**
  * The text of `key` in `locale` as page content: the text, each `{name}` replaced by its value (text, or an element
- * such as `<strong>{app}</strong>`). Escaping is the renderer's, like every other value of a page. A placeholder
- * without a value stays visible rather than silently disappearing.
+ * such as `<strong>{app}</strong>`). Escaping is the renderer's, like every other value of a page: the catalog's
+ * text is escaped once per message (a list page says the same texts in every row), the values on every render. A
+ * placeholder without a value stays visible rather than silently disappearing.
  */
-export function say<L extends Locale>(locale: L, key: KeyIn<L>, values: Record<string, Child> = {}) {
-  const parts: Child[] = [];
-  let last = 0;
-  for (const match of textOf(locale, key).matchAll(PLACEHOLDER)) {
-    const [placeholder, name = ''] = match;
-    parts.push(textOf(locale, key).slice(last, match.index));
-    parts.push(Object.hasOwn(values, name) ? values[name] : placeholder);
-    last = match.index + placeholder.length;
+export function say<L extends Locale>(locale: L, key: KeyIn<L>, values: Record<string, Child> = {}): JSX.Element {
+  const { pieces, names, placeholders } = pageTextOf(locale, key);
+  if (names.length === 0) return pieces[0] as HtmlEscapedString;
+  const parts: Child[] = [pieces[0]];
+  for (let i = 0; i < names.length; i++) {
+    const name = names[i] as string;
+    parts.push(Object.hasOwn(values, name) ? values[name] : placeholders[i], pieces[i + 1]);
   }
-  parts.push(textOf(locale, key).slice(last));
   return <>{parts}</>;
 }
