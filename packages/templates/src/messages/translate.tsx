@@ -3,7 +3,7 @@
 import { raw } from 'hono/html';
 import type { Child } from 'hono/jsx';
 import type { JSX } from 'hono/jsx/jsx-runtime';
-import type { HtmlEscapedString } from 'hono/utils/html';
+import { escapeToBuffer, type HtmlEscapedString, type StringBuffer } from 'hono/utils/html';
 import { renderHtml } from '../render.js';
 import { en } from './en.js';
 import type { BilingualKey, KeyIn, Locale, MessageKey } from './keys.js';
@@ -54,14 +54,13 @@ interface PageText {
   placeholders: readonly string[];
 }
 
-const pageTexts = new Map<string, PageText>();
+const pageTexts: { readonly [L in Locale]: Map<string, PageText> } = { en: new Map(), sw: new Map() };
 
 /** The text as the renderer escapes any string, marked escaped so a page adds it as it is. */
 const escapedOnce = (piece: string): HtmlEscapedString => raw(renderHtml(<>{piece}</>));
 
 function pageTextOf<L extends Locale>(locale: L, key: KeyIn<L>): PageText {
-  const cacheKey = `${locale}:${key}`;
-  let compiled = pageTexts.get(cacheKey);
+  let compiled = pageTexts[locale].get(key);
   if (compiled === undefined) {
     const message = textOf(locale, key);
     const pieces: HtmlEscapedString[] = [];
@@ -77,7 +76,7 @@ function pageTextOf<L extends Locale>(locale: L, key: KeyIn<L>): PageText {
     }
     pieces.push(escapedOnce(message.slice(last)));
     compiled = { pieces, names, placeholders };
-    pageTexts.set(cacheKey, compiled);
+    pageTexts[locale].set(key, compiled);
   }
   return compiled;
 }
@@ -92,9 +91,22 @@ export function say<L extends Locale>(locale: L, key: KeyIn<L>, values: Record<s
   const { pieces, names, placeholders } = pageTextOf(locale, key);
   if (names.length === 0) return pieces[0] as HtmlEscapedString;
   const parts: Child[] = [pieces[0]];
+  // Values that are all text or numbers (an amount in every row of a list) are escaped here by the renderer's own escaping,
+  // so the page adds one escaped text instead of a fragment to render; any other value goes to the renderer.
+  let allText = true;
   for (let i = 0; i < names.length; i++) {
     const name = names[i] as string;
-    parts.push(Object.hasOwn(values, name) ? values[name] : placeholders[i], pieces[i + 1]);
+    const value = Object.hasOwn(values, name) ? values[name] : placeholders[i];
+    if (typeof value !== 'string' && typeof value !== 'number') allText = false;
+    parts.push(value, pieces[i + 1]);
+  }
+  if (allText) {
+    const buffer: StringBuffer = [''];
+    for (let i = 0; i < parts.length; i++) {
+      if (i % 2 === 0) buffer[0] += parts[i] as HtmlEscapedString;
+      else escapeToBuffer(String(parts[i]), buffer);
+    }
+    return raw(buffer[0]);
   }
   return <>{parts}</>;
 }
