@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatMoment } from './format.js';
+import { formatMoment, formatWholeKes } from './format.js';
 
 const formatters = Object.fromEntries(
   ['en-KE', 'sw-KE'].map((locale) => [
@@ -40,5 +40,15 @@ describe('formatMoment', () => {
 
   it('refuses an invalid time as the formatter does', () => {
     expect(() => formatMoment('en', 'not a time')).toThrow(RangeError);
+  });
+});
+
+describe('formatWholeKes', () => {
+  it('writes an amount as the formatter does', () => {
+    const wholeNumbers = new Intl.NumberFormat('en-KE', { maximumFractionDigits: 0 });
+    const amounts = [0, -0, 1, 9, 10, 99, 100, 999, 1000, 12_500, 99_999, 100_000, 1_234_567, -1000, 2.5, -0.4, 1e21];
+    for (let amount = 1; amount < Number.MAX_SAFE_INTEGER / 7; amount = amount * 7 + 3) amounts.push(amount);
+    amounts.push(Number.MAX_SAFE_INTEGER);
+    for (const amount of amounts) expect(formatWholeKes(amount), String(amount)).toBe(wholeNumbers.format(amount));
   });
 });
