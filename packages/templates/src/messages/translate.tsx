@@ -4,7 +4,6 @@ import { raw } from 'hono/html';
 import type { Child } from 'hono/jsx';
 import type { JSX } from 'hono/jsx/jsx-runtime';
 import { escapeToBuffer, type HtmlEscapedString, type StringBuffer } from 'hono/utils/html';
-import { renderHtml } from '../render.js';
 import { en } from './en.js';
 import type { BilingualKey, KeyIn, Locale, MessageKey } from './keys.js';
 import { sw } from './sw.js';
@@ -56,8 +55,12 @@ interface PageText {
 
 const pageTexts: { readonly [L in Locale]: Map<string, PageText> } = { en: new Map(), sw: new Map() };
 
-/** The text as the renderer escapes any string, marked escaped so a page adds it as it is. */
-const escapedOnce = (piece: string): HtmlEscapedString => raw(renderHtml(<>{piece}</>));
+/** The text escaped as the renderer escapes any string (its own function), marked escaped so a page adds it as it is. */
+function escapedOnce(piece: string): HtmlEscapedString {
+  const buffer: StringBuffer = [''];
+  escapeToBuffer(piece, buffer);
+  return raw(buffer[0] as string);
+}
 
 function pageTextOf<L extends Locale>(locale: L, key: KeyIn<L>): PageText {
   let compiled = pageTexts[locale].get(key);
