@@ -40,7 +40,6 @@ export {
   LAST_OWNER,
   listMembershipsOfProfile,
   listOrganizationMembers,
-  listOrganizations,
   type MemberView,
   membershipIn,
   NOT_A_MEMBER,
