@@ -1,4 +1,5 @@
 import type { MembershipRole } from '@platform/db';
+import type { StatementLog } from '@platform/db/testing';
 import type { LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
 import type { MainApiDeps } from '../src/app.js';
@@ -58,9 +59,9 @@ export function csrfOf(html: string): string {
 }
 
 export async function startDashboardHarness(
-  options: Pick<Partial<MainApiDeps>, 'now' | 'mail'> & { env?: NodeJS.ProcessEnv } = {},
+  options: Pick<Partial<MainApiDeps>, 'now' | 'mail'> & { env?: NodeJS.ProcessEnv; statementLog?: StatementLog } = {},
 ): Promise<DashboardHarness> {
-  const { env, ...deps } = options;
+  const { env, statementLog, ...deps } = options;
   const redirectUri = `${PUBLIC_URL}/login/callback`;
   const provider = await startTestProvider({ redirectUri, audience: TEST_AUDIENCE });
   const t = await createTestApp({
@@ -74,6 +75,7 @@ export async function startDashboardHarness(
       ...env,
     },
     deps,
+    ...(statementLog === undefined ? {} : { statementLog }),
   });
   const get = (url: string, cookie: string): Promise<LightMyRequestResponse> =>
     t.app.inject({ method: 'GET', url, headers: { cookie } });

@@ -17,6 +17,17 @@ describe('say', () => {
     );
   });
 
+  it('escapes a text said twice the same way, and text values with it', () => {
+    for (let i = 0; i < 2; i++) {
+      expect(html(say('en', 'verify.consent.agreeExplained'))).toBe(
+        'If you choose &quot;I agree&quot;, your data will be used as described above.',
+      );
+      expect(html(say('en', 'verify.requestedBy', { app: `"Duka" & <Sons> 'Ltd'` }))).toBe(
+        'Requested by &quot;Duka&quot; &amp; &lt;Sons&gt; &#39;Ltd&#39;',
+      );
+    }
+  });
+
   it('fills every placeholder, numbers too, and leaves a missing one visible', () => {
     expect(html(say('en', 'verify.consent.keep', { days: 30 }))).toContain('deleted 30 days after');
     expect(html(say('en', 'verify.next.verified'))).toBe('All done. You can return to {app}.');

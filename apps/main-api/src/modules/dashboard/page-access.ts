@@ -4,7 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { redirectTo, sendPage } from '../../shared/html-forms.js';
 import { getProfile } from '../accounts/index.js';
 import { countUnreadNotifications } from '../notifications/index.js';
-import { allows, listOrganizations, type Permission, rolesThatMay } from '../organizations/index.js';
+import { allows, listMembershipsOfProfile, type Permission, rolesThatMay } from '../organizations/index.js';
 import {
   type DashboardContext,
   type DashboardOrganization,
@@ -73,13 +73,13 @@ export function dashboardPageGuard({ db, sessions, now, enabled }: DashboardPage
     }
     // A session is opened for a user with a profile only: the form has nothing left to do.
     if (newProfile === true) return redirectTo(reply, DASHBOARD_PATH);
+    // getProfile answers 404 for a user without a profile, so the memberships are read without checking it again.
     const [profile, organizations, unreadNotifications] = await Promise.all([
       getProfile(db, userId),
-      listOrganizations(db, userId),
+      listMembershipsOfProfile(db, userId),
       countUnreadNotifications(db, userId),
     ]);
     const chosen = organizationOf(request, organizations);
-    const mine = organizations.map(({ id, name, role }) => ({ id, name, role }));
     const userLabel = profile.name ?? profile.email;
     // The refusals carry the signed-in header, so the visitor can move on: their own organizations only (for one they
     // are not a member of, the one kept), nothing of the one asked for.
@@ -87,14 +87,18 @@ export function dashboardPageGuard({ db, sessions, now, enabled }: DashboardPage
       const signedIn = {
         userLabel,
         csrfToken: reply.generateCsrf(),
-        organizations: mine,
+        organizations,
         organization,
         unreadNotifications,
       };
       return sendPage(reply, errorPage({ locale, status, message, path: refusedPagePath(request), signedIn }), status);
     };
     if (chosen === null) {
-      return refuse(404, text(locale, 'dashboard.error.organizationNotFound'), keptOrganizationOf(request, mine));
+      return refuse(
+        404,
+        text(locale, 'dashboard.error.organizationNotFound'),
+        keptOrganizationOf(request, organizations),
+      );
     }
     if (requires !== undefined) {
       // A page of an organization, for a user in none yet: Home says how to create one.
@@ -108,7 +112,7 @@ export function dashboardPageGuard({ db, sessions, now, enabled }: DashboardPage
       userId,
       userLabel,
       csrfToken: reply.generateCsrf(),
-      organizations: mine,
+      organizations,
       organization: chosen ?? null,
       environment: environmentOf(request),
       unreadNotifications,

@@ -69,9 +69,22 @@ export async function setNotificationRead(
   return updated.length > 0;
 }
 
+// Every dashboard page counts them in its header: prepared once per database, read by position.
+const unreadCountOfUser = preparedPerDatabase((db) =>
+  prepareWithRowsMapper(
+    db,
+    'notifications_unread_count_of_user',
+    db
+      .select({ count: sql<number>`count(*)::int` })
+      .from(notifications)
+      .where(and(eq(notifications.userId, sql.placeholder('userId')), isNull(notifications.readAt))),
+    (rows) => Number(rows[0]?.[0] ?? 0),
+  ),
+);
+
 /** How many of the user's notifications are unread. */
-export function countUnreadOf(db: DatabaseExecutor, userId: string): Promise<number> {
-  return db.$count(notifications, and(eq(notifications.userId, userId), isNull(notifications.readAt)));
+export function countUnreadOf(db: Database, userId: string): Promise<number> {
+  return unreadCountOfUser(db).execute({ userId });
 }
 
 /** Sets `readAt` on every unread notification of the user, in one statement. */

@@ -104,6 +104,35 @@ export function listOrganizationsOf(db: DatabaseExecutor, userId: string): Promi
     .orderBy(desc(organizations.createdAt), desc(organizations.id));
 }
 
+// Every dashboard page asks it (the page guard, docs/benchmarks.md#the-verifications-page-get-dashboardverifications-3-dec):
+// prepared once per database, only what the switcher and the role check read, the rows read by position.
+const membershipsOfUser = preparedPerDatabase((db) =>
+  prepareWithRowsMapper(
+    db,
+    'organization_memberships_of_user',
+    db
+      .select({ id: organizations.id, name: organizations.name, role: memberships.role })
+      .from(memberships)
+      .innerJoin(organizations, eq(organizations.id, memberships.organizationId))
+      .where(and(eq(memberships.userId, sql.placeholder('userId')), isNull(organizations.retiredAt)))
+      .orderBy(desc(organizations.createdAt), desc(organizations.id)),
+    (rows): OrganizationMembership[] =>
+      rows.map((cells) => ({ id: cells[0] as string, name: cells[1] as string, role: cells[2] as MembershipRole })),
+  ),
+);
+
+/** An organization the user belongs to, named, with the user's role in it. */
+export interface OrganizationMembership {
+  id: string;
+  name: string;
+  role: MembershipRole;
+}
+
+/** The organizations the user is a member of as `listOrganizationsOf` orders them, with their names and roles only. */
+export function findMembershipsOf(db: Database, userId: string): Promise<OrganizationMembership[]> {
+  return membershipsOfUser(db).execute({ userId });
+}
+
 export async function findOrganizationOf(
   db: DatabaseExecutor,
   userId: string,

@@ -17,6 +17,7 @@ import {
   deleteOrganizationRow,
   findMember,
   findMembership,
+  findMembershipsOf,
   findOrganizationOf,
   insertMembership,
   insertOrganization,
@@ -27,6 +28,7 @@ import {
   lockOwners,
   type MemberRow,
   markOrganizationRetired,
+  type OrganizationMembership,
   type OrganizationRow,
   updateMemberRole,
   updateOrganizationRow,
@@ -165,6 +167,14 @@ export async function createOrganization(
 export async function listOrganizations(db: Database, userId: string): Promise<OrganizationView[]> {
   if (!(await userExists(db, userId))) throw notFound(PROFILE_NOT_FOUND);
   return listOrganizationsOf(db, userId);
+}
+
+/**
+ * The user's organizations, newest first, each named with the user's role: for a caller that has read the user's
+ * profile already (the dashboard's page guard), so the profile is not checked again.
+ */
+export function listMembershipsOfProfile(db: Database, userId: string): Promise<OrganizationMembership[]> {
+  return findMembershipsOf(db, userId);
 }
 
 export async function getOrganization(db: Database, userId: string, organizationId: string): Promise<OrganizationView> {

@@ -123,6 +123,13 @@ function Filters({ locale, filters }: { locale: Locale; filters: VerificationFil
 }
 
 function SessionTable({ locale, sessions }: { locale: Locale; sessions: readonly OrganizationSessionView[] }) {
+  // Every row names one of a handful of types and statuses: each said once a page, not once a row.
+  const typeLabels = new Map(
+    verificationTypes.map((type) => [type, say(locale, `dashboard.verificationType.${type}`)]),
+  );
+  const statusLabels = new Map(
+    verificationStatuses.map((status) => [status, say(locale, `verificationStatus.${status}`)]),
+  );
   return (
     <div class="table">
       <table>
@@ -144,8 +151,8 @@ function SessionTable({ locale, sessions }: { locale: Locale; sessions: readonly
               <td>
                 <a href={sessionPath(session.sessionId)}>{formatMoment(locale, session.createdAt)}</a>
               </td>
-              <td>{say(locale, `dashboard.verificationType.${session.type}`)}</td>
-              <td>{say(locale, `verificationStatus.${session.status}`)}</td>
+              <td>{typeLabels.get(session.type) ?? say(locale, `dashboard.verificationType.${session.type}`)}</td>
+              <td>{statusLabels.get(session.status) ?? say(locale, `verificationStatus.${session.status}`)}</td>
               <td class="mono">{session.externalEndUserId}</td>
               <td class="num">
                 {say(locale, 'dashboard.verifications.kes', { amount: formatWholeKes(session.price) })}
