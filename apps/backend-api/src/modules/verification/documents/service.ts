@@ -16,7 +16,14 @@ import type { DocumentVault } from '@platform/document-vault';
 import { AppError, conflict, notFound, type ValidationDetail, validationError } from '@platform/errors';
 import { submittedDetailsKey } from '@platform/verification-lifecycle';
 import type { SubmissionListener } from '../decisions/index.js';
-import { type LifecycleOptions, moveSession, readAnySession, readOwnerSession, SESSION_NOT_FOUND } from '../index.js';
+import {
+  type LifecycleOptions,
+  moveSession,
+  readAnySession,
+  readOwnerSession,
+  SESSION_NOT_FOUND,
+  testValueMove,
+} from '../index.js';
 import {
   acceptedFilesFor,
   documentKindsFor,
@@ -236,7 +243,11 @@ export async function submitSession(
     moveSession(work, { sessionId: session.id, to: 'processing', actor: request.actor, now: request.now }, lifecycle),
   );
   await submissions?.submitted(tx, moved, request.now);
-  return moved;
+  // A test session submitted with a test ID number is decided from it now (docs/decisions.md#test-values).
+  const testDecision = testValueMove(moved, details, request.now);
+  if (testDecision === undefined) return moved;
+  const { session: decided } = await unitOfWorkIn(tx, (work) => moveSession(work, testDecision, lifecycle));
+  return decided;
 }
 
 /**
