@@ -202,7 +202,10 @@ describe.skipIf(missing(chromiumBrowser))('the Developers pages in a browser', (
     await runWorker();
     await page.goto(`${mainUrl}/dashboard/verifications/${sessionId}`);
     await page.getByText(/^Verified\. Decided by .+ on /).waitFor();
-    await page.getByRole('listitem').filter({ hasText: /: Verified, by / }).waitFor();
+    await page
+      .getByRole('listitem')
+      .filter({ hasText: /: Verified, by / })
+      .waitFor();
     expect(await page.getByText(/delivered/).count()).toBeGreaterThan(0);
     await check('8b-session-decided');
 
