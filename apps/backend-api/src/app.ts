@@ -130,6 +130,7 @@ export function buildApp(deps: BackendApiDeps, config: BackendApiConfig) {
     vault,
     verifyUrl: verification.verifyUrl,
     platformOrganizationId: verification.platformOrganizationId,
+    onDecided: verificationMetrics.observeDecision,
     retentionDays: verification.retentionDays,
     retentionIntervalMs: verification.retentionIntervalMs,
     submissions: smileId?.submissions,

@@ -51,6 +51,11 @@ describe('test ID numbers', () => {
       to: 'verified',
       actor: 'test_value',
     });
+    // The decision reaches the metrics once committed, as a button's does.
+    const metrics = (await setup.app.inject({ method: 'GET', url: '/metrics' })).body;
+    expect(metrics).toMatch(
+      /^verification_decision_duration_seconds_count\{(?=[^}]*environment="test")(?=[^}]*outcome="verified")(?=[^}]*source="sandbox")[^}]*\} 1$/m,
+    );
   });
 
   it('00000002 rejects it, with a reason', async () => {
