@@ -85,11 +85,16 @@ export function buildApp(deps: BackendApiDeps, config: BackendApiConfig) {
   app.register(driveRoutes, { db: deps.database.db, now, quotas: config.folderQuotas });
   const verification = verificationSettingsOf(config);
   app.register(walletRoutes, { db: deps.database.db, testWalletCredit: config.testWalletCredit });
-  app.register(verificationRoutes, { db: deps.database.db, now, ...verification });
   const verificationMetrics = verificationMetricsOf(app.metrics, {
     db: deps.database.db,
     now,
     onCountFailed: (error) => app.log.warn({ err: error }, 'counting verification sessions for /metrics failed'),
+  });
+  app.register(verificationRoutes, {
+    db: deps.database.db,
+    now,
+    ...verification,
+    onDecided: verificationMetrics.observeDecision,
   });
   const vault = deps.vault ?? documentVaultFromConfig(config.documents, { warn: (message) => app.log.warn(message) });
   // Smile ID decides the sessions VERIFICATION_DECISIONS gives it (docs/decisions.md#automated-decisions); with its
@@ -125,6 +130,7 @@ export function buildApp(deps: BackendApiDeps, config: BackendApiConfig) {
     vault,
     verifyUrl: verification.verifyUrl,
     platformOrganizationId: verification.platformOrganizationId,
+    onDecided: verificationMetrics.observeDecision,
     retentionDays: verification.retentionDays,
     retentionIntervalMs: verification.retentionIntervalMs,
     submissions: smileId?.submissions,

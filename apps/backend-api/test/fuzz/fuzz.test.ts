@@ -84,6 +84,10 @@ beforeAll(async () => {
     submittable.push(sessionId);
   }
   const kybSessionId = await createdSessionId(app, organization.testKey, { type: 'kyb', externalEndUserId: 'fuzz-co' });
+  // Test sessions only test decisions go to, so that they move them on their own, whatever the other routes do.
+  const testDecisionSessions: string[] = [];
+  for (let index = 0; index < 4; index += 1)
+    testDecisionSessions.push(await createdSessionId(app, organization.testKey));
   const uploadSessions = [
     await createdSessionId(app, organization.testKey),
     await createdSessionId(app, organization.testKey),
@@ -191,6 +195,29 @@ beforeAll(async () => {
           ),
         },
       ),
+      // Mostly well-formed decisions, which the test sessions given to this route take in turn.
+      'POST /v1/verify/sessions/:id/test-decision': fc.oneof(
+        {
+          weight: 3,
+          arbitrary: fc.constantFrom(
+            { status: 'processing' },
+            { status: 'verified' },
+            { status: 'rejected', reason: 'The ID is expired' },
+            { status: 'requires_input', resubmitDocuments: ['selfie'] },
+          ),
+        },
+        {
+          weight: 1,
+          arbitrary: fc.record(
+            {
+              status: fc.constantFrom('processing', 'verified', 'rejected', 'requires_input', 'approved'),
+              reason: fc.string({ maxLength: 600 }),
+              resubmitDocuments: fc.subarray(['selfie', 'id_document_front', 'cr12']),
+            },
+            { requiredKeys: ['status'] },
+          ),
+        },
+      ),
       'POST /v1/drive/folders': fc.record(
         {
           name: fc.string({ maxLength: 300 }),
@@ -200,7 +227,10 @@ beforeAll(async () => {
       ),
     },
     pathValues: { id: fc.constantFrom(...sessionIds, folder!.id, ...leaves.map((leaf) => leaf.id)) },
-    pathValuesUnder: { '/v1/verify/sessions/:id/submit': { id: fc.constantFrom(...submittable, kybSessionId) } },
+    pathValuesUnder: {
+      '/v1/verify/sessions/:id/submit': { id: fc.constantFrom(...submittable, kybSessionId) },
+      '/v1/verify/sessions/:id/test-decision': { id: fc.constantFrom(...testDecisionSessions) },
+    },
   };
   const uploads = documentUploads(
     fc.oneof(

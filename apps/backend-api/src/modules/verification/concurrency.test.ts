@@ -10,6 +10,7 @@ import {
   countSessions,
   createdSessionId,
   createSessionRequest,
+  eventTypesOf,
   fundWallet,
   holdMovements,
   statusOf,
@@ -40,6 +41,14 @@ describe.skipIf(missing(postgresServer))(
         method: 'POST',
         url: `/v1/verify/sessions/${id}/cancel`,
         headers: { 'x-service-api-key': acme.liveKey, 'x-idempotency-key': idempotencyKey },
+      });
+
+    const testDecision = (id: string, body: object, idempotencyKey: string) =>
+      suite.app.inject({
+        method: 'POST',
+        url: `/v1/verify/sessions/${id}/test-decision`,
+        headers: { 'x-service-api-key': acme.testKey, 'x-idempotency-key': idempotencyKey },
+        payload: body,
       });
 
     const expectLedgerToAgree = async () => {
@@ -264,6 +273,30 @@ describe.skipIf(missing(postgresServer))(
       expect(responses.map((response) => response.statusCode).sort()).toEqual([200, 409, 409, 409, 409, 409, 409, 409]);
       expect(await holdMovements(suite.db, id)).toEqual(['hold', 'release']);
       await expectLedgerToAgree();
+    });
+
+    it('simultaneous test decisions of one session (different keys, different outcomes) decide it once', async () => {
+      await fundWallet(suite.db, acme.id, 'test', KYC_PRICE);
+      const id = await createdSessionId(suite.app, acme.testKey);
+      const submitted = await testDecision(id, { status: 'processing' }, 'submit');
+      expect(submitted.statusCode).toBe(200);
+      const outcomes = ['verified', 'rejected', 'requires_input'];
+      const responses = await Promise.all(
+        Array.from({ length: 9 }, (_, index) =>
+          testDecision(id, { status: outcomes[index % outcomes.length] }, `decide-${index}`),
+        ),
+      );
+      const statuses = responses.map((response) => response.statusCode);
+      expect(statuses.sort()).toEqual([200, 409, 409, 409, 409, 409, 409, 409, 409]);
+      const winner = responses.find((response) => response.statusCode === 200)!.json().data.status;
+      expect(await statusOf(suite.db, id)).toBe(winner);
+      const decidedEvents = (await eventTypesOf(suite.db, id)).filter(
+        (type) => type !== 'verification_session.created' && type !== 'verification_session.processing',
+      );
+      expect(decidedEvents).toEqual([`verification_session.${winner}`]);
+      expect(await holdMovements(suite.db, id)).toEqual(winner === 'requires_input' ? ['hold'] : ['capture', 'hold']);
+      const wallet = await walletState(suite.db, acme.id, 'test');
+      expect(wallet.ledger).toEqual({ available: wallet.available, held: wallet.held });
     });
   },
 );

@@ -150,6 +150,25 @@ describe('verification metrics', () => {
     await post(id, 'approve');
     expect(sample(await scrape(suite.app), 'verification_decision_duration_seconds_count', labels)).toBe(1);
   });
+
+  it('observes a test decision as a button: after its commit, once', async () => {
+    const decide = (id: string, status: string) =>
+      suite.app.inject({
+        method: 'POST',
+        url: `/v1/verify/sessions/${id}/test-decision`,
+        headers: { 'x-service-api-key': acme.testKey },
+        payload: { status },
+      });
+    const id = await session(acme.testKey);
+    expect((await decide(id, 'processing')).statusCode).toBe(200);
+    clock.advance(30_000);
+    expect((await decide(id, 'rejected')).statusCode).toBe(200);
+    expect((await decide(id, 'rejected')).statusCode).toBe(409);
+    const labels = { type: 'kyc', environment: 'test', outcome: 'rejected', source: 'sandbox' };
+    const text = await scrape(suite.app);
+    expect(sample(text, 'verification_decision_duration_seconds_count', labels)).toBe(1);
+    expect(sample(text, 'verification_decision_duration_seconds_sum', labels)).toBe(30);
+  });
 });
 
 describe('verification metrics when the database fails', () => {

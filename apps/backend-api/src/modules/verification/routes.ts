@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { ApiKeyOwner, Database } from '@platform/db';
 import { errorResponses } from '@platform/http';
-import type { LifecycleOptions } from '@platform/verification-lifecycle';
+import type { LifecycleOptions, MoveResult } from '@platform/verification-lifecycle';
 import { checkSessionUrl } from './callback-url.js';
 import type { DecisionTable } from './decisions/index.js';
 import { type ExpirySchedule, startSessionExpiry } from './expiry.js';
@@ -9,11 +9,13 @@ import { knownPrices } from './known-prices.js';
 import {
   CreateVerificationSessionBody,
   ListVerificationSessionsQuery,
+  TestDecisionBody,
   VerificationSessionCanceledSchema,
   VerificationSessionCreatedSchema,
   VerificationSessionIdParams,
   VerificationSessionListSchema,
   VerificationSessionResponseSchema,
+  VerificationSessionTestDecisionSchema,
 } from './schemas.js';
 import {
   type CreateSessionContext,
@@ -24,6 +26,7 @@ import {
   sessionView,
   type VerificationPriceList,
 } from './service.js';
+import { decideTestSession, testSessionToDecide } from './test-decisions.js';
 
 export interface VerificationRoutesOptions extends LifecycleOptions {
   db: Database;
@@ -189,6 +192,85 @@ export const verificationRoutes: FastifyPluginAsyncTypebox<VerificationRoutesOpt
           },
         };
       });
+    },
+  );
+
+  app.post(
+    '/v1/verify/sessions/:id/test-decision',
+    {
+      config: { idempotency: 'transaction', urlCarriesSecret: true },
+      schema: {
+        tags,
+        summary: 'Decide a test session',
+        description:
+          'Test keys only: moves a test session as the sandbox buttons of its hosted page do, without a browser, ' +
+          'through the same lifecycle as a live decision (the same callback, the price held on the test wallet ' +
+          'captured on `verified` or `rejected`, once). `processing` submits it (from `pending` or `requires_input`, ' +
+          'no documents needed); `verified`, `rejected` and `requires_input` decide it (from `processing`), with ' +
+          '`reason` (rejected, requires_input) and `resubmitDocuments` (requires_input). A live key: 403 ' +
+          '`forbidden`, nothing read or changed. A status that does not allow the move: 409 naming it. A test ' +
+          'session another decision source decides (VERIFICATION_DECISIONS): 409.',
+        security,
+        params: VerificationSessionIdParams,
+        body: TestDecisionBody,
+        response: {
+          200: {
+            ...VerificationSessionTestDecisionSchema,
+            examples: [
+              {
+                success: true,
+                message: 'Test session moved to requires_input',
+                data: {
+                  sessionId: '4f1c2b9e-8d3a-4c51-9e0f-2a6b7c8d9e10',
+                  verificationUrl: 'https://verify.example.com/session/4f1c2b9e-8d3a-4c51-9e0f-2a6b7c8d9e10',
+                  type: 'kyc',
+                  environment: 'test',
+                  status: 'requires_input',
+                  externalEndUserId: 'user-42',
+                  appName: 'Acme Wallet',
+                  callbackUrl: null,
+                  locale: 'en',
+                  returnUrl: null,
+                  privacyNoticeUrl: null,
+                  requiredDocuments: ['id_document_front', 'id_document_back', 'selfie'],
+                  lastError: 'The selfie is blurred',
+                  lastErrorCode: null,
+                  resubmitDocuments: ['selfie'],
+                  price: 50,
+                  createdAt: '2026-03-02T09:00:00.000Z',
+                  updatedAt: '2026-03-02T09:05:00.000Z',
+                  expiresAt: '2026-03-03T09:00:00.000Z',
+                  completedAt: null,
+                  submittedAt: null,
+                  personalDataErasedAt: null,
+                },
+              },
+            ],
+          },
+          ...errorResponses(400, 401, 403, 404, 409, 422),
+        },
+      },
+    },
+    async (request) => {
+      const owner = ownerOf(request);
+      const sessionId = request.params.id;
+      await testSessionToDecide(db, owner, sessionId, request.body);
+      const decide = { sessionId, input: request.body, actor: `api_key:${request.apiKey.id}`, now: now() };
+      let decided: MoveResult | undefined;
+      const answer = await request.idempotency.unitOfWork(db, async (work) => {
+        decided = await decideTestSession(work, owner, decide, lifecycle);
+        return {
+          statusCode: 200,
+          body: {
+            success: true as const,
+            message: `Test session moved to ${decided.session.status}`,
+            data: sessionView(decided.session, verifyUrl),
+          },
+        };
+      });
+      // Committed: the decision reaches the metrics as a button's does.
+      if (decided?.decision !== undefined) options.onDecided?.(decided.decision);
+      return answer;
     },
   );
 

@@ -156,6 +156,47 @@ export const VerificationSessionCreatedSchema = sessionEnvelope('VerificationSes
 export const VerificationSessionCanceledSchema = sessionEnvelope('VerificationSessionCanceled', true);
 export const VerificationSessionResponseSchema = sessionEnvelope('VerificationSessionResponse', false);
 
+export const VerificationSessionTestDecisionSchema = sessionEnvelope('VerificationSessionTestDecision', true);
+
+/** The statuses a test decision moves a session to: the hosted page's sandbox buttons, one each. */
+const testDecisionStatuses = ['processing', 'verified', 'rejected', 'requires_input'] as const;
+
+export const TestDecisionBody = Type.Object(
+  {
+    status: Type.Union(
+      testDecisionStatuses.map((status) => Type.Literal(status)),
+      {
+        description:
+          "The status to move the session to, as the hosted page's sandbox buttons do: `processing` (Submit, from " +
+          '`pending` or `requires_input`, no documents needed), then `verified` (Approve), `rejected` (Reject) or ' +
+          '`requires_input` (Request resubmission), from `processing`.',
+      },
+    ),
+    reason: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 500,
+        description:
+          "With `rejected` or `requires_input` only: the session's `lastError`, shown on the hosted page and sent " +
+          'in the callback. Without it the live default is used.',
+      }),
+    ),
+    resubmitDocuments: Type.Optional(
+      Type.Array(Type.Union(documentKinds.map((kind) => Type.Literal(kind))), {
+        minItems: 1,
+        maxItems: documentKinds.length,
+        description: "With `requires_input` only: the document kinds to send again, kinds of the session's type.",
+      }),
+    ),
+  },
+  {
+    $id: 'TestDecision',
+    additionalProperties: false,
+    examples: [{ status: 'requires_input', reason: 'The selfie is blurred', resubmitDocuments: ['selfie'] }],
+  },
+);
+export type TestDecisionInput = Static<typeof TestDecisionBody>;
+
 export const VerificationSessionIdParams = Type.Object({
   id: Type.String({ format: 'uuid', description: 'The sessionId.' }),
 });

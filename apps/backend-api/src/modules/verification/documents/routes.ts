@@ -5,6 +5,7 @@ import { DEFAULT_DOCUMENT_FILE_LIMITS } from '@platform/document-checks';
 import type { DocumentVault } from '@platform/document-vault';
 import { AppError, badRequest, isAppError, validationError } from '@platform/errors';
 import { errorResponses } from '@platform/http';
+import type { SessionDecision } from '@platform/verification-lifecycle';
 import type { FastifyRequest } from 'fastify';
 import { noSubmissionListener, type SubmissionListener } from '../decisions/index.js';
 import { sessionView, VerificationSessionResponseSchema } from '../index.js';
@@ -148,8 +149,9 @@ export const documentRoutes: FastifyPluginAsyncTypebox<DocumentRoutesOptions> = 
       },
     },
     async (request) => {
+      let decision: SessionDecision | undefined;
       const answer = await request.idempotency.transaction(db, async (tx) => {
-        const session = await submitSession(
+        const submitted = await submitSession(
           tx,
           vault,
           {
@@ -161,10 +163,13 @@ export const documentRoutes: FastifyPluginAsyncTypebox<DocumentRoutesOptions> = 
           },
           submission,
         );
-        return { statusCode: 200, body: { success: true as const, data: sessionView(session, verifyUrl) } };
+        decision = submitted.decision;
+        return { statusCode: 200, body: { success: true as const, data: sessionView(submitted.session, verifyUrl) } };
       });
-      // Committed: an automated decision source starts its job now, outside the transaction.
+      // Committed: an automated decision source starts its job now, outside the transaction; a test ID number's
+      // decision reaches the metrics.
       submissions.committed();
+      if (decision !== undefined) options.onDecided?.(decision);
       return answer;
     },
   );

@@ -66,7 +66,7 @@ describe('capture without an owner (the hosted page)', () => {
         {},
       ),
     );
-    expect(submitted).toMatchObject({ status: 'processing', submittedAt: now });
+    expect(submitted.session).toMatchObject({ status: 'processing', submittedAt: now });
     await expect(sessionTakingDocuments(db, ref)).rejects.toMatchObject({ code: 'conflict' });
     await expect(erasePersonalData(db, vault, { ...ref, now })).rejects.toMatchObject({ code: 'conflict' });
     await expect(

@@ -14,9 +14,16 @@ import {
 import { checkDocumentFile, DocumentFileRefusal } from '@platform/document-checks';
 import type { DocumentVault } from '@platform/document-vault';
 import { AppError, conflict, notFound, type ValidationDetail, validationError } from '@platform/errors';
-import { submittedDetailsKey } from '@platform/verification-lifecycle';
+import { type SessionDecision, submittedDetailsKey } from '@platform/verification-lifecycle';
 import type { SubmissionListener } from '../decisions/index.js';
-import { type LifecycleOptions, moveSession, readAnySession, readOwnerSession, SESSION_NOT_FOUND } from '../index.js';
+import {
+  type LifecycleOptions,
+  moveSession,
+  readAnySession,
+  readOwnerSession,
+  SESSION_NOT_FOUND,
+  testValueMove,
+} from '../index.js';
 import {
   acceptedFilesFor,
   documentKindsFor,
@@ -177,6 +184,15 @@ export interface SubmissionOptions extends LifecycleOptions {
   submissions?: SubmissionListener | undefined;
 }
 
+/**
+ * The submitted session, and the decision a test ID number made of it in the same transaction, which the caller
+ * reports to `onDecided` after its commit (docs/decisions.md#test-values).
+ */
+export interface SubmittedSession {
+  session: VerificationSession;
+  decision?: SessionDecision;
+}
+
 export interface SubmissionRequest extends SessionRef {
   input: SubmissionInput;
   /** `api_key:<id>` or `hosted_page`. */
@@ -197,7 +213,7 @@ export async function submitSession(
   vault: DocumentVault,
   request: SubmissionRequest,
   { submissions, ...lifecycle }: SubmissionOptions,
-): Promise<VerificationSession> {
+): Promise<SubmittedSession> {
   const session = await lockSession(tx, request.sessionId, request.owner);
   if (session === undefined) throw notFound(SESSION_NOT_FOUND);
   assertCapturing(session, 'submissions');
@@ -236,7 +252,11 @@ export async function submitSession(
     moveSession(work, { sessionId: session.id, to: 'processing', actor: request.actor, now: request.now }, lifecycle),
   );
   await submissions?.submitted(tx, moved, request.now);
-  return moved;
+  // A test session submitted with a test ID number is decided from it now (docs/decisions.md#test-values).
+  const testDecision = testValueMove(moved, details, request.now);
+  if (testDecision === undefined) return { session: moved };
+  const { session: decided, decision } = await unitOfWorkIn(tx, (work) => moveSession(work, testDecision, lifecycle));
+  return decision === undefined ? { session: decided } : { session: decided, decision };
 }
 
 /**

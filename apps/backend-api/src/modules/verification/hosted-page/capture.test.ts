@@ -81,6 +81,26 @@ const documentsOf = (id: string) =>
 const filesOf = async (id: string) => (await storedFiles(directory)).filter((file) => file.path.includes(id));
 
 describe('capture on the hosted page', () => {
+  it('decides a test session submitted with a test ID number: 00000003 asks for the selfie again', async () => {
+    const id = await createdSessionId(app, acme.testKey, { type: 'kyc', externalEndUserId: 'person-1' });
+    expect((await post(id, { token: testFormToken(id), action: 'agree' })).statusCode).toBe(303);
+    const uploaded = await upload(id, [
+      { field: 'idType', data: 'national_id' },
+      { field: 'idNumber', data: '00000003' },
+      imagePart('id_document_front', portrait),
+      imagePart('id_document_back', portrait),
+      imagePart('selfie', portrait),
+    ]);
+    const review = await page(id, landing(uploaded.headers.location));
+    const details = /name="details" value="([^"]+)"/.exec(review.body)?.[1] ?? '';
+    const submitted = await post(id, { token: testFormToken(id), action: 'confirm', details });
+    expect(landing(submitted.headers.location)).toBe('?notice=submitted');
+    expect(await statusOf(database.db, id)).toBe('requires_input');
+    const asked = await page(id);
+    expect(asked.body).toContain('Documents to send again');
+    expect(asked.body).toContain('test value 00000003');
+  });
+
   it('shows the kyc form after consent: labelled fields, file inputs with the camera, multipart to <id>/documents', async () => {
     const id = await liveSession();
     const html = (await page(id)).body;

@@ -162,7 +162,7 @@ export async function submitFromPage(
   options: SubmissionOptions,
 ): Promise<SubmitOutcome> {
   try {
-    await db.transaction((tx) =>
+    const { decision } = await db.transaction((tx) =>
       submitSession(
         tx,
         vault,
@@ -172,6 +172,8 @@ export async function submitFromPage(
     );
     // Committed: an automated decision source starts its job now, outside the transaction.
     options.submissions?.committed();
+    // A test ID number's decision reaches the metrics once committed.
+    if (decision !== undefined) options.onDecided?.(decision);
     return { submitted: true };
   } catch (error) {
     if (isAppError(error) && error.code === 'conflict') return { submitted: false, moved: true, errors: [] };
