@@ -99,7 +99,14 @@ describe.skipIf(missing(chromiumBrowser))('going live from the dashboard, in a b
       const dashboardViolations = policyViolationsOf(dashboard);
       await dashboard.goto(`${mainUrl}/dashboard/activation?org=${organizationId}&lang=en`);
       await dashboard.getByText('the documents are being reviewed').waitFor();
-      await pageChecker(platform, dashboard, size, SHOTS)('3-activation-processing');
+      const checkDashboard = pageChecker(platform, dashboard, size, SHOTS);
+      await checkDashboard('3-activation-processing');
+      await dashboard.getByRole('link', { name: 'Kiswahili' }).click();
+      await dashboard.getByRole('heading', { name: 'Kuanza huduma halisi' }).waitFor();
+      await checkDashboard('3b-activation-processing-sw');
+      // The language is the browser's: back to English for the rest of the journey.
+      await dashboard.getByRole('link', { name: 'English' }).click();
+      await dashboard.getByRole('heading', { name: 'Going live' }).waitFor();
 
       // The platform's reviewer verifies it in the review console.
       const desk = await platform.browser.context.newPage();
