@@ -119,8 +119,11 @@ export async function startDashboardPlatform(options: DashboardPlatformOptions =
     closers.unshift(() => idp.close());
     const database = await createTestDatabase();
     closers.unshift(() => database.close());
-    let backend: { url: string; hostRule: string; platformOrganizationId: string } | undefined;
+    const apiToken = (userId: string) =>
+      signAccessToken({ secret: TOKEN_SECRET, issuer: idp.issuer, audience, subject: userId });
+    let backend: DashboardBackend | undefined;
     let backendEnv: Record<string, string> = {};
+    const hostRules: string[] = [];
     if (options.backend !== undefined) {
       const platformOrganizationId = randomUUID();
       await seedPlatformOrganization(database, platformOrganizationId);
@@ -128,8 +131,9 @@ export async function startDashboardPlatform(options: DashboardPlatformOptions =
       closers.push(() => documents.remove());
       const running = await startBackendApi(database, { platformOrganizationId, documents, env: options.backend.env });
       closers.unshift(() => running.close());
-      backend = { ...running, platformOrganizationId };
+      backend = { url: running.url, platformOrganizationId, reviewerToken: await apiToken(REVIEWER_ID) };
       backendEnv = { PLATFORM_ORGANIZATION_ID: platformOrganizationId, VERIFY_URL, ...documents.env };
+      hostRules.push(running.hostRule);
     }
     const config = loadMainApiConfig({
       LOG_LEVEL: 'silent',
@@ -152,22 +156,11 @@ export async function startDashboardPlatform(options: DashboardPlatformOptions =
     );
     await app.listen({ host: '127.0.0.1', port });
     closers.unshift(() => app.close());
-    const hostRules = backend === undefined ? [] : [backend.hostRule];
     const browser = await launchBrowser({ hostRules });
     closers.unshift(() => browser.close());
     const checker = await launchBrowser({ javaScript: true, hostRules });
     closers.unshift(() => checker.close());
-    const apiToken = (userId: string) =>
-      signAccessToken({ secret: TOKEN_SECRET, issuer: idp.issuer, audience, subject: userId });
-    const reviewer =
-      backend === undefined
-        ? undefined
-        : {
-            url: backend.url,
-            platformOrganizationId: backend.platformOrganizationId,
-            reviewerToken: await apiToken(REVIEWER_ID),
-          };
-    return { mainUrl, backend: reviewer, outbox, database, browser, checker, apiToken, close };
+    return { mainUrl, backend, outbox, database, browser, checker, apiToken, close };
   } catch (error) {
     await close();
     throw error;

@@ -12,8 +12,7 @@ import {
   startDashboardPlatform,
 } from './dashboard-browser.js';
 import { sessionRow } from './database.js';
-import { paper } from './documents.js';
-import { eventually, signInToConsole } from './journey.js';
+import { eventually, signInToConsole, submitKybPapers } from './journey.js';
 
 // Going live from the dashboard in a browser (docs/decisions.md#going-live): a new business finds live keys locked
 // on the Developers page, starts its business verification from Going live, is sent to the hosted page that
@@ -68,29 +67,12 @@ describe.skipIf(missing(chromiumBrowser))('going live from the dashboard, in a b
       await page.waitForURL((url) => url.href.startsWith(`${VERIFY_URL}/session/`));
       const verificationUrl = `${VERIFY_URL}${new URL(page.url()).pathname}`;
       const sessionId = verificationUrl.split('/').at(-1) ?? '';
-      await Promise.all([
-        page.waitForURL(`${verificationUrl}?notice=consent_recorded`),
-        page.getByRole('button', { name: 'I agree' }).click(),
-      ]);
-      const pdf = async (marker: string) => ({
-        name: `${marker}.pdf`,
-        mimeType: 'application/pdf',
-        buffer: await paper(marker),
+      await submitKybPapers(page, verificationUrl, {
+        registrationNumber: 'PVT-SK12PQ9',
+        companyName: `${organizationName} Limited`,
+        cr12: 'CR12',
+        directors: ['DIRECTOR'],
       });
-      await page.getByLabel('Registration number').fill('PVT-SK12PQ9');
-      await page.getByLabel('Company name').fill(`${organizationName} Limited`);
-      await page.getByLabel('Certificate of incorporation').setInputFiles(await pdf('INCORPORATION'));
-      await page.getByLabel('CR12').setInputFiles(await pdf('CR12'));
-      await page.getByLabel('KRA PIN certificate').setInputFiles(await pdf('KRA-PIN'));
-      await page.getByLabel('National ID card or passport of each director').setInputFiles([await pdf('DIRECTOR')]);
-      await Promise.all([
-        page.waitForURL(/\?step=review$/),
-        page.getByRole('button', { name: 'Upload and review' }).click(),
-      ]);
-      await Promise.all([
-        page.waitForURL(`${verificationUrl}?notice=submitted`),
-        page.getByRole('button', { name: 'Submit' }).click(),
-      ]);
       expect(await page.locator('#session-status').textContent()).toBe('Processing');
 
       // Going live says it is being reviewed meanwhile.

@@ -26,6 +26,11 @@ export async function paper(marker: string, pages = 1): Promise<Buffer> {
   return Buffer.from(await pdf.save({ useObjectStreams: false }));
 }
 
+/** A one-page PDF named `<marker>.pdf`, as a file input takes it. */
+export async function paperFile(marker: string) {
+  return { name: `${marker}.pdf`, mimeType: 'application/pdf', buffer: await paper(marker) };
+}
+
 /** Every stored file under `directory`, with its bytes. */
 export async function storedFiles(directory: string): Promise<Array<{ path: string; bytes: Buffer }>> {
   const names = await readdir(directory, { recursive: true }).catch(() => [] as string[]);

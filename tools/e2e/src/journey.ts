@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
 import { expect } from 'vitest';
 import { expectPhoneFriendly } from '#test-browser';
-import { photo } from './documents.js';
+import { paperFile, photo } from './documents.js';
 import type { Callback, RunningPlatform } from './platform.js';
 
 // Steps the journeys share: the customer's API calls, the reviewer's console, the callbacks.
@@ -151,4 +151,47 @@ export async function submitKycFromPhone(
     phone.getByRole('button', { name: 'Submit' }).click(),
   ]);
   expect(await phone.locator('#session-status').textContent()).toBe('Processing');
+}
+
+/** What a business types and sends on the KYB page: each paper a PDF with its marker, one per director. */
+export interface KybPapers {
+  registrationNumber: string;
+  companyName: string;
+  cr12: string;
+  directors: string[];
+}
+
+/**
+ * The business's part of a KYB session on the hosted page, already open in `page` at `verificationUrl`: agrees to
+ * the consent notice, types the registration number and company name, uploads the certificate of incorporation, the
+ * CR12, the KRA PIN certificate and each director's ID (generated PDFs), then submits from the review step
+ * (`atReview` runs there first). Ends on the submitted page.
+ */
+export async function submitKybPapers(
+  page: Page,
+  verificationUrl: string,
+  papers: KybPapers,
+  atReview: (page: Page) => Promise<void> = async () => undefined,
+): Promise<void> {
+  await Promise.all([
+    page.waitForURL(`${verificationUrl}?notice=consent_recorded`),
+    page.getByRole('button', { name: 'I agree' }).click(),
+  ]);
+  await page.getByLabel('Registration number').fill(papers.registrationNumber);
+  await page.getByLabel('Company name').fill(papers.companyName);
+  await page.getByLabel('Certificate of incorporation').setInputFiles(await paperFile('INCORPORATION'));
+  await page.getByLabel('CR12').setInputFiles(await paperFile(papers.cr12));
+  await page.getByLabel('KRA PIN certificate').setInputFiles(await paperFile('KRA-PIN'));
+  await page
+    .getByLabel('National ID card or passport of each director')
+    .setInputFiles(await Promise.all(papers.directors.map(paperFile)));
+  await Promise.all([
+    page.waitForURL(/\?step=review$/),
+    page.getByRole('button', { name: 'Upload and review' }).click(),
+  ]);
+  await atReview(page);
+  await Promise.all([
+    page.waitForURL(`${verificationUrl}?notice=submitted`),
+    page.getByRole('button', { name: 'Submit' }).click(),
+  ]);
 }

@@ -3,8 +3,8 @@ import { type Browser, expectPhoneFriendly, launchBrowser, PHONE, policyViolatio
 import { chromiumBrowser, missing } from '#test-prerequisites';
 import { VERIFY_HOST } from './backend-api.js';
 import { currentDocuments, holdMovements, sessionRow } from './database.js';
-import { paper } from './documents.js';
-import { createSession, eventually, signInToConsole, verifiedCallbacks } from './journey.js';
+import { paperFile } from './documents.js';
+import { createSession, eventually, signInToConsole, submitKybPapers, verifiedCallbacks } from './journey.js';
 import { type Organization, type RunningPlatform, startPlatform } from './platform.js';
 
 // Issue "live identity verification", done when: a KYB session with PDFs goes through requires_input and a
@@ -38,37 +38,22 @@ describe.skipIf(missing(chromiumBrowser))('a live KYB session with PDFs, asked o
       callbackUrl: platform.callbackUrl,
       returnUrl: RETURN_URL,
     });
-    const pdf = async (marker: string) => ({
-      name: `${marker}.pdf`,
-      mimeType: 'application/pdf',
-      buffer: await paper(marker),
-    });
 
     const phone = await browser.context.newPage();
     await phone.setViewportSize(PHONE);
     const violations = policyViolationsOf(phone);
     await phone.goto(verificationUrl);
-    await Promise.all([
-      phone.waitForURL(`${verificationUrl}?notice=consent_recorded`),
-      phone.getByRole('button', { name: 'I agree' }).click(),
-    ]);
-    await phone.getByLabel('Registration number').fill('PVT-AB12CD3');
-    await phone.getByLabel('Company name').fill('Duka Traders Limited');
-    await phone.getByLabel('Certificate of incorporation').setInputFiles(await pdf('INCORPORATION'));
-    await phone.getByLabel('CR12').setInputFiles(await pdf('CR12-OLD'));
-    await phone.getByLabel('KRA PIN certificate').setInputFiles(await pdf('KRA-PIN'));
-    await phone
-      .getByLabel('National ID card or passport of each director')
-      .setInputFiles([await pdf('DIRECTOR-1'), await pdf('DIRECTOR-2')]);
-    await Promise.all([
-      phone.waitForURL(/\?step=review$/),
-      phone.getByRole('button', { name: 'Upload and review' }).click(),
-    ]);
-    await expectPhoneFriendly(phone);
-    await Promise.all([
-      phone.waitForURL(`${verificationUrl}?notice=submitted`),
-      phone.getByRole('button', { name: 'Submit' }).click(),
-    ]);
+    await submitKybPapers(
+      phone,
+      verificationUrl,
+      {
+        registrationNumber: 'PVT-AB12CD3',
+        companyName: 'Duka Traders Limited',
+        cr12: 'CR12-OLD',
+        directors: ['DIRECTOR-1', 'DIRECTOR-2'],
+      },
+      expectPhoneFriendly,
+    );
     expect(await phone.locator('#session-status').textContent()).toBe('Processing');
     const firstCr12 = (await currentDocuments(platform.db, sessionId)).find((document) => document.kind === 'cr12');
 
@@ -110,7 +95,7 @@ describe.skipIf(missing(chromiumBrowser))('a live KYB session with PDFs, asked o
     );
     expect(await phone.locator('.reason').textContent()).toBe('Reason: The CR12 must be less than 12 months old');
     expect(await phone.locator('input[type=file]').count()).toBe(1);
-    await phone.getByLabel('CR12').setInputFiles(await pdf('CR12-NEW'));
+    await phone.getByLabel('CR12').setInputFiles(await paperFile('CR12-NEW'));
     await Promise.all([
       phone.waitForURL(/\?step=review$/),
       phone.getByRole('button', { name: 'Upload and review' }).click(),

@@ -17,6 +17,9 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 const FORM =
   'must be a date (2026-03-01) or a date-time with a time zone (2026-03-01T09:00:00Z) from 0001-01-02 to 9999-12-31';
 
+/** The refusal of a period whose `from` is not before its `to`, as its detail says it (the dashboard's pages read it). */
+export const PERIOD_NOT_FORWARD = 'must be before to';
+
 export interface ListPeriod {
   /** At or after. */
   from: Date | undefined;
@@ -37,7 +40,7 @@ export function readListPeriod(text: { from: string | undefined; to: string | un
   const to = read('to', text.to);
   // An empty period is a mistake: a `to` day before the `from` day, or the same moment twice.
   if (from !== undefined && to !== undefined && from.getTime() >= to.getTime()) {
-    problems.push({ path: 'querystring/from', message: 'must be before to' });
+    problems.push({ path: 'querystring/from', message: PERIOD_NOT_FORWARD });
   }
   if (problems.length > 0) throw invalidFields(problems);
   return { from, to };

@@ -1,5 +1,6 @@
 import type { AppError } from '@platform/errors';
 import { type Locale, text } from '@platform/templates';
+import { PERIOD_NOT_FORWARD } from '../../shared/list-period.js';
 
 // What a list page says when the list's service refuses its query (a period backwards, a date it cannot read, a page
 // link it did not give): the service's message is the API's, in English, so the page says it from the catalogs in
@@ -12,7 +13,7 @@ export function listProblemOf(locale: Locale, error: AppError): string {
   const details = error.details ?? [];
   const names = new Set(details.map(({ path }) => lastSegment(path)));
   if (names.has('cursor')) return text(locale, 'dashboard.list.problem.cursor');
-  if (details.some(({ message }) => message === 'must be before to')) {
+  if (details.some(({ message }) => message === PERIOD_NOT_FORWARD)) {
     return text(locale, 'dashboard.list.problem.period');
   }
   if (names.has('from') || names.has('to')) return text(locale, 'dashboard.list.problem.date');
