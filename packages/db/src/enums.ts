@@ -152,6 +152,59 @@ export type VerificationProvider = (typeof verificationProviders)[number];
 export const providerJobStatuses = ['creating', 'submitted', 'completed', 'failed'] as const;
 export type ProviderJobStatus = (typeof providerJobStatuses)[number];
 
+/**
+ * What a provider job asks (docs/decisions.md#verification-checks): Smile ID's Document Verification (job type 6),
+ * Business Verification (7), Enhanced KYC (5: the ID number in the registry), Biometric KYC (1: the selfie against
+ * the registry photo) and AML screening. Jobs made before migration 0034 are Document or Business Verification.
+ */
+export const providerJobKinds = [
+  'document_verification',
+  'business_verification',
+  'enhanced_kyc',
+  'biometric_kyc',
+  'aml_screening',
+] as const;
+export type ProviderJobKind = (typeof providerJobKinds)[number];
+
+/**
+ * One check of a submission (docs/decisions.md#verification-checks): `id_registry` (the ID number and what was
+ * typed against the national registry, IPRS), `face_match` (the selfie against the registry's or the ID card's
+ * photo), `liveness`, `document_authenticity`, `mrz` (a passport's machine-readable zone and its check digits),
+ * `document_expiry`, `age`, `duplicate_id_number` (the same ID number verified for another end user of the
+ * organization), `business_registry` (BRS), `directors` (each director's own KYC) and `aml_screening` (sanctions and
+ * PEP lists).
+ */
+export const verificationCheckKinds = [
+  'id_registry',
+  'face_match',
+  'liveness',
+  'document_authenticity',
+  'mrz',
+  'document_expiry',
+  'age',
+  'duplicate_id_number',
+  'business_registry',
+  'directors',
+  'aml_screening',
+] as const;
+export type VerificationCheckKind = (typeof verificationCheckKinds)[number];
+
+/** Who made a check: this service alone, Smile ID, or the fake results test sessions get (same shapes as live). */
+export const verificationCheckSources = ['service', 'smile_id', 'test'] as const;
+export type VerificationCheckSource = (typeof verificationCheckSources)[number];
+
+/**
+ * A check's result: `passed`; `failed` (it found something wrong); `attention` (a person must look: a partial name
+ * match, a screening hit, a number verified for someone else); `unavailable` (it could not be made: a registry down,
+ * an unmapped code); `not_applicable` (nothing to check, such as the MRZ of an ID card).
+ */
+export const verificationCheckOutcomes = ['passed', 'failed', 'attention', 'unavailable', 'not_applicable'] as const;
+export type VerificationCheckOutcome = (typeof verificationCheckOutcomes)[number];
+
+/** What an API key may do beyond the sessions themselves: read the verified data of its organization's sessions. */
+export const apiKeyPermissions = ['verified_data:read'] as const;
+export type ApiKeyPermission = (typeof apiKeyPermissions)[number];
+
 /** The identity documents a person sends for a kyc session (no back of a passport). */
 export const kycDocumentKinds = ['id_document_front', 'id_document_back', 'selfie'] as const;
 /** The documents a business sends for a kyb session; `director_id` once per director. */

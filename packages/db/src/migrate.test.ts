@@ -38,6 +38,7 @@ const everyTable = [
   'receipts',
   'review_console_sessions',
   'users',
+  'verification_checks',
   'verification_consents',
   'verification_documents',
   'verification_prices',

@@ -11,6 +11,7 @@ export {
   addSessionCreated,
   allowedMoves,
   canMove,
+  checkEvidenceKey,
   commitMove,
   DECISION_DURATION_BUCKETS,
   expirableStatuses,
@@ -24,6 +25,7 @@ export {
   SESSION_NOT_FOUND,
   type SessionDecision,
   submittedDetailsKey,
+  verifiedOutputsKey,
 } from './lifecycle.js';
 export { listOrganizationSessionRows, type OrganizationSessionFilter } from './organization-repository.js';
 export { findSession, lastMovedTo, readSession, type SessionOwner, sessionsOwnedBy } from './repository.js';

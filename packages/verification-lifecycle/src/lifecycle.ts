@@ -360,6 +360,19 @@ export function submittedDetailsKey(session: Pick<VerificationSession, 'type' | 
   return `${session.type}/${session.id}/details`;
 }
 
+/**
+ * The vault key a check's evidence is sealed under (docs/decisions.md#verification-checks): bound to the session and
+ * the check, so neither can be moved to another. backend-api seals it; main-api's reviewers open it.
+ */
+export function checkEvidenceKey(session: Pick<VerificationSession, 'type' | 'id'>, checkId: string): string {
+  return `${session.type}/${session.id}/checks/${checkId}`;
+}
+
+/** The vault key a session's verified data is sealed under (docs/decisions.md#verified-data). */
+export function verifiedOutputsKey(session: Pick<VerificationSession, 'type' | 'id'>): string {
+  return `${session.type}/${session.id}/verified`;
+}
+
 export function holdReferenceOf(sessionId: string): string {
   return `verification_session:${sessionId}`;
 }

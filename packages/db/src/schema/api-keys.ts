@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { check, index, integer, pgTable, text, uuid } from 'drizzle-orm/pg-core';
-import { apiKeyEnvironments } from '../enums.js';
+import { check, index, integer, jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core';
+import { type ApiKeyPermission, apiKeyEnvironments, apiKeyPermissions } from '../enums.js';
 import { createdAt, isOneOf, timestamptz } from './columns.js';
 import { organizations } from './organizations.js';
 import { users } from './users.js';
@@ -20,6 +20,11 @@ export const apiKeys = pgTable(
     lastFour: text('last_four').notNull(),
     /** Requests per minute for this key; null means the service default. */
     rateLimitPerMinute: integer('rate_limit_per_minute'),
+    /**
+     * What the key may do beyond the sessions themselves (docs/decisions.md#verified-data): `verified_data:read`
+     * reads what was verified. Empty by default: a key that only starts sessions never reads a person's data.
+     */
+    permissions: jsonb('permissions').$type<ApiKeyPermission[]>().notNull().default([]),
     createdByUserId: text('created_by_user_id').references(() => users.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
     revokedAt: timestamptz('revoked_at'),
@@ -28,6 +33,10 @@ export const apiKeys = pgTable(
   (table) => [
     index('api_keys_organization_id_idx').on(table.organizationId),
     check('api_keys_environment_check', isOneOf(table.environment, apiKeyEnvironments)),
+    check(
+      'api_keys_permissions_check',
+      sql`jsonb_typeof(${table.permissions}) = 'array' and ${table.permissions} <@ ${sql.raw(`'${JSON.stringify(apiKeyPermissions)}'::jsonb`)}`,
+    ),
     check(
       'api_keys_rate_limit_per_minute_check',
       sql`${table.rateLimitPerMinute} is null or ${table.rateLimitPerMinute} > 0`,

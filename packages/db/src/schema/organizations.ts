@@ -40,6 +40,16 @@ export const organizations = pgTable(
      * foreign key, like every link across owners.
      */
     activationSessionId: uuid('activation_session_id'),
+    /**
+     * How many days after a final status its verification sessions' documents and personal data are kept, within
+     * the platform's bounds (docs/decisions.md#retention-per-organization); null: the platform's default.
+     */
+    verificationRetentionDays: integer('verification_retention_days'),
+    /**
+     * The verification policy its live sessions are decided by, by name (docs/decisions.md#verification-policy):
+     * null is the platform's default; an organization that pays for more checks is given another by an operator.
+     */
+    verificationPolicy: text('verification_policy'),
   },
   (table) => [
     // A session activates one organization at most.
@@ -47,6 +57,10 @@ export const organizations = pgTable(
     check(
       'organizations_max_key_rate_limit_per_minute_check',
       sql`${table.maxKeyRateLimitPerMinute} is null or ${table.maxKeyRateLimitPerMinute} > 0`,
+    ),
+    check(
+      'organizations_verification_retention_days_check',
+      sql`${table.verificationRetentionDays} is null or ${table.verificationRetentionDays} > 0`,
     ),
     check(
       'organizations_address_check',

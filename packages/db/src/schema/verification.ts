@@ -1,14 +1,29 @@
 import { sql } from 'drizzle-orm';
-import { check, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  type AnyPgColumn,
+  check,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import type { DocumentKind } from '../enums.js';
 import {
   apiKeyEnvironments,
   decisionSourceKinds,
   documentContentTypes,
   documentKinds,
+  providerJobKinds,
   providerJobStatuses,
   sessionErrorCodes,
   sessionLocales,
+  verificationCheckKinds,
+  verificationCheckOutcomes,
+  verificationCheckSources,
   verificationProviders,
   verificationStatuses,
   verificationTypes,
@@ -78,6 +93,25 @@ export const verificationSessions = pgTable(
      * Only these are taken until the next submission; null in every other status.
      */
     resubmitDocuments: jsonb('resubmit_documents').$type<DocumentKind[]>(),
+    /**
+     * What was verified (names, date of birth, ID type and number, expiry, nationality; for kyb the registered
+     * company and its directors and owners), sealed by the vault under `<type>/<sessionId>/verified` like the
+     * submitted details; written with a verified decision, null before it and after erasure
+     * (docs/decisions.md#verified-data).
+     */
+    verifiedOutputs: bytea('verified_outputs'),
+    /**
+     * HMAC-SHA256 of the ID type and number under a key derived from the document key: finds the same number verified
+     * for another end user of the organization without keeping the number readable (docs/decisions.md#verification-checks).
+     * Kept after erasure, since it reveals nothing and the check must outlive the documents.
+     */
+    idNumberDigest: text('id_number_digest'),
+    /** A director's own kyc, made for a kyb session: the kyb session it belongs to (docs/decisions.md#directors). */
+    parentSessionId: uuid('parent_session_id').references((): AnyPgColumn => verificationSessions.id, {
+      onDelete: 'set null',
+    }),
+    /** The policy whose checks decided the submission (docs/decisions.md#verification-policy); null before one. */
+    decisionPolicy: text('decision_policy'),
     /** When the person last submitted (documents and details) for a decision. */
     submittedAt: timestamptz('submitted_at'),
     /** When its documents and submitted details were erased (retention or the customer's request). */
@@ -110,6 +144,13 @@ export const verificationSessions = pgTable(
       table.createdAt.desc().nullsFirst(),
       table.id.desc().nullsFirst(),
     ),
+    // The duplicate ID number check: the same number within an organization and environment.
+    index('verification_sessions_id_number_digest_idx')
+      .on(table.organizationId, table.environment, table.idNumberDigest)
+      .where(sql`${table.idNumberDigest} is not null`),
+    index('verification_sessions_parent_idx')
+      .on(table.parentSessionId)
+      .where(sql`${table.parentSessionId} is not null`),
     // The expiry job looks only at sessions that can still expire.
     index('verification_sessions_expiry_idx')
       .on(table.expiresAt)
@@ -233,6 +274,8 @@ export const verificationProviderJobs = pgTable(
       .notNull()
       .references(() => verificationSessions.id, { onDelete: 'cascade' }),
     provider: text('provider', { enum: verificationProviders }).notNull(),
+    /** What the job asks the provider; a session's jobs run one after another (docs/decisions.md#verification-checks). */
+    kind: text('kind', { enum: providerJobKinds }).notNull(),
     /** The provider's own id of the job (Smile ID's SmileJobID), once it gave one. */
     providerJobId: text('provider_job_id'),
     status: text('status', { enum: providerJobStatuses }).notNull().default('creating'),
@@ -261,7 +304,46 @@ export const verificationProviderJobs = pgTable(
     index('verification_provider_jobs_session_idx').on(table.sessionId, table.createdAt),
     check('verification_provider_jobs_provider_check', isOneOf(table.provider, verificationProviders)),
     check('verification_provider_jobs_status_check', isOneOf(table.status, providerJobStatuses)),
+    check('verification_provider_jobs_kind_check', isOneOf(table.kind, providerJobKinds)),
     check('verification_provider_jobs_attempts_check', sql`${table.attempts} >= 0`),
+  ],
+);
+
+/**
+ * One check of a session's submission and its result (docs/decisions.md#verification-checks): made by this service
+ * (MRZ, expiry, age, a duplicate ID number), by Smile ID, or faked for a test session. `summary` and `details` say
+ * what was found in words and codes that carry nothing of the person (which fields differ, which photo the selfie
+ * was compared with, how many screening hits); what the person's data itself showed (the registry's names, the
+ * screening hits) is `evidence`, sealed by the vault, erased with the documents.
+ */
+export const verificationChecks = pgTable(
+  'verification_checks',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    sessionId: uuid('session_id')
+      .notNull()
+      .references(() => verificationSessions.id, { onDelete: 'cascade' }),
+    /** The submission the check is of (a resubmission is checked again). */
+    submittedAt: timestamptz('submitted_at').notNull(),
+    kind: text('kind', { enum: verificationCheckKinds }).notNull(),
+    source: text('source', { enum: verificationCheckSources }).notNull(),
+    outcome: text('outcome', { enum: verificationCheckOutcomes }).notNull(),
+    /** The provider's result code, or this service's code for what it found (`id_number_mismatch`). */
+    code: text('code'),
+    /** For the reviewer and the callbacks' consumers, in this service's words: never the person's data. */
+    summary: text('summary').notNull(),
+    /** Facts without personal data: `{ comparedWith: 'registry_photo' }`, `{ mismatched: ['idNumber'] }`. */
+    details: jsonb('details').$type<Record<string, unknown>>().notNull().default({}),
+    /** The person's data the check saw, sealed by the vault under `<type>/<sessionId>/checks/<id>`; erased with the documents. */
+    evidence: bytea('evidence'),
+    providerJobId: uuid('provider_job_id').references(() => verificationProviderJobs.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    index('verification_checks_session_idx').on(table.sessionId, table.submittedAt, table.createdAt),
+    check('verification_checks_kind_check', isOneOf(table.kind, verificationCheckKinds)),
+    check('verification_checks_source_check', isOneOf(table.source, verificationCheckSources)),
+    check('verification_checks_outcome_check', isOneOf(table.outcome, verificationCheckOutcomes)),
   ],
 );
 
@@ -292,3 +374,5 @@ export type VerificationConsent = typeof verificationConsents.$inferSelect;
 export type NewVerificationConsent = typeof verificationConsents.$inferInsert;
 export type VerificationProviderJob = typeof verificationProviderJobs.$inferSelect;
 export type NewVerificationProviderJob = typeof verificationProviderJobs.$inferInsert;
+export type VerificationCheck = typeof verificationChecks.$inferSelect;
+export type NewVerificationCheck = typeof verificationChecks.$inferInsert;

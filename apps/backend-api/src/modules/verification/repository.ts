@@ -45,6 +45,9 @@ export type NewSessionRow = Omit<
   | 'submittedAt'
   | 'personalDataErasedAt'
   | 'completedAt'
+  | 'verifiedOutputs'
+  | 'idNumberDigest'
+  | 'decisionPolicy'
 >;
 
 /**

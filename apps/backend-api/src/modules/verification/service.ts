@@ -148,6 +148,7 @@ function newSessionRow(input: NewSessionInput, context: CreateSessionContext): N
     privacyNoticeUrl: input.privacyNoticeUrl,
     decisionSource: decisionSourceFor(context, owner.environment, input.type).kind,
     requiredDocuments: requiredDocumentsFor(input.type),
+    parentSessionId: null,
     expiresAt: new Date(now.getTime() + context.ttlMs),
     createdAt: now,
     updatedAt: now,
@@ -167,6 +168,9 @@ function pendingSession(row: NewSessionRow, price: number): CreatedSession {
     submittedAt: null,
     personalDataErasedAt: null,
     completedAt: null,
+    verifiedOutputs: null,
+    idNumberDigest: null,
+    decisionPolicy: null,
   };
 }
 

@@ -80,6 +80,7 @@ export async function recordJobOnSubmission(tx: Transaction, session: Verificati
   await insertJob(tx, {
     sessionId: session.id,
     provider: 'smile_id',
+    kind: session.type === 'kyb' ? 'business_verification' : 'document_verification',
     status: 'creating',
     nextCheckAt: now,
     createdAt: now,
