@@ -11,8 +11,23 @@ export interface SubmissionInput {
   companyName?: string | undefined;
 }
 
+/**
+ * What a person states beyond the ID number (docs/decisions.md#verification-checks): compared with the registry and
+ * the document. Optional in the API (a submission before them stays valid); dates `YYYY-MM-DD`, nationality ISO 3166
+ * alpha-3, `mrz` a passport's machine-readable zone as read (two lines of 44, joined by a newline).
+ */
+export interface StatedPerson {
+  firstName?: string | undefined;
+  middleName?: string | undefined;
+  lastName?: string | undefined;
+  dateOfBirth?: string | undefined;
+  documentExpiry?: string | undefined;
+  nationality?: string | undefined;
+  mrz?: string | undefined;
+}
+
 export type SubmittedDetails =
-  | { type: 'kyc'; idType: IdType; idNumber: string }
+  | ({ type: 'kyc'; idType: IdType; idNumber: string } & StatedPerson)
   | { type: 'kyb'; registrationNumber: string; companyName: string | null };
 
 /**
