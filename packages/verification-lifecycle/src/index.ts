@@ -15,6 +15,7 @@ export {
   commitMove,
   DECISION_DURATION_BUCKETS,
   expirableStatuses,
+  finalStatuses,
   type HandOverRequest,
   handOverSession,
   holdReferenceOf,

@@ -107,13 +107,13 @@ export function addSession(work: UnitOfWork, session: NewSessionRow, price: numb
   work.write(
     sql`insert into ${verificationSessions} (id, organization_id, environment, api_key_id, wallet_id, type, status,
       external_end_user_id, app_name, callback_url, locale, return_url, privacy_notice_url, decision_source, price,
-      required_documents, expires_at, created_at, updated_at)
+      required_documents, parent_session_id, expires_at, created_at, updated_at)
     select ${session.id}::uuid, ${session.organizationId}::uuid, ${session.environment}::text,
       ${session.apiKeyId}::uuid, wallet.id, ${session.type}::text, ${session.status}::text,
       ${session.externalEndUserId}::text, ${session.appName}::text, ${session.callbackUrl}::text,
       ${session.locale}::text, ${session.returnUrl}::text, ${session.privacyNoticeUrl}::text,
       ${session.decisionSource}::text, ${price}::bigint, ${JSON.stringify(session.requiredDocuments)}::jsonb,
-      ${session.expiresAt.toISOString()}::timestamptz, ${session.createdAt.toISOString()}::timestamptz,
+      ${session.parentSessionId}::uuid, ${session.expiresAt.toISOString()}::timestamptz, ${session.createdAt.toISOString()}::timestamptz,
       ${session.updatedAt.toISOString()}::timestamptz
     from (select ${walletIdQuery(session)} as id) as wallet
     where wallet.id is not null
@@ -213,4 +213,13 @@ export function reviewQueueByType(
     .from(verificationSessions)
     .where(and(eq(verificationSessions.status, 'processing'), eq(verificationSessions.decisionSource, 'manual')))
     .groupBy(verificationSessions.environment, verificationSessions.type);
+}
+
+/** The directors' own sessions of a kyb session (docs/decisions.md#directors), in the order they were made. */
+export function listDirectorSessions(db: DatabaseExecutor, parentSessionId: string): Promise<VerificationSession[]> {
+  return db
+    .select()
+    .from(verificationSessions)
+    .where(eq(verificationSessions.parentSessionId, parentSessionId))
+    .orderBy(asc(verificationSessions.externalEndUserId));
 }
