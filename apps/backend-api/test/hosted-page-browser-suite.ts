@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { DatabaseHandle } from '@platform/db';
 import { createTestDatabase } from '@platform/db/testing';
+import type { DocumentVault } from '@platform/document-vault';
 import type { BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
 import { type Browser, launchBrowser } from '#test-browser';
@@ -29,6 +30,7 @@ export function hostedPageBrowserSuite() {
   let callbackUrl: string;
   const callbacks: Array<{ body: string; headers: Record<string, string> }> = [];
   let removeVault: () => Promise<void>;
+  let documentVault: DocumentVault;
   // The app's clock: real time, moved on by a test that needs a later moment without waiting for it.
   let clockOffsetMs = 0;
   const now = () => new Date(Date.now() + clockOffsetMs);
@@ -47,6 +49,7 @@ export function hostedPageBrowserSuite() {
     callbackUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/callbacks`;
     const { vault, remove } = await temporaryVault();
     removeVault = remove;
+    documentVault = vault;
     app = await buildTestApp(database, {
       now,
       vault,
@@ -80,6 +83,10 @@ export function hostedPageBrowserSuite() {
     },
     get acme() {
       return acme;
+    },
+    /** The app's document vault. */
+    get vault() {
+      return documentVault;
     },
     get browser() {
       return browser;

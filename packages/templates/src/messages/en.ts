@@ -8,6 +8,7 @@ import { dashboardBillingEn } from './dashboard-billing.en.js';
 import { dashboardDevelopersEn } from './dashboard-developers.en.js';
 import { dashboardOnboardingEn } from './dashboard-onboarding.en.js';
 import { dashboardTeamEn } from './dashboard-team.en.js';
+import { verifyDirectorsEn } from './verify-directors.en.js';
 
 export const en = {
   ...dashboardEn,
@@ -16,6 +17,7 @@ export const en = {
   ...dashboardBillingEn,
   ...dashboardTeamEn,
   ...dashboardAccountEn,
+  ...verifyDirectorsEn,
   // Labels shared by every page that names the thing.
   'documentKind.id_document_front': 'Front of the ID document',
   'documentKind.id_document_back': 'Back of the ID document',

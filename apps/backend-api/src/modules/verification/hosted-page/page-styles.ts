@@ -52,5 +52,10 @@ dt{font-weight:600}
 dd{margin:0;overflow-wrap:anywhere}
 a.button{display:inline-block;padding:.6rem 1.25rem;border-radius:6px;font-weight:600;text-decoration:none;min-height:2.75rem}
 a.button.primary{background:#1f6feb;color:#fff}
+input[type=url]{display:block;width:100%;margin-bottom:.5rem;padding:.5rem;font:inherit;border:1px solid #8c959f;border-radius:6px;background:#f6f8fa}
+.directors li{margin-bottom:1rem}
+.director-send{display:flex;flex-wrap:wrap;gap:1rem}
+.director-send a{display:inline-block;padding:.5rem 0;min-height:2.75rem}
+.visually-hidden{position:absolute;width:1px;height:1px;margin:-1px;padding:0;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap;border:0}
 @media (max-width:40rem){main{margin:0;border:0;border-radius:0;padding:1rem}}
 `;

@@ -17,6 +17,7 @@ import {
   submitFromPage,
 } from './capture.js';
 import { renderConsentPage, renderDeclinedPage, renderNotFoundPage } from './consent-page.js';
+import { pageDirectorsOf } from './director-links.js';
 import { type Draft, draftOf, openDraft, sealDraft } from './draft.js';
 import { formTokenFor, isValidFormToken } from './form-token.js';
 import { keptQuery, type NoticeCode, noticeCodes, type PageLanguage, pageLanguageOf } from './page.js';
@@ -48,6 +49,8 @@ export interface HostedPageOptions extends SubmissionOptions {
   retentionDays: number;
   /** Where captured documents are stored (the capture by API's vault). */
   vault: DocumentVault;
+  /** `{verify_url}`: the directors' links a business's page gives (docs/decisions.md#directors). */
+  verifyUrl: string;
 }
 
 const FORM_BODY_LIMIT = 16 * 1024;
@@ -194,7 +197,8 @@ export const hostedPageRoutes: FastifyPluginAsyncTypebox<HostedPageOptions> = as
         ? formTokenFor(formSecret, session.id)
         : null;
       if (session.status !== 'pending' && session.status !== 'requires_input') {
-        return send(renderSessionPage({ session, sandboxFormToken, notice, language }));
+        const directors = await pageDirectorsOf(db, vault, session, options.verifyUrl);
+        return send(renderSessionPage({ session, sandboxFormToken, notice, language, directors }));
       }
       const formToken = formTokenFor(formSecret, session.id);
       // The draft lives on the session (sealed), never in a URL.

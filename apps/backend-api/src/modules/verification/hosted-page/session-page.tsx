@@ -4,6 +4,7 @@ import type { SessionLocale, VerificationSession } from '@platform/db';
 import { isBilingualKey, say, text } from '@platform/templates';
 import { formKindsOf } from './capture.js';
 import { CaptureForm, type CaptureFormInput } from './capture-form.js';
+import { type DirectorLink, DirectorsSection } from './directors-section.js';
 import { isOpen, type NoticeCode, type PageLanguage, pageUrl, type SandboxAction, sandboxActionsFor } from './page.js';
 import {
   ContinueLink,
@@ -33,10 +34,12 @@ export interface SessionPageInput {
   language: PageLanguage;
   /** The capture form, while the session takes documents. */
   capture?: CaptureFormInput | undefined;
+  /** A business's directors and their own links, once the registry named them (docs/decisions.md#directors). */
+  directors?: { company: string | null; links: readonly DirectorLink[] } | undefined;
 }
 
 export function renderSessionPage(input: SessionPageInput): string {
-  const { session, sandboxFormToken, notice, language, capture } = input;
+  const { session, sandboxFormToken, notice, language, capture, directors } = input;
   const { locale } = language;
   const requester = session.appName ?? text(locale, 'verify.requesterFallback');
   const status = text(locale, `verificationStatus.${session.status}`);
@@ -56,6 +59,9 @@ export function renderSessionPage(input: SessionPageInput): string {
         <Reason locale={locale} session={session} />
       </section>
       <Documents locale={locale} session={session} />
+      {directors === undefined ? null : (
+        <DirectorsSection locale={locale} company={directors.company} directors={directors.links} />
+      )}
       {capture === undefined ? null : <CaptureForm session={session} input={capture} language={language} />}
       {sandboxFormToken === null ? null : <Sandbox session={session} token={sandboxFormToken} language={language} />}
       <ContinueLink language={language} session={session} requester={requester} />
@@ -64,10 +70,12 @@ export function renderSessionPage(input: SessionPageInput): string {
   );
   const errorCount = capture?.errors.length ?? 0;
   const title = text(locale, `verify.documentTitle.${session.type}`, { status });
-  // A processing session's page reloads itself without its notice, so it shows the result when there is one.
+  // A processing session's page reloads itself without its notice, so it shows the result when there is one; not
+  // while directors' links wait to be copied, which a reload would interrupt.
+  const waitingForDirectors = directors?.links.some((link) => link.status === 'pending') ?? false;
   const head = (
     <>
-      {session.status === 'processing' ? (
+      {session.status === 'processing' && !waitingForDirectors ? (
         <meta http-equiv="refresh" content={`${REFRESH_SECONDS}; url=${pageUrl(session, language)}`} />
       ) : null}
       {sdkHead(language, sessionPageEvent(session, notice === 'submitted'))}
