@@ -8,9 +8,11 @@ import { consoleSessionStoreOf } from '../src/modules/console-sessions/index.js'
 import { reviewConsoleRoutes } from '../src/modules/review-console/index.js';
 import type {
   OpenedDocument,
+  ReviewActor,
   ReviewDecisionInput,
   ReviewDetail,
   Reviewer,
+  ReviewQueueEntry,
   ReviewService,
 } from '../src/modules/reviews/index.js';
 
@@ -21,18 +23,35 @@ import type {
 // route) in src/modules/review-console/sessions.test.ts, and the whole flow in a browser in tools/e2e.
 
 export const SESSION_ID = '0b4f8a52-5a4e-4d55-8f0e-1c2d3e4f5a6b';
+/** A session the recording service answers as decided (rejected by a named reviewer). */
+export const DECIDED_SESSION_ID = '7c1e2d3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f';
 const SECRET = 'a-console-secret-of-at-least-32-characters';
+
+const hostedPage: ReviewActor = { kind: 'hosted_page', userId: null, name: null, email: null };
+/** The reviewer who decided DECIDED_SESSION_ID, with a name that needs escaping. */
+export const DECIDING_REVIEWER: ReviewActor = {
+  kind: 'reviewer',
+  userId: 'user_decider',
+  name: 'Wanjiru <Kamau>',
+  email: 'wanjiru@example.test',
+};
 
 function review(overrides: Partial<ReviewDetail> = {}): ReviewDetail {
   return {
     sessionId: SESSION_ID,
     type: 'kyc',
     environment: 'live',
+    organization: { id: '5d2c1b0a-9f8e-4d7c-8b6a-5f4e3d2c1b0a', name: 'Duka <Holdings>' },
     appName: 'Duka <Pay>',
     submittedAt: '2026-03-02T09:00:00.000Z',
     claimedBy: null,
     status: 'processing',
     claimExpiresAt: null,
+    decision: null,
+    decidedBy: null,
+    decidedAt: null,
+    reason: null,
+    personalDataErasedAt: null,
     requiredDocuments: ['id_document_front', 'id_document_back', 'selfie'],
     details: { type: 'kyc', idType: 'national_id', idNumber: '12345678' },
     documents: [
@@ -47,11 +66,45 @@ function review(overrides: Partial<ReviewDetail> = {}): ReviewDetail {
       },
     ],
     history: [
-      { from: null, to: 'pending', reason: null, at: '2026-03-02T08:00:00.000Z' },
-      { from: 'processing', to: 'requires_input', reason: 'The selfie is <blurred>', at: '2026-03-02T08:30:00.000Z' },
+      { from: null, to: 'pending', reason: null, at: '2026-03-02T08:00:00.000Z', actor: hostedPage },
+      {
+        from: 'processing',
+        to: 'requires_input',
+        reason: 'The selfie is <blurred>',
+        at: '2026-03-02T08:30:00.000Z',
+        actor: { kind: 'reviewer', userId: 'user_other_reviewer', name: null, email: null },
+      },
     ],
     ...overrides,
   };
+}
+
+/** DECIDED_SESSION_ID: rejected by DECIDING_REVIEWER, its documents erased since. */
+function decidedReview(): ReviewDetail {
+  const decision = { at: '2026-03-02T09:40:00.000Z', reason: 'The ID card is <expired>' };
+  const base = review();
+  return {
+    ...base,
+    sessionId: DECIDED_SESSION_ID,
+    status: 'rejected',
+    decision: 'rejected',
+    decidedBy: DECIDING_REVIEWER,
+    decidedAt: decision.at,
+    reason: decision.reason,
+    personalDataErasedAt: '2026-04-01T00:00:00.000Z',
+    details: null,
+    documents: [],
+    history: [
+      ...base.history,
+      { from: 'processing', to: 'rejected', reason: decision.reason, at: decision.at, actor: DECIDING_REVIEWER },
+    ],
+  };
+}
+
+/** A review as its list shows it. */
+function entryOf(detail: ReviewDetail): ReviewQueueEntry {
+  const { requiredDocuments, personalDataErasedAt, details, documents, history, ...entry } = detail;
+  return entry;
 }
 
 /** A review service that records what it is asked, and answers one session. */
@@ -60,13 +113,17 @@ class RecordingReviews implements ReviewService {
   decided: Array<{ sessionId: string; reviewerId: string; input: ReviewDecisionInput }> = [];
   claimed: string[] = [];
   decideError: Error | undefined;
-  async listQueue() {
-    const { sessionId, type, environment, appName, submittedAt, claimExpiresAt } = review();
-    const entry = { sessionId, type, environment, appName, submittedAt, claimExpiresAt };
-    return { reviews: [{ ...entry, claimedBy: 'user_other_reviewer' }], nextCursor: 'next-page' };
+  listed: Array<{ state: 'waiting' | 'decided'; cursor: string | undefined }> = [];
+  async listQueue(page: { cursor?: string | undefined }) {
+    this.listed.push({ state: 'waiting', cursor: page.cursor });
+    return { reviews: [{ ...entryOf(review()), claimedBy: 'user_other_reviewer' }], nextCursor: 'next-page' };
   }
-  async getReview() {
-    return review();
+  async listDecided(page: { cursor?: string | undefined }) {
+    this.listed.push({ state: 'decided', cursor: page.cursor });
+    return { reviews: [entryOf(decidedReview())], nextCursor: 'older-decisions' };
+  }
+  async getReview(_reviewer: Reviewer, sessionId: string) {
+    return sessionId === DECIDED_SESSION_ID ? decidedReview() : review();
   }
   async claimReview(reviewer: Reviewer, sessionId: string) {
     this.claimed.push(reviewer.userId);

@@ -122,7 +122,19 @@ export interface SessionToReview {
   /** Documents of those stored as a PDF; the others are PNG images. */
   pdfDocuments?: DocumentKind[];
   callbackUrl?: string | null;
+  /**
+   * For a decided status (verified, rejected, requires_input): who decided it (a transition's actor,
+   * `reviewer:user_reviewer` by default), why, and when (a minute after the submission by default). The session then
+   * moves pending, processing, and the decision, as the lifecycle moves it.
+   */
+  decidedBy?: string;
+  decisionReason?: string | null;
+  decidedAt?: Date;
+  /** A hand-over to a reviewer before the decision (Smile ID's: processing to processing, with its reason). */
+  handOver?: { actor: string; reason: string };
 }
+
+const decidedStatuses: readonly VerificationStatus[] = ['verified', 'rejected', 'requires_input'];
 
 export interface InsertedSession {
   sessionId: string;
@@ -202,20 +214,9 @@ export async function insertSessionToReview(
       createdAt,
       updatedAt: submittedAt ?? createdAt,
     });
-    await tx.insert(verificationSessionTransitions).values([
-      { sessionId, fromStatus: null, toStatus: 'pending', actor: 'api_key:test', createdAt },
-      ...(status === 'pending'
-        ? []
-        : [
-            {
-              sessionId,
-              fromStatus: 'pending' as const,
-              toStatus: status,
-              actor: 'api_key:test',
-              createdAt: submittedAt ?? createdAt,
-            },
-          ]),
-    ]);
+    await tx
+      .insert(verificationSessionTransitions)
+      .values(transitionsOf(sessionId, status, input, createdAt, submittedAt));
   });
   for (const document of documents) {
     const storageKey = `${type}/${sessionId}/${document.id}`;
@@ -232,6 +233,58 @@ export async function insertSessionToReview(
     });
   }
   return { sessionId, documents };
+}
+
+/**
+ * The session's status changes: created pending; then moved to its status, through processing (and the hand-over)
+ * when it is a decision, as the lifecycle records them.
+ */
+function transitionsOf(
+  sessionId: string,
+  status: VerificationStatus,
+  input: SessionToReview,
+  createdAt: Date,
+  submittedAt: Date | null,
+): Array<typeof verificationSessionTransitions.$inferInsert> {
+  const submitted = submittedAt ?? createdAt;
+  const moves: Array<typeof verificationSessionTransitions.$inferInsert> = [
+    { sessionId, fromStatus: null, toStatus: 'pending', actor: 'api_key:test', createdAt },
+  ];
+  if (status === 'pending') return moves;
+  if (status !== 'processing' && !decidedStatuses.includes(status)) {
+    return [
+      ...moves,
+      { sessionId, fromStatus: 'pending', toStatus: status, actor: 'api_key:test', createdAt: submitted },
+    ];
+  }
+  moves.push({ sessionId, fromStatus: 'pending', toStatus: 'processing', actor: 'hosted_page', createdAt: submitted });
+  if (input.handOver !== undefined) {
+    const { actor, reason } = input.handOver;
+    const at = new Date(submitted.getTime() + 30_000);
+    moves.push({ sessionId, fromStatus: 'processing', toStatus: 'processing', actor, reason, createdAt: at });
+  }
+  if (status === 'processing') return moves;
+  moves.push({
+    sessionId,
+    fromStatus: 'processing',
+    toStatus: status,
+    actor: input.decidedBy ?? 'reviewer:user_reviewer',
+    reason: input.decisionReason ?? null,
+    createdAt: input.decidedAt ?? new Date(submitted.getTime() + 60_000),
+  });
+  return moves;
+}
+
+/**
+ * Erases the session's documents and submitted details as retention does: the files' rows marked erased, the details
+ * cleared, the session stamped. The stored files are left (the vault is the test's own).
+ */
+export async function eraseAsRetention(db: Database, sessionId: string, at: Date): Promise<void> {
+  await db.update(verificationDocuments).set({ erasedAt: at }).where(eq(verificationDocuments.sessionId, sessionId));
+  await db
+    .update(verificationSessions)
+    .set({ personalDataErasedAt: at, submittedDetails: null })
+    .where(eq(verificationSessions.id, sessionId));
 }
 
 /** The session's status and lastError as stored. */

@@ -18,15 +18,31 @@ export const REVIEWER = 'user_reviewer';
 export const SECOND_REVIEWER = 'user_second_reviewer';
 export const CUSTOMER_OWNER = 'user_customer_owner';
 export const NEEDS_REVIEWER = 'This needs the role reviewer';
+/** The app's document link key, so a suite can sign a link for a document the app would not give a link to. */
+export const REVIEW_LINK_SECRET = 'a-review-link-secret-for-the-review-suites';
+
+/** Who moved a session, as the review routes name them. */
+export interface Actor {
+  kind: string;
+  userId: string | null;
+  name: string | null;
+  email: string | null;
+}
 
 /** A session's review as GET /v1/reviews/:sessionId answers it, as far as the suites read it. */
-interface Detail {
+export interface Detail {
   sessionId: string;
   status: string;
+  organization: { id: string; name: string };
   details: Record<string, unknown> | null;
   documents: Array<{ id: string; kind: string; url: string; urlExpiresAt: string; contentType: string }>;
-  history: Array<{ from: string | null; to: string; reason: string | null }>;
+  history: Array<{ from: string | null; to: string; reason: string | null; at: string; actor: Actor }>;
   claimedBy: string | null;
+  decision: string | null;
+  decidedBy: Actor | null;
+  decidedAt: string | null;
+  reason: string | null;
+  personalDataErasedAt: string | null;
 }
 
 export interface ReviewRoutesSuite {
@@ -61,7 +77,10 @@ export function useReviewRoutes(): ReviewRoutesSuite {
   };
 
   beforeAll(async () => {
-    const t = await createReviewTestApp({ reviewerId: REVIEWER, env: { RATE_LIMIT_PER_MINUTE: '100000' } });
+    const t = await createReviewTestApp({
+      reviewerId: REVIEWER,
+      env: { RATE_LIMIT_PER_MINUTE: '100000', REVIEW_LINK_SECRET },
+    });
     started = t;
     await addPlatformMember(t, SECOND_REVIEWER, 'reviewer');
     await insertUser(t.db, { id: CUSTOMER_OWNER });

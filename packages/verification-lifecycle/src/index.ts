@@ -5,6 +5,7 @@ export { activateOrganization } from './activation.js';
 export { ACTIVATED_NOTIFICATION, addOrganizationActivation } from './activation-repository.js';
 export { type ActivationSessionInput, createActivationSession } from './activation-session.js';
 export { type CancelRequest, cancelSession } from './cancel.js';
+export { type DecidedRow, listDecidedRows } from './decided-review-repository.js';
 export { decisionDurationHistogram, decisionObserver } from './decision-duration.js';
 export type { SessionFacts } from './events.js';
 export {
@@ -41,5 +42,6 @@ export {
   listQueueRows,
   listTransitions,
   type QueueRow,
+  type ReviewedOrganization,
   type ReviewSessionRow,
 } from './review-repository.js';

@@ -15,6 +15,7 @@ import {
   verificationSessionTransitions,
 } from '@platform/db/schema/verification';
 import { verificationReviewClaims } from '@platform/db/schema/verification-review-claims';
+import { organizationNameOf } from '@platform/organizations';
 import { cursorTimeOf, type PagePosition } from '@platform/pagination';
 import { and, asc, eq, gt, isNull, type SQL, sql } from 'drizzle-orm';
 
@@ -44,8 +45,15 @@ const queuedAt = sql<Date>`coalesce(${verificationSessions.submittedAt}, ${verif
 const liveClaimAt = (now: Date) =>
   and(eq(verificationReviewClaims.sessionId, verificationSessions.id), gt(verificationReviewClaims.expiresAt, now));
 
+/** The customer organization a session belongs to, named for the reviewer (docs/decisions.md#the-review-queue). */
+export interface ReviewedOrganization {
+  id: string;
+  name: string;
+}
+
 export interface QueueRow {
   session: Pick<VerificationSession, 'id' | 'type' | 'environment' | 'appName'>;
+  organization: ReviewedOrganization;
   queuedAt: Date;
   /** queuedAt as the cursor holds it (microseconds). */
   position: string;
@@ -72,6 +80,8 @@ export async function listQueueRows(
       type: verificationSessions.type,
       environment: verificationSessions.environment,
       appName: verificationSessions.appName,
+      organizationId: verificationSessions.organizationId,
+      organizationName: organizationNameOf(verificationSessions.organizationId),
       queuedAt,
       position: cursorTimeOf(queuedAt),
       reviewerId: verificationReviewClaims.reviewerId,
@@ -84,6 +94,7 @@ export async function listQueueRows(
     .limit(limit);
   return rows.map((row) => ({
     session: { id: row.id, type: row.type, environment: row.environment, appName: row.appName },
+    organization: { id: row.organizationId, name: row.organizationName },
     queuedAt: row.queuedAt,
     position: row.position,
     claim:

@@ -1,7 +1,7 @@
 import { type Database, type DatabaseExecutor, type NewUser, preparedPerDatabase, type User } from '@platform/db';
 import { avatarUploads } from '@platform/db/schema/avatar-uploads';
 import { users } from '@platform/db/schema/users';
-import { type AnyColumn, and, eq, getTableName, type SQL, sql } from 'drizzle-orm';
+import { type AnyColumn, and, eq, getTableName, inArray, type SQL, sql } from 'drizzle-orm';
 import type { ProfileChanges } from './profile-fields.js';
 
 // Read on every GET /v1/accounts/me: prepared once per database, so it runs on the database itself (a prepared
@@ -102,6 +102,19 @@ export async function findUserProfile(db: DatabaseExecutor, userId: string) {
     .from(users)
     .where(eq(users.id, userId));
   return user;
+}
+
+/** The names and addresses of these users, by id; a user without a profile is absent (a reviewer's history, say). */
+export async function findUserProfiles(
+  db: DatabaseExecutor,
+  userIds: readonly string[],
+): Promise<Map<string, { email: string; firstName: string | null; lastName: string | null }>> {
+  if (userIds.length === 0) return new Map();
+  const rows = await db
+    .select({ id: users.id, email: users.email, firstName: users.firstName, lastName: users.lastName })
+    .from(users)
+    .where(inArray(users.id, [...userIds]));
+  return new Map(rows.map(({ id, ...profile }) => [id, profile]));
 }
 
 /**

@@ -1,7 +1,18 @@
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { addPlatformMember, auditEventsOf, type ReviewTestApp } from '../../../test/review-fixtures.js';
-import { REVIEWER, SECOND_REVIEWER, useReviewRoutes } from '../../../test/review-routes-fixtures.js';
+import {
+  addPlatformMember,
+  auditEventsOf,
+  eraseAsRetention,
+  type ReviewTestApp,
+} from '../../../test/review-fixtures.js';
+import {
+  REVIEW_LINK_SECRET,
+  REVIEWER,
+  SECOND_REVIEWER,
+  useReviewRoutes,
+} from '../../../test/review-routes-fixtures.js';
+import { documentContentPath, documentLinkKeyOf, signDocumentLink } from './document-links.js';
 import { INVALID_DOCUMENT_LINK } from './open-document.js';
 
 // A document through its signed link: the bytes and headers, each view in the audit log, and every link that no
@@ -104,7 +115,7 @@ describe('document links', () => {
     expect((await auditEventsOf(t.db, t.platformOrganizationId, 'review.document_viewed')).length).toBe(before);
   });
 
-  it('stop working when their reviewer loses the role, and once the session is decided', async () => {
+  it('stop working when their reviewer loses the role', async () => {
     await addPlatformMember(t, 'user_leaving_reviewer', 'reviewer');
     const { sessionId } = await newSession();
     const [byLeaver] = (await detailOf(sessionId, 'user_leaving_reviewer')).documents;
@@ -114,10 +125,44 @@ describe('document links', () => {
       sql`update memberships set role = 'member' where user_id = 'user_leaving_reviewer' and organization_id = ${t.platformOrganizationId}`,
     );
     expect((await t.app.inject({ method: 'GET', url: pathOf(byLeaver.url) })).statusCode).toBe(403);
+    expect((await t.app.inject({ method: 'GET', url: pathOf(byReviewer.url) })).statusCode).toBe(200);
+  });
 
+  it('keep working after the decision while the document is stored, and stop once retention erased it', async () => {
+    const { sessionId, documents } = await newSession();
+    const [link] = (await detailOf(sessionId)).documents;
+    if (link === undefined) throw new Error('no document');
     expect((await decide(sessionId, { decision: 'verified' })).statusCode).toBe(200);
-    const afterDecision = await t.app.inject({ method: 'GET', url: pathOf(byReviewer.url) });
-    expect(afterDecision.statusCode).toBe(404);
+    const afterDecision = await t.app.inject({ method: 'GET', url: pathOf(link.url) });
+    expect(afterDecision.statusCode, afterDecision.body).toBe(200);
+    expect(afterDecision.rawPayload.equals(documents[0]?.bytes ?? Buffer.alloc(0))).toBe(true);
+    // A link made for the decided session works too.
+    const [fresh] = (await detailOf(sessionId)).documents;
+    if (fresh === undefined) throw new Error('no document after the decision');
+    expect((await t.app.inject({ method: 'GET', url: pathOf(fresh.url) })).statusCode).toBe(200);
+
+    await eraseAsRetention(t.db, sessionId, t.clock.now());
+    const before = (await auditEventsOf(t.db, t.platformOrganizationId, 'review.document_viewed')).length;
+    const erased = await t.app.inject({ method: 'GET', url: pathOf(fresh.url) });
+    expect(erased.statusCode).toBe(404);
+    expect(erased.json()).toMatchObject({ error: 'Document not found' });
+    expect((await auditEventsOf(t.db, t.platformOrganizationId, 'review.document_viewed')).length).toBe(before);
+  });
+
+  it('are 404 for a session never given to a reviewer, even signed', async () => {
+    const { sessionId, documents } = await newSession({ decisionSource: 'sandbox', status: 'verified' });
+    const [document] = documents;
+    if (document === undefined) throw new Error('no document');
+    const query = signDocumentLink(
+      documentLinkKeyOf({ secret: REVIEW_LINK_SECRET }),
+      { sessionId, documentId: document.id, reviewerId: REVIEWER },
+      t.clock.now(),
+    ).query;
+    const response = await t.app.inject({
+      method: 'GET',
+      url: `${documentContentPath(sessionId, document.id)}?${query}`,
+    });
+    expect(response.statusCode).toBe(404);
   });
 
   it('are not served to HEAD, which would count as a view showing nothing', async () => {

@@ -4,11 +4,12 @@ import { forbidden, internalError, notFound } from '@platform/errors';
 import { recordAuditEvent } from '../audit/index.js';
 import { isValidDocumentLink } from './document-links.js';
 import { findCurrentDocument } from './repository.js';
-import { isReviewer, platformOrganization, type ReviewServiceOptions, waitingSession } from './review-context.js';
+import { isReviewer, platformOrganization, type ReviewServiceOptions, reviewableSession } from './review-context.js';
 import type { DocumentLinkRequest, OpenedDocument } from './review-views.js';
 
-// A document through its signed link: checked (the link, the reviewer's role, the session still waiting), read from
-// the vault, and recorded in the audit log before a byte is served.
+// A document through its signed link: checked (the link, the reviewer's role, the session one reviewers may read:
+// waiting, or decided after a review, docs/decisions.md#decided-reviews), read from the vault while it is stored (not
+// replaced, not erased), and recorded in the audit log before a byte is served.
 
 const DOCUMENT_NOT_FOUND = 'Document not found';
 /** One answer for every link that does not work: changed, expired, or its reviewer no longer one. */
@@ -32,7 +33,7 @@ export async function openDocument(
   // The link outlives nothing: a reviewer who lost the role since it was issued cannot use it.
   if (!(await isReviewer(options, link.reviewer))) throw forbidden(INVALID_DOCUMENT_LINK);
 
-  const { session } = await waitingSession(options, db, link.sessionId);
+  const { session } = await reviewableSession(options, db, link.sessionId);
   const document = await findCurrentDocument(db, session.id, link.documentId);
   if (document === undefined) throw notFound(DOCUMENT_NOT_FOUND);
   let stored: Awaited<ReturnType<DocumentVault['read']>>;

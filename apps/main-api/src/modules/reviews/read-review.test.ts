@@ -1,17 +1,28 @@
 import { randomUUID } from 'node:crypto';
+import { users } from '@platform/db/schema';
+import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { auditEventsOf, type ReviewTestApp } from '../../../test/review-fixtures.js';
-import { REVIEWER, useReviewRoutes } from '../../../test/review-routes-fixtures.js';
+import { auditEventsOf, eraseAsRetention, type ReviewTestApp } from '../../../test/review-fixtures.js';
+import { REVIEWER, SECOND_REVIEWER, useReviewRoutes } from '../../../test/review-routes-fixtures.js';
 
-// GET /v1/reviews/:sessionId: the submitted details decrypted, the documents with signed links, the history, the
-// reading in the audit log.
+// GET /v1/reviews/:sessionId: the submitted details decrypted, the customer organization, the documents with signed
+// links, the history with who moved the session, the reading in the audit log; and a decided session, which stays
+// readable to reviewers (docs/decisions.md#decided-reviews).
 
 const suite = useReviewRoutes();
-const { get, newSession, detailOf } = suite;
+const { get, decide, newSession, detailOf } = suite;
 let t: ReviewTestApp;
-beforeAll(() => {
+beforeAll(async () => {
   t = suite.t;
+  await t.db.update(users).set({ firstName: 'Amina', lastName: 'Otieno' }).where(eq(users.id, REVIEWER));
 });
+
+const viewsOf = async (sessionId: string) =>
+  (await auditEventsOf(t.db, t.platformOrganizationId, 'review.details_viewed')).filter(
+    (row) => row.targetId === sessionId,
+  );
+
+const nobody = { kind: 'hosted_page', userId: null, name: null, email: null };
 
 describe('GET /v1/reviews/:sessionId', () => {
   it('answers the submitted details decrypted, the documents with signed links and the history, and logs the reading', async () => {
@@ -20,11 +31,18 @@ describe('GET /v1/reviews/:sessionId', () => {
     expect(detail).toMatchObject({
       sessionId,
       status: 'processing',
+      organization: { id: suite.customerId, name: 'Customer' },
       details: { type: 'kyc', idType: 'national_id', idNumber: '12345678' },
       claimedBy: null,
+      decision: null,
+      decidedBy: null,
+      decidedAt: null,
+      reason: null,
+      personalDataErasedAt: null,
       history: [
-        { from: null, to: 'pending', reason: null },
-        { from: 'pending', to: 'processing', reason: null },
+        // The customer's key is named by its kind only: a reviewer has no use for its id.
+        { from: null, to: 'pending', reason: null, actor: { kind: 'api_key', userId: null, name: null, email: null } },
+        { from: 'pending', to: 'processing', reason: null, actor: nobody },
       ],
     });
     expect(detail.documents.map(({ id, kind }) => ({ id, kind }))).toEqual(
@@ -38,9 +56,7 @@ describe('GET /v1/reviews/:sessionId', () => {
       );
       expect(Date.parse(document.urlExpiresAt) - t.clock.now().getTime()).toBeLessThanOrEqual(5 * 60_000);
     }
-    const [viewed] = await auditEventsOf(t.db, t.platformOrganizationId, 'review.details_viewed').then((rows) =>
-      rows.filter((row) => row.targetId === sessionId),
-    );
+    const [viewed] = await viewsOf(sessionId);
     expect(viewed).toMatchObject({ actorUserId: REVIEWER, targetType: 'verification_session', details: { sessionId } });
     // The ID number is shown to the reviewer, never written to the log.
     expect(JSON.stringify(viewed)).not.toContain('12345678');
@@ -55,14 +71,85 @@ describe('GET /v1/reviews/:sessionId', () => {
     });
   });
 
-  it('is 404 for an unknown session and for any session not waiting for a reviewer; 400 for an id that is not one', async () => {
-    const sandbox = await newSession({ decisionSource: 'sandbox' });
-    const decided = await newSession({ status: 'rejected' });
+  it('keeps a session readable after its decision: who decided, when and why, with the documents, and logs the reading', async () => {
+    const { sessionId, documents } = await newSession();
+    const decided = await decide(sessionId, { decision: 'rejected', reason: 'The ID card is expired' });
+    expect(decided.statusCode, decided.body).toBe(200);
+    const decidedAt = decided.json<{ data: { decidedAt: string } }>().data.decidedAt;
+
+    const detail = await detailOf(sessionId, SECOND_REVIEWER);
+    const amina = { kind: 'reviewer', userId: REVIEWER, name: 'Amina Otieno', email: `${REVIEWER}@example.com` };
+    expect(detail).toMatchObject({
+      status: 'rejected',
+      organization: { id: suite.customerId, name: 'Customer' },
+      decision: 'rejected',
+      decidedBy: amina,
+      decidedAt,
+      reason: 'The ID card is expired',
+      claimedBy: null,
+      details: { type: 'kyc', idNumber: '12345678' },
+      personalDataErasedAt: null,
+    });
+    expect(detail.history.at(-1)).toEqual({
+      from: 'processing',
+      to: 'rejected',
+      reason: 'The ID card is expired',
+      at: decidedAt,
+      actor: amina,
+    });
+    expect(detail.documents.map((document) => document.id)).toEqual(documents.map((document) => document.id));
+    expect(await viewsOf(sessionId)).toEqual([expect.objectContaining({ actorUserId: SECOND_REVIEWER })]);
+  });
+
+  it('shows a hand-over and the decision that followed, naming a reviewer without a profile by id', async () => {
+    const { sessionId } = await newSession({
+      status: 'verified',
+      handOver: { actor: 'smile_id', reason: 'Smile ID gave no result within 6 hours of the submission' },
+      decidedBy: 'reviewer:user_gone',
+    });
+    const detail = await detailOf(sessionId);
+    const gone = { kind: 'reviewer', userId: 'user_gone', name: null, email: null };
+    expect(detail).toMatchObject({ decision: 'verified', decidedBy: gone, reason: null });
+    expect(detail.history.slice(2)).toEqual([
+      expect.objectContaining({
+        from: 'processing',
+        to: 'processing',
+        reason: 'Smile ID gave no result within 6 hours of the submission',
+        actor: { kind: 'smile_id', userId: null, name: null, email: null },
+      }),
+      expect.objectContaining({ from: 'processing', to: 'verified', actor: gone }),
+    ]);
+  });
+
+  it('says when retention erased the documents and details of a decided session, and shows neither', async () => {
+    const { sessionId } = await newSession({ status: 'verified' });
+    const erasedAt = new Date('2026-04-01T00:00:00.000Z');
+    await eraseAsRetention(t.db, sessionId, erasedAt);
+    const detail = await detailOf(sessionId);
+    expect(detail).toMatchObject({
+      status: 'verified',
+      decision: 'verified',
+      personalDataErasedAt: erasedAt.toISOString(),
+      details: null,
+      documents: [],
+    });
+    expect(detail.history.map((change) => change.to)).toEqual(['pending', 'processing', 'verified']);
+  });
+
+  it('is 404 for an unknown session and any never given to a reviewer or never submitted; 400 for an id that is not one', async () => {
+    const sandbox = await newSession({ decisionSource: 'sandbox', status: 'verified', decidedBy: 'test_value' });
+    const smileId = await newSession({ decisionSource: 'smile_id', status: 'rejected', decidedBy: 'smile_id' });
+    const waitingOnSandbox = await newSession({ decisionSource: 'sandbox' });
     const pending = await newSession({ status: 'pending', submittedAt: null });
-    for (const id of [randomUUID(), sandbox.sessionId, decided.sessionId, pending.sessionId]) {
+    const expiredUnsubmitted = await newSession({ status: 'expired', submittedAt: null });
+    const refused = [sandbox, smileId, waitingOnSandbox, pending, expiredUnsubmitted].map(
+      (session) => session.sessionId,
+    );
+    for (const id of [randomUUID(), ...refused]) {
       const response = await get(`/v1/reviews/${id}`);
       expect(response.statusCode).toBe(404);
       expect(response.json()).toMatchObject({ code: 'not_found', error: 'Verification session not found' });
+      expect(await viewsOf(id)).toEqual([]);
     }
     expect((await get('/v1/reviews/not-a-uuid')).statusCode).toBe(400);
   });

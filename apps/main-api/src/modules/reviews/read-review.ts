@@ -3,18 +3,22 @@ import { internalError } from '@platform/errors';
 import { submittedDetailsKey } from '@platform/verification-lifecycle';
 import { recordAuditEvent } from '../audit/index.js';
 import { documentContentPath, signDocumentLink } from './document-links.js';
-import { listCurrentDocuments, listTransitions } from './repository.js';
+import { findOrganizationName, listCurrentDocuments } from './repository.js';
+import { actorsNamer } from './review-actors.js';
 import {
   auditOf,
   platformOrganization,
   type Reviewer,
   type ReviewServiceOptions,
-  waitingSession,
+  reviewableSession,
 } from './review-context.js';
+import { decisionFields, historyOf } from './review-history.js';
 import type { ReviewDetail, ReviewDocument, SubmittedDetails } from './review-views.js';
 
-// Reading a review: what the person submitted (opened from its sealed form), the current documents with signed
-// links, and the session's history, recorded in the audit log as personal data seen.
+// Reading a review, while the session waits or after its decision (docs/decisions.md#decided-reviews): what the
+// person submitted (opened from its sealed form), the documents still stored with signed links, the customer
+// organization, and the session's history with who decided, when and why; recorded in the audit log as personal
+// data seen.
 
 export async function getReview(
   options: ReviewServiceOptions,
@@ -24,11 +28,15 @@ export async function getReview(
   const { db } = options;
   const organizationId = platformOrganization(options);
   const at = options.now();
-  const { session, claim } = await waitingSession(options, db, sessionId);
+  const { session, claim, transitions, decision } = await reviewableSession(options, db, sessionId);
   const details = openDetails(options, session);
-  const [documents, transitions] = await Promise.all([
+  const [documents, organizationName, actorOf] = await Promise.all([
     listCurrentDocuments(db, session.id),
-    listTransitions(db, session.id),
+    findOrganizationName(db, session.organizationId),
+    actorsNamer(
+      db,
+      transitions.map((transition) => transition.actor),
+    ),
   ]);
   // Reading what the person submitted is personal data seen: the audit log says who saw it.
   await recordAuditEvent(db, auditOf(reviewer), {
@@ -42,20 +50,19 @@ export async function getReview(
     sessionId: session.id,
     type: session.type,
     environment: session.environment,
+    // The session's organization always exists (the foreign key); its name is kept when it is retired.
+    organization: { id: session.organizationId, name: organizationName ?? '' },
     appName: session.appName,
     status: session.status,
     submittedAt: (session.submittedAt ?? session.createdAt).toISOString(),
     claimedBy: claim?.reviewerId ?? null,
     claimExpiresAt: claim?.expiresAt.toISOString() ?? null,
+    ...decisionFields(session.status, decision, actorOf),
     requiredDocuments: session.requiredDocuments,
+    personalDataErasedAt: session.personalDataErasedAt?.toISOString() ?? null,
     details,
     documents: documents.map((document) => documentView(options, document, reviewer, at)),
-    history: transitions.map((transition) => ({
-      from: transition.fromStatus,
-      to: transition.toStatus,
-      reason: transition.reason,
-      at: transition.createdAt.toISOString(),
-    })),
+    history: historyOf(transitions, actorOf),
   };
 }
 

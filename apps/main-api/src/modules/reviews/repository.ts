@@ -1,6 +1,8 @@
 // The queries of manual review (docs/decisions.md#manual-review) are @platform/verification-lifecycle's: they read
 // the verification sessions, which belong to backend-api's verification module and reach main-api through that
-// package (docs/decisions.md#one-owner-per-table).
+// package (docs/decisions.md#one-owner-per-table). The customer organization's name comes from
+// @platform/organizations, which publishes the organizations' statements.
+export { findOrganizationName } from '@platform/organizations';
 export {
   addClaimDeletion,
   claimSession,
@@ -8,6 +10,7 @@ export {
   findCurrentDocument,
   findManualSession,
   listCurrentDocuments,
+  listDecidedRows,
   listQueueRows,
   listTransitions,
   type ReviewSessionRow,

@@ -1,14 +1,16 @@
 import type { KeyObject } from 'node:crypto';
-import type { Database, DatabaseExecutor, VerificationSession } from '@platform/db';
+import type { Database, DatabaseExecutor, VerificationSession, VerificationSessionTransition } from '@platform/db';
 import type { DocumentVault } from '@platform/document-vault';
 import { conflict, forbidden, notFound } from '@platform/errors';
 import { SESSION_NOT_FOUND, type SessionDecision } from '@platform/verification-lifecycle';
 import type { AuditContext } from '../audit/index.js';
 import { allows, membershipIn, refusalMessage } from '../organizations/index.js';
-import { findManualSession, type ReviewSessionRow } from './repository.js';
+import { findManualSession, listTransitions, type ReviewSessionRow } from './repository.js';
+import { type LastDecision, lastDecisionOf } from './review-history.js';
 
 // What every use case of the review service shares: its dependencies, the reviewer who acts, the platform
-// organization they act in, and the session they act on while it waits for review.
+// organization they act in, the session they act on while it waits for review, and the session they read, waiting
+// or decided.
 
 /** The reviewer who acts, as confirmed by the caller (the organization guard), and the request, for the audit log. */
 export interface Reviewer {
@@ -52,15 +54,28 @@ function isWaiting(session: VerificationSession): boolean {
   return session.status === 'processing';
 }
 
-/** The session while it waits for a reviewer; 404 for anything else (unknown, sandbox-decided, or not waiting). */
-export async function waitingSession(
+/** A session reviewers may read, with its history and its last decision (undefined while it waits for the first). */
+export interface ReviewableSession extends ReviewSessionRow {
+  transitions: VerificationSessionTransition[];
+  decision: LastDecision | undefined;
+}
+
+/**
+ * The session while it waits for a reviewer or after a decision of one (docs/decisions.md#decided-reviews): a session
+ * given to reviewers (decision_source manual) stays readable to them with its history. 404 for anything else:
+ * unknown, decided by the sandbox or Smile ID alone, or never submitted.
+ */
+export async function reviewableSession(
   options: ReviewServiceOptions,
   executor: DatabaseExecutor,
   sessionId: string,
-): Promise<ReviewSessionRow> {
+): Promise<ReviewableSession> {
   const row = await findManualSession(executor, sessionId, options.now());
-  if (row === undefined || !isWaiting(row.session)) throw notFound(SESSION_NOT_FOUND);
-  return row;
+  if (row === undefined) throw notFound(SESSION_NOT_FOUND);
+  const transitions = await listTransitions(executor, row.session.id);
+  const decision = lastDecisionOf(transitions);
+  if (!isWaiting(row.session) && decision === undefined) throw notFound(SESSION_NOT_FOUND);
+  return { ...row, transitions, decision };
 }
 
 /** The session a reviewer acts on: 404 unknown or sandbox-decided, 409 when it no longer (or not yet) waits. */

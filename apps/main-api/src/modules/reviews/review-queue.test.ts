@@ -1,13 +1,16 @@
 import { sql } from 'drizzle-orm';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ReviewTestApp } from '../../../test/review-fixtures.js';
-import { SECOND_REVIEWER, useReviewRoutes } from '../../../test/review-routes-fixtures.js';
+import { REVIEWER, SECOND_REVIEWER, useReviewRoutes } from '../../../test/review-routes-fixtures.js';
 import { CLAIM_TTL_MS } from './claim-review.js';
 
-// GET /v1/reviews: the sessions waiting for a reviewer, their order, pages and claims.
+// GET /v1/reviews: the sessions waiting for a reviewer, their order, pages and claims, each naming its customer; and
+// ?state=decided, the sessions given to reviewers that are decided (docs/decisions.md#decided-reviews).
 
 const suite = useReviewRoutes();
-const { get, claim, newSession } = suite;
+const { get, claim, decide, newSession } = suite;
+
+type Page = { data: { reviews: Array<Record<string, unknown>>; nextCursor: string | null } };
 let t: ReviewTestApp;
 beforeAll(() => {
   t = suite.t;
@@ -37,10 +40,16 @@ describe('GET /v1/reviews', () => {
         sessionId: first.sessionId,
         type: 'kyc',
         environment: 'live',
+        organization: { id: suite.customerId, name: 'Customer' },
         appName: 'Acme Lending',
+        status: 'processing',
         submittedAt: at(10).toISOString(),
         claimedBy: null,
         claimExpiresAt: null,
+        decision: null,
+        decidedBy: null,
+        decidedAt: null,
+        reason: null,
       },
       expect.objectContaining({ sessionId: second.sessionId, environment: 'test' }),
     ]);
@@ -67,7 +76,80 @@ describe('GET /v1/reviews', () => {
     expect(await listed()).toMatchObject({ claimedBy: null, claimExpiresAt: null });
   });
 
-  it('refuses a cursor it did not give and a limit out of range (400)', async () => {
+  it('lists the decided sessions given to reviewers, newest decision first, a page at a time, in the same shape', async () => {
+    const base = Date.now() - 3_600_000;
+    const at = (minutes: number) => new Date(base + minutes * 60_000);
+    const older = await newSession({ status: 'verified', decidedAt: at(10), submittedAt: at(1) });
+    const asked = await newSession({
+      status: 'requires_input',
+      decidedAt: at(30),
+      decidedBy: `reviewer:${SECOND_REVIEWER}`,
+      decisionReason: 'Take the selfie again',
+    });
+    const handedOver = await newSession({
+      status: 'rejected',
+      handOver: { actor: 'smile_id', reason: 'Smile ID refused the job' },
+      decidedAt: at(20),
+      decisionReason: 'The ID card is not readable',
+    });
+    // Not listed: waiting, decided without a reviewer (sandbox, Smile ID), never submitted.
+    await newSession();
+    await newSession({ decisionSource: 'sandbox', status: 'verified', decidedBy: 'test_value', decidedAt: at(40) });
+    await newSession({ decisionSource: 'smile_id', status: 'verified', decidedBy: 'smile_id', decidedAt: at(41) });
+    await newSession({ status: 'expired', submittedAt: null });
+
+    const page1 = await get('/v1/reviews?state=decided&limit=2');
+    expect(page1.statusCode, page1.body).toBe(200);
+    const body1 = page1.json<Page>();
+    expect(body1.data.reviews).toEqual([
+      {
+        sessionId: asked.sessionId,
+        type: 'kyc',
+        environment: 'live',
+        organization: { id: suite.customerId, name: 'Customer' },
+        appName: 'Acme Lending',
+        status: 'requires_input',
+        submittedAt: expect.any(String),
+        claimedBy: null,
+        claimExpiresAt: null,
+        decision: 'requires_input',
+        decidedBy: { kind: 'reviewer', userId: SECOND_REVIEWER, name: null, email: `${SECOND_REVIEWER}@example.com` },
+        decidedAt: at(30).toISOString(),
+        reason: 'Take the selfie again',
+      },
+      expect.objectContaining({
+        sessionId: handedOver.sessionId,
+        decision: 'rejected',
+        decidedAt: at(20).toISOString(),
+      }),
+    ]);
+    const page2 = await get(`/v1/reviews?state=decided&limit=2&cursor=${body1.data.nextCursor}`);
+    const body2 = page2.json<Page>();
+    expect(body2.data.reviews).toEqual([
+      expect.objectContaining({
+        sessionId: older.sessionId,
+        submittedAt: at(1).toISOString(),
+        decidedBy: expect.objectContaining({ userId: REVIEWER }),
+      }),
+    ]);
+    expect(body2.data.nextCursor).toBeNull();
+    // The default is the queue: the waiting session only.
+    expect((await get('/v1/reviews?state=waiting')).json<Page>().data.reviews).toHaveLength(1);
+    expect((await get('/v1/reviews')).json<Page>().data.reviews).toHaveLength(1);
+  });
+
+  it('moves a session from the queue to the decided list when a reviewer decides it', async () => {
+    const { sessionId } = await newSession();
+    expect((await decide(sessionId, { decision: 'verified' })).statusCode).toBe(200);
+    expect((await get('/v1/reviews')).json<Page>().data.reviews).toEqual([]);
+    expect((await get('/v1/reviews?state=decided')).json<Page>().data.reviews).toEqual([
+      expect.objectContaining({ sessionId, status: 'verified', decision: 'verified', reason: null }),
+    ]);
+  });
+
+  it('refuses a cursor it did not give, a limit out of range and an unknown state (400)', async () => {
+    expect((await get('/v1/reviews?state=all')).statusCode).toBe(400);
+    expect((await get('/v1/reviews?state=decided&cursor=bm9wZQ')).statusCode).toBe(400);
     expect((await get('/v1/reviews?cursor=bm9wZQ')).statusCode).toBe(400);
     expect((await get('/v1/reviews?limit=0')).statusCode).toBe(400);
     expect((await get('/v1/reviews?limit=101')).statusCode).toBe(400);

@@ -3,7 +3,8 @@ import { listQueueRows } from './repository.js';
 import { platformOrganization, type ReviewServiceOptions } from './review-context.js';
 import type { ReviewQueuePage } from './review-views.js';
 
-// The queue: the sessions waiting for a reviewer, oldest submission first, a page at a time, with who holds a claim.
+// The queue: the sessions waiting for a reviewer, oldest submission first, a page at a time, with whose customer each
+// is (docs/decisions.md#the-review-queue) and who holds a claim.
 
 export async function listQueue(
   options: ReviewServiceOptions,
@@ -21,10 +22,16 @@ export async function listQueue(
       sessionId: row.session.id,
       type: row.session.type,
       environment: row.session.environment,
+      organization: row.organization,
       appName: row.session.appName,
+      status: 'processing',
       submittedAt: row.queuedAt.toISOString(),
       claimedBy: row.claim?.reviewerId ?? null,
       claimExpiresAt: row.claim?.expiresAt.toISOString() ?? null,
+      decision: null,
+      decidedBy: null,
+      decidedAt: null,
+      reason: null,
     })),
     nextCursor,
   };

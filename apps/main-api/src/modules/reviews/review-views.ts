@@ -4,24 +4,54 @@ import type { DocumentKind, IdType, VerificationSession, VerificationType } from
 // decisions and documents, as the routes and the console use them. Types marked @public are the console's (index.ts
 // exports them).
 
-/** One session waiting for review, as the queue lists it. @public */
+/** The customer organization whose session it is: the reviewer must know whose customer they judge. @public */
+export interface ReviewOrganization {
+  id: string;
+  name: string;
+}
+
+/**
+ * Who moved a session: `kind` is the actor's kind (`reviewer`, `smile_id`, `test_value`, `hosted_page`, `api_key`,
+ * `expiry_job`, ...); a reviewer is named by user id, and by name and email when their profile has them. The ids of
+ * the customer's keys and members are not shown: a reviewer has no use for them. @public
+ */
+export interface ReviewActor {
+  kind: string;
+  userId: string | null;
+  name: string | null;
+  email: string | null;
+}
+
+/** A session in the reviewers' lists: waiting (the queue) or decided. @public */
 export interface ReviewQueueEntry {
   sessionId: string;
   type: VerificationType;
   environment: 'live' | 'test';
+  organization: ReviewOrganization;
   appName: string | null;
+  status: VerificationSession['status'];
   /** When it was submitted (its creation, for a session from before submissions were recorded). */
   submittedAt: string;
-  /** The reviewer whose claim holds, or null. */
+  /** The reviewer whose claim holds, or null (always null once decided). */
   claimedBy: string | null;
   claimExpiresAt: string | null;
+  /** The last decision, while the session is decided; null while it waits. */
+  decision: ReviewDecision | null;
+  decidedBy: ReviewActor | null;
+  decidedAt: string | null;
+  /** Why it was decided so (the reason given to the person), or null. */
+  reason: string | null;
 }
 
-/** A page of the queue, and the cursor of the next (null on the last). @public */
+/** A page of a list (the queue, or the decided sessions), and the cursor of the next (null on the last). @public */
 export interface ReviewQueuePage {
   reviews: ReviewQueueEntry[];
   nextCursor: string | null;
 }
+
+/** Which list: the sessions waiting for a reviewer, or those a reviewer was given and that are decided. @public */
+export const reviewStates = ['waiting', 'decided'] as const;
+export type ReviewState = (typeof reviewStates)[number];
 
 /** What the person stated at submission, opened from its sealed form. @public */
 export type SubmittedDetails =
@@ -40,14 +70,24 @@ export interface ReviewDocument {
   urlExpiresAt: string;
 }
 
-/** A session waiting for review, as a reviewer sees it. @public */
+/** A status change of the session: who made it, when and why. @public */
+export interface ReviewHistoryEntry {
+  from: VerificationSession['status'] | null;
+  to: VerificationSession['status'];
+  reason: string | null;
+  at: string;
+  actor: ReviewActor;
+}
+
+/** A session waiting for review or decided after one, as a reviewer sees it. @public */
 export interface ReviewDetail extends ReviewQueueEntry {
-  status: VerificationSession['status'];
   requiredDocuments: string[];
+  /** When retention (or the customer) erased the documents and details; null while they are kept. */
+  personalDataErasedAt: string | null;
   details: SubmittedDetails | null;
   documents: ReviewDocument[];
-  /** The session's status changes, oldest first, with the reasons given (an earlier requires_input, say). */
-  history: Array<{ from: string | null; to: string; reason: string | null; at: string }>;
+  /** The session's status changes, oldest first, with who made them and the reasons given. */
+  history: ReviewHistoryEntry[];
 }
 
 /** A claim as taken or renewed. @public */

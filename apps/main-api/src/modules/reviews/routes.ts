@@ -68,17 +68,23 @@ export const reviewRoutes: FastifyPluginAsyncTypebox<{ service: ReviewService }>
       config: reviewers,
       schema: {
         tags,
-        summary: 'The sessions waiting for a reviewer',
+        summary: 'The sessions waiting for a reviewer, or those decided',
         description:
-          'Verification sessions in processing that a person decides (decision source manual), oldest submission ' +
-          'first, a page at a time: pass nextCursor as cursor for the next page. claimedBy names the reviewer whose ' +
-          '30-minute claim holds. For users with the role reviewer in the platform organization only.',
+          'state=waiting (the default): verification sessions in processing that a person decides (decision source ' +
+          'manual), oldest submission first; claimedBy names the reviewer whose 30-minute claim holds. ' +
+          'state=decided: the sessions given to reviewers that have a decision, newest decision first, with who ' +
+          'decided, when and why. Each names the customer organization and app. A page at a time: pass nextCursor ' +
+          'as cursor for the next page. For users with the role reviewer in the platform organization only.',
         security: bearerSecurity,
         querystring: ReviewQueueQuery,
         response: { 200: ref(ReviewQueueSchema), ...errorResponses(400, 401, 403) },
       },
     },
-    async (request) => ({ success: true as const, data: await service.listQueue(request.query) }),
+    async (request) => {
+      const { state, ...page } = request.query;
+      const data = state === 'decided' ? await service.listDecided(page) : await service.listQueue(page);
+      return { success: true as const, data };
+    },
   );
 
   app.get(
@@ -87,12 +93,14 @@ export const reviewRoutes: FastifyPluginAsyncTypebox<{ service: ReviewService }>
       config: reviewers,
       schema: {
         tags,
-        summary: 'A session waiting for review, with what was submitted',
+        summary: 'A session waiting for review or decided after one, with what was submitted and its history',
         description:
-          'The submitted details (decrypted) and the current documents, each with a signed link valid 5 minutes. ' +
-          'Only while the session waits for review: any other session, decided ones included, is 404. Reading it ' +
-          'is recorded in the audit log (review.details_viewed). For users with the role reviewer in the platform ' +
-          'organization only.',
+          'The submitted details (decrypted), the customer organization, the documents still stored, each with a ' +
+          'signed link valid 5 minutes, and the history: every status change with who made it, when and why. A ' +
+          'decided session also has decision, decidedBy, decidedAt and reason; once retention erased its documents ' +
+          'and details, personalDataErasedAt says when. 404 for a session never given to a reviewer (decided by ' +
+          'the sandbox or Smile ID alone) or not yet submitted. Reading it is recorded in the audit log ' +
+          '(review.details_viewed). For users with the role reviewer in the platform organization only.',
         security: bearerSecurity,
         params: ReviewSessionParams,
         response: { 200: ref(ReviewDetailResponseSchema), ...errorResponses(400, 401, 403, 404) },
@@ -167,8 +175,9 @@ export const reviewRoutes: FastifyPluginAsyncTypebox<{ service: ReviewService }>
         summary: 'A document of a session under review (signed link)',
         description:
           'The decrypted document, as the url of GET /v1/reviews/:sessionId gives it: no bearer token, the link ' +
-          'is the credential, for 5 minutes, for the reviewer it was issued to while they keep the role and the ' +
-          'session waits for review. A changed or expired link is 403 and nothing is read. Images are served ' +
+          'is the credential, for 5 minutes, for the reviewer it was issued to while they keep the role, while the ' +
+          'session waits for review or after its decision, and while the document is stored (404 once replaced or ' +
+          'erased). A changed or expired link is 403 and nothing is read. Images are served ' +
           'inline, PDFs as a download (Content-Disposition: attachment); both no-store, nosniff and under a ' +
           'sandboxing CSP that runs and loads nothing. Each opening is recorded in the audit log ' +
           '(review.document_viewed).',

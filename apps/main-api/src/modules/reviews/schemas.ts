@@ -3,7 +3,7 @@ import { nullable, stringEnum } from '@platform/http';
 import { nextCursorSchema, pageQueryProperties } from '@platform/pagination';
 import { Type } from '@sinclair/typebox';
 import { ref } from '../../shared/schema-ref.js';
-import { reviewDecisions } from './review-views.js';
+import { reviewDecisions, reviewStates } from './review-views.js';
 
 const DEFAULT_PAGE_SIZE = 20;
 
@@ -16,7 +16,20 @@ const literals = <T extends string>(values: readonly T[], description?: string) 
 const uuid = (description: string) => Type.String({ format: 'uuid', description });
 const dateTime = (description: string) => Type.String({ format: 'date-time', description });
 
-export const ReviewQueueQuery = Type.Object(pageQueryProperties(DEFAULT_PAGE_SIZE), { additionalProperties: false });
+export const ReviewQueueQuery = Type.Object(
+  {
+    state: Type.Optional(
+      stringEnum(reviewStates, {
+        default: 'waiting',
+        description:
+          'waiting (the default): the queue, oldest submission first. decided: the sessions given to reviewers that ' +
+          'have a decision, newest decision first.',
+      }),
+    ),
+    ...pageQueryProperties(DEFAULT_PAGE_SIZE),
+  },
+  { additionalProperties: false },
+);
 
 export const ReviewSessionParams = Type.Object({
   sessionId: uuid('The verification session (UUID).'),
@@ -36,16 +49,46 @@ export const DocumentLinkQuery = Type.Object(
   { additionalProperties: false },
 );
 
+const ReviewActorSchema = Type.Object(
+  {
+    kind: Type.String({
+      description:
+        'Who moved the session: reviewer, smile_id (or smile_id_job), test_value, hosted_page, api_key, member, ' +
+        'expiry_job, ...',
+    }),
+    userId: nullable(Type.String(), { description: "The reviewer's user id; null for any other actor." }),
+    name: nullable(Type.String(), { description: "The reviewer's name, when their profile has one." }),
+    email: nullable(Type.String(), { description: "The reviewer's email address, when they have a profile." }),
+  },
+  { $id: 'ReviewActor', additionalProperties: false },
+);
+
 const queueEntryProperties = {
   sessionId: uuid('The verification session.'),
   type: stringEnum(['kyc', 'kyb']),
   environment: stringEnum(apiKeyEnvironments),
+  organization: Type.Object(
+    { id: uuid('The customer organization.'), name: Type.String() },
+    {
+      additionalProperties: false,
+      description: 'Whose customer the person is: policies and complaints differ by customer.',
+    },
+  ),
   appName: nullable(Type.String(), { description: "The customer's app, as the person saw it." }),
-  submittedAt: dateTime('When it was submitted: the queue is oldest first by this time.'),
+  status: stringEnum(verificationStatuses, { description: 'processing while it waits; its status now once decided.' }),
+  submittedAt: dateTime('When it was (last) submitted: the queue is oldest first by this time.'),
   claimedBy: nullable(Type.String(), {
     description: 'The reviewer (user id) whose claim holds, or null: claim before working on it.',
   }),
   claimExpiresAt: nullable(dateTime('When that claim ends (30 minutes after it was taken).')),
+  decision: nullable(stringEnum(reviewDecisions), {
+    description: 'The last decision once decided (a later expiry or cancellation is in status); null while waiting.',
+  }),
+  decidedBy: Type.Union([ref(ReviewActorSchema), Type.Null()], {
+    description: 'Who made that decision; null while waiting.',
+  }),
+  decidedAt: nullable(dateTime('When it was decided; null while waiting.')),
+  reason: nullable(Type.String(), { description: 'Why it was decided so, as the person was told; null without one.' }),
 };
 
 const ReviewQueueEntrySchema = Type.Object(queueEntryProperties, {
@@ -58,7 +101,9 @@ export const ReviewQueueSchema = Type.Object(
     success: Type.Literal(true),
     data: Type.Object(
       {
-        reviews: Type.Array(ref(ReviewQueueEntrySchema), { description: 'Oldest submission first.' }),
+        reviews: Type.Array(ref(ReviewQueueEntrySchema), {
+          description: 'waiting: oldest submission first; decided: newest decision first.',
+        }),
         nextCursor: nextCursorSchema(),
       },
       { additionalProperties: false },
@@ -108,10 +153,14 @@ const ReviewDocumentSchema = Type.Object(
 const ReviewDetailSchema = Type.Object(
   {
     ...queueEntryProperties,
-    status: stringEnum(verificationStatuses),
     requiredDocuments: Type.Array(Type.String()),
+    personalDataErasedAt: nullable(
+      dateTime('When retention (or the customer) erased the documents and details; null while they are kept.'),
+    ),
     details: Type.Union([SubmittedDetailsSchema, Type.Null()]),
-    documents: Type.Array(ReviewDocumentSchema, { description: 'The current documents, oldest first.' }),
+    documents: Type.Array(ReviewDocumentSchema, {
+      description: 'The current documents, oldest first: none once erased (personalDataErasedAt).',
+    }),
     history: Type.Array(
       Type.Object(
         {
@@ -119,10 +168,11 @@ const ReviewDetailSchema = Type.Object(
           to: stringEnum(verificationStatuses),
           reason: nullable(Type.String()),
           at: dateTime('When it moved.'),
+          actor: ref(ReviewActorSchema),
         },
         { additionalProperties: false },
       ),
-      { description: 'Status changes, oldest first, with the reasons of earlier decisions.' },
+      { description: 'Status changes, oldest first: who made each, when, and why.' },
     ),
   },
   { $id: 'ReviewDetail', additionalProperties: false },
@@ -194,6 +244,7 @@ export const ReviewDecisionResponseSchema = Type.Object(
 
 /** Schemas registered once on the app so routes and OpenAPI refer to them by name. */
 export const reviewSharedSchemas = [
+  ReviewActorSchema,
   ReviewQueueEntrySchema,
   ReviewQueueSchema,
   ReviewDetailSchema,
