@@ -65,6 +65,17 @@ function review(overrides: Partial<ReviewDetail> = {}): ReviewDetail {
         urlExpiresAt: '2026-03-02T10:05:00.000Z',
       },
     ],
+    checks: [
+      {
+        id: 'c1',
+        kind: 'id_registry',
+        source: 'smile_id',
+        outcome: 'attention',
+        summary: 'The typed ID number differs from the <registry>',
+        submittedAt: '2026-03-02T09:00:00.000Z',
+        createdAt: '2026-03-02T09:01:00.000Z',
+      },
+    ],
     history: [
       { from: null, to: 'pending', reason: null, at: '2026-03-02T08:00:00.000Z', actor: hostedPage },
       {
@@ -103,7 +114,7 @@ function decidedReview(): ReviewDetail {
 
 /** A review as its list shows it. */
 function entryOf(detail: ReviewDetail): ReviewQueueEntry {
-  const { requiredDocuments, personalDataErasedAt, details, documents, history, ...entry } = detail;
+  const { requiredDocuments, personalDataErasedAt, details, documents, checks, history, ...entry } = detail;
   return entry;
 }
 

@@ -9,6 +9,7 @@ import type {
   DocumentContentType,
   DocumentKind,
   MembershipRole,
+  NewVerificationCheck,
   VerificationStatus,
   VerificationType,
 } from '@platform/db';
@@ -16,6 +17,7 @@ import {
   auditEvents,
   ledgerTransactions,
   memberships,
+  verificationChecks,
   verificationDocuments,
   verificationSessions,
   verificationSessionTransitions,
@@ -285,6 +287,20 @@ export async function eraseAsRetention(db: Database, sessionId: string, at: Date
     .update(verificationSessions)
     .set({ personalDataErasedAt: at, submittedDetails: null })
     .where(eq(verificationSessions.id, sessionId));
+}
+
+/** A check of the session's submission as backend-api records it, with sealed-looking evidence a reviewer never sees. */
+export async function insertCheck(
+  db: Database,
+  sessionId: string,
+  check: Pick<NewVerificationCheck, 'kind' | 'source' | 'outcome' | 'summary' | 'submittedAt'> & { createdAt?: Date },
+): Promise<string> {
+  const [row] = await db
+    .insert(verificationChecks)
+    .values({ sessionId, evidence: Buffer.from('sealed evidence: Jane Wanjiku Doe'), ...check })
+    .returning({ id: verificationChecks.id });
+  if (row === undefined) throw new Error('the check was not inserted');
+  return row.id;
 }
 
 /** The session's status and lastError as stored. */

@@ -43,6 +43,7 @@ export interface Detail {
   decidedAt: string | null;
   reason: string | null;
   personalDataErasedAt: string | null;
+  checks: Array<{ id: string; kind: string; outcome: string; source: string; summary: string }>;
 }
 
 export interface ReviewRoutesSuite {

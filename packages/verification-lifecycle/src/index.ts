@@ -32,6 +32,7 @@ export {
 export { listOrganizationSessionRows, type OrganizationSessionFilter } from './organization-repository.js';
 export { findSession, lastMovedTo, readSession, type SessionOwner, sessionsOwnedBy } from './repository.js';
 export { type RequiredDocument, requiredDocumentKinds, requiredDocumentsFor } from './required-documents.js';
+export { listReviewChecks, type ReviewCheckRow } from './review-check-repository.js';
 export {
   addClaimDeletion,
   claimSession,

@@ -17,6 +17,7 @@ export {
   type DocumentLinkRequest,
   type OpenedDocument,
   type ReviewActor,
+  type ReviewCheck,
   type ReviewClaimView,
   type ReviewDecision,
   type ReviewDecisionInput,

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { users } from '@platform/db/schema';
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { auditEventsOf, eraseAsRetention, type ReviewTestApp } from '../../../test/review-fixtures.js';
+import { auditEventsOf, eraseAsRetention, insertCheck, type ReviewTestApp } from '../../../test/review-fixtures.js';
 import { REVIEWER, SECOND_REVIEWER, useReviewRoutes } from '../../../test/review-routes-fixtures.js';
 
 // GET /v1/reviews/:sessionId: the submitted details decrypted, the customer organization, the documents with signed
@@ -134,6 +134,53 @@ describe('GET /v1/reviews/:sessionId', () => {
       documents: [],
     });
     expect(detail.history.map((change) => change.to)).toEqual(['pending', 'processing', 'verified']);
+  });
+
+  it("shows the checks of the session's submissions beside the documents, never their sealed evidence", async () => {
+    const submittedAt = new Date(Date.now() - 120_000);
+    const { sessionId } = await newSession({ submittedAt });
+    const at = (seconds: number) => new Date(submittedAt.getTime() + seconds * 1000);
+    const registry = await insertCheck(t.db, sessionId, {
+      kind: 'id_registry',
+      source: 'smile_id',
+      outcome: 'attention',
+      summary: 'The typed ID number differs from the one the registry gave',
+      submittedAt,
+      createdAt: at(10),
+    });
+    const expiry = await insertCheck(t.db, sessionId, {
+      kind: 'document_expiry',
+      source: 'service',
+      outcome: 'passed',
+      summary: 'The document has not expired',
+      submittedAt,
+      createdAt: at(5),
+    });
+    const response = await get(`/v1/reviews/${sessionId}`);
+    expect(response.statusCode, response.body).toBe(200);
+    const { checks } = response.json<{ data: { checks: unknown[] } }>().data;
+    expect(checks).toEqual([
+      {
+        id: expiry,
+        kind: 'document_expiry',
+        source: 'service',
+        outcome: 'passed',
+        summary: 'The document has not expired',
+        submittedAt: submittedAt.toISOString(),
+        createdAt: at(5).toISOString(),
+      },
+      expect.objectContaining({ id: registry, kind: 'id_registry', source: 'smile_id', outcome: 'attention' }),
+    ]);
+    expect(response.body).not.toContain('evidence');
+    expect(response.body).not.toContain('Jane Wanjiku');
+
+    // The checks' words outlive the documents: a decided session erased by retention still shows them.
+    const decided = await decide(sessionId, { decision: 'verified' });
+    expect(decided.statusCode, decided.body).toBe(200);
+    await eraseAsRetention(t.db, sessionId, t.clock.now());
+    const erased = await detailOf(sessionId);
+    expect(erased.documents).toEqual([]);
+    expect(erased).toMatchObject({ checks: [{ id: expiry }, { id: registry }] });
   });
 
   it('is 404 for an unknown session and any never given to a reviewer or never submitted; 400 for an id that is not one', async () => {

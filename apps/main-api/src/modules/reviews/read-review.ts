@@ -3,7 +3,7 @@ import { internalError } from '@platform/errors';
 import { submittedDetailsKey } from '@platform/verification-lifecycle';
 import { recordAuditEvent } from '../audit/index.js';
 import { documentContentPath, signDocumentLink } from './document-links.js';
-import { findOrganizationName, listCurrentDocuments } from './repository.js';
+import { findOrganizationName, listCurrentDocuments, listReviewChecks } from './repository.js';
 import { actorsNamer } from './review-actors.js';
 import {
   auditOf,
@@ -16,8 +16,8 @@ import { decisionFields, historyOf } from './review-history.js';
 import type { ReviewDetail, ReviewDocument, SubmittedDetails } from './review-views.js';
 
 // Reading a review, while the session waits or after its decision (docs/decisions.md#decided-reviews): what the
-// person submitted (opened from its sealed form), the documents still stored with signed links, the customer
-// organization, and the session's history with who decided, when and why; recorded in the audit log as personal
+// person submitted (opened from its sealed form), the documents still stored with signed links and the checks'
+// results beside them, the customer organization, and the session's history with who decided, when and why; recorded in the audit log as personal
 // data seen.
 
 export async function getReview(
@@ -30,8 +30,9 @@ export async function getReview(
   const at = options.now();
   const { session, claim, transitions, decision } = await reviewableSession(options, db, sessionId);
   const details = openDetails(options, session);
-  const [documents, organizationName, actorOf] = await Promise.all([
+  const [documents, checks, organizationName, actorOf] = await Promise.all([
     listCurrentDocuments(db, session.id),
+    listReviewChecks(db, session.id),
     findOrganizationName(db, session.organizationId),
     actorsNamer(
       db,
@@ -62,6 +63,15 @@ export async function getReview(
     personalDataErasedAt: session.personalDataErasedAt?.toISOString() ?? null,
     details,
     documents: documents.map((document) => documentView(options, document, reviewer, at)),
+    checks: checks.map((check) => ({
+      id: check.id,
+      kind: check.kind,
+      source: check.source,
+      outcome: check.outcome,
+      summary: check.summary,
+      submittedAt: check.submittedAt.toISOString(),
+      createdAt: check.createdAt.toISOString(),
+    })),
     history: historyOf(transitions, actorOf),
   };
 }

@@ -12,6 +12,7 @@ export {
   listCurrentDocuments,
   listDecidedRows,
   listQueueRows,
+  listReviewChecks,
   listTransitions,
   type ReviewSessionRow,
 } from '@platform/verification-lifecycle';

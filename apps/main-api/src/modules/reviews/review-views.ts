@@ -1,4 +1,12 @@
-import type { DocumentKind, IdType, VerificationSession, VerificationType } from '@platform/db';
+import type {
+  DocumentKind,
+  IdType,
+  VerificationCheckKind,
+  VerificationCheckOutcome,
+  VerificationCheckSource,
+  VerificationSession,
+  VerificationType,
+} from '@platform/db';
 
 // What the review service takes and answers (docs/decisions.md#manual-review): the queue, a review, claims,
 // decisions and documents, as the routes and the console use them. Types marked @public are the console's (index.ts
@@ -70,6 +78,21 @@ export interface ReviewDocument {
   urlExpiresAt: string;
 }
 
+/**
+ * A check of a submission and its result, in this service's words (never what the person's data showed: that is
+ * sealed evidence, not read here). @public
+ */
+export interface ReviewCheck {
+  id: string;
+  kind: VerificationCheckKind;
+  source: VerificationCheckSource;
+  outcome: VerificationCheckOutcome;
+  summary: string;
+  /** The submission it checked. */
+  submittedAt: string;
+  createdAt: string;
+}
+
 /** A status change of the session: who made it, when and why. @public */
 export interface ReviewHistoryEntry {
   from: VerificationSession['status'] | null;
@@ -86,6 +109,8 @@ export interface ReviewDetail extends ReviewQueueEntry {
   personalDataErasedAt: string | null;
   details: SubmittedDetails | null;
   documents: ReviewDocument[];
+  /** The checks of its submissions, oldest first: beside the documents, they say what was found. */
+  checks: ReviewCheck[];
   /** The session's status changes, oldest first, with who made them and the reasons given. */
   history: ReviewHistoryEntry[];
 }

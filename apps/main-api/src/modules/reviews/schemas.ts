@@ -1,4 +1,12 @@
-import { apiKeyEnvironments, documentKinds, idTypes, verificationStatuses } from '@platform/db';
+import {
+  apiKeyEnvironments,
+  documentKinds,
+  idTypes,
+  verificationCheckKinds,
+  verificationCheckOutcomes,
+  verificationCheckSources,
+  verificationStatuses,
+} from '@platform/db';
 import { nullable, stringEnum } from '@platform/http';
 import { nextCursorSchema, pageQueryProperties } from '@platform/pagination';
 import { Type } from '@sinclair/typebox';
@@ -150,6 +158,23 @@ const ReviewDocumentSchema = Type.Object(
   { additionalProperties: false },
 );
 
+const ReviewCheckSchema = Type.Object(
+  {
+    id: uuid('The check.'),
+    kind: stringEnum(verificationCheckKinds),
+    source: stringEnum(verificationCheckSources, {
+      description: 'service (this platform), smile_id, or test (faked for a test session).',
+    }),
+    outcome: stringEnum(verificationCheckOutcomes, {
+      description: 'attention: a person must look; unavailable: it could not be made.',
+    }),
+    summary: Type.String({ description: "What was found, in this service's words, without the person's data." }),
+    submittedAt: dateTime('The submission it checked (a resubmission is checked again).'),
+    createdAt: dateTime('When the check was made.'),
+  },
+  { $id: 'ReviewCheck', additionalProperties: false },
+);
+
 const ReviewDetailSchema = Type.Object(
   {
     ...queueEntryProperties,
@@ -160,6 +185,9 @@ const ReviewDetailSchema = Type.Object(
     details: Type.Union([SubmittedDetailsSchema, Type.Null()]),
     documents: Type.Array(ReviewDocumentSchema, {
       description: 'The current documents, oldest first: none once erased (personalDataErasedAt).',
+    }),
+    checks: Type.Array(ref(ReviewCheckSchema), {
+      description: "The checks of the session's submissions and their results, oldest submission first.",
     }),
     history: Type.Array(
       Type.Object(
@@ -245,6 +273,7 @@ export const ReviewDecisionResponseSchema = Type.Object(
 /** Schemas registered once on the app so routes and OpenAPI refer to them by name. */
 export const reviewSharedSchemas = [
   ReviewActorSchema,
+  ReviewCheckSchema,
   ReviewQueueEntrySchema,
   ReviewQueueSchema,
   ReviewDetailSchema,

@@ -1,0 +1,30 @@
+import type { DatabaseExecutor, VerificationCheck } from '@platform/db';
+import { verificationChecks } from '@platform/db/schema/verification';
+import { asc, eq } from 'drizzle-orm';
+
+// The checks a reviewer reads beside the documents (docs/decisions.md#the-checks-beside-the-documents): their kind,
+// source, outcome and summary, in this service's words, never the sealed `evidence` (the person's data a check saw,
+// which is not read here at all). main-api's reviews module runs it through this package's index.ts: the checks are
+// backend-api's verification module's table (docs/decisions.md#one-owner-per-table).
+
+export type ReviewCheckRow = Pick<
+  VerificationCheck,
+  'id' | 'kind' | 'source' | 'outcome' | 'summary' | 'submittedAt' | 'createdAt'
+>;
+
+/** Every check of the session, oldest submission first, in the order each submission's were made. */
+export function listReviewChecks(db: DatabaseExecutor, sessionId: string): Promise<ReviewCheckRow[]> {
+  return db
+    .select({
+      id: verificationChecks.id,
+      kind: verificationChecks.kind,
+      source: verificationChecks.source,
+      outcome: verificationChecks.outcome,
+      summary: verificationChecks.summary,
+      submittedAt: verificationChecks.submittedAt,
+      createdAt: verificationChecks.createdAt,
+    })
+    .from(verificationChecks)
+    .where(eq(verificationChecks.sessionId, sessionId))
+    .orderBy(asc(verificationChecks.submittedAt), asc(verificationChecks.createdAt), asc(verificationChecks.id));
+}
