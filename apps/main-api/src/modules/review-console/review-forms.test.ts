@@ -109,7 +109,7 @@ describe('the review console', () => {
     const page = await c.app.inject({ method: 'GET', url: `/review/sessions/${SESSION_ID}`, headers: { cookie } });
     expect(page.body).toContain('alt="Selfie"');
     expect(page.body).toContain('12345678');
-    expect(page.body).toContain('requires_input (The selfie is &lt;blurred&gt;)');
+    expect(page.body).toContain('<td>The selfie is &lt;blurred&gt;</td>');
 
     const out = await c.app.inject({
       method: 'POST',

@@ -16,16 +16,10 @@ import {
   reviewerOf,
 } from '../reviews/index.js';
 import { cookieSettings, sessionKeyFrom, signedInReviewer, signIn, signOut } from './console-session.js';
-import {
-  CONSOLE_PATH,
-  errorPage,
-  type FormProblem,
-  noticeText,
-  problemText,
-  queuePage,
-  reviewPage,
-  signInPage,
-} from './pages.js';
+import { decidedPage } from './decided-page.js';
+import { CONSOLE_PATH, DECIDED_PATH } from './page-parts.js';
+import { errorPage, type FormProblem, noticeText, problemText, queuePage, signInPage } from './pages.js';
+import { reviewPage } from './review-page.js';
 
 export interface ReviewConsoleOptions {
   /** The review service (../reviews): the same operations as /v1/reviews, as the signed-in reviewer. */
@@ -137,6 +131,28 @@ export const reviewConsoleRoutes: FastifyPluginAsyncTypebox<ReviewConsoleOptions
       return send(
         reply,
         queuePage({ queue, reviewerId, csrfToken: reply.generateCsrf(), notice: noticeText(request.query.notice) }),
+      );
+    },
+  );
+
+  app.get(
+    DECIDED_PATH,
+    {
+      ...page,
+      schema: { ...documented('The decided sessions, newest decision first (HTML)'), querystring: QueueQuery },
+    },
+    async (request, reply) => {
+      const actor = await actingReviewer(request, reply);
+      if (actor === null) return reply;
+      const decided = await reviews.listDecided({ limit: QUEUE_PAGE_SIZE, cursor: request.query.cursor });
+      return send(
+        reply,
+        decidedPage({
+          decided,
+          reviewerId: actor.userId,
+          csrfToken: reply.generateCsrf(),
+          notice: noticeText(request.query.notice),
+        }),
       );
     },
   );

@@ -1,7 +1,8 @@
 import { unescapedLiteral } from '@platform/templates';
 
 // The review console's one style sheet, inline (its CSP allows inline styles and nothing else).
-// Colours meet WCAG AA on white (the darkest text #1f2328, links #0550ae, alerts #82071e on #ffebe9).
+// Colours meet WCAG AA on white (the darkest text #1f2328, links #0550ae, alerts #82071e on #ffebe9, a check needing
+// attention #7d4e00).
 export const CONSOLE_STYLES = unescapedLiteral`
 *{box-sizing:border-box}
 body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1f2328;background:#fff}
@@ -17,7 +18,14 @@ dl{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem;margin:0 0
 dt{font-weight:600}
 dd{margin:0;overflow-wrap:anywhere}
 code{font-size:.9em;overflow-wrap:anywhere}
-.history{padding-left:1.25rem;margin:0}
+.tabs{display:flex;gap:1rem;margin:0 0 .5rem}
+.tabs a[aria-current=page]{font-weight:700;color:#1f2328;text-decoration:none}
+h3{font-size:1rem;margin:0 0 .5rem}
+table{border-collapse:collapse;width:100%;margin:0 0 1rem}
+th,td{text-align:left;vertical-align:top;padding:.25rem .5rem;border-bottom:1px solid #d0d7de;overflow-wrap:anywhere}
+.evidence{display:grid;grid-template-columns:repeat(auto-fit,minmax(18rem,1fr));gap:1rem}
+.outcome.failed{color:#82071e;font-weight:600}
+.outcome.attention{color:#7d4e00;font-weight:600}
 .queue{list-style:none;padding:0;margin:0;display:grid;gap:.75rem}
 .card{border:1px solid #d0d7de;border-radius:6px;padding:.75rem}
 .documents{display:grid;grid-template-columns:repeat(auto-fit,minmax(16rem,1fr));gap:1rem}
