@@ -29,7 +29,7 @@ const SECRET = 'a-console-secret-of-at-least-32-characters';
 
 const hostedPage: ReviewActor = { kind: 'hosted_page', userId: null, name: null, email: null };
 /** The reviewer who decided DECIDED_SESSION_ID, with a name that needs escaping. */
-export const DECIDING_REVIEWER: ReviewActor = {
+const DECIDING_REVIEWER: ReviewActor = {
   kind: 'reviewer',
   userId: 'user_decider',
   name: 'Wanjiru <Kamau>',

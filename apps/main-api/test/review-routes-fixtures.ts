@@ -22,7 +22,7 @@ export const NEEDS_REVIEWER = 'This needs the role reviewer';
 export const REVIEW_LINK_SECRET = 'a-review-link-secret-for-the-review-suites';
 
 /** Who moved a session, as the review routes name them. */
-export interface Actor {
+interface Actor {
   kind: string;
   userId: string | null;
   name: string | null;
@@ -30,7 +30,7 @@ export interface Actor {
 }
 
 /** A session's review as GET /v1/reviews/:sessionId answers it, as far as the suites read it. */
-export interface Detail {
+interface Detail {
   sessionId: string;
   status: string;
   organization: { id: string; name: string };

@@ -27,9 +27,7 @@ export {
   type ReviewOrganization,
   type ReviewQueueEntry,
   type ReviewQueuePage,
-  type ReviewState,
   reviewDecisions,
-  reviewStates,
   type SubmittedDetails,
 } from './review-views.js';
 /** @public For the console's routes, as for these. */

@@ -59,7 +59,6 @@ export interface ReviewQueuePage {
 
 /** Which list: the sessions waiting for a reviewer, or those a reviewer was given and that are decided. @public */
 export const reviewStates = ['waiting', 'decided'] as const;
-export type ReviewState = (typeof reviewStates)[number];
 
 /** What the person stated at submission, opened from its sealed form. @public */
 export type SubmittedDetails =
