@@ -9,7 +9,7 @@ import { type RunningPlatform, startPlatform } from './platform.js';
 // Issue "live identity verification", done when: a live KYC session created by API -> consent -> ID and selfie
 // uploaded from fixture images at a phone's size -> submitted -> decided in the review console -> the page shows the
 // result and sends the person to returnUrl; the callback arrives and verifies; the platform user's kycStatus is
-// verified; the hold is captured once.
+// verified; the hold is captured once. The decided session stays on the reviewer's desk with its history.
 
 const RETURN_URL = 'https://app.example/verified';
 
@@ -81,6 +81,20 @@ describe.skipIf(missing(chromiumBrowser))('a live KYC session, from the API to a
     ]);
     expect(await desk.getByRole('status').textContent()).toBe('The decision is recorded.');
     expect(await desk.getByText('Nothing is waiting for review.').count()).toBe(1);
+    await expectPhoneFriendly(desk);
+    // The decided session stays on the desk: its decision and history, the documents, no forms.
+    await Promise.all([
+      desk.waitForURL(`${platform.mainUrl}/review/decided`),
+      desk.getByRole('link', { name: 'Decided' }).click(),
+    ]);
+    await Promise.all([
+      desk.waitForURL(`${platform.mainUrl}/review/sessions/${sessionId}`),
+      desk.getByRole('link', { name: /KYC · Duka Wallet/ }).click(),
+    ]);
+    expect(await desk.getByText('This session is decided').count()).toBe(1);
+    expect(await desk.getByRole('row', { name: /processing → verified\s+you/ }).count()).toBe(1);
+    expect(await desk.locator('figure img').count()).toBe(3);
+    expect(await desk.getByRole('button', { name: 'Record the decision' }).count()).toBe(0);
     await expectPhoneFriendly(desk);
     expect(deskViolations).toEqual([]);
 
