@@ -147,6 +147,21 @@ describe('GET /v1/reviews', () => {
     ]);
   });
 
+  it('documents the states, the organization, the decision and the checks in OpenAPI', async () => {
+    const document = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json();
+    const state = document.paths['/v1/reviews'].get.parameters.find(
+      (parameter: { name: string }) => parameter.name === 'state',
+    );
+    expect(state.schema).toMatchObject({ enum: ['waiting', 'decided'], default: 'waiting' });
+    const { ReviewQueueEntry, ReviewDetail, ReviewActor, ReviewCheck } = document.components.schemas;
+    expect(Object.keys(ReviewQueueEntry.properties)).toEqual(
+      expect.arrayContaining(['organization', 'decision', 'decidedBy', 'decidedAt', 'reason']),
+    );
+    expect(Object.keys(ReviewDetail.properties)).toEqual(expect.arrayContaining(['checks', 'personalDataErasedAt']));
+    expect(Object.keys(ReviewActor.properties)).toEqual(['kind', 'userId', 'name', 'email']);
+    expect(Object.keys(ReviewCheck.properties)).not.toContain('evidence');
+  });
+
   it('refuses a cursor it did not give, a limit out of range and an unknown state (400)', async () => {
     expect((await get('/v1/reviews?state=all')).statusCode).toBe(400);
     expect((await get('/v1/reviews?state=decided&cursor=bm9wZQ')).statusCode).toBe(400);
