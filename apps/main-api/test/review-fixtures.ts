@@ -32,7 +32,7 @@ import {
   parseDocumentKeyring,
 } from '@platform/document-vault';
 import { placeHold, topUpWallet } from '@platform/ledger';
-import { holdReferenceOf } from '@platform/verification-lifecycle';
+import { checkEvidenceKey, holdReferenceOf } from '@platform/verification-lifecycle';
 import { and, asc, eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { buildApp } from '../src/app.js';
@@ -287,17 +287,32 @@ export async function eraseAsRetention(db: Database, sessionId: string, at: Date
     .update(verificationSessions)
     .set({ personalDataErasedAt: at, submittedDetails: null })
     .where(eq(verificationSessions.id, sessionId));
+  await db.update(verificationChecks).set({ evidence: null }).where(eq(verificationChecks.sessionId, sessionId));
 }
 
-/** A check of the session's submission as backend-api records it, with sealed-looking evidence a reviewer never sees. */
+/**
+ * A check of the session's submission as backend-api records it; with `sealed`, its evidence sealed by the vault under
+ * the check's key, as backend-api seals it.
+ */
 export async function insertCheck(
   db: Database,
   sessionId: string,
-  check: Pick<NewVerificationCheck, 'kind' | 'source' | 'outcome' | 'summary' | 'submittedAt'> & { createdAt?: Date },
+  check: Pick<NewVerificationCheck, 'kind' | 'source' | 'outcome' | 'summary' | 'submittedAt'> &
+    Partial<Pick<NewVerificationCheck, 'code' | 'details'>> & { createdAt?: Date },
+  sealed?: { vault: DocumentVault; type: VerificationType; evidence: Record<string, unknown> },
 ): Promise<string> {
+  const id = randomUUID();
+  const evidence =
+    sealed === undefined
+      ? null
+      : sealed.vault.seal({
+          key: checkEvidenceKey({ type: sealed.type, id: sessionId }, id),
+          bytes: Buffer.from(JSON.stringify(sealed.evidence)),
+          contentType: 'application/json',
+        }).sealed;
   const [row] = await db
     .insert(verificationChecks)
-    .values({ sessionId, evidence: Buffer.from('sealed evidence: Jane Wanjiku Doe'), ...check })
+    .values({ id, sessionId, evidence, ...check })
     .returning({ id: verificationChecks.id });
   if (row === undefined) throw new Error('the check was not inserted');
   return row.id;

@@ -3,13 +3,13 @@ import { verificationChecks } from '@platform/db/schema/verification';
 import { asc, eq } from 'drizzle-orm';
 
 // The checks a reviewer reads beside the documents (docs/decisions.md#the-checks-beside-the-documents): their kind,
-// source, outcome and summary, in this service's words, never the sealed `evidence` (the person's data a check saw,
-// which is not read here at all). main-api's reviews module runs it through this package's index.ts: the checks are
+// source, outcome, code, summary and details, in this service's words, and the sealed `evidence` (the person's data a
+// check saw: the registry's names, the screening hits), which the reviews module opens for the reviewer. main-api's reviews module runs it through this package's index.ts: the checks are
 // backend-api's verification module's table (docs/decisions.md#one-owner-per-table).
 
 export type ReviewCheckRow = Pick<
   VerificationCheck,
-  'id' | 'kind' | 'source' | 'outcome' | 'summary' | 'submittedAt' | 'createdAt'
+  'id' | 'kind' | 'source' | 'outcome' | 'code' | 'summary' | 'details' | 'evidence' | 'submittedAt' | 'createdAt'
 >;
 
 /** Every check of the session, oldest submission first, in the order each submission's were made. */
@@ -20,7 +20,10 @@ export function listReviewChecks(db: DatabaseExecutor, sessionId: string): Promi
       kind: verificationChecks.kind,
       source: verificationChecks.source,
       outcome: verificationChecks.outcome,
+      code: verificationChecks.code,
       summary: verificationChecks.summary,
+      details: verificationChecks.details,
+      evidence: verificationChecks.evidence,
       submittedAt: verificationChecks.submittedAt,
       createdAt: verificationChecks.createdAt,
     })

@@ -262,6 +262,8 @@ export const en = {
   'console.check.summary': 'What was found',
   'console.check.source': 'By',
   'console.check.made': 'When',
+  'console.check.evidence': 'What the check saw of the person',
+  'console.check.code': 'Code',
   'console.history.when': 'When',
   'console.history.change': 'Change',
   'console.history.by': 'By',

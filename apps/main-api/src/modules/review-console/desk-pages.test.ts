@@ -65,7 +65,11 @@ describe('the reviewer desk', () => {
     expect(page).toContain('<dt>Customer</dt><dd>Duka &lt;Holdings&gt;</dd>');
     expect(page).toMatch(/<div class="evidence"><section>.*alt="Selfie".*<\/section><section><h3>Checks<\/h3>/s);
     expect(page).toContain(
-      '<td><code>id_registry</code></td><td class="outcome attention">attention</td><td>The typed ID number differs from the &lt;registry&gt;</td><td><code>smile_id</code></td>',
+      '<td><code>id_registry</code></td><td class="outcome attention">attention</td><td>The typed ID number differs from the &lt;registry&gt; <span class="small">Code: <code>id_number_mismatch</code></span>',
+    );
+    // What the check saw of the person, folded, escaped.
+    expect(page).toContain(
+      '<details class="check-evidence"><summary>What the check saw of the person</summary><dl><dt>fullName</dt><dd>Wanjiru &lt;Kamau&gt;</dd><dt>idNumber</dt><dd>12345678</dd></dl></details>',
     );
     expect(page).toContain('<td>processing → requires_input</td><td>user_other_reviewer</td>');
     expect(page).toContain(`action="/review/sessions/${SESSION_ID}/claim"`);

@@ -101,7 +101,18 @@ function Checks({ review }: { review: ReviewDetail }) {
               <code>{check.kind}</code>
             </td>
             <td class={`outcome ${check.outcome}`}>{check.outcome}</td>
-            <td>{check.summary}</td>
+            <td>
+              {check.summary}
+              {check.code === null ? null : (
+                <>
+                  {' '}
+                  <span class="small">
+                    {say('en', 'console.check.code')}: <code>{check.code}</code>
+                  </span>
+                </>
+              )}
+              <Evidence evidence={check.evidence} />
+            </td>
             <td>
               <code>{check.source}</code>
             </td>
@@ -112,6 +123,27 @@ function Checks({ review }: { review: ReviewDetail }) {
         ))}
       </tbody>
     </table>
+  );
+}
+
+/**
+ * What a check saw of the person (the registry's names, screening hits), folded so the table stays readable: a
+ * `<details>` opens without script.
+ */
+function Evidence({ evidence }: { evidence: Record<string, unknown> | null }) {
+  if (evidence === null) return null;
+  return (
+    <details class="check-evidence">
+      <summary>{say('en', 'console.check.evidence')}</summary>
+      <dl>
+        {Object.entries(evidence).map(([name, value]) => (
+          <>
+            <dt>{name}</dt>
+            <dd>{typeof value === 'string' ? value : JSON.stringify(value)}</dd>
+          </>
+        ))}
+      </dl>
+    </details>
   );
 }
 

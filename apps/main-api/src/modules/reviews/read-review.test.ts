@@ -136,18 +136,25 @@ describe('GET /v1/reviews/:sessionId', () => {
     expect(detail.history.map((change) => change.to)).toEqual(['pending', 'processing', 'verified']);
   });
 
-  it("shows the checks of the session's submissions beside the documents, never their sealed evidence", async () => {
+  it("shows the checks of the session's submissions beside the documents, with what they saw opened", async () => {
     const submittedAt = new Date(Date.now() - 120_000);
     const { sessionId } = await newSession({ submittedAt });
     const at = (seconds: number) => new Date(submittedAt.getTime() + seconds * 1000);
-    const registry = await insertCheck(t.db, sessionId, {
-      kind: 'id_registry',
-      source: 'smile_id',
-      outcome: 'attention',
-      summary: 'The typed ID number differs from the one the registry gave',
-      submittedAt,
-      createdAt: at(10),
-    });
+    const registry = await insertCheck(
+      t.db,
+      sessionId,
+      {
+        kind: 'id_registry',
+        source: 'smile_id',
+        outcome: 'attention',
+        code: 'id_number_mismatch',
+        summary: 'The typed ID number differs from the one the registry gave',
+        details: { mismatched: ['idNumber'], consequence: { decision: 'rejected', reason: 'Not the same.' } },
+        submittedAt,
+        createdAt: at(10),
+      },
+      { vault: t.vault, type: 'kyc', evidence: { fullName: 'Jane Wanjiku Doe', idNumber: '23456789' } },
+    );
     const expiry = await insertCheck(t.db, sessionId, {
       kind: 'document_expiry',
       source: 'service',
@@ -165,14 +172,27 @@ describe('GET /v1/reviews/:sessionId', () => {
         kind: 'document_expiry',
         source: 'service',
         outcome: 'passed',
+        code: null,
         summary: 'The document has not expired',
+        details: {},
+        evidence: null,
         submittedAt: submittedAt.toISOString(),
         createdAt: at(5).toISOString(),
       },
-      expect.objectContaining({ id: registry, kind: 'id_registry', source: 'smile_id', outcome: 'attention' }),
+      {
+        id: registry,
+        kind: 'id_registry',
+        source: 'smile_id',
+        outcome: 'attention',
+        code: 'id_number_mismatch',
+        summary: 'The typed ID number differs from the one the registry gave',
+        // The consequence a failure named is the policy's, not shown.
+        details: { mismatched: ['idNumber'] },
+        evidence: { fullName: 'Jane Wanjiku Doe', idNumber: '23456789' },
+        submittedAt: submittedAt.toISOString(),
+        createdAt: at(10).toISOString(),
+      },
     ]);
-    expect(response.body).not.toContain('evidence');
-    expect(response.body).not.toContain('Jane Wanjiku');
 
     // The checks' words outlive the documents: a decided session erased by retention still shows them.
     const decided = await decide(sessionId, { decision: 'verified' });
@@ -180,7 +200,7 @@ describe('GET /v1/reviews/:sessionId', () => {
     await eraseAsRetention(t.db, sessionId, t.clock.now());
     const erased = await detailOf(sessionId);
     expect(erased.documents).toEqual([]);
-    expect(erased).toMatchObject({ checks: [{ id: expiry }, { id: registry }] });
+    expect(erased).toMatchObject({ checks: [{ id: expiry }, { id: registry, evidence: null }] });
   });
 
   it('is 404 for an unknown session and any never given to a reviewer or never submitted; 400 for an id that is not one', async () => {

@@ -1,6 +1,6 @@
 import type { VerificationDocument, VerificationSession } from '@platform/db';
 import { internalError } from '@platform/errors';
-import { submittedDetailsKey } from '@platform/verification-lifecycle';
+import { checkEvidenceKey, submittedDetailsKey } from '@platform/verification-lifecycle';
 import { recordAuditEvent } from '../audit/index.js';
 import { documentContentPath, signDocumentLink } from './document-links.js';
 import { findOrganizationName, listCurrentDocuments, listReviewChecks } from './repository.js';
@@ -68,12 +68,36 @@ export async function getReview(
       kind: check.kind,
       source: check.source,
       outcome: check.outcome,
+      code: check.code,
       summary: check.summary,
+      details: withoutConsequence(check.details),
+      evidence: openEvidence(options, session, check),
       submittedAt: check.submittedAt.toISOString(),
       createdAt: check.createdAt.toISOString(),
     })),
     history: historyOf(transitions, actorOf),
   };
+}
+
+/** What a check saw of the person (the registry's names, screening hits), opened for the reviewer; null once erased. */
+function openEvidence(
+  options: ReviewServiceOptions,
+  session: VerificationSession,
+  check: { id: string; evidence: Uint8Array | null },
+): Record<string, unknown> | null {
+  if (check.evidence === null) return null;
+  try {
+    const opened = options.vault.open(checkEvidenceKey(session, check.id), check.evidence);
+    return JSON.parse(opened.bytes.toString('utf8')) as Record<string, unknown>;
+  } catch (error) {
+    throw internalError("A check's evidence could not be read", { cause: error });
+  }
+}
+
+/** The consequence a failed check named is the policy's input, not the reviewer's: the outcome and summary say it. */
+function withoutConsequence(details: Record<string, unknown>): Record<string, unknown> {
+  const { consequence: _consequence, ...rest } = details;
+  return rest;
 }
 
 function openDetails(options: ReviewServiceOptions, session: VerificationSession): SubmittedDetails | null {

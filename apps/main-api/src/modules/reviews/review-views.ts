@@ -86,7 +86,13 @@ export interface ReviewCheck {
   kind: VerificationCheckKind;
   source: VerificationCheckSource;
   outcome: VerificationCheckOutcome;
+  /** The provider's result code or this service's code for what it found. */
+  code: string | null;
   summary: string;
+  /** Facts without personal data: which photo the selfie was compared with, which fields differ, how many hits. */
+  details: Record<string, unknown>;
+  /** What the check saw of the person (the registry's names, screening hits); null when none or erased. */
+  evidence: Record<string, unknown> | null;
   /** The submission it checked. */
   submittedAt: string;
   createdAt: string;

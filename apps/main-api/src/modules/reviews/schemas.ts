@@ -168,7 +168,18 @@ const ReviewCheckSchema = Type.Object(
     outcome: stringEnum(verificationCheckOutcomes, {
       description: 'attention: a person must look; unavailable: it could not be made.',
     }),
+    code: nullable(Type.String(), {
+      description: "The provider's result code, or this service's code for what it found.",
+    }),
     summary: Type.String({ description: "What was found, in this service's words, without the person's data." }),
+    details: Type.Record(Type.String(), Type.Unknown(), {
+      description: "Facts without the person's data: { comparedWith: 'registry_photo' }, { mismatched: ['idNumber'] }.",
+    }),
+    evidence: nullable(Type.Record(Type.String(), Type.Unknown()), {
+      description:
+        "What the check saw of the person (the registry's names and date of birth, screening hits), opened for the " +
+        'reviewer; null when the check kept none or it was erased with the documents.',
+    }),
     submittedAt: dateTime('The submission it checked (a resubmission is checked again).'),
     createdAt: dateTime('When the check was made.'),
   },
