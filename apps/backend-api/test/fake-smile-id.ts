@@ -8,15 +8,30 @@ import { unzipSync } from 'fflate';
 // the API key over timestamp + partner id + "sid_request", base64) and signs its callbacks and job status answers
 // the same way, with its own code rather than the service's, so a mistake on one side is not copied to the other.
 //
-// Switches (`fake.switches`, changeable at any time): the result code per job, callbacks sent at once, held until
+// Jobs: Document Verification (6) and Biometric KYC (1) by prep_upload and zip, Business Verification (7) async,
+// Enhanced KYC (5, `/v1/id_verification`) and the AML Check (`/v2/aml`) answered at once, signed.
+//
+// Switches (`fake.switches`, changeable at any time): the result code per job, the registry's record (no photo,
+// names or DOB partly or not matching), AML hits, the company's status, badly signed answers, callbacks sent at once, held until
 // `sendHeldCallbacks()` or never, duplicates, a bad callback signature, an outage (503 to everything) or a rate
 // limit (429), hanging
 // requests (never answered until `releaseHanging()`: the service's time limit ends them), job status answers that
 // say "not complete yet", and refusing jobs.
 
 interface FakeSmileIdSwitches {
-  /** The result code a job gets; by default 0810 (Document Verification) and 1012 (Business Verification). */
+  /**
+   * The result code a job gets; by default (`defaultResultCode`) 0810 (Document Verification), 1012 (Business
+   * Verification and Enhanced KYC), 1020 (Biometric KYC), and for an AML Check 1030 with hits, 1031 without.
+   */
   resultCode: string | ((job: FakeSmileIdJob) => string);
+  /** The registry's (IPRS) record of every ID number: whether it has a photo, and how the typed details compare. */
+  registry: { photo: boolean; names: string; dob: string };
+  /** How many people on the AML lists each name screened matches. */
+  amlHits: number;
+  /** The business registry's status of every company. */
+  businessStatus: string;
+  /** Synchronous answers and job status answers signed with another key. */
+  badAnswerSignature: boolean;
   /** `immediate`: the callback follows the job; `held`: until sendHeldCallbacks(); `never`: job status only. */
   callbacks: 'immediate' | 'held' | 'never';
   /** How many times each callback is sent (Smile ID may repeat one); concurrently when more than one. */
@@ -36,7 +51,7 @@ interface FakeSmileIdSwitches {
 }
 
 interface FakeSmileIdJob {
-  kind: 'document_verification' | 'business_verification';
+  kind: 'document_verification' | 'business_verification' | 'enhanced_kyc' | 'biometric_kyc' | 'aml_screening';
   smileJobId: string;
   partnerParams: { job_id: string; user_id: string; job_type: number };
   callbackUrl: string;
@@ -81,8 +96,28 @@ export interface FakeSmileIdOptions {
   log?: (line: string) => void;
 }
 
-const defaultSwitches = (): FakeSmileIdSwitches => ({
-  resultCode: (job) => (job.kind === 'business_verification' ? '1012' : '0810'),
+/** The registry's record the fake answers for every ID number (made-up data). */
+export const FAKE_REGISTRY_PERSON = { fullName: 'WANJIKU AMANI KAMAU', dob: '1990-04-12', expiry: '2031-06-30' };
+export const FAKE_DIRECTORS = ['AMINA WANJIRU ODHIAMBO', 'PETER KIPCHOGE MUTUA'];
+
+/** The result code a job gets by default: each job type's "all good". */
+export function defaultResultCode(job: FakeSmileIdJob, hits = 0): string {
+  const codes = {
+    document_verification: '0810',
+    business_verification: '1012',
+    enhanced_kyc: '1012',
+    biometric_kyc: '1020',
+    aml_screening: hits > 0 ? '1030' : '1031',
+  } as const;
+  return codes[job.kind];
+}
+
+export const defaultSwitches = (): FakeSmileIdSwitches => ({
+  resultCode: (job) => defaultResultCode(job),
+  registry: { photo: true, names: 'Exact Match', dob: 'Exact Match' },
+  amlHits: 0,
+  businessStatus: 'Registered',
+  badAnswerSignature: false,
   callbacks: 'immediate',
   callbackCopies: 1,
   badCallbackSignature: false,
@@ -134,7 +169,83 @@ export async function startFakeSmileId(options: FakeSmileIdOptions): Promise<Fak
   };
 
   const resultCodeOf = (job: FakeSmileIdJob) =>
-    typeof switches.resultCode === 'function' ? switches.resultCode(job) : switches.resultCode;
+    typeof switches.resultCode === 'function'
+      ? switches.resultCode(job) === defaultResultCode(job)
+        ? defaultResultCode(job, switches.amlHits)
+        : switches.resultCode(job)
+      : switches.resultCode;
+
+  // What the typed details compare as: the switch's answer, "Not Provided" for a match when none were typed.
+  const compared = (job: FakeSmileIdJob, field: 'names' | 'dob') => {
+    const typed = field === 'names' ? (job.idInfo.first_name ?? job.idInfo.last_name) : job.idInfo.dob;
+    return typed === undefined && switches.registry[field] === 'Exact Match'
+      ? 'Not Provided'
+      : switches.registry[field];
+  };
+
+  /** What each job type's result says beyond its code (Smile ID's field names). */
+  const resultDetails = (job: FakeSmileIdJob, resultCode: string): Record<string, unknown> => {
+    const person = {
+      FullName: FAKE_REGISTRY_PERSON.fullName,
+      DOB: FAKE_REGISTRY_PERSON.dob,
+      IDNumber: job.idInfo.id_number ?? '',
+      ExpirationDate: FAKE_REGISTRY_PERSON.expiry,
+      Country: 'KE',
+      IDType: job.idInfo.id_type,
+    };
+    switch (job.kind) {
+      case 'document_verification':
+        return {
+          Actions: { Liveness_Check: 'Passed', Verify_Document: 'Passed' },
+          ...person,
+          IDNumber: 'FROM-DOCUMENT',
+        };
+      case 'enhanced_kyc':
+        if (resultCode !== '1012') return { Actions: { Verify_ID_Number: 'Not Verified' } };
+        return {
+          Actions: {
+            Verify_ID_Number: 'Verified',
+            Return_Personal_Info: 'Returned',
+            Names: compared(job, 'names'),
+            DOB: compared(job, 'dob'),
+          },
+          ...person,
+          Photo: switches.registry.photo ? Buffer.from('REGISTRY PHOTO').toString('base64') : '',
+        };
+      case 'biometric_kyc':
+        return {
+          Actions: {
+            Liveness_Check: 'Passed',
+            Selfie_To_ID_Authority_Compare: resultCode === '1022' ? 'Failed' : 'Completed',
+            Verify_ID_Number: 'Verified',
+            Names: compared(job, 'names'),
+            DOB: compared(job, 'dob'),
+          },
+        };
+      case 'business_verification':
+        return {
+          company_information: {
+            legal_name: 'ACME TRADING LIMITED',
+            registration_number: job.idInfo.id_number,
+            status: switches.businessStatus,
+            registration_date: '2015-03-02',
+          },
+          directors: FAKE_DIRECTORS.map((name) => ({ name, occupation: 'Director', id_number: '12345678' })),
+          beneficial_owners: [{ name: FAKE_DIRECTORS[0], shareholdings: 60 }],
+        };
+      case 'aml_screening':
+        return {
+          no_of_persons_found: switches.amlHits,
+          people: Array.from({ length: switches.amlHits }, (_, index) => ({
+            name: `${String(job.idInfo.full_name)} ${index + 1}`,
+            dates_of_birth: ['1990'],
+            nationalities: ['KE'],
+            pep: { political_positions: ['Member of County Assembly'] },
+            sanctions: [{ source: 'FAKE SANCTIONS LIST' }],
+          })),
+        };
+    }
+  };
 
   const resultOf = (job: FakeSmileIdJob, resultCode = job.resultCode ?? resultCodeOf(job)) => ({
     ResultCode: resultCode,
@@ -142,9 +253,16 @@ export async function startFakeSmileId(options: FakeSmileIdOptions): Promise<Fak
     ResultText: 'FAKE-PROVIDER-TEXT: internal result description',
     SmileJobID: job.smileJobId,
     PartnerParams: job.partnerParams,
-    Actions: { Liveness_Check: 'Passed', Verify_Document: 'Passed' },
     IsFinalResult: 'true',
+    ...resultDetails(job, resultCode),
   });
+
+  /** A synchronous answer or a job status: signed over its timestamp, or with another key. */
+  const signedAnswer = (body: Record<string, unknown>) => {
+    const timestamp = new Date().toISOString();
+    const key = switches.badAnswerSignature ? `${apiKey}-not` : apiKey;
+    return { ...body, timestamp, signature: sign(partnerId, key, timestamp) };
+  };
 
   const callbackBody: FakeSmileId['callbackBody'] = (job, { badSignature = false, resultCode } = {}) => {
     const timestamp = new Date().toISOString();
@@ -221,6 +339,11 @@ export async function startFakeSmileId(options: FakeSmileIdOptions): Promise<Fak
       requests.push({ method: 'PUT', path: '/v1/uploads/:id', signed });
       if (job === undefined || info === undefined) return json(400, { code: '0903', error: 'Zip corrupt' });
       if (!signed) return json(401, { code: '2205', error: 'You are not authorized to do that' });
+      // Biometric KYC takes the typed ID (entered: true) and no ID photo; Document Verification the photo.
+      const entered = info.idInfo.entered === 'true';
+      if (entered !== (job.kind === 'biometric_kyc') || (entered && typeof info.idInfo.id_number !== 'string')) {
+        return json(400, { code: '2213', error: 'id_info does not fit the job type' });
+      }
       job.idInfo = info.idInfo;
       job.images = info.images;
       finish(job);
@@ -237,7 +360,13 @@ export async function startFakeSmileId(options: FakeSmileIdOptions): Promise<Fak
       if (switches.refuseJobs !== undefined) {
         return json(switches.refuseJobs.status, { code: switches.refuseJobs.code, error: 'Refused' });
       }
-      const job = newJob('document_verification', body.partner_params, body.callback_url);
+      const jobType = (body.partner_params as { job_type?: unknown } | undefined)?.job_type;
+      if (jobType !== 1 && jobType !== 6) return json(400, { code: '2213', error: 'Unsupported job type' });
+      const job = newJob(
+        jobType === 1 ? 'biometric_kyc' : 'document_verification',
+        body.partner_params,
+        body.callback_url,
+      );
       if ('refused' in job) return json(400, { code: job.refused, error: 'Refused' });
       return json(200, {
         upload_url: `${base}/uploads/${job.smileJobId}`,
@@ -260,6 +389,36 @@ export async function startFakeSmileId(options: FakeSmileIdOptions): Promise<Fak
       finish(job);
       return;
     }
+    if (path === '/v1/id_verification' || path === '/v2/aml') {
+      const signed = signedBy(body, 'partner_id');
+      requests.push({ method: 'POST', path, signed });
+      if (!signed) return json(401, { code: '2205', error: 'You are not authorized to do that' });
+      if (switches.refuseJobs !== undefined) {
+        return json(switches.refuseJobs.status, { code: switches.refuseJobs.code, error: 'Refused' });
+      }
+      const aml = path === '/v2/aml';
+      const params = aml ? { job_id: body.job_id, user_id: body.user_id, job_type: 9 } : body.partner_params;
+      if (aml && typeof body.full_name !== 'string') return json(400, { code: '2213', error: 'full_name is required' });
+      // An AML Check is one call per person: the same job id screens several names.
+      const again = aml
+        ? jobs.find((each) => each.kind === 'aml_screening' && each.partnerParams.job_id === body.job_id)
+        : undefined;
+      const job = again ?? newJob(aml ? 'aml_screening' : 'enhanced_kyc', params, 'none');
+      if ('refused' in job) return json(400, { code: job.refused, error: 'Refused' });
+      job.idInfo = aml
+        ? { full_name: body.full_name, countries: body.countries, birth_year: body.birth_year }
+        : {
+            country: body.country,
+            id_type: body.id_type,
+            id_number: body.id_number,
+            first_name: body.first_name,
+            last_name: body.last_name,
+            dob: body.dob,
+          };
+      job.complete = true;
+      job.resultCode = resultCodeOf(job);
+      return json(200, signedAnswer(resultOf(job)));
+    }
     if (path === '/v1/job_status') {
       const signed = signedBy(body, 'partner_id');
       requests.push({ method: 'POST', path, signed });
@@ -268,16 +427,16 @@ export async function startFakeSmileId(options: FakeSmileIdOptions): Promise<Fak
         (each) => each.partnerParams.job_id === body.job_id && each.partnerParams.user_id === body.user_id,
       );
       if (job === undefined) return json(404, { code: '2213', error: 'Job not found' });
-      const timestamp = new Date().toISOString();
       const complete = job.complete && !switches.pending;
-      return json(200, {
-        timestamp,
-        signature: sign(partnerId, apiKey, timestamp),
-        job_complete: complete,
-        job_success: complete && job.resultCode === resultCodeOf(job),
-        code: complete ? '2302' : '2314',
-        ...(complete ? { result: resultOf(job) } : { result: 'Job is not complete yet' }),
-      });
+      return json(
+        200,
+        signedAnswer({
+          job_complete: complete,
+          job_success: complete && job.resultCode === resultCodeOf(job),
+          code: complete ? '2302' : '2314',
+          ...(complete ? { result: resultOf(job) } : { result: 'Job is not complete yet' }),
+        }),
+      );
     }
     return json(404, { error: 'Not found' });
   };

@@ -4,6 +4,7 @@ import { captureLogs } from '@platform/http/testing';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
 import type { BackendApp } from '../src/app.js';
+import { type CheckResult, recordChecks } from '../src/modules/verification/checks/index.js';
 import {
   buildTestApp,
   replaceOrganizations,
@@ -13,7 +14,7 @@ import {
   useTestDatabase,
 } from './app-fixtures.js';
 import { pngImage, temporaryVault, uploadDocument } from './document-fixtures.js';
-import { type FakeSmileId, manualTimeouts, startFakeSmileId } from './fake-smile-id.js';
+import { defaultSwitches, type FakeSmileId, manualTimeouts, startFakeSmileId } from './fake-smile-id.js';
 import { createdSessionId, fundWallet, truncateVerificationData } from './verification-fixtures.js';
 
 // The suite of Smile ID deciding sessions (src/modules/verification/smile-id/decisions.test.ts, callbacks.test.ts),
@@ -102,17 +103,7 @@ export function smileIdSuite() {
   });
   beforeEach(async () => {
     clock.set(TEST_START);
-    Object.assign(fake.switches, {
-      resultCode: (job: { kind: string }) => (job.kind === 'business_verification' ? '1012' : '0810'),
-      callbacks: 'immediate',
-      callbackCopies: 1,
-      badCallbackSignature: false,
-      outage: false,
-      rateLimited: false,
-      hang: false,
-      pending: false,
-      refuseJobs: undefined,
-    });
+    Object.assign(fake.switches, defaultSwitches());
     await truncateVerificationData(database.db);
     [acme] = await replaceOrganizations(database.db, 'Acme');
     await fundWallet(database.db, acme.id, 'live', 10_000);
@@ -120,9 +111,26 @@ export function smileIdSuite() {
 
   const jobs = () => app.smileIdJobs ?? expect.unreachable('Smile ID is configured');
 
-  /** A live session with its documents and details, submitted through the API (which kicks the job loop). */
-  async function submittedSession(type: 'kyc' | 'kyb' = 'kyc'): Promise<string> {
+  /**
+   * A live session with its documents and details, submitted through the API (which kicks the job loop). The checks
+   * this service makes itself at the submission (expiry, age, a duplicate number: another part's) are written
+   * beforehand for the submission's moment (the clock stands still), passed unless `ownChecks` says otherwise.
+   */
+  async function submittedSession(
+    type: 'kyc' | 'kyb' = 'kyc',
+    options: { details?: Record<string, unknown>; ownChecks?: CheckResult[] } = {},
+  ): Promise<string> {
     const sessionId = await createdSessionId(app, acme.liveKey, { type, externalEndUserId: `person-${type}` });
+    const own =
+      options.ownChecks ??
+      (type === 'kyc'
+        ? (['document_expiry', 'age', 'duplicate_id_number'] as const).map(
+            (kind): CheckResult => ({ kind, source: 'service', outcome: 'passed', summary: `${kind} passed.` }),
+          )
+        : []);
+    await database.db.transaction((tx) =>
+      recordChecks(tx, vault, { id: sessionId, type }, clock.now(), own, new Date(clock.now().getTime() - 1000)),
+    );
     const documents: Array<[string, Buffer]> =
       type === 'kyc'
         ? [
@@ -140,7 +148,8 @@ export function smileIdSuite() {
       expect((await uploadDocument(app, acme.liveKey, sessionId, kind, bytes)).statusCode).toBe(201);
     }
     const details =
-      type === 'kyc' ? { idType: 'national_id', idNumber: ID_NUMBER } : { registrationNumber: REGISTRATION_NUMBER };
+      options.details ??
+      (type === 'kyc' ? { idType: 'national_id', idNumber: ID_NUMBER } : { registrationNumber: REGISTRATION_NUMBER });
     const submitted = await app.inject({
       method: 'POST',
       url: `/v1/verify/sessions/${sessionId}/submit`,
@@ -152,10 +161,17 @@ export function smileIdSuite() {
     return sessionId;
   }
 
-  /** Runs the job loop (joining the run the submission kicked) and waits for the callbacks it caused. */
+  /**
+   * Runs the job loop (joining the run the submission kicked) and waits for the callbacks it caused, again while a
+   * run asks Smile ID something: a callback's result may chain the next job.
+   */
   async function settle(): Promise<void> {
-    await jobs().runNow();
-    await fake.settled();
+    let requests = -1;
+    while (requests !== fake.requests.length) {
+      requests = fake.requests.length;
+      await jobs().runNow();
+      await fake.settled();
+    }
   }
 
   async function sessionRow(sessionId: string) {

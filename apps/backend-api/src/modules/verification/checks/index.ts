@@ -13,7 +13,7 @@ export {
   type VerificationPolicy,
   verificationPolicies,
 } from './policy.js';
-export { eraseCheckEvidence, listSessionChecks } from './repository.js';
+export { eraseCheckEvidence, listSessionChecks, writeDecisionPolicy } from './repository.js';
 export { openCheckEvidence, recordChecks, resultOfRow, submissionResults } from './service.js';
 export {
   openVerifiedOutputs,

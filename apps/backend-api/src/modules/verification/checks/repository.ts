@@ -47,3 +47,8 @@ export async function writeVerifiedOutputs(
 ): Promise<void> {
   await tx.update(verificationSessions).set({ verifiedOutputs: sealed }).where(eq(verificationSessions.id, sessionId));
 }
+
+/** The name of the policy that decided the session (docs/decisions.md#verification-policy). */
+export async function writeDecisionPolicy(tx: DatabaseExecutor, sessionId: string, policy: string): Promise<void> {
+  await tx.update(verificationSessions).set({ decisionPolicy: policy }).where(eq(verificationSessions.id, sessionId));
+}

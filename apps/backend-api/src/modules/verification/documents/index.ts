@@ -23,4 +23,5 @@ export {
   checkSubmittedDetails,
   givesDetails,
   type SubmissionInput,
+  type SubmittedDetails,
 } from './submitted-details.js';

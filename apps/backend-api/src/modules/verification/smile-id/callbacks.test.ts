@@ -1,4 +1,4 @@
-import { verificationSessionTransitions } from '@platform/db/schema';
+import { organizations, verificationSessionTransitions } from '@platform/db/schema';
 import { compareRoutesWithOpenApi } from '@platform/http';
 import { eq } from 'drizzle-orm';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -15,6 +15,7 @@ import {
   smileIdSuite,
 } from '../../../../test/smile-id-suite.js';
 import { eventTypesOf, holdMovements } from '../../../../test/verification-fixtures.js';
+import { listSessionChecks } from '../checks/index.js';
 
 const {
   logs,
@@ -132,8 +133,10 @@ describe('callbacks applied once, whatever the network does', () => {
     const sessionId = await submittedSession();
     await settle();
     expect((await sessionRow(sessionId)).status).toBe('processing');
-    const [submitted] = await jobsOf(sessionId);
-    expect(submitted?.status).toBe('submitted');
+    // Enhanced KYC answered at once; Biometric KYC waits for its callback.
+    const [registry, submitted] = await jobsOf(sessionId);
+    expect(registry).toMatchObject({ kind: 'enhanced_kyc', status: 'completed', resultCode: '1012' });
+    expect(submitted).toMatchObject({ kind: 'biometric_kyc', status: 'submitted' });
 
     clock.advance(RECONCILE_AFTER_MS - 1);
     await settle();
@@ -185,7 +188,7 @@ describe('callbacks applied once, whatever the network does', () => {
       1,
     );
     expect(
-      metricValue(metrics, 'verification_provider_request_errors_total', 'call="prep_upload",kind="server_error"'),
+      metricValue(metrics, 'verification_provider_request_errors_total', 'call="enhanced_kyc",kind="server_error"'),
     ).toBeGreaterThanOrEqual(1);
 
     // Smile ID comes back with a result for a job it never had: the reviewer keeps the session.
@@ -231,9 +234,11 @@ describe('callbacks applied once, whatever the network does', () => {
     // then the creation.
     const requests = fake.requests.slice(firstRequest).map(({ path, signed }) => `${path} ${signed}`);
     expect(requests).toEqual([
-      '/v1/upload undefined',
+      '/v1/id_verification undefined',
       '/v1/job_status undefined',
       '/v1/job_status true',
+      '/v1/id_verification true',
+      // The chain's next job, given to Smile ID in the same run.
       '/v1/upload true',
       '/v1/uploads/:id true',
     ]);
@@ -283,6 +288,28 @@ describe.skipIf(missing(postgresServer))(
         .from(verificationSessionTransitions)
         .where(eq(verificationSessionTransitions.sessionId, sessionId));
       expect(moves.filter((move) => move.toStatus === 'verified')).toHaveLength(1);
+    });
+
+    it('chain the next job of a chained job once', async () => {
+      // Biometric KYC is itself the chain's second job; the enhanced policy adds an AML Check after it.
+      await database.db
+        .update(organizations)
+        .set({ verificationPolicy: 'enhanced' })
+        .where(eq(organizations.id, acme.id));
+      fake.switches.callbacks = 'held';
+      const sessionId = await submittedSession();
+      await settle();
+      const [job] = fake.jobs.slice(-1);
+      if (job?.kind !== 'biometric_kyc') expect.unreachable('the chained Biometric KYC was created');
+      const answers = await Promise.all(Array.from({ length: 8 }, () => postCallback(fake.callbackBody(job))));
+      expect(answers.map((answer) => answer.statusCode)).toEqual(Array(8).fill(200));
+      const kinds = (await jobsOf(sessionId)).map((row) => row.kind);
+      expect(kinds).toEqual(['enhanced_kyc', 'biometric_kyc', 'aml_screening']);
+      const checks = await listSessionChecks(database.db, sessionId);
+      expect(checks.filter((check) => check.kind === 'face_match')).toHaveLength(1);
+      await settle();
+      expect((await sessionRow(sessionId)).status).toBe('verified');
+      expect(await holdMovements(database.db, sessionId)).toEqual(['capture', 'hold']);
     });
   },
 );

@@ -1,4 +1,21 @@
 import { zipSync } from 'fflate';
+import { amlScreening, enhancedKyc, type PartnerParams, typedNames } from './client-synchronous.js';
+import {
+  type BiometricKycJob,
+  type BusinessVerificationJob,
+  type DocumentVerificationJob,
+  isRecord,
+  JOB_TYPES,
+  resultOf,
+  SMILE_ID_COUNTRY,
+  type SmileIdCall,
+  type SmileIdCallFailure,
+  type SmileIdJob,
+  SmileIdRefusedError,
+  type SmileIdResult,
+  SmileIdUnavailableError,
+  SOURCE,
+} from './protocol.js';
 import { isSmileIdSignature, type SmileIdCredentials, signedNow } from './signature.js';
 
 // The Smile ID port and its HTTP adapter: Smile ID's documented v1 REST protocol (docs/decisions.md#automated-decisions).
@@ -6,94 +23,29 @@ import { isSmileIdSignature, type SmileIdCredentials, signedNow } from './signat
 // https:// (so it cannot reach a local fake), sets no time limit on any request (a provider that hangs would hang
 // the job loop), and polls on its own timers.
 
-/** Smile ID's ID types for the documents a kyc session takes (Kenya). */
-const SMILE_ID_COUNTRY = 'KE';
-export type SmileIdDocumentType = 'NATIONAL_ID' | 'PASSPORT' | 'ALIEN_CARD';
-
-interface JobIdentity {
-  /** Our id of the job (`partner_params.job_id`): random, known only to Smile ID and to this service. */
-  jobId: string;
-  /** `partner_params.user_id`. */
-  userId: string;
-  /** Where Smile ID sends the result. */
-  callbackUrl: string;
-}
-
-/** Document Verification (job type 6) with the person's selfie: the ID document checked and matched to the face. */
-interface DocumentVerificationJob extends JobIdentity {
-  kind: 'document_verification';
-  idType: SmileIdDocumentType;
-  /** JPEG or PNG bytes. */
-  selfie: Buffer;
-  idFront: Buffer;
-  idBack: Buffer | undefined;
-}
-
-/** Business Verification (job type 7): the registration number checked against the business registry. */
-interface BusinessVerificationJob extends JobIdentity {
-  kind: 'business_verification';
-  registrationNumber: string;
-}
-
-export type SmileIdJob = DocumentVerificationJob | BusinessVerificationJob;
-
-const JOB_TYPES = { document_verification: 6, business_verification: 7 } as const;
-
-/** A job's result as Smile ID reports it, in a callback or a job status answer. */
-export interface SmileIdResult {
-  resultCode: string;
-  smileJobId: string | undefined;
-  /** `PartnerParams.job_id`: our id of the job. */
-  jobId: string | undefined;
-}
+export {
+  isRecord,
+  resultOf,
+  type SmileIdDocumentType,
+  type SmileIdJob,
+  SmileIdRefusedError,
+  type SmileIdResult,
+  SmileIdUnavailableError,
+  type TypedPerson,
+} from './protocol.js';
 
 type SmileIdJobStatus = { complete: false } | { complete: true; result: SmileIdResult };
 
 /** The operations the decision adapter needs of Smile ID. */
 export interface SmileIdClient {
-  /** Gives Smile ID the job; resolves with Smile ID's id of it when it tells one. */
-  createJob(job: SmileIdJob): Promise<{ smileJobId: string | undefined }>;
+  /**
+   * Gives Smile ID the job; resolves with Smile ID's id of it when it tells one, and with the results at once for
+   * the synchronous jobs (Enhanced KYC: one; AML: one per person screened), their signatures checked.
+   */
+  createJob(job: SmileIdJob): Promise<{ smileJobId: string | undefined; results?: SmileIdResult[] }>;
   /** Asks for the job's result (the answer's signature is checked). */
   jobStatus(job: { jobId: string; userId: string }): Promise<SmileIdJobStatus>;
 }
-
-export type SmileIdFailureKind =
-  | 'timeout'
-  | 'unreachable'
-  | 'connection_lost'
-  | 'server_error'
-  | 'rate_limited'
-  | 'credentials_refused'
-  | 'bad_signature'
-  | 'unexpected_answer';
-
-/** Smile ID could not be asked, or did not answer usably: worth trying again later. */
-export class SmileIdUnavailableError extends Error {
-  override readonly name = 'SmileIdUnavailableError';
-  constructor(
-    readonly kind: SmileIdFailureKind,
-    message: string,
-    options?: { cause?: unknown },
-  ) {
-    super(`Smile ID: ${message}`, options);
-  }
-}
-
-/** Smile ID refused the job as sent (a 4xx with its code): sending it again would be refused again. */
-export class SmileIdRefusedError extends Error {
-  override readonly name = 'SmileIdRefusedError';
-  constructor(
-    readonly status: number,
-    readonly code: string | undefined,
-  ) {
-    super(`Smile ID refused the job (${status}${code === undefined ? '' : `, code ${code}`})`);
-  }
-}
-
-/** Which call, for the latency and error metrics. */
-export type SmileIdCall = 'prep_upload' | 'upload' | 'business_verification' | 'job_status';
-/** How a call failed. */
-export type SmileIdCallFailure = SmileIdFailureKind | 'refused';
 
 export interface SmileIdHttpOptions extends SmileIdCredentials {
   /** The v1 API, without a trailing slash. */
@@ -109,7 +61,6 @@ export interface SmileIdHttpOptions extends SmileIdCredentials {
   allowHttp: boolean;
 }
 
-const SOURCE = { source_sdk: 'rest_api', source_sdk_version: '1.0.0' } as const;
 const ZIP_NAME = 'job.zip';
 
 /** The HTTP adapter of the port. */
@@ -117,6 +68,9 @@ export function createSmileIdHttpClient(options: SmileIdHttpOptions): SmileIdCli
   const { partnerId, now } = options;
   const credentials: SmileIdCredentials = { partnerId, apiKey: options.apiKey };
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
+  // SMILE_ID_BASE_URL is the v1 API; the AML Check is v2, its sibling.
+  const urlOf = (path: string) =>
+    path.startsWith('/v2/') ? `${baseUrl.replace(/\/v1$/, '')}${path}` : `${baseUrl}${path}`;
 
   const call = async <T>(name: SmileIdCall, work: (signal: AbortSignal) => Promise<T>): Promise<T> => {
     const started = performance.now();
@@ -134,7 +88,7 @@ export function createSmileIdHttpClient(options: SmileIdHttpOptions): SmileIdCli
 
   const postJson = (name: SmileIdCall, path: string, body: Record<string, unknown>) =>
     call(name, async (signal) => {
-      const response = await fetch(`${baseUrl}${path}`, {
+      const response = await fetch(urlOf(path), {
         method: 'POST',
         headers: { accept: 'application/json', 'content-type': 'application/json' },
         body: JSON.stringify(body),
@@ -146,13 +100,13 @@ export function createSmileIdHttpClient(options: SmileIdHttpOptions): SmileIdCli
       return answer;
     });
 
-  const partnerParams = (job: SmileIdJob) => ({
+  const partnerParams = (job: SmileIdJob): PartnerParams => ({
     user_id: job.userId,
     job_id: job.jobId,
     job_type: JOB_TYPES[job.kind],
   });
 
-  const documentVerification = async (job: DocumentVerificationJob) => {
+  const uploadJob = async (job: DocumentVerificationJob | BiometricKycJob) => {
     const signed = signedNow(credentials, now());
     const prepared = await postJson('prep_upload', '/upload', {
       callback_url: job.callbackUrl,
@@ -177,12 +131,17 @@ export function createSmileIdHttpClient(options: SmileIdHttpOptions): SmileIdCli
         smile_client_id: partnerId,
         callback_url: job.callbackUrl,
       },
-      id_info: { country: SMILE_ID_COUNTRY, id_type: job.idType, entered: 'false' },
+      id_info:
+        job.kind === 'biometric_kyc'
+          ? enteredIdInfo(job)
+          : { country: SMILE_ID_COUNTRY, id_type: job.idType, entered: 'false' },
       // Base64 images in info.json (image types 2, 3 and 7): the selfie, the ID's front and its back.
       images: [
         { image_type_id: 2, image: job.selfie.toString('base64'), file_name: '' },
-        { image_type_id: 3, image: job.idFront.toString('base64'), file_name: '' },
-        ...(job.idBack === undefined
+        ...(job.kind === 'biometric_kyc'
+          ? []
+          : [{ image_type_id: 3, image: job.idFront.toString('base64'), file_name: '' }]),
+        ...(job.kind === 'biometric_kyc' || job.idBack === undefined
           ? []
           : [{ image_type_id: 7, image: job.idBack.toString('base64'), file_name: '' }]),
       ],
@@ -219,8 +178,21 @@ export function createSmileIdHttpClient(options: SmileIdHttpOptions): SmileIdCli
     return { smileJobId: typeof smileJobId === 'string' ? smileJobId : undefined };
   };
 
+  const synchronous = { credentials, now, postJson, partnerParams };
   return {
-    createJob: (job) => (job.kind === 'document_verification' ? documentVerification(job) : businessVerification(job)),
+    createJob: (job) => {
+      switch (job.kind) {
+        case 'document_verification':
+        case 'biometric_kyc':
+          return uploadJob(job);
+        case 'business_verification':
+          return businessVerification(job);
+        case 'enhanced_kyc':
+          return enhancedKyc(synchronous, job);
+        case 'aml_screening':
+          return amlScreening(synchronous, job);
+      }
+    },
     jobStatus: async ({ jobId, userId }) => {
       const answer = await postJson('job_status', '/job_status', {
         partner_id: partnerId,
@@ -243,14 +215,14 @@ export function createSmileIdHttpClient(options: SmileIdHttpOptions): SmileIdCli
   };
 }
 
-/** The result fields of a callback body or a job status's `result`; undefined without a result code. */
-export function resultOf(value: unknown): SmileIdResult | undefined {
-  if (!isRecord(value) || typeof value.ResultCode !== 'string') return undefined;
-  const partnerParams = isRecord(value.PartnerParams) ? value.PartnerParams : {};
+/** Biometric KYC's `id_info`: what the person typed, `entered: true` (Smile ID looks the number up itself). */
+function enteredIdInfo(job: BiometricKycJob): Record<string, string> {
   return {
-    resultCode: value.ResultCode,
-    smileJobId: typeof value.SmileJobID === 'string' ? value.SmileJobID : undefined,
-    jobId: typeof partnerParams.job_id === 'string' ? partnerParams.job_id : undefined,
+    country: SMILE_ID_COUNTRY,
+    id_type: job.idType,
+    id_number: job.idNumber,
+    entered: 'true',
+    ...typedNames(job),
   };
 }
 
@@ -291,8 +263,4 @@ function parseJson(text: string): unknown {
   } catch {
     return undefined;
   }
-}
-
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

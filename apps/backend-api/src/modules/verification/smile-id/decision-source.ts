@@ -4,9 +4,10 @@ import type { PlatformMetrics } from '@platform/http';
 import type { SubmissionListener } from '../decisions/index.js';
 import type { LifecycleOptions } from '../index.js';
 import { createSmileIdHttpClient, type SmileIdClient } from './client.js';
+import type { SmileIdContext, SmileIdLogger } from './context.js';
 import { smileIdMetricsOf } from './metrics.js';
 import { type SmileIdJobs, startSmileIdJobs } from './schedule.js';
-import { recordJobOnSubmission, type SmileIdContext, type SmileIdLogger } from './service.js';
+import { recordJobOnSubmission } from './service.js';
 import type { SmileIdSettings } from './settings.js';
 
 /** The smile_id decision source, built once per app: what submissions tell it, its job loop, its callback's context. */
@@ -60,6 +61,7 @@ export function createSmileIdDecisions(options: SmileIdDecisionOptions): SmileId
     lifecycle: options.lifecycle,
     metrics,
     logger: options.logger,
+    kick: () => jobs?.kick(),
   };
   let jobs: SmileIdJobs | undefined;
   return {

@@ -1,12 +1,14 @@
-import type { Database, IdType, VerificationDocument, VerificationSession } from '@platform/db';
+import type { Database, IdType, ProviderJobKind, VerificationDocument, VerificationSession } from '@platform/db';
 import type { DocumentVault } from '@platform/document-vault';
 import sharp from 'sharp';
+import { listSessionChecks, openCheckEvidence } from '../checks/index.js';
 import { listDocuments, openSubmittedDetails } from '../documents/index.js';
-import type { SmileIdDocumentType, SmileIdJob } from './client.js';
+import type { SmileIdDocumentType, SmileIdJob, TypedPerson } from './client.js';
 
-// What a session's Smile ID job carries (docs/decisions.md#automated-decisions): kyc, the selfie and the ID's
-// photos with the ID type (Document Verification with SmartSelfie); kyb, the registration number (Business
-// Verification). Read from the vault only for the call, never kept elsewhere.
+// What a session's Smile ID job carries (docs/decisions.md#smile-id-job-chain): Enhanced KYC the typed ID number,
+// names and date of birth; Biometric KYC those and the selfie; Document Verification the selfie and the ID's photos;
+// Business Verification the registration number; AML the person's registry name (or each director's). Read from the
+// vault only for the call, never kept elsewhere.
 
 const smileIdDocumentTypes: Readonly<Record<IdType, SmileIdDocumentType>> = {
   national_id: 'NATIONAL_ID',
@@ -23,13 +25,24 @@ export async function jobInputOf(
   db: Database,
   vault: DocumentVault,
   session: VerificationSession,
+  kind: ProviderJobKind,
   identity: { jobId: string; userId: string; callbackUrl: string },
 ): Promise<SmileIdJob> {
   const details = openSubmittedDetails(vault, session);
   if (details === undefined) throw new JobInputMissingError('The session has no submitted details');
+  if (kind === 'aml_screening') return { kind, ...identity, people: await screenedPeople(db, vault, session) };
   if (details.type === 'kyb') {
     return { kind: 'business_verification', ...identity, registrationNumber: details.registrationNumber };
   }
+  const typed: TypedPerson = {
+    idType: smileIdDocumentTypes[details.idType],
+    idNumber: details.idNumber,
+    firstName: details.firstName,
+    middleName: details.middleName,
+    lastName: details.lastName,
+    dateOfBirth: details.dateOfBirth,
+  };
+  if (kind === 'enhanced_kyc') return { kind, ...identity, ...typed };
   const documents = await listDocuments(db, { sessionId: session.id });
   const image = async (kind: VerificationDocument['kind']) => {
     // The newest of the kind counts (a resend replaces); kyc kinds have one current document each.
@@ -40,6 +53,11 @@ export async function jobInputOf(
     // Smile ID takes JPEG and PNG; a WebP photo is sent as a JPEG of the same picture.
     return read.contentType === 'image/webp' ? sharp(read.bytes).jpeg({ quality: 92 }).toBuffer() : read.bytes;
   };
+  if (kind === 'biometric_kyc') {
+    const selfie = await image('selfie');
+    if (selfie === undefined) throw new JobInputMissingError('The session has no selfie');
+    return { kind, ...identity, ...typed, selfie };
+  }
   const [selfie, idFront, idBack] = await Promise.all([
     image('selfie'),
     image('id_document_front'),
@@ -56,4 +74,46 @@ export async function jobInputOf(
     idFront,
     idBack,
   };
+}
+
+/**
+ * Who the AML Check screens: the person by the registry's (or the document's) name, else the typed one; for kyb each
+ * director the business registry names. Read from the current submission's sealed check evidence.
+ */
+async function screenedPeople(
+  db: Database,
+  vault: DocumentVault,
+  session: VerificationSession,
+): Promise<Array<{ fullName: string; birthYear: string | undefined }>> {
+  const rows = (await listSessionChecks(db, session.id)).filter(
+    (row) => session.submittedAt !== null && row.submittedAt.getTime() === session.submittedAt.getTime(),
+  );
+  const evidenceOf = (kind: string) =>
+    rows
+      .filter((row) => row.kind === kind && row.evidence !== null)
+      .map((row) => openCheckEvidence(vault, session, row))
+      .at(-1);
+  if (session.type === 'kyb') {
+    const directors = evidenceOf('business_registry')?.directors;
+    const names = Array.isArray(directors) ? directors.map((each) => (each as { name?: unknown }).name) : [];
+    const people = names.filter((name): name is string => typeof name === 'string' && name !== '');
+    if (people.length === 0) throw new JobInputMissingError('The business registry named no directors to screen');
+    return people.map((fullName) => ({ fullName, birthYear: undefined }));
+  }
+  const found = evidenceOf('id_registry') ?? evidenceOf('document_authenticity');
+  const details = openSubmittedDetails(vault, session);
+  const typed =
+    details?.type === 'kyc'
+      ? [details.firstName, details.middleName, details.lastName].filter((each) => each !== undefined).join(' ')
+      : '';
+  const fullName = typeof found?.fullName === 'string' && found.fullName !== '' ? found.fullName : typed;
+  if (fullName === '') throw new JobInputMissingError('No name to screen');
+  const dob =
+    typeof found?.dateOfBirth === 'string'
+      ? found.dateOfBirth
+      : details?.type === 'kyc'
+        ? details.dateOfBirth
+        : undefined;
+  const birthYear = dob === undefined ? undefined : /^(\d{4})/.exec(dob)?.[1];
+  return [{ fullName, birthYear }];
 }

@@ -1,5 +1,5 @@
 import { moduleCounter, moduleHistogram, type PlatformMetrics } from '@platform/http';
-import type { SmileIdCall, SmileIdCallFailure } from './client.js';
+import type { SmileIdCall, SmileIdCallFailure } from './protocol.js';
 
 // Smile ID's metrics (docs/decisions.md#metric-names-and-labels), labelled by bounded values only: the call, how
 // it failed, a callback's outcome, why a session went to review. Never a job, session or organization id.
@@ -10,6 +10,8 @@ export type CallbackOutcome =
   | 'rejected'
   | 'requires_input'
   | 'review'
+  /** The job's checks recorded and the plan's next job given to Smile ID (docs/decisions.md#smile-id-job-chain). */
+  | 'next_job'
   | 'duplicate'
   | 'late'
   | 'unknown_job'

@@ -1,6 +1,7 @@
 import { startPeriodicJob } from '@platform/http';
 import { runUntilNothingDue } from '../index.js';
-import { type SmileIdContext, workThroughDueJobs } from './service.js';
+import type { SmileIdContext } from './context.js';
+import { workThroughDueJobs } from './service.js';
 
 const BATCH_SIZE = 10;
 

@@ -1,31 +1,12 @@
-import {
-  type Database,
-  isUuid,
-  type Transaction,
-  unitOfWork,
-  type VerificationProviderJob,
-  type VerificationSession,
-} from '@platform/db';
-import type { DocumentVault } from '@platform/document-vault';
+import type { Transaction, VerificationProviderJob, VerificationSession } from '@platform/db';
 import { unauthorized } from '@platform/errors';
-import {
-  handOverSession,
-  type LifecycleOptions,
-  moveSession,
-  readAnySession,
-  workThroughDueSessions,
-} from '../index.js';
-import {
-  isRecord,
-  resultOf,
-  type SmileIdClient,
-  type SmileIdJob,
-  SmileIdRefusedError,
-  type SmileIdResult,
-  SmileIdUnavailableError,
-} from './client.js';
+import { handOverSession, readAnySession, workThroughDueSessions } from '../index.js';
+import { applyResult } from './apply-result.js';
+import { isRecord, resultOf, type SmileIdJob, SmileIdRefusedError, SmileIdUnavailableError } from './client.js';
+import type { SmileIdContext } from './context.js';
 import { JobInputMissingError, jobInputOf } from './job-input.js';
-import type { CallbackOutcome, FallbackReason, SmileIdMetrics } from './metrics.js';
+import type { CallbackOutcome, FallbackReason } from './metrics.js';
+import { firstJobKind } from './plan.js';
 import {
   claimDueJob,
   closeJob,
@@ -36,39 +17,13 @@ import {
   markRetry,
   markSubmitted,
 } from './repository.js';
-import { outcomeOfResultCode } from './result-codes.js';
-import { isSmileIdSignature, type SmileIdCredentials } from './signature.js';
+import { isSmileIdSignature } from './signature.js';
 
-// The smile_id decision source (docs/decisions.md#automated-decisions). A submission writes a job row in its own
-// transaction; after the commit, the job loop gives the job to Smile ID (never inside a transaction), and Smile ID's
-// result, by signed callback or by job status, is applied once under the job's row lock. A job Smile ID refuses, a
-// result that maps to nothing, or no result within SMILE_ID_FALLBACK_AFTER_MS hands the session to a reviewer.
-
-export interface SmileIdLogger {
-  info(details: object, message: string): void;
-  warn(details: object, message: string): void;
-  error(details: object, message: string): void;
-}
-
-export interface SmileIdContext {
-  db: Database;
-  vault: DocumentVault;
-  client: SmileIdClient;
-  credentials: SmileIdCredentials;
-  now: () => Date;
-  /** Where Smile ID sends results. */
-  callbackUrl: string;
-  /** A job without a result this long after Smile ID took it is asked about. */
-  reconcileAfterMs: number;
-  /** A job without a result this long after the submission goes to manual review. */
-  fallbackAfterMs: number;
-  /** How long a claimed job is left to the instance that claimed it (its calls to Smile ID). */
-  leaseMs: number;
-  /** The lifecycle's options: kycStatus, and the decisions observed once committed. */
-  lifecycle: LifecycleOptions;
-  metrics?: SmileIdMetrics | undefined;
-  logger?: SmileIdLogger | undefined;
-}
+// The smile_id decision source (docs/decisions.md#automated-decisions). A submission writes its first job row in its
+// own transaction; after the commit, the job loop gives the job to Smile ID (never inside a transaction), and Smile
+// ID's result, by signed callback, by job status or in a synchronous answer, is applied once under the job's row lock
+// (apply-result.ts): its checks recorded, then the next job of the plan (plan.ts) or the policy's decision. A job
+// Smile ID refuses or no result within SMILE_ID_FALLBACK_AFTER_MS of a job hands the session to a reviewer.
 
 const ACTOR = 'smile_id';
 /** A creation retried at once waits this long, doubling each time up to the reconcile time. */
@@ -80,7 +35,7 @@ export async function recordJobOnSubmission(tx: Transaction, session: Verificati
   await insertJob(tx, {
     sessionId: session.id,
     provider: 'smile_id',
-    kind: session.type === 'kyb' ? 'business_verification' : 'document_verification',
+    kind: firstJobKind(session.type),
     status: 'creating',
     nextCheckAt: now,
     createdAt: now,
@@ -150,7 +105,12 @@ async function workOnJob(ctx: SmileIdContext, jobId: string): Promise<void> {
 
 /** An earlier creation ended without an answer: Smile ID may have taken it, so it is asked before sending again. */
 function mayHaveBeenTaken(job: VerificationProviderJob): boolean {
-  return job.lastError === 'timeout' || job.lastError === 'connection_lost' || job.lastError === 'server_error';
+  // An AML Check has no job status: it is asked again, which costs a lookup and changes nothing.
+  if (job.kind === 'aml_screening') return false;
+  // An answer that was not usable (badly signed, unexpected) came from a Smile ID that took the job.
+  return ['timeout', 'connection_lost', 'server_error', 'bad_signature', 'unexpected_answer'].includes(
+    job.lastError ?? '',
+  );
 }
 
 function deadlineOf(ctx: SmileIdContext, job: VerificationProviderJob): Date {
@@ -180,7 +140,7 @@ async function createJob(ctx: SmileIdContext, job: VerificationProviderJob, sess
   }
   let input: SmileIdJob;
   try {
-    input = await jobInputOf(ctx.db, ctx.vault, session, identityOf(ctx, job));
+    input = await jobInputOf(ctx.db, ctx.vault, session, job.kind, identityOf(ctx, job));
   } catch (error) {
     if (!(error instanceof JobInputMissingError)) throw error;
     await fallBack(
@@ -192,7 +152,12 @@ async function createJob(ctx: SmileIdContext, job: VerificationProviderJob, sess
     return;
   }
   try {
-    const { smileJobId } = await ctx.client.createJob(input);
+    const { smileJobId, results } = await ctx.client.createJob(input);
+    if (results !== undefined) {
+      // A synchronous job (Enhanced KYC, AML) answered its result: applied like a callback's, under the job's lock.
+      await applyResult(ctx, job.id, results);
+      return;
+    }
     const taken = ctx.now();
     await ctx.db.transaction((tx) =>
       markSubmitted(tx, job.id, {
@@ -222,7 +187,7 @@ async function askAboutJob(ctx: SmileIdContext, job: VerificationProviderJob): P
     const status = await ctx.client.jobStatus({ jobId: job.id, userId: job.id });
     if (status.complete) {
       // The answer is about the job asked for, whatever its PartnerParams say.
-      const outcome = await applyResult(ctx, { ...status.result, jobId: job.id });
+      const outcome = await applyResult(ctx, job.id, [status.result]);
       ctx.metrics?.reconciliation(outcome === 'duplicate' || outcome === 'late' ? 'duplicate' : 'applied');
       return;
     }
@@ -306,68 +271,6 @@ async function fallBack(ctx: SmileIdContext, jobId: string, why: FallbackReason,
   return handed;
 }
 
-/** Result codes are short codes; anything else is not stored and decides nothing. */
-const RESULT_CODE = /^[0-9A-Za-z_-]{1,16}$/;
-
-/**
- * Applies a result (from a callback or a job status) once: under the job's row lock, only while the job is open;
- * a second callback, or a result found by reconciliation after the callback, finds the job completed (`duplicate`),
- * a result after the fallback finds it failed (`late`). The decision is reported after the commit.
- */
-async function applyResult(ctx: SmileIdContext, result: SmileIdResult): Promise<CallbackOutcome> {
-  const { jobId } = result;
-  if (jobId === undefined || !isUuid(jobId)) return 'unknown_job';
-  const now = ctx.now();
-  const resultCode = RESULT_CODE.test(result.resultCode) ? result.resultCode : null;
-  // One unit of work: the session's move sent at once, the job closed, and the move's consequences (the hold's
-  // capture, which takes the wallet's lock) written last, before COMMIT (docs/decisions.md#a-unit-of-work).
-  const applied = await unitOfWork(ctx.db, async (work) => {
-    const tx = await work.transaction();
-    const job = await lockJob(tx, jobId);
-    if (job === undefined) return { outcome: 'unknown_job' as const };
-    if (job.providerJobId !== null && result.smileJobId !== undefined && job.providerJobId !== result.smileJobId) {
-      return { outcome: 'unknown_job' as const };
-    }
-    if (job.status === 'completed') return { outcome: 'duplicate' as const };
-    if (job.status === 'failed') return { outcome: 'late' as const };
-    const session = await readAnySession(tx, job.sessionId);
-    const close = (status: 'completed' | 'failed', lastError: string | null) =>
-      closeJob(tx, job.id, { status, resultCode, providerJobId: result.smileJobId, lastError, now });
-    if (session === undefined || session.status !== 'processing' || session.decisionSource !== 'smile_id') {
-      await close('failed', 'session_moved');
-      return { outcome: 'late' as const };
-    }
-    const outcome =
-      resultCode === null ? { decision: 'review' as const } : outcomeOfResultCode(session.type, resultCode);
-    if (outcome.decision === 'review') {
-      const reason = `Smile ID answered result code ${resultCode ?? '(unreadable)'}, which this service does not map; a reviewer decides`;
-      await handOverSession(tx, { sessionId: session.id, from: 'smile_id', to: 'manual', actor: ACTOR, reason, now });
-      await close('completed', 'unmapped');
-      return { outcome: 'review' as const, sessionId: session.id };
-    }
-    const moved = await moveSession(
-      work,
-      {
-        sessionId: session.id,
-        to: outcome.decision,
-        actor: ACTOR,
-        reason: outcome.decision === 'verified' ? null : outcome.reason,
-        ...(outcome.decision === 'requires_input' ? { resubmitDocuments: outcome.resubmitDocuments } : {}),
-        now,
-      },
-      ctx.lifecycle,
-    );
-    await close('completed', null);
-    return { outcome: outcome.decision, decision: moved.decision, sessionId: session.id };
-  });
-  if ('decision' in applied && applied.decision !== undefined) ctx.lifecycle.onDecided?.(applied.decision);
-  if (applied.outcome === 'review') ctx.metrics?.fallback('unmapped');
-  if ('sessionId' in applied) {
-    ctx.logger?.info({ sessionId: applied.sessionId, outcome: applied.outcome }, 'Applied a Smile ID result');
-  }
-  return applied.outcome;
-}
-
 /**
  * A callback from Smile ID: its signature (in the body, over its timestamp) is checked before anything else is
  * read; a bad one is a 401 and changes nothing. A signed callback without a result is acknowledged and ignored.
@@ -379,7 +282,7 @@ export async function receiveCallback(ctx: SmileIdContext, body: unknown): Promi
     throw unauthorized('The callback is not signed by Smile ID', 'SmileID-Signature');
   }
   const result = resultOf(body);
-  const outcome = result === undefined ? 'ignored' : await applyResult(ctx, result);
+  const outcome = result === undefined ? 'ignored' : await applyResult(ctx, result.jobId, [result]);
   ctx.metrics?.callback(outcome);
   return outcome;
 }
