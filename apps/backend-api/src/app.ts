@@ -115,6 +115,7 @@ export function buildApp(deps: BackendApiDeps, config: BackendApiConfig) {
             onDecided: verificationMetrics.observeDecision,
           },
           timeout: deps.smileIdTimeout,
+          directors: { decisions: verification.decisions, ttlMs: verification.sessionTtlMs },
         });
   app.register(hostedPageRoutes, {
     db: deps.database.db,

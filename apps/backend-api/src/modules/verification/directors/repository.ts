@@ -48,3 +48,19 @@ export async function claimSettledParent(tx: DatabaseExecutor, skip: ReadonlySet
     .for('update', { of: parent, skipLocked: true });
   return due?.id;
 }
+
+/** Whether the submission already has its `directors` check. */
+export async function hasDirectorsCheck(tx: DatabaseExecutor, sessionId: string, submittedAt: Date): Promise<boolean> {
+  const [found] = await tx
+    .select({ id: verificationChecks.id })
+    .from(verificationChecks)
+    .where(
+      and(
+        eq(verificationChecks.sessionId, sessionId),
+        eq(verificationChecks.kind, 'directors'),
+        eq(verificationChecks.submittedAt, submittedAt),
+      ),
+    )
+    .limit(1);
+  return found !== undefined;
+}

@@ -5,7 +5,7 @@ import { workThroughDueSessions } from '../due-sessions.js';
 import { listDirectorSessions } from '../repository.js';
 import { readAnySession } from '../service.js';
 import { directorsCheckOf } from './directors-check.js';
-import { claimSettledParent } from './repository.js';
+import { claimSettledParent, hasDirectorsCheck } from './repository.js';
 
 // When the last director's own session ends, the business's `directors` check is made and its decision source is
 // told (docs/decisions.md#directors). A job rather than a hook on the director's decision: a director may be
@@ -32,6 +32,9 @@ export function settleDirectors(
     work: async (tx, parentId) => {
       const parent = await readAnySession(tx, parentId);
       if (parent?.submittedAt === null || parent === undefined) return;
+      // The claim's snapshot may predate another instance's commit of the same check (it locked no row of the
+      // session, so the lock was free again): asked again now, under the lock, in a statement that sees that commit.
+      if (await hasDirectorsCheck(tx, parent.id, parent.submittedAt)) return;
       const check = directorsCheckOf(await listDirectorSessions(tx, parentId), 'service');
       if (check === undefined) return;
       await recordChecks(tx, options.vault, parent, parent.submittedAt, [check], options.now());

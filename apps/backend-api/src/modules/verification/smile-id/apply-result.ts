@@ -1,22 +1,13 @@
 import { isUuid, unitOfWork } from '@platform/db';
-import { findOrganization } from '@platform/organizations';
-import {
-  decideFromChecks,
-  policyNamed,
-  recordChecks,
-  storeVerifiedOutputs,
-  submissionResults,
-  writeDecisionPolicy,
-} from '../checks/index.js';
-import { openSubmittedDetails } from '../documents/index.js';
-import { handOverSession, moveSession, readAnySession } from '../index.js';
+import { recordChecks } from '../checks/index.js';
+import { readAnySession } from '../index.js';
 import type { SmileIdResult } from './client.js';
+import { concludeSubmission, judgeSubmission } from './conclude.js';
 import type { SmileIdContext } from './context.js';
 import type { CallbackOutcome } from './metrics.js';
 import { nextJobKind } from './plan.js';
 import { closeJob, insertJob, lockJob } from './repository.js';
 import { checksOfJob, isUnmapped } from './result-codes.js';
-import { verifiedOutputsOf } from './verified-data.js';
 
 // A job's result applied once (docs/decisions.md#smile-id-job-chain): under the job's row lock, only while the job is
 // open, in one transaction: its checks recorded, the job closed, and either the plan's next job inserted or the
@@ -24,7 +15,6 @@ import { verifiedOutputsOf } from './verified-data.js';
 // A second callback, or a result found by reconciliation after the callback, finds the job completed (`duplicate`);
 // a result after the fallback finds it failed (`late`). The decision is reported after the commit.
 
-const ACTOR = 'smile_id';
 /** Result codes are short codes; anything else is not stored. */
 const RESULT_CODE = /^[0-9A-Za-z_-]{1,16}$/;
 
@@ -70,10 +60,8 @@ export async function applyResult(
     await recordChecks(tx, ctx.vault, session, session.submittedAt, found, now);
     await close('completed', unmapped ? 'unmapped' : null);
 
-    const details = openSubmittedDetails(ctx.vault, session);
-    const idType = details?.type === 'kyc' ? details.idType : undefined;
-    const policy = policyNamed((await findOrganization(tx, session.organizationId))?.verificationPolicy);
-    const decision = decideFromChecks(policy, session.type, idType, await submissionResults(tx, session));
+    const judged = await judgeSubmission(ctx, tx, session);
+    const { decision, policy, idType } = judged;
     // A refusal or a resend is final whatever the next jobs would find: they are not paid for.
     const final = decision.decision === 'rejected' || decision.decision === 'requires_input';
     const next = final ? undefined : nextJobKind({ done: job.kind, type: session.type, idType, policy, found });
@@ -89,33 +77,13 @@ export async function applyResult(
       });
       return { outcome: 'next_job' as const, sessionId: session.id, unmapped };
     }
-    await writeDecisionPolicy(tx, session.id, policy.name);
-    if (decision.decision === 'review') {
-      const reason = `${decision.reason} A reviewer decides.`;
-      await handOverSession(tx, { sessionId: session.id, from: 'smile_id', to: 'manual', actor: ACTOR, reason, now });
-      return { outcome: 'review' as const, sessionId: session.id, unmapped };
-    }
-    if (decision.decision === 'verified' && details !== undefined) {
-      const outputs = await verifiedOutputsOf(tx, ctx.vault, session, details);
-      if (outputs !== undefined) await storeVerifiedOutputs(tx, ctx.vault, session, outputs);
-    }
-    const moved = await moveSession(
-      work,
-      {
-        sessionId: session.id,
-        to: decision.decision,
-        actor: ACTOR,
-        reason: decision.decision === 'verified' ? null : decision.reason,
-        ...(decision.decision === 'requires_input' ? { resubmitDocuments: decision.resubmitDocuments } : {}),
-        now,
-      },
-      ctx.lifecycle,
-    );
-    return { outcome: decision.decision, decision: moved.decision, sessionId: session.id, unmapped };
+    return { ...(await concludeSubmission(ctx, work, session, judged, now)), unmapped };
   });
   if ('decision' in applied && applied.decision !== undefined) ctx.lifecycle.onDecided?.(applied.decision);
   if ('unmapped' in applied && applied.unmapped) ctx.metrics?.fallback('unmapped');
-  if (applied.outcome === 'next_job') ctx.kick?.();
+  // A next job, or directors asked to verify, is worked on (and a director's decision settled) without waiting a tick.
+  if (applied.outcome === 'next_job' || applied.outcome === 'directors_requested' || 'decision' in applied)
+    ctx.kick?.();
   if ('sessionId' in applied) {
     ctx.logger?.info({ sessionId: applied.sessionId, outcome: applied.outcome }, 'Applied a Smile ID result');
   }

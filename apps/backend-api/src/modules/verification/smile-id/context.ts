@@ -1,5 +1,6 @@
 import type { Database } from '@platform/db';
 import type { DocumentVault } from '@platform/document-vault';
+import type { DecisionTable } from '../decisions/index.js';
 import type { LifecycleOptions } from '../index.js';
 import type { SmileIdClient } from './client.js';
 import type { SmileIdMetrics } from './metrics.js';
@@ -32,6 +33,12 @@ export interface SmileIdContext {
   lifecycle: LifecycleOptions;
   metrics?: SmileIdMetrics | undefined;
   logger?: SmileIdLogger | undefined;
+  /**
+   * What a business's directors' own sessions are made with (docs/decisions.md#directors): the configuration's
+   * decision sources and the sessions' lifetime. Without it no director is asked, and the policy sends the business to
+   * a reviewer, who reads the CR12.
+   */
+  directors?: { decisions: DecisionTable; ttlMs: number } | undefined;
   /** Runs the job loop soon: a chained job waits no tick after a callback (docs/decisions.md#smile-id-job-chain). */
   kick?: (() => void) | undefined;
 }

@@ -30,6 +30,8 @@ export interface SmileIdDecisionOptions {
   timeout?: ((ms: number) => AbortSignal) | undefined;
   /** Replaces the HTTP client (tests of the adapter's decisions alone). */
   client?: SmileIdClient | undefined;
+  /** How a business's directors' own sessions are made; without it none are (docs/decisions.md#directors). */
+  directors?: SmileIdContext['directors'];
 }
 
 export function createSmileIdDecisions(options: SmileIdDecisionOptions): SmileIdDecisions {
@@ -62,6 +64,7 @@ export function createSmileIdDecisions(options: SmileIdDecisionOptions): SmileId
     metrics,
     logger: options.logger,
     kick: () => jobs?.kick(),
+    directors: options.directors,
   };
   let jobs: SmileIdJobs | undefined;
   return {

@@ -1,4 +1,5 @@
-import { organizations, verificationSessionTransitions } from '@platform/db/schema';
+import type { VerificationStatus } from '@platform/db';
+import { organizations, verificationSessions, verificationSessionTransitions } from '@platform/db/schema';
 import { eq } from 'drizzle-orm';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { eventually } from '#test-timing';
@@ -15,6 +16,7 @@ import {
 import { createdSessionId, eventTypesOf, holdMovements } from '../../../../test/verification-fixtures.js';
 import { listSessionChecks, openCheckEvidence, openVerifiedOutputs, recordChecks } from '../checks/index.js';
 import { formTokenFor } from '../hosted-page/form-token.js';
+import { listDirectorSessions } from '../repository.js';
 
 const { database, clock, world, submittedSession, settle, sessionRow, jobsOf, handOversOf, metricsText, metricValue } =
   smileIdSuite();
@@ -397,9 +399,52 @@ describe('a passport, an alien card and a business', () => {
       directors: FAKE_DIRECTORS.map((name) => ({ name, role: 'Director' })),
       beneficialOwners: [{ name: FAKE_DIRECTORS[0], shareholdingPercent: 60 }],
     });
-    // The directors' own verifications are another part's: until they are made, a reviewer checks them.
-    expect(session).toMatchObject({ status: 'processing', decisionSource: 'manual' });
-    expect((await handOversOf(sessionId))[0]?.reason).toContain('The directors check did not run.');
+    // Each director the registry named is asked to verify in a session of their own; the business waits for them.
+    expect(session).toMatchObject({ status: 'processing', decisionSource: 'smile_id' });
+    expect(await handOversOf(sessionId)).toEqual([]);
+    const directors = await listDirectorSessions(database.db, sessionId);
+    expect(
+      directors.map(({ type, status, price, parentSessionId }) => ({ type, status, price, parentSessionId })),
+    ).toEqual([0, 1].map(() => ({ type: 'kyc', status: 'pending', price: 0, parentSessionId: sessionId })));
+    await settle();
+    expect(await listDirectorSessions(database.db, sessionId)).toHaveLength(2);
+  });
+
+  it('verifies the business once its directors have verified themselves, and sends it to review when one did not', async () => {
+    const endDirectors = async (sessionId: string, statuses: VerificationStatus[]) => {
+      const directors = await listDirectorSessions(database.db, sessionId);
+      for (const [index, director] of directors.entries()) {
+        await database.db
+          .update(verificationSessions)
+          .set({ status: statuses[index] ?? 'verified' })
+          .where(eq(verificationSessions.id, director.id));
+      }
+    };
+    const verifiedBusiness = await submittedSession('kyb');
+    await settle();
+    await endDirectors(verifiedBusiness, ['verified', 'pending']);
+    await settle();
+    expect((await sessionRow(verifiedBusiness)).status).toBe('processing');
+    await endDirectors(verifiedBusiness, ['verified', 'verified']);
+    await settle();
+    expect(await sessionRow(verifiedBusiness)).toMatchObject({ status: 'verified', decisionPolicy: 'standard' });
+    expect(
+      // Made at one moment of the test's clock: compared in the kinds' order.
+      (await listSessionChecks(database.db, verifiedBusiness))
+        .map((check) => [check.kind, check.source, check.outcome])
+        .sort(),
+    ).toEqual([
+      ['business_registry', 'smile_id', 'passed'],
+      ['directors', 'service', 'passed'],
+    ]);
+    expect((await holdMovements(database.db, verifiedBusiness)).sort()).toEqual(['capture', 'hold']);
+
+    const doubtful = await submittedSession('kyb');
+    await settle();
+    await endDirectors(doubtful, ['verified', 'expired']);
+    await settle();
+    expect(await sessionRow(doubtful)).toMatchObject({ status: 'processing', decisionSource: 'manual' });
+    expect((await handOversOf(doubtful))[0]?.reason).toContain('1 of 2 directors were not verified.');
   });
 
   it('sends a dissolved company to review, naming its status', async () => {

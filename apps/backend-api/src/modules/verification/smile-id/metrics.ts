@@ -12,6 +12,8 @@ export type CallbackOutcome =
   | 'review'
   /** The job's checks recorded and the plan's next job given to Smile ID (docs/decisions.md#smile-id-job-chain). */
   | 'next_job'
+  /** A business's directors asked to verify themselves, its decision waiting for them (docs/decisions.md#directors). */
+  | 'directors_requested'
   | 'duplicate'
   | 'late'
   | 'unknown_job'

@@ -2,6 +2,7 @@ import { startPeriodicJob } from '@platform/http';
 import { runUntilNothingDue } from '../index.js';
 import type { SmileIdContext } from './context.js';
 import { workThroughDueJobs } from './service.js';
+import { settleBusinessesOfDirectors } from './settle-directors.js';
 
 const BATCH_SIZE = 10;
 
@@ -30,6 +31,13 @@ export function startSmileIdJobs(ctx: SmileIdContext, { intervalMs }: { interval
       total += (
         await runUntilNothingDue(BATCH_SIZE, (skip) => workThroughDueJobs(ctx, { batchSize: BATCH_SIZE, skip }))
       ).total;
+      if (ctx.directors !== undefined) {
+        total += (
+          await runUntilNothingDue(BATCH_SIZE, (skip) =>
+            settleBusinessesOfDirectors(ctx, { batchSize: BATCH_SIZE, skip }),
+          )
+        ).total;
+      }
     } while (again);
     return total;
   };

@@ -1,0 +1,5 @@
+// What the smile_id decision source and the hosted page use of the directors' own verifications
+// (docs/decisions.md#directors).
+
+export { addDirectorSessions } from './director-sessions.js';
+export { type DirectorSettlementOptions, settleDirectors } from './settle.js';
