@@ -131,7 +131,7 @@ export function buildApp(deps: BackendApiDeps, config: BackendApiConfig) {
     verifyUrl: verification.verifyUrl,
     platformOrganizationId: verification.platformOrganizationId,
     onDecided: verificationMetrics.observeDecision,
-    retentionDays: verification.retentionDays,
+    retention: verification.retention,
     retentionIntervalMs: verification.retentionIntervalMs,
     submissions: smileId?.submissions,
   });

@@ -70,8 +70,22 @@ describe('loadBackendApiConfig', () => {
   });
 
   it('keeps verification documents 30 days after a final status unless VERIFICATION_RETENTION_DAYS says otherwise', () => {
-    expect(loadBackendApiConfig({}).verification.retentionDays).toBe(30);
-    expect(loadBackendApiConfig({ VERIFICATION_RETENTION_DAYS: '90' }).verification.retentionDays).toBe(90);
+    expect(loadBackendApiConfig({}).verification.retention).toEqual({ defaultDays: 30, minDays: 7, maxDays: 2555 });
+    expect(loadBackendApiConfig({ VERIFICATION_RETENTION_DAYS: '90' }).verification.retention.defaultDays).toBe(90);
+  });
+
+  it("reads the bounds of an organization's own period, and refuses to start unless min <= default <= max", () => {
+    const bounds = { VERIFICATION_RETENTION_MIN_DAYS: '14', VERIFICATION_RETENTION_MAX_DAYS: '365' };
+    expect(loadBackendApiConfig(bounds).verification.retention).toEqual({ defaultDays: 30, minDays: 14, maxDays: 365 });
+    for (const env of [
+      { VERIFICATION_RETENTION_MIN_DAYS: '31' },
+      { VERIFICATION_RETENTION_MAX_DAYS: '29' },
+      { VERIFICATION_RETENTION_DAYS: '3000' },
+    ]) {
+      const error = configError(env);
+      expect(error.problems.map(({ name }) => name)).toEqual(['VERIFICATION_RETENTION_DAYS']);
+      expect(error.message).toContain('VERIFICATION_RETENTION_MIN_DAYS');
+    }
   });
 
   it.each(['0', '3651', 'thirty', '7.5'])('refuses VERIFICATION_RETENTION_DAYS=%s', (value) => {

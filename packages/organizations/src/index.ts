@@ -21,3 +21,10 @@ export {
   organizationRetiredAtOf,
   updateKeyRateLimitMaximum,
 } from './repository.js';
+export {
+  effectiveRetentionDays,
+  effectiveRetentionDaysOf,
+  findVerificationRetentionDays,
+  retentionBoundsProblem,
+  type VerificationRetentionBounds,
+} from './verification-retention.js';
