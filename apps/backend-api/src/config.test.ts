@@ -1,3 +1,4 @@
+import { generateKeyPairSync } from 'node:crypto';
 import { generateDocumentKeyEntry } from '@platform/document-vault';
 import { ConfigError } from '@platform/http';
 import { describe, expect, it } from 'vitest';
@@ -92,6 +93,19 @@ describe('loadBackendApiConfig', () => {
     const error = configError({ VERIFICATION_RETENTION_DAYS: value });
     expect(error.problems.map(({ name }) => name)).toEqual(['VERIFICATION_RETENTION_DAYS']);
     expect(error.message).toContain('VERIFICATION_RETENTION_DAYS must be an integer between 1 and 3650');
+  });
+
+  it('takes an Ed25519 PEM as VERIFICATION_EXPORT_SIGNING_KEY, and refuses anything else', () => {
+    const pem = generateKeyPairSync('ed25519').privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
+    expect(loadBackendApiConfig({ VERIFICATION_EXPORT_SIGNING_KEY: pem }).verification.exportSigningKey?.trim()).toBe(
+      pem.trim(),
+    );
+    const rsa = generateKeyPairSync('rsa', { modulusLength: 1024 }).privateKey.export({ format: 'pem', type: 'pkcs8' });
+    for (const value of ['not a key', rsa.toString()]) {
+      const error = configError({ VERIFICATION_EXPORT_SIGNING_KEY: value });
+      expect(error.problems.map(({ name }) => name)).toEqual(['VERIFICATION_EXPORT_SIGNING_KEY']);
+      expect(error.message).not.toContain('PRIVATE KEY-----');
+    }
   });
 
   it('runs the retention job hourly unless VERIFICATION_RETENTION_INTERVAL_MS says otherwise (0: not here)', () => {

@@ -5,6 +5,7 @@ import { retentionBoundsProblem, type VerificationRetentionBounds } from '@platf
 import { type Static, Type } from '@sinclair/typebox';
 import type { FolderQuotas } from './modules/drive/index.js';
 import { type DecisionTable, parseDecisionRules, usesDecisionSource } from './modules/verification/decisions/index.js';
+import { isEd25519PrivateKeyPem } from './modules/verification/export/index.js';
 
 /**
  * Environment variables read by backend-api. Property names are the variable names; loadConfig converts and
@@ -60,6 +61,11 @@ export const BackendApiEnvSchema = Type.Object({
    */
   VERIFICATION_RETENTION_MIN_DAYS: Type.Integer({ minimum: 1, maximum: 3650, default: 7 }),
   VERIFICATION_RETENTION_MAX_DAYS: Type.Integer({ minimum: 1, maximum: 3650, default: 2555 }),
+  /**
+   * A PKCS#8 PEM Ed25519 private key that signs export manifests; unset: keys derived from the document vault's
+   * (docs/decisions.md#verification-export).
+   */
+  VERIFICATION_EXPORT_SIGNING_KEY: Type.Optional(Type.String({ minLength: 1 })),
   /** How often this instance runs the retention job (the deletion after VERIFICATION_RETENTION_DAYS); 0 leaves it to other instances. */
   VERIFICATION_RETENTION_INTERVAL_MS: Type.Integer({ minimum: 0, default: 3_600_000 }),
   /** How often this instance runs the session expiry job; 0 leaves it to other instances. */
@@ -129,6 +135,8 @@ interface VerificationConfig {
   /** Days after a final status until documents and submitted details are deleted: the default and its bounds. */
   retention: VerificationRetentionBounds;
   retentionIntervalMs: number;
+  /** VERIFICATION_EXPORT_SIGNING_KEY as set (checked to be an Ed25519 private key). */
+  exportSigningKey?: string;
   /** VERIFICATION_DECISIONS over the defaults, parsed here once. */
   decisions: DecisionTable;
   /** HOSTED_PAGE_LIVE_SANDBOX: sandbox decisions on live sessions (local use only). */
@@ -207,6 +215,9 @@ export function loadBackendApiConfig(env: NodeJS.ProcessEnv = process.env): Back
         maxDays: values.VERIFICATION_RETENTION_MAX_DAYS,
       },
       retentionIntervalMs: values.VERIFICATION_RETENTION_INTERVAL_MS,
+      ...(values.VERIFICATION_EXPORT_SIGNING_KEY === undefined
+        ? {}
+        : { exportSigningKey: values.VERIFICATION_EXPORT_SIGNING_KEY }),
       decisions,
       liveSandbox: values.HOSTED_PAGE_LIVE_SANDBOX,
       ...(values.HOSTED_PAGE_SECRET === undefined ? {} : { hostedPageSecret: values.HOSTED_PAGE_SECRET }),
@@ -231,14 +242,23 @@ export function loadBackendApiConfig(env: NodeJS.ProcessEnv = process.env): Back
   };
 }
 
-/** The default retention must lie within the bounds an organization's own period keeps. */
+/** The default retention must lie within the bounds an organization's own period keeps; an export key must be Ed25519. */
 function retentionProblems(values: BackendApiEnv): ConfigProblem[] {
   const message = retentionBoundsProblem({
     defaultDays: values.VERIFICATION_RETENTION_DAYS,
     minDays: values.VERIFICATION_RETENTION_MIN_DAYS,
     maxDays: values.VERIFICATION_RETENTION_MAX_DAYS,
   });
-  return message === undefined ? [] : [{ name: 'VERIFICATION_RETENTION_DAYS', message }];
+  const problems: ConfigProblem[] = message === undefined ? [] : [{ name: 'VERIFICATION_RETENTION_DAYS', message }];
+  const signingKey = values.VERIFICATION_EXPORT_SIGNING_KEY;
+  if (signingKey !== undefined && !isEd25519PrivateKeyPem(signingKey)) {
+    problems.push({
+      name: 'VERIFICATION_EXPORT_SIGNING_KEY',
+      message:
+        'VERIFICATION_EXPORT_SIGNING_KEY must be a PKCS#8 PEM Ed25519 private key (openssl genpkey -algorithm ed25519)',
+    });
+  }
+  return problems;
 }
 
 /** VERIFICATION_DECISIONS over the defaults; a smile_id rule also needs Smile ID's settings. */
