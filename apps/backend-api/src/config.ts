@@ -1,3 +1,4 @@
+import { createPrivateKey } from 'node:crypto';
 import { type DocumentVaultConfig, DocumentVaultEnvSchema, documentVaultConfigFrom } from '@platform/document-vault';
 import { ConfigError, type ConfigProblem, loadConfig, type ServiceConfig, serviceConfigOf } from '@platform/http';
 import { LedgerEnvSchema } from '@platform/ledger';
@@ -5,7 +6,6 @@ import { retentionBoundsProblem, type VerificationRetentionBounds } from '@platf
 import { type Static, Type } from '@sinclair/typebox';
 import type { FolderQuotas } from './modules/drive/index.js';
 import { type DecisionTable, parseDecisionRules, usesDecisionSource } from './modules/verification/decisions/index.js';
-import { isEd25519PrivateKeyPem } from './modules/verification/export/index.js';
 
 /**
  * Environment variables read by backend-api. Property names are the variable names; loadConfig converts and
@@ -259,6 +259,15 @@ function retentionProblems(values: BackendApiEnv): ConfigProblem[] {
     });
   }
   return problems;
+}
+
+/** Whether `pem` is a PKCS#8 PEM Ed25519 private key, as the export signs with (docs/decisions.md#verification-export). */
+function isEd25519PrivateKeyPem(pem: string): boolean {
+  try {
+    return createPrivateKey(pem).asymmetricKeyType === 'ed25519';
+  } catch {
+    return false;
+  }
 }
 
 /** VERIFICATION_DECISIONS over the defaults; a smile_id rule also needs Smile ID's settings. */

@@ -8,12 +8,15 @@ export {
   organizationActivationParts,
   setActivationSession,
 } from './activation-repository.js';
+export { recordServiceAuditEvent } from './audit-repository.js';
 export {
+  effectiveRetentionDaysOf,
   findAllowedOrigins,
   findOrganization,
   findOrganizationBuyer,
   findOrganizationKeyRateLimitMax,
   findOrganizationName,
+  findVerificationRetentionDays,
   lockOrganizationKeyShare,
   membersOf,
   organizationExists,
@@ -23,8 +26,6 @@ export {
 } from './repository.js';
 export {
   effectiveRetentionDays,
-  effectiveRetentionDaysOf,
-  findVerificationRetentionDays,
   retentionBoundsProblem,
   type VerificationRetentionBounds,
 } from './verification-retention.js';

@@ -1,7 +1,3 @@
-import type { DatabaseExecutor } from '@platform/db';
-import { organizations } from '@platform/db/schema/organizations';
-import { type AnyColumn, eq, getTableName, type SQL, sql } from 'drizzle-orm';
-
 // How long an organization's verification records are kept after a session's final status
 // (docs/decisions.md#retention-per-organization): its own period, set in main-api within the platform's bounds, or
 // the platform's default. Both services read the bounds from the same variables (VERIFICATION_RETENTION_DAYS,
@@ -30,29 +26,4 @@ export function retentionBoundsProblem(bounds: VerificationRetentionBounds): str
  */
 export function effectiveRetentionDays(stored: number | null, bounds: VerificationRetentionBounds): number {
   return Math.min(bounds.maxDays, Math.max(bounds.minDays, stored ?? bounds.defaultDays));
-}
-
-/** The organization's own period (null: the default), as main-api stored it. */
-export async function findVerificationRetentionDays(
-  db: DatabaseExecutor,
-  organizationId: string,
-): Promise<number | null> {
-  const [organization] = await db
-    .select({ days: organizations.verificationRetentionDays })
-    .from(organizations)
-    .where(eq(organizations.id, organizationId));
-  return organization?.days ?? null;
-}
-
-const qualified = (column: AnyColumn) => sql.raw(`"${getTableName(column.table)}"."${column.name}"`);
-
-/**
- * effectiveRetentionDays in SQL for the organization `organizationId` refers to: a subquery on its primary key that
- * the retention job's due query embeds, an integer number of days.
- */
-export function effectiveRetentionDaysOf(organizationId: AnyColumn, bounds: VerificationRetentionBounds): SQL<number> {
-  const stored = sql`(select ${qualified(organizations.verificationRetentionDays)} from ${organizations}
-    where ${qualified(organizations.id)} = ${qualified(organizationId)})`;
-  const { minDays, maxDays, defaultDays } = bounds;
-  return sql<number>`least(${maxDays}::integer, greatest(${minDays}::integer, coalesce(${stored}, ${defaultDays}::integer)))`;
 }

@@ -1,14 +1,12 @@
 import type { Database } from '@platform/db';
-import { organizations } from '@platform/db/schema/organizations';
 import { invalidFields, notFound } from '@platform/errors';
 import {
   effectiveRetentionDays,
   findVerificationRetentionDays,
   type VerificationRetentionBounds,
 } from '@platform/organizations';
-import { eq } from 'drizzle-orm';
 import { type AuditContext, recordAuditEvent } from '../audit/index.js';
-import { lockOrganization } from './repository.js';
+import { lockOrganization, updateVerificationRetentionDays } from './repository.js';
 import { ORGANIZATION_NOT_FOUND } from './service.js';
 
 // An organization's own retention period for its verification records, within the platform's bounds
@@ -29,7 +27,7 @@ function viewOf(days: number | null, bounds: VerificationRetentionBounds): Verif
 }
 
 /** The message of a period outside the bounds: the field, the bounds and what null means. */
-export function retentionRefusal(bounds: VerificationRetentionBounds): string {
+function retentionRefusal(bounds: VerificationRetentionBounds): string {
   return (
     `days must be a whole number from ${bounds.minDays} to ${bounds.maxDays}, or null for the platform's default ` +
     `(${bounds.defaultDays})`
@@ -62,10 +60,7 @@ export async function setVerificationRetention(
     if (organization === undefined || organization.retiredAt !== null) throw notFound(ORGANIZATION_NOT_FOUND);
     const before = await findVerificationRetentionDays(tx, organizationId);
     if (before !== days) {
-      await tx
-        .update(organizations)
-        .set({ verificationRetentionDays: days })
-        .where(eq(organizations.id, organizationId));
+      await updateVerificationRetentionDays(tx, organizationId, days);
       await recordAuditEvent(tx, audit, {
         organizationId,
         action: 'organization.verification_retention_changed',

@@ -11,7 +11,7 @@ export interface ArchiveFile {
   bytes: Uint8Array;
 }
 
-export interface ManifestFile {
+interface ManifestFile {
   name: string;
   sha256: string;
   size: number;

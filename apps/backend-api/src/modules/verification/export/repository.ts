@@ -1,5 +1,4 @@
 import type { ApiKeyOwner, DatabaseExecutor } from '@platform/db';
-import { auditEvents } from '@platform/db/schema/audit-events';
 import {
   verificationChecks,
   verificationConsents,
@@ -57,24 +56,4 @@ export function listConsents(db: DatabaseExecutor, sessionId: string) {
     .from(verificationConsents)
     .where(eq(verificationConsents.sessionId, sessionId))
     .orderBy(asc(verificationConsents.createdAt), asc(verificationConsents.id));
-}
-
-/**
- * `verification.exported` in the organization's audit log: the session and the signing key, never the contents. An
- * API key acts, not a user, so the actor is null and the key's id is in the details.
- */
-export async function recordExport(
-  db: DatabaseExecutor,
-  input: { organizationId: string; sessionId: string; kid: string; apiKeyId: string; requestId: string; ip: string },
-): Promise<void> {
-  await db.insert(auditEvents).values({
-    organizationId: input.organizationId,
-    actorUserId: null,
-    action: 'verification.exported',
-    targetType: 'verification_session',
-    targetId: input.sessionId,
-    requestId: input.requestId,
-    ip: input.ip,
-    details: { sessionId: input.sessionId, keyId: input.kid, apiKeyId: input.apiKeyId },
-  });
 }

@@ -1,19 +1,12 @@
 import type { ApiKeyOwner, Database, VerificationDocument } from '@platform/db';
 import type { DocumentVault } from '@platform/document-vault';
 import { conflict, notFound } from '@platform/errors';
-import { openCheckEvidence } from '../checks/service.js';
-import { openVerifiedOutputs } from '../checks/verified-outputs.js';
-import { finalStatuses, openSubmittedDetails } from '../documents/service.js';
+import { recordServiceAuditEvent } from '@platform/organizations';
+import { openCheckEvidence, openVerifiedOutputs } from '../checks/index.js';
+import { finalStatuses, openSubmittedDetails } from '../documents/index.js';
 import { SESSION_NOT_FOUND } from '../index.js';
 import { type ArchiveFile, jsonFile, signedArchive } from './archive.js';
-import {
-  findOwnedSession,
-  listChecks,
-  listConsents,
-  listStoredDocuments,
-  listTransitions,
-  recordExport,
-} from './repository.js';
+import { findOwnedSession, listChecks, listConsents, listStoredDocuments, listTransitions } from './repository.js';
 import type { ExportSigningKey } from './signing-keys.js';
 
 // Export before erasure (docs/decisions.md#verification-export): everything the platform still holds of a final
@@ -26,10 +19,10 @@ const EXTENSIONS: Record<VerificationDocument['contentType'], string> = {
   'application/pdf': 'pdf',
 };
 
-export const NOT_FINAL = 'Only a verified, rejected, expired or canceled session can be exported';
-export const ALREADY_ERASED = "The session's personal data was erased: there is nothing left to export";
+const NOT_FINAL = 'Only a verified, rejected, expired or canceled session can be exported';
+const ALREADY_ERASED = "The session's personal data was erased: there is nothing left to export";
 
-export interface SessionExport {
+interface SessionExport {
   zip: Uint8Array;
   kid: string;
 }
@@ -133,11 +126,16 @@ export async function exportSession(
     consent: consentRecords.map(({ textVersion, locale, at }) => ({ textVersion, locale, at })),
   };
   const archive = signedArchive(files, manifest, key);
-  await recordExport(db, {
+  // The session and the signing key, never the contents; an API key acts, so its id stands for the actor.
+  const { apiKeyId, requestId, ip } = input.audit;
+  await recordServiceAuditEvent(db, {
     organizationId: session.organizationId,
-    sessionId: session.id,
-    kid: key.kid,
-    ...input.audit,
+    action: 'verification.exported',
+    targetType: 'verification_session',
+    targetId: session.id,
+    requestId,
+    ip,
+    details: { sessionId: session.id, keyId: key.kid, apiKeyId },
   });
   return { zip: archive.zip, kid: key.kid };
 }

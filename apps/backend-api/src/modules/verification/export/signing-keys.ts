@@ -51,15 +51,6 @@ export function publicJwkOf(privateKey: KeyObject): PublicJwk {
   return { kty: 'OKP', crv: 'Ed25519', x, kid, alg: 'EdDSA', use: 'sig' };
 }
 
-/** Whether `pem` is a PKCS#8 PEM Ed25519 private key (checked at boot). */
-export function isEd25519PrivateKeyPem(pem: string): boolean {
-  try {
-    return createPrivateKey(pem).asymmetricKeyType === 'ed25519';
-  } catch {
-    return false;
-  }
-}
-
 export function exportSigningKeysOf(options: {
   pem?: string | undefined;
   keyring?: DocumentKeyring | undefined;
