@@ -7,6 +7,7 @@ import type { Redis } from 'ioredis';
 import type { BackendApiConfig } from './config.js';
 import { driveRoutes } from './modules/drive/index.js';
 import { documentRoutes } from './modules/verification/documents/index.js';
+import { exportRoutes, exportSigningKeysOf } from './modules/verification/export/index.js';
 import { hostedPageRoutes } from './modules/verification/hosted-page/index.js';
 import { verificationMetricsOf, verificationRoutes, verificationSettingsOf } from './modules/verification/index.js';
 import { createSmileIdDecisions, smileIdRoutes, smileIdSettingsOf } from './modules/verification/smile-id/index.js';
@@ -132,9 +133,15 @@ export function buildApp(deps: BackendApiDeps, config: BackendApiConfig) {
     verifyUrl: verification.verifyUrl,
     platformOrganizationId: verification.platformOrganizationId,
     onDecided: verificationMetrics.observeDecision,
-    retentionDays: verification.retentionDays,
+    retention: verification.retention,
     retentionIntervalMs: verification.retentionIntervalMs,
     submissions: smileId?.submissions,
+  });
+  app.register(exportRoutes, {
+    db: deps.database.db,
+    now,
+    vault,
+    signing: exportSigningKeysOf({ pem: config.verification.exportSigningKey, keyring: config.documents.keyring }),
   });
   if (smileId !== undefined) app.register(smileIdRoutes, { decisions: smileId });
   app.register(webhookDelivery, {

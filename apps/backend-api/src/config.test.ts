@@ -1,3 +1,4 @@
+import { generateKeyPairSync } from 'node:crypto';
 import { generateDocumentKeyEntry } from '@platform/document-vault';
 import { ConfigError } from '@platform/http';
 import { describe, expect, it } from 'vitest';
@@ -70,14 +71,41 @@ describe('loadBackendApiConfig', () => {
   });
 
   it('keeps verification documents 30 days after a final status unless VERIFICATION_RETENTION_DAYS says otherwise', () => {
-    expect(loadBackendApiConfig({}).verification.retentionDays).toBe(30);
-    expect(loadBackendApiConfig({ VERIFICATION_RETENTION_DAYS: '90' }).verification.retentionDays).toBe(90);
+    expect(loadBackendApiConfig({}).verification.retention).toEqual({ defaultDays: 30, minDays: 7, maxDays: 2555 });
+    expect(loadBackendApiConfig({ VERIFICATION_RETENTION_DAYS: '90' }).verification.retention.defaultDays).toBe(90);
+  });
+
+  it("reads the bounds of an organization's own period, and refuses to start unless min <= default <= max", () => {
+    const bounds = { VERIFICATION_RETENTION_MIN_DAYS: '14', VERIFICATION_RETENTION_MAX_DAYS: '365' };
+    expect(loadBackendApiConfig(bounds).verification.retention).toEqual({ defaultDays: 30, minDays: 14, maxDays: 365 });
+    for (const env of [
+      { VERIFICATION_RETENTION_MIN_DAYS: '31' },
+      { VERIFICATION_RETENTION_MAX_DAYS: '29' },
+      { VERIFICATION_RETENTION_DAYS: '3000' },
+    ]) {
+      const error = configError(env);
+      expect(error.problems.map(({ name }) => name)).toEqual(['VERIFICATION_RETENTION_DAYS']);
+      expect(error.message).toContain('VERIFICATION_RETENTION_MIN_DAYS');
+    }
   });
 
   it.each(['0', '3651', 'thirty', '7.5'])('refuses VERIFICATION_RETENTION_DAYS=%s', (value) => {
     const error = configError({ VERIFICATION_RETENTION_DAYS: value });
     expect(error.problems.map(({ name }) => name)).toEqual(['VERIFICATION_RETENTION_DAYS']);
     expect(error.message).toContain('VERIFICATION_RETENTION_DAYS must be an integer between 1 and 3650');
+  });
+
+  it('takes an Ed25519 PEM as VERIFICATION_EXPORT_SIGNING_KEY, and refuses anything else', () => {
+    const pem = generateKeyPairSync('ed25519').privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
+    expect(loadBackendApiConfig({ VERIFICATION_EXPORT_SIGNING_KEY: pem }).verification.exportSigningKey?.trim()).toBe(
+      pem.trim(),
+    );
+    const rsa = generateKeyPairSync('rsa', { modulusLength: 1024 }).privateKey.export({ format: 'pem', type: 'pkcs8' });
+    for (const value of ['not a key', rsa.toString()]) {
+      const error = configError({ VERIFICATION_EXPORT_SIGNING_KEY: value });
+      expect(error.problems.map(({ name }) => name)).toEqual(['VERIFICATION_EXPORT_SIGNING_KEY']);
+      expect(error.message).not.toContain('PRIVATE KEY-----');
+    }
   });
 
   it('runs the retention job hourly unless VERIFICATION_RETENTION_INTERVAL_MS says otherwise (0: not here)', () => {

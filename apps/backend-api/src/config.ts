@@ -1,6 +1,8 @@
+import { createPrivateKey } from 'node:crypto';
 import { type DocumentVaultConfig, DocumentVaultEnvSchema, documentVaultConfigFrom } from '@platform/document-vault';
 import { ConfigError, type ConfigProblem, loadConfig, type ServiceConfig, serviceConfigOf } from '@platform/http';
 import { LedgerEnvSchema } from '@platform/ledger';
+import { retentionBoundsProblem, type VerificationRetentionBounds } from '@platform/organizations';
 import { type Static, Type } from '@sinclair/typebox';
 import type { FolderQuotas } from './modules/drive/index.js';
 import { type DecisionTable, parseDecisionRules, usesDecisionSource } from './modules/verification/decisions/index.js';
@@ -52,6 +54,18 @@ export const BackendApiEnvSchema = Type.Object({
    * consent notice states it (docs/decisions.md#consent-before-capture).
    */
   VERIFICATION_RETENTION_DAYS: Type.Integer({ minimum: 1, maximum: 3650, default: 30 }),
+  /**
+   * The bounds an organization's own retention period must keep (docs/decisions.md#retention-per-organization): at
+   * least a week, to export and review; at most 7 years, the record keeping Kenya's POCAMLA asks of reporting
+   * institutions. main-api reads the same variables.
+   */
+  VERIFICATION_RETENTION_MIN_DAYS: Type.Integer({ minimum: 1, maximum: 3650, default: 7 }),
+  VERIFICATION_RETENTION_MAX_DAYS: Type.Integer({ minimum: 1, maximum: 3650, default: 2555 }),
+  /**
+   * A PKCS#8 PEM Ed25519 private key that signs export manifests; unset: keys derived from the document vault's
+   * (docs/decisions.md#verification-export).
+   */
+  VERIFICATION_EXPORT_SIGNING_KEY: Type.Optional(Type.String({ minLength: 1 })),
   /** How often this instance runs the retention job (the deletion after VERIFICATION_RETENTION_DAYS); 0 leaves it to other instances. */
   VERIFICATION_RETENTION_INTERVAL_MS: Type.Integer({ minimum: 0, default: 3_600_000 }),
   /** How often this instance runs the session expiry job; 0 leaves it to other instances. */
@@ -118,9 +132,11 @@ interface VerificationConfig {
   prices: { kyc: number; kyb: number };
   sessionTtlHours: number;
   expiryIntervalMs: number;
-  /** Days after a final status until documents and submitted details are deleted. */
-  retentionDays: number;
+  /** Days after a final status until documents and submitted details are deleted: the default and its bounds. */
+  retention: VerificationRetentionBounds;
   retentionIntervalMs: number;
+  /** VERIFICATION_EXPORT_SIGNING_KEY as set (checked to be an Ed25519 private key). */
+  exportSigningKey?: string;
   /** VERIFICATION_DECISIONS over the defaults, parsed here once. */
   decisions: DecisionTable;
   /** HOSTED_PAGE_LIVE_SANDBOX: sandbox decisions on live sessions (local use only). */
@@ -170,7 +186,7 @@ export function loadBackendApiConfig(env: NodeJS.ProcessEnv = process.env): Back
   const values = loadConfig(BackendApiEnvSchema, env);
   const problems: ConfigProblem[] = [];
   const decisions = decisionTable(values, problems);
-  problems.push(...deploymentProblems(values));
+  problems.push(...deploymentProblems(values), ...retentionProblems(values));
   // The same rules as main-api's, from the vault's package (docs/decisions.md#private-document-storage).
   const documents = documentVaultConfigFrom(values, problems, { deployed: values.DATABASE_URL !== undefined });
   if (problems.length > 0 || decisions === undefined || documents === undefined) throw new ConfigError(problems);
@@ -193,8 +209,15 @@ export function loadBackendApiConfig(env: NodeJS.ProcessEnv = process.env): Back
       prices: { kyc: values.VERIFICATION_PRICE_KYC, kyb: values.VERIFICATION_PRICE_KYB },
       sessionTtlHours: values.VERIFICATION_SESSION_TTL_HOURS,
       expiryIntervalMs: values.VERIFICATION_EXPIRY_INTERVAL_MS,
-      retentionDays: values.VERIFICATION_RETENTION_DAYS,
+      retention: {
+        defaultDays: values.VERIFICATION_RETENTION_DAYS,
+        minDays: values.VERIFICATION_RETENTION_MIN_DAYS,
+        maxDays: values.VERIFICATION_RETENTION_MAX_DAYS,
+      },
       retentionIntervalMs: values.VERIFICATION_RETENTION_INTERVAL_MS,
+      ...(values.VERIFICATION_EXPORT_SIGNING_KEY === undefined
+        ? {}
+        : { exportSigningKey: values.VERIFICATION_EXPORT_SIGNING_KEY }),
       decisions,
       liveSandbox: values.HOSTED_PAGE_LIVE_SANDBOX,
       ...(values.HOSTED_PAGE_SECRET === undefined ? {} : { hostedPageSecret: values.HOSTED_PAGE_SECRET }),
@@ -217,6 +240,34 @@ export function loadBackendApiConfig(env: NodeJS.ProcessEnv = process.env): Back
       deliveryBatchSize: values.WEBHOOK_DELIVERY_BATCH_SIZE,
     },
   };
+}
+
+/** The default retention must lie within the bounds an organization's own period keeps; an export key must be Ed25519. */
+function retentionProblems(values: BackendApiEnv): ConfigProblem[] {
+  const message = retentionBoundsProblem({
+    defaultDays: values.VERIFICATION_RETENTION_DAYS,
+    minDays: values.VERIFICATION_RETENTION_MIN_DAYS,
+    maxDays: values.VERIFICATION_RETENTION_MAX_DAYS,
+  });
+  const problems: ConfigProblem[] = message === undefined ? [] : [{ name: 'VERIFICATION_RETENTION_DAYS', message }];
+  const signingKey = values.VERIFICATION_EXPORT_SIGNING_KEY;
+  if (signingKey !== undefined && !isEd25519PrivateKeyPem(signingKey)) {
+    problems.push({
+      name: 'VERIFICATION_EXPORT_SIGNING_KEY',
+      message:
+        'VERIFICATION_EXPORT_SIGNING_KEY must be a PKCS#8 PEM Ed25519 private key (openssl genpkey -algorithm ed25519)',
+    });
+  }
+  return problems;
+}
+
+/** Whether `pem` is a PKCS#8 PEM Ed25519 private key, as the export signs with (docs/decisions.md#verification-export). */
+function isEd25519PrivateKeyPem(pem: string): boolean {
+  try {
+    return createPrivateKey(pem).asymmetricKeyType === 'ed25519';
+  } catch {
+    return false;
+  }
 }
 
 /** VERIFICATION_DECISIONS over the defaults; a smile_id rule also needs Smile ID's settings. */

@@ -192,6 +192,7 @@ export function buildApp(deps: MainApiDeps, config: MainApiConfig) {
     now,
     platformOrganizationId: config.platformOrganizationId,
     testWalletCredit: config.testWalletCredit,
+    verificationRetention: config.verificationRetention,
   });
   const activation = {
     platformOrganizationId: config.platformOrganizationId,

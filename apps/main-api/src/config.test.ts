@@ -23,6 +23,17 @@ function configError(env: NodeJS.ProcessEnv): ConfigError {
 }
 
 describe('loadMainApiConfig', () => {
+  it('reads the verification retention bounds backend-api reads, and refuses to start unless min <= default <= max', () => {
+    expect(loadMainApiConfig(required, '/srv/app').verificationRetention).toEqual({
+      defaultDays: 30,
+      minDays: 7,
+      maxDays: 2555,
+    });
+    const error = configError({ ...required, VERIFICATION_RETENTION_MIN_DAYS: '60' });
+    expect(error.problems.map(({ name }) => name)).toEqual(['VERIFICATION_RETENTION_DAYS']);
+    expect(error.message).toContain('VERIFICATION_RETENTION_MIN_DAYS (60) <= VERIFICATION_RETENTION_DAYS (30)');
+  });
+
   it('applies the defaults', () => {
     expect(loadMainApiConfig(required, '/srv/app')).toEqual({
       port: 3000,
@@ -41,6 +52,7 @@ describe('loadMainApiConfig', () => {
       trustProxy: false,
       migrateOnStart: false,
       testWalletCredit: 10_000,
+      verificationRetention: { defaultDays: 30, minDays: 7, maxDays: 2555 },
       activation: { decisionSource: 'manual', sessionTtlHours: 168 },
       databasePoolSize: 10,
       idempotencyPurgeIntervalMs: 3_600_000,

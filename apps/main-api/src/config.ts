@@ -9,6 +9,7 @@ import {
   serviceConfigOf,
 } from '@platform/http';
 import { LedgerEnvSchema } from '@platform/ledger';
+import { retentionBoundsProblem, type VerificationRetentionBounds } from '@platform/organizations';
 import { type Static, Type } from '@sinclair/typebox';
 import { API_KEY_RATE_LIMIT_MAX } from './modules/api-keys/index.js';
 import { type PaymentsConfig, PaymentsEnvSchema, paymentsConfigFrom } from './modules/billing/index.js';
@@ -22,6 +23,13 @@ const DEFAULT_MAIL_FROM = 'Platform <no-reply@localhost>';
  * validates them. Rules spanning several variables are checked in loadMainApiConfig.
  */
 export const MainApiEnvSchema = Type.Object({
+  /**
+   * The verification retention default and the bounds an organization's own period keeps: the variables
+   * backend-api reads, with its defaults (docs/decisions.md#retention-per-organization).
+   */
+  VERIFICATION_RETENTION_DAYS: Type.Integer({ minimum: 1, maximum: 3650, default: 30 }),
+  VERIFICATION_RETENTION_MIN_DAYS: Type.Integer({ minimum: 1, maximum: 3650, default: 7 }),
+  VERIFICATION_RETENTION_MAX_DAYS: Type.Integer({ minimum: 1, maximum: 3650, default: 2555 }),
   PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3000 }),
   HOST: Type.String({ minLength: 1, default: '0.0.0.0' }),
   LOG_LEVEL: Type.Union(
@@ -155,6 +163,8 @@ export interface MainApiConfig extends ServiceConfig<LogLevel> {
   migrateOnStart: boolean;
   /** Whole KES a new test wallet starts with (TEST_WALLET_CREDIT; docs/decisions.md#test-credit). */
   testWalletCredit: number;
+  /** The verification retention default and its bounds (docs/decisions.md#retention-per-organization). */
+  verificationRetention: VerificationRetentionBounds;
   /** Going live (docs/decisions.md#going-live): the activation sessions' hosted page, decision source and lifetime. */
   activation: { verifyUrl?: string; decisionSource: 'manual' | 'smile_id' | 'sandbox'; sessionTtlHours: number };
   /** How often this instance purges expired idempotency records; 0: never (another instance does). */
@@ -193,6 +203,13 @@ export function loadMainApiConfig(env: NodeJS.ProcessEnv = process.env, cwd = pr
   const mail = mailConfig(values, cwd, problems);
   const documents = documentVaultConfigFrom(values, problems, { deployed, cwd });
   const dashboard = dashboardConfigFrom(values, problems, { deployed });
+  const verificationRetention = {
+    defaultDays: values.VERIFICATION_RETENTION_DAYS,
+    minDays: values.VERIFICATION_RETENTION_MIN_DAYS,
+    maxDays: values.VERIFICATION_RETENTION_MAX_DAYS,
+  };
+  const retentionProblem = retentionBoundsProblem(verificationRetention);
+  if (retentionProblem !== undefined) problems.push({ name: 'VERIFICATION_RETENTION_DAYS', message: retentionProblem });
 
   if (
     problems.length > 0 ||
@@ -216,6 +233,7 @@ export function loadMainApiConfig(env: NodeJS.ProcessEnv = process.env, cwd = pr
     apiKeys: { rateLimitMaxPerMinute: values.API_KEY_RATE_LIMIT_MAX_PER_MINUTE },
     migrateOnStart: values.MIGRATE_ON_START,
     testWalletCredit: values.TEST_WALLET_CREDIT,
+    verificationRetention,
     activation: {
       ...(values.VERIFY_URL === undefined ? {} : { verifyUrl: values.VERIFY_URL.replace(/\/+$/, '') }),
       decisionSource: values.ACTIVATION_DECISION_SOURCE,

@@ -15,7 +15,7 @@ export const OUTSIDER = 'user_orgs_outsider';
 export const NO_PROFILE = 'user_orgs_no_profile';
 export const FIXED_NOW = new Date('2024-06-15T12:00:00.000Z');
 
-type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /**
  * main-api on a clock fixed at FIXED_NOW, with the users above, for the calling suite: made before its first test,

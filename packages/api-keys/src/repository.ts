@@ -57,6 +57,7 @@ function prepareKeyBySecretHash(db: DatabaseExecutor) {
       organizationId: apiKeys.organizationId,
       environment: apiKeys.environment,
       rateLimitPerMinute: apiKeys.rateLimitPerMinute,
+      permissions: apiKeys.permissions,
       revokedAt: apiKeys.revokedAt,
     })
     .from(apiKeys)

@@ -53,6 +53,7 @@ describe('API keys in the database', () => {
       organizationId: ORG_A,
       environment: 'live',
       rateLimitPerMinute: 600,
+      permissions: [],
     });
   });
 

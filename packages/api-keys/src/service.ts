@@ -1,4 +1,4 @@
-import { type ApiKeyEnvironment, type DatabaseExecutor, isUuid } from '@platform/db';
+import { type ApiKeyEnvironment, type ApiKeyPermission, type DatabaseExecutor, isUuid } from '@platform/db';
 import {
   findApiKeyBySecretHash,
   insertApiKey,
@@ -33,6 +33,8 @@ export interface ActiveApiKey {
   organizationId: string;
   environment: ApiKeyEnvironment;
   rateLimitPerMinute: number | null;
+  /** What the key may do beyond the defaults (`verified_data:read`: the verified data and the export). */
+  permissions: readonly ApiKeyPermission[];
 }
 
 export async function createApiKey(db: DatabaseExecutor, input: CreateApiKeyInput): Promise<CreatedApiKey> {
@@ -98,6 +100,7 @@ export async function findActiveApiKey(db: DatabaseExecutor, secret: string): Pr
     organizationId: row.organizationId,
     environment: row.environment,
     rateLimitPerMinute: row.rateLimitPerMinute,
+    permissions: row.permissions,
   };
 }
 

@@ -8,12 +8,15 @@ export {
   organizationActivationParts,
   setActivationSession,
 } from './activation-repository.js';
+export { recordServiceAuditEvent } from './audit-repository.js';
 export {
+  effectiveRetentionDaysOf,
   findAllowedOrigins,
   findOrganization,
   findOrganizationBuyer,
   findOrganizationKeyRateLimitMax,
   findOrganizationName,
+  findVerificationRetentionDays,
   lockOrganizationKeyShare,
   membersOf,
   organizationExists,
@@ -21,3 +24,8 @@ export {
   organizationRetiredAtOf,
   updateKeyRateLimitMaximum,
 } from './repository.js';
+export {
+  effectiveRetentionDays,
+  retentionBoundsProblem,
+  type VerificationRetentionBounds,
+} from './verification-retention.js';

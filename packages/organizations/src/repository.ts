@@ -3,6 +3,7 @@ import { allowedOrigins } from '@platform/db/schema/allowed-origins';
 import { memberships } from '@platform/db/schema/memberships';
 import { organizations } from '@platform/db/schema/organizations';
 import { type AnyColumn, and, eq, getTableName, type SQL, sql } from 'drizzle-orm';
+import type { VerificationRetentionBounds } from './verification-retention.js';
 
 // The statements on organizations, their members and their allowed origins that code outside main-api's
 // organizations and allowed-origins modules runs (docs/decisions.md#one-owner-per-table): backend-api's operator
@@ -118,4 +119,27 @@ export function organizationNameOf(organizationId: AnyColumn): SQL<string> {
 export function organizationRetiredAtOf(organizationId: AnyColumn): SQL<Date | null> {
   return sql<Date | null>`(select ${qualified(organizations.retiredAt)} from ${organizations}
     where ${qualified(organizations.id)} = ${qualified(organizationId)})`.mapWith(organizations.retiredAt);
+}
+
+/** The organization's own period (null: the default), as main-api stored it. */
+export async function findVerificationRetentionDays(
+  db: DatabaseExecutor,
+  organizationId: string,
+): Promise<number | null> {
+  const [organization] = await db
+    .select({ days: organizations.verificationRetentionDays })
+    .from(organizations)
+    .where(eq(organizations.id, organizationId));
+  return organization?.days ?? null;
+}
+
+/**
+ * effectiveRetentionDays in SQL for the organization `organizationId` refers to: a subquery on its primary key that
+ * the retention job's due query embeds, an integer number of days.
+ */
+export function effectiveRetentionDaysOf(organizationId: AnyColumn, bounds: VerificationRetentionBounds): SQL<number> {
+  const stored = sql`(select ${qualified(organizations.verificationRetentionDays)} from ${organizations}
+    where ${qualified(organizations.id)} = ${qualified(organizationId)})`;
+  const { minDays, maxDays, defaultDays } = bounds;
+  return sql<number>`least(${maxDays}::integer, greatest(${minDays}::integer, coalesce(${stored}, ${defaultDays}::integer)))`;
 }

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { apiKeys } from '@platform/db/schema';
 import { tableChecksums } from '@platform/db/testing';
 import { answerOf } from '@platform/http/testing';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -70,6 +71,8 @@ const routes: IdRoute[] = [
   sessionRoute('GET', '/documents', 200),
   sessionRoute('POST', '/submit', 400, { idType: 'national_id', idNumber: '27183945' }),
   sessionRoute('DELETE', '/personal-data', 409),
+  // Every key here holds verified_data:read (granted below), so a pending session's export is refused as not final.
+  sessionRoute('GET', '/export', 409),
   {
     name: 'POST /v1/verify/sessions/:id/test-decision',
     object: 'test_session',
@@ -120,6 +123,7 @@ describe('object level authorization (backend-api)', () => {
     acme = await createTestOrganization(suite.db, 'Acme');
     globex = await createTestOrganization(suite.db, 'Globex');
     await fundWallet(suite.db, acme.id, 'live', 10_000);
+    await suite.db.update(apiKeys).set({ permissions: ['verified_data:read'] });
     // Each key's first use records when it was used, after the answer; make it now and wait for the writes, so
     // the requests under test find it set (the suite's clock stands still, so it is not written again).
     for (const key of [acme.liveKey, acme.testKey, globex.liveKey, globex.testKey]) {

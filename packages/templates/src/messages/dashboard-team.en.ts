@@ -78,6 +78,8 @@ export const dashboardTeamEn = {
   'dashboard.audit.action.invitation.accepted': 'Accepted an invitation',
   'dashboard.audit.action.organization.created': 'Created the organization',
   'dashboard.audit.action.organization.updated': 'Changed the organization',
+  'dashboard.audit.action.organization.verification_retention_changed':
+    'Changed how long verification records are kept',
   'dashboard.notifications.title': 'Notifications',
   'dashboard.notifications.intro': 'Your newest notifications, about every organization you belong to.',
   'dashboard.notifications.unread': 'Unread: {count}',

@@ -80,6 +80,8 @@ export const dashboardTeamSw = {
   'dashboard.audit.action.invitation.accepted': 'Alikubali mwaliko',
   'dashboard.audit.action.organization.created': 'Aliunda shirika',
   'dashboard.audit.action.organization.updated': 'Alibadilisha taarifa za shirika',
+  'dashboard.audit.action.organization.verification_retention_changed':
+    'Alibadilisha muda wa kuhifadhi rekodi za uthibitishaji',
   'dashboard.notifications.title': 'Arifa',
   'dashboard.notifications.intro': 'Arifa zako mpya zaidi, kuhusu kila shirika ulilo mwanachama wake.',
   'dashboard.notifications.unread': 'Hazijasomwa: {count}',

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { VerificationRetentionBounds } from '@platform/organizations';
 import type { BackendApiConfig } from '../../config.js';
 import type { DecisionSettings } from './decisions/index.js';
 import type { VerificationPriceList } from './service.js';
@@ -12,8 +13,8 @@ export interface VerificationSettings extends DecisionSettings {
   testWalletCredit: number;
   sessionTtlMs: number;
   expiryIntervalMs: number;
-  /** Days after a final status until documents and submitted details are deleted. */
-  retentionDays: number;
+  /** Days after a final status until documents and submitted details are deleted: the default and its bounds. */
+  retention: VerificationRetentionBounds;
   /** How often this instance runs the retention job; 0: never here. */
   retentionIntervalMs: number;
   platformOrganizationId: string | undefined;
@@ -31,7 +32,7 @@ export function verificationSettingsOf(config: BackendApiConfig): VerificationSe
     testWalletCredit: config.testWalletCredit,
     sessionTtlMs: verification.sessionTtlHours * HOUR,
     expiryIntervalMs: verification.expiryIntervalMs,
-    retentionDays: verification.retentionDays,
+    retention: verification.retention,
     retentionIntervalMs: verification.retentionIntervalMs,
     platformOrganizationId: config.platformOrganizationId,
     allowPrivateCallbackTargets: config.webhooks.allowPrivateTargets,

@@ -16,6 +16,7 @@ const expected: Record<MembershipRole, string[]> = {
     'organization:activate',
     'verifications:read',
     'verifications:cancel',
+    'records:write',
   ],
   admin: [
     'organization:read',
@@ -26,6 +27,7 @@ const expected: Record<MembershipRole, string[]> = {
     'wallet:test_top_up',
     'verifications:read',
     'verifications:cancel',
+    'records:write',
   ],
   // Those who may make an API key read and cancel sessions as a key would (docs/decisions.md#organization-session-list).
   developer: [

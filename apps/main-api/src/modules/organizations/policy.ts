@@ -36,6 +36,11 @@ export const permissions = [
   /** Cancel a verification session not yet decided, releasing its hold (docs/decisions.md#cancel-from-the-main-api). */
   'verifications:cancel',
   /**
+   * Set how long the organization's verification records are kept after a final status, within the platform's
+   * bounds (docs/decisions.md#retention-per-organization): what the business answers for to its regulator.
+   */
+  'records:write',
+  /**
    * Review verification sessions sent to manual review: the queue, their documents, claims and decisions. Held in
    * the platform's own organization only, by reviewers only: those who sell do not verify
    * (docs/decisions.md#manual-review).
@@ -66,6 +71,7 @@ export const rolesByPermission: Readonly<Record<Permission, readonly MembershipR
   'audit:read': ['owner', 'admin'],
   'verifications:read': ['owner', 'admin', 'developer'],
   'verifications:cancel': ['owner', 'admin', 'developer'],
+  'records:write': ['owner', 'admin'],
   'wallet:test_top_up': ['owner', 'admin', 'developer', 'billing'],
   'organization:activate': ['owner'],
   'reviews:decide': ['reviewer'],

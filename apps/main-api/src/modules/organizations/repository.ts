@@ -167,6 +167,15 @@ export async function updateOrganizationRow(
   await db.update(organizations).set(changes).where(eq(organizations.id, organizationId));
 }
 
+/** Sets the organization's own verification retention period (null: the platform's default). */
+export async function updateVerificationRetentionDays(
+  db: DatabaseExecutor,
+  organizationId: string,
+  days: number | null,
+): Promise<void> {
+  await db.update(organizations).set({ verificationRetentionDays: days }).where(eq(organizations.id, organizationId));
+}
+
 /** Deletes the organization with everything it owns (the foreign keys cascade); not its audit log. */
 export async function deleteOrganizationRow(db: DatabaseExecutor, organizationId: string): Promise<void> {
   await db.delete(organizations).where(eq(organizations.id, organizationId));

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox, TypeBoxTypeProvider } from '@fastify/ty
 import type { Database } from '@platform/db';
 import { errorResponses, SuccessMessage } from '@platform/http';
 import { idempotency } from '@platform/idempotency';
+import type { VerificationRetentionBounds } from '@platform/organizations';
 import { auditContextOf } from '../../shared/audit-context.js';
 import { bearerSecurity } from '../../shared/route-schemas.js';
 import { ref } from '../../shared/schema-ref.js';
@@ -17,6 +18,8 @@ import {
   OrganizationRemovalSchema,
   OrganizationResponseSchema,
   UpdateOrganizationBodySchema,
+  VerificationRetentionBodySchema,
+  VerificationRetentionResponseSchema,
 } from './schemas.js';
 import {
   changeMemberRole,
@@ -28,6 +31,7 @@ import {
   removeOrganization,
   updateOrganization,
 } from './service.js';
+import { getVerificationRetention, setVerificationRetention } from './verification-retention.js';
 
 export interface OrganizationRoutesOptions {
   db: Database;
@@ -36,6 +40,8 @@ export interface OrganizationRoutesOptions {
   platformOrganizationId: string | undefined;
   /** Whole KES a new organization's test wallet starts with (docs/decisions.md#test-credit). */
   testWalletCredit: number;
+  /** The verification retention default and the bounds an organization's own period keeps. */
+  verificationRetention: VerificationRetentionBounds;
 }
 
 /**
@@ -45,7 +51,7 @@ export interface OrganizationRoutesOptions {
  */
 export const organizationRoutes: FastifyPluginAsyncTypebox<OrganizationRoutesOptions> = async (
   app,
-  { db, now, platformOrganizationId, testWalletCredit },
+  { db, now, platformOrganizationId, testWalletCredit, verificationRetention },
 ) => {
   const tags = ['organizations'];
 
@@ -152,6 +158,56 @@ export const organizationRoutes: FastifyPluginAsyncTypebox<OrganizationRoutesOpt
         userId: request.user.id,
         organizationId: request.organization.id,
         ...request.body,
+      }),
+    }),
+  );
+
+  app.get(
+    '/v1/organizations/:id/verification-retention',
+    {
+      config: { organization: 'path', requires: 'organization:read' },
+      schema: {
+        tags,
+        summary: "How long the organization's verification records are kept",
+        description:
+          "Its own period (null: the platform's default), the period that applies and the platform's bounds " +
+          '(docs/decisions.md#retention-per-organization).',
+        security: bearerSecurity,
+        params: OrganizationParams,
+        response: { 200: ref(VerificationRetentionResponseSchema), ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      data: await getVerificationRetention(db, request.organization.id, verificationRetention),
+    }),
+  );
+
+  app.put(
+    '/v1/organizations/:id/verification-retention',
+    {
+      config: { organization: 'path', requires: 'records:write' },
+      schema: {
+        tags,
+        summary: "Set how long the organization's verification records are kept",
+        description:
+          "Days after a session's final status until backend-api erases its documents, submitted details and " +
+          "consent evidence; the hosted page's consent notice states it. Within the platform's bounds (400 naming " +
+          "them otherwise); null goes back to the platform's default. Recorded in the audit log " +
+          '(organization.verification_retention_changed).',
+        security: bearerSecurity,
+        params: OrganizationParams,
+        body: VerificationRetentionBodySchema,
+        response: { 200: ref(VerificationRetentionResponseSchema), ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      message: 'Verification retention set',
+      data: await setVerificationRetention(db, auditContextOf(request), {
+        organizationId: request.organization.id,
+        days: request.body.days,
+        bounds: verificationRetention,
       }),
     }),
   );

@@ -66,6 +66,39 @@ export const UpdateOrganizationBodySchema = Type.Object(
   { additionalProperties: false, minProperties: 1 },
 );
 
+export const VerificationRetentionBodySchema = Type.Object(
+  {
+    days: Type.Union([Type.Integer(), Type.Null()], {
+      description:
+        "Days after a session's final status until its documents and details are erased, within the platform's " +
+        "bounds (VERIFICATION_RETENTION_MIN_DAYS to _MAX_DAYS); null: the platform's default.",
+      examples: [2555, null],
+    }),
+  },
+  { additionalProperties: false, examples: [{ days: 2555 }] },
+);
+
+const VerificationRetentionSchema = Type.Object(
+  {
+    days: Type.Union([Type.Integer(), Type.Null()], {
+      description: "The organization's own period; null: the default.",
+    }),
+    effectiveDays: Type.Integer({ description: 'The period that applies.' }),
+    defaultDays: Type.Integer(),
+    minDays: Type.Integer(),
+    maxDays: Type.Integer(),
+  },
+  {
+    $id: 'VerificationRetention',
+    examples: [{ days: 2555, effectiveDays: 2555, defaultDays: 30, minDays: 7, maxDays: 2555 }],
+  },
+);
+
+export const VerificationRetentionResponseSchema = Type.Object(
+  { success: Type.Literal(true), message: Type.Optional(Type.String()), data: ref(VerificationRetentionSchema) },
+  { $id: 'VerificationRetentionResponse' },
+);
+
 export const OrganizationParams = Type.Object({
   id: Type.String({ format: 'uuid', description: 'Organization identifier (UUID).' }),
 });
@@ -147,6 +180,8 @@ export const organizationSharedSchemas = [
   OrganizationResponseSchema,
   OrganizationListSchema,
   OrganizationRemovalSchema,
+  VerificationRetentionSchema,
+  VerificationRetentionResponseSchema,
   MemberSchema,
   MemberListSchema,
   MemberResponseSchema,

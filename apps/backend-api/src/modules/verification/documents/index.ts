@@ -12,6 +12,7 @@ export { documentRoutes } from './routes.js';
 export {
   captureDocument,
   erasePersonalData,
+  finalStatuses,
   listDocuments,
   openSubmittedDetails,
   type SessionRef,

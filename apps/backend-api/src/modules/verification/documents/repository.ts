@@ -8,7 +8,8 @@ import type {
   VerificationStatus,
 } from '@platform/db';
 import { verificationConsents, verificationDocuments, verificationSessions } from '@platform/db/schema/verification';
-import { and, asc, eq, exists, inArray, isNotNull, isNull, lte, notInArray, or } from 'drizzle-orm';
+import { effectiveRetentionDaysOf, type VerificationRetentionBounds } from '@platform/organizations';
+import { and, asc, eq, exists, inArray, isNotNull, isNull, lte, notInArray, or, sql } from 'drizzle-orm';
 
 // The queries of a session's documents and of what a submission and an erasure change on the session (and on its
 // consents). Given an owner, a session query sees only that organization's and environment's sessions.
@@ -117,7 +118,7 @@ export async function markPersonalDataErased(
 /**
  * One session whose personal data is due for deletion, locked until the transaction ends and skipped by anyone who
  * holds it already (FOR UPDATE SKIP LOCKED: instances running the retention job at once take different sessions):
- * in one of `statuses`, final since `finalBefore` or earlier, not erased yet, and with something to erase (sealed
+ * in one of `statuses`, final for its organization's period at `now` (never later than `finalBefore`), not erased yet, and with something to erase (sealed
  * details, the hosted page's draft, a document whose file is still stored, or a consent's IP address or user
  * agent). Oldest first; `skip` are passed over.
  */
@@ -125,9 +126,18 @@ export async function claimSessionDueForErasure(
   tx: DatabaseExecutor,
   {
     statuses,
+    now,
     finalBefore,
+    retention,
     skip,
-  }: { statuses: readonly VerificationStatus[]; finalBefore: Date; skip: ReadonlySet<string> },
+  }: {
+    statuses: readonly VerificationStatus[];
+    now: Date;
+    /** No session final later is due (the shortest period allowed): the bound the index scan stops at. */
+    finalBefore: Date;
+    retention: VerificationRetentionBounds;
+    skip: ReadonlySet<string>;
+  },
 ): Promise<string | undefined> {
   const storedDocument = tx
     .select({ id: verificationDocuments.id })
@@ -144,6 +154,8 @@ export async function claimSessionDueForErasure(
       and(
         inArray(verificationSessions.status, [...statuses]),
         lte(verificationSessions.completedAt, finalBefore),
+        // The organization's own period (or the default), read per row from its primary key.
+        sql`${verificationSessions.completedAt} <= ${now.toISOString()}::timestamptz - make_interval(days => ${effectiveRetentionDaysOf(verificationSessions.organizationId, retention)})`,
         isNull(verificationSessions.personalDataErasedAt),
         or(
           isNotNull(verificationSessions.submittedDetails),

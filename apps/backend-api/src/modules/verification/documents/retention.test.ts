@@ -1,6 +1,7 @@
 import { unitOfWork } from '@platform/db';
-import { verificationConsents, verificationDocuments, verificationSessions } from '@platform/db/schema';
+import { organizations, verificationConsents, verificationDocuments, verificationSessions } from '@platform/db/schema';
 import type { DocumentVault } from '@platform/document-vault';
+import type { VerificationRetentionBounds } from '@platform/organizations';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { eventually, quietPeriod } from '#test-timing';
@@ -30,6 +31,7 @@ let vault: DocumentVault;
 let directory: string;
 let removeFolder: () => Promise<void>;
 let acme: TestOrganization;
+let globex: TestOrganization;
 let image: Buffer;
 
 beforeAll(async () => {
@@ -44,8 +46,9 @@ afterAll(async () => {
 beforeEach(async () => {
   clock.set(TEST_START);
   await truncateVerificationData(database.db);
-  [acme] = await replaceOrganizations(database.db, 'Acme');
+  [acme, globex] = await replaceOrganizations(database.db, 'Acme', 'Globex');
   await fundWallet(database.db, acme.id, 'test', 10_000);
+  await fundWallet(database.db, globex.id, 'test', 10_000);
 });
 
 const daysAfterStart = (days: number) => new Date(TEST_START.getTime() + days * DAY);
@@ -57,9 +60,10 @@ const daysAfterStart = (days: number) => new Date(TEST_START.getTime() + days * 
 async function sessionWithDocuments(
   at: Date,
   to: 'pending' | 'processing' | 'verified' | 'rejected' | 'canceled' | 'expired',
+  organization: TestOrganization = acme,
 ): Promise<string> {
   clock.set(at);
-  const sessionId = await createdSessionId(app, acme.testKey);
+  const sessionId = await createdSessionId(app, organization.testKey);
   const db = database.db;
   const session = await sessionTakingDocuments(db, { sessionId });
   for (const kind of ['id_document_front', 'selfie']) {
@@ -92,10 +96,39 @@ async function rowOf(sessionId: string) {
   };
 }
 
-const run = (now: Date, retentionDays = 30, extra: { batchSize?: number; logger?: RetentionLogger } = {}) =>
-  eraseExpiredPersonalData(database.db, vault, now, { retentionDays, ...extra });
+const BOUNDS: VerificationRetentionBounds = { defaultDays: 30, minDays: 7, maxDays: 2555 };
+const run = (now: Date, defaultDays = 30, extra: { batchSize?: number; logger?: RetentionLogger } = {}) =>
+  eraseExpiredPersonalData(database.db, vault, now, { retention: { ...BOUNDS, defaultDays }, ...extra });
 
 describe('document retention', () => {
+  it("erases each organization's sessions after its own period: 7 days for one, the default for another", async () => {
+    await database.db.update(organizations).set({ verificationRetentionDays: 7 }).where(eq(organizations.id, acme.id));
+    const acmeOld = await sessionWithDocuments(daysAfterStart(0), 'verified');
+    const acmeRecent = await sessionWithDocuments(daysAfterStart(3), 'rejected');
+    const globexOld = await sessionWithDocuments(daysAfterStart(0), 'verified', globex);
+
+    // 8 days on: Acme's 7 days have passed for its first session only; Globex keeps the default 30.
+    expect(await run(daysAfterStart(8))).toBe(1);
+    expect(await filesOf(acmeOld)).toBe(0);
+    expect(await filesOf(acmeRecent)).toBe(2);
+    expect(await filesOf(globexOld)).toBe(2);
+
+    expect(await run(daysAfterStart(10))).toBe(1);
+    expect(await filesOf(acmeRecent)).toBe(0);
+    expect(await filesOf(globexOld)).toBe(2);
+
+    expect(await run(daysAfterStart(31))).toBe(1);
+    expect(await filesOf(globexOld)).toBe(0);
+  });
+
+  it('keeps a period stored outside the bounds within them (they were narrowed after it was set)', async () => {
+    await database.db.update(organizations).set({ verificationRetentionDays: 3 }).where(eq(organizations.id, acme.id));
+    const session = await sessionWithDocuments(daysAfterStart(0), 'verified');
+    expect(await run(daysAfterStart(5))).toBe(0);
+    expect(await run(daysAfterStart(7))).toBe(1);
+    expect(await filesOf(session)).toBe(0);
+  });
+
   it('erases the files and details of sessions final for 30 days, and keeps younger and open ones', async () => {
     const verified = await sessionWithDocuments(daysAfterStart(0), 'verified');
     const canceled = await sessionWithDocuments(daysAfterStart(0), 'canceled');
@@ -229,7 +262,7 @@ describe('document retention', () => {
         vault,
         now: () => now,
         intervalMs: 60 * 60 * 1000,
-        retentionDays: 30,
+        retention: BOUNDS,
         batchSize: 1,
         logger,
       }),
@@ -269,7 +302,7 @@ describe('document retention', () => {
       vault: failing,
       now: () => daysAfterStart(31),
       intervalMs: 60 * 60 * 1000,
-      retentionDays: 30,
+      retention: BOUNDS,
       logger,
     });
     try {

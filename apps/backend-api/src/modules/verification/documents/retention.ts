@@ -1,12 +1,14 @@
 import type { Database } from '@platform/db';
 import type { DocumentVault } from '@platform/document-vault';
 import { startPeriodicJob } from '@platform/http';
+import type { VerificationRetentionBounds } from '@platform/organizations';
 import { runUntilNothingDue, workThroughDueSessions } from '../index.js';
 import { claimSessionDueForErasure } from './repository.js';
 import { erasePersonalDataIn, finalStatuses } from './service.js';
 
 // The retention job (docs/decisions.md#document-retention): documents and submitted details are deleted
-// `retentionDays` after a session's final status, through the same erasure as DELETE .../personal-data.
+// after a session's final status, once its organization's period has passed (its own, or the platform's default:
+// docs/decisions.md#retention-per-organization), through the same erasure as DELETE .../personal-data.
 
 const DAY = 24 * 60 * 60 * 1000;
 const DEFAULT_RETENTION_BATCH_SIZE = 50;
@@ -18,7 +20,7 @@ export interface RetentionLogger {
 }
 
 export interface RetentionOptions {
-  retentionDays: number;
+  retention: VerificationRetentionBounds;
   batchSize?: number;
   /** Counts at info; a session id only at debug (erased) or error (failed), never anything about the person. */
   logger?: RetentionLogger | undefined;
@@ -29,13 +31,16 @@ export interface RetentionOptions {
   skip?: Set<string>;
 }
 
-/** The time a session must have reached its final status by for its personal data to be due at `now`. */
-function retentionCutoff(now: Date, retentionDays: number): Date {
-  return new Date(now.getTime() - retentionDays * DAY);
+/**
+ * The time a session must have reached its final status by for its personal data to be due at `now` under the
+ * shortest period allowed: no session final later can be due, so the due query's index scan stops there.
+ */
+function earliestCutoff(now: Date, retention: VerificationRetentionBounds): Date {
+  return new Date(now.getTime() - retention.minDays * DAY);
 }
 
 /**
- * Erases the personal data of at most `batchSize` sessions final for `retentionDays` or longer at `now`, and returns
+ * Erases the personal data of at most `batchSize` sessions final for their organization's period or longer at `now`, and returns
  * how many it erased. Each session is claimed with FOR UPDATE SKIP LOCKED and erased in that transaction, so
  * several instances (and a DELETE racing the job) never erase one session twice: the other waits for, or skips, the
  * lock, and then finds it marked. A session whose erasure fails (the storage is down) is rolled back, logged and
@@ -47,12 +52,13 @@ export async function eraseExpiredPersonalData(
   now: Date,
   options: RetentionOptions,
 ): Promise<number> {
-  const { retentionDays, batchSize = DEFAULT_RETENTION_BATCH_SIZE, logger, skip = new Set<string>() } = options;
-  const finalBefore = retentionCutoff(now, retentionDays);
+  const { retention, batchSize = DEFAULT_RETENTION_BATCH_SIZE, logger, skip = new Set<string>() } = options;
+  const finalBefore = earliestCutoff(now, retention);
   return workThroughDueSessions(db, {
     batchSize,
     skip,
-    claim: (tx, passOver) => claimSessionDueForErasure(tx, { statuses: finalStatuses, finalBefore, skip: passOver }),
+    claim: (tx, passOver) =>
+      claimSessionDueForErasure(tx, { statuses: finalStatuses, now, finalBefore, retention, skip: passOver }),
     work: async (tx, sessionId) => {
       await erasePersonalDataIn(tx, vault, { sessionId, now });
     },
@@ -72,7 +78,7 @@ export interface RetentionScheduleOptions {
   /** The service's clock: what counts as due. */
   now: () => Date;
   intervalMs: number;
-  retentionDays: number;
+  retention: VerificationRetentionBounds;
   batchSize?: number;
   logger?: RetentionLogger;
 }
@@ -94,7 +100,7 @@ export function startDocumentRetention({
   vault,
   now,
   intervalMs,
-  retentionDays,
+  retention,
   batchSize,
   logger,
 }: RetentionScheduleOptions): RetentionSchedule {
@@ -105,7 +111,7 @@ export function startDocumentRetention({
     logger,
     run: async () => {
       const { total, failed } = await runUntilNothingDue(size, (skip) =>
-        eraseExpiredPersonalData(db, vault, now(), { retentionDays, batchSize: size, logger, skip }),
+        eraseExpiredPersonalData(db, vault, now(), { retention, batchSize: size, logger, skip }),
       );
       if (total > 0 || failed > 0) {
         logger?.info({ erased: total, failed }, 'Erased verification personal data past retention');

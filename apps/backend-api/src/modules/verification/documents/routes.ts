@@ -5,6 +5,7 @@ import { DEFAULT_DOCUMENT_FILE_LIMITS } from '@platform/document-checks';
 import type { DocumentVault } from '@platform/document-vault';
 import { AppError, badRequest, isAppError, validationError } from '@platform/errors';
 import { errorResponses } from '@platform/http';
+import type { VerificationRetentionBounds } from '@platform/organizations';
 import type { SessionDecision } from '@platform/verification-lifecycle';
 import type { FastifyRequest } from 'fastify';
 import { noSubmissionListener, type SubmissionListener } from '../decisions/index.js';
@@ -32,8 +33,8 @@ export interface DocumentRoutesOptions extends SubmissionOptions {
   vault: DocumentVault;
   /** Where the hosted page is served, without a trailing slash (the session's verificationUrl). */
   verifyUrl: string;
-  /** Days after a final status until the retention job erases a session's documents and details. */
-  retentionDays: number;
+  /** The platform's default retention and its bounds: the days after a final status until the retention job erases. */
+  retention: VerificationRetentionBounds;
   /** How often this instance runs the retention job; 0: never here. */
   retentionIntervalMs: number;
 }
@@ -211,7 +212,7 @@ export const documentRoutes: FastifyPluginAsyncTypebox<DocumentRoutesOptions> = 
         vault,
         now,
         intervalMs: options.retentionIntervalMs,
-        retentionDays: options.retentionDays,
+        retention: options.retention,
         logger: app.log,
       });
     });

@@ -1,4 +1,4 @@
-import { verificationConsents, webhookEvents } from '@platform/db/schema';
+import { organizations, verificationConsents, webhookEvents } from '@platform/db/schema';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { testFormToken } from '../../../../test/hosted-page-fixtures.js';
@@ -65,6 +65,16 @@ describe('the hosted verification page', () => {
         expect(html).toContain('To verify your business for <strong>Acme Books</strong>');
         expect(html).toContain('deleted 45 days after the verification is finished');
       });
+    });
+
+    it("states the organization's own retention period, in English and Kiswahili", async () => {
+      await suite.db
+        .update(organizations)
+        .set({ verificationRetentionDays: 400 })
+        .where(eq(organizations.id, hosted.acme.id));
+      const id = await createdSessionId(suite.app, hosted.acme.testKey, { type: 'kyc', externalEndUserId: 'someone' });
+      expect((await page(id)).body).toContain('deleted 400 days after the verification is finished');
+      expect((await page(id, '?lang=sw')).body).toContain('yatafutwa siku 400 baada ya');
     });
 
     it("names the customer's organization as the one collecting when the session has no app name", async () => {

@@ -4,6 +4,7 @@ import { type Database, type DocumentKind, documentKinds, type VerificationSessi
 import { DEFAULT_DOCUMENT_FILE_LIMITS } from '@platform/document-checks';
 import type { DocumentVault } from '@platform/document-vault';
 import { AppError, badRequest } from '@platform/errors';
+import type { VerificationRetentionBounds } from '@platform/organizations';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { decidedByHostedPageButtons } from '../decisions/index.js';
 import type { SubmissionOptions } from '../documents/index.js';
@@ -35,6 +36,7 @@ import {
   keepDraft,
   needsConsent,
   recordConsent,
+  retentionDaysOf,
 } from './service.js';
 import { renderSessionPage } from './session-page.js';
 
@@ -45,8 +47,8 @@ export interface HostedPageOptions extends SubmissionOptions {
   formSecret: string;
   /** HOSTED_PAGE_LIVE_SANDBOX: a live session whose decision source is the sandbox may use the buttons. */
   liveSandbox: boolean;
-  /** VERIFICATION_RETENTION_DAYS, stated in the consent notice. */
-  retentionDays: number;
+  /** The platform's default retention and its bounds: the consent notice states the organization's period. */
+  retention: VerificationRetentionBounds;
   /** Where captured documents are stored (the capture by API's vault). */
   vault: DocumentVault;
   /** `{verify_url}`: the directors' links a business's page gives (docs/decisions.md#directors). */
@@ -189,7 +191,7 @@ export const hostedPageRoutes: FastifyPluginAsyncTypebox<HostedPageOptions> = as
         const askedAgain = ask === 'again';
         const controller = await dataControllerOf(db, session);
         const formToken = formTokenFor(formSecret, session.id);
-        const { retentionDays } = options;
+        const retentionDays = await retentionDaysOf(db, session, options.retention);
         const page = { session, controller, formToken, notice, language, retentionDays, askedAgain };
         return send(renderConsentPage(page));
       }

@@ -7,7 +7,13 @@ import {
   type VerificationStatus,
 } from '@platform/db';
 import { isAppError } from '@platform/errors';
-import { findAllowedOrigins, findOrganizationName } from '@platform/organizations';
+import {
+  effectiveRetentionDays,
+  findAllowedOrigins,
+  findOrganizationName,
+  findVerificationRetentionDays,
+  type VerificationRetentionBounds,
+} from '@platform/organizations';
 import { commitMove, type LifecycleOptions, moveSession, readAnySession } from '../index.js';
 import { type NoticeCode, type SandboxAction, sandboxActionsFor } from './page.js';
 import { consentedTextVersions, insertConsent, lockSessionStatus, saveDraftToken } from './repository.js';
@@ -67,6 +73,15 @@ export async function needsConsent(db: Database, session: VerificationSession): 
  */
 export async function dataControllerOf(db: Database, session: VerificationSession): Promise<string | undefined> {
   return session.appName ?? (await findOrganizationName(db, session.organizationId));
+}
+
+/** The days the session's organization keeps its records after the final status (docs/decisions.md#retention-per-organization). */
+export async function retentionDaysOf(
+  db: Database,
+  session: VerificationSession,
+  bounds: VerificationRetentionBounds,
+): Promise<number> {
+  return effectiveRetentionDays(await findVerificationRetentionDays(db, session.organizationId), bounds);
 }
 
 /**
