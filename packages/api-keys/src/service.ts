@@ -1,4 +1,4 @@
-import { type ApiKeyEnvironment, type DatabaseExecutor, isUuid } from '@platform/db';
+import { type ApiKeyEnvironment, type ApiKeyPermission, type DatabaseExecutor, isUuid } from '@platform/db';
 import {
   findApiKeyBySecretHash,
   insertApiKey,
@@ -14,6 +14,8 @@ export interface CreateApiKeyInput {
   name?: string;
   createdByUserId?: string | null;
   rateLimitPerMinute?: number | null;
+  /** What the key may do beyond the API's default (docs/decisions.md#verified-data); default none. */
+  permissions?: readonly ApiKeyPermission[];
 }
 
 export interface CreatedApiKey {
@@ -25,6 +27,7 @@ export interface CreatedApiKey {
   lastFour: string;
   name: string;
   rateLimitPerMinute: number | null;
+  permissions: ApiKeyPermission[];
   createdAt: Date;
 }
 
@@ -33,6 +36,7 @@ export interface ActiveApiKey {
   organizationId: string;
   environment: ApiKeyEnvironment;
   rateLimitPerMinute: number | null;
+  permissions: ApiKeyPermission[];
 }
 
 export async function createApiKey(db: DatabaseExecutor, input: CreateApiKeyInput): Promise<CreatedApiKey> {
@@ -45,6 +49,8 @@ export async function createApiKey(db: DatabaseExecutor, input: CreateApiKeyInpu
     lastFour,
     createdByUserId: input.createdByUserId ?? null,
     rateLimitPerMinute: input.rateLimitPerMinute ?? null,
+    // Each permission once, in the list's order, whatever order the caller gave.
+    permissions: [...new Set(input.permissions ?? [])].sort(),
   });
   if (row === undefined) throw new Error('Inserting the API key returned no row');
   return {
@@ -55,6 +61,7 @@ export async function createApiKey(db: DatabaseExecutor, input: CreateApiKeyInpu
     lastFour: row.lastFour,
     name: row.name,
     rateLimitPerMinute: row.rateLimitPerMinute,
+    permissions: row.permissions,
     createdAt: row.createdAt,
   };
 }
@@ -98,6 +105,7 @@ export async function findActiveApiKey(db: DatabaseExecutor, secret: string): Pr
     organizationId: row.organizationId,
     environment: row.environment,
     rateLimitPerMinute: row.rateLimitPerMinute,
+    permissions: row.permissions,
   };
 }
 

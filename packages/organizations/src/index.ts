@@ -21,3 +21,4 @@ export {
   organizationRetiredAtOf,
   updateKeyRateLimitMaximum,
 } from './repository.js';
+export { recordVerifiedDataViewed, VERIFIED_DATA_VIEWED, type VerifiedDataRead } from './verified-data-audit.js';

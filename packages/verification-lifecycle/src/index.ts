@@ -42,3 +42,9 @@ export {
   type QueueRow,
   type ReviewSessionRow,
 } from './review-repository.js';
+export type {
+  VerifiedBusiness,
+  VerifiedBusinessPerson,
+  VerifiedOutputs,
+  VerifiedPerson,
+} from './verified-outputs.js';

@@ -1,5 +1,5 @@
 import { findActiveApiKey, touchApiKeys } from '@platform/api-keys';
-import type { ApiKeyOwner, Database } from '@platform/db';
+import type { ApiKeyOwner, ApiKeyPermission, Database } from '@platform/db';
 import { type AppError, unauthorized } from '@platform/errors';
 import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
@@ -11,6 +11,8 @@ export const API_KEY_HEADER = 'x-service-api-key';
 export interface ApiKeyPrincipal extends ApiKeyOwner {
   id: string;
   rateLimitPerMinute: number | null;
+  /** What it may do beyond the default (docs/decisions.md#verified-data). */
+  permissions: readonly ApiKeyPermission[];
 }
 
 declare module 'fastify' {

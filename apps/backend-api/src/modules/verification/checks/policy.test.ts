@@ -94,9 +94,7 @@ describe('the verification policy', () => {
       summary: 'The registry did not answer.',
     };
     expect(decideFromChecks(STANDARD_POLICY, 'kyc', 'national_id', [...allKyc, unavailable]).decision).toBe('review');
-    expect(decideFromChecks(STANDARD_POLICY, 'kyc', 'national_id', [unavailable, ...allKyc]).decision).toBe(
-      'verified',
-    );
+    expect(decideFromChecks(STANDARD_POLICY, 'kyc', 'national_id', [unavailable, ...allKyc]).decision).toBe('verified');
   });
 
   it('asks the enhanced policy for a screening the standard one does without', () => {
