@@ -21,4 +21,8 @@ export {
   organizationRetiredAtOf,
   updateKeyRateLimitMaximum,
 } from './repository.js';
-export { recordVerifiedDataViewed, VERIFIED_DATA_VIEWED, type VerifiedDataRead } from './verified-data-audit.js';
+export {
+  recordVerifiedDataViewed,
+  VERIFIED_DATA_VIEWED,
+  type VerifiedDataRead,
+} from './verified-data-audit-repository.js';

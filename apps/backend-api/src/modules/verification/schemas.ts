@@ -169,7 +169,6 @@ const VerificationSessionDetailSchema = Type.Object(
   },
   { additionalProperties: false },
 );
-export type VerificationSessionDetailView = Static<typeof VerificationSessionDetailSchema>;
 
 export const VerificationSessionResponseSchema = sessionEnvelope('VerificationSessionResponse', false);
 export const VerificationSessionDetailResponseSchema = Type.Object(

@@ -3,16 +3,16 @@ import type { DocumentVault } from '@platform/document-vault';
 import { forbidden } from '@platform/errors';
 import { recordVerifiedDataViewed } from '@platform/organizations';
 import type { ApiKeyPrincipal } from '../../plugins/api-key-authentication.js';
+import { openVerifiedOutputs, type VerifiedOutputs } from './checks/index.js';
 import { listSubmissionChecks } from './checks/repository.js';
-import { openVerifiedOutputs, type VerifiedOutputs } from './checks/verified-outputs.js';
 import { readOwnerSession } from './service.js';
 import type { SessionCheckView } from './verified-data-schemas.js';
 
 // One session read by id, with its checks and, asked for and allowed, its verified data
 // (docs/decisions.md#verified-data).
 
-export const VERIFIED_DATA_PERMISSION = 'verified_data:read';
-export const VERIFIED_DATA_FORBIDDEN =
+const VERIFIED_DATA_PERMISSION = 'verified_data:read';
+const VERIFIED_DATA_FORBIDDEN =
   `expand=verified_outputs needs an API key with the permission ${VERIFIED_DATA_PERMISSION}; ` +
   'an owner or admin gives it to a new key on the Developers page';
 
@@ -74,7 +74,7 @@ async function latestChecks(
 }
 
 /** A check as the API shows it: never its sealed evidence, nor the consequence the policy keeps with a failure. */
-export function checkView(row: VerificationCheck): SessionCheckView {
+function checkView(row: VerificationCheck): SessionCheckView {
   const { consequence: _consequence, ...details } = row.details as Record<string, unknown>;
   return {
     kind: row.kind,

@@ -6,7 +6,7 @@ import { type Static, Type } from '@sinclair/typebox';
 // checks, always, and on `expand=verified_outputs` what was verified.
 
 /** The expansions the session's answer knows, Stripe-like: each asked for by name. */
-export const sessionExpansions = ['verified_outputs'] as const;
+const sessionExpansions = ['verified_outputs'] as const;
 
 export const GetVerificationSessionQuery = Type.Object({
   expand: Type.Optional(

@@ -32,7 +32,7 @@ interface NewApiKeyRequest {
 }
 
 /** The 403 for giving a key the permission to read verified data without holding it (docs/decisions.md#verified-data). */
-export const VERIFIED_DATA_KEY_FORBIDDEN =
+const VERIFIED_DATA_KEY_FORBIDDEN =
   'Giving a key the permission verified_data:read needs the role owner or admin (verifications:read_personal_data)';
 
 /**
