@@ -16,7 +16,7 @@ module.exports = {
   },
   'audit-events': {
     owner: 'apps/main-api/src/modules/audit',
-    publishedIn: 'packages/organizations', // an organization's activation, recorded by a decision in either service
+    publishedIn: 'packages/organizations', // an organization's activation, and reads of verified data, recorded by either service
   },
   'avatar-uploads': { owner: 'apps/main-api/src/modules/accounts' },
   // Billing's documents and payments belong to the billing module as a whole: its sub-modules' statements join

@@ -91,13 +91,14 @@ export function buildApp(deps: BackendApiDeps, config: BackendApiConfig) {
     now,
     onCountFailed: (error) => app.log.warn({ err: error }, 'counting verification sessions for /metrics failed'),
   });
+  const vault = deps.vault ?? documentVaultFromConfig(config.documents, { warn: (message) => app.log.warn(message) });
   app.register(verificationRoutes, {
     db: deps.database.db,
     now,
+    vault,
     ...verification,
     onDecided: verificationMetrics.observeDecision,
   });
-  const vault = deps.vault ?? documentVaultFromConfig(config.documents, { warn: (message) => app.log.warn(message) });
   // Smile ID decides the sessions VERIFICATION_DECISIONS gives it (docs/decisions.md#automated-decisions); with its
   // credentials set, its callback and job loop also serve sessions given to it before a configuration change.
   const smileIdSettings = smileIdSettingsOf(config, verification.verifyUrl);

@@ -1,4 +1,4 @@
-import type { ApiKey, ApiKeyEnvironment, DatabaseExecutor } from '@platform/db';
+import type { ApiKey, ApiKeyEnvironment, ApiKeyPermission, DatabaseExecutor } from '@platform/db';
 import { apiKeys } from '@platform/db/schema/api-keys';
 import { and, asc, count, eq, gt, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 
@@ -14,6 +14,7 @@ export async function insertApiKey(
     lastFour: string;
     createdByUserId: string | null;
     rateLimitPerMinute: number | null;
+    permissions: ApiKeyPermission[];
   },
 ): Promise<ApiKey | undefined> {
   const [row] = await db.insert(apiKeys).values(values).returning();

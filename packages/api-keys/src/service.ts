@@ -14,6 +14,8 @@ export interface CreateApiKeyInput {
   name?: string;
   createdByUserId?: string | null;
   rateLimitPerMinute?: number | null;
+  /** What the key may do beyond the API's default (docs/decisions.md#verified-data); default none. */
+  permissions?: readonly ApiKeyPermission[];
 }
 
 export interface CreatedApiKey {
@@ -25,6 +27,7 @@ export interface CreatedApiKey {
   lastFour: string;
   name: string;
   rateLimitPerMinute: number | null;
+  permissions: ApiKeyPermission[];
   createdAt: Date;
 }
 
@@ -47,6 +50,8 @@ export async function createApiKey(db: DatabaseExecutor, input: CreateApiKeyInpu
     lastFour,
     createdByUserId: input.createdByUserId ?? null,
     rateLimitPerMinute: input.rateLimitPerMinute ?? null,
+    // Each permission once, in the list's order, whatever order the caller gave.
+    permissions: [...new Set(input.permissions ?? [])].sort(),
   });
   if (row === undefined) throw new Error('Inserting the API key returned no row');
   return {
@@ -57,6 +62,7 @@ export async function createApiKey(db: DatabaseExecutor, input: CreateApiKeyInpu
     lastFour: row.lastFour,
     name: row.name,
     rateLimitPerMinute: row.rateLimitPerMinute,
+    permissions: row.permissions,
     createdAt: row.createdAt,
   };
 }

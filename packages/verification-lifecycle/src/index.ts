@@ -46,3 +46,9 @@ export {
   type ReviewedOrganization,
   type ReviewSessionRow,
 } from './review-repository.js';
+export type {
+  VerifiedBusiness,
+  VerifiedBusinessPerson,
+  VerifiedOutputs,
+  VerifiedPerson,
+} from './verified-outputs.js';

@@ -11,8 +11,8 @@ export const API_KEY_HEADER = 'x-service-api-key';
 export interface ApiKeyPrincipal extends ApiKeyOwner {
   id: string;
   rateLimitPerMinute: number | null;
-  /** What the key may do beyond the defaults (docs/decisions.md#verification-export: `verified_data:read`). */
-  permissions?: readonly ApiKeyPermission[];
+  /** What it may do beyond the default (docs/decisions.md#verified-data). */
+  permissions: readonly ApiKeyPermission[];
 }
 
 declare module 'fastify' {

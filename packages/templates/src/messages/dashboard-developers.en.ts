@@ -34,6 +34,10 @@ export const dashboardDevelopersEn = {
   'dashboard.developers.keys.rateLimitHint': 'At most {max} a minute for this organization. Empty: the default.',
   'dashboard.developers.keys.badRateLimit':
     'The requests a minute were not accepted: give a whole number from 1 to {max}, or leave it empty for the default.',
+  'dashboard.developers.keys.readVerifiedData': 'Can read verified personal data',
+  'dashboard.developers.keys.readVerifiedDataHint':
+    'Names, ID numbers and dates of birth of verified sessions (expand=verified_outputs). Every read is in the audit log.',
+  'dashboard.developers.keys.verifiedDataForbidden': 'Only owners and admins may give a key verified personal data.',
   'dashboard.developers.keys.submit': 'Create the key',
   'dashboard.developers.keys.badName': 'The name was not accepted: it {reason}.',
   'dashboard.developers.keys.secretHeading': 'Your new key "{name}"',

@@ -37,6 +37,11 @@ export const dashboardDevelopersSw = {
   'dashboard.developers.keys.rateLimitHint': 'Yasizidi {max} kwa dakika kwa shirika hili. Tupu: kiwango cha kawaida.',
   'dashboard.developers.keys.badRateLimit':
     'Maombi kwa dakika hayakukubaliwa: weka namba kamili kuanzia 1 hadi {max}, au acha tupu kwa kiwango cha kawaida.',
+  'dashboard.developers.keys.readVerifiedData': 'Inaweza kusoma data binafsi iliyothibitishwa',
+  'dashboard.developers.keys.readVerifiedDataHint':
+    'Majina, nambari za vitambulisho na tarehe za kuzaliwa za vipindi vilivyothibitishwa (expand=verified_outputs). Kila usomaji umo kwenye kumbukumbu ya ukaguzi.',
+  'dashboard.developers.keys.verifiedDataForbidden':
+    'Ni wamiliki na wasimamizi pekee wanaoweza kuipa funguo data binafsi iliyothibitishwa.',
   'dashboard.developers.keys.submit': 'Unda ufunguo',
   'dashboard.developers.keys.badName': 'Jina halikukubaliwa (sababu: {reason}).',
   'dashboard.developers.keys.secretHeading': 'Ufunguo wako mpya "{name}"',

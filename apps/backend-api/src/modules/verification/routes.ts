@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { ApiKeyOwner, Database } from '@platform/db';
+import type { DocumentVault } from '@platform/document-vault';
 import { errorResponses } from '@platform/http';
 import type { LifecycleOptions, MoveResult } from '@platform/verification-lifecycle';
 import { checkSessionUrl } from './callback-url.js';
@@ -12,9 +13,9 @@ import {
   TestDecisionBody,
   VerificationSessionCanceledSchema,
   VerificationSessionCreatedSchema,
+  VerificationSessionDetailResponseSchema,
   VerificationSessionIdParams,
   VerificationSessionListSchema,
-  VerificationSessionResponseSchema,
   VerificationSessionTestDecisionSchema,
 } from './schemas.js';
 import {
@@ -22,15 +23,19 @@ import {
   cancelSession,
   createSession,
   listSessions,
-  readOwnerSession,
   sessionView,
   type VerificationPriceList,
 } from './service.js';
+import { readSessionDetail } from './session-detail.js';
 import { decideTestSession, testSessionToDecide } from './test-decisions.js';
+import { verifiedSessionExamples } from './verified-data-examples.js';
+import { GetVerificationSessionQuery } from './verified-data-schemas.js';
 
 export interface VerificationRoutesOptions extends LifecycleOptions {
   db: Database;
   now: () => Date;
+  /** Opens a session's sealed verified data (docs/decisions.md#verified-data). */
+  vault: DocumentVault;
   /** Where the hosted page is served, without a trailing slash. */
   verifyUrl: string;
   prices: VerificationPriceList;
@@ -154,14 +159,36 @@ export const verificationRoutes: FastifyPluginAsyncTypebox<VerificationRoutesOpt
       schema: {
         tags,
         summary: 'Get a verification session',
+        description:
+          'The session with the checks of its latest submission (outcomes and summaries, no personal data). ' +
+          '`expand=verified_outputs` adds `verifiedOutputs`, what the verification confirmed (null before a ' +
+          '`verified` decision and after erasure): only for API keys with the permission `verified_data:read` (else ' +
+          '403 `forbidden`, nothing read), and every such read is recorded in the audit log as ' +
+          '`verification.verified_data_viewed`. Verified data is never sent in callbacks.',
         security,
         params: VerificationSessionIdParams,
-        response: { 200: VerificationSessionResponseSchema, ...errorResponses(400, 401, 404) },
+        querystring: GetVerificationSessionQuery,
+        response: {
+          200: { ...VerificationSessionDetailResponseSchema, examples: verifiedSessionExamples },
+          ...errorResponses(400, 401, 403, 404),
+        },
       },
     },
     async (request) => {
-      const session = await readOwnerSession(db, ownerOf(request), request.params.id);
-      return { success: true as const, data: sessionView(session, verifyUrl) };
+      const detail = await readSessionDetail(db, options.vault, ownerOf(request), request.params.id, {
+        key: request.apiKey,
+        expandVerifiedOutputs: request.query.expand === 'verified_outputs',
+        requestId: request.id,
+        ip: request.ip,
+      });
+      return {
+        success: true as const,
+        data: {
+          ...sessionView(detail.session, verifyUrl),
+          checks: detail.checks,
+          ...(detail.verifiedOutputs === undefined ? {} : { verifiedOutputs: detail.verifiedOutputs }),
+        },
+      };
     },
   );
 

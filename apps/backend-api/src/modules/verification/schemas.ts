@@ -9,6 +9,7 @@ import { nullable, singleLineName, stringEnum } from '@platform/http';
 import { nextCursorSchema, pageQueryProperties } from '@platform/pagination';
 import { requiredDocumentKinds } from '@platform/verification-lifecycle';
 import { type Static, Type } from '@sinclair/typebox';
+import { SessionCheckSchema, VerifiedOutputsSchema } from './verified-data-schemas.js';
 
 const DEFAULT_PAGE_SIZE = 20;
 const MAX_URL_LENGTH = 2048;
@@ -154,7 +155,26 @@ const sessionEnvelope = (id: string, withMessage: boolean) =>
 
 export const VerificationSessionCreatedSchema = sessionEnvelope('VerificationSessionCreated', true);
 export const VerificationSessionCanceledSchema = sessionEnvelope('VerificationSessionCanceled', true);
+
+/** One session read by id: the session, its latest submission's checks and, when expanded, its verified data. */
+const VerificationSessionDetailSchema = Type.Object(
+  {
+    ...VerificationSessionSchema.properties,
+    checks: Type.Array(SessionCheckSchema, {
+      description:
+        'The checks of the latest submission, in the order they were made (empty before one). Their outcomes ' +
+        'and summaries carry no personal data, and stay after erasure.',
+    }),
+    verifiedOutputs: Type.Optional(VerifiedOutputsSchema),
+  },
+  { additionalProperties: false },
+);
+
 export const VerificationSessionResponseSchema = sessionEnvelope('VerificationSessionResponse', false);
+export const VerificationSessionDetailResponseSchema = Type.Object(
+  { success: Type.Literal(true), data: VerificationSessionDetailSchema },
+  { $id: 'VerificationSessionDetailResponse', additionalProperties: false },
+);
 
 export const VerificationSessionTestDecisionSchema = sessionEnvelope('VerificationSessionTestDecision', true);
 

@@ -25,6 +25,7 @@ describe('POST /v1/api-keys', () => {
         lastFour: body.data.secret.slice(-4),
         prefix: 'sk_live_',
         rateLimitPerMinute: null,
+        permissions: [],
         createdAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
       },
     });
@@ -34,6 +35,7 @@ describe('POST /v1/api-keys', () => {
       organizationId: setup.orgA,
       environment: 'live',
       rateLimitPerMinute: null,
+      permissions: [],
     });
     const row = await keyRow(body.data.id);
     expect(row).toMatchObject({ createdByUserId: ALICE, secretHash: hashApiKeySecret(body.data.secret) });

@@ -15,6 +15,7 @@ export function findOrganizationApiKeys(
       environment: apiKeys.environment,
       lastFour: apiKeys.lastFour,
       rateLimitPerMinute: apiKeys.rateLimitPerMinute,
+      permissions: apiKeys.permissions,
       createdAt: apiKeys.createdAt,
       lastUsedAt: apiKeys.lastUsedAt,
       revokedAt: apiKeys.revokedAt,

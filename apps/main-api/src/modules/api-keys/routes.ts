@@ -48,14 +48,16 @@ export const apiKeyRoutes: FastifyPluginAsyncTypebox<ApiKeyRoutesOptions> = asyn
           'The response carries the full secret; it is shown only this once (only a hash is stored). ' +
           "Unknown body fields are refused. rateLimitPerMinute may not exceed the organization's maximum " +
           '(the platform default, 600 unless configured, or a maximum the platform set for the organization): ' +
-          'above it the answer is 400 validation_error on /rateLimitPerMinute naming the maximum.',
+          'above it the answer is 400 validation_error on /rateLimitPerMinute naming the maximum. `permissions: ' +
+          '["verified_data:read"]` lets the key read verified personal data; only owners and admins may give it ' +
+          '(403 otherwise, nothing created).',
         security: bearerSecurity,
         body: CreateApiKeyBodySchema,
         response: { 201: ref(CreatedApiKeySchema), ...errorResponses(400, 401, 403) },
       },
     },
     async (request, reply) => {
-      const { environment, name, rateLimitPerMinute } = request.body;
+      const { environment, name, rateLimitPerMinute, permissions } = request.body;
       const created = await issueApiKey(
         db,
         {
@@ -64,6 +66,8 @@ export const apiKeyRoutes: FastifyPluginAsyncTypebox<ApiKeyRoutesOptions> = asyn
           environment,
           ...(name === undefined ? {} : { name }),
           ...(rateLimitPerMinute === undefined ? {} : { rateLimitPerMinute }),
+          ...(permissions === undefined ? {} : { permissions }),
+          role: request.organization.role,
         },
         rateLimitMaxPerMinute,
         auditContextOf(request),

@@ -1,5 +1,5 @@
 import { API_KEY_NAME_MAX_LENGTH, DEFAULT_API_KEY_NAME } from '@platform/api-keys';
-import { apiKeyEnvironments } from '@platform/db';
+import { apiKeyEnvironments, apiKeyPermissions } from '@platform/db';
 import { singleLineName } from '@platform/http';
 import { type Static, Type } from '@sinclair/typebox';
 import { ref } from '../../shared/schema-ref.js';
@@ -20,6 +20,10 @@ const rateLimitPerMinute = Type.Union([Type.Integer({ minimum: 1 }), Type.Null()
   description: "Requests per minute allowed for this key; null means the backend service's default.",
 });
 
+const permissionsDescription =
+  'What the key may do beyond the sessions themselves: `verified_data:read` reads the verified personal data of ' +
+  "the organization's sessions (GET /v1/verify/sessions/:id?expand=verified_outputs).";
+
 /** POST body. Unknown fields are refused, so a misspelt option is not silently ignored. */
 export const CreateApiKeyBodySchema = Type.Object(
   {
@@ -39,6 +43,15 @@ export const CreateApiKeyBodySchema = Type.Object(
           "another; the schema's 100000 is the absolute bound). Omitted: the backend service's default.",
       }),
     ),
+    permissions: Type.Optional(
+      Type.Array(Type.Union(apiKeyPermissions.map((permission) => Type.Literal(permission))), {
+        maxItems: apiKeyPermissions.length,
+        uniqueItems: true,
+        description:
+          `${permissionsDescription} Default none. Giving \`verified_data:read\` needs the role owner or admin ` +
+          '(403 otherwise); it cannot be added to a key later.',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -52,6 +65,7 @@ const ApiKeySchema = Type.Object(
     prefix,
     lastFour: Type.String({ description: 'The last four characters of the secret, to tell keys apart.' }),
     rateLimitPerMinute,
+    permissions: Type.Array(Type.String(), { description: permissionsDescription }),
     createdAt: Type.String({ format: 'date-time' }),
     lastUsedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
       description: 'Last use against the backend service (recorded at most once a minute); null if never used.',
@@ -91,6 +105,7 @@ export const CreatedApiKeySchema = Type.Object(
         lastFour: Type.String(),
         prefix,
         rateLimitPerMinute,
+        permissions: Type.Array(Type.String(), { description: permissionsDescription }),
         createdAt: Type.String({ format: 'date-time' }),
       },
       { additionalProperties: false },

@@ -1,9 +1,16 @@
 import { createApiKey, normaliseApiKeyName } from '@platform/api-keys';
-import { type ApiKeyEnvironment, type Database, isUuid } from '@platform/db';
-import { invalidFields } from '@platform/errors';
+import {
+  type ApiKeyEnvironment,
+  type ApiKeyPermission,
+  type Database,
+  isUuid,
+  type MembershipRole,
+} from '@platform/db';
+import { forbidden, invalidFields } from '@platform/errors';
 import { findOrganizationKeyRateLimitMax } from '@platform/organizations';
 import { assertActivated } from '../activation/index.js';
 import { type AuditContext, recordAuditEvent } from '../audit/index.js';
+import { allows } from '../organizations/index.js';
 import { findOrganizationApiKeys, setOrganizationApiKeyRevoked } from './repository.js';
 import type { ApiKeyView, CreatedApiKeyView } from './schemas.js';
 
@@ -19,7 +26,14 @@ interface NewApiKeyRequest {
   /** As sent: trimmed and checked here; none gives the default name. */
   name?: string;
   rateLimitPerMinute?: number;
+  permissions?: readonly ApiKeyPermission[];
+  /** The creator's role: giving `verified_data:read` needs verifications:read_personal_data. */
+  role: MembershipRole;
 }
+
+/** The 403 for giving a key the permission to read verified data without holding it (docs/decisions.md#verified-data). */
+const VERIFIED_DATA_KEY_FORBIDDEN =
+  'Giving a key the permission verified_data:read needs the role owner or admin (verifications:read_personal_data)';
 
 /**
  * The highest rateLimitPerMinute a key of the organization may have (docs/decisions.md#organization-rate-limit-maximum):
@@ -51,6 +65,10 @@ export async function issueApiKey(
     throw invalidFields([{ path: '/name', message: name.problem }]);
   }
   const { rateLimitPerMinute } = request;
+  const permissions = [...new Set(request.permissions ?? [])].sort();
+  if (permissions.includes('verified_data:read') && !allows(request.role, 'verifications:read_personal_data')) {
+    throw forbidden(VERIFIED_DATA_KEY_FORBIDDEN);
+  }
   if (rateLimitPerMinute !== undefined) {
     const max = await keyRateLimitMaxOf(db, request.organizationId, defaultRateLimitMax);
     if (rateLimitPerMinute > max) {
@@ -67,6 +85,7 @@ export async function issueApiKey(
       name,
       createdByUserId: request.userId,
       ...(rateLimitPerMinute === undefined ? {} : { rateLimitPerMinute }),
+      permissions,
     });
     // The prefix and last four tell the key apart; the secret itself is never recorded.
     await recordAuditEvent(tx, audit, {
@@ -80,6 +99,7 @@ export async function issueApiKey(
         prefix: secretPrefixOf(key.environment),
         lastFour: key.lastFour,
         rateLimitPerMinute: key.rateLimitPerMinute,
+        permissions: key.permissions,
       },
     });
     return key;
@@ -92,6 +112,7 @@ export async function issueApiKey(
     lastFour: created.lastFour,
     prefix: secretPrefixOf(created.environment),
     rateLimitPerMinute: created.rateLimitPerMinute,
+    permissions: created.permissions,
     createdAt: created.createdAt.toISOString(),
   };
 }
@@ -110,6 +131,7 @@ export async function listApiKeys(
     prefix: secretPrefixOf(row.environment),
     lastFour: row.lastFour,
     rateLimitPerMinute: row.rateLimitPerMinute,
+    permissions: row.permissions,
     createdAt: row.createdAt.toISOString(),
     lastUsedAt: row.lastUsedAt?.toISOString() ?? null,
     revokedAt: row.revokedAt?.toISOString() ?? null,

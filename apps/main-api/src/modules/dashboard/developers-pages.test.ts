@@ -132,13 +132,19 @@ describe('the API keys page', () => {
   it('lists the keys of the environment shown only, and not those of another organization', async () => {
     await issueApiKey(
       h.t.db,
-      { organizationId, userId: OWNER.sub, environment: 'live', name: 'Live till' },
+      { organizationId, userId: OWNER.sub, environment: 'live', name: 'Live till', role: 'owner' },
       600,
       NOBODY,
     );
     await issueApiKey(
       h.t.db,
-      { organizationId: otherOrganizationId, userId: OWNER.sub, environment: 'test', name: 'Someone else' },
+      {
+        organizationId: otherOrganizationId,
+        userId: OWNER.sub,
+        environment: 'test',
+        name: 'Someone else',
+        role: 'owner',
+      },
       600,
       NOBODY,
     );
@@ -187,7 +193,7 @@ describe('the API keys page', () => {
   it('revokes a key from its form, and answers an unknown key or another organization’s with the 404 page', async () => {
     const created = await issueApiKey(
       h.t.db,
-      { organizationId, userId: OWNER.sub, environment: 'test', name: 'To revoke' },
+      { organizationId, userId: OWNER.sub, environment: 'test', name: 'To revoke', role: 'owner' },
       600,
       NOBODY,
     );
@@ -204,7 +210,7 @@ describe('the API keys page', () => {
 
     const theirs = await issueApiKey(
       h.t.db,
-      { organizationId: otherOrganizationId, userId: OWNER.sub, environment: 'test', name: 'Theirs' },
+      { organizationId: otherOrganizationId, userId: OWNER.sub, environment: 'test', name: 'Theirs', role: 'owner' },
       600,
       NOBODY,
     );
@@ -329,5 +335,55 @@ describe('the allowed origins page', () => {
     expect(page.body).toContain('Asili zinazoruhusiwa');
     expect(page.body).not.toContain('/dashboard/developers/origins/remove');
     expect(page.body).not.toContain('name="origin"');
+  });
+});
+
+describe('the key form’s verified data checkbox (docs/decisions.md#verified-data)', () => {
+  const DEVELOPER = { sub: 'user_chebet', email: 'chebet@example.com', givenName: 'Chebet', familyName: 'Kirui' };
+  const ADMIN = { sub: 'user_daudi', email: 'daudi@example.com', givenName: 'Daudi', familyName: 'Otieno' };
+  const checkbox = 'name="readVerifiedData"';
+
+  it('is shown to owners and admins, who give the key verified_data:read, and not to developers', async () => {
+    const shop = await h.organizationWith('Duka Ltd', { admin: ADMIN, developer: DEVELOPER });
+    const page = (cookie: string) => h.get(at('/dashboard/developers?env=test', shop.id), cookie);
+    expect((await page(shop.cookies.admin)).body).toContain(checkbox);
+    expect((await page(shop.cookies.admin)).body).toContain('Can read verified personal data');
+    expect((await page(shop.cookies.developer)).body).toContain('name="rateLimitPerMinute"');
+    expect((await page(shop.cookies.developer)).body).not.toContain(checkbox);
+
+    const from = at('/dashboard/developers?env=test', shop.id);
+    const given = await h.post(
+      at('/dashboard/developers/keys?env=test', shop.id),
+      shop.cookies.admin,
+      { name: 'Reader', readVerifiedData: 'yes' },
+      from,
+    );
+    expect(given.statusCode).toBe(201);
+    const plain = await h.post(
+      at('/dashboard/developers/keys?env=test', shop.id),
+      shop.cookies.admin,
+      { name: 'Plain' },
+      from,
+    );
+    expect(plain.statusCode).toBe(201);
+    // A developer who sends the field anyway is refused on the page, and nothing is created.
+    const refused = await h.post(
+      at('/dashboard/developers/keys?env=test', shop.id),
+      shop.cookies.developer,
+      { name: 'Sneaky', readVerifiedData: 'yes' },
+      from,
+    );
+    expect(refused.statusCode).toBe(403);
+    expect(refused.body).toContain('Only owners and admins may give a key verified personal data.');
+    const keys = await keysOf(shop.id);
+    expect(keys.map((key) => [key.name, key.permissions]).sort()).toEqual([
+      ['Plain', []],
+      ['Reader', ['verified_data:read']],
+    ]);
+  });
+
+  it('speaks Kiswahili', async () => {
+    const sw = await h.get(at('/dashboard/developers?env=test&lang=sw'), ownerCookie);
+    expect(sw.body).toContain('Inaweza kusoma data binafsi iliyothibitishwa');
   });
 });

@@ -61,8 +61,18 @@ export const dashboardDeveloperRoutes: FastifyPluginAsyncTypebox<DashboardDevelo
       );
     }
     const mayWrite = allows(organization.role, 'developer:write');
+    const mayGiveVerifiedData = mayWrite && allows(organization.role, 'verifications:read_personal_data');
     const rateLimitMax = await keyRateLimitMaxOf(db, organization.id, options.rateLimitMaxPerMinute);
-    const page = { locale, signedIn, organizationName: organization.name, keys, mayWrite, liveLocked, rateLimitMax };
+    const page = {
+      locale,
+      signedIn,
+      organizationName: organization.name,
+      keys,
+      mayWrite,
+      mayGiveVerifiedData,
+      liveLocked,
+      rateLimitMax,
+    };
     return { ...page, ...extra };
   }
 
@@ -94,10 +104,12 @@ export const dashboardDeveloperRoutes: FastifyPluginAsyncTypebox<DashboardDevelo
       const { context, locale, organization, environment } = pageOf(request);
       const name = fieldOf(request.body, 'name');
       const rateLimit = fieldOf(request.body, 'rateLimitPerMinute');
+      // The checkbox: sent only when ticked; the service refuses it to a role without the permission.
+      const readVerifiedData = fieldOf(request.body, 'readVerifiedData') === 'yes';
       // Empty: the default, as the API's omitted field. Else a whole number, its bounds the service's.
       const rateLimitPerMinute = rateLimit === '' ? undefined : wholeNumberOf(rateLimit);
       const refusedLimit = async () => {
-        const view = await keysView(request, { name, rateLimit, rateLimitRefused: true });
+        const view = await keysView(request, { name, rateLimit, readVerifiedData, rateLimitRefused: true });
         const problem = text(locale, 'dashboard.developers.keys.badRateLimit', { max: view.rateLimitMax });
         return sendPage(reply, apiKeysPage({ ...view, problem }), 400);
       };
@@ -111,6 +123,8 @@ export const dashboardDeveloperRoutes: FastifyPluginAsyncTypebox<DashboardDevelo
             environment,
             name,
             ...(rateLimitPerMinute === undefined ? {} : { rateLimitPerMinute }),
+            permissions: readVerifiedData ? ['verified_data:read'] : [],
+            role: organization.role,
           },
           options.rateLimitMaxPerMinute,
           { actorUserId: context.userId, requestId: request.id, ip: request.ip },
@@ -129,7 +143,15 @@ export const dashboardDeveloperRoutes: FastifyPluginAsyncTypebox<DashboardDevelo
             return refusedLimit();
           }
           const problem = text(locale, 'dashboard.developers.keys.badName', { reason });
-          return sendPage(reply, apiKeysPage(await keysView(request, { name, rateLimit, problem })), 400);
+          return sendPage(
+            reply,
+            apiKeysPage(await keysView(request, { name, rateLimit, readVerifiedData, problem })),
+            400,
+          );
+        }
+        if (isAppError(error) && error.code === 'forbidden') {
+          const problem = text(locale, 'dashboard.developers.keys.verifiedDataForbidden');
+          return sendPage(reply, apiKeysPage(await keysView(request, { name, rateLimit, problem })), 403);
         }
         if (!isAppError(error) || error.code !== 'organization_not_activated') throw error;
         const problem = text(locale, 'dashboard.developers.keys.locked');

@@ -15,6 +15,8 @@ const expected: Record<MembershipRole, string[]> = {
     // Going live is the owner's alone (docs/decisions.md#going-live).
     'organization:activate',
     'verifications:read',
+    // Verified personal data: owners and admins only, each read audited (docs/decisions.md#verified-data).
+    'verifications:read_personal_data',
     'verifications:cancel',
     'records:write',
   ],
@@ -26,6 +28,7 @@ const expected: Record<MembershipRole, string[]> = {
     'audit:read',
     'wallet:test_top_up',
     'verifications:read',
+    'verifications:read_personal_data',
     'verifications:cancel',
     'records:write',
   ],

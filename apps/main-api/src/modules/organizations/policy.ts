@@ -33,6 +33,12 @@ export const permissions = [
    * (docs/decisions.md#organization-session-list).
    */
   'verifications:read',
+  /**
+   * Read what a verification verified (names, ID numbers, a business's registration) and give an API key the
+   * permission `verified_data:read` to read it: owners and admins only, each read recorded in the audit log
+   * (docs/decisions.md#verified-data).
+   */
+  'verifications:read_personal_data',
   /** Cancel a verification session not yet decided, releasing its hold (docs/decisions.md#cancel-from-the-main-api). */
   'verifications:cancel',
   /**
@@ -70,6 +76,7 @@ export const rolesByPermission: Readonly<Record<Permission, readonly MembershipR
   'owners:write': ['owner'],
   'audit:read': ['owner', 'admin'],
   'verifications:read': ['owner', 'admin', 'developer'],
+  'verifications:read_personal_data': ['owner', 'admin'],
   'verifications:cancel': ['owner', 'admin', 'developer'],
   'records:write': ['owner', 'admin'],
   'wallet:test_top_up': ['owner', 'admin', 'developer', 'billing'],

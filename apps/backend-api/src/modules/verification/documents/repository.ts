@@ -106,6 +106,8 @@ export async function markPersonalDataErased(
     .set({
       submittedDetails: null,
       hostedPageDraft: null,
+      // What was verified goes with what was submitted (docs/decisions.md#verified-data).
+      verifiedOutputs: null,
       personalDataErasedAt: session.personalDataErasedAt ?? now,
       ...(session.personalDataErasedAt === null ? { updatedAt: now } : {}),
     })

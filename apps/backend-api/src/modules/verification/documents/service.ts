@@ -15,6 +15,7 @@ import { checkDocumentFile, DocumentFileRefusal } from '@platform/document-check
 import type { DocumentVault } from '@platform/document-vault';
 import { AppError, conflict, notFound, type ValidationDetail, validationError } from '@platform/errors';
 import { type SessionDecision, submittedDetailsKey } from '@platform/verification-lifecycle';
+import { eraseCheckEvidence } from '../checks/index.js';
 import type { SubmissionListener } from '../decisions/index.js';
 import {
   type LifecycleOptions,
@@ -323,6 +324,8 @@ export async function erasePersonalDataIn(
   if (session === undefined) throw notFound(SESSION_NOT_FOUND);
   assertFinal(session);
   await vault.eraseAll(sessionPrefix(session));
+  // The checks' sealed evidence and the verified data go with the documents; outcomes and summaries stay.
+  await eraseCheckEvidence(tx, session.id);
   return markPersonalDataErased(tx, session, now);
 }
 

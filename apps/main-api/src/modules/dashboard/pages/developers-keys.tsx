@@ -20,6 +20,10 @@ export interface ApiKeysView {
   keys: readonly ApiKeyView[];
   /** Whether the role may create and revoke (the forms are shown only then). */
   mayWrite: boolean;
+  /** Whether the role may give a key `verified_data:read` (docs/decisions.md#verified-data): the checkbox is shown only then. */
+  mayGiveVerifiedData: boolean;
+  /** The checkbox as sent, kept when the form was refused. */
+  readVerifiedData?: boolean | undefined;
   /** Whether live keys wait for the organization's activation (only asked on live pages). */
   liveLocked: boolean;
   /** The key just created, on the answer to the create form only. */
@@ -145,6 +149,24 @@ function CreateForm({ view }: { view: ApiKeysView }) {
       <span class="hint" id="key-rate-limit-hint">
         {say(locale, 'dashboard.developers.keys.rateLimitHint', { max: view.rateLimitMax })}
       </span>
+      {view.mayGiveVerifiedData ? (
+        <>
+          <label for="key-read-verified-data">
+            <input
+              id="key-read-verified-data"
+              type="checkbox"
+              name="readVerifiedData"
+              value="yes"
+              checked={view.readVerifiedData === true}
+              aria-describedby="key-read-verified-data-hint"
+            />{' '}
+            {say(locale, 'dashboard.developers.keys.readVerifiedData')}
+          </label>
+          <span class="hint" id="key-read-verified-data-hint">
+            {say(locale, 'dashboard.developers.keys.readVerifiedDataHint')}
+          </span>
+        </>
+      ) : null}
       <div>
         <button type="submit" class="primary">
           {say(locale, 'dashboard.developers.keys.submit')}

@@ -1,0 +1,88 @@
+import type { ApiKeyOwner, Database, DatabaseExecutor, VerificationCheck, VerificationSession } from '@platform/db';
+import type { DocumentVault } from '@platform/document-vault';
+import { forbidden } from '@platform/errors';
+import { recordVerifiedDataViewed } from '@platform/organizations';
+import type { ApiKeyPrincipal } from '../../plugins/api-key-authentication.js';
+import { openVerifiedOutputs, type VerifiedOutputs } from './checks/index.js';
+import { listSubmissionChecks } from './checks/repository.js';
+import { readOwnerSession } from './service.js';
+import type { SessionCheckView } from './verified-data-schemas.js';
+
+// One session read by id, with its checks and, asked for and allowed, its verified data
+// (docs/decisions.md#verified-data).
+
+const VERIFIED_DATA_PERMISSION = 'verified_data:read';
+const VERIFIED_DATA_FORBIDDEN =
+  `expand=verified_outputs needs an API key with the permission ${VERIFIED_DATA_PERMISSION}; ` +
+  'an owner or admin gives it to a new key on the Developers page';
+
+export interface SessionDetail {
+  session: VerificationSession;
+  checks: SessionCheckView[];
+  /** Only when expanded: null before a verified decision and after erasure. */
+  verifiedOutputs?: VerifiedOutputs | null;
+}
+
+export interface SessionDetailRead {
+  key: Pick<ApiKeyPrincipal, 'id' | 'permissions'>;
+  expandVerifiedOutputs: boolean;
+  requestId: string;
+  ip: string;
+}
+
+/**
+ * The owner's session (404 for another's), its latest submission's checks, and with the expansion its verified data.
+ * A key without the permission is refused before anything is read; the read of verified data and its audit record
+ * share one transaction, so no data is answered whose read was not recorded.
+ */
+export async function readSessionDetail(
+  db: Database,
+  vault: DocumentVault,
+  owner: ApiKeyOwner,
+  sessionId: string,
+  read: SessionDetailRead,
+): Promise<SessionDetail> {
+  if (!read.expandVerifiedOutputs) {
+    const session = await readOwnerSession(db, owner, sessionId);
+    return { session, checks: await latestChecks(db, session) };
+  }
+  if (!read.key.permissions.includes(VERIFIED_DATA_PERMISSION)) throw forbidden(VERIFIED_DATA_FORBIDDEN);
+  return db.transaction(async (tx) => {
+    const session = await readOwnerSession(tx, owner, sessionId);
+    const checks = await latestChecks(tx, session);
+    await recordVerifiedDataViewed(tx, {
+      organizationId: owner.organizationId,
+      sessionId: session.id,
+      actorUserId: null,
+      apiKeyId: read.key.id,
+      requestId: read.requestId,
+      ip: read.ip,
+    });
+    const verifiedOutputs =
+      session.personalDataErasedAt === null ? (openVerifiedOutputs(vault, session) ?? null) : null;
+    return { session, checks, verifiedOutputs };
+  });
+}
+
+async function latestChecks(
+  db: DatabaseExecutor,
+  session: Pick<VerificationSession, 'id' | 'submittedAt'>,
+): Promise<SessionCheckView[]> {
+  if (session.submittedAt === null) return [];
+  const rows = await listSubmissionChecks(db, session.id, session.submittedAt);
+  return rows.map(checkView);
+}
+
+/** A check as the API shows it: never its sealed evidence, nor the consequence the policy keeps with a failure. */
+function checkView(row: VerificationCheck): SessionCheckView {
+  const { consequence: _consequence, ...details } = row.details as Record<string, unknown>;
+  return {
+    kind: row.kind,
+    source: row.source,
+    outcome: row.outcome,
+    code: row.code,
+    summary: row.summary,
+    details,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
