@@ -6,7 +6,7 @@ import type { CheckResult } from './check-results.js';
 // send again) or review. The platform configures the policies; an organization that pays for more is given another
 // by name (`organizations.verification_policy`).
 
-export interface TypePolicy {
+interface TypePolicy {
   /** The checks that must have passed (or found nothing to check) for the session to be verified, in this order. */
   required: readonly VerificationCheckKind[];
   /** Failed checks of these kinds go to a person even when the check names a consequence. */
@@ -48,7 +48,7 @@ export const ENHANCED_POLICY: VerificationPolicy = {
   kyb: { ...STANDARD_POLICY.kyb, required: [...STANDARD_POLICY.kyb.required, 'aml_screening'] },
 };
 
-export const verificationPolicies: Readonly<Record<string, VerificationPolicy>> = {
+const verificationPolicies: Readonly<Record<string, VerificationPolicy>> = {
   standard: STANDARD_POLICY,
   enhanced: ENHANCED_POLICY,
 };
@@ -59,7 +59,7 @@ export function policyNamed(name: string | null | undefined): VerificationPolicy
 }
 
 /** Whether a submission of this ID type gets the check at all (the MRZ is a passport's). */
-export function appliesTo(kind: VerificationCheckKind, idType: IdType | undefined): boolean {
+function appliesTo(kind: VerificationCheckKind, idType: IdType | undefined): boolean {
   if (kind === 'mrz') return idType === 'passport';
   return true;
 }

@@ -62,7 +62,7 @@ export async function submissionResults(
   return rows.map(resultOfRow);
 }
 
-export function resultOfRow(row: VerificationCheck): CheckResult {
+function resultOfRow(row: VerificationCheck): CheckResult {
   const { consequence, ...details } = row.details as { consequence?: CheckConsequence } & Record<string, unknown>;
   return {
     kind: row.kind,

@@ -1,19 +1,13 @@
 import type { DatabaseExecutor, VerificationSession } from '@platform/db';
 import type { DocumentVault } from '@platform/document-vault';
-import {
-  type VerifiedBusiness,
-  type VerifiedBusinessPerson,
-  type VerifiedOutputs,
-  type VerifiedPerson,
-  verifiedOutputsKey,
-} from '@platform/verification-lifecycle';
+import { type VerifiedOutputs, verifiedOutputsKey } from '@platform/verification-lifecycle';
 import { writeVerifiedOutputs } from './repository.js';
 
 // What a verification verified (docs/decisions.md#verified-data), as Stripe's `verified_outputs`: kept sealed on the
 // session, written with its verified decision by whatever decided it, read only through the explicit expansion. The
 // types live in @platform/verification-lifecycle (main-api's reviewers write them too) and are re-exported here.
 
-export type { VerifiedBusiness, VerifiedBusinessPerson, VerifiedOutputs, VerifiedPerson };
+export type { VerifiedOutputs };
 
 /** Seals and stores what was verified, in the decision's transaction. */
 export async function storeVerifiedOutputs(

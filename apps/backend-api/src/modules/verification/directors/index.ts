@@ -2,4 +2,4 @@
 // (docs/decisions.md#directors).
 
 export { addDirectorSessions } from './director-sessions.js';
-export { type DirectorSettlementOptions, settleDirectors } from './settle.js';
+export { settleDirectors } from './settle.js';
