@@ -1,6 +1,6 @@
 import { createApiKey, revokeApiKey } from '@platform/api-keys';
 import type { DatabaseHandle } from '@platform/db';
-import { driveFolders } from '@platform/db/schema';
+import { apiKeys, driveFolders } from '@platform/db/schema';
 import { createTestDatabase, tableChecksums } from '@platform/db/testing';
 import { activePdfs } from '@platform/document-checks/testing';
 import {
@@ -14,6 +14,7 @@ import {
   requestsForRoutes,
   routesUnderTest,
 } from '@platform/http/testing';
+import { eq } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BackendApp } from '../../src/app.js';
@@ -88,6 +89,22 @@ beforeAll(async () => {
   const testDecisionSessions: string[] = [];
   for (let index = 0; index < 4; index += 1)
     testDecisionSessions.push(await createdSessionId(app, organization.testKey));
+  // Canceled sessions the export reads (a final session's records), with keys that may read verified data.
+  const exportSessions: string[] = [];
+  for (let index = 0; index < 2; index += 1) {
+    const sessionId = await createdSessionId(app, organization.testKey);
+    const canceled = await app.inject({
+      method: 'POST',
+      url: `/v1/verify/sessions/${sessionId}/cancel`,
+      headers: { [API_KEY_HEADER]: organization.testKey },
+    });
+    if (canceled.statusCode !== 200) throw new Error(`Canceling a session failed: ${canceled.body}`);
+    exportSessions.push(sessionId);
+  }
+  await db
+    .update(apiKeys)
+    .set({ permissions: ['verified_data:read'] })
+    .where(eq(apiKeys.organizationId, organization.id));
   const uploadSessions = [
     await createdSessionId(app, organization.testKey),
     await createdSessionId(app, organization.testKey),
@@ -230,6 +247,7 @@ beforeAll(async () => {
     pathValuesUnder: {
       '/v1/verify/sessions/:id/submit': { id: fc.constantFrom(...submittable, kybSessionId) },
       '/v1/verify/sessions/:id/test-decision': { id: fc.constantFrom(...testDecisionSessions) },
+      '/v1/verify/sessions/:id/export': { id: fc.constantFrom(...exportSessions, ...sessionIds) },
     },
   };
   const uploads = documentUploads(
