@@ -161,18 +161,19 @@ describe.skipIf(missing(chromiumBrowser))(
       );
       expect(await recorded(shop)).toEqual([{ type: 'verification.submitted' }]);
 
-      // Smile ID got the job (Document Verification of a Kenyan national ID, three images) and sends its result.
+      // Smile ID looked the ID number up in the registry (Enhanced KYC), then matched the selfie with the registry's
+      // photo (Biometric KYC of a Kenyan national ID), whose result it sends.
       const job = await eventually(
-        () => fake.jobs.find((each) => each.complete),
+        () => fake.jobs.find((each) => each.kind === 'biometric_kyc' && each.complete),
         (found) => found !== undefined,
         'the job at Smile ID',
       );
+      expect(fake.jobs.map((each) => each.kind)).toEqual(['enhanced_kyc', 'biometric_kyc']);
       expect(job).toMatchObject({
-        kind: 'document_verification',
-        partnerParams: { job_type: 6 },
+        partnerParams: { job_type: 1 },
         idInfo: { country: 'KE', id_type: 'NATIONAL_ID' },
       });
-      expect(job?.images).toHaveLength(3);
+      expect(job?.images.map((image) => image.imageTypeId)).toContain(2);
       expect(job?.callbackUrl).toBe(`${VERIFY_URL}/v1/providers/smile-id/callback`);
       expect((await sessionRow(platform.db, sessionId)).status).toBe('processing');
       await fake.sendHeldCallbacks();
