@@ -16,7 +16,7 @@ export interface SubmissionInput {
  * the document. Optional in the API (a submission before them stays valid); dates `YYYY-MM-DD`, nationality ISO 3166
  * alpha-3, `mrz` a passport's machine-readable zone as read (two lines of 44, joined by a newline).
  */
-export interface StatedPerson {
+interface StatedPerson {
   firstName?: string | undefined;
   middleName?: string | undefined;
   lastName?: string | undefined;
