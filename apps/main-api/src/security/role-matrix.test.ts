@@ -202,7 +202,12 @@ describe('the route inventory', () => {
   it('covers every permission of the policy with at least one route', () => {
     const used = new Set(organizationRoutes.map((route) => route.requires));
     expect([...used].every((permission) => permission in rolesByPermission)).toBe(true);
-    expect([...permissions].filter((permission) => !used.has(permission))).toEqual([]);
+    // Asked by a handler of its own: a key asking for `verified_data:read` needs it on top of developer:write, each
+    // role walked in api-keys/permissions.test.ts (docs/decisions.md#verified-data).
+    const askedInHandlers: ReadonlySet<string> = new Set(['verifications:read_personal_data']);
+    expect([...permissions].filter((permission) => !used.has(permission) && !askedInHandlers.has(permission))).toEqual(
+      [],
+    );
   });
 });
 
