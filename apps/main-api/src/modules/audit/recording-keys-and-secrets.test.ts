@@ -33,6 +33,7 @@ describe('API keys', () => {
           prefix: 'sk_live_',
           lastFour: key.lastFour,
           rateLimitPerMinute: null,
+          permissions: [],
         },
       }),
     ]);

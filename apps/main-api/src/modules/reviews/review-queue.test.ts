@@ -159,7 +159,8 @@ describe('GET /v1/reviews', () => {
     );
     expect(Object.keys(ReviewDetail.properties)).toEqual(expect.arrayContaining(['checks', 'personalDataErasedAt']));
     expect(Object.keys(ReviewActor.properties)).toEqual(['kind', 'userId', 'name', 'email']);
-    expect(Object.keys(ReviewCheck.properties)).not.toContain('evidence');
+    // What the check saw of the person is opened for the reviewer (docs/decisions.md#the-checks-beside-the-documents).
+    expect(Object.keys(ReviewCheck.properties)).toEqual(expect.arrayContaining(['code', 'details', 'evidence']));
   });
 
   it('refuses a cursor it did not give, a limit out of range and an unknown state (400)', async () => {
