@@ -1,8 +1,9 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource @platform/templates */
-import { say, text } from '@platform/templates';
+import { say } from '@platform/templates';
 import type { ReviewQueuePage } from '../reviews/index.js';
-import { ActorName, CONSOLE_PATH, DECIDED_PATH, ListTabs, Message, page, statusName, When } from './page-parts.js';
+import { ActorName, statusName, When } from './page-parts.js';
+import { reviewListPage } from './review-list.js';
 
 // The decided sessions (docs/decisions.md#decided-reviews): those given to reviewers that have a decision, newest
 // decision first, so a reviewer finds one again (a complaint, a customer's question); each links to its page, which
@@ -15,16 +16,13 @@ export function decidedPage(input: {
   notice?: string | undefined;
 }) {
   const { decided, reviewerId, csrfToken, notice } = input;
-  const rows = decided.reviews.map((item) => (
-    <li class="card">
-      <h2>
-        <a href={`${CONSOLE_PATH}/sessions/${item.sessionId}`}>
-          {item.type.toUpperCase()} · {item.appName ?? text('en', 'console.noAppName')}
-        </a>
-      </h2>
-      <dl>
-        <dt>{say('en', 'console.field.organization')}</dt>
-        <dd>{item.organization.name}</dd>
+  return reviewListPage({
+    list: 'decided',
+    reviews: decided,
+    csrfToken,
+    notice,
+    fields: (item) => (
+      <>
         <dt>{say('en', 'console.field.decision')}</dt>
         <dd>{item.decision === null ? '—' : statusName(item.decision)}</dd>
         <dt>{say('en', 'console.field.decidedBy')}</dt>
@@ -41,37 +39,6 @@ export function decidedPage(input: {
         <dd>{item.status}</dd>
         <dt>{say('en', 'console.field.environment')}</dt>
         <dd>{item.environment}</dd>
-        <dt>{say('en', 'console.field.session')}</dt>
-        <dd>
-          <code>{item.sessionId}</code>
-        </dd>
-      </dl>
-    </li>
-  ));
-  return page({
-    title: text('en', 'console.decided.title'),
-    signedIn: true,
-    csrfToken,
-    body: (
-      <>
-        <ListTabs current="decided" />
-        <h1>{say('en', 'console.decided.heading')}</h1>
-        <Message text={notice} />
-        {decided.reviews.length === 0 ? (
-          <p>{say('en', 'console.decided.empty')}</p>
-        ) : (
-          <>
-            <p>{say('en', 'console.decided.order')}</p>
-            <ol class="queue">{rows}</ol>
-          </>
-        )}
-        {decided.nextCursor === null ? null : (
-          <p>
-            <a href={`${DECIDED_PATH}?cursor=${encodeURIComponent(decided.nextCursor)}`}>
-              {say('en', 'console.decided.older')}
-            </a>
-          </p>
-        )}
       </>
     ),
   });

@@ -2,7 +2,8 @@
 /** @jsxImportSource @platform/templates */
 import { say, text } from '@platform/templates';
 import type { ReviewQueuePage } from '../reviews/index.js';
-import { CONSOLE_PATH, CsrfField, ListTabs, Message, page, When } from './page-parts.js';
+import { CONSOLE_PATH, CsrfField, Message, page, When } from './page-parts.js';
+import { reviewListPage } from './review-list.js';
 
 // The review console's sign-in, queue and error pages, and the notices and form problems a redirect names; the
 // session's page is review-page.tsx, the decided list decided-page.tsx, and what they share page-parts.tsx. Plain
@@ -56,16 +57,13 @@ export function queuePage(input: {
   notice?: string | undefined;
 }) {
   const { queue, reviewerId, csrfToken, notice } = input;
-  const rows = queue.reviews.map((item) => (
-    <li class="card">
-      <h2>
-        <a href={`${CONSOLE_PATH}/sessions/${item.sessionId}`}>
-          {item.type.toUpperCase()} · {item.appName ?? text('en', 'console.noAppName')}
-        </a>
-      </h2>
-      <dl>
-        <dt>{say('en', 'console.field.organization')}</dt>
-        <dd>{item.organization.name}</dd>
+  return reviewListPage({
+    list: 'waiting',
+    reviews: queue,
+    csrfToken,
+    notice,
+    fields: (item) => (
+      <>
         <dt>{say('en', 'console.field.environment')}</dt>
         <dd>{item.environment}</dd>
         <dt>{say('en', 'console.field.submitted')}</dt>
@@ -80,37 +78,6 @@ export function queuePage(input: {
               ? say('en', 'console.claimedBy.you')
               : item.claimedBy}
         </dd>
-        <dt>{say('en', 'console.field.session')}</dt>
-        <dd>
-          <code>{item.sessionId}</code>
-        </dd>
-      </dl>
-    </li>
-  ));
-  return page({
-    title: text('en', 'console.queue.title'),
-    signedIn: true,
-    csrfToken,
-    body: (
-      <>
-        <ListTabs current="waiting" />
-        <h1>{say('en', 'console.queue.heading')}</h1>
-        <Message text={notice} />
-        {queue.reviews.length === 0 ? (
-          <p>{say('en', 'console.queue.empty')}</p>
-        ) : (
-          <>
-            <p>{say('en', 'console.queue.order')}</p>
-            <ol class="queue">{rows}</ol>
-          </>
-        )}
-        {queue.nextCursor === null ? null : (
-          <p>
-            <a href={`${CONSOLE_PATH}?cursor=${encodeURIComponent(queue.nextCursor)}`}>
-              {say('en', 'console.queue.older')}
-            </a>
-          </p>
-        )}
       </>
     ),
   });
