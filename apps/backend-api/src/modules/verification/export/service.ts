@@ -2,11 +2,12 @@ import type { ApiKeyOwner, Database, VerificationDocument } from '@platform/db';
 import type { DocumentVault } from '@platform/document-vault';
 import { conflict, notFound } from '@platform/errors';
 import { recordServiceAuditEvent } from '@platform/organizations';
-import { openCheckEvidence, openVerifiedOutputs } from '../checks/index.js';
+import { findSession, listTransitions } from '@platform/verification-lifecycle';
+import { listSessionChecks, openCheckEvidence, openVerifiedOutputs } from '../checks/index.js';
 import { finalStatuses, openSubmittedDetails } from '../documents/index.js';
 import { SESSION_NOT_FOUND } from '../index.js';
 import { type ArchiveFile, jsonFile, signedArchive } from './archive.js';
-import { findOwnedSession, listChecks, listConsents, listStoredDocuments, listTransitions } from './repository.js';
+import { listConsents, listStoredDocuments } from './repository.js';
 import type { ExportSigningKey } from './signing-keys.js';
 
 // Export before erasure (docs/decisions.md#verification-export): everything the platform still holds of a final
@@ -39,14 +40,14 @@ export async function exportSession(
   },
 ): Promise<SessionExport> {
   const { sessionId, owner, key, now } = input;
-  const session = await findOwnedSession(db, sessionId, owner);
+  const session = await findSession(db, sessionId, owner);
   if (session === undefined) throw notFound(SESSION_NOT_FOUND);
   if (!finalStatuses.includes(session.status)) throw conflict(NOT_FINAL);
   if (session.personalDataErasedAt !== null) throw conflict(ALREADY_ERASED);
 
   const [documents, checks, transitions, consents] = await Promise.all([
     listStoredDocuments(db, session.id),
-    listChecks(db, session.id),
+    listSessionChecks(db, session.id),
     listTransitions(db, session.id),
     listConsents(db, session.id),
   ]);
