@@ -29,8 +29,3 @@ export {
   retentionBoundsProblem,
   type VerificationRetentionBounds,
 } from './verification-retention.js';
-export {
-  recordVerifiedDataViewed,
-  VERIFIED_DATA_VIEWED,
-  type VerifiedDataRead,
-} from './verified-data-audit-repository.js';

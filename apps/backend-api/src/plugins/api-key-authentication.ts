@@ -1,6 +1,6 @@
 import { findActiveApiKey, touchApiKeys } from '@platform/api-keys';
 import type { ApiKeyOwner, ApiKeyPermission, Database } from '@platform/db';
-import { type AppError, unauthorized } from '@platform/errors';
+import { type AppError, forbidden, unauthorized } from '@platform/errors';
 import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { type ApiKeyUsageRecorder, createApiKeyUsageRecorder } from './api-key-usage.js';
@@ -106,3 +106,19 @@ export const apiKeyAuthentication = fp<ApiKeyAuthenticationOptions>(
   },
   { name: 'api-key-authentication' },
 );
+
+/**
+ * Refuses, before anything is read, a key without `permission` (docs/decisions.md#verified-data): `what` names what
+ * was asked, the answer the permission and who gives it.
+ */
+export function requireKeyPermission(
+  key: Pick<ApiKeyPrincipal, 'permissions'>,
+  permission: ApiKeyPermission,
+  what: string,
+): void {
+  if (key.permissions.includes(permission)) return;
+  throw forbidden(
+    `${what} needs an API key with the permission ${permission}; an owner or admin gives it to a new key on the ` +
+      'Developers page',
+  );
+}

@@ -1,8 +1,7 @@
 import type { ApiKeyOwner, Database, DatabaseExecutor, VerificationCheck, VerificationSession } from '@platform/db';
 import type { DocumentVault } from '@platform/document-vault';
-import { forbidden } from '@platform/errors';
-import { recordVerifiedDataViewed } from '@platform/organizations';
-import type { ApiKeyPrincipal } from '../../plugins/api-key-authentication.js';
+import { recordServiceAuditEvent } from '@platform/organizations';
+import { type ApiKeyPrincipal, requireKeyPermission } from '../../plugins/api-key-authentication.js';
 import { openVerifiedOutputs, type VerifiedOutputs } from './checks/index.js';
 import { listSubmissionChecks } from './checks/repository.js';
 import { readOwnerSession } from './service.js';
@@ -10,11 +9,6 @@ import type { SessionCheckView } from './verified-data-schemas.js';
 
 // One session read by id, with its checks and, asked for and allowed, its verified data
 // (docs/decisions.md#verified-data).
-
-const VERIFIED_DATA_PERMISSION = 'verified_data:read';
-const VERIFIED_DATA_FORBIDDEN =
-  `expand=verified_outputs needs an API key with the permission ${VERIFIED_DATA_PERMISSION}; ` +
-  'an owner or admin gives it to a new key on the Developers page';
 
 export interface SessionDetail {
   session: VerificationSession;
@@ -46,17 +40,19 @@ export async function readSessionDetail(
     const session = await readOwnerSession(db, owner, sessionId);
     return { session, checks: await latestChecks(db, session) };
   }
-  if (!read.key.permissions.includes(VERIFIED_DATA_PERMISSION)) throw forbidden(VERIFIED_DATA_FORBIDDEN);
+  requireKeyPermission(read.key, 'verified_data:read', 'expand=verified_outputs');
   return db.transaction(async (tx) => {
     const session = await readOwnerSession(tx, owner, sessionId);
     const checks = await latestChecks(tx, session);
-    await recordVerifiedDataViewed(tx, {
+    // In the read's transaction: a read the audit log cannot record is not answered.
+    await recordServiceAuditEvent(tx, {
       organizationId: owner.organizationId,
-      sessionId: session.id,
-      actorUserId: null,
-      apiKeyId: read.key.id,
+      action: 'verification.verified_data_viewed',
+      targetType: 'verification_session',
+      targetId: session.id,
       requestId: read.requestId,
       ip: read.ip,
+      details: { apiKeyId: read.key.id },
     });
     const verifiedOutputs =
       session.personalDataErasedAt === null ? (openVerifiedOutputs(vault, session) ?? null) : null;

@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Database } from '@platform/db';
 import type { DocumentVault } from '@platform/document-vault';
-import { forbidden } from '@platform/errors';
 import { errorResponses } from '@platform/http';
 import { Type } from '@sinclair/typebox';
+import { requireKeyPermission } from '../../../plugins/api-key-authentication.js';
 import { ExportKeySetSchema, SessionExportParams } from './schemas.js';
 import { exportSession } from './service.js';
 import type { ExportSigningKeys } from './signing-keys.js';
@@ -16,8 +16,6 @@ export interface ExportRoutesOptions {
 }
 
 const tags = ['verification'];
-/** The API key permission the export needs (docs/decisions.md#verification-export). */
-const EXPORT_PERMISSION = 'verified_data:read';
 
 /**
  * Export before erasure (docs/decisions.md#verification-export): a final session's records as a signed ZIP, and
@@ -57,9 +55,7 @@ export const exportRoutes: FastifyPluginAsyncTypebox<ExportRoutesOptions> = asyn
     },
     async (request, reply) => {
       const { apiKey } = request;
-      if (!(apiKey.permissions ?? []).includes(EXPORT_PERMISSION)) {
-        throw forbidden(`This API key needs the ${EXPORT_PERMISSION} permission`);
-      }
+      requireKeyPermission(apiKey, 'verified_data:read', 'The export');
       const archive = await exportSession(db, vault, {
         sessionId: request.params.id,
         owner: { organizationId: apiKey.organizationId, environment: apiKey.environment },
