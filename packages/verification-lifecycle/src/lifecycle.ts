@@ -49,12 +49,7 @@ export const allowedMoves: Readonly<Record<VerificationStatus, readonly Verifica
 };
 
 /** The statuses a session ends in: nothing moves it on. */
-export const finalStatuses = [
-  'verified',
-  'rejected',
-  'expired',
-  'canceled',
-] as const satisfies readonly VerificationStatus[];
+export const finalStatuses: readonly VerificationStatus[] = ['verified', 'rejected', 'expired', 'canceled'];
 
 /** Statuses the expiry job looks for: nothing is being checked, so the end user has stopped. */
 export const expirableStatuses = ['pending', 'requires_input'] as const satisfies readonly VerificationStatus[];

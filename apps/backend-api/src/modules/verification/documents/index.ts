@@ -12,7 +12,6 @@ export { documentRoutes } from './routes.js';
 export {
   captureDocument,
   erasePersonalData,
-  finalStatuses,
   listDocuments,
   openSubmittedDetails,
   type SessionRef,

@@ -2,9 +2,10 @@ import type { Database } from '@platform/db';
 import type { DocumentVault } from '@platform/document-vault';
 import { startPeriodicJob } from '@platform/http';
 import type { VerificationRetentionBounds } from '@platform/organizations';
+import { finalStatuses } from '@platform/verification-lifecycle';
 import { runUntilNothingDue, workThroughDueSessions } from '../index.js';
 import { claimSessionDueForErasure } from './repository.js';
-import { erasePersonalDataIn, finalStatuses } from './service.js';
+import { erasePersonalDataIn } from './service.js';
 
 // The retention job (docs/decisions.md#document-retention): documents and submitted details are deleted
 // after a session's final status, once its organization's period has passed (its own, or the platform's default:

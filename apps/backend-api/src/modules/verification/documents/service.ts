@@ -14,7 +14,7 @@ import {
 import { checkDocumentFile, DocumentFileRefusal } from '@platform/document-checks';
 import type { DocumentVault } from '@platform/document-vault';
 import { AppError, conflict, notFound, type ValidationDetail, validationError } from '@platform/errors';
-import { type SessionDecision, submittedDetailsKey } from '@platform/verification-lifecycle';
+import { finalStatuses, type SessionDecision, submittedDetailsKey } from '@platform/verification-lifecycle';
 import { eraseCheckEvidence } from '../checks/index.js';
 import type { SubmissionListener } from '../decisions/index.js';
 import {
@@ -60,7 +60,6 @@ export interface SessionRef {
 
 /** The statuses in which a person is still sending documents and details. */
 const capturingStatuses: readonly VerificationStatus[] = ['pending', 'requires_input'];
-export const finalStatuses: readonly VerificationStatus[] = ['verified', 'rejected', 'expired', 'canceled'];
 
 function assertCapturing(session: VerificationSession, what: string): void {
   if (!capturingStatuses.includes(session.status)) {
