@@ -6,8 +6,6 @@ import type { CheckResult } from '../checks/index.js';
 // ended; passed when each was verified, failed otherwise (a person looks: the policy keeps `directors` failures for
 // review), and not made while one is still open.
 
-const FINAL = new Set<string>(finalStatuses);
-
 export function directorsCheckOf(
   directors: readonly Pick<VerificationSession, 'status'>[],
   source: CheckResult['source'],
@@ -21,7 +19,7 @@ export function directorsCheckOf(
       summary: 'The registry named no director to verify.',
     };
   }
-  if (!directors.every((director) => FINAL.has(director.status))) return undefined;
+  if (!directors.every((director) => finalStatuses.includes(director.status))) return undefined;
   const verified = directors.filter((director) => director.status === 'verified').length;
   if (verified === directors.length) {
     return {

@@ -13,7 +13,7 @@ import {
 } from '../checks/index.js';
 import { decisionSourceFor } from '../decisions/index.js';
 import { addDirectorSessions } from '../directors/index.js';
-import { openSubmittedDetails } from '../documents/index.js';
+import { openSubmittedDetails, type SubmittedDetails } from '../documents/index.js';
 import { handOverSession, moveSession } from '../index.js';
 import { listDirectorSessions } from '../repository.js';
 import type { SmileIdContext } from './context.js';
@@ -27,6 +27,8 @@ import { verifiedOutputsOf } from './verified-data.js';
 const ACTOR = 'smile_id';
 
 export interface JudgedSubmission {
+  /** What was submitted, opened once for the judgement and the verified data. */
+  details: SubmittedDetails | undefined;
   policy: VerificationPolicy;
   idType: IdType | undefined;
   results: CheckResult[];
@@ -43,7 +45,7 @@ export async function judgeSubmission(
   const idType = details?.type === 'kyc' ? details.idType : undefined;
   const policy = policyNamed((await findOrganization(tx, session.organizationId))?.verificationPolicy);
   const results = await submissionResults(tx, session);
-  return { policy, idType, results, decision: decideFromChecks(policy, session.type, idType, results) };
+  return { details, policy, idType, results, decision: decideFromChecks(policy, session.type, idType, results) };
 }
 
 export type Conclusion =
@@ -55,7 +57,7 @@ export async function concludeSubmission(
   ctx: SmileIdContext,
   work: UnitOfWork,
   session: VerificationSession,
-  { policy, idType, results, decision }: JudgedSubmission,
+  { details, policy, idType, results, decision }: JudgedSubmission,
   now: Date,
 ): Promise<Conclusion> {
   const tx = await work.transaction();
@@ -68,7 +70,6 @@ export async function concludeSubmission(
     await handOverSession(tx, { sessionId: session.id, from: 'smile_id', to: 'manual', actor: ACTOR, reason, now });
     return { outcome: 'review', sessionId: session.id };
   }
-  const details = openSubmittedDetails(ctx.vault, session);
   if (decision.decision === 'verified' && details !== undefined) {
     const outputs = await verifiedOutputsOf(tx, ctx.vault, session, details);
     if (outputs !== undefined) await storeVerifiedOutputs(tx, ctx.vault, session, outputs);
@@ -98,7 +99,7 @@ async function directorsToAsk(
   tx: Transaction,
   work: UnitOfWork,
   session: VerificationSession,
-  { policy, idType, results }: Omit<JudgedSubmission, 'decision'>,
+  { policy, idType, results }: Omit<JudgedSubmission, 'decision' | 'details'>,
   now: Date,
 ): Promise<boolean> {
   if (session.type !== 'kyb' || ctx.directors === undefined) return false;
