@@ -1,7 +1,7 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource @platform/templates */
 import { documentKindsOf } from '@platform/db';
-import { isMessageKey, say, text } from '@platform/templates';
+import { isMessageKey, type JSX, say, text } from '@platform/templates';
 import { type ReviewDetail, reviewDecisions } from '../reviews/index.js';
 import {
   ActorName,
@@ -84,45 +84,47 @@ function Documents({ review }: { review: ReviewDetail }) {
 function Checks({ review }: { review: ReviewDetail }) {
   if (review.checks.length === 0) return <p>{say('en', 'console.review.noChecks')}</p>;
   return (
-    <table class="checks">
-      <thead>
-        <tr>
-          <th scope="col">{say('en', 'console.check.kind')}</th>
-          <th scope="col">{say('en', 'console.check.outcome')}</th>
-          <th scope="col">{say('en', 'console.check.summary')}</th>
-          <th scope="col">{say('en', 'console.check.source')}</th>
-          <th scope="col">{say('en', 'console.check.made')}</th>
-        </tr>
-      </thead>
-      <tbody>
-        {review.checks.map((check) => (
+    <ScrollingTable label={text('en', 'console.review.checks')}>
+      <table class="checks">
+        <thead>
           <tr>
-            <td>
-              <code>{check.kind}</code>
-            </td>
-            <td class={`outcome ${check.outcome}`}>{check.outcome}</td>
-            <td>
-              {check.summary}
-              {check.code === null ? null : (
-                <>
-                  {' '}
-                  <span class="small">
-                    {say('en', 'console.check.code')}: <code>{check.code}</code>
-                  </span>
-                </>
-              )}
-              <Evidence evidence={check.evidence} />
-            </td>
-            <td>
-              <code>{check.source}</code>
-            </td>
-            <td>
-              <When at={check.createdAt} />
-            </td>
+            <th scope="col">{say('en', 'console.check.kind')}</th>
+            <th scope="col">{say('en', 'console.check.outcome')}</th>
+            <th scope="col">{say('en', 'console.check.summary')}</th>
+            <th scope="col">{say('en', 'console.check.source')}</th>
+            <th scope="col">{say('en', 'console.check.made')}</th>
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          {review.checks.map((check) => (
+            <tr>
+              <td>
+                <code>{check.kind}</code>
+              </td>
+              <td class={`outcome ${check.outcome}`}>{check.outcome}</td>
+              <td>
+                {check.summary}
+                {check.code === null ? null : (
+                  <>
+                    {' '}
+                    <span class="small">
+                      {say('en', 'console.check.code')}: <code>{check.code}</code>
+                    </span>
+                  </>
+                )}
+                <Evidence evidence={check.evidence} />
+              </td>
+              <td>
+                <code>{check.source}</code>
+              </td>
+              <td>
+                <When at={check.createdAt} />
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </ScrollingTable>
   );
 }
 
@@ -147,33 +149,47 @@ function Evidence({ evidence }: { evidence: Record<string, unknown> | null }) {
   );
 }
 
+/**
+ * A table wider than a phone scrolls sideways in its own region, its words kept whole, rather than broken letter by
+ * letter into columns; focusable, so a keyboard scrolls it too.
+ */
+function ScrollingTable({ label, children }: { label: string; children: JSX.Element }) {
+  return (
+    <section class="table-scroll" aria-label={label} tabindex={0}>
+      {children}
+    </section>
+  );
+}
+
 /** Every status change: when, to what, who made it and why. */
 function History({ review, reviewerId }: { review: ReviewDetail; reviewerId: string }) {
   return (
-    <table class="history">
-      <thead>
-        <tr>
-          <th scope="col">{say('en', 'console.history.when')}</th>
-          <th scope="col">{say('en', 'console.history.change')}</th>
-          <th scope="col">{say('en', 'console.history.by')}</th>
-          <th scope="col">{say('en', 'console.history.why')}</th>
-        </tr>
-      </thead>
-      <tbody>
-        {review.history.map((change) => (
+    <ScrollingTable label={text('en', 'console.review.history')}>
+      <table class="history">
+        <thead>
           <tr>
-            <td>
-              <When at={change.at} />
-            </td>
-            <td>{change.from === null ? change.to : `${change.from} → ${change.to}`}</td>
-            <td>
-              <ActorName actor={change.actor} reviewerId={reviewerId} />
-            </td>
-            <td>{change.reason ?? '—'}</td>
+            <th scope="col">{say('en', 'console.history.when')}</th>
+            <th scope="col">{say('en', 'console.history.change')}</th>
+            <th scope="col">{say('en', 'console.history.by')}</th>
+            <th scope="col">{say('en', 'console.history.why')}</th>
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          {review.history.map((change) => (
+            <tr>
+              <td>
+                <When at={change.at} />
+              </td>
+              <td>{change.from === null ? change.to : `${change.from} → ${change.to}`}</td>
+              <td>
+                <ActorName actor={change.actor} reviewerId={reviewerId} />
+              </td>
+              <td>{change.reason ?? '—'}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </ScrollingTable>
   );
 }
 

@@ -23,6 +23,11 @@ code{font-size:.9em;overflow-wrap:anywhere}
 h3{font-size:1rem;margin:0 0 .5rem}
 table{border-collapse:collapse;width:100%;margin:0 0 1rem}
 th,td{text-align:left;vertical-align:top;padding:.25rem .5rem;border-bottom:1px solid #d0d7de;overflow-wrap:anywhere}
+.table-scroll{overflow-x:auto;margin:0 0 1rem}
+.table-scroll table{margin:0}
+.table-scroll th,.table-scroll td,.table-scroll code{overflow-wrap:normal}
+.table-scroll td:nth-child(3){min-width:12rem}
+.table-scroll:focus-visible{outline:3px solid #0969da;outline-offset:2px}
 .evidence{display:grid;grid-template-columns:repeat(auto-fit,minmax(18rem,1fr));gap:1rem}
 .outcome.failed{color:#82071e;font-weight:600}
 .outcome.attention{color:#7d4e00;font-weight:600}
