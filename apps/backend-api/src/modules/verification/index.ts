@@ -16,4 +16,3 @@ export { verificationRoutes } from './routes.js';
 export { VerificationSessionResponseSchema } from './schemas.js';
 export { readAnySession, readOwnerSession, sessionView } from './service.js';
 export { verificationSettingsOf } from './settings.js';
-export { testValueMove } from './test-decisions.js';

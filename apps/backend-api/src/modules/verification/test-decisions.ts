@@ -1,11 +1,6 @@
-import type { ApiKeyOwner, DatabaseExecutor, UnitOfWork, VerificationSession } from '@platform/db';
+import type { ApiKeyOwner, DatabaseExecutor, UnitOfWork } from '@platform/db';
 import { conflict, forbidden, validationError } from '@platform/errors';
-import {
-  type LifecycleOptions,
-  type MoveRequest,
-  type MoveResult,
-  moveSession,
-} from '@platform/verification-lifecycle';
+import { type LifecycleOptions, type MoveResult, moveSession } from '@platform/verification-lifecycle';
 import type { TestDecisionInput } from './schemas.js';
 import { readOwnerSession } from './service.js';
 
@@ -76,56 +71,4 @@ export function decideTestSession(
     },
     lifecycle,
   );
-}
-
-/**
- * The test values (docs/decisions.md#test-values): national ID numbers that decide a test session the sandbox
- * decides as soon as it is submitted with one, by whatever path (the API's submit, the hosted page). No real Kenyan ID
- * card number has seven leading zeros. `review` leaves the session in `processing`, where a person decides it (the
- * sandbox buttons, or a test decision), as a live session waits for a reviewer.
- */
-const TEST_ID_NUMBERS = {
-  '00000001': 'verified',
-  '00000002': 'rejected',
-  '00000003': 'requires_input',
-  '00000004': 'review',
-} as const;
-
-/** The reason each test value's decision gives: what a live decision of the same kind would say to the person. */
-const testValueMoves = {
-  verified: { to: 'verified', reason: null },
-  rejected: { to: 'rejected', reason: 'The ID document could not be verified (test value 00000002)' },
-  requires_input: {
-    to: 'requires_input',
-    reason: 'The selfie does not match the ID document: take it again (test value 00000003)',
-    resubmitDocuments: ['selfie'],
-  },
-} as const;
-
-/**
- * The move that decides a just-submitted session when it is a test session the sandbox decides and was submitted with
- * the test ID number of a decision; undefined for any other session, number or `review`. A live session's number
- * never decides it.
- */
-export function testValueMove(
-  session: VerificationSession,
-  details: { type: 'kyc'; idType: string; idNumber: string } | { type: 'kyb' },
-  now: Date,
-): MoveRequest | undefined {
-  if (session.environment !== 'test' || session.decisionSource !== 'sandbox' || session.status !== 'processing') {
-    return undefined;
-  }
-  if (details.type !== 'kyc' || details.idType !== 'national_id') return undefined;
-  const value = TEST_ID_NUMBERS[details.idNumber as keyof typeof TEST_ID_NUMBERS];
-  if (value === undefined || value === 'review') return undefined;
-  const move = testValueMoves[value];
-  return {
-    sessionId: session.id,
-    to: move.to,
-    actor: 'test_value',
-    reason: move.reason,
-    resubmitDocuments: 'resubmitDocuments' in move ? move.resubmitDocuments : undefined,
-    // A millisecond after the submission, so that every timeline (ordered by time) lists the decision after it.
-    now: new Date(now.getTime() + 1),
-  };
 }

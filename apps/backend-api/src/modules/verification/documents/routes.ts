@@ -142,7 +142,12 @@ export const documentRoutes: FastifyPluginAsyncTypebox<DocumentRoutesOptions> = 
           'the previous submission are kept; details sent are checked and replace them. With `resubmitDocuments`, ' +
           'each of those kinds must have been uploaded again since the decision (`/documents/<kind>`: `must be ' +
           'sent again`). Anything missing or invalid: 400 `validation_error` listing each item in `details` ' +
-          '(`/idNumber`, `/documents/selfie`, ...). Only `pending` and `requires_input` sessions: 409.',
+          '(`/idNumber`, `/documents/selfie`, ...). Only `pending` and `requires_input` sessions: 409. ' +
+          '**Test values** (test sessions the sandbox decides, never live): kyc with `idType` `national_id` and ' +
+          '`idNumber` `00000001` is verified, `00000002` rejected, `00000003` asked for the selfie again ' +
+          '(`requires_input`), `00000004` left in `processing` for review; kyb with `registrationNumber` ' +
+          '`PVT-00000001` is verified, `PVT-00000004` left for review. Each gets the `checks` a live session gets ' +
+          '(`source: "test"`), decided by the same policy, at once.',
         security,
         params: SessionDocumentsParams,
         body: SubmitVerificationSessionBody,

@@ -17,14 +17,7 @@ import { AppError, conflict, notFound, type ValidationDetail, validationError } 
 import { finalStatuses, type SessionDecision, submittedDetailsKey } from '@platform/verification-lifecycle';
 import { eraseCheckEvidence } from '../checks/index.js';
 import type { SubmissionListener } from '../decisions/index.js';
-import {
-  type LifecycleOptions,
-  moveSession,
-  readAnySession,
-  readOwnerSession,
-  SESSION_NOT_FOUND,
-  testValueMove,
-} from '../index.js';
+import { type LifecycleOptions, moveSession, readAnySession, readOwnerSession, SESSION_NOT_FOUND } from '../index.js';
 import {
   acceptedFilesFor,
   documentKindsFor,
@@ -47,6 +40,7 @@ import {
   type SubmissionInput,
   type SubmittedDetails,
 } from './submitted-details.js';
+import { decideByTestValue } from './test-values.js';
 
 // Capture (documents and details), submission and erasure of a session's personal data
 // (docs/decisions.md#capture-by-api, docs/decisions.md#personal-data-erasure). The API calls these with the key's
@@ -253,10 +247,9 @@ export async function submitSession(
   );
   await submissions?.submitted(tx, moved, request.now);
   // A test session submitted with a test ID number is decided from it now (docs/decisions.md#test-values).
-  const testDecision = testValueMove(moved, details, request.now);
-  if (testDecision === undefined) return { session: moved };
-  const { session: decided, decision } = await unitOfWorkIn(tx, (work) => moveSession(work, testDecision, lifecycle));
-  return decision === undefined ? { session: decided } : { session: decided, decision };
+  const decided = await decideByTestValue(tx, vault, { session: moved, details, now: request.now }, lifecycle);
+  if (decided === undefined) return { session: moved };
+  return decided.decision === undefined ? { session: decided.session } : decided;
 }
 
 /**

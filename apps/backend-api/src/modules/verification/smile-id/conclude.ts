@@ -9,6 +9,7 @@ import {
   storeVerifiedOutputs,
   submissionResults,
   type VerificationPolicy,
+  verifiedOutputsOf,
   writeDecisionPolicy,
 } from '../checks/index.js';
 import { decisionSourceFor } from '../decisions/index.js';
@@ -17,7 +18,6 @@ import { openSubmittedDetails, type SubmittedDetails } from '../documents/index.
 import { handOverSession, moveSession } from '../index.js';
 import { listDirectorSessions } from '../repository.js';
 import type { SmileIdContext } from './context.js';
-import { verifiedOutputsOf } from './verified-data.js';
 
 // A submission whose jobs are done, decided by the organization's policy over every check of it
 // (docs/decisions.md#smile-id-job-chain): verified, rejected or requires_input through the lifecycle, review handed to

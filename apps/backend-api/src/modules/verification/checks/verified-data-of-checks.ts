@@ -1,12 +1,26 @@
-import type { DatabaseExecutor, VerificationSession } from '@platform/db';
+import type { DatabaseExecutor, IdType, VerificationSession } from '@platform/db';
 import type { DocumentVault } from '@platform/document-vault';
-import { listSessionChecks, openCheckEvidence, type VerifiedOutputs } from '../checks/index.js';
-import type { SubmittedDetails } from '../documents/index.js';
+import { listSessionChecks } from './repository.js';
+import { openCheckEvidence } from './service.js';
+import type { VerifiedOutputs } from './verified-outputs.js';
 
-// What a verified Smile ID session verified (docs/decisions.md#verified-data): the registry's (or the document's)
-// record of the person, the business registry's of a company, read from the current submission's sealed evidence.
+// What a verified session verified (docs/decisions.md#verified-data): the registry's (or the document's) record of
+// the person, the business registry's of a company, read from the current submission's sealed checks' evidence,
+// whoever made them (Smile ID live, the test values' fake results in test mode).
 
 type Evidence = Record<string, unknown>;
+
+/** What the submission stated that the verified data falls back on (the documents module's SubmittedDetails). */
+type StatedDetails =
+  | {
+      type: 'kyc';
+      idType: IdType;
+      idNumber: string;
+      firstName?: string | undefined;
+      middleName?: string | undefined;
+      lastName?: string | undefined;
+    }
+  | { type: 'kyb'; registrationNumber: string };
 const text = (evidence: Evidence | undefined, key: string): string | null =>
   typeof evidence?.[key] === 'string' && evidence[key] !== '' ? (evidence[key] as string) : null;
 
@@ -14,7 +28,7 @@ export async function verifiedOutputsOf(
   tx: DatabaseExecutor,
   vault: DocumentVault,
   session: VerificationSession,
-  details: SubmittedDetails,
+  details: StatedDetails,
 ): Promise<VerifiedOutputs | undefined> {
   const rows = (await listSessionChecks(tx, session.id)).filter(
     (row) => session.submittedAt !== null && row.submittedAt.getTime() === session.submittedAt.getTime(),
