@@ -52,3 +52,4 @@ export type {
   VerifiedOutputs,
   VerifiedPerson,
 } from './verified-outputs.js';
+export { sealedVerifiedOutputs, verifiedOutputsOf } from './verified-outputs-of-checks.js';

@@ -142,6 +142,11 @@ export interface MoveRequest {
    * session until its next submission. Empty or absent: any document may be sent again, none is required anew.
    */
   resubmitDocuments?: readonly DocumentKind[] | undefined;
+  /**
+   * With `verified`: what the session verified, sealed (sealedVerifiedOutputs), stored by the move's own statement,
+   * so only a decision that moves the session writes it.
+   */
+  verifiedOutputs?: Uint8Array | undefined;
   now: Date;
   /** Only a session of this organization (and environment, when given); any other is not found. */
   owner?: SessionOwner;
@@ -183,6 +188,7 @@ export async function moveSession(
         // Set and cleared with lastError: a code only for the service's own reasons.
         lastErrorCode: lastError === undefined ? undefined : to === 'canceled' ? (request.errorCode ?? null) : null,
         resubmitDocuments,
+        verifiedOutputs: to === 'verified' ? request.verifiedOutputs : undefined,
         updatedAt: now,
         completedAt: isFinal(to) ? now : null,
         from: verificationStatuses.filter((from) => canMove(from, to)),

@@ -135,6 +135,8 @@ export async function moveSessionStatement(
     lastError: string | null | undefined;
     /** The new lastErrorCode; undefined keeps the session's. */
     lastErrorCode: SessionErrorCode | null | undefined;
+    /** The sealed verified data a verified decision stores (docs/decisions.md#verified-data); undefined keeps it. */
+    verifiedOutputs: Uint8Array | undefined;
     from: readonly VerificationStatus[];
     types: readonly VerificationType[] | undefined;
     /** Also read when the session last moved to processing (for a decision's waiting time). */
@@ -166,6 +168,7 @@ export async function moveSessionStatement(
           status = ${change.status}::text,
           ${change.lastError === undefined ? sql`` : sql`last_error = ${change.lastError}::text,`}
           ${change.lastErrorCode === undefined ? sql`` : sql`last_error_code = ${change.lastErrorCode}::text,`}
+          ${change.verifiedOutputs === undefined ? sql`` : sql`verified_outputs = ${Buffer.from(change.verifiedOutputs)}::bytea,`}
           resubmit_documents = ${change.resubmitDocuments === null ? null : JSON.stringify(change.resubmitDocuments)}::jsonb,
           updated_at = ${change.updatedAt.toISOString()}::timestamptz,
           completed_at = ${change.completedAt?.toISOString() ?? null}::timestamptz

@@ -6,9 +6,10 @@ import type { IdType } from '@platform/db';
 
 /** A person as the registry or the document confirmed them. Dates are `YYYY-MM-DD`; nationality ISO 3166 alpha-3. */
 export interface VerifiedPerson {
-  firstName: string;
+  /** Null when neither a registry, a document nor the person gave one (a submission by API without names). */
+  firstName: string | null;
   middleName: string | null;
-  lastName: string;
+  lastName: string | null;
   dateOfBirth: string | null;
   idType: IdType;
   idNumber: string;
@@ -30,7 +31,8 @@ export interface VerifiedBusinessPerson {
 }
 
 export interface VerifiedBusiness {
-  registeredName: string;
+  /** The registry's name, else the name stated; null when there was neither. */
+  registeredName: string | null;
   registrationNumber: string;
   /** The registry's status: `registered`, `dissolved`, ... */
   status: string;

@@ -42,9 +42,11 @@ const DateOnly = (description: string) => nullable(Type.String({ format: 'date' 
 
 const VerifiedPersonSchema = Type.Object(
   {
-    firstName: Type.String(),
+    firstName: nullable(Type.String(), {
+      description: 'The registry or document record, else as the person stated; null when no one gave one.',
+    }),
     middleName: nullable(Type.String()),
-    lastName: Type.String(),
+    lastName: nullable(Type.String()),
     dateOfBirth: DateOnly('YYYY-MM-DD.'),
     idType: stringEnum(idTypes),
     idNumber: Type.String(),
@@ -68,7 +70,7 @@ const VerifiedBusinessPersonSchema = Type.Object(
 
 const VerifiedBusinessSchema = Type.Object(
   {
-    registeredName: Type.String(),
+    registeredName: nullable(Type.String(), { description: "The registry's name, else as stated; null for neither." }),
     registrationNumber: Type.String(),
     status: Type.String({ description: 'The registry status: `registered`, `dissolved`, ...' }),
     registrationDate: DateOnly('YYYY-MM-DD.'),

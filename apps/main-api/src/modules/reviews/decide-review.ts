@@ -1,6 +1,6 @@
 import { type DocumentKind, documentKindsOf, unitOfWork, type VerificationType } from '@platform/db';
 import { invalidFields, type ValidationDetail } from '@platform/errors';
-import { moveSession } from '@platform/verification-lifecycle';
+import { moveSession, sealedVerifiedOutputs } from '@platform/verification-lifecycle';
 import { addAuditEvent } from '../audit/index.js';
 import { claimFor } from './claim-review.js';
 import { addClaimDeletion } from './repository.js';
@@ -32,6 +32,9 @@ export async function decideReview(
     // Deciding without a claim claims first, so a live claim of another reviewer refuses it (409), and of two
     // reviewers deciding at once the second waits on the first's claim row.
     await claimFor(tx, reviewer, sessionId, at);
+    // An approval verifies what the checks saw, as Smile ID's would (docs/decisions.md#verified-data).
+    const verifiedOutputs =
+      input.decision === 'verified' ? await sealedVerifiedOutputs(tx, options.vault, session) : undefined;
     const moved = await moveSession(
       work,
       {
@@ -40,6 +43,7 @@ export async function decideReview(
         actor: `reviewer:${reviewer.userId}`,
         reason: reason ?? null,
         resubmitDocuments: input.decision === 'requires_input' ? input.documents : undefined,
+        verifiedOutputs,
         now: at,
       },
       { platformOrganizationId: organizationId },

@@ -54,7 +54,13 @@ beforeAll(async () => {
     name: 'The platform',
     members: [{ userId: REVIEWER, role: 'reviewer' }],
   });
-  apiKey = (await createApiKey(main.db, { organizationId: PLATFORM_ORGANIZATION_ID, environment: 'live' })).secret;
+  apiKey = (
+    await createApiKey(main.db, {
+      organizationId: PLATFORM_ORGANIZATION_ID,
+      environment: 'live',
+      permissions: ['verified_data:read'],
+    })
+  ).secret;
   await main.db.transaction((tx) =>
     topUpWallet(
       tx,
@@ -168,6 +174,17 @@ describe("a live kyc session from capture to a reviewer's decision", () => {
     expect(verified.statusCode, verified.body).toBe(200);
     expect((await backendCall('GET', `/v1/verify/sessions/${sessionId}`)).json()).toMatchObject({
       data: { status: 'verified' },
+    });
+    // The reviewer's approval verified what was stated, as any other decision source would have.
+    const outputs = await backendCall('GET', `/v1/verify/sessions/${sessionId}?expand=verified_outputs`);
+    expect(outputs.statusCode, outputs.body).toBe(200);
+    expect(outputs.json()).toMatchObject({
+      data: {
+        verifiedOutputs: {
+          type: 'kyc',
+          person: { idType: 'national_id', idNumber: '12345678', nationality: 'KEN', firstName: null },
+        },
+      },
     });
     const [applicant] = await main.db.select({ kycStatus: users.kycStatus }).from(users).where(eq(users.id, APPLICANT));
     expect(applicant?.kycStatus).toBe('verified');

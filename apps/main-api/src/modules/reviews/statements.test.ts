@@ -48,6 +48,8 @@ describe.skipIf(missing(postgresServer))('statements per review decision (Postgr
       'BEGIN',
       'select verification_sessions',
       'insert verification_review_claims',
+      // The checks whose records the verified data is read from, stored by the move (docs/decisions.md#verified-data).
+      'select verification_checks',
       'update verification_sessions',
       'update wallets, insert ledger_transactions, insert ledger_entries, ' +
         'insert verification_session_transitions, insert webhook_events, insert notifications, ' +

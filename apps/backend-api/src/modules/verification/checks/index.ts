@@ -5,5 +5,4 @@ export type { CheckConsequence, CheckResult } from './check-results.js';
 export { decideFromChecks, type PolicyDecision, policyNamed, type VerificationPolicy } from './policy.js';
 export { eraseCheckEvidence, listSessionChecks, writeDecisionPolicy } from './repository.js';
 export { openCheckEvidence, recordChecks, submissionResults } from './service.js';
-export { verifiedOutputsOf } from './verified-data-of-checks.js';
 export { openVerifiedOutputs, storeVerifiedOutputs, type VerifiedOutputs } from './verified-outputs.js';

@@ -23,5 +23,4 @@ export {
   checkSubmittedDetails,
   givesDetails,
   type SubmissionInput,
-  type SubmittedDetails,
 } from './submitted-details.js';

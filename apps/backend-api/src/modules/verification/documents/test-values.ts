@@ -1,16 +1,19 @@
 import { type Transaction, unitOfWorkIn, type VerificationSession, type VerificationType } from '@platform/db';
 import type { DocumentVault } from '@platform/document-vault';
 import { findOrganization } from '@platform/organizations';
-import { type LifecycleOptions, type MoveResult, moveSession } from '@platform/verification-lifecycle';
+import {
+  type LifecycleOptions,
+  type MoveResult,
+  moveSession,
+  sealedVerifiedOutputs,
+} from '@platform/verification-lifecycle';
 import {
   type CheckResult,
   decideFromChecks,
   policyNamed,
   recordChecks,
-  storeVerifiedOutputs,
   submissionResults,
   type VerificationPolicy,
-  verifiedOutputsOf,
   writeDecisionPolicy,
 } from '../checks/index.js';
 import type { SubmittedDetails } from './submitted-details.js';
@@ -204,10 +207,8 @@ export async function decideByTestValue(
   const decision = decideFromChecks(policy, session.type, idType, await submissionResults(tx, session));
   await writeDecisionPolicy(tx, session.id, policy.name);
   if (decision.decision === 'review') return undefined;
-  if (decision.decision === 'verified') {
-    const outputs = await verifiedOutputsOf(tx, vault, session, details);
-    if (outputs !== undefined) await storeVerifiedOutputs(tx, vault, session, outputs);
-  }
+  const verifiedOutputs =
+    decision.decision === 'verified' ? await sealedVerifiedOutputs(tx, vault, session) : undefined;
   return unitOfWorkIn(tx, (work) =>
     moveSession(
       work,
@@ -217,6 +218,7 @@ export async function decideByTestValue(
         actor: ACTOR,
         reason: decision.decision === 'verified' ? null : decision.reason,
         ...(decision.decision === 'requires_input' ? { resubmitDocuments: decision.resubmitDocuments } : {}),
+        verifiedOutputs,
         now: new Date(now.getTime() + 1),
       },
       lifecycle,

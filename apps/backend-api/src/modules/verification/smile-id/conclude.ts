@@ -1,20 +1,18 @@
 import type { IdType, Transaction, UnitOfWork, VerificationSession } from '@platform/db';
 import { findOrganization } from '@platform/organizations';
-import type { SessionDecision } from '@platform/verification-lifecycle';
+import { type SessionDecision, sealedVerifiedOutputs } from '@platform/verification-lifecycle';
 import {
   type CheckResult,
   decideFromChecks,
   type PolicyDecision,
   policyNamed,
-  storeVerifiedOutputs,
   submissionResults,
   type VerificationPolicy,
-  verifiedOutputsOf,
   writeDecisionPolicy,
 } from '../checks/index.js';
 import { decisionSourceFor } from '../decisions/index.js';
 import { addDirectorSessions } from '../directors/index.js';
-import { openSubmittedDetails, type SubmittedDetails } from '../documents/index.js';
+import { openSubmittedDetails } from '../documents/index.js';
 import { handOverSession, moveSession } from '../index.js';
 import { listDirectorSessions } from '../repository.js';
 import type { SmileIdContext } from './context.js';
@@ -27,8 +25,6 @@ import type { SmileIdContext } from './context.js';
 const ACTOR = 'smile_id';
 
 export interface JudgedSubmission {
-  /** What was submitted, opened once for the judgement and the verified data. */
-  details: SubmittedDetails | undefined;
   policy: VerificationPolicy;
   idType: IdType | undefined;
   results: CheckResult[];
@@ -45,7 +41,7 @@ export async function judgeSubmission(
   const idType = details?.type === 'kyc' ? details.idType : undefined;
   const policy = policyNamed((await findOrganization(tx, session.organizationId))?.verificationPolicy);
   const results = await submissionResults(tx, session);
-  return { details, policy, idType, results, decision: decideFromChecks(policy, session.type, idType, results) };
+  return { policy, idType, results, decision: decideFromChecks(policy, session.type, idType, results) };
 }
 
 export type Conclusion =
@@ -57,7 +53,7 @@ export async function concludeSubmission(
   ctx: SmileIdContext,
   work: UnitOfWork,
   session: VerificationSession,
-  { details, policy, idType, results, decision }: JudgedSubmission,
+  { policy, idType, results, decision }: JudgedSubmission,
   now: Date,
 ): Promise<Conclusion> {
   const tx = await work.transaction();
@@ -70,10 +66,8 @@ export async function concludeSubmission(
     await handOverSession(tx, { sessionId: session.id, from: 'smile_id', to: 'manual', actor: ACTOR, reason, now });
     return { outcome: 'review', sessionId: session.id };
   }
-  if (decision.decision === 'verified' && details !== undefined) {
-    const outputs = await verifiedOutputsOf(tx, ctx.vault, session, details);
-    if (outputs !== undefined) await storeVerifiedOutputs(tx, ctx.vault, session, outputs);
-  }
+  const verifiedOutputs =
+    decision.decision === 'verified' ? await sealedVerifiedOutputs(tx, ctx.vault, session) : undefined;
   const moved = await moveSession(
     work,
     {
@@ -82,6 +76,7 @@ export async function concludeSubmission(
       actor: ACTOR,
       reason: decision.decision === 'verified' ? null : decision.reason,
       ...(decision.decision === 'requires_input' ? { resubmitDocuments: decision.resubmitDocuments } : {}),
+      verifiedOutputs,
       now,
     },
     ctx.lifecycle,
@@ -99,7 +94,7 @@ async function directorsToAsk(
   tx: Transaction,
   work: UnitOfWork,
   session: VerificationSession,
-  { policy, idType, results }: Omit<JudgedSubmission, 'decision' | 'details'>,
+  { policy, idType, results }: Omit<JudgedSubmission, 'decision'>,
   now: Date,
 ): Promise<boolean> {
   if (session.type !== 'kyb' || ctx.directors === undefined) return false;
