@@ -60,6 +60,50 @@ export const SubmitVerificationSessionBody = Type.Object(
           'kyc: its number. national_id 6-9 digits; passport 6-9 letters and digits; alien_id 6-10 letters and digits.',
       }),
     ),
+    firstName: Type.Optional(
+      Type.String({
+        maxLength: 200,
+        description: 'kyc, optional: the first name as on the document (letters, spaces, hyphens, apostrophes).',
+        examples: ['Amani'],
+      }),
+    ),
+    middleName: Type.Optional(
+      Type.String({ maxLength: 200, description: 'kyc, optional: any middle names.', examples: ['Njeri'] }),
+    ),
+    lastName: Type.Optional(
+      Type.String({ maxLength: 200, description: 'kyc, optional: the surname.', examples: ['Otieno'] }),
+    ),
+    dateOfBirth: Type.Optional(
+      Type.String({
+        maxLength: 32,
+        description:
+          'kyc, optional: `YYYY-MM-DD`, from 1900 to today. Compared with the registry; the age the policy asks ' +
+          'for is checked from it.',
+        examples: ['1994-05-17'],
+      }),
+    ),
+    documentExpiry: Type.Optional(
+      Type.String({
+        maxLength: 32,
+        description: "kyc, optional: the document's expiry, `YYYY-MM-DD`. An expired document is rejected.",
+        examples: ['2031-08-30'],
+      }),
+    ),
+    nationality: Type.Optional(
+      Type.String({
+        maxLength: 16,
+        description: 'kyc, optional: ISO 3166 alpha-3 (a national ID is Kenyan: KEN).',
+        examples: ['KEN'],
+      }),
+    ),
+    mrz: Type.Optional(
+      Type.String({
+        maxLength: 200,
+        description:
+          "kyc with idType passport, optional: the passport's machine-readable zone as printed, its two lines of 44 " +
+          'characters separated by a newline. Its check digits and fields are checked against the typed details.',
+      }),
+    ),
     registrationNumber: Type.Optional(
       Type.String({
         maxLength: 64,

@@ -214,7 +214,7 @@ export async function submitSession(
 
   const kept = keptDetailsOf(vault, session, request.input);
   const { details, idType, problems } =
-    kept === undefined ? checkSubmittedDetails(session.type, request.input) : keptAsChecked(kept);
+    kept === undefined ? checkSubmittedDetails(session.type, request.input, request.now) : keptAsChecked(kept);
   const documents = await listCurrentDocuments(tx, session.id);
   const present = new Set<DocumentKind>(documents.map(({ kind }) => kind));
   const missing = missingDocumentKinds(session.requiredDocuments, present, idType);

@@ -95,6 +95,33 @@ describe('POST /v1/verify/sessions/:id/submit', () => {
     expect(logs.text()).not.toContain(ID_NUMBER);
   });
 
+  it('seals the stated names, dates and nationality with the ID number; a bad one is a 400 that changes nothing', async () => {
+    const sessionId = await kycSession();
+    await uploadKycSet(sessionId);
+    const bad = await submit(sessionId, { idType: 'national_id', idNumber: ID_NUMBER, dateOfBirth: '1994-02-30' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().details).toEqual([{ path: '/dateOfBirth', message: 'must be a date written YYYY-MM-DD' }]);
+    expect(await statusOf(database.db, sessionId)).toBe('pending');
+
+    const stated = { firstName: 'Amani', lastName: 'Otieno', dateOfBirth: '1994-05-17', nationality: 'KEN' };
+    const submitted = await submit(sessionId, { idType: 'national_id', idNumber: ID_NUMBER, ...stated });
+    expect(submitted.statusCode).toBe(200);
+    const [row] = await database.db
+      .select({ details: verificationSessions.submittedDetails })
+      .from(verificationSessions)
+      .where(eq(verificationSessions.id, sessionId));
+    const sealed = Buffer.from(row?.details ?? Buffer.alloc(0));
+    expect(sealed.includes(Buffer.from('Otieno'))).toBe(false);
+    expect(JSON.parse(setup.vault.open(`kyc/${sessionId}/details`, sealed).bytes.toString())).toEqual({
+      type: 'kyc',
+      idType: 'national_id',
+      idNumber: ID_NUMBER,
+      ...stated,
+    });
+    expect(logs.text()).not.toContain('Otieno');
+    expect(logs.text()).not.toContain('1994-05-17');
+  });
+
   it('runs a KYB session with PDFs to processing', async () => {
     const sessionId = await kybSession();
     const pdf = await pdfDocument(3);

@@ -129,7 +129,7 @@ export async function captureFromPage(
   const keepsDetails = detailsKeptFor(session, resubmission) && !givesDetails(details);
   const { problems, idType } = keepsDetails
     ? { problems: [], idType: undefined }
-    : checkSubmittedDetails(session.type, details);
+    : checkSubmittedDetails(session.type, details, now);
   errors.push(...problems.flatMap(detailError));
   const documents = await listDocuments(db, { sessionId: session.id });
   const lacking: FieldError[] =
