@@ -76,16 +76,14 @@ export const SubmitVerificationSessionBody = Type.Object(
     dateOfBirth: Type.Optional(
       Type.String({
         maxLength: 32,
-        description:
-          'kyc, optional: `YYYY-MM-DD`, from 1900 to today. Compared with the registry; the age the policy asks ' +
-          'for is checked from it.',
+        description: 'kyc, optional: `YYYY-MM-DD`, from 1900 to today (Nairobi).',
         examples: ['1994-05-17'],
       }),
     ),
     documentExpiry: Type.Optional(
       Type.String({
         maxLength: 32,
-        description: "kyc, optional: the document's expiry, `YYYY-MM-DD`. An expired document is rejected.",
+        description: "kyc, optional: the document's expiry date, `YYYY-MM-DD`.",
         examples: ['2031-08-30'],
       }),
     ),
@@ -101,7 +99,7 @@ export const SubmitVerificationSessionBody = Type.Object(
         maxLength: 200,
         description:
           "kyc with idType passport, optional: the passport's machine-readable zone as printed, its two lines of 44 " +
-          'characters separated by a newline. Its check digits and fields are checked against the typed details.',
+          'characters (A-Z, 0-9, <) separated by a newline.',
       }),
     ),
     registrationNumber: Type.Optional(
