@@ -4,8 +4,3 @@ export { verificationSessionRoutes } from './routes.js';
 export type { OrganizationSessionDetailView, OrganizationSessionView } from './schemas.js';
 export { verificationSessionSharedSchemas } from './schemas.js';
 export { cancelOrganizationSession, getOrganizationSession, listOrganizationSessions } from './service.js';
-export {
-  getOrganizationSessionWithVerifiedData,
-  mayReadVerifiedData,
-  type OrganizationSessionWithVerifiedData,
-} from './verified-data.js';

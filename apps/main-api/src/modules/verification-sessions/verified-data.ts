@@ -21,10 +21,10 @@ import { sessionDetailView } from './views.js';
 const PERMISSION = 'verifications:read_personal_data';
 
 /** The 403 of a role without the permission: it names the permission and the roles that hold it. */
-export const VERIFIED_DATA_REFUSAL = `expand=verified_outputs needs the role ${rolesThatMay(PERMISSION)} (${PERMISSION})`;
+const VERIFIED_DATA_REFUSAL = `expand=verified_outputs needs the role ${rolesThatMay(PERMISSION)} (${PERMISSION})`;
 
-/** Whether the role may read verified data (the dashboard shows its control only then). */
-export function mayReadVerifiedData(role: MembershipRole): boolean {
+/** Whether the role may read verified data. */
+function mayReadVerifiedData(role: MembershipRole): boolean {
   return allows(role, PERMISSION);
 }
 
@@ -35,7 +35,7 @@ export interface VerifiedDataRead {
   audit: AuditContext & { actorUserId: string };
 }
 
-export type OrganizationSessionWithVerifiedData = OrganizationSessionDetailView & {
+type OrganizationSessionWithVerifiedData = OrganizationSessionDetailView & {
   verifiedOutputs: VerifiedOutputs | null;
 };
 
