@@ -70,7 +70,7 @@ export interface MainApiDeps {
   logger?: FastifyBaseLogger;
   /** Where emails go; defaults to what config.mail selects (SMTP_URL, MAIL_OUTBOX_DIR or none). */
   mail?: MailSender;
-  /** Where reviewers read identity documents from; defaults to the vault DOCUMENT_* configure. Tests pass their own. */
+  /** Where reviewers read identity documents and members verified data from; defaults to the vault DOCUMENT_* configure. Tests pass their own. */
   vault?: DocumentVault;
 }
 
@@ -175,7 +175,9 @@ export function buildApp(deps: MainApiDeps, config: MainApiConfig) {
   app.register(webhookRoutes, { db, now, allowPrivateTargets: config.webhooks.allowPrivateTargets });
   app.register(webhookDeliveryRoutes, { db, now });
   app.register(walletRoutes, { db, now, testWalletCredit: config.testWalletCredit });
-  app.register(verificationSessionRoutes, { db, now, platformOrganizationId: config.platformOrganizationId });
+  // One vault: reviewers read identity documents from it, members the verified data sealed in it.
+  const vault = deps.vault ?? documentVaultFromConfig(config.documents, { warn: (message) => app.log.warn(message) });
+  app.register(verificationSessionRoutes, { db, now, platformOrganizationId: config.platformOrganizationId, vault });
   app.register(allowedOriginRoutes, { db, now });
   app.register(auditRoutes, { db });
   // One mail sender for the invitations of the API and of the dashboard's Team page (closed by invitationRoutes).
@@ -206,7 +208,7 @@ export function buildApp(deps: MainApiDeps, config: MainApiConfig) {
   const reviews = createReviewService({
     db,
     now,
-    vault: deps.vault ?? documentVaultFromConfig(config.documents, { warn: (message) => app.log.warn(message) }),
+    vault,
     platformOrganizationId: config.platformOrganizationId,
     linkKey: reviewersKey,
     publicUrl: config.publicUrl,

@@ -9,8 +9,14 @@ import {
   webhookDeliveryAttempts,
   webhookEvents,
 } from '@platform/db/schema';
+import type { DocumentVault } from '@platform/document-vault';
 import { placeHold, topUpWallet } from '@platform/ledger';
-import { commitMove, holdReferenceOf } from '@platform/verification-lifecycle';
+import {
+  commitMove,
+  holdReferenceOf,
+  type VerifiedOutputs,
+  verifiedOutputsKey,
+} from '@platform/verification-lifecycle';
 import { enqueueWebhookEvent } from '@platform/webhooks';
 import { and, asc, eq } from 'drizzle-orm';
 
@@ -158,4 +164,32 @@ export function auditEventsOf(db: Database, organizationId: string, action: stri
     .select()
     .from(auditEvents)
     .where(and(eq(auditEvents.organizationId, organizationId), eq(auditEvents.action, action)));
+}
+
+/**
+ * Verifies the session as a decision source would (processing, then verified) and seals what was verified on it, as
+ * backend-api's storeVerifiedOutputs does (docs/decisions.md#verified-data).
+ */
+export async function verifyWithOutputs(
+  db: Database,
+  vault: Pick<DocumentVault, 'seal'>,
+  session: { id: string; type: VerificationType },
+  outputs: VerifiedOutputs,
+): Promise<void> {
+  await moveTestSession(db, session.id, { to: 'processing', actor: 'hosted_page' });
+  await moveTestSession(db, session.id, { to: 'verified', actor: 'smile_id' });
+  const { sealed } = vault.seal({
+    key: verifiedOutputsKey(session),
+    bytes: Buffer.from(JSON.stringify(outputs)),
+    contentType: 'application/json',
+  });
+  await db.update(verificationSessions).set({ verifiedOutputs: sealed }).where(eq(verificationSessions.id, session.id));
+}
+
+/** Erases the session's personal data as retention does: the verified data cleared, the session stamped. */
+export async function eraseVerifiedOutputs(db: Database, sessionId: string, at = new Date()): Promise<void> {
+  await db
+    .update(verificationSessions)
+    .set({ personalDataErasedAt: at, submittedDetails: null, verifiedOutputs: null })
+    .where(eq(verificationSessions.id, sessionId));
 }

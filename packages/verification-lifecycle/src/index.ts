@@ -52,4 +52,5 @@ export type {
   VerifiedOutputs,
   VerifiedPerson,
 } from './verified-outputs.js';
-export { sealedVerifiedOutputs, verifiedOutputsOf } from './verified-outputs-of-checks.js';
+export { openVerifiedOutputs, sealedVerifiedOutputs, verifiedOutputsOf } from './verified-outputs-of-checks.js';
+export { VerifiedOutputsSchema } from './verified-outputs-schema.js';

@@ -32,8 +32,20 @@ type StatedDetails =
 const text = (evidence: Evidence | undefined, key: string): string | null =>
   typeof evidence?.[key] === 'string' && evidence[key] !== '' ? (evidence[key] as string) : null;
 
-function openJson<T>(vault: Vault, key: string, sealed: Uint8Array): T {
+function openJson<T>(vault: Pick<Vault, 'open'>, key: string, sealed: Uint8Array): T {
   return JSON.parse(vault.open(key, Buffer.from(sealed)).bytes.toString('utf8')) as T;
+}
+
+/**
+ * What was verified, opened from the session's sealed column: undefined before a verified decision and after
+ * erasure. The one opening of it, for backend-api's API keys and export and main-api's members.
+ */
+export function openVerifiedOutputs(
+  vault: Pick<DocumentVault, 'open'>,
+  session: Pick<VerificationSession, 'id' | 'type' | 'verifiedOutputs'>,
+): VerifiedOutputs | undefined {
+  if (session.verifiedOutputs === null) return undefined;
+  return openJson<VerifiedOutputs>(vault, verifiedOutputsKey(session), session.verifiedOutputs);
 }
 
 /** The verified data of the session's current submission; undefined when it has no submitted details (erased). */

@@ -263,6 +263,23 @@ describe('every organization route, for every role', () => {
     expect(mismatches).toEqual([]);
   });
 
+  it('lets exactly the roles with verifications:read_personal_data expand a session to its verified data', async () => {
+    // An expansion, not a route: asked by the handler (docs/decisions.md#verified-data), walked here for every role.
+    const mismatches: string[] = [];
+    for (const role of membershipRoles) {
+      const organizationId = await insertOrganization(t.db, { members: [{ userId: userOf(role), role }] });
+      const response = await t.app.inject({
+        method: 'GET',
+        url: `/v1/verification-sessions/${randomUUID()}?expand=verified_outputs`,
+        headers: { ...(await authHeader(userOf(role))), 'x-organization-id': organizationId },
+      });
+      // Allowed: the unknown session's 404; refused: 403 before anything is read.
+      const expected = allows(role, 'verifications:read_personal_data') ? 404 : 403;
+      if (response.statusCode !== expected) mismatches.push(`${role}: ${response.statusCode} ${response.body}`);
+    }
+    expect(mismatches).toEqual([]);
+  });
+
   it("refuses on the platform's routes a reviewer or finance member of another organization: those are the platform's roles", async () => {
     const platformRoutes = organizationRoutes.filter((route) => route.organization === 'platform');
     expect(platformRoutes.length).toBeGreaterThan(0);

@@ -1,5 +1,6 @@
-import { idTypes, verificationCheckKinds, verificationCheckOutcomes, verificationCheckSources } from '@platform/db';
+import { verificationCheckKinds, verificationCheckOutcomes, verificationCheckSources } from '@platform/db';
 import { nullable, stringEnum } from '@platform/http';
+import { VerifiedOutputsSchema } from '@platform/verification-lifecycle';
 import { type Static, Type } from '@sinclair/typebox';
 
 // What `GET /v1/verify/sessions/:id` adds to a session (docs/decisions.md#verified-data): its latest submission's
@@ -38,59 +39,7 @@ export const SessionCheckSchema = Type.Object(
   { additionalProperties: false },
 );
 
-const DateOnly = (description: string) => nullable(Type.String({ format: 'date' }), { description });
-
-const VerifiedPersonSchema = Type.Object(
-  {
-    firstName: nullable(Type.String(), {
-      description: 'The registry or document record, else as the person stated; null when no one gave one.',
-    }),
-    middleName: nullable(Type.String()),
-    lastName: nullable(Type.String()),
-    dateOfBirth: DateOnly('YYYY-MM-DD.'),
-    idType: stringEnum(idTypes),
-    idNumber: Type.String(),
-    documentExpiry: DateOnly('YYYY-MM-DD.'),
-    nationality: nullable(Type.String(), { description: 'ISO 3166 alpha-3.' }),
-    faceComparedWith: nullable(stringEnum(['registry_photo', 'id_document_photo'] as const)),
-  },
-  { additionalProperties: false },
-);
-
-const VerifiedBusinessPersonSchema = Type.Object(
-  {
-    name: Type.String(),
-    role: nullable(Type.String()),
-    sessionId: nullable(Type.String({ format: 'uuid' }), { description: 'Their own kyc session, when one was made.' }),
-    status: nullable(Type.String()),
-    shareholdingPercent: Type.Optional(nullable(Type.Number())),
-  },
-  { additionalProperties: false },
-);
-
-const VerifiedBusinessSchema = Type.Object(
-  {
-    registeredName: nullable(Type.String(), { description: "The registry's name, else as stated; null for neither." }),
-    registrationNumber: Type.String(),
-    status: Type.String({ description: 'The registry status: `registered`, `dissolved`, ...' }),
-    registrationDate: DateOnly('YYYY-MM-DD.'),
-    directors: Type.Array(VerifiedBusinessPersonSchema),
-    beneficialOwners: Type.Array(VerifiedBusinessPersonSchema),
-  },
-  { additionalProperties: false },
-);
-
-export const VerifiedOutputsSchema = Type.Union(
-  [
-    Type.Object({ type: Type.Literal('kyc'), person: VerifiedPersonSchema }, { additionalProperties: false }),
-    Type.Object({ type: Type.Literal('kyb'), business: VerifiedBusinessSchema }, { additionalProperties: false }),
-    Type.Null(),
-  ],
-  {
-    description:
-      'Only with `expand=verified_outputs`: what the verification confirmed; null before a verified decision and ' +
-      'after the personal data was erased.',
-  },
-);
+/** What was verified: the schema is the lifecycle's, the type's own (main-api's members read it too). */
+export { VerifiedOutputsSchema };
 
 export type SessionCheckView = Static<typeof SessionCheckSchema>;

@@ -1,10 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Database } from '@platform/db';
+import type { DocumentVault } from '@platform/document-vault';
 import { errorResponses } from '@platform/http';
 import { auditContextOf } from '../../shared/audit-context.js';
 import { bearerSecurity } from '../../shared/route-schemas.js';
 import { ref } from '../../shared/schema-ref.js';
 import {
+  GetOrganizationSessionQuery,
   ListOrganizationSessionsQuery,
   OrganizationSessionCanceledSchema,
   OrganizationSessionDetailResponseSchema,
@@ -12,12 +14,15 @@ import {
   OrganizationSessionParams,
 } from './schemas.js';
 import { cancelOrganizationSession, getOrganizationSession, listOrganizationSessions } from './service.js';
+import { getOrganizationSessionWithVerifiedData } from './verified-data.js';
 
 export interface VerificationSessionRoutesOptions {
   db: Database;
   now: () => Date;
   /** The platform's own organization, whose live kyc sessions set their user's kycStatus (as backend-api's do). */
   platformOrganizationId: string | undefined;
+  /** Opens what a verification verified (`expand=verified_outputs`); the reviews' vault. */
+  vault: Pick<DocumentVault, 'open'>;
 }
 
 const VERIFICATION_SESSION_CANCELED = 'Verification session canceled';
@@ -29,7 +34,7 @@ const VERIFICATION_SESSION_CANCELED = 'Verification session canceled';
  */
 export const verificationSessionRoutes: FastifyPluginAsyncTypebox<VerificationSessionRoutesOptions> = async (
   app,
-  { db, now, platformOrganizationId },
+  { db, now, platformOrganizationId, vault },
 ) => {
   const tags = ['verification-sessions'];
   const read = { organization: true, requires: 'verifications:read', urlCarriesSecret: true } as const;
@@ -69,17 +74,34 @@ export const verificationSessionRoutes: FastifyPluginAsyncTypebox<VerificationSe
         description:
           'The session as the list shows it, with every status change (who made it and why), every callback sent ' +
           'about it with each delivery attempt (time, status code, outcome), and the latest decision with its ' +
-          "reason. Never the submitted details or documents. An unknown id and another organization's session are " +
-          'the same 404.',
+          'reason. Never the submitted details or documents. `expand=verified_outputs` adds `verifiedOutputs`, what ' +
+          'the verification confirmed (names, date of birth, ID type and number, document expiry, nationality; for a ' +
+          'business its registered name, number, status, directors and owners): null before a `verified` decision ' +
+          'and after erasure, absent without the expansion. Only for owners and admins (the permission ' +
+          '`verifications:read_personal_data`; else 403 `forbidden`, nothing read), and every such read is recorded ' +
+          'in the audit log as `verification.verified_data_viewed`. Any other `expand` is a 400. An unknown id and ' +
+          "another organization's session are the same 404.",
         security: bearerSecurity,
         params: OrganizationSessionParams,
+        querystring: GetOrganizationSessionQuery,
         response: { 200: ref(OrganizationSessionDetailResponseSchema), ...errorResponses(400, 401, 403, 404) },
       },
     },
-    async (request) => ({
-      success: true as const,
-      data: await getOrganizationSession(db, request.organization.id, request.params.id),
-    }),
+    async (request) => {
+      if (request.query.expand !== 'verified_outputs') {
+        return {
+          success: true as const,
+          data: await getOrganizationSession(db, request.organization.id, request.params.id),
+        };
+      }
+      const data = await getOrganizationSessionWithVerifiedData(db, vault, {
+        organizationId: request.organization.id,
+        sessionId: request.params.id,
+        role: request.organization.role,
+        audit: auditContextOf(request),
+      });
+      return { success: true as const, data };
+    },
   );
 
   app.post(

@@ -11,8 +11,10 @@ import {
 } from '@platform/db';
 import { nullable, stringEnum } from '@platform/http';
 import { nextCursorSchema, pageQueryProperties } from '@platform/pagination';
+import { VerifiedOutputsSchema } from '@platform/verification-lifecycle';
 import { type Static, Type } from '@sinclair/typebox';
 import { ref } from '../../shared/schema-ref.js';
+import { verifiedOutputsExamples } from './verified-data-examples.js';
 
 // The organization's verification sessions as its members read them (docs/decisions.md#organization-session-list):
 // each field as backend-api answers it to an API key, but the hosted page's URL.
@@ -49,6 +51,26 @@ export const ListOrganizationSessionsQuery = Type.Object(
     ),
     externalEndUserId: Type.Optional(
       Type.String({ minLength: 1, maxLength: 255, description: 'Only the sessions of this end user or company.' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+/** The expansions the session's answer knows, as backend-api's: each asked for by name (docs/decisions.md#verified-data). */
+const sessionExpansions = ['verified_outputs'] as const;
+
+export const GetOrganizationSessionQuery = Type.Object(
+  {
+    expand: Type.Optional(
+      Type.Union(
+        sessionExpansions.map((expansion) => Type.Literal(expansion)),
+        {
+          description:
+            '`verified_outputs` adds `verifiedOutputs`, the personal data the verification confirmed. Only for the ' +
+            'roles with the permission `verifications:read_personal_data` (owner, admin); every such read is ' +
+            'recorded in the audit log.',
+        },
+      ),
     ),
   },
   { additionalProperties: false },
@@ -190,6 +212,13 @@ const OrganizationSessionDetailSchema = Type.Object(
     decision: nullable(DecisionSchema, {
       description: 'The latest decision on a submission; null while none was made.',
     }),
+    // The lifecycle's schema, with examples of each shape.
+    verifiedOutputs: Type.Optional(
+      Type.Union(VerifiedOutputsSchema.anyOf, {
+        description: VerifiedOutputsSchema.description,
+        examples: verifiedOutputsExamples,
+      }),
+    ),
   },
   { $id: 'OrganizationVerificationSessionDetail', additionalProperties: false },
 );
