@@ -1,5 +1,5 @@
 import type { DatabaseExecutor, VerificationCheck } from '@platform/db';
-import { verificationChecks } from '@platform/db/schema/verification';
+import { verificationChecks, verificationSessions } from '@platform/db/schema/verification';
 import { asc, eq } from 'drizzle-orm';
 
 // The checks a reviewer reads beside the documents (docs/decisions.md#the-checks-beside-the-documents): their kind,
@@ -30,4 +30,19 @@ export function listReviewChecks(db: DatabaseExecutor, sessionId: string): Promi
     .from(verificationChecks)
     .where(eq(verificationChecks.sessionId, sessionId))
     .orderBy(asc(verificationChecks.submittedAt), asc(verificationChecks.createdAt), asc(verificationChecks.id));
+}
+
+/**
+ * The directors' own sessions of a kyb session (docs/decisions.md#directors), in the order the registry named them
+ * (their end user ids end in `#director-<n>`), with their status: the verified data gives each director their result.
+ */
+export function listDirectorResults(
+  db: DatabaseExecutor,
+  parentSessionId: string,
+): Promise<Array<{ id: string; status: string }>> {
+  return db
+    .select({ id: verificationSessions.id, status: verificationSessions.status })
+    .from(verificationSessions)
+    .where(eq(verificationSessions.parentSessionId, parentSessionId))
+    .orderBy(asc(verificationSessions.externalEndUserId));
 }

@@ -1,7 +1,7 @@
 import type { DatabaseExecutor, IdType, VerificationSession } from '@platform/db';
 import type { DocumentVault } from '@platform/document-vault';
 import { checkEvidenceKey, submittedDetailsKey, verifiedOutputsKey } from './lifecycle.js';
-import { listReviewChecks } from './review-check-repository.js';
+import { listDirectorResults, listReviewChecks } from './review-check-repository.js';
 import type { VerifiedOutputs } from './verified-outputs.js';
 
 // What a verified session verified (docs/decisions.md#verified-data), written with its verified decision by
@@ -68,14 +68,24 @@ export async function verifiedOutputsOf(
   };
   if (details.type === 'kyb') {
     const business = evidenceOf('business_registry');
+    const listed = (key: string) => (Array.isArray(business?.[key]) ? (business[key] as Evidence[]) : []);
+    // Each director the registry named has a session of their own, made in the registry's order; an owner who is
+    // also a director shares it (matched by the registry's name).
+    const sessions = await listDirectorResults(db, session.id);
+    const directorNames = listed('directors').map((person) => text(person, 'name'));
     const people = (key: string) =>
-      (Array.isArray(business?.[key]) ? (business[key] as Evidence[]) : []).map((person) => ({
-        name: text(person, 'name') ?? '',
-        role: text(person, 'role'),
-        sessionId: null,
-        status: null,
-        shareholdingPercent: typeof person.shareholdingPercent === 'number' ? person.shareholdingPercent : null,
-      }));
+      listed(key).map((person, index) => {
+        const name = text(person, 'name') ?? '';
+        const at = key === 'directors' ? index : directorNames.indexOf(name);
+        const own = at >= 0 ? sessions[at] : undefined;
+        return {
+          name,
+          role: text(person, 'role'),
+          sessionId: own?.id ?? null,
+          status: own?.status ?? null,
+          shareholdingPercent: typeof person.shareholdingPercent === 'number' ? person.shareholdingPercent : null,
+        };
+      });
     return {
       type: 'kyb',
       business: {

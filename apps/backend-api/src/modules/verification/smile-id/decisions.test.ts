@@ -435,6 +435,23 @@ describe('a passport, an alien card and a business', () => {
       ['directors', 'service', 'passed'],
     ]);
     expect((await holdMovements(database.db, verifiedBusiness)).sort()).toEqual(['capture', 'hold']);
+    // The verified data names each director with their own session and its result; an owner who is one shares it.
+    const directorSessions = await listDirectorSessions(database.db, verifiedBusiness);
+    const verifiedData = openVerifiedOutputs(vault, await sessionRow(verifiedBusiness));
+    expect(verifiedData?.type === 'kyb' ? verifiedData.business.directors : undefined).toEqual(
+      FAKE_DIRECTORS.map((name, index) => ({
+        name,
+        role: 'Director',
+        sessionId: directorSessions[index]?.id,
+        status: 'verified',
+        shareholdingPercent: null,
+      })),
+    );
+    expect(verifiedData?.type === 'kyb' ? verifiedData.business.beneficialOwners[0] : undefined).toMatchObject({
+      name: FAKE_DIRECTORS[0],
+      sessionId: directorSessions[0]?.id,
+      status: 'verified',
+    });
 
     const doubtful = await submittedSession('kyb');
     await settle();
