@@ -21,6 +21,7 @@ import {
   hostedPageRequests,
   imagePart,
   landing,
+  statedPersonParts,
   testFormToken,
 } from '../../../../test/hosted-page-fixtures.js';
 import {
@@ -87,6 +88,7 @@ describe('capture on the hosted page', () => {
     const uploaded = await upload(id, [
       { field: 'idType', data: 'national_id' },
       { field: 'idNumber', data: '00000003' },
+      ...statedPersonParts,
       imagePart('id_document_front', portrait),
       imagePart('id_document_back', portrait),
       imagePart('selfie', portrait),
@@ -125,6 +127,7 @@ describe('capture on the hosted page', () => {
     const uploaded = await upload(id, [
       { field: 'idType', data: 'national_id' },
       { field: 'idNumber', data: ' 27183945 ' },
+      ...statedPersonParts,
       imagePart('id_document_front', portrait),
       imagePart('id_document_back', portrait),
       imagePart('selfie', portrait),
@@ -184,6 +187,7 @@ describe('capture on the hosted page', () => {
     const uploaded = await upload(id, [
       { field: 'idType', data: 'passport' },
       { field: 'idNumber', data: 'x' },
+      ...statedPersonParts,
       imagePart('id_document_front', Buffer.from('%PDF-1.7 not an image at all'), 'application/pdf'),
       imagePart('selfie', await pngImage(300, 400)),
     ]);
@@ -208,6 +212,7 @@ describe('capture on the hosted page', () => {
     const again = await upload(id, [
       { field: 'idType', data: 'passport' },
       { field: 'idNumber', data: 'AK1234567' },
+      ...statedPersonParts,
       imagePart('id_document_front', portrait),
     ]);
     const next = (await page(id, landing(again.headers.location))).body;
@@ -224,6 +229,7 @@ describe('capture on the hosted page', () => {
       { field: 'lang', data: 'sw' },
       { field: 'idType', data: 'national_id' },
       { field: 'idNumber', data: '27183945' },
+      ...statedPersonParts,
       imagePart('selfie', Buffer.from('GIF89a not accepted'), 'image/gif'),
     ]);
     expect(uploaded.headers.location).toMatch(/&lang=sw$/);
@@ -283,6 +289,7 @@ describe('capture on the hosted page', () => {
     const uploaded = await upload(id, [
       { field: 'idType', data: 'passport' },
       { field: 'idNumber', data: 'AK1234567' },
+      ...statedPersonParts,
       imagePart('id_document_front', portrait),
       imagePart('selfie', portrait),
     ]);
