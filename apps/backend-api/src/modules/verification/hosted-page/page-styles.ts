@@ -46,6 +46,7 @@ textarea.mrz{display:block;width:100%;padding:.5rem;border:1px solid #8c959f;bor
 pre.mrz{margin:0;font:.875rem/1.5 ui-monospace,"Cascadia Mono","Roboto Mono",Menlo,Consolas,monospace;white-space:pre-wrap;overflow-wrap:anywhere}
 .capture:has(#field-idType option[value=national_id]:checked,#field-idType option[value=alien_id]:checked) .passport-only{display:none}
 .hint{margin:0 0 .25rem;font-size:.875rem;color:#57606a}
+fieldset>.hint{margin-bottom:.75rem}
 .field-error{margin:0 0 .25rem;font-weight:600;color:#a40e26}
 .error-summary{margin:0 0 1rem;padding:.75rem 1rem;border:3px solid #a40e26;border-radius:6px}
 .error-summary h3{margin:0 0 .5rem;font-size:1rem;color:#a40e26}
