@@ -48,3 +48,10 @@ export const pdfPart = async (field: string): Promise<FormPart> => ({
 
 /** Where a redirect from `<id>/documents` or `<id>` lands, as a path and query the tests can GET. */
 export const landing = (location: string | undefined) => (location ?? '').replace(/^(\.\.\/)?[0-9a-f-]{36}/, '');
+
+/** What the kyc form asks of every person (names and date of birth), as a person types them. */
+export const statedPersonParts: FormPart[] = [
+  { field: 'firstName', data: 'Wanjiru' },
+  { field: 'lastName', data: 'Kamau' },
+  { field: 'dateOfBirth', data: '1990-05-31' },
+];

@@ -136,6 +136,9 @@ export async function submitKycFromPhone(
   ]);
   await phone.getByLabel('Type of ID document').selectOption('national_id');
   await phone.getByLabel('ID document number').fill(documentNumber);
+  await phone.getByLabel('First name').fill('Wanjiru');
+  await phone.getByLabel('Last name').fill('Kamau');
+  await phone.getByLabel('Date of birth').fill('1990-05-31');
   const png = (marker: string) =>
     photo(marker).then((buffer) => ({ name: `${marker}.png`, mimeType: 'image/png', buffer }));
   await phone.getByLabel('Front of the ID document').setInputFiles(await png('FRONT'));

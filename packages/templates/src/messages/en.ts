@@ -9,6 +9,7 @@ import { dashboardDevelopersEn } from './dashboard-developers.en.js';
 import { dashboardOnboardingEn } from './dashboard-onboarding.en.js';
 import { dashboardTeamEn } from './dashboard-team.en.js';
 import { verifyDirectorsEn } from './verify-directors.en.js';
+import { verifyPersonEn } from './verify-person.en.js';
 
 export const en = {
   ...dashboardEn,
@@ -18,6 +19,7 @@ export const en = {
   ...dashboardTeamEn,
   ...dashboardAccountEn,
   ...verifyDirectorsEn,
+  ...verifyPersonEn,
   // Labels shared by every page that names the thing.
   'documentKind.id_document_front': 'Front of the ID document',
   'documentKind.id_document_back': 'Back of the ID document',

@@ -6,6 +6,7 @@ import { dashboardOnboardingSw } from './dashboard-onboarding.sw.js';
 import { dashboardTeamSw } from './dashboard-team.sw.js';
 import type { en } from './en.js';
 import { verifyDirectorsSw } from './verify-directors.sw.js';
+import { verifyPersonSw } from './verify-person.sw.js';
 
 // The Kiswahili catalog (docs/decisions.md#hosted-page-languages): the shared labels and every text of the hosted
 // verification page. A page shown in Kiswahili can ask only for keys this catalog has (translate.tsx); the other
@@ -19,6 +20,7 @@ export const sw = {
   ...dashboardOnboardingSw,
   ...dashboardBillingSw,
   ...verifyDirectorsSw,
+  ...verifyPersonSw,
   // Labels shared by every page that names the thing.
   'documentKind.id_document_front': 'Upande wa mbele wa kitambulisho',
   'documentKind.id_document_back': 'Upande wa nyuma wa kitambulisho',

@@ -3,6 +3,7 @@
 import { type DocumentKind, idTypes, type VerificationDocument, type VerificationSession } from '@platform/db';
 import { type BilingualKey, isBilingualKey, say } from '@platform/templates';
 import { type CaptureField, type FieldError, type FieldProblem, formKindsOf, type PageResend } from './capture.js';
+import { countryChoices, FIRST_COUNTRY } from './countries.js';
 import type { Draft } from './draft.js';
 import type { PageLanguage } from './page.js';
 import { formatSize, HiddenFields } from './page-parts.js';
@@ -25,11 +26,15 @@ export interface CaptureFormInput {
 
 const fileAccept: Record<'kyc' | 'kyb', string> = { kyc: 'image/*', kyb: 'image/*,application/pdf' };
 
-type TextField = 'idNumber' | 'registrationNumber' | 'companyName';
-const textFields: Record<TextField, { label: BilingualKey; max: number }> = {
-  idNumber: { label: 'verify.capture.idNumber', max: 20 },
-  registrationNumber: { label: 'verify.capture.registrationNumber', max: 30 },
-  companyName: { label: 'verify.capture.companyName', max: 200 },
+type TextField = 'idNumber' | 'registrationNumber' | 'companyName' | 'firstName' | 'middleName' | 'lastName';
+/** Each text input's label, length and autofill token (names: the browser may offer the person's own). */
+const textFields: Record<TextField, { label: BilingualKey; max: number; autocomplete: string }> = {
+  idNumber: { label: 'verify.capture.idNumber', max: 20, autocomplete: 'off' },
+  registrationNumber: { label: 'verify.capture.registrationNumber', max: 30, autocomplete: 'off' },
+  companyName: { label: 'verify.capture.companyName', max: 200, autocomplete: 'off' },
+  firstName: { label: 'verify.capture.firstName', max: 100, autocomplete: 'given-name' },
+  middleName: { label: 'verify.capture.middleName', max: 100, autocomplete: 'additional-name' },
+  lastName: { label: 'verify.capture.lastName', max: 100, autocomplete: 'family-name' },
 };
 
 export function CaptureForm(props: { session: VerificationSession; input: CaptureFormInput; language: PageLanguage }) {
@@ -65,10 +70,30 @@ export function CaptureForm(props: { session: VerificationSession; input: Captur
         id={`field-${field}`}
         name={field}
         maxlength={textFields[field].max}
-        autocomplete="off"
+        autocomplete={textFields[field].autocomplete}
         spellcheck={false}
         value={draft[field] ?? ''}
         {...described(field)}
+      />
+    </div>
+  );
+  // A date picker on phones; the server receives YYYY-MM-DD either way (a browser without one sends the text).
+  const DateInput = (props: { field: 'dateOfBirth' | 'documentExpiry'; label: BilingualKey; hint?: BilingualKey }) => (
+    <div class="field">
+      <label for={`field-${props.field}`}>{say(locale, props.label)}</label>
+      {props.hint === undefined ? null : (
+        <p class="hint" id={`hint-${props.field}`}>
+          {say(locale, props.hint)}
+        </p>
+      )}
+      <FieldErrorText field={props.field} />
+      <input
+        type="date"
+        id={`field-${props.field}`}
+        name={props.field}
+        autocomplete={props.field === 'dateOfBirth' ? 'bday' : 'off'}
+        value={draft[props.field] ?? ''}
+        {...described(props.field, props.hint !== undefined)}
       />
     </div>
   );
@@ -101,22 +126,70 @@ export function CaptureForm(props: { session: VerificationSession; input: Captur
   const details = resend?.detailsKept ? (
     <p>{say(locale, 'verify.capture.detailsKept')}</p>
   ) : session.type === 'kyc' ? (
-    <fieldset>
-      <legend>{say(locale, 'verify.capture.detailsLegend.kyc')}</legend>
-      <div class="field">
-        <label for="field-idType">{say(locale, 'verify.capture.idType')}</label>
-        <FieldErrorText field="idType" />
-        <select id="field-idType" name="idType" {...described('idType')}>
-          <option value="">{say(locale, 'verify.capture.choose')}</option>
-          {idTypes.map((idType) => (
-            <option value={idType} selected={draft.idType === idType}>
-              {say(locale, `idType.${idType}`)}
-            </option>
-          ))}
-        </select>
-      </div>
-      <TextInput field="idNumber" />
-    </fieldset>
+    <>
+      <fieldset>
+        <legend>{say(locale, 'verify.capture.detailsLegend.kyc')}</legend>
+        <div class="field">
+          <label for="field-idType">{say(locale, 'verify.capture.idType')}</label>
+          <FieldErrorText field="idType" />
+          <select id="field-idType" name="idType" {...described('idType')}>
+            <option value="">{say(locale, 'verify.capture.choose')}</option>
+            {idTypes.map((idType) => (
+              <option value={idType} selected={draft.idType === idType}>
+                {say(locale, `idType.${idType}`)}
+              </option>
+            ))}
+          </select>
+        </div>
+        <TextInput field="idNumber" />
+        <DateInput
+          field="documentExpiry"
+          label="verify.capture.documentExpiry"
+          hint="verify.capture.documentExpiryHint"
+        />
+        <div class="field passport-only">
+          <label for="field-mrz">{say(locale, 'verify.capture.mrz')}</label>
+          <p class="hint" id="hint-mrz">
+            {say(locale, 'verify.capture.mrzHint')}
+          </p>
+          <FieldErrorText field="mrz" />
+          <textarea
+            id="field-mrz"
+            name="mrz"
+            class="mrz"
+            rows={2}
+            maxlength={200}
+            autocomplete="off"
+            autocapitalize="characters"
+            spellcheck={false}
+            {...described('mrz', true)}
+          >
+            {draft.mrz ?? ''}
+          </textarea>
+        </div>
+      </fieldset>
+      <fieldset aria-describedby="hint-person">
+        <legend>{say(locale, 'verify.capture.personLegend')}</legend>
+        <p class="hint" id="hint-person">
+          {say(locale, 'verify.capture.personHint')}
+        </p>
+        <TextInput field="firstName" />
+        <TextInput field="middleName" />
+        <TextInput field="lastName" />
+        <DateInput field="dateOfBirth" label="verify.capture.dateOfBirth" />
+        <div class="field">
+          <label for="field-nationality">{say(locale, 'verify.capture.nationality')}</label>
+          <FieldErrorText field="nationality" />
+          <select id="field-nationality" name="nationality" autocomplete="off" {...described('nationality')}>
+            {countryChoices(locale).map(({ code, name }) => (
+              <option value={code} selected={(draft.nationality ?? FIRST_COUNTRY) === code}>
+                {name}
+              </option>
+            ))}
+          </select>
+        </div>
+      </fieldset>
+    </>
   ) : (
     <fieldset>
       <legend>{say(locale, 'verify.capture.detailsLegend.kyb')}</legend>

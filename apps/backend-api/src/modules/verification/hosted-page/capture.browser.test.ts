@@ -40,6 +40,9 @@ describe.skipIf(missing(chromiumBrowser))('the hosted page in headless Chromium,
 
     await page.getByLabel('Type of ID document').selectOption('national_id');
     await page.getByLabel('ID document number').fill('27183945');
+    await page.getByLabel('First name').fill('Wanjiru');
+    await page.getByLabel('Last name').fill('Kamau');
+    await page.getByLabel('Date of birth').fill('1990-05-31');
     await page.getByLabel('Front of the ID document').setInputFiles(photo);
     await page.getByLabel('Back of the ID document').setInputFiles(photo);
     await page.getByLabel('A selfie').setInputFiles(photo);
@@ -91,6 +94,9 @@ describe.skipIf(missing(chromiumBrowser))('the hosted page in headless Chromium,
     ]);
     await page.getByLabel('Type of ID document').selectOption('national_id');
     await page.getByLabel('ID document number').fill('27183945');
+    await page.getByLabel('First name').fill('Wanjiru');
+    await page.getByLabel('Last name').fill('Kamau');
+    await page.getByLabel('Date of birth').fill('1990-05-31');
     await page.getByLabel('Front of the ID document').setInputFiles(photo);
     await page.getByLabel('Back of the ID document').setInputFiles(photo);
     await page.getByLabel('A selfie').setInputFiles(photo);

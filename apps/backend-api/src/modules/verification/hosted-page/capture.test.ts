@@ -21,6 +21,7 @@ import {
   hostedPageRequests,
   imagePart,
   landing,
+  statedPersonParts,
   testFormToken,
 } from '../../../../test/hosted-page-fixtures.js';
 import {
@@ -87,6 +88,7 @@ describe('capture on the hosted page', () => {
     const uploaded = await upload(id, [
       { field: 'idType', data: 'national_id' },
       { field: 'idNumber', data: '00000003' },
+      ...statedPersonParts,
       imagePart('id_document_front', portrait),
       imagePart('id_document_back', portrait),
       imagePart('selfie', portrait),
@@ -125,6 +127,7 @@ describe('capture on the hosted page', () => {
     const uploaded = await upload(id, [
       { field: 'idType', data: 'national_id' },
       { field: 'idNumber', data: ' 27183945 ' },
+      ...statedPersonParts,
       imagePart('id_document_front', portrait),
       imagePart('id_document_back', portrait),
       imagePart('selfie', portrait),
@@ -179,11 +182,82 @@ describe('capture on the hosted page', () => {
     expect(await draftOnSession()).toBeNull();
   });
 
+  it('asks for the names and date of birth, says each error at its field in en and sw, keeps what was typed', async () => {
+    const id = await liveSession();
+    const uploaded = await upload(id, [
+      { field: 'idType', data: 'passport' },
+      { field: 'idNumber', data: 'AK1234567' },
+      { field: 'firstName', data: 'W4njiru' },
+      { field: 'dateOfBirth', data: '2999-01-01' },
+      { field: 'nationality', data: 'XXX' },
+      { field: 'mrz', data: 'P<KEN' },
+      imagePart('id_document_front', portrait),
+      imagePart('selfie', portrait),
+    ]);
+    const query = landing(uploaded.headers.location);
+    const html = (await page(id, query)).body;
+    expect(html).toContain('<p class="field-error" id="error-firstName">Enter your first name as on your ID document');
+    expect(html).toContain('<a href="#field-lastName">Enter your last name.</a>');
+    expect(html).toContain('<a href="#field-dateOfBirth">Enter a real date of birth, from 1900 to today');
+    expect(html).toContain('<a href="#field-nationality">Choose your nationality from the list.</a>');
+    expect(html).toContain('<a href="#field-mrz">These are not the passport');
+    expect(html).toMatch(/id="field-firstName"[^>]*value="W4njiru"/);
+    expect(html).toMatch(/id="field-dateOfBirth"[^>]*value="2999-01-01"/);
+    expect(html).toMatch(/id="field-mrz"[^>]*>P&lt;KEN<\/textarea>/);
+    const sw = (await page(id, `${query}&lang=sw`)).body;
+    expect(sw).toContain('<a href="#field-lastName">Weka jina lako la mwisho.</a>');
+    expect(sw).toContain('<option value="TZA">Tanzania');
+    expect(sw).toMatch(/<option value="KEN">Kenya<\/option>/);
+    expect(await statusOf(database.db, id)).toBe('pending');
+  });
+
+  it('seals the stated names, dates, nationality and MRZ with the submission, listed on the review step', async () => {
+    const id = await liveSession();
+    const mrz = `P<KENKAMAU<<WANJIRU${'<'.repeat(25)}\nAK12345674KEN9005316F3001012${'<'.repeat(14)}00`;
+    const uploaded = await upload(id, [
+      { field: 'idType', data: 'passport' },
+      { field: 'idNumber', data: 'AK1234567' },
+      ...statedPersonParts,
+      { field: 'middleName', data: 'Njeri' },
+      { field: 'documentExpiry', data: '2030-01-01' },
+      { field: 'nationality', data: 'KEN' },
+      { field: 'mrz', data: mrz },
+      imagePart('id_document_front', portrait),
+      imagePart('selfie', portrait),
+    ]);
+    expect(landing(uploaded.headers.location)).toBe('?step=review');
+    const review = (await page(id, '?step=review')).body;
+    expect(review).toContain('<dt>Middle names</dt><dd>Njeri</dd>');
+    expect(review).toContain('<dt>Date of birth</dt><dd>31 May 1990</dd>');
+    expect(review).toContain('<dt>Nationality</dt><dd>Kenya</dd>');
+    const details = /name="details" value="([^"]+)"/.exec(review)?.[1] ?? '';
+    const submitted = await post(id, { token: testFormToken(id), action: 'confirm', details });
+    expect(landing(submitted.headers.location)).toBe('?notice=submitted');
+    const [row] = await database.db
+      .select({ details: verificationSessions.submittedDetails })
+      .from(verificationSessions)
+      .where(eq(verificationSessions.id, id));
+    const opened = vault.open(`kyc/${id}/details`, Buffer.from(row?.details ?? Buffer.alloc(0)));
+    expect(JSON.parse(opened.bytes.toString())).toEqual({
+      type: 'kyc',
+      idType: 'passport',
+      idNumber: 'AK1234567',
+      firstName: 'Wanjiru',
+      middleName: 'Njeri',
+      lastName: 'Kamau',
+      dateOfBirth: '1990-05-31',
+      documentExpiry: '2030-01-01',
+      nationality: 'KEN',
+      mrz,
+    });
+  });
+
   it('shows a refused file at its field, stores nothing of it, and keeps what was accepted', async () => {
     const id = await liveSession();
     const uploaded = await upload(id, [
       { field: 'idType', data: 'passport' },
       { field: 'idNumber', data: 'x' },
+      ...statedPersonParts,
       imagePart('id_document_front', Buffer.from('%PDF-1.7 not an image at all'), 'application/pdf'),
       imagePart('selfie', await pngImage(300, 400)),
     ]);
@@ -208,6 +282,7 @@ describe('capture on the hosted page', () => {
     const again = await upload(id, [
       { field: 'idType', data: 'passport' },
       { field: 'idNumber', data: 'AK1234567' },
+      ...statedPersonParts,
       imagePart('id_document_front', portrait),
     ]);
     const next = (await page(id, landing(again.headers.location))).body;
@@ -224,6 +299,7 @@ describe('capture on the hosted page', () => {
       { field: 'lang', data: 'sw' },
       { field: 'idType', data: 'national_id' },
       { field: 'idNumber', data: '27183945' },
+      ...statedPersonParts,
       imagePart('selfie', Buffer.from('GIF89a not accepted'), 'image/gif'),
     ]);
     expect(uploaded.headers.location).toMatch(/&lang=sw$/);
@@ -283,6 +359,7 @@ describe('capture on the hosted page', () => {
     const uploaded = await upload(id, [
       { field: 'idType', data: 'passport' },
       { field: 'idNumber', data: 'AK1234567' },
+      ...statedPersonParts,
       imagePart('id_document_front', portrait),
       imagePart('selfie', portrait),
     ]);

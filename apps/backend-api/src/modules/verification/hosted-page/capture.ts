@@ -27,9 +27,29 @@ import type { Draft } from './draft.js';
 // it go through the capture by API's own functions (captureDocument, submitSession), with the session id alone.
 // What they refuse comes back as fixed codes per field, which the page says in its language.
 
-const detailFields = ['idType', 'idNumber', 'registrationNumber', 'companyName'] as const;
+/** The typed fields, in the form's order (the error summary lists them so). */
+const detailFields = [
+  'idType',
+  'idNumber',
+  'documentExpiry',
+  'mrz',
+  'firstName',
+  'middleName',
+  'lastName',
+  'dateOfBirth',
+  'nationality',
+  'registrationNumber',
+  'companyName',
+] as const;
 type DetailField = (typeof detailFields)[number];
 export type CaptureField = DetailField | DocumentKind;
+
+/**
+ * What the page asks of every person although the API leaves it optional (docs/decisions.md#hosted-capture): the
+ * names and date of birth the registry check compares, which a person has at hand. The API keeps them optional for
+ * integrators who capture them elsewhere.
+ */
+const requiredOnPage = ['firstName', 'lastName', 'dateOfBirth'] as const;
 
 const fieldProblems = [
   'required',
@@ -130,7 +150,11 @@ export async function captureFromPage(
   const { problems, idType } = keepsDetails
     ? { problems: [], idType: undefined }
     : checkSubmittedDetails(session.type, details, now);
-  errors.push(...problems.flatMap(detailError));
+  const lackingOnPage: FieldError[] =
+    session.type === 'kyc' && !keepsDetails
+      ? requiredOnPage.filter((field) => details[field] === undefined).map((field) => ({ field, problem: 'required' }))
+      : [];
+  errors.push(...inFormOrder([...problems.flatMap(detailError), ...lackingOnPage]));
   const documents = await listDocuments(db, { sessionId: session.id });
   const lacking: FieldError[] =
     resubmission === undefined
@@ -210,10 +234,23 @@ export async function pageDocumentsOf(
   return { documents, resend };
 }
 
-/** Only the details of the session's type: a kyc form has no registration number, and the reverse. */
-function detailsFor(session: VerificationSession, draft: Draft): Draft {
-  if (session.type === 'kyc') return { idType: draft.idType, idNumber: draft.idNumber };
-  return { registrationNumber: draft.registrationNumber, companyName: draft.companyName };
+/**
+ * Only the details of the session's type: a kyc form has no registration number, and the reverse. The form shows
+ * the MRZ box whatever the ID type (it works without JavaScript), so what was typed there counts only for a
+ * passport (or before a type is chosen, to be checked as one): a national ID with leftover lines is not refused.
+ */
+export function detailsFor(session: VerificationSession, draft: Draft): Draft {
+  if (session.type === 'kyb') return { registrationNumber: draft.registrationNumber, companyName: draft.companyName };
+  const { idType, idNumber, firstName, middleName, lastName, dateOfBirth, documentExpiry, nationality } = draft;
+  const person = { idType, idNumber, firstName, middleName, lastName, dateOfBirth, documentExpiry, nationality };
+  const takesMrz = idType === undefined || idType === 'passport';
+  return takesMrz && draft.mrz !== undefined ? { ...person, mrz: draft.mrz } : person;
+}
+
+/** Detail errors in the form's order, whatever order the checks named them in. */
+function inFormOrder(errors: FieldError[]): FieldError[] {
+  const rank = (field: CaptureField) => detailFields.indexOf(field as DetailField);
+  return [...errors].sort((a, b) => rank(a.field) - rank(b.field));
 }
 
 function detailError({ path, message }: ValidationDetail): FieldError[] {

@@ -21,12 +21,12 @@ h2{font-size:1.1rem;margin:1.5rem 0 .5rem}
 .sandbox h2{margin-top:0}
 form{margin:.75rem 0}
 label{display:block;margin-bottom:.25rem;font-weight:600}
-input[type=text]{display:block;width:100%;margin-bottom:.5rem;padding:.5rem;font:inherit;border:1px solid #8c959f;border-radius:6px}
+input[type=text],input[type=date]{display:block;width:100%;margin-bottom:.5rem;padding:.5rem;font:inherit;border:1px solid #8c959f;border-radius:6px}
 button{padding:.5rem 1.25rem;font:inherit;font-weight:600;border-radius:6px;border:1px solid transparent;cursor:pointer}
 button.primary{background:#1f6feb;color:#fff}
 button.danger{background:#cf222e;color:#fff}
 button.secondary{background:#f6f8fa;color:#1f2328;border-color:#8c959f}
-a:focus-visible,button:focus-visible,input:focus-visible{outline:3px solid #0969da;outline-offset:2px}
+a:focus-visible,button:focus-visible,input:focus-visible,textarea:focus-visible{outline:3px solid #0969da;outline-offset:2px}
 .small{font-size:.875rem;color:#57606a}
 a{color:#0969da}
 .languages{display:flex;justify-content:flex-end;gap:1rem;margin:0 0 .5rem;font-size:.875rem}
@@ -41,7 +41,12 @@ select,input[type=file]{display:block;width:100%;max-width:100%;padding:.5rem;fo
 select{min-height:2.75rem}
 select:focus-visible{outline:3px solid #0969da;outline-offset:2px}
 [aria-invalid=true]{border:2px solid #a40e26}
+input[type=date]{min-height:2.75rem;background:#fff;color:#1f2328}
+textarea.mrz{display:block;width:100%;padding:.5rem;border:1px solid #8c959f;border-radius:6px;font:.875rem/1.5 ui-monospace,"Cascadia Mono","Roboto Mono",Menlo,Consolas,monospace;white-space:pre;overflow-x:auto;resize:vertical}
+pre.mrz{margin:0;font:.875rem/1.5 ui-monospace,"Cascadia Mono","Roboto Mono",Menlo,Consolas,monospace;white-space:pre-wrap;overflow-wrap:anywhere}
+.capture:has(#field-idType option[value=national_id]:checked,#field-idType option[value=alien_id]:checked) .passport-only{display:none}
 .hint{margin:0 0 .25rem;font-size:.875rem;color:#57606a}
+fieldset>.hint{margin-bottom:.75rem}
 .field-error{margin:0 0 .25rem;font-weight:600;color:#a40e26}
 .error-summary{margin:0 0 1rem;padding:.75rem 1rem;border:3px solid #a40e26;border-radius:6px}
 .error-summary h3{margin:0 0 .5rem;font-size:1rem;color:#a40e26}

@@ -18,6 +18,7 @@ import {
   imagePart,
   landing,
   pdfPart,
+  statedPersonParts,
   testFormToken,
 } from '../../../../test/hosted-page-fixtures.js';
 import {
@@ -89,6 +90,7 @@ async function decidedSession(type: 'kyc' | 'kyb', documents: DocumentKind[]) {
       ? [
           { field: 'idType', data: 'national_id' },
           { field: 'idNumber', data: '27183945' },
+          ...statedPersonParts,
           image('id_document_front'),
           image('id_document_back'),
           image('selfie'),
@@ -192,7 +194,14 @@ describe('the hosted page when a decision names documents to send again', () => 
       .from(verificationSessions)
       .where(eq(verificationSessions.id, id));
     const opened = vault.open(`kyc/${id}/details`, Buffer.from(row?.details ?? Buffer.alloc(0)));
-    expect(JSON.parse(opened.bytes.toString())).toEqual({ type: 'kyc', idType: 'national_id', idNumber: '27183945' });
+    expect(JSON.parse(opened.bytes.toString())).toEqual({
+      type: 'kyc',
+      idType: 'national_id',
+      idNumber: '27183945',
+      firstName: 'Wanjiru',
+      lastName: 'Kamau',
+      dateOfBirth: '1990-05-31',
+    });
   });
 
   it('says it in Kiswahili', async () => {

@@ -1,8 +1,9 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource @platform/templates */
 import type { VerificationDocument, VerificationSession } from '@platform/db';
-import { type BilingualKey, type Child, isBilingualKey, say, text } from '@platform/templates';
-import { formKindsOf, type PageResend } from './capture.js';
+import { type BilingualKey, type Child, isBilingualKey, type Locale, say, text } from '@platform/templates';
+import { detailsFor, formKindsOf, type PageResend } from './capture.js';
+import { countryName } from './countries.js';
 import type { Draft } from './draft.js';
 import type { PageLanguage } from './page.js';
 import { formatSize, HiddenFields, LinkValidity, Requester, renderHostedPage, TestBadge } from './page-parts.js';
@@ -32,13 +33,22 @@ export function renderReviewPage(input: ReviewPageInput): string {
     </>
   );
   const typed = Object.keys(draft).length > 0;
+  // What the submit sends: a national ID's leftover MRZ lines are not listed, as they are not sent (capture.ts).
+  const sent = detailsFor(session, draft);
   const details =
     !typed && resend?.detailsKept
       ? null
       : session.type === 'kyc'
         ? [
-            row('verify.capture.idType', draft.idType === undefined ? '' : say(locale, idTypeKey(draft.idType))),
-            row('verify.capture.idNumber', draft.idNumber?.trim().toUpperCase() ?? ''),
+            row('verify.capture.idType', sent.idType === undefined ? '' : say(locale, idTypeKey(sent.idType))),
+            row('verify.capture.idNumber', sent.idNumber?.trim().toUpperCase() ?? ''),
+            row(
+              'verify.review.documentExpiry',
+              sent.documentExpiry === undefined
+                ? say(locale, 'verify.review.noExpiry')
+                : formatDay(locale, sent.documentExpiry),
+            ),
+            sent.mrz === undefined ? null : row('verify.review.mrz', <pre class="mrz">{sent.mrz.toUpperCase()}</pre>),
           ]
         : [
             row('verify.capture.registrationNumber', draft.registrationNumber?.trim().toUpperCase() ?? ''),
@@ -72,6 +82,24 @@ export function renderReviewPage(input: ReviewPageInput): string {
         <h2 id="review-details">{say(locale, `verify.capture.detailsLegend.${session.type}`)}</h2>
         {details === null ? <p>{say(locale, 'verify.capture.detailsKept')}</p> : <dl>{details}</dl>}
       </section>
+      {details === null || session.type !== 'kyc' ? null : (
+        <section aria-labelledby="review-person">
+          <h2 id="review-person">{say(locale, 'verify.review.personLegend')}</h2>
+          <dl>
+            {row('verify.capture.firstName', sent.firstName ?? '')}
+            {sent.middleName === undefined ? null : row('verify.review.middleName', sent.middleName)}
+            {row('verify.capture.lastName', sent.lastName ?? '')}
+            {row(
+              'verify.capture.dateOfBirth',
+              sent.dateOfBirth === undefined ? '' : formatDay(locale, sent.dateOfBirth),
+            )}
+            {row(
+              'verify.capture.nationality',
+              sent.nationality === undefined ? '' : countryName(locale, sent.nationality.toUpperCase()),
+            )}
+          </dl>
+        </section>
+      )}
       {resend === undefined ? (
         <DocumentList id="review-documents" heading="verify.review.documents" list={documents} />
       ) : (
@@ -101,4 +129,17 @@ export function renderReviewPage(input: ReviewPageInput): string {
 function idTypeKey(idType: string): BilingualKey {
   const key = `idType.${idType}`;
   return isBilingualKey(key) ? key : 'verify.capture.choose';
+}
+
+/** Days in the page's language, as the page's other dates are written (page-parts.tsx). */
+const dayFormats: Record<Locale, Intl.DateTimeFormat> = {
+  en: new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', timeZone: 'UTC' }),
+  sw: new Intl.DateTimeFormat('sw-KE', { dateStyle: 'long', timeZone: 'UTC' }),
+};
+
+/** A `YYYY-MM-DD` day in the page's language (31 May 1990, 31 Mei 1990); the text as typed when it is not one. */
+function formatDay(locale: Locale, day: string): string {
+  const date = new Date(`${day}T00:00:00Z`);
+  if (!/^[0-9]{4}-[0-9]{2}-[0-9]{2}$/.test(day) || Number.isNaN(date.getTime())) return day;
+  return dayFormats[locale].format(date);
 }

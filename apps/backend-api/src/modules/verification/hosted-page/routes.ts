@@ -19,7 +19,7 @@ import {
 } from './capture.js';
 import { renderConsentPage, renderDeclinedPage, renderNotFoundPage } from './consent-page.js';
 import { pageDirectorsOf } from './director-links.js';
-import { type Draft, draftOf, openDraft, sealDraft } from './draft.js';
+import { type Draft, draftFields, draftOf, openDraft, sealDraft } from './draft.js';
 import { formTokenFor, isValidFormToken } from './form-token.js';
 import { keptQuery, type NoticeCode, noticeCodes, type PageLanguage, pageLanguageOf } from './page.js';
 import { renderReviewPage } from './review-page.js';
@@ -61,16 +61,7 @@ const MAX_FILE_BYTES = DEFAULT_DOCUMENT_FILE_LIMITS.maxBytes;
 const MAX_CAPTURE_FILES = 6;
 /** The capture form's files, its few short fields and the multipart framing. */
 const CAPTURE_BODY_LIMIT = MAX_CAPTURE_FILES * MAX_FILE_BYTES + 64 * 1024;
-const captureTextFields: ReadonlySet<string> = new Set([
-  'token',
-  'lang',
-  'sdk',
-  'origin',
-  'idType',
-  'idNumber',
-  'registrationNumber',
-  'companyName',
-]);
+const captureTextFields: ReadonlySet<string> = new Set(['token', 'lang', 'sdk', 'origin', ...draftFields]);
 
 /** The page's language: `?lang=` (or the posted `lang`) when it names one, else the session's locale. */
 function languageOf(chosen: string | undefined, session: VerificationSession | undefined): PageLanguage {

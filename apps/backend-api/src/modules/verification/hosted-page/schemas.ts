@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { MAX_SEALED_DRAFT } from './draft.js';
 import { consentAnswers, reviewAnswers, sandboxActions } from './page.js';
 
 // The hosted page's inputs. It is not in the OpenAPI document (a page for browsers), so these have no $id.
@@ -21,7 +22,7 @@ export const PageActionBody = Type.Object({
   reason: Type.Optional(Type.String({ maxLength: 500 })),
   lang: Type.Optional(Type.String({ maxLength: 20 })),
   /** The review step's sealed draft. */
-  details: Type.Optional(Type.String({ maxLength: 2000 })),
+  details: Type.Optional(Type.String({ maxLength: MAX_SEALED_DRAFT })),
   sdk: Type.Optional(Type.String({ maxLength: 20 })),
   origin: Type.Optional(Type.String({ maxLength: 300 })),
 });

@@ -5,6 +5,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { eventually } from '#test-timing';
 import { multipart, uploadDocument } from '../../../../test/document-fixtures.js';
 import { defaultResultCode, FAKE_DIRECTORS, FAKE_REGISTRY_PERSON } from '../../../../test/fake-smile-id.js';
+import { statedPersonParts } from '../../../../test/hosted-page-fixtures.js';
 import {
   ID_NUMBER,
   MINUTE,
@@ -348,6 +349,7 @@ describe('a passport, an alien card and a business', () => {
       { field: 'token', data: token },
       { field: 'idType', data: 'passport' },
       { field: 'idNumber', data: 'AK1234567' },
+      ...statedPersonParts,
       image('id_document_front', idFront),
       image('selfie', selfie),
     ]);
