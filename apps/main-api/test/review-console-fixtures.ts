@@ -53,7 +53,14 @@ function review(overrides: Partial<ReviewDetail> = {}): ReviewDetail {
     reason: null,
     personalDataErasedAt: null,
     requiredDocuments: ['id_document_front', 'id_document_back', 'selfie'],
-    details: { type: 'kyc', idType: 'national_id', idNumber: '12345678' },
+    details: {
+      type: 'kyc',
+      idType: 'national_id',
+      idNumber: '12345678',
+      firstName: 'Wanjiru',
+      lastName: '<Kamau>',
+      dateOfBirth: '1994-05-17',
+    },
     documents: [
       {
         id: 'd1',

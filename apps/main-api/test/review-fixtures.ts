@@ -134,6 +134,8 @@ export interface SessionToReview {
   decidedAt?: Date;
   /** A hand-over to a reviewer before the decision (Smile ID's: processing to processing, with its reason). */
   handOver?: { actor: string; reason: string };
+  /** What the submission stated, sealed on the row; an ID card's type and number by default (kyb: its company). */
+  details?: Record<string, unknown>;
 }
 
 const decidedStatuses: readonly VerificationStatus[] = ['verified', 'rejected', 'requires_input'];
@@ -165,9 +167,10 @@ export async function insertSessionToReview(
   const submittedAt = input.submittedAt === undefined ? new Date(Date.now() - 60_000) : input.submittedAt;
   const wallet = { organizationId: input.organizationId, environment };
   const details =
-    type === 'kyc'
+    input.details ??
+    (type === 'kyc'
       ? { type, idType: 'national_id', idNumber: '12345678' }
-      : { type, registrationNumber: 'PVT-AB12CD3', companyName: 'Acme Ltd' };
+      : { type, registrationNumber: 'PVT-AB12CD3', companyName: 'Acme Ltd' });
   const sealed =
     submittedAt === null
       ? null

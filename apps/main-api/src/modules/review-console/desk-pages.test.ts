@@ -63,6 +63,10 @@ describe('the reviewer desk', () => {
     const { cookie } = await signedIn();
     const page = await open(`/review/sessions/${SESSION_ID}`, cookie);
     expect(page).toContain('<dt>Customer</dt><dd>Duka &lt;Holdings&gt;</dd>');
+    // What the person stated beside the number, escaped, in the order the form asks for it.
+    expect(page).toMatch(
+      /<dt>ID number<\/dt><dd>12345678<\/dd><dt>First name<\/dt><dd>Wanjiru<\/dd><dt>Last name<\/dt><dd>&lt;Kamau&gt;<\/dd><dt>Date of birth<\/dt><dd>1994-05-17<\/dd>/,
+    );
     expect(page).toMatch(/<div class="evidence"><section>.*alt="Selfie".*<\/section><section><h3>Checks<\/h3>/s);
     expect(page).toContain(
       '<td><code>id_registry</code></td><td class="outcome attention">attention</td><td>The typed ID number differs from the &lt;registry&gt; <span class="small">Code: <code>id_number_mismatch</code></span>',

@@ -1,8 +1,8 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource @platform/templates */
 import { documentKindsOf } from '@platform/db';
-import { isMessageKey, type JSX, say, text } from '@platform/templates';
-import { type ReviewDetail, reviewDecisions } from '../reviews/index.js';
+import { isMessageKey, type JSX, type MessageKey, say, text } from '@platform/templates';
+import { type ReviewDetail, reviewDecisions, type StatedPersonDetails } from '../reviews/index.js';
 import {
   ActorName,
   CONSOLE_PATH,
@@ -25,14 +25,30 @@ function idTypeName(idType: string): string {
   return isMessageKey(key) ? text('en', key) : idType;
 }
 
+/** What a person may state beside the ID number, in the order the hosted form asks for it. */
+const statedFields = [
+  ['firstName', 'console.detail.firstName'],
+  ['middleName', 'console.detail.middleName'],
+  ['lastName', 'console.detail.lastName'],
+  ['dateOfBirth', 'console.detail.dateOfBirth'],
+  ['nationality', 'console.detail.nationality'],
+  ['documentExpiry', 'console.detail.documentExpiry'],
+  ['mrz', 'console.detail.mrz'],
+] as const satisfies ReadonlyArray<readonly [keyof StatedPersonDetails, MessageKey]>;
+
 /** The submitted details as labelled values (ID type and number, or registration number and company name). */
 function detailsOf(review: ReviewDetail): Array<{ label: string; value: string }> {
   const details = review.details;
   if (details === null) return [];
   if (details.type === 'kyc') {
+    const stated = statedFields.flatMap(([field, key]) => {
+      const value = details[field];
+      return value === undefined ? [] : [{ label: text('en', key), value }];
+    });
     return [
       { label: text('en', 'console.detail.idType'), value: idTypeName(details.idType) },
       { label: text('en', 'console.detail.idNumber'), value: details.idNumber },
+      ...stated,
     ];
   }
   return [

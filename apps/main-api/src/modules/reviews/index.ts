@@ -28,6 +28,7 @@ export {
   type ReviewQueueEntry,
   type ReviewQueuePage,
   reviewDecisions,
+  type StatedPersonDetails,
   type SubmittedDetails,
 } from './review-views.js';
 /** @public For the console's routes, as for these. */

@@ -62,6 +62,23 @@ describe('GET /v1/reviews/:sessionId', () => {
     expect(JSON.stringify(viewed)).not.toContain('12345678');
   });
 
+  it('answers what the person stated beside the number (names, date of birth, passport lines)', async () => {
+    const stated = {
+      type: 'kyc',
+      idType: 'passport',
+      idNumber: 'AK1234567',
+      firstName: 'Amani',
+      middleName: 'Wanjiru',
+      lastName: 'Otieno',
+      dateOfBirth: '1994-05-17',
+      documentExpiry: '2031-02-28',
+      nationality: 'KE',
+      mrz: `P<KENOTIENO<<AMANI<WANJIRU${'<'.repeat(18)}\nAK12345674KEN9405171F3102283${'<'.repeat(14)}06`,
+    };
+    const { sessionId } = await newSession({ details: stated });
+    expect((await detailOf(sessionId)).details).toEqual(stated);
+  });
+
   it('shows a kyb session its registration details', async () => {
     const { sessionId } = await newSession({ type: 'kyb' });
     expect((await detailOf(sessionId)).details).toEqual({

@@ -61,8 +61,23 @@ export interface ReviewQueuePage {
 export const reviewStates = ['waiting', 'decided'] as const;
 
 /** What the person stated at submission, opened from its sealed form. @public */
+/** What a person stated beside the ID number, each only when the form or the API asked for it. @public */
+export interface StatedPersonDetails {
+  firstName?: string;
+  middleName?: string;
+  lastName?: string;
+  /** YYYY-MM-DD. */
+  dateOfBirth?: string;
+  /** YYYY-MM-DD. */
+  documentExpiry?: string;
+  /** ISO 3166-1 alpha-2. */
+  nationality?: string;
+  /** A passport's two machine-readable lines, as typed. */
+  mrz?: string;
+}
+
 export type SubmittedDetails =
-  | { type: 'kyc'; idType: IdType; idNumber: string }
+  | ({ type: 'kyc'; idType: IdType; idNumber: string } & StatedPersonDetails)
   | { type: 'kyb'; registrationNumber: string; companyName: string | null };
 
 /** A current document of the session, with its signed link. @public */

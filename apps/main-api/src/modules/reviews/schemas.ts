@@ -123,7 +123,19 @@ export const ReviewQueueSchema = Type.Object(
 const SubmittedDetailsSchema = Type.Union(
   [
     Type.Object(
-      { type: Type.Literal('kyc'), idType: stringEnum(idTypes), idNumber: Type.String() },
+      {
+        type: Type.Literal('kyc'),
+        idType: stringEnum(idTypes),
+        idNumber: Type.String(),
+        // What the person stated beside the number (docs/decisions.md#what-a-person-states), when it was asked.
+        firstName: Type.Optional(Type.String()),
+        middleName: Type.Optional(Type.String()),
+        lastName: Type.Optional(Type.String()),
+        dateOfBirth: Type.Optional(Type.String({ description: 'YYYY-MM-DD.' })),
+        documentExpiry: Type.Optional(Type.String({ description: 'YYYY-MM-DD.' })),
+        nationality: Type.Optional(Type.String({ description: 'ISO 3166-1 alpha-2.' })),
+        mrz: Type.Optional(Type.String({ description: "A passport's two machine-readable lines, as typed." })),
+      },
       { additionalProperties: false },
     ),
     Type.Object(
