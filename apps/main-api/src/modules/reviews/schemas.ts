@@ -127,7 +127,7 @@ const SubmittedDetailsSchema = Type.Union(
         type: Type.Literal('kyc'),
         idType: stringEnum(idTypes),
         idNumber: Type.String(),
-        // What the person stated beside the number (docs/decisions.md#what-a-person-states), when it was asked.
+        // What the person stated beside the number (docs/decisions.md#capture-by-api), when it was asked.
         firstName: Type.Optional(Type.String()),
         middleName: Type.Optional(Type.String()),
         lastName: Type.Optional(Type.String()),
