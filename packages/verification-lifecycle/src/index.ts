@@ -46,6 +46,12 @@ export {
   type ReviewedOrganization,
   type ReviewSessionRow,
 } from './review-repository.js';
+export {
+  openSubmittedDetails,
+  type StatedPerson,
+  type SubmittedDetails,
+  SubmittedDetailsSchema,
+} from './submitted-details.js';
 export type {
   VerifiedBusiness,
   VerifiedBusinessPerson,

@@ -1,7 +1,8 @@
-import type { DatabaseExecutor, IdType, VerificationSession } from '@platform/db';
+import type { DatabaseExecutor, VerificationSession } from '@platform/db';
 import type { DocumentVault } from '@platform/document-vault';
-import { checkEvidenceKey, submittedDetailsKey, verifiedOutputsKey } from './lifecycle.js';
+import { checkEvidenceKey, verifiedOutputsKey } from './lifecycle.js';
 import { listDirectorResults, listReviewChecks } from './review-check-repository.js';
+import { openSubmittedDetails } from './submitted-details.js';
 import type { VerifiedOutputs } from './verified-outputs.js';
 
 // What a verified session verified (docs/decisions.md#verified-data), written with its verified decision by
@@ -13,21 +14,6 @@ import type { VerifiedOutputs } from './verified-outputs.js';
 type Vault = Pick<DocumentVault, 'seal' | 'open'>;
 type Evidence = Record<string, unknown>;
 type SessionOfOutputs = Pick<VerificationSession, 'id' | 'type' | 'submittedAt' | 'submittedDetails'>;
-
-/** What the submission stated that the verified data falls back on (backend-api's SubmittedDetails). */
-type StatedDetails =
-  | {
-      type: 'kyc';
-      idType: IdType;
-      idNumber: string;
-      firstName?: string | undefined;
-      middleName?: string | undefined;
-      lastName?: string | undefined;
-      dateOfBirth?: string | undefined;
-      documentExpiry?: string | undefined;
-      nationality?: string | undefined;
-    }
-  | { type: 'kyb'; registrationNumber: string; companyName?: string | null };
 
 const text = (evidence: Evidence | undefined, key: string): string | null =>
   typeof evidence?.[key] === 'string' && evidence[key] !== '' ? (evidence[key] as string) : null;
@@ -54,8 +40,8 @@ export async function verifiedOutputsOf(
   vault: Vault,
   session: SessionOfOutputs,
 ): Promise<VerifiedOutputs | undefined> {
-  if (session.submittedDetails === null) return undefined;
-  const details = openJson<StatedDetails>(vault, submittedDetailsKey(session), session.submittedDetails);
+  const details = openSubmittedDetails(vault, session);
+  if (details === undefined) return undefined;
   const rows = (await listReviewChecks(db, session.id)).filter(
     (row) => session.submittedAt !== null && row.submittedAt.getTime() === session.submittedAt.getTime(),
   );

@@ -2,7 +2,8 @@
 /** @jsxImportSource @platform/templates */
 import { documentKindsOf } from '@platform/db';
 import { isMessageKey, type JSX, type MessageKey, say, text } from '@platform/templates';
-import { type ReviewDetail, reviewDecisions, type StatedPersonDetails } from '../reviews/index.js';
+import type { StatedPerson } from '@platform/verification-lifecycle';
+import { type ReviewDetail, reviewDecisions } from '../reviews/index.js';
 import {
   ActorName,
   CONSOLE_PATH,
@@ -34,7 +35,7 @@ const statedFields = [
   ['nationality', 'console.detail.nationality'],
   ['documentExpiry', 'console.detail.documentExpiry'],
   ['mrz', 'console.detail.mrz'],
-] as const satisfies ReadonlyArray<readonly [keyof StatedPersonDetails, MessageKey]>;
+] as const satisfies ReadonlyArray<readonly [keyof StatedPerson, MessageKey]>;
 
 /** The submitted details as labelled values (ID type and number, or registration number and company name). */
 function detailsOf(review: ReviewDetail): Array<{ label: string; value: string }> {

@@ -28,8 +28,6 @@ export {
   type ReviewQueueEntry,
   type ReviewQueuePage,
   reviewDecisions,
-  type StatedPersonDetails,
-  type SubmittedDetails,
 } from './review-views.js';
 /** @public For the console's routes, as for these. */
 export { reviewerOf, reviewRoutes } from './routes.js';

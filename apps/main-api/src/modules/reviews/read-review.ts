@@ -1,6 +1,6 @@
 import type { VerificationDocument, VerificationSession } from '@platform/db';
 import { internalError } from '@platform/errors';
-import { checkEvidenceKey, submittedDetailsKey } from '@platform/verification-lifecycle';
+import { checkEvidenceKey, openSubmittedDetails, type SubmittedDetails } from '@platform/verification-lifecycle';
 import { recordAuditEvent } from '../audit/index.js';
 import { documentContentPath, signDocumentLink } from './document-links.js';
 import { findOrganizationName, listCurrentDocuments, listReviewChecks } from './repository.js';
@@ -13,7 +13,7 @@ import {
   reviewableSession,
 } from './review-context.js';
 import { decisionFields, historyOf } from './review-history.js';
-import type { ReviewDetail, ReviewDocument, SubmittedDetails } from './review-views.js';
+import type { ReviewDetail, ReviewDocument } from './review-views.js';
 
 // Reading a review, while the session waits or after its decision (docs/decisions.md#decided-reviews): what the
 // person submitted (opened from its sealed form), the documents still stored with signed links and the checks'
@@ -101,10 +101,8 @@ function withoutConsequence(details: Record<string, unknown>): Record<string, un
 }
 
 function openDetails(options: ReviewServiceOptions, session: VerificationSession): SubmittedDetails | null {
-  if (session.submittedDetails === null) return null;
   try {
-    const opened = options.vault.open(submittedDetailsKey(session), session.submittedDetails);
-    return JSON.parse(opened.bytes.toString('utf8')) as SubmittedDetails;
+    return openSubmittedDetails(options.vault, session) ?? null;
   } catch (error) {
     throw internalError('The submitted details could not be read', { cause: error });
   }

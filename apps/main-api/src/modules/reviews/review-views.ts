@@ -1,12 +1,12 @@
 import type {
   DocumentKind,
-  IdType,
   VerificationCheckKind,
   VerificationCheckOutcome,
   VerificationCheckSource,
   VerificationSession,
   VerificationType,
 } from '@platform/db';
+import type { SubmittedDetails } from '@platform/verification-lifecycle';
 
 // What the review service takes and answers (docs/decisions.md#manual-review): the queue, a review, claims,
 // decisions and documents, as the routes and the console use them. Types marked @public are the console's (index.ts
@@ -59,26 +59,6 @@ export interface ReviewQueuePage {
 
 /** Which list: the sessions waiting for a reviewer, or those a reviewer was given and that are decided. @public */
 export const reviewStates = ['waiting', 'decided'] as const;
-
-/** What the person stated at submission, opened from its sealed form. @public */
-/** What a person stated beside the ID number, each only when the form or the API asked for it. @public */
-export interface StatedPersonDetails {
-  firstName?: string;
-  middleName?: string;
-  lastName?: string;
-  /** YYYY-MM-DD. */
-  dateOfBirth?: string;
-  /** YYYY-MM-DD. */
-  documentExpiry?: string;
-  /** ISO 3166-1 alpha-2. */
-  nationality?: string;
-  /** A passport's two machine-readable lines, as typed. */
-  mrz?: string;
-}
-
-export type SubmittedDetails =
-  | ({ type: 'kyc'; idType: IdType; idNumber: string } & StatedPersonDetails)
-  | { type: 'kyb'; registrationNumber: string; companyName: string | null };
 
 /** A current document of the session, with its signed link. @public */
 export interface ReviewDocument {

@@ -1,7 +1,6 @@
 import {
   apiKeyEnvironments,
   documentKinds,
-  idTypes,
   verificationCheckKinds,
   verificationCheckOutcomes,
   verificationCheckSources,
@@ -9,6 +8,7 @@ import {
 } from '@platform/db';
 import { nullable, stringEnum } from '@platform/http';
 import { nextCursorSchema, pageQueryProperties } from '@platform/pagination';
+import { SubmittedDetailsSchema } from '@platform/verification-lifecycle';
 import { Type } from '@sinclair/typebox';
 import { ref } from '../../shared/schema-ref.js';
 import { reviewDecisions, reviewStates } from './review-views.js';
@@ -120,36 +120,6 @@ export const ReviewQueueSchema = Type.Object(
   { $id: 'ReviewQueue', additionalProperties: false },
 );
 
-const SubmittedDetailsSchema = Type.Union(
-  [
-    Type.Object(
-      {
-        type: Type.Literal('kyc'),
-        idType: stringEnum(idTypes),
-        idNumber: Type.String(),
-        // What the person stated beside the number (docs/decisions.md#capture-by-api), when it was asked.
-        firstName: Type.Optional(Type.String()),
-        middleName: Type.Optional(Type.String()),
-        lastName: Type.Optional(Type.String()),
-        dateOfBirth: Type.Optional(Type.String({ description: 'YYYY-MM-DD.' })),
-        documentExpiry: Type.Optional(Type.String({ description: 'YYYY-MM-DD.' })),
-        nationality: Type.Optional(Type.String({ description: 'ISO 3166-1 alpha-2.' })),
-        mrz: Type.Optional(Type.String({ description: "A passport's two machine-readable lines, as typed." })),
-      },
-      { additionalProperties: false },
-    ),
-    Type.Object(
-      {
-        type: Type.Literal('kyb'),
-        registrationNumber: Type.String(),
-        companyName: nullable(Type.String()),
-      },
-      { additionalProperties: false },
-    ),
-  ],
-  { description: 'What the person stated at submission (decrypted for this answer only); null if nothing was.' },
-);
-
 const ReviewDocumentSchema = Type.Object(
   {
     id: uuid('The document.'),
@@ -205,7 +175,9 @@ const ReviewDetailSchema = Type.Object(
     personalDataErasedAt: nullable(
       dateTime('When retention (or the customer) erased the documents and details; null while they are kept.'),
     ),
-    details: Type.Union([SubmittedDetailsSchema, Type.Null()]),
+    details: Type.Union([SubmittedDetailsSchema, Type.Null()], {
+      description: 'What the person stated at submission (decrypted for this answer only); null if nothing was.',
+    }),
     documents: Type.Array(ReviewDocumentSchema, {
       description: 'The current documents, oldest first: none once erased (personalDataErasedAt).',
     }),

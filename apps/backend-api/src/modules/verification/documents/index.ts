@@ -13,7 +13,6 @@ export {
   captureDocument,
   erasePersonalData,
   listDocuments,
-  openSubmittedDetails,
   type SessionRef,
   type SubmissionOptions,
   sessionTakingDocuments,

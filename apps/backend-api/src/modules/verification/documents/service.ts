@@ -14,7 +14,13 @@ import {
 import { checkDocumentFile, DocumentFileRefusal } from '@platform/document-checks';
 import type { DocumentVault } from '@platform/document-vault';
 import { AppError, conflict, notFound, type ValidationDetail, validationError } from '@platform/errors';
-import { finalStatuses, type SessionDecision, submittedDetailsKey } from '@platform/verification-lifecycle';
+import {
+  finalStatuses,
+  openSubmittedDetails,
+  type SessionDecision,
+  type SubmittedDetails,
+  submittedDetailsKey,
+} from '@platform/verification-lifecycle';
 import { eraseCheckEvidence } from '../checks/index.js';
 import type { SubmissionListener } from '../decisions/index.js';
 import { type LifecycleOptions, moveSession, readAnySession, readOwnerSession, SESSION_NOT_FOUND } from '../index.js';
@@ -34,12 +40,7 @@ import {
   supersedeDocuments,
 } from './repository.js';
 import { assertAskedFor, kindsStillToResend, resubmissionOf } from './resubmission.js';
-import {
-  checkSubmittedDetails,
-  givesDetails,
-  type SubmissionInput,
-  type SubmittedDetails,
-} from './submitted-details.js';
+import { checkSubmittedDetails, givesDetails, type SubmissionInput } from './submitted-details.js';
 import { decideByTestValue } from './test-values.js';
 
 // Capture (documents and details), submission and erasure of a session's personal data
@@ -250,16 +251,6 @@ export async function submitSession(
   const decided = await decideByTestValue(tx, vault, { session: moved, details, now: request.now }, lifecycle);
   if (decided === undefined) return { session: moved };
   return decided.decision === undefined ? { session: decided.session } : decided;
-}
-
-/**
- * The details the session's last submission sealed, opened: what an automated decision source sends for checking.
- * Undefined when there are none (never submitted with details, or erased).
- */
-export function openSubmittedDetails(vault: DocumentVault, session: VerificationSession): SubmittedDetails | undefined {
-  if (session.submittedDetails === null) return undefined;
-  const opened = vault.open(submittedDetailsKey(session), Buffer.from(session.submittedDetails));
-  return JSON.parse(opened.bytes.toString('utf8')) as SubmittedDetails;
 }
 
 /**

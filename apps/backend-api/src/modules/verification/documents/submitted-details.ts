@@ -1,5 +1,6 @@
 import { type IdType, idTypes, type VerificationType } from '@platform/db';
 import type { ValidationDetail } from '@platform/errors';
+import type { StatedPerson, SubmittedDetails } from '@platform/verification-lifecycle';
 import countries from 'i18n-iso-countries';
 
 // What a person or a business states about themselves at submission, checked and normalized
@@ -30,24 +31,10 @@ const statedFields = [
   'mrz',
 ] as const satisfies readonly (keyof SubmissionInput)[];
 
-/**
- * What a person states beyond the ID number (docs/decisions.md#verification-checks): compared with the registry and
- * the document. Optional in the API (a submission before them stays valid); dates `YYYY-MM-DD`, nationality ISO 3166
- * alpha-3, `mrz` a passport's machine-readable zone as read (two lines of 44, joined by a newline).
- */
-interface StatedPerson {
-  firstName?: string | undefined;
-  middleName?: string | undefined;
-  lastName?: string | undefined;
-  dateOfBirth?: string | undefined;
-  documentExpiry?: string | undefined;
-  nationality?: string | undefined;
-  mrz?: string | undefined;
-}
-
-export type SubmittedDetails =
-  | ({ type: 'kyc'; idType: IdType; idNumber: string } & StatedPerson)
-  | { type: 'kyb'; registrationNumber: string; companyName: string | null };
+// What a person states beyond the ID number (docs/decisions.md#verification-checks) is compared with the registry
+// and the document. Optional in the API (a submission before them stays valid); dates `YYYY-MM-DD`, nationality ISO
+// 3166 alpha-3, `mrz` a passport's machine-readable zone as read (two lines of 44, joined by a newline). The sealed
+// shape, `SubmittedDetails`, is the lifecycle package's, which every reader opens.
 
 /**
  * ID numbers by type, after trimming (and upper-casing letters):

@@ -1,6 +1,7 @@
 import { type Transaction, unitOfWorkIn, type VerificationSession, type VerificationType } from '@platform/db';
 import type { DocumentVault } from '@platform/document-vault';
 import { findOrganization } from '@platform/organizations';
+import type { SubmittedDetails } from '@platform/verification-lifecycle';
 import {
   type LifecycleOptions,
   type MoveResult,
@@ -16,7 +17,6 @@ import {
   type VerificationPolicy,
   writeDecisionPolicy,
 } from '../checks/index.js';
-import type { SubmittedDetails } from './submitted-details.js';
 
 // The fake results of the test values (docs/decisions.md#test-values): a test session submitted with one gets the
 // checks a live session gets from Smile ID, of the same kinds and shapes, with source `test`, and is decided from

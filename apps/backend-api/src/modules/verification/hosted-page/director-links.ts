@@ -1,7 +1,7 @@
 import type { DatabaseExecutor, VerificationSession } from '@platform/db';
 import type { DocumentVault } from '@platform/document-vault';
+import { openSubmittedDetails } from '@platform/verification-lifecycle';
 import { listSessionChecks, openCheckEvidence } from '../checks/index.js';
-import { openSubmittedDetails } from '../documents/index.js';
 import { listDirectorSessions } from '../repository.js';
 import type { DirectorLink } from './directors-section.js';
 

@@ -1,6 +1,6 @@
 import type { IdType, Transaction, UnitOfWork, VerificationSession } from '@platform/db';
 import { findOrganization } from '@platform/organizations';
-import { type SessionDecision, sealedVerifiedOutputs } from '@platform/verification-lifecycle';
+import { openSubmittedDetails, type SessionDecision, sealedVerifiedOutputs } from '@platform/verification-lifecycle';
 import {
   type CheckResult,
   decideFromChecks,
@@ -12,7 +12,6 @@ import {
 } from '../checks/index.js';
 import { decisionSourceFor } from '../decisions/index.js';
 import { addDirectorSessions } from '../directors/index.js';
-import { openSubmittedDetails } from '../documents/index.js';
 import { handOverSession, moveSession } from '../index.js';
 import { listDirectorSessions } from '../repository.js';
 import type { SmileIdContext } from './context.js';

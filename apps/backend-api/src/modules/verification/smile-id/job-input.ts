@@ -1,8 +1,9 @@
 import type { Database, IdType, ProviderJobKind, VerificationDocument, VerificationSession } from '@platform/db';
 import type { DocumentVault } from '@platform/document-vault';
+import { openSubmittedDetails } from '@platform/verification-lifecycle';
 import sharp from 'sharp';
 import { listSessionChecks, openCheckEvidence } from '../checks/index.js';
-import { listDocuments, openSubmittedDetails } from '../documents/index.js';
+import { listDocuments } from '../documents/index.js';
 import type { SmileIdDocumentType, SmileIdJob, TypedPerson } from './client.js';
 
 // What a session's Smile ID job carries (docs/decisions.md#smile-id-job-chain): Enhanced KYC the typed ID number,
