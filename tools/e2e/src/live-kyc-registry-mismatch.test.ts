@@ -2,6 +2,7 @@ import { startFakeSmileId } from '@platform/backend-api/fake-smile-id';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Browser, expectPhoneFriendly, launchBrowser, PHONE, policyViolationsOf } from '#test-browser';
 import { chromiumBrowser, missing } from '#test-prerequisites';
+import { expectNoSeriousAxeViolations } from './axe.js';
 import { VERIFY_HOST, VERIFY_URL } from './backend-api.js';
 import { holdMovements, kycStatusOf, sessionRow } from './database.js';
 import {
@@ -34,6 +35,8 @@ describe.skipIf(missing(chromiumBrowser))('a live KYC whose typed ID number is n
   let fake: Awaited<ReturnType<typeof startFakeSmileId>>;
   let platform: RunningPlatform;
   let browser: Browser;
+  /** A browser with script on, for the accessibility check of the pages the journey's browser shows without. */
+  let checker: Browser;
   const personId = 'user_e2e_mismatch_person';
 
   beforeAll(async () => {
@@ -58,9 +61,11 @@ describe.skipIf(missing(chromiumBrowser))('a live KYC whose typed ID number is n
     });
     await platform.addMember(platform.platform.id, personId, 'member');
     browser = await launchBrowser({ hostRules: [`MAP ${VERIFY_HOST} 127.0.0.1:${platform.backendPort}`] });
+    checker = await launchBrowser({ javaScript: true });
   });
   afterAll(async () => {
     await browser?.close();
+    await checker?.close();
     await platform?.close();
     await fake?.close();
   });
@@ -115,6 +120,10 @@ describe.skipIf(missing(chromiumBrowser))('a live KYC whose typed ID number is n
     const summary = checks.find((check) => check.kind === 'id_registry')?.summary ?? '';
     expect(summary).not.toBe('');
     expect(await desk.getByText(summary).count()).toBeGreaterThan(0);
+    // What the person typed on the phone, beside the number, for the reviewer to compare with the documents.
+    const stated = desk.getByRole('definition');
+    expect(await stated.allTextContents()).toEqual(expect.arrayContaining(['Wanjiru', 'Kamau', '1990-05-31']));
+    await expectNoSeriousAxeViolations(desk, checker.context);
     await expectPhoneFriendly(desk);
     expect(violations).toEqual([]);
     expect(deskViolations).toEqual([]);

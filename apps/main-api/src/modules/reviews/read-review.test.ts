@@ -72,7 +72,7 @@ describe('GET /v1/reviews/:sessionId', () => {
       lastName: 'Otieno',
       dateOfBirth: '1994-05-17',
       documentExpiry: '2031-02-28',
-      nationality: 'KE',
+      nationality: 'KEN',
       mrz: `P<KENOTIENO<<AMANI<WANJIRU${'<'.repeat(18)}\nAK12345674KEN9405171F3102283${'<'.repeat(14)}06`,
     };
     const { sessionId } = await newSession({ details: stated });

@@ -45,7 +45,7 @@ describe('checkSubmittedDetails: the stated person', () => {
     [{ dateOfBirth: '1899-12-31' }, '/dateOfBirth'],
     [{ documentExpiry: '2031-13-01' }, '/documentExpiry'],
     [{ nationality: 'KE' }, '/nationality'],
-    [{ nationality: 'XXX' }, '/nationality'],
+    [{ nationality: 'ZZZ' }, '/nationality'],
   ])('refuses %j', (input, path) => {
     const result = kyc(input);
     expect(pathsOf(result)).toEqual([path]);

@@ -189,7 +189,7 @@ describe('capture on the hosted page', () => {
       { field: 'idNumber', data: 'AK1234567' },
       { field: 'firstName', data: 'W4njiru' },
       { field: 'dateOfBirth', data: '2999-01-01' },
-      { field: 'nationality', data: 'XXX' },
+      { field: 'nationality', data: 'ZZZ' },
       { field: 'mrz', data: 'P<KEN' },
       imagePart('id_document_front', portrait),
       imagePart('selfie', portrait),
