@@ -264,6 +264,25 @@ describe('sealed records', () => {
         .bytes.equals(record),
     ).toBe(true);
   });
+
+  it('digests a value under a key of its own per purpose and master key, the earlier keys kept for a rotation', () => {
+    const vault = localVault(entryA);
+    const first = vault.digest('id-number', 'national_id:12345678');
+    expect(first.current).toMatch(/^[0-9a-f]{64}$/);
+    expect(first.all).toEqual([first.current]);
+    // The same value and key digest alike; another value, purpose or master key does not.
+    expect(localVault(entryA).digest('id-number', 'national_id:12345678').current).toBe(first.current);
+    expect(vault.digest('id-number', 'national_id:12345679').current).not.toBe(first.current);
+    expect(vault.digest('other', 'national_id:12345678').current).not.toBe(first.current);
+    expect(localVault(entryB).digest('id-number', 'national_id:12345678').current).not.toBe(first.current);
+    // Nothing of the value shows.
+    expect(first.current).not.toContain('12345678');
+
+    const rotated = localVault(`${entryB},${entryA}`).digest('id-number', 'national_id:12345678');
+    expect(rotated.all).toHaveLength(2);
+    expect(rotated.current).not.toBe(first.current);
+    expect(rotated.all[1]).toBe(first.current);
+  });
 });
 
 describe('document vault on S3', () => {

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, createHmac, hkdfSync } from 'node:crypto';
 import { open, rewrap, seal } from './format.js';
 import type { DocumentKeyring } from './keyring.js';
 import { assertSafeObjectKey, type PrivateObjectStore } from './object-store.js';
@@ -57,6 +57,13 @@ export interface DocumentVault {
   open(key: string, sealed: Uint8Array): ReadDocument;
   /** A sealed record's data key wrapped under the current master key (rotation); null when it already is. */
   rewrapSealed(key: string, sealed: Uint8Array): Buffer | null;
+  /**
+   * A keyed digest of `value` that reveals nothing without the master key, to find the same value again without
+   * keeping it readable (an ID number): HMAC-SHA256 under a key derived (HKDF) from a master key for `purpose`, hex.
+   * `current` is under the current master key, the one to store; `all` is one per master key, current first, so a
+   * digest stored before a rotation is still found while its key is in the keyring.
+   */
+  digest(purpose: string, value: string): { current: string; all: string[] };
 }
 
 export interface DocumentVaultOptions {
@@ -110,5 +117,17 @@ export function createDocumentVault({ store, keyring }: DocumentVaultOptions): D
     rewrapSealed(key, sealed) {
       return rewrap(keyring, key, Buffer.from(sealed.buffer, sealed.byteOffset, sealed.byteLength));
     },
+
+    digest(purpose, value) {
+      const others = [...keyring.keys.values()].filter((master) => master.id !== keyring.current.id);
+      const all = [keyring.current, ...others].map((master) => {
+        const key = Buffer.from(hkdfSync('sha256', master.key, Buffer.alloc(0), `${DIGEST_INFO}${purpose}`, 32));
+        return createHmac('sha256', key).update(value).digest('hex');
+      });
+      return { current: all[0] ?? '', all };
+    },
   };
 }
+
+/** HKDF's info for a digest key, followed by its purpose: a key of its own, never a master key used twice. */
+const DIGEST_INFO = 'platform:document-vault:digest:v1:';
