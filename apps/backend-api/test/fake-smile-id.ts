@@ -26,6 +26,8 @@ interface FakeSmileIdSwitches {
   resultCode: string | ((job: FakeSmileIdJob) => string);
   /** The registry's (IPRS) record of every ID number: whether it has a photo, and how the typed details compare. */
   registry: { photo: boolean; names: string; dob: string };
+  /** The date of birth on the registry's record of every ID number. */
+  registryDateOfBirth: string;
   /** How many people on the AML lists each name screened matches. */
   amlHits: number;
   /** The business registry's status of every company. */
@@ -115,6 +117,7 @@ export function defaultResultCode(job: FakeSmileIdJob, hits = 0): string {
 export const defaultSwitches = (): FakeSmileIdSwitches => ({
   resultCode: (job) => defaultResultCode(job),
   registry: { photo: true, names: 'Exact Match', dob: 'Exact Match' },
+  registryDateOfBirth: FAKE_REGISTRY_PERSON.dob,
   amlHits: 0,
   businessStatus: 'Registered',
   badAnswerSignature: false,
@@ -187,7 +190,7 @@ export async function startFakeSmileId(options: FakeSmileIdOptions): Promise<Fak
   const resultDetails = (job: FakeSmileIdJob, resultCode: string): Record<string, unknown> => {
     const person = {
       FullName: FAKE_REGISTRY_PERSON.fullName,
-      DOB: FAKE_REGISTRY_PERSON.dob,
+      DOB: switches.registryDateOfBirth,
       IDNumber: job.idInfo.id_number ?? '',
       ExpirationDate: FAKE_REGISTRY_PERSON.expiry,
       Country: 'KE',

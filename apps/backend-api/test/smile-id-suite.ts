@@ -4,7 +4,6 @@ import { captureLogs } from '@platform/http/testing';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
 import type { BackendApp } from '../src/app.js';
-import { type CheckResult, recordChecks } from '../src/modules/verification/checks/index.js';
 import {
   buildTestApp,
   replaceOrganizations,
@@ -112,25 +111,14 @@ export function smileIdSuite() {
   const jobs = () => app.smileIdJobs ?? expect.unreachable('Smile ID is configured');
 
   /**
-   * A live session with its documents and details, submitted through the API (which kicks the job loop). The checks
-   * this service makes itself at the submission (expiry, age, a duplicate number: another part's) are written
-   * beforehand for the submission's moment (the clock stands still), passed unless `ownChecks` says otherwise.
+   * A live session with its documents and details, submitted through the API (which kicks the job loop), where this
+   * service makes its own checks beside Smile ID's.
    */
   async function submittedSession(
     type: 'kyc' | 'kyb' = 'kyc',
-    options: { details?: Record<string, unknown>; ownChecks?: CheckResult[] } = {},
+    options: { details?: Record<string, unknown> } = {},
   ): Promise<string> {
     const sessionId = await createdSessionId(app, acme.liveKey, { type, externalEndUserId: `person-${type}` });
-    const own =
-      options.ownChecks ??
-      (type === 'kyc'
-        ? (['document_expiry', 'age', 'duplicate_id_number'] as const).map(
-            (kind): CheckResult => ({ kind, source: 'service', outcome: 'passed', summary: `${kind} passed.` }),
-          )
-        : []);
-    await database.db.transaction((tx) =>
-      recordChecks(tx, vault, { id: sessionId, type }, clock.now(), own, new Date(clock.now().getTime() - 1000)),
-    );
     const documents: Array<[string, Buffer]> =
       type === 'kyc'
         ? [

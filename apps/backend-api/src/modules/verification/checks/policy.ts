@@ -21,11 +21,19 @@ export interface VerificationPolicy {
   kyb: TypePolicy;
 }
 
-// This service's own checks (mrz, document_expiry, age, duplicate_id_number) join the required list when they are
-// made at every submission; until then a policy asking for them would send every live session to a reviewer.
-const KYC_CHECKS: readonly VerificationCheckKind[] = ['id_registry', 'document_authenticity', 'face_match', 'liveness'];
+// The decision source's checks, then this service's own, made at every submission (docs/decisions.md#own-checks).
+const KYC_CHECKS: readonly VerificationCheckKind[] = [
+  'id_registry',
+  'document_authenticity',
+  'face_match',
+  'liveness',
+  'mrz',
+  'document_expiry',
+  'age',
+  'duplicate_id_number',
+];
 
-/** Every platform's default: the registry, the face and the document; no screening. */
+/** Every platform's default: the registry, the face, the document and this service's own checks; no screening. */
 export const STANDARD_POLICY: VerificationPolicy = {
   name: 'standard',
   minimumAge: 18,

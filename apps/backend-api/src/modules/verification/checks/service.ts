@@ -3,12 +3,15 @@ import type { DatabaseExecutor, VerificationCheck, VerificationSession } from '@
 import type { DocumentVault } from '@platform/document-vault';
 import { checkEvidenceKey } from '@platform/verification-lifecycle';
 import type { CheckConsequence, CheckResult } from './check-results.js';
-import { insertChecks, listSubmissionChecks } from './repository.js';
+import { insertChecks, latestCheckTime, listSubmissionChecks } from './repository.js';
 
 // A submission's checks, recorded and read back (docs/decisions.md#verification-checks). The evidence (the
 // person's data a check saw) is sealed by the vault under a key bound to the session and the check.
 
-/** Records results of the session's current submission (`submittedAt`), in the caller's transaction. */
+/**
+ * Records results of the session's current submission (`submittedAt`), in the caller's transaction, each after every
+ * result recorded before it for the submission, even at the same moment of the clock: the newest of a kind counts.
+ */
 export async function recordChecks(
   tx: DatabaseExecutor,
   vault: DocumentVault,
@@ -17,6 +20,9 @@ export async function recordChecks(
   results: readonly CheckResult[],
   now: Date,
 ): Promise<void> {
+  if (results.length === 0) return;
+  const latest = await latestCheckTime(tx, session.id, submittedAt);
+  const start = latest === undefined || latest < now ? now.getTime() : latest.getTime() + 1;
   await insertChecks(
     tx,
     results.map((result, index) => {
@@ -46,7 +52,7 @@ export async function recordChecks(
         evidence,
         providerJobId: result.providerJobId ?? null,
         // Results recorded together keep their order.
-        createdAt: new Date(now.getTime() + index),
+        createdAt: new Date(start + index),
       };
     }),
   );

@@ -14,6 +14,7 @@ import {
 import { checkDocumentFile, DocumentFileRefusal } from '@platform/document-checks';
 import type { DocumentVault } from '@platform/document-vault';
 import { AppError, conflict, notFound, type ValidationDetail, validationError } from '@platform/errors';
+import { findOrganization } from '@platform/organizations';
 import {
   finalStatuses,
   openSubmittedDetails,
@@ -21,7 +22,7 @@ import {
   type SubmittedDetails,
   submittedDetailsKey,
 } from '@platform/verification-lifecycle';
-import { eraseCheckEvidence } from '../checks/index.js';
+import { eraseCheckEvidence, policyNamed, recordChecks } from '../checks/index.js';
 import type { SubmissionListener } from '../decisions/index.js';
 import { type LifecycleOptions, moveSession, readAnySession, readOwnerSession, SESSION_NOT_FOUND } from '../index.js';
 import {
@@ -31,6 +32,7 @@ import {
   missingDocumentKinds,
   replacesEarlierOfKind,
 } from './document-kinds.js';
+import { ownChecks } from './own-checks.js';
 import {
   insertDocument,
   listCurrentDocuments,
@@ -246,6 +248,10 @@ export async function submitSession(
   const { session: moved } = await unitOfWorkIn(tx, (work) =>
     moveSession(work, { sessionId: session.id, to: 'processing', actor: request.actor, now: request.now }, lifecycle),
   );
+  // This service's own checks, whatever decides the session (docs/decisions.md#own-checks).
+  const policy = policyNamed((await findOrganization(tx, session.organizationId))?.verificationPolicy);
+  const own = await ownChecks(tx, vault, moved, details, { policy, now: request.now });
+  await recordChecks(tx, vault, moved, request.now, own, request.now);
   await submissions?.submitted(tx, moved, request.now);
   // A test session submitted with a test ID number is decided from it now (docs/decisions.md#test-values).
   const decided = await decideByTestValue(tx, vault, { session: moved, details, now: request.now }, lifecycle);

@@ -2,6 +2,7 @@ import { type IdType, idTypes, type VerificationType } from '@platform/db';
 import type { ValidationDetail } from '@platform/errors';
 import type { StatedPerson, SubmittedDetails } from '@platform/verification-lifecycle';
 import countries from 'i18n-iso-countries';
+import { nairobiDay } from '../checks/index.js';
 
 // What a person or a business states about themselves at submission, checked and normalized
 // (docs/decisions.md#capture-by-api). Kept only sealed by the vault, never in plaintext.
@@ -215,12 +216,4 @@ export function checkSubmittedDetails(
       ? { type, registrationNumber, companyName: companyName ?? null }
       : undefined;
   return { details, idType: undefined, problems };
-}
-
-/** `YYYY-MM-DD` (the en-CA form) of the day in Nairobi. */
-const nairobiDays = new Intl.DateTimeFormat('en-CA', { timeZone: 'Africa/Nairobi' });
-
-/** The calendar day in Nairobi at `now`, `YYYY-MM-DD`. */
-function nairobiDay(now: Date): string {
-  return nairobiDays.format(now);
 }

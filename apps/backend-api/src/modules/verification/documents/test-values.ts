@@ -33,6 +33,11 @@ const TEST_VALUES: Readonly<Record<VerificationType, Readonly<Record<string, Tes
   kyb: { 'PVT-00000001': 'verified', 'PVT-00000004': 'review' },
 };
 
+/** Whether the details name one of the test ID numbers or registration numbers. */
+export function isTestIdNumber(details: SubmittedDetails): boolean {
+  return testValueOf(details) !== undefined;
+}
+
 /** The test value a submission's details name, if any (only national ID numbers among the kyc ones). */
 function testValueOf(details: SubmittedDetails): TestValue | undefined {
   if (details.type === 'kyb') return TEST_VALUES.kyb[details.registrationNumber];

@@ -1,5 +1,13 @@
-import { isUuid, unitOfWork } from '@platform/db';
-import { recordChecks } from '../checks/index.js';
+import { isUuid, type Transaction, unitOfWork, type VerificationSession } from '@platform/db';
+import { findOrganization } from '@platform/organizations';
+import {
+  ageCheck,
+  type CheckResult,
+  nairobiDay,
+  policyNamed,
+  recordChecks,
+  registryBirthDate,
+} from '../checks/index.js';
 import { readAnySession } from '../index.js';
 import type { SmileIdResult } from './client.js';
 import { concludeSubmission, judgeSubmission } from './conclude.js';
@@ -14,6 +22,23 @@ import { checksOfJob, isUnmapped } from './result-codes.js';
 // session decided by the organization's policy over every check of the submission (this service's own included).
 // A second callback, or a result found by reconciliation after the callback, finds the job completed (`duplicate`);
 // a result after the fallback finds it failed (`late`). The decision is reported after the commit.
+
+/**
+ * The age check made again from the registry's date of birth when a job's record shows one: it replaces the one made
+ * from the typed date (the newest of a kind counts), on the day of the submission (docs/decisions.md#own-checks).
+ */
+async function registryAgeCheck(
+  tx: Transaction,
+  session: Pick<VerificationSession, 'organizationId'>,
+  submittedAt: Date,
+  found: readonly CheckResult[],
+): Promise<CheckResult[]> {
+  const dateOfBirth = registryBirthDate(found);
+  if (dateOfBirth === undefined) return [];
+  const policy = policyNamed((await findOrganization(tx, session.organizationId))?.verificationPolicy);
+  const today = nairobiDay(submittedAt);
+  return [ageCheck(dateOfBirth, { minimumAge: policy.minimumAge, today, from: 'registry' })];
+}
 
 /** Result codes are short codes; anything else is not stored. */
 const RESULT_CODE = /^[0-9A-Za-z_-]{1,16}$/;
@@ -57,7 +82,8 @@ export async function applyResult(
       results.map((result, index) => ({ ...result, resultCode: codes[index] ?? result.resultCode })),
     ).map((check) => ({ ...check, providerJobId: job.id }));
     const unmapped = found.some(isUnmapped);
-    await recordChecks(tx, ctx.vault, session, session.submittedAt, found, now);
+    const registryAge = await registryAgeCheck(tx, session, session.submittedAt, found);
+    await recordChecks(tx, ctx.vault, session, session.submittedAt, [...found, ...registryAge], now);
     await close('completed', unmapped ? 'unmapped' : null);
 
     const judged = await judgeSubmission(ctx, tx, session);

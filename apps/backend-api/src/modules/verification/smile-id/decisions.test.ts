@@ -15,7 +15,7 @@ import {
   smileIdSuite,
 } from '../../../../test/smile-id-suite.js';
 import { createdSessionId, eventTypesOf, holdMovements } from '../../../../test/verification-fixtures.js';
-import { listSessionChecks, openCheckEvidence, openVerifiedOutputs, recordChecks } from '../checks/index.js';
+import { listSessionChecks, openCheckEvidence, openVerifiedOutputs } from '../checks/index.js';
 import { formTokenFor } from '../hosted-page/form-token.js';
 import { listDirectorSessions } from '../repository.js';
 
@@ -195,6 +195,38 @@ describe('a national ID Smile ID decides', () => {
     expect((await handOversOf(sessionId))[0]?.reason).toContain('The registry (IPRS) did not answer');
   });
 
+  it('makes the age check again from the registry’s date of birth, and refuses a person the registry makes a minor', async () => {
+    fake.switches.registryDateOfBirth = '2010-06-01';
+    const sessionId = await submittedSession('kyc', { details: TYPED });
+    await settle();
+    const session = await sessionRow(sessionId);
+    expect(session).toMatchObject({ status: 'rejected', lastError: 'The person is younger than 18, the minimum age' });
+    const ages = (await listSessionChecks(database.db, sessionId)).filter((check) => check.kind === 'age');
+    // Nothing typed to check at the submission; the registry's record then decides.
+    expect(ages.map((check) => `${check.outcome} from ${(check.details as { from: string }).from}`)).toEqual([
+      'not_applicable from typed',
+      'failed from registry',
+    ]);
+    // A refusal is final: the selfie's job is not paid for.
+    expect(await chainOf(sessionId)).toEqual(['enhanced_kyc completed 1012']);
+  });
+
+  it('sends a passport whose MRZ does not match the number typed to review, naming the MRZ', async () => {
+    const mrz = [
+      'P<KENOTIENO<<AMANI<<<<<<<<<<<<<<<<<<<<<<<<<<',
+      // The passport number AK1234567 with its check digit, as a reader would take it.
+      'AK12345678KEN9405170F3106305<<<<<<<<<<<<<<02',
+    ].join('\n');
+    const sessionId = await submittedSession('kyc', { details: { idType: 'passport', idNumber: 'AK7654321', mrz } });
+    await settle();
+    const session = await sessionRow(sessionId);
+    expect(session.status).toBe('processing');
+    expect(session.decisionSource).toBe('manual');
+    const mrzCheck = (await listSessionChecks(database.db, sessionId)).find((check) => check.kind === 'mrz');
+    expect(mrzCheck).toMatchObject({ outcome: 'failed', code: 'mrz_mismatch', details: { mismatched: ['idNumber'] } });
+    expect((await handOversOf(sessionId)).at(-1)?.reason).toContain('The MRZ differs from what was typed');
+  });
+
   it('rejects a selfie that does not match the registry photo, with this service’s reason, and screens no one', async () => {
     await useEnhancedPolicy();
     fake.switches.resultCode = (job) => (job.kind === 'biometric_kyc' ? '1022' : defaultCode(job));
@@ -223,7 +255,6 @@ describe('a national ID Smile ID decides', () => {
     // A document counts as sent again when it is newer than the submission it answers.
     clock.advance(MINUTE);
     expect((await uploadDocument(app, acme.liveKey, sessionId, 'selfie', selfie)).statusCode).toBe(201);
-    await ownChecksPassed(sessionId);
     const again = await app.inject({
       method: 'POST',
       url: `/v1/verify/sessions/${sessionId}/submit`,
@@ -476,25 +507,4 @@ describe('a passport, an alien card and a business', () => {
 /** The fake's default result code of a job (each job type's "all good"). */
 function defaultCode(job: Parameters<typeof defaultResultCode>[0]): string {
   return defaultResultCode(job);
-}
-
-/** This service's own checks for the submission about to be made at the clock's moment (another part makes them). */
-async function ownChecksPassed(sessionId: string): Promise<void> {
-  const session = await sessionRow(sessionId);
-  const submittedAt = clock.now();
-  await database.db.transaction((tx) =>
-    recordChecks(
-      tx,
-      vault,
-      session,
-      submittedAt,
-      (['document_expiry', 'age', 'duplicate_id_number'] as const).map((kind) => ({
-        kind,
-        source: 'service' as const,
-        outcome: 'passed' as const,
-        summary: `${kind} passed.`,
-      })),
-      new Date(clock.now().getTime() - 1000),
-    ),
-  );
 }
